@@ -1,0 +1,11 @@
+module github.com/rrmcp/rrmcp
+
+go 1.26.8
+
+require (
+	github.com/go-delve/delve v1.27.2 // indirect
+	github.com/ianlancetaylor/demangle v0.0.0-20260724033716-83e58baca724 // indirect
+	github.com/mark3labs/mcp-go v1.2.1 // indirect
+	golang.org/x/arch v0.32.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)

@@ -1,0 +1,264 @@
+// Package proc starts and stops the helper processes rrmcp drives (rr,
+// gdbserver, gdb, QEMU) the same careful way every time:
+//
+//   - each child runs in its own process group and gets SIGKILL if rrmcp dies
+//     (Pdeathsig), so nothing is left behind;
+//   - stdin is /dev/null unless given, and stdout/stderr are drained line by
+//     line into a bounded ring, never onto rrmcp's stdout (which belongs to MCP);
+//   - readiness is read from the child's own output (WaitLine), never guessed
+//     with a sleep;
+//   - Stop ends the whole group in steps, SIGTERM then SIGKILL, and always
+//     waits for the child.
+package proc
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Config describes a child process.
+type Config struct {
+	Path       string   // executable (looked up on PATH if it has no slash)
+	Args       []string // arguments, without argv[0]
+	Dir        string   // working directory; "" = inherit
+	Env        []string // full environment; nil = inherit os.Environ()
+	Stdin      io.Reader
+	ExtraFiles []*os.File
+	// KeepLines bounds the retained output; 0 means 2000 lines.
+	KeepLines int
+	// OnLine, if set, sees every output line (stdout and stderr) as it arrives.
+	OnLine func(Line)
+}
+
+// Line is one line of a child's output.
+type Line struct {
+	Seq    int64 // 1-based, in arrival order
+	Stderr bool
+	Text   string
+}
+
+// ErrExited reports that the process ended while something waited for it.
+var ErrExited = errors.New("process exited")
+
+// Process is a running child. Its methods are safe for concurrent use.
+type Process struct {
+	cfg  Config
+	cmd  *exec.Cmd
+	done chan struct{} // closed after Wait returned
+	err  error         // Wait's result, valid after done
+
+	mu      sync.Mutex
+	lines   []Line // ring of the last KeepLines lines
+	seq     int64
+	changed chan struct{} // closed and replaced on every new line
+	drained sync.WaitGroup
+}
+
+// Start launches the child described by cfg. ctx only bounds the start-up;
+// the child lives until Stop, or until it exits by itself.
+func Start(ctx context.Context, cfg Config) (*Process, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if cfg.KeepLines <= 0 {
+		cfg.KeepLines = 2000
+	}
+	cmd := exec.Command(cfg.Path, cfg.Args...)
+	cmd.Dir = cfg.Dir
+	cmd.Env = cfg.Env
+	cmd.Stdin = cfg.Stdin
+	cmd.ExtraFiles = cfg.ExtraFiles
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return nil, err
+	}
+	p := &Process{cfg: cfg, cmd: cmd, done: make(chan struct{}), changed: make(chan struct{})}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cfg.Path, err)
+	}
+	p.drained.Add(2)
+	go p.drain(stdout, false)
+	go p.drain(stderr, true)
+	go func() {
+		p.drained.Wait() // Wait closes the pipes: read them to EOF first
+		p.err = cmd.Wait()
+		close(p.done)
+		p.notify()
+	}()
+	return p, nil
+}
+
+func (p *Process) drain(r io.Reader, isErr bool) {
+	defer p.drained.Done()
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		p.add(sc.Text(), isErr)
+	}
+	// A line longer than the buffer stops the scanner: keep draining so the
+	// child never blocks on a full pipe.
+	io.Copy(io.Discard, r)
+}
+
+func (p *Process) add(text string, isErr bool) {
+	p.mu.Lock()
+	p.seq++
+	l := Line{Seq: p.seq, Stderr: isErr, Text: text}
+	if len(p.lines) >= p.cfg.KeepLines {
+		copy(p.lines, p.lines[1:])
+		p.lines = p.lines[:len(p.lines)-1]
+	}
+	p.lines = append(p.lines, l)
+	p.mu.Unlock()
+	if p.cfg.OnLine != nil {
+		p.cfg.OnLine(l)
+	}
+	p.notify()
+}
+
+func (p *Process) notify() {
+	p.mu.Lock()
+	close(p.changed)
+	p.changed = make(chan struct{})
+	p.mu.Unlock()
+}
+
+// Pid returns the child's process id (also its process-group id).
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Done is closed once the child has exited and been waited for.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Exited reports whether the child has exited, and its Wait error.
+func (p *Process) Exited() (bool, error) {
+	select {
+	case <-p.done:
+		return true, p.err
+	default:
+		return false, nil
+	}
+}
+
+// ExitCode returns the exit status after the child exited, or -1.
+func (p *Process) ExitCode() int {
+	select {
+	case <-p.done:
+		return p.cmd.ProcessState.ExitCode()
+	default:
+		return -1
+	}
+}
+
+// Lines returns the retained output lines with Seq > after.
+func (p *Process) Lines(after int64) []Line {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []Line
+	for _, l := range p.lines {
+		if l.Seq > after {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// Tail returns the last n retained output lines joined by newlines.
+func (p *Process) Tail(n int) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ls := p.lines
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// WaitLine waits until an output line (stdout or stderr, retained or new)
+// matches re and returns its submatches. It fails with ErrExited, wrapped
+// with the output tail, if the child exits first, and with ctx's error on
+// deadline.
+func (p *Process) WaitLine(ctx context.Context, re *regexp.Regexp) ([]string, error) {
+	var after int64
+	for {
+		p.mu.Lock()
+		ch := p.changed
+		p.mu.Unlock()
+		for _, l := range p.Lines(after) {
+			after = l.Seq
+			if m := re.FindStringSubmatch(l.Text); m != nil {
+				return m, nil
+			}
+		}
+		if ok, _ := p.Exited(); ok {
+			// Lines may have arrived between the scan and the exit check.
+			for _, l := range p.Lines(after) {
+				if m := re.FindStringSubmatch(l.Text); m != nil {
+					return m, nil
+				}
+			}
+			return nil, fmt.Errorf("%s: %w (status %d) before printing %q; output:\n%s",
+				p.cfg.Path, ErrExited, p.ExitCode(), re, p.Tail(20))
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("%s: waiting for %q: %w; output:\n%s", p.cfg.Path, re, ctx.Err(), p.Tail(20))
+		}
+	}
+}
+
+// Signal sends sig to the child's whole process group.
+func (p *Process) Signal(sig syscall.Signal) error {
+	err := syscall.Kill(-p.Pid(), sig)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}
+
+// Stop ends the child: SIGTERM to its process group, then SIGKILL after
+// grace (0 means 2 s), and waits until it has exited. Members of the group
+// that outlive the leader are killed too. Stop is idempotent.
+func (p *Process) Stop(grace time.Duration) error {
+	if grace <= 0 {
+		grace = 2 * time.Second
+	}
+	if ok, _ := p.Exited(); !ok {
+		p.Signal(syscall.SIGTERM)
+		t := time.NewTimer(grace)
+		select {
+		case <-p.done:
+			t.Stop()
+		case <-t.C:
+		}
+	}
+	p.Signal(syscall.SIGKILL)
+	<-p.done
+	return nil
+}
+
+// Kill ends the child's process group at once with SIGKILL and waits.
+func (p *Process) Kill() {
+	p.Signal(syscall.SIGKILL)
+	<-p.done
+}

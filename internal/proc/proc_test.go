@@ -1,0 +1,125 @@
+package proc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+func TestWaitLineAndStop(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", "echo hello 42 >&2; exec sleep 60"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.WaitLine(ctx, regexp.MustCompile(`hello (\d+)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m[1] != "42" {
+		t.Fatalf("submatch = %q, want 42", m[1])
+	}
+	if err := p.Stop(time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := p.Exited(); !ok {
+		t.Fatal("process still running after Stop")
+	}
+	if err := syscall.Kill(p.Pid(), 0); !errors.Is(err, syscall.ESRCH) {
+		t.Fatalf("kill(pid, 0) after Stop = %v, want ESRCH", err)
+	}
+}
+
+func TestWaitLineExited(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", "echo nope; exit 3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.WaitLine(ctx, regexp.MustCompile(`never`))
+	if !errors.Is(err, ErrExited) {
+		t.Fatalf("err = %v, want ErrExited", err)
+	}
+	if got := p.ExitCode(); got != 3 {
+		t.Fatalf("exit code = %d, want 3", got)
+	}
+}
+
+func TestWaitLineDeadline(t *testing.T) {
+	p, err := Start(t.Context(), Config{Path: "sleep", Args: []string{"60"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop(0)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := p.WaitLine(ctx, regexp.MustCompile(`x`)); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err = %v, want deadline exceeded", err)
+	}
+}
+
+// TestStopKillsGroup checks that a grandchild in the same process group,
+// which ignores SIGTERM, is gone after Stop.
+func TestStopKillsGroup(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", "trap '' TERM; sleep 60 & echo child $!; wait"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.WaitLine(ctx, regexp.MustCompile(`child (\d+)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Stop(200 * time.Millisecond)
+	var pid int
+	for _, c := range m[1] {
+		pid = pid*10 + int(c-'0')
+	}
+	// The grandchild was SIGKILLed with its group; once reaped by init it is gone.
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("grandchild %d still alive after Stop", pid)
+		}
+		time.Sleep(10 * time.Millisecond) // polling a pid we do not own: no event to wait on
+	}
+}
+
+func TestStartGDBServer(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	p, addr, err := StartGDBServer(ctx, "/bin/true", nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop(0)
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatalf("dial %s: %v", addr, err)
+	}
+	c.Close()
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}

@@ -1,0 +1,196 @@
+// Package testenv holds the helpers that every rrmcp test package shares:
+// where the module root is, building the programs in testprogs/ once, and
+// deciding honestly whether a peer (gdbserver, QEMU, rr) can be used.
+//
+// A missing tool makes a test skip with the reason, except where the
+// environment says the tool must be there: with CI=true (set by .ci/run) a
+// missing gdb, gdbserver or QEMU fails the test, and with RRMCP_REQUIRE_RR=1
+// a machine where rr cannot record fails every rr test instead of skipping it.
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Root returns the module root (the directory holding go.mod).
+func Root(t testing.TB) string {
+	t.Helper()
+	root, err := findRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+var rootOnce = sync.OnceValues(func() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("testenv: no go.mod above the working directory")
+		}
+		dir = parent
+	}
+})
+
+func findRoot() (string, error) { return rootOnce() }
+
+// buildOnce builds testprogs/ at most once per test binary.
+var buildOnce = sync.OnceValue(func() error {
+	root, err := findRoot()
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "make", "-s", "-C", filepath.Join(root, "testprogs"))
+	// make serialises concurrent test binaries itself only per target; a
+	// lock file keeps two packages from building the same outputs at once.
+	lock, err := lockFile(filepath.Join(root, "testprogs", ".build.lock"))
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("testenv: make -C testprogs: %v\n%s", err, out.String())
+	}
+	return nil
+})
+
+// Prog builds the test programs (once) and returns the absolute path of
+// testprogs/build/name. The test fails if the build fails or name is not built.
+func Prog(t testing.TB, name string) string {
+	t.Helper()
+	NeedTool(t, "make")
+	NeedTool(t, "gcc")
+	if err := buildOnce(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(Root(t), "testprogs", "build", name)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("testenv: test program %q was not built: %v", name, err)
+	}
+	return p
+}
+
+// InCI reports whether the tests run under .ci/run (CI=true), where every
+// peer the tests need is installed and a missing one is a failure.
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// NeedTool skips the test when the named executable is not on PATH, or fails
+// it in CI, where .ci/run installs every tool the tests use.
+func NeedTool(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		if InCI() {
+			t.Fatalf("testenv: %s is not installed (CI=true: .ci/run must install it)", name)
+		}
+		t.Skipf("testenv: %s is not installed; skipping", name)
+	}
+	return p
+}
+
+// rrProbe decides once per test binary whether rr can record here.
+var rrProbe = sync.OnceValue(func() error {
+	return ProbeRR(context.Background())
+})
+
+// ProbeRR checks, in order, that rr is on PATH, that the kernel exposes a
+// hardware PMU, that perf_event_paranoid allows rr, and that
+// `rr record -n /bin/true` succeeds. The error names the first check that failed.
+func ProbeRR(ctx context.Context) error {
+	rr, err := exec.LookPath("rr")
+	if err != nil {
+		return fmt.Errorf("rr is not on PATH")
+	}
+	pmu := false
+	for _, d := range []string{"cpu", "cpu_core", "cpu_atom"} {
+		if _, err := os.Stat(filepath.Join("/sys/bus/event_source/devices", d)); err == nil {
+			pmu = true
+		}
+	}
+	if !pmu {
+		return fmt.Errorf("no hardware PMU (/sys/bus/event_source/devices has no cpu entry): rr needs performance counters, which this machine (likely a VM or container) does not expose")
+	}
+	if b, err := os.ReadFile("/proc/sys/kernel/perf_event_paranoid"); err == nil {
+		if v, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && v > 1 && os.Geteuid() != 0 {
+			return fmt.Errorf("kernel.perf_event_paranoid is %d; rr needs <= 1 (sudo sysctl kernel.perf_event_paranoid=1)", v)
+		}
+	}
+	dir, err := os.MkdirTemp("", "rrmcp-probe-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, rr, "record", "-n", "/bin/true")
+	cmd.Env = append(os.Environ(), "_RR_TRACE_DIR="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("rr record -n /bin/true failed: %v: %s", err, lastLine(out))
+	}
+	return nil
+}
+
+func lastLine(b []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
+}
+
+// RR skips the test, giving the probe's reason, unless rr can record on
+// this machine. With RRMCP_REQUIRE_RR=1 it fails instead of skipping.
+func RR(t testing.TB) {
+	t.Helper()
+	if err := rrProbe(); err != nil {
+		if os.Getenv("RRMCP_REQUIRE_RR") == "1" {
+			t.Fatalf("rr is required (RRMCP_REQUIRE_RR=1) but cannot run: %v", err)
+		}
+		t.Skipf("SKIP(rr unavailable): %v", err)
+	}
+}
+
+var qemuVersionRE = regexp.MustCompile(`version (\d+)\.(\d+)`)
+
+// QEMU returns the path of a qemu-system-i386 whose version is at least 10
+// (7.2 deadlocks in reverse execution). It skips otherwise, or fails in CI.
+func QEMU(t testing.TB) string {
+	t.Helper()
+	p := NeedTool(t, "qemu-system-i386")
+	out, err := exec.Command(p, "--version").Output()
+	if err != nil {
+		t.Fatalf("testenv: %s --version: %v", p, err)
+	}
+	m := qemuVersionRE.FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("testenv: cannot read the version of %s: %q", p, out)
+	}
+	if major, _ := strconv.Atoi(string(m[1])); major < 10 {
+		msg := fmt.Sprintf("testenv: %s is QEMU %s.%s; reverse execution needs >= 10 (bookworm-backports)", p, m[1], m[2])
+		if InCI() {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return p
+}
