@@ -1,0 +1,62 @@
+// Package dwarf reads the debug information of C and C++ programs on
+// x86-64 Linux: line tables, functions with qualified C++ names, inlined
+// call chains, call-frame information for unwinding, and the locations of
+// variables. The type model, value formatting and the C/C++ expression
+// evaluator live in the same package (types*.go, value*.go, format*.go,
+// pretty*.go, expr*.go).
+//
+// It is built on Go's debug/elf and debug/dwarf (imported as stddwarf) and
+// on delve's pkg/dwarf readers where they work: frame for .eh_frame and
+// .debug_frame CFI (FDEs are sorted here before lookup), loclist for
+// location lists, regnum for DWARF register numbers and godwarf.LoadTree
+// for function scope trees. DWARF location expressions are evaluated by
+// our own stack machine (locexpr.go), because delve's op package lacks
+// DW_OP_entry_value, addrx, TLS, implicit_pointer and the typed stack and
+// panics on some input. Line tables are indexed here from the stdlib
+// LineReader; delve's line package is not used (too slow on big CUs).
+//
+// # The seam to the target
+//
+// The package never talks to a debugger server. It sees a stopped target
+// only through values the caller supplies:
+//
+//   - [ReadMemoryFunc] reads target memory (production: the session's
+//     block cache over RSP; tests: the PT_LOAD segments of a core file).
+//   - [Regs] holds register values keyed by DWARF register number
+//     (regnum.AMD64_Rax ... AMD64_Fs_base ...). Only registers marked valid
+//     are known; unwinding leaves caller-saved registers invalid.
+//   - [ModuleFunc] maps a pc to the [Image] that covers it and the image's
+//     load bias, so unwinding can cross into shared libraries (libc has
+//     .eh_frame even without DWARF). Nil means "the main image only".
+//
+// All of these are bundled in [Target]. [Image.Unwind] turns a Target plus
+// the registers of the stopped thread into a []*[Frame]; each Frame knows
+// its pc, CFA, registers, function, file:line and whether it is an inlined
+// frame, and [Frame.Scope] answers variable and register lookups for the
+// expression evaluator.
+//
+// # Address spaces
+//
+// All lookups on an Image take and return file addresses (the addresses in
+// the ELF file, i.e. runtime pc minus load bias). Frames carry runtime
+// addresses; they apply the bias themselves.
+//
+// # Errors
+//
+// Lookups that find nothing return [ErrNotFound]. Locations that the
+// compiler did not keep are reported as [ErrOptimizedOut]; DWARF the
+// package cannot evaluate is [ErrUnsupported]. Malformed debug info yields
+// a *[FormatError] naming the section and offset.
+//
+// # Security
+//
+// Debug information is untrusted input. Decoders bound their work (step
+// limits on expression evaluation and unwinding) and recover from panics
+// in the delve readers, returning errors instead. They do not bound memory
+// use for pathological but well-formed input.
+//
+// # Concurrency
+//
+// An *Image may be used by several goroutines at once: its lazy indexes are
+// built under a lock. Frames and Regs are plain values owned by the caller.
+package dwarf
