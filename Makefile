@@ -1,0 +1,89 @@
+# rrmcp — see README.md. On a fresh Debian/Ubuntu machine `make demo` and
+# `make test` install what they need (apt-get; sudo when not root).
+
+GO        ?= go
+BIN       := bin
+SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT       := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
+FUZZTIME  ?= 3s
+TESTFLAGS ?=
+
+.PHONY: all deps build testprogs kernel test fuzz bench demo lint clean
+
+all: build
+
+# deps installs only what is missing, quietly; a second run does nothing.
+deps:
+	@missing=""; \
+	for t in gcc:gcc g++:g++ make:make gdb:gdb gdbserver:gdbserver rr:rr objdump:binutils addr2line:binutils \
+	         qemu-img:qemu-utils node:nodejs npm:npm; do \
+	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t##*:}"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "deps: installing$$missing"; \
+	  $(APT) update -qq >/dev/null && $(APT) install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	fi; \
+	if ! qemu-system-i386 --version 2>/dev/null | grep -Eq 'version ([1-9][0-9])\.'; then \
+	  echo "deps: installing QEMU >= 10 from bookworm-backports (7.2 deadlocks in reverse execution)"; \
+	  if [ -f /etc/debian_version ] && grep -q '^12' /etc/debian_version && \
+	     ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then \
+	    printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+	      | $(SUDO) tee /etc/apt/sources.list.d/bookworm-backports.sources >/dev/null; \
+	    $(APT) update -qq >/dev/null; \
+	    $(APT) install -y -qq --no-install-recommends -t bookworm-backports qemu-system-x86 qemu-utils >/dev/null || exit 1; \
+	  else \
+	    $(APT) install -y -qq --no-install-recommends qemu-system-x86 qemu-utils >/dev/null || exit 1; \
+	  fi; \
+	fi
+
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+testprogs:
+	@$(MAKE) -s -C testprogs
+	@if [ -f testprogs/kernel/Makefile ]; then $(MAKE) -s -C testprogs/kernel; fi
+
+# test: vet + format check, every package's tests (peers are real: gdbserver,
+# QEMU, GDB; rr tests skip with the probe's reason unless RRMCP_REQUIRE_RR=1),
+# then each fuzz target for $(FUZZTIME). Skipped tests are listed at the end.
+test: deps testprogs
+	@echo "== gofmt / go vet"
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above are not formatted"; exit 1; }
+	$(GO) vet ./...
+	@echo "== go test"
+	@set -o pipefail; CI=$${CI:-true} $(GO) test -count=1 -timeout 15m -v $(TESTFLAGS) ./... > .test.log 2>&1; rc=$$?; \
+	grep -E '^(ok|FAIL|---|panic:|\?)|^\s+--- (FAIL|SKIP)' .test.log | grep -Ev '^\s*--- PASS' ; \
+	pass=$$(grep -Ec '^\s*--- PASS' .test.log); fail=$$(grep -Ec '^\s*--- FAIL' .test.log); skip=$$(grep -Ec '^\s*--- SKIP' .test.log); \
+	if [ $$skip -gt 0 ]; then echo "== skipped tests (NOT passes) and why:"; grep -A2 -E '^\s*--- SKIP' .test.log | grep -Ev '^\s*--- SKIP|^--$$' | sed 's/^ */  /' | sort | uniq -c; fi; \
+	if [ $$rc -ne 0 ]; then echo "== failures:"; grep -B2 -A30 -E '^\s*--- FAIL|^panic:' .test.log | head -300; fi; \
+	echo "tests: $$pass passed, $$fail failed, $$skip skipped"; exit $$rc
+	@$(MAKE) -s fuzz FUZZTIME=$(FUZZTIME)
+
+# fuzz runs every Fuzz target in the module for $(FUZZTIME) (make fuzz FUZZTIME=2m).
+fuzz:
+	@echo "== fuzz ($(FUZZTIME) per target)"
+	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' . | sort); do \
+	  pkg=./$$(dirname $$f); \
+	  for fn in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | cut -d' ' -f2); do \
+	    printf '%-28s %s ... ' $$fn $$pkg; \
+	    out=$$($(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg 2>&1) || { echo FAIL; echo "$$out" | tail -40; exit 1; }; \
+	    echo ok; \
+	  done; \
+	done
+
+bench: deps build testprogs
+	@if [ -d bench/cmd/rrbench ]; then \
+	  $(MAKE) -s -C bench/large && $(GO) run ./bench/cmd/rrbench -rrmcp $(BIN)/rrmcp -out bench; \
+	else echo "bench: the benchmark driver (issue 5) is not built yet"; fi
+
+demo: deps build testprogs
+	@if [ -x $(BIN)/rrmcp-demo ]; then $(BIN)/rrmcp-demo -server $(BIN)/rrmcp; \
+	else echo "demo: the scripted MCP session (issue 4) is not built yet"; fi
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); exit 1; }
+	$(GO) vet ./...
+
+clean:
+	rm -rf $(BIN) testprogs/build bench/large/build .test.log
