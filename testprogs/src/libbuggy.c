@@ -3,9 +3,10 @@
  *
  * Bug:        config_get() returns NULL for a key it does not know, and
  *             config_get_int() passes that straight to parse_int().
- * Root cause: libbuggy.c:44
- * Crash:      libbuggy.c:28 (SIGSEGV in parse_int(), inside libbuggy.so)
- * Build:      gcc -O0 -g -fPIC -shared -o build/libbuggy.so libbuggy.c
+ * Root cause: libbuggy.c:45
+ * Crash:      libbuggy.c:29 (SIGSEGV in parse_int(), inside libbuggy.so)
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -fPIC -shared -o ../build/libbuggy.so libbuggy.c
  */
 #include <stddef.h>
 #include <string.h>

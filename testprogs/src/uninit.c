@@ -3,9 +3,10 @@
  *
  * Bug:        total() never initializes `sum`, so it starts from whatever
  *             the previous call (scratch()) left in that stack slot.
- * Root cause: uninit.c:22
+ * Root cause: uninit.c:23
  * Symptom:    prints "wrong total" and exits with status 1
- * Build:      gcc -O0 -g -o build/uninit uninit.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/uninit uninit.c
  */
 #include <stdio.h>
 

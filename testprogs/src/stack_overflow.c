@@ -4,10 +4,11 @@
  * Bug:        copy_field() copies the whole header name into the 8-byte
  *             `field` buffer with no bound; the bytes past the end overwrite
  *             the neighbouring local `counter`, which is then dereferenced.
- * Root cause: stack_overflow.c:33
- * Crash:      stack_overflow.c:34 (SIGSEGV: counter holds text bytes)
+ * Root cause: stack_overflow.c:34
+ * Crash:      stack_overflow.c:35 (SIGSEGV: counter holds text bytes)
  * Symptom:    killed by SIGSEGV
- * Build:      gcc -O0 -g -fno-stack-protector -o build/stack_overflow stack_overflow.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -fno-stack-protector -o ../build/stack_overflow stack_overflow.c
  *             (-fno-stack-protector so distributions that enable the stack
  *             protector by default do not move `field` away from `counter`)
  */

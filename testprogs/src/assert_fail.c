@@ -3,10 +3,11 @@
  *
  * Bug:        average() is called with an empty range because main passes
  *             the count of the wrong array (`empty` instead of `readings`).
- * Root cause: assert_fail.c:28
- * Crash:      assert_fail.c:16 (assertion `n > 0' failed, SIGABRT)
+ * Root cause: assert_fail.c:29
+ * Crash:      assert_fail.c:17 (assertion `n > 0' failed, SIGABRT)
  * Symptom:    killed by SIGABRT
- * Build:      gcc -O0 -g -o build/assert_fail assert_fail.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/assert_fail assert_fail.c
  */
 #include <assert.h>
 #include <stdio.h>

@@ -7,11 +7,12 @@
  *             for "square" with at(), which throws std::out_of_range; nothing
  *             catches it, so std::terminate() aborts. (parse_shape() also
  *             throws std::invalid_argument for a bad spec; that one is caught.)
- * Root cause: cpp_shapes.cpp:63
- * Crash:      cpp_shapes.cpp:99 (uncaught std::out_of_range thrown from map::at)
+ * Root cause: cpp_shapes.cpp:64
+ * Crash:      cpp_shapes.cpp:100 (uncaught std::out_of_range thrown from map::at)
  * Symptom:    killed by SIGABRT ("terminate called after throwing an instance of 'std::out_of_range'")
- * Build:      g++ -O0 -g -o build/cpp_shapes cpp_shapes.cpp
- *             g++ -O2 -g -o build/cpp_shapes-O2 cpp_shapes.cpp
+ * Build (in testprogs/src):
+ *             g++ -O0 -g -o ../build/cpp_shapes cpp_shapes.cpp
+ *             g++ -O2 -g -o ../build/cpp_shapes-O2 cpp_shapes.cpp
  */
 #include <cstdio>
 #include <map>

@@ -5,10 +5,11 @@
  *             the signal arrives first and the handler writes through the
  *             NULL logger. The backtrace runs through the signal frame:
  *             log_event <- on_usr1 <- <signal handler called> <- raise <- main.
- * Root cause: signal_handler.c:41
- * Crash:      signal_handler.c:27 (SIGSEGV in log_event(), called from the handler)
+ * Root cause: signal_handler.c:42
+ * Crash:      signal_handler.c:28 (SIGSEGV in log_event(), called from the handler)
  * Symptom:    killed by SIGSEGV
- * Build:      gcc -O0 -g -o build/signal_handler signal_handler.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/signal_handler signal_handler.c
  */
 #include <signal.h>
 #include <stdio.h>

@@ -4,9 +4,10 @@
  * Bug:        transfer_ab() locks a then b; transfer_ba() locks b then a.
  *             The barrier makes both threads hold their first lock before
  *             either asks for its second, so the program always hangs.
- * Root cause: deadlock.c:35
+ * Root cause: deadlock.c:36
  * Symptom:    hangs forever (both threads blocked in pthread_mutex_lock)
- * Build:      gcc -O0 -g -pthread -o build/deadlock deadlock.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -pthread -o ../build/deadlock deadlock.c
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -4,11 +4,12 @@
  * Bug:        main asks for the key "timeout", which the library does not
  *             have; libbuggy's config_get_int() does not handle that
  *             (see libbuggy.c).
- * Root cause: libbuggy.c:44
- * Crash:      libbuggy.c:28 (SIGSEGV in parse_int() inside libbuggy.so)
+ * Root cause: libbuggy.c:45
+ * Crash:      libbuggy.c:29 (SIGSEGV in parse_int() inside libbuggy.so)
  * Symptom:    killed by SIGSEGV
- * Build:      gcc -O0 -g -fPIC -shared -o build/libbuggy.so libbuggy.c
- *             gcc -O0 -g -o build/shlib_crash shlib_crash.c -Lbuild -lbuggy -Wl,-rpath,'$ORIGIN'
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -fPIC -shared -o ../build/libbuggy.so libbuggy.c
+ *             gcc -O0 -g -o ../build/shlib_crash shlib_crash.c -L../build -lbuggy -Wl,-rpath,'$ORIGIN'
  */
 #include <stdio.h>
 

@@ -4,10 +4,11 @@
  * Bug:        bump() does a read-modify-write of `counter` with no mutex;
  *             the sched_yield() between the read and the write makes the
  *             threads interleave there, so updates are lost.
- * Root cause: race.c:23
+ * Root cause: race.c:24
  * Symptom:    prints "lost updates" and exits with status 1
- * Build:      gcc -O0 -g -pthread -o build/race race.c
- *             gcc -O2 -g -pthread -o build/race-O2 race.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -pthread -o ../build/race race.c
+ *             gcc -O2 -g -pthread -o ../build/race-O2 race.c
  */
 #include <pthread.h>
 #include <sched.h>

@@ -7,8 +7,9 @@
  * - globals of several types, and small loops for step/next/finish.
  * Root cause: none (exits 0)
  * Symptom:    prints "done" and exits with status 0
- * Build:      gcc -O0 -g -o build/counter counter.c
- *             gcc -O2 -g -o build/counter-O2 counter.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/counter counter.c
+ *             gcc -O2 -g -o ../build/counter-O2 counter.c
  */
 #include <stdio.h>
 

@@ -4,11 +4,12 @@
  * Bug:        list_remove() assigns to its local `prev` instead of
  *             `prev->next`, so the list still points at the freed node. The
  *             chunk is reused for a log line and its `next` field becomes text.
- * Root cause: list_corrupt.c:39
- * Crash:      list_corrupt.c:60 (SIGSEGV evaluating n->next->name)
+ * Root cause: list_corrupt.c:40
+ * Crash:      list_corrupt.c:61 (SIGSEGV evaluating n->next->name)
  * Symptom:    killed by SIGSEGV
- * Build:      gcc -O0 -g -o build/list_corrupt list_corrupt.c
- *             gcc -O2 -g -o build/list_corrupt-O2 list_corrupt.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/list_corrupt list_corrupt.c
+ *             gcc -O2 -g -o ../build/list_corrupt-O2 list_corrupt.c
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,10 +4,11 @@
  * Bug:        close_account() frees the account, but main keeps using it.
  *             The freed chunk is handed out again for the audit message, so
  *             acct->owner now holds text bytes.
- * Root cause: use_after_free.c:61
- * Crash:      use_after_free.c:54 (SIGSEGV reading acct->owner->name)
+ * Root cause: use_after_free.c:62
+ * Crash:      use_after_free.c:55 (SIGSEGV reading acct->owner->name)
  * Symptom:    killed by SIGSEGV
- * Build:      gcc -O0 -g -o build/use_after_free use_after_free.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/use_after_free use_after_free.c
  */
 #include <stdio.h>
 #include <stdlib.h>

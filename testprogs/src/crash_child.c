@@ -3,10 +3,11 @@
  *
  * Bug:        parse_args() returns NULL when no "--name" argument is given,
  *             and greet() dereferences the result.
- * Root cause: crash_child.c:19
- * Crash:      crash_child.c:24 (SIGSEGV in greet())
+ * Root cause: crash_child.c:20
+ * Crash:      crash_child.c:25 (SIGSEGV in greet())
  * Symptom:    killed by SIGSEGV
- * Build:      gcc -O0 -g -o build/crash_child crash_child.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/crash_child crash_child.c
  */
 #include <stdio.h>
 #include <string.h>

@@ -3,10 +3,11 @@
  *
  * Bug:        the parent hands the child a job with count 0; the child's
  *             sanity check calls abort().
- * Root cause: fork_abort.c:35
- * Crash:      fork_abort.c:25 (SIGABRT in the child, in run_job())
+ * Root cause: fork_abort.c:36
+ * Crash:      fork_abort.c:26 (SIGABRT in the child, in run_job())
  * Symptom:    prints "child killed by signal 6" and exits with status 1
- * Build:      gcc -O0 -g -o build/fork_abort fork_abort.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/fork_abort fork_abort.c
  */
 #include <stdio.h>
 #include <stdlib.h>

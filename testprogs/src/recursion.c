@@ -4,11 +4,12 @@
  * Bug:        the chain has 20 levels, but recurse() stops one level too
  *             late: at depth 20 it hands the last level's child (NULL) to
  *             leaf(). At the crash the stack is leaf, 20 x recurse, main.
- * Root cause: recursion.c:32
- * Crash:      recursion.c:26 (SIGSEGV in leaf())
+ * Root cause: recursion.c:33
+ * Crash:      recursion.c:27 (SIGSEGV in leaf())
  * Symptom:    killed by SIGSEGV
- * Build:      gcc -O0 -g -o build/recursion recursion.c
- *             gcc -O2 -g -o build/recursion-O2 recursion.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/recursion recursion.c
+ *             gcc -O2 -g -o ../build/recursion-O2 recursion.c
  */
 #include <stdio.h>
 

@@ -3,9 +3,10 @@
  *
  * Bug:        the child is started without the "--name" argument that
  *             crash_child needs (see crash_child.c for where it crashes).
- * Root cause: fork_exec.c:39
+ * Root cause: fork_exec.c:40
  * Symptom:    prints "child killed by signal 11" and exits with status 1
- * Build:      gcc -O0 -g -o build/fork_exec fork_exec.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/fork_exec fork_exec.c
  *             (expects build/crash_child next to it)
  */
 #include <libgen.h>

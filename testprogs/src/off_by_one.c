@@ -3,9 +3,10 @@
  *
  * Bug:        fill() loops with `<=`, writing samples[4] one past the end of
  *             the array, which lands on the next field, `checksum`.
- * Root cause: off_by_one.c:30
+ * Root cause: off_by_one.c:31
  * Symptom:    prints "checksum mismatch" and exits with status 1
- * Build:      gcc -O0 -g -o build/off_by_one off_by_one.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/off_by_one off_by_one.c
  */
 #include <stdio.h>
 

@@ -3,11 +3,12 @@
  *
  * Bug:        nusers is 2 but the table has 3 users, so lookup("carol")
  *             finds nothing and passes NULL on to use().
- * Root cause: null_deref.c:25
- * Crash:      null_deref.c:29 (SIGSEGV in use(); main -> process -> lookup -> use)
+ * Root cause: null_deref.c:26
+ * Crash:      null_deref.c:30 (SIGSEGV in use(); main -> process -> lookup -> use)
  * Symptom:    killed by SIGSEGV
- * Build:      gcc -O0 -g -o build/null_deref null_deref.c
- *             gcc -O2 -g -o build/null_deref-O2 null_deref.c
+ * Build (in testprogs/src):
+ *             gcc -O0 -g -o ../build/null_deref null_deref.c
+ *             gcc -O2 -g -o ../build/null_deref-O2 null_deref.c
  */
 #include <stdio.h>
 #include <string.h>
