@@ -15,9 +15,12 @@ type Frame struct {
 	// Image and Bias locate the module the pc is in (nil if unknown).
 	Image *Image
 	Bias  uint64
-	// Function is the DWARF function (for an inlined frame: the inlined
-	// callee); nil if the pc has no DWARF.
+	// Function is the concrete DWARF function the pc is in (for an
+	// inlined frame: the function the call was inlined into); nil if the
+	// pc has no DWARF.
 	Function *Function
+	// Inline describes the inlined call for an inlined frame, else nil.
+	Inline *InlineFrame
 	// Name is the function's qualified name, or the ELF symbol's
 	// demangled name without DWARF, or "" if nothing names the pc.
 	Name string
@@ -31,4 +34,6 @@ type Frame struct {
 	Inlined bool
 	// Signal is true for a signal trampoline frame (__restore_rt).
 	Signal bool
+
+	phys   *physFrame
 }

@@ -1,9 +1,17 @@
 package dwarf
 
-import stddwarf "debug/dwarf"
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
 
-// Function is a function with code: a concrete DW_TAG_subprogram or, for
-// inlined frames, the abstract function an inlined call instantiates.
+	stddwarf "debug/dwarf"
+
+	"github.com/go-delve/delve/pkg/dwarf/godwarf"
+)
+
+// Function is a function with code: a concrete DW_TAG_subprogram.
 type Function struct {
 	// Name is the qualified C++ name ("geo::Circle::area") or the C name.
 	Name string
@@ -14,12 +22,297 @@ type Function struct {
 	// [lo, hi), including cold parts.
 	Entry  uint64
 	Ranges [][2]uint64
-	// Offset is the DIE of the concrete subprogram (0 for a function only
-	// known as an inline origin).
+	// Offset is the DIE of the concrete subprogram.
 	Offset   stddwarf.Offset
 	DeclFile string
 	DeclLine int
 	// External is DW_AT_external.
 	External bool
 	cu       *unit
+
+	treeOnce sync.Once
+	tree     *godwarf.Tree
+	treeErr  error
+}
+
+// Image returns the image the function belongs to.
+func (f *Function) Image() *Image { return f.cu.img }
+
+// CPlusPlus reports whether the function was compiled as C++.
+func (f *Function) CPlusPlus() bool { return f.cu.isCPlusPlus() }
+
+func (f *Function) contains(pc uint64) bool {
+	for _, r := range f.Ranges {
+		if pc >= r[0] && pc < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// End returns the end of the range that starts at Entry.
+func (f *Function) End() uint64 {
+	for _, r := range f.Ranges {
+		if f.Entry >= r[0] && f.Entry < r[1] {
+			return r[1]
+		}
+	}
+	return f.Entry
+}
+
+// Tree returns the function's DIE tree (lexical blocks, inlined calls,
+// variables), with abstract origins merged, loaded on first use.
+func (f *Function) Tree() (*godwarf.Tree, error) {
+	f.treeOnce.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				f.treeErr = &FormatError{".debug_info", uint64(f.Offset), fmt.Sprint("load scope tree: ", r)}
+			}
+		}()
+		f.tree, f.treeErr = godwarf.LoadTree(f.Offset, f.cu.img.dw, 0)
+	})
+	return f.tree, f.treeErr
+}
+
+// scopeChain returns the lexical blocks and inlined subroutines that
+// contain pc, outermost first (the function itself not included).
+func (f *Function) scopeChain(pc uint64) []*godwarf.Tree {
+	t, err := f.Tree()
+	if err != nil {
+		return nil
+	}
+	var chain []*godwarf.Tree
+	for n := t; n != nil; {
+		var next *godwarf.Tree
+		for _, c := range n.Children {
+			if (c.Tag == stddwarf.TagLexDwarfBlock || c.Tag == stddwarf.TagInlinedSubroutine) && treeContains(c, pc) {
+				next = c
+				break
+			}
+		}
+		if next != nil {
+			chain = append(chain, next)
+		}
+		n = next
+	}
+	return chain
+}
+
+func treeContains(t *godwarf.Tree, pc uint64) bool {
+	for _, r := range t.Ranges {
+		if pc >= r[0] && pc < r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// FuncAt returns the concrete function containing the file address pc.
+func (img *Image) FuncAt(pc uint64) *Function {
+	u := img.unitFor(pc)
+	if u == nil {
+		return nil
+	}
+	return u.funcAt(pc)
+}
+
+// indexAll indexes every unit and builds the name maps.
+func (img *Image) indexAll() {
+	img.allOnce.Do(func() {
+		img.byName = map[string][]*Function{}
+		img.globals = map[string][]varDecl{}
+		img.inlineBy = map[string][]inlineSite{}
+		if img.listUnits() != nil {
+			return
+		}
+		for _, u := range img.units {
+			if u.index() != nil {
+				continue
+			}
+			for _, f := range u.funcs {
+				for _, k := range nameKeys(f.Name) {
+					img.byName[k] = append(img.byName[k], f)
+				}
+				if f.LinkageName != "" {
+					img.byName[f.LinkageName] = append(img.byName[f.LinkageName], f)
+				}
+			}
+			for _, v := range u.vars {
+				img.globals[v.qual] = append(img.globals[v.qual], v)
+				if v.qual != v.name {
+					img.globals[v.name] = append(img.globals[v.name], v)
+				}
+			}
+			for _, s := range u.inlines {
+				name, _, _, _, _, _ := img.resolveDecl(s.origin)
+				for _, k := range nameKeys(name) {
+					img.inlineBy[k] = append(img.inlineBy[k], s)
+				}
+			}
+		}
+	})
+}
+
+// nameKeys returns the lookup keys of a qualified name: the name itself,
+// every "::"-suffix of it ("Circle::area", "area"), and the same without
+// template arguments, so "area", "geo::Circle::area" and "max" (for
+// "max<int>") all find the function, as in GDB's linespecs.
+func nameKeys(name string) []string {
+	if name == "" {
+		return nil
+	}
+	keys := []string{name}
+	add := func(k string) {
+		for _, x := range keys {
+			if x == k {
+				return
+			}
+		}
+		keys = append(keys, k)
+	}
+	for _, n := range []string{name, stripTemplateArgs(name)} {
+		add(n)
+		depth := 0
+		for i := 0; i+1 < len(n); i++ {
+			switch n[i] {
+			case '<', '(':
+				depth++
+			case '>', ')':
+				depth--
+			case ':':
+				if depth == 0 && n[i+1] == ':' {
+					add(n[i+2:])
+				}
+			}
+		}
+	}
+	return keys
+}
+
+// stripTemplateArgs removes every <...> group (but keeps operator<).
+func stripTemplateArgs(n string) string {
+	if !strings.Contains(n, "<") || strings.Contains(n, "operator<") || strings.Contains(n, "operator>") {
+		return n
+	}
+	var b strings.Builder
+	depth := 0
+	for _, c := range n {
+		switch {
+		case c == '<':
+			depth++
+		case c == '>':
+			depth--
+		case depth == 0:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// Functions returns every concrete function of the image, sorted by entry.
+func (img *Image) Functions() []*Function {
+	img.indexAll()
+	var out []*Function
+	for _, u := range img.units {
+		out = append(out, u.funcs...)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Entry < out[j].Entry })
+	return out
+}
+
+// FuncsByName returns the concrete functions named name: a qualified name
+// ("geo::Circle::area"), any "::"-suffix of one ("area"), a name without
+// template arguments, or a linkage name. The result is sorted by entry.
+func (img *Image) FuncsByName(name string) []*Function {
+	img.indexAll()
+	name = strings.TrimSpace(name)
+	if i := strings.IndexByte(name, '('); i > 0 && !strings.Contains(name, "operator") {
+		name = name[:i]
+	}
+	fs := append([]*Function(nil), img.byName[name]...)
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Entry < fs[j].Entry })
+	return fs
+}
+
+// InlinedCopy is one inlined instance of a function.
+type InlinedCopy struct {
+	// Entry is the file address of the first instruction of the copy
+	// (the DW_AT_entry_pc or lowest range start).
+	Entry  uint64
+	Ranges [][2]uint64
+	// Caller is the concrete function the copy is inlined into; CallFile
+	// and CallLine are the call site.
+	Caller   *Function
+	CallFile string
+	CallLine int
+}
+
+// InlinedCopies returns every inlined instance of the functions named
+// name (same matching as FuncsByName), including those inside lexical
+// blocks.
+func (img *Image) InlinedCopies(name string) []InlinedCopy {
+	img.indexAll()
+	var out []InlinedCopy
+	for _, s := range img.inlineBy[name] {
+		c := InlinedCopy{Ranges: s.ranges, Caller: s.fn, CallLine: s.callLine}
+		c.Entry = s.ranges[0][0]
+		for _, r := range s.ranges {
+			c.Entry = min(c.Entry, r[0])
+		}
+		c.CallFile = s.fn.cu.fileName(s.callFile)
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Entry < out[j].Entry })
+	return out
+}
+
+// InlineFrame is one level of the inline chain at a pc.
+type InlineFrame struct {
+	// Name is the qualified name of the inlined function.
+	Name string
+	// Origin is the abstract subprogram DIE; Offset the inlined
+	// subroutine DIE.
+	Origin, Offset stddwarf.Offset
+	// CallFile and CallLine are where the call was, in the caller.
+	CallFile string
+	CallLine int
+	// Entry is the lowest address of the inlined copy.
+	Entry uint64
+	tree  *godwarf.Tree
+}
+
+// InlineChain returns the inlined calls active at the file address pc in
+// f, outermost first. Inlined calls inside lexical blocks are included.
+func (f *Function) InlineChain(pc uint64) []InlineFrame {
+	var out []InlineFrame
+	for _, n := range f.scopeChain(pc) {
+		if n.Tag != stddwarf.TagInlinedSubroutine {
+			continue
+		}
+		e, _ := n.Entry.(interface {
+			Val(stddwarf.Attr) any
+		})
+		fr := InlineFrame{Offset: n.Offset, tree: n}
+		if e != nil {
+			if o, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
+				fr.Origin = o
+			}
+			switch v := e.Val(stddwarf.AttrCallFile).(type) {
+			case int64:
+				fr.CallFile = f.cu.fileName(int(v))
+			}
+			if v, ok := e.Val(stddwarf.AttrCallLine).(int64); ok {
+				fr.CallLine = int(v)
+			}
+		}
+		fr.Name, _, _, _, _, _ = f.cu.img.resolveDecl(n.Offset)
+		if len(n.Ranges) > 0 {
+			fr.Entry = n.Ranges[0][0]
+			for _, r := range n.Ranges {
+				fr.Entry = min(fr.Entry, r[0])
+			}
+		}
+		out = append(out, fr)
+	}
+	return out
 }

@@ -2,23 +2,69 @@ package dwarf
 
 import (
 	"debug/elf"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
+	"sort"
+	"strings"
 	"sync"
 
 	stddwarf "debug/dwarf"
+
+	"github.com/ianlancetaylor/demangle"
 )
 
 // Image is one ELF file's debug information: its DWARF (possibly absent),
 // its call-frame information and the ELF symbols needed to name pcs
 // without DWARF. Addresses it takes and returns are file addresses.
+//
+// Indexes are built lazily, each once, on first use.
 type Image struct {
+	// Path is the file Open was given ("" after Load).
 	Path string
-	elf  *elf.File
-	dw   *stddwarf.Data // nil when the file has no DWARF
-	mu   sync.Mutex
+
+	exe *elf.File // code, .eh_frame, symbols
+	dbg *elf.File // DWARF (== exe unless a separate debug file)
+	dw  *stddwarf.Data
+
+	// TLSModule is the module id of this image's TLS block in the dtv, for
+	// shared libraries with __thread variables. The main executable uses
+	// 1 and needs no dtv. Set by the caller that tracks loaded libraries.
+	TLSModule uint64
+
+	unitsOnce sync.Once
+	unitsErr  error
+	units     []*unit // sorted by offset
+	unitPCs   []unitRange
+
+	allOnce  sync.Once
+	byName   map[string][]*Function // every key form of every concrete function
+	globals  map[string][]varDecl   // CU-level variables by plain and qualified name
+	inlineBy map[string][]inlineSite
+
+	cfiOnce sync.Once
+	cfi     *cfiTable
+
+	symOnce sync.Once
+	syms    []elfSym
+
+	secMu sync.Mutex
+	secs  map[string][]byte
 }
 
-// Open opens the ELF file at path and loads its debug information.
+type unitRange struct {
+	lo, hi uint64
+	u      *unit
+}
+
+type elfSym struct {
+	lo, hi uint64
+	name   string
+}
+
+// Open opens the ELF file at path and loads its debug information. The
+// file is kept open for the life of the Image (see Close).
 func Open(path string) (*Image, error) {
 	f, err := elf.Open(path)
 	if err != nil {
@@ -33,15 +79,280 @@ func Open(path string) (*Image, error) {
 	return img, nil
 }
 
-// Load builds an Image from an already opened ELF file. The file must stay
-// open while the Image is used.
-func Load(f *elf.File) (*Image, error) {
-	img := &Image{elf: f}
+// Load builds an Image from an opened ELF file that holds both code and
+// DWARF. A file without DWARF is accepted: the Image then offers CFI and
+// symbols only.
+func Load(f *elf.File) (*Image, error) { return LoadSplit(f, f) }
+
+// LoadSplit builds an Image whose code, .eh_frame and symbols come from exe
+// and whose DWARF comes from dbg, a separate debug file (found by the
+// caller via build-id or .gnu_debuglink). dbg may be nil or equal exe.
+func LoadSplit(exe, dbg *elf.File) (*Image, error) {
+	if exe == nil {
+		return nil, errors.New("load image: nil ELF file")
+	}
+	if exe.Machine != elf.EM_X86_64 {
+		return nil, fmt.Errorf("load image: machine %v: %w", exe.Machine, ErrUnsupported)
+	}
+	if dbg == nil {
+		dbg = exe
+	}
+	img := &Image{exe: exe, dbg: dbg, secs: map[string][]byte{}}
+	if dbg.Section(".debug_info") != nil || dbg.Section(".zdebug_info") != nil {
+		dw, err := dbg.DWARF()
+		if err != nil {
+			return nil, fmt.Errorf("load image: %w", err)
+		}
+		img.dw = dw
+	}
 	return img, nil
+}
+
+// Close closes the ELF files if the Image opened them (Open).
+func (img *Image) Close() error {
+	if img.Path == "" {
+		return nil
+	}
+	err := img.exe.Close()
+	if img.dbg != img.exe {
+		if e := img.dbg.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
 }
 
 // DWARF returns the stdlib DWARF data of the image, or nil if it has none.
 func (img *Image) DWARF() *stddwarf.Data { return img.dw }
 
-// ELF returns the underlying ELF file.
-func (img *Image) ELF() *elf.File { return img.elf }
+// ELF returns the ELF file with the code.
+func (img *Image) ELF() *elf.File { return img.exe }
+
+// HasDWARF reports whether the image has DWARF debug information.
+func (img *Image) HasDWARF() bool { return img.dw != nil }
+
+// section returns the (decompressed) contents of a section of the debug
+// file, or of the code file when the debug file lacks it; nil if absent.
+func (img *Image) section(name string) []byte {
+	img.secMu.Lock()
+	defer img.secMu.Unlock()
+	if b, ok := img.secs[name]; ok {
+		return b
+	}
+	var b []byte
+	for _, f := range []*elf.File{img.dbg, img.exe} {
+		if s := f.Section(name); s != nil && s.Type != elf.SHT_NOBITS {
+			d, err := s.Data()
+			if err == nil {
+				b = d
+				break
+			}
+		}
+	}
+	img.secs[name] = b
+	return b
+}
+
+// listUnits finds every compile unit, its version and its pc ranges,
+// without reading the units' children.
+func (img *Image) listUnits() error {
+	img.unitsOnce.Do(func() {
+		if img.dw == nil {
+			return
+		}
+		versions, err := img.unitVersions()
+		if err != nil {
+			img.unitsErr = err
+			return
+		}
+		r := img.dw.Reader()
+		for {
+			e, err := r.Next()
+			if err != nil {
+				img.unitsErr = fmt.Errorf("list compile units: %w", err)
+				return
+			}
+			if e == nil {
+				break
+			}
+			if e.Tag != stddwarf.TagCompileUnit && e.Tag != stddwarf.TagPartialUnit {
+				r.SkipChildren()
+				continue
+			}
+			u := newUnit(img, e, r.AddressSize(), versions[e.Offset])
+			img.units = append(img.units, u)
+			rs, err := img.dw.Ranges(e)
+			if err == nil {
+				for _, rg := range rs {
+					if rg[1] > rg[0] {
+						img.unitPCs = append(img.unitPCs, unitRange{rg[0], rg[1], u})
+					}
+				}
+			}
+			u.ranges = rs
+			r.SkipChildren()
+		}
+		sort.Slice(img.units, func(i, j int) bool { return img.units[i].off < img.units[j].off })
+		sort.Slice(img.unitPCs, func(i, j int) bool { return img.unitPCs[i].lo < img.unitPCs[j].lo })
+	})
+	return img.unitsErr
+}
+
+// unitVersions reads the unit headers of .debug_info and maps the offset
+// of each unit's first DIE to the unit's DWARF version.
+func (img *Image) unitVersions() (map[stddwarf.Offset]int, error) {
+	m := map[stddwarf.Offset]int{}
+	s := img.dbg.Section(".debug_info")
+	if s == nil {
+		return m, nil
+	}
+	rd := s.Open()
+	var off uint64
+	var hdr [24]byte
+	for {
+		if _, err := rd.Seek(int64(off), io.SeekStart); err != nil {
+			return nil, &FormatError{".debug_info", off, err.Error()}
+		}
+		n, err := io.ReadFull(rd, hdr[:])
+		if n < 12 {
+			break
+		}
+		_ = err
+		length := uint64(binary.LittleEndian.Uint32(hdr[:]))
+		hlen := uint64(4)
+		if length == 0xffffffff {
+			length = binary.LittleEndian.Uint64(hdr[4:])
+			hlen = 12
+		}
+		if length == 0 {
+			break
+		}
+		v := int(binary.LittleEndian.Uint16(hdr[hlen:]))
+		offSize := uint64(4)
+		if hlen == 12 {
+			offSize = 8
+		}
+		var die uint64
+		switch {
+		case v >= 5:
+			// unit_type, address_size, debug_abbrev_offset; skeleton and
+			// split units carry a dwo id (8) first, type units sig+offset.
+			ut := hdr[hlen+2]
+			die = off + hlen + 2 + 1 + 1 + offSize
+			switch ut {
+			case 0x04, 0x05: // DW_UT_skeleton, DW_UT_split_compile
+				die += 8
+			case 0x02, 0x06: // DW_UT_type, DW_UT_split_type
+				die += 8 + offSize
+			}
+		default:
+			die = off + hlen + 2 + offSize + 1
+		}
+		m[stddwarf.Offset(die)] = v
+		off += hlen + length
+	}
+	return m, nil
+}
+
+// unitFor returns the unit whose ranges contain pc.
+func (img *Image) unitFor(pc uint64) *unit {
+	if img.listUnits() != nil {
+		return nil
+	}
+	i := sort.Search(len(img.unitPCs), func(i int) bool { return img.unitPCs[i].lo > pc }) - 1
+	for ; i >= 0; i-- {
+		r := img.unitPCs[i]
+		if pc >= r.lo && pc < r.hi {
+			return r.u
+		}
+		if pc-r.lo > 1<<32 { // ranges do not nest; stop scanning far back
+			break
+		}
+	}
+	return nil
+}
+
+// unitAt returns the unit containing the DIE at off.
+func (img *Image) unitAt(off stddwarf.Offset) *unit {
+	if img.listUnits() != nil || len(img.units) == 0 {
+		return nil
+	}
+	i := sort.Search(len(img.units), func(i int) bool { return img.units[i].off > off }) - 1
+	if i < 0 {
+		return nil
+	}
+	return img.units[i]
+}
+
+// symbols returns the ELF function symbols sorted by address.
+func (img *Image) symbols() []elfSym {
+	img.symOnce.Do(func() {
+		var all []elf.Symbol
+		if s, err := img.exe.Symbols(); err == nil {
+			all = append(all, s...)
+		}
+		if s, err := img.exe.DynamicSymbols(); err == nil {
+			all = append(all, s...)
+		}
+		if len(all) == 0 && img.dbg != img.exe {
+			if s, err := img.dbg.Symbols(); err == nil {
+				all = append(all, s...)
+			}
+		}
+		seen := map[uint64]bool{}
+		for _, s := range all {
+			t := elf.ST_TYPE(s.Info)
+			if (t != elf.STT_FUNC && t != elf.STT_GNU_IFUNC && t != elf.STT_NOTYPE) || s.Value == 0 || s.Section == elf.SHN_UNDEF {
+				continue
+			}
+			if t == elf.STT_NOTYPE && s.Size == 0 && !strings.HasPrefix(s.Name, "_start") {
+				continue
+			}
+			if seen[s.Value] {
+				continue
+			}
+			seen[s.Value] = true
+			img.syms = append(img.syms, elfSym{s.Value, s.Value + s.Size, s.Name})
+		}
+		sort.Slice(img.syms, func(i, j int) bool { return img.syms[i].lo < img.syms[j].lo })
+	})
+	return img.syms
+}
+
+// SymbolAt returns the raw ELF symbol covering the file address pc and
+// pc's offset into it. Symbols without a size cover up to the next symbol.
+func (img *Image) SymbolAt(pc uint64) (name string, off uint64, ok bool) {
+	syms := img.symbols()
+	i := sort.Search(len(syms), func(i int) bool { return syms[i].lo > pc }) - 1
+	if i < 0 {
+		return "", 0, false
+	}
+	s := syms[i]
+	hi := s.hi
+	if hi == s.lo && i+1 < len(syms) {
+		hi = syms[i+1].lo
+	}
+	if pc >= hi && hi != s.lo {
+		return "", 0, false
+	}
+	return s.name, pc - s.lo, true
+}
+
+// SymbolAddr returns the file address of the ELF symbol with this exact
+// (mangled) name.
+func (img *Image) SymbolAddr(name string) (uint64, bool) {
+	for _, s := range img.symbols() {
+		if s.name == name {
+			return s.lo, true
+		}
+	}
+	return 0, false
+}
+
+// demangleSym turns an ELF symbol into the name GDB shows in a backtrace.
+func demangleSym(name string) string {
+	if at := strings.IndexByte(name, '@'); at > 0 {
+		name = name[:at]
+	}
+	return demangle.Filter(name, demangle.NoParams)
+}

@@ -1,6 +1,391 @@
 package dwarf
 
-// unit is the index of one compile unit.
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+
+	stddwarf "debug/dwarf"
+)
+
+// unit is the lazily built index of one compile unit.
 type unit struct {
-	img *Image
+	img      *Image
+	entry    *stddwarf.Entry
+	off      stddwarf.Offset
+	name     string
+	compDir  string
+	producer string
+	lang     int64
+	version  int
+	addrSize int
+	lowPC    uint64 // base address for location lists
+	addrBase uint64 // DW_AT_addr_base (DWARF 5), for DW_OP_addrx
+	llBase   uint64 // DW_AT_loclists_base, for DW_FORM_loclistx
+	ranges   [][2]uint64
+
+	once    sync.Once
+	err     error
+	funcs   []*Function
+	fnPCs   []funcRange
+	decls   map[stddwarf.Offset]*declInfo
+	vars    []varDecl
+	inlines []inlineSite
+	// hasLoclist: some variable in the unit uses a location list. GDB
+	// trusts such gcc units' line tables and does not skip prologues.
+	hasLoclist bool
+
+	linesOnce sync.Once
+	lines     *lineTable
 }
+
+type funcRange struct {
+	lo, hi uint64
+	f      *Function
+}
+
+// declInfo is what the index keeps of a DIE that can be the target of
+// DW_AT_specification or DW_AT_abstract_origin.
+type declInfo struct {
+	name     string
+	scope    string          // qualified prefix ("geo::Circle::"), "" at top level
+	ref      stddwarf.Offset // its own specification/abstract origin, 0 if none
+	linkage  string
+	declFile int
+	declLine int
+	external bool
+}
+
+// varDecl is a variable at CU or namespace scope.
+type varDecl struct {
+	name     string // plain name
+	qual     string // qualified name
+	off      stddwarf.Offset
+	external bool
+	hasLoc   bool // has DW_AT_location or DW_AT_const_value
+	u        *unit
+}
+
+// inlineSite is one DW_TAG_inlined_subroutine.
+type inlineSite struct {
+	origin   stddwarf.Offset
+	off      stddwarf.Offset
+	ranges   [][2]uint64
+	callFile int
+	callLine int
+	fn       *Function // the concrete function it is inlined into
+}
+
+func newUnit(img *Image, e *stddwarf.Entry, addrSize, version int) *unit {
+	u := &unit{img: img, entry: e, off: e.Offset, addrSize: addrSize, version: version}
+	u.name, _ = e.Val(stddwarf.AttrName).(string)
+	u.compDir, _ = e.Val(stddwarf.AttrCompDir).(string)
+	u.producer, _ = e.Val(stddwarf.AttrProducer).(string)
+	u.lang, _ = e.Val(stddwarf.AttrLanguage).(int64)
+	u.lowPC, _ = e.Val(stddwarf.AttrLowpc).(uint64)
+	u.addrBase = attrUint(e, stddwarf.AttrAddrBase)
+	u.llBase = attrUint(e, stddwarf.AttrLoclistsBase)
+	if u.addrSize == 0 {
+		u.addrSize = 8
+	}
+	return u
+}
+
+func attrUint(e *stddwarf.Entry, a stddwarf.Attr) uint64 {
+	switch v := e.Val(a).(type) {
+	case int64:
+		return uint64(v)
+	case uint64:
+		return v
+	case stddwarf.Offset:
+		return uint64(v)
+	}
+	return 0
+}
+
+func attrInt(e *stddwarf.Entry, a stddwarf.Attr) int {
+	return int(attrUint(e, a))
+}
+
+// isCPlusPlus reports whether the unit's language is a C++ dialect.
+func (u *unit) isCPlusPlus() bool {
+	switch u.lang {
+	case 0x4, 0x1a, 0x21, 0x2b: // DW_LANG_C_plus_plus, _03, _11, _14
+		return true
+	}
+	return strings.Contains(u.producer, "C++")
+}
+
+// index walks the unit's DIEs once and records functions, declarations,
+// CU-level variables and inlined calls.
+func (u *unit) index() error {
+	u.once.Do(func() { u.err = u.walk() })
+	return u.err
+}
+
+type scopeFrame struct {
+	prefix string    // qualified prefix for children
+	fn     *Function // innermost concrete function, if inside one
+	inFunc bool
+}
+
+func (u *unit) walk() error {
+	u.decls = map[stddwarf.Offset]*declInfo{}
+	r := u.img.dw.Reader()
+	r.Seek(u.off)
+	cu, err := r.Next()
+	if err != nil || cu == nil {
+		return fmt.Errorf("index unit at %#x: %w", u.off, err)
+	}
+	if !cu.Children {
+		return nil
+	}
+	stack := []scopeFrame{{}}
+	for len(stack) > 0 {
+		e, err := r.Next()
+		if err != nil {
+			return fmt.Errorf("index unit %s at %#x: %w", u.name, u.off, err)
+		}
+		if e == nil {
+			break
+		}
+		if e.Tag == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		top := stack[len(stack)-1]
+		child := top
+		switch e.Tag {
+		case stddwarf.TagNamespace:
+			name, _ := e.Val(stddwarf.AttrName).(string)
+			if name == "" {
+				name = "(anonymous namespace)"
+			}
+			child.prefix = top.prefix + name + "::"
+		case stddwarf.TagClassType, stddwarf.TagStructType, stddwarf.TagUnionType, stddwarf.TagEnumerationType:
+			if name, _ := e.Val(stddwarf.AttrName).(string); name != "" {
+				child.prefix = top.prefix + name + "::"
+			}
+			// enumerators of an unscoped enum are not qualified by it;
+			// nothing here needs that distinction.
+		case stddwarf.TagSubprogram:
+			u.recordDecl(e, top.prefix)
+			if f := u.concreteFunc(e); f != nil {
+				child.fn = f
+			}
+			child.inFunc = true
+		case stddwarf.TagInlinedSubroutine:
+			u.recordInline(e, top.fn)
+		case stddwarf.TagVariable, stddwarf.TagMember:
+			u.recordDecl(e, top.prefix)
+			if !top.inFunc {
+				u.recordVar(e, top.prefix)
+			}
+			if f := e.AttrField(stddwarf.AttrLocation); f != nil && f.Class == stddwarf.ClassLocListPtr || f != nil && f.Class == stddwarf.ClassLocList {
+				u.hasLoclist = true
+			}
+		case stddwarf.TagFormalParameter:
+			if f := e.AttrField(stddwarf.AttrLocation); f != nil && (f.Class == stddwarf.ClassLocListPtr || f.Class == stddwarf.ClassLocList) {
+				u.hasLoclist = true
+			}
+		}
+		if e.Children {
+			stack = append(stack, child)
+		}
+	}
+	for _, f := range u.funcs {
+		u.nameFunc(f)
+	}
+	sort.Slice(u.fnPCs, func(i, j int) bool {
+		a, b := u.fnPCs[i], u.fnPCs[j]
+		if a.lo != b.lo {
+			return a.lo < b.lo
+		}
+		return a.hi > b.hi
+	})
+	return nil
+}
+
+func (u *unit) recordDecl(e *stddwarf.Entry, prefix string) {
+	d := &declInfo{scope: prefix}
+	d.name, _ = e.Val(stddwarf.AttrName).(string)
+	if o, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
+		d.ref = o
+	} else if o, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset); ok {
+		d.ref = o
+	}
+	d.linkage, _ = e.Val(stddwarf.AttrLinkageName).(string)
+	if d.linkage == "" {
+		d.linkage, _ = e.Val(attrMIPSLinkageName).(string)
+	}
+	d.declFile = attrInt(e, stddwarf.AttrDeclFile)
+	d.declLine = attrInt(e, stddwarf.AttrDeclLine)
+	d.external, _ = e.Val(stddwarf.AttrExternal).(bool)
+	u.decls[e.Offset] = d
+}
+
+// concreteFunc records a subprogram that has code and returns it.
+func (u *unit) concreteFunc(e *stddwarf.Entry) *Function {
+	if e.AttrField(stddwarf.AttrLowpc) == nil && e.AttrField(stddwarf.AttrRanges) == nil {
+		return nil
+	}
+	rs, err := u.img.dw.Ranges(e)
+	if err != nil || len(rs) == 0 {
+		return nil
+	}
+	f := &Function{Offset: e.Offset, Ranges: rs, cu: u}
+	if lo, ok := e.Val(stddwarf.AttrLowpc).(uint64); ok {
+		f.Entry = lo
+	} else {
+		f.Entry = rs[0][0]
+		for _, r := range rs {
+			f.Entry = min(f.Entry, r[0])
+		}
+	}
+	u.funcs = append(u.funcs, f)
+	for _, r := range rs {
+		if r[1] > r[0] {
+			u.fnPCs = append(u.fnPCs, funcRange{r[0], r[1], f})
+		}
+	}
+	return f
+}
+
+func (u *unit) recordInline(e *stddwarf.Entry, fn *Function) {
+	o, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
+	if !ok || fn == nil {
+		return
+	}
+	rs, err := u.img.dw.Ranges(e)
+	if err != nil || len(rs) == 0 {
+		return
+	}
+	u.inlines = append(u.inlines, inlineSite{
+		origin:   o,
+		off:      e.Offset,
+		ranges:   rs,
+		callFile: attrInt(e, stddwarf.AttrCallFile),
+		callLine: attrInt(e, stddwarf.AttrCallLine),
+		fn:       fn,
+	})
+}
+
+func (u *unit) recordVar(e *stddwarf.Entry, prefix string) {
+	name, _ := e.Val(stddwarf.AttrName).(string)
+	spec, hasSpec := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset)
+	if hasSpec {
+		// a definition of a declared (static member or extern) variable:
+		// its name and scope are the declaration's
+		if d := u.img.declAt(spec); d != nil {
+			name, prefix = d.name, d.scope
+		}
+	}
+	if name == "" {
+		return
+	}
+	ext, _ := e.Val(stddwarf.AttrExternal).(bool)
+	if hasSpec {
+		if d := u.img.declAt(spec); d != nil {
+			ext = ext || d.external
+		}
+	}
+	hasLoc := e.AttrField(stddwarf.AttrLocation) != nil || e.AttrField(stddwarf.AttrConstValue) != nil
+	u.vars = append(u.vars, varDecl{name: name, qual: prefix + name, off: e.Offset, external: ext, hasLoc: hasLoc, u: u})
+}
+
+// declAt returns the declaration info for the DIE at off, from its unit's
+// index when that unit is already indexed or being indexed by the caller,
+// else by reading the DIE.
+func (img *Image) declAt(off stddwarf.Offset) *declInfo {
+	if u := img.unitAt(off); u != nil && u.decls != nil {
+		if d, ok := u.decls[off]; ok {
+			return d
+		}
+	}
+	r := img.dw.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return nil
+	}
+	d := &declInfo{}
+	d.name, _ = e.Val(stddwarf.AttrName).(string)
+	if o, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
+		d.ref = o
+	} else if o, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset); ok {
+		d.ref = o
+	}
+	d.linkage, _ = e.Val(stddwarf.AttrLinkageName).(string)
+	d.declFile = attrInt(e, stddwarf.AttrDeclFile)
+	d.declLine = attrInt(e, stddwarf.AttrDeclLine)
+	return d
+}
+
+// resolveDecl follows specification/abstract-origin links from off and
+// returns the qualified name and the first linkage name, decl file
+// (with the unit whose file table it indexes) and decl line found.
+func (img *Image) resolveDecl(off stddwarf.Offset) (name, linkage string, declU *unit, declFile, declLine int, external bool) {
+	for i := 0; i < 8 && off != 0; i++ {
+		d := img.declAt(off)
+		if d == nil {
+			break
+		}
+		if linkage == "" {
+			linkage = d.linkage
+		}
+		if declFile == 0 && d.declFile != 0 {
+			declFile, declLine, declU = d.declFile, d.declLine, img.unitAt(off)
+		}
+		external = external || d.external
+		if d.name != "" && d.ref == 0 {
+			return d.scope + d.name, linkage, declU, declFile, declLine, external
+		}
+		if d.ref == 0 {
+			name = d.scope + d.name
+			break
+		}
+		if d.name != "" && name == "" {
+			name = d.scope + d.name // fallback if the chain breaks
+		}
+		off = d.ref
+	}
+	return name, linkage, declU, declFile, declLine, external
+}
+
+func (u *unit) nameFunc(f *Function) {
+	name, linkage, du, file, line, ext := u.img.resolveDecl(f.Offset)
+	f.Name, f.LinkageName, f.DeclLine, f.External = name, linkage, line, ext
+	if f.Name == "" && linkage != "" {
+		f.Name = demangleSym(linkage)
+	}
+	if du != nil && file != 0 {
+		f.DeclFile = du.fileName(file)
+	}
+}
+
+// funcAt returns the innermost concrete function of the unit covering pc.
+func (u *unit) funcAt(pc uint64) *Function {
+	if u.index() != nil {
+		return nil
+	}
+	i := sort.Search(len(u.fnPCs), func(i int) bool { return u.fnPCs[i].lo > pc }) - 1
+	var best *Function
+	var bestSize uint64
+	for ; i >= 0; i-- {
+		r := u.fnPCs[i]
+		if pc >= r.lo && pc < r.hi && (best == nil || r.hi-r.lo < bestSize) {
+			best, bestSize = r.f, r.hi-r.lo
+		}
+		if pc-r.lo > 1<<24 {
+			break
+		}
+		if best != nil && i > 0 && u.fnPCs[i-1].hi <= pc {
+			break
+		}
+	}
+	return best
+}
+
+// attrMIPSLinkageName is DW_AT_MIPS_linkage_name (old gcc, DWARF < 4).
+const attrMIPSLinkageName stddwarf.Attr = 0x2007

@@ -37,7 +37,7 @@ type Variable struct {
 	Offset stddwarf.Offset
 	// TypeOff is the offset of the type DIE in Image's .debug_info; 0 if
 	// the variable has no type attribute.
-	TypeOff stddwarf.Offset
+	TypeOff  stddwarf.Offset
 	DeclFile string
 	DeclLine int
 	// Location of the value at the frame's pc. Kind is LocOptimizedOut

@@ -1,0 +1,140 @@
+package dwarf
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/go-delve/delve/pkg/dwarf/frame"
+)
+
+// cfiTable holds an image's call-frame information, sorted for lookup.
+type cfiTable struct {
+	eh    frame.FrameDescriptionEntries // from .eh_frame (preferred)
+	debug frame.FrameDescriptionEntries // from .debug_frame
+	err   error
+}
+
+// cfiFor returns the CFI of the image, parsed on first use.
+func (img *Image) cfiFor() *cfiTable {
+	img.cfiOnce.Do(func() {
+		t := &cfiTable{}
+		if s := img.exe.Section(".eh_frame"); s != nil && s.Type != 8 /* SHT_NOBITS */ {
+			if data, err := s.Data(); err == nil {
+				t.eh, t.err = parseFDEs(data, s.Addr)
+			}
+		}
+		if data := img.section(".debug_frame"); data != nil {
+			if fixed, ok := fixDebugFrameCIEs(data); ok {
+				d, err := parseFDEs(fixed, 0)
+				if err == nil {
+					t.debug = d
+				} else if t.err == nil {
+					t.err = err
+				}
+			}
+		}
+		img.cfi = t
+	})
+	return img.cfi
+}
+
+// parseFDEs parses .eh_frame (ehAddr != 0) or .debug_frame and sorts the
+// entries, recovering from panics in the parser.
+func parseFDEs(data []byte, ehAddr uint64) (fdes frame.FrameDescriptionEntries, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fdes, err = nil, fmt.Errorf("parse call frame information: %v", r)
+		}
+	}()
+	fdes, err = frame.Parse(data, binary.LittleEndian, 0, 8, ehAddr)
+	if err != nil {
+		return nil, fmt.Errorf("parse call frame information: %w", err)
+	}
+	return frame.FrameDescriptionEntries(nil).Append(fdes), nil
+}
+
+// fdeFor returns the FDE covering the file address pc, from .eh_frame or
+// else .debug_frame.
+func (t *cfiTable) fdeFor(pc uint64) *frame.FrameDescriptionEntry {
+	for _, fdes := range []frame.FrameDescriptionEntries{t.eh, t.debug} {
+		if fde, err := fdes.FDEForPC(pc); err == nil {
+			return fde
+		}
+	}
+	return nil
+}
+
+// establish runs the FDE's program up to pc, recovering from panics.
+func establish(fde *frame.FrameDescriptionEntry, pc uint64) (fc *frame.FrameContext, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			fc, err = nil, fmt.Errorf("call frame program at %#x: %v", pc, r)
+		}
+	}()
+	return fde.EstablishFrame(pc)
+}
+
+// isSignalFrame reports whether the FDE describes a signal trampoline
+// (augmentation "S").
+func isSignalFrame(fde *frame.FrameDescriptionEntry) bool {
+	return fde != nil && fde.CIE != nil && strings.Contains(fde.CIE.Augmentation, "S")
+}
+
+// fixDebugFrameCIEs rewrites .debug_frame so that delve's parser reads
+// it: CIEs of version 4 carry address_size and segment_selector_size
+// bytes that the parser does not skip, so they are removed (making the
+// CIE a version 3 one) and FDEs' CIE pointers are adjusted. 64-bit DWARF
+// entries are not supported (ok false).
+func fixDebugFrameCIEs(data []byte) ([]byte, bool) {
+	out := make([]byte, 0, len(data))
+	remap := map[uint32]uint32{}
+	var fdePtrs []int // positions in out of FDE CIE pointers
+	for off := 0; off+8 <= len(data); {
+		length := int(binary.LittleEndian.Uint32(data[off:]))
+		if length == 0xffffffff {
+			return nil, false
+		}
+		if length == 0 || off+4+length > len(data) {
+			break
+		}
+		body := data[off+4 : off+4+length]
+		id := binary.LittleEndian.Uint32(body)
+		newOff := len(out)
+		if id == 0xffffffff && len(body) > 5 && body[4] == 4 {
+			aug := 5
+			for aug < len(body) && body[aug] != 0 {
+				aug++
+			}
+			aug++ // NUL
+			if aug+2 > len(body) {
+				return nil, false
+			}
+			nb := append([]byte{}, body[:aug]...)
+			nb[4] = 3
+			nb = append(nb, body[aug+2:]...)
+			out = binary.LittleEndian.AppendUint32(out, uint32(len(nb)))
+			out = append(out, nb...)
+		} else {
+			out = binary.LittleEndian.AppendUint32(out, uint32(length))
+			if id != 0xffffffff {
+				fdePtrs = append(fdePtrs, len(out))
+			}
+			out = append(out, body...)
+		}
+		remap[uint32(off)] = uint32(newOff)
+		off += 4 + length
+	}
+	for _, p := range fdePtrs {
+		old := binary.LittleEndian.Uint32(out[p:])
+		n, ok := remap[old]
+		if !ok {
+			return nil, false
+		}
+		binary.LittleEndian.PutUint32(out[p:], n)
+	}
+	return out, true
+}
+
+var errOutermost = errors.New("outermost frame")

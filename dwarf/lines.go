@@ -1,0 +1,395 @@
+package dwarf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strings"
+
+	stddwarf "debug/dwarf"
+)
+
+// lineTable is one unit's line program as a sorted row table.
+type lineTable struct {
+	files []string // DWARF file index -> full path ("" if unused)
+	rows  []lineRow
+}
+
+type lineRow struct {
+	addr  uint64
+	line  int32
+	col   int32
+	file  uint32
+	flags uint8
+}
+
+const (
+	rowStmt uint8 = 1 << iota
+	rowEndSeq
+	rowPrologueEnd
+)
+
+// LineEntry is one position in the line table.
+type LineEntry struct {
+	Addr   uint64 // file address of the row
+	File   string // full path
+	Line   int
+	Column int
+	IsStmt bool
+	// End is the address where the next row starts (the end of this
+	// row's address range).
+	End uint64
+}
+
+// fileName returns the path of file index i of the unit's line table.
+func (u *unit) fileName(i int) string {
+	lt := u.lineTable()
+	if lt == nil || i < 0 || i >= len(lt.files) {
+		return ""
+	}
+	return lt.files[i]
+}
+
+// lineTable builds the unit's row table once.
+func (u *unit) lineTable() *lineTable {
+	u.linesOnce.Do(func() {
+		lt, err := u.readLines()
+		if err != nil {
+			lt = &lineTable{}
+		}
+		u.lines = lt
+	})
+	return u.lines
+}
+
+func (u *unit) readLines() (*lineTable, error) {
+	lr, err := u.img.dw.LineReader(u.entry)
+	if err != nil || lr == nil {
+		return nil, fmt.Errorf("line table of %s: %w", u.name, err)
+	}
+	lt := &lineTable{}
+	var le stddwarf.LineEntry
+	fileIdx := map[*stddwarf.LineFile]uint32{}
+	files := lr.Files()
+	for i, f := range files {
+		if f != nil {
+			if _, dup := fileIdx[f]; !dup {
+				fileIdx[f] = uint32(i)
+			}
+		}
+	}
+	var lastLine int32 = -1
+	var lastFile uint32
+	var lastAddr uint64
+	for {
+		if err := lr.Next(&le); err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			return nil, fmt.Errorf("line table of %s: %w", u.name, err)
+		}
+		fi, ok := fileIdx[le.File]
+		if !ok && le.File != nil {
+			// DW_LNE_define_file (DWARF <5): the table grew
+			files = lr.Files()
+			for i, f := range files {
+				if f == le.File {
+					fi = uint32(i)
+					fileIdx[f] = fi
+				}
+			}
+		}
+		r := lineRow{addr: le.Address, line: int32(le.Line), col: int32(le.Column), file: fi}
+		if le.IsStmt {
+			r.flags |= rowStmt
+		}
+		if le.PrologueEnd {
+			r.flags |= rowPrologueEnd
+		}
+		if le.EndSequence {
+			r.flags |= rowEndSeq
+			lt.rows = append(lt.rows, r)
+			lastLine = -1
+			continue
+		}
+		if le.Line == 0 {
+			continue // GDB ignores line-0 rows; the previous line extends
+		}
+		// Like GDB, keep only the first of consecutive rows for the same
+		// file and line, unless a later one adds is_stmt or prologue_end
+		// at a new address.
+		if r.line == lastLine && fi == lastFile && r.flags&rowPrologueEnd == 0 {
+			if r.addr == lastAddr && r.flags&rowStmt != 0 {
+				lt.rows[len(lt.rows)-1].flags |= rowStmt
+			}
+			continue
+		}
+		lastLine, lastFile, lastAddr = r.line, fi, r.addr
+		lt.rows = append(lt.rows, r)
+	}
+	lt.files = make([]string, len(files))
+	for i, f := range files {
+		if f != nil {
+			lt.files[i] = f.Name
+		}
+	}
+	sort.SliceStable(lt.rows, func(i, j int) bool {
+		a, b := lt.rows[i], lt.rows[j]
+		if a.addr != b.addr {
+			return a.addr < b.addr
+		}
+		return a.flags&rowEndSeq != 0 && b.flags&rowEndSeq == 0
+	})
+	return lt, nil
+}
+
+// rowAt returns the index of the row covering pc, or -1.
+func (lt *lineTable) rowAt(pc uint64) int {
+	i := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr > pc }) - 1
+	if i < 0 || lt.rows[i].flags&rowEndSeq != 0 {
+		return -1
+	}
+	// prefer an is_stmt row at the same address (as GDB does)
+	if lt.rows[i].flags&rowStmt == 0 {
+		for j := i - 1; j >= 0 && lt.rows[j].addr == lt.rows[i].addr && lt.rows[j].flags&rowEndSeq == 0; j-- {
+			if lt.rows[j].flags&rowStmt != 0 {
+				return j
+			}
+		}
+	}
+	return i
+}
+
+func (lt *lineTable) entry(i int) LineEntry {
+	r := lt.rows[i]
+	e := LineEntry{Addr: r.addr, Line: int(r.line), Column: int(r.col), IsStmt: r.flags&rowStmt != 0}
+	if int(r.file) < len(lt.files) {
+		e.File = lt.files[r.file]
+	}
+	for j := i + 1; j < len(lt.rows); j++ {
+		if lt.rows[j].addr > r.addr {
+			e.End = lt.rows[j].addr
+			break
+		}
+	}
+	return e
+}
+
+// PCToLine returns the line-table position of the file address pc.
+func (img *Image) PCToLine(pc uint64) (LineEntry, bool) {
+	u := img.unitFor(pc)
+	if u == nil {
+		return LineEntry{}, false
+	}
+	lt := u.lineTable()
+	i := lt.rowAt(pc)
+	if i < 0 {
+		return LineEntry{}, false
+	}
+	return lt.entry(i), true
+}
+
+// Files returns the full paths of all source files named in line tables.
+func (img *Image) Files() []string {
+	if img.listUnits() != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, u := range img.units {
+		for _, f := range u.lineTable().files {
+			if f != "" && !seen[f] {
+				seen[f] = true
+				out = append(out, f)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// fileMatches reports whether the full path p names the file the user
+// wrote as q: equal, same base name when q has no slash, or a suffix of
+// whole path components.
+func fileMatches(p, q string) bool {
+	if p == q {
+		return true
+	}
+	if !strings.Contains(q, "/") {
+		return path.Base(p) == q
+	}
+	q = path.Clean(q)
+	return strings.HasSuffix(p, "/"+strings.TrimPrefix(q, "./"))
+}
+
+// LineAddr is one place a breakpoint on file:line goes.
+type LineAddr struct {
+	Addr uint64 // file address
+	File string
+	Line int // the line that has code (may be after the requested one)
+	// Function is the concrete function the address is in.
+	Function *Function
+	// Inline is the name of the inlined function the address is in, ""
+	// if the address is not in an inlined copy.
+	Inline string
+}
+
+// LineToAddrs resolves file:line the way GDB's "break FILE:LINE" does:
+// every is_stmt row for that line, one per innermost block (so each
+// inlined copy and each function gets one), the lowest address in each;
+// when the line has no code, the next line that has. An address at a
+// function's entry is moved past the prologue.
+func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
+	if img.listUnits() != nil || img.dw == nil {
+		return nil, fmt.Errorf("line %s:%d: %w", file, line, ErrNotFound)
+	}
+	type cand struct {
+		u   *unit
+		row lineRow
+	}
+	var exact []cand
+	best := 0
+	var bestC []cand
+	for _, u := range img.units {
+		lt := u.lineTable()
+		match := make([]bool, len(lt.files))
+		any := false
+		for i, f := range lt.files {
+			if f != "" && fileMatches(f, file) {
+				match[i], any = true, true
+			}
+		}
+		if !any {
+			continue
+		}
+		for _, r := range lt.rows {
+			if r.flags&rowStmt == 0 || r.flags&rowEndSeq != 0 || int(r.file) >= len(match) || !match[r.file] {
+				continue
+			}
+			switch l := int(r.line); {
+			case l == line:
+				exact = append(exact, cand{u, r})
+			case l > line && (best == 0 || l < best):
+				best, bestC = l, []cand{{u, r}}
+			case l > line && l == best:
+				bestC = append(bestC, cand{u, r})
+			}
+		}
+	}
+	if len(exact) == 0 {
+		exact = bestC
+	}
+	if len(exact) == 0 {
+		return nil, fmt.Errorf("line %s:%d: %w", file, line, ErrNotFound)
+	}
+	sort.SliceStable(exact, func(i, j int) bool { return exact[i].row.addr < exact[j].row.addr })
+	seen := map[any]bool{}
+	var out []LineAddr
+	for _, c := range exact {
+		f := c.u.funcAt(c.row.addr)
+		var block any = c.row.addr
+		inl := ""
+		if f != nil {
+			chain := f.scopeChain(c.row.addr)
+			block = f
+			if len(chain) > 0 {
+				block = chain[len(chain)-1]
+			}
+			for i := len(chain) - 1; i >= 0; i-- {
+				if chain[i].Tag == stddwarf.TagInlinedSubroutine {
+					inl, _, _, _, _, _ = img.resolveDecl(chain[i].Offset)
+					break
+				}
+			}
+		}
+		if seen[block] {
+			continue
+		}
+		seen[block] = true
+		la := LineAddr{Addr: c.row.addr, File: c.u.lineTable().files[c.row.file], Line: int(c.row.line), Function: f, Inline: inl}
+		if f != nil && la.Addr == f.Entry {
+			la.Addr = img.skipPrologue(f)
+		}
+		out = append(out, la)
+	}
+	return out, nil
+}
+
+// BreakpointAddr returns where GDB's "break FUNCTION" puts a breakpoint on
+// f: past the prologue, unless the unit is optimized gcc code whose
+// location lists GDB trusts from the entry. The LineEntry is the line at
+// that address.
+func (img *Image) BreakpointAddr(f *Function) (uint64, LineEntry) {
+	pc := img.skipPrologue(f)
+	le, _ := img.PCToLine(pc)
+	return pc, le
+}
+
+// skipPrologue implements GDB 13's amd64 prologue skipping.
+func (img *Image) skipPrologue(f *Function) uint64 {
+	u := f.cu
+	if u == nil {
+		return f.Entry
+	}
+	if u.hasLoclist && strings.HasPrefix(u.producer, "GNU ") {
+		return f.Entry // locations_valid: GDB breaks at the entry
+	}
+	lt := u.lineTable()
+	// prologue_end markers (clang) win
+	i := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr >= f.Entry })
+	for ; i < len(lt.rows) && f.contains(lt.rows[i].addr); i++ {
+		if lt.rows[i].flags&rowPrologueEnd != 0 {
+			return lt.rows[i].addr
+		}
+	}
+	pc := img.analyzePrologue(f.Entry)
+	if pc == f.Entry {
+		return pc
+	}
+	j := lt.rowAt(pc)
+	if j >= 0 && lt.rows[j].addr != pc {
+		if end := lt.entry(j).End; end != 0 && f.contains(end) {
+			pc = end
+		}
+	}
+	return pc
+}
+
+// analyzePrologue recognizes [endbr64] push %rbp; mov %rsp,%rbp and
+// returns the address after it, or entry for a frameless function.
+func (img *Image) analyzePrologue(entry uint64) uint64 {
+	code := img.code(entry, 16)
+	if len(code) < 8 {
+		return entry
+	}
+	pc := entry
+	if code[0] == 0xf3 && code[1] == 0x0f && code[2] == 0x1e && code[3] == 0xfa {
+		code, pc = code[4:], pc+4
+	}
+	if code[0] != 0x55 {
+		return entry
+	}
+	switch {
+	case code[1] == 0x48 && code[2] == 0x89 && code[3] == 0xe5, code[1] == 0x48 && code[2] == 0x8b && code[3] == 0xec:
+		return pc + 4
+	case code[1] == 0x89 && code[2] == 0xe5, code[1] == 0x8b && code[2] == 0xec:
+		return pc + 3
+	}
+	return entry
+}
+
+// code reads n bytes of the image's file contents at file address addr.
+func (img *Image) code(addr uint64, n int) []byte {
+	for _, p := range img.exe.Progs {
+		if p.Type != 1 /* PT_LOAD */ || addr < p.Vaddr || addr >= p.Vaddr+p.Filesz {
+			continue
+		}
+		n = int(min(uint64(n), p.Vaddr+p.Filesz-addr))
+		b := make([]byte, n)
+		m, _ := p.ReadAt(b, int64(addr-p.Vaddr))
+		return b[:m]
+	}
+	return nil
+}

@@ -1,0 +1,366 @@
+package dwarf
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/go-delve/delve/pkg/dwarf/frame"
+	"github.com/go-delve/delve/pkg/dwarf/regnum"
+)
+
+// UnwindOptions tune Unwind. The zero value behaves like GDB's default
+// "backtrace".
+type UnwindOptions struct {
+	// MaxFrames bounds the number of frames (default 1024).
+	MaxFrames int
+	// PastMain keeps unwinding beyond main (GDB: set backtrace past-main).
+	PastMain bool
+	// KeepInlineEntry shows, for frame 0, inlined calls whose first
+	// instruction is the stop pc. GDB hides them after a stop (it reports
+	// the call site in the caller instead) unless it stopped at a
+	// breakpoint on the inlined function itself.
+	KeepInlineEntry bool
+}
+
+// Backtrace is the result of Unwind.
+type Backtrace struct {
+	Frames []*Frame
+	// Stop says why unwinding ended: "outermost" (undefined return
+	// address, pc 0, thread entry), "main" (past-main off), "max frames",
+	// or an error text such as GDB's "previous frame inner to this frame
+	// (corrupt stack?)".
+	Stop string
+}
+
+// Unwind walks the stack of a stopped thread whose registers are regs.
+// The pc's module comes from t.Modules, or is img with load bias bias
+// when t.Modules is nil. ctx is checked between frames.
+func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64, opts UnwindOptions) (*Backtrace, error) {
+	if t == nil || t.ReadMemory == nil {
+		return nil, fmt.Errorf("unwind: %w", ErrNoMemory)
+	}
+	modules := t.Modules
+	if modules == nil {
+		modules = func(pc uint64) (*Image, uint64, bool) { return img, bias, true }
+	}
+	maxFrames := opts.MaxFrames
+	if maxFrames <= 0 {
+		maxFrames = 1024
+	}
+	bt := &Backtrace{}
+	var prev *physFrame
+	cur := &physFrame{regs: regs}
+	for {
+		if err := ctx.Err(); err != nil {
+			return bt, err
+		}
+		pc := cur.regs.PC()
+		cur.pc = pc
+		cur.mod, cur.bias, _ = modules(pc)
+		if cur.mod != nil && pc < cur.bias {
+			cur.mod = nil
+		}
+		cur.lookup = pc
+		if prev != nil && !prev.signal {
+			cur.lookup = pc - 1
+		}
+		// frames for this physical frame (inlined ones first)
+		frames := cur.frames(len(bt.Frames), prev == nil && !opts.KeepInlineEntry)
+		for _, f := range frames {
+			if len(bt.Frames) >= maxFrames {
+				bt.Stop = "max frames"
+				return bt, nil
+			}
+			bt.Frames = append(bt.Frames, f)
+		}
+		if len(frames) > 0 {
+			last := frames[len(frames)-1]
+			if !opts.PastMain && last.Name == "main" && !last.Inlined {
+				bt.Stop = "main"
+				return bt, nil
+			}
+		}
+		next, err := cur.unwindOne(t, prev == nil)
+		if err != nil {
+			if err == errOutermost {
+				bt.Stop = "outermost"
+			} else {
+				bt.Stop = err.Error()
+			}
+			return bt, nil
+		}
+		if next.regs.PC() == 0 {
+			bt.Stop = "outermost"
+			return bt, nil
+		}
+		if !cur.signal && prev != nil && next.regs.SP() <= cur.regs.SP() && next.regs.PC() == cur.regs.PC() {
+			bt.Stop = "previous frame identical to this frame (corrupt stack?)"
+			return bt, nil
+		}
+		if !cur.signal && next.regs.SP() < cur.regs.SP() {
+			bt.Stop = "previous frame inner to this frame (corrupt stack?)"
+			return bt, nil
+		}
+		prev, cur = cur, next
+		cur.callee = prev
+	}
+}
+
+// physFrame is one real stack frame during unwinding.
+type physFrame struct {
+	regs   Regs
+	pc     uint64 // runtime pc
+	lookup uint64 // runtime pc used for lookups (pc-1 in callers)
+	cfa    uint64
+	hasCFA bool
+	mod    *Image
+	bias   uint64
+	signal bool       // this frame is a signal trampoline
+	callee *physFrame // the frame this one called (nil for frame 0)
+	fr     []*Frame   // the Frames made from it
+}
+
+// unwindOne computes the caller's registers.
+func (p *physFrame) unwindOne(t *Target, innermost bool) (*physFrame, error) {
+	if p.mod == nil {
+		if innermost {
+			// a call to a bad address: the return address is on top of
+			// the stack, as GDB assumes
+			return p.popReturn(t, p.regs.SP())
+		}
+		return nil, fmt.Errorf("no module for pc %#x", p.pc)
+	}
+	file := p.lookup - p.bias
+	fde := p.mod.cfiFor().fdeFor(file)
+	if fde != nil {
+		fc, err := establish(fde, file)
+		if err == nil {
+			p.signal = isSignalFrame(fde)
+			return p.applyCFI(t, fc)
+		}
+	}
+	if name, _, ok := p.mod.SymbolAt(file); ok && name == "__restore_rt" {
+		p.signal = true
+		return p.sigcontext(t)
+	}
+	return p.framePointer(t)
+}
+
+func (p *physFrame) exprEnv(t *Target) *exprEnv {
+	return &exprEnv{regs: &p.regs, mem: t.ReadMemory, cfa: p.cfa, hasCFA: p.hasCFA, bias: p.bias}
+}
+
+func (p *physFrame) applyCFI(t *Target, fc *frame.FrameContext) (*physFrame, error) {
+	switch fc.CFA.Rule {
+	case frame.RuleCFA:
+		v, ok := p.regs.Get(int(fc.CFA.Reg))
+		if !ok {
+			return nil, fmt.Errorf("CFA register %s unknown", regLabel(int(fc.CFA.Reg)))
+		}
+		p.cfa = v + uint64(fc.CFA.Offset)
+	case frame.RuleExpression:
+		v, err := evalValue(fc.CFA.Expression, p.exprEnv(t))
+		if err != nil {
+			return nil, fmt.Errorf("CFA expression: %w", err)
+		}
+		p.cfa = v
+	default:
+		return nil, fmt.Errorf("CFA rule %d: %w", fc.CFA.Rule, ErrUnsupported)
+	}
+	p.hasCFA = true
+	ra := fc.RetAddrReg
+	if ra == 0 {
+		ra = regnum.AMD64_Rip
+	}
+	rule, ok := fc.Regs[ra]
+	if !ok || rule.Rule == frame.RuleUndefined {
+		return nil, errOutermost
+	}
+	next := &physFrame{regs: p.regs} // unspecified registers: same value (as GDB)
+	next.regs.Invalidate(regnum.AMD64_Rip)
+	for reg, rule := range fc.Regs {
+		if reg >= NumRegs {
+			continue
+		}
+		if err := p.applyRule(t, next, int(reg), rule); err != nil {
+			if int(reg) == int(ra) {
+				return nil, err
+			}
+			next.regs.Invalidate(int(reg))
+		}
+	}
+	if ra != regnum.AMD64_Rip {
+		v, ok := next.regs.Get(int(ra))
+		if !ok {
+			return nil, errOutermost
+		}
+		next.regs.Set(regnum.AMD64_Rip, v)
+	}
+	if _, ok := next.regs.Get(regnum.AMD64_Rip); !ok {
+		return nil, errOutermost
+	}
+	if _, ok := fc.Regs[regnum.AMD64_Rsp]; !ok {
+		next.regs.Set(regnum.AMD64_Rsp, p.cfa)
+	}
+	return next, nil
+}
+
+func (p *physFrame) applyRule(t *Target, next *physFrame, reg int, rule frame.DWRule) error {
+	switch rule.Rule {
+	case frame.RuleUndefined:
+		next.regs.Invalidate(reg)
+	case frame.RuleSameVal:
+	case frame.RuleOffset:
+		v, err := t.readUint(p.cfa+uint64(rule.Offset), 8)
+		if err != nil {
+			return err
+		}
+		next.regs.Set(reg, v)
+	case frame.RuleValOffset:
+		next.regs.Set(reg, p.cfa+uint64(rule.Offset))
+	case frame.RuleRegister:
+		v, ok := p.regs.Get(int(rule.Reg))
+		if !ok {
+			return fmt.Errorf("register %d unknown", rule.Reg)
+		}
+		next.regs.Set(reg, v)
+	case frame.RuleExpression, frame.RuleValExpression:
+		env := p.exprEnv(t)
+		env.initStack = []uint64{p.cfa}
+		v, err := evalValue(rule.Expression, env)
+		if err != nil {
+			return err
+		}
+		if rule.Rule == frame.RuleExpression {
+			if v, err = t.readUint(v, 8); err != nil {
+				return err
+			}
+		}
+		next.regs.Set(reg, v)
+	case frame.RuleCFA:
+		v, ok := p.regs.Get(int(rule.Reg))
+		if !ok {
+			return fmt.Errorf("register %d unknown", rule.Reg)
+		}
+		next.regs.Set(reg, v+uint64(rule.Offset))
+	default:
+		return fmt.Errorf("register rule %d: %w", rule.Rule, ErrUnsupported)
+	}
+	return nil
+}
+
+// sigcontext unwinds through __restore_rt without CFI: the stack pointer
+// points at the ucontext_t whose uc_mcontext holds the interrupted
+// registers (gregs in the order r8..r15, rdi, rsi, rbp, rbx, rdx, rax,
+// rcx, rsp, rip).
+func (p *physFrame) sigcontext(t *Target) (*physFrame, error) {
+	const mcontext = 40 // uc_flags, uc_link, uc_stack
+	order := []int{8, 9, 10, 11, 12, 13, 14, 15,
+		regnum.AMD64_Rdi, regnum.AMD64_Rsi, regnum.AMD64_Rbp, regnum.AMD64_Rbx,
+		regnum.AMD64_Rdx, regnum.AMD64_Rax, regnum.AMD64_Rcx, regnum.AMD64_Rsp, regnum.AMD64_Rip}
+	base := p.regs.SP() + mcontext
+	buf := make([]byte, 8*len(order))
+	if n, err := t.ReadMemory(base, buf); err != nil || n < len(buf) {
+		return nil, fmt.Errorf("read signal context at %#x: %v", base, err)
+	}
+	next := &physFrame{}
+	for i, reg := range order {
+		next.regs.Set(reg, binary.LittleEndian.Uint64(buf[8*i:]))
+	}
+	p.cfa, p.hasCFA = base, true
+	return next, nil
+}
+
+// framePointer unwinds through the rbp chain (code without CFI).
+func (p *physFrame) framePointer(t *Target) (*physFrame, error) {
+	rbp, ok := p.regs.Get(regnum.AMD64_Rbp)
+	if !ok || rbp < p.regs.SP() || rbp == 0 {
+		return nil, fmt.Errorf("no call frame information for pc %#x", p.pc)
+	}
+	savedBP, err := t.readUint(rbp, 8)
+	if err != nil {
+		return nil, err
+	}
+	next, err := p.popReturn(t, rbp+8)
+	if err != nil {
+		return nil, err
+	}
+	next.regs.Set(regnum.AMD64_Rbp, savedBP)
+	return next, nil
+}
+
+// popReturn makes a caller frame whose return address is at sp.
+func (p *physFrame) popReturn(t *Target, sp uint64) (*physFrame, error) {
+	ra, err := t.readUint(sp, 8)
+	if err != nil {
+		return nil, err
+	}
+	p.cfa, p.hasCFA = sp+8, true
+	next := &physFrame{regs: p.regs}
+	next.regs.Set(regnum.AMD64_Rip, ra)
+	next.regs.Set(regnum.AMD64_Rsp, sp+8)
+	return next, nil
+}
+
+// frames turns the physical frame into GDB-style frames: one per inlined
+// call active at the pc (innermost first), then the function itself.
+func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
+	base := Frame{PC: p.pc, Regs: p.regs, Image: p.mod, Bias: p.bias, phys: p}
+	if p.mod == nil {
+		f := base
+		f.Level = level
+		p.fr = []*Frame{&f}
+		return p.fr
+	}
+	file := p.lookup - p.bias
+	fn := p.mod.FuncAt(file)
+	if fn == nil {
+		f := base
+		f.Level = level
+		if name, _, ok := p.mod.SymbolAt(file); ok {
+			f.Name = demangleSym(name)
+			f.Signal = name == "__restore_rt"
+		}
+		if le, ok := p.mod.PCToLine(file); ok {
+			f.File, f.Line, f.Column = le.File, le.Line, le.Column
+		}
+		p.fr = []*Frame{&f}
+		return p.fr
+	}
+	chain := fn.InlineChain(file)
+	if hideInlineEntry {
+		for len(chain) > 0 && chain[len(chain)-1].Entry == file {
+			chain = chain[:len(chain)-1]
+		}
+	}
+	le, _ := p.mod.PCToLine(file)
+	file0, line0, col0 := le.File, le.Line, le.Column
+	if hideInlineEntry && len(chain) < len(fn.InlineChain(file)) {
+		// stopped at the entry of a hidden inlined call: GDB shows the
+		// call site in the caller
+		hidden := fn.InlineChain(file)[len(chain)]
+		file0, line0, col0 = hidden.CallFile, hidden.CallLine, 0
+	}
+	var out []*Frame
+	for i := len(chain); i >= 0; i-- {
+		f := base
+		f.Level = level + len(out)
+		if i == len(chain) {
+			f.File, f.Line, f.Column = file0, line0, col0
+		} else {
+			f.File, f.Line = chain[i].CallFile, chain[i].CallLine
+		}
+		if i > 0 {
+			in := chain[i-1]
+			f.Name, f.Inlined = in.Name, true
+			f.Function = fn
+			f.Inline = &chain[i-1]
+		} else {
+			f.Name, f.Function = fn.Name, fn
+		}
+		out = append(out, &f)
+	}
+	p.fr = out
+	return out
+}
