@@ -1,0 +1,266 @@
+package symbols
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+)
+
+// Module is an ELF image loaded in a process.
+type Module struct {
+	// Path is the file name ("/lib/x86_64-linux-gnu/libc.so.6"), or the
+	// name the dynamic linker gave an image without a file
+	// ("linux-vdso.so.1", "[vdso]").
+	Path string
+	// Bias is the load bias: runtime address = link-time address + Bias.
+	Bias uint64
+	// File is the opened image, nil until opened.
+	File *File
+	// Start and End bound the image's runtime addresses when known (from
+	// /proc/PID/maps); both 0 otherwise.
+	Start, End uint64
+	// LM and LD are the addresses of its struct link_map and dynamic
+	// section, when known.
+	LM, LD uint64
+	// VDSO marks the kernel's vDSO, which has no file: it is read from
+	// target memory at Start (or Bias).
+	VDSO bool
+}
+
+// Location is a runtime address resolved to a module and symbol.
+type Location struct {
+	Module Module
+	Symbol Symbol // link-time symbol (add Module.Bias for its runtime address)
+	Offset uint64 // pc − (Symbol.Addr + Module.Bias)
+}
+
+// String formats the location like GDB: "name+off" or "name".
+func (l Location) String() string {
+	if l.Offset == 0 {
+		return l.Symbol.Demangled()
+	}
+	return fmt.Sprintf("%s+%d", l.Symbol.Demangled(), l.Offset)
+}
+
+// AddressSpace resolves runtime addresses across the modules of a process.
+// Module files are opened when a lookup first needs them; symbol tables are
+// read when a lookup falls into a module. Safe for concurrent use.
+type AddressSpace struct {
+	// Open opens module files (nil means Open). Set it to map target
+	// paths to local copies (a sysroot, files fetched over vFile).
+	Open func(path string) (*File, error)
+	// ReadMemory reads target memory; used for the vDSO, which has no
+	// file. Nil leaves the vDSO without symbols.
+	ReadMemory ReadMemoryFunc
+	// DebugRoots is copied to every opened File (nil means the default).
+	DebugRoots []string
+
+	mu   sync.Mutex
+	mods []*asModule
+}
+
+type asModule struct {
+	Module
+	tried   bool
+	openErr error
+	lo, hi  uint64 // runtime range, valid when hi > lo
+}
+
+// NewAddressSpace returns an AddressSpace over mods. Files already open in
+// mods are used (and closed by Close).
+func NewAddressSpace(mods []Module) *AddressSpace {
+	a := &AddressSpace{}
+	for _, m := range mods {
+		am := &asModule{Module: m}
+		if m.File != nil {
+			am.tried = true
+			am.setRange()
+		}
+		if m.End > m.Start {
+			am.lo, am.hi = m.Start, m.End
+		}
+		a.mods = append(a.mods, am)
+	}
+	return a
+}
+
+func (m *asModule) setRange() {
+	if m.End > m.Start {
+		m.lo, m.hi = m.Start, m.End
+		return
+	}
+	lo, hi := m.File.LoadRange()
+	m.lo, m.hi = lo+m.Bias, hi+m.Bias
+}
+
+// open opens the module file once; a.mu must be held.
+func (a *AddressSpace) open(m *asModule) error {
+	if m.tried {
+		return m.openErr
+	}
+	m.tried = true
+	var f *File
+	var err error
+	switch {
+	case m.VDSO && a.ReadMemory != nil:
+		base := m.Start
+		if base == 0 {
+			base = m.Bias
+		}
+		f, err = NewFile(memReaderAt{a.ReadMemory, base})
+		if f != nil {
+			f.Path = m.Path
+		}
+	case m.VDSO:
+		err = fmt.Errorf("vdso %s: no memory reader", m.Path)
+	case a.Open != nil:
+		f, err = a.Open(m.Path)
+	default:
+		f, err = Open(m.Path)
+	}
+	if err != nil {
+		m.openErr = fmt.Errorf("module %s: %w", m.Path, err)
+		return m.openErr
+	}
+	f.DebugRoots = a.DebugRoots
+	m.File = f
+	m.setRange()
+	return nil
+}
+
+// Modules returns the modules, with File set for those opened so far.
+func (a *AddressSpace) Modules() []Module {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]Module, len(a.mods))
+	for i, m := range a.mods {
+		out[i] = m.Module
+	}
+	return out
+}
+
+// ModuleFor returns the module whose image covers the runtime address pc,
+// opening module files as needed to learn their ranges. It returns an
+// error wrapping ErrNoModule if none does.
+func (a *AddressSpace) ModuleFor(pc uint64) (Module, error) {
+	m, err := a.moduleFor(pc)
+	if err != nil {
+		return Module{}, err
+	}
+	return m.Module, nil
+}
+
+func (a *AddressSpace) moduleFor(pc uint64) (*asModule, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	// Known ranges first, so a lookup opens no more files than needed.
+	for _, m := range a.mods {
+		if m.hi > m.lo && pc >= m.lo && pc < m.hi {
+			if err := a.open(m); err != nil {
+				return nil, err
+			}
+			return m, nil
+		}
+	}
+	for _, m := range a.mods {
+		if m.tried || m.hi > m.lo {
+			continue
+		}
+		if a.open(m) == nil && pc >= m.lo && pc < m.hi {
+			return m, nil
+		}
+	}
+	return nil, fmt.Errorf("address %#x: %w", pc, ErrNoModule)
+}
+
+// Lookup resolves the runtime address pc to its module, symbol and offset.
+// Errors wrap ErrNoModule (no image covers pc) or ErrNoSymbol (the image
+// has no symbol there); in the latter case the Location still names the
+// module.
+func (a *AddressSpace) Lookup(pc uint64) (Location, error) {
+	m, err := a.moduleFor(pc)
+	if err != nil {
+		return Location{}, err
+	}
+	loc := Location{Module: m.Module}
+	sym, off, err := m.File.LookupAddr(pc - m.Bias)
+	if err != nil {
+		return loc, fmt.Errorf("module %s: %w", m.Path, err)
+	}
+	loc.Symbol, loc.Offset = sym, off
+	return loc, nil
+}
+
+// LookupName finds symbols by name (see File.LookupName) in every module
+// that can be opened, in module order, and returns them with Offset 0.
+// Runtime addresses are Symbol.Addr + Module.Bias. It returns an error
+// wrapping ErrNoSymbol if no module has a match.
+func (a *AddressSpace) LookupName(name string) ([]Location, error) {
+	a.mu.Lock()
+	var mods []*asModule
+	for _, m := range a.mods {
+		if a.open(m) == nil {
+			mods = append(mods, m)
+		}
+	}
+	a.mu.Unlock()
+	var out []Location
+	for _, m := range mods {
+		syms, err := m.File.LookupName(name)
+		if errors.Is(err, ErrNoSymbol) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("module %s: %w", m.Path, err)
+		}
+		for _, s := range syms {
+			out = append(out, Location{Module: m.Module, Symbol: s})
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("symbol %q: %w", name, ErrNoSymbol)
+	}
+	return out, nil
+}
+
+// Close closes every module file the AddressSpace holds.
+func (a *AddressSpace) Close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var errs []error
+	for _, m := range a.mods {
+		if m.File != nil {
+			errs = append(errs, m.File.Close())
+			m.File = nil
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// SortModules orders modules by runtime start (Start, else Bias), for
+// display.
+func SortModules(mods []Module) {
+	key := func(m Module) uint64 {
+		if m.Start != 0 {
+			return m.Start
+		}
+		return m.Bias
+	}
+	slices.SortStableFunc(mods, func(x, y Module) int { return cmp.Compare(key(x), key(y)) })
+}
+
+// memReaderAt reads an in-memory ELF image (the vDSO) through target
+// memory reads.
+type memReaderAt struct {
+	read ReadMemoryFunc
+	base uint64
+}
+
+func (r memReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("read vdso: negative offset %d", off)
+	}
+	return r.read(r.base+uint64(off), p)
+}

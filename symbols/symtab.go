@@ -1,0 +1,336 @@
+package symbols
+
+import (
+	"cmp"
+	"debug/elf"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Source says which table a Symbol came from.
+type Source uint8
+
+const (
+	SourceSymtab Source = iota + 1 // .symtab (of the file or its debug file)
+	SourceDynsym                   // .dynsym
+	SourcePLT                      // synthesized PLT stub (name@plt)
+)
+
+func (s Source) String() string {
+	switch s {
+	case SourceSymtab:
+		return "symtab"
+	case SourceDynsym:
+		return "dynsym"
+	case SourcePLT:
+		return "plt"
+	}
+	return fmt.Sprintf("Source(%d)", uint8(s))
+}
+
+// Symbol is a defined ELF symbol with a link-time address.
+type Symbol struct {
+	// Name is the symbol name with any version suffix removed
+	// ("puts", "_ZN2ns3Foo3barEv"); PLT stubs are named "puts@plt".
+	Name string
+	// Version is the ELF symbol version ("GLIBC_2.2.5"), if any.
+	Version string
+	Addr    uint64
+	Size    uint64
+	Type    elf.SymType
+	Bind    elf.SymBind
+	Section elf.SectionIndex
+	Source  Source
+}
+
+// Demangled returns the c++filt-style name (see Demangle).
+func (s Symbol) Demangled() string { return Demangle(s.Name) }
+
+// Contains reports whether addr lies in [Addr, Addr+Size).
+func (s Symbol) Contains(addr uint64) bool {
+	return addr >= s.Addr && addr-s.Addr < s.Size
+}
+
+// symtab is the decoded, indexed symbol table of a File.
+type symtab struct {
+	syms   []Symbol // sorted by address, then preference
+	groups []int    // index in syms of the first symbol of each address
+	secs   []secRange
+
+	nameOnce sync.Once
+	byName   map[string][]int32 // raw and demangled keys → syms index
+	byLast   map[string][]int32 // last qualified component → syms index
+	keys     [][]string         // demangled keys per symbol (nil for C names)
+}
+
+type secRange struct{ lo, hi uint64 }
+
+// symbols decodes the tables on first use.
+func (f *File) symbols() (*symtab, error) {
+	f.symOnce.Do(func() { f.syms, f.symErr = f.loadSymbols() })
+	return f.syms, f.symErr
+}
+
+// Symbols returns every addressable symbol (functions, objects and
+// untyped labels in allocated sections, plus PLT stubs), sorted by
+// address; at one address the preferred symbol comes first.
+func (f *File) Symbols() ([]Symbol, error) {
+	st, err := f.symbols()
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(st.syms), nil
+}
+
+func (f *File) loadSymbols() (*symtab, error) {
+	var all []Symbol
+	// .symtab: from the file, or from its separate debug file when the
+	// file is stripped (GDB does the same for minimal symbols).
+	src := f
+	if f.elf.SectionByType(elf.SHT_SYMTAB) == nil {
+		if d, err := f.DebugFile(); err == nil {
+			src = d
+		}
+	}
+	if src.elf.SectionByType(elf.SHT_SYMTAB) != nil {
+		es, err := src.elf.Symbols()
+		if err != nil {
+			return nil, fmt.Errorf("read .symtab of %s: %w: %w", src.describe(), ErrMalformed, err)
+		}
+		all = src.appendSymbols(all, es, SourceSymtab)
+	}
+	var dyn []elf.Symbol
+	if f.elf.SectionByType(elf.SHT_DYNSYM) != nil {
+		var err error
+		dyn, err = f.elf.DynamicSymbols()
+		if err != nil {
+			return nil, fmt.Errorf("read .dynsym of %s: %w: %w", f.describe(), ErrMalformed, err)
+		}
+		all = f.appendSymbols(all, dyn, SourceDynsym)
+	}
+	plt, err := f.pltSymbols(dyn)
+	if err != nil {
+		return nil, err
+	}
+	all = append(all, plt...)
+
+	var secs []secRange
+	for _, s := range f.elf.Sections {
+		if s.Flags&elf.SHF_ALLOC != 0 {
+			secs = append(secs, secRange{s.Addr, s.Addr + s.Size})
+		}
+	}
+	return newSymtab(all, secs), nil
+}
+
+// newSymtab sorts and indexes syms; secs are the allocated sections.
+func newSymtab(all []Symbol, secs []secRange) *symtab {
+	slices.SortFunc(all, compareSymbols)
+	// Drop duplicates (the same name at the same address from .symtab
+	// and .dynsym); the .symtab copy sorts first.
+	all = slices.CompactFunc(all, func(a, b Symbol) bool { return a.Addr == b.Addr && a.Name == b.Name })
+	st := &symtab{syms: all, secs: secs}
+	for i := range all {
+		if i == 0 || all[i].Addr != all[i-1].Addr {
+			st.groups = append(st.groups, i)
+		}
+	}
+	return st
+}
+
+func (f *File) describe() string {
+	if f.Path != "" {
+		return f.Path
+	}
+	return "elf file"
+}
+
+// appendSymbols keeps the addressable symbols of es.
+func (f *File) appendSymbols(dst []Symbol, es []elf.Symbol, src Source) []Symbol {
+	for _, e := range es {
+		typ, bind := elf.ST_TYPE(e.Info), elf.ST_BIND(e.Info)
+		switch typ {
+		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_NOTYPE, elf.STT_GNU_IFUNC:
+		default:
+			continue
+		}
+		if e.Name == "" || e.Section == elf.SHN_UNDEF || e.Section >= elf.SHN_LORESERVE || strings.HasPrefix(e.Name, ".L") {
+			continue
+		}
+		if int(e.Section) >= len(f.elf.Sections) || f.elf.Sections[e.Section].Flags&elf.SHF_ALLOC == 0 {
+			continue
+		}
+		name, version := SplitVersion(e.Name)
+		if e.Version != "" {
+			version = e.Version
+		}
+		dst = append(dst, Symbol{
+			Name: name, Version: version, Addr: e.Value, Size: e.Size,
+			Type: typ, Bind: bind, Section: e.Section, Source: src,
+		})
+	}
+	return dst
+}
+
+// rank orders symbols at one address: global functions and objects first,
+// then local ones, then untyped labels; sized before unsized.
+func rank(s Symbol) int {
+	r := 0
+	switch s.Type {
+	case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_GNU_IFUNC:
+	default:
+		r += 4
+	}
+	if s.Bind == elf.STB_LOCAL {
+		r += 2
+	}
+	if s.Size == 0 {
+		r++
+	}
+	return r
+}
+
+func compareSymbols(a, b Symbol) int {
+	return cmp.Or(
+		cmp.Compare(a.Addr, b.Addr),
+		cmp.Compare(rank(a), rank(b)),
+		cmp.Compare(a.Bind, b.Bind), // GLOBAL before WEAK
+		cmp.Compare(a.Name, b.Name),
+		cmp.Compare(a.Source, b.Source),
+	)
+}
+
+// maxBackGroups bounds how far LookupAddr walks back looking for a symbol
+// that contains an address behind smaller symbols.
+const maxBackGroups = 64
+
+// LookupAddr returns the symbol that covers the link-time address addr and
+// the offset of addr into it. A sized symbol covers [Addr, Addr+Size); an
+// unsized one covers up to the next symbol within its section. Among
+// symbols at one address it prefers global functions and objects, then
+// local ones, then labels, and breaks ties by name, so the result is
+// deterministic. It returns an error wrapping ErrNoSymbol if none covers
+// addr.
+func (f *File) LookupAddr(addr uint64) (Symbol, uint64, error) {
+	st, err := f.symbols()
+	if err != nil {
+		return Symbol{}, 0, err
+	}
+	s, ok := st.lookup(addr)
+	if !ok {
+		return Symbol{}, 0, fmt.Errorf("address %#x: %w", addr, ErrNoSymbol)
+	}
+	return s, addr - s.Addr, nil
+}
+
+func (st *symtab) lookup(addr uint64) (Symbol, bool) {
+	g, _ := slices.BinarySearchFunc(st.groups, addr, func(i int, a uint64) int {
+		return cmp.Compare(st.syms[i].Addr, a+1)
+	})
+	// g is the first group with Addr > addr; walk back.
+	for n := 0; g > 0 && n < maxBackGroups; n++ {
+		g--
+		start := st.groups[g]
+		end := len(st.syms)
+		if g+1 < len(st.groups) {
+			end = st.groups[g+1]
+		}
+		var unsized *Symbol
+		for i := start; i < end; i++ {
+			s := &st.syms[i]
+			if s.Contains(addr) {
+				return *s, true
+			}
+			if s.Size == 0 && unsized == nil {
+				unsized = s
+			}
+		}
+		if unsized != nil {
+			if st.sameSection(unsized.Addr, addr) {
+				return *unsized, true
+			}
+			return Symbol{}, false
+		}
+	}
+	return Symbol{}, false
+}
+
+// sameSection reports whether a and b lie in one allocated section.
+func (st *symtab) sameSection(a, b uint64) bool {
+	for _, s := range st.secs {
+		if a >= s.lo && a < s.hi {
+			return b >= s.lo && b < s.hi
+		}
+	}
+	return false
+}
+
+// LookupName returns the symbols named name, sorted by address. name may
+// be a raw symbol name ("_ZN2ns3Foo3barEi", "puts", "puts@plt", optionally
+// with an @VERSION suffix), a full demangled name ("ns::Foo::bar(int)"), or
+// a qualified name without parameters or template arguments
+// ("ns::Foo::bar", "ns::Box::get"). As in GDB, trailing components also
+// match: "Foo::bar" and "bar" find "ns::Foo::bar" (all overloads), unless
+// the name starts with "::". It returns an error wrapping ErrNoSymbol if nothing matches.
+func (f *File) LookupName(name string) ([]Symbol, error) {
+	st, err := f.symbols()
+	if err != nil {
+		return nil, err
+	}
+	st.nameOnce.Do(st.buildNames)
+	return st.lookupName(name)
+}
+
+func (st *symtab) lookupName(name string) ([]Symbol, error) {
+	query := name
+	if base, v := SplitVersion(name); v != "" {
+		name = base
+	}
+	global := strings.HasPrefix(name, "::")
+	name = strings.TrimPrefix(name, "::")
+	idx := slices.Clone(st.byName[name])
+	if !global {
+		for _, i := range st.byLast[lastComponent(name)] {
+			for _, k := range st.keys[i] {
+				if matchQualified(k, name) || matchQualified(stripParams(k), name) {
+					idx = append(idx, i)
+					break
+				}
+			}
+		}
+	}
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("symbol %q: %w", query, ErrNoSymbol)
+	}
+	out := make([]Symbol, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, st.syms[i])
+	}
+	slices.SortFunc(out, compareSymbols)
+	return slices.CompactFunc(out, func(a, b Symbol) bool { return a == b }), nil
+}
+
+func (st *symtab) buildNames() {
+	st.byName = make(map[string][]int32, len(st.syms))
+	st.byLast = make(map[string][]int32)
+	st.keys = make([][]string, len(st.syms))
+	add := func(m map[string][]int32, k string, i int32) {
+		if l := m[k]; len(l) == 0 || l[len(l)-1] != i {
+			m[k] = append(l, i)
+		}
+	}
+	for i, s := range st.syms {
+		i := int32(i)
+		add(st.byName, s.Name, i)
+		keys := nameKeys(s.Name)
+		st.keys[i] = keys
+		for _, k := range keys {
+			add(st.byName, k, i)
+		}
+		for _, k := range keys {
+			add(st.byLast, lastComponent(k), i)
+		}
+	}
+}
