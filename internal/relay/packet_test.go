@@ -1,0 +1,183 @@
+package relay
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		pkt   string
+		mp    bool
+		act   action
+		reply string // checked for actLocal/actRefuse/actNoAck
+	}{
+		// forwarded reads
+		{"m401000,40", false, actForward, ""},
+		{"mffffffffffffffff,1", false, actForward, ""},
+		{"g", false, actForward, ""},
+		{"p10", false, actForward, ""},
+		{"Hg0", false, actForward, ""},
+		{"Hg-1", false, actForward, ""},
+		{"Hgp0.0", true, actForward, ""},
+		{"Hgp1cd6.1cd6", true, actForward, ""},
+		{"T1cd6", false, actForward, ""},
+		{"Tp1cd6.1cd7", true, actForward, ""},
+		{"qfThreadInfo", false, actForward, ""},
+		{"qsThreadInfo", false, actForward, ""},
+		{"qC", false, actForward, ""},
+		{"qXfer:features:read:target.xml:0,ffb", false, actForward, ""},
+		{"qXfer:features:read:64bit-core.xml:0,ffb", false, actForward, ""},
+		{"qXfer:auxv:read::0,1000", false, actForward, ""},
+		{"qXfer:exec-file:read:1cd6:0,1000", false, actForward, ""},
+		{"qXfer:exec-file:read::0,1000", false, actForward, ""},
+		{"qXfer:libraries-svr4:read::0,1000", false, actForward, ""},
+		// malformed reads are answered locally, never forwarded
+		{"m401000", false, actLocal, "E01"},
+		{"m,40", false, actLocal, "E01"},
+		{"m401000,0", false, actLocal, "E01"},
+		{"m401000,100000", false, actLocal, "E01"},
+		{"mzz,1", false, actLocal, "E01"},
+		{"m11112222333344445,1", false, actLocal, "E01"},
+		{"gjunk", false, actLocal, "E01"},
+		{"p", false, actLocal, "E01"},
+		{"pxyz", false, actLocal, "E01"},
+		{"Hgjunk", false, actLocal, "E01"},
+		{"Hgp1.", true, actLocal, "E01"},
+		{"H", false, actLocal, "E01"},
+		{"Hx1", false, actLocal, "E01"},
+		{"T", false, actLocal, "E01"},
+		{"qXfer:features:read:../etc/passwd:0,10", false, actLocal, "E01"},
+		{"qXfer:features:read::0,10", false, actLocal, "E01"},
+		{"qXfer:auxv:read:x:0,10", false, actLocal, "E01"},
+		{"qXfer:auxv:read::0", false, actLocal, "E01"},
+		{"qXfer:auxv", false, actLocal, "E01"},
+		// unsupported objects, queries and settings
+		{"qXfer:siginfo:read::0,100", false, actLocal, ""},
+		{"qXfer:threads:read::0,100", false, actLocal, ""},
+		{"qGetTLSAddr:1,2,3", false, actLocal, ""},
+		{"qThreadExtraInfo,1cd6", false, actLocal, ""},
+		{"qTStatus", false, actLocal, ""},
+		{"qOffsets", false, actLocal, ""},
+		{"QPassSignals:e;10", false, actLocal, ""},
+		{"QNonStop:1", false, actLocal, ""},
+		{"vFile:setfs:0", false, actLocal, ""},
+		{"x401000,40", false, actLocal, ""},
+		{"vMustReplyEmpty", false, actLocal, ""},
+		{"vCont?", false, actLocal, ""},
+		{"", false, actLocal, ""},
+		{"bx", false, actLocal, ""},
+		{"?x", false, actLocal, ""},
+		// local answers
+		{"?", false, actStop, ""},
+		{"qAttached", false, actLocal, "1"},
+		{"qAttached:1cd6", false, actLocal, "1"},
+		{"qSymbol::", false, actLocal, "OK"},
+		{"Hc-1", false, actLocal, "OK"},
+		{"Hcp1.1", true, actLocal, "OK"},
+		{"QStartNoAckMode", false, actNoAck, "OK"},
+		// refused: anything that moves, changes, detaches or kills
+		{"c", false, actRefuse, refusedResume},
+		{"c401000", false, actRefuse, refusedResume},
+		{"C05", false, actRefuse, refusedResume},
+		{"s", false, actRefuse, refusedResume},
+		{"S05", false, actRefuse, refusedResume},
+		{"vCont;c", false, actRefuse, refusedResume},
+		{"vCont;s:p1.1;c", false, actRefuse, refusedResume},
+		{"vRun;", false, actRefuse, refusedResume},
+		{"vAttach;1", false, actRefuse, refusedResume},
+		{"bc", false, actRefuse, refusedResume},
+		{"bs", false, actRefuse, refusedResume},
+		{"i", false, actRefuse, refusedResume},
+		{"Z0,401000,1", false, actRefuse, "E01"},
+		{"z0,401000,1", false, actRefuse, "E01"},
+		{"Z2,601000,4", false, actRefuse, "E01"},
+		{"M601000,4:01000000", false, actRefuse, "E01"},
+		{"X601000,4:abcd", false, actRefuse, "E01"},
+		{"P10=0000000000000000", false, actRefuse, "E01"},
+		{"G00", false, actRefuse, "E01"},
+		{"D", false, actRefuse, "E01"},
+		{"D;1cd6", false, actRefuse, "E01"},
+		{"vKill;1cd6", false, actRefuse, "E01"},
+		{"vCtrlC", false, actRefuse, "E01"},
+		{"R00", false, actRefuse, "E01"},
+		{"!", false, actRefuse, "E01"},
+		{"qRcmd,7768656e", false, actRefuse, "E01"},
+		{"qRRCmd:when", false, actRefuse, "E01"},
+		{"qXfer:siginfo:write::0:abcd", false, actRefuse, "E01"},
+		{"k", false, actClose, ""},
+	}
+	for _, tt := range tests {
+		act, reply := classify(tt.pkt, tt.mp)
+		if act != tt.act {
+			t.Errorf("classify(%q) action = %d, want %d", tt.pkt, act, tt.act)
+			continue
+		}
+		if act != actForward && act != actStop && reply != tt.reply {
+			t.Errorf("classify(%q) reply = %q, want %q", tt.pkt, reply, tt.reply)
+		}
+	}
+}
+
+func TestSupported(t *testing.T) {
+	gdb := "qSupported:multiprocess+;swbreak+;hwbreak+;qRelocInsn+;fork-events+;vContSupported+;xmlRegisters=i386"
+	got := supported(gdb, false)
+	if strings.Contains(got, "multiprocess") {
+		t.Errorf("multiprocess offered to GDB though the backend does not use it: %q", got)
+	}
+	if !strings.HasPrefix(got, "PacketSize=4000;") {
+		t.Errorf("reply %q does not start with PacketSize=4000", got)
+	}
+	for _, f := range []string{"qXfer:features:read+", "qXfer:auxv:read+", "qXfer:libraries-svr4:read+", "QStartNoAckMode+"} {
+		if !strings.Contains(got, f) {
+			t.Errorf("reply %q lacks %s", got, f)
+		}
+	}
+	for _, f := range []string{"swbreak", "vContSupported", "fork-events", "QPassSignals", "siginfo"} {
+		if strings.Contains(got, f) {
+			t.Errorf("reply %q offers %s, which the relay does not serve", got, f)
+		}
+	}
+	if got := supported(gdb, true); !strings.HasSuffix(got, ";multiprocess+") {
+		t.Errorf("multiprocess backend: reply %q lacks multiprocess+", got)
+	}
+	if got := supported("qSupported:swbreak+", true); strings.Contains(got, "multiprocess") {
+		t.Errorf("GDB did not offer multiprocess, reply %q has it", got)
+	}
+}
+
+// safeForward lists, independently of classify, the only packet shapes that
+// may ever reach the backend.
+var safeForward = regexp.MustCompile(`^(?:` +
+	`m[0-9a-fA-F]{1,16},[0-9a-fA-F]{1,8}` +
+	`|g` +
+	`|p[0-9a-fA-F]{1,8}` +
+	`|Hg(?:-1|[0-9a-fA-F]{1,16}|p(?:-1|[0-9a-fA-F]{1,16})(?:\.(?:-1|[0-9a-fA-F]{1,16}))?)` +
+	`|T(?:-1|[0-9a-fA-F]{1,16}|p(?:-1|[0-9a-fA-F]{1,16})(?:\.(?:-1|[0-9a-fA-F]{1,16}))?)` +
+	`|qfThreadInfo|qsThreadInfo|qC` +
+	`|qXfer:features:read:[A-Za-z0-9._-]{1,128}:[0-9a-fA-F]{1,16},[0-9a-fA-F]{1,8}` +
+	`|qXfer:(?:auxv|libraries-svr4):read::[0-9a-fA-F]{1,16},[0-9a-fA-F]{1,8}` +
+	`|qXfer:exec-file:read:[0-9a-fA-F]{0,16}:[0-9a-fA-F]{1,16},[0-9a-fA-F]{1,8}` +
+	`)$`)
+
+// FuzzClassify checks that nothing but a well-formed read is forwarded and
+// that resumes and writes are never answered as if they succeeded.
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{"m0,1", "g", "p10", "Hgp1.2", "T-1", "qC", "c", "vCont;c", "Z0,1,1",
+		"qXfer:features:read:target.xml:0,ffb", "qXfer:auxv:read::0,1", "M0,1:00", "qSupported:multiprocess+", "k", "?"} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, pkt string, mp bool) {
+		act, reply := classify(pkt, mp)
+		if act == actForward && !safeForward.MatchString(pkt) {
+			t.Fatalf("forwarded unsafe packet %q", pkt)
+		}
+		if pkt != "" && strings.ContainsRune("cCsSiIZzMXPGDR!", rune(pkt[0])) && act != actRefuse {
+			t.Fatalf("packet %q not refused: action %d reply %q", pkt, act, reply)
+		}
+		if act == actRefuse && !strings.HasPrefix(reply, "E") {
+			t.Fatalf("refusal of %q answered %q, not an error", pkt, reply)
+		}
+	})
+}

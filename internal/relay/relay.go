@@ -1,0 +1,234 @@
+package relay
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// ForwardFunc sends one request packet (payload only, unescaped) to the
+// backend over the session's RSP connection and returns the reply payload,
+// decoded (no run-length encoding, no "}" escapes). An empty reply means
+// "unsupported". The relay calls it from its connection goroutine, one
+// request at a time, only with well-formed read requests: m, g, p, Hg, T,
+// qfThreadInfo, qsThreadInfo, qC and qXfer:{features,auxv,exec-file,
+// libraries-svr4}:read. Note that Hg changes the backend's selected thread.
+type ForwardFunc func(ctx context.Context, packet string) (string, error)
+
+// Config configures a relay.
+type Config struct {
+	// Forward is required.
+	Forward ForwardFunc
+	// Stop returns the current stop reply (for "?"), e.g.
+	// "T05thread:p1234.1234;". nil or "" answers "S05". Fields GDB would
+	// need a negotiated feature for (swbreak:, watch:, replaylog:…) are
+	// dropped.
+	Stop func() string
+	// Multiprocess says the backend connection negotiated multiprocess+
+	// (thread ids p<pid>.<tid>); GDB is then offered it too, so the ids in
+	// forwarded replies and requests agree.
+	Multiprocess bool
+	// Timeout bounds each forwarded request; 0 means 30 s.
+	Timeout time.Duration
+}
+
+// Stats counts what the relay did.
+type Stats struct {
+	Forwarded   int64  // requests sent to the backend
+	Refused     int64  // resumes, writes, breakpoints, detach, kill, monitor
+	LastRefused string // the last refused packet (truncated to 64 bytes)
+}
+
+// Relay is a loopback RSP server. Its methods are safe for concurrent use.
+type Relay struct {
+	cfg    Config
+	ln     net.Listener
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	forwarded atomic.Int64
+	refused   atomic.Int64
+
+	mu          sync.Mutex
+	conn        net.Conn // the connection being served, if any
+	lastRefused string
+	closed      bool
+}
+
+// New listens on 127.0.0.1:0 and serves one GDB connection at a time until
+// Close.
+func New(cfg Config) (*Relay, error) {
+	if cfg.Forward == nil {
+		return nil, errors.New("relay: Config.Forward is nil")
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 30 * time.Second
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("relay: listen: %w", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Relay{cfg: cfg, ln: ln, ctx: ctx, cancel: cancel}
+	r.wg.Add(1)
+	go r.acceptLoop()
+	return r, nil
+}
+
+// Addr returns the "127.0.0.1:PORT" GDB should connect to.
+func (r *Relay) Addr() string { return r.ln.Addr().String() }
+
+// Stats returns the counters so far.
+func (r *Relay) Stats() Stats {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return Stats{Forwarded: r.forwarded.Load(), Refused: r.refused.Load(), LastRefused: r.lastRefused}
+}
+
+// Close stops listening, closes the connection being served (an in-flight
+// forward sees its context cancelled) and waits for the goroutines.
+func (r *Relay) Close() error {
+	r.mu.Lock()
+	if r.closed {
+		r.mu.Unlock()
+		return nil
+	}
+	r.closed = true
+	c := r.conn
+	r.mu.Unlock()
+	r.cancel()
+	err := r.ln.Close()
+	if c != nil {
+		c.Close()
+	}
+	r.wg.Wait()
+	return err
+}
+
+func (r *Relay) acceptLoop() {
+	defer r.wg.Done()
+	for {
+		c, err := r.ln.Accept()
+		if err != nil {
+			return // closed
+		}
+		r.mu.Lock()
+		if r.closed {
+			r.mu.Unlock()
+			c.Close()
+			return
+		}
+		r.conn = c
+		r.mu.Unlock()
+		r.serve(c)
+		r.mu.Lock()
+		r.conn = nil
+		r.mu.Unlock()
+		c.Close()
+	}
+}
+
+// serve handles one connection until EOF, k, or an error.
+func (r *Relay) serve(c io.ReadWriter) error {
+	s := session{r: r, rd: bufio.NewReader(c), w: c, ack: true}
+	for {
+		it, err := readItem(s.rd)
+		if err != nil {
+			return err
+		}
+		switch it.kind {
+		case '-':
+			if s.ack && s.last != nil {
+				if _, err := s.w.Write(s.last); err != nil {
+					return err
+				}
+			}
+			continue
+		case '+', 0x03: // acks need no answer; the target never runs
+			continue
+		}
+		if s.ack {
+			ack := []byte{'+'}
+			if !it.csOK {
+				ack[0] = '-'
+			}
+			if _, err := s.w.Write(ack); err != nil {
+				return err
+			}
+		}
+		if !it.csOK {
+			continue
+		}
+		done, err := s.handle(unescape(it.raw))
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// session is the state of one GDB connection.
+type session struct {
+	r    *Relay
+	rd   *bufio.Reader
+	w    io.Writer
+	ack  bool
+	last []byte // the last reply frame, resent on '-'
+}
+
+// handle answers one request; done means close the connection.
+func (s *session) handle(pkt string) (done bool, err error) {
+	act, reply := classify(pkt, s.r.cfg.Multiprocess)
+	switch act {
+	case actClose:
+		return true, nil
+	case actStop:
+		reply = "S05"
+		if s.r.cfg.Stop != nil {
+			reply = sanitizeStop(s.r.cfg.Stop())
+		}
+	case actRefuse:
+		s.r.refuse(pkt)
+	case actForward:
+		reply = s.r.forward(pkt)
+	}
+	err = s.reply(reply)
+	if act == actNoAck {
+		s.ack = false
+	}
+	return false, err
+}
+
+func (s *session) reply(payload string) error {
+	s.last = appendFrame(s.last[:0], payload)
+	_, err := s.w.Write(s.last)
+	return err
+}
+
+func (r *Relay) refuse(pkt string) {
+	r.refused.Add(1)
+	if len(pkt) > 64 {
+		pkt = pkt[:64]
+	}
+	r.mu.Lock()
+	r.lastRefused = pkt
+	r.mu.Unlock()
+}
+
+// forward sends pkt to the backend; a failure becomes E01 for GDB.
+func (r *Relay) forward(pkt string) string {
+	r.forwarded.Add(1)
+	ctx, cancel := context.WithTimeout(r.ctx, r.cfg.Timeout)
+	defer cancel()
+	reply, err := r.cfg.Forward(ctx, pkt)
+	if err != nil {
+		return errReply
+	}
+	return reply
+}
