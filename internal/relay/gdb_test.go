@@ -215,9 +215,9 @@ func TestRelayWithGDB(t *testing.T) {
 	for _, want := range []string{
 		"#0  stop_here (v=", "#1  ", "leaf (n=4)", "#4  ", "chain (n=3)", "main ()",
 		"$1 = 42",
-		"Cannot access memory at address",  // set var local = 1
+		"Cannot access memory at address", // set var local = 1
 		"Remote failure reply: E.rrmcp relay is read-only", // continue
-		"Cannot insert breakpoint 1",       // break leaf + continue
+		"Cannot insert breakpoint 1",                       // break leaf + continue
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("gdb output lacks %q", want)
