@@ -1,0 +1,631 @@
+package dwarf
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// pretty is the result of a libstdc++ pretty printer, shaped like GDB's
+// Python printers: a to_string part, children, and a display hint.
+type pretty struct {
+	// str, when isString, is the whole value (std::string).
+	str      string
+	isString bool
+	head     string
+	// hint is "array", "map" or "" (children named like "[0]").
+	hint     string
+	children []prettyChild
+	more     bool // children were cut at the element limit
+}
+
+type prettyChild struct {
+	name string // "[0]", "get()", "[contained value]"; key text for maps
+	key  *Object
+	val  Object
+}
+
+// errNotPretty says that no printer applies or the layout did not match;
+// the raw value is printed instead.
+var errNotPretty = errors.New("no pretty printer")
+
+// templateBase returns the name of a class template instance without its
+// arguments: "std::vector" for "std::vector<int, std::allocator<int> >".
+func templateBase(name string) string {
+	if i := strings.IndexByte(name, '<'); i >= 0 {
+		return name[:i]
+	}
+	return name
+}
+
+// prettyPrint applies a libstdc++ printer to o when its type is one we
+// know; ok is false otherwise or when the object's layout did not match.
+func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
+	st, ok := Resolve(o.Type).(*StructType)
+	if !ok || st.Incomplete || st.Lang != LangCPlusPlus || !strings.HasPrefix(st.Name, "std::") {
+		return pretty{}, false
+	}
+	var p pretty
+	var err error
+	switch base := templateBase(st.Name); base {
+	case "std::__cxx11::basic_string", "std::basic_string":
+		p, err = env.ppString(o)
+	case "std::vector":
+		p, err = env.ppVector(o, st)
+	case "std::map", "std::multimap", "std::set", "std::multiset":
+		p, err = env.ppRbTree(o, st, base)
+	case "std::unordered_map", "std::unordered_set", "std::unordered_multimap", "std::unordered_multiset":
+		p, err = env.ppHashtable(o, st, base)
+	case "std::__cxx11::list", "std::list":
+		p, err = env.ppList(o, st, base)
+	case "std::unique_ptr":
+		p, err = env.ppUniquePtr(o, st)
+	case "std::shared_ptr", "std::weak_ptr":
+		p, err = env.ppSharedPtr(o, st, base)
+	case "std::optional":
+		p, err = env.ppOptional(o, st)
+	default:
+		return pretty{}, false
+	}
+	if err != nil {
+		return pretty{}, false
+	}
+	return p, true
+}
+
+func (env *ValueEnv) formatPretty(p pretty, depth int) string {
+	if p.isString {
+		return p.str
+	}
+	if len(p.children) == 0 {
+		return p.head
+	}
+	var parts []string
+	for i := 0; i < len(p.children); i++ {
+		c := p.children[i]
+		v := env.format(c.val, false, depth+1, nil)
+		switch p.hint {
+		case "map":
+			k := env.format(*c.key, false, depth+1, nil)
+			parts = append(parts, "["+k+"] = "+v)
+		case "array":
+			// GDB does not collapse repeats in pretty-printer children.
+			parts = append(parts, v)
+		default:
+			parts = append(parts, c.name+" = "+v)
+		}
+	}
+	s := "{" + strings.Join(parts, ", ")
+	if p.more {
+		s += "..."
+	}
+	s = s + "}"
+	if p.head == "" {
+		return s
+	}
+	return p.head + " = " + s
+}
+
+// member finds a data member by name in o's type or its bases.
+func (env *ValueEnv) member(o Object, name string) (Object, error) {
+	st, ok := Resolve(o.Type).(*StructType)
+	if !ok {
+		return Object{}, fmt.Errorf("member %s of non-struct %s", name, typeString(o.Type))
+	}
+	f, path, ok := st.FieldByName(name)
+	if !ok {
+		return Object{}, fmt.Errorf("no member %s in %s: %w", name, st.Name, ErrNotFound)
+	}
+	for _, b := range path {
+		o = env.BaseObject(o, b)
+	}
+	r := env.Field(o, f)
+	return r, r.Err
+}
+
+// memberPath follows a chain of member names.
+func (env *ValueEnv) memberPath(o Object, names ...string) (Object, error) {
+	var err error
+	for _, n := range names {
+		if o, err = env.member(o, n); err != nil {
+			return Object{}, err
+		}
+	}
+	return o, nil
+}
+
+// findPointerMember searches o depth-first (members and bases) for a
+// member named name whose type is a pointer.
+func (env *ValueEnv) findPointerMember(o Object, name string, depth int) (Object, bool) {
+	st, ok := Resolve(o.Type).(*StructType)
+	if !ok || depth > 12 {
+		return Object{}, false
+	}
+	for _, f := range st.Fields {
+		fo := env.Field(o, f)
+		if f.Name == name {
+			if _, ok := Resolve(f.Type).(*PointerType); ok {
+				return fo, true
+			}
+		}
+		if r, ok := env.findPointerMember(fo, name, depth+1); ok {
+			return r, true
+		}
+	}
+	for _, b := range st.Bases {
+		if r, ok := env.findPointerMember(env.BaseObject(o, b), name, depth+1); ok {
+			return r, true
+		}
+	}
+	return Object{}, false
+}
+
+func (env *ValueEnv) ppString(o Object) (pretty, error) {
+	p, err := env.memberPath(o, "_M_dataplus", "_M_p")
+	if err != nil {
+		return pretty{}, err
+	}
+	ln, err := env.member(o, "_M_string_length")
+	if err != nil {
+		return pretty{}, err
+	}
+	pt, ok := Resolve(p.Type).(*PointerType)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	ct, ok := isCharType(pt.Elem)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	addr, err := env.Uint(p)
+	if err != nil {
+		return pretty{}, err
+	}
+	n, err := env.Uint(ln)
+	if err != nil {
+		return pretty{}, err
+	}
+	limit := uint64(env.maxElements())
+	trunc := n > limit
+	es := uint64(ct.ByteSize)
+	b, err := env.read(addr, int(min(n, limit)*es))
+	if err != nil {
+		return pretty{}, err
+	}
+	cs := make([]uint64, len(b)/int(es))
+	for i := range cs {
+		cs[i] = leUint(b[uint64(i)*es : uint64(i+1)*es])
+	}
+	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), trunc)}, nil
+}
+
+func (env *ValueEnv) ppVector(o Object, st *StructType) (pretty, error) {
+	start, err := env.memberPath(o, "_M_impl", "_M_start")
+	if err != nil {
+		return pretty{}, err
+	}
+	finish, err := env.memberPath(o, "_M_impl", "_M_finish")
+	if err != nil {
+		return pretty{}, err
+	}
+	eos, err := env.memberPath(o, "_M_impl", "_M_end_of_storage")
+	if err != nil {
+		return pretty{}, err
+	}
+	if _, isPtr := Resolve(start.Type).(*PointerType); !isPtr {
+		return env.ppVectorBool(start, finish, eos)
+	}
+	pt := Resolve(start.Type).(*PointerType)
+	es := uint64(sizeOf(pt.Elem))
+	s, err1 := env.Uint(start)
+	f, err2 := env.Uint(finish)
+	e, err3 := env.Uint(eos)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return pretty{}, err
+	}
+	if es == 0 || f < s || e < f {
+		return pretty{}, errNotPretty
+	}
+	n, c := (f-s)/es, (e-s)/es
+	p := pretty{head: fmt.Sprintf("std::vector of length %d, capacity %d", n, c), hint: "array"}
+	limit := uint64(env.maxElements())
+	for i := uint64(0); i < n && i < limit; i++ {
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: MemObject(pt.Elem, s+i*es)})
+	}
+	p.more = n > limit
+	return p, nil
+}
+
+func (env *ValueEnv) ppVectorBool(start, finish, eos Object) (pretty, error) {
+	sp, err1 := env.member(start, "_M_p")
+	so, err2 := env.member(start, "_M_offset")
+	fp, err3 := env.member(finish, "_M_p")
+	fo, err4 := env.member(finish, "_M_offset")
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		return pretty{}, err
+	}
+	s, _ := env.Uint(sp)
+	soff, _ := env.Uint(so)
+	f, _ := env.Uint(fp)
+	foff, _ := env.Uint(fo)
+	e, err := env.Uint(eos)
+	if err != nil || f < s || e < s {
+		return pretty{}, errNotPretty
+	}
+	n := (f-s)*8 + foff - soff
+	c := (e - s) * 8
+	p := pretty{head: fmt.Sprintf("std::vector<bool> of length %d, capacity %d", n, c), hint: "array"}
+	boolT := &BaseType{CommonType: CommonType{Name: "bool", ByteSize: 1, Lang: LangCPlusPlus}, Encoding: ateBoolean}
+	limit := uint64(env.maxElements())
+	for i := uint64(0); i < n && i < limit; i++ {
+		bit := soff + i
+		w, err := env.read(s+bit/8, 1)
+		if err != nil {
+			return pretty{}, err
+		}
+		v := (w[0] >> (bit % 8)) & 1
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: BytesObject(boolT, []byte{v})})
+	}
+	p.more = n > limit
+	return p, nil
+}
+
+func elements(n uint64) string {
+	if n == 1 {
+		return "1 element"
+	}
+	return strconv.FormatUint(n, 10) + " elements"
+}
+
+// alignOf estimates the alignment of t as the ABI does.
+func alignOf(t Type) uint64 {
+	switch u := Resolve(t).(type) {
+	case *StructType:
+		a := uint64(1)
+		for _, f := range u.Fields {
+			a = max(a, alignOf(f.Type))
+		}
+		for _, b := range u.Bases {
+			a = max(a, alignOf(b.Type))
+		}
+		if len(u.Bases) > 0 || hasVptr(u) {
+			a = max(a, 8)
+		}
+		return a
+	case *ArrayType:
+		return alignOf(u.Elem)
+	}
+	s := sizeOf(t)
+	switch {
+	case s >= 16:
+		return 16
+	case s >= 8:
+		return 8
+	case s >= 4:
+		return 4
+	case s >= 2:
+		return 2
+	}
+	return 1
+}
+
+func hasVptr(t *StructType) bool {
+	for _, f := range t.Fields {
+		if f.Artificial {
+			return true
+		}
+	}
+	return false
+}
+
+func alignUp(v, a uint64) uint64 {
+	if a == 0 {
+		return v
+	}
+	return (v + a - 1) / a * a
+}
+
+// ppRbTree prints std::map/set/multimap/multiset by walking _Rb_tree.
+func (env *ValueEnv) ppRbTree(o Object, st *StructType, base string) (pretty, error) {
+	tree, err := env.member(o, "_M_t")
+	if err != nil {
+		return pretty{}, err
+	}
+	tst, ok := Resolve(tree.Type).(*StructType)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	valT := tst.TemplateArg(1)
+	if valT == nil {
+		return pretty{}, errNotPretty
+	}
+	header, err := env.memberPath(tree, "_M_impl", "_M_header")
+	if err != nil {
+		return pretty{}, err
+	}
+	cnt, err := env.memberPath(tree, "_M_impl", "_M_node_count")
+	if err != nil {
+		return pretty{}, err
+	}
+	n, err := env.Uint(cnt)
+	if err != nil {
+		return pretty{}, err
+	}
+	hdr, ok := header.Addr()
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	isMap := strings.HasSuffix(base, "map")
+	p := pretty{head: base + " with " + elements(n)}
+	if isMap {
+		p.hint = "map"
+	}
+	voff := alignUp(32, alignOf(valT))
+	node, err := env.readUint(hdr+16, 8) // _M_left: leftmost
+	if err != nil {
+		return pretty{}, err
+	}
+	limit := uint64(env.maxElements())
+	for i := uint64(0); i < n; i++ {
+		if i >= limit {
+			p.more = true
+			break
+		}
+		if node == 0 || node == hdr {
+			return pretty{}, errNotPretty
+		}
+		v := MemObject(valT, node+voff)
+		if isMap {
+			k, err1 := env.member(v, "first")
+			s, err2 := env.member(v, "second")
+			if errors.Join(err1, err2) != nil {
+				return pretty{}, errNotPretty
+			}
+			p.children = append(p.children, prettyChild{key: &k, val: s})
+		} else {
+			p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: v})
+		}
+		if node, err = env.rbNext(node); err != nil {
+			return pretty{}, err
+		}
+	}
+	return p, nil
+}
+
+// rbNext is _Rb_tree_increment on node addresses (_M_parent at 8,
+// _M_left at 16, _M_right at 24).
+func (env *ValueEnv) rbNext(node uint64) (uint64, error) {
+	right, err := env.readUint(node+24, 8)
+	if err != nil {
+		return 0, err
+	}
+	if right != 0 {
+		node = right
+		for i := 0; i < 1000; i++ {
+			left, err := env.readUint(node+16, 8)
+			if err != nil {
+				return 0, err
+			}
+			if left == 0 {
+				return node, nil
+			}
+			node = left
+		}
+		return 0, errNotPretty
+	}
+	parent, err := env.readUint(node+8, 8)
+	if err != nil {
+		return 0, err
+	}
+	for i := 0; i < 1000; i++ {
+		pr, err := env.readUint(parent+24, 8)
+		if err != nil {
+			return 0, err
+		}
+		if node != pr {
+			break
+		}
+		node = parent
+		if parent, err = env.readUint(parent+8, 8); err != nil {
+			return 0, err
+		}
+	}
+	nr, err := env.readUint(node+24, 8)
+	if err != nil {
+		return 0, err
+	}
+	if nr != parent {
+		node = parent
+	}
+	return node, nil
+}
+
+func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty, error) {
+	h, err := env.member(o, "_M_h")
+	if err != nil {
+		return pretty{}, err
+	}
+	hst, ok := Resolve(h.Type).(*StructType)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	valT := hst.TemplateArg(1)
+	if valT == nil {
+		return pretty{}, errNotPretty
+	}
+	cnt, err := env.member(h, "_M_element_count")
+	if err != nil {
+		return pretty{}, err
+	}
+	n, err := env.Uint(cnt)
+	if err != nil {
+		return pretty{}, err
+	}
+	bb, err := env.member(h, "_M_before_begin")
+	if err != nil {
+		return pretty{}, err
+	}
+	first, ok := bb.Addr()
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	isMap := strings.HasSuffix(base, "map")
+	p := pretty{head: base + " with " + elements(n)}
+	if isMap {
+		p.hint = "map"
+	}
+	voff := alignUp(8, alignOf(valT))
+	node, err := env.readUint(first, 8)
+	if err != nil {
+		return pretty{}, err
+	}
+	limit := uint64(env.maxElements())
+	for i := uint64(0); node != 0 && i < n; i++ {
+		if i >= limit {
+			p.more = true
+			break
+		}
+		v := MemObject(valT, node+voff)
+		if isMap {
+			k, err1 := env.member(v, "first")
+			s, err2 := env.member(v, "second")
+			if errors.Join(err1, err2) != nil {
+				return pretty{}, errNotPretty
+			}
+			p.children = append(p.children, prettyChild{key: &k, val: s})
+		} else {
+			p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: v})
+		}
+		if node, err = env.readUint(node, 8); err != nil {
+			return pretty{}, err
+		}
+	}
+	return p, nil
+}
+
+func (env *ValueEnv) ppList(o Object, st *StructType, base string) (pretty, error) {
+	elemT := st.TemplateArg(0)
+	if elemT == nil {
+		return pretty{}, errNotPretty
+	}
+	hdr, err := env.memberPath(o, "_M_impl", "_M_node")
+	if err != nil {
+		return pretty{}, err
+	}
+	ha, ok := hdr.Addr()
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	node, err := env.readUint(ha, 8)
+	if err != nil {
+		return pretty{}, err
+	}
+	if node == ha {
+		return pretty{head: "empty " + base}, nil
+	}
+	p := pretty{head: base}
+	voff := alignUp(16, alignOf(elemT))
+	limit := env.maxElements()
+	for i := 0; node != ha; i++ {
+		if i >= limit {
+			p.more = true
+			break
+		}
+		if node == 0 || i > 1<<20 {
+			return pretty{}, errNotPretty
+		}
+		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: MemObject(elemT, node+voff)})
+		if node, err = env.readUint(node, 8); err != nil {
+			return pretty{}, err
+		}
+	}
+	return p, nil
+}
+
+func templateArgString(st *StructType, i int) string {
+	if t := st.TemplateArg(i); t != nil {
+		return typeString(t)
+	}
+	return "?"
+}
+
+func (env *ValueEnv) ppUniquePtr(o Object, st *StructType) (pretty, error) {
+	t, err := env.member(o, "_M_t")
+	if err != nil {
+		return pretty{}, err
+	}
+	ptr, ok := env.findPointerMember(t, "_M_head_impl", 0)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	return pretty{
+		head:     "std::unique_ptr<" + templateArgString(st, 0) + ">",
+		children: []prettyChild{{name: "get()", val: ptr}},
+	}, nil
+}
+
+func (env *ValueEnv) ppSharedPtr(o Object, st *StructType, base string) (pretty, error) {
+	ptr, err := env.member(o, "_M_ptr")
+	if err != nil {
+		return pretty{}, err
+	}
+	pi, err := env.memberPath(o, "_M_refcount", "_M_pi")
+	if err != nil {
+		return pretty{}, err
+	}
+	state := "empty"
+	cb, err := env.Uint(pi)
+	if err != nil {
+		return pretty{}, err
+	}
+	if cb != 0 {
+		counted, err := env.Deref(pi)
+		if err != nil {
+			return pretty{}, err
+		}
+		uc, err1 := env.member(counted, "_M_use_count")
+		wc, err2 := env.member(counted, "_M_weak_count")
+		if err := errors.Join(err1, err2); err != nil {
+			return pretty{}, err
+		}
+		u, err1 := env.Int(uc)
+		w, err2 := env.Int(wc)
+		if err := errors.Join(err1, err2); err != nil {
+			return pretty{}, err
+		}
+		if u == 0 {
+			state = fmt.Sprintf("expired, weak count %d", w)
+		} else {
+			state = fmt.Sprintf("use count %d, weak count %d", u, w-1)
+		}
+	}
+	return pretty{
+		head:     base + "<" + templateArgString(st, 0) + "> (" + state + ")",
+		children: []prettyChild{{name: "get()", val: ptr}},
+	}, nil
+}
+
+func (env *ValueEnv) ppOptional(o Object, st *StructType) (pretty, error) {
+	pl, err := env.member(o, "_M_payload")
+	if err != nil {
+		return pretty{}, err
+	}
+	eng, err := env.member(pl, "_M_engaged")
+	if err != nil {
+		return pretty{}, err
+	}
+	head := "std::optional<" + templateArgString(st, 0) + ">"
+	e, err := env.Uint(eng)
+	if err != nil {
+		return pretty{}, err
+	}
+	if e&0xff == 0 {
+		return pretty{head: head + " [no contained value]"}, nil
+	}
+	v, err := env.memberPath(pl, "_M_payload", "_M_value")
+	if err != nil {
+		return pretty{}, err
+	}
+	return pretty{head: head, children: []prettyChild{{name: "[contained value]", val: v}}}, nil
+}

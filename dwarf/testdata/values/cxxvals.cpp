@@ -1,0 +1,125 @@
+// Compile: g++ -O0 -g -o cxxvals cxxvals.cpp
+// C++ types and values for the dwarf package's tests. here() is the stop point.
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <list>
+#include <vector>
+
+namespace geo {
+
+class Shape {
+public:
+	explicit Shape(const char *name, int kind) : name_(name), kind_(kind) { count_++; }
+	virtual ~Shape() {}
+	virtual double area() const = 0;
+	const char *name_;
+	int kind_;
+	static int count_;
+};
+
+int Shape::count_ = 0;
+
+class Circle : public Shape {
+public:
+	explicit Circle(double r) : Shape("circle", 1), r_(r) {}
+	double area() const override { return 3.0 * r_ * r_; }
+	double r_;
+};
+
+struct Point {
+	int x, y;
+	int sum() const { return x + y; }
+};
+
+template <typename T, int N>
+struct Buffer {
+	T data[N];
+	int used;
+};
+
+} // namespace geo
+
+struct VBase {
+	int vb = 1;
+};
+struct VLeft : virtual VBase {
+	int l = 2;
+};
+struct VRight : virtual VBase {
+	int r = 3;
+};
+struct Diamond : VLeft, VRight {
+	int d = 4;
+};
+
+enum class Mode : unsigned char { Off, On = 7 };
+
+struct Holder {
+	int &ref;
+	int &&rref;
+	int geo::Point::*pm;
+	int (geo::Point::*pmf)() const;
+	char16_t c16;
+	char32_t c32;
+	wchar_t wc;
+	Mode mode;
+	std::nullptr_t np;
+};
+
+struct Counter {
+	int hits = 0;
+	int bump() { return ++hits; }
+};
+
+int g_int = 5;
+int g_other = 6;
+geo::Point g_pt = {3, 4};
+geo::Buffer<int, 4> g_buf = {{1, 2, 3, 4}, 3};
+Mode g_mode = Mode::On;
+std::string g_s = "hello";
+std::string g_long = "a string that is longer than fifteen characters";
+std::string g_empty;
+std::vector<int> g_vec = {1, 2, 3};
+std::vector<std::string> g_vs = {"x", "yy"};
+std::vector<int> g_vempty;
+std::map<std::string, int> g_map = {{"a", 1}, {"b", 2}};
+std::set<int> g_set = {3, 1, 2};
+std::unordered_map<int, int> g_umap = {{1, 10}};
+std::list<int> g_list = {4, 5, 6};
+std::optional<int> g_opt = 9;
+std::optional<int> g_noopt;
+std::unique_ptr<geo::Shape> g_up = std::make_unique<geo::Circle>(2.0);
+std::unique_ptr<int> g_upnull;
+std::shared_ptr<int> g_sp = std::make_shared<int>(11);
+std::shared_ptr<int> g_sp2 = g_sp;
+std::weak_ptr<int> g_wp = g_sp;
+std::shared_ptr<int> g_spnull;
+geo::Circle g_circle(1.5);
+geo::Shape *g_shape = &g_circle;
+Diamond g_diamond;
+Holder g_holder = {g_int, static_cast<int &&>(g_other), &geo::Point::y, &geo::Point::sum, u'A', U'B', L'C', Mode::Off, nullptr};
+Counter g_counter;
+int &g_ref = g_int;
+const char *const g_cstr = "const";
+int g_iarr[3] = {1, 2, 3};
+int (&g_aref)[3] = g_iarr;
+std::vector<int> g_vzero(20);
+
+void here() {}
+
+int geo_use(const geo::Point &p, geo::Shape &s) { return p.x + (int)s.area(); }
+
+int main()
+{
+	geo::Point p = {1, 2};
+	geo::Point &pr = p;
+	const geo::Point *cpp = &p;
+	std::vector<geo::Point> pts = {{1, 2}, {3, 4}};
+	g_counter.bump();
+	here();
+	return geo_use(pr, g_circle) + cpp->x + (int)pts.size() + g_holder.ref;
+}

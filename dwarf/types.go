@@ -1,0 +1,479 @@
+package dwarf
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	stddwarf "debug/dwarf"
+)
+
+// Lang is the source language of the compile unit a type comes from. It
+// changes how types are spelled ("struct node" in C, "node" in C++) and
+// how expressions are evaluated.
+type Lang uint8
+
+const (
+	LangC Lang = iota
+	LangCPlusPlus
+)
+
+// Type is a C or C++ type read from DWARF. The concrete types are
+// *BaseType, *VoidType, *PointerType, *ReferenceType, *PtrToMemberType,
+// *QualType, *TypedefType, *StructType, *ArrayType, *EnumType, *FuncType
+// and *UnspecifiedType.
+//
+// Types are immutable once a TypeReader has returned them and may be
+// shared between goroutines.
+type Type interface {
+	// Common returns the attributes every type has.
+	Common() *CommonType
+	// Size is the size in bytes of an object of the type (0 for void and
+	// functions, -1 when unknown, e.g. an incomplete struct).
+	Size() int64
+	// String spells the type as GDB's whatis does ("int *",
+	// "char [16]", "struct node *", "const geo::Point &").
+	String() string
+}
+
+// CommonType holds the attributes shared by all types.
+type CommonType struct {
+	// Name is the qualified name without a struct/union/enum keyword
+	// ("node", "geo::Circle", "std::vector<int, std::allocator<int> >");
+	// empty for anonymous and derived types.
+	Name     string
+	ByteSize int64
+	// Offset is the type's DIE.
+	Offset stddwarf.Offset
+	Lang   Lang
+}
+
+func (c *CommonType) Common() *CommonType { return c }
+func (c *CommonType) Size() int64         { return c.ByteSize }
+
+// BaseType is a scalar: DW_TAG_base_type.
+type BaseType struct {
+	CommonType
+	// Encoding is the DW_ATE_* value.
+	Encoding int64
+	// BitSize is DW_AT_bit_size when given (rare), else 0.
+	BitSize int64
+}
+
+// DW_ATE_* base type encodings.
+const (
+	ateAddress     = 0x1
+	ateBoolean     = 0x2
+	ateComplex     = 0x3
+	ateFloat       = 0x4
+	ateSigned      = 0x5
+	ateSignedChar  = 0x6
+	ateUnsigned    = 0x7
+	ateUnsignedChr = 0x8
+	ateUTF         = 0x10
+)
+
+func (t *BaseType) String() string { return typeString(t) }
+
+// IsSigned reports whether integer values of the type are signed.
+func (t *BaseType) IsSigned() bool { return t.Encoding == ateSigned || t.Encoding == ateSignedChar }
+
+// IsFloat reports whether the type is a floating-point type.
+func (t *BaseType) IsFloat() bool { return t.Encoding == ateFloat }
+
+// IsChar reports whether GDB prints values of the type as characters
+// (char, signed/unsigned char, char8/16/32_t, wchar_t).
+func (t *BaseType) IsChar() bool {
+	switch t.Encoding {
+	case ateSignedChar, ateUnsignedChr, ateUTF:
+		return true
+	case ateSigned, ateUnsigned:
+		return t.Name == "wchar_t"
+	}
+	return false
+}
+
+// IsBool reports whether the type is bool/_Bool.
+func (t *BaseType) IsBool() bool { return t.Encoding == ateBoolean }
+
+// VoidType is void (a DW_AT_type that is absent).
+type VoidType struct{ CommonType }
+
+func (t *VoidType) String() string { return "void" }
+
+// UnspecifiedType is DW_TAG_unspecified_type (decltype(nullptr)).
+type UnspecifiedType struct{ CommonType }
+
+func (t *UnspecifiedType) String() string { return typeString(t) }
+
+// PointerType is T *.
+type PointerType struct {
+	CommonType
+	Elem Type
+}
+
+func (t *PointerType) String() string { return typeString(t) }
+
+// ReferenceType is T & or, with Rvalue, T &&.
+type ReferenceType struct {
+	CommonType
+	Elem   Type
+	Rvalue bool
+}
+
+func (t *ReferenceType) String() string { return typeString(t) }
+
+// PtrToMemberType is T Class::* (Elem a data type) or a pointer to member
+// function (Elem a *FuncType).
+type PtrToMemberType struct {
+	CommonType
+	Elem  Type
+	Class Type
+}
+
+func (t *PtrToMemberType) String() string { return typeString(t) }
+
+// QualType is a cv-qualified or atomic type. Qual is "const", "volatile",
+// "restrict" or "_Atomic".
+type QualType struct {
+	CommonType
+	Qual string
+	Elem Type
+}
+
+func (t *QualType) String() string { return typeString(t) }
+func (t *QualType) Size() int64    { return sizeOf(t.Elem) }
+
+// TypedefType is a typedef or using-alias.
+type TypedefType struct {
+	CommonType
+	Elem Type
+}
+
+func (t *TypedefType) String() string { return typeString(t) }
+func (t *TypedefType) Size() int64    { return sizeOf(t.Elem) }
+
+// StructType is a struct, class or union.
+type StructType struct {
+	CommonType
+	// Kind is "struct", "class" or "union".
+	Kind    string
+	Bases   []Base
+	Fields  []Field
+	Statics []StaticMember
+	Methods []Method
+	// TemplateParams are the template arguments (type or value).
+	TemplateParams []TemplateParam
+	// Incomplete is true for a declaration whose definition was not
+	// found.
+	Incomplete bool
+}
+
+func (t *StructType) String() string { return typeString(t) }
+func (t *StructType) Size() int64 {
+	if t.Incomplete {
+		return -1
+	}
+	return t.ByteSize
+}
+
+// Base is a base-class subobject.
+type Base struct {
+	Type Type
+	// Offset is the byte offset of the subobject; for a virtual base it
+	// is only known at run time: OffsetExpr then holds the
+	// DW_AT_data_member_location expression, evaluated with the address
+	// of the derived object pushed.
+	Offset     int64
+	OffsetExpr []byte
+	Virtual    bool
+	Access     string // "public", "protected", "private"
+}
+
+// Field is a non-static data member.
+type Field struct {
+	Name string
+	Type Type
+	// ByteOffset is the offset of the member in the object. For a
+	// bitfield, BitSize is non-zero and BitOffset is the offset in bits
+	// of the field's least significant bit from ByteOffset
+	// (little-endian numbering).
+	ByteOffset int64
+	BitOffset  int64
+	BitSize    int64
+	Artificial bool // e.g. _vptr.Shape
+	Access     string
+}
+
+// StaticMember is a static data member. Decl is its declaration DIE
+// inside the class; the definition (with the location) is the global
+// variable whose DW_AT_specification refers to Decl.
+type StaticMember struct {
+	Name   string
+	Type   Type
+	Decl   stddwarf.Offset
+	Access string
+}
+
+// Method is a member function as declared in the class.
+type Method struct {
+	Name    string
+	Type    *FuncType // parameters without the artificial this
+	Virtual bool
+	Const   bool // this points to const
+	Static  bool
+	// Artificial is true for compiler-generated members.
+	Artificial bool
+	Access     string
+	Linkage    string
+}
+
+// TemplateParam is one template argument: a type (Type set) or a value
+// (Value set).
+type TemplateParam struct {
+	Name     string
+	Type     Type
+	Value    int64
+	HasValue bool
+}
+
+// ArrayType is Elem[Count]; multi-dimensional arrays nest.
+type ArrayType struct {
+	CommonType
+	Elem Type
+	// Count is the number of elements, -1 when unknown (flexible array
+	// members, VLAs).
+	Count int64
+}
+
+func (t *ArrayType) String() string { return typeString(t) }
+func (t *ArrayType) Size() int64 {
+	if t.Count < 0 {
+		return 0
+	}
+	es := sizeOf(t.Elem)
+	if es < 0 {
+		return -1
+	}
+	return t.Count * es
+}
+
+// EnumType is an enumeration.
+type EnumType struct {
+	CommonType
+	Values []EnumValue
+	// Scoped is true for an enum class; values then print as
+	// Name::Value.
+	Scoped     bool
+	Underlying Type
+	// Unsigned is true when values are read zero-extended.
+	Unsigned bool
+	// Scope is the qualified scope of the enum's enumerators ("geo::"
+	// for an unscoped enum in namespace geo).
+	Scope string
+}
+
+// EnumValue is one enumerator.
+type EnumValue struct {
+	Name string
+	Val  int64
+}
+
+func (t *EnumType) String() string { return typeString(t) }
+
+// FuncType is a function type.
+type FuncType struct {
+	CommonType
+	Return   Type // *VoidType for void
+	Params   []Type
+	Variadic bool
+	// Prototyped is DW_AT_prototyped (C); a C function without it
+	// prints as "int ()".
+	Prototyped bool
+}
+
+func (t *FuncType) String() string { return typeString(t) }
+func (t *FuncType) Size() int64    { return 1 }
+
+func sizeOf(t Type) int64 {
+	if t == nil {
+		return -1
+	}
+	return t.Size()
+}
+
+// Resolve strips typedefs and cv/atomic qualifiers.
+func Resolve(t Type) Type {
+	for i := 0; i < 100 && t != nil; i++ {
+		switch u := t.(type) {
+		case *TypedefType:
+			t = u.Elem
+		case *QualType:
+			t = u.Elem
+		default:
+			return t
+		}
+	}
+	return t
+}
+
+// stripTypedefs strips typedefs but keeps qualifiers.
+func stripTypedefs(t Type) Type {
+	for i := 0; i < 100; i++ {
+		u, ok := t.(*TypedefType)
+		if !ok {
+			return t
+		}
+		t = u.Elem
+	}
+	return t
+}
+
+// isConst reports whether t (through typedefs) is const-qualified.
+func isConst(t Type) bool {
+	for i := 0; i < 100 && t != nil; i++ {
+		switch u := t.(type) {
+		case *TypedefType:
+			t = u.Elem
+		case *QualType:
+			if u.Qual == "const" {
+				return true
+			}
+			t = u.Elem
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// FieldByName finds a data member by name in t or its bases (breadth
+// first: the derived class wins). The returned offset is relative to the
+// start of t; path lists the bases walked. Virtual bases are reported
+// with virtual=true at the step where they occur.
+func (t *StructType) FieldByName(name string) (Field, []Base, bool) {
+	for _, f := range t.Fields {
+		if f.Name == name {
+			return f, nil, true
+		}
+	}
+	for _, f := range t.Fields {
+		// anonymous struct/union members
+		if f.Name == "" {
+			if st, ok := Resolve(f.Type).(*StructType); ok {
+				if g, path, ok := st.FieldByName(name); ok {
+					g.ByteOffset += f.ByteOffset
+					return g, path, true
+				}
+			}
+		}
+	}
+	for _, b := range t.Bases {
+		st, ok := Resolve(b.Type).(*StructType)
+		if !ok {
+			continue
+		}
+		if g, path, ok := st.FieldByName(name); ok {
+			return g, append([]Base{b}, path...), true
+		}
+	}
+	return Field{}, nil, false
+}
+
+// StaticByName finds a static member in t or its bases.
+func (t *StructType) StaticByName(name string) (StaticMember, bool) {
+	for _, s := range t.Statics {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	for _, b := range t.Bases {
+		if st, ok := Resolve(b.Type).(*StructType); ok {
+			if s, ok := st.StaticByName(name); ok {
+				return s, true
+			}
+		}
+	}
+	return StaticMember{}, false
+}
+
+// TemplateArg returns the i-th template type argument, or nil.
+func (t *StructType) TemplateArg(i int) Type {
+	n := 0
+	for _, p := range t.TemplateParams {
+		if p.Type != nil && !p.HasValue {
+			if n == i {
+				return p.Type
+			}
+			n++
+		}
+	}
+	return nil
+}
+
+// enumName returns the name GDB prints for value v, or "".
+func (t *EnumType) enumName(v int64) string {
+	for _, e := range t.Values {
+		if e.Val == v {
+			if t.Scoped {
+				return t.Name + "::" + e.Name
+			}
+			return t.Scope + e.Name
+		}
+	}
+	return ""
+}
+
+// isFlagEnum reports whether every enumerator is non-negative and the
+// enumerators' bits do not overlap, as GDB's flag-enum heuristic.
+func (t *EnumType) isFlagEnum() bool {
+	var seen uint64
+	for _, e := range t.Values {
+		if e.Val < 0 {
+			return false
+		}
+		v := uint64(e.Val)
+		if v == 0 {
+			continue
+		}
+		if seen&v != 0 {
+			return false
+		}
+		seen |= v
+	}
+	return len(t.Values) > 0
+}
+
+// formatEnum spells v as GDB does: the enumerator, a flag combination
+// "(A | B)", "(A | unknown: 0x8)", or the plain number.
+func (t *EnumType) formatEnum(v int64) string {
+	if n := t.enumName(v); n != "" {
+		return n
+	}
+	if t.isFlagEnum() && v > 0 {
+		var parts []string
+		rest := uint64(v)
+		for _, e := range t.Values {
+			u := uint64(e.Val)
+			if u != 0 && rest&u == u {
+				parts = append(parts, t.enumName(e.Val))
+				rest &^= u
+			}
+		}
+		if len(parts) > 0 {
+			if rest != 0 {
+				parts = append(parts, "unknown: 0x"+strconv.FormatUint(rest, 16))
+			}
+			return "(" + strings.Join(parts, " | ") + ")"
+		}
+	}
+	if t.Unsigned {
+		return strconv.FormatUint(uint64(v), 10)
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+// errType builds the error for a malformed type DIE.
+func errType(off stddwarf.Offset, format string, args ...any) error {
+	return &FormatError{Section: "debug_info", Offset: uint64(off), Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,355 @@
+package dwarf
+
+import (
+	"strconv"
+	"strings"
+)
+
+// gdbBaseNames maps DWARF base type names to the spelling GDB prints.
+var gdbBaseNames = map[string]string{
+	"long int":               "long",
+	"long unsigned int":      "unsigned long",
+	"short int":              "short",
+	"short unsigned int":     "unsigned short",
+	"long long int":          "long long",
+	"long long unsigned int": "unsigned long long",
+}
+
+// baseName returns the name GDB prints for a named type in declarations.
+func baseName(t Type) string {
+	switch t := t.(type) {
+	case *BaseType:
+		if n, ok := gdbBaseNames[t.Name]; ok {
+			return n
+		}
+		return t.Name
+	case *VoidType:
+		return "void"
+	case *UnspecifiedType:
+		if t.Name == "" {
+			return "void"
+		}
+		return t.Name
+	case *TypedefType:
+		return t.Name
+	case *StructType:
+		n := t.Name
+		if n == "" {
+			return t.Kind + " {...}"
+		}
+		if t.Lang == LangC {
+			return t.Kind + " " + n
+		}
+		return n
+	case *EnumType:
+		if t.Name == "" {
+			return "enum {...}"
+		}
+		if t.Lang == LangC {
+			return "enum " + t.Name
+		}
+		return t.Name
+	}
+	return "?"
+}
+
+// typeString spells t as GDB's whatis does.
+func typeString(t Type) string { return declString(t, "", nil) }
+
+// DeclString spells a declaration of name with type t ("int (*op)(int)",
+// "char name[16]").
+func DeclString(t Type, name string) string { return declString(t, name, nil) }
+
+// declString builds a C declarator around decl. base, when not nil, is
+// used to spell the innermost named type (ptype expands it).
+func declString(t Type, decl string, base func(Type) string) string {
+	for i := 0; i < maxTypeDepth; i++ {
+		switch u := t.(type) {
+		case nil:
+			return "?" + spaced(decl)
+		case *PointerType:
+			decl = wrapDecl(u.Elem, "*"+decl)
+			t = u.Elem
+			continue
+		case *ReferenceType:
+			amp := "&"
+			if u.Rvalue {
+				amp = "&&"
+			}
+			decl = wrapDecl(u.Elem, amp+decl)
+			t = u.Elem
+			continue
+		case *PtrToMemberType:
+			cls := "?"
+			if u.Class != nil {
+				cls = baseName(stripTypedefs(u.Class))
+				if u.Class.Common().Name != "" {
+					cls = u.Class.Common().Name
+				}
+			}
+			decl = wrapDecl(u.Elem, cls+"::*"+decl)
+			t = u.Elem
+			continue
+		case *QualType:
+			switch stripTypedefs(u.Elem).(type) {
+			case *PointerType, *ReferenceType, *PtrToMemberType:
+				if _, isTD := u.Elem.(*TypedefType); !isTD {
+					d := " " + u.Qual
+					if decl != "" {
+						if decl[0] == '*' || decl[0] == '&' {
+							d += " " + decl
+						} else {
+							d += decl
+						}
+					}
+					decl = d
+					t = u.Elem
+					continue
+				}
+			}
+			return u.Qual + " " + declString(u.Elem, decl, base)
+		case *ArrayType:
+			n := ""
+			if u.Count >= 0 {
+				n = strconv.FormatInt(u.Count, 10)
+			}
+			decl += "[" + n + "]"
+			t = u.Elem
+			continue
+		case *FuncType:
+			decl += "(" + paramList(u) + ")"
+			t = u.Return
+			continue
+		default:
+			b := baseName(t)
+			if base != nil {
+				b = base(t)
+			}
+			return b + spaced(decl)
+		}
+	}
+	return "?"
+}
+
+func spaced(decl string) string {
+	if decl == "" {
+		return ""
+	}
+	if decl[0] == ' ' {
+		return decl
+	}
+	return " " + decl
+}
+
+// wrapDecl parenthesises a pointer declarator whose element is an array or
+// a function: int (*)[10], int (*)(int).
+func wrapDecl(elem Type, decl string) string {
+	switch elem.(type) {
+	case *ArrayType, *FuncType:
+		return "(" + decl + ")"
+	}
+	return decl
+}
+
+func paramList(f *FuncType) string {
+	if len(f.Params) == 0 {
+		if f.Variadic {
+			return "..."
+		}
+		if !f.Prototyped {
+			return ""
+		}
+		return "void"
+	}
+	ps := make([]string, 0, len(f.Params)+1)
+	for _, p := range f.Params {
+		ps = append(ps, declString(p, "", nil))
+	}
+	if f.Variadic {
+		ps = append(ps, "...")
+	}
+	return strings.Join(ps, ", ")
+}
+
+// PtypeString spells t as GDB's ptype does: like whatis, but typedefs on
+// the way to the innermost type are resolved and a struct, union or enum
+// there is printed with its members. The result does not include the
+// leading "type = ".
+func PtypeString(t Type) string {
+	return declString(stripDeclTypedefs(t), "", func(b Type) string {
+		return typeBody(stripTypedefs(b), 0)
+	})
+}
+
+// stripDeclTypedefs resolves the typedefs that a declarator walks
+// through, so that "ptype binop" prints int (*)(int, int).
+func stripDeclTypedefs(t Type) Type {
+	t = stripTypedefs(t)
+	switch u := t.(type) {
+	case *PointerType:
+		c := *u
+		c.Elem = stripDeclTypedefs(u.Elem)
+		return &c
+	case *ArrayType:
+		c := *u
+		c.Elem = stripDeclTypedefs(u.Elem)
+		return &c
+	case *QualType:
+		c := *u
+		c.Elem = stripDeclTypedefs(u.Elem)
+		return &c
+	case *ReferenceType:
+		c := *u
+		c.Elem = stripDeclTypedefs(u.Elem)
+		return &c
+	}
+	return t
+}
+
+// typeBody prints a struct/union/enum with its members.
+func typeBody(t Type, indent int) string {
+	switch u := t.(type) {
+	case *StructType:
+		return structBody(u, indent)
+	case *EnumType:
+		return enumBody(u)
+	}
+	return baseName(t)
+}
+
+func enumBody(t *EnumType) string {
+	var b strings.Builder
+	b.WriteString("enum ")
+	if t.Scoped {
+		b.WriteString("class ")
+	}
+	if t.Name != "" {
+		b.WriteString(t.Name + " ")
+	}
+	if t.Scoped && t.Underlying != nil {
+		b.WriteString(": " + typeString(t.Underlying) + " ")
+	}
+	b.WriteString("{")
+	next := int64(0)
+	for i, v := range t.Values {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(t.enumName(v.Val))
+		if v.Val != next {
+			b.WriteString(" = " + strconv.FormatInt(v.Val, 10))
+		}
+		next = v.Val + 1
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+func structBody(t *StructType, indent int) string {
+	var b strings.Builder
+	pad := strings.Repeat("    ", indent)
+	b.WriteString(t.Kind)
+	if t.Name != "" {
+		b.WriteString(" " + t.Name)
+	}
+	for i, base := range t.Bases {
+		if i == 0 {
+			b.WriteString(" : ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(base.Access + " ")
+		if base.Virtual {
+			b.WriteString("virtual ")
+		}
+		b.WriteString(typeString(base.Type))
+	}
+	if t.Incomplete {
+		b.WriteString(" {\n" + pad + "    <incomplete type>\n" + pad + "}")
+		return b.String()
+	}
+	b.WriteString(" {\n")
+	cxx := t.Lang == LangCPlusPlus
+	labels := cxx && t.Kind == "class"
+	for _, f := range t.Fields {
+		if f.Artificial || f.Access != "public" {
+			labels = labels || cxx
+		}
+	}
+	section := ""
+	label := func(acc string) {
+		if acc != section {
+			b.WriteString(pad + "  " + acc + ":\n")
+			section = acc
+		}
+	}
+	nfields := 0
+	for _, f := range t.Fields {
+		if f.Artificial && strings.HasPrefix(f.Name, "_vptr") {
+			continue
+		}
+		if labels {
+			label(f.Access)
+		}
+		nfields++
+		b.WriteString(pad + "    ")
+		if st, ok := Resolve(f.Type).(*StructType); ok && st.Name == "" {
+			b.WriteString(structBody(st, indent+1) + spaced(f.Name))
+		} else {
+			b.WriteString(declString(f.Type, f.Name, nil))
+		}
+		if f.BitSize != 0 {
+			b.WriteString(" : " + strconv.FormatInt(f.BitSize, 10))
+		}
+		b.WriteString(";\n")
+	}
+	for _, s := range t.Statics {
+		if labels {
+			label(s.Access)
+		}
+		nfields++
+		b.WriteString(pad + "    static " + declString(s.Type, s.Name, nil) + ";\n")
+	}
+	first := true
+	for _, m := range t.Methods {
+		if m.Artificial || m.Type == nil {
+			continue
+		}
+		if first && nfields > 0 && section != "" {
+			b.WriteString("\n")
+		}
+		first = false
+		label(m.Access)
+		b.WriteString(pad + "    " + methodString(t, m) + ";\n")
+	}
+	b.WriteString(pad + "}")
+	return b.String()
+}
+
+func methodString(t *StructType, m Method) string {
+	var b strings.Builder
+	if m.Virtual {
+		b.WriteString("virtual ")
+	}
+	if m.Static {
+		b.WriteString("static ")
+	}
+	short := t.Name
+	if i := strings.LastIndex(short, "::"); i >= 0 && !strings.Contains(short[i:], ">") {
+		short = short[i+2:]
+	}
+	if j := strings.Index(short, "<"); j >= 0 {
+		short = short[:j]
+	}
+	params := "(" + paramList(m.Type) + ")"
+	isCtor := m.Name == short || m.Name == "~"+short
+	if isCtor {
+		b.WriteString(m.Name + params)
+	} else {
+		b.WriteString(declString(m.Type.Return, m.Name+params, nil))
+	}
+	if m.Const {
+		b.WriteString(" const")
+	}
+	return b.String()
+}

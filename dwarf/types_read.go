@@ -1,0 +1,806 @@
+package dwarf
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"sync"
+
+	stddwarf "debug/dwarf"
+)
+
+// TypeReader builds Types from DWARF type DIEs. Results are cached by
+// DIE offset, so asking twice for the same offset returns the same Type.
+// It is safe for concurrent use.
+type TypeReader struct {
+	data *stddwarf.Data
+
+	mu      sync.Mutex
+	cache   map[stddwarf.Offset]Type
+	cus     []cuSpan
+	scanned []bool
+	// qual is the qualified scope prefix ("geo::") of named DIEs in
+	// scanned compile units.
+	qual map[stddwarf.Offset]string
+	// names maps qualified names to defining DIEs (scanned CUs only).
+	names map[string]stddwarf.Offset
+	// statics maps a static member's declaration DIE to the file
+	// address of its definition.
+	statics map[stddwarf.Offset]uint64
+	all     bool // every CU scanned
+}
+
+type cuSpan struct {
+	off, end stddwarf.Offset
+	lang     Lang
+}
+
+// maxTypeDepth bounds recursion through type references.
+const maxTypeDepth = 200
+
+// NewTypeReader returns a reader for the types in d.
+func NewTypeReader(d *stddwarf.Data) *TypeReader {
+	r := &TypeReader{
+		data:    d,
+		cache:   make(map[stddwarf.Offset]Type),
+		qual:    make(map[stddwarf.Offset]string),
+		names:   make(map[string]stddwarf.Offset),
+		statics: make(map[stddwarf.Offset]uint64),
+	}
+	rd := d.Reader()
+	for {
+		e, err := rd.Next()
+		if err != nil || e == nil {
+			break
+		}
+		lang := LangC
+		if l, ok := e.Val(stddwarf.AttrLanguage).(int64); ok && isCPlusPlus(l) {
+			lang = LangCPlusPlus
+		}
+		if n := len(r.cus); n > 0 {
+			r.cus[n-1].end = e.Offset
+		}
+		r.cus = append(r.cus, cuSpan{off: e.Offset, end: ^stddwarf.Offset(0), lang: lang})
+		rd.SkipChildren()
+	}
+	r.scanned = make([]bool, len(r.cus))
+	return r
+}
+
+func isCPlusPlus(l int64) bool {
+	switch l {
+	case 0x4, 0x19, 0x1a, 0x21, 0x2b /* C_plus_plus_17 */, 0x2c /* C_plus_plus_20 */ :
+		return true
+	}
+	return false
+}
+
+// cuIndex returns the index of the compile unit containing off.
+func (r *TypeReader) cuIndex(off stddwarf.Offset) int {
+	i := sort.Search(len(r.cus), func(i int) bool { return r.cus[i].end > off })
+	if i == len(r.cus) {
+		return -1
+	}
+	return i
+}
+
+// LangAt returns the language of the compile unit containing off.
+func (r *TypeReader) LangAt(off stddwarf.Offset) Lang {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if i := r.cuIndex(off); i >= 0 {
+		return r.cus[i].lang
+	}
+	return LangC
+}
+
+// scanCU records qualified-name prefixes, named definitions and static
+// member definitions of compile unit i.
+func (r *TypeReader) scanCU(i int) {
+	if i < 0 || r.scanned[i] {
+		return
+	}
+	r.scanned[i] = true
+	rd := r.data.Reader()
+	rd.Seek(r.cus[i].off)
+	cu, err := rd.Next()
+	if err != nil || cu == nil || !cu.Children {
+		return
+	}
+	stack := []string{""}
+	for len(stack) > 0 {
+		e, err := rd.Next()
+		if err != nil || e == nil {
+			return
+		}
+		if e.Tag == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		prefix := stack[len(stack)-1]
+		name, _ := e.Val(stddwarf.AttrName).(string)
+		child := ""
+		switch e.Tag {
+		case stddwarf.TagNamespace:
+			if name == "" {
+				name = "(anonymous namespace)"
+			}
+			child = prefix + name + "::"
+		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
+			r.qual[e.Offset] = prefix
+			if name != "" {
+				child = prefix + name + "::"
+				if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl {
+					if _, dup := r.names[prefix+name]; !dup {
+						r.names[prefix+name] = e.Offset
+					}
+				}
+			}
+		case stddwarf.TagEnumerationType, stddwarf.TagTypedef, stddwarf.TagBaseType,
+			stddwarf.TagUnspecifiedType:
+			r.qual[e.Offset] = prefix
+			if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl && name != "" {
+				if _, dup := r.names[prefix+name]; !dup {
+					r.names[prefix+name] = e.Offset
+				}
+			}
+		case stddwarf.TagVariable:
+			if spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset); ok {
+				if loc, ok := e.Val(stddwarf.AttrLocation).([]byte); ok && len(loc) == 9 && loc[0] == 0x03 {
+					r.statics[spec] = binary.LittleEndian.Uint64(loc[1:])
+				}
+			}
+		case stddwarf.TagSubprogram, stddwarf.TagLexDwarfBlock:
+			if e.Children {
+				rd.SkipChildren()
+			}
+			continue
+		}
+		if e.Children {
+			if child == "" {
+				child = prefix
+			}
+			stack = append(stack, child)
+		}
+	}
+}
+
+// scanAll scans every compile unit (for lookups by name).
+func (r *TypeReader) scanAll() {
+	if r.all {
+		return
+	}
+	for i := range r.cus {
+		r.scanCU(i)
+	}
+	r.all = true
+}
+
+// LookupType finds a named type by its qualified name ("node",
+// "geo::Circle", "unsigned int"); for C struct/union/enum tags the
+// keyword may be given ("struct node"). It returns an error wrapping
+// ErrNotFound when no compile unit defines it.
+func (r *TypeReader) LookupType(name string) (Type, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scanAll()
+	key := name
+	for _, kw := range []string{"struct ", "class ", "union ", "enum "} {
+		if len(key) > len(kw) && key[:len(kw)] == kw {
+			key = key[len(kw):]
+		}
+	}
+	off, ok := r.names[key]
+	if !ok {
+		return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
+	}
+	return r.readType(off, 0)
+}
+
+// StaticAddr returns the file address of the definition of the static
+// member declared at decl.
+func (r *TypeReader) StaticAddr(decl stddwarf.Offset) (uint64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a, ok := r.statics[decl]; ok {
+		return a, true
+	}
+	r.scanAll()
+	a, ok := r.statics[decl]
+	return a, ok
+}
+
+// Type returns the type whose DIE is at off.
+func (r *TypeReader) Type(off stddwarf.Offset) (Type, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.readType(off, 0)
+}
+
+func (r *TypeReader) qualName(off stddwarf.Offset, name string) string {
+	if name == "" {
+		return ""
+	}
+	r.scanCU(r.cuIndex(off))
+	return r.qual[off] + name
+}
+
+func (r *TypeReader) lang(off stddwarf.Offset) Lang {
+	if i := r.cuIndex(off); i >= 0 {
+		return r.cus[i].lang
+	}
+	return LangC
+}
+
+// typeAttr reads the type referenced by e's DW_AT_type (void if absent).
+func (r *TypeReader) typeAttr(e *stddwarf.Entry, depth int) (Type, error) {
+	off, ok := e.Val(stddwarf.AttrType).(stddwarf.Offset)
+	if !ok {
+		return &VoidType{CommonType{Name: "void", Lang: r.lang(e.Offset)}}, nil
+	}
+	return r.readType(off, depth+1)
+}
+
+func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
+	if t, ok := r.cache[off]; ok {
+		return t, nil
+	}
+	if depth > maxTypeDepth {
+		return nil, errType(off, "type nesting too deep")
+	}
+	rd := r.data.Reader()
+	rd.Seek(off)
+	e, err := rd.Next()
+	if err != nil {
+		return nil, fmt.Errorf("read type at %#x: %w", off, err)
+	}
+	if e == nil || e.Offset != off {
+		return nil, errType(off, "no type DIE")
+	}
+	name, _ := e.Val(stddwarf.AttrName).(string)
+	size, ok := e.Val(stddwarf.AttrByteSize).(int64)
+	if !ok {
+		size = -1
+	}
+	common := CommonType{Name: r.qualName(off, name), ByteSize: size, Offset: off, Lang: r.lang(off)}
+	switch e.Tag {
+	case stddwarf.TagBaseType:
+		t := &BaseType{CommonType: common}
+		t.Name = name
+		t.Encoding, _ = e.Val(stddwarf.AttrEncoding).(int64)
+		t.BitSize, _ = e.Val(stddwarf.AttrBitSize).(int64)
+		r.cache[off] = t
+		return t, nil
+	case stddwarf.TagUnspecifiedType:
+		t := &UnspecifiedType{CommonType: common}
+		if t.ByteSize < 0 {
+			t.ByteSize = 8
+		}
+		r.cache[off] = t
+		return t, nil
+	case stddwarf.TagPointerType, stddwarf.TagReferenceType, stddwarf.TagRvalueReferenceType:
+		common.Name = ""
+		if common.ByteSize < 0 {
+			common.ByteSize = 8
+		}
+		var t Type
+		var elem *Type
+		if e.Tag == stddwarf.TagPointerType {
+			p := &PointerType{CommonType: common}
+			t, elem = p, &p.Elem
+		} else {
+			p := &ReferenceType{CommonType: common, Rvalue: e.Tag == stddwarf.TagRvalueReferenceType}
+			t, elem = p, &p.Elem
+		}
+		r.cache[off] = t
+		if *elem, err = r.typeAttr(e, depth); err != nil {
+			delete(r.cache, off)
+			return nil, err
+		}
+		return t, nil
+	case stddwarf.TagPtrToMemberType:
+		common.Name = ""
+		if common.ByteSize < 0 {
+			common.ByteSize = 8
+		}
+		t := &PtrToMemberType{CommonType: common}
+		r.cache[off] = t
+		if t.Elem, err = r.typeAttr(e, depth); err != nil {
+			delete(r.cache, off)
+			return nil, err
+		}
+		if t.Elem != nil {
+			if _, ok := t.Elem.(*FuncType); ok && size < 0 {
+				t.ByteSize = 16
+			}
+		}
+		if c, ok := e.Val(stddwarf.AttrContainingType).(stddwarf.Offset); ok {
+			if t.Class, err = r.readType(c, depth+1); err != nil {
+				delete(r.cache, off)
+				return nil, err
+			}
+		}
+		return t, nil
+	case stddwarf.TagConstType, stddwarf.TagVolatileType, stddwarf.TagRestrictType, tagAtomicType:
+		common.Name = ""
+		t := &QualType{CommonType: common, Qual: qualName(e.Tag)}
+		r.cache[off] = t
+		if t.Elem, err = r.typeAttr(e, depth); err != nil {
+			delete(r.cache, off)
+			return nil, err
+		}
+		t.ByteSize = sizeOf(t.Elem)
+		return t, nil
+	case stddwarf.TagTypedef:
+		t := &TypedefType{CommonType: common}
+		r.cache[off] = t
+		if t.Elem, err = r.typeAttr(e, depth); err != nil {
+			delete(r.cache, off)
+			return nil, err
+		}
+		t.ByteSize = sizeOf(t.Elem)
+		return t, nil
+	case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
+		if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); decl && common.Name != "" {
+			r.scanAll()
+			if def, ok := r.names[common.Name]; ok && def != off {
+				t, err := r.readType(def, depth+1)
+				if err == nil {
+					r.cache[off] = t
+				}
+				return t, err
+			}
+		}
+		return r.readStruct(rd, e, common, depth)
+	case stddwarf.TagEnumerationType:
+		return r.readEnum(rd, e, common, depth)
+	case stddwarf.TagArrayType:
+		return r.readArray(rd, e, common, depth)
+	case stddwarf.TagSubroutineType:
+		common.Name = ""
+		t := &FuncType{CommonType: common}
+		r.cache[off] = t
+		if err := r.readFunc(rd, e, t, depth, false); err != nil {
+			delete(r.cache, off)
+			return nil, err
+		}
+		return t, nil
+	}
+	return nil, errType(off, "unsupported type tag %v", e.Tag)
+}
+
+const tagAtomicType stddwarf.Tag = 0x47
+
+func qualName(tag stddwarf.Tag) string {
+	switch tag {
+	case stddwarf.TagConstType:
+		return "const"
+	case stddwarf.TagVolatileType:
+		return "volatile"
+	case stddwarf.TagRestrictType:
+		return "restrict"
+	}
+	return "_Atomic"
+}
+
+func accessOf(e *stddwarf.Entry, def string) string {
+	switch v, _ := e.Val(stddwarf.AttrAccessibility).(int64); v {
+	case 1:
+		return "public"
+	case 2:
+		return "protected"
+	case 3:
+		return "private"
+	}
+	return def
+}
+
+// memberLocation decodes DW_AT_data_member_location: a constant, or an
+// expression. Simple DW_OP_plus_uconst expressions are folded; others are
+// returned as expr.
+func memberLocation(e *stddwarf.Entry) (off int64, expr []byte) {
+	switch v := e.Val(stddwarf.AttrDataMemberLoc).(type) {
+	case int64:
+		return v, nil
+	case []byte:
+		if len(v) > 1 && v[0] == 0x23 { // DW_OP_plus_uconst
+			if u, n := uleb(v[1:]); n == len(v)-1 {
+				return int64(u), nil
+			}
+		}
+		return 0, v
+	}
+	return 0, nil
+}
+
+func uleb(b []byte) (uint64, int) {
+	var v uint64
+	var shift uint
+	for i, c := range b {
+		if shift < 64 {
+			v |= uint64(c&0x7f) << shift
+		}
+		shift += 7
+		if c&0x80 == 0 {
+			return v, i + 1
+		}
+	}
+	return v, len(b)
+}
+
+func sleb(b []byte) (int64, int) {
+	var v int64
+	var shift uint
+	for i, c := range b {
+		if shift < 64 {
+			v |= int64(c&0x7f) << shift
+		}
+		shift += 7
+		if c&0x80 == 0 {
+			if shift < 64 && c&0x40 != 0 {
+				v |= -1 << shift
+			}
+			return v, i + 1
+		}
+	}
+	return v, len(b)
+}
+
+func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
+	t := &StructType{CommonType: common, Kind: "struct"}
+	switch e.Tag {
+	case stddwarf.TagClassType:
+		t.Kind = "class"
+	case stddwarf.TagUnionType:
+		t.Kind = "union"
+	}
+	if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); decl {
+		t.Incomplete = true
+	}
+	if t.ByteSize < 0 && !t.Incomplete {
+		t.ByteSize = 0
+	}
+	defAccess := "public"
+	if t.Kind == "class" {
+		defAccess = "private"
+	}
+	r.cache[e.Offset] = t
+	if !e.Children {
+		return t, nil
+	}
+	type pending struct {
+		e    *stddwarf.Entry
+		kind int // 0 field, 1 base, 2 static, 3 template type, 4 template value
+	}
+	var todo []pending
+	var methods []*stddwarf.Entry
+	var methodParams [][]*stddwarf.Entry
+	for {
+		c, err := rd.Next()
+		if err != nil {
+			delete(r.cache, e.Offset)
+			return nil, fmt.Errorf("read members of %#x: %w", e.Offset, err)
+		}
+		if c == nil || c.Tag == 0 {
+			break
+		}
+		switch c.Tag {
+		case stddwarf.TagMember:
+			ext, _ := c.Val(stddwarf.AttrExternal).(bool)
+			decl, _ := c.Val(stddwarf.AttrDeclaration).(bool)
+			if ext || decl {
+				todo = append(todo, pending{c, 2})
+			} else {
+				todo = append(todo, pending{c, 0})
+			}
+		case stddwarf.TagVariable:
+			todo = append(todo, pending{c, 2})
+		case stddwarf.TagInheritance:
+			todo = append(todo, pending{c, 1})
+		case stddwarf.TagTemplateTypeParameter:
+			todo = append(todo, pending{c, 3})
+		case stddwarf.TagTemplateValueParameter:
+			todo = append(todo, pending{c, 4})
+		case stddwarf.TagSubprogram:
+			methods = append(methods, c)
+			var params []*stddwarf.Entry
+			if c.Children {
+				for {
+					p, err := rd.Next()
+					if err != nil || p == nil || p.Tag == 0 {
+						break
+					}
+					if p.Tag == stddwarf.TagFormalParameter || p.Tag == stddwarf.TagUnspecifiedParameters {
+						params = append(params, p)
+					}
+					if p.Children {
+						rd.SkipChildren()
+					}
+				}
+			}
+			methodParams = append(methodParams, params)
+			continue
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
+	for _, p := range todo {
+		c := p.e
+		name, _ := c.Val(stddwarf.AttrName).(string)
+		ft, err := r.typeAttr(c, depth)
+		if err != nil {
+			delete(r.cache, e.Offset)
+			return nil, err
+		}
+		switch p.kind {
+		case 0:
+			f := Field{Name: name, Type: ft, Access: accessOf(c, defAccess)}
+			f.Artificial, _ = c.Val(stddwarf.AttrArtificial).(bool)
+			f.ByteOffset, _ = memberLocation(c)
+			if bs, ok := c.Val(stddwarf.AttrBitSize).(int64); ok {
+				f.BitSize = bs
+				if dbo, ok := c.Val(stddwarf.AttrDataBitOffset).(int64); ok {
+					f.ByteOffset = dbo / 8
+					f.BitOffset = dbo % 8
+				} else if bo, ok := c.Val(stddwarf.AttrBitOffset).(int64); ok {
+					storage, ok := c.Val(stddwarf.AttrByteSize).(int64)
+					if !ok {
+						storage = sizeOf(ft)
+					}
+					f.BitOffset = storage*8 - bo - bs
+				}
+			}
+			t.Fields = append(t.Fields, f)
+		case 1:
+			b := Base{Type: ft, Access: accessOf(c, defAccess)}
+			b.Offset, b.OffsetExpr = memberLocation(c)
+			v, _ := c.Val(stddwarf.AttrVirtuality).(int64)
+			b.Virtual = v != 0
+			t.Bases = append(t.Bases, b)
+		case 2:
+			t.Statics = append(t.Statics, StaticMember{Name: name, Type: ft, Decl: c.Offset, Access: accessOf(c, defAccess)})
+		case 3:
+			t.TemplateParams = append(t.TemplateParams, TemplateParam{Name: name, Type: ft})
+		case 4:
+			tp := TemplateParam{Name: name, Type: ft}
+			if v, ok := c.Val(stddwarf.AttrConstValue).(int64); ok {
+				tp.Value, tp.HasValue = v, true
+			}
+			t.TemplateParams = append(t.TemplateParams, tp)
+		}
+	}
+	for i, m := range methods {
+		meth, err := r.readMethod(m, methodParams[i], defAccess, depth)
+		if err != nil {
+			continue // a method we cannot type is left out of ptype
+		}
+		t.Methods = append(t.Methods, meth)
+	}
+	return t, nil
+}
+
+func (r *TypeReader) readMethod(m *stddwarf.Entry, params []*stddwarf.Entry, defAccess string, depth int) (Method, error) {
+	name, _ := m.Val(stddwarf.AttrName).(string)
+	meth := Method{Name: name, Access: accessOf(m, defAccess), Static: true}
+	meth.Artificial, _ = m.Val(stddwarf.AttrArtificial).(bool)
+	meth.Linkage, _ = m.Val(stddwarf.AttrLinkageName).(string)
+	v, _ := m.Val(stddwarf.AttrVirtuality).(int64)
+	meth.Virtual = v != 0
+	ft := &FuncType{CommonType: CommonType{Lang: LangCPlusPlus}, Prototyped: true}
+	var err error
+	if ft.Return, err = r.typeAttr(m, depth); err != nil {
+		return meth, err
+	}
+	for _, p := range params {
+		if p.Tag == stddwarf.TagUnspecifiedParameters {
+			ft.Variadic = true
+			continue
+		}
+		pt, err := r.typeAttr(p, depth)
+		if err != nil {
+			return meth, err
+		}
+		if art, _ := p.Val(stddwarf.AttrArtificial).(bool); art {
+			meth.Static = false
+			if ptr, ok := Resolve(pt).(*PointerType); ok && isConst(ptr.Elem) {
+				meth.Const = true
+			}
+			continue
+		}
+		ft.Params = append(ft.Params, pt)
+	}
+	meth.Type = ft
+	return meth, nil
+}
+
+func (r *TypeReader) readEnum(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
+	t := &EnumType{CommonType: common}
+	t.Scoped, _ = e.Val(stddwarf.AttrEnumClass).(bool)
+	if common.Lang == LangCPlusPlus {
+		r.scanCU(r.cuIndex(e.Offset))
+		t.Scope = r.qual[e.Offset]
+	}
+	r.cache[e.Offset] = t
+	if e.Children {
+		for {
+			c, err := rd.Next()
+			if err != nil {
+				delete(r.cache, e.Offset)
+				return nil, fmt.Errorf("read enumerators of %#x: %w", e.Offset, err)
+			}
+			if c == nil || c.Tag == 0 {
+				break
+			}
+			if c.Tag == stddwarf.TagEnumerator {
+				n, _ := c.Val(stddwarf.AttrName).(string)
+				var v int64
+				switch x := c.Val(stddwarf.AttrConstValue).(type) {
+				case int64:
+					v = x
+				case uint64:
+					v = int64(x)
+				}
+				t.Values = append(t.Values, EnumValue{Name: n, Val: v})
+			}
+			if c.Children {
+				rd.SkipChildren()
+			}
+		}
+	}
+	if _, ok := e.Val(stddwarf.AttrType).(stddwarf.Offset); ok {
+		u, err := r.typeAttr(e, depth)
+		if err == nil {
+			t.Underlying = u
+			if b, ok := Resolve(u).(*BaseType); ok {
+				t.Unsigned = !b.IsSigned()
+			}
+		}
+	} else {
+		t.Unsigned = true
+		for _, v := range t.Values {
+			if v.Val < 0 {
+				t.Unsigned = false
+			}
+		}
+	}
+	if t.ByteSize < 0 {
+		t.ByteSize = 4
+	}
+	return t, nil
+}
+
+func (r *TypeReader) readArray(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
+	var dims []int64
+	if e.Children {
+		for {
+			c, err := rd.Next()
+			if err != nil {
+				return nil, fmt.Errorf("read subranges of %#x: %w", e.Offset, err)
+			}
+			if c == nil || c.Tag == 0 {
+				break
+			}
+			if c.Tag == stddwarf.TagSubrangeType {
+				n := int64(-1)
+				if cnt, ok := c.Val(stddwarf.AttrCount).(int64); ok {
+					n = cnt
+				} else if ub, ok := c.Val(stddwarf.AttrUpperBound).(int64); ok {
+					lb, _ := c.Val(stddwarf.AttrLowerBound).(int64)
+					n = ub - lb + 1
+				}
+				dims = append(dims, n)
+			}
+			if c.Children {
+				rd.SkipChildren()
+			}
+		}
+	}
+	if len(dims) == 0 {
+		dims = []int64{-1}
+	}
+	common.Name = ""
+	top := &ArrayType{CommonType: common, Count: dims[0]}
+	r.cache[e.Offset] = top
+	elem, err := r.typeAttr(e, depth)
+	if err != nil {
+		delete(r.cache, e.Offset)
+		return nil, err
+	}
+	chain := []*ArrayType{top}
+	for _, d := range dims[1:] {
+		next := &ArrayType{CommonType: CommonType{Lang: common.Lang, ByteSize: -1}, Count: d}
+		chain[len(chain)-1].Elem = next
+		chain = append(chain, next)
+	}
+	chain[len(chain)-1].Elem = elem
+	for i := len(chain) - 1; i >= 0; i-- {
+		chain[i].ByteSize = chain[i].Size()
+	}
+	return top, nil
+}
+
+func (r *TypeReader) readFunc(rd *stddwarf.Reader, e *stddwarf.Entry, t *FuncType, depth int, skipArtificial bool) error {
+	var err error
+	if t.Return, err = r.typeAttr(e, depth); err != nil {
+		return err
+	}
+	t.Prototyped, _ = e.Val(stddwarf.AttrPrototyped).(bool)
+	if t.Lang == LangCPlusPlus {
+		t.Prototyped = true
+	}
+	if !e.Children {
+		return nil
+	}
+	var params []*stddwarf.Entry
+	for {
+		c, err := rd.Next()
+		if err != nil {
+			return fmt.Errorf("read parameters of %#x: %w", e.Offset, err)
+		}
+		if c == nil || c.Tag == 0 {
+			break
+		}
+		switch c.Tag {
+		case stddwarf.TagFormalParameter:
+			params = append(params, c)
+		case stddwarf.TagUnspecifiedParameters:
+			t.Variadic = true
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
+	for _, c := range params {
+		if art, _ := c.Val(stddwarf.AttrArtificial).(bool); art && skipArtificial {
+			continue
+		}
+		pt, err := r.typeAttr(c, depth)
+		if err != nil {
+			return err
+		}
+		if art, _ := c.Val(stddwarf.AttrArtificial).(bool); art {
+			// GDB makes the this pointer const: "const geo::Point * const".
+			if _, ok := pt.(*PointerType); ok {
+				pt = &QualType{CommonType: CommonType{ByteSize: 8, Lang: t.Lang}, Qual: "const", Elem: pt}
+			}
+		}
+		t.Params = append(t.Params, pt)
+	}
+	return nil
+}
+
+// FuncTypeOf builds the type of the function whose DW_TAG_subprogram DIE
+// is at off (for printing "{int (int, int)} 0x... <add>").
+func (r *TypeReader) FuncTypeOf(off stddwarf.Offset) (*FuncType, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rd := r.data.Reader()
+	rd.Seek(off)
+	e, err := rd.Next()
+	if err != nil {
+		return nil, fmt.Errorf("read function at %#x: %w", off, err)
+	}
+	if e == nil || e.Tag != stddwarf.TagSubprogram {
+		return nil, errType(off, "not a subprogram")
+	}
+	// An out-of-line definition takes its signature from its declaration.
+	for i := 0; i < 4; i++ {
+		spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset)
+		if !ok {
+			spec, ok = e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
+		}
+		if !ok || e.Val(stddwarf.AttrType) != nil {
+			break
+		}
+		rd.Seek(spec)
+		if e, err = rd.Next(); err != nil || e == nil {
+			return nil, errType(off, "bad specification")
+		}
+	}
+	t := &FuncType{CommonType: CommonType{Offset: off, Lang: r.lang(off)}}
+	if err := r.readFunc(rd, e, t, 0, false); err != nil {
+		return nil, err
+	}
+	return t, nil
+}

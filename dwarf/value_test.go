@@ -1,0 +1,355 @@
+package dwarf
+
+import (
+	"bytes"
+	"context"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	stddwarf "debug/dwarf"
+
+	"github.com/ianlancetaylor/demangle"
+)
+
+// coreMem reads memory from the PT_LOAD segments of a core file, falling
+// back to the executable's file-backed segments (GDB does not dump
+// read-only text) shifted by the load bias.
+type coreMem struct {
+	segs []coreSeg
+}
+
+type coreSeg struct {
+	addr uint64
+	data []byte
+}
+
+func (m *coreMem) add(f *elf.File, bias uint64) error {
+	for _, p := range f.Progs {
+		if p.Type != elf.PT_LOAD || p.Filesz == 0 {
+			continue
+		}
+		data := make([]byte, p.Filesz)
+		if _, err := p.ReadAt(data, 0); err != nil {
+			return err
+		}
+		m.segs = append(m.segs, coreSeg{p.Vaddr + bias, data})
+	}
+	return nil
+}
+
+func (m *coreMem) read(addr uint64, p []byte) (int, error) {
+	for _, s := range m.segs { // core segments first: they win
+		if addr >= s.addr && addr+uint64(len(p)) <= s.addr+uint64(len(s.data)) {
+			return copy(p, s.data[addr-s.addr:]), nil
+		}
+	}
+	return 0, fmt.Errorf("no segment at %#x", addr)
+}
+
+// gdbStop is a program stopped in GDB at here() with the frame moved up
+// to the caller, a core of it, and what GDB printed.
+type gdbStop struct {
+	bin     string
+	exe     *elf.File
+	d       *stddwarf.Data
+	types   *TypeReader
+	bias    uint64
+	mem     *coreMem
+	printed map[string]string // expression -> GDB's text after "$N = "
+	env     *ValueEnv
+	syms    []elf.Symbol
+}
+
+var buildMu sync.Mutex
+
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s not installed: %v", tool, err)
+			}
+			t.Skipf("%s not installed: %v", tool, err)
+		}
+	}
+}
+
+// compile builds testdata/values/src with cc into dir.
+func compile(t *testing.T, cc, src string, extra ...string) string {
+	t.Helper()
+	needTools(t, cc)
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), filepath.Ext(src)))
+	args := append([]string{"-O0", "-g", "-o", out, filepath.Join("testdata", "values", src)}, extra...)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	if b, err := exec.CommandContext(ctx, cc, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", cc, args, err, b)
+	}
+	return out
+}
+
+var markRe = regexp.MustCompile(`^<<<(\d+)>>>$`)
+
+// stopInGDB runs bin under GDB to here(), goes up one frame, writes a core
+// and prints every expression in exprs (plus helpers), returning all.
+func stopInGDB(t *testing.T, bin string, exprs []string) *gdbStop {
+	t.Helper()
+	needTools(t, "gdb")
+	core := filepath.Join(t.TempDir(), "core")
+	var cmds bytes.Buffer
+	fmt.Fprintf(&cmds, "set pagination off\nset width 0\nset confirm off\nbreak here\nrun\nup\n")
+	fmt.Fprintf(&cmds, "generate-core-file %s\n", core)
+	all := append([]string{"(unsigned long)&main"}, exprs...)
+	for i, e := range all {
+		fmt.Fprintf(&cmds, "echo <<<%d>>>\\n\nprint %s\n", i, e)
+	}
+	cmdFile := filepath.Join(t.TempDir(), "cmds.gdb")
+	if err := os.WriteFile(cmdFile, cmds.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "gdb", "-nx", "-batch", "-x", cmdFile, bin)
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	printed := map[string]string{}
+	cur := -1
+	for _, line := range strings.Split(string(out), "\n") {
+		if m := markRe.FindStringSubmatch(line); m != nil {
+			cur, _ = strconv.Atoi(m[1])
+			continue
+		}
+		if cur < 0 || cur >= len(all) {
+			continue
+		}
+		if _, done := printed[all[cur]]; done {
+			continue
+		}
+		if i := strings.Index(line, " = "); strings.HasPrefix(line, "$") && i > 0 {
+			printed[all[cur]] = line[i+3:]
+		} else if line != "" {
+			printed[all[cur]] = "ERROR: " + line
+		}
+	}
+	s := &gdbStop{bin: bin, printed: printed, mem: &coreMem{}}
+	if s.exe, err = elf.Open(bin); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.exe.Close() })
+	if s.d, err = s.exe.DWARF(); err != nil {
+		t.Fatal(err)
+	}
+	s.types = NewTypeReader(s.d)
+	s.syms, _ = s.exe.Symbols()
+	mainAddr, err := strconv.ParseUint(printed["(unsigned long)&main"], 10, 64)
+	if err != nil {
+		t.Fatalf("address of main from gdb: %q: %v\n%s", printed["(unsigned long)&main"], err, out)
+	}
+	for _, sym := range s.syms {
+		if sym.Name == "main" && elf.ST_TYPE(sym.Info) == elf.STT_FUNC {
+			s.bias = mainAddr - sym.Value
+		}
+	}
+	cf, err := elf.Open(core)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cf.Close() })
+	if err := s.mem.add(cf, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.mem.add(s.exe, s.bias); err != nil {
+		t.Fatal(err)
+	}
+	sort.SliceStable(s.syms, func(i, j int) bool { return s.syms[i].Value < s.syms[j].Value })
+	s.env = &ValueEnv{Mem: s.mem.read, Types: s.types, Bias: s.bias, Symbolize: s.symbolize}
+	return s
+}
+
+// symbolize names an address as GDB's <sym+off>, from the ELF symbols.
+func (s *gdbStop) symbolize(addr uint64) (string, bool) {
+	best := -1
+	for i, sym := range s.syms {
+		typ := elf.ST_TYPE(sym.Info)
+		if sym.Name == "" || sym.Section == elf.SHN_UNDEF || (typ != elf.STT_FUNC && typ != elf.STT_OBJECT) {
+			continue
+		}
+		a := sym.Value + s.bias
+		if addr >= a && (addr < a+sym.Size || addr == a) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return "", false
+	}
+	sym := s.syms[best]
+	name := sym.Name
+	if d, err := demangle.ToString(name); err == nil {
+		name = d
+	}
+	if off := addr - sym.Value - s.bias; off != 0 {
+		name += "+" + strconv.FormatUint(off, 10)
+	}
+	return name, true
+}
+
+// globalVar finds a global variable's type and address by name.
+func (s *gdbStop) globalVar(name string) (Object, error) {
+	r := s.d.Reader()
+	for {
+		e, err := r.Next()
+		if err != nil || e == nil {
+			return Object{}, fmt.Errorf("variable %s: %w", name, ErrNotFound)
+		}
+		if e.Tag != stddwarf.TagVariable {
+			if e.Tag != stddwarf.TagCompileUnit && e.Tag != stddwarf.TagNamespace && e.Children {
+				r.SkipChildren()
+			}
+			continue
+		}
+		loc, ok := e.Val(stddwarf.AttrLocation).([]byte)
+		if !ok || len(loc) != 9 || loc[0] != 0x03 {
+			continue
+		}
+		n, _ := e.Val(stddwarf.AttrName).(string)
+		toff, hasType := e.Val(stddwarf.AttrType).(stddwarf.Offset)
+		if spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset); ok {
+			sr := s.d.Reader()
+			sr.Seek(spec)
+			se, err := sr.Next()
+			if err != nil || se == nil {
+				continue
+			}
+			n, _ = se.Val(stddwarf.AttrName).(string)
+			toff, hasType = se.Val(stddwarf.AttrType).(stddwarf.Offset)
+		}
+		if n != name || !hasType {
+			continue
+		}
+		t, err := s.types.Type(toff)
+		if err != nil {
+			return Object{}, err
+		}
+		addr := leUint(loc[1:]) + s.bias
+		return MemObject(t, addr), nil
+	}
+}
+
+// localVar finds a local of main by name and gets its address from GDB.
+func (s *gdbStop) localVar(name string) (Object, error) {
+	r := s.d.Reader()
+	inMain := false
+	for {
+		e, err := r.Next()
+		if err != nil || e == nil {
+			return Object{}, fmt.Errorf("local %s: %w", name, ErrNotFound)
+		}
+		switch e.Tag {
+		case stddwarf.TagSubprogram:
+			n, _ := e.Val(stddwarf.AttrName).(string)
+			inMain = n == "main"
+			if !inMain && e.Children {
+				r.SkipChildren()
+			}
+			continue
+		case stddwarf.TagVariable, stddwarf.TagFormalParameter:
+			n, _ := e.Val(stddwarf.AttrName).(string)
+			if !inMain || n != name {
+				continue
+			}
+			t, err := s.types.Type(e.Val(stddwarf.AttrType).(stddwarf.Offset))
+			if err != nil {
+				return Object{}, err
+			}
+			a, ok := s.printed["(unsigned long)&"+name]
+			if !ok {
+				return Object{}, fmt.Errorf("no address of %s from gdb", name)
+			}
+			addr, err := strconv.ParseUint(a, 10, 64)
+			if err != nil {
+				return Object{}, err
+			}
+			return MemObject(t, addr), nil
+		}
+	}
+}
+
+var cExprs = []string{
+	"g_mixed", "head", "n1", "g_arr", "g_zero", "g_same", "g_str", "g_cp", "g_esc", "g_col", "g_badcol",
+	"g_op", "g_ops", "g_d", "g_f", "g_dz", "g_big", "g_neg", "g_ld", "g_short", "g_ulong", "g_ll", "g_uc",
+	"g_sc", "g_c", "g_nl", "g_bool", "g_i32", "g_u8", "g_ip", "g_ipp", "g_vp", "g_nodes", "g_matrix",
+	"g_u", "g_size", "g_nullstr", "g_strs", "s_counter",
+}
+
+var cLocals = []string{"m", "local", "lp", "buf", "np"}
+
+func localExprs(locals []string) []string {
+	var out []string
+	for _, l := range locals {
+		out = append(out, l, "(unsigned long)&"+l)
+	}
+	return out
+}
+
+func checkPrinted(t *testing.T, s *gdbStop, names []string, local bool) {
+	t.Helper()
+	for _, name := range names {
+		want, ok := s.printed[name]
+		if !ok || strings.HasPrefix(want, "ERROR") {
+			t.Errorf("gdb did not print %s: %q", name, want)
+			continue
+		}
+		var o Object
+		var err error
+		if local {
+			o, err = s.localVar(name)
+		} else {
+			o, err = s.globalVar(name)
+		}
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if got := s.env.Format(o); got != want {
+			t.Errorf("print %s:\n got: %s\nwant: %s", name, got, want)
+		}
+	}
+}
+
+func TestFormatCValuesLikeGDB(t *testing.T) {
+	bin := compile(t, "gcc", "cvals.c")
+	s := stopInGDB(t, bin, append(append([]string{}, cExprs...), localExprs(cLocals)...))
+	checkPrinted(t, s, cExprs, false)
+	checkPrinted(t, s, cLocals, true)
+}
+
+var cxxExprs = []string{
+	"g_pt", "g_buf", "g_mode", "g_s", "g_long", "g_empty", "g_vec", "g_vs", "g_vempty", "g_map", "g_set",
+	"g_umap", "g_list", "g_opt", "g_noopt", "g_up", "g_upnull", "g_sp", "g_sp2", "g_wp", "g_spnull",
+	"g_circle", "g_shape", "g_diamond", "g_holder", "g_counter", "g_int", "g_ref", "g_cstr", "g_aref", "g_vzero",
+}
+
+var cxxLocals = []string{"p", "cpp", "pts"}
+
+func TestFormatCXXValuesLikeGDB(t *testing.T) {
+	bin := compile(t, "g++", "cxxvals.cpp")
+	s := stopInGDB(t, bin, append(append([]string{}, cxxExprs...), localExprs(cxxLocals)...))
+	checkPrinted(t, s, cxxExprs, false)
+	checkPrinted(t, s, cxxLocals, true)
+}
+
+var _ = errors.New
