@@ -1,0 +1,555 @@
+package rsp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options configure a Client. The zero value is usable.
+type Options struct {
+	// Dialect selects server-specific rules; DialectAuto detects it from
+	// the qSupported reply.
+	Dialect Dialect
+	// RRVersion is rr's version ("5.6.0", or the "rr version 5.9.0" line
+	// of `rr --version`). It picks the qRRCmd format (>= 5.8 new style).
+	// If empty the client probes once with a harmless new-style request.
+	RRVersion string
+	// PacketLog, if set, receives one line per packet: timestamp,
+	// direction ("->" sent, "<-" received, "<%" notification) and payload.
+	PacketLog io.Writer
+	// Logger, if set, receives the same packet log at debug level plus
+	// warnings. Nil discards.
+	Logger *slog.Logger
+	// Console receives the decoded text of "O" console-output packets.
+	Console io.Writer
+	// KeepAckMode keeps acknowledgements on even if the server offers
+	// QStartNoAckMode (useful to test the ack path).
+	KeepAckMode bool
+	// Features are extra qSupported features to announce, e.g. "vContSupported+".
+	Features []string
+	// NoStepOver disables the step-over-breakpoint dance on forward resumes
+	// (remove the breakpoint at the stopped pc, single-step, re-insert).
+	NoStepOver bool
+	// InterruptTimeout bounds how long a cancelled resume waits for the stop
+	// reply after sending 0x03 before the connection is declared dead.
+	// Default 10s.
+	InterruptTimeout time.Duration
+}
+
+// Client speaks the GDB Remote Serial Protocol to one server.
+//
+// A Client is not safe for concurrent use: calls must be serialised by the
+// caller. The one exception is Interrupt, which may be called from any
+// goroutine, typically while another goroutine is blocked in Continue.
+type Client struct {
+	conn *conn
+	opts Options
+	log  *slog.Logger
+
+	features     map[string]string
+	packetSize   int
+	multiprocess bool
+	noAck        bool
+	vcont        map[string]bool // actions from vCont?; nil = no vCont
+	tdesc        *TargetDesc
+	pcReg        string
+	g            guard
+
+	pending      int         // replies still owed to requests abandoned on cancellation
+	interrupted  atomic.Bool // 0x03 sent since the last sync
+	running      atomic.Bool
+	rrCmdProbed  bool
+	pUnsupported bool
+	xOK          int // X writes: 0 unknown, 1 works, -1 unsupported
+
+	pid      int64
+	hg       Thread // thread selected with Hg, valid if hgValid
+	hgValid  bool
+	lastStop Stop
+	regs     map[Thread][]byte // g cache, dropped on resume and writes
+	bps      map[Breakpoint]bool
+	bpOrder  []Breakpoint
+	mu       sync.Mutex // guards running-state hand-off for Interrupt
+}
+
+// Dial connects to addr ("host:port") over TCP and performs the handshake.
+// It does not retry; callers that race a server's startup retry themselves.
+func Dial(ctx context.Context, addr string, opts Options) (*Client, error) {
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("rsp: dial %s: %w", addr, err)
+	}
+	if tc, ok := nc.(*net.TCPConn); ok {
+		tc.SetNoDelay(true) //nolint:errcheck
+	}
+	c, err := NewClient(ctx, nc, opts)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// NewClient performs the handshake over rwc and returns a Client that owns
+// rwc (Close closes it). Read deadlines are used for context cancellation
+// when rwc implements SetReadDeadline (net.Conn, *os.File); otherwise a
+// cancelled short request closes the connection.
+//
+// Handshake: qSupported (features, PacketSize), QStartNoAckMode when offered,
+// vCont?, ? (the initial stop, which gdbserver requires before the target
+// description), then qXfer:features:read of target.xml and its includes.
+func NewClient(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (*Client, error) {
+	if opts.InterruptTimeout == 0 {
+		opts.InterruptTimeout = 10 * time.Second
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	c := &Client{
+		conn:       newConn(rwc, newPacketLog(opts.PacketLog, opts.Logger)),
+		opts:       opts,
+		log:        logger,
+		packetSize: 1024,
+		regs:       map[Thread][]byte{},
+		bps:        map[Breakpoint]bool{},
+	}
+	if err := c.handshake(ctx); err != nil {
+		c.conn.close()
+		return nil, fmt.Errorf("rsp: handshake: %w", err)
+	}
+	return c, nil
+}
+
+func (c *Client) handshake(ctx context.Context) error {
+	feats := []string{"multiprocess+", "swbreak+", "hwbreak+"}
+	feats = append(feats, c.opts.Features...)
+	feats = append(feats, "xmlRegisters=i386")
+	reply, err := c.query(ctx, "qSupported:"+strings.Join(feats, ";"))
+	if err != nil {
+		return err
+	}
+	c.features = parseFeatures(reply)
+	c.packetSize = parsePacketSize(c.features["PacketSize"])
+	c.multiprocess = c.features["multiprocess"] == "+"
+	d := c.opts.Dialect
+	if d == DialectAuto {
+		d = detectDialect(c.features)
+	}
+	c.g = guard{dialect: d, features: c.features, annexes: map[string]bool{}, bpKind: 1}
+	if d == DialectRR && c.opts.RRVersion != "" {
+		v, ok := parseVersion(c.opts.RRVersion)
+		if !ok {
+			return fmt.Errorf("bad rr version %q", c.opts.RRVersion)
+		}
+		c.g.rrNewCmd = versionAtLeast(v, 5, 8)
+		c.rrCmdProbed = true
+	}
+	if c.features["QStartNoAckMode"] == "+" && !c.opts.KeepAckMode {
+		if err := c.cmd(ctx, "QStartNoAckMode"); err == nil {
+			c.conn.ack = false
+			c.noAck = true
+		} else if !errors.Is(err, ErrUnsupported) {
+			var e *Error
+			if !errors.As(err, &e) {
+				return err
+			}
+		}
+	}
+	if r, err := c.query(ctx, "vCont?"); err == nil {
+		c.vcont = parseVContActions(r)
+	} else if !isReplyErr(err) {
+		return err
+	}
+	if _, err := c.StopReason(ctx); err != nil && !isReplyErr(err) {
+		return err
+	}
+	if c.features["qXfer:features:read"] == "+" {
+		td, err := ParseTargetDesc(func(annex string) ([]byte, error) {
+			c.g.annexes[annex] = true
+			return c.xferRead(ctx, "features", annex)
+		})
+		if err != nil {
+			if !isReplyErr(err) {
+				return err
+			}
+			c.log.Warn("rsp: no target description", "err", err)
+		} else {
+			c.setTarget(td)
+		}
+	}
+	return nil
+}
+
+// isReplyErr reports whether err is a server answer (Exx or empty) rather
+// than a transport problem, so the handshake can go on without that feature.
+func isReplyErr(err error) bool {
+	var e *Error
+	return errors.As(err, &e) || errors.Is(err, ErrUnsupported)
+}
+
+func (c *Client) setTarget(td *TargetDesc) {
+	c.tdesc = td
+	for _, name := range []string{"rip", "eip", "pc"} {
+		if _, ok := td.Lookup(name); ok {
+			c.pcReg = name
+			break
+		}
+	}
+	if strings.Contains(td.Architecture, "aarch64") {
+		c.g.bpKind = 4
+	}
+}
+
+func parseFeatures(reply string) map[string]string {
+	f := map[string]string{}
+	for _, item := range strings.Split(reply, ";") {
+		if item == "" {
+			continue
+		}
+		if k, v, ok := strings.Cut(item, "="); ok {
+			f[k] = v
+			continue
+		}
+		switch last := item[len(item)-1]; last {
+		case '+', '-', '?':
+			f[item[:len(item)-1]] = string(last)
+		default:
+			f[item] = "+"
+		}
+	}
+	return f
+}
+
+// parsePacketSize reads PacketSize as hex (the spec; rr <= 5.9 sent a
+// decimal-looking "1048576") and clamps it to [256, 1 MiB].
+func parsePacketSize(s string) int {
+	const lo, hi = 256, 1 << 20
+	if s == "" {
+		return 1024
+	}
+	v, err := strconv.ParseUint(s, 16, 64)
+	if err != nil {
+		return 1024
+	}
+	return int(min(max(v, lo), hi))
+}
+
+func parseVContActions(r string) map[string]bool {
+	rest, ok := strings.CutPrefix(r, "vCont")
+	if !ok {
+		return nil
+	}
+	m := map[string]bool{}
+	for _, a := range strings.Split(rest, ";") {
+		if a != "" {
+			m[a] = true
+		}
+	}
+	return m
+}
+
+func versionAtLeast(v [3]int, major, minor int) bool {
+	return v[0] > major || v[0] == major && v[1] >= minor
+}
+
+func parseVersion(s string) ([3]int, bool) {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, ' '); i >= 0 {
+		s = s[i+1:]
+	}
+	var v [3]int
+	parts := strings.SplitN(s, ".", 3)
+	for i, p := range parts {
+		end := 0
+		for end < len(p) && p[end] >= '0' && p[end] <= '9' {
+			end++
+		}
+		if end == 0 {
+			return v, false
+		}
+		v[i], _ = strconv.Atoi(p[:end])
+	}
+	return v, len(parts) >= 2
+}
+
+// Features returns the qSupported reply as a map: "name" → "+", "-", "?"
+// or the value of "name=value".
+func (c *Client) Features() map[string]string {
+	m := make(map[string]string, len(c.features))
+	for k, v := range c.features {
+		m[k] = v
+	}
+	return m
+}
+
+// Supports reports whether the server advertised feature name with "+".
+func (c *Client) Supports(name string) bool { return c.features[name] == "+" }
+
+// PacketSize is the server's maximum packet size (clamped).
+func (c *Client) PacketSize() int { return c.packetSize }
+
+// Dialect is the dialect in use (after auto-detection).
+func (c *Client) Dialect() Dialect { return c.g.dialect }
+
+// NoAckMode reports whether QStartNoAckMode was negotiated.
+func (c *Client) NoAckMode() bool { return c.noAck }
+
+// Multiprocess reports whether thread ids use the p<pid>.<tid> form.
+func (c *Client) Multiprocess() bool { return c.multiprocess }
+
+// Target returns the target description, or nil if the server has none.
+func (c *Client) Target() *TargetDesc { return c.tdesc }
+
+// Pid is the debuggee's process id as last reported by the server (0 if
+// unknown).
+func (c *Client) Pid() int64 { return c.pid }
+
+// LastStop returns the most recent stop reply.
+func (c *Client) LastStop() Stop { return c.lastStop }
+
+// Exited reports whether a W or X stop was seen (and not undone by Restart).
+func (c *Client) Exited() bool { return c.g.exited }
+
+// Close closes the connection. It does not detach or kill.
+func (c *Client) Close() error {
+	c.conn.fail(fmt.Errorf("%w: closed by client", ErrClosed))
+	return nil
+}
+
+// ---- request machinery ----
+
+var longAgo = time.Unix(1, 0)
+
+type readDeadliner interface{ SetReadDeadline(time.Time) error }
+
+// arm makes a cancelled ctx interrupt blocked reads: through a past read
+// deadline when the stream supports it, else by closing the connection.
+// The returned function disarms it and reports ctx's error if it fired.
+func (c *Client) arm(ctx context.Context) func() {
+	if ctx.Done() == nil {
+		return func() {}
+	}
+	rd, ok := c.conn.rw.(readDeadliner)
+	if !ok {
+		stop := context.AfterFunc(ctx, func() {
+			c.conn.fail(fmt.Errorf("%w: %v while waiting (stream has no deadlines)", ErrClosed, context.Cause(ctx)))
+		})
+		return func() { stop() }
+	}
+	done := make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		rd.SetReadDeadline(longAgo) //nolint:errcheck
+		close(done)
+	})
+	return func() {
+		if !stop() {
+			<-done
+			rd.SetReadDeadline(time.Time{}) //nolint:errcheck
+		}
+	}
+}
+
+// wrap turns a deadline error caused by ctx into ctx's error.
+func (c *Client) wrap(ctx context.Context, pkt string, err error) error {
+	if isTimeout(err) || (ctx.Err() != nil && errors.Is(err, ErrClosed)) {
+		if ctx.Err() != nil {
+			return fmt.Errorf("rsp: %s: %w", short(pkt), context.Cause(ctx))
+		}
+	}
+	var pe *ProtocolError
+	if errors.As(err, &pe) && pe.Packet == "" {
+		cp := *pe
+		cp.Packet = short(pkt)
+		return &cp
+	}
+	if errors.Is(err, ErrClosed) {
+		return fmt.Errorf("rsp: %s: %w", short(pkt), err)
+	}
+	return err
+}
+
+// resync reads replies owed to abandoned requests and, after an interrupt,
+// flushes a possible stray stop reply (rr-rsp.md §12.22) with a qC probe.
+func (c *Client) resync() error {
+	for c.pending > 0 {
+		if _, err := c.conn.readPacket(); err != nil {
+			return err
+		}
+		c.pending--
+	}
+	if !c.interrupted.Load() || c.running.Load() {
+		return nil
+	}
+	c.interrupted.Store(false)
+	c.pending++
+	if err := c.conn.writePacket([]byte("qC")); err != nil {
+		return err
+	}
+	for {
+		p, err := c.conn.readPacket()
+		if err != nil {
+			return err
+		}
+		if isStopReply(p) || isConsole(p) {
+			c.log.Debug("rsp: discarded stray reply after interrupt", "packet", printable(p))
+			continue
+		}
+		c.pending--
+		return nil
+	}
+}
+
+// exchange sends pkt and returns the raw reply payload (RLE-decoded,
+// escapes intact). It does not look at the reply.
+func (c *Client) exchange(ctx context.Context, pkt string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("rsp: %s: %w", short(pkt), err)
+	}
+	if err := c.conn.deadErr(); err != nil {
+		return nil, fmt.Errorf("rsp: %s: %w", short(pkt), err)
+	}
+	if err := c.g.check(pkt); err != nil {
+		return nil, err
+	}
+	disarm := c.arm(ctx)
+	defer disarm()
+	if err := c.resync(); err != nil {
+		return nil, c.wrap(ctx, pkt, err)
+	}
+	c.pending++
+	if err := c.conn.writePacket([]byte(pkt)); err != nil {
+		return nil, c.wrap(ctx, pkt, err)
+	}
+	p, err := c.conn.readPacket()
+	if err != nil {
+		return nil, c.wrap(ctx, pkt, err)
+	}
+	c.pending--
+	return p, nil
+}
+
+// replyError maps "" to ErrUnsupported and "Exx" to *Error.
+func replyError(pkt string, p []byte) error {
+	if len(p) == 0 {
+		return unsupported(pkt)
+	}
+	if len(p) == 3 && p[0] == 'E' && isHex(p[1]) && isHex(p[2]) {
+		return &Error{Packet: short(pkt), Code: int(unhex(p[1])<<4 | unhex(p[2]))}
+	}
+	return nil
+}
+
+// query sends pkt and returns a non-empty, non-error reply.
+func (c *Client) query(ctx context.Context, pkt string) (string, error) {
+	p, err := c.exchange(ctx, pkt)
+	if err != nil {
+		return "", err
+	}
+	if err := replyError(pkt, p); err != nil {
+		return "", err
+	}
+	return string(p), nil
+}
+
+// cmd sends pkt and expects "OK".
+func (c *Client) cmd(ctx context.Context, pkt string) error {
+	r, err := c.query(ctx, pkt)
+	if err != nil {
+		return err
+	}
+	if r != "OK" {
+		return &ProtocolError{Packet: short(pkt), Data: strconv.Quote(short(r)), Msg: "expected OK"}
+	}
+	return nil
+}
+
+func isConsole(p []byte) bool {
+	return len(p) >= 1 && p[0] == 'O' && string(p) != "OK" && isHexString(string(p[1:]))
+}
+
+func (c *Client) console(p []byte) {
+	b, _ := decodeHexUnavail(string(p[1:]))
+	if c.opts.Console != nil {
+		c.opts.Console.Write(b) //nolint:errcheck
+	}
+}
+
+// Exchange sends a raw request payload and returns the raw reply (RLE
+// decoded, binary escapes intact; "" and "Exx" are returned as they are,
+// not as errors). It is meant for research and protocol exploration.
+//
+// The dialect's refusals still apply. Requests that resume or restart the
+// target (vCont, c, s, C, S, bc, bs, vRun, vAttach, k) are refused unless
+// allowResume is true; if allowed they go through the same path as
+// Continue (cancellation interrupts, the stop is recorded). Z/z go through
+// the client's breakpoint table, so the table stays consistent.
+func (c *Client) Exchange(ctx context.Context, payload string, allowResume bool) (string, error) {
+	if isResume(payload) {
+		if !allowResume {
+			return "", refused(payload, "resume requests need allowResume")
+		}
+		if payload == "k" {
+			return "", c.Kill(ctx)
+		}
+		st, raw, err := c.resume(ctx, payload, directionOf(payload), false)
+		if raw == "" && err == nil {
+			raw = st.Raw
+		}
+		return raw, err
+	}
+	if len(payload) > 0 && (payload[0] == 'Z' || payload[0] == 'z') {
+		if typ, addr, kind, ok := parseZ(payload); ok {
+			bp := Breakpoint{Type: BreakpointType(typ), Addr: addr, Kind: kind}
+			if payload[0] == 'z' && !c.bps[bp] {
+				return "", refused(payload, "z for a breakpoint that was never inserted")
+			}
+			p, err := c.exchange(ctx, payload)
+			if err == nil && string(p) == "OK" {
+				if payload[0] == 'Z' {
+					c.addBP(bp)
+				} else {
+					c.delBP(bp)
+				}
+			}
+			return string(p), err
+		}
+	}
+	p, err := c.exchange(ctx, payload)
+	if err != nil {
+		return "", err
+	}
+	if payload == "?" {
+		c.noteStop(p)
+	}
+	return string(p), nil
+}
+
+func directionOf(pkt string) Direction {
+	if pkt == "bc" || pkt == "bs" {
+		return Reverse
+	}
+	return Forward
+}
+
+// Interrupt sends the 0x03 interrupt byte. It is safe to call from any
+// goroutine, and is how a running Continue is stopped from outside; the
+// blocked call then returns the stop the server reports (T02 on
+// gdbserver/QEMU, T00 on rr). Cancelling the resume's context does the same.
+func (c *Client) Interrupt() error {
+	c.interrupted.Store(true)
+	if err := c.conn.interrupt(); err != nil {
+		return fmt.Errorf("rsp: interrupt: %w", err)
+	}
+	return nil
+}

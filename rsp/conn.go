@@ -1,0 +1,436 @@
+package rsp
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// Framing only: "$payload#cs" packets, "%payload#cs" notifications, "+"/"-"
+// acknowledgements, run-length decoding, "}" escapes for binary payloads and
+// the 0x03 interrupt byte. Nothing here knows what a payload means.
+
+const (
+	maxFrame    = 32 << 20 // largest frame we accept before calling the stream garbage
+	maxJunk     = 1024     // bytes outside any frame tolerated between packets
+	maxResend   = 5        // retransmissions of one packet on '-' before giving up
+	interruptCh = 0x03
+)
+
+// frameKind classifies what scanFrame found at the start of a buffer.
+type frameKind int
+
+const (
+	frameNone   frameKind = iota // need more bytes
+	frameAck                     // '+'
+	frameNak                     // '-'
+	framePacket                  // "$...#cs"
+	frameNotify                  // "%...#cs"
+)
+
+// scanFrame looks at the start of b. It returns the kind of the first
+// complete item, the raw (still run-length encoded) payload of a packet,
+// whether its checksum matched, and how many bytes were consumed (junk and
+// incomplete frames included where they can be dropped). junk counts the
+// bytes that were skipped as not belonging to any frame.
+func scanFrame(b []byte) (kind frameKind, payload []byte, csOK bool, consumed, junk int, err error) {
+	i := 0
+	for i < len(b) {
+		switch b[i] {
+		case '+':
+			return frameAck, nil, false, i + 1, junk, nil
+		case '-':
+			return frameNak, nil, false, i + 1, junk, nil
+		case '$', '%':
+			start := i
+		restart:
+			for j := start + 1; j < len(b); j++ {
+				switch b[j] {
+				case '$':
+					// A new packet start inside a packet: the old one was
+					// garbage (gdb's read_frame does the same).
+					junk += j - start
+					start = j
+					goto restart
+				case '#':
+					if j+2 >= len(b) {
+						return frameNone, nil, false, start, junk, nil
+					}
+					hi, lo := b[j+1], b[j+2]
+					if !isHex(hi) || !isHex(lo) {
+						return frameNone, nil, false, j + 3, junk, fmt.Errorf("bad checksum digits %q", b[j+1:j+3])
+					}
+					want := unhex(hi)<<4 | unhex(lo)
+					var sum byte
+					for _, c := range b[start+1 : j] {
+						sum += c
+					}
+					k := framePacket
+					if b[start] == '%' {
+						k = frameNotify
+					}
+					return k, b[start+1 : j], sum == want, j + 3, junk, nil
+				}
+				if j-start > maxFrame {
+					return frameNone, nil, false, j, junk, fmt.Errorf("frame longer than %d bytes", maxFrame)
+				}
+			}
+			return frameNone, nil, false, start, junk, nil
+		default:
+			junk++
+			i++
+		}
+	}
+	return frameNone, nil, false, i, junk, nil
+}
+
+// decodeRLE expands run-length encoding: "X*n" means X repeated n-29 more
+// times. Per gdb's read_frame the count applies to the previous decoded
+// byte, and escapes are undone later (unescapeBinary), so "}" is not special
+// here.
+func decodeRLE(p []byte) ([]byte, error) {
+	if !containsByte(p, '*') {
+		return p, nil
+	}
+	out := make([]byte, 0, len(p)*2)
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c != '*' {
+			out = append(out, c)
+			continue
+		}
+		if len(out) == 0 {
+			return nil, errors.New("run-length marker at start of packet")
+		}
+		if i+1 >= len(p) {
+			return nil, errors.New("run-length marker without count")
+		}
+		n := int(p[i+1]) - 29
+		if n < 0 || p[i+1] > 126 {
+			return nil, fmt.Errorf("bad run-length count %q", p[i+1])
+		}
+		prev := out[len(out)-1]
+		for k := 0; k < n; k++ {
+			out = append(out, prev)
+		}
+		i++
+	}
+	return out, nil
+}
+
+func containsByte(p []byte, c byte) bool {
+	for _, x := range p {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// unescapeBinary undoes the "}" escaping of binary payloads (qXfer, vFile,
+// x): "}" followed by c means c^0x20.
+func unescapeBinary(p []byte) ([]byte, error) {
+	if !containsByte(p, '}') {
+		return p, nil
+	}
+	out := make([]byte, 0, len(p))
+	for i := 0; i < len(p); i++ {
+		if p[i] == '}' {
+			if i+1 >= len(p) {
+				return nil, errors.New("escape character at end of packet")
+			}
+			i++
+			out = append(out, p[i]^0x20)
+			continue
+		}
+		out = append(out, p[i])
+	}
+	return out, nil
+}
+
+// escapeBinary escapes '#', '$', '}' and '*' for binary request payloads (X).
+func escapeBinary(dst, p []byte) []byte {
+	for _, c := range p {
+		switch c {
+		case '#', '$', '}', '*':
+			dst = append(dst, '}', c^0x20)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
+}
+
+// appendFrame appends "$payload#cs" to dst.
+func appendFrame(dst []byte, payload []byte) []byte {
+	var sum byte
+	for _, c := range payload {
+		sum += c
+	}
+	dst = append(dst, '$')
+	dst = append(dst, payload...)
+	return append(dst, '#', hexDigits[sum>>4], hexDigits[sum&15])
+}
+
+const hexDigits = "0123456789abcdef"
+
+// decodePacket decodes one complete frame at the start of b and returns the
+// decoded payload (RLE expanded, escapes untouched) and bytes consumed. It is
+// the pure core that conn.readPacket uses, exported to tests and fuzzing.
+func decodePacket(b []byte) (payload []byte, consumed int, err error) {
+	for consumed < len(b) {
+		kind, raw, ok, n, _, err := scanFrame(b[consumed:])
+		consumed += n
+		if err != nil {
+			return nil, consumed, err
+		}
+		switch kind {
+		case frameNone:
+			return nil, consumed, io.ErrUnexpectedEOF
+		case framePacket, frameNotify:
+			if !ok {
+				return nil, consumed, errors.New("checksum mismatch")
+			}
+			p, err := decodeRLE(raw)
+			return p, consumed, err
+		}
+	}
+	return nil, consumed, io.ErrUnexpectedEOF
+}
+
+// deadliner is implemented by net.Conn and *os.File.
+type deadliner interface {
+	SetDeadline(time.Time) error
+}
+
+// conn is one RSP byte stream. Reads are done by the owning goroutine only;
+// writes are serialised by wmu so that interrupt can be called from another
+// goroutine while the owner is blocked in a read.
+type conn struct {
+	rw     io.ReadWriter
+	closer io.Closer
+	dl     deadliner // nil if the stream has no deadlines
+
+	rbuf []byte // received, not yet consumed bytes
+	rtmp []byte
+	junk int
+
+	wmu  sync.Mutex
+	wbuf []byte
+	last []byte // last packet sent, for retransmission on '-'
+
+	ack bool // ack mode (true until QStartNoAckMode succeeds)
+	log *packetLog
+
+	closeOnce sync.Once
+	mu        sync.Mutex
+	dead      error // sticky fatal error
+}
+
+func newConn(rwc io.ReadWriteCloser, log *packetLog) *conn {
+	c := &conn{rw: rwc, closer: rwc, ack: true, log: log, rtmp: make([]byte, 64<<10)}
+	if d, ok := rwc.(deadliner); ok {
+		c.dl = d
+	}
+	return c
+}
+
+func (c *conn) fail(err error) error {
+	c.mu.Lock()
+	if c.dead == nil {
+		c.dead = err
+	}
+	err = c.dead
+	c.mu.Unlock()
+	c.close()
+	return err
+}
+
+func (c *conn) deadErr() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.dead
+}
+
+func (c *conn) close() error {
+	var err error
+	c.closeOnce.Do(func() { err = c.closer.Close() })
+	return err
+}
+
+// isTimeout reports whether err came from a deadline set by a context.
+func isTimeout(err error) bool {
+	return errors.Is(err, os.ErrDeadlineExceeded)
+}
+
+// fill reads more bytes into rbuf. Deadline errors are returned as they are
+// (the stream stays usable, partial frames stay buffered); any other error
+// kills the connection.
+func (c *conn) fill() error {
+	if err := c.deadErr(); err != nil {
+		return err
+	}
+	n, err := c.rw.Read(c.rtmp)
+	if n > 0 {
+		c.rbuf = append(c.rbuf, c.rtmp[:n]...)
+	}
+	if err != nil {
+		if isTimeout(err) {
+			return err
+		}
+		if n > 0 && err != io.EOF {
+			return nil
+		}
+		if n > 0 {
+			return nil // deliver the bytes; EOF comes again on the next read
+		}
+		return c.fail(fmt.Errorf("%w: %v", ErrClosed, err))
+	}
+	return nil
+}
+
+func (c *conn) consume(n int) {
+	c.rbuf = c.rbuf[n:]
+	if len(c.rbuf) == 0 {
+		c.rbuf = c.rbuf[:0:0]
+	}
+}
+
+// readPacket returns the next packet's payload, RLE-decoded, with escapes
+// still in place. '+'/'-' bytes and notifications are skipped; in ack mode
+// each packet is acknowledged (or NAKed on a bad checksum).
+func (c *conn) readPacket() ([]byte, error) {
+	for {
+		kind, raw, ok, n, junk, err := scanFrame(c.rbuf)
+		c.junk += junk
+		if c.junk > maxJunk {
+			data := strconv.Quote(short(string(c.rbuf)))
+			return nil, c.fail(&ProtocolError{Data: data, Msg: "garbage between packets"})
+		}
+		if err != nil {
+			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(c.rbuf))), Msg: err.Error()})
+		}
+		c.consume(n)
+		switch kind {
+		case frameNone:
+			if err := c.fill(); err != nil {
+				return nil, err
+			}
+			continue
+		case frameAck, frameNak:
+			continue
+		}
+		c.junk = 0
+		if !ok {
+			if c.ack {
+				c.log.packet("<-", raw, "bad checksum, NAK")
+				if err := c.writeRaw([]byte{'-'}); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(raw))), Msg: "checksum mismatch"})
+		}
+		payload, err := decodeRLE(raw)
+		if err != nil {
+			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(raw))), Msg: err.Error()})
+		}
+		if kind == frameNotify {
+			c.log.packet("<%", payload, "notification skipped")
+			continue // notifications are never acknowledged
+		}
+		c.log.packet("<-", payload, "")
+		if c.ack {
+			if err := c.writeRaw([]byte{'+'}); err != nil {
+				return nil, err
+			}
+		}
+		return payload, nil
+	}
+}
+
+// writeRaw writes bytes under the write lock.
+func (c *conn) writeRaw(p []byte) error {
+	if err := c.deadErr(); err != nil {
+		return err
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	_, err := c.rw.Write(p)
+	if err != nil {
+		if isTimeout(err) {
+			// A partial write leaves the server mid-packet: unrecoverable.
+			return c.fail(fmt.Errorf("%w: write interrupted: %v", ErrClosed, err))
+		}
+		return c.fail(fmt.Errorf("%w: %v", ErrClosed, err))
+	}
+	return nil
+}
+
+// writePacket frames and sends payload; in ack mode it then waits for '+'
+// and retransmits on '-'.
+func (c *conn) writePacket(payload []byte) error {
+	c.wbuf = appendFrame(c.wbuf[:0], payload)
+	c.log.packet("->", payload, "")
+	if err := c.writeRaw(c.wbuf); err != nil {
+		return err
+	}
+	if !c.ack {
+		return nil
+	}
+	for tries := 0; ; {
+		got, err := c.readAck()
+		if err != nil {
+			return err
+		}
+		if got {
+			return nil
+		}
+		tries++
+		if tries > maxResend {
+			return c.fail(&ProtocolError{Packet: short(string(payload)), Msg: "server rejected packet repeatedly"})
+		}
+		c.log.packet("->", payload, "retransmit after '-'")
+		if err := c.writeRaw(c.wbuf); err != nil {
+			return err
+		}
+	}
+}
+
+// readAck waits for '+' (true) or '-' (false). A packet start counts as an
+// implicit ack (some stubs omit it) and is left in the buffer.
+func (c *conn) readAck() (bool, error) {
+	for {
+		for i, b := range c.rbuf {
+			switch b {
+			case '+':
+				c.consume(i + 1)
+				return true, nil
+			case '-':
+				c.consume(i + 1)
+				return false, nil
+			case '$', '%':
+				c.consume(i)
+				return true, nil
+			}
+		}
+		c.junk += len(c.rbuf)
+		c.consume(len(c.rbuf))
+		if c.junk > maxJunk {
+			return false, c.fail(&ProtocolError{Msg: "garbage instead of acknowledgement"})
+		}
+		if err := c.fill(); err != nil {
+			return false, err
+		}
+	}
+}
+
+// interrupt sends the 0x03 byte. Safe to call from any goroutine.
+func (c *conn) interrupt() error {
+	c.log.packet("->", []byte{interruptCh}, "interrupt")
+	return c.writeRaw([]byte{interruptCh})
+}

@@ -1,0 +1,537 @@
+package rsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// ---- threads ----
+
+// selectThread sends Hg/Hc unless the server already has that thread.
+func (c *Client) selectThread(ctx context.Context, op byte, t Thread) error {
+	if op == 'g' && c.hgValid && c.hg == t {
+		return nil
+	}
+	if err := c.cmd(ctx, "H"+string(op)+c.encThread(t)); err != nil {
+		if op == 'g' {
+			c.hgValid = false
+		}
+		return err
+	}
+	if op == 'g' {
+		c.hg, c.hgValid = t, true
+	}
+	return nil
+}
+
+// SelectThread sends Hg (op 'g', for register/memory access) or Hc (op 'c',
+// for resumes) for t.
+func (c *Client) SelectThread(ctx context.Context, op byte, t Thread) error {
+	if op != 'g' && op != 'c' {
+		return fmt.Errorf("rsp: select thread: op must be 'g' or 'c', not %q", op)
+	}
+	if op == 'g' {
+		c.hgValid = false
+	}
+	return c.selectThread(ctx, op, t)
+}
+
+// Threads lists the debuggee's threads (qfThreadInfo/qsThreadInfo).
+func (c *Client) Threads(ctx context.Context) ([]Thread, error) {
+	var out []Thread
+	pkt := "qfThreadInfo"
+	for range 100000 {
+		r, err := c.query(ctx, pkt)
+		if err != nil {
+			return nil, fmt.Errorf("threads: %w", err)
+		}
+		if r == "l" {
+			return out, nil
+		}
+		rest, ok := strings.CutPrefix(r, "m")
+		if !ok {
+			return nil, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(r)), Msg: "bad thread list"}
+		}
+		for _, s := range strings.Split(rest, ",") {
+			t, err := ParseThread(s)
+			if err != nil {
+				return nil, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(r)), Msg: err.Error()}
+			}
+			out = append(out, t)
+		}
+		pkt = "qsThreadInfo"
+	}
+	return nil, &ProtocolError{Packet: pkt, Msg: "thread list never ends"}
+}
+
+// CurrentThread asks the server for the current thread (qC).
+func (c *Client) CurrentThread(ctx context.Context) (Thread, error) {
+	r, err := c.query(ctx, "qC")
+	if err != nil {
+		return Thread{}, err
+	}
+	rest, ok := strings.CutPrefix(r, "QC")
+	if !ok {
+		return Thread{}, &ProtocolError{Packet: "qC", Data: strconv.Quote(short(r)), Msg: "expected QC"}
+	}
+	return ParseThread(rest)
+}
+
+// ---- registers ----
+
+func (c *Client) defThread(t Thread) Thread {
+	if t == (Thread{}) {
+		return c.lastStop.Thread
+	}
+	return t
+}
+
+// ReadRegisters returns all registers of thread t (AnyThread: the thread
+// that last stopped) as the raw g payload: registers in target-description
+// order at TargetDesc offsets, little-endian; unavailable bytes are zero.
+// The result is cached until the next resume or register write, so reading
+// many registers costs one g.
+func (c *Client) ReadRegisters(ctx context.Context, t Thread) ([]byte, error) {
+	t = c.defThread(t)
+	if g, ok := c.regs[t]; ok {
+		return bytes.Clone(g), nil
+	}
+	if t != (Thread{}) {
+		if err := c.selectThread(ctx, 'g', t); err != nil {
+			return nil, fmt.Errorf("read registers: %w", err)
+		}
+	}
+	r, err := c.query(ctx, "g")
+	if err != nil {
+		return nil, fmt.Errorf("read registers: %w", err)
+	}
+	g, err := decodeHexUnavail(r)
+	if err != nil {
+		return nil, &ProtocolError{Packet: "g", Data: strconv.Quote(short(r)), Msg: err.Error()}
+	}
+	c.regs[t] = g
+	return bytes.Clone(g), nil
+}
+
+// ReadRegister returns register regnum of thread t. With a target
+// description it slices the (cached) g reply; without one, or for a
+// register outside g, it sends p.
+func (c *Client) ReadRegister(ctx context.Context, t Thread, regnum int) ([]byte, error) {
+	if r, ok := c.tdesc.ByRegnum(regnum); ok {
+		g, err := c.ReadRegisters(ctx, t)
+		if err == nil && r.Offset+r.Size() <= len(g) {
+			return g[r.Offset : r.Offset+r.Size()], nil
+		}
+		if err != nil && c.pUnsupported {
+			return nil, err
+		}
+	}
+	if c.pUnsupported {
+		return nil, fmt.Errorf("read register %d: %w", regnum, unsupported("p"))
+	}
+	t = c.defThread(t)
+	if t != (Thread{}) {
+		if err := c.selectThread(ctx, 'g', t); err != nil {
+			return nil, fmt.Errorf("read register %d: %w", regnum, err)
+		}
+	}
+	pkt := "p" + strconv.FormatInt(int64(regnum), 16)
+	r, err := c.query(ctx, pkt)
+	if errors.Is(err, ErrUnsupported) {
+		c.pUnsupported = true
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read register %d: %w", regnum, err)
+	}
+	b, err := decodeHexUnavail(r)
+	if err != nil {
+		return nil, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(r)), Msg: err.Error()}
+	}
+	return b, nil
+}
+
+// ReadRegisterByName reads a register by its target-description name.
+func (c *Client) ReadRegisterByName(ctx context.Context, t Thread, name string) ([]byte, error) {
+	r, ok := c.tdesc.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("read register: no register named %q", name)
+	}
+	return c.ReadRegister(ctx, t, r.Regnum)
+}
+
+// ReadRegisterUint reads a register of at most 8 bytes as an integer.
+func (c *Client) ReadRegisterUint(ctx context.Context, t Thread, name string) (uint64, error) {
+	b, err := c.ReadRegisterByName(ctx, t, name)
+	if err != nil {
+		return 0, err
+	}
+	return leUint(b, name)
+}
+
+// WriteRegister writes register regnum of thread t (P, falling back to a
+// read-modify-write with g/G when P is unsupported). rr only accepts
+// register writes inside diversions.
+func (c *Client) WriteRegister(ctx context.Context, t Thread, regnum int, val []byte) error {
+	t = c.defThread(t)
+	delete(c.regs, t)
+	if t != (Thread{}) {
+		if err := c.selectThread(ctx, 'g', t); err != nil {
+			return fmt.Errorf("write register %d: %w", regnum, err)
+		}
+	}
+	err := c.cmd(ctx, "P"+strconv.FormatInt(int64(regnum), 16)+"="+hex.EncodeToString(val))
+	if !errors.Is(err, ErrUnsupported) || c.g.dialect == DialectRR {
+		if err != nil {
+			return fmt.Errorf("write register %d: %w", regnum, err)
+		}
+		return nil
+	}
+	r, ok := c.tdesc.ByRegnum(regnum)
+	if !ok || len(val) != r.Size() {
+		return fmt.Errorf("write register %d: P unsupported and no matching register in target description", regnum)
+	}
+	g, err := c.ReadRegisters(ctx, t)
+	if err != nil {
+		return fmt.Errorf("write register %d: %w", regnum, err)
+	}
+	delete(c.regs, t)
+	copy(g[r.Offset:], val)
+	if err := c.cmd(ctx, "G"+hex.EncodeToString(g)); err != nil {
+		return fmt.Errorf("write register %d: %w", regnum, err)
+	}
+	return nil
+}
+
+// ---- memory ----
+
+// readChunk is the largest m request whose hex reply fits a packet.
+func (c *Client) readChunk() int { return max((c.packetSize-32)/2, 16) }
+
+// ReadMemory reads len(p) bytes at addr with m requests, split by packet
+// size. Like io.ReaderAt it returns n < len(p) only with an error: *Error
+// if the first byte is unreadable, io.ErrUnexpectedEOF (wrapped) for a
+// short read.
+func (c *Client) ReadMemory(ctx context.Context, addr uint64, p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		want := min(len(p)-n, c.readChunk())
+		a := addr + uint64(n)
+		pkt := "m" + strconv.FormatUint(a, 16) + "," + strconv.FormatInt(int64(want), 16)
+		r, err := c.query(ctx, pkt)
+		if err != nil {
+			return n, fmt.Errorf("read memory %#x: %w", a, err)
+		}
+		b, err := hex.DecodeString(r)
+		if err != nil || len(b) > want {
+			return n, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(r)), Msg: "bad memory reply"}
+		}
+		copy(p[n:], b)
+		n += len(b)
+		if len(b) < want {
+			return n, fmt.Errorf("read memory %#x: short read of %d/%d bytes: %w", a, len(b), want, io.ErrUnexpectedEOF)
+		}
+	}
+	return n, nil
+}
+
+// WriteMemory writes data at addr, with X (binary; always used for rr,
+// whose M is missing before 5.8) or M, split by packet size. rr accepts
+// writes only inside diversions (E01 otherwise).
+func (c *Client) WriteMemory(ctx context.Context, addr uint64, data []byte) error {
+	chunk := max((c.packetSize-64)/2, 16)
+	for off := 0; off < len(data); {
+		part := data[off:min(len(data), off+chunk)]
+		if err := c.writeChunk(ctx, addr+uint64(off), part); err != nil {
+			return fmt.Errorf("write memory %#x: %w", addr+uint64(off), err)
+		}
+		off += len(part)
+	}
+	c.regs = map[Thread][]byte{}
+	return nil
+}
+
+func (c *Client) writeChunk(ctx context.Context, addr uint64, part []byte) error {
+	head := strconv.FormatUint(addr, 16) + "," + strconv.FormatInt(int64(len(part)), 16) + ":"
+	if c.xOK >= 0 && (c.g.dialect == DialectRR || c.xOK == 1) {
+		pkt := escapeBinary([]byte("X"+head), part)
+		err := c.cmd(ctx, string(pkt))
+		if err == nil {
+			c.xOK = 1
+			return nil
+		}
+		if !errors.Is(err, ErrUnsupported) {
+			return err
+		}
+		c.xOK = -1
+	}
+	return c.cmd(ctx, "M"+head+hex.EncodeToString(part))
+}
+
+// ---- qXfer ----
+
+// xferRead reads a whole qXfer object, in m/l chunks sized by PacketSize.
+func (c *Client) xferRead(ctx context.Context, object, annex string) ([]byte, error) {
+	const limit = 64 << 20
+	var out []byte
+	chunk := max(c.packetSize-16, 64)
+	for {
+		pkt := "qXfer:" + object + ":read:" + annex + ":" + strconv.FormatInt(int64(len(out)), 16) + "," + strconv.FormatInt(int64(chunk), 16)
+		p, err := c.exchange(ctx, pkt)
+		if err != nil {
+			return nil, err
+		}
+		if err := replyError(pkt, p); err != nil {
+			return nil, err
+		}
+		data, err := unescapeBinary(p[1:])
+		if err != nil || (p[0] != 'm' && p[0] != 'l') {
+			return nil, &ProtocolError{Packet: short(pkt), Data: strconv.Quote(short(string(p))), Msg: "bad qXfer reply"}
+		}
+		out = append(out, data...)
+		if p[0] == 'l' {
+			return out, nil
+		}
+		if len(data) == 0 || len(out) > limit {
+			return nil, &ProtocolError{Packet: short(pkt), Msg: "qXfer reply makes no progress or is too large"}
+		}
+	}
+}
+
+// ReadXfer reads a qXfer object (e.g. "features", "target.xml"). For rr,
+// feature annexes are limited to those target.xml included.
+func (c *Client) ReadXfer(ctx context.Context, object, annex string) ([]byte, error) {
+	b, err := c.xferRead(ctx, object, annex)
+	if err != nil {
+		return nil, fmt.Errorf("qXfer:%s:read:%s: %w", object, annex, err)
+	}
+	return b, nil
+}
+
+// Auxv returns the debuggee's auxiliary vector (qXfer:auxv:read).
+func (c *Client) Auxv(ctx context.Context) ([]byte, error) {
+	return c.ReadXfer(ctx, "auxv", "")
+}
+
+// AuxvEntry is one (type, value) pair of an auxiliary vector.
+type AuxvEntry struct{ Type, Value uint64 }
+
+// Auxv types commonly needed.
+const (
+	AT_PHDR  = 3
+	AT_ENTRY = 9
+	AT_BASE  = 7
+)
+
+// ParseAuxv decodes a little-endian auxv with 4- or 8-byte words, stopping
+// at AT_NULL.
+func ParseAuxv(b []byte, wordSize int) []AuxvEntry {
+	if wordSize != 4 && wordSize != 8 {
+		return nil
+	}
+	var out []AuxvEntry
+	for len(b) >= 2*wordSize {
+		var t, v uint64
+		if wordSize == 8 {
+			t, v = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
+		} else {
+			t, v = uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[4:]))
+		}
+		if t == 0 {
+			break
+		}
+		out = append(out, AuxvEntry{t, v})
+		b = b[2*wordSize:]
+	}
+	return out
+}
+
+// ExecFile returns the path of the executable of process pid (0: the
+// current process) via qXfer:exec-file:read.
+func (c *Client) ExecFile(ctx context.Context, pid int64) (string, error) {
+	annex := ""
+	if pid > 0 {
+		annex = strconv.FormatInt(pid, 16)
+	}
+	b, err := c.ReadXfer(ctx, "exec-file", annex)
+	return string(b), err
+}
+
+// Library is one entry of qXfer:libraries-svr4:read.
+type Library struct {
+	Name string
+	LM   uint64 // address of the link_map entry
+	Addr uint64 // l_addr: load bias
+	LD   uint64 // l_ld: address of the dynamic section
+	Lmid uint64
+}
+
+// LibraryList is the parsed svr4 library list.
+type LibraryList struct {
+	MainLM    uint64
+	Libraries []Library
+}
+
+// LibrariesSVR4 reads and parses qXfer:libraries-svr4:read (gdbserver;
+// rr and QEMU do not offer it).
+func (c *Client) LibrariesSVR4(ctx context.Context) (LibraryList, error) {
+	b, err := c.ReadXfer(ctx, "libraries-svr4", "")
+	if err != nil {
+		return LibraryList{}, err
+	}
+	return ParseLibrariesSVR4(b)
+}
+
+// ParseLibrariesSVR4 parses a <library-list-svr4> document.
+func ParseLibrariesSVR4(b []byte) (LibraryList, error) {
+	var doc struct {
+		MainLM string `xml:"main-lm,attr"`
+		Libs   []struct {
+			Name string `xml:"name,attr"`
+			LM   string `xml:"lm,attr"`
+			Addr string `xml:"l_addr,attr"`
+			LD   string `xml:"l_ld,attr"`
+			Lmid string `xml:"lmid,attr"`
+		} `xml:"library"`
+	}
+	if err := xml.Unmarshal(b, &doc); err != nil {
+		return LibraryList{}, fmt.Errorf("libraries-svr4: %w", err)
+	}
+	var ll LibraryList
+	var perr error
+	num := func(s string) uint64 {
+		if s == "" {
+			return 0
+		}
+		v, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 64)
+		if err != nil && perr == nil {
+			perr = fmt.Errorf("libraries-svr4: bad address %q", s)
+		}
+		return v
+	}
+	ll.MainLM = num(doc.MainLM)
+	for _, l := range doc.Libs {
+		ll.Libraries = append(ll.Libraries, Library{Name: l.Name, LM: num(l.LM), Addr: num(l.Addr), LD: num(l.LD), Lmid: num(l.Lmid)})
+	}
+	return ll, perr
+}
+
+// ---- vFile ----
+
+// parseFReply parses "F<result>[,<errno>][;<attachment>]".
+func parseFReply(op string, p []byte) (int64, []byte, error) {
+	if len(p) == 0 {
+		return 0, nil, unsupported("vFile:" + op)
+	}
+	if p[0] != 'F' {
+		if err := replyError("vFile:"+op, p); err != nil {
+			return 0, nil, err
+		}
+		return 0, nil, &ProtocolError{Packet: "vFile:" + op, Data: strconv.Quote(short(string(p))), Msg: "expected F reply"}
+	}
+	head, attach, _ := bytes.Cut(p[1:], []byte{';'})
+	res, errno, hasErrno := strings.Cut(string(head), ",")
+	v, err := strconv.ParseInt(res, 16, 64)
+	if err != nil {
+		return 0, nil, &ProtocolError{Packet: "vFile:" + op, Data: strconv.Quote(short(string(p))), Msg: "bad F result"}
+	}
+	if v < 0 {
+		e := -1
+		if hasErrno {
+			if n, err := strconv.ParseInt(errno, 16, 32); err == nil {
+				e = int(n)
+			}
+		}
+		return v, nil, &FileError{Op: op, Errno: e}
+	}
+	return v, attach, nil
+}
+
+// VFileSetFS selects the filesystem (mount namespace) of process pid for
+// later vFile requests (0: the server's own).
+func (c *Client) VFileSetFS(ctx context.Context, pid int64) error {
+	p, err := c.exchange(ctx, "vFile:setfs:"+strconv.FormatInt(pid, 16))
+	if err != nil {
+		return err
+	}
+	_, _, err = parseFReply("setfs", p)
+	return err
+}
+
+// VFileOpen opens a file on the server's side and returns its descriptor.
+// flags and mode use GDB File-I/O values (O_RDONLY = 0); rr accepts only
+// read-only opens.
+func (c *Client) VFileOpen(ctx context.Context, name string, flags, mode int) (int, error) {
+	pkt := "vFile:open:" + hex.EncodeToString([]byte(name)) + "," + strconv.FormatInt(int64(flags), 16) + "," + strconv.FormatInt(int64(mode), 16)
+	p, err := c.exchange(ctx, pkt)
+	if err != nil {
+		return -1, err
+	}
+	fd, _, err := parseFReply("open", p)
+	if err != nil {
+		return -1, fmt.Errorf("open %s: %w", name, err)
+	}
+	return int(fd), nil
+}
+
+// VFilePread reads up to count bytes at offset from fd. An empty result
+// means end of file.
+func (c *Client) VFilePread(ctx context.Context, fd, count int, offset int64) ([]byte, error) {
+	count = min(count, max(c.packetSize-64, 64))
+	pkt := "vFile:pread:" + strconv.FormatInt(int64(fd), 16) + "," + strconv.FormatInt(int64(count), 16) + "," + strconv.FormatInt(offset, 16)
+	p, err := c.exchange(ctx, pkt)
+	if err != nil {
+		return nil, err
+	}
+	n, attach, err := parseFReply("pread", p)
+	if err != nil {
+		return nil, err
+	}
+	data, err := unescapeBinary(attach)
+	if err != nil || int64(len(data)) != n {
+		return nil, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(string(p))), Msg: "pread length does not match data"}
+	}
+	return data, nil
+}
+
+// VFileClose closes fd.
+func (c *Client) VFileClose(ctx context.Context, fd int) error {
+	p, err := c.exchange(ctx, "vFile:close:"+strconv.FormatInt(int64(fd), 16))
+	if err != nil {
+		return err
+	}
+	_, _, err = parseFReply("close", p)
+	return err
+}
+
+// ReadFile reads a whole file through vFile open/pread/close (at most limit
+// bytes; limit <= 0 means 64 MiB).
+func (c *Client) ReadFile(ctx context.Context, name string, limit int) ([]byte, error) {
+	if limit <= 0 {
+		limit = 64 << 20
+	}
+	fd, err := c.VFileOpen(ctx, name, 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out []byte
+	for len(out) < limit {
+		b, err := c.VFilePread(ctx, fd, limit-len(out), int64(len(out)))
+		if err != nil {
+			c.VFileClose(ctx, fd) //nolint:errcheck
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		if len(b) == 0 {
+			break
+		}
+		out = append(out, b...)
+	}
+	return out, c.VFileClose(ctx, fd)
+}

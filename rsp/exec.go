@@ -1,0 +1,563 @@
+package rsp
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// BreakpointType is the Z/z packet type.
+type BreakpointType int
+
+const (
+	SoftwareBreakpoint BreakpointType = 0 // Z0
+	HardwareBreakpoint BreakpointType = 1 // Z1
+	WriteWatchpoint    BreakpointType = 2 // Z2
+	ReadWatchpoint     BreakpointType = 3 // Z3 (rr treats it as access; gdbserver x86: unsupported)
+	AccessWatchpoint   BreakpointType = 4 // Z4
+)
+
+func (t BreakpointType) String() string {
+	switch t {
+	case SoftwareBreakpoint:
+		return "software breakpoint"
+	case HardwareBreakpoint:
+		return "hardware breakpoint"
+	case WriteWatchpoint:
+		return "write watchpoint"
+	case ReadWatchpoint:
+		return "read watchpoint"
+	case AccessWatchpoint:
+		return "access watchpoint"
+	}
+	return "Z" + strconv.Itoa(int(t))
+}
+
+// Breakpoint is one entry of the client's Z table.
+type Breakpoint struct {
+	Type BreakpointType
+	Addr uint64
+	Kind int // breakpoint instruction length for Z0/Z1, byte length for Z2-4
+}
+
+func (b Breakpoint) packet(op byte) string {
+	return string(op) + strconv.Itoa(int(b.Type)) + "," + strconv.FormatUint(b.Addr, 16) + "," + strconv.FormatInt(int64(b.Kind), 16)
+}
+
+func (c *Client) addBP(b Breakpoint) {
+	if !c.bps[b] {
+		c.bps[b] = true
+		c.bpOrder = append(c.bpOrder, b)
+	}
+}
+
+func (c *Client) delBP(b Breakpoint) {
+	if !c.bps[b] {
+		return
+	}
+	delete(c.bps, b)
+	for i, x := range c.bpOrder {
+		if x == b {
+			c.bpOrder = append(c.bpOrder[:i], c.bpOrder[i+1:]...)
+			break
+		}
+	}
+}
+
+// Breakpoints returns the client's table of inserted breakpoints and
+// watchpoints, in insertion order.
+func (c *Client) Breakpoints() []Breakpoint {
+	return append([]Breakpoint(nil), c.bpOrder...)
+}
+
+// InsertBreakpoint sends Z<type>,<addr>,<kind> and records it in the
+// client's table. For software and hardware breakpoints kind 0 means the
+// architecture's breakpoint length (1 on x86, 4 on aarch64); for
+// watchpoints kind is the watched length in bytes. Inserting an entry that
+// is already in the table is a no-op.
+func (c *Client) InsertBreakpoint(ctx context.Context, typ BreakpointType, addr uint64, kind int) error {
+	if (typ == SoftwareBreakpoint || typ == HardwareBreakpoint) && kind == 0 {
+		kind = c.g.bpKind
+	}
+	b := Breakpoint{Type: typ, Addr: addr, Kind: kind}
+	if c.bps[b] {
+		return nil
+	}
+	if err := c.cmd(ctx, b.packet('Z')); err != nil {
+		return fmt.Errorf("insert %v at %#x: %w", typ, addr, err)
+	}
+	c.addBP(b)
+	return nil
+}
+
+// RemoveBreakpoint sends z for an entry of the client's table. Removing an
+// entry that is not in the table is refused locally (rr dies on it).
+func (c *Client) RemoveBreakpoint(ctx context.Context, typ BreakpointType, addr uint64, kind int) error {
+	if (typ == SoftwareBreakpoint || typ == HardwareBreakpoint) && kind == 0 {
+		kind = c.g.bpKind
+	}
+	b := Breakpoint{Type: typ, Addr: addr, Kind: kind}
+	if !c.bps[b] {
+		return refused(b.packet('z'), "no such breakpoint was inserted")
+	}
+	if err := c.cmd(ctx, b.packet('z')); err != nil {
+		return fmt.Errorf("remove %v at %#x: %w", typ, addr, err)
+	}
+	c.delBP(b)
+	return nil
+}
+
+// reinsertBreakpoints re-sends Z for the whole table, after the server
+// dropped them (rr's vRun, QEMU's "?").
+func (c *Client) reinsertBreakpoints(ctx context.Context) error {
+	var errs []error
+	for _, b := range c.bpOrder {
+		if err := c.cmd(ctx, b.packet('Z')); err != nil {
+			errs = append(errs, fmt.Errorf("re-insert %v at %#x: %w", b.Type, b.Addr, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// StopReason sends "?" and returns the current stop. On QEMU "?" deletes
+// all breakpoints; the client re-inserts its table afterwards.
+func (c *Client) StopReason(ctx context.Context) (Stop, error) {
+	p, err := c.exchange(ctx, "?")
+	if err != nil {
+		return Stop{}, err
+	}
+	if err := replyError("?", p); err != nil {
+		return Stop{}, err
+	}
+	st, err := c.noteStop(p)
+	if err != nil {
+		return st, err
+	}
+	if c.g.dialect == DialectQEMU && len(c.bpOrder) > 0 {
+		return st, c.reinsertBreakpoints(ctx)
+	}
+	return st, nil
+}
+
+// noteStop parses a stop reply and updates the client's view of the target.
+func (c *Client) noteStop(p []byte) (Stop, error) {
+	st, err := ParseStop(string(p))
+	if err != nil {
+		return st, err
+	}
+	c.record(st)
+	return st, nil
+}
+
+func (c *Client) record(st Stop) {
+	c.lastStop = st
+	c.regs = map[Thread][]byte{}
+	if st.Thread.Pid > 0 {
+		c.pid = st.Thread.Pid
+	} else if st.Pid > 0 {
+		c.pid = st.Pid
+	}
+	if st.Thread != (Thread{}) {
+		// After a stop, servers make the stopped thread the general thread.
+		c.hg, c.hgValid = st.Thread, true
+	} else {
+		c.hgValid = false
+	}
+	if st.Exited() {
+		c.g.exited = true
+	}
+}
+
+// encThread renders t for the wire, adding the pid when multiprocess ids
+// are in use.
+func (c *Client) encThread(t Thread) string {
+	if !c.multiprocess {
+		return hexID(t.Tid)
+	}
+	if t.Pid == 0 && t.Tid > 0 && c.pid > 0 {
+		t.Pid = c.pid
+	}
+	if t.Pid == 0 {
+		return hexID(t.Tid)
+	}
+	return t.String()
+}
+
+// resume sends a resume packet and waits for the stop reply, delivering
+// console output on the way. Cancelling ctx sends 0x03 and keeps reading so
+// the stream stays in sync; the stop is returned with ctx's error.
+// raw is the reply when it was not a stop (empty or Exx).
+func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal bool) (st Stop, raw string, err error) {
+	if err := c.conn.deadErr(); err != nil {
+		return Stop{}, "", fmt.Errorf("rsp: %s: %w", pkt, err)
+	}
+	if err := c.g.check(pkt); err != nil {
+		return Stop{}, "", err
+	}
+	if c.g.exited && !internal && pkt[0] != 'v' {
+		return Stop{}, "", fmt.Errorf("rsp: %s: %w", pkt, ErrExited)
+	}
+	if err := ctx.Err(); err != nil {
+		return Stop{}, "", fmt.Errorf("rsp: %s: %w", pkt, err)
+	}
+	disarm := c.arm(ctx)
+	err = c.resync()
+	disarm()
+	if err != nil {
+		return Stop{}, "", c.wrap(ctx, pkt, err)
+	}
+	c.regs = map[Thread][]byte{}
+	c.interrupted.Store(false)
+	c.running.Store(true)
+	defer c.running.Store(false)
+	// A deadline is only armed while waiting for the ack; the stop itself
+	// may take arbitrarily long and is bounded by the interrupt below.
+	disarm = c.arm(ctx)
+	c.pending++
+	err = c.conn.writePacket([]byte(pkt))
+	disarm()
+	if err != nil {
+		return Stop{}, "", c.wrap(ctx, pkt, err)
+	}
+
+	waitDone := make(chan struct{})
+	defer close(waitDone)
+	stopCancel := context.AfterFunc(ctx, func() {
+		c.Interrupt() //nolint:errcheck // a dead connection shows up in the read
+		select {
+		case <-waitDone:
+		case <-time.After(c.opts.InterruptTimeout):
+			c.conn.fail(fmt.Errorf("%w: no stop reply within %v of an interrupt", ErrClosed, c.opts.InterruptTimeout))
+		}
+	})
+	defer stopCancel()
+
+	for {
+		p, rerr := c.conn.readPacket()
+		if rerr != nil {
+			if ctx.Err() != nil {
+				return Stop{}, "", fmt.Errorf("rsp: %s: %w (%w)", pkt, ctx.Err(), rerr)
+			}
+			return Stop{}, "", fmt.Errorf("rsp: %s: %w", pkt, rerr)
+		}
+		if isConsole(p) {
+			c.console(p)
+			continue
+		}
+		if string(p) == "OK" {
+			continue // some stubs acknowledge vCont before the stop
+		}
+		c.pending--
+		if e := replyError(pkt, p); e != nil {
+			if dir == Reverse && c.g.dialect == DialectQEMU {
+				var re *Error
+				if errors.As(e, &re) && re.Code == 0x14 {
+					st := Stop{Core: -1, Direction: Reverse, AtHistoryStart: true, Raw: string(p)}
+					return st, string(p), fmt.Errorf("%w: %w", ErrHistoryStart, e)
+				}
+			}
+			return Stop{}, string(p), e
+		}
+		st, perr := ParseStop(string(p))
+		if perr != nil {
+			return Stop{}, string(p), c.wrap(ctx, pkt, perr)
+		}
+		st.Direction = dir
+		st.Interrupted = c.interrupted.Load()
+		if st.ReplayLog == "begin" && dir == Reverse {
+			st.AtHistoryStart = true
+		}
+		if c.g.dialect == DialectRR && st.Kind == StopSignal {
+			if dir == Reverse && st.Signal == Sig0 && !st.Interrupted {
+				st.AtHistoryStart = true
+			}
+			if dir == Forward && st.Signal == SIGKILL {
+				st.AboutToExit = true
+			}
+		}
+		c.record(st)
+		if ctx.Err() != nil {
+			return st, "", fmt.Errorf("rsp: %s: %w", pkt, ctx.Err())
+		}
+		return st, "", nil
+	}
+}
+
+// Continue resumes all threads forward until the next stop. If the thread
+// that last stopped sits on a breakpoint from the client's table, it is
+// first stepped over it (remove, single-step, re-insert) unless
+// Options.NoStepOver is set.
+func (c *Client) Continue(ctx context.Context) (Stop, error) {
+	if st, done, err := c.stepOver(ctx); done || err != nil {
+		return st, err
+	}
+	st, _, err := c.resume(ctx, c.contPacket(), Forward, false)
+	return st, err
+}
+
+// ContinueWithSignal resumes all threads, delivering sig (GDB numbering)
+// to thread t, e.g. to let a SIGSEGV kill the process.
+func (c *Client) ContinueWithSignal(ctx context.Context, t Thread, sig Signal) (Stop, error) {
+	sigHex := fmt.Sprintf("%02x", int(sig)&0xff)
+	if c.vcont["C"] {
+		st, _, err := c.resume(ctx, "vCont;C"+sigHex+":"+c.encThread(t)+";c", Forward, false)
+		return st, err
+	}
+	if err := c.selectThread(ctx, 'c', t); err != nil {
+		return Stop{}, err
+	}
+	st, _, err := c.resume(ctx, "C"+sigHex, Forward, false)
+	return st, err
+}
+
+func (c *Client) contPacket() string {
+	if c.vcont["c"] {
+		return "vCont;c"
+	}
+	return "c"
+}
+
+// Step single-steps thread t (AnyThread: the thread that last stopped).
+// On rr the stop may be reported for a different thread.
+func (c *Client) Step(ctx context.Context, t Thread) (Stop, error) {
+	if t == (Thread{}) {
+		t = c.lastStop.Thread
+	}
+	if st, done, err := c.stepOver(ctx); done || err != nil {
+		return st, err
+	}
+	return c.step(ctx, t)
+}
+
+func (c *Client) step(ctx context.Context, t Thread) (Stop, error) {
+	if c.vcont["s"] {
+		pkt := "vCont;s"
+		if t != (Thread{}) {
+			pkt += ":" + c.encThread(t)
+		}
+		st, _, err := c.resume(ctx, pkt, Forward, false)
+		return st, err
+	}
+	if t != (Thread{}) {
+		if err := c.selectThread(ctx, 'c', t); err != nil {
+			return Stop{}, err
+		}
+	}
+	st, _, err := c.resume(ctx, "s", Forward, false)
+	return st, err
+}
+
+// stepOver does the step-over-breakpoint dance when the stopped thread's pc
+// holds a software or hardware breakpoint from the table. done is true when
+// the step itself produced a stop that must be returned instead of
+// continuing (a signal, watchpoint, exit, or a Step request).
+func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
+	last := c.lastStop
+	if c.opts.NoStepOver || len(c.bpOrder) == 0 || last.Kind != StopSignal || c.g.exited || last.Thread == (Thread{}) {
+		return Stop{}, false, nil
+	}
+	pc, err := c.readPC(ctx, last)
+	if err != nil {
+		return Stop{}, false, nil // cannot tell; resume normally
+	}
+	var hits []Breakpoint
+	for _, b := range c.bpOrder {
+		if (b.Type == SoftwareBreakpoint || b.Type == HardwareBreakpoint) && b.Addr == pc {
+			hits = append(hits, b)
+		}
+	}
+	if len(hits) == 0 {
+		return Stop{}, false, nil
+	}
+	for _, b := range hits {
+		if err := c.RemoveBreakpoint(ctx, b.Type, b.Addr, b.Kind); err != nil {
+			return Stop{}, true, fmt.Errorf("step over breakpoint: %w", err)
+		}
+	}
+	st, serr := c.step(ctx, last.Thread)
+	var errs []error
+	if serr != nil {
+		errs = append(errs, serr)
+	}
+	if !c.g.exited && c.conn.deadErr() == nil {
+		for _, b := range hits {
+			if err := c.InsertBreakpoint(ctx, b.Type, b.Addr, b.Kind); err != nil {
+				errs = append(errs, fmt.Errorf("step over breakpoint: %w", err))
+			}
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return st, true, err
+	}
+	// A plain single-step completion means "go on"; anything else is the answer.
+	plain := st.Kind == StopSignal && st.Signal == SIGTRAP && st.Watch == WatchNone && !st.SWBreak && !st.HWBreak
+	return st, !plain, nil
+}
+
+// readPC returns the pc of the thread that stopped, from expedited
+// registers when present, else from a (cached) g.
+func (c *Client) readPC(ctx context.Context, st Stop) (uint64, error) {
+	if c.pcReg == "" {
+		return 0, errors.New("no pc register in target description")
+	}
+	r, _ := c.tdesc.Lookup(c.pcReg)
+	if b, ok := st.Registers[r.Regnum]; ok && len(b) == r.Size() {
+		return leUint(b, r.Name)
+	}
+	g, err := c.ReadRegisters(ctx, st.Thread)
+	if err != nil {
+		return 0, err
+	}
+	return c.tdesc.Uint(g, c.pcReg)
+}
+
+// ReverseContinue runs backward until a breakpoint, watchpoint or the start
+// of history ("bc"). It requires ReverseContinue+ from qSupported. On rr it
+// first sends Hc-1 (Hcp-1.-1), because rr filters bc stops by the continue
+// thread, which it resets to the stopped thread after every forward stop.
+// At the start of history the stop has AtHistoryStart set; on QEMU the
+// error also matches ErrHistoryStart.
+func (c *Client) ReverseContinue(ctx context.Context) (Stop, error) {
+	if c.features["ReverseContinue"] != "+" {
+		return Stop{}, refused("bc", "server does not advertise ReverseContinue+")
+	}
+	if c.g.exited {
+		return Stop{}, fmt.Errorf("rsp: bc: %w", ErrExited)
+	}
+	if c.g.dialect == DialectRR {
+		all := "-1"
+		if c.multiprocess {
+			all = "p-1.-1"
+		}
+		if err := c.cmd(ctx, "Hc"+all); err != nil {
+			return Stop{}, err
+		}
+	}
+	st, _, err := c.resume(ctx, "bc", Reverse, false)
+	return st, err
+}
+
+// ReverseStep steps thread t one instruction backward ("Hc<t>" then "bs").
+// AnyThread means the thread that last stopped.
+func (c *Client) ReverseStep(ctx context.Context, t Thread) (Stop, error) {
+	if c.features["ReverseStep"] != "+" {
+		return Stop{}, refused("bs", "server does not advertise ReverseStep+")
+	}
+	if c.g.exited {
+		return Stop{}, fmt.Errorf("rsp: bs: %w", ErrExited)
+	}
+	if t == (Thread{}) {
+		t = c.lastStop.Thread
+	}
+	if t != (Thread{}) {
+		if err := c.cmd(ctx, "Hc"+c.encThread(t)); err != nil {
+			return Stop{}, err
+		}
+	}
+	st, _, err := c.resume(ctx, "bs", Reverse, false)
+	return st, err
+}
+
+// Resume sends an arbitrary vCont action list (e.g. "vCont;s:p1.2;c") and
+// waits for the stop. No step-over dance is done.
+func (c *Client) Resume(ctx context.Context, vcont string) (Stop, error) {
+	st, _, err := c.resume(ctx, vcont, directionOf(vcont), false)
+	return st, err
+}
+
+// Restart is rr's vRun: where "" goes back to the restart point, "<N>"
+// seeks to (the end of) event N, "c<N>" restores checkpoint N, "t<T>"
+// seeks to tick T of the current thread. It then sends the throw-away
+// resume rr needs (the first resume after vRun returns T00 without moving)
+// and re-inserts every breakpoint and watchpoint of the client's table,
+// because vRun clears them on the server. A re-insertion failure is
+// returned as an error together with the stop.
+func (c *Client) Restart(ctx context.Context, where string) (Stop, error) {
+	if c.g.dialect != DialectRR {
+		return Stop{}, refused("vRun", "Restart is rr's vRun seek; dialect is "+c.g.dialect.String())
+	}
+	pkt := "vRun;"
+	if where != "" {
+		pkt += ";" + hex.EncodeToString([]byte(where))
+	}
+	st, _, err := c.resume(ctx, pkt, Forward, true)
+	if err != nil {
+		return st, err
+	}
+	c.g.exited = false
+	dummy, _, err := c.resume(ctx, c.contPacket(), Forward, true)
+	if err != nil {
+		return st, fmt.Errorf("rsp: resume after vRun: %w", err)
+	}
+	if dummy.Kind != StopSignal || dummy.Signal != Sig0 {
+		c.log.Warn("rsp: unexpected stop after vRun", "stop", dummy.Raw)
+	}
+	c.record(st)
+	c.hgValid = false
+	return st, c.reinsertBreakpoints(ctx)
+}
+
+// SeekEvent is Restart(ctx, "<event>").
+func (c *Client) SeekEvent(ctx context.Context, event int64) (Stop, error) {
+	return c.Restart(ctx, strconv.FormatInt(event, 10))
+}
+
+// RestoreCheckpoint is Restart(ctx, "c<id>").
+func (c *Client) RestoreCheckpoint(ctx context.Context, id int) (Stop, error) {
+	return c.Restart(ctx, "c"+strconv.Itoa(id))
+}
+
+// Detach detaches from the debuggee ("D;<pid>" when multiprocess ids are in
+// use, which gdbserver and QEMU require; rr accepts it) and closes the
+// connection. rr exits (unless -k), gdbserver --once exits and lets the
+// process run.
+func (c *Client) Detach(ctx context.Context) error {
+	pkt := "D"
+	if c.multiprocess && c.pid > 0 {
+		pkt = "D;" + hexID(c.pid)
+	}
+	err := c.cmd(ctx, pkt)
+	c.Close()
+	if err != nil {
+		return fmt.Errorf("detach: %w", err)
+	}
+	return nil
+}
+
+// Kill kills the debuggee ("k") and closes the connection. The reply is
+// optional in the protocol: rr exits without answering and gdbserver --once
+// exits too, so EOF counts as success, as does any reply. Without a
+// deadline in ctx the wait is bounded by 5 seconds.
+func (c *Client) Kill(ctx context.Context) error {
+	if err := c.conn.deadErr(); err != nil {
+		return fmt.Errorf("rsp: kill: %w", err)
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+	}
+	disarm := c.arm(ctx)
+	defer disarm()
+	defer c.Close()
+	if err := c.resync(); err != nil {
+		if errors.Is(err, ErrClosed) {
+			return nil
+		}
+		return c.wrap(ctx, "k", err)
+	}
+	if err := c.conn.writePacket([]byte("k")); err != nil {
+		if errors.Is(err, ErrClosed) && !isTimeout(err) && ctx.Err() == nil {
+			return nil // EOF instead of an ack: the server is gone, as wanted
+		}
+		return c.wrap(ctx, "k", err)
+	}
+	_, err := c.conn.readPacket()
+	if err == nil || (errors.Is(err, ErrClosed) && ctx.Err() == nil) {
+		return nil
+	}
+	return c.wrap(ctx, "k", err)
+}

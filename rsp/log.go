@@ -1,0 +1,79 @@
+package rsp
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// packetLog writes one line per packet (timestamp, direction, payload) to an
+// io.Writer and/or a slog.Logger at debug level. A nil *packetLog logs nothing.
+type packetLog struct {
+	mu     sync.Mutex
+	w      io.Writer
+	logger *slog.Logger
+	now    func() time.Time
+	buf    []byte
+}
+
+const maxLogPayload = 2048
+
+func newPacketLog(w io.Writer, logger *slog.Logger) *packetLog {
+	if w == nil && logger == nil {
+		return nil
+	}
+	return &packetLog{w: w, logger: logger, now: time.Now}
+}
+
+// packet records one packet. dir is "->" (sent), "<-" (received) or "<%"
+// (notification received).
+func (l *packetLog) packet(dir string, payload []byte, note string) {
+	if l == nil {
+		return
+	}
+	text := printable(payload)
+	if l.logger != nil && l.logger.Enabled(context.Background(), slog.LevelDebug) {
+		attrs := []any{"dir", dir, "packet", text}
+		if note != "" {
+			attrs = append(attrs, "note", note)
+		}
+		l.logger.Debug("rsp", attrs...)
+	}
+	if l.w == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.now().UTC().AppendFormat(l.buf[:0], "15:04:05.000000")
+	b = append(b, ' ')
+	b = append(b, dir...)
+	b = append(b, ' ')
+	b = append(b, text...)
+	if note != "" {
+		b = append(b, " ("...)
+		b = append(b, note...)
+		b = append(b, ')')
+	}
+	b = append(b, '\n')
+	l.buf = b
+	l.w.Write(b) //nolint:errcheck // logging is best effort
+}
+
+// printable returns p as text; non-printable bytes force Go quoting, and
+// long payloads are truncated.
+func printable(p []byte) string {
+	trunc := ""
+	if len(p) > maxLogPayload {
+		trunc = "…(" + strconv.Itoa(len(p)) + " bytes)"
+		p = p[:maxLogPayload]
+	}
+	for _, c := range p {
+		if c < 0x20 || c >= 0x7f {
+			return strconv.QuoteToASCII(string(p)) + trunc
+		}
+	}
+	return string(p) + trunc
+}
