@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -191,14 +192,14 @@ func (c *Client) encThread(t Thread) string {
 // the stream stays in sync; the stop is returned with ctx's error.
 // raw is the reply when it was not a stop (empty or Exx).
 func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal bool) (st Stop, raw string, err error) {
+	if c.g.exited && !internal && !strings.HasPrefix(pkt, "vRun") {
+		return Stop{}, "", fmt.Errorf("rsp: %s: %w", pkt, ErrExited)
+	}
 	if err := c.conn.deadErr(); err != nil {
 		return Stop{}, "", fmt.Errorf("rsp: %s: %w", pkt, err)
 	}
 	if err := c.g.check(pkt); err != nil {
 		return Stop{}, "", err
-	}
-	if c.g.exited && !internal && pkt[0] != 'v' {
-		return Stop{}, "", fmt.Errorf("rsp: %s: %w", pkt, ErrExited)
 	}
 	if err := ctx.Err(); err != nil {
 		return Stop{}, "", fmt.Errorf("rsp: %s: %w", pkt, err)
@@ -291,7 +292,7 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 // first stepped over it (remove, single-step, re-insert) unless
 // Options.NoStepOver is set.
 func (c *Client) Continue(ctx context.Context) (Stop, error) {
-	if st, done, err := c.stepOver(ctx); done || err != nil {
+	if st, stepped, err := c.stepOver(ctx); err != nil || (stepped && !plainStep(st)) {
 		return st, err
 	}
 	st, _, err := c.resume(ctx, c.contPacket(), Forward, false)
@@ -326,8 +327,11 @@ func (c *Client) Step(ctx context.Context, t Thread) (Stop, error) {
 	if t == (Thread{}) {
 		t = c.lastStop.Thread
 	}
-	if st, done, err := c.stepOver(ctx); done || err != nil {
-		return st, err
+	if t == c.lastStop.Thread {
+		// If t sits on a breakpoint, the step-over is the step.
+		if st, stepped, err := c.stepOver(ctx); stepped || err != nil {
+			return st, err
+		}
 	}
 	return c.step(ctx, t)
 }
@@ -351,9 +355,8 @@ func (c *Client) step(ctx context.Context, t Thread) (Stop, error) {
 }
 
 // stepOver does the step-over-breakpoint dance when the stopped thread's pc
-// holds a software or hardware breakpoint from the table. done is true when
-// the step itself produced a stop that must be returned instead of
-// continuing (a signal, watchpoint, exit, or a Step request).
+// holds a software or hardware breakpoint from the table. stepped reports
+// whether it single-stepped; st is that step's stop.
 func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 	last := c.lastStop
 	if c.opts.NoStepOver || len(c.bpOrder) == 0 || last.Kind != StopSignal || c.g.exited || last.Thread == (Thread{}) {
@@ -389,12 +392,14 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 			}
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return st, true, err
-	}
-	// A plain single-step completion means "go on"; anything else is the answer.
-	plain := st.Kind == StopSignal && st.Signal == SIGTRAP && st.Watch == WatchNone && !st.SWBreak && !st.HWBreak
-	return st, !plain, nil
+	return st, true, errors.Join(errs...)
+}
+
+// plainStep reports whether st is an ordinary single-step completion, after
+// which a continue may go on; anything else (signal, watchpoint, breakpoint,
+// exit) is the answer to the continue.
+func plainStep(st Stop) bool {
+	return st.Kind == StopSignal && st.Signal == SIGTRAP && st.Watch == WatchNone && !st.SWBreak && !st.HWBreak
 }
 
 // readPC returns the pc of the thread that stopped, from expedited
