@@ -74,7 +74,7 @@ fuzz:
 
 bench: deps build testprogs
 	@if [ -d bench/cmd/rrbench ]; then \
-	  $(MAKE) -s -C bench/large && $(GO) run ./bench/cmd/rrbench -rrmcp $(BIN)/rrmcp -out bench; \
+	  $(MAKE) -s -j2 -C bench/large && $(GO) run ./bench/cmd/rrbench -rrmcp $(BIN)/rrmcp -out bench; \
 	else echo "bench: the benchmark driver (issue 5) is not built yet"; fi
 
 demo: deps build testprogs
