@@ -95,14 +95,16 @@ func unescape(b string) string {
 	return string(out)
 }
 
-// appendFrame appends "$payload#cs" to dst, escaping '$', '#', '}' and '*'
-// (forwarded qXfer data is binary; other replies never contain them).
+// appendFrame appends "$payload#cs" to dst. The payload is framed as it is:
+// forwarded replies arrive with their binary escapes intact (see
+// ForwardFunc), and local replies contain nothing that needs escaping. A
+// stray '$' or '#' would break the framing, so those two are escaped.
 func appendFrame(dst []byte, payload string) []byte {
 	dst = append(dst, '$')
 	var sum byte
 	for i := 0; i < len(payload); i++ {
 		c := payload[i]
-		if c == '$' || c == '#' || c == '}' || c == '*' {
+		if c == '$' || c == '#' {
 			dst = append(dst, '}')
 			sum += '}'
 			c ^= 0x20

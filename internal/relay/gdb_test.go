@@ -1,12 +1,9 @@
 package relay
 
 import (
-	"bufio"
-	"context"
+		"context"
 	"debug/elf"
-	"fmt"
-	"net"
-	"os/exec"
+			"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,113 +12,8 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/rsp"
 )
-
-// rawClient is a minimal RSP client for the test, standing in for the
-// session's rsp.Client: no-ack mode, run-length decoding, "}" unescaping.
-type rawClient struct {
-	mu   sync.Mutex
-	c    net.Conn
-	rd   *bufio.Reader
-	stop string // the last stop reply
-}
-
-func dialRaw(ctx context.Context, addr string) (*rawClient, error) {
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	rc := &rawClient{c: c, rd: bufio.NewReader(c)}
-	// The handshake runs in ack mode: skip the '+' before each reply.
-	for _, p := range []string{"qSupported:swbreak+", "QStartNoAckMode"} {
-		if _, err := rc.exchange(ctx, p, true); err != nil {
-			c.Close()
-			return nil, err
-		}
-	}
-	if _, err := c.Write([]byte("+")); err != nil {
-		c.Close()
-		return nil, err
-	}
-	if rc.stop, err = rc.exchange(ctx, "?", false); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return rc, nil
-}
-
-func (rc *rawClient) forward(ctx context.Context, pkt string) (string, error) {
-	return rc.exchange(ctx, pkt, false)
-}
-
-func (rc *rawClient) exchange(ctx context.Context, pkt string, acks bool) (string, error) {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	if dl, ok := ctx.Deadline(); ok {
-		rc.c.SetDeadline(dl)
-	}
-	if _, err := rc.c.Write(appendFrame(nil, pkt)); err != nil {
-		return "", err
-	}
-	for {
-		it, err := readItem(rc.rd)
-		if err != nil {
-			return "", err
-		}
-		if it.kind != '$' {
-			continue
-		}
-		if acks {
-			rc.c.Write([]byte("+"))
-		}
-		return decodeRLE(it.raw), nil // binary (qXfer) replies would still need unescaping
-	}
-}
-
-func decodeRLE(s string) string {
-	if !strings.Contains(s, "*") {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '*' && i > 0 && i+1 < len(s) {
-			prev := s[i-1]
-			for n := int(s[i+1]) - 29; n > 0; n-- {
-				b.WriteByte(prev)
-			}
-			i++
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func (rc *rawClient) stopReply() string {
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	return rc.stop
-}
-
-// runTo inserts a breakpoint at addr, continues to it and removes it.
-func (rc *rawClient) runTo(ctx context.Context, addr uint64) error {
-	z := fmt.Sprintf("Z0,%x,1", addr)
-	if r, err := rc.exchange(ctx, z, false); err != nil || r != "OK" {
-		return fmt.Errorf("%s: %q %v", z, r, err)
-	}
-	r, err := rc.exchange(ctx, "c", false)
-	if err != nil || !strings.HasPrefix(r, "T05") {
-		return fmt.Errorf("c: %q %v", r, err)
-	}
-	rc.mu.Lock()
-	rc.stop = r
-	rc.mu.Unlock()
-	if r, err := rc.exchange(ctx, "z"+z[1:], false); err != nil || r != "OK" {
-		return fmt.Errorf("z0: %q %v", r, err)
-	}
-	return nil
-}
 
 func buildChain(t *testing.T) string {
 	t.Helper()
@@ -172,20 +64,39 @@ func TestRelayWithGDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Stop(0)
-	rc, err := dialRaw(ctx, addr)
+	c, err := rsp.Dial(ctx, addr, rsp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rc.c.Close()
-	if err := rc.runTo(ctx, symbolAddr(t, exe, "stop_here")); err != nil {
+	defer c.Close()
+	var mu sync.Mutex // stands in for the session's lock on the client
+	bp := symbolAddr(t, exe, "stop_here")
+	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, bp, 1); err != nil {
 		t.Fatal(err)
 	}
-	regsBefore, err := rc.forward(ctx, "g")
-	if err != nil {
+	if _, err := c.Continue(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if err := c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, bp, 1); err != nil {
+		t.Fatal(err)
+	}
+	regs := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		r, err := c.Exchange(ctx, "g", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	regsBefore := regs()
+	stop := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return c.LastStop().Raw
 	}
 
-	r, err := New(Config{Forward: rc.forward, Stop: rc.stopReply})
+	r, err := New(Config{Forward: ClientForward(c, &mu), Stop: stop, Multiprocess: c.Multiprocess()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,19 +143,17 @@ func TestRelayWithGDB(t *testing.T) {
 		t.Errorf("relay refused %d packets, want at least 3 (write, resume, breakpoint)", st.Refused)
 	}
 
-	regsAfter, err := rc.forward(ctx, "g")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if regsAfter != regsBefore {
+	if regsAfter := regs(); regsAfter != regsBefore {
 		t.Errorf("registers changed while GDB was connected:\nbefore %s\nafter  %s", regsBefore, regsAfter)
 	}
 	// Let the target finish: 42 + 3 if GDB changed nothing.
-	reply, err := rc.forward(ctx, "c")
+	mu.Lock()
+	defer mu.Unlock()
+	end, err := c.Continue(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reply != "W2d" {
-		t.Errorf("target finished with %q, want W2d (exit status 45)", reply)
+	if !end.Exited() || end.ExitCode != 45 {
+		t.Errorf("target finished with %v, want exit status 45", end)
 	}
 }

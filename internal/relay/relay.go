@@ -12,13 +12,22 @@ import (
 	"time"
 )
 
-// ForwardFunc sends one request packet (payload only, unescaped) to the
-// backend over the session's RSP connection and returns the reply payload,
-// decoded (no run-length encoding, no "}" escapes). An empty reply means
-// "unsupported". The relay calls it from its connection goroutine, one
-// request at a time, only with well-formed read requests: m, g, p, Hg, T,
+// ForwardFunc sends one request packet (payload only) to the backend over
+// the session's RSP connection and returns the reply payload as the backend
+// framed it, run-length decoded but with its binary "}" escapes intact —
+// what rsp.Client.Exchange returns. "" means unsupported, "Exx" an error;
+// a Go error is answered E01.
+//
+// The relay calls it only with well-formed read requests: m, g, p, Hg, T,
 // qfThreadInfo, qsThreadInfo, qC and qXfer:{features,auxv,exec-file,
-// libraries-svr4}:read. Note that Hg changes the backend's selected thread.
+// libraries-svr4}:read. Hg changes the backend's selected thread: route it
+// through the client's thread selection (see ClientForward) so the
+// client's own idea of the selected thread stays true.
+//
+// It runs on the relay's connection goroutine, one request at a time, while
+// GDB is serving a command (start-up, Evaluate). It must be ordered with the
+// session's own use of the client by a lock that the session does not hold
+// while it waits for GDB.
 type ForwardFunc func(ctx context.Context, packet string) (string, error)
 
 // Config configures a relay.

@@ -94,7 +94,8 @@ func TestRelayHandshakeAndRefusals(t *testing.T) {
 		"m401000,4":                            "90909090",
 		"g":                                    strings.Repeat("00", 8) + "1000400000000000",
 		"Hgp0.0":                               "OK",
-		"qXfer:features:read:target.xml:0,ffb": "l<target>$#}*</target>",
+		// Binary replies come from the backend escaped ("$#}*").
+		"qXfer:features:read:target.xml:0,ffb": "l<target>}\x04}\x03}]}\x0a</target>",
 	}}
 	r, err := New(Config{Forward: be.forward, Stop: func() string { return "T05thread:p1.1;" }, Multiprocess: true})
 	if err != nil {
@@ -136,7 +137,7 @@ func TestRelayHandshakeAndRefusals(t *testing.T) {
 		{"qAttached:1", "1"},
 		{"m401000,4", "90909090"},
 		{"g", strings.Repeat("00", 8) + "1000400000000000"},
-		{"qXfer:features:read:target.xml:0,ffb", "l<target>$#}*</target>"}, // escaped on the wire
+		{"qXfer:features:read:target.xml:0,ffb", "l<target>$#}*</target>"}, // passed on escaped
 		{"vCont?", ""},
 		{"c", refusedResume},
 		{"vCont;c:p1.-1", refusedResume},
