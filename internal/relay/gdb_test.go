@@ -1,9 +1,9 @@
 package relay
 
 import (
-		"context"
+	"context"
 	"debug/elf"
-			"os/exec"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"

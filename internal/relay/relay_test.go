@@ -91,9 +91,9 @@ func frame(p string) string { return string(appendFrame(nil, p)) }
 
 func TestRelayHandshakeAndRefusals(t *testing.T) {
 	be := &fakeBackend{replies: map[string]string{
-		"m401000,4":                            "90909090",
-		"g":                                    strings.Repeat("00", 8) + "1000400000000000",
-		"Hgp0.0":                               "OK",
+		"m401000,4": "90909090",
+		"g":         strings.Repeat("00", 8) + "1000400000000000",
+		"Hgp0.0":    "OK",
 		// Binary replies come from the backend escaped ("$#}*").
 		"qXfer:features:read:target.xml:0,ffb": "l<target>}\x04}\x03}]}\x0a</target>",
 	}}
