@@ -46,8 +46,11 @@ func Demangle(name string) string {
 }
 
 // nameKeys returns the names a symbol can be looked up by, besides its raw
-// name: the full demangled name, the name without parameters
-// ("ns::Foo::bar"), and without template arguments ("ns::Box::get").
+// name: the demangled name without parameters ("ns::Foo::bar",
+// "ns::Box<int>::get") and without template arguments ("ns::Box::get").
+// Both come from one parse that skips the parameter list, which is the
+// expensive part; names with parameters are matched at lookup time (see
+// fullName).
 func nameKeys(raw string) []string {
 	base := raw
 	plt := strings.HasSuffix(base, "@plt")
@@ -57,30 +60,19 @@ func nameKeys(raw string) []string {
 	if !strings.HasPrefix(base, "_Z") {
 		return nil
 	}
-	var keys []string
-	add := func(s string) {
-		if plt {
-			s += "@plt"
-		}
-		for _, k := range keys {
-			if k == s {
-				return
-			}
-		}
-		keys = append(keys, s)
-	}
-	full, err := demangle.ToString(base, demangle.Verbose, demangleLimit)
+	a, err := demangle.ToAST(base, demangle.NoParams, demangleLimit)
 	if err != nil {
 		return nil
 	}
-	add(full)
-	if s, err := demangle.ToString(base, demangle.Verbose, demangle.NoParams, demangleLimit); err == nil {
-		add(s)
+	k1 := demangle.ASTToString(a, demangle.Verbose, demangleLimit)
+	k2 := demangle.ASTToString(a, demangle.Verbose, demangle.NoTemplateParams, demangleLimit)
+	if plt {
+		k1, k2 = k1+"@plt", k2+"@plt"
 	}
-	if s, err := demangle.ToString(base, demangle.Verbose, demangle.NoParams, demangle.NoTemplateParams, demangleLimit); err == nil {
-		add(s)
+	if k1 == k2 {
+		return []string{k1}
 	}
-	return keys
+	return []string{k1, k2}
 }
 
 // lastComponent returns the part of a qualified C++ name after its last
@@ -107,12 +99,17 @@ func lastComponent(name string) string {
 	return name[start:]
 }
 
-// stripParams removes a trailing parameter list (and cv-qualifiers after
-// it) from a demangled function name: "a::f(int) const" → "a::f". Names of
-// operators such as "operator()" keep their own parentheses.
+// stripParams removes a trailing parameter list (and the qualifiers after
+// it) from a demangled function name: "a::f(int) const" → "a::f". Names
+// without one are returned unchanged ("(anonymous namespace)::g",
+// "X::operator()").
 func stripParams(name string) string {
+	end := strings.LastIndexByte(name, ')')
+	if end < 0 || !onlyQualifiers(name[end+1:]) {
+		return name
+	}
 	depth := 0
-	for i := len(name) - 1; i >= 0; i-- {
+	for i := end; i >= 0; i-- {
 		switch name[i] {
 		case ')':
 			depth++
@@ -120,13 +117,28 @@ func stripParams(name string) string {
 			depth--
 			if depth == 0 {
 				if strings.HasSuffix(name[:i], "operator") {
-					continue
+					return name // "operator()" itself
 				}
 				return name[:i]
 			}
 		}
 	}
 	return name
+}
+
+// onlyQualifiers reports whether s is a (possibly empty) sequence of the
+// qualifiers that may follow a parameter list.
+func onlyQualifiers(s string) bool {
+	for _, f := range strings.Fields(s) {
+		switch f {
+		case "const", "volatile", "&", "&&", "noexcept", "[clone":
+		default:
+			if !strings.HasSuffix(f, "]") { // "[clone .cold]"
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // matchQualified reports whether key equals query or ends with "::"+query,

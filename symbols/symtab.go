@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"debug/elf"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -156,7 +157,10 @@ func (f *File) appendSymbols(dst []Symbol, es []elf.Symbol, src Source) []Symbol
 		default:
 			continue
 		}
-		if e.Name == "" || e.Section == elf.SHN_UNDEF || e.Section >= elf.SHN_LORESERVE || strings.HasPrefix(e.Name, ".L") {
+		// Names starting with '.' are assembler-internal labels (.L123,
+		// .annobin_*) and '$' marks ARM/AArch64 mapping symbols; neither
+		// names code for a human.
+		if e.Name == "" || e.Name[0] == '.' || e.Name[0] == '$' || e.Section == elf.SHN_UNDEF || e.Section >= elf.SHN_LORESERVE {
 			continue
 		}
 		if int(e.Section) >= len(f.elf.Sections) || f.elf.Sections[e.Section].Flags&elf.SHF_ALLOC == 0 {
@@ -291,13 +295,23 @@ func (st *symtab) lookupName(name string) ([]Symbol, error) {
 	global := strings.HasPrefix(name, "::")
 	name = strings.TrimPrefix(name, "::")
 	idx := slices.Clone(st.byName[name])
-	if !global {
-		for _, i := range st.byLast[lastComponent(name)] {
-			for _, k := range st.keys[i] {
-				if matchQualified(k, name) || matchQualified(stripParams(k), name) {
-					idx = append(idx, i)
-					break
-				}
+	withParams := stripParams(name) != name
+	for _, i := range st.byLast[lastComponent(name)] {
+		if withParams {
+			// "Foo::bar(int)": compare with the full demangled name.
+			full := Demangle(st.syms[i].Name)
+			if full == name || !global && matchQualified(full, name) {
+				idx = append(idx, i)
+			}
+			continue
+		}
+		if global {
+			continue // only the exact keys above
+		}
+		for _, k := range st.keys[i] {
+			if matchQualified(k, name) {
+				idx = append(idx, i)
+				break
 			}
 		}
 	}
@@ -313,9 +327,20 @@ func (st *symtab) lookupName(name string) ([]Symbol, error) {
 }
 
 func (st *symtab) buildNames() {
+	// Demangling dominates; spread it over the CPUs.
+	st.keys = make([][]string, len(st.syms))
+	workers := min(runtime.GOMAXPROCS(0), 1+len(st.syms)/4096)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(st.syms); i += workers {
+				st.keys[i] = nameKeys(st.syms[i].Name)
+			}
+		})
+	}
+	wg.Wait()
 	st.byName = make(map[string][]int32, len(st.syms))
 	st.byLast = make(map[string][]int32)
-	st.keys = make([][]string, len(st.syms))
 	add := func(m map[string][]int32, k string, i int32) {
 		if l := m[k]; len(l) == 0 || l[len(l)-1] != i {
 			m[k] = append(l, i)
@@ -324,12 +349,8 @@ func (st *symtab) buildNames() {
 	for i, s := range st.syms {
 		i := int32(i)
 		add(st.byName, s.Name, i)
-		keys := nameKeys(s.Name)
-		st.keys[i] = keys
-		for _, k := range keys {
+		for _, k := range st.keys[i] {
 			add(st.byName, k, i)
-		}
-		for _, k := range keys {
 			add(st.byLast, lastComponent(k), i)
 		}
 	}

@@ -1,0 +1,61 @@
+package symbols
+
+import "testing"
+
+func TestSplitVersion(t *testing.T) {
+	for _, tc := range []struct{ in, base, ver string }{
+		{"puts", "puts", ""},
+		{"puts@GLIBC_2.2.5", "puts", "GLIBC_2.2.5"},
+		{"f@@VERS_1", "f", "VERS_1"},
+		{"puts@plt", "puts@plt", ""},
+		{"@x", "@x", ""},
+		{"_ZNSolsEi@GLIBCXX_3.4", "_ZNSolsEi", "GLIBCXX_3.4"},
+	} {
+		if b, v := SplitVersion(tc.in); b != tc.base || v != tc.ver {
+			t.Errorf("SplitVersion(%q) = %q, %q; want %q, %q", tc.in, b, v, tc.base, tc.ver)
+		}
+	}
+}
+
+func TestStripParamsAndLastComponent(t *testing.T) {
+	for _, tc := range []struct{ in, stripped, last string }{
+		{"main", "main", "main"},
+		{"a::f(int) const", "a::f", "f"},
+		{"ns::Box<a::b>::get() const &", "ns::Box<a::b>::get", "get"},
+		{"(anonymous namespace)::g(int)", "(anonymous namespace)::g", "g"},
+		{"(anonymous namespace)::g", "(anonymous namespace)::g", "g"},
+		{"X::operator()(int) const", "X::operator()", "operator()"},
+		{"X::operator()", "X::operator()", "operator()"},
+		{"X::operator<(X const&) const", "X::operator<", "operator<"},
+		{"f(int) [clone .cold]", "f", "f"},
+		{"int geo::twice<int>(int)", "int geo::twice<int>", "twice<int>"},
+		{"a<(1>2)>::f()", "a<(1>2)>::f", "f"},
+		{"s<int>::f(x)::Guard::~Guard()", "s<int>::f(x)::Guard::~Guard", "~Guard"},
+	} {
+		if got := stripParams(tc.in); got != tc.stripped {
+			t.Errorf("stripParams(%q) = %q, want %q", tc.in, got, tc.stripped)
+		}
+		if got := lastComponent(tc.in); got != tc.last {
+			t.Errorf("lastComponent(%q) = %q, want %q", tc.in, got, tc.last)
+		}
+	}
+}
+
+func TestMatchQualified(t *testing.T) {
+	for _, tc := range []struct {
+		key, query string
+		want       bool
+	}{
+		{"ns::Foo::bar", "ns::Foo::bar", true},
+		{"ns::Foo::bar", "Foo::bar", true},
+		{"ns::Foo::bar", "bar", true},
+		{"ns::Foo::bar", "oo::bar", false},
+		{"ns::Foobar", "bar", false},
+		{"int ns::twice<int>(int)", "ns::twice<int>(int)", true},
+		{"bar", "ns::bar", false},
+	} {
+		if got := matchQualified(tc.key, tc.query); got != tc.want {
+			t.Errorf("matchQualified(%q, %q) = %v, want %v", tc.key, tc.query, got, tc.want)
+		}
+	}
+}
