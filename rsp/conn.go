@@ -239,12 +239,19 @@ func newConn(rwc io.ReadWriteCloser, log *packetLog) *conn {
 	return c
 }
 
+// fail kills the connection. The first caller gets err; every later use
+// gets an error that matches ErrClosed and carries the first cause.
 func (c *conn) fail(err error) error {
 	c.mu.Lock()
 	if c.dead == nil {
-		c.dead = err
+		if errors.Is(err, ErrClosed) {
+			c.dead = err
+		} else {
+			c.dead = fmt.Errorf("%w after %w", ErrClosed, err)
+		}
+	} else if !errors.Is(err, ErrClosed) {
+		err = c.dead
 	}
-	err = c.dead
 	c.mu.Unlock()
 	c.close()
 	return err

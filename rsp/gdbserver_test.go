@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -22,17 +23,48 @@ import (
 // Integration tests against real GNU gdbserver (`gdbserver --once`), the
 // forward peer of rr-rsp.md §14 and peers.md §1.
 
-type target struct {
+type gsTarget struct {
 	t    *testing.T
 	c    *rsp.Client
 	srv  *proc.Process
 	exe  string
 	elf  *elf.File
 	bias uint64 // load bias of the PIE, from auxv AT_ENTRY
-	log  *bytes.Buffer
+	sent *gsWatch
 }
 
-func startGDBServer(t *testing.T, prog string, args ...string) *target {
+// gsWatch is the packet log writer of a test: it keeps the log and closes
+// seen when a line containing the armed text is written.
+type gsWatch struct {
+	mu   sync.Mutex
+	buf  *bytes.Buffer
+	want string
+	seen chan struct{}
+}
+
+func (w *gsWatch) arm(s string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.want, w.seen = s, make(chan struct{})
+}
+
+func (w *gsWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.want != "" && bytes.Contains(p, []byte(w.want)) {
+		close(w.seen)
+		w.want = ""
+	}
+	return w.buf.Write(p)
+}
+
+func (w *gsWatch) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+func gsStart(t *testing.T, prog string, args ...string) *gsTarget {
 	t.Helper()
 	testenv.NeedTool(t, "gdbserver")
 	exe := testenv.Prog(t, prog)
@@ -43,15 +75,15 @@ func startGDBServer(t *testing.T, prog string, args ...string) *target {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Stop(time.Second) })
-	var log bytes.Buffer
-	c, err := rsp.Dial(ctx, addr, rsp.Options{PacketLog: &log})
+	log := &gsWatch{buf: new(bytes.Buffer)}
+	c, err := rsp.Dial(ctx, addr, rsp.Options{PacketLog: log})
 	if err != nil {
 		t.Fatalf("dial: %v\n%s", err, srv.Tail(20))
 	}
 	t.Cleanup(func() {
 		c.Close()
 		if t.Failed() {
-			t.Logf("packet log (tail):\n%s", tail(log.String(), 30))
+			t.Logf("packet log (tail):\n%s", gsTail(log.String(), 30))
 		}
 	})
 	f, err := elf.Open(exe)
@@ -59,7 +91,7 @@ func startGDBServer(t *testing.T, prog string, args ...string) *target {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	tg := &target{t: t, c: c, srv: srv, exe: exe, elf: f, log: &log}
+	tg := &gsTarget{t: t, c: c, srv: srv, exe: exe, elf: f, sent: log}
 	auxv, err := c.Auxv(ctx)
 	if err != nil {
 		t.Fatalf("auxv: %v", err)
@@ -75,7 +107,7 @@ func startGDBServer(t *testing.T, prog string, args ...string) *target {
 	return tg
 }
 
-func tail(s string, n int) string {
+func gsTail(s string, n int) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]
@@ -89,7 +121,7 @@ func tail(s string, n int) string {
 }
 
 // sym returns the run-time address of a symbol.
-func (tg *target) sym(name string) uint64 {
+func (tg *gsTarget) sym(name string) uint64 {
 	tg.t.Helper()
 	syms, err := tg.elf.Symbols()
 	if err != nil {
@@ -104,7 +136,7 @@ func (tg *target) sym(name string) uint64 {
 	return 0
 }
 
-func (tg *target) reg(ctx context.Context, name string) uint64 {
+func (tg *gsTarget) reg(ctx context.Context, name string) uint64 {
 	tg.t.Helper()
 	v, err := tg.c.ReadRegisterUint(ctx, rsp.AnyThread, name)
 	if err != nil {
@@ -113,7 +145,7 @@ func (tg *target) reg(ctx context.Context, name string) uint64 {
 	return v
 }
 
-func (tg *target) u32(ctx context.Context, addr uint64) uint32 {
+func (tg *gsTarget) u32(ctx context.Context, addr uint64) uint32 {
 	tg.t.Helper()
 	var b [4]byte
 	if _, err := tg.c.ReadMemory(ctx, addr, b[:]); err != nil {
@@ -122,15 +154,15 @@ func (tg *target) u32(ctx context.Context, addr uint64) uint32 {
 	return binary.LittleEndian.Uint32(b[:])
 }
 
-func ctxT(t *testing.T) context.Context {
+func gsCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	t.Cleanup(cancel)
 	return ctx
 }
 
 func TestGDBServerHandshake(t *testing.T) {
-	tg := startGDBServer(t, "counter")
-	ctx := ctxT(t)
+	tg := gsStart(t, "counter")
+	ctx := gsCtx(t)
 	c := tg.c
 	if c.Dialect() != rsp.DialectGDBServer {
 		t.Errorf("dialect = %v, want gdbserver", c.Dialect())
@@ -199,14 +231,14 @@ func TestGDBServerHandshake(t *testing.T) {
 	if cur, err := c.CurrentThread(ctx); err != nil || cur != st.Thread {
 		t.Errorf("qC = %v, %v", cur, err)
 	}
-	if !strings.Contains(tg.log.String(), "-> qSupported:multiprocess+") {
-		t.Errorf("packet log lacks the qSupported request:\n%s", tg.log.String())
+	if !strings.Contains(tg.sent.String(), "-> qSupported:multiprocess+") {
+		t.Errorf("packet log lacks the qSupported request:\n%s", tg.sent.String())
 	}
 }
 
 func TestGDBServerBreakpointMemory(t *testing.T) {
-	tg := startGDBServer(t, "counter")
-	ctx := ctxT(t)
+	tg := gsStart(t, "counter")
+	ctx := gsCtx(t)
 	c := tg.c
 	hit, hits := tg.sym("hit"), tg.sym("hits")
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, hit, 0); err != nil {
@@ -263,7 +295,7 @@ func TestGDBServerBreakpointMemory(t *testing.T) {
 	if !bytes.Equal(big, want) {
 		t.Errorf("memory of the image differs from the ELF file")
 	}
-	if !strings.Contains(tg.log.String(), "-> m"+strconv.FormatUint(tg.bias+uint64((c.PacketSize()-32)/2), 16)) {
+	if !strings.Contains(tg.sent.String(), "-> m"+strconv.FormatUint(tg.bias+uint64((c.PacketSize()-32)/2), 16)) {
 		t.Errorf("the %#x-byte read was not split by packet size", span)
 	}
 	var arr [64]byte
@@ -296,8 +328,8 @@ func TestGDBServerBreakpointMemory(t *testing.T) {
 }
 
 func TestGDBServerStep(t *testing.T) {
-	tg := startGDBServer(t, "counter")
-	ctx := ctxT(t)
+	tg := gsStart(t, "counter")
+	ctx := gsCtx(t)
 	c := tg.c
 	square := tg.sym("square")
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, square, 0); err != nil {
@@ -325,8 +357,8 @@ func TestGDBServerStep(t *testing.T) {
 }
 
 func TestGDBServerWatchpoint(t *testing.T) {
-	tg := startGDBServer(t, "counter")
-	ctx := ctxT(t)
+	tg := gsStart(t, "counter")
+	ctx := gsCtx(t)
 	c := tg.c
 	total := tg.sym("total")
 	err := c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, total, 8)
@@ -368,8 +400,8 @@ func TestGDBServerWatchpoint(t *testing.T) {
 }
 
 func TestGDBServerThreads(t *testing.T) {
-	tg := startGDBServer(t, "race")
-	ctx := ctxT(t)
+	tg := gsStart(t, "race")
+	ctx := gsCtx(t)
 	c := tg.c
 	bump := tg.sym("bump")
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, bump, 0); err != nil {
@@ -410,8 +442,8 @@ func TestGDBServerThreads(t *testing.T) {
 }
 
 func TestGDBServerExitStatus(t *testing.T) {
-	tg := startGDBServer(t, "off_by_one")
-	ctx := ctxT(t)
+	tg := gsStart(t, "off_by_one")
+	ctx := gsCtx(t)
 	st, err := tg.c.Continue(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -422,8 +454,8 @@ func TestGDBServerExitStatus(t *testing.T) {
 }
 
 func TestGDBServerSignal(t *testing.T) {
-	tg := startGDBServer(t, "null_deref")
-	ctx := ctxT(t)
+	tg := gsStart(t, "null_deref")
+	ctx := gsCtx(t)
 	st, err := tg.c.Continue(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -442,9 +474,9 @@ func TestGDBServerSignal(t *testing.T) {
 }
 
 func TestGDBServerInterrupt(t *testing.T) {
-	tg := startGDBServer(t, "deadlock")
+	tg := gsStart(t, "deadlock")
 	c := tg.c
-	ctx, cancel := context.WithTimeout(ctxT(t), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(gsCtx(t), 300*time.Millisecond)
 	defer cancel()
 	st, err := c.Continue(ctx)
 	if !errors.Is(err, context.DeadlineExceeded) {
@@ -454,7 +486,7 @@ func TestGDBServerInterrupt(t *testing.T) {
 		t.Fatalf("stop = %+v, want SIGINT after interrupt", st)
 	}
 	// The stream is in sync: ordinary requests work.
-	ctx2 := ctxT(t)
+	ctx2 := gsCtx(t)
 	ths, err := c.Threads(ctx2)
 	if err != nil || len(ths) != 3 {
 		t.Fatalf("threads = %v, %v; want 3 (main + 2 deadlocked)", ths, err)
@@ -462,10 +494,15 @@ func TestGDBServerInterrupt(t *testing.T) {
 	if _, err := c.ReadRegisters(ctx2, rsp.AnyThread); err != nil {
 		t.Fatal(err)
 	}
-	// Interrupt from another goroutine.
+	// Interrupt from another goroutine, once the packet log shows the
+	// resume went out.
+	tg.sent.arm("-> vCont;c")
 	go func() {
-		time.Sleep(50 * time.Millisecond) // let Continue block first; Interrupt works either way
-		c.Interrupt()
+		select {
+		case <-tg.sent.seen:
+			c.Interrupt()
+		case <-ctx2.Done():
+		}
 	}()
 	st, err = c.Continue(ctx2)
 	if err != nil || st.Signal != rsp.SIGINT {
@@ -475,11 +512,11 @@ func TestGDBServerInterrupt(t *testing.T) {
 	if err := c.Kill(ctx2); err != nil {
 		t.Fatalf("kill: %v", err)
 	}
-	waitGone(t, tg.srv, pid)
+	gsWaitGone(t, tg.srv, pid)
 }
 
 // waitGone checks that gdbserver exited and the inferior is gone.
-func waitGone(t *testing.T, srv *proc.Process, pid int) {
+func gsWaitGone(t *testing.T, srv *proc.Process, pid int) {
 	t.Helper()
 	select {
 	case <-srv.Done():
@@ -495,14 +532,14 @@ func waitGone(t *testing.T, srv *proc.Process, pid int) {
 }
 
 func TestGDBServerDetach(t *testing.T) {
-	tg := startGDBServer(t, "counter")
-	ctx := ctxT(t)
+	tg := gsStart(t, "counter")
+	ctx := gsCtx(t)
 	pid := int(tg.c.Pid())
 	if err := tg.c.Detach(ctx); err != nil {
 		t.Fatal(err)
 	}
 	// After a detach the program runs to completion by itself.
-	waitGone(t, tg.srv, pid)
+	gsWaitGone(t, tg.srv, pid)
 	if !strings.Contains(tg.srv.Tail(10), "done") {
 		t.Errorf("program output after detach lacks 'done':\n%s", tg.srv.Tail(10))
 	}
@@ -512,8 +549,8 @@ func TestGDBServerDetach(t *testing.T) {
 }
 
 func TestGDBServerLibrariesVFile(t *testing.T) {
-	tg := startGDBServer(t, "counter")
-	ctx := ctxT(t)
+	tg := gsStart(t, "counter")
+	ctx := gsCtx(t)
 	c := tg.c
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, tg.sym("main"), 0); err != nil {
 		t.Fatal(err)
