@@ -1,0 +1,297 @@
+package gdbmi
+
+import (
+	"context"
+	"debug/elf"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/internal/relay"
+	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+var shapes struct {
+	once sync.Once
+	dir  string
+	exe  string
+	err  error
+}
+
+// buildShapes compiles testdata/shapes.cc once per test binary.
+func buildShapes(t *testing.T) string {
+	t.Helper()
+	testenv.NeedTool(t, "g++")
+	shapes.once.Do(func() {
+		shapes.dir, shapes.err = os.MkdirTemp("", "gdbmi-test-")
+		if shapes.err != nil {
+			return
+		}
+		shapes.exe = filepath.Join(shapes.dir, "shapes")
+		src := filepath.Join(testenv.Root(t), "internal", "gdbmi", "testdata", "shapes.cc")
+		out, err := exec.Command("g++", "-g", "-O0", "-no-pie", "-fno-omit-frame-pointer", "-o", shapes.exe, src).CombinedOutput()
+		if err != nil {
+			shapes.err = fmt.Errorf("g++: %v\n%s", err, out)
+		}
+	})
+	if shapes.err != nil {
+		t.Fatal(shapes.err)
+	}
+	return shapes.exe
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shapes.dir != "" {
+		os.RemoveAll(shapes.dir)
+	}
+	os.Exit(code)
+}
+
+func symbolAddr(t *testing.T, exe, name string) uint64 {
+	t.Helper()
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range syms {
+		if strings.HasPrefix(s.Name, name) && s.Value != 0 {
+			return s.Value
+		}
+	}
+	t.Fatalf("no symbol %s in %s", name, exe)
+	return 0
+}
+
+// target is a gdbserver-run program driven by an rsp.Client, with the
+// session-style lock that orders the test's and the relay's use of it.
+type target struct {
+	c  *rsp.Client
+	mu sync.Mutex
+}
+
+// runTo continues to the next call of the function at addr.
+func (tg *target) runTo(t *testing.T, ctx context.Context, addr uint64) {
+	t.Helper()
+	tg.mu.Lock()
+	defer tg.mu.Unlock()
+	if err := tg.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, addr, 1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tg.c.Continue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := tg.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, addr, 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (tg *target) regs(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	tg.mu.Lock()
+	defer tg.mu.Unlock()
+	r, err := tg.c.Exchange(ctx, "g", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func startTarget(t *testing.T, ctx context.Context, exe string) *target {
+	t.Helper()
+	testenv.NeedTool(t, "gdbserver")
+	srv, addr, err := proc.StartGDBServer(ctx, exe, nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Stop(0) })
+	c, err := rsp.Dial(ctx, addr, rsp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &target{c: c}
+}
+
+// TestEvaluateThroughRelay evaluates C++ expressions with real GDB through
+// the relay against a gdbserver target, checks that GDB sees the target
+// move (caches flushed), that writes and calls come back as clear errors
+// without reaching the target, and that Close leaves no gdb behind.
+func TestEvaluateThroughRelay(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	exe := buildShapes(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	tg := startTarget(t, ctx, exe)
+	stopHere := symbolAddr(t, exe, "_Z9stop_herePK5Shape")
+	tg.runTo(t, ctx, stopHere)
+	before := tg.regs(t, ctx)
+
+	stop := func() string {
+		tg.mu.Lock()
+		defer tg.mu.Unlock()
+		return tg.c.LastStop().Raw
+	}
+	r, err := relay.New(relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu), Stop: stop, Multiprocess: tg.c.Multiprocess()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	g, err := Start(ctx, exe, r.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	tg.mu.Lock()
+	tid := tg.c.LastStop().Thread.String()
+	tg.mu.Unlock()
+
+	evals := []struct {
+		expr   string
+		tid    string
+		frame  int
+		want   string // exact, or a prefix when it ends in "…"
+		reason string
+	}{
+		{"sizeof(std::string)", "", 0, "32", "a type GDB knows from DWARF"},
+		{"(char)65", "", 0, "65 'A'", "a cast"},
+		{"sp->name", tid, 1, `"disk"`, "libstdc++ pretty printer through a base pointer"},
+		{"c.name", tid, 1, `"disk"`, "a local in the caller's frame"},
+		{"v", tid, 1, "std::vector of length 3, capacity 3 = {1, 2, 3}", "container pretty printer"},
+		{"v[1]", tid, 1, "2", "operator[] through a libstdc++ xmethod, no inferior call"},
+		{"m", "", 1, `std::map with 2 elements = {["one"] = 1, ["two"] = 2}`, "current thread, frame 1"},
+		{"p.x + p.y", tid, 1, "7", "arithmetic on members"},
+		{"((const Circle*)sp)->r", tid, 1, "2", "a C++ downcast"},
+		{"depth", tid, 1, "7", "an argument"},
+	}
+	for _, e := range evals {
+		got, err := g.Evaluate(ctx, e.expr, e.tid, e.frame)
+		if err != nil {
+			t.Errorf("Evaluate(%q, %q, %d) (%s): %v", e.expr, e.tid, e.frame, e.reason, err)
+			continue
+		}
+		if got != e.want {
+			t.Errorf("Evaluate(%q, %q, %d) (%s) = %q, want %q", e.expr, e.tid, e.frame, e.reason, got, e.want)
+		}
+	}
+
+	refusals := []struct{ expr, msg string }{
+		{"c.area()", "Cannot call functions in the program: may-call-functions is off"},
+		{"p + p", "Cannot call functions in the program: may-call-functions is off"},
+		{"p.x = 5", "Writing to memory is not allowed"},
+		{"$rax = 1", "Writing to registers is not allowed"},
+		{"nosuchvar", `No symbol "nosuchvar" in current context`},
+	}
+	for _, e := range refusals {
+		_, err := g.Evaluate(ctx, e.expr, tid, 1)
+		var ge *Error
+		if !errors.As(err, &ge) || !strings.Contains(ge.Msg, e.msg) {
+			t.Errorf("Evaluate(%q) error = %v, want a gdb error containing %q", e.expr, err, e.msg)
+		}
+	}
+	if after := tg.regs(t, ctx); after != before {
+		t.Errorf("registers changed while GDB evaluated:\nbefore %s\nafter  %s", before, after)
+	}
+	if st := r.Stats(); st.Refused != 0 {
+		t.Errorf("relay refused %d packets (last %q): GDB's may-* switches should have stopped them first", st.Refused, st.LastRefused)
+	}
+
+	// The session moves the target; GDB must see the new state.
+	tg.runTo(t, ctx, stopHere)
+	if got, err := g.Evaluate(ctx, "c.r", tid, 1); err != nil || got != "5" {
+		t.Errorf("after the target moved: c.r = %q, %v; want 5 (stale cache?)", got, err)
+	}
+
+	pid := g.Pid()
+	if err := g.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("gdb (pid %d) still exists after Close: kill(0) = %v", pid, err)
+	}
+	if _, err := g.Evaluate(ctx, "1", "", 0); !errors.Is(err, ErrClosed) {
+		t.Errorf("Evaluate after Close: %v, want ErrClosed", err)
+	}
+
+	// GDB detached nothing: the target runs to its normal end.
+	tg.mu.Lock()
+	defer tg.mu.Unlock()
+	end, err := tg.c.Continue(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !end.Exited() || end.ExitCode != 14 {
+		t.Errorf("target ended with %v, want exit status 14", end)
+	}
+}
+
+// TestDeadGDB kills gdb under a live GDB and checks the next call says so.
+func TestDeadGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	exe := buildShapes(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	tg := startTarget(t, ctx, exe)
+	r, err := relay.New(relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	g, err := Start(ctx, exe, r.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	syscall.Kill(g.Pid(), syscall.SIGKILL)
+	_, err = g.Evaluate(ctx, "sizeof(int)", "", 0)
+	if !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "gdb exited") {
+		t.Fatalf("Evaluate on a killed gdb: %v; want ErrClosed saying gdb exited", err)
+	}
+	if _, err := g.Evaluate(ctx, "1", "", 0); !errors.Is(err, ErrClosed) {
+		t.Fatalf("second call: %v, want ErrClosed", err)
+	}
+}
+
+// TestStartDeadline: a backend that never answers makes Start fail at its
+// deadline, and gdb is stopped rather than left behind.
+func TestStartDeadline(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	exe := buildShapes(t)
+	hang := func(ctx context.Context, pkt string) (string, error) {
+		<-ctx.Done()
+		return "", ctx.Err()
+	}
+	r, err := relay.New(relay.Config{Forward: hang})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	t0 := time.Now()
+	g, err := Start(ctx, exe, r.Addr())
+	if err == nil {
+		g.Close()
+		t.Fatal("Start succeeded against a backend that never answers")
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Start: %v, want a deadline error", err)
+	}
+	if d := time.Since(t0); d > 10*time.Second {
+		t.Fatalf("Start took %v after a 2 s deadline", d)
+	}
+}
