@@ -206,13 +206,17 @@ func (g *GDB) fail(err error) error {
 // Evaluate returns GDB's value of expr in frame (0 = innermost) of the
 // target thread tid, given the way the RSP names it ("p1234.1235", "4d3";
 // "" means GDB's current thread). GDB's register and memory caches are
-// flushed first, because the target moved without GDB seeing it.
+// flushed and its library list re-read first, because the target moved
+// without GDB seeing it.
 func (g *GDB) Evaluate(ctx context.Context, expr string, tid string, frame int) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	for _, cmd := range []string{
 		`-interpreter-exec console "maintenance flush register-cache"`,
 		`-interpreter-exec console "maintenance flush dcache"`,
+		// Re-read the library list (one qXfer read): libraries loaded
+		// since GDB connected would otherwise have no symbols.
+		`-interpreter-exec console "sharedlibrary"`,
 	} {
 		if _, _, err := g.run(ctx, cmd); err != nil {
 			return "", err
