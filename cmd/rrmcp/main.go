@@ -1,0 +1,71 @@
+// Command rrmcp is an MCP server (stdio) for time-travel debugging of Linux
+// C/C++ programs with rr. Register it with an MCP client, e.g.
+//
+//	claude mcp add --transport stdio rrmcp -- rrmcp
+//
+// It reads the RR_MCP_TIMEOUT_* environment variables (seconds): STARTUP
+// (30), CONNECT (60), FORWARD (120), REVERSE (300), BREAKPOINT (30), EVAL
+// (30). Diagnostics go to stderr; stdout carries only MCP messages.
+//
+// On SIGINT, SIGTERM or end of input every session is stopped and no rr,
+// gdbserver or gdb process is left behind.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/rrmcp/rrmcp/internal/session"
+	"github.com/rrmcp/rrmcp/tools"
+)
+
+func main() {
+	version := flag.Bool("version", false, "print the version and exit")
+	verbose := flag.Bool("v", os.Getenv("RRMCP_DEBUG") != "", "log diagnostics to stderr (also RRMCP_DEBUG=1)")
+	flag.Parse()
+	if *version {
+		fmt.Println("rrmcp", tools.Version)
+		return
+	}
+	os.Exit(run(*verbose))
+}
+
+func run(verbose bool) int {
+	logf := func(string, ...any) {}
+	if verbose {
+		logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "rrmcp: "+format+"\n", args...) }
+	}
+	to, err := session.TimeoutsFromEnv(os.Getenv)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rrmcp:", err)
+		return 2
+	}
+	m := session.NewManager(session.Config{Timeouts: to, Log: logf})
+	defer m.Close()
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	// A closed stdout (client gone) must not kill us with SIGPIPE before
+	// the sessions are stopped.
+	signal.Ignore(syscall.SIGPIPE)
+
+	srv := tools.New(m, tools.Options{Log: func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "rrmcp: "+format+"\n", args...)
+	}})
+	stdio := server.NewStdioServer(srv)
+	stdio.SetErrorLogger(log.New(os.Stderr, "rrmcp: ", 0))
+	if err := stdio.Listen(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
+		fmt.Fprintln(os.Stderr, "rrmcp:", err)
+		m.Close()
+		return 1
+	}
+	logf("shutting down: stopping all sessions")
+	return 0
+}

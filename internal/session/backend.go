@@ -1,0 +1,258 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// RROptions selects what rr replays.
+type RROptions struct {
+	TraceDir  string // "" = the latest recording
+	PID       int    // recorded process to debug (rr -p); 0 = the first
+	Fork      bool   // with PID: attach at fork (rr -f) instead of exec
+	GotoEvent int64  // start at this event (rr -g); 0 = beginning
+}
+
+// LiveOptions says what to run (or attach to) under gdbserver.
+type LiveOptions struct {
+	Command   []string
+	Dir       string
+	Env       map[string]string
+	AttachPID int
+}
+
+// ConnectOptions names an RSP server.
+type ConnectOptions struct {
+	Address string
+	Program string // local copy of the executable; "" = ask the server
+}
+
+// rrListenRE matches rr's "Launch gdb with" / "Launch debugger with" line.
+var rrListenRE = regexp.MustCompile(`target extended-remote (?:tcp6:\[([^\]]+)\]|([^:' ]+)):(\d+)`)
+
+var gdbserverListenRE = regexp.MustCompile(`^Listening on port (\d+)`)
+
+// StartRR replays an rr recording under `rr replay -s 0` and connects to
+// it. The port is read from rr's own output.
+func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, error) {
+	if _, err := exec.LookPath("rr"); err != nil {
+		return nil, nil, fmt.Errorf("rr is not installed (not on PATH); on a machine without rr use rr_live_start: %w", ErrUnsupported)
+	}
+	trace := o.TraceDir
+	if trace != "" {
+		if err := checkTraceDir(trace); err != nil {
+			return nil, nil, err
+		}
+	}
+	args := []string{"--non-interactive", "replay", "-s", "0"}
+	if o.PID > 0 {
+		flag := "-p"
+		if o.Fork {
+			flag = "-f"
+		}
+		args = append(args, flag, strconv.Itoa(o.PID))
+	}
+	if o.GotoEvent > 0 {
+		args = append(args, "-g", strconv.FormatInt(o.GotoEvent, 10))
+	}
+	if trace != "" {
+		args = append(args, trace)
+	}
+	sctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Startup)
+	defer cancel()
+	p, err := proc.Start(sctx, proc.Config{Path: "rr", Args: args, Env: m.cfg.Env})
+	if err != nil {
+		return nil, nil, fmt.Errorf("start rr replay: %w", err)
+	}
+	match, err := p.WaitLine(sctx, rrListenRE)
+	if err != nil {
+		p.Stop(0) //nolint:errcheck
+		return nil, nil, fmt.Errorf("rr replay did not start (raise RR_MCP_TIMEOUT_STARTUP if it needs longer): %w", err)
+	}
+	host := match[1]
+	if host == "" {
+		host = match[2]
+	}
+	s := m.newSession(KindRR)
+	s.srv = p
+	s.addr = netJoin(host, match[3])
+	s.traceDir = trace
+	s.program = rrExe(p, match[0])
+	ver := rrVersion(ctx)
+	st, err := m.open(ctx, s, rsp.DialectRR, ver)
+	if err != nil {
+		p.Stop(0) //nolint:errcheck
+		return nil, nil, err
+	}
+	return s, st, nil
+}
+
+// rrExe returns the executable from rr's launch line: its last field.
+func rrExe(p *proc.Process, matched string) string {
+	for _, l := range p.Lines(0) {
+		if !strings.Contains(l.Text, matched) {
+			continue
+		}
+		f := strings.Fields(l.Text)
+		if len(f) > 0 {
+			return strings.Trim(f[len(f)-1], "'")
+		}
+	}
+	return ""
+}
+
+func rrVersion(ctx context.Context) string {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "rr", "--version").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func netJoin(host, port string) string {
+	if strings.Contains(host, ":") {
+		return "[" + host + "]:" + port
+	}
+	return host + ":" + port
+}
+
+// StartLive runs o.Command under gdbserver (or attaches gdbserver to
+// o.AttachPID) and connects to it. The program stops before its first
+// instruction.
+func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop, error) {
+	if _, err := exec.LookPath("gdbserver"); err != nil {
+		return nil, nil, fmt.Errorf("gdbserver is not installed (apt install gdbserver): %w", ErrUnsupported)
+	}
+	sctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Startup)
+	defer cancel()
+	s := m.newSession(KindLive)
+	var (
+		p    *proc.Process
+		addr string
+		err  error
+	)
+	if o.AttachPID > 0 {
+		exe, rerr := os.Readlink(fmt.Sprintf("/proc/%d/exe", o.AttachPID))
+		if rerr != nil {
+			return nil, nil, argErrorf("attach_pid", "no process %d that this user can debug: %v", o.AttachPID, rerr)
+		}
+		s.program = exe
+		p, err = proc.Start(sctx, proc.Config{Path: "gdbserver", Args: []string{"--once", "--attach", "127.0.0.1:0", strconv.Itoa(o.AttachPID)}, Env: m.cfg.Env})
+		if err == nil {
+			var mm []string
+			mm, err = p.WaitLine(sctx, gdbserverListenRE)
+			if err != nil {
+				p.Stop(0) //nolint:errcheck
+			} else {
+				addr = "127.0.0.1:" + mm[1]
+			}
+		}
+	} else {
+		prog, perr := resolveProgram(o.Command[0], o.Dir)
+		if perr != nil {
+			return nil, nil, perr
+		}
+		s.program = prog
+		env := m.cfg.Env
+		if len(o.Env) > 0 {
+			if env == nil {
+				env = os.Environ()
+			}
+			env = append([]string(nil), env...)
+			for k, v := range o.Env {
+				env = append(env, k+"="+v)
+			}
+		}
+		p, addr, err = proc.StartGDBServer(sctx, prog, o.Command[1:], o.Dir, env)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("start gdbserver: %w", err)
+	}
+	s.srv = p
+	s.addr = addr
+	st, err := m.open(ctx, s, rsp.DialectGDBServer, "")
+	if err != nil {
+		p.Stop(0) //nolint:errcheck
+		return nil, nil, err
+	}
+	return s, st, nil
+}
+
+// resolveProgram finds the executable the way a shell would, relative to
+// dir for paths with a slash.
+func resolveProgram(name, dir string) (string, error) {
+	if !strings.Contains(name, "/") {
+		p, err := exec.LookPath(name)
+		if err != nil {
+			return "", argErrorf("command", "program %q is not on PATH; give a path such as ./%s", name, name)
+		}
+		name = p
+	}
+	if !filepath.IsAbs(name) && dir != "" {
+		name = filepath.Join(dir, name)
+	}
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		return "", argErrorf("command", "%v", err)
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err != nil:
+		return "", argErrorf("command", "program %s does not exist", abs)
+	case fi.IsDir() || fi.Mode()&0o111 == 0:
+		return "", argErrorf("command", "%s is not an executable file", abs)
+	}
+	return abs, nil
+}
+
+// Connect attaches a session to an RSP server somebody else started.
+func (m *Manager) Connect(ctx context.Context, o ConnectOptions) (*Session, *Stop, error) {
+	s := m.newSession(KindConnect)
+	s.addr = o.Address
+	if o.Program != "" {
+		abs, err := filepath.Abs(o.Program)
+		if err != nil {
+			return nil, nil, argErrorf("program", "%v", err)
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, nil, argErrorf("program", "%s does not exist", abs)
+		}
+		s.program = abs
+	}
+	st, err := m.open(ctx, s, rsp.DialectAuto, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, st, nil
+}
+
+func (m *Manager) newSession(k Kind) *Session {
+	return &Session{m: m, kind: k, to: m.cfg.Timeouts, sem: make(chan struct{}, 1), cur: rsp.AnyThread}
+}
+
+// checkTraceDir accepts only rr trace directories.
+func checkTraceDir(dir string) error {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return argErrorf("trace_dir", "%s does not exist (rr_list_recordings shows the recordings)", dir)
+	}
+	if !fi.IsDir() {
+		return argErrorf("trace_dir", "%s is not a directory", dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "version")); err != nil {
+		return argErrorf("trace_dir", "%s is not an rr trace directory (it has no version file)", dir)
+	}
+	return nil
+}

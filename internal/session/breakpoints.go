@@ -1,0 +1,487 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// breakpoint is a user breakpoint or watchpoint. Its server-side entries
+// stay inserted across resumes while it is enabled.
+type breakpoint struct {
+	num       int
+	typ       rsp.BreakpointType
+	spec      string
+	addrs     []uint64
+	fn, file  string
+	line      int
+	cond      string
+	enabled   bool
+	temp      bool
+	hits      int
+	size      int    // watchpoints: bytes watched
+	old       []byte // watchpoints: value at the last stop
+	valueType string // watchpoints: type for printing, "" = raw
+	lv        *lvalue
+}
+
+func (b *breakpoint) isWatch() bool { return b.typ >= rsp.WriteWatchpoint }
+
+func (b *breakpoint) info() Breakpoint {
+	out := Breakpoint{Number: b.num, Location: b.spec, Function: b.fn, File: b.file, Line: b.line,
+		Condition: b.cond, Enabled: b.enabled, Temporary: b.temp, Hits: b.hits}
+	switch b.typ {
+	case rsp.WriteWatchpoint:
+		out.Type = "watchpoint"
+	case rsp.ReadWatchpoint:
+		out.Type = "read-watchpoint"
+	case rsp.AccessWatchpoint:
+		out.Type = "access-watchpoint"
+	default:
+		out.Type = "breakpoint"
+	}
+	if b.isWatch() {
+		out.Expression, out.Size = b.spec, b.size
+	}
+	for _, a := range b.addrs {
+		out.Addresses = append(out.Addresses, hexAddr(a))
+	}
+	return out
+}
+
+// bpAt returns the enabled code breakpoint at pc, if any.
+func (s *Session) bpAt(pc uint64) *breakpoint {
+	for _, b := range s.bps {
+		if b.enabled && !b.isWatch() && slices.Contains(b.addrs, pc) {
+			return b
+		}
+	}
+	return nil
+}
+
+func (s *Session) findBP(n int) (*breakpoint, error) {
+	for _, b := range s.bps {
+		if b.num == n {
+			return b, nil
+		}
+	}
+	var have []string
+	for _, b := range s.bps {
+		have = append(have, strconv.Itoa(b.num))
+	}
+	if len(have) == 0 {
+		have = []string{"none"}
+	}
+	return nil, fmt.Errorf("no breakpoint number %d (existing: %s): %w", n, strings.Join(have, ", "), ErrNotFound)
+}
+
+// insert puts b's entries into the server's table.
+func (s *Session) insert(ctx context.Context, b *breakpoint) error {
+	for i, a := range b.addrs {
+		kind := 0
+		if b.isWatch() {
+			kind = b.size
+		}
+		if err := s.c.InsertBreakpoint(ctx, b.typ, a, kind); err != nil {
+			for _, done := range b.addrs[:i] {
+				s.removeEntry(ctx, b, done)
+			}
+			if b.isWatch() {
+				return fmt.Errorf("the server refused a %d-byte %s at %#x (x86 has 4 hardware watchpoints of 1, 2, 4 or 8 aligned bytes): %w", b.size, b.info().Type, a, err)
+			}
+			return fmt.Errorf("insert breakpoint at %#x: %w", a, err)
+		}
+	}
+	return nil
+}
+
+// uninsert takes b's entries out of the server's table unless another
+// enabled breakpoint still needs them.
+func (s *Session) uninsert(ctx context.Context, b *breakpoint) error {
+	for _, a := range b.addrs {
+		if err := s.removeEntry(ctx, b, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Session) removeEntry(ctx context.Context, b *breakpoint, a uint64) error {
+	for _, o := range s.bps {
+		if o != b && o.enabled && o.typ == b.typ && slices.Contains(o.addrs, a) && o.size == b.size {
+			return nil
+		}
+	}
+	kind := 0
+	if b.isWatch() {
+		kind = b.size
+	}
+	for _, e := range s.c.Breakpoints() {
+		if e.Type == b.typ && e.Addr == a {
+			if err := s.c.RemoveBreakpoint(ctx, b.typ, a, kind); err != nil {
+				return fmt.Errorf("remove breakpoint at %#x: %w", a, err)
+			}
+		}
+	}
+	return nil
+}
+
+// SetBreakpoint sets a breakpoint at a function, file:line, line, or
+// *address, optionally with a condition evaluated at each hit.
+func (s *Session) SetBreakpoint(ctx context.Context, location, cond string, temporary bool) (Breakpoint, error) {
+	var out Breakpoint
+	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+		b, err := s.resolveBreakpoint(ctx, strings.TrimSpace(location))
+		if err != nil {
+			return err
+		}
+		b.cond, b.temp, b.enabled = strings.TrimSpace(cond), temporary, true
+		if b.cond != "" {
+			if err := s.checkCondition(ctx, b.cond); err != nil {
+				return err
+			}
+		}
+		if err := s.insert(ctx, b); err != nil {
+			return err
+		}
+		s.nextBP++
+		b.num = s.nextBP
+		s.bps = append(s.bps, b)
+		out = b.info()
+		return nil
+	})
+	return out, err
+}
+
+// resolveBreakpoint turns a location into addresses.
+func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoint, error) {
+	b := &breakpoint{typ: rsp.SoftwareBreakpoint, spec: loc}
+	switch {
+	case loc == "":
+		return nil, argErrorf("location", "is empty")
+	case strings.HasPrefix(loc, "*"):
+		a, err := s.addressOf(ctx, strings.TrimSpace(loc[1:]))
+		if err != nil {
+			return nil, err
+		}
+		b.addrs = []uint64{a}
+		l := s.locate(ctx, a)
+		b.fn, b.file, b.line = l.Function, l.File, l.Line
+		return b, nil
+	}
+	if s.img == nil {
+		return nil, fmt.Errorf("cannot resolve %q: %w; use *ADDRESS", loc, s.imgErr)
+	}
+	file, lineStr, hasColon := cutLast(loc, ":")
+	if n, err := strconv.Atoi(lineStr); hasColon && err == nil && !strings.HasSuffix(file, ":") {
+		return s.resolveLine(b, file, n)
+	}
+	if n, err := strconv.Atoi(loc); err == nil {
+		f, err := s.selectedFrame(ctx)
+		if err != nil || f.File == "" {
+			return nil, argErrorf("location", "line %d needs a current source file; give file:line", n)
+		}
+		return s.resolveLine(b, f.File, n)
+	}
+	if fns := s.img.FuncsByName(loc); len(fns) > 0 {
+		for _, f := range fns {
+			a, le := s.img.BreakpointAddr(f)
+			b.addrs = append(b.addrs, a+s.bias)
+			if b.fn == "" {
+				b.fn, b.file, b.line = f.Name, le.File, le.Line
+			}
+		}
+		return b, nil
+	}
+	if a, ok := s.img.SymbolAddr(loc); ok {
+		b.addrs, b.fn = []uint64{a + s.bias}, loc
+		return b, nil
+	}
+	if l := s.loadLibs(ctx); l != nil {
+		if locs, err := l.as.LookupName(loc); err == nil && len(locs) > 0 {
+			for _, sl := range locs {
+				b.addrs = append(b.addrs, sl.Symbol.Addr+sl.Module.Bias)
+			}
+			b.fn = loc
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("no function named %q%s: %w", loc, s.suggestFunc(loc), ErrNotFound)
+}
+
+func (s *Session) resolveLine(b *breakpoint, file string, n int) (*breakpoint, error) {
+	if n <= 0 {
+		return nil, argErrorf("location", "line numbers start at 1")
+	}
+	las, err := s.img.LineToAddrs(file, n)
+	if err != nil || len(las) == 0 {
+		return nil, fmt.Errorf("no code at %s:%d%s: %w", file, n, s.suggestFile(file), ErrNotFound)
+	}
+	for _, la := range las {
+		b.addrs = append(b.addrs, la.Addr+s.bias)
+	}
+	b.file, b.line = las[0].File, las[0].Line
+	if las[0].Function != nil {
+		b.fn = las[0].Function.Name
+	}
+	return b, nil
+}
+
+func cutLast(s, sep string) (before, after string, found bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
+}
+
+// suggestFunc proposes close function names.
+func (s *Session) suggestFunc(name string) string {
+	var cands []string
+	seen := map[string]bool{}
+	low := strings.ToLower(name)
+	for _, f := range s.img.Functions() {
+		n := f.Name
+		if seen[n] {
+			continue
+		}
+		short := n
+		if i := strings.LastIndex(n, "::"); i >= 0 {
+			short = n[i+2:]
+		}
+		if d := editDistance(strings.ToLower(short), low); d <= max(1, len(name)/4) || strings.Contains(strings.ToLower(n), low) {
+			cands = append(cands, n)
+			seen[n] = true
+		}
+	}
+	if len(cands) == 0 {
+		return ""
+	}
+	sort.Strings(cands)
+	if len(cands) > 5 {
+		cands = cands[:5]
+	}
+	return "; did you mean " + strings.Join(cands, ", ") + "?"
+}
+
+func (s *Session) suggestFile(file string) string {
+	base := filepath.Base(file)
+	var cands []string
+	for _, f := range s.img.Files() {
+		if filepath.Base(f) == base {
+			return " (the file is known, but that line has no code; try a nearby line)"
+		}
+		if strings.Contains(f, "/usr/") {
+			continue
+		}
+		cands = append(cands, filepath.Base(f))
+	}
+	slices.Sort(cands)
+	cands = slices.Compact(cands)
+	if len(cands) > 8 {
+		cands = cands[:8]
+	}
+	if len(cands) == 0 {
+		return ""
+	}
+	return " (source files: " + strings.Join(cands, ", ") + ")"
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := 1
+			if a[i-1] == b[j-1] {
+				c = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// RemoveBreakpoint deletes breakpoint or watchpoint n.
+func (s *Session) RemoveBreakpoint(ctx context.Context, n int) error {
+	return s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+		b, err := s.findBP(n)
+		if err != nil {
+			return err
+		}
+		return s.deleteBP(ctx, b)
+	})
+}
+
+func (s *Session) deleteBP(ctx context.Context, b *breakpoint) error {
+	if b.enabled && s.exited == nil {
+		if err := s.uninsert(ctx, b); err != nil {
+			return err
+		}
+	}
+	s.bps = slices.DeleteFunc(s.bps, func(o *breakpoint) bool { return o == b })
+	return nil
+}
+
+// Breakpoints lists breakpoints and watchpoints.
+func (s *Session) Breakpoints() []Breakpoint {
+	if err := s.acquire(context.Background()); err != nil {
+		return nil
+	}
+	defer s.release()
+	out := []Breakpoint{}
+	for _, b := range s.bps {
+		out = append(out, b.info())
+	}
+	return out
+}
+
+// EnableBreakpoint enables or disables breakpoint n.
+func (s *Session) EnableBreakpoint(ctx context.Context, n int, on bool) (Breakpoint, error) {
+	var out Breakpoint
+	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+		b, err := s.findBP(n)
+		if err != nil {
+			return err
+		}
+		if b.enabled != on {
+			if on {
+				err = s.insert(ctx, b)
+			} else {
+				err = s.uninsert(ctx, b)
+			}
+			if err != nil {
+				return err
+			}
+			b.enabled = on
+		}
+		out = b.info()
+		return nil
+	})
+	return out, err
+}
+
+// SetCondition sets (or with "" clears) the condition of breakpoint n.
+func (s *Session) SetCondition(ctx context.Context, n int, cond string) (Breakpoint, error) {
+	var out Breakpoint
+	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+		b, err := s.findBP(n)
+		if err != nil {
+			return err
+		}
+		cond = strings.TrimSpace(cond)
+		if cond != "" {
+			if err := s.checkCondition(ctx, cond); err != nil {
+				return err
+			}
+		}
+		b.cond = cond
+		out = b.info()
+		return nil
+	})
+	return out, err
+}
+
+// checkCondition rejects conditions that cannot even be parsed.
+func (s *Session) checkCondition(ctx context.Context, cond string) error {
+	if err := s.parseExpr(cond); err != nil {
+		return argErrorf("condition", "%q is not a valid expression: %v", cond, err)
+	}
+	return nil
+}
+
+// SetWatchpoint watches the lvalue expr for writes, reads or any access.
+func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Breakpoint, error) {
+	var out Breakpoint
+	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+		if s.exited != nil {
+			return fmt.Errorf("cannot set a watchpoint: %w", ErrExited)
+		}
+		lv, err := s.lvalueOf(ctx, expr)
+		if err != nil {
+			return err
+		}
+		if lv.size <= 0 || lv.size > 8 {
+			return argErrorf("expression", "%s is %d bytes; a hardware watchpoint covers 1, 2, 4 or 8 bytes (watch a member or element instead)", expr, lv.size)
+		}
+		size := lv.size
+		if size == 3 || size > 4 && size < 8 {
+			size = 8
+		}
+		typ := rsp.WriteWatchpoint
+		switch access {
+		case "read":
+			typ = rsp.ReadWatchpoint
+		case "access":
+			typ = rsp.AccessWatchpoint
+		}
+		b := &breakpoint{typ: typ, spec: expr, addrs: []uint64{lv.addr}, size: size, enabled: true, lv: lv}
+		if lv.size == size {
+			b.old = s.peek(ctx, lv.addr, size)
+		}
+		if err := s.insert(ctx, b); err != nil {
+			return err
+		}
+		s.nextBP++
+		b.num = s.nextBP
+		s.bps = append(s.bps, b)
+		out = b.info()
+		return nil
+	})
+	return out, err
+}
+
+// peek reads n bytes or returns nil.
+func (s *Session) peek(ctx context.Context, a uint64, n int) []byte {
+	b := make([]byte, n)
+	if _, err := s.readMem(ctx, a, b); err != nil {
+		return nil
+	}
+	return b
+}
+
+// watchHit fills in which watchpoint triggered and its old/new values,
+// and refreshes the remembered values of every watchpoint.
+func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
+	var hit *WatchHit
+	for _, b := range s.bps {
+		if !b.isWatch() || !b.enabled {
+			continue
+		}
+		a := b.addrs[0]
+		if hit == nil && st.WatchAddr >= a && st.WatchAddr < a+uint64(b.size) || hit == nil && st.WatchAddr == 0 {
+			b.hits++
+			hit = &WatchHit{Number: b.num, Expression: b.spec, Address: hexAddr(a), Kind: b.info().Type}
+			now := s.peek(ctx, a, b.size)
+			hit.Old = s.formatWatch(ctx, b, b.old)
+			hit.New = s.formatWatch(ctx, b, now)
+			b.old = now
+			continue
+		}
+		b.old = s.peek(ctx, a, b.size)
+	}
+	if hit == nil {
+		hit = &WatchHit{Address: hexAddr(st.WatchAddr), Kind: st.Watch.String()}
+	}
+	return hit
+}
+
+// refreshWatches remembers the current values of all watchpoints.
+func (s *Session) refreshWatches(ctx context.Context) {
+	for _, b := range s.bps {
+		if b.isWatch() && b.enabled {
+			b.old = s.peek(ctx, b.addrs[0], b.size)
+		}
+	}
+}

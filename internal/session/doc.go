@@ -1,0 +1,40 @@
+// Package session is the one place in rrmcp that knows both the wire and the
+// symbols. A [Session] joins an RSP connection (package rsp) to a debug
+// server, the ELF symbols of the debuggee (package symbols) and its DWARF
+// (package dwarf), and turns requests such as "step backward" or "where am
+// I" into packets and a stop reply into a [Stop].
+//
+// # Backends
+//
+// A session is started by one of three backends, which differ only in how
+// the server is started and stopped and in what it can do ([Caps]):
+//
+//   - rr: `rr replay -s 0` on a recorded trace; reverse execution, event
+//     positions and checkpoints ([Manager.StartRR]);
+//   - live: a program launched under (or attached to by) gdbserver, for
+//     machines without a PMU where rr cannot record; forward only
+//     ([Manager.StartLive]);
+//   - connect: any RSP address, such as QEMU's gdbstub or a gdbserver started
+//     by someone else ([Manager.Connect]); capabilities are read from the
+//     server's qSupported reply.
+//
+// Code asks [Session.Caps] instead of testing which backend it is.
+//
+// # Concurrency
+//
+// A [Manager] holds several sessions; each session serializes its
+// operations with a mutex. [Session.Interrupt] is the exception: it does
+// not wait for the lock, so it can stop a resume that holds it.
+//
+// # Caches
+//
+// Registers (one `g` per thread), memory (4 KiB aligned blocks) and the
+// thread list are cached per stop and dropped on every resume or write.
+//
+// # Errors
+//
+// The error vocabulary is small: [ErrNoSession], [ErrNotStopped],
+// [ErrNoReverse], [ErrUnsupported], [ErrExited], [ErrTimeout] and
+// [*ArgError] for bad input. Package tools turns them into messages that
+// say what to do next.
+package session

@@ -1,0 +1,574 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/arch/x86/x86asm"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// maxSteps bounds the single-steps of one source-level step.
+const maxSteps = 200000
+
+// canMove checks that the target can be resumed in the given direction.
+func (s *Session) canMove(rev bool) error {
+	if rev && !s.caps.Reverse {
+		switch s.kind {
+		case KindLive:
+			return fmt.Errorf("reverse execution needs an rr recording; this is a live gdbserver session — record with rr_record on a machine with a PMU: %w", ErrNoReverse)
+		default:
+			return fmt.Errorf("the server at %s does not offer reverse execution (no ReverseContinue+ in qSupported): %w", s.addr, ErrNoReverse)
+		}
+	}
+	if s.exited != nil {
+		if s.caps.Seek {
+			return fmt.Errorf("the process has exited; go back with rr_run_to_event or rr_checkpoint_restore: %w", ErrExited)
+		}
+		return fmt.Errorf("the process has exited; stop the session (rr_replay_stop) and start a new one: %w", ErrExited)
+	}
+	return nil
+}
+
+func (s *Session) limit(rev bool) time.Duration {
+	if rev {
+		return s.to.Reverse
+	}
+	return s.to.Forward
+}
+
+// run executes a resume primitive with the running flag set and caches
+// dropped. If ctx ends during the resume, the client has interrupted the
+// target; the error then says where it stopped.
+func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop, error)) (rsp.Stop, error) {
+	s.invalidate()
+	s.running.Store(true)
+	st, err := f(ctx)
+	s.running.Store(false)
+	s.invalidate()
+	if err != nil && ctx.Err() != nil && st.Raw != "" {
+		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		where := s.makeStop(ictx, st)
+		loc := "an unknown location"
+		if where.Frame != nil {
+			loc = where.Frame.Function
+			if where.Frame.File != "" {
+				loc += fmt.Sprintf(" at %s:%d", where.Frame.File, where.Frame.Line)
+			}
+		}
+		return st, fmt.Errorf("interrupted; the program is stopped in %s: %w", loc, err)
+	}
+	return st, err
+}
+
+func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
+	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
+		if rev {
+			return s.c.ReverseContinue(ctx)
+		}
+		return s.c.Continue(ctx)
+	})
+}
+
+func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
+	t := s.cur
+	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
+		if rev {
+			return s.c.ReverseStep(ctx, t)
+		}
+		return s.c.Step(ctx, t)
+	})
+}
+
+// plainStep reports whether st is the ordinary completion of a single-step.
+func plainStep(st rsp.Stop) bool {
+	return st.Kind == rsp.StopSignal && (st.Signal == rsp.SIGTRAP || st.Signal == rsp.Sig0) &&
+		st.Watch == rsp.WatchNone && !st.AtHistoryStart && !st.AboutToExit && !st.Interrupted
+}
+
+// finishStop converts st, accounts breakpoint hits and applies temporary
+// breakpoints. It reports whether a conditional breakpoint said "go on".
+func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
+	out := s.makeStop(ctx, st)
+	if out.Reason != "breakpoint" || out.Breakpoint == 0 {
+		s.refreshWatches(ctx)
+		return out, false
+	}
+	b, err := s.findBP(out.Breakpoint)
+	if err != nil {
+		return out, false
+	}
+	if b.cond != "" {
+		ok, err := s.condTrue(ctx, b.cond)
+		if err == nil && !ok {
+			return out, true
+		}
+		if err != nil {
+			out.Message = fmt.Sprintf("Condition %q could not be evaluated (%v); stopped anyway.", b.cond, err)
+		}
+	}
+	b.hits++
+	if b.temp {
+		s.deleteBP(ctx, b) //nolint:errcheck
+	}
+	s.refreshWatches(ctx)
+	return out, false
+}
+
+// Continue resumes forward (or backward) until a breakpoint, watchpoint,
+// signal, exit or the start of the recording.
+func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
+	var out *Stop
+	err := s.do(ctx, s.limit(rev), func(ctx context.Context) error {
+		if err := s.canMove(rev); err != nil {
+			return err
+		}
+		for {
+			st, err := s.cont(ctx, rev)
+			if err != nil {
+				return err
+			}
+			var again bool
+			out, again = s.finishStop(ctx, st)
+			if !again {
+				return nil
+			}
+		}
+	})
+	return out, err
+}
+
+// StepInstruction steps n machine instructions; over steps over calls.
+func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*Stop, error) {
+	var out *Stop
+	err := s.do(ctx, s.limit(rev), func(ctx context.Context) error {
+		if err := s.canMove(rev); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			var st rsp.Stop
+			var err error
+			if over {
+				st, err = s.nextInsn(ctx, rev)
+			} else {
+				st, err = s.stepInsn(ctx, rev)
+			}
+			if err != nil {
+				return err
+			}
+			if !plainStep(st) || i == n-1 {
+				out, _ = s.finishStop(ctx, st)
+				if out.Reason == "step" && !plainStep(st) {
+					return nil
+				}
+				if !plainStep(st) {
+					return nil
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// here is where the selected thread is, as stepping needs it.
+type here struct {
+	pc, sp, cfa uint64
+	img         *dwarf.Image
+	bias        uint64
+	fn          *dwarf.Function // nil without DWARF
+	entry       uint64          // runtime function entry (0 = unknown)
+	line        dwarf.LineEntry
+	hasLine     bool
+}
+
+func (s *Session) where(ctx context.Context) (here, error) {
+	regs, err := s.regs(ctx, s.cur)
+	if err != nil {
+		return here{}, err
+	}
+	h := here{pc: regs.PC(), sp: regs.SP()}
+	img, bias, ok := s.module(ctx, h.pc)
+	if !ok {
+		return h, nil
+	}
+	h.img, h.bias = img, bias
+	fpc := h.pc - bias
+	if f := img.FuncAt(fpc); f != nil {
+		h.fn, h.entry = f, f.Entry+bias
+		if le, ok := img.PCToLine(fpc); ok && le.Line > 0 {
+			h.line, h.hasLine = le, true
+		}
+	} else if _, off, ok := img.SymbolAt(fpc); ok {
+		h.entry = h.pc - off
+	}
+	if bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 1, PastMain: true}); err == nil && len(bt.Frames) > 0 {
+		h.cfa = bt.Frames[0].CFA
+	}
+	return h, nil
+}
+
+// insn decodes the instruction at pc.
+func (s *Session) insn(ctx context.Context, pc uint64) (x86asm.Inst, error) {
+	b := make([]byte, 16)
+	n, err := s.readMem(ctx, pc, b)
+	if n == 0 {
+		return x86asm.Inst{}, err
+	}
+	// The server hides its own breakpoints from m reads (rr, gdbserver).
+	return x86asm.Decode(b[:n], 64)
+}
+
+func isCall(in x86asm.Inst) bool { return in.Op == x86asm.CALL || in.Op == x86asm.LCALL }
+func isRet(in x86asm.Inst) bool  { return in.Op == x86asm.RET || in.Op == x86asm.LRET }
+
+// tempBP inserts an internal breakpoint at a and returns its remover. A
+// user breakpoint already there is left alone.
+func (s *Session) tempBP(ctx context.Context, a uint64) (func(), error) {
+	for _, e := range s.c.Breakpoints() {
+		if e.Type == rsp.SoftwareBreakpoint && e.Addr == a {
+			return func() {}, nil
+		}
+	}
+	if err := s.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, a, 0); err != nil {
+		return nil, err
+	}
+	return func() {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if s.exited == nil {
+			s.c.RemoveBreakpoint(rctx, rsp.SoftwareBreakpoint, a, 0) //nolint:errcheck
+		}
+	}, nil
+}
+
+// runTo continues (forward or backward) until the thread reaches addr with
+// a stack pointer satisfying ok. Any other stop (user breakpoint, signal,
+// exit) is returned with done=false.
+func (s *Session) runTo(ctx context.Context, addr uint64, rev bool, ok func(sp uint64) bool) (rsp.Stop, bool, error) {
+	remove, err := s.tempBP(ctx, addr)
+	if err != nil {
+		return rsp.Stop{}, false, err
+	}
+	defer remove()
+	for {
+		st, err := s.cont(ctx, rev)
+		if err != nil {
+			return st, false, err
+		}
+		if st.Kind != rsp.StopSignal || st.Watch != rsp.WatchNone || st.AtHistoryStart || st.AboutToExit {
+			return st, false, nil
+		}
+		if st.Thread != (rsp.Thread{}) {
+			s.cur = st.Thread
+		}
+		regs, err := s.regs(ctx, s.cur)
+		if err != nil {
+			return st, false, err
+		}
+		if regs.PC() != addr {
+			return st, false, nil // something else stopped us
+		}
+		if ok == nil || ok(regs.SP()) {
+			return st, true, nil
+		}
+		if b := s.bpAt(addr); b != nil {
+			return st, false, nil // a user breakpoint at the same place
+		}
+	}
+}
+
+// nextInsn steps one instruction, over a call.
+func (s *Session) nextInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
+	if !rev {
+		h, err := s.where(ctx)
+		if err != nil {
+			return rsp.Stop{}, err
+		}
+		in, err := s.insn(ctx, h.pc)
+		if err != nil || !isCall(in) {
+			return s.stepInsn(ctx, false)
+		}
+		ret := h.pc + uint64(in.Len)
+		st, _, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= h.sp })
+		return st, err
+	}
+	before, err := s.where(ctx)
+	if err != nil {
+		return rsp.Stop{}, err
+	}
+	st, err := s.stepInsn(ctx, true)
+	if err != nil || !plainStep(st) {
+		return st, err
+	}
+	return s.backOutOfCallee(ctx, st, before)
+}
+
+// backOutOfCallee: after a reverse single-step, if the thread is now at
+// the return instruction of a function called from before's frame, go
+// back to the call instruction.
+func (s *Session) backOutOfCallee(ctx context.Context, st rsp.Stop, before here) (rsp.Stop, error) {
+	h, err := s.where(ctx)
+	if err != nil || h.sp >= before.sp {
+		return st, err
+	}
+	in, err := s.insn(ctx, h.pc)
+	if err != nil || !isRet(in) || h.entry == 0 {
+		return st, nil
+	}
+	spAtRet := h.sp
+	st, done, err := s.runTo(ctx, h.entry, true, func(sp uint64) bool { return sp == spAtRet })
+	if err != nil || !done {
+		return st, err
+	}
+	return s.stepInsn(ctx, true) // onto the call instruction
+}
+
+// Step steps n source lines, entering functions that have line info.
+func (s *Session) Step(ctx context.Context, n int, rev bool) (*Stop, error) {
+	return s.lineStep(ctx, n, rev, true)
+}
+
+// Next steps n source lines, stepping over calls.
+func (s *Session) Next(ctx context.Context, n int, rev bool) (*Stop, error) {
+	return s.lineStep(ctx, n, rev, false)
+}
+
+func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, error) {
+	var out *Stop
+	err := s.do(ctx, s.limit(rev), func(ctx context.Context) error {
+		if err := s.canMove(rev); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			st, err := s.stepLine(ctx, rev, into)
+			if err != nil {
+				return err
+			}
+			var again bool
+			out, again = s.finishStop(ctx, st)
+			for again { // a conditional breakpoint whose condition is false: keep going
+				st, err = s.stepLine(ctx, rev, into)
+				if err != nil {
+					return err
+				}
+				out, again = s.finishStop(ctx, st)
+			}
+			if out.Reason != "step" {
+				return nil
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// stepLine performs one source-level step.
+func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error) {
+	start, err := s.where(ctx)
+	if err != nil {
+		return rsp.Stop{}, err
+	}
+	if !start.hasLine {
+		// No line info here: finish out of this function, like GDB's step
+		// in code without debug info.
+		if !rev {
+			if st, ok, err := s.stepOutNoLines(ctx); err != nil || !ok {
+				return st, err
+			}
+		}
+		return s.stepInsn(ctx, rev)
+	}
+	var last rsp.Stop
+	for i := 0; i < maxSteps; i++ {
+		cur, err := s.where(ctx)
+		if err != nil {
+			return last, err
+		}
+		var st rsp.Stop
+		if !rev {
+			in, ierr := s.insn(ctx, cur.pc)
+			if ierr == nil && isCall(in) {
+				st, err = s.stepCall(ctx, cur, in, into)
+			} else {
+				st, err = s.stepInsn(ctx, false)
+			}
+		} else {
+			st, err = s.stepInsn(ctx, true)
+			if err == nil && plainStep(st) && !into {
+				st, err = s.backOutOfCallee(ctx, st, cur)
+			}
+		}
+		if err != nil || !plainStep(st) {
+			return st, err
+		}
+		last = st
+		h, err := s.where(ctx)
+		if err != nil {
+			return st, err
+		}
+		if done, err := s.lineDone(ctx, start, h, rev, into); done || err != nil {
+			return st, err
+		}
+	}
+	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
+}
+
+// lineDone decides whether a step that began at start has finished now
+// that the thread is at h.
+func (s *Session) lineDone(ctx context.Context, start, h here, rev, into bool) (bool, error) {
+	sameFrame := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img &&
+		(h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
+	if !h.hasLine {
+		if !rev && h.sp > start.sp && start.cfa != 0 && h.sp >= start.cfa {
+			// Returned into a caller without line info (e.g. libc's
+			// __libc_start_call_main): stop there.
+			return true, nil
+		}
+		return false, nil
+	}
+	atRowStart := h.pc-h.bias == h.line.Addr
+	if sameFrame {
+		if h.line.Line == start.line.Line && h.line.File == start.line.File {
+			return false, nil
+		}
+		return atRowStart || !rev && h.line.IsStmt, nil
+	}
+	deeper := h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa)
+	if deeper {
+		// Only reachable for step (into): we are in a callee with lines.
+		return into && (atRowStart || rev), nil
+	}
+	// Returned to a caller: stop at the beginning of a statement.
+	return atRowStart, nil
+}
+
+// stepCall handles a call instruction at cur.pc during a forward step.
+func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into bool) (rsp.Stop, error) {
+	ret := cur.pc + uint64(in.Len)
+	overCall := func() (rsp.Stop, error) {
+		st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
+		if err != nil || !done {
+			return st, err
+		}
+		return st, nil
+	}
+	if !into {
+		return overCall()
+	}
+	st, err := s.stepInsn(ctx, false)
+	if err != nil || !plainStep(st) {
+		return st, err
+	}
+	h, err := s.where(ctx)
+	if err != nil {
+		return st, err
+	}
+	if h.fn == nil || !h.hasLine {
+		// No debug info in the callee (libc, PLT): run back to the caller.
+		st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
+		if err != nil || !done {
+			return st, err
+		}
+		return st, nil
+	}
+	// Run to the end of the callee's prologue.
+	a, _ := h.img.BreakpointAddr(h.fn)
+	a += h.bias
+	if a == h.pc {
+		return st, nil
+	}
+	calleeSP := h.sp
+	st, _, err = s.runTo(ctx, a, false, func(sp uint64) bool { return sp <= calleeSP })
+	return st, err
+}
+
+// stepOutNoLines runs to the return address of a function without line
+// info. ok is false when the stop is something else.
+func (s *Session) stepOutNoLines(ctx context.Context) (rsp.Stop, bool, error) {
+	fr, err := s.unwind(ctx)
+	if err != nil || len(fr) < 2 {
+		return rsp.Stop{}, true, nil
+	}
+	caller := fr[1]
+	cfa := fr[0].CFA
+	st, done, err := s.runTo(ctx, caller.PC, false, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
+	return st, done, err
+}
+
+// Finish runs until the selected frame returns (or, in reverse, back to
+// its call site).
+func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
+	var out *Stop
+	err := s.do(ctx, s.limit(rev), func(ctx context.Context) error {
+		if err := s.canMove(rev); err != nil {
+			return err
+		}
+		fr, err := s.unwind(ctx)
+		if err != nil {
+			return err
+		}
+		sel := s.frame
+		if sel >= len(fr) {
+			sel = 0
+		}
+		// An inlined frame shares the physical frame; finish the physical one.
+		phys := sel
+		for phys+1 < len(fr) && fr[phys].Inlined {
+			phys++
+		}
+		if phys+1 >= len(fr) {
+			return fmt.Errorf("%q is the outermost frame; there is no caller to return to: %w", fr[sel].Name, ErrUnsupported)
+		}
+		callee, caller := fr[phys], fr[phys+1]
+		fnName := callee.Name
+		var st rsp.Stop
+		var done bool
+		if !rev {
+			cfa := callee.CFA
+			st, done, err = s.runTo(ctx, caller.PC, false, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
+		} else {
+			entry := uint64(0)
+			if callee.Function != nil {
+				entry = callee.Function.Entry + callee.Bias
+			} else if name, off, ok := callee.Image.SymbolAt(callee.PC - callee.Bias); ok && name != "" {
+				entry = callee.PC - off
+			}
+			if entry == 0 {
+				return fmt.Errorf("cannot find where %q starts: %w", fnName, ErrNoDebugInfo)
+			}
+			cfa := callee.CFA
+			// At the entry, sp = CFA - 8 (the return address was just pushed).
+			st, done, err = s.runTo(ctx, entry, true, func(sp uint64) bool { return cfa == 0 || sp == cfa-8 })
+			if err == nil && done {
+				st, err = s.stepInsn(ctx, true) // onto the call instruction
+			}
+		}
+		if err != nil {
+			return err
+		}
+		var again bool
+		out, again = s.finishStop(ctx, st)
+		_ = again
+		if done && out.Reason == "step" || done && out.Reason == "breakpoint" && !rev {
+			out.Reason = "finish"
+			if rev {
+				out.Message = fmt.Sprintf("Back at the call of %s.", fnName)
+			} else {
+				out.Message = fmt.Sprintf("Returned from %s.", fnName)
+				if rv := s.returnValue(ctx, callee); rv != "" {
+					out.Message += " Value returned: " + rv
+				}
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+var errNoValue = errors.New("no return value")

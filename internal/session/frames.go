@@ -1,0 +1,137 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+)
+
+const maxFrames = 1024
+
+// unwind returns the frames of the selected thread, cached per stop.
+func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
+	if s.frames != nil && s.framesT == s.cur {
+		return s.frames, nil
+	}
+	if s.exited != nil {
+		return nil, fmt.Errorf("no stack: %w", ErrExited)
+	}
+	regs, err := s.regs(ctx, s.cur)
+	if err != nil {
+		return nil, fmt.Errorf("read registers: %w", err)
+	}
+	img, bias := s.img, s.bias
+	if m, b, ok := s.module(ctx, regs.PC()); ok {
+		img, bias = m, b
+	}
+	if img == nil {
+		// No symbols at all: a single frame with the pc.
+		s.frames = []*dwarf.Frame{{Level: 0, PC: regs.PC(), Regs: regs}}
+		s.framesT = s.cur
+		return s.frames, nil
+	}
+	bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: maxFrames})
+	if err != nil && (bt == nil || len(bt.Frames) == 0) {
+		return nil, fmt.Errorf("unwind the stack: %w", err)
+	}
+	s.frames = bt.Frames
+	s.framesT = s.cur
+	return s.frames, nil
+}
+
+// frameInfo converts a dwarf frame to the tool-facing Frame.
+func (s *Session) frameInfo(ctx context.Context, f *dwarf.Frame) Frame {
+	out := Frame{Level: f.Level, Inlined: f.Inlined}
+	out.PC = hexAddr(f.PC)
+	if f.CFA != 0 {
+		out.CFA = hexAddr(f.CFA)
+	}
+	out.Function, out.File, out.Line = f.Name, f.File, f.Line
+	if f.Image != nil && f.Image != s.img {
+		out.Module = baseName(f.Image.Path)
+	}
+	if out.Function == "" {
+		out.Function = s.symbolize(ctx, f.PC)
+	}
+	if out.File != "" && out.Line > 0 {
+		out.Source = s.sourceLine(out.File, out.Line)
+	}
+	return out
+}
+
+// curFrame returns the selected dwarf frame.
+func (s *Session) curFrame(ctx context.Context) (*dwarf.Frame, error) {
+	fr, err := s.unwind(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if s.frame >= len(fr) {
+		s.frame = 0
+	}
+	if len(fr) == 0 {
+		return nil, fmt.Errorf("no stack frames: %w", ErrNotFound)
+	}
+	return fr[s.frame], nil
+}
+
+// selectedFrame is curFrame as a Frame.
+func (s *Session) selectedFrame(ctx context.Context) (Frame, error) {
+	f, err := s.curFrame(ctx)
+	if err != nil {
+		return Frame{}, err
+	}
+	return s.frameInfo(ctx, f), nil
+}
+
+// Backtrace returns up to max frames of the selected thread, whether more
+// exist, and the selected frame level.
+func (s *Session) Backtrace(ctx context.Context, max int) ([]Frame, bool, int, error) {
+	var (
+		out  []Frame
+		more bool
+		sel  int
+	)
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		fr, err := s.unwind(ctx)
+		if err != nil {
+			return err
+		}
+		if len(fr) > max {
+			fr, more = fr[:max], true
+		}
+		for _, f := range fr {
+			out = append(out, s.frameInfo(ctx, f))
+		}
+		sel = s.frame
+		return nil
+	})
+	return out, more, sel, err
+}
+
+// SelectFrame makes frame level the selected frame.
+func (s *Session) SelectFrame(ctx context.Context, level int) (Frame, error) {
+	var out Frame
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		fr, err := s.unwind(ctx)
+		if err != nil {
+			return err
+		}
+		if level < 0 || level >= len(fr) {
+			return argErrorf("frame_level", "there is no frame %d; the stack has frames 0 to %d (see rr_backtrace)", level, len(fr)-1)
+		}
+		s.frame = level
+		out = s.frameInfo(ctx, fr[level])
+		return nil
+	})
+	return out, err
+}
+
+func baseName(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '/' {
+			return p[i+1:]
+		}
+	}
+	return p
+}

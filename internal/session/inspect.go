@@ -1,0 +1,398 @@
+package session
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/arch/x86/x86asm"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
+)
+
+// ReadMemory reads n bytes at an address or address expression.
+func (s *Session) ReadMemory(ctx context.Context, addr string, n int) (Memory, error) {
+	var out Memory
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		if s.exited != nil {
+			return fmt.Errorf("no memory to read: %w", ErrExited)
+		}
+		a, err := s.addressOf(ctx, addr)
+		if err != nil {
+			return err
+		}
+		b := make([]byte, n)
+		got, err := s.readMem(ctx, a, b)
+		if got == 0 && err != nil {
+			var re *rsp.Error
+			if errors.As(err, &re) {
+				return argErrorf("address", "cannot access memory at %#x (not mapped in the debuggee)", a)
+			}
+			return err
+		}
+		out = Memory{Address: hexAddr(a), Count: got, Hex: hex.EncodeToString(b[:got]), Symbol: s.symbolize(ctx, a)}
+		return nil
+	})
+	return out, err
+}
+
+var defaultRegs = []string{"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip", "eflags",
+	"cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base"}
+
+// Registers reads registers of the selected frame. Frame 0 reads the
+// server's full register set; outer frames show what unwinding recovered.
+func (s *Session) Registers(ctx context.Context, names []string) ([]Register, error) {
+	var out []Register
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		if s.exited != nil {
+			return fmt.Errorf("no registers: %w", ErrExited)
+		}
+		td := s.c.Target()
+		if td == nil {
+			return fmt.Errorf("the server sent no register description: %w", ErrUnsupported)
+		}
+		g, err := s.c.ReadRegisters(ctx, s.cur)
+		if err != nil {
+			return err
+		}
+		var fr *dwarf.Frame
+		if s.frame > 0 {
+			if fr, err = s.curFrame(ctx); err != nil {
+				return err
+			}
+		}
+		if len(names) == 0 {
+			names = defaultRegs
+		}
+		for _, n := range names {
+			n = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(n), "$"))
+			switch n {
+			case "pc":
+				n = "rip"
+			case "sp":
+				n = "rsp"
+			case "fp":
+				n = "rbp"
+			}
+			r, ok := td.Lookup(n)
+			if !ok {
+				return argErrorf("register_names", "no register %q on this target (known: %s)", n, strings.Join(regNames(td), ", "))
+			}
+			val := g[r.Offset : r.Offset+r.Size()]
+			if fr != nil {
+				num, ok := dwarf.RegNum(n)
+				b, known := fr.Regs.Bytes(num)
+				if n == "rip" {
+					b, known = le64(fr.PC), true
+				}
+				if !ok || !known {
+					out = append(out, Register{Name: n, Value: "<not saved>"})
+					continue
+				}
+				val = b
+			}
+			reg := Register{Name: n, Value: leHex(val)}
+			if len(val) <= 8 {
+				var v uint64
+				for i := len(val) - 1; i >= 0; i-- {
+					v = v<<8 | uint64(val[i])
+				}
+				switch n {
+				case "rip":
+					reg.Natural = s.symbolize(ctx, v)
+				case "eflags":
+					reg.Natural = eflags(v)
+				default:
+					if r.Group == "general" || strings.HasPrefix(n, "r") || strings.HasPrefix(n, "e") {
+						reg.Natural = fmt.Sprint(int64(v))
+					}
+				}
+			}
+			out = append(out, reg)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func le64(v uint64) []byte {
+	b := make([]byte, 8)
+	putLE(b, v)
+	return b
+}
+
+// leHex prints little-endian bytes as a 0x number.
+func leHex(b []byte) string {
+	var sb strings.Builder
+	sb.WriteString("0x")
+	started := false
+	for i := len(b) - 1; i >= 0; i-- {
+		if !started && b[i] == 0 && i > 0 {
+			continue
+		}
+		started = true
+		fmt.Fprintf(&sb, "%02x", b[i])
+	}
+	return sb.String()
+}
+
+func regNames(td *rsp.TargetDesc) []string {
+	var out []string
+	for i, r := range td.Registers {
+		if i > 40 {
+			out = append(out, "…")
+			break
+		}
+		out = append(out, r.Name)
+	}
+	return out
+}
+
+func eflags(v uint64) string {
+	names := []struct {
+		bit  uint
+		name string
+	}{{0, "CF"}, {2, "PF"}, {4, "AF"}, {6, "ZF"}, {7, "SF"}, {8, "TF"}, {9, "IF"}, {10, "DF"}, {11, "OF"}}
+	var out []string
+	for _, n := range names {
+		if v&(1<<n.bit) != 0 {
+			out = append(out, n.name)
+		}
+	}
+	return "[ " + strings.Join(out, " ") + " ]"
+}
+
+// SourceLines lists count lines around file:line (default: the selected
+// frame's position).
+func (s *Session) SourceLines(ctx context.Context, file string, line, count int) (Source, error) {
+	var out Source
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		cur := 0
+		if file == "" || line == 0 {
+			f, err := s.selectedFrame(ctx)
+			if err != nil && file == "" {
+				return err
+			}
+			if file == "" {
+				if f.File == "" {
+					return fmt.Errorf("%s has no line information; give file and line: %w", orUnknown(f.Function), ErrNoDebugInfo)
+				}
+				file = f.File
+			}
+			if line == 0 && sameFile(file, f.File) {
+				line, cur = f.Line, f.Line
+			}
+			if line == 0 {
+				line = 1
+			}
+		} else if f, err := s.selectedFrame(ctx); err == nil && sameFile(file, f.File) {
+			cur = f.Line
+		}
+		path := s.findSource(file)
+		if path == "" {
+			return fmt.Errorf("no source file %q%s: %w", file, s.suggestFileOrEmpty(file), ErrNotFound)
+		}
+		lines := s.sourceFile(path)
+		if lines == nil {
+			return fmt.Errorf("cannot read %s (moved or deleted since the build?): %w", path, ErrNotFound)
+		}
+		if line > len(lines) {
+			return argErrorf("line", "%s has only %d lines", path, len(lines))
+		}
+		from := max(1, line-count/2)
+		to := min(len(lines), from+count-1)
+		out.File = path
+		for n := from; n <= to; n++ {
+			out.Lines = append(out.Lines, SourceLine{Line: n, Text: strings.TrimRight(lines[n-1], " \t\r"), Current: n == cur})
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (s *Session) suggestFileOrEmpty(file string) string {
+	if s.img == nil {
+		return ""
+	}
+	return s.suggestFile(file)
+}
+
+func sameFile(a, b string) bool {
+	return a != "" && b != "" && (a == b || filepath.Base(a) == filepath.Base(b) && (!strings.Contains(a, "/") || !strings.Contains(b, "/")))
+}
+
+// findSource maps a file name (full or base) to a path in the line tables.
+func (s *Session) findSource(file string) string {
+	if s.img != nil {
+		for _, f := range s.img.Files() {
+			if f == file {
+				return f
+			}
+		}
+		for _, f := range s.img.Files() {
+			if strings.HasSuffix(f, "/"+strings.TrimPrefix(file, "./")) {
+				return f
+			}
+		}
+	}
+	if filepath.IsAbs(file) && s.sourceFile(file) != nil {
+		return file
+	}
+	return ""
+}
+
+// Disassemble decodes count instructions at loc (default: the pc of the
+// selected frame; a function name disassembles the function).
+func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Instruction, error) {
+	var out []Instruction
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		if s.exited != nil {
+			return fmt.Errorf("nothing to disassemble: %w", ErrExited)
+		}
+		var start, end, pc uint64
+		if f, err := s.curFrame(ctx); err == nil {
+			pc = f.PC
+		}
+		loc = strings.TrimSpace(loc)
+		switch {
+		case loc == "":
+			start = pc
+		default:
+			if s.img != nil && !strings.HasPrefix(loc, "*") {
+				if fns := s.img.FuncsByName(loc); len(fns) > 0 {
+					start = fns[0].Entry + s.bias
+					end = fns[0].End() + s.bias
+					break
+				}
+			}
+			a, err := s.addressOf(ctx, strings.TrimPrefix(loc, "*"))
+			if err != nil {
+				return err
+			}
+			start = a
+		}
+		if count == 0 {
+			count = 16
+			if end != 0 {
+				count = 512
+			}
+		}
+		buf := make([]byte, 16*count)
+		n, err := s.readMem(ctx, start, buf)
+		if n == 0 {
+			return argErrorf("location", "cannot read code at %#x: %v", start, err)
+		}
+		buf = buf[:n]
+		lookup := func(a uint64) (string, uint64) {
+			img, bias, ok := s.module(ctx, a)
+			if ok {
+				if name, off, ok := img.SymbolAt(a - bias); ok {
+					return symbols.Demangle(name), a - off
+				}
+			}
+			return "", 0
+		}
+		a := start
+		for len(out) < count && len(buf) > 0 && (end == 0 || a < end) {
+			in, err := x86asm.Decode(buf, 64)
+			ins := Instruction{Address: hexAddr(a), Current: a == pc, Symbol: s.symbolize(ctx, a)}
+			size := 1
+			if err != nil {
+				ins.Text, ins.Bytes = "(bad)", hex.EncodeToString(buf[:1])
+			} else {
+				size = in.Len
+				ins.Bytes = hex.EncodeToString(buf[:size])
+				ins.Text = x86asm.GNUSyntax(in, a, lookup)
+			}
+			out = append(out, ins)
+			buf = buf[size:]
+			a += uint64(size)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Threads lists the debuggee's threads with their top frame.
+func (s *Session) Threads(ctx context.Context) ([]Thread, error) {
+	var out []Thread
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		ts, err := s.threadList(ctx)
+		if err != nil {
+			return err
+		}
+		for _, t := range ts {
+			th := Thread{ID: t.String(), TID: int(t.Tid), Current: t == s.cur}
+			if pc, err := s.pc(ctx, t); err == nil {
+				l := s.locate(ctx, pc)
+				th.Frame = &Frame{Location: l}
+			}
+			out = append(out, th)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (s *Session) threadList(ctx context.Context) ([]rsp.Thread, error) {
+	if s.exited != nil {
+		return nil, fmt.Errorf("no threads: %w", ErrExited)
+	}
+	if s.threads == nil {
+		ts, err := s.c.Threads(ctx)
+		if err != nil {
+			return nil, err
+		}
+		s.threads = ts
+	}
+	return s.threads, nil
+}
+
+// SelectThread makes thread id current (pPID.TID, TID in hex as the
+// protocol writes it, or a decimal tid).
+func (s *Session) SelectThread(ctx context.Context, id string) (Thread, error) {
+	var out Thread
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		ts, err := s.threadList(ctx)
+		if err != nil {
+			return err
+		}
+		var pick *rsp.Thread
+		for i, t := range ts {
+			if t.String() == id || fmt.Sprint(t.Tid) == id {
+				pick = &ts[i]
+				break
+			}
+		}
+		if pick == nil {
+			if want, err := rsp.ParseThread(id); err == nil {
+				for i, t := range ts {
+					if t.Tid == want.Tid && (want.Pid == 0 || want.Pid == t.Pid) {
+						pick = &ts[i]
+					}
+				}
+			}
+		}
+		if pick == nil {
+			var have []string
+			for _, t := range ts {
+				have = append(have, fmt.Sprintf("%s (tid %d)", t, t.Tid))
+			}
+			return fmt.Errorf("no thread %q; threads: %s: %w", id, strings.Join(have, ", "), ErrNotFound)
+		}
+		s.cur = *pick
+		s.frames, s.frame = nil, 0
+		out = Thread{ID: pick.String(), TID: int(pick.Tid), Current: true}
+		if f, err := s.selectedFrame(ctx); err == nil {
+			out.Frame = &f
+		}
+		return nil
+	})
+	return out, err
+}

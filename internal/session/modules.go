@@ -1,0 +1,199 @@
+package session
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/symbols"
+)
+
+// libs are the shared libraries of the process, read from the dynamic
+// linker's list in target memory.
+type libs struct {
+	as    *symbols.AddressSpace
+	imgs  map[string]*dwarf.Image
+	stops int // s.stops when the list was read
+}
+
+func (l *libs) close() {
+	if l.as != nil {
+		l.as.Close()
+	}
+	for _, img := range l.imgs {
+		if img != nil {
+			img.Close()
+		}
+	}
+}
+
+// loadLibs (re)reads the library list if it was not read at this stop.
+func (s *Session) loadLibs(ctx context.Context) *libs {
+	if s.libs != nil && s.libs.stops == s.stops {
+		return s.libs
+	}
+	if s.auxv == nil || s.img == nil {
+		return s.libs
+	}
+	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
+	mods, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: 8, ByteOrder: binary.LittleEndian})
+	if err != nil || len(mods) == 0 {
+		if s.libs != nil {
+			s.libs.stops = s.stops
+		}
+		return s.libs
+	}
+	old := s.libs
+	l := &libs{as: symbols.NewAddressSpace(mods), imgs: map[string]*dwarf.Image{}, stops: s.stops}
+	l.as.ReadMemory = read
+	if old != nil {
+		for p, img := range old.imgs {
+			l.imgs[p] = img
+		}
+		old.imgs = nil
+		old.close()
+	}
+	s.libs = l
+	return l
+}
+
+// module maps a runtime pc to the image covering it and its bias.
+func (s *Session) module(ctx context.Context, pc uint64) (*dwarf.Image, uint64, bool) {
+	if s.img != nil && pc >= s.bias {
+		fpc := pc - s.bias
+		if s.img.FuncAt(fpc) != nil {
+			return s.img, s.bias, true
+		}
+		if _, _, ok := s.img.SymbolAt(fpc); ok && inText(s.img, fpc) {
+			return s.img, s.bias, true
+		}
+	}
+	l := s.loadLibs(ctx)
+	if l == nil {
+		return nil, 0, false
+	}
+	mod, err := l.as.ModuleFor(pc)
+	if err != nil || mod.VDSO || mod.Path == "" {
+		return nil, 0, false
+	}
+	if mod.Path == s.program {
+		return s.img, s.bias, s.img != nil
+	}
+	img, ok := l.imgs[mod.Path]
+	if !ok {
+		img, _ = dwarf.Open(mod.Path)
+		l.imgs[mod.Path] = img
+	}
+	if img == nil {
+		return nil, 0, false
+	}
+	return img, mod.Bias, true
+}
+
+// inText reports whether the file address is inside an executable section.
+func inText(img *dwarf.Image, a uint64) bool {
+	for _, sec := range img.ELF().Sections {
+		if sec.Flags&0x4 != 0 && a >= sec.Addr && a < sec.Addr+sec.Size {
+			return true
+		}
+	}
+	return false
+}
+
+// target is the dwarf view of the stopped process.
+func (s *Session) target(ctx context.Context) *dwarf.Target {
+	return &dwarf.Target{
+		ReadMemory: s.memFunc(ctx),
+		Modules: func(pc uint64) (*dwarf.Image, uint64, bool) {
+			return s.module(ctx, pc)
+		},
+	}
+}
+
+// locate describes a runtime pc: function, file:line, module, source.
+func (s *Session) locate(ctx context.Context, pc uint64) Location {
+	loc := Location{PC: hexAddr(pc)}
+	img, bias, ok := s.module(ctx, pc)
+	if ok {
+		fpc := pc - bias
+		if f := img.FuncAt(fpc); f != nil {
+			loc.Function = f.Name
+		} else if name, off, ok := img.SymbolAt(fpc); ok {
+			loc.Function = symbolName(name, off)
+		}
+		if le, ok := img.PCToLine(fpc); ok {
+			loc.File, loc.Line = le.File, le.Line
+			loc.Source = s.sourceLine(le.File, le.Line)
+		}
+		if img != s.img {
+			loc.Module = filepath.Base(img.Path)
+		}
+		return loc
+	}
+	if l := s.loadLibs(ctx); l != nil {
+		if sl, err := l.as.Lookup(pc); err == nil {
+			loc.Function = symbolName(sl.Symbol.Demangled(), sl.Offset)
+			loc.Module = filepath.Base(sl.Module.Path)
+		}
+	}
+	return loc
+}
+
+// symbolize names an address as symbol+offset, or "".
+func (s *Session) symbolize(ctx context.Context, a uint64) string {
+	img, bias, ok := s.module(ctx, a)
+	if ok {
+		if name, off, ok := img.SymbolAt(a - bias); ok {
+			return symbolName(symbols.Demangle(name), off)
+		}
+	}
+	if s.img != nil && a >= s.bias {
+		if name, off, ok := s.img.SymbolAt(a - s.bias); ok && off < 1<<20 {
+			return symbolName(symbols.Demangle(name), off)
+		}
+	}
+	if l := s.loadLibs(ctx); l != nil {
+		if sl, err := l.as.Lookup(a); err == nil {
+			return symbolName(sl.Symbol.Demangled(), sl.Offset)
+		}
+	}
+	return ""
+}
+
+func symbolName(name string, off uint64) string {
+	if off == 0 {
+		return name
+	}
+	return fmt.Sprintf("%s+%d", name, off)
+}
+
+func hexAddr(a uint64) string { return fmt.Sprintf("%#x", a) }
+
+// sourceLine returns the text of line n of file, or "".
+func (s *Session) sourceLine(file string, n int) string {
+	lines := s.sourceFile(file)
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return strings.TrimRight(lines[n-1], " \t\r")
+}
+
+func (s *Session) sourceFile(file string) []string {
+	if s.src == nil {
+		s.src = map[string][]string{}
+	}
+	if l, ok := s.src[file]; ok {
+		return l
+	}
+	b, err := os.ReadFile(file)
+	var lines []string
+	if err == nil && len(b) < 64<<20 {
+		lines = strings.Split(string(b), "\n")
+	}
+	s.src[file] = lines
+	return lines
+}

@@ -1,0 +1,77 @@
+package session
+
+import (
+	"context"
+	"debug/elf"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
+)
+
+// open connects s to its server, loads the program's symbols and
+// registers the session. It returns the initial stop.
+func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer string) (*Stop, error) {
+	cctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Connect)
+	defer cancel()
+	c, err := rsp.Dial(cctx, s.addr, rsp.Options{Dialect: d, RRVersion: rrVer})
+	if err != nil {
+		return nil, fmt.Errorf("connect to the debug server at %s (raise RR_MCP_TIMEOUT_CONNECT if it is slow): %w", s.addr, err)
+	}
+	s.c = c
+	s.caps = Caps{Reverse: c.Supports("ReverseContinue") && c.Supports("ReverseStep")}
+	if c.Dialect() == rsp.DialectRR {
+		s.caps.Events, s.caps.Checkpoints, s.caps.Seek = true, true, true
+	}
+	s.pid = int(c.Pid())
+	if s.program == "" {
+		if exe, err := c.ExecFile(cctx, c.Pid()); err == nil {
+			s.program = exe
+		}
+	}
+	s.sem <- struct{}{}
+	defer s.release()
+	s.loadProgram(cctx)
+	last := c.LastStop()
+	if last.Thread != (rsp.Thread{}) {
+		s.cur = last.Thread
+	}
+	st := s.makeStop(cctx, last)
+	if st.Reason == "step" || st.Reason == "interrupted" {
+		st.Reason = "started"
+	}
+	if err := m.add(s); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return st, nil
+}
+
+// loadProgram opens the main program's debug information and computes its
+// load bias from the auxiliary vector. Failures are remembered in imgErr:
+// the session still works at the machine level.
+func (s *Session) loadProgram(ctx context.Context) {
+	if s.program == "" {
+		s.imgErr = fmt.Errorf("the server did not say which program it runs (pass program to rr_connect): %w", ErrNoDebugInfo)
+		return
+	}
+	img, err := dwarf.Open(s.program)
+	if err != nil {
+		s.imgErr = fmt.Errorf("cannot read %s: %v: %w", s.program, err, ErrNoDebugInfo)
+		return
+	}
+	s.img = img
+	if img.ELF().Type != elf.ET_DYN {
+		return
+	}
+	if b, err := s.c.Auxv(ctx); err == nil {
+		if av, err := symbols.ParseAuxv(b, 8, binary.LittleEndian); err == nil {
+			if e, ok := av[symbols.AT_ENTRY]; ok {
+				s.bias = e - img.ELF().Entry
+				s.auxv = av
+			}
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
+)
+
+// Session is one debugging session: a connection to a debug server plus
+// the symbols of the debuggee. Its methods are safe for concurrent use;
+// operations are serialized, and each is bounded by its RR_MCP_TIMEOUT_*.
+type Session struct {
+	id       string
+	m        *Manager
+	kind     Kind
+	caps     Caps
+	addr     string
+	srv      *proc.Process // rr or gdbserver; nil for connect
+	program  string
+	traceDir string
+	pid      int
+	to       Timeouts
+
+	c       *rsp.Client
+	sem     chan struct{} // one operation at a time
+	running atomic.Bool   // a resume is in flight (Interrupt may be sent)
+	gone    atomic.Bool   // closed
+
+	// Everything below is guarded by sem.
+	img    *dwarf.Image // main program; nil without symbols
+	imgErr error        // why img is nil
+	bias   uint64       // load bias of the main program
+	libs   *libs        // shared libraries, loaded on demand
+	auxv   symbols.Auxv
+	src    map[string][]string // source files by path, read once
+	stops  int                 // counts stops; caches keyed by it
+
+	mem     memCache
+	threads []rsp.Thread // nil = not read since the last stop
+	cur     rsp.Thread   // selected thread
+	frame   int          // selected frame level
+	frames  []*dwarf.Frame
+	framesT rsp.Thread // thread frames belong to
+
+	bps    []*breakpoint
+	nextBP int
+	exited *rsp.Stop // set once the process is gone
+	gdb    *gdbFallback
+	trs    map[*dwarf.Image]*dwarf.TypeReader
+}
+
+// acquire takes the session's operation lock, honouring ctx.
+func (s *Session) acquire(ctx context.Context) error {
+	if s.gone.Load() {
+		return fmt.Errorf("session %s was stopped: %w", s.id, ErrNoSession)
+	}
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		if s.running.Load() {
+			return fmt.Errorf("session %s is running a command (call rr_interrupt to stop it): %w", s.id, ErrNotStopped)
+		}
+		return ctx.Err()
+	}
+	if s.gone.Load() {
+		<-s.sem
+		return fmt.Errorf("session %s was stopped: %w", s.id, ErrNoSession)
+	}
+	return nil
+}
+
+func (s *Session) release() { <-s.sem }
+
+// do runs fn under the session lock with the given time limit.
+func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx context.Context) error) error {
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	if err := s.acquire(ctx); err != nil {
+		return err
+	}
+	defer s.release()
+	err := fn(ctx)
+	if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+		err = fmt.Errorf("%w after %v: %w", ErrTimeout, limit, err)
+	}
+	return err
+}
+
+// ID returns the session id ("s1", "s2", …).
+func (s *Session) ID() string { return s.id }
+
+// Caps returns what the session's backend can do.
+func (s *Session) Caps() Caps { return s.caps }
+
+// Info summarizes the session.
+func (s *Session) Info() Info {
+	state := "stopped"
+	switch {
+	case s.gone.Load():
+		state = "closed"
+	case s.running.Load():
+		state = "running"
+	case s.c != nil && s.c.Exited():
+		state = "exited"
+	}
+	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state}
+}
+
+// Interrupt stops a running resume (like Ctrl-C). It does not wait for
+// the session lock. sent is false when nothing was running.
+func (s *Session) Interrupt() (sent bool, err error) {
+	if s.gone.Load() {
+		return false, fmt.Errorf("session %s was stopped: %w", s.id, ErrNoSession)
+	}
+	if !s.running.Load() {
+		return false, nil
+	}
+	if err := s.c.Interrupt(); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// close ends the session: interrupt a running resume, say goodbye to the
+// server, stop its processes. It is idempotent.
+func (s *Session) close(ctx context.Context) {
+	if s.gone.Swap(true) {
+		return
+	}
+	if s.running.Load() {
+		s.c.Interrupt() //nolint:errcheck
+	}
+	// Wait briefly for the in-flight operation to return.
+	got := false
+	select {
+	case s.sem <- struct{}{}:
+		got = true
+	case <-time.After(3 * time.Second):
+	case <-ctx.Done():
+	}
+	if s.gdb != nil {
+		s.gdb.close()
+	}
+	if s.c != nil {
+		kctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		switch s.kind {
+		case KindConnect:
+			if got && !s.c.Exited() {
+				s.c.Detach(kctx) //nolint:errcheck
+			}
+		default:
+			if got {
+				s.c.Kill(kctx) //nolint:errcheck
+			}
+		}
+		cancel()
+		s.c.Close()
+	}
+	if s.srv != nil {
+		s.srv.Stop(2 * time.Second) //nolint:errcheck
+	}
+	if s.libs != nil {
+		s.libs.close()
+	}
+	if s.img != nil {
+		s.img.Close()
+	}
+	if got {
+		<-s.sem
+	}
+}
+
+// invalidate drops every per-stop cache; called on resume and write.
+func (s *Session) invalidate() {
+	s.stops++
+	s.mem.reset()
+	s.threads = nil
+	s.frames = nil
+	s.frame = 0
+}

@@ -1,0 +1,111 @@
+package session
+
+import (
+	"context"
+
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+var signalMeaning = map[rsp.Signal]string{
+	rsp.SIGSEGV: "Segmentation fault: invalid memory access",
+	rsp.SIGABRT: "Aborted (abort(), assert failure or detected heap corruption)",
+	rsp.SIGBUS:  "Bus error: misaligned or unmapped file-backed access",
+	rsp.SIGFPE:  "Arithmetic exception (integer division by zero, overflow)",
+	rsp.SIGILL:  "Illegal instruction",
+	rsp.SIGKILL: "Killed",
+	rsp.SIGTERM: "Terminated",
+	rsp.SIGINT:  "Interrupt",
+	rsp.SIGPIPE: "Broken pipe",
+	rsp.SIGTRAP: "Trace/breakpoint trap",
+	rsp.SIGSYS:  "Bad system call",
+	rsp.SIGALRM: "Alarm clock",
+	rsp.SIGCHLD: "Child status changed",
+	rsp.SIGUSR1: "User-defined signal 1",
+	rsp.SIGUSR2: "User-defined signal 2",
+}
+
+// makeStop turns a stop reply into a Stop with the top frame, its source
+// line, watchpoint values and, for rr, the position. It also moves the
+// session's selection to the stopped thread and frame 0.
+func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
+	s.invalidate()
+	out := &Stop{}
+	if st.Thread != (rsp.Thread{}) {
+		s.cur = st.Thread
+		out.Thread = st.Thread.String()
+	}
+	switch {
+	case st.Kind == rsp.StopExited:
+		out.Reason = "exited"
+		code := st.ExitCode
+		out.ExitCode = &code
+		if s.caps.Reverse {
+			out.Message = "The process exited; reverse execution (reverse=true) still works."
+		}
+		s.exited = &st
+		return out
+	case st.Kind == rsp.StopTerminated:
+		out.Reason = "killed"
+		out.Signal = st.Signal.String()
+		out.SignalMeaning = signalMeaning[st.Signal]
+		s.exited = &st
+		return out
+	case st.Kind == rsp.StopNoResumed:
+		out.Reason = "no-threads"
+		return out
+	}
+	s.exited = nil
+	switch {
+	case st.AboutToExit:
+		out.Reason = "history-end"
+		out.Message = "The process is about to exit (end of the recording); reverse execution still works."
+	case st.AtHistoryStart:
+		out.Reason = "history-start"
+		out.Message = "Reached the beginning of the recording."
+	case st.Watch != rsp.WatchNone:
+		out.Reason = "watchpoint"
+	case st.Interrupted && (st.Signal == rsp.Sig0 || st.Signal == rsp.SIGINT || st.Signal == rsp.SIGTRAP):
+		out.Reason = "interrupted"
+	case st.Signal == rsp.SIGTRAP || st.Signal == rsp.Sig0:
+		out.Reason = "step"
+	default:
+		out.Reason = "signal"
+		out.Signal = st.Signal.String()
+		out.SignalMeaning = signalMeaning[st.Signal]
+	}
+	regs, err := s.regs(ctx, s.cur)
+	if err == nil {
+		pc := regs.PC()
+		f := &Frame{Level: 0, Location: s.locate(ctx, pc)}
+		out.Frame = f
+		if bp := s.bpAt(pc); bp != nil && (out.Reason == "step" || st.SWBreak || st.HWBreak) && (st.SWBreak || st.HWBreak || st.Signal == rsp.SIGTRAP) {
+			out.Reason = "breakpoint"
+			out.Breakpoint = bp.num
+		}
+	}
+	if st.Watch != rsp.WatchNone {
+		out.Watch = s.watchHit(ctx, st)
+		if out.Watch != nil {
+			out.Breakpoint = out.Watch.Number
+		}
+	}
+	if s.caps.Events {
+		if p, err := s.position(ctx); err == nil {
+			out.Position = &p
+		}
+	}
+	return out
+}
+
+// position reads rr's event number and tick count.
+func (s *Session) position(ctx context.Context) (Position, error) {
+	ev, err := s.c.When(ctx)
+	if err != nil {
+		return Position{}, err
+	}
+	t, err := s.c.WhenTicks(ctx)
+	if err != nil {
+		return Position{}, err
+	}
+	return Position{Event: ev, Ticks: t}, nil
+}

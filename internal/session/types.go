@@ -1,0 +1,174 @@
+package session
+
+// Kind names a backend.
+type Kind string
+
+const (
+	KindRR      Kind = "rr"      // rr replay -s
+	KindLive    Kind = "live"    // a program under gdbserver
+	KindConnect Kind = "connect" // any RSP address
+)
+
+// Caps is what a backend can do. Code asks for a capability, never for a
+// backend kind.
+type Caps struct {
+	Reverse     bool `json:"reverse" jsonschema:"reverse execution (bc/bs)"`
+	Events      bool `json:"events" jsonschema:"rr event numbers and ticks"`
+	Checkpoints bool `json:"checkpoints" jsonschema:"rr checkpoints"`
+	Seek        bool `json:"seek" jsonschema:"jump to an event (vRun)"`
+}
+
+// Info summarizes a session.
+type Info struct {
+	ID       string `json:"id" jsonschema:"session id; pass it as session to other tools"`
+	Backend  Kind   `json:"backend" jsonschema:"rr, live or connect"`
+	Address  string `json:"address" jsonschema:"RSP address of the debug server"`
+	Program  string `json:"program,omitempty" jsonschema:"the debuggee's executable"`
+	TraceDir string `json:"trace_dir,omitempty"`
+	PID      int    `json:"pid,omitempty" jsonschema:"process id of the debuggee (recorded pid for rr)"`
+	Caps     Caps   `json:"capabilities"`
+	State    string `json:"state" jsonschema:"stopped, running, exited or stopped"`
+}
+
+// Location is a code address with whatever the symbols say about it.
+type Location struct {
+	PC       string `json:"pc" jsonschema:"runtime address, hex"`
+	Function string `json:"function,omitempty"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Module   string `json:"module,omitempty" jsonschema:"shared object, when not the main program"`
+	Source   string `json:"source,omitempty" jsonschema:"text of the source line"`
+}
+
+// Frame is one stack frame.
+type Frame struct {
+	Level int `json:"level"`
+	Location
+	Inlined bool   `json:"inlined,omitempty"`
+	CFA     string `json:"cfa,omitempty"`
+}
+
+// WatchHit describes a watchpoint trigger.
+type WatchHit struct {
+	Number     int    `json:"number,omitempty" jsonschema:"watchpoint number"`
+	Expression string `json:"expression,omitempty"`
+	Address    string `json:"address"`
+	Kind       string `json:"kind" jsonschema:"write, read or access"`
+	Old        string `json:"old,omitempty" jsonschema:"value before the access (when known)"`
+	New        string `json:"new,omitempty" jsonschema:"value after the access"`
+}
+
+// Position is where an rr replay is: last completed event and the tick
+// count of the current thread.
+type Position struct {
+	Event int64 `json:"event"`
+	Ticks int64 `json:"ticks"`
+}
+
+// Stop is the result of every operation that moves the target.
+type Stop struct {
+	// Reason is one of: breakpoint, watchpoint, step, signal, exited,
+	// killed, interrupted, history-start, history-end, timeout, started.
+	Reason        string    `json:"reason"`
+	Thread        string    `json:"thread,omitempty"`
+	Frame         *Frame    `json:"frame,omitempty"`
+	Signal        string    `json:"signal,omitempty" jsonschema:"signal name, e.g. SIGSEGV"`
+	SignalMeaning string    `json:"signal_meaning,omitempty"`
+	Breakpoint    int       `json:"breakpoint,omitempty" jsonschema:"number of the breakpoint that was hit"`
+	Watch         *WatchHit `json:"watch,omitempty"`
+	ExitCode      *int      `json:"exit_code,omitempty"`
+	Position      *Position `json:"position,omitempty" jsonschema:"rr event and ticks"`
+	Message       string    `json:"message,omitempty" jsonschema:"extra explanation"`
+}
+
+// Breakpoint is a breakpoint or watchpoint the session manages.
+type Breakpoint struct {
+	Number     int      `json:"number"`
+	Type       string   `json:"type" jsonschema:"breakpoint, watchpoint, read-watchpoint or access-watchpoint"`
+	Location   string   `json:"location" jsonschema:"as given"`
+	Addresses  []string `json:"addresses,omitempty"`
+	Function   string   `json:"function,omitempty"`
+	File       string   `json:"file,omitempty"`
+	Line       int      `json:"line,omitempty"`
+	Condition  string   `json:"condition,omitempty"`
+	Enabled    bool     `json:"enabled"`
+	Temporary  bool     `json:"temporary,omitempty"`
+	Hits       int      `json:"hits"`
+	Size       int      `json:"size,omitempty" jsonschema:"watched bytes"`
+	Expression string   `json:"expression,omitempty"`
+}
+
+// Thread is one thread of the debuggee.
+type Thread struct {
+	ID      string `json:"id" jsonschema:"RSP thread id (pPID.TID); pass to rr_thread_select"`
+	TID     int    `json:"tid"`
+	Current bool   `json:"current"`
+	Name    string `json:"name,omitempty"`
+	Frame   *Frame `json:"frame,omitempty"`
+}
+
+// Value is a formatted value.
+type Value struct {
+	Name  string `json:"name,omitempty"`
+	Type  string `json:"type,omitempty"`
+	Value string `json:"value"`
+	// Kind is "local", "argument" or "" (expression result).
+	Kind    string `json:"kind,omitempty"`
+	Address string `json:"address,omitempty"`
+	Error   string `json:"error,omitempty" jsonschema:"why the value is not available (optimized out, …)"`
+}
+
+// Register is one register value.
+type Register struct {
+	Name  string `json:"name"`
+	Value string `json:"value" jsonschema:"hex"`
+	// Natural is a decimal or symbolic rendering when useful (rip → function+off).
+	Natural string `json:"natural,omitempty"`
+}
+
+// SourceLine is one numbered line of source.
+type SourceLine struct {
+	Line    int    `json:"line"`
+	Text    string `json:"text"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// Instruction is one disassembled instruction.
+type Instruction struct {
+	Address string `json:"address"`
+	Bytes   string `json:"bytes"`
+	Text    string `json:"text" jsonschema:"GNU syntax; branch targets symbolized"`
+	Symbol  string `json:"symbol,omitempty" jsonschema:"function+offset of the address"`
+	Current bool   `json:"current,omitempty"`
+}
+
+// Checkpoint is an rr checkpoint.
+type Checkpoint struct {
+	ID    int    `json:"id"`
+	Event int64  `json:"event,omitempty"`
+	Where string `json:"where,omitempty"`
+}
+
+// EvalResult is the value of an expression.
+type EvalResult struct {
+	Expression string `json:"expression"`
+	Value      string `json:"value"`
+	Type       string `json:"type,omitempty"`
+	Address    string `json:"address,omitempty" jsonschema:"address of the lvalue, if it has one"`
+	// Engine is "native" (rrmcp's evaluator) or "gdb" (the GDB/MI fallback).
+	Engine string `json:"engine" jsonschema:"which evaluator answered: native or gdb"`
+}
+
+// Memory is a block of target memory.
+type Memory struct {
+	Address string `json:"address"`
+	Count   int    `json:"count"`
+	Hex     string `json:"hex" jsonschema:"the bytes as hex, no separators"`
+	Symbol  string `json:"symbol,omitempty" jsonschema:"symbol+offset of the start address"`
+}
+
+// Source is a range of lines of one source file.
+type Source struct {
+	File  string       `json:"file"`
+	Lines []SourceLine `json:"lines"`
+}

@@ -1,0 +1,148 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/internal/session"
+)
+
+type bpSetIn struct {
+	sessionArg
+	Location  string `json:"location" jsonschema:"function name (main, ns::Class::method), file:line (foo.c:42), line number in the current file, or *address (*0x401136)"`
+	Condition string `json:"condition,omitempty" jsonschema:"stop only when this C expression is true, e.g. i > 10"`
+	Temporary bool   `json:"temporary,omitempty" jsonschema:"delete the breakpoint after its first hit"`
+}
+
+type bpNumIn struct {
+	sessionArg
+	BreakpointNumber int `json:"breakpoint_number" jsonschema:"breakpoint number from rr_breakpoint_set or rr_breakpoint_list"`
+}
+
+type bpCondIn struct {
+	sessionArg
+	BreakpointNumber int    `json:"breakpoint_number" jsonschema:"breakpoint number"`
+	Condition        string `json:"condition,omitempty" jsonschema:"C expression; empty removes the condition"`
+}
+
+type watchIn struct {
+	sessionArg
+	Expression string `json:"expression" jsonschema:"lvalue to watch: a variable (count), a member (n->next), an element (a[3]) or *0xADDR"`
+	AccessType string `json:"access_type,omitempty" jsonschema:"write (default), read or access"`
+}
+
+type bpOut struct {
+	Breakpoint session.Breakpoint `json:"breakpoint"`
+}
+
+func (b bpOut) Text() string { return bpText(b.Breakpoint) }
+
+type bpListOut struct {
+	Breakpoints []session.Breakpoint `json:"breakpoints"`
+}
+
+func (b bpListOut) Text() string {
+	if len(b.Breakpoints) == 0 {
+		return "No breakpoints or watchpoints."
+	}
+	var lines []string
+	for _, bp := range b.Breakpoints {
+		lines = append(lines, bpText(bp))
+	}
+	return strings.Join(lines, "\n")
+}
+
+type removedOut struct {
+	Removed int `json:"removed"`
+}
+
+func (r removedOut) Text() string { return fmt.Sprintf("Breakpoint #%d removed.", r.Removed) }
+
+func (r *registry) breakpointTools() {
+	add(r, "rr_breakpoint_set", "Set breakpoint",
+		"Set a breakpoint at a function, file:line, or *address, optionally with a condition. Works in both directions of execution.",
+		edit,
+		func(ctx context.Context, in bpSetIn) (bpOut, error) {
+			if strings.TrimSpace(in.Location) == "" {
+				return bpOut{}, &session.ArgError{Arg: "location", Msg: "is empty; give a function, file:line or *address"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return bpOut{}, err
+			}
+			bp, err := s.SetBreakpoint(ctx, in.Location, in.Condition, in.Temporary)
+			return bpOut{bp}, err
+		})
+
+	add(r, "rr_breakpoint_remove", "Remove breakpoint",
+		"Remove a breakpoint or watchpoint by number.",
+		hints{destructive: true, idempotent: true},
+		func(ctx context.Context, in bpNumIn) (removedOut, error) {
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return removedOut{}, err
+			}
+			return removedOut{in.BreakpointNumber}, s.RemoveBreakpoint(ctx, in.BreakpointNumber)
+		})
+
+	add(r, "rr_breakpoint_list", "List breakpoints",
+		"List breakpoints and watchpoints with their addresses, conditions and hit counts.",
+		inspect,
+		func(ctx context.Context, in noArgs) (bpListOut, error) {
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return bpListOut{}, err
+			}
+			return bpListOut{s.Breakpoints()}, nil
+		})
+
+	for _, on := range []bool{true, false} {
+		name, title, desc := "rr_breakpoint_enable", "Enable breakpoint", "Enable a disabled breakpoint or watchpoint."
+		if !on {
+			name, title, desc = "rr_breakpoint_disable", "Disable breakpoint", "Disable a breakpoint or watchpoint without removing it."
+		}
+		add(r, name, title, desc, edit, func(ctx context.Context, in bpNumIn) (bpOut, error) {
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return bpOut{}, err
+			}
+			bp, err := s.EnableBreakpoint(ctx, in.BreakpointNumber, on)
+			return bpOut{bp}, err
+		})
+	}
+
+	add(r, "rr_breakpoint_condition", "Set breakpoint condition",
+		"Set or clear (empty condition) the condition of a breakpoint.",
+		edit,
+		func(ctx context.Context, in bpCondIn) (bpOut, error) {
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return bpOut{}, err
+			}
+			bp, err := s.SetCondition(ctx, in.BreakpointNumber, in.Condition)
+			return bpOut{bp}, err
+		})
+
+	add(r, "rr_watchpoint_set", "Set watchpoint",
+		"Set a hardware watchpoint on an lvalue (up to 8 bytes per watchpoint, 4 at once). With reverse rr_continue it finds the last write to a corrupted value. The stop reports old and new values.",
+		edit,
+		func(ctx context.Context, in watchIn) (bpOut, error) {
+			switch in.AccessType {
+			case "":
+				in.AccessType = "write"
+			case "write", "read", "access":
+			default:
+				return bpOut{}, &session.ArgError{Arg: "access_type", Msg: fmt.Sprintf("%q is not one of write, read, access", in.AccessType)}
+			}
+			if strings.TrimSpace(in.Expression) == "" {
+				return bpOut{}, &session.ArgError{Arg: "expression", Msg: "is empty"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return bpOut{}, err
+			}
+			bp, err := s.SetWatchpoint(ctx, in.Expression, in.AccessType)
+			return bpOut{bp}, err
+		})
+}

@@ -1,0 +1,56 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/internal/session"
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// explain turns an error from the session layer into a tool error message:
+// what went wrong, then what the agent can do next.
+func explain(tool string, err error) string {
+	msg := err.Error()
+	var hint string
+	var ae *session.ArgError
+	var re *rsp.Error
+	switch {
+	case errors.As(err, &ae):
+		hint = "Fix the argument and call " + tool + " again."
+	case errors.Is(err, session.ErrNoSession):
+		hint = "Start a session with rr_replay_start (rr trace), rr_live_start (run a program under gdbserver) or rr_connect, or pass a valid session id."
+	case errors.Is(err, session.ErrNoReverse):
+		hint = "Reverse execution needs an rr recording: record with rr_record on a machine with a hardware PMU, then rr_replay_start. In this session, use forward execution with breakpoints and watchpoints."
+	case errors.Is(err, session.ErrTimeout):
+		hint = "The program was interrupted and the session is still usable. Raise the limit with the RR_MCP_TIMEOUT_* environment variables, or set a breakpoint closer to where you want to stop."
+	case errors.Is(err, session.ErrExited):
+		hint = "Go backwards (reverse=true) if this is an rr replay, or stop the session and start a new one."
+	case errors.Is(err, session.ErrNotStopped):
+		hint = "Wait for the running command to finish, or call rr_interrupt."
+	case errors.Is(err, session.ErrUnsupportedExpr):
+		hint = "Simplify the expression (read members or array elements step by step), or use rr_read_memory."
+	case errors.Is(err, session.ErrNotFound):
+		hint = "Check the spelling; rr_backtrace, rr_locals and rr_thread_list show what exists."
+	case errors.Is(err, session.ErrUnsupported):
+		hint = "This backend cannot do that; see the session's capabilities in rr_replay_start/rr_live_start output."
+	case errors.Is(err, rsp.ErrClosed):
+		hint = "The connection to the debug server is gone; stop this session (rr_replay_stop) and start a new one."
+	case errors.Is(err, rsp.ErrRefused):
+		hint = "rrmcp refused to send this request because it would crash or desynchronise the server."
+	case errors.As(err, &re):
+		hint = "The debug server refused the request; the address may be unmapped or the operation not allowed at this point of the replay."
+	case errors.Is(err, context.Canceled):
+		msg = "the request was cancelled"
+		hint = "The program was interrupted; the session is still usable."
+	case errors.Is(err, context.DeadlineExceeded):
+		hint = "The operation took too long; raise the RR_MCP_TIMEOUT_* limits if needed."
+	}
+	msg = strings.TrimPrefix(msg, "rsp: ")
+	if hint == "" {
+		return fmt.Sprintf("%s failed: %s", tool, msg)
+	}
+	return fmt.Sprintf("%s failed: %s\n%s", tool, msg, hint)
+}

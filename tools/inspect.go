@@ -1,0 +1,270 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/internal/session"
+)
+
+type evalIn struct {
+	sessionArg
+	Expression string `json:"expression" jsonschema:"C/C++ expression in the selected frame, e.g. n->next->name, a[i] + 1, *p, sizeof(struct foo), $rip"`
+}
+
+type evalOut struct {
+	Result session.EvalResult `json:"result"`
+}
+
+func (e evalOut) Text() string {
+	t := fmt.Sprintf("%s = %s", e.Result.Expression, e.Result.Value)
+	if e.Result.Type != "" {
+		t += "  (" + e.Result.Type + ")"
+	}
+	if e.Result.Engine == "gdb" {
+		t += "  [evaluated by GDB]"
+	}
+	return t
+}
+
+type localsOut struct {
+	Frame  session.Frame   `json:"frame"`
+	Locals []session.Value `json:"locals" jsonschema:"arguments first, then locals in scope at the pc"`
+}
+
+func (l localsOut) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "In %s:\n", frameText(l.Frame))
+	if len(l.Locals) == 0 {
+		b.WriteString("No local variables.")
+	}
+	for _, v := range l.Locals {
+		val := v.Value
+		if v.Error != "" {
+			val = "<" + v.Error + ">"
+		}
+		kind := ""
+		if v.Kind == "argument" {
+			kind = " [arg]"
+		}
+		fmt.Fprintf(&b, "%s = %s  (%s)%s\n", v.Name, val, v.Type, kind)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+type memIn struct {
+	sessionArg
+	Address string `json:"address" jsonschema:"address (0x7ffd1234) or an expression giving one (&x, p->buf)"`
+	Count   int    `json:"count,omitempty" jsonschema:"number of bytes (default 64, max 65536)"`
+}
+
+type memOut struct {
+	Memory session.Memory `json:"memory"`
+}
+
+func (m memOut) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Memory at %s", m.Memory.Address)
+	if m.Memory.Symbol != "" {
+		fmt.Fprintf(&b, " <%s>", m.Memory.Symbol)
+	}
+	fmt.Fprintf(&b, " (%d bytes):\n", m.Memory.Count)
+	b.WriteString(hexdump(m.Memory.Address, m.Memory.Hex))
+	return strings.TrimRight(b.String(), "\n")
+}
+
+type regsIn struct {
+	sessionArg
+	RegisterNames []string `json:"register_names,omitempty" jsonschema:"registers to read (rip, rsp, rax, eflags, xmm0, fs_base …); default: the general-purpose ones"`
+}
+
+type regsOut struct {
+	Registers []session.Register `json:"registers"`
+}
+
+func (r regsOut) Text() string {
+	var lines []string
+	for _, g := range r.Registers {
+		l := fmt.Sprintf("%-8s %s", g.Name, g.Value)
+		if g.Natural != "" {
+			l += "  " + g.Natural
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+type srcIn struct {
+	sessionArg
+	File  string `json:"file,omitempty" jsonschema:"source file (as in backtraces; a base name is enough); default: the selected frame's file"`
+	Line  int    `json:"line,omitempty" jsonschema:"center line; default: the selected frame's line"`
+	Count int    `json:"count,omitempty" jsonschema:"number of lines (default 10)"`
+}
+
+type srcOut struct {
+	Source session.Source `json:"source"`
+}
+
+func (s srcOut) Text() string {
+	var b strings.Builder
+	b.WriteString(s.Source.File + ":\n")
+	for _, l := range s.Source.Lines {
+		mark := "  "
+		if l.Current {
+			mark = "=>"
+		}
+		fmt.Fprintf(&b, "%s%5d  %s\n", mark, l.Line, l.Text)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+type disIn struct {
+	sessionArg
+	Location string `json:"location,omitempty" jsonschema:"function name, *address or expression; default: the selected frame's pc"`
+	Count    int    `json:"count,omitempty" jsonschema:"number of instructions (default 16; with a function name and no count: the whole function up to 512)"`
+}
+
+type disOut struct {
+	Instructions []session.Instruction `json:"instructions"`
+}
+
+func (d disOut) Text() string {
+	var lines []string
+	for _, in := range d.Instructions {
+		mark := "  "
+		if in.Current {
+			mark = "=>"
+		}
+		sym := ""
+		if in.Symbol != "" {
+			sym = " <" + in.Symbol + ">"
+		}
+		lines = append(lines, fmt.Sprintf("%s %s%s:\t%-24s %s", mark, in.Address, sym, in.Bytes, in.Text))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (r *registry) inspectTools() {
+	add(r, "rr_evaluate", "Evaluate expression",
+		"Evaluate a C/C++ expression in the selected frame (variables, members, array elements, pointer arithmetic, casts, registers as $rip). rrmcp's own evaluator answers; expressions it cannot handle go to GDB, and the result says which engine answered.",
+		inspect,
+		func(ctx context.Context, in evalIn) (evalOut, error) {
+			if strings.TrimSpace(in.Expression) == "" {
+				return evalOut{}, &session.ArgError{Arg: "expression", Msg: "is empty"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return evalOut{}, err
+			}
+			v, err := s.Evaluate(ctx, in.Expression)
+			return evalOut{v}, err
+		})
+
+	add(r, "rr_locals", "Local variables",
+		"List the arguments and local variables of the selected frame with their values.",
+		inspect,
+		func(ctx context.Context, in noArgs) (localsOut, error) {
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return localsOut{}, err
+			}
+			vs, f, err := s.Locals(ctx)
+			return localsOut{Frame: f, Locals: vs}, err
+		})
+
+	add(r, "rr_read_memory", "Read memory",
+		"Read raw bytes of target memory (hex dump).",
+		inspect,
+		func(ctx context.Context, in memIn) (memOut, error) {
+			switch {
+			case in.Count == 0:
+				in.Count = 64
+			case in.Count < 0 || in.Count > 65536:
+				return memOut{}, &session.ArgError{Arg: "count", Msg: "must be between 1 and 65536"}
+			}
+			if strings.TrimSpace(in.Address) == "" {
+				return memOut{}, &session.ArgError{Arg: "address", Msg: "is empty"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return memOut{}, err
+			}
+			m, err := s.ReadMemory(ctx, in.Address, in.Count)
+			return memOut{m}, err
+		})
+
+	add(r, "rr_registers", "Registers",
+		"Read CPU registers of the selected frame (caller frames show the values the unwinder recovered).",
+		inspect,
+		func(ctx context.Context, in regsIn) (regsOut, error) {
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return regsOut{}, err
+			}
+			rs, err := s.Registers(ctx, in.RegisterNames)
+			return regsOut{rs}, err
+		})
+
+	add(r, "rr_source_lines", "Source lines",
+		"List source lines around the selected frame's line, or around file:line.",
+		inspect,
+		func(ctx context.Context, in srcIn) (srcOut, error) {
+			switch {
+			case in.Count == 0:
+				in.Count = 10
+			case in.Count < 0 || in.Count > 1000:
+				return srcOut{}, &session.ArgError{Arg: "count", Msg: "must be between 1 and 1000"}
+			}
+			if in.Line < 0 {
+				return srcOut{}, &session.ArgError{Arg: "line", Msg: "must be >= 1"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return srcOut{}, err
+			}
+			src, err := s.SourceLines(ctx, in.File, in.Line, in.Count)
+			return srcOut{src}, err
+		})
+
+	add(r, "rr_disassemble", "Disassemble",
+		"Disassemble machine code (x86-64, GNU syntax) at the pc, a function or an address; call and jump targets are shown as symbols.",
+		inspect,
+		func(ctx context.Context, in disIn) (disOut, error) {
+			if in.Count < 0 || in.Count > 4096 {
+				return disOut{}, &session.ArgError{Arg: "count", Msg: "must be between 1 and 4096"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return disOut{}, err
+			}
+			ins, err := s.Disassemble(ctx, in.Location, in.Count)
+			return disOut{ins}, err
+		})
+}
+
+// hexdump formats hex bytes 16 per line with addresses and ASCII.
+func hexdump(addr, hx string) string {
+	var start uint64
+	fmt.Sscanf(addr, "0x%x", &start)
+	var b strings.Builder
+	for off := 0; off < len(hx); off += 32 {
+		end := min(off+32, len(hx))
+		line := hx[off:end]
+		fmt.Fprintf(&b, "%#x: ", start+uint64(off/2))
+		var ascii strings.Builder
+		for i := 0; i+1 < len(line); i += 2 {
+			b.WriteString(line[i:i+2] + " ")
+			var c byte
+			fmt.Sscanf(line[i:i+2], "%02x", &c)
+			if c >= 0x20 && c < 0x7f {
+				ascii.WriteByte(c)
+			} else {
+				ascii.WriteByte('.')
+			}
+		}
+		b.WriteString(strings.Repeat("   ", (32-len(line))/2))
+		b.WriteString(" " + ascii.String() + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,106 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/rrmcp/rrmcp/internal/session"
+)
+
+// Version is reported to clients in serverInfo.
+const Version = "0.1.0"
+
+const instructions = `rrmcp: time-travel debugging of Linux C/C++ programs with rr.
+Typical flow: rr_record the failing command -> rr_replay_start -> rr_continue until the crash -> inspect (rr_backtrace, rr_locals, rr_evaluate) -> rr_watchpoint_set on the corrupted value -> rr_continue reverse=true to find the write that caused it.
+Without rr (no hardware PMU), rr_live_start runs the program under gdbserver: forward tools work, reverse ones do not.
+Every tool that moves the program returns where it stopped (function, file:line, source line, signal, rr event). Session tools take an optional session id (default: the most recent session).`
+
+// Options configures the server.
+type Options struct {
+	// Log receives diagnostics (stderr in production); nil discards them.
+	Log func(format string, args ...any)
+}
+
+// New returns an MCP server with every rrmcp tool registered on m.
+func New(m *session.Manager, opts Options) *server.MCPServer {
+	if opts.Log == nil {
+		opts.Log = func(string, ...any) {}
+	}
+	s := server.NewMCPServer("rrmcp", Version,
+		server.WithToolCapabilities(false),
+		server.WithInstructions(instructions),
+		server.WithRecovery(),
+	)
+	r := &registry{srv: s, m: m, log: opts.Log}
+	r.recordingTools()
+	r.sessionTools()
+	r.execTools()
+	r.breakpointTools()
+	r.stackTools()
+	r.inspectTools()
+	r.checkpointTools()
+	r.rawTools()
+	return s
+}
+
+type registry struct {
+	srv *server.MCPServer
+	m   *session.Manager
+	log func(format string, args ...any)
+}
+
+// hints are the four MCP tool annotations; every tool sets all of them.
+type hints struct {
+	readOnly, destructive, idempotent, openWorld bool
+}
+
+var (
+	// inspect: reads state, changes nothing.
+	inspect = hints{readOnly: true, idempotent: true}
+	// move: resumes or repositions the debuggee; repeating it moves again.
+	move = hints{}
+	// edit: changes debugger state (breakpoints, selection) idempotently.
+	edit = hints{idempotent: true}
+)
+
+// texter is what every tool result implements: the readable text that
+// accompanies the structured content.
+type texter interface{ Text() string }
+
+// add registers a tool whose input schema is derived from In and output
+// schema from Out. h runs with decoded, validated input; an error becomes
+// a tool error with advice.
+func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn func(ctx context.Context, in In) (Out, error)) {
+	tool := mcp.NewTool(name,
+		mcp.WithTitleAnnotation(title),
+		mcp.WithDescription(desc),
+		mcp.WithInputSchema[In](),
+		mcp.WithOutputSchema[Out](),
+		mcp.WithReadOnlyHintAnnotation(h.readOnly),
+		mcp.WithDestructiveHintAnnotation(h.destructive),
+		mcp.WithIdempotentHintAnnotation(h.idempotent),
+		mcp.WithOpenWorldHintAnnotation(h.openWorld),
+	)
+	r.srv.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() {
+			if p := recover(); p != nil {
+				r.log("rrmcp: panic in %s: %v\n%s", name, p, debug.Stack())
+				res, err = mcp.NewToolResultError(fmt.Sprintf(
+					"internal error in rrmcp while running %s (%v). The server is still running; the session may be in an unexpected state: check it with rr_backtrace, or stop it with rr_replay_stop. Please report this as a bug.", name, p)), nil
+			}
+		}()
+		var in In
+		if err := decodeArgs(req.GetArguments(), &in); err != nil {
+			return mcp.NewToolResultError(fmt.Sprintf("%s: %v", name, err)), nil
+		}
+		out, err := fn(ctx, in)
+		if err != nil {
+			return mcp.NewToolResultError(explain(name, err)), nil
+		}
+		return mcp.NewToolResultStructured(out, out.Text()), nil
+	})
+}

@@ -1,0 +1,154 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/internal/session"
+)
+
+// sessionArg is embedded in the input of every tool that works on a session.
+type sessionArg struct {
+	Session string `json:"session,omitempty" jsonschema:"session id from rr_replay_start/rr_live_start/rr_connect; default: the most recent session"`
+}
+
+func (r *registry) session(a sessionArg) (*session.Session, error) { return r.m.Get(a.Session) }
+
+// started is the result of the tools that start a session.
+type started struct {
+	Session session.Info  `json:"session"`
+	Stop    *session.Stop `json:"stop,omitempty" jsonschema:"where the program is paused"`
+}
+
+func (s started) Text() string {
+	t := infoText(s.Session)
+	if s.Stop != nil {
+		t += "\n" + stopText(s.Stop)
+	}
+	return t
+}
+
+type replayStartIn struct {
+	TraceDir  string `json:"trace_dir,omitempty" jsonschema:"rr trace directory; default: the latest recording"`
+	PID       int    `json:"pid,omitempty" jsonschema:"debug this recorded process (see rr_ps) once it has exec()ed; default: the first process"`
+	Fork      bool   `json:"fork,omitempty" jsonschema:"with pid: attach as soon as the process is forked (rr -f) instead of after exec (rr -p)"`
+	GotoEvent int64  `json:"goto_event,omitempty" jsonschema:"start at this rr event number instead of the beginning"`
+}
+
+type liveStartIn struct {
+	Command          []string          `json:"command,omitempty" jsonschema:"program and arguments to run under gdbserver, e.g. [\"./a.out\", \"arg\"]"`
+	WorkingDirectory string            `json:"working_directory,omitempty" jsonschema:"working directory of the program"`
+	Env              map[string]string `json:"env,omitempty" jsonschema:"extra environment variables for the program"`
+	AttachPID        int               `json:"attach_pid,omitempty" jsonschema:"instead of command: attach gdbserver to this running process"`
+}
+
+type connectIn struct {
+	Address string `json:"address" jsonschema:"host:port of a GDB remote-protocol server (gdbserver, QEMU -gdb, rr replay -s)"`
+	Program string `json:"program,omitempty" jsonschema:"the debuggee's executable on this machine, for symbols; default: asked from the server"`
+}
+
+type stopIn struct {
+	sessionArg
+}
+
+type stoppedOut struct {
+	Session session.Info `json:"session"`
+}
+
+func (s stoppedOut) Text() string {
+	return fmt.Sprintf("Session %s (%s) stopped; its processes are gone.", s.Session.ID, s.Session.Backend)
+}
+
+type listSessionsIn struct{}
+
+type sessionsOut struct {
+	Sessions []session.Info `json:"sessions"`
+}
+
+func (s sessionsOut) Text() string {
+	if len(s.Sessions) == 0 {
+		return "No sessions. Start one with rr_replay_start, rr_live_start or rr_connect."
+	}
+	var lines []string
+	for i, in := range s.Sessions {
+		mark := " "
+		if i == len(s.Sessions)-1 {
+			mark = "*"
+		}
+		lines = append(lines, fmt.Sprintf("%s %s  %-7s %-8s %s", mark, in.ID, in.Backend, in.State, in.Program))
+	}
+	return strings.Join(lines, "\n") + "\n(* = default session)"
+}
+
+func (r *registry) sessionTools() {
+	add(r, "rr_replay_start", "Start replay",
+		"Start replaying an rr recording (rr replay -s, with rrmcp's own debugger on top). Returns the session id and where the program is paused. Several sessions may be open at once.",
+		hints{openWorld: true},
+		func(ctx context.Context, in replayStartIn) (started, error) {
+			if in.PID < 0 {
+				return started{}, &session.ArgError{Arg: "pid", Msg: "must be a positive process id (see rr_ps)"}
+			}
+			if in.Fork && in.PID == 0 {
+				return started{}, &session.ArgError{Arg: "fork", Msg: "needs pid"}
+			}
+			if in.GotoEvent < 0 {
+				return started{}, &session.ArgError{Arg: "goto_event", Msg: "must be >= 0"}
+			}
+			s, st, err := r.m.StartRR(ctx, session.RROptions{TraceDir: in.TraceDir, PID: in.PID, Fork: in.Fork, GotoEvent: in.GotoEvent})
+			if err != nil {
+				return started{}, err
+			}
+			return started{Session: s.Info(), Stop: st}, nil
+		})
+
+	add(r, "rr_live_start", "Start live session",
+		"Run a program under gdbserver (or attach to a running process) and debug it live. For machines where rr cannot record (no hardware PMU): forward execution, breakpoints, watchpoints and inspection work; reverse execution does not. The program stops before its first instruction; set breakpoints, then rr_continue.",
+		hints{openWorld: true},
+		func(ctx context.Context, in liveStartIn) (started, error) {
+			switch {
+			case len(in.Command) == 0 && in.AttachPID == 0:
+				return started{}, &session.ArgError{Arg: "command", Msg: "give the program to run (e.g. [\"./prog\", \"arg\"]) or attach_pid"}
+			case len(in.Command) > 0 && in.AttachPID != 0:
+				return started{}, &session.ArgError{Arg: "attach_pid", Msg: "give either command or attach_pid, not both"}
+			case in.AttachPID < 0:
+				return started{}, &session.ArgError{Arg: "attach_pid", Msg: "must be a positive process id"}
+			case len(in.Command) > 0 && in.Command[0] == "":
+				return started{}, &session.ArgError{Arg: "command", Msg: "the program name is empty"}
+			}
+			s, st, err := r.m.StartLive(ctx, session.LiveOptions{Command: in.Command, Dir: in.WorkingDirectory, Env: in.Env, AttachPID: in.AttachPID})
+			if err != nil {
+				return started{}, err
+			}
+			return started{Session: s.Info(), Stop: st}, nil
+		})
+
+	add(r, "rr_connect", "Connect to a debug server",
+		"Connect to any GDB remote-protocol server (QEMU -gdb, gdbserver, rr replay -s started elsewhere). Capabilities such as reverse execution are taken from what the server advertises.",
+		hints{openWorld: true},
+		func(ctx context.Context, in connectIn) (started, error) {
+			if !strings.Contains(in.Address, ":") {
+				return started{}, &session.ArgError{Arg: "address", Msg: fmt.Sprintf("%q is not host:port", in.Address)}
+			}
+			s, st, err := r.m.Connect(ctx, session.ConnectOptions{Address: in.Address, Program: in.Program})
+			if err != nil {
+				return started{}, err
+			}
+			return started{Session: s.Info(), Stop: st}, nil
+		})
+
+	add(r, "rr_replay_stop", "Stop session",
+		"Stop a session (replay, live or connect) and clean up: the debug server and everything it started are ended. Default: the most recent session.",
+		hints{destructive: true, idempotent: false},
+		func(ctx context.Context, in stopIn) (stoppedOut, error) {
+			info, err := r.m.Stop(ctx, in.Session)
+			return stoppedOut{Session: info}, err
+		})
+
+	add(r, "rr_session_list", "List sessions",
+		"List the open debugging sessions; the last one is the default for tools called without session.",
+		inspect,
+		func(ctx context.Context, in listSessionsIn) (sessionsOut, error) {
+			return sessionsOut{Sessions: r.m.List()}, nil
+		})
+}

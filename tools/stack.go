@@ -1,0 +1,163 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/internal/session"
+)
+
+type backtraceIn struct {
+	sessionArg
+	MaxDepth int `json:"max_depth,omitempty" jsonschema:"maximum number of frames (default 64)"`
+}
+
+type backtraceOut struct {
+	Frames    []session.Frame `json:"frames"`
+	Truncated bool            `json:"truncated,omitempty" jsonschema:"more frames exist beyond max_depth"`
+	Selected  int             `json:"selected" jsonschema:"the selected frame level"`
+}
+
+func (b backtraceOut) Text() string {
+	if len(b.Frames) == 0 {
+		return "No stack frames."
+	}
+	var lines []string
+	for _, f := range b.Frames {
+		mark := "  "
+		if f.Level == b.Selected {
+			mark = "> "
+		}
+		lines = append(lines, mark+frameText(f))
+	}
+	if b.Truncated {
+		lines = append(lines, "  (more frames; raise max_depth)")
+	}
+	return strings.Join(lines, "\n")
+}
+
+type frameIn struct {
+	sessionArg
+	FrameLevel int `json:"frame_level" jsonschema:"frame number from rr_backtrace (0 = innermost)"`
+}
+
+type frameOut struct {
+	Frame session.Frame `json:"frame"`
+}
+
+func (f frameOut) Text() string {
+	t := "Selected " + frameText(f.Frame)
+	if f.Frame.Source != "" {
+		t += fmt.Sprintf("\n%d\t%s", f.Frame.Line, f.Frame.Source)
+	}
+	return t
+}
+
+type threadsOut struct {
+	Threads []session.Thread `json:"threads"`
+}
+
+func (t threadsOut) Text() string {
+	if len(t.Threads) == 0 {
+		return "No threads."
+	}
+	var lines []string
+	for _, th := range t.Threads {
+		mark := "  "
+		if th.Current {
+			mark = "* "
+		}
+		l := fmt.Sprintf("%sThread %s (tid %d)", mark, th.ID, th.TID)
+		if th.Name != "" {
+			l += " \"" + th.Name + "\""
+		}
+		if th.Frame != nil {
+			l += " at " + locText(th.Frame.Location)
+		}
+		lines = append(lines, l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+type threadIn struct {
+	sessionArg
+	ThreadID string `json:"thread_id" jsonschema:"thread id from rr_thread_list (pPID.TID, or the decimal tid)"`
+}
+
+type threadOut struct {
+	Thread session.Thread `json:"thread"`
+}
+
+func (t threadOut) Text() string {
+	s := "Switched to thread " + t.Thread.ID
+	if t.Thread.Frame != nil {
+		s += "\n" + frameText(*t.Thread.Frame)
+		if t.Thread.Frame.Source != "" {
+			s += fmt.Sprintf("\n%d\t%s", t.Thread.Frame.Line, t.Thread.Frame.Source)
+		}
+	}
+	return s
+}
+
+func (r *registry) stackTools() {
+	add(r, "rr_backtrace", "Backtrace",
+		"Get the call stack of the current thread: function, file:line and pc of each frame, innermost first.",
+		inspect,
+		func(ctx context.Context, in backtraceIn) (backtraceOut, error) {
+			if in.MaxDepth < 0 || in.MaxDepth > 10000 {
+				return backtraceOut{}, &session.ArgError{Arg: "max_depth", Msg: "must be between 1 and 10000"}
+			}
+			if in.MaxDepth == 0 {
+				in.MaxDepth = 64
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return backtraceOut{}, err
+			}
+			fr, more, sel, err := s.Backtrace(ctx, in.MaxDepth)
+			return backtraceOut{Frames: fr, Truncated: more, Selected: sel}, err
+		})
+
+	add(r, "rr_select_frame", "Select frame",
+		"Select a stack frame; rr_locals, rr_evaluate, rr_source_lines and rr_finish then use it.",
+		edit,
+		func(ctx context.Context, in frameIn) (frameOut, error) {
+			if in.FrameLevel < 0 {
+				return frameOut{}, &session.ArgError{Arg: "frame_level", Msg: "must be >= 0"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return frameOut{}, err
+			}
+			f, err := s.SelectFrame(ctx, in.FrameLevel)
+			return frameOut{f}, err
+		})
+
+	add(r, "rr_thread_list", "List threads",
+		"List the threads of the debuggee with their current location.",
+		inspect,
+		func(ctx context.Context, in noArgs) (threadsOut, error) {
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return threadsOut{}, err
+			}
+			th, err := s.Threads(ctx)
+			return threadsOut{th}, err
+		})
+
+	add(r, "rr_thread_select", "Select thread",
+		"Make another thread current for inspection and stepping.",
+		edit,
+		func(ctx context.Context, in threadIn) (threadOut, error) {
+			if strings.TrimSpace(in.ThreadID) == "" {
+				return threadOut{}, &session.ArgError{Arg: "thread_id", Msg: "is empty; see rr_thread_list"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return threadOut{}, err
+			}
+			th, err := s.SelectThread(ctx, in.ThreadID)
+			return threadOut{th}, err
+		})
+}
