@@ -1,5 +1,16 @@
 package dwarf
 
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	stddwarf "debug/dwarf"
+
+	"github.com/go-delve/delve/pkg/dwarf/godwarf"
+	"github.com/go-delve/delve/pkg/dwarf/regnum"
+)
+
 // Frame is one frame of a backtrace, numbered like GDB's: frame 0 is the
 // innermost. An inlined call yields its own Frame (Inlined true) sharing
 // PC, CFA and Regs with the physical frame it was inlined into.
@@ -32,8 +43,393 @@ type Frame struct {
 	Column int
 	// Inlined is true for a frame of an inlined call.
 	Inlined bool
-	// Signal is true for a signal trampoline frame (__restore_rt).
+	// Signal is true for a signal trampoline frame (__restore_rt); Name
+	// is then SignalFrameName.
 	Signal bool
+	// TailCall is true for a frame GDB would synthesize for a function
+	// that tail-called the frame below it (from DW_AT_call_tail_call
+	// sites); its registers are the caller's.
+	TailCall bool
 
-	phys   *physFrame
+	phys *physFrame
+}
+
+// filePC is the frame's lookup pc as a file address of its image.
+func (f *Frame) filePC() uint64 { return f.phys.lookup - f.Bias }
+
+// scopeNodes returns the scope nodes whose variables are visible in this
+// frame, innermost first: lexical blocks, then the function or inlined
+// subroutine node itself (last).
+func (f *Frame) scopeNodes() []*godwarf.Tree {
+	if f.Function == nil || f.phys == nil {
+		return nil
+	}
+	root, err := f.Function.Tree()
+	if err != nil {
+		return nil
+	}
+	pc := f.filePC()
+	chain := f.Function.scopeChain(pc)
+	// start at the function node or at this frame's inlined node
+	start, top := -1, root
+	if f.Inline != nil {
+		for i, n := range chain {
+			if n.Offset == f.Inline.Offset {
+				start, top = i, n
+			}
+		}
+		if start < 0 {
+			return nil
+		}
+	}
+	nodes := []*godwarf.Tree{top}
+	for _, n := range chain[start+1:] {
+		if n.Tag == stddwarf.TagInlinedSubroutine {
+			break
+		}
+		nodes = append(nodes, n)
+	}
+	slices.Reverse(nodes)
+	return nodes
+}
+
+// exprEnv returns the evaluation context for this frame's variables.
+func (f *Frame) exprEnv() *exprEnv {
+	p := f.phys
+	env := &exprEnv{regs: &p.regs, cfa: p.cfa, hasCFA: p.hasCFA, bias: f.Bias}
+	if p.t != nil {
+		env.mem = p.t.ReadMemory
+	}
+	if f.Image != nil {
+		img := f.Image
+		env.tls = func(off uint64) (uint64, error) { return img.tlsAddr(&p.regs, env.mem, off) }
+	}
+	if fn := f.Function; fn != nil {
+		u := fn.cu
+		env.addrx = u.addrx
+		env.baseType = u.baseType
+		env.frameBase = func() (uint64, error) { return f.frameBase(env) }
+		env.entryValue = func(expr []byte) (uint64, error) { return f.entryValue(expr) }
+	}
+	return env
+}
+
+// frameBase evaluates DW_AT_frame_base of the concrete function.
+func (f *Frame) frameBase(env *exprEnv) (uint64, error) {
+	root, err := f.Function.Tree()
+	if err != nil {
+		return 0, err
+	}
+	fld := root.AttrField(stddwarf.AttrFrameBase)
+	if fld == nil {
+		return 0, fmt.Errorf("no DW_AT_frame_base: %w", ErrUnsupported)
+	}
+	var expr []byte
+	switch fld.Class {
+	case stddwarf.ClassExprLoc, stddwarf.ClassBlock:
+		expr, _ = fld.Val.([]byte)
+	default:
+		expr, err = f.Image.loclistExpr(f.Function.cu, fld, f.filePC())
+		if err != nil {
+			return 0, err
+		}
+	}
+	sub := *env
+	sub.frameBase = nil // no recursion
+	return evalValue(expr, &sub)
+}
+
+// callee-saved registers of the SysV amd64 ABI: their entry values are
+// the caller frame's values.
+var calleeSaved = map[int]bool{regnum.AMD64_Rbx: true, regnum.AMD64_Rbp: true, 12: true, 13: true, 14: true, 15: true}
+
+// entryValue evaluates DW_OP_entry_value's sub-expression (a register) as
+// it was when the frame's function was entered: from the caller's
+// DW_TAG_call_site_parameter for that register, or for callee-saved
+// registers from the caller's registers.
+func (f *Frame) entryValue(expr []byte) (uint64, error) {
+	reg := -1
+	switch {
+	case len(expr) == 1 && expr[0] >= opReg0 && expr[0] <= opReg31:
+		reg = int(expr[0] - opReg0)
+	case len(expr) >= 2 && expr[0] == opRegx:
+		r := exprReader{b: expr[1:]}
+		reg = int(min(r.uleb(), 1<<20))
+		if r.err != nil || r.pos != len(expr)-1 {
+			reg = -1
+		}
+	}
+	if reg < 0 {
+		return 0, fmt.Errorf("entry value of % x: %w", expr, ErrUnsupported)
+	}
+	if f.Inline != nil {
+		// an inlined call has no entry of its own
+		return 0, ErrOptimizedOut
+	}
+	caller := f.phys.caller
+	if caller == nil || len(caller.fr) == 0 || caller.mod == nil {
+		return 0, ErrOptimizedOut
+	}
+	cf := caller.fr[len(caller.fr)-1] // the caller's frame for its concrete function
+	for _, fr := range caller.fr {
+		if fr.Function != nil {
+			cf = fr
+			break
+		}
+	}
+	if cf.Function != nil {
+		if v, err := cf.callSiteValue(reg); err == nil {
+			return v, nil
+		}
+	}
+	if calleeSaved[reg] {
+		if v, ok := caller.regs.Get(reg); ok {
+			return v, nil
+		}
+	}
+	return 0, ErrOptimizedOut
+}
+
+const (
+	tagGNUCallSite          stddwarf.Tag  = 0x4109
+	tagGNUCallSiteParameter stddwarf.Tag  = 0x410a
+	attrGNUCallSiteValue    stddwarf.Attr = 0x2111
+)
+
+// callSiteValue finds the call site at this (caller) frame's return
+// address and evaluates the value its parameter in reg had at the call.
+func (f *Frame) callSiteValue(reg int) (uint64, error) {
+	root, err := f.Function.Tree()
+	if err != nil {
+		return 0, err
+	}
+	ret := f.PC - f.Bias
+	site := findCallSite(root, ret)
+	if site == nil {
+		return 0, ErrOptimizedOut
+	}
+	for _, c := range site.Children {
+		if c.Tag != stddwarf.TagCallSiteParameter && c.Tag != tagGNUCallSiteParameter {
+			continue
+		}
+		loc, _ := c.Val(stddwarf.AttrLocation).([]byte)
+		if len(loc) != 1 || loc[0] != byte(opReg0+reg) {
+			continue
+		}
+		val, _ := c.Val(stddwarf.AttrCallValue).([]byte)
+		if val == nil {
+			val, _ = c.Val(attrGNUCallSiteValue).([]byte)
+		}
+		if val == nil {
+			return 0, ErrOptimizedOut
+		}
+		env := f.exprEnv()
+		env.entryValue = nil // no nested entry values across frames
+		return evalValue(val, env)
+	}
+	return 0, ErrOptimizedOut
+}
+
+func findCallSite(n *godwarf.Tree, ret uint64) *godwarf.Tree {
+	for _, c := range n.Children {
+		switch c.Tag {
+		case stddwarf.TagCallSite, tagGNUCallSite:
+			if pc, ok := c.Val(stddwarf.AttrCallReturnPC).(uint64); ok && pc == ret {
+				return c
+			}
+			if pc, ok := c.Val(stddwarf.AttrLowpc).(uint64); ok && pc == ret {
+				return c
+			}
+		case stddwarf.TagLexDwarfBlock, stddwarf.TagInlinedSubroutine:
+			if s := findCallSite(c, ret); s != nil {
+				return s
+			}
+		}
+	}
+	return nil
+}
+
+// Params returns the frame's formal parameters in declaration order (GDB's
+// "info args"), with locations evaluated at the frame's pc.
+func (f *Frame) Params() []Variable {
+	nodes := f.scopeNodes()
+	if len(nodes) == 0 {
+		return nil
+	}
+	env := f.exprEnv()
+	var out []Variable
+	for _, c := range nodes[len(nodes)-1].Children {
+		if c.Tag == stddwarf.TagFormalParameter {
+			out = append(out, f.Image.newVariable(c, c.Offset, f.Function.cu, VarParam, env, f.filePC()))
+		}
+	}
+	return out
+}
+
+// Locals returns the variables of the blocks that contain the frame's pc,
+// innermost block first and in declaration order within a block (GDB's
+// "info locals"), including function statics; not parameters.
+// Variables hidden by an inner one of the same name have Shadowed set.
+func (f *Frame) Locals() []Variable {
+	env := f.exprEnv()
+	seen := map[string]bool{}
+	var out []Variable
+	for _, n := range f.scopeNodes() {
+		for _, c := range n.Children {
+			if c.Tag != stddwarf.TagVariable {
+				continue
+			}
+			if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); decl {
+				continue
+			}
+			v := f.Image.newVariable(c, c.Offset, f.Function.cu, localKind(c), env, f.filePC())
+			if seen[v.Name] {
+				v.Shadowed = true
+			}
+			seen[v.Name] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// localKind tells a function static (fixed address) from an automatic.
+func localKind(c attrGetter) VarKind {
+	if expr, ok := c.Val(stddwarf.AttrLocation).([]byte); ok && len(expr) > 0 {
+		switch expr[0] {
+		case opAddr, opAddrx, opGNUAddrIndex:
+			return VarStatic
+		}
+	}
+	return VarLocal
+}
+
+// Scope is the name environment of a frame for the expression evaluator.
+type Scope struct {
+	f *Frame
+}
+
+// Scope returns the frame's scope.
+func (f *Frame) Scope() *Scope { return &Scope{f: f} }
+
+// Frame returns the frame the scope belongs to.
+func (s *Scope) Frame() *Frame { return s.f }
+
+// Lookup finds a variable by name as C/C++ scoping does: the innermost
+// block containing the pc first, then enclosing blocks and the function's
+// parameters, then statics of the compile unit, then globals of the image.
+// A qualified name ("ns::var", "Class::member") is looked up globally.
+func (s *Scope) Lookup(name string) (Variable, error) {
+	f := s.f
+	if !strings.Contains(name, "::") {
+		env := f.exprEnv()
+		for _, n := range f.scopeNodes() {
+			for _, c := range n.Children {
+				if c.Tag != stddwarf.TagVariable && c.Tag != stddwarf.TagFormalParameter {
+					continue
+				}
+				if nm, _ := c.Val(stddwarf.AttrName).(string); nm != name {
+					continue
+				}
+				if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); decl {
+					continue // extern declaration in a block: look globally
+				}
+				kind := localKind(c)
+				if c.Tag == stddwarf.TagFormalParameter {
+					kind = VarParam
+				}
+				return f.Image.newVariable(c, c.Offset, f.Function.cu, kind, env, f.filePC()), nil
+			}
+		}
+	}
+	if f.Image == nil {
+		return Variable{}, fmt.Errorf("variable %q: %w", name, ErrNotFound)
+	}
+	var cu *unit
+	if f.Function != nil {
+		cu = f.Function.cu
+	}
+	return f.Image.lookupGlobal(name, cu, f.phys.t, &f.phys.regs, f.Bias)
+}
+
+// Register returns the value of a register by GDB name ("rip", "$rsp",
+// "pc", "eflags") in this frame; ok is false if the frame does not know it.
+func (s *Scope) Register(name string) (uint64, bool) {
+	reg, ok := RegNum(name)
+	if !ok {
+		return 0, false
+	}
+	if reg == regnum.AMD64_Rip {
+		return s.f.PC, true
+	}
+	return s.f.phys.regs.Get(reg)
+}
+
+// RegisterBytes is Register for vector registers (16 bytes for xmm).
+func (s *Scope) RegisterBytes(name string) ([]byte, bool) {
+	reg, ok := RegNum(name)
+	if !ok {
+		return nil, false
+	}
+	return s.f.phys.regs.Bytes(reg)
+}
+
+// Globals is a global variable lookup outside any frame: name may be
+// plain or qualified. regs supplies fs_base for thread-local variables
+// (may be nil); bias is the image's load bias.
+func (img *Image) Global(name string, t *Target, regs *Regs, bias uint64) (Variable, error) {
+	return img.lookupGlobal(name, nil, t, regs, bias)
+}
+
+// lookupGlobal prefers a CU-local (static) definition in cu, then an
+// external definition anywhere, then any definition.
+func (img *Image) lookupGlobal(name string, cu *unit, t *Target, regs *Regs, bias uint64) (Variable, error) {
+	img.indexAll()
+	cands := img.globals[strings.TrimPrefix(name, "::")]
+	var best *varDecl
+	score := func(v *varDecl) int {
+		s := 0
+		if v.hasLoc {
+			s += 4
+		}
+		if cu != nil && v.u == cu {
+			s += 2
+		}
+		if v.external {
+			s++
+		}
+		return s
+	}
+	for i := range cands {
+		if best == nil || score(&cands[i]) > score(best) {
+			best = &cands[i]
+		}
+	}
+	if best == nil {
+		return Variable{}, fmt.Errorf("variable %q: %w", name, ErrNotFound)
+	}
+	r := img.dw.Reader()
+	r.Seek(best.off)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return Variable{}, &FormatError{".debug_info", uint64(best.off), fmt.Sprint("read variable: ", err)}
+	}
+	var ae attrGetter = e
+	if spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset); ok {
+		// name and type are on the declaration
+		ae, _ = godwarf.LoadAbstractOriginAndSpecification(e, img.dw.Reader())
+		_ = spec
+	}
+	env := &exprEnv{regs: regs, bias: bias, addrx: best.u.addrx, baseType: best.u.baseType}
+	if t != nil {
+		env.mem = t.ReadMemory
+	}
+	env.tls = func(off uint64) (uint64, error) { return img.tlsAddr(regs, env.mem, off) }
+	kind := VarStatic
+	if best.external {
+		kind = VarGlobal
+	}
+	v := img.newVariable(ae, best.off, best.u, kind, env, 0)
+	v.Name = best.qual
+	return v, nil
 }

@@ -27,8 +27,12 @@ type Function struct {
 	DeclFile string
 	DeclLine int
 	// External is DW_AT_external.
-	External bool
-	cu       *unit
+	External  bool
+	cu        *unit
+	dwarfName string // qualified DWARF name when Name is a C linkage name
+
+	sitesOnce sync.Once
+	sites     []callSite
 
 	treeOnce sync.Once
 	tree     *godwarf.Tree
@@ -132,6 +136,11 @@ func (img *Image) indexAll() {
 			for _, f := range u.funcs {
 				for _, k := range nameKeys(f.Name) {
 					img.byName[k] = append(img.byName[k], f)
+				}
+				if f.dwarfName != f.Name {
+					for _, k := range nameKeys(f.dwarfName) {
+						img.byName[k] = append(img.byName[k], f)
+					}
 				}
 				if f.LinkageName != "" {
 					img.byName[f.LinkageName] = append(img.byName[f.LinkageName], f)
@@ -305,7 +314,8 @@ func (f *Function) InlineChain(pc uint64) []InlineFrame {
 				fr.CallLine = int(v)
 			}
 		}
-		fr.Name, _, _, _, _, _ = f.cu.img.resolveDecl(n.Offset)
+		name, linkage, _, _, _, _ := f.cu.img.resolveDecl(n.Offset)
+		fr.Name = f.cu.displayName(name, linkage)
 		if len(n.Ranges) > 0 {
 			fr.Entry = n.Ranges[0][0]
 			for _, r := range n.Ranges {

@@ -179,7 +179,9 @@ func (img *Image) listUnits() error {
 				r.SkipChildren()
 				continue
 			}
-			u := newUnit(img, e, r.AddressSize(), versions[e.Offset])
+			h := versions[e.Offset]
+			u := newUnit(img, e, r.AddressSize(), h.version)
+			u.start = h.start
 			img.units = append(img.units, u)
 			rs, err := img.dw.Ranges(e)
 			if err == nil {
@@ -199,9 +201,9 @@ func (img *Image) listUnits() error {
 }
 
 // unitVersions reads the unit headers of .debug_info and maps the offset
-// of each unit's first DIE to the unit's DWARF version.
-func (img *Image) unitVersions() (map[stddwarf.Offset]int, error) {
-	m := map[stddwarf.Offset]int{}
+// of each unit's first DIE to the unit's DWARF version and header offset.
+func (img *Image) unitVersions() (map[stddwarf.Offset]unitHeader, error) {
+	m := map[stddwarf.Offset]unitHeader{}
 	s := img.dbg.Section(".debug_info")
 	if s == nil {
 		return m, nil
@@ -248,10 +250,15 @@ func (img *Image) unitVersions() (map[stddwarf.Offset]int, error) {
 		default:
 			die = off + hlen + 2 + offSize + 1
 		}
-		m[stddwarf.Offset(die)] = v
+		m[stddwarf.Offset(die)] = unitHeader{v, stddwarf.Offset(off)}
 		off += hlen + length
 	}
 	return m, nil
+}
+
+type unitHeader struct {
+	version int
+	start   stddwarf.Offset // offset of the unit header
 }
 
 // unitFor returns the unit whose ranges contain pc.

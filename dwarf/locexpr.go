@@ -643,7 +643,6 @@ func (m *exprMachine) step(op byte) error {
 	return nil
 }
 
-
 func (m *exprMachine) setReg(reg int) {
 	loc := Location{Kind: LocRegister, Reg: reg}
 	if b, ok := m.env.regs.Bytes(reg); ok {

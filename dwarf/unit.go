@@ -13,7 +13,8 @@ import (
 type unit struct {
 	img      *Image
 	entry    *stddwarf.Entry
-	off      stddwarf.Offset
+	off      stddwarf.Offset // the unit DIE
+	start    stddwarf.Offset // the unit header (base of unit-relative offsets)
 	name     string
 	compDir  string
 	producer string
@@ -356,9 +357,8 @@ func (img *Image) resolveDecl(off stddwarf.Offset) (name, linkage string, declU 
 func (u *unit) nameFunc(f *Function) {
 	name, linkage, du, file, line, ext := u.img.resolveDecl(f.Offset)
 	f.Name, f.LinkageName, f.DeclLine, f.External = name, linkage, line, ext
-	if f.Name == "" && linkage != "" {
-		f.Name = demangleSym(linkage)
-	}
+	f.dwarfName = name
+	f.Name = u.displayName(name, linkage)
 	if du != nil && file != 0 {
 		f.DeclFile = du.fileName(file)
 	}
@@ -389,3 +389,16 @@ func (u *unit) funcAt(pc uint64) *Function {
 
 // attrMIPSLinkageName is DW_AT_MIPS_linkage_name (old gcc, DWARF < 4).
 const attrMIPSLinkageName stddwarf.Attr = 0x2007
+
+// displayName is the name GDB shows for a function: in C, an unmangled
+// DW_AT_linkage_name wins ("__GI_raise" for raise); in C++ the qualified
+// DWARF name; the demangled linkage name when DWARF has no name.
+func (u *unit) displayName(name, linkage string) string {
+	if linkage != "" && !strings.HasPrefix(linkage, "_Z") && !u.isCPlusPlus() {
+		return linkage
+	}
+	if name == "" && linkage != "" {
+		return demangleSym(linkage)
+	}
+	return name
+}

@@ -50,7 +50,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 	}
 	bt := &Backtrace{}
 	var prev *physFrame
-	cur := &physFrame{regs: regs}
+	cur := &physFrame{regs: regs, t: t}
 	for {
 		if err := ctx.Err(); err != nil {
 			return bt, err
@@ -82,6 +82,11 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 			}
 		}
 		next, err := cur.unwindOne(t, prev == nil)
+		if cur.signal {
+			for _, f := range frames {
+				f.Signal, f.Name = true, SignalFrameName
+			}
+		}
 		if err != nil {
 			if err == errOutermost {
 				bt.Stop = "outermost"
@@ -102,10 +107,24 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 			bt.Stop = "previous frame inner to this frame (corrupt stack?)"
 			return bt, nil
 		}
+		for _, f := range frames {
+			f.CFA = cur.cfa
+		}
+		next.t = t
+		cur.caller = next
+		// frames of functions that tail-called their way to cur
+		for _, tf := range cur.tailFrames(next, modules) {
+			tf.Level = len(bt.Frames)
+			bt.Frames = append(bt.Frames, tf)
+		}
 		prev, cur = cur, next
 		cur.callee = prev
 	}
 }
+
+// SignalFrameName is the Name of a signal trampoline frame, as GDB
+// prints it.
+const SignalFrameName = "<signal handler called>"
 
 // physFrame is one real stack frame during unwinding.
 type physFrame struct {
@@ -118,7 +137,9 @@ type physFrame struct {
 	bias   uint64
 	signal bool       // this frame is a signal trampoline
 	callee *physFrame // the frame this one called (nil for frame 0)
-	fr     []*Frame   // the Frames made from it
+	caller *physFrame // the frame that called this one, once unwound
+	t      *Target
+	fr     []*Frame // the Frames made from it
 }
 
 // unwindOne computes the caller's registers.
@@ -320,7 +341,9 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 		f.Level = level
 		if name, _, ok := p.mod.SymbolAt(file); ok {
 			f.Name = demangleSym(name)
-			f.Signal = name == "__restore_rt"
+			if name == "__restore_rt" {
+				f.Signal, f.Name = true, SignalFrameName
+			}
 		}
 		if le, ok := p.mod.PCToLine(file); ok {
 			f.File, f.Line, f.Column = le.File, le.Line, le.Column
@@ -362,5 +385,40 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 		out = append(out, &f)
 	}
 	p.fr = out
+	return out
+}
+
+// tailFrames returns GDB-style tail-call frames between p and its caller
+// next, innermost first.
+func (p *physFrame) tailFrames(next *physFrame, modules ModuleFunc) []*Frame {
+	if p.mod == nil || p.signal || len(p.fr) == 0 || p.fr[len(p.fr)-1].Function == nil {
+		return nil
+	}
+	callee := p.fr[len(p.fr)-1].Function
+	pc := next.regs.PC()
+	mod, bias, ok := modules(pc)
+	if !ok || mod != p.mod || pc < bias {
+		return nil
+	}
+	caller := mod.FuncAt(pc - bias - 1)
+	hops := tailCallChain(caller, pc-bias, callee)
+	var out []*Frame
+	for i := len(hops) - 1; i >= 0; i-- {
+		h := hops[i]
+		tp := &physFrame{regs: next.regs, pc: h.ret + bias, lookup: h.ret + bias - 1, mod: mod, bias: bias, cfa: p.cfa, hasCFA: p.hasCFA, t: p.t}
+		tp.regs.Set(16, tp.pc)
+		// GDB gives a tail-call frame no inline frames: it is named after
+		// the innermost function at its pc and shows that pc's line.
+		fs := tp.frames(0, false)
+		f := fs[0]
+		f.Inlined, f.Inline = false, nil
+		if le, ok := mod.PCToLine(h.ret - 1); ok {
+			f.File, f.Line, f.Column = le.File, le.Line, le.Column
+		}
+		f.CFA = p.cfa
+		f.TailCall = true
+		tp.fr = []*Frame{f}
+		out = append(out, f)
+	}
 	return out
 }

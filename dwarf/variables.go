@@ -1,9 +1,16 @@
 package dwarf
 
 import (
+	"debug/elf"
+	"encoding/binary"
+	"errors"
 	"fmt"
 
 	stddwarf "debug/dwarf"
+
+	"github.com/go-delve/delve/pkg/dwarf/godwarf"
+	"github.com/go-delve/delve/pkg/dwarf/loclist"
+	"github.com/go-delve/delve/pkg/dwarf/regnum"
 )
 
 // VarKind classifies a variable the way GDB's "info locals/args" does.
@@ -48,4 +55,218 @@ type Variable struct {
 	// Shadowed is true when an inner scope has a variable of the same
 	// name (GDB still lists such variables in "info locals").
 	Shadowed bool
+}
+
+// attrGetter is what godwarf tree entries and stdlib entries share.
+type attrGetter interface {
+	Val(stddwarf.Attr) any
+	AttrField(stddwarf.Attr) *stddwarf.Field
+}
+
+// frameEnv is the evaluation context of one frame's variables.
+type frameEnv struct {
+	frame *Frame
+	p     *physFrame
+	u     *unit
+	fn    *Function
+	t     *Target
+	file  uint64 // lookup pc as file address
+}
+
+// newVariable builds a Variable from a variable or parameter DIE and
+// evaluates its location in env (env may be nil for no frame).
+func (img *Image) newVariable(e attrGetter, off stddwarf.Offset, u *unit, kind VarKind, env *exprEnv, pc uint64) Variable {
+	v := Variable{Kind: kind, Image: img, Offset: off}
+	v.Name, _ = e.Val(stddwarf.AttrName).(string)
+	v.TypeOff, _ = e.Val(stddwarf.AttrType).(stddwarf.Offset)
+	if u != nil {
+		if i := attrInt2(e, stddwarf.AttrDeclFile); i > 0 {
+			v.DeclFile = u.fileName(i)
+		}
+	}
+	v.DeclLine = attrInt2(e, stddwarf.AttrDeclLine)
+	v.Location, v.LocErr = img.locate(e, u, env, pc)
+	if v.LocErr != nil && errors.Is(v.LocErr, ErrOptimizedOut) {
+		v.Location = Location{Kind: LocOptimizedOut}
+	}
+	return v
+}
+
+func attrInt2(e attrGetter, a stddwarf.Attr) int {
+	switch v := e.Val(a).(type) {
+	case int64:
+		return int(v)
+	case uint64:
+		return int(v)
+	}
+	return 0
+}
+
+// locate evaluates a DIE's DW_AT_location (expression or list) or
+// DW_AT_const_value at file pc.
+func (img *Image) locate(e attrGetter, u *unit, env *exprEnv, pc uint64) (Location, error) {
+	if f := e.AttrField(stddwarf.AttrConstValue); f != nil {
+		switch v := f.Val.(type) {
+		case int64:
+			return Location{Kind: LocValue, Bytes: binary.LittleEndian.AppendUint64(nil, uint64(v))}, nil
+		case uint64:
+			return Location{Kind: LocValue, Bytes: binary.LittleEndian.AppendUint64(nil, v)}, nil
+		case []byte:
+			return Location{Kind: LocValue, Bytes: append([]byte(nil), v...)}, nil
+		case string:
+			return Location{Kind: LocValue, Bytes: append([]byte(v), 0)}, nil
+		}
+	}
+	f := e.AttrField(stddwarf.AttrLocation)
+	if f == nil {
+		return Location{Kind: LocOptimizedOut}, nil
+	}
+	var expr []byte
+	switch f.Class {
+	case stddwarf.ClassExprLoc, stddwarf.ClassBlock:
+		expr, _ = f.Val.([]byte)
+	case stddwarf.ClassLocListPtr, stddwarf.ClassLocList:
+		var err error
+		expr, err = img.loclistExpr(u, f, pc)
+		if err != nil {
+			return Location{}, err
+		}
+		if expr == nil {
+			return Location{Kind: LocOptimizedOut}, nil
+		}
+	default:
+		return Location{}, fmt.Errorf("location class %v: %w", f.Class, ErrUnsupported)
+	}
+	if env == nil {
+		env = &exprEnv{}
+	}
+	return evalLocation(expr, env)
+}
+
+// loclistExpr finds the expression of a location list live at file pc;
+// nil if none is.
+func (img *Image) loclistExpr(u *unit, f *stddwarf.Field, pc uint64) (expr []byte, err error) {
+	if u == nil {
+		return nil, fmt.Errorf("location list without unit: %w", ErrUnsupported)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			expr, err = nil, &FormatError{"location list", 0, fmt.Sprint(r)}
+		}
+	}()
+	var off uint64
+	switch v := f.Val.(type) {
+	case int64:
+		off = uint64(v)
+	case uint64:
+		off = v
+	}
+	if f.Class == stddwarf.ClassLocList { // DW_FORM_loclistx: index into the offset table
+		ll := img.section(".debug_loclists")
+		p := u.llBase + off*4
+		if ll == nil || p+4 > uint64(len(ll)) {
+			return nil, &FormatError{".debug_loclists", p, "loclistx index out of range"}
+		}
+		off = u.llBase + uint64(binary.LittleEndian.Uint32(ll[p:]))
+	}
+	if u.version >= 5 {
+		ll := img.section(".debug_loclists")
+		if off >= uint64(len(ll)) {
+			return nil, &FormatError{".debug_loclists", off, "offset out of range"}
+		}
+		rd := loclist.NewDwarf5Reader(ll)
+		e, err := rd.Find(int(off), 0, u.lowPC, pc, godwarf.ParseAddr(img.section(".debug_addr")).GetSubsection(u.addrBase))
+		if err != nil {
+			return nil, &FormatError{".debug_loclists", off, err.Error()}
+		}
+		if e == nil {
+			return nil, nil
+		}
+		return e.Instr, nil
+	}
+	loc := img.section(".debug_loc")
+	if off >= uint64(len(loc)) {
+		return nil, &FormatError{".debug_loc", off, "offset out of range"}
+	}
+	e, err := loclist.NewDwarf2Reader(loc, 8).Find(int(off), 0, u.lowPC, pc, nil)
+	if err != nil {
+		return nil, &FormatError{".debug_loc", off, err.Error()}
+	}
+	if e == nil {
+		return nil, nil
+	}
+	return e.Instr, nil
+}
+
+// addrx reads entry idx of the unit's .debug_addr contribution.
+func (u *unit) addrx(idx uint64) (uint64, error) {
+	a := u.img.section(".debug_addr")
+	p := u.addrBase + idx*8
+	if a == nil || p+8 > uint64(len(a)) {
+		return 0, &FormatError{".debug_addr", p, "index out of range"}
+	}
+	return binary.LittleEndian.Uint64(a[p:]), nil
+}
+
+// baseType returns size and encoding of the base type at a unit-relative
+// offset (for the typed DWARF stack).
+func (u *unit) baseType(off uint64) (int, int64, error) {
+	r := u.img.dw.Reader()
+	r.Seek(u.start + stddwarf.Offset(off))
+	e, err := r.Next()
+	if err != nil || e == nil || e.Tag != stddwarf.TagBaseType {
+		return 0, 0, &FormatError{".debug_info", uint64(u.start) + off, "not a base type"}
+	}
+	size, _ := e.Val(stddwarf.AttrByteSize).(int64)
+	enc, _ := e.Val(stddwarf.AttrEncoding).(int64)
+	return int(size), enc, nil
+}
+
+// tlsAddr returns the address of offset off in this image's TLS block for
+// the thread whose fs_base is in regs.
+func (img *Image) tlsAddr(regs *Regs, mem ReadMemoryFunc, off uint64) (uint64, error) {
+	tp, ok := regs.Get(regnum.AMD64_Fs_base)
+	if !ok || tp == 0 {
+		return 0, fmt.Errorf("thread pointer (fs_base) unknown: %w", ErrUnsupported)
+	}
+	if img.TLSModule == 0 && img.isExecutable() {
+		for _, p := range img.exe.Progs {
+			if p.Type == elf.PT_TLS {
+				align := max(p.Align, 1)
+				size := (p.Memsz + align - 1) / align * align
+				return tp - size + off, nil
+			}
+		}
+		return 0, fmt.Errorf("no PT_TLS segment: %w", ErrUnsupported)
+	}
+	if img.TLSModule == 0 {
+		return 0, fmt.Errorf("TLS module id of %s unknown: %w", img.Path, ErrUnsupported)
+	}
+	t := Target{ReadMemory: mem}
+	dtv, err := t.readUint(tp+8, 8)
+	if err != nil {
+		return 0, err
+	}
+	block, err := t.readUint(dtv+16*img.TLSModule, 8)
+	if err != nil {
+		return 0, err
+	}
+	if block == 0 || block == ^uint64(0) {
+		return 0, fmt.Errorf("TLS block not allocated for this thread: %w", ErrOptimizedOut)
+	}
+	return block + off, nil
+}
+
+// isExecutable reports whether the image is a program rather than a
+// shared library (ET_EXEC, or ET_DYN with an interpreter).
+func (img *Image) isExecutable() bool {
+	if img.exe.Type == elf.ET_EXEC {
+		return true
+	}
+	for _, p := range img.exe.Progs {
+		if p.Type == elf.PT_INTERP {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,131 @@
+package dwarf
+
+import (
+	stddwarf "debug/dwarf"
+
+	"github.com/go-delve/delve/pkg/dwarf/godwarf"
+)
+
+// DWARF 5 and GNU call-site attributes.
+const (
+	attrCallOrigin   stddwarf.Attr = 0x7f
+	attrCallTailCall stddwarf.Attr = 0x82
+	attrGNUTailCall  stddwarf.Attr = 0x2115
+)
+
+// callSite is one DW_TAG_call_site of a function.
+type callSite struct {
+	ret    uint64 // file address after the call (or jump)
+	target string
+	tail   bool
+}
+
+// callSites returns the call sites of f with a known target.
+func (f *Function) callSites() []callSite {
+	f.sitesOnce.Do(func() { f.sites = f.readCallSites() })
+	return f.sites
+}
+
+func (f *Function) readCallSites() []callSite {
+	t, err := f.Tree()
+	if err != nil {
+		return nil
+	}
+	img := f.cu.img
+	var out []callSite
+	var walk func(n *godwarf.Tree)
+	walk = func(n *godwarf.Tree) {
+		for _, c := range n.Children {
+			switch c.Tag {
+			case stddwarf.TagCallSite, tagGNUCallSite:
+				s := callSite{}
+				if fl := c.AttrField(stddwarf.AttrCallReturnPC); fl != nil {
+					s.ret, _ = fl.Val.(uint64)
+				} else if fl := c.AttrField(stddwarf.AttrLowpc); fl != nil {
+					s.ret, _ = fl.Val.(uint64)
+				}
+				var origin stddwarf.Offset
+				if fl := c.AttrField(attrCallOrigin); fl != nil {
+					origin, _ = fl.Val.(stddwarf.Offset)
+				} else if fl := c.AttrField(stddwarf.AttrAbstractOrigin); fl != nil {
+					origin, _ = fl.Val.(stddwarf.Offset)
+				}
+				if fl := c.AttrField(attrCallTailCall); fl != nil {
+					s.tail, _ = fl.Val.(bool)
+				} else if fl := c.AttrField(attrGNUTailCall); fl != nil {
+					s.tail, _ = fl.Val.(bool)
+				}
+				if origin != 0 && s.ret != 0 {
+					s.target, _, _, _, _, _ = img.resolveDecl(origin)
+					if s.target != "" {
+						out = append(out, s)
+					}
+				}
+			case stddwarf.TagLexDwarfBlock, stddwarf.TagInlinedSubroutine:
+				walk(c)
+			}
+		}
+	}
+	walk(t)
+	return out
+}
+
+// tailHop is one function in a chain of tail calls and the address after
+// its tail jump.
+type tailHop struct {
+	fn  *Function
+	ret uint64
+}
+
+// tailCallChain finds the functions that must have tail-called their way
+// from the call in caller at file address ret to callee, as GDB's
+// tail-call frames do: it follows DW_AT_call_tail_call sites from the
+// call's target and returns the hops outermost first, or nil when the
+// call site targets the callee directly, is unknown, or the chain is
+// ambiguous.
+func tailCallChain(caller *Function, ret uint64, callee *Function) []tailHop {
+	if caller == nil || callee == nil || callee.Name == "" {
+		return nil
+	}
+	var target string
+	for _, s := range caller.callSites() {
+		if s.ret == ret && !s.tail {
+			target = s.target
+			break
+		}
+	}
+	if target == "" || target == callee.Name {
+		return nil
+	}
+	img := caller.cu.img
+	var paths [][]tailHop
+	visited := map[string]bool{}
+	var search func(name string, path []tailHop, depth int)
+	search = func(name string, path []tailHop, depth int) {
+		if depth > 4 || len(paths) > 1 || visited[name] {
+			return
+		}
+		visited[name] = true
+		for _, f := range img.FuncsByName(name) {
+			if f.Name != name {
+				continue
+			}
+			for _, s := range f.callSites() {
+				if !s.tail {
+					continue
+				}
+				p := append(append([]tailHop{}, path...), tailHop{f, s.ret})
+				if s.target == callee.Name {
+					paths = append(paths, p)
+				} else {
+					search(s.target, p, depth+1)
+				}
+			}
+		}
+	}
+	search(target, nil, 0)
+	if len(paths) != 1 {
+		return nil
+	}
+	return paths[0]
+}

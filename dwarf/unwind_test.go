@@ -1,0 +1,74 @@
+package dwarf
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestUnwindMatchesGDB stops the sample program under gdb at several
+// breakpoints (a call from an inlined function, a recursion, a signal
+// handler called through libc), writes a core at each, unwinds the core
+// with our code and compares every frame with gdb's "bt": function, file
+// and line for frames with debug info, the pc wherever gdb prints one,
+// signal frames, and the number of frames (gdb stops at main).
+func TestUnwindMatchesGDB(t *testing.T) {
+	stops := []string{"sink", "stop_here", "stop_in_handler"}
+	for _, opt := range []string{"-O0", "-O2"} {
+		bin := buildTestProg(t, "gcc", "sample.c", "-g", opt)
+		img, err := Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		dumps := stopAndDump(t, bin, stops)
+		for i, d := range dumps {
+			t.Run(opt+"/"+stops[i], func(t *testing.T) {
+				want := parseBT(d.out)
+				if len(want) < 3 {
+					t.Fatalf("gdb backtrace too short:\n%s", d.out)
+				}
+				bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareBT(t, bt, want, d.out)
+			})
+		}
+	}
+}
+
+func compareBT(t *testing.T, bt *Backtrace, want []gdbFrame, gdbOut string) {
+	t.Helper()
+	got := bt.Frames
+	defer func() {
+		if t.Failed() {
+			for _, f := range got {
+				t.Logf("#%d %#x %s %s:%d inlined=%v signal=%v tail=%v", f.Level, f.PC, f.Name, filepath.Base(f.File), f.Line, f.Inlined, f.Signal, f.TailCall)
+			}
+			t.Logf("stop: %s\ngdb:\n%s", bt.Stop, gdbOut)
+		}
+	}()
+	if len(got) != len(want) {
+		t.Fatalf("%d frames, gdb has %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		switch {
+		case w.fn == SignalFrameName:
+			if !g.Signal {
+				t.Errorf("#%d: not a signal frame", i)
+			}
+		case w.file != "":
+			if g.Name != w.fn || filepath.Base(g.File) != filepath.Base(w.file) || g.Line != w.line {
+				t.Errorf("#%d: got %s at %s:%d, gdb %s at %s:%d", i, g.Name, filepath.Base(g.File), g.Line, w.fn, filepath.Base(w.file), w.line)
+			}
+		}
+		if w.pc != 0 && g.PC != w.pc {
+			t.Errorf("#%d: pc %#x, gdb %#x", i, g.PC, w.pc)
+		}
+	}
+	if !strings.Contains(bt.Stop, "main") {
+		t.Errorf("unwinding stopped with %q, want at main", bt.Stop)
+	}
+}
