@@ -107,7 +107,21 @@ func declString(t Type, decl string, base func(Type) string) string {
 					continue
 				}
 			}
-			return u.Qual + " " + declString(u.Elem, decl, base)
+			// collect a run of qualifiers and print them in GDB's order
+			quals := []string{u.Qual}
+			inner := u.Elem
+			for {
+				q, ok := inner.(*QualType)
+				if !ok {
+					break
+				}
+				if _, isPtr := stripTypedefs(q.Elem).(*PointerType); isPtr {
+					break
+				}
+				quals = append(quals, q.Qual)
+				inner = q.Elem
+			}
+			return orderQuals(quals) + " " + declString(inner, decl, base)
 		case *ArrayType:
 			n := ""
 			if u.Count >= 0 {
@@ -129,6 +143,78 @@ func declString(t Type, decl string, base func(Type) string) string {
 		}
 	}
 	return "?"
+}
+
+var qualRank = map[string]int{"const": 0, "volatile": 1, "restrict": 2, "_Atomic": 3}
+
+func orderQuals(q []string) string {
+	out := make([]string, 0, len(q))
+	for r := 0; r < 4; r++ {
+		for _, x := range q {
+			if qualRank[x] == r && !slicesContains(out, x) {
+				out = append(out, x)
+			}
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+func slicesContains(s []string, x string) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+// canonicalTemplateName rewrites template arguments the way GDB's C++
+// name canonicalizer does for the cases gcc emits: a leading "const" moves
+// behind the type ("pair<const std::string, int>" becomes
+// "pair<std::string const, int>").
+func canonicalTemplateName(name string) string {
+	i := strings.IndexByte(name, '<')
+	if i < 0 || !strings.HasSuffix(name, ">") {
+		return name
+	}
+	args := splitTemplateArgs(name[i+1 : len(name)-1])
+	for k, a := range args {
+		a = strings.TrimSpace(a)
+		a = canonicalTemplateName(a)
+		if strings.HasPrefix(a, "const ") {
+			rest := a[len("const "):]
+			j := len(rest)
+			for j > 0 && (rest[j-1] == '*' || rest[j-1] == '&') {
+				j--
+			}
+			a = rest[:j] + " const" + rest[j:]
+		}
+		args[k] = a
+	}
+	out := name[:i+1] + strings.Join(args, ", ")
+	if strings.HasSuffix(out, ">") {
+		out += " "
+	}
+	return out + ">"
+}
+
+func splitTemplateArgs(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<', '(', '[':
+			depth++
+		case '>', ')', ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
 }
 
 func spaced(decl string) string {
@@ -328,7 +414,7 @@ func structBody(t *StructType, indent int) string {
 
 func methodString(t *StructType, m Method) string {
 	var b strings.Builder
-	if m.Virtual {
+	if m.Virtual && !strings.HasPrefix(m.Name, "~") { // GDB omits it on destructors
 		b.WriteString("virtual ")
 	}
 	if m.Static {

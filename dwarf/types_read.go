@@ -27,7 +27,15 @@ type TypeReader struct {
 	// statics maps a static member's declaration DIE to the file
 	// address of its definition.
 	statics map[stddwarf.Offset]uint64
-	all     bool // every CU scanned
+	// enumerators maps qualified enumerator names to their enum DIE
+	// and value.
+	enumerators map[string]enumerator
+	all         bool // every CU scanned
+}
+
+type enumerator struct {
+	enum stddwarf.Offset
+	val  int64
 }
 
 type cuSpan struct {
@@ -46,6 +54,8 @@ func NewTypeReader(d *stddwarf.Data) *TypeReader {
 		qual:    make(map[stddwarf.Offset]string),
 		names:   make(map[string]stddwarf.Offset),
 		statics: make(map[stddwarf.Offset]uint64),
+
+		enumerators: make(map[string]enumerator),
 	}
 	rd := d.Reader()
 	for {
@@ -107,7 +117,11 @@ func (r *TypeReader) scanCU(i int) {
 	if err != nil || cu == nil || !cu.Children {
 		return
 	}
-	stack := []string{""}
+	type scope struct {
+		prefix string
+		enum   stddwarf.Offset // enumeration whose enumerators follow
+	}
+	stack := []scope{{}}
 	for len(stack) > 0 {
 		e, err := rd.Next()
 		if err != nil || e == nil {
@@ -117,19 +131,20 @@ func (r *TypeReader) scanCU(i int) {
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		prefix := stack[len(stack)-1]
+		top := stack[len(stack)-1]
+		prefix := top.prefix
 		name, _ := e.Val(stddwarf.AttrName).(string)
-		child := ""
+		child := scope{prefix: prefix}
 		switch e.Tag {
 		case stddwarf.TagNamespace:
 			if name == "" {
 				name = "(anonymous namespace)"
 			}
-			child = prefix + name + "::"
+			child.prefix = prefix + name + "::"
 		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
 			r.qual[e.Offset] = prefix
 			if name != "" {
-				child = prefix + name + "::"
+				child.prefix = prefix + name + "::"
 				if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl {
 					if _, dup := r.names[prefix+name]; !dup {
 						r.names[prefix+name] = e.Offset
@@ -142,6 +157,25 @@ func (r *TypeReader) scanCU(i int) {
 			if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl && name != "" {
 				if _, dup := r.names[prefix+name]; !dup {
 					r.names[prefix+name] = e.Offset
+				}
+			}
+			if e.Tag == stddwarf.TagEnumerationType {
+				child.enum = e.Offset
+				if scoped, _ := e.Val(stddwarf.AttrEnumClass).(bool); scoped && name != "" {
+					child.prefix = prefix + name + "::"
+				}
+			}
+		case stddwarf.TagEnumerator:
+			if top.enum != 0 && name != "" {
+				var v int64
+				switch x := e.Val(stddwarf.AttrConstValue).(type) {
+				case int64:
+					v = x
+				case uint64:
+					v = int64(x)
+				}
+				if _, dup := r.enumerators[prefix+name]; !dup {
+					r.enumerators[prefix+name] = enumerator{top.enum, v}
 				}
 			}
 		case stddwarf.TagVariable:
@@ -157,9 +191,6 @@ func (r *TypeReader) scanCU(i int) {
 			continue
 		}
 		if e.Children {
-			if child == "" {
-				child = prefix
-			}
 			stack = append(stack, child)
 		}
 	}
@@ -195,6 +226,23 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 		return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
 	}
 	return r.readType(off, 0)
+}
+
+// Enumerator finds an enumerator by (qualified) name: "RED",
+// "geo::RED", "Mode::On". It returns the enum type and the value.
+func (r *TypeReader) Enumerator(name string) (Type, int64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scanAll()
+	en, ok := r.enumerators[name]
+	if !ok {
+		return nil, 0, false
+	}
+	t, err := r.readType(en.enum, 0)
+	if err != nil {
+		return nil, 0, false
+	}
+	return t, en.val, true
 }
 
 // StaticAddr returns the file address of the definition of the static
@@ -263,6 +311,9 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 		size = -1
 	}
 	common := CommonType{Name: r.qualName(off, name), ByteSize: size, Offset: off, Lang: r.lang(off)}
+	if common.Lang == LangCPlusPlus {
+		common.Name = canonicalTemplateName(common.Name)
+	}
 	switch e.Tag {
 	case stddwarf.TagBaseType:
 		t := &BaseType{CommonType: common}

@@ -1,0 +1,1194 @@
+package dwarf
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// EvalScope is what the expression evaluator needs from a stopped frame.
+// The core's Frame provides one; tests use fakes.
+type EvalScope interface {
+	// Values gives memory, types and symbols for reading objects.
+	Values() *ValueEnv
+	// Lang is the language of the frame's compile unit.
+	Lang() Lang
+	// Local finds a local variable or parameter visible at the frame's
+	// pc (innermost block first). It returns an error wrapping
+	// ErrNotFound when there is none.
+	Local(name string) (Object, error)
+	// Global finds a file-static or global variable, or a function (as
+	// an object of *FuncType at the function's entry), by plain or
+	// qualified name ("g", "geo::Shape::count_"). Error wraps
+	// ErrNotFound when there is none.
+	Global(name string) (Object, error)
+	// Register returns a register of the frame by GDB name ("rip",
+	// "eax", "xmm0"), typed as GDB types it.
+	Register(name string) (Object, error)
+	// LookupType finds a type by name ("node", "struct node",
+	// "geo::Circle", "uint32_t"); error wraps ErrNotFound.
+	LookupType(name string) (Type, error)
+}
+
+// EvalExpr parses and evaluates src in scope s. Errors: *ExprSyntaxError
+// for bad syntax, ErrUnsupportedExpr (wrapped) for what the evaluator
+// cannot do, ErrNotFound (wrapped) for unknown names, and GDB-worded
+// errors for the rest ("Division by zero", "Cannot access memory at
+// address 0x0").
+func EvalExpr(ctx context.Context, s EvalScope, src string) (Object, error) {
+	isType := func(name string) bool {
+		if s == nil {
+			return false
+		}
+		if _, err := s.Local(name); err == nil {
+			return false
+		}
+		_, err := s.LookupType(name)
+		return err == nil
+	}
+	e, err := ParseExpr(src, isType)
+	if err != nil {
+		return Object{}, err
+	}
+	return Eval(ctx, s, e)
+}
+
+// EvalCondition evaluates a breakpoint condition: true when the value is
+// non-zero.
+func EvalCondition(ctx context.Context, s EvalScope, src string) (bool, error) {
+	o, err := EvalExpr(ctx, s, src)
+	if err != nil {
+		return false, err
+	}
+	ev := newEvaluator(ctx, s)
+	return ev.truth(o)
+}
+
+// Eval evaluates a parsed expression. It never panics: a panic in the
+// evaluator is turned into an error.
+func Eval(ctx context.Context, s EvalScope, e Expr) (o Object, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			o, err = Object{}, fmt.Errorf("evaluate expression: internal error: %v", r)
+		}
+	}()
+	ev := newEvaluator(ctx, s)
+	o, err = ev.eval(e)
+	if err == nil && o.Err != nil {
+		err = o.Err
+	}
+	return o, err
+}
+
+type evaluator struct {
+	ctx   context.Context
+	s     EvalScope
+	env   *ValueEnv
+	lang  Lang
+	types map[string]*BaseType
+	steps int
+}
+
+func newEvaluator(ctx context.Context, s EvalScope) *evaluator {
+	ev := &evaluator{ctx: ctx, s: s, types: map[string]*BaseType{}}
+	if s != nil {
+		ev.env = s.Values()
+		ev.lang = s.Lang()
+	}
+	if ev.env == nil {
+		ev.env = &ValueEnv{}
+	}
+	return ev
+}
+
+// maxEvalSteps bounds evaluation work.
+const maxEvalSteps = 100000
+
+var baseSpecs = map[string]struct {
+	size int64
+	enc  int64
+}{
+	"char": {1, ateSignedChar}, "signed char": {1, ateSignedChar}, "unsigned char": {1, ateUnsignedChr},
+	"short": {2, ateSigned}, "unsigned short": {2, ateUnsigned}, "int": {4, ateSigned},
+	"unsigned int": {4, ateUnsigned}, "long": {8, ateSigned}, "unsigned long": {8, ateUnsigned},
+	"long long": {8, ateSigned}, "unsigned long long": {8, ateUnsigned}, "bool": {1, ateBoolean},
+	"_Bool": {1, ateBoolean}, "float": {4, ateFloat}, "double": {8, ateFloat}, "long double": {16, ateFloat},
+	"wchar_t": {4, ateSigned}, "char16_t": {2, ateUTF}, "char32_t": {4, ateUTF}, "char8_t": {1, ateUTF},
+	"__int128": {16, ateSigned}, "unsigned __int128": {16, ateUnsigned},
+}
+
+// base returns a synthetic base type by canonical name.
+func (ev *evaluator) base(name string) *BaseType {
+	if t, ok := ev.types[name]; ok {
+		return t
+	}
+	sp, ok := baseSpecs[name]
+	if !ok {
+		sp = baseSpecs["int"]
+	}
+	t := &BaseType{CommonType: CommonType{Name: name, ByteSize: sp.size, Lang: ev.lang}, Encoding: sp.enc}
+	ev.types[name] = t
+	return t
+}
+
+func (ev *evaluator) boolType() *BaseType {
+	if ev.lang == LangCPlusPlus {
+		return ev.base("bool")
+	}
+	return ev.base("int")
+}
+
+func (ev *evaluator) step() error {
+	ev.steps++
+	if ev.steps > maxEvalSteps {
+		return errors.New("expression too complex")
+	}
+	if ev.ctx != nil && ev.steps%64 == 0 {
+		if err := ev.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (ev *evaluator) eval(e Expr) (Object, error) {
+	if err := ev.step(); err != nil {
+		return Object{}, err
+	}
+	switch e := e.(type) {
+	case *intLit:
+		return ev.intLiteral(e), nil
+	case *floatLit:
+		if e.float {
+			return ev.makeFloat(ev.base("float"), e.val), nil
+		}
+		return ev.makeFloat(ev.base("double"), e.val), nil
+	case *charLit:
+		t := ev.base("char")
+		switch e.prefix {
+		case "L":
+			t = ev.base("wchar_t")
+		case "u":
+			t = ev.base("char16_t")
+		case "U":
+			t = ev.base("char32_t")
+		}
+		return ev.makeInt(t, e.val), nil
+	case *stringLit:
+		ct := ev.base("char")
+		b := make([]byte, len(e.val)+1)
+		for i, c := range e.val {
+			b[i] = byte(c)
+		}
+		at := &ArrayType{CommonType: CommonType{ByteSize: int64(len(b)), Lang: ev.lang}, Elem: ct, Count: int64(len(b))}
+		return BytesObject(at, b), nil
+	case *identExpr:
+		return ev.ident(e.name)
+	case *thisExpr:
+		if ev.s == nil {
+			return Object{}, noSymbol("this")
+		}
+		o, err := ev.s.Local("this")
+		if err != nil {
+			return Object{}, noSymbol("this")
+		}
+		return o, nil
+	case *regExpr:
+		if ev.s == nil {
+			return Object{}, fmt.Errorf("register $%s: %w", e.name, ErrNotFound)
+		}
+		return ev.s.Register(e.name)
+	case *unaryExpr:
+		return ev.unary(e)
+	case *binaryExpr:
+		return ev.binary(e)
+	case *condExpr:
+		c, err := ev.eval(e.c)
+		if err != nil {
+			return Object{}, err
+		}
+		ok, err := ev.truth(c)
+		if err != nil {
+			return Object{}, err
+		}
+		if ok {
+			return ev.eval(e.x)
+		}
+		return ev.eval(e.y)
+	case *memberExpr:
+		x, err := ev.eval(e.x)
+		if err != nil {
+			return Object{}, err
+		}
+		return ev.member(x, e.name, e.arrow)
+	case *indexExpr:
+		return ev.index(e)
+	case *callExpr:
+		return Object{}, unsupported("function calls")
+	case *castExpr:
+		t, err := ev.resolveTypeSpec(e.t)
+		if err != nil {
+			return Object{}, err
+		}
+		x, err := ev.eval(e.x)
+		if err != nil {
+			return Object{}, err
+		}
+		return ev.cast(x, t)
+	case *sizeofExpr:
+		var t Type
+		if e.t != nil {
+			var err error
+			if t, err = ev.resolveTypeSpec(e.t); err != nil {
+				return Object{}, err
+			}
+		} else {
+			x, err := ev.eval(e.x)
+			if err != nil {
+				return Object{}, err
+			}
+			t = x.Type
+			if r, ok := Resolve(t).(*ReferenceType); ok {
+				t = r.Elem
+			}
+		}
+		n := sizeOf(t)
+		if n < 0 {
+			return Object{}, fmt.Errorf("sizeof of incomplete type %s", typeString(t))
+		}
+		return ev.makeInt(ev.base("unsigned long"), n), nil
+	case *unsuppExpr:
+		return Object{}, unsupported(e.what)
+	}
+	return Object{}, unsupported(fmt.Sprintf("expression %T", e))
+}
+
+func noSymbol(name string) error {
+	return fmt.Errorf("No symbol %q in current context: %w", name, ErrNotFound)
+}
+
+func (ev *evaluator) intLiteral(e *intLit) Object {
+	switch e.long {
+	case -1:
+		return ev.makeInt(ev.boolType(), int64(e.val))
+	case -2:
+		return ev.makeInt(ev.base("long"), 0)
+	}
+	hexOct := e.long >= 8
+	long := e.long % 8
+	v := e.val
+	var name string
+	switch {
+	case long == 0 && !e.unsigned && v <= math.MaxInt32:
+		name = "int"
+	case long == 0 && (e.unsigned || hexOct) && v <= math.MaxUint32:
+		name = "unsigned int"
+	case !e.unsigned && v <= math.MaxInt64:
+		name = "long"
+		if long >= 2 {
+			name = "long long"
+		}
+	default:
+		name = "unsigned long"
+		if long >= 2 {
+			name = "unsigned long long"
+		}
+	}
+	return ev.makeInt(ev.base(name), int64(v))
+}
+
+func (ev *evaluator) makeInt(t Type, v int64) Object {
+	size := sizeOf(t)
+	if size <= 0 || size > 16 {
+		size = 8
+	}
+	b := make([]byte, 16)
+	binary.LittleEndian.PutUint64(b, uint64(v))
+	if v < 0 {
+		binary.LittleEndian.PutUint64(b[8:], ^uint64(0))
+	}
+	return BytesObject(t, b[:size])
+}
+
+func (ev *evaluator) makeFloat(t *BaseType, f float64) Object {
+	switch t.ByteSize {
+	case 4:
+		return BytesObject(t, binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(f))))
+	case 8:
+		return BytesObject(t, binary.LittleEndian.AppendUint64(nil, math.Float64bits(f)))
+	}
+	return BytesObject(t, float64ToX87(f))
+}
+
+// float64ToX87 encodes f as an 80-bit x87 value in 16 bytes.
+func float64ToX87(f float64) []byte {
+	b := make([]byte, 16)
+	if f == 0 {
+		if math.Signbit(f) {
+			b[9] = 0x80
+		}
+		return b
+	}
+	bits := math.Float64bits(f)
+	sign := uint16(bits>>63) << 15
+	exp := int((bits >> 52) & 0x7ff)
+	mant := bits & (1<<52 - 1)
+	var e16 uint16
+	var m64 uint64
+	switch {
+	case exp == 0x7ff:
+		e16, m64 = 0x7fff, 1<<63|mant<<11
+	case exp == 0: // subnormal double: normalize
+		fr, ex := math.Frexp(math.Abs(f))
+		m64 = uint64(fr * (1 << 64))
+		e16 = uint16(ex - 1 + 16383)
+	default:
+		e16 = uint16(exp - 1023 + 16383)
+		m64 = 1<<63 | mant<<11
+	}
+	binary.LittleEndian.PutUint64(b, m64)
+	binary.LittleEndian.PutUint16(b[8:], sign|e16)
+	return b
+}
+
+// ident resolves a name: locals, then members of this, then globals,
+// then enumerators and static members by qualified name.
+func (ev *evaluator) ident(name string) (Object, error) {
+	if ev.s == nil {
+		return Object{}, noSymbol(name)
+	}
+	global := strings.HasPrefix(name, "::")
+	name = strings.TrimPrefix(name, "::")
+	if !global && !strings.Contains(name, "::") {
+		if o, err := ev.s.Local(name); err == nil {
+			return o, nil
+		} else if !errors.Is(err, ErrNotFound) {
+			return Object{}, err
+		}
+		if this, err := ev.s.Local("this"); err == nil {
+			if o, err := ev.member(this, name, true); err == nil {
+				return o, nil
+			}
+		}
+	}
+	o, err := ev.s.Global(name)
+	if err == nil {
+		return o, nil
+	}
+	if !errors.Is(err, ErrNotFound) {
+		return Object{}, err
+	}
+	if tr := ev.env.Types; tr != nil {
+		if et, v, ok := tr.Enumerator(name); ok {
+			return ev.makeInt(et, v), nil
+		}
+	}
+	if i := strings.LastIndex(name, "::"); i > 0 {
+		if t, err := ev.s.LookupType(name[:i]); err == nil {
+			if st, ok := Resolve(t).(*StructType); ok {
+				if sm, ok := st.StaticByName(name[i+2:]); ok {
+					return ev.env.staticObject(sm), nil
+				}
+			}
+		}
+	}
+	if _, err := ev.s.LookupType(name); err == nil {
+		return Object{}, fmt.Errorf("attempt to use a type name as an expression")
+	}
+	return Object{}, noSymbol(name)
+}
+
+// rvalue strips references: the referenced object.
+func (ev *evaluator) deref0(o Object) (Object, error) {
+	for i := 0; i < 4; i++ {
+		r, ok := Resolve(o.Type).(*ReferenceType)
+		if !ok {
+			return o, nil
+		}
+		a, err := ev.env.Uint(o)
+		if err != nil {
+			return Object{}, err
+		}
+		o = MemObject(r.Elem, a)
+	}
+	return o, nil
+}
+
+// scalar is an arithmetic or pointer value.
+type scalar struct {
+	t        Type // resolved: *BaseType, *EnumType, *PointerType
+	isFloat  bool
+	isPtr    bool
+	f        float64
+	i        int64
+	unsigned bool
+	size     int64
+}
+
+func (ev *evaluator) scalarOf(o Object) (scalar, error) {
+	o, err := ev.deref0(o)
+	if err != nil {
+		return scalar{}, err
+	}
+	switch t := Resolve(o.Type).(type) {
+	case *BaseType:
+		b, err := ev.env.Bytes(o)
+		if err != nil {
+			return scalar{}, err
+		}
+		if t.IsFloat() {
+			f, _, ok := floatValue(b)
+			if !ok {
+				return scalar{}, unsupported("floating-point type of size " + strconv.Itoa(len(b)))
+			}
+			return scalar{t: t, isFloat: true, f: f, size: t.ByteSize}, nil
+		}
+		if t.Encoding == ateComplex || len(b) > 8 {
+			return scalar{}, unsupported("arithmetic on " + t.Name)
+		}
+		return scalar{t: t, i: bytesToInt(b, t.IsSigned()), unsigned: !t.IsSigned(), size: t.ByteSize}, nil
+	case *EnumType:
+		v, err := ev.env.Int(o)
+		if err != nil {
+			return scalar{}, err
+		}
+		return scalar{t: t, i: v, unsigned: t.Unsigned, size: t.ByteSize}, nil
+	case *PointerType:
+		v, err := ev.env.Uint(o)
+		if err != nil {
+			return scalar{}, err
+		}
+		return scalar{t: o.Type, isPtr: true, i: int64(v), unsigned: true, size: 8}, nil
+	case *ArrayType:
+		a, ok := o.Addr()
+		if !ok {
+			return scalar{}, errors.New("only values in memory can be used as pointers")
+		}
+		pt := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t.Elem}
+		return scalar{t: pt, isPtr: true, i: int64(a), unsigned: true, size: 8}, nil
+	case *FuncType:
+		a, ok := o.Addr()
+		if !ok {
+			return scalar{}, errors.New("function not in memory")
+		}
+		pt := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: o.Type}
+		return scalar{t: pt, isPtr: true, i: int64(a), unsigned: true, size: 8}, nil
+	case *StructType:
+		return scalar{}, unsupported("overloaded operator on " + typeString(o.Type))
+	case *PtrToMemberType:
+		return scalar{}, unsupported("arithmetic on pointers to members")
+	}
+	return scalar{}, fmt.Errorf("value of type %s is not a number", typeString(o.Type))
+}
+
+func (ev *evaluator) truth(o Object) (bool, error) {
+	sc, err := ev.scalarOf(o)
+	if err != nil {
+		return false, err
+	}
+	if sc.isFloat {
+		return sc.f != 0, nil
+	}
+	return sc.i != 0, nil
+}
+
+// promote applies the integer promotions.
+func (ev *evaluator) promote(sc scalar) scalar {
+	if sc.isFloat || sc.isPtr {
+		return sc
+	}
+	if sc.size < 4 {
+		sc.t, sc.size, sc.unsigned = ev.base("int"), 4, false
+		return sc
+	}
+	if _, ok := sc.t.(*EnumType); ok || isBool(sc.t) {
+		if sc.size <= 4 {
+			if sc.unsigned {
+				sc.t = ev.base("unsigned int")
+			} else {
+				sc.t = ev.base("int")
+			}
+			sc.size = 4
+		} else {
+			sc.t = ev.base(map[bool]string{true: "unsigned long", false: "long"}[sc.unsigned])
+		}
+	}
+	return sc
+}
+
+func isBool(t Type) bool {
+	b, ok := Resolve(t).(*BaseType)
+	return ok && b.IsBool()
+}
+
+// arith returns the common type of two promoted arithmetic operands.
+func (ev *evaluator) common(a, b scalar) (Type, bool) {
+	if a.isFloat || b.isFloat {
+		size := int64(0)
+		if a.isFloat {
+			size = a.size
+		}
+		if b.isFloat && b.size > size {
+			size = b.size
+		}
+		switch {
+		case size > 8:
+			return ev.base("long double"), true
+		case size == 8 || !a.isFloat || !b.isFloat:
+			if size == 4 {
+				return ev.base("float"), true
+			}
+			return ev.base("double"), true
+		}
+		return ev.base("float"), true
+	}
+	switch {
+	case a.size > b.size:
+		return a.t, false
+	case b.size > a.size:
+		return b.t, false
+	case a.unsigned:
+		return a.t, false
+	}
+	return b.t, false
+}
+
+func (ev *evaluator) unary(e *unaryExpr) (Object, error) {
+	x, err := ev.eval(e.x)
+	if err != nil {
+		return Object{}, err
+	}
+	switch e.op {
+	case "*":
+		return ev.deref(x)
+	case "&":
+		return ev.addressOf(x)
+	}
+	sc, err := ev.scalarOf(x)
+	if err != nil {
+		return Object{}, err
+	}
+	switch e.op {
+	case "!":
+		if sc.isFloat {
+			return ev.makeInt(ev.boolType(), b2i(sc.f == 0)), nil
+		}
+		return ev.makeInt(ev.boolType(), b2i(sc.i == 0)), nil
+	case "+", "-", "~":
+		if sc.isPtr {
+			return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+		}
+		sc = ev.promote(sc)
+		if sc.isFloat {
+			if e.op == "~" {
+				return Object{}, errors.New("Argument to complement operation not an integer, boolean.")
+			}
+			if e.op == "-" {
+				sc.f = -sc.f
+			}
+			return ev.makeFloat(sc.t.(*BaseType), sc.f), nil
+		}
+		switch e.op {
+		case "-":
+			sc.i = -sc.i
+		case "~":
+			sc.i = ^sc.i
+		}
+		return ev.makeInt(sc.t, sc.i), nil
+	}
+	return Object{}, unsupported("operator " + e.op)
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (ev *evaluator) deref(x Object) (Object, error) {
+	x, err := ev.deref0(x)
+	if err != nil {
+		return Object{}, err
+	}
+	switch t := Resolve(x.Type).(type) {
+	case *PointerType:
+		if _, ok := Resolve(t.Elem).(*VoidType); ok {
+			return Object{}, errors.New("Attempt to take contents of a non-pointer value.")
+		}
+		a, err := ev.env.Uint(x)
+		if err != nil {
+			return Object{}, err
+		}
+		return MemObject(t.Elem, a), nil
+	case *ArrayType:
+		return ev.env.Elem(x, 0), nil
+	case *FuncType:
+		return x, nil
+	case *BaseType:
+		if !t.IsFloat() {
+			// GDB allows *int: the int is an address of a long.
+			v, err := ev.env.Uint(x)
+			if err != nil {
+				return Object{}, err
+			}
+			return MemObject(ev.base("long"), v), nil
+		}
+	case *StructType:
+		return Object{}, unsupported("overloaded operator*")
+	}
+	return Object{}, errors.New("Attempt to take contents of a non-pointer value.")
+}
+
+func (ev *evaluator) pointerTo(t Type, addr uint64) Object {
+	pt := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t}
+	return BytesObject(pt, binary.LittleEndian.AppendUint64(nil, addr))
+}
+
+func (ev *evaluator) addressOf(x Object) (Object, error) {
+	if r, ok := Resolve(x.Type).(*ReferenceType); ok {
+		a, err := ev.env.Uint(x)
+		if err != nil {
+			return Object{}, err
+		}
+		return ev.pointerTo(r.Elem, a), nil
+	}
+	if x.BitSize > 0 {
+		return Object{}, errors.New("Attempt to take address of value not located in memory.")
+	}
+	a, ok := x.Addr()
+	if !ok {
+		return Object{}, errors.New("Attempt to take address of value not located in memory.")
+	}
+	return ev.pointerTo(x.Type, a), nil
+}
+
+func (ev *evaluator) binary(e *binaryExpr) (Object, error) {
+	switch e.op {
+	case "&&", "||":
+		x, err := ev.eval(e.x)
+		if err != nil {
+			return Object{}, err
+		}
+		a, err := ev.truth(x)
+		if err != nil {
+			return Object{}, err
+		}
+		if (e.op == "&&" && !a) || (e.op == "||" && a) {
+			return ev.makeInt(ev.boolType(), b2i(a)), nil
+		}
+		y, err := ev.eval(e.y)
+		if err != nil {
+			return Object{}, err
+		}
+		b, err := ev.truth(y)
+		if err != nil {
+			return Object{}, err
+		}
+		return ev.makeInt(ev.boolType(), b2i(b)), nil
+	case ",":
+		if _, err := ev.eval(e.x); err != nil {
+			return Object{}, err
+		}
+		return ev.eval(e.y)
+	}
+	x, err := ev.eval(e.x)
+	if err != nil {
+		return Object{}, err
+	}
+	y, err := ev.eval(e.y)
+	if err != nil {
+		return Object{}, err
+	}
+	if e.op == "@" {
+		return ev.artificialArray(x, y)
+	}
+	a, err := ev.scalarOf(x)
+	if err != nil {
+		return Object{}, err
+	}
+	b, err := ev.scalarOf(y)
+	if err != nil {
+		return Object{}, err
+	}
+	if a.isPtr || b.isPtr {
+		return ev.pointerArith(e.op, a, b)
+	}
+	a, b = ev.promote(a), ev.promote(b)
+	if e.op == "<<" || e.op == ">>" {
+		if a.isFloat || b.isFloat {
+			return Object{}, errors.New("Integer only operation.")
+		}
+		n := uint64(b.i) & 63
+		v := a.i
+		if e.op == "<<" {
+			v <<= n
+		} else if a.unsigned {
+			v = int64(uint64(v) >> n)
+		} else {
+			v >>= n
+		}
+		return ev.makeInt(a.t, v), nil
+	}
+	ct, isFloat := ev.common(a, b)
+	if isFloat {
+		fa, fb := a.f, b.f
+		if !a.isFloat {
+			fa = intToFloat(a)
+		}
+		if !b.isFloat {
+			fb = intToFloat(b)
+		}
+		return ev.floatOp(e.op, ct.(*BaseType), fa, fb)
+	}
+	unsigned := !isSignedType(ct)
+	size := sizeOf(ct)
+	return ev.intOp(e.op, ct, a.i, b.i, unsigned, size)
+}
+
+func intToFloat(s scalar) float64 {
+	if s.unsigned {
+		return float64(uint64(s.i))
+	}
+	return float64(s.i)
+}
+
+func (ev *evaluator) floatOp(op string, t *BaseType, a, b float64) (Object, error) {
+	switch op {
+	case "+":
+		return ev.makeFloat(t, a+b), nil
+	case "-":
+		return ev.makeFloat(t, a-b), nil
+	case "*":
+		return ev.makeFloat(t, a*b), nil
+	case "/":
+		return ev.makeFloat(t, a/b), nil
+	case "==", "!=", "<", ">", "<=", ">=":
+		var r bool
+		switch op {
+		case "==":
+			r = a == b
+		case "!=":
+			r = a != b
+		case "<":
+			r = a < b
+		case ">":
+			r = a > b
+		case "<=":
+			r = a <= b
+		case ">=":
+			r = a >= b
+		}
+		return ev.makeInt(ev.boolType(), b2i(r)), nil
+	}
+	return Object{}, errors.New("Integer only operation.")
+}
+
+func (ev *evaluator) intOp(op string, t Type, a, b int64, unsigned bool, size int64) (Object, error) {
+	truncate := func(v int64) int64 {
+		if size >= 8 {
+			return v
+		}
+		m := int64(1)<<(8*size) - 1
+		v &= m
+		if !unsigned && v&(1<<(8*size-1)) != 0 {
+			v |= ^m
+		}
+		return v
+	}
+	a, b = truncate(a), truncate(b)
+	ua, ub := uint64(a), uint64(b)
+	var r int64
+	switch op {
+	case "+":
+		r = a + b
+	case "-":
+		r = a - b
+	case "*":
+		r = a * b
+	case "/", "%":
+		if b == 0 {
+			return Object{}, errors.New("Division by zero")
+		}
+		switch {
+		case unsigned && op == "/":
+			r = int64(ua / ub)
+		case unsigned:
+			r = int64(ua % ub)
+		case b == -1:
+			if op == "/" {
+				r = -a
+			}
+		case op == "/":
+			r = a / b
+		default:
+			r = a % b
+		}
+	case "&":
+		r = a & b
+	case "|":
+		r = a | b
+	case "^":
+		r = a ^ b
+	case "==", "!=", "<", ">", "<=", ">=":
+		var c bool
+		switch op {
+		case "==":
+			c = a == b
+		case "!=":
+			c = a != b
+		case "<":
+			c = a < b
+			if unsigned {
+				c = ua < ub
+			}
+		case ">":
+			c = a > b
+			if unsigned {
+				c = ua > ub
+			}
+		case "<=":
+			c = a <= b
+			if unsigned {
+				c = ua <= ub
+			}
+		case ">=":
+			c = a >= b
+			if unsigned {
+				c = ua >= ub
+			}
+		}
+		return ev.makeInt(ev.boolType(), b2i(c)), nil
+	default:
+		return Object{}, unsupported("operator " + op)
+	}
+	return ev.makeInt(t, truncate(r)), nil
+}
+
+func (ev *evaluator) pointerArith(op string, a, b scalar) (Object, error) {
+	elemSize := func(s scalar) int64 {
+		p, ok := Resolve(s.t).(*PointerType)
+		if !ok {
+			return 1
+		}
+		n := sizeOf(p.Elem)
+		if n <= 0 {
+			return 1 // void * and function pointers step by 1 as GDB does
+		}
+		return n
+	}
+	switch op {
+	case "+":
+		if b.isPtr && !a.isPtr {
+			a, b = b, a
+		}
+		if b.isPtr || b.isFloat {
+			return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+		}
+		return ev.makeInt(a.t, a.i+b.i*elemSize(a)), nil
+	case "-":
+		if a.isPtr && b.isPtr {
+			return ev.makeInt(ev.base("long"), (a.i-b.i)/elemSize(a)), nil
+		}
+		if a.isPtr && !b.isFloat {
+			return ev.makeInt(a.t, a.i-b.i*elemSize(a)), nil
+		}
+	case "==", "!=", "<", ">", "<=", ">=":
+		if a.isFloat || b.isFloat {
+			break
+		}
+		return ev.intOp(op, ev.base("unsigned long"), a.i, b.i, true, 8)
+	case "&", "|", "^":
+		if !a.isFloat && !b.isFloat {
+			return ev.intOp(op, ev.base("long"), a.i, b.i, true, 8)
+		}
+	}
+	return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+}
+
+// artificialArray is GDB's x@n: n objects of x's type starting at x.
+func (ev *evaluator) artificialArray(x, y Object) (Object, error) {
+	x, err := ev.deref0(x)
+	if err != nil {
+		return Object{}, err
+	}
+	n, err := ev.scalarOf(y)
+	if err != nil {
+		return Object{}, err
+	}
+	if n.isFloat || n.isPtr || n.i <= 0 {
+		return Object{}, errors.New("Only values in memory can be extended with '@'.")
+	}
+	a, ok := x.Addr()
+	if !ok {
+		return Object{}, errors.New("Only values in memory can be extended with '@'.")
+	}
+	es := sizeOf(x.Type)
+	if es <= 0 || n.i > 1<<24 {
+		return Object{}, errors.New("Only values in memory can be extended with '@'.")
+	}
+	at := &ArrayType{CommonType: CommonType{ByteSize: es * n.i, Lang: ev.lang}, Elem: x.Type, Count: n.i}
+	return MemObject(at, a), nil
+}
+
+func (ev *evaluator) index(e *indexExpr) (Object, error) {
+	x, err := ev.eval(e.x)
+	if err != nil {
+		return Object{}, err
+	}
+	x, err = ev.deref0(x)
+	if err != nil {
+		return Object{}, err
+	}
+	iv, err := ev.eval(e.i)
+	if err != nil {
+		return Object{}, err
+	}
+	if _, ok := Resolve(x.Type).(*StructType); ok {
+		return Object{}, unsupported("overloaded operator[]")
+	}
+	i, err := ev.scalarOf(iv)
+	if err != nil {
+		return Object{}, err
+	}
+	if i.isFloat || i.isPtr {
+		return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+	}
+	switch t := Resolve(x.Type).(type) {
+	case *ArrayType:
+		if _, ok := x.Addr(); ok || (i.i >= 0 && i.i < t.Count) {
+			return ev.env.Elem(x, i.i), nil
+		}
+		return Object{}, fmt.Errorf("no such vector element")
+	case *PointerType:
+		p, err := ev.env.Uint(x)
+		if err != nil {
+			return Object{}, err
+		}
+		es := sizeOf(t.Elem)
+		if es <= 0 {
+			return Object{}, fmt.Errorf("cannot subscript pointer to %s", typeString(t.Elem))
+		}
+		return MemObject(t.Elem, p+uint64(i.i*es)), nil
+	}
+	return Object{}, errors.New("cannot subscript something of type `" + typeString(x.Type) + "'")
+}
+
+func (ev *evaluator) member(x Object, name string, arrow bool) (Object, error) {
+	x, err := ev.deref0(x)
+	if err != nil {
+		return Object{}, err
+	}
+	if p, ok := Resolve(x.Type).(*PointerType); ok {
+		if _, isStruct := Resolve(p.Elem).(*StructType); isStruct || arrow {
+			if x, err = ev.deref(x); err != nil {
+				return Object{}, err
+			}
+		}
+	} else if arrow {
+		if _, ok := Resolve(x.Type).(*StructType); ok {
+			return Object{}, unsupported("overloaded operator->")
+		}
+	}
+	st, ok := Resolve(x.Type).(*StructType)
+	if !ok {
+		return Object{}, fmt.Errorf("Attempt to extract a component of a value that is not a structure%s.",
+			map[bool]string{true: " pointer", false: ""}[arrow])
+	}
+	if o, err := ev.env.member(x, name); err == nil {
+		return o, nil
+	} else if !errors.Is(err, ErrNotFound) {
+		return Object{}, err
+	}
+	if sm, ok := st.StaticByName(name); ok {
+		return ev.env.staticObject(sm), nil
+	}
+	for _, m := range st.Methods {
+		if m.Name == name {
+			return Object{}, unsupported("member functions")
+		}
+	}
+	return Object{}, fmt.Errorf("There is no member named %s.: %w", name, ErrNotFound)
+}
+
+// resolveTypeSpec turns a parsed type name into a Type.
+func (ev *evaluator) resolveTypeSpec(ts *typeSpec) (Type, error) {
+	var t Type
+	if _, ok := baseSpecs[ts.base]; ok {
+		if ev.s != nil {
+			if dt, err := ev.s.LookupType(ts.base); err == nil {
+				t = dt
+			}
+		}
+		if t == nil {
+			t = ev.base(ts.base)
+		}
+	} else if ts.base == "void" {
+		t = &VoidType{CommonType{Name: "void", Lang: ev.lang}}
+	} else {
+		if ev.s == nil {
+			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.base, ErrNotFound)
+		}
+		dt, err := ev.s.LookupType(ts.base)
+		if err != nil {
+			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.base, ErrNotFound)
+		}
+		t = dt
+	}
+	for _, op := range ts.ops {
+		switch {
+		case op == "*":
+			t = &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t}
+		case op == "&" || op == "&&":
+			t = &ReferenceType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t, Rvalue: op == "&&"}
+		case op == "const" || op == "volatile":
+			t = &QualType{CommonType: CommonType{ByteSize: sizeOf(t), Lang: ev.lang}, Qual: op, Elem: t}
+		case strings.HasPrefix(op, "["):
+			n, err := strconv.ParseInt(strings.Trim(op, "[]"), 0, 64)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("bad array size %s", op)
+			}
+			at := &ArrayType{CommonType: CommonType{Lang: ev.lang}, Elem: t, Count: n}
+			at.ByteSize = at.Size()
+			t = at
+		}
+	}
+	return t, nil
+}
+
+// baseOffset finds the byte offset of base class b inside derived class
+// d, for non-virtual inheritance.
+func baseOffset(d, b Type) (int64, bool) {
+	ds, ok := Resolve(d).(*StructType)
+	if !ok {
+		return 0, false
+	}
+	target := Resolve(b)
+	for _, base := range ds.Bases {
+		if base.Virtual || base.OffsetExpr != nil {
+			continue
+		}
+		if Resolve(base.Type) == target || sameName(Resolve(base.Type), target) {
+			return base.Offset, true
+		}
+		if off, ok := baseOffset(base.Type, b); ok {
+			return base.Offset + off, true
+		}
+	}
+	return 0, false
+}
+
+// upcast finds base class target inside struct object o (of type st),
+// through virtual bases too.
+func (ev *evaluator) upcast(o Object, st *StructType, target Type, depth int) (Object, bool) {
+	tr := Resolve(target)
+	if depth > 32 {
+		return Object{}, false
+	}
+	for _, b := range st.Bases {
+		bt := Resolve(b.Type)
+		if bt == tr || sameName(bt, tr) {
+			return ev.env.BaseObject(o, b), true
+		}
+		if bs, ok := bt.(*StructType); ok {
+			if r, ok := ev.upcast(ev.env.BaseObject(o, b), bs, target, depth+1); ok {
+				return r, true
+			}
+		}
+	}
+	return Object{}, false
+}
+
+func sameName(a, b Type) bool {
+	return a.Common().Name != "" && a.Common().Name == b.Common().Name
+}
+
+func (ev *evaluator) cast(x Object, t Type) (Object, error) {
+	x, err := ev.deref0(x)
+	if err != nil {
+		return Object{}, err
+	}
+	switch tt := Resolve(t).(type) {
+	case *ReferenceType:
+		if xs, ok := Resolve(x.Type).(*StructType); ok {
+			if b, ok := ev.upcast(x, xs, tt.Elem, 0); ok {
+				x = b
+			}
+		}
+		a, ok := x.Addr()
+		if !ok {
+			return Object{}, errors.New("Attempt to take address of value not located in memory.")
+		}
+		return BytesObject(t, binary.LittleEndian.AppendUint64(nil, a)), nil
+	case *StructType:
+		if Resolve(x.Type) == tt || sameName(Resolve(x.Type), tt) {
+			x.Type = t
+			return x, nil
+		}
+		if xs, ok := Resolve(x.Type).(*StructType); ok {
+			if o, ok := ev.upcast(x, xs, tt, 0); ok {
+				return o, o.Err
+			}
+		}
+		return Object{}, errors.New("Invalid cast.")
+	case *ArrayType:
+		return Object{}, unsupported("cast to array type")
+	case *VoidType:
+		return BytesObject(t, nil), nil
+	}
+	sc, err := ev.scalarOf(x)
+	if err != nil {
+		return Object{}, err
+	}
+	switch tt := Resolve(t).(type) {
+	case *PointerType:
+		if sc.isFloat {
+			return Object{}, errors.New("Invalid cast.")
+		}
+		v := sc.i
+		if sc.isPtr && v != 0 {
+			from, _ := Resolve(sc.t).(*PointerType)
+			if from != nil {
+				if fs, ok := Resolve(from.Elem).(*StructType); ok {
+					if b, ok := ev.upcast(MemObject(from.Elem, uint64(v)), fs, tt.Elem, 0); ok {
+						if a, ok := b.Addr(); ok {
+							v = int64(a) // derived * -> base *
+						}
+					} else if off, ok := baseOffset(tt.Elem, from.Elem); ok {
+						v -= off // base * -> derived *
+					}
+				}
+			}
+		}
+		return ev.makeInt(t, v), nil
+	case *BaseType:
+		if tt.IsFloat() {
+			f := sc.f
+			if !sc.isFloat {
+				f = intToFloat(sc)
+			}
+			return ev.makeFloat(tt, f), nil
+		}
+		v := sc.i
+		if sc.isFloat {
+			v = int64(sc.f)
+			if tt.IsBool() {
+				v = b2i(sc.f != 0)
+			}
+		} else if tt.IsBool() {
+			v = b2i(v != 0)
+		}
+		return ev.makeInt(t, v), nil
+	case *EnumType:
+		v := sc.i
+		if sc.isFloat {
+			v = int64(sc.f)
+		}
+		return ev.makeInt(t, v), nil
+	}
+	return Object{}, unsupported("cast to " + typeString(t))
+}

@@ -1,0 +1,1031 @@
+package dwarf
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// ErrUnsupportedExpr is returned (wrapped with what was not supported,
+// e.g. "function calls") for valid C/C++ that the evaluator does not
+// handle; callers may hand such expressions to GDB instead.
+var ErrUnsupportedExpr = errors.New("unsupported expression")
+
+// ExprSyntaxError is a parse error at byte offset Pos of the expression.
+type ExprSyntaxError struct {
+	Pos int
+	Msg string
+}
+
+func (e *ExprSyntaxError) Error() string {
+	return fmt.Sprintf("syntax error at offset %d: %s", e.Pos, e.Msg)
+}
+
+func unsupported(what string) error { return fmt.Errorf("%w: %s", ErrUnsupportedExpr, what) }
+
+// token kinds
+const (
+	tEOF = iota
+	tIdent
+	tInt
+	tFloat
+	tChar
+	tString
+	tDollar // $reg, $1
+	tPunct
+)
+
+type token struct {
+	kind int
+	s    string // identifier, punctuator, or literal text
+	pos  int
+}
+
+var puncts = []string{
+	"<<=", ">>=", "...", "->*", "::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*",
+	"+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", "?", ":", ",", ".", "(", ")", "[", "]",
+	"{", "}", "@",
+}
+
+const maxExprLen = 4096
+
+func lex(src string) ([]token, error) {
+	if len(src) > maxExprLen {
+		return nil, &ExprSyntaxError{0, "expression too long"}
+	}
+	var toks []token
+	i := 0
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case isIdentStart(c):
+			j := i
+			for j < len(src) && isIdentChar(src[j]) {
+				j++
+			}
+			toks = append(toks, token{tIdent, src[i:j], i})
+			i = j
+		case c == '$':
+			j := i + 1
+			for j < len(src) && (isIdentChar(src[j]) || src[j] == '$') {
+				j++
+			}
+			toks = append(toks, token{tDollar, src[i+1 : j], i})
+			i = j
+		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
+			j, kind := scanNumber(src, i)
+			toks = append(toks, token{kind, src[i:j], i})
+			i = j
+		case c == '\'' || c == '"' || ((c == 'L' || c == 'u' || c == 'U') && i+1 < len(src) && (src[i+1] == '\'' || src[i+1] == '"')):
+			j, err := scanQuoted(src, i)
+			if err != nil {
+				return nil, err
+			}
+			kind := tString
+			if strings.IndexByte(src[i:j], '\'') >= 0 && src[j-1] == '\'' {
+				kind = tChar
+			}
+			toks = append(toks, token{kind, src[i:j], i})
+			i = j
+		default:
+			matched := false
+			for _, p := range puncts {
+				if strings.HasPrefix(src[i:], p) {
+					toks = append(toks, token{tPunct, p, i})
+					i += len(p)
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				return nil, &ExprSyntaxError{i, fmt.Sprintf("invalid character %q", c)}
+			}
+		}
+	}
+	toks = append(toks, token{tEOF, "", len(src)})
+	return toks, nil
+}
+
+func isIdentStart(c byte) bool { return c == '_' || (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+func isIdentChar(c byte) bool  { return isIdentStart(c) || isDigit(c) }
+func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
+
+func scanNumber(src string, i int) (int, int) {
+	j := i
+	kind := tInt
+	if strings.HasPrefix(src[i:], "0x") || strings.HasPrefix(src[i:], "0X") {
+		j += 2
+		for j < len(src) && (isDigit(src[j]) || (src[j]|0x20) >= 'a' && (src[j]|0x20) <= 'f') {
+			j++
+		}
+	} else {
+		for j < len(src) && (isDigit(src[j]) || src[j] == '.') {
+			if src[j] == '.' {
+				kind = tFloat
+			}
+			j++
+		}
+		if j < len(src) && (src[j]|0x20) == 'e' {
+			k := j + 1
+			if k < len(src) && (src[k] == '+' || src[k] == '-') {
+				k++
+			}
+			if k < len(src) && isDigit(src[k]) {
+				kind = tFloat
+				j = k
+				for j < len(src) && isDigit(src[j]) {
+					j++
+				}
+			}
+		}
+	}
+	for j < len(src) && strings.IndexByte("uUlLfF", src[j]) >= 0 {
+		if (src[j]|0x20) == 'f' && kind == tInt && !strings.HasPrefix(src[i:], "0x") {
+			kind = tFloat
+		}
+		j++
+	}
+	return j, kind
+}
+
+func scanQuoted(src string, i int) (int, error) {
+	j := i
+	for src[j] != '\'' && src[j] != '"' {
+		j++
+	}
+	q := src[j]
+	j++
+	for j < len(src) {
+		switch src[j] {
+		case '\\':
+			j += 2
+			continue
+		case q:
+			return j + 1, nil
+		}
+		j++
+	}
+	return 0, &ExprSyntaxError{i, "unterminated literal"}
+}
+
+// Expr is a parsed C/C++ expression.
+type Expr interface{ Pos() int }
+
+type (
+	identExpr struct {
+		pos  int
+		name string
+	} // may be qualified: "geo::Shape::count_", "::g"
+	intLit struct {
+		pos      int
+		val      uint64
+		unsigned bool
+		long     int
+	}
+	floatLit struct {
+		pos   int
+		val   float64
+		float bool
+	}
+	charLit struct {
+		pos    int
+		val    int64
+		prefix string
+	}
+	stringLit struct {
+		pos    int
+		val    []uint64
+		prefix string
+	}
+	regExpr struct {
+		pos  int
+		name string
+	}
+	unaryExpr struct {
+		pos int
+		op  string
+		x   Expr
+	}
+	binaryExpr struct {
+		pos  int
+		op   string
+		x, y Expr
+	}
+	condExpr struct {
+		pos     int
+		c, x, y Expr
+	}
+	memberExpr struct {
+		pos   int
+		x     Expr
+		name  string
+		arrow bool
+	}
+	indexExpr struct {
+		pos  int
+		x, i Expr
+	}
+	callExpr struct {
+		pos  int
+		fn   Expr
+		args []Expr
+	}
+	castExpr struct {
+		pos int
+		t   *typeSpec
+		x   Expr
+	}
+	sizeofExpr struct {
+		pos int
+		t   *typeSpec
+		x   Expr
+	}
+	thisExpr   struct{ pos int }
+	unsuppExpr struct {
+		pos  int
+		what string
+	} // parsed but not evaluable
+)
+
+// typeSpec is a type name in a cast or sizeof: a base name and
+// declarator operators applied left to right ("*", "&", "&&", "const",
+// "[N]").
+type typeSpec struct {
+	base string
+	ops  []string
+}
+
+func (t *typeSpec) String() string {
+	s := t.base
+	for _, o := range t.ops {
+		s += " " + o
+	}
+	return s
+}
+
+func (e *identExpr) Pos() int  { return e.pos }
+func (e *intLit) Pos() int     { return e.pos }
+func (e *floatLit) Pos() int   { return e.pos }
+func (e *charLit) Pos() int    { return e.pos }
+func (e *stringLit) Pos() int  { return e.pos }
+func (e *regExpr) Pos() int    { return e.pos }
+func (e *unaryExpr) Pos() int  { return e.pos }
+func (e *binaryExpr) Pos() int { return e.pos }
+func (e *condExpr) Pos() int   { return e.pos }
+func (e *memberExpr) Pos() int { return e.pos }
+func (e *indexExpr) Pos() int  { return e.pos }
+func (e *callExpr) Pos() int   { return e.pos }
+func (e *castExpr) Pos() int   { return e.pos }
+func (e *sizeofExpr) Pos() int { return e.pos }
+func (e *thisExpr) Pos() int   { return e.pos }
+func (e *unsuppExpr) Pos() int { return e.pos }
+
+type parser struct {
+	toks   []token
+	i      int
+	isType func(string) bool
+	depth  int
+}
+
+// maxExprDepth bounds parser recursion.
+const maxExprDepth = 200
+
+// ParseExpr parses a C/C++ expression. isType, when not nil, says whether
+// an identifier (possibly qualified) names a type, which decides whether
+// "(x) y" is a cast. Errors are *ExprSyntaxError.
+func ParseExpr(src string, isType func(name string) bool) (Expr, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{toks: toks, isType: isType}
+	e, err := p.comma()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.peek(); t.kind != tEOF {
+		return nil, &ExprSyntaxError{t.pos, fmt.Sprintf("unexpected %q", t.s)}
+	}
+	return e, nil
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if p.i < len(p.toks)-1 {
+		p.i++
+	}
+	return t
+}
+func (p *parser) is(s string) bool {
+	t := p.peek()
+	return t.kind == tPunct && t.s == s
+}
+func (p *parser) accept(s string) bool {
+	if p.is(s) {
+		p.next()
+		return true
+	}
+	return false
+}
+func (p *parser) expect(s string) error {
+	if !p.accept(s) {
+		t := p.peek()
+		if t.kind == tEOF {
+			return &ExprSyntaxError{t.pos, fmt.Sprintf("expected %q at end of expression", s)}
+		}
+		return &ExprSyntaxError{t.pos, fmt.Sprintf("expected %q, found %q", s, t.s)}
+	}
+	return nil
+}
+
+func (p *parser) enter() error {
+	p.depth++
+	if p.depth > maxExprDepth {
+		return &ExprSyntaxError{p.peek().pos, "expression nested too deeply"}
+	}
+	return nil
+}
+
+func (p *parser) comma() (Expr, error) {
+	x, err := p.assign()
+	if err != nil {
+		return nil, err
+	}
+	for p.is(",") {
+		t := p.next()
+		y, err := p.assign()
+		if err != nil {
+			return nil, err
+		}
+		x = &binaryExpr{t.pos, ",", x, y}
+	}
+	return x, nil
+}
+
+var assignOps = map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "%=": true,
+	"<<=": true, ">>=": true, "&=": true, "|=": true, "^=": true}
+
+func (p *parser) assign() (Expr, error) {
+	x, err := p.cond()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.peek(); t.kind == tPunct && assignOps[t.s] {
+		p.next()
+		if _, err := p.assign(); err != nil {
+			return nil, err
+		}
+		return &unsuppExpr{t.pos, "assignment"}, nil
+	}
+	return x, nil
+}
+
+func (p *parser) cond() (Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	c, err := p.binary(0)
+	if err != nil {
+		return nil, err
+	}
+	if !p.is("?") {
+		return c, nil
+	}
+	t := p.next()
+	x, err := p.comma()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.expect(":"); err != nil {
+		return nil, err
+	}
+	y, err := p.cond()
+	if err != nil {
+		return nil, err
+	}
+	return &condExpr{t.pos, c, x, y}, nil
+}
+
+// binary operator precedence, lowest first (GDB's c-exp.y order).
+var binPrec = map[string]int{
+	"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6,
+	"<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "@": 9,
+	"+": 10, "-": 10, "*": 11, "/": 11, "%": 11, ".*": 12, "->*": 12,
+}
+
+func (p *parser) binary(minPrec int) (Expr, error) {
+	x, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.peek()
+		prec, ok := binPrec[t.s]
+		if t.kind != tPunct || !ok || prec <= minPrec {
+			return x, nil
+		}
+		p.next()
+		y, err := p.binary(prec)
+		if err != nil {
+			return nil, err
+		}
+		if t.s == ".*" || t.s == "->*" {
+			x = &unsuppExpr{t.pos, "pointer-to-member operators"}
+			continue
+		}
+		x = &binaryExpr{t.pos, t.s, x, y}
+	}
+}
+
+func (p *parser) unary() (Expr, error) {
+	if err := p.enter(); err != nil {
+		return nil, err
+	}
+	defer func() { p.depth-- }()
+	t := p.peek()
+	if t.kind == tPunct {
+		switch t.s {
+		case "-", "+", "!", "~", "*", "&":
+			p.next()
+			x, err := p.unary()
+			if err != nil {
+				return nil, err
+			}
+			return &unaryExpr{t.pos, t.s, x}, nil
+		case "++", "--":
+			p.next()
+			if _, err := p.unary(); err != nil {
+				return nil, err
+			}
+			return &unsuppExpr{t.pos, "increment and decrement"}, nil
+		case "(":
+			if p.startsType(p.i + 1) {
+				p.next()
+				ts, err := p.typeName()
+				if err != nil {
+					return nil, err
+				}
+				if err := p.expect(")"); err != nil {
+					return nil, err
+				}
+				x, err := p.unary()
+				if err != nil {
+					return nil, err
+				}
+				return &castExpr{t.pos, ts, x}, nil
+			}
+		}
+	}
+	if t.kind == tIdent {
+		switch t.s {
+		case "sizeof", "alignof", "_Alignof":
+			p.next()
+			if p.is("(") && p.startsType(p.i+1) {
+				p.next()
+				ts, err := p.typeName()
+				if err != nil {
+					return nil, err
+				}
+				if err := p.expect(")"); err != nil {
+					return nil, err
+				}
+				if t.s != "sizeof" {
+					return &unsuppExpr{t.pos, "alignof"}, nil
+				}
+				return &sizeofExpr{t.pos, ts, nil}, nil
+			}
+			x, err := p.unary()
+			if err != nil {
+				return nil, err
+			}
+			if t.s != "sizeof" {
+				return &unsuppExpr{t.pos, "alignof"}, nil
+			}
+			return &sizeofExpr{t.pos, nil, x}, nil
+		case "new", "delete", "throw":
+			return nil, unsupportedSyntax(t, p)
+		}
+	}
+	return p.postfix()
+}
+
+// unsupportedSyntax consumes the rest and reports an unsupported
+// construct.
+func unsupportedSyntax(t token, p *parser) error {
+	p.i = len(p.toks) - 1
+	return unsupported("operator " + t.s)
+}
+
+var typeKeywords = map[string]bool{
+	"int": true, "char": true, "short": true, "long": true, "unsigned": true, "signed": true,
+	"float": true, "double": true, "void": true, "bool": true, "_Bool": true, "const": true,
+	"volatile": true, "struct": true, "union": true, "enum": true, "class": true, "wchar_t": true,
+	"char16_t": true, "char32_t": true, "char8_t": true, "typename": true,
+}
+
+// startsType reports whether the tokens at i begin a type name.
+func (p *parser) startsType(i int) bool {
+	t := p.toks[i]
+	if t.kind != tIdent {
+		if t.kind == tPunct && t.s == "::" && p.toks[i+1].kind == tIdent {
+			name, _ := p.qualifiedAt(i)
+			return p.isType != nil && p.isType(name)
+		}
+		return false
+	}
+	if typeKeywords[t.s] {
+		return true
+	}
+	if p.isType == nil {
+		return false
+	}
+	name, _ := p.qualifiedAt(i)
+	return p.isType(name)
+}
+
+// qualifiedAt reads a (possibly qualified, possibly templated) name at
+// token i and returns it and the index after it.
+func (p *parser) qualifiedAt(i int) (string, int) {
+	var b strings.Builder
+	if p.toks[i].kind == tPunct && p.toks[i].s == "::" {
+		i++
+	}
+	for {
+		t := p.toks[i]
+		if t.kind != tIdent {
+			return b.String(), i
+		}
+		b.WriteString(t.s)
+		i++
+		if p.toks[i].kind == tPunct && p.toks[i].s == "<" && p.isType != nil {
+			// a template-id such as std::vector<int>: take the
+			// balanced argument list if the whole thing is a type.
+			if j, args, ok := p.templateArgs(i); ok && p.isType(b.String()+args) {
+				b.WriteString(args)
+				i = j
+			}
+		}
+		if p.toks[i].kind == tPunct && p.toks[i].s == "::" && p.toks[i+1].kind == tIdent {
+			b.WriteString("::")
+			i++
+			continue
+		}
+		return b.String(), i
+	}
+}
+
+// templateArgs spells the balanced <...> starting at token i as GDB
+// prints template arguments ("<int, std::allocator<int> >").
+func (p *parser) templateArgs(i int) (int, string, bool) {
+	depth := 0
+	var b strings.Builder
+	for ; i < len(p.toks) && p.toks[i].kind != tEOF; i++ {
+		t := p.toks[i]
+		switch {
+		case t.kind == tPunct && t.s == "<":
+			depth++
+			b.WriteString("<")
+			continue
+		case t.kind == tPunct && t.s == ">":
+			depth--
+			s := b.String()
+			if strings.HasSuffix(s, ">") {
+				b.WriteString(" ")
+			}
+			b.WriteString(">")
+			if depth == 0 {
+				return i + 1, b.String(), true
+			}
+			continue
+		case t.kind == tPunct && t.s == ">>":
+			return 0, "", false
+		case t.kind == tPunct && t.s == ",":
+			b.WriteString(", ")
+			continue
+		}
+		s := b.String()
+		if len(s) > 0 && s[len(s)-1] != '<' && s[len(s)-1] != ' ' && !(t.kind == tPunct && t.s == "::") && !strings.HasSuffix(s, "::") {
+			b.WriteString(" ")
+		}
+		b.WriteString(t.s)
+	}
+	return 0, "", false
+}
+
+// typeName parses a type name: specifiers then abstract declarator
+// operators.
+func (p *parser) typeName() (*typeSpec, error) {
+	ts := &typeSpec{}
+	var words []string
+	var quals []string
+	for {
+		t := p.peek()
+		if t.kind == tIdent && (t.s == "const" || t.s == "volatile") {
+			quals = append(quals, t.s)
+			p.next()
+			continue
+		}
+		if t.kind == tIdent && (t.s == "struct" || t.s == "union" || t.s == "enum" || t.s == "class" || t.s == "typename") {
+			p.next()
+			name, j := p.qualifiedAt(p.i)
+			if name == "" {
+				return nil, &ExprSyntaxError{p.peek().pos, "expected a name after " + t.s}
+			}
+			p.i = j
+			if t.s == "typename" {
+				words = append(words, name)
+			} else {
+				words = append(words, t.s+" "+name)
+			}
+			continue
+		}
+		if t.kind == tIdent && typeKeywords[t.s] {
+			words = append(words, t.s)
+			p.next()
+			continue
+		}
+		if len(words) == 0 && (t.kind == tIdent || (t.kind == tPunct && t.s == "::")) {
+			name, j := p.qualifiedAt(p.i)
+			if name != "" {
+				words = append(words, name)
+				p.i = j
+				continue
+			}
+		}
+		break
+	}
+	if len(words) == 0 {
+		return nil, &ExprSyntaxError{p.peek().pos, "expected a type name"}
+	}
+	ts.base = normalizeBaseWords(words)
+	ts.ops = append(ts.ops, quals...)
+	for {
+		t := p.peek()
+		switch {
+		case t.kind == tPunct && (t.s == "*" || t.s == "&" || t.s == "&&"):
+			ts.ops = append(ts.ops, t.s)
+			p.next()
+		case t.kind == tIdent && (t.s == "const" || t.s == "volatile"):
+			ts.ops = append(ts.ops, t.s)
+			p.next()
+		case t.kind == tPunct && t.s == "[":
+			p.next()
+			n := p.next()
+			if n.kind != tInt {
+				return nil, &ExprSyntaxError{n.pos, "expected an array size"}
+			}
+			if err := p.expect("]"); err != nil {
+				return nil, err
+			}
+			ts.ops = append(ts.ops, "["+n.s+"]")
+		case t.kind == tPunct && t.s == "(":
+			return nil, unsupported("function and pointer-to-function type names")
+		default:
+			return ts, nil
+		}
+	}
+}
+
+var baseWords = map[string]bool{"signed": true, "unsigned": true, "long": true, "short": true}
+
+// normalizeBaseWords turns "unsigned long int" into GDB's canonical
+// "unsigned long" and so on.
+func normalizeBaseWords(words []string) string {
+	if len(words) == 1 && !baseWords[words[0]] {
+		return words[0]
+	}
+	var signed, unsigned bool
+	longs, shorts := 0, 0
+	base := ""
+	for _, w := range words {
+		switch w {
+		case "signed":
+			signed = true
+		case "unsigned":
+			unsigned = true
+		case "long":
+			longs++
+		case "short":
+			shorts++
+		case "int":
+		default:
+			base = w
+		}
+	}
+	switch {
+	case base == "char":
+		if unsigned {
+			return "unsigned char"
+		}
+		if signed {
+			return "signed char"
+		}
+		return "char"
+	case base == "double" && longs > 0:
+		return "long double"
+	case base != "":
+		return strings.Join(words, " ")
+	}
+	n := "int"
+	switch {
+	case shorts > 0:
+		n = "short"
+	case longs == 1:
+		n = "long"
+	case longs >= 2:
+		n = "long long"
+	}
+	if unsigned {
+		if n == "int" {
+			return "unsigned int"
+		}
+		return "unsigned " + n
+	}
+	return n
+}
+
+func (p *parser) postfix() (Expr, error) {
+	x, err := p.primary()
+	if err != nil {
+		return nil, err
+	}
+	for {
+		t := p.peek()
+		if t.kind != tPunct {
+			return x, nil
+		}
+		switch t.s {
+		case "[":
+			p.next()
+			i, err := p.comma()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expect("]"); err != nil {
+				return nil, err
+			}
+			x = &indexExpr{t.pos, x, i}
+		case ".", "->":
+			p.next()
+			n := p.next()
+			if n.kind != tIdent {
+				if n.kind == tPunct && n.s == "~" {
+					return nil, unsupported("destructor calls")
+				}
+				return nil, &ExprSyntaxError{n.pos, "expected a member name after " + t.s}
+			}
+			x = &memberExpr{t.pos, x, n.s, t.s == "->"}
+		case "(":
+			p.next()
+			var args []Expr
+			for !p.is(")") {
+				a, err := p.assign()
+				if err != nil {
+					return nil, err
+				}
+				args = append(args, a)
+				if !p.accept(",") {
+					break
+				}
+			}
+			if err := p.expect(")"); err != nil {
+				return nil, err
+			}
+			x = &callExpr{t.pos, x, args}
+		case "++", "--":
+			p.next()
+			x = &unsuppExpr{t.pos, "increment and decrement"}
+		default:
+			return x, nil
+		}
+	}
+}
+
+var cxxCasts = map[string]bool{"static_cast": true, "reinterpret_cast": true, "const_cast": true, "dynamic_cast": true}
+
+func (p *parser) primary() (Expr, error) {
+	t := p.peek()
+	switch t.kind {
+	case tEOF:
+		return nil, &ExprSyntaxError{t.pos, "unexpected end of expression"}
+	case tInt:
+		p.next()
+		return parseIntLit(t)
+	case tFloat:
+		p.next()
+		s := strings.TrimRight(t.s, "fFlL")
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, &ExprSyntaxError{t.pos, "invalid number " + t.s}
+		}
+		return &floatLit{t.pos, v, strings.ContainsAny(t.s[len(s):], "fF")}, nil
+	case tChar:
+		p.next()
+		prefix, body := splitPrefix(t.s)
+		cs, err := unescape(body[1:len(body)-1], t.pos)
+		if err != nil {
+			return nil, err
+		}
+		if len(cs) != 1 {
+			return nil, &ExprSyntaxError{t.pos, "character literal must hold one character"}
+		}
+		return &charLit{t.pos, int64(cs[0]), prefix}, nil
+	case tString:
+		p.next()
+		prefix, body := splitPrefix(t.s)
+		cs, err := unescape(body[1:len(body)-1], t.pos)
+		if err != nil {
+			return nil, err
+		}
+		// adjacent literals concatenate
+		for p.peek().kind == tString {
+			n := p.next()
+			_, b2 := splitPrefix(n.s)
+			more, err := unescape(b2[1:len(b2)-1], n.pos)
+			if err != nil {
+				return nil, err
+			}
+			cs = append(cs, more...)
+		}
+		return &stringLit{t.pos, cs, prefix}, nil
+	case tDollar:
+		p.next()
+		if t.s == "" {
+			return nil, unsupported("value history")
+		}
+		if isDigit(t.s[0]) || t.s[0] == '$' || t.s[0] == '_' {
+			return nil, unsupported("value history and convenience variables")
+		}
+		return &regExpr{t.pos, t.s}, nil
+	case tIdent:
+		switch t.s {
+		case "this":
+			p.next()
+			return &thisExpr{t.pos}, nil
+		case "true", "false":
+			p.next()
+			v := uint64(0)
+			if t.s == "true" {
+				v = 1
+			}
+			return &intLit{pos: t.pos, val: v, long: -1}, nil
+		case "nullptr", "NULL":
+			p.next()
+			return &intLit{pos: t.pos, val: 0, long: -2}, nil
+		case "typeid", "operator", "template", "co_await", "noexcept", "decltype":
+			return nil, unsupported(t.s)
+		}
+		if cxxCasts[t.s] {
+			p.next()
+			if err := p.expect("<"); err != nil {
+				return nil, err
+			}
+			ts, err := p.typeName()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expect(">"); err != nil {
+				return nil, err
+			}
+			if err := p.expect("("); err != nil {
+				return nil, err
+			}
+			x, err := p.comma()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expect(")"); err != nil {
+				return nil, err
+			}
+			if t.s == "dynamic_cast" {
+				return &unsuppExpr{t.pos, "dynamic_cast"}, nil
+			}
+			return &castExpr{t.pos, ts, x}, nil
+		}
+		name, j := p.qualifiedAt(p.i)
+		p.i = j
+		return &identExpr{t.pos, name}, nil
+	case tPunct:
+		switch t.s {
+		case "(":
+			p.next()
+			x, err := p.comma()
+			if err != nil {
+				return nil, err
+			}
+			if err := p.expect(")"); err != nil {
+				return nil, err
+			}
+			return x, nil
+		case "::":
+			if p.toks[p.i+1].kind == tIdent {
+				name, j := p.qualifiedAt(p.i)
+				p.i = j
+				return &identExpr{t.pos, "::" + name}, nil
+			}
+		case "{":
+			return nil, unsupported("brace initializers and {type} addr")
+		}
+	}
+	return nil, &ExprSyntaxError{t.pos, fmt.Sprintf("unexpected %q", t.s)}
+}
+
+func splitPrefix(s string) (string, string) {
+	i := strings.IndexAny(s, `'"`)
+	return s[:i], s[i:]
+}
+
+func parseIntLit(t token) (Expr, error) {
+	s := t.s
+	lit := &intLit{pos: t.pos}
+	for len(s) > 0 && strings.IndexByte("uUlL", s[len(s)-1]) >= 0 {
+		switch s[len(s)-1] {
+		case 'u', 'U':
+			lit.unsigned = true
+		default:
+			lit.long++
+		}
+		s = s[:len(s)-1]
+	}
+	base := 10
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
+		base, s = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	v, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		return nil, &ExprSyntaxError{t.pos, "invalid number " + t.s}
+	}
+	lit.val = v
+	if base != 10 {
+		lit.long += 8 // marks hex/octal: may become unsigned
+	}
+	return lit, nil
+}
+
+// unescape decodes C escapes in a literal body.
+func unescape(s string, pos int) ([]uint64, error) {
+	var out []uint64
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, uint64(c)) // narrow literals hold bytes
+			i++
+			continue
+		}
+		i++
+		if i >= len(s) {
+			return nil, &ExprSyntaxError{pos, "bad escape"}
+		}
+		e := s[i]
+		i++
+		switch e {
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case 'a':
+			out = append(out, 7)
+		case 'b':
+			out = append(out, 8)
+		case 'f':
+			out = append(out, 12)
+		case 'v':
+			out = append(out, 11)
+		case 'e':
+			out = append(out, 27)
+		case 'x':
+			j := i
+			for j < len(s) && j-i < 16 && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
+				j++
+			}
+			if j == i {
+				return nil, &ExprSyntaxError{pos, `\x with no digits`}
+			}
+			v, _ := strconv.ParseUint(s[i:j], 16, 64)
+			out = append(out, v)
+			i = j
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i - 1
+			for j < len(s) && j < i+2 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i-1:j], 8, 64)
+			out = append(out, v)
+			i = j
+		default:
+			out = append(out, uint64(e))
+		}
+	}
+	return out, nil
+}
