@@ -45,10 +45,12 @@ type GDB struct {
 	threads map[int64]string // target lwp -> GDB thread id
 	dead    error            // why the GDB is unusable, once it is
 
-	out     sync.Mutex // guards the fields below, written by onLine
-	waiting string     // token of the command in flight
-	resp    chan Record
-	streams []string // console/log text seen while waiting
+	out      sync.Mutex // guards the fields below, written by onLine
+	waiting  string     // token of the command in flight
+	resp     chan Record
+	streams  []string // console/log text seen while waiting
+	wantStop bool     // RunStop waits for a *stopped record
+	stops    chan Record
 }
 
 // Start runs `gdb --interpreter=mi3 -nx -q exe`, sets it up for a read-only
@@ -62,29 +64,10 @@ func Start(ctx context.Context, exe, relayAddr string) (*GDB, error) {
 
 // Start is like the package-level Start with this configuration.
 func (c Config) Start(ctx context.Context, exe, relayAddr string) (*GDB, error) {
-	path := c.Path
-	if path == "" {
-		path = defaultPath
-	}
-	r, w, err := os.Pipe()
+	g, err := c.Launch(ctx, exe)
 	if err != nil {
-		return nil, fmt.Errorf("gdbmi: %w", err)
+		return nil, err
 	}
-	g := &GDB{stdin: w, threads: map[int64]string{}, resp: make(chan Record, 1)}
-	p, err := proc.Start(ctx, proc.Config{
-		Path:      path,
-		Args:      []string{"--interpreter=mi3", "-nx", "-q", "-iex", "set debuginfod enabled off", exe},
-		Env:       c.Env,
-		Stdin:     r,
-		KeepLines: 200,
-		OnLine:    g.onLine,
-	})
-	r.Close()
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("gdbmi: %w", err)
-	}
-	g.p = p
 	setup := []string{
 		"-gdb-set confirm off",
 		"-gdb-set pagination off",
@@ -103,6 +86,36 @@ func (c Config) Start(ctx context.Context, exe, relayAddr string) (*GDB, error) 
 			return nil, fmt.Errorf("gdbmi: start: %w", err)
 		}
 	}
+	return g, nil
+}
+
+// Launch starts `gdb --interpreter=mi3 -nx -q exe` with no set-up and no
+// target: the caller drives it with Run and RunStop. Start uses it; the
+// benchmarks use it to drive a GDB that controls a gdbserver itself.
+func (c Config) Launch(ctx context.Context, exe string) (*GDB, error) {
+	path := c.Path
+	if path == "" {
+		path = defaultPath
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("gdbmi: %w", err)
+	}
+	g := &GDB{stdin: w, threads: map[int64]string{}, resp: make(chan Record, 1), stops: make(chan Record, 1)}
+	p, err := proc.Start(ctx, proc.Config{
+		Path:      path,
+		Args:      []string{"--interpreter=mi3", "-nx", "-q", "-iex", "set debuginfod enabled off", exe},
+		Env:       c.Env,
+		Stdin:     r,
+		KeepLines: 200,
+		OnLine:    g.onLine,
+	})
+	r.Close()
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("gdbmi: %w", err)
+	}
+	g.p = p
 	return g, nil
 }
 
@@ -127,6 +140,44 @@ func (g *GDB) onLine(l proc.Line) {
 			g.waiting = ""
 			g.resp <- rec // capacity 1, and only one command waits
 		}
+	case KindExec:
+		if rec.Class == "stopped" && g.wantStop {
+			g.wantStop = false
+			g.stops <- rec // capacity 1, and only one RunStop waits
+		}
+	}
+}
+
+// RunStop sends an execution command (-exec-continue, -exec-next,
+// -exec-finish, …) and waits for its ^running and the *stopped record that
+// follows, which it returns. The relay refuses these; RunStop is for a GDB
+// started with Launch against a server it may control.
+func (g *GDB) RunStop(ctx context.Context, cmd string) (Record, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.out.Lock()
+	g.wantStop = true
+	g.out.Unlock()
+	defer func() {
+		g.out.Lock()
+		g.wantStop = false
+		g.out.Unlock()
+	}()
+	rec, _, err := g.run(ctx, cmd)
+	if err != nil {
+		return rec, err
+	}
+	if rec.Class != "running" {
+		return rec, fmt.Errorf("gdbmi: %s: answered ^%s, not ^running", cmd, rec.Class)
+	}
+	select {
+	case st := <-g.stops:
+		return st, nil
+	case <-g.p.Done():
+		return Record{}, g.fail(fmt.Errorf("gdbmi: %s: %w", cmd, g.exitReason(nil)))
+	case <-ctx.Done():
+		g.fail(fmt.Errorf("gdbmi: %s: gdb was stopped after %w", cmd, ctx.Err()))
+		return Record{}, fmt.Errorf("gdbmi: %s: %w (gdb was stopped)", cmd, ctx.Err())
 	}
 }
 

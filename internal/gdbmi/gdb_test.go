@@ -295,3 +295,47 @@ func TestStartDeadline(t *testing.T) {
 		t.Fatalf("Start took %v after a 2 s deadline", d)
 	}
 }
+
+// TestLaunchRunStop drives a GDB that controls gdbserver itself (the
+// benchmarks' GDB side): break, continue, finish.
+func TestLaunchRunStop(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildShapes(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	srv, addr, err := proc.StartGDBServer(ctx, exe, nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Stop(0)
+	g, err := Config{}.Launch(ctx, exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, cmd := range []string{"-gdb-set sysroot /", "-target-select remote " + addr, "-break-insert stop_here"} {
+		if _, err := g.Run(ctx, cmd); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := g.RunStop(ctx, "-exec-continue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, _ := st.Field("frame")
+	if st.String("reason") != "breakpoint-hit" || fieldString(frame, "func") != "stop_here" {
+		t.Fatalf("continue stopped with %+v", st)
+	}
+	st, err = g.RunStop(ctx, "-exec-finish")
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame, _ = st.Field("frame")
+	if st.String("reason") != "function-finished" || fieldString(frame, "func") != "inspect" {
+		t.Fatalf("finish stopped with %+v", st)
+	}
+	if _, err := g.RunStop(ctx, "-data-evaluate-expression 1"); err == nil {
+		t.Fatal("RunStop of a command that does not run succeeded")
+	}
+}
