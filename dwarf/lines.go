@@ -82,7 +82,7 @@ func (u *unit) readLines() (*lineTable, error) {
 	}
 	var lastLine int32 = -1
 	var lastFile uint32
-	var lastAddr uint64
+	var lineDisc bool
 	for {
 		if err := lr.Next(&le); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -117,16 +117,18 @@ func (u *unit) readLines() (*lineTable, error) {
 		if le.Line == 0 {
 			continue // GDB ignores line-0 rows; the previous line extends
 		}
-		// Like GDB, keep only the first of consecutive rows for the same
-		// file and line, unless a later one adds is_stmt or prologue_end
-		// at a new address.
-		if r.line == lastLine && fi == lastFile && r.flags&rowPrologueEnd == 0 {
-			if r.addr == lastAddr && r.flags&rowStmt != 0 {
-				lt.rows[len(lt.rows)-1].flags |= rowStmt
+		// Like GDB (dwarf_record_line_p), drop a row that repeats the
+		// file and line of the previous one when the line has had a
+		// non-zero discriminator.
+		if r.line != lastLine || fi != lastFile {
+			lineDisc = le.Discriminator != 0
+		} else {
+			lineDisc = lineDisc || le.Discriminator != 0
+			if lineDisc {
+				continue
 			}
-			continue
 		}
-		lastLine, lastFile, lastAddr = r.line, fi, r.addr
+		lastLine, lastFile = r.line, fi
 		lt.rows = append(lt.rows, r)
 	}
 	lt.files = make([]string, len(files))
@@ -310,7 +312,12 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 		seen[block] = true
 		la := LineAddr{Addr: c.row.addr, File: c.u.lineTable().files[c.row.file], Line: int(c.row.line), Function: f, Inline: inl}
 		if f != nil && la.Addr == f.Entry {
-			la.Addr = img.skipPrologue(f)
+			if pc := img.skipPrologue(f); pc != la.Addr {
+				la.Addr = pc
+				if le, ok := img.PCToLine(pc); ok {
+					la.File, la.Line = le.File, le.Line
+				}
+			}
 		}
 		out = append(out, la)
 	}

@@ -84,7 +84,7 @@ type tailHop struct {
 // call site targets the callee directly, is unknown, or the chain is
 // ambiguous.
 func tailCallChain(caller *Function, ret uint64, callee *Function) []tailHop {
-	if caller == nil || callee == nil || callee.Name == "" {
+	if caller == nil || callee == nil || callee.dwarfName == "" {
 		return nil
 	}
 	var target string
@@ -94,7 +94,7 @@ func tailCallChain(caller *Function, ret uint64, callee *Function) []tailHop {
 			break
 		}
 	}
-	if target == "" || target == callee.Name {
+	if target == "" || target == callee.dwarfName {
 		return nil
 	}
 	img := caller.cu.img
@@ -107,7 +107,7 @@ func tailCallChain(caller *Function, ret uint64, callee *Function) []tailHop {
 		}
 		visited[name] = true
 		for _, f := range img.FuncsByName(name) {
-			if f.Name != name {
+			if f.dwarfName != name {
 				continue
 			}
 			for _, s := range f.callSites() {
@@ -115,7 +115,7 @@ func tailCallChain(caller *Function, ret uint64, callee *Function) []tailHop {
 					continue
 				}
 				p := append(append([]tailHop{}, path...), tailHop{f, s.ret})
-				if s.target == callee.Name {
+				if s.target == callee.dwarfName {
 					paths = append(paths, p)
 				} else {
 					search(s.target, p, depth+1)

@@ -1,0 +1,210 @@
+package dwarf
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+var (
+	bpRe     = regexp.MustCompile(`(?m)^Breakpoint (\d+) at (0x[0-9a-f]+): file (.+), line (\d+)\.$`)
+	bpMultRe = regexp.MustCompile(`(?m)^Breakpoint (\d+) at 0x[0-9a-f]+: .*\((\d+) locations\)$`)
+	ibLocRe  = regexp.MustCompile(`(?m)^(\d+)(?:\.\d+)?\s+(?:breakpoint\s+keep\s+)?y\s+(0x[0-9a-f]+) in .* at (.+):(\d+)$`)
+	infoLine = regexp.MustCompile(`(?m)^Line (\d+) of "(.+)" starts at address (0x[0-9a-f]+)`)
+)
+
+// gdbScript runs gdb with a command file (for many commands).
+func gdbScript(t *testing.T, bin string, cmds []string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "cmds.gdb")
+	if err := os.WriteFile(p, []byte(strings.Join(cmds, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return runGDB(t, bin, "source "+p)
+}
+
+var lineTestProgs = []struct{ cc, src, opt string }{
+	{"gcc", "sample.c", "-O0"},
+	{"gcc", "sample.c", "-O2"},
+	{"g++", "shapes.cpp", "-O0"},
+	{"g++", "shapes.cpp", "-O2"},
+}
+
+// TestFunctionBreakpointsMatchGDB compares BreakpointAddr (prologue
+// skipping) for every function with gdb's "break FUNCTION".
+func TestFunctionBreakpointsMatchGDB(t *testing.T) {
+	for _, p := range lineTestProgs {
+		t.Run(p.src+p.opt, func(t *testing.T) {
+			bin := buildTestProg(t, p.cc, p.src, "-g", p.opt)
+			img, err := Open(bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer img.Close()
+			var fns []*Function
+			for _, f := range img.Functions() {
+				if filepath.Base(f.DeclFile) == p.src && f.Name != "" && !strings.Contains(f.Name, "~") && !strings.Contains(f.Name, "(anonymous") {
+					fns = append(fns, f)
+				}
+			}
+			if len(fns) < 5 {
+				t.Fatalf("only %d functions found in %s", len(fns), p.src)
+			}
+			var cmds []string
+			for _, f := range fns {
+				cmds = append(cmds, "break '"+f.Name+"'")
+			}
+			out := gdbScript(t, bin, cmds)
+			single := map[int][]string{}
+			for _, m := range bpRe.FindAllStringSubmatch(out, -1) {
+				n, _ := strconv.Atoi(m[1])
+				single[n] = m
+			}
+			checked := 0
+			for i, f := range fns {
+				m, ok := single[i+1]
+				if !ok {
+					continue // several locations (e.g. constructors); covered by name lookup tests
+				}
+				checked++
+				addr, le := img.BreakpointAddr(f)
+				want, _ := strconv.ParseUint(m[2][2:], 16, 64)
+				line, _ := strconv.Atoi(m[4])
+				if addr != want || le.Line != line {
+					t.Errorf("break %s: got %#x line %d, gdb %#x line %d", f.Name, addr, le.Line, want, line)
+				}
+			}
+			if checked < len(fns)/2 {
+				t.Errorf("only %d of %d functions had a single gdb location:\n%s", checked, len(fns), out)
+			}
+			t.Logf("%d functions agree with gdb", checked)
+		})
+	}
+}
+
+// TestLineBreakpointsMatchGDB compares LineToAddrs with gdb's locations
+// for "break FILE:LINE" on every line of the source.
+func TestLineBreakpointsMatchGDB(t *testing.T) {
+	for _, p := range lineTestProgs {
+		t.Run(p.src+p.opt, func(t *testing.T) {
+			bin := buildTestProg(t, p.cc, p.src, "-g", p.opt)
+			img, err := Open(bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer img.Close()
+			src, err := os.ReadFile(filepath.Join("testdata", p.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			nlines := strings.Count(string(src), "\n")
+			var cmds []string
+			for l := 1; l <= nlines; l++ {
+				cmds = append(cmds, fmt.Sprintf("echo @@%d\\n", l), fmt.Sprintf("break %s:%d", p.src, l))
+			}
+			cmds = append(cmds, "echo @@end\\n", "info breakpoints")
+			out := gdbScript(t, bin, cmds)
+			ib := out[strings.LastIndex(out, "@@end"):]
+			locs := map[int][]string{}
+			for _, m := range ibLocRe.FindAllStringSubmatch(ib, -1) {
+				n, _ := strconv.Atoi(m[1])
+				locs[n] = append(locs[n], m[2]+":"+m[4])
+			}
+			segs := strings.Split(out[:strings.LastIndex(out, "@@end")], "@@")[1:]
+			agree, total := 0, 0
+			for l := 1; l <= nlines; l++ {
+				seg := segs[l-1]
+				var want []string
+				if m := regexp.MustCompile(`Breakpoint (\d+) at`).FindStringSubmatch(seg); m != nil {
+					n, _ := strconv.Atoi(m[1])
+					want = locs[n]
+				}
+				las, err := img.LineToAddrs(p.src, l)
+				if err != nil && want == nil {
+					continue
+				}
+				var got []string
+				for _, la := range las {
+					got = append(got, fmt.Sprintf("0x%016x:%d", la.Addr, la.Line))
+				}
+				slices.Sort(got)
+				slices.Sort(want)
+				total++
+				if slices.Equal(got, want) {
+					agree++
+				} else {
+					t.Errorf("break %s:%d: got %v, gdb %v (%s)", p.src, l, got, want, strings.TrimSpace(seg))
+				}
+			}
+			if total < 10 {
+				t.Fatalf("only %d lines resolved", total)
+			}
+			t.Logf("%d/%d lines agree with gdb", agree, total)
+		})
+	}
+}
+
+// TestPCToLineMatchesGDB compares PCToLine with gdb's "info line *ADDR"
+// at every row address and one address inside each row.
+func TestPCToLineMatchesGDB(t *testing.T) {
+	for _, p := range lineTestProgs {
+		t.Run(p.src+p.opt, func(t *testing.T) {
+			bin := buildTestProg(t, p.cc, p.src, "-g", p.opt)
+			img, err := Open(bin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer img.Close()
+			var addrs []uint64
+			for _, f := range img.Functions() {
+				if filepath.Base(f.DeclFile) != p.src {
+					continue
+				}
+				for _, r := range f.Ranges {
+					for a := r[0]; a < r[1]; a += 3 {
+						addrs = append(addrs, a)
+					}
+				}
+			}
+			if len(addrs) > 1500 {
+				addrs = addrs[:1500]
+			}
+			var cmds []string
+			for _, a := range addrs {
+				cmds = append(cmds, fmt.Sprintf("echo @%x\\n", a), fmt.Sprintf("info line *0x%x", a))
+			}
+			out := gdbScript(t, bin, cmds)
+			parts := strings.Split(out, "@")[1:]
+			if len(parts) != len(addrs) {
+				t.Fatalf("%d gdb answers for %d addresses", len(parts), len(addrs))
+			}
+			bad := 0
+			for i, a := range addrs {
+				m := infoLine.FindStringSubmatch(parts[i])
+				le, ok := img.PCToLine(a)
+				if m == nil {
+					if ok {
+						t.Errorf("%#x: got %s:%d, gdb has no line: %s", a, le.File, le.Line, parts[i])
+						bad++
+					}
+					continue
+				}
+				line, _ := strconv.Atoi(m[1])
+				start, _ := strconv.ParseUint(m[3][2:], 16, 64)
+				if !ok || le.Line != line || le.File != m[2] || le.Addr != start {
+					t.Errorf("%#x: got %s:%d (row %#x), gdb %s:%d (row %#x)", a, le.File, le.Line, le.Addr, m[2], line, start)
+					bad++
+				}
+				if bad > 20 {
+					t.Fatal("too many differences")
+				}
+			}
+			t.Logf("%d addresses checked", len(addrs))
+		})
+	}
+}
