@@ -64,6 +64,7 @@ func run(t testing.TB, name string, args ...string) string {
 //	libsymt.so     lib.c, -fPIC -shared
 //	pie            pie.c, PIE linked against libsymt.so
 //	pie-ibt        pie.c with -fcf-protection -z ibtplt (.plt.sec)
+//	nopie          pie.c, not position independent
 //	cxx            cxx.cpp at -O0
 //	pie.stripped   pie without symbols, .gnu_debuglink → pie.debug
 //	pie.nolink     pie without symbols or debuglink (build-id only)
@@ -108,6 +109,9 @@ func fixture(t testing.TB, name string) string {
 	case "pie-ibt":
 		lib()
 		run(t, "gcc", "-g", "-fPIE", "-pie", "-fcf-protection", "-Wl,-z,ibtplt", "-o", name, src("pie.c"), "-L.", "-lsymt", "-Wl,-rpath,$ORIGIN")
+	case "nopie":
+		lib()
+		run(t, "gcc", "-g", "-fno-pie", "-no-pie", "-o", name, src("pie.c"), "-L.", "-lsymt", "-Wl,-rpath,$ORIGIN")
 	case "cxx":
 		needTool(t, "g++")
 		run(t, "g++", "-g", "-O0", "-o", name, src("cxx.cpp"))

@@ -142,8 +142,10 @@ func (a *AddressSpace) Modules() []Module {
 }
 
 // ModuleFor returns the module whose image covers the runtime address pc,
-// opening module files as needed to learn their ranges. It returns an
-// error wrapping ErrNoModule if none does.
+// opening module files as needed to learn their ranges. A module whose
+// range is known (from /proc/PID/maps) is returned even if its file cannot
+// be opened; its File is then nil. It returns an error wrapping ErrNoModule
+// if no module covers pc.
 func (a *AddressSpace) ModuleFor(pc uint64) (Module, error) {
 	m, err := a.moduleFor(pc)
 	if err != nil {
@@ -158,9 +160,7 @@ func (a *AddressSpace) moduleFor(pc uint64) (*asModule, error) {
 	// Known ranges first, so a lookup opens no more files than needed.
 	for _, m := range a.mods {
 		if m.hi > m.lo && pc >= m.lo && pc < m.hi {
-			if err := a.open(m); err != nil {
-				return nil, err
-			}
+			a.open(m) // m.File stays nil on error; Lookup reports it
 			return m, nil
 		}
 	}
@@ -176,15 +176,18 @@ func (a *AddressSpace) moduleFor(pc uint64) (*asModule, error) {
 }
 
 // Lookup resolves the runtime address pc to its module, symbol and offset.
-// Errors wrap ErrNoModule (no image covers pc) or ErrNoSymbol (the image
-// has no symbol there); in the latter case the Location still names the
-// module.
+// Errors wrap ErrNoModule (no image covers pc), ErrNoSymbol (the image has
+// no symbol there) or the error opening the module's file; in the latter
+// two cases the Location still names the module.
 func (a *AddressSpace) Lookup(pc uint64) (Location, error) {
 	m, err := a.moduleFor(pc)
 	if err != nil {
 		return Location{}, err
 	}
 	loc := Location{Module: m.Module}
+	if m.File == nil {
+		return loc, m.openErr
+	}
 	sym, off, err := m.File.LookupAddr(pc - m.Bias)
 	if err != nil {
 		return loc, fmt.Errorf("module %s: %w", m.Path, err)

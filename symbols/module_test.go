@@ -1,0 +1,106 @@
+package symbols
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// mapsFor writes /proc/PID/maps lines that load each file's PT_LOAD
+// segments at bias, the way the kernel and ld.so would.
+func mapsFor(t *testing.T, files map[string]uint64) string {
+	t.Helper()
+	var b strings.Builder
+	for path, bias := range files {
+		f := openT(t, path)
+		for _, p := range f.ELF().Progs {
+			if p.Type != 1 { // PT_LOAD
+				continue
+			}
+			start := (bias + p.Vaddr) &^ (pageSize - 1)
+			end := (bias + p.Vaddr + p.Memsz + pageSize - 1) &^ (pageSize - 1)
+			fmt.Fprintf(&b, "%x-%x r-xp %08x 08:01 42    %s\n", start, end, p.Off&^(pageSize-1), path)
+		}
+	}
+	b.WriteString("7ffd00000000-7ffd00021000 rw-p 00000000 00:00 0    [stack]\n")
+	return b.String()
+}
+
+func TestModulesFromMapsAndAddressSpace(t *testing.T) {
+	nopie, pie, lib := fixture(t, "nopie"), fixture(t, "pie"), fixture(t, "libsymt.so")
+	for _, tc := range []struct {
+		exe      string
+		exeBias  uint64
+		wantBias uint64
+	}{
+		{nopie, 0, 0}, // ET_EXEC: mapped at its link-time addresses
+		{pie, 0x555555554000, 0x555555554000},
+	} {
+		t.Run(tc.exe[strings.LastIndexByte(tc.exe, '/')+1:], func(t *testing.T) {
+			const libBias = 0x7f1234500000
+			maps, err := ParseMaps(mapsFor(t, map[string]uint64{tc.exe: tc.exeBias, lib: libBias}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			mods := ModulesFromMaps(maps, nil)
+			as := NewAddressSpace(mods)
+			defer as.Close()
+			if len(mods) != 2 {
+				t.Fatalf("ModulesFromMaps() = %+v; want 2 modules", mods)
+			}
+			for _, m := range mods {
+				want := uint64(libBias)
+				if m.Path == tc.exe {
+					want = tc.wantBias
+				}
+				if m.Bias != want || m.File == nil {
+					t.Errorf("module %s: bias %#x (file %v), want %#x", m.Path, m.Bias, m.File, want)
+				}
+			}
+			for _, name := range []string{"main", "helper", "lib_add", "lib_counter"} {
+				locs, err := as.LookupName(name)
+				if err != nil || len(locs) != 1 {
+					t.Fatalf("LookupName(%s) = %+v, %v", name, locs, err)
+				}
+				pc := locs[0].Symbol.Addr + locs[0].Module.Bias + 1
+				loc, err := as.Lookup(pc)
+				if err != nil || loc.Symbol.Name != name || loc.Offset != 1 || loc.String() != name+"+1" {
+					t.Errorf("Lookup(%s+1 = %#x) = %v, %v", name, pc, loc, err)
+				}
+			}
+			if _, err := as.Lookup(0x7ffd00000010); !errors.Is(err, ErrNoModule) {
+				t.Errorf("Lookup(stack) error = %v, want ErrNoModule", err)
+			}
+		})
+	}
+}
+
+func TestAddressSpaceMissingFile(t *testing.T) {
+	lib := fixture(t, "libsymt.so")
+	as := NewAddressSpace([]Module{
+		{Path: "/nonexistent/libgone.so", Bias: 0x10000, Start: 0x10000, End: 0x20000},
+		{Path: lib, Bias: 0x7f0000000000},
+		{Path: "linux-vdso.so.1", Bias: 0x7fff0000, VDSO: true}, // no ReadMemory
+	})
+	defer as.Close()
+	m, err := as.ModuleFor(0x10010)
+	if err != nil || m.Path != "/nonexistent/libgone.so" || m.File != nil {
+		t.Errorf("ModuleFor(in missing file) = %+v, %v", m, err)
+	}
+	loc, err := as.Lookup(0x10010)
+	if err == nil || loc.Module.Path != "/nonexistent/libgone.so" {
+		t.Errorf("Lookup(in missing file) = %+v, %v; want the module and an error", loc, err)
+	}
+	syms, err := as.LookupName("lib_add")
+	if err != nil || len(syms) != 1 || syms[0].Module.Path != lib {
+		t.Errorf("LookupName(lib_add) = %+v, %v", syms, err)
+	}
+	if _, err := as.LookupName("nothing_here"); !errors.Is(err, ErrNoSymbol) {
+		t.Errorf("LookupName(nothing_here) error = %v, want ErrNoSymbol", err)
+	}
+	got := as.Modules()
+	if len(got) != 3 || got[1].File == nil || got[0].File != nil || got[2].File != nil {
+		t.Errorf("Modules() = %+v", got)
+	}
+}
