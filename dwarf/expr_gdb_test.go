@@ -142,3 +142,58 @@ var cxxEvalExprs = []string{
 	"g_int == 5 && g_other == 6", "(bool)3", "(char)g_int", "geo_use", "g_diamond", "(VLeft)g_diamond",
 	"(VBase *)&g_diamond", "sizeof(Diamond)",
 }
+
+// Expressions evaluated through NewFrameScope on frame 0 (main) of the
+// core helper's unwinder, compared with GDB at the same stop.
+var cFrameExprs = []string{
+	"m", "local", "lp", "*lp", "buf", "np", "np->next->name", "argc", "argv[0] != 0", "local + argc",
+	"$pc", "$rip", "$sp == $rsp", "g_arr[2]", "s_counter", "head->value", "add", "&add", "m.bf.b",
+	"sizeof(m)", "RED", "(long)$eax == (long)$rax", "$rbp",
+}
+
+var cxxFrameExprs = []string{
+	"p", "pr", "cpp", "pts", "pr.x + cpp->y", "g_circle", "g_shape->kind_", "geo::Shape::count_",
+	"g_map", "g_vec", "$pc", "&pr", "*&pr", "Mode::On", "g_ref", "geo_use",
+}
+
+// checkFrameScope unwinds the core with the core helper's Unwind and
+// evaluates exprs in frame 0 (main, after "finish" from here) through FrameScope.
+func checkFrameScope(t *testing.T, s *gdbStop, exprs []string) {
+	t.Helper()
+	img, err := Open(s.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	c := openCore(t, s.core)
+	tgt := c.target(t)
+	// PastMain: Unwind stops at main before computing main's CFA, so
+	// main's locals would be unreadable (reported to the core owner).
+	bt, err := img.Unwind(t.Context(), tgt, c.regs, 0, UnwindOptions{PastMain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bt.Frames) < 1 {
+		t.Fatalf("backtrace has %d frames", len(bt.Frames))
+	}
+	sc := NewFrameScope(bt.Frames[0], tgt, NewTypeReader(img.DWARF()))
+	agree := 0
+	for _, src := range exprs {
+		want := s.printed[src]
+		o, err := EvalExpr(t.Context(), sc, src)
+		if err != nil {
+			if strings.HasPrefix(want, "ERROR") {
+				agree++
+				continue
+			}
+			t.Errorf("print %s: %v (gdb: %s)", src, err, want)
+			continue
+		}
+		if got := sc.Values().Format(o); got != want {
+			t.Errorf("print %s:\n got: %s\nwant: %s", src, got, want)
+			continue
+		}
+		agree++
+	}
+	t.Logf("frame scope: %d expressions, %d agree with gdb", len(exprs), agree)
+}

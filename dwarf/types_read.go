@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"sort"
@@ -31,6 +32,8 @@ type TypeReader struct {
 	// and value.
 	enumerators map[string]enumerator
 	all         bool // every CU scanned
+	// symtabs caches symbol tables of ELF files for <sym+off> names.
+	symtabs map[*elf.File]*symbolTable
 }
 
 type enumerator struct {
@@ -256,6 +259,21 @@ func (r *TypeReader) StaticAddr(decl stddwarf.Offset) (uint64, bool) {
 	r.scanAll()
 	a, ok := r.statics[decl]
 	return a, ok
+}
+
+// symbols returns the (cached) symbol table of f.
+func (r *TypeReader) symbols(f *elf.File) *symbolTable {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if st, ok := r.symtabs[f]; ok {
+		return st
+	}
+	if r.symtabs == nil {
+		r.symtabs = map[*elf.File]*symbolTable{}
+	}
+	st := newSymbolTable(f)
+	r.symtabs[f] = st
+	return st
 }
 
 // Type returns the type whose DIE is at off.

@@ -69,6 +69,7 @@ type gdbStop struct {
 	env     *ValueEnv
 	syms    []elf.Symbol
 	globals map[string]globalInfo
+	core    string // path of the core file
 }
 
 var buildMu sync.Mutex
@@ -110,7 +111,7 @@ func stopInGDB(t *testing.T, bin string, exprs []string) *gdbStop {
 	// Each command is a separate -ex: unlike a script, a failing -ex
 	// does not stop the ones after it.
 	args := []string{"-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0",
-		"-ex", "set confirm off", "-ex", "break here", "-ex", "run", "-ex", "up",
+		"-ex", "set confirm off", "-ex", "break here", "-ex", "run", "-ex", "finish",
 		"-ex", "generate-core-file " + core}
 	all := append([]string{"(unsigned long)&main"}, exprs...)
 	for i, e := range all {
@@ -146,7 +147,7 @@ func stopInGDB(t *testing.T, bin string, exprs []string) *gdbStop {
 			printed[all[cur]] = "ERROR: " + line
 		}
 	}
-	s := &gdbStop{bin: bin, printed: printed, mem: &coreMem{}}
+	s := &gdbStop{bin: bin, printed: printed, mem: &coreMem{}, core: core}
 	if s.exe, err = elf.Open(bin); err != nil {
 		t.Fatal(err)
 	}
@@ -350,7 +351,7 @@ func checkPrinted(t *testing.T, s *gdbStop, names []string, local bool) {
 // variables and our evaluation of expressions with GDB's print.
 func TestCLikeGDB(t *testing.T) {
 	bin := compile(t, "gcc", "cvals.c")
-	exprs := append(append(append([]string{}, cExprs...), cEvalExprs...), localExprs(cLocals)...)
+	exprs := append(append(append(append([]string{}, cExprs...), cEvalExprs...), localExprs(cLocals)...), cFrameExprs...)
 	s := stopInGDB(t, bin, exprs)
 	t.Run("format", func(t *testing.T) {
 		checkPrinted(t, s, cExprs, false)
@@ -358,6 +359,7 @@ func TestCLikeGDB(t *testing.T) {
 	})
 	t.Run("eval", func(t *testing.T) { checkEval(t, s, LangC, cEvalExprs) })
 	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, cTypes) })
+	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cFrameExprs) })
 }
 
 var cxxExprs = []string{
@@ -371,7 +373,7 @@ var cxxLocals = []string{"p", "cpp", "pts"}
 // TestCXXLikeGDB does the same for cxxvals (libstdc++ printers on).
 func TestCXXLikeGDB(t *testing.T) {
 	bin := compile(t, "g++", "cxxvals.cpp")
-	exprs := append(append(append([]string{}, cxxExprs...), cxxEvalExprs...), localExprs(cxxLocals)...)
+	exprs := append(append(append(append([]string{}, cxxExprs...), cxxEvalExprs...), localExprs(cxxLocals)...), cxxFrameExprs...)
 	s := stopInGDB(t, bin, exprs)
 	t.Run("format", func(t *testing.T) {
 		checkPrinted(t, s, cxxExprs, false)
@@ -379,5 +381,5 @@ func TestCXXLikeGDB(t *testing.T) {
 	})
 	t.Run("eval", func(t *testing.T) { checkEval(t, s, LangCPlusPlus, cxxEvalExprs) })
 	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, cxxTypes) })
+	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cxxFrameExprs) })
 }
-

@@ -1,0 +1,198 @@
+package dwarf
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"github.com/go-delve/delve/pkg/dwarf/regnum"
+)
+
+// FrameScope is the EvalScope of a Frame: it turns the frame's variable
+// lookups ([Scope.Lookup]), registers and the image's types into typed
+// Objects for the evaluator and the value printer.
+//
+// A FrameScope is not safe for concurrent use; the TypeReader it uses
+// is.
+type FrameScope struct {
+	f     *Frame
+	t     *Target
+	types *TypeReader
+	env   *ValueEnv
+}
+
+// NewFrameScope returns the scope of frame f of a target whose memory is
+// read through t. types must read f.Image's DWARF; keep one TypeReader
+// per Image (it caches). types may be nil when the frame has no DWARF.
+func NewFrameScope(f *Frame, t *Target, types *TypeReader) *FrameScope {
+	s := &FrameScope{f: f, t: t, types: types}
+	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: s.symbolize}
+	if t != nil {
+		s.env.Mem = t.ReadMemory
+	}
+	return s
+}
+
+// Values returns the value environment (memory, types, symbols).
+func (s *FrameScope) Values() *ValueEnv { return s.env }
+
+// Lang is the language of the frame's function.
+func (s *FrameScope) Lang() Lang {
+	if s.f.Function != nil && s.f.Function.cu != nil && s.f.Function.CPlusPlus() {
+		return LangCPlusPlus
+	}
+	return LangC
+}
+
+// symbolize names a runtime address like GDB's <sym+off>, using the ELF
+// symbols of the frame's image (or of the module t.Modules maps it to).
+func (s *FrameScope) symbolize(addr uint64) (string, bool) {
+	img, bias := s.f.Image, s.f.Bias
+	if s.t != nil && s.t.Modules != nil {
+		if m, b, ok := s.t.Modules(addr); ok {
+			img, bias = m, b
+		}
+	}
+	if img == nil || addr < bias || s.types == nil {
+		return "", false
+	}
+	sym, off, ok := s.types.symbols(img.ELF()).lookup(addr - bias)
+	if !ok {
+		return "", false
+	}
+	cxxFunc := ""
+	if sym.fn && !strings.HasPrefix(sym.name, "_Z") {
+		if fn := img.FuncAt(sym.addr); fn != nil && fn.CPlusPlus() {
+			cxxFunc = sym.name + "(" + s.paramSpelling(fn) + ")"
+		}
+	}
+	return symbolText(sym.displayName(cxxFunc), off), true
+}
+
+// paramSpelling spells a function's parameter types as the demangler
+// does ("int, char**"), for GDB's C++ physnames of unmangled functions.
+func (s *FrameScope) paramSpelling(fn *Function) string {
+	ft, err := s.types.FuncTypeOf(fn.Offset)
+	if err != nil {
+		return ""
+	}
+	ps := make([]string, 0, len(ft.Params))
+	for _, p := range ft.Params {
+		q := strings.ReplaceAll(typeString(p), " *", "*")
+		ps = append(ps, strings.ReplaceAll(q, " &", "&"))
+	}
+	return strings.Join(ps, ", ")
+}
+
+// Object returns the typed object of a variable found by the frame's
+// scope (or by Frame.Locals/Params).
+func (s *FrameScope) Object(v Variable) (Object, error) {
+	if s.types == nil {
+		return Object{}, fmt.Errorf("variable %s: no type information: %w", v.Name, ErrUnsupported)
+	}
+	if v.TypeOff == 0 {
+		return Object{}, fmt.Errorf("variable %s has no type: %w", v.Name, ErrUnsupported)
+	}
+	t, err := s.types.Type(v.TypeOff)
+	if err != nil {
+		return Object{}, fmt.Errorf("type of %s: %w", v.Name, err)
+	}
+	return VarObject(t, &v), nil
+}
+
+// Local finds a local variable or parameter.
+func (s *FrameScope) Local(name string) (Object, error) {
+	v, err := s.f.Scope().Lookup(name)
+	if err != nil {
+		return Object{}, err
+	}
+	if v.Kind != VarLocal && v.Kind != VarParam {
+		return Object{}, fmt.Errorf("local %q: %w", name, ErrNotFound)
+	}
+	return s.Object(v)
+}
+
+// Global finds a static or global variable, or a function.
+func (s *FrameScope) Global(name string) (Object, error) {
+	v, err := s.f.Scope().Lookup(name)
+	if err == nil {
+		return s.Object(v)
+	}
+	if s.f.Image == nil || s.types == nil {
+		return Object{}, err
+	}
+	fns := s.f.Image.FuncsByName(strings.TrimPrefix(name, "::"))
+	if len(fns) == 0 {
+		return Object{}, err
+	}
+	fn := fns[0]
+	ft, ferr := s.types.FuncTypeOf(fn.Offset)
+	if ferr != nil {
+		return Object{}, ferr
+	}
+	return MemObject(ft, fn.Entry+s.f.Bias), nil
+}
+
+// LookupType finds a type by name in the frame's image.
+func (s *FrameScope) LookupType(name string) (Type, error) {
+	if s.types == nil {
+		return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
+	}
+	return s.types.LookupType(name)
+}
+
+// Register returns a register typed as GDB types it: $rip/$pc as a code
+// pointer, $rsp/$rbp/$sp/$fp as void *, other general registers as long,
+// 32-bit names ($eax) as int, $eflags and segment registers as int.
+func (s *FrameScope) Register(name string) (Object, error) {
+	lang := s.Lang()
+	name = strings.ToLower(strings.TrimPrefix(name, "$"))
+	mk := func(t Type, v uint64) Object {
+		return BytesObject(t, binary.LittleEndian.AppendUint64(nil, v)[:sizeOf(t)])
+	}
+	long := &BaseType{CommonType: CommonType{Name: "long", ByteSize: 8, Lang: lang}, Encoding: ateSigned}
+	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: lang}, Encoding: ateSigned}
+	voidT := &VoidType{CommonType{Name: "void", Lang: lang}}
+	if sub, ok := subRegisters[name]; ok {
+		v, ok := s.f.Scope().Register(sub.full)
+		if !ok {
+			return Object{}, fmt.Errorf("register $%s: %w", name, ErrOptimizedOut)
+		}
+		return mk(intT, v>>sub.shift), nil
+	}
+	reg, ok := RegNum(name)
+	if !ok {
+		return Object{}, fmt.Errorf("register $%s: %w", name, ErrNotFound)
+	}
+	if x := reg - regnum.AMD64_XMM0; x >= 0 && x < 16 {
+		return Object{}, unsupported("vector registers")
+	}
+	v, ok := s.f.Scope().Register(name)
+	if !ok {
+		return Object{}, fmt.Errorf("register $%s: %w", name, ErrOptimizedOut)
+	}
+	switch reg {
+	case regnum.AMD64_Rip:
+		ft := &FuncType{CommonType: CommonType{Lang: lang}, Return: voidT, Prototyped: lang == LangCPlusPlus}
+		return mk(&PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: ft}, v), nil
+	case regnum.AMD64_Rsp, regnum.AMD64_Rbp:
+		return mk(&PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: voidT}, v), nil
+	case regnum.AMD64_Rflags, regnum.AMD64_Cs, regnum.AMD64_Ss, regnum.AMD64_Ds, regnum.AMD64_Es,
+		regnum.AMD64_Fs, regnum.AMD64_Gs:
+		return mk(intT, v), nil
+	}
+	return mk(long, v), nil
+}
+
+type subReg struct {
+	full  string
+	shift uint
+}
+
+// subRegisters are the 32-bit views GDB offers as $eax etc. (typed int).
+var subRegisters = map[string]subReg{
+	"eax": {"rax", 0}, "ebx": {"rbx", 0}, "ecx": {"rcx", 0}, "edx": {"rdx", 0},
+	"esi": {"rsi", 0}, "edi": {"rdi", 0}, "ebp": {"rbp", 0}, "esp": {"rsp", 0},
+	"r8d": {"r8", 0}, "r9d": {"r9", 0}, "r10d": {"r10", 0}, "r11d": {"r11", 0},
+	"r12d": {"r12", 0}, "r13d": {"r13", 0}, "r14d": {"r14", 0}, "r15d": {"r15", 0},
+}
