@@ -224,6 +224,9 @@ func (c *core) modules(t testing.TB) ModuleFunc {
 			if !ok {
 				var err error
 				img, err = openWithDebugFile(fm.path)
+				if img != nil {
+					img.Path = fm.path
+				}
 				if err != nil {
 					t.Logf("open %s: %v", fm.path, err)
 				}

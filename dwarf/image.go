@@ -21,8 +21,9 @@ import (
 //
 // Indexes are built lazily, each once, on first use.
 type Image struct {
-	// Path is the file Open was given ("" after Load).
-	Path string
+	// Path is the file Open was given; callers of Load may set it.
+	Path  string
+	owned bool // Open opened the files; Close closes them
 
 	exe *elf.File // code, .eh_frame, symbols
 	dbg *elf.File // DWARF (== exe unless a separate debug file)
@@ -75,7 +76,7 @@ func Open(path string) (*Image, error) {
 		f.Close()
 		return nil, err
 	}
-	img.Path = path
+	img.Path, img.owned = path, true
 	return img, nil
 }
 
@@ -110,7 +111,7 @@ func LoadSplit(exe, dbg *elf.File) (*Image, error) {
 
 // Close closes the ELF files if the Image opened them (Open).
 func (img *Image) Close() error {
-	if img.Path == "" {
+	if !img.owned {
 		return nil
 	}
 	err := img.exe.Close()

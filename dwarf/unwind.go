@@ -55,16 +55,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		if err := ctx.Err(); err != nil {
 			return bt, err
 		}
-		pc := cur.regs.PC()
-		cur.pc = pc
-		cur.mod, cur.bias, _ = modules(pc)
-		if cur.mod != nil && pc < cur.bias {
-			cur.mod = nil
-		}
-		cur.lookup = pc
-		if prev != nil && !prev.signal {
-			cur.lookup = pc - 1
-		}
+		cur.locate(modules, prev)
 		// frames for this physical frame (inlined ones first)
 		frames := cur.frames(len(bt.Frames), prev == nil && !opts.KeepInlineEntry)
 		for _, f := range frames {
@@ -74,18 +65,25 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 			}
 			bt.Frames = append(bt.Frames, f)
 		}
-		if len(frames) > 0 {
-			last := frames[len(frames)-1]
-			if !opts.PastMain && last.Name == "main" && !last.Inlined {
-				bt.Stop = "main"
-				return bt, nil
-			}
-		}
+		atMain := len(frames) > 0 && !opts.PastMain && frames[len(frames)-1].Name == "main"
 		next, err := cur.unwindOne(t, prev == nil)
-		if cur.signal {
-			for _, f := range frames {
+		for _, f := range frames {
+			f.CFA = cur.cfa
+			if cur.signal {
 				f.Signal, f.Name = true, SignalFrameName
 			}
+		}
+		if atMain {
+			// GDB hides the frames above main but still uses main's
+			// caller, e.g. for entry values of argc and argv
+			if err == nil {
+				next.t = t
+				next.locate(modules, cur)
+				next.frames(0, false)
+				cur.caller = next
+			}
+			bt.Stop = "main"
+			return bt, nil
 		}
 		if err != nil {
 			if err == errOutermost {
@@ -106,9 +104,6 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		if !cur.signal && next.regs.SP() < cur.regs.SP() {
 			bt.Stop = "previous frame inner to this frame (corrupt stack?)"
 			return bt, nil
-		}
-		for _, f := range frames {
-			f.CFA = cur.cfa
 		}
 		next.t = t
 		cur.caller = next
@@ -140,6 +135,22 @@ type physFrame struct {
 	caller *physFrame // the frame that called this one, once unwound
 	t      *Target
 	fr     []*Frame // the Frames made from it
+}
+
+// locate finds the module of the frame's pc and the pc used for lookups
+// (pc-1 in callers, since the return address may be past the call's
+// line or function; the exact pc after a signal frame).
+func (p *physFrame) locate(modules ModuleFunc, callee *physFrame) {
+	pc := p.regs.PC()
+	p.pc = pc
+	p.mod, p.bias, _ = modules(pc)
+	if p.mod != nil && pc < p.bias {
+		p.mod = nil
+	}
+	p.lookup = pc
+	if callee != nil && !callee.signal {
+		p.lookup = pc - 1
+	}
 }
 
 // unwindOne computes the caller's registers.

@@ -1,0 +1,211 @@
+package dwarf
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	stddwarf "debug/dwarf"
+)
+
+// intType reports whether the DIE at off (through typedefs and
+// qualifiers) is a signed or unsigned integer type, and its size.
+func intType(img *Image, off stddwarf.Offset) (size int, signed, ok bool) {
+	for i := 0; i < 8 && off != 0; i++ {
+		r := img.DWARF().Reader()
+		r.Seek(off)
+		e, err := r.Next()
+		if err != nil || e == nil {
+			return 0, false, false
+		}
+		switch e.Tag {
+		case stddwarf.TagTypedef, stddwarf.TagConstType, stddwarf.TagVolatileType:
+			off, _ = e.Val(stddwarf.AttrType).(stddwarf.Offset)
+			continue
+		case stddwarf.TagBaseType:
+			enc, _ := e.Val(stddwarf.AttrEncoding).(int64)
+			sz, _ := e.Val(stddwarf.AttrByteSize).(int64)
+			if enc == 0x5 || enc == 0x7 { // DW_ATE_signed, unsigned
+				return int(sz), enc == 0x5, true
+			}
+		}
+		return 0, false, false
+	}
+	return 0, false, false
+}
+
+var gdbVarRe = regexp.MustCompile(`(?m)^(\w+) = (.*)$`)
+
+// gdbVars parses "name = value" lines; the first occurrence of a name
+// wins (gdb lists inner blocks first).
+func gdbVars(s string) (names []string, vals map[string]string) {
+	vals = map[string]string{}
+	for _, m := range gdbVarRe.FindAllStringSubmatch(s, -1) {
+		if _, dup := vals[m[1]]; !dup {
+			names = append(names, m[1])
+			vals[m[1]] = m[2]
+		}
+	}
+	return names, vals
+}
+
+// TestFrameVariablesMatchGDB compares, at each stop and in every frame of
+// the program itself, the names of "info args"/"info locals" and the
+// values of integer variables (or their being optimized out) with gdb.
+func TestFrameVariablesMatchGDB(t *testing.T) {
+	stops := []string{"sink", "stop_here", "stop_in_handler"}
+	var extra []string
+	for i := 0; i < 7; i++ {
+		extra = append(extra, fmt.Sprintf("frame %d", i),
+			fmt.Sprintf("echo @@ARGS%d\\n", i), "info args",
+			fmt.Sprintf("echo @@LOCALS%d\\n", i), "info locals", fmt.Sprintf("echo @@END%d\\n", i))
+	}
+	for _, opt := range []string{"-O0", "-O2"} {
+		bin := buildTestProg(t, "gcc", "sample.c", "-g", opt)
+		img, err := Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		dumps := stopAndDump(t, bin, stops, extra...)
+		compared, values := 0, 0
+		for si, d := range dumps {
+			bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range bt.Frames {
+				if f.Image == nil || f.Image.Path != bin || f.Function == nil || f.Level > 6 {
+					continue
+				}
+				where := fmt.Sprintf("%s %s #%d %s", opt, stops[si], f.Level, f.Name)
+				for _, kind := range []string{"ARGS", "LOCALS"} {
+					seg := between(d.out, fmt.Sprintf("@@%s%d", kind, f.Level), "@@")
+					names, vals := gdbVars(seg)
+					var vars []Variable
+					if kind == "ARGS" {
+						vars = f.Params()
+					} else {
+						vars = f.Locals()
+					}
+					var got []string
+					seen := map[string]bool{}
+					for _, v := range vars {
+						if !seen[v.Name] {
+							got = append(got, v.Name)
+							seen[v.Name] = true
+						}
+					}
+					if strings.Join(got, ",") != strings.Join(names, ",") {
+						t.Errorf("%s %s: got %v, gdb %v\n%s", where, kind, got, names, seg)
+						continue
+					}
+					for _, v := range vars {
+						if v.Shadowed {
+							continue
+						}
+						compared++
+						want := vals[v.Name]
+						if strings.HasPrefix(want, "<optimized out>") {
+							if v.Location.Kind != LocOptimizedOut {
+								t.Errorf("%s %s: location %v, gdb <optimized out> (err %v)", where, v.Name, v.Location, v.LocErr)
+							}
+							continue
+						}
+						size, signed, ok := intType(img, v.TypeOff)
+						if !ok {
+							continue
+						}
+						b, err := v.Location.Read(d.core.readMemory, size)
+						if err != nil {
+							t.Errorf("%s %s: read %v: %v (LocErr %v), gdb %s", where, v.Name, v.Location, err, v.LocErr, want)
+							continue
+						}
+						var buf [8]byte
+						copy(buf[:], b)
+						u := binary.LittleEndian.Uint64(buf[:])
+						s := strconv.FormatUint(u, 10)
+						if signed {
+							s = strconv.FormatInt(int64(u<<(64-8*size))>>(64-8*size), 10)
+						}
+						values++
+						if s != want {
+							t.Errorf("%s %s = %s (%v), gdb %s", where, v.Name, s, v.Location, want)
+						}
+					}
+				}
+			}
+		}
+		t.Logf("%s: %d variables compared, %d integer values", opt, compared, values)
+		if values < 5 {
+			t.Errorf("%s: only %d integer values compared", opt, values)
+		}
+	}
+}
+
+// TestGlobalsAndTLS reads globals, a file static and a __thread variable
+// at a stop and compares with the values the program had.
+func TestGlobalsAndTLS(t *testing.T) {
+	for _, opt := range []string{"-O0", "-O2"} {
+		bin := buildTestProg(t, "gcc", "sample.c", "-g", opt)
+		img, err := Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		d := stopAndDump(t, bin, []string{"stop_here"}, "print counter", "print file_static", "print tls_var", "print sink_total")[0]
+		bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bias := bt.Frames[0].Bias
+		scope := bt.Frames[0].Scope()
+		m := regexp.MustCompile(`\$\d+ = (.+)`).FindAllStringSubmatch(d.out, -1)
+		if len(m) != 4 {
+			t.Fatalf("gdb printed %d values:\n%s", len(m), d.out)
+		}
+		for idx, name := range []string{"counter", "file_static", "tls_var", "sink_total"} {
+			want := m[idx][1]
+			v, err := scope.Lookup(name)
+			if err != nil {
+				t.Errorf("%s %s: %v", opt, name, err)
+				continue
+			}
+			b, err := v.Location.Read(d.core.readMemory, 4)
+			if want == "<optimized out>" {
+				if !errors.Is(err, ErrOptimizedOut) {
+					t.Errorf("%s %s: read %v, %v; gdb <optimized out>", opt, name, b, err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s %s: %v (%v)", opt, name, err, v.LocErr)
+				continue
+			}
+			got := int32(binary.LittleEndian.Uint32(b))
+			if strconv.Itoa(int(got)) != want {
+				t.Errorf("%s %s = %d, gdb %s (location %v)", opt, name, got, want, v.Location)
+			}
+			if want := map[string]VarKind{"counter": VarGlobal, "file_static": VarStatic, "tls_var": VarGlobal, "sink_total": VarGlobal}[name]; v.Kind != want {
+				t.Errorf("%s %s: kind %v, want %v", opt, name, v.Kind, want)
+			}
+		}
+		// Global lookup outside a frame (no registers: TLS must fail
+		// cleanly, plain globals work).
+		if v, err := img.Global("counter", d.core.target(t), nil, bias); err != nil || v.Location.Kind != LocAddress {
+			t.Errorf("Global(counter) = %v, %v", v.Location, err)
+		}
+		if v, err := img.Global("tls_var", d.core.target(t), nil, bias); err == nil && v.LocErr == nil {
+			t.Errorf("Global(tls_var) without registers = %v, want an error", v.Location)
+		} else if err == nil && !errors.Is(v.LocErr, ErrUnsupported) {
+			t.Errorf("Global(tls_var) without registers: %v, want ErrUnsupported", v.LocErr)
+		}
+		if _, err := img.Global("no_such_var", nil, nil, 0); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Global(no_such_var) error %v, want ErrNotFound", err)
+		}
+	}
+}
