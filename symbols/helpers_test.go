@@ -66,6 +66,7 @@ func run(t testing.TB, name string, args ...string) string {
 //	pie-ibt        pie.c with -fcf-protection -z ibtplt (.plt.sec)
 //	nopie          pie.c, not position independent
 //	cxx            cxx.cpp at -O0
+//	libuse32.so, use32  i386 PIC library and non-PIC executable (no libc)
 //	pie.stripped   pie without symbols, .gnu_debuglink → pie.debug
 //	pie.nolink     pie without symbols or debuglink (build-id only)
 //	libsymt.stripped.so  libsymt.so with only .dynsym
@@ -112,6 +113,22 @@ func fixture(t testing.TB, name string) string {
 	case "nopie":
 		lib()
 		run(t, "gcc", "-g", "-fno-pie", "-no-pie", "-o", name, src("pie.c"), "-L.", "-lsymt", "-Wl,-rpath,$ORIGIN")
+	case "libuse32.so", "use32":
+		if _, ok := buildDone["libext32.so"]; !ok {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "gcc", "-m32", "-shared", "-fPIC", "-nostdlib", "-o", "libext32.so", src("ext32.c"))
+			cmd.Dir = buildDir
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Skipf("gcc cannot build i386 code here: %v\n%s", err, out)
+			}
+			buildDone["libext32.so"] = nil
+		}
+		if name == "use32" {
+			run(t, "gcc", "-m32", "-fno-pie", "-no-pie", "-nostdlib", "-o", name, src("use32.c"), "-L.", "-lext32")
+		} else {
+			run(t, "gcc", "-m32", "-shared", "-fPIC", "-nostdlib", "-o", name, src("use32.c"), "-L.", "-lext32")
+		}
 	case "cxx":
 		needTool(t, "g++")
 		run(t, "g++", "-g", "-O0", "-o", name, src("cxx.cpp"))

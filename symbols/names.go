@@ -24,9 +24,10 @@ func SplitVersion(name string) (base, version string) {
 	return name[:i], strings.TrimLeft(name[i:], "@")
 }
 
-// Demangle returns the demangled form of an ELF symbol name in the style of
-// c++filt (and nm -C): version suffixes are dropped, a "@plt" suffix is kept,
-// and names that are not mangled C++ are returned as they are.
+// Demangle returns the demangled form of an ELF symbol name as GDB, nm -C
+// and c++filt -i print it (standard abbreviations such as std::string
+// kept): version suffixes are dropped, a "@plt" suffix is kept, and names
+// that are not mangled C++ are returned as they are.
 func Demangle(name string) string {
 	base, _ := SplitVersion(name)
 	plt := strings.HasSuffix(base, "@plt")
@@ -35,7 +36,7 @@ func Demangle(name string) string {
 	}
 	out := base
 	if strings.HasPrefix(base, "_Z") {
-		if s, err := demangle.ToString(base, demangle.Verbose, demangleLimit); err == nil {
+		if s, err := demangle.ToString(base, demangleLimit); err == nil {
 			out = s
 		}
 	}
@@ -64,8 +65,8 @@ func nameKeys(raw string) []string {
 	if err != nil {
 		return nil
 	}
-	k1 := demangle.ASTToString(a, demangle.Verbose, demangleLimit)
-	k2 := demangle.ASTToString(a, demangle.Verbose, demangle.NoTemplateParams, demangleLimit)
+	k1 := demangle.ASTToString(a, demangleLimit)
+	k2 := demangle.ASTToString(a, demangle.NoTemplateParams, demangleLimit)
 	if plt {
 		k1, k2 = k1+"@plt", k2+"@plt"
 	}
@@ -75,11 +76,10 @@ func nameKeys(raw string) []string {
 	return []string{k1, k2}
 }
 
-// lastComponent returns the part of a qualified C++ name after its last
-// top-level "::" (ignoring "::" inside <> and ()), with any parameter list
-// removed: "ns::Box<a::b>::get(int)" → "get".
+// lastComponent returns the part of a qualified C++ name without
+// parameters after its last top-level "::" (ignoring "::" inside <> and
+// ()): "ns::Box<a::b>::get" → "get".
 func lastComponent(name string) string {
-	name = stripParams(name)
 	depth, start := 0, 0
 	for i := 0; i < len(name); i++ {
 		switch name[i] {

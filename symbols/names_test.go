@@ -31,11 +31,12 @@ func TestStripParamsAndLastComponent(t *testing.T) {
 		{"int geo::twice<int>(int)", "int geo::twice<int>", "twice<int>"},
 		{"a<(1>2)>::f()", "a<(1>2)>::f", "f"},
 		{"s<int>::f(x)::Guard::~Guard()", "s<int>::f(x)::Guard::~Guard", "~Guard"},
+		{"e::operator void (e::*)()() const", "e::operator void (e::*)()", "operator void (e::*)()"},
 	} {
 		if got := stripParams(tc.in); got != tc.stripped {
 			t.Errorf("stripParams(%q) = %q, want %q", tc.in, got, tc.stripped)
 		}
-		if got := lastComponent(tc.in); got != tc.last {
+		if got := lastComponent(stripParams(tc.in)); got != tc.last {
 			t.Errorf("lastComponent(%q) = %q, want %q", tc.in, got, tc.last)
 		}
 	}

@@ -57,12 +57,13 @@ func (s Symbol) Contains(addr uint64) bool {
 // symtab is the decoded, indexed symbol table of a File.
 type symtab struct {
 	syms   []Symbol // sorted by address, then preference
+	tls    []Symbol // STT_TLS symbols (Addr is an offset in the TLS block)
 	groups []int    // index in syms of the first symbol of each address
 	secs   []secRange
 
 	nameOnce sync.Once
-	byName   map[string][]int32 // raw and demangled keys → syms index
-	byLast   map[string][]int32 // last qualified component → syms index
+	byName   map[string][]int32 // raw and demangled keys → index (see at)
+	byLast   map[string][]int32 // last qualified component → index
 	keys     [][]string         // demangled keys per symbol (nil for C names)
 }
 
@@ -76,7 +77,8 @@ func (f *File) symbols() (*symtab, error) {
 
 // Symbols returns every addressable symbol (functions, objects and
 // untyped labels in allocated sections, plus PLT stubs), sorted by
-// address; at one address the preferred symbol comes first.
+// address; at one address the preferred symbol comes first. Thread-local
+// symbols are left out (see LookupName).
 func (f *File) Symbols() ([]Symbol, error) {
 	st, err := f.symbols()
 	if err != nil {
@@ -127,12 +129,25 @@ func (f *File) loadSymbols() (*symtab, error) {
 }
 
 // newSymtab sorts and indexes syms; secs are the allocated sections.
+// Thread-local symbols are kept apart: their values are offsets, not
+// addresses, so only name lookups find them.
 func newSymtab(all []Symbol, secs []secRange) *symtab {
-	slices.SortFunc(all, compareSymbols)
+	var tls []Symbol
+	all = slices.DeleteFunc(all, func(s Symbol) bool {
+		if s.Type == elf.STT_TLS {
+			tls = append(tls, s)
+			return true
+		}
+		return false
+	})
 	// Drop duplicates (the same name at the same address from .symtab
 	// and .dynsym); the .symtab copy sorts first.
-	all = slices.CompactFunc(all, func(a, b Symbol) bool { return a.Addr == b.Addr && a.Name == b.Name })
-	st := &symtab{syms: all, secs: secs}
+	same := func(a, b Symbol) bool { return a.Addr == b.Addr && a.Name == b.Name }
+	slices.SortFunc(all, compareSymbols)
+	all = slices.CompactFunc(all, same)
+	slices.SortFunc(tls, compareSymbols)
+	tls = slices.CompactFunc(tls, same)
+	st := &symtab{syms: all, tls: tls, secs: secs}
 	for i := range all {
 		if i == 0 || all[i].Addr != all[i-1].Addr {
 			st.groups = append(st.groups, i)
@@ -153,7 +168,7 @@ func (f *File) appendSymbols(dst []Symbol, es []elf.Symbol, src Source) []Symbol
 	for _, e := range es {
 		typ, bind := elf.ST_TYPE(e.Info), elf.ST_BIND(e.Info)
 		switch typ {
-		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_NOTYPE, elf.STT_GNU_IFUNC:
+		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_NOTYPE, elf.STT_GNU_IFUNC, elf.STT_TLS:
 		default:
 			continue
 		}
@@ -275,7 +290,8 @@ func (st *symtab) sameSection(a, b uint64) bool {
 // be a raw symbol name ("_ZN2ns3Foo3barEi", "puts", "puts@plt", optionally
 // with an @VERSION suffix), a full demangled name ("ns::Foo::bar(int)"), or
 // a qualified name without parameters or template arguments
-// ("ns::Foo::bar", "ns::Box::get"). As in GDB, trailing components also
+// ("ns::Foo::bar", "ns::Box::get"). Thread-local variables are found too
+// (Type STT_TLS; Addr is the offset in the module's TLS block). As in GDB, trailing components also
 // match: "Foo::bar" and "bar" find "ns::Foo::bar" (all overloads), unless
 // the name starts with "::". It returns an error wrapping ErrNoSymbol if nothing matches.
 func (f *File) LookupName(name string) ([]Symbol, error) {
@@ -296,10 +312,10 @@ func (st *symtab) lookupName(name string) ([]Symbol, error) {
 	name = strings.TrimPrefix(name, "::")
 	idx := slices.Clone(st.byName[name])
 	withParams := stripParams(name) != name
-	for _, i := range st.byLast[lastComponent(name)] {
+	for _, i := range st.byLast[lastComponent(stripParams(name))] {
 		if withParams {
 			// "Foo::bar(int)": compare with the full demangled name.
-			full := Demangle(st.syms[i].Name)
+			full := Demangle(st.at(i).Name)
 			if full == name || !global && matchQualified(full, name) {
 				idx = append(idx, i)
 			}
@@ -320,35 +336,43 @@ func (st *symtab) lookupName(name string) ([]Symbol, error) {
 	}
 	out := make([]Symbol, 0, len(idx))
 	for _, i := range idx {
-		out = append(out, st.syms[i])
+		out = append(out, st.at(i))
 	}
 	slices.SortFunc(out, compareSymbols)
 	return slices.CompactFunc(out, func(a, b Symbol) bool { return a == b }), nil
 }
 
+// at returns the symbol with name-index number i: syms first, then tls.
+func (st *symtab) at(i int32) Symbol {
+	if int(i) < len(st.syms) {
+		return st.syms[i]
+	}
+	return st.tls[int(i)-len(st.syms)]
+}
+
 func (st *symtab) buildNames() {
 	// Demangling dominates; spread it over the CPUs.
-	st.keys = make([][]string, len(st.syms))
-	workers := min(runtime.GOMAXPROCS(0), 1+len(st.syms)/4096)
+	n := len(st.syms) + len(st.tls)
+	st.keys = make([][]string, n)
+	workers := min(runtime.GOMAXPROCS(0), 1+n/4096)
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Go(func() {
-			for i := w; i < len(st.syms); i += workers {
-				st.keys[i] = nameKeys(st.syms[i].Name)
+			for i := w; i < n; i += workers {
+				st.keys[i] = nameKeys(st.at(int32(i)).Name)
 			}
 		})
 	}
 	wg.Wait()
-	st.byName = make(map[string][]int32, len(st.syms))
+	st.byName = make(map[string][]int32, n)
 	st.byLast = make(map[string][]int32)
 	add := func(m map[string][]int32, k string, i int32) {
 		if l := m[k]; len(l) == 0 || l[len(l)-1] != i {
 			m[k] = append(l, i)
 		}
 	}
-	for i, s := range st.syms {
-		i := int32(i)
-		add(st.byName, s.Name, i)
+	for i := range int32(n) {
+		add(st.byName, st.at(i).Name, i)
 		for _, k := range st.keys[i] {
 			add(st.byName, k, i)
 			add(st.byLast, lastComponent(k), i)
