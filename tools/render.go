@@ -54,7 +54,7 @@ func stopText(st *session.Stop) string {
 	if st.ExitCode != nil {
 		fmt.Fprintf(&b, ", exit code %d", *st.ExitCode)
 	}
-	if st.Breakpoint != 0 {
+	if st.Breakpoint != 0 && st.Watch == nil {
 		fmt.Fprintf(&b, ", breakpoint #%d", st.Breakpoint)
 	}
 	if st.Thread != "" {

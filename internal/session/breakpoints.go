@@ -29,6 +29,7 @@ type breakpoint struct {
 	old       []byte // watchpoints: value at the last stop
 	valueType string // watchpoints: type for printing, "" = raw
 	lv        *lvalue
+	changed   bool // watchpoints: the last hit changed the value
 }
 
 func (b *breakpoint) isWatch() bool { return b.typ >= rsp.WriteWatchpoint }
@@ -464,6 +465,7 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 			b.hits++
 			hit = &WatchHit{Number: b.num, Expression: b.spec, Address: hexAddr(a), Kind: b.info().Type}
 			now := s.peek(ctx, a, b.size)
+			b.changed = b.old == nil || now == nil || string(b.old) != string(now)
 			hit.Old = s.formatWatch(ctx, b, b.old)
 			hit.New = s.formatWatch(ctx, b, now)
 			b.old = now

@@ -42,7 +42,7 @@ func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *
 		Types: s.types(img),
 		Bias:  bias,
 		Symbolize: func(a uint64) (string, bool) {
-			n := s.symbolize(ctx, a)
+			n := s.dataSymbol(ctx, a)
 			return n, n != ""
 		},
 	}

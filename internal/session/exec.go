@@ -95,6 +95,14 @@ func plainStep(st rsp.Stop) bool {
 // breakpoints. It reports whether a conditional breakpoint said "go on".
 func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	out := s.makeStop(ctx, st)
+	if out.Reason == "watchpoint" && out.Watch != nil {
+		// Like GDB, a write watchpoint reports only writes that change
+		// the value.
+		if b, err := s.findBP(out.Watch.Number); err == nil && b.typ == rsp.WriteWatchpoint && !b.changed {
+			b.hits--
+			return out, true
+		}
+	}
 	if out.Reason != "breakpoint" || out.Breakpoint == 0 {
 		s.refreshWatches(ctx)
 		return out, false
@@ -162,11 +170,15 @@ func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*
 				return err
 			}
 			if !plainStep(st) || i == n-1 {
-				out, _ = s.finishStop(ctx, st)
-				if out.Reason == "step" && !plainStep(st) {
-					return nil
+				var again bool
+				out, again = s.finishStop(ctx, st)
+				if again {
+					out.Reason, out.Watch, out.Breakpoint = "step", nil, 0
+					if i < n-1 {
+						continue
+					}
 				}
-				if !plainStep(st) {
+				if out.Reason != "step" {
 					return nil
 				}
 			}
@@ -207,7 +219,7 @@ func (s *Session) where(ctx context.Context) (here, error) {
 	} else if _, off, ok := img.SymbolAt(fpc); ok {
 		h.entry = h.pc - off
 	}
-	if bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 1, PastMain: true}); err == nil && len(bt.Frames) > 0 {
+	if bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 8, PastMain: true}); err == nil && len(bt.Frames) > 0 {
 		h.cfa = bt.Frames[0].CFA
 	}
 	return h, nil

@@ -31,11 +31,23 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 		s.framesT = s.cur
 		return s.frames, nil
 	}
-	bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: maxFrames})
+	// PastMain: the unwinder computes a frame's CFA only when it unwinds
+	// past it, and locals of main need main's CFA. Cut after main here.
+	bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: maxFrames + 1, PastMain: true})
 	if err != nil && (bt == nil || len(bt.Frames) == 0) {
 		return nil, fmt.Errorf("unwind the stack: %w", err)
 	}
-	s.frames = bt.Frames
+	fr := bt.Frames
+	for i, f := range fr {
+		if f.Name == "main" && !f.Inlined {
+			fr = fr[:i+1]
+			break
+		}
+	}
+	if len(fr) > maxFrames {
+		fr = fr[:maxFrames]
+	}
+	s.frames = fr
 	s.framesT = s.cur
 	return s.frames, nil
 }

@@ -129,6 +129,13 @@ func le64(v uint64) []byte {
 
 // leHex prints little-endian bytes as a 0x number.
 func leHex(b []byte) string {
+	if len(b) <= 8 {
+		var v uint64
+		for i := len(b) - 1; i >= 0; i-- {
+			v = v<<8 | uint64(b[i])
+		}
+		return fmt.Sprintf("%#x", v)
+	}
 	var sb strings.Builder
 	sb.WriteString("0x")
 	started := false

@@ -41,6 +41,17 @@ func (s *Session) loadLibs(ctx context.Context) *libs {
 	}
 	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
 	mods, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: 8, ByteOrder: binary.LittleEndian})
+	if (err != nil || len(mods) < 2) && s.kind == KindLive && s.pid > 0 {
+		// Before ld.so has run there is no link map; a local process
+		// has /proc/PID/maps.
+		if b, rerr := os.ReadFile(fmt.Sprintf("/proc/%d/maps", s.pid)); rerr == nil {
+			if maps, perr := symbols.ParseMaps(string(b)); perr == nil {
+				if mm := symbols.ModulesFromMaps(maps, nil); len(mm) > 0 {
+					mods, err = mm, nil
+				}
+			}
+		}
+	}
 	if err != nil || len(mods) == 0 {
 		if s.libs != nil {
 			s.libs.stops = s.stops
@@ -141,6 +152,22 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 		}
 	}
 	return loc
+}
+
+// dataSymbol names an address the way GDB prints <sym+off> after a
+// pointer value: only when a symbol really covers it.
+func (s *Session) dataSymbol(ctx context.Context, a uint64) string {
+	if s.syms != nil && a >= s.bias {
+		if sym, off, err := s.syms.LookupAddr(a - s.bias); err == nil && (off < sym.Size || sym.Size == 0 && off == 0) {
+			return symbolName(sym.Demangled(), off)
+		}
+	}
+	if l := s.loadLibs(ctx); l != nil {
+		if sl, err := l.as.Lookup(a); err == nil && sl.Module.Path != s.program && (sl.Offset < sl.Symbol.Size || sl.Symbol.Size == 0 && sl.Offset == 0) {
+			return symbolName(sl.Symbol.Demangled(), sl.Offset)
+		}
+	}
+	return ""
 }
 
 // symbolize names an address as symbol+offset, or "".

@@ -63,6 +63,9 @@ func (s *Session) loadProgram(ctx context.Context) {
 		return
 	}
 	s.img = img
+	if f, err := symbols.Open(s.program); err == nil {
+		s.syms = f
+	}
 	if img.ELF().Type != elf.ET_DYN {
 		return
 	}

@@ -1,0 +1,147 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// serverBin builds cmd/rrmcp once per test binary.
+func serverBin(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "rrmcp-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "rrmcp")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/rrmcp")
+		cmd.Dir = testenv.Root(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = err
+			binPath = string(out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("build rrmcp: %v\n%s", buildErr, binPath)
+	}
+	return binPath
+}
+
+// mcpClient is an MCP client talking to a freshly started rrmcp over stdio.
+type mcpClient struct {
+	t *testing.T
+	c *client.Client
+}
+
+func startServer(t *testing.T, env ...string) *mcpClient {
+	t.Helper()
+	bin := serverBin(t)
+	c, err := client.NewStdioMCPClient(bin, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var req mcp.InitializeRequest
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "rrmcp-test", Version: "0"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return &mcpClient{t: t, c: c}
+}
+
+type result struct {
+	text  string
+	isErr bool
+	data  map[string]any
+}
+
+// call invokes a tool; a protocol error fails the test.
+func (m *mcpClient) call(name string, args map[string]any) result {
+	m.t.Helper()
+	ctx, cancel := context.WithTimeout(m.t.Context(), 60*time.Second)
+	defer cancel()
+	var req mcp.CallToolRequest
+	req.Params.Name = name
+	req.Params.Arguments = args
+	t0 := time.Now()
+	res, err := m.c.CallTool(ctx, req)
+	el := time.Since(t0)
+	if err != nil {
+		m.t.Fatalf("%s(%v): protocol error: %v", name, args, err)
+	}
+	var r result
+	for _, c := range res.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			r.text += tc.Text
+		}
+	}
+	r.isErr = res.IsError
+	if res.StructuredContent != nil {
+		b, _ := json.Marshal(res.StructuredContent)
+		json.Unmarshal(b, &r.data)
+	}
+	if testing.Verbose() {
+		m.t.Logf("%s %v (%v) ->\n%s", name, args, el.Round(time.Microsecond), r.text)
+	}
+	return r
+}
+
+// ok calls a tool that must succeed and whose text must contain every want.
+func (m *mcpClient) ok(name string, args map[string]any, want ...string) result {
+	m.t.Helper()
+	r := m.call(name, args)
+	if r.isErr {
+		m.t.Fatalf("%s(%v) failed:\n%s", name, args, r.text)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.text, w) {
+			m.t.Fatalf("%s(%v): result lacks %q:\n%s", name, args, w, r.text)
+		}
+	}
+	return r
+}
+
+// fails calls a tool that must return isError with every want in its text.
+func (m *mcpClient) fails(name string, args map[string]any, want ...string) result {
+	m.t.Helper()
+	r := m.call(name, args)
+	if !r.isErr {
+		m.t.Fatalf("%s(%v) succeeded, want an error:\n%s", name, args, r.text)
+	}
+	for _, w := range want {
+		if !strings.Contains(r.text, w) {
+			m.t.Fatalf("%s(%v): error lacks %q:\n%s", name, args, w, r.text)
+		}
+	}
+	if strings.Contains(r.text, "goroutine ") || strings.Contains(r.text, "panic") {
+		m.t.Fatalf("%s: error leaks Go internals:\n%s", name, r.text)
+	}
+	return r
+}
+
+type args = map[string]any

@@ -1,0 +1,82 @@
+package tools_test
+
+import (
+	"testing"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+func TestLiveNullDeref(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "null_deref")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}}, "live backend", "forward execution only", "ld-linux")
+	c.ok("rr_breakpoint_set", args{"location": "lookup", "condition": "name[0] == 'c'"}, "Breakpoint #1", "lookup", "if name[0] == 'c'")
+	c.ok("rr_continue", nil, "breakpoint #1", "null_deref.c:35")
+	c.ok("rr_evaluate", args{"expression": "name"}, `"carol"`)
+	c.ok("rr_backtrace", nil, "#0  lookup", "#1  process", "#2  main")
+	c.ok("rr_locals", nil, "u = ", "name = ")
+	c.ok("rr_next", nil, "Stopped: step", "null_deref.c:36")
+	c.ok("rr_step", nil, "Stopped: step", "null_deref.c:37")
+	c.ok("rr_finish", nil, "SIGSEGV", "use") // lookup passes NULL on to use()
+	c.ok("rr_continue", nil, "SIGSEGV", "use", "null_deref.c:30")
+	c.ok("rr_backtrace", nil, "use", "lookup", "process", "main")
+	c.ok("rr_evaluate", args{"expression": "u"}, "0x0")
+	c.ok("rr_registers", args{"register_names": []string{"rip", "rsp"}}, "rip", "use+")
+	c.ok("rr_disassemble", args{"count": 3}, "=>")
+	c.ok("rr_source_lines", nil, "CRASH", "=>")
+	c.fails("rr_continue", args{"reverse": true}, "reverse execution needs an rr recording")
+	c.ok("rr_replay_stop", nil, "stopped")
+}
+
+func TestLiveStepping(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "counter")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_breakpoint_set", args{"location": "counter.c:76"}, "counter.c:76")
+	c.ok("rr_continue", nil, "breakpoint #1", "counter.c:76")
+	c.ok("rr_step", nil, "chain", "counter.c:49")
+	c.ok("rr_finish", nil, "finish", "main", "Value returned: 21")
+	c.ok("rr_next", nil, "counter.c:77")
+	c.ok("rr_next", nil, "counter.c:78")
+	c.ok("rr_watchpoint_set", args{"expression": "sq"}, "Watchpoint", "sq")
+	c.ok("rr_continue", nil, "watchpoint", "old = 0, new = 1", "counter.c:79")
+	c.ok("rr_breakpoint_remove", args{"breakpoint_number": 2}, "removed")
+	c.ok("rr_breakpoint_set", args{"location": "square"}, "Breakpoint #3", "square", "counter.c:66")
+	c.ok("rr_continue", nil, "counter.c:66")
+	c.ok("rr_finish", nil, "Returned from square", "Value returned: 4")
+	c.ok("rr_stepi", nil, "Stopped: step")
+	c.ok("rr_nexti", args{"count": 2}, "Stopped")
+	c.ok("rr_breakpoint_list", nil, "#1", "#3")
+	c.ok("rr_breakpoint_disable", args{"breakpoint_number": 3}, "disabled")
+	c.ok("rr_breakpoint_enable", args{"breakpoint_number": 3}, "square")
+	c.ok("rr_breakpoint_condition", args{"breakpoint_number": 3, "condition": "x == 3"}, "if x == 3")
+	c.ok("rr_continue", nil, "breakpoint #3", "counter.c:66")
+	c.ok("rr_evaluate", args{"expression": "x"}, "= 3")
+	c.ok("rr_evaluate", args{"expression": "list->next->name"}, `"beta"`)
+	c.ok("rr_read_memory", args{"address": "&greeting", "count": 8}, "hello")
+	c.ok("rr_thread_list", nil, "* Thread", "square")
+	th := c.ok("rr_thread_list", nil)
+	id := th.data["threads"].([]any)[0].(map[string]any)["id"].(string)
+	c.ok("rr_thread_select", args{"thread_id": id}, "Switched to thread "+id)
+	c.ok("rr_breakpoint_set", args{"location": "bottom"}, "bottom")
+	c.ok("rr_breakpoint_remove", args{"breakpoint_number": 3})
+	c.ok("rr_replay_stop", nil)
+	// A fresh run for the deep stack.
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_breakpoint_set", args{"location": "bottom"})
+	c.ok("rr_continue", nil, "bottom")
+	bt := c.ok("rr_backtrace", nil, "#21  main")
+	if n := len(bt.data["frames"].([]any)); n != 22 {
+		t.Errorf("backtrace has %d frames, want 22 (bottom, 20 × chain, main)", n)
+	}
+	c.ok("rr_backtrace", args{"max_depth": 3}, "more frames")
+	c.ok("rr_select_frame", args{"frame_level": 5}, "#5  chain")
+	c.ok("rr_evaluate", args{"expression": "depth"}, "depth = 5")
+	c.ok("rr_locals", nil, "depth = 5")
+	c.ok("rr_registers", nil, "rip", "rsp")
+	c.ok("rr_finish", nil, "Returned from chain", "Value returned: 6")
+	c.ok("rr_continue", nil, "exited", "exit code 0")
+	c.fails("rr_continue", nil, "exited")
+}
