@@ -39,7 +39,7 @@ type Session struct {
 	bias   uint64       // load bias of the main program
 	libs   *libs        // shared libraries, loaded on demand
 	auxv   symbols.Auxv
-	syms   *symbols.File // ELF symbols of the main program
+	syms   *symbols.File       // ELF symbols of the main program
 	src    map[string][]string // source files by path, read once
 	stops  int                 // counts stops; caches keyed by it
 
