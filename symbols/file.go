@@ -34,6 +34,7 @@ type File struct {
 	DebugRoots []string
 
 	elf    *elf.File
+	r      io.ReaderAt
 	data   []byte // whole file when memory-mapped, else nil
 	closer io.Closer
 
@@ -69,7 +70,7 @@ func Open(path string) (*File, error) {
 		closer.Close()
 		return nil, fmt.Errorf("open elf %s: %w: %w", path, ErrMalformed, err)
 	}
-	return &File{Path: path, elf: ef, data: data, closer: closer}, nil
+	return &File{Path: path, elf: ef, r: r, data: data, closer: closer}, nil
 }
 
 type munmapper []byte
@@ -83,7 +84,7 @@ func NewFile(r io.ReaderAt) (*File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read elf: %w: %w", ErrMalformed, err)
 	}
-	return &File{elf: ef}, nil
+	return &File{elf: ef, r: r}, nil
 }
 
 // Close releases the file and any separate debug file it opened.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"debug/elf"
 	"encoding/binary"
-	"errors"
 	"fmt"
 )
 
@@ -279,8 +278,6 @@ func LoadedModules(ctx context.Context, read ReadMemoryFunc, av Auxv, exePath st
 	return mods, nil
 }
 
-var errNoPhdr = errors.New("no PT_PHDR and no PT_LOAD at offset 0")
-
 // BiasFromEntry returns the load bias of f given the runtime entry point
 // (AT_ENTRY): runtime address = link-time address + bias.
 func BiasFromEntry(f *File, atEntry uint64) uint64 { return atEntry - f.elf.Entry }
@@ -304,16 +301,17 @@ func BiasFromPhdr(f *File, atPhdr uint64) (uint64, error) {
 			return atPhdr - (p.Vaddr + phoff), nil
 		}
 	}
-	return 0, fmt.Errorf("bias of %s: %w", f.describe(), errNoPhdr)
+	return 0, fmt.Errorf("bias of %s: %w: no PT_PHDR and no PT_LOAD at offset 0", f.describe(), ErrMalformed)
 }
 
 // phoff reads e_phoff from the ELF header.
 func (f *File) phoff() (uint64, error) {
-	if f.data != nil && len(f.data) >= 0x40 {
-		if f.elf.Class == elf.ELFCLASS64 {
-			return f.elf.ByteOrder.Uint64(f.data[0x20:]), nil
-		}
-		return uint64(f.elf.ByteOrder.Uint32(f.data[0x1c:])), nil
+	var h [0x28]byte
+	if _, err := f.r.ReadAt(h[:], 0); err != nil {
+		return 0, fmt.Errorf("read elf header: %w", err)
 	}
-	return 0, fmt.Errorf("bias of %s: %w", f.describe(), errNoPhdr)
+	if f.elf.Class == elf.ELFCLASS64 {
+		return f.elf.ByteOrder.Uint64(h[0x20:]), nil
+	}
+	return uint64(f.elf.ByteOrder.Uint32(h[0x1c:])), nil
 }

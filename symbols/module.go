@@ -1,10 +1,8 @@
 package symbols
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 )
 
@@ -240,18 +238,6 @@ func (a *AddressSpace) Close() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// SortModules orders modules by runtime start (Start, else Bias), for
-// display.
-func SortModules(mods []Module) {
-	key := func(m Module) uint64 {
-		if m.Start != 0 {
-			return m.Start
-		}
-		return m.Bias
-	}
-	slices.SortStableFunc(mods, func(x, y Module) int { return cmp.Compare(key(x), key(y)) })
 }
 
 // memReaderAt reads an in-memory ELF image (the vDSO) through target
