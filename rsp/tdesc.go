@@ -103,6 +103,8 @@ const (
 	maxRegisters    = 4096
 	maxRegnum       = 1 << 16
 	maxBitsize      = 1 << 16
+	maxDocBytes     = 4 << 20
+	maxTokens       = 1 << 18
 )
 
 // ParseTargetDesc reads "target.xml" through fetch, follows xi:include
@@ -145,11 +147,17 @@ func (p *tdParser) parse(annex string, td *TargetDesc, depth int) error {
 	if err != nil {
 		return fmt.Errorf("target description %s: %w", annex, err)
 	}
+	if len(data) > maxDocBytes {
+		return fmt.Errorf("target description %s: larger than %d bytes", annex, maxDocBytes)
+	}
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = false
 	d.Entity = xml.HTMLEntity
 	var text *string // element whose character data we collect
-	for {
+	for n := 0; ; n++ {
+		if n > maxTokens {
+			return fmt.Errorf("target description %s: more than %d XML tokens", annex, maxTokens)
+		}
 		tok, err := d.Token()
 		if err == io.EOF {
 			return nil

@@ -1,0 +1,126 @@
+package rsp
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+)
+
+func TestDecodePacket(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		in       string
+		want     string
+		consumed int
+		err      string // substring; "" = no error; "EOF" = incomplete
+	}{
+		{"plain", "$OK#9a", "OK", 6, ""},
+		{"ack before", "+$OK#9a", "OK", 7, ""},
+		{"junk before", "xx$OK#9a", "OK", 8, ""},
+		{"empty", "$#00", "", 4, ""},
+		{"uppercase checksum", "$OK#9A", "OK", 6, ""},
+		{"rle 16 zeros", "$0*,#" + cs("0*,"), "0000000000000000", 7, ""},
+		{"rle gdbserver stop", "$T0506:0*,;07:20e6f*\"7f0* ;#" + cs("T0506:0*,;07:20e6f*\"7f0* ;"),
+			"T0506:0000000000000000;07:20e6ffffff7f0000;", 0, ""},
+		{"notification", "%Stop:T05#" + cs("Stop:T05"), "Stop:T05", 0, ""},
+		{"restart on $", "$junk$OK#9a", "OK", 11, ""},
+		{"bad checksum", "$OK#00", "", 6, "checksum"},
+		{"bad checksum digits", "$OK#zz", "", 6, "checksum digits"},
+		{"incomplete", "$OK#9", "", 0, "EOF"},
+		{"incomplete payload", "$OK", "", 0, "EOF"},
+		{"rle at start", "$*#" + cs("*"), "", 0, "start"},
+		{"rle without count", "$0*#" + cs("0*"), "", 0, "without count"},
+		{"rle bad count", "$0*\x01#" + cs("0*\x01"), "", 0, "count"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, n, err := decodePacket([]byte(tc.in))
+			switch {
+			case tc.err == "EOF":
+				if !errors.Is(err, io.ErrUnexpectedEOF) {
+					t.Fatalf("err = %v, want incomplete", err)
+				}
+				return
+			case tc.err != "":
+				if err == nil || !bytes.Contains([]byte(err.Error()), []byte(tc.err)) {
+					t.Fatalf("err = %v, want %q", err, tc.err)
+				}
+				return
+			case err != nil:
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("payload = %q, want %q", got, tc.want)
+			}
+			if tc.consumed != 0 && n != tc.consumed {
+				t.Errorf("consumed %d, want %d", n, tc.consumed)
+			}
+		})
+	}
+}
+
+func cs(p string) string {
+	var s byte
+	for i := 0; i < len(p); i++ {
+		s += p[i]
+	}
+	return string([]byte{hexDigits[s>>4], hexDigits[s&15]})
+}
+
+func TestEscapeRoundTrip(t *testing.T) {
+	in := []byte{'}', '#', '$', '*', 0, 0xff, 'a', 0x03}
+	esc := escapeBinary(nil, in)
+	if bytes.ContainsAny(esc, "#$*") {
+		t.Fatalf("escaped data still has specials: %q", esc)
+	}
+	out, err := unescapeBinary(esc)
+	if err != nil || !bytes.Equal(out, in) {
+		t.Fatalf("round trip = %q, %v", out, err)
+	}
+	if _, err := unescapeBinary([]byte("ab}")); err == nil {
+		t.Error("trailing escape accepted")
+	}
+}
+
+func FuzzDecodePacket(f *testing.F) {
+	for _, s := range []string{
+		"$OK#9a", "+$OK#9a", "$0*,#" + cs("0*,"),
+		// Real gdbserver 13.1 replies (peers.md §1.3/§1.4), RLE included.
+		"$T0506:0*,;07:20e6f*\"7f0* ;thread:p1cd6.1cd6;core:0;#" + cs("T0506:0*,;07:20e6f*\"7f0* ;thread:p1cd6.1cd6;core:0;"),
+		"$T05watch:0*&4a62d0;06:a0e6ffffff7f0000;thread:p1cd6.1cd6;core:0;#" + cs("T05watch:0*&4a62d0;06:a0e6ffffff7f0000;thread:p1cd6.1cd6;core:0;"),
+		"$W7;process:1cd6#" + cs("W7;process:1cd6"),
+		"$PacketSize=47ff;QPassSignals+;qXfer:features:read+;QStartNoAckMode+#" + cs("PacketSize=47ff;QPassSignals+;qXfer:features:read+;QStartNoAckMode+"),
+		// rr: binary qXfer with escapes; QEMU: ack then reply.
+		"$l}]}\x03}\x04}\x0a#" + cs("l}]}\x03}\x04}\x0a"),
+		"+$T05thread:p01.01;#" + cs("T05thread:p01.01;"),
+		"%Stop:T05#" + cs("Stop:T05"), "$a$b#62", "$*#2a", "$x*\x7f#00", "$#",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, n, err := decodePacket(b)
+		if n < 0 || n > len(b) {
+			t.Fatalf("consumed %d of %d", n, len(b))
+		}
+		if err == nil {
+			// A run of k bytes expands to at most k*98 bytes.
+			if len(p) > 98*len(b) {
+				t.Fatalf("payload %d bytes from %d input bytes", len(p), len(b))
+			}
+			if _, err := unescapeBinary(p); err != nil && !bytes.HasSuffix(p, []byte("}")) {
+				t.Fatalf("unescape: %v", err)
+			}
+		}
+		// Whatever the payload, framing it and decoding gives it back
+		// (payloads never contain raw '#', '$' or '*' once escaped).
+		esc := escapeBinary(nil, b)
+		out, n2, err := decodePacket(appendFrame(nil, esc))
+		if err != nil || n2 != len(esc)+4 {
+			t.Fatalf("round trip of %q: %v (consumed %d)", b, err, n2)
+		}
+		back, err := unescapeBinary(out)
+		if err != nil || !bytes.Equal(back, b) {
+			t.Fatalf("round trip of %q gave %q, %v", b, back, err)
+		}
+	})
+}
