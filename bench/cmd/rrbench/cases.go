@@ -1,0 +1,300 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// stopInfo is what both sides report about a stop, to check they agree.
+type stopInfo struct {
+	reason   string
+	function string
+	line     int
+}
+
+func (s stopInfo) String() string { return fmt.Sprintf("%s in %s:%d", s.reason, s.function, s.line) }
+
+// driver is one debugger front end: rrmcp over MCP, or GDB over MI.
+type driver interface {
+	name() string
+	pid() int
+	start(ctx context.Context, exe string) error
+	setBreak(ctx context.Context, loc, cond string) error
+	cont(ctx context.Context) (stopInfo, error)
+	step(ctx context.Context) (stopInfo, error)
+	next(ctx context.Context) (stopInfo, error)
+	finish(ctx context.Context) (stopInfo, error)
+	backtrace(ctx context.Context) (int, error)
+	locals(ctx context.Context) (int, error)
+	eval(ctx context.Context, expr string) (string, error)
+	readMem(ctx context.Context, addr string, n int) (int, error)
+	regs(ctx context.Context, names []string) (int, error)
+	endSession(ctx context.Context) error
+	close() error
+}
+
+// maker starts a front end that will debug exe (GDB reads its symbols at
+// start; rrmcp when the session starts).
+type maker func(ctx context.Context, exe string) (driver, error)
+
+// measurement is one side's result for one case.
+type measurement struct {
+	durs  []time.Duration
+	rss   []float64 // MiB, cold-start cases only
+	check string    // what the side returned, to compare the two
+}
+
+// benchCase is one row (or two, with RSS) of the results.
+type benchCase struct {
+	name  string
+	desc  string
+	unit  string // "ms" per operation, or per run for whole-run cases
+	hits  int    // > 0: throughput case, hits per run
+	rss   string // name of the peak-RSS row this case also yields
+	reps  int
+	exe   func(e *env) string
+	run   func(ctx context.Context, exe string, mk maker, reps int) (measurement, error)
+	large bool // uses a large binary
+}
+
+// gpRegs are the registers "read all registers" reads on both sides: the
+// general-purpose set rrmcp's rr_registers returns by default.
+var gpRegs = []string{"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
+	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip", "eflags",
+	"cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base"}
+
+const warmup = 3
+
+func cases() []benchCase {
+	counter := func(e *env) string { return e.counter }
+	return []benchCase{
+		{name: "continue_to_breakpoint", unit: "ms", reps: 40, exe: counter,
+			desc: "rr_continue / -exec-continue to a breakpoint in hit() (hit again each time)",
+			run: atHit(func(ctx context.Context, d driver) (string, error) {
+				st, err := d.cont(ctx)
+				return st.function, err
+			}, false)},
+		{name: "step", unit: "ms", reps: 40, exe: counter,
+			desc: "rr_step / -exec-step: one source line in hit()",
+			run: atHit(func(ctx context.Context, d driver) (string, error) {
+				st, err := d.step(ctx)
+				return st.function + ":" + strconv.Itoa(st.line), err
+			}, true)},
+		{name: "next", unit: "ms", reps: 40, exe: counter,
+			desc: "rr_next / -exec-next: one source line in hit()",
+			run: atHit(func(ctx context.Context, d driver) (string, error) {
+				st, err := d.next(ctx)
+				return st.function + ":" + strconv.Itoa(st.line), err
+			}, true)},
+		{name: "finish", unit: "ms", reps: 40, exe: counter,
+			desc: "rr_finish / -exec-finish: from hit() back to main()",
+			run: atHit(func(ctx context.Context, d driver) (string, error) {
+				st, err := d.finish(ctx)
+				return st.function, err
+			}, true)},
+		{name: "backtrace_20_frames", unit: "ms", reps: 12, exe: counter,
+			desc: "rr_backtrace / -stack-list-frames at bottom() under chain(20): the first backtrace after the stop (fresh target each time)",
+			run:  backtrace},
+		{name: "locals", unit: "ms", reps: 40, exe: counter,
+			desc: "rr_locals / -stack-list-variables --all-values in hit()",
+			run: atHit(func(ctx context.Context, d driver) (string, error) {
+				n, err := d.locals(ctx)
+				return fmt.Sprintf("%d values", n), err
+			}, true)},
+		{name: "evaluate_member_chain", unit: "ms", reps: 40, exe: counter,
+			desc: "rr_evaluate / -data-evaluate-expression of list->next->name (struct node chain) in hit()",
+			run: atHit(func(ctx context.Context, d driver) (string, error) {
+				return d.eval(ctx, "list->next->name")
+			}, true)},
+		{name: "read_memory_64", unit: "ms", reps: 40, exe: counter,
+			desc: "rr_read_memory / -data-read-memory-bytes of 64 bytes at &bytes in hit()",
+			run: atHit(func(ctx context.Context, d driver) (string, error) {
+				n, err := d.readMem(ctx, "&bytes", 64)
+				return fmt.Sprintf("%d bytes", n), err
+			}, true)},
+		{name: "registers", unit: "ms", reps: 40, exe: counter,
+			desc: "rr_registers / -data-list-register-values x: the 26 general-purpose registers in hit()",
+			run: atHit(func(ctx context.Context, d driver) (string, error) {
+				n, err := d.regs(ctx, gpRegs)
+				return fmt.Sprintf("%d registers", n), err
+			}, true)},
+		{name: "breakpoint_hits_10000", unit: "ms", hits: 10000, reps: 2, exe: counter,
+			desc: "one continue over 10,000 hits of a conditional breakpoint in hit() (condition i < 0, never true; evaluated by the front end)",
+			run:  hitThroughput},
+		{name: "cold_start_sqlite3", unit: "ms", rss: "peak_rss_sqlite3", reps: 3, large: true,
+			exe:  func(e *env) string { return e.sqlite },
+			desc: "spawn the front end, start sqlite3 (-O2 -g, 5 MB) under gdbserver, break at bench_stop, continue to it",
+			run:  coldStart},
+		{name: "cold_start_stl", unit: "ms", rss: "peak_rss_stl", reps: 3, large: true,
+			exe:  func(e *env) string { return e.stl },
+			desc: "the same on the generated STL-heavy C++ program (100 units, 126 MB, 41 MB .debug_info)",
+			run:  coldStart},
+	}
+}
+
+// atHit runs op reps times in one session, each time at a fresh stop in
+// hit(): the untimed continue before it makes every op the first one
+// after a stop (caches cold). With perStop false, op itself is the move.
+func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool) func(context.Context, string, maker, int) (measurement, error) {
+	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
+		var m measurement
+		d, err := mk(ctx, exe)
+		if err != nil {
+			return m, err
+		}
+		defer d.close()
+		if err := d.start(ctx, exe); err != nil {
+			return m, err
+		}
+		defer d.endSession(ctx)
+		if err := d.setBreak(ctx, "hit", ""); err != nil {
+			return m, err
+		}
+		if !perStop {
+			if _, err := d.cont(ctx); err != nil {
+				return m, err
+			}
+		}
+		for i := 0; i < warmup+reps; i++ {
+			if perStop {
+				st, err := d.cont(ctx)
+				if err != nil {
+					return m, err
+				}
+				if st.function != "hit" {
+					return m, fmt.Errorf("continue stopped in %q, not hit", st.function)
+				}
+			}
+			t0 := time.Now()
+			check, err := op(ctx, d)
+			dur := time.Since(t0)
+			if err != nil {
+				return m, err
+			}
+			if i >= warmup {
+				m.durs = append(m.durs, dur)
+			}
+			m.check = check
+		}
+		return m, nil
+	}
+}
+
+func backtrace(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
+	var m measurement
+	d, err := mk(ctx, exe)
+	if err != nil {
+		return m, err
+	}
+	defer d.close()
+	for i := 0; i < 1+reps; i++ { // one warm-up session
+		if err := d.start(ctx, exe); err != nil {
+			return m, err
+		}
+		if err := d.setBreak(ctx, "bottom", ""); err != nil {
+			return m, err
+		}
+		if _, err := d.cont(ctx); err != nil {
+			return m, err
+		}
+		t0 := time.Now()
+		n, err := d.backtrace(ctx)
+		dur := time.Since(t0)
+		if err != nil {
+			return m, err
+		}
+		if i > 0 {
+			m.durs = append(m.durs, dur)
+		}
+		m.check = fmt.Sprintf("%d frames", n)
+		if err := d.endSession(ctx); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+func hitThroughput(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
+	var m measurement
+	d, err := mk(ctx, exe)
+	if err != nil {
+		return m, err
+	}
+	defer d.close()
+	for i := 0; i < reps; i++ {
+		if err := d.start(ctx, exe); err != nil {
+			return m, err
+		}
+		if err := d.setBreak(ctx, "hit", "i < 0"); err != nil {
+			return m, err
+		}
+		t0 := time.Now()
+		st, err := d.cont(ctx)
+		dur := time.Since(t0)
+		if err != nil {
+			return m, err
+		}
+		m.durs = append(m.durs, dur)
+		m.check = st.reason
+		if err := d.endSession(ctx); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+func coldStart(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
+	var m measurement
+	for i := 0; i < reps; i++ {
+		t0 := time.Now()
+		d, err := mk(ctx, exe)
+		if err != nil {
+			return m, err
+		}
+		st, err := func() (stopInfo, error) {
+			if err := d.start(ctx, exe); err != nil {
+				return stopInfo{}, err
+			}
+			if err := d.setBreak(ctx, "bench_stop", ""); err != nil {
+				return stopInfo{}, err
+			}
+			return d.cont(ctx)
+		}()
+		dur := time.Since(t0)
+		rss := peakRSS(d.pid())
+		d.endSession(ctx)
+		d.close()
+		if err != nil {
+			return m, err
+		}
+		if st.function != "bench_stop" {
+			return m, fmt.Errorf("stopped in %q, not bench_stop", st.function)
+		}
+		m.durs = append(m.durs, dur)
+		m.rss = append(m.rss, rss)
+		m.check = st.function
+	}
+	return m, nil
+}
+
+// peakRSS returns VmHWM of pid in MiB (0 if unknown).
+func peakRSS(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(rest)
+			if len(f) > 0 {
+				kb, _ := strconv.ParseFloat(f[0], 64)
+				return kb / 1024
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,230 @@
+// Command rrbench measures rrmcp against GDB/MI on the same targets, side by
+// side in one run (`make bench`). Each case runs once through the built
+// bin/rrmcp over stdio with a real MCP client (mcp-go), live backend, and
+// once through `gdb --interpreter=mi3` driving a gdbserver on the same
+// program. It prints a table and writes bench/RESULTS.md and
+// bench/results.json; for every case rrmcp loses it profiles rrmcp's side
+// in-process and puts the pprof summary into RESULTS.md.
+//
+// Usage (from the module root):
+//
+//	go run ./bench/cmd/rrbench [-run REGEXP] [-reps FACTOR] [-build=false] [-skip-large]
+//
+// It is a benchmark, not a test: nothing here fails on a timing.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// env holds the paths every case needs.
+type env struct {
+	root    string
+	rrmcp   string
+	counter string
+	sqlite  string
+	stl     string
+}
+
+func main() {
+	root := flag.String("root", "", "module root (default: the directory holding go.mod above the working directory)")
+	bin := flag.String("rrmcp", "", "rrmcp binary (default ROOT/bin/rrmcp)")
+	build := flag.Bool("build", true, "build bin/rrmcp, testprogs and bench/large (cached) first")
+	runRE := flag.String("run", "", "only cases whose name matches this regexp")
+	scale := flag.Float64("reps", 1, "multiply every case's repetitions by this factor")
+	out := flag.String("out", "", "directory for RESULTS.md, results.json and profiles/ (default ROOT/bench)")
+	profile := flag.Bool("profile", true, "profile rrmcp in-process for every case it loses")
+	skipLarge := flag.Bool("skip-large", false, "skip the cold-start cases on the large binaries")
+	timeout := flag.Duration("case-timeout", 4*time.Minute, "limit for one side of one case")
+	flag.Parse()
+	if err := run(*root, *bin, *build, *runRE, *scale, *out, *profile, *skipLarge, *timeout); err != nil {
+		fmt.Fprintln(os.Stderr, "rrbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(root, bin string, build bool, runRE string, scale float64, out string, profile, skipLarge bool, timeout time.Duration) error {
+	start := time.Now()
+	if root == "" {
+		var err error
+		if root, err = findRoot(); err != nil {
+			return err
+		}
+	}
+	e := &env{
+		root:    root,
+		rrmcp:   bin,
+		counter: filepath.Join(root, "testprogs", "build", "counter"),
+		sqlite:  filepath.Join(root, "bench", "large", "build", "sqlite3"),
+		stl:     filepath.Join(root, "bench", "large", "build", "stl", "stl"),
+	}
+	if e.rrmcp == "" {
+		e.rrmcp = filepath.Join(root, "bin", "rrmcp")
+	}
+	if out == "" {
+		out = filepath.Join(root, "bench")
+	}
+	re, err := regexp.Compile(runRE)
+	if err != nil {
+		return err
+	}
+	var selected []benchCase
+	for _, c := range cases() {
+		if re.MatchString(c.name) && !(skipLarge && c.large) {
+			selected = append(selected, c)
+		}
+	}
+	if build {
+		if err := buildAll(root, e.rrmcp, selected); err != nil {
+			return err
+		}
+	}
+	machine := describeMachine()
+	for _, m := range machine {
+		logf("%s", m)
+	}
+
+	mkRR := func(ctx context.Context, exe string) (driver, error) { return newMCP(ctx, e.rrmcp) }
+	mkGDB := func(ctx context.Context, exe string) (driver, error) { return newGDB(ctx, exe) }
+	var rows []row
+	var profiles []profileReport
+	for _, c := range selected {
+		reps := max(1, int(math.Round(float64(c.reps)*scale)))
+		exe := c.exe(e)
+		logf("case %s: %d reps", c.name, reps)
+		rr, rrErr := runSide(c, exe, mkRR, reps, timeout)
+		gdb, gdbErr := runSide(c, exe, mkGDB, reps, timeout)
+		rs := rowsFor(c, rr, gdb, rrErr, gdbErr)
+		writeTable(os.Stderr, rs)
+		rows = append(rows, rs...)
+		if profile {
+			for _, r := range rs {
+				if r.loses() && r.Error == "" {
+					preps := reps
+					if c.hits > 0 {
+						preps = 1 // one run of 10,000 hits is plenty of samples
+					}
+					profiles = append(profiles, profileCase(c, r, exe, preps, filepath.Join(out, "profiles"), timeout))
+				}
+			}
+		}
+	}
+
+	writeTable(os.Stdout, rows)
+	var js bytes.Buffer
+	if err := writeJSON(&js, rows); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "results.json"), js.Bytes(), 0o644); err != nil {
+		return err
+	}
+	var md bytes.Buffer
+	command := "make bench"
+	if args := os.Args[1:]; len(args) > 0 {
+		command = "go run ./bench/cmd/rrbench " + strings.Join(args, " ")
+	}
+	writeMarkdown(&md, command, machine, rows, profiles, time.Since(start))
+	if err := os.WriteFile(filepath.Join(out, "RESULTS.md"), md.Bytes(), 0o644); err != nil {
+		return err
+	}
+	logf("wrote %s and %s in %s", filepath.Join(out, "RESULTS.md"), filepath.Join(out, "results.json"), time.Since(start).Round(time.Second))
+	return nil
+}
+
+func runSide(c benchCase, exe string, mk maker, reps int, timeout time.Duration) (measurement, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	return c.run(ctx, exe, mk, reps)
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "rrbench: "+format+"\n", args...)
+}
+
+func findRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod above the working directory; use -root")
+		}
+		dir = parent
+	}
+}
+
+// buildAll builds rrmcp (always: the benchmark measures the current code),
+// the test programs and, if a selected case needs them, the large binaries
+// (make caches them).
+func buildAll(root, bin string, selected []benchCase) error {
+	steps := [][]string{
+		{"go", "build", "-o", bin, "./cmd/rrmcp"},
+		{"make", "-s", "-C", "testprogs"},
+	}
+	for _, c := range selected {
+		if c.large {
+			steps = append(steps, []string{"make", "-s", "-j2", "-C", "bench/large"})
+			break
+		}
+	}
+	for _, s := range steps {
+		logf("building: %s", strings.Join(s, " "))
+		cmd := exec.Command(s[0], s[1:]...)
+		cmd.Dir = root
+		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%s: %w", strings.Join(s, " "), err)
+		}
+	}
+	return nil
+}
+
+// describeMachine lists what RESULTS.md says about where it ran.
+func describeMachine() []string {
+	var out []string
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	out = append(out, fmt.Sprintf("CPU: %s, nproc %d (runtime.NumCPU)", cpu, runtime.NumCPU()))
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		out = append(out, "memory: "+strings.Join(strings.Fields(firstLine(string(b)))[1:], " "))
+	}
+	out = append(out, "kernel: "+cmdLine("uname", "-sr"))
+	out = append(out, "go: "+runtime.Version())
+	out = append(out, "gdb: "+cmdLine("gdb", "--version"))
+	out = append(out, "gdbserver: "+cmdLine("gdbserver", "--version"))
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		out = append(out, "load average at start (1/5/15 min): "+strings.Join(strings.Fields(string(b))[:3], " ")+" — other work on the machine shows up as spread")
+	}
+	return out
+}
+
+func cmdLine(name string, args ...string) string {
+	b, err := exec.Command(name, args...).Output()
+	if err != nil {
+		return "unavailable (" + err.Error() + ")"
+	}
+	return strings.TrimSpace(firstLine(string(b)))
+}

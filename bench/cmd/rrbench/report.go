@@ -1,0 +1,271 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// stats summarizes samples.
+type stats struct {
+	Median, Min, Max, P25, P75 float64
+	N                          int
+}
+
+// summarize computes order statistics of xs (linear interpolation between
+// closest ranks for the quartiles).
+func summarize(xs []float64) stats {
+	if len(xs) == 0 {
+		return stats{}
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	q := func(p float64) float64 {
+		pos := p * float64(len(s)-1)
+		lo := int(math.Floor(pos))
+		hi := int(math.Ceil(pos))
+		return s[lo] + (s[hi]-s[lo])*(pos-float64(lo))
+	}
+	return stats{Median: q(0.5), Min: s[0], Max: s[len(s)-1], P25: q(0.25), P75: q(0.75), N: len(s)}
+}
+
+func millis(ds []time.Duration) []float64 {
+	out := make([]float64, len(ds))
+	for i, d := range ds {
+		out[i] = float64(d) / float64(time.Millisecond)
+	}
+	return out
+}
+
+// row is one case in results.json. Time cases fill the _ms fields, RSS
+// cases the _mib fields; ratio is always rrmcp ÷ GDB of the medians.
+type row struct {
+	Name  string  `json:"name"`
+	Unit  string  `json:"unit"` // "ms" or "MiB"
+	Ratio float64 `json:"ratio"`
+
+	RRMCPms    *float64 `json:"rrmcp_ms,omitempty"`
+	GDBms      *float64 `json:"gdb_ms,omitempty"`
+	RRMCPMinMs *float64 `json:"rrmcp_min_ms,omitempty"`
+	RRMCPMaxMs *float64 `json:"rrmcp_max_ms,omitempty"`
+	RRMCPP25ms *float64 `json:"rrmcp_p25_ms,omitempty"`
+	RRMCPP75ms *float64 `json:"rrmcp_p75_ms,omitempty"`
+	GDBMinMs   *float64 `json:"gdb_min_ms,omitempty"`
+	GDBMaxMs   *float64 `json:"gdb_max_ms,omitempty"`
+	GDBP25ms   *float64 `json:"gdb_p25_ms,omitempty"`
+	GDBP75ms   *float64 `json:"gdb_p75_ms,omitempty"`
+
+	RRMCPHitsPerS *float64 `json:"rrmcp_hits_per_s,omitempty"`
+	GDBHitsPerS   *float64 `json:"gdb_hits_per_s,omitempty"`
+
+	RRMCPMiB    *float64 `json:"rrmcp_mib,omitempty"`
+	GDBMiB      *float64 `json:"gdb_mib,omitempty"`
+	RRMCPMinMiB *float64 `json:"rrmcp_min_mib,omitempty"`
+	RRMCPMaxMiB *float64 `json:"rrmcp_max_mib,omitempty"`
+	GDBMinMiB   *float64 `json:"gdb_min_mib,omitempty"`
+	GDBMaxMiB   *float64 `json:"gdb_max_mib,omitempty"`
+
+	Reps       int    `json:"reps"`
+	RRMCPCheck string `json:"rrmcp_returned,omitempty"`
+	GDBCheck   string `json:"gdb_returned,omitempty"`
+	Error      string `json:"error,omitempty"`
+
+	desc string
+}
+
+func f64(v float64) *float64 { v = math.Round(v*1000) / 1000; return &v }
+
+// rowsFor turns one case's two measurements into its rows.
+func rowsFor(c benchCase, rr, gdb measurement, rrErr, gdbErr error) []row {
+	r := row{Name: c.name, Unit: "ms", desc: c.desc, RRMCPCheck: rr.check, GDBCheck: gdb.check}
+	var errs []string
+	if rrErr != nil {
+		errs = append(errs, "rrmcp: "+rrErr.Error())
+	}
+	if gdbErr != nil {
+		errs = append(errs, "gdb: "+gdbErr.Error())
+	}
+	r.Error = strings.Join(errs, "; ")
+	a, b := summarize(millis(rr.durs)), summarize(millis(gdb.durs))
+	r.Reps = max(a.N, b.N)
+	if a.N > 0 {
+		r.RRMCPms, r.RRMCPMinMs, r.RRMCPMaxMs, r.RRMCPP25ms, r.RRMCPP75ms = f64(a.Median), f64(a.Min), f64(a.Max), f64(a.P25), f64(a.P75)
+		if c.hits > 0 {
+			r.RRMCPHitsPerS = f64(math.Round(float64(c.hits) / (a.Median / 1000)))
+		}
+	}
+	if b.N > 0 {
+		r.GDBms, r.GDBMinMs, r.GDBMaxMs, r.GDBP25ms, r.GDBP75ms = f64(b.Median), f64(b.Min), f64(b.Max), f64(b.P25), f64(b.P75)
+		if c.hits > 0 {
+			r.GDBHitsPerS = f64(math.Round(float64(c.hits) / (b.Median / 1000)))
+		}
+	}
+	if a.N > 0 && b.N > 0 && b.Median > 0 {
+		r.Ratio = math.Round(a.Median/b.Median*1000) / 1000
+	}
+	rows := []row{r}
+	if c.rss != "" {
+		m := row{Name: c.rss, Unit: "MiB", Error: r.Error, desc: "peak RSS (VmHWM) of the front-end process itself at the stop in " + c.name + " (gdbserver not counted on either side)"}
+		x, y := summarize(rr.rss), summarize(gdb.rss)
+		m.Reps = max(x.N, y.N)
+		if x.N > 0 {
+			m.RRMCPMiB, m.RRMCPMinMiB, m.RRMCPMaxMiB = f64(x.Median), f64(x.Min), f64(x.Max)
+		}
+		if y.N > 0 {
+			m.GDBMiB, m.GDBMinMiB, m.GDBMaxMiB = f64(y.Median), f64(y.Min), f64(y.Max)
+		}
+		if x.N > 0 && y.N > 0 && y.Median > 0 {
+			m.Ratio = math.Round(x.Median/y.Median*1000) / 1000
+		}
+		rows = append(rows, m)
+	}
+	return rows
+}
+
+// loses reports whether rrmcp is slower (or bigger) than GDB in r.
+func (r row) loses() bool { return r.Ratio > 1 }
+
+func fmtNum(p *float64) string {
+	if p == nil {
+		return "—"
+	}
+	v := *p
+	switch {
+	case v >= 100:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 10:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return fmt.Sprintf("%.3f", v)
+}
+
+func spread(lo, hi *float64) string {
+	if lo == nil || hi == nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%s–%s)", fmtNum(lo), fmtNum(hi))
+}
+
+func (r row) cells() (rr, gdb, ratio string) {
+	if r.Unit == "MiB" {
+		rr = fmtNum(r.RRMCPMiB) + spread(r.RRMCPMinMiB, r.RRMCPMaxMiB)
+		gdb = fmtNum(r.GDBMiB) + spread(r.GDBMinMiB, r.GDBMaxMiB)
+	} else {
+		rr = fmtNum(r.RRMCPms) + spread(r.RRMCPP25ms, r.RRMCPP75ms)
+		gdb = fmtNum(r.GDBms) + spread(r.GDBP25ms, r.GDBP75ms)
+	}
+	ratio = "—"
+	if r.Ratio > 0 {
+		ratio = fmt.Sprintf("%.2f", r.Ratio)
+	}
+	return
+}
+
+// writeTable prints the plain-text table for stdout.
+func writeTable(w io.Writer, rows []row) {
+	fmt.Fprintf(w, "%-24s %-5s %-26s %-26s %7s\n", "case", "unit", "rrmcp median (IQR)", "gdb median (IQR)", "ratio")
+	for _, r := range rows {
+		rr, gdb, ratio := r.cells()
+		fmt.Fprintf(w, "%-24s %-5s %-26s %-26s %7s", r.Name, r.Unit, rr, gdb, ratio)
+		if r.RRMCPHitsPerS != nil || r.GDBHitsPerS != nil {
+			fmt.Fprintf(w, "   hits/s: rrmcp %s, gdb %s", fmtNum(r.RRMCPHitsPerS), fmtNum(r.GDBHitsPerS))
+		}
+		if r.Error != "" {
+			fmt.Fprintf(w, "   ERROR: %s", firstLine(r.Error))
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// writeJSON writes results.json: one object per case.
+func writeJSON(w io.Writer, rows []row) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(rows)
+}
+
+// profileReport is a pprof summary for a case rrmcp loses.
+type profileReport struct {
+	Case, Kind, File, Top string
+	Err                   error
+}
+
+// writeMarkdown writes RESULTS.md.
+func writeMarkdown(w io.Writer, command string, machine []string, rows []row, profiles []profileReport, elapsed time.Duration) {
+	fmt.Fprintf(w, "# rrmcp vs GDB/MI benchmark results\n\n")
+	fmt.Fprintf(w, "Generated by `%s` (bench/cmd/rrbench) in %s. Do not edit by hand: rerun it.\n\n", command, elapsed.Round(time.Second))
+	fmt.Fprintf(w, "## Machine\n\n")
+	for _, m := range machine {
+		fmt.Fprintf(w, "- %s\n", m)
+	}
+	fmt.Fprintf(w, "\n## Method\n\n")
+	fmt.Fprintf(w, "Each case runs once through rrmcp — the built `bin/rrmcp`, spawned and driven over stdio by mcp-go's client (protocol 2025-11-25), live backend (`rr_live_start`, gdbserver) — and once through `gdb --interpreter=mi3` driving its own gdbserver on the same program, doing the same thing with the MI command named below. Times are wall-clock around one tool call / one MI command, as the front end's client sees it (for moves: until the stop result / `*stopped`). Per-operation cases do 3 untimed warm-ups, then each timed operation follows an untimed continue to a fresh stop in `hit()`, so no case profits from a cache filled by the previous repetition. Test program: `testprogs/build/counter` (-O0 -g). Numbers are medians with the interquartile range (p25–p75) in brackets; for the RSS rows min–max. **ratio = rrmcp ÷ GDB** of the medians: below 1 rrmcp is faster (or smaller).\n\n")
+	fmt.Fprintf(w, "## Results\n\n")
+	fmt.Fprintf(w, "| case | unit | rrmcp | GDB/MI | ratio | reps |\n|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		rr, gdb, ratio := r.cells()
+		if r.Error != "" {
+			ratio = "error"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d |\n", r.Name, r.Unit, rr, gdb, ratio, r.Reps)
+	}
+	fmt.Fprintf(w, "\n")
+	for _, r := range rows {
+		if r.RRMCPHitsPerS != nil || r.GDBHitsPerS != nil {
+			fmt.Fprintf(w, "Breakpoint-hit throughput (`%s`): rrmcp %s hits/s, GDB %s hits/s.\n\n", r.Name, fmtNum(r.RRMCPHitsPerS), fmtNum(r.GDBHitsPerS))
+		}
+	}
+	fmt.Fprintf(w, "## Cases\n\n| case | what is timed | rrmcp returned | GDB returned |\n|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.Name, r.desc, mdCell(r.RRMCPCheck), mdCell(r.GDBCheck))
+	}
+	var errRows []row
+	for _, r := range rows {
+		if r.Error != "" {
+			errRows = append(errRows, r)
+		}
+	}
+	if len(errRows) > 0 {
+		fmt.Fprintf(w, "\n## Errors\n\n")
+		for _, r := range errRows {
+			fmt.Fprintf(w, "- `%s`: %s\n", r.Name, mdCell(r.Error))
+		}
+	}
+	fmt.Fprintf(w, "\n## Where rrmcp loses\n\n")
+	var losing []string
+	for _, r := range rows {
+		if r.loses() {
+			rr, gdb, ratio := r.cells()
+			losing = append(losing, fmt.Sprintf("- **%s**: rrmcp %s vs GDB %s %s (ratio %s).", r.Name, rr, gdb, r.Unit, ratio))
+		}
+	}
+	if len(losing) == 0 {
+		fmt.Fprintf(w, "Nowhere in this run.\n")
+	} else {
+		fmt.Fprintf(w, "%s\n\n", strings.Join(losing, "\n"))
+		fmt.Fprintf(w, "Profiles of rrmcp's side of each losing case, taken in-process (same tools and session code, mcp-go in-process client, no stdio), `go tool pprof -top`:\n\n")
+		for _, p := range profiles {
+			fmt.Fprintf(w, "### %s (%s profile)\n\n", p.Case, p.Kind)
+			if p.Err != nil {
+				fmt.Fprintf(w, "Profiling failed: %s\n\n", mdCell(p.Err.Error()))
+				continue
+			}
+			fmt.Fprintf(w, "File: `bench/profiles/%s` (`go tool pprof -top` it, or `-http=:0`)\n\n```\n%s\n```\n\n", filepath.Base(p.File), strings.TrimSpace(p.Top))
+		}
+	}
+}
+
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", "\\|")
+	return strings.ReplaceAll(s, "\n", " ")
+}
