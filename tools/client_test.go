@@ -3,6 +3,7 @@ package tools_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,7 +56,7 @@ type mcpClient struct {
 func startServer(t *testing.T, env ...string) *mcpClient {
 	t.Helper()
 	bin := serverBin(t)
-	c, err := client.NewStdioMCPClient(bin, env)
+	c, err := client.NewStdioMCPClient(bin, append([]string{"RRMCP_DEBUG=1"}, env...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,15 @@ func startServer(t *testing.T, env ...string) *mcpClient {
 	if _, err := c.Initialize(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
+	stderr, _ := client.GetStderr(c)
+	t.Cleanup(func() {
+		t0 := time.Now()
+		c.Close()
+		if testing.Verbose() && stderr != nil {
+			b, _ := io.ReadAll(stderr)
+			t.Logf("server closed in %v; stderr:\n%s", time.Since(t0), b)
+		}
+	})
 	return &mcpClient{t: t, c: c}
 }
 

@@ -80,3 +80,27 @@ func TestLiveStepping(t *testing.T) {
 	c.ok("rr_continue", nil, "exited", "exit code 0")
 	c.fails("rr_continue", nil, "exited")
 }
+
+// TestLiveEvaluateFallback: what our evaluator cannot do (calls of C++
+// methods, overloaded operators) goes to GDB through the read-only relay,
+// and the result says so.
+func TestLiveEvaluateFallback(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "gdb")
+	prog := testenv.Prog(t, "cpp_shapes")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_breakpoint_set", args{"location": "count_kinds"})
+	c.ok("rr_continue", nil, "count_kinds")
+	r := c.ok("rr_evaluate", args{"expression": "shapes"}, "std::vector of length 4")
+	if e := r.data["result"].(map[string]any)["engine"]; e != "native" {
+		t.Errorf("engine for shapes = %v, want native", e)
+	}
+	r = c.ok("rr_evaluate", args{"expression": "shapes.size()"}, "= 4", "[evaluated by GDB]")
+	if e := r.data["result"].(map[string]any)["engine"]; e != "gdb" {
+		t.Errorf("engine for shapes.size() = %v, want gdb", e)
+	}
+	c.ok("rr_evaluate", args{"expression": "*shapes[0]"}, `name_ = "wheel"`, "[evaluated by GDB]")
+	// GDB never moved the target: we continue from where we were.
+	c.ok("rr_next", nil, "cpp_shapes.cpp:93")
+}

@@ -3,17 +3,67 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os/exec"
+
+	"github.com/rrmcp/rrmcp/internal/gdbmi"
+	"github.com/rrmcp/rrmcp/internal/relay"
 )
 
-// gdbFallback is the GDB/MI engine for expressions the native evaluator
-// does not support. It is started on first use.
-type gdbFallback struct{}
+// gdbFallback is GDB/MI connected to the session's target through a
+// read-only relay, started on first use.
+type gdbFallback struct {
+	relay *relay.Relay
+	gdb   *gdbmi.GDB
+}
 
-func (g *gdbFallback) close() {}
+func (g *gdbFallback) close() {
+	if g.gdb != nil {
+		g.gdb.Close() //nolint:errcheck
+	}
+	if g.relay != nil {
+		g.relay.Close() //nolint:errcheck
+	}
+}
 
-var errNoGDBFallback = errors.New("the GDB/MI fallback is not available in this build")
-
-// gdbEvaluate evaluates expr with GDB connected through the read-only relay.
+// gdbEvaluate evaluates expr with GDB in the selected thread and frame.
+// The caller holds the session lock, so GDB's reads, forwarded by the
+// relay on its own goroutine, are the only users of the client meanwhile.
 func (s *Session) gdbEvaluate(ctx context.Context, expr string) (string, error) {
-	return "", errNoGDBFallback
+	if s.program == "" {
+		return "", errors.New("no program file for GDB")
+	}
+	if s.gdb == nil {
+		path := s.m.cfg.GDB
+		if path == "" {
+			path = "gdb"
+		}
+		if _, err := exec.LookPath(path); err != nil {
+			return "", fmt.Errorf("gdb is not installed: %w", err)
+		}
+		r, err := relay.New(relay.Config{
+			Forward:      relay.ClientForward(s.c, nil),
+			Stop:         func() string { return s.c.LastStop().Raw },
+			Multiprocess: s.c.Multiprocess(),
+		})
+		if err != nil {
+			return "", fmt.Errorf("start the relay for gdb: %w", err)
+		}
+		g, err := gdbmi.Config{Path: path, Env: s.m.cfg.Env}.Start(ctx, s.program, r.Addr())
+		if err != nil {
+			r.Close() //nolint:errcheck
+			return "", fmt.Errorf("start gdb: %w", err)
+		}
+		s.gdb = &gdbFallback{relay: r, gdb: g}
+	}
+	tid := ""
+	if s.cur.Tid > 0 {
+		tid = s.cur.String()
+	}
+	v, err := s.gdb.gdb.Evaluate(ctx, expr, tid, s.frame)
+	if errors.Is(err, gdbmi.ErrClosed) {
+		s.gdb.close()
+		s.gdb = nil
+	}
+	return v, err
 }

@@ -147,8 +147,10 @@ func (s *Session) close(ctx context.Context) {
 	case <-time.After(3 * time.Second):
 	case <-ctx.Done():
 	}
+	t0 := time.Now()
 	if s.gdb != nil {
 		s.gdb.close()
+		s.m.logf("session %s: gdb closed in %v", s.id, time.Since(t0))
 	}
 	if s.c != nil {
 		kctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -165,9 +167,11 @@ func (s *Session) close(ctx context.Context) {
 		cancel()
 		s.c.Close()
 	}
+	s.m.logf("session %s: server connection closed after %v", s.id, time.Since(t0))
 	if s.srv != nil {
 		s.srv.Stop(2 * time.Second) //nolint:errcheck
 	}
+	s.m.logf("session %s: stopped after %v", s.id, time.Since(t0))
 	if s.libs != nil {
 		s.libs.close()
 	}
