@@ -49,6 +49,19 @@ func frame(payload string) string {
 // newPipeStub starts a stub and returns the client's end of the pipe.
 func newPipeStub(tb testing.TB, handle func(req string) []string) (net.Conn, *pipeStub) {
 	cli, srv := net.Pipe()
+	s := startStub(srv, handle)
+	if tb != nil {
+		tb.Cleanup(func() {
+			cli.Close()
+			srv.Close()
+			<-s.done
+		})
+	}
+	return cli, s
+}
+
+// startStub serves the stub protocol on srv until it is closed.
+func startStub(srv net.Conn, handle func(req string) []string) *pipeStub {
 	s := &pipeStub{conn: srv, handle: handle, ack: true, done: make(chan struct{}), out: make(chan []byte, 1024)}
 	go s.serve()
 	go func() {
@@ -60,14 +73,7 @@ func newPipeStub(tb testing.TB, handle func(req string) []string) (net.Conn, *pi
 			}
 		}
 	}()
-	if tb != nil {
-		tb.Cleanup(func() {
-			cli.Close()
-			srv.Close()
-			<-s.done
-		})
-	}
-	return cli, s
+	return s
 }
 
 func (s *pipeStub) requests() []string {
