@@ -11,8 +11,10 @@
 //     indirect jump and matching its GOT slot against .rela.plt/.rela.dyn,
 //     the way objdump and GDB name them);
 //   - name → symbols ([File.LookupName]) by raw, demangled, or qualified C++
-//     name ("ns::Foo::bar", "Foo::bar", "bar"), with ELF version suffixes
-//     (@GLIBC_2.2.5, @@…) stripped before demangling;
+//     name ("ns::Foo::bar", "Foo::bar", "bar", "Foo::bar(int)",
+//     "ns::Box::get"), with ELF version suffixes (@GLIBC_2.2.5, @@…)
+//     stripped before demangling; [Demangle] prints names as GDB, nm -C
+//     and c++filt -i do (github.com/ianlancetaylor/demangle);
 //   - separate debug files by build-id and .gnu_debuglink (with CRC check)
 //     under configurable roots ([File.DebugFile], [File.DWARFFile],
 //     [File.DWARF]);

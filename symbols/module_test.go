@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -131,5 +132,37 @@ func TestBiasFromPhdr(t *testing.T) {
 		if e := BiasFromEntry(f, b+f.Entry()); e != b {
 			t.Errorf("%s: BiasFromEntry = %#x, want %#x", fx, e, b)
 		}
+	}
+}
+
+// TestConcurrentLookups runs first lookups from several goroutines at
+// once (run with -race): symbol loading, the name index and module opening
+// happen exactly once.
+func TestConcurrentLookups(t *testing.T) {
+	cxx := fixture(t, "cxx")
+	f := openT(t, cxx)
+	as := NewAddressSpace([]Module{{Path: cxx, Bias: 0x400000}})
+	defer as.Close()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for range 8 {
+		wg.Go(func() {
+			syms, err := f.LookupName("Foo::bar")
+			if err != nil || len(syms) != 2 {
+				errs <- fmt.Errorf("LookupName(Foo::bar) = %v, %v", syms, err)
+				return
+			}
+			if s, _, err := f.LookupAddr(syms[0].Addr); err != nil || s.Addr != syms[0].Addr {
+				errs <- fmt.Errorf("LookupAddr = %v, %v", s, err)
+			}
+			if loc, err := as.Lookup(syms[0].Addr + 0x400000); err != nil || loc.Symbol.Addr != syms[0].Addr {
+				errs <- fmt.Errorf("AddressSpace.Lookup = %v, %v", loc, err)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
