@@ -62,13 +62,6 @@ func lex(src string) ([]token, error) {
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
-		case isIdentStart(c):
-			j := i
-			for j < len(src) && isIdentChar(src[j]) {
-				j++
-			}
-			toks = append(toks, token{tIdent, src[i:j], i})
-			i = j
 		case c == '$':
 			j := i + 1
 			for j < len(src) && (isIdentChar(src[j]) || src[j] == '$') {
@@ -90,6 +83,13 @@ func lex(src string) ([]token, error) {
 				kind = tChar
 			}
 			toks = append(toks, token{kind, src[i:j], i})
+			i = j
+		case isIdentStart(c):
+			j := i
+			for j < len(src) && isIdentChar(src[j]) {
+				j++
+			}
+			toks = append(toks, token{tIdent, src[i:j], i})
 			i = j
 		default:
 			matched := false

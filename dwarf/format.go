@@ -446,16 +446,22 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 		return "0x" + strconv.FormatUint(o.Loc.Addr, 16)
 	}
 	if ct, ok := isCharType(t.Elem); ok && ct.ByteSize <= 4 {
-		b, err := env.Bytes(o)
+		es := int(ct.ByteSize)
+		limit := env.maxElements()
+		n, trunc := int(t.Count), false
+		if n > limit {
+			n, trunc = limit, true
+		}
+		sub := o
+		if trunc {
+			sub = env.sub(o, &ArrayType{CommonType: CommonType{ByteSize: int64(n * es)}, Elem: t.Elem, Count: int64(n)}, 0)
+		}
+		b, err := env.Bytes(sub)
 		if err != nil {
 			return errorText(err)
 		}
-		es := int(ct.ByteSize)
-		n := len(b) / es
-		limit := env.maxElements()
-		trunc := false
-		if n > limit {
-			n, trunc = limit, true
+		if len(b) < n*es {
+			n = len(b) / es
 		}
 		cs := make([]uint64, n)
 		for i := range cs {

@@ -73,7 +73,7 @@ type ValueEnv struct {
 	Symbolize func(addr uint64) (name string, ok bool)
 	// Limits; zero means GDB's defaults.
 	MaxElements int // "print elements": 200
-	MaxDepth    int // nesting depth for structured values: 8
+	MaxDepth    int // nesting depth of Structured children: 4
 	// Repeats is the "repeat count threshold" (10).
 	Repeats int
 	// Raw disables the libstdc++ pretty printers.
@@ -98,7 +98,7 @@ func (env *ValueEnv) maxDepth() int {
 	if env.MaxDepth > 0 {
 		return env.MaxDepth
 	}
-	return 8
+	return 4
 }
 
 // memError is GDB's wording for an unreadable address.

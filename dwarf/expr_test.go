@@ -1,0 +1,419 @@
+package dwarf
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// exprString prints an AST fully parenthesised, for parser tests.
+func exprString(e Expr) string {
+	switch e := e.(type) {
+	case *identExpr:
+		return e.name
+	case *intLit:
+		return fmt.Sprint(e.val)
+	case *floatLit:
+		return fmt.Sprint(e.val)
+	case *charLit:
+		return fmt.Sprintf("%s'%d'", e.prefix, e.val)
+	case *stringLit:
+		return fmt.Sprintf("%s%q", e.prefix, fmt.Sprint(e.val))
+	case *regExpr:
+		return "$" + e.name
+	case *unaryExpr:
+		return "(" + e.op + exprString(e.x) + ")"
+	case *binaryExpr:
+		return "(" + exprString(e.x) + " " + e.op + " " + exprString(e.y) + ")"
+	case *condExpr:
+		return "(" + exprString(e.c) + " ? " + exprString(e.x) + " : " + exprString(e.y) + ")"
+	case *memberExpr:
+		op := "."
+		if e.arrow {
+			op = "->"
+		}
+		return "(" + exprString(e.x) + op + e.name + ")"
+	case *indexExpr:
+		return "(" + exprString(e.x) + "[" + exprString(e.i) + "])"
+	case *callExpr:
+		var as []string
+		for _, a := range e.args {
+			as = append(as, exprString(a))
+		}
+		return "(" + exprString(e.fn) + "(" + strings.Join(as, ", ") + "))"
+	case *castExpr:
+		return "((" + e.t.String() + ")" + exprString(e.x) + ")"
+	case *sizeofExpr:
+		if e.t != nil {
+			return "sizeof(" + e.t.String() + ")"
+		}
+		return "sizeof(" + exprString(e.x) + ")"
+	case *thisExpr:
+		return "this"
+	case *unsuppExpr:
+		return "<unsupported " + e.what + ">"
+	}
+	return fmt.Sprintf("%T", e)
+}
+
+func TestParseExpr(t *testing.T) {
+	isType := func(n string) bool { return n == "node" || n == "geo::Circle" || n == "T" }
+	tests := []struct{ src, want string }{
+		{"a + b * c", "(a + (b * c))"},
+		{"a * b + c", "((a * b) + c)"},
+		{"a - b - c", "((a - b) - c)"},
+		{"a || b && c", "(a || (b && c))"},
+		{"a | b ^ c & d", "(a | (b ^ (c & d)))"},
+		{"a == b < c", "(a == (b < c))"},
+		{"a << 1 + 2", "(a << (1 + 2))"},
+		{"a ? b : c ? d : e", "(a ? b : (c ? d : e))"},
+		{"-a[1]", "(-(a[1]))"},
+		{"*p->next", "(*(p->next))"},
+		{"&s.f", "(&(s.f))"},
+		{"!x", "(!x)"},
+		{"~0", "(~0)"},
+		{"arr[1]@3", "((arr[1]) @ 3)"},
+		{"*p@n + 1", "((*p) @ (n + 1))"},
+		{"a.b.c->d[2]", "((((a.b).c)->d)[2])"},
+		{"(node *)p", "((node *)p)"},
+		{"(struct node *)p", "((struct node *)p)"},
+		{"(unsigned long)x", "((unsigned long)x)"},
+		{"(unsigned)x", "((unsigned int)x)"},
+		{"(long long int)x", "((long long)x)"},
+		{"(const char *)p", "((char const *)p)"},
+		{"(x)", "x"},
+		{"(x) + 1", "(x + 1)"},
+		{"(geo::Circle &)*s", "((geo::Circle &)(*s))"},
+		{"static_cast<long>(x)", "((long)x)"},
+		{"sizeof(int)", "sizeof(int)"},
+		{"sizeof x", "sizeof(x)"},
+		{"sizeof(node)", "sizeof(node)"},
+		{"sizeof (x)", "sizeof(x)"},
+		{"geo::Shape::count_", "geo::Shape::count_"},
+		{"::g", "::g"},
+		{"this->x", "(this->x)"},
+		{"$rip", "$rip"},
+		{"$pc + 4", "($pc + 4)"},
+		{"0x10", "16"},
+		{"010", "8"},
+		{"10u", "10"},
+		{"1.5e3", "1500"},
+		{"'A'", "'65'"},
+		{`'\n'`, "'10'"},
+		{`'\x41'`, "'65'"},
+		{`'\101'`, "'65'"},
+		{`L'x'`, "L'120'"},
+		{`"ab" "c"`, `"[97 98 99]"`},
+		{"f(1, 2)", "(f(1, 2))"},
+		{"a, b", "(a , b)"},
+		{"x = 1", "<unsupported assignment>"},
+		{"x++", "<unsupported increment and decrement>"},
+		{"true", "1"},
+	}
+	for _, tt := range tests {
+		e, err := ParseExpr(tt.src, isType)
+		if err != nil {
+			t.Errorf("ParseExpr(%q): %v", tt.src, err)
+			continue
+		}
+		if got := exprString(e); got != tt.want {
+			t.Errorf("ParseExpr(%q) = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestParseExprErrors(t *testing.T) {
+	tests := []struct {
+		src string
+		pos int
+	}{
+		{"", 0},
+		{"a +", 3},
+		{"(a", 2},
+		{"a[1", 3},
+		{"a ? b", 5},
+		{"a # b", 2},
+		{"'ab'", 0},
+		{`"abc`, 0},
+		{"a.", 2},
+		{"a b", 2},
+		{"(int", 4},
+		{")", 0},
+		{"1 + * ", 6},
+	}
+	for _, tt := range tests {
+		_, err := ParseExpr(tt.src, nil)
+		var se *ExprSyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("ParseExpr(%q) = %v, want *ExprSyntaxError", tt.src, err)
+			continue
+		}
+		if se.Pos != tt.pos {
+			t.Errorf("ParseExpr(%q): error at %d (%s), want %d", tt.src, se.Pos, se.Msg, tt.pos)
+		}
+	}
+	deep := strings.Repeat("(", 1000) + "1" + strings.Repeat(")", 1000)
+	if _, err := ParseExpr(deep, nil); err == nil {
+		t.Errorf("ParseExpr of 1000 nested parentheses: no error")
+	}
+}
+
+// fakeScope is an EvalScope over hand-made types and a small memory.
+type fakeScope struct {
+	env    *ValueEnv
+	lang   Lang
+	locals map[string]Object
+	global map[string]Object
+	types  map[string]Type
+	regs   map[string]uint64
+}
+
+func (f *fakeScope) Values() *ValueEnv { return f.env }
+func (f *fakeScope) Lang() Lang        { return f.lang }
+func (f *fakeScope) Local(n string) (Object, error) {
+	if o, ok := f.locals[n]; ok {
+		return o, nil
+	}
+	return Object{}, fmt.Errorf("local %s: %w", n, ErrNotFound)
+}
+func (f *fakeScope) Global(n string) (Object, error) {
+	if o, ok := f.global[n]; ok {
+		return o, nil
+	}
+	return Object{}, fmt.Errorf("global %s: %w", n, ErrNotFound)
+}
+func (f *fakeScope) Register(n string) (Object, error) {
+	v, ok := f.regs[n]
+	if !ok {
+		return Object{}, fmt.Errorf("register %s: %w", n, ErrNotFound)
+	}
+	return BytesObject(f.types["long"], binary.LittleEndian.AppendUint64(nil, v)), nil
+}
+func (f *fakeScope) LookupType(n string) (Type, error) {
+	if t, ok := f.types[strings.TrimPrefix(n, "struct ")]; ok {
+		return t, nil
+	}
+	return nil, fmt.Errorf("type %s: %w", n, ErrNotFound)
+}
+
+// newFakeScope builds: struct node {int value; struct node *next;} n1
+// at 0x1000 -> n2 at 0x1010; int arr[4] at 0x2000; a Counter object
+// {int hits = 3} at 0x3000 with this pointing to it; char msg[] at
+// 0x4000; $rip = 0x401000.
+func newFakeScope(lang Lang) *fakeScope {
+	c := CommonType{Lang: lang}
+	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: lang}, Encoding: ateSigned}
+	longT := &BaseType{CommonType: CommonType{Name: "long", ByteSize: 8, Lang: lang}, Encoding: ateSigned}
+	charT := &BaseType{CommonType: CommonType{Name: "char", ByteSize: 1, Lang: lang}, Encoding: ateSignedChar}
+	node := &StructType{CommonType: CommonType{Name: "node", ByteSize: 16, Lang: lang}, Kind: "struct"}
+	nodePtr := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: node}
+	node.Fields = []Field{{Name: "value", Type: intT}, {Name: "next", Type: nodePtr, ByteOffset: 8}}
+	counter := &StructType{CommonType: CommonType{Name: "Counter", ByteSize: 4, Lang: lang}, Kind: "struct",
+		Fields: []Field{{Name: "hits", Type: intT}}}
+	arr := &ArrayType{CommonType: CommonType{ByteSize: 16, Lang: lang}, Elem: intT, Count: 4}
+	msg := &ArrayType{CommonType: CommonType{ByteSize: 6, Lang: lang}, Elem: charT, Count: 6}
+	_ = c
+	mem := map[uint64][]byte{}
+	put := func(a uint64, b []byte) { mem[a] = b }
+	le32 := func(v uint32) []byte { return binary.LittleEndian.AppendUint32(nil, v) }
+	le64 := func(v uint64) []byte { return binary.LittleEndian.AppendUint64(nil, v) }
+	put(0x1000, append(append(le32(1), 0, 0, 0, 0), le64(0x1010)...))
+	put(0x1010, append(append(le32(2), 0, 0, 0, 0), le64(0)...))
+	put(0x2000, append(append(append(le32(10), le32(20)...), le32(30)...), le32(40)...))
+	put(0x3000, le32(3))
+	put(0x4000, []byte("hello\x00"))
+	read := func(addr uint64, p []byte) (int, error) {
+		for base, b := range mem {
+			if addr >= base && addr+uint64(len(p)) <= base+uint64(len(b)) {
+				return copy(p, b[addr-base:]), nil
+			}
+		}
+		return 0, fmt.Errorf("no memory at %#x", addr)
+	}
+	counterPtr := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: counter}
+	return &fakeScope{
+		env:  &ValueEnv{Mem: read},
+		lang: lang,
+		locals: map[string]Object{
+			"np":   BytesObject(nodePtr, le64(0x1000)),
+			"this": BytesObject(counterPtr, le64(0x3000)),
+			"x":    BytesObject(intT, le32(7)),
+		},
+		global: map[string]Object{
+			"n1":  MemObject(node, 0x1000),
+			"arr": MemObject(arr, 0x2000),
+			"msg": MemObject(msg, 0x4000),
+			"x":   BytesObject(intT, le32(99)), // shadowed by the local
+			"g":   BytesObject(longT, le64(5)),
+		},
+		types: map[string]Type{"int": intT, "long": longT, "node": node, "Counter": counter, "char": charT},
+		regs:  map[string]uint64{"rip": 0x401000, "rsp": 0x7ffe0000},
+	}
+}
+
+func TestEvalFakeScope(t *testing.T) {
+	s := newFakeScope(LangCPlusPlus)
+	tests := []struct{ src, want string }{
+		{"x", "7"},
+		{"::x", "99"},
+		{"hits", "3"}, // implicit this->hits
+		{"this->hits + 1", "4"},
+		{"(*this).hits", "3"},
+		{"np->next->value", "2"},
+		{"n1.next->value", "2"},
+		{"np == &n1", "true"},
+		{"arr[2]", "30"},
+		{"arr", "{10, 20, 30, 40}"},
+		{"arr[1]@2", "{20, 30}"},
+		{"*arr@2", "{10, 20}"},
+		{"&arr[3] - &arr[0]", "3"},
+		{"*(arr + 1)", "20"},
+		{"sizeof(node)", "16"},
+		{"sizeof arr / sizeof arr[0]", "4"},
+		{"msg", `"hello"`},
+		{"msg[1]", "101 'e'"},
+		{"$rip", "4198400"},
+		{"$rsp - 8", "2147352568"},
+		{"(node *)0x1010", "(node *) 0x1010"},
+		{"((node *)0x1010)->value", "2"},
+		{"g * 2 + x", "17"},
+		{"x > 5 ? 1 : 2", "1"},
+		{"x / 2", "3"},
+		{"x % 4", "3"},
+		{"-x", "-7"},
+		{"x / 2.0", "3.5"},
+		{"(char)66", "66 'B'"},
+		{"!np", "false"},
+		{"np && x", "true"},
+		{"(long)np", "4096"},
+	}
+	for _, tt := range tests {
+		o, err := EvalExpr(context.Background(), s, tt.src)
+		if err != nil {
+			t.Errorf("%s: %v", tt.src, err)
+			continue
+		}
+		if got := s.env.Format(o); got != tt.want {
+			t.Errorf("%s = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestEvalErrors(t *testing.T) {
+	s := newFakeScope(LangC)
+	unsupportedCases := []string{
+		"f(1)", "x = 1", "x++", "--x", "n1.*p", "$1", "$$", "$_", "typeid(x)", "dynamic_cast<node *>(np)",
+		"new int", "{int} 0x1000", "(int (*)(int))x",
+	}
+	for _, src := range unsupportedCases {
+		_, err := EvalExpr(context.Background(), s, src)
+		if !errors.Is(err, ErrUnsupportedExpr) {
+			t.Errorf("%s: got %v, want ErrUnsupportedExpr", src, err)
+		}
+	}
+	notFound := []string{"nosuch", "n1.nosuch", "np->nosuch", "(struct nosuch *)0", "$nosuchreg"}
+	for _, src := range notFound {
+		_, err := EvalExpr(context.Background(), s, src)
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("%s: got %v, want ErrNotFound", src, err)
+		}
+	}
+	other := map[string]string{
+		"x / 0":                 "Division by zero",
+		"*x":                    "Cannot access memory at address 0x7",
+		"np->next->next->value": "Cannot access memory at address 0x0",
+		"x@2":                   "Only values in memory can be extended with '@'.",
+		"&x":                    "Attempt to take address of value not located in memory.",
+		"x.value":               "Attempt to extract a component of a value that is not a structure.",
+	}
+	for src, want := range other {
+		o, err := EvalExpr(context.Background(), s, src)
+		if err == nil {
+			// reads are lazy: the error shows when the value is printed
+			if got := s.env.Format(o); !strings.Contains(got, want) {
+				t.Errorf("%s: printed %s, want error %q", src, got, want)
+			}
+			continue
+		}
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %q, want %q", src, err, want)
+		}
+	}
+}
+
+func TestStructuredValue(t *testing.T) {
+	s := newFakeScope(LangC)
+	o, err := EvalExpr(context.Background(), s, "np")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.env.Structured("np", o)
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"name":"np","type":"struct node *","value":"(struct node *) 0x1000","children":[{"name":"*np","type":"struct node","value":"{value = 1, next = 0x1010}","address":"0x1000","children":[{"name":"value","type":"int","value":"1","address":"0x1000"},{"name":"next","type":"struct node *","value":"0x1010","address":"0x1008","children":[{"name":"*next","type":"struct node","value":"{value = 2, next = 0x0}","address":"0x1010","children":[{"name":"value","type":"int","value":"2","address":"0x1010"},{"name":"next","type":"struct node *","value":"0x0","address":"0x1018"}]}]}]}]}`
+	if string(b) != want {
+		t.Errorf("Structured(np):\n got %s\nwant %s", b, want)
+	}
+	s.env.MaxDepth = 1
+	v = s.env.Structured("arr", s.global["arr"])
+	if len(v.Children) != 4 || v.Children[3].Name != "[3]" || v.Children[3].Value != "40" {
+		t.Errorf("Structured(arr) children = %+v", v.Children)
+	}
+	v = s.env.Structured("np", s.locals["np"])
+	if len(v.Children) != 1 || !v.Children[0].Truncated || len(v.Children[0].Children) != 0 {
+		t.Errorf("Structured(np) at depth 1 = %+v", v)
+	}
+}
+
+// FuzzParseExpr: the parser never panics and fails only with the typed
+// errors.
+func FuzzParseExpr(f *testing.F) {
+	for _, s := range []string{"a + b * c", "(node *)p->next[3]@2", "sizeof(struct node)", "'\\x41'",
+		`"a\"b"`, "geo::Shape::count_", "x ? y : z", "static_cast<long>(x)", "$rip", "((((", "1e", "0x",
+		"a<b>c", "std::vector<int>::size_type", "-!~*&x", "'", "\"", "(unsigned long long int)1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := ParseExpr(src, func(n string) bool { return len(n)%3 == 0 })
+		if err != nil {
+			var se *ExprSyntaxError
+			if !errors.As(err, &se) && !errors.Is(err, ErrUnsupportedExpr) {
+				t.Fatalf("ParseExpr(%q): untyped error %v", src, err)
+			}
+			if se != nil && (se.Pos < 0 || se.Pos > len(src)) {
+				t.Fatalf("ParseExpr(%q): position %d out of range", src, se.Pos)
+			}
+			return
+		}
+		if e == nil {
+			t.Fatalf("ParseExpr(%q): nil expression without error", src)
+		}
+	})
+}
+
+// FuzzEvalExpr: evaluation and printing on the fake scope never panic.
+func FuzzEvalExpr(f *testing.F) {
+	for _, s := range []string{"np->next->value", "arr[1]@2", "*(node *)0x1010", "x / 0", "hits",
+		"msg", "(char)x", "sizeof arr", "$rip + 1", "&arr[1]", "arr[-1]", "*(int *)0", "x << 70",
+		"-9223372036854775808 / -1", "(long)&n1 % 0", "1.0 / 0", "(int)1e300"} {
+		f.Add(s)
+	}
+	s := newFakeScope(LangCPlusPlus)
+	f.Fuzz(func(t *testing.T, src string) {
+		o, err := EvalExpr(context.Background(), s, src)
+		if err != nil {
+			if strings.Contains(err.Error(), "internal error") {
+				t.Fatalf("EvalExpr(%q) panicked: %v", src, err)
+			}
+			return
+		}
+		_ = s.env.Format(o)
+		_ = s.env.Structured("x", o)
+	})
+}

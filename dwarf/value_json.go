@@ -1,0 +1,151 @@
+package dwarf
+
+import (
+	"strconv"
+)
+
+// Value is the structured, JSON-ready form of a printed value: the GDB
+// text of the whole value plus its parts as children, so that a client
+// can show or expand it.
+type Value struct {
+	// Name is the variable or expression, or the child's name: a member
+	// name, "[3]" for an element, "<Base>" for a base class, "static x"
+	// for a static member, "*p" for the pointee of a pointer, and the
+	// key text "[\"a\"]" for map entries.
+	Name string `json:"name,omitempty"`
+	// Type is the declared type as whatis prints it.
+	Type string `json:"type"`
+	// Value is GDB's text for the value (top-level style at the root,
+	// member style for children).
+	Value string `json:"value"`
+	// Address is the object's address in target memory ("0x7ffe...")
+	// when it has one.
+	Address string `json:"address,omitempty"`
+	// Children are the members, elements or pretty-printer children,
+	// cut at the element limit and the depth limit.
+	Children []Value `json:"children,omitempty"`
+	// Truncated says that children were left out (element or depth
+	// limit); Value still has GDB's text of everything it prints.
+	Truncated bool `json:"truncated,omitempty"`
+	// Error is why the value could not be read ("optimized out", a
+	// memory error); Value then holds GDB's <...> text.
+	Error string `json:"error,omitempty"`
+}
+
+// Structured returns the structured form of o named name, with children
+// down to MaxDepth levels (default 4).
+func (env *ValueEnv) Structured(name string, o Object) Value {
+	v := env.structured(name, o, 0, true)
+	return v
+}
+
+func (env *ValueEnv) structured(name string, o Object, depth int, top bool) Value {
+	v := Value{Name: name, Type: typeString(o.Type)}
+	if top {
+		v.Value = env.Format(o)
+	} else {
+		v.Value = env.FormatMember(o)
+	}
+	if a, ok := o.Addr(); ok {
+		v.Address = hex(a)
+	}
+	if o.Err != nil {
+		v.Error = o.Err.Error()
+		return v
+	}
+	if o.Loc.Kind == LocOptimizedOut {
+		v.Error = ErrOptimizedOut.Error()
+		return v
+	}
+	if depth >= env.maxDepth() {
+		v.Truncated = env.hasChildren(o)
+		return v
+	}
+	add := func(n string, c Object) {
+		v.Children = append(v.Children, env.structured(n, c, depth+1, false))
+	}
+	if !env.Raw {
+		if p, ok := env.prettyPrint(o); ok {
+			for _, c := range p.children {
+				n := c.name
+				if c.key != nil {
+					n = "[" + env.FormatMember(*c.key) + "]"
+				}
+				add(n, c.val)
+			}
+			v.Truncated = p.more
+			return v
+		}
+	}
+	switch t := Resolve(o.Type).(type) {
+	case *StructType:
+		if t.Incomplete {
+			return v
+		}
+		for _, b := range t.Bases {
+			add("<"+typeString(b.Type)+">", env.BaseObject(o, b))
+		}
+		for _, f := range t.Fields {
+			add(f.Name, env.Field(o, f))
+		}
+		for _, s := range t.Statics {
+			add("static "+s.Name, env.staticObject(s))
+		}
+	case *ArrayType:
+		if _, isChar := isCharType(t.Elem); isChar {
+			return v // a string: the text says it all
+		}
+		n := t.Count
+		limit := int64(env.maxElements())
+		if n > limit {
+			n, v.Truncated = limit, true
+		}
+		for i := int64(0); i < n; i++ {
+			add("["+strconv.FormatInt(i, 10)+"]", env.Elem(o, i))
+		}
+	case *PointerType, *ReferenceType:
+		if !env.pointsToAggregate(t) {
+			return v
+		}
+		target, err := env.Deref(o)
+		if err != nil {
+			return v
+		}
+		if a, _ := env.Uint(o); a == 0 {
+			return v
+		}
+		add("*"+name, target)
+	}
+	return v
+}
+
+// pointsToAggregate reports whether a pointer's target is worth showing
+// as a child (structs and arrays; not chars, scalars or void).
+func (env *ValueEnv) pointsToAggregate(t Type) bool {
+	var elem Type
+	switch p := t.(type) {
+	case *PointerType:
+		elem = p.Elem
+	case *ReferenceType:
+		elem = p.Elem
+	}
+	switch Resolve(elem).(type) {
+	case *StructType, *ArrayType:
+		return true
+	}
+	return false
+}
+
+func (env *ValueEnv) hasChildren(o Object) bool {
+	switch t := Resolve(o.Type).(type) {
+	case *StructType:
+		return !t.Incomplete
+	case *ArrayType:
+		_, isChar := isCharType(t.Elem)
+		return !isChar && t.Count > 0
+	case *PointerType, *ReferenceType:
+		a, err := env.Uint(o)
+		return err == nil && a != 0 && env.pointsToAggregate(t)
+	}
+	return false
+}
