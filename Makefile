@@ -6,6 +6,7 @@ BIN       := bin
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT       := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
 FUZZTIME  ?= 3s
+FUZZMIN   ?= 2s
 TESTFLAGS ?=
 
 .PHONY: all deps build testprogs kernel test fuzz bench demo lint clean
@@ -19,6 +20,7 @@ deps:
 	         qemu-img:qemu-utils node:nodejs npm:npm; do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t##*:}"; \
 	done; \
+	[ -e /usr/lib/debug/.build-id ] || missing="$$missing libc6-dbg"; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
 	  $(APT) update -qq >/dev/null && $(APT) install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
@@ -67,7 +69,7 @@ fuzz:
 	  pkg=./$$(dirname $$f); \
 	  for fn in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | cut -d' ' -f2); do \
 	    printf '%-28s %s ... ' $$fn $$pkg; \
-	    out=$$($(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg 2>&1) || { echo FAIL; echo "$$out" | tail -40; exit 1; }; \
+	    out=$$($(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN) $$pkg 2>&1) || { echo FAIL; echo "$$out" | tail -40; exit 1; }; \
 	    echo ok; \
 	  done; \
 	done
