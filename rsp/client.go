@@ -447,6 +447,9 @@ func replyError(pkt string, p []byte) error {
 	if len(p) == 3 && p[0] == 'E' && isHex(p[1]) && isHex(p[2]) {
 		return &Error{Packet: short(pkt), Code: int(unhex(p[1])<<4 | unhex(p[2]))}
 	}
+	if len(p) > 2 && p[0] == 'E' && p[1] == '.' {
+		return &Error{Packet: short(pkt), Code: -1, Text: string(p[2:])}
+	}
 	return nil
 }
 

@@ -31,13 +31,18 @@ var (
 	ErrHistoryStart = errors.New("rsp: at start of recorded history")
 )
 
-// Error is an "Exx" error reply from the server.
+// Error is an "Exx" error reply from the server (or "E.text", which newer
+// gdbservers send; Code is then -1).
 type Error struct {
 	Packet string // the request (may be truncated)
 	Code   int    // xx, parsed as hex
+	Text   string // the text of an "E.text" reply
 }
 
 func (e *Error) Error() string {
+	if e.Text != "" {
+		return fmt.Sprintf("rsp: %s: server error: %s", e.Packet, e.Text)
+	}
 	return fmt.Sprintf("rsp: %s: server error E%02x", e.Packet, e.Code)
 }
 

@@ -225,16 +225,24 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 	}
 
 	waitDone := make(chan struct{})
-	defer close(waitDone)
+	sent := make(chan struct{})
 	stopCancel := context.AfterFunc(ctx, func() {
 		c.Interrupt() //nolint:errcheck // a dead connection shows up in the read
+		close(sent)
 		select {
 		case <-waitDone:
 		case <-time.After(c.opts.InterruptTimeout):
 			c.conn.fail(fmt.Errorf("%w: no stop reply within %v of an interrupt", ErrClosed, c.opts.InterruptTimeout))
 		}
 	})
-	defer stopCancel()
+	defer func() {
+		close(waitDone)
+		if !stopCancel() {
+			// The interrupt is (being) sent; make sure it is on the wire
+			// before the next request, whose resync flushes its answer.
+			<-sent
+		}
+	}()
 
 	for {
 		p, rerr := c.conn.readPacket()
