@@ -53,14 +53,14 @@ func decodeArgs(args map[string]any, dst any) error {
 func argFields(t reflect.Type) (known, required []string) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
 		tag := f.Tag.Get("json")
 		name, opts, _ := strings.Cut(tag, ",")
 		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
 			k, r := argFields(f.Type)
 			known, required = append(known, k...), append(required, r...)
+			continue
+		}
+		if !f.IsExported() {
 			continue
 		}
 		if name == "-" {

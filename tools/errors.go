@@ -48,9 +48,29 @@ func explain(tool string, err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		hint = "The operation took too long; raise the RR_MCP_TIMEOUT_* limits if needed."
 	}
-	msg = strings.TrimPrefix(msg, "rsp: ")
+	msg = trimSentinels(strings.TrimPrefix(msg, "rsp: "))
 	if hint == "" {
 		return fmt.Sprintf("%s failed: %s", tool, msg)
 	}
 	return fmt.Sprintf("%s failed: %s\n%s", tool, msg, hint)
+}
+
+// sentinelText are the texts of the error vocabulary that %w appends to
+// messages; the hint says the same in words, so they are cut.
+var sentinelText = []string{
+	session.ErrNoSession.Error(), session.ErrNotStopped.Error(), session.ErrNoReverse.Error(),
+	session.ErrUnsupported.Error(), session.ErrExited.Error(), session.ErrNotFound.Error(),
+	session.ErrNoDebugInfo.Error(), session.ErrUnsupportedExpr.Error(),
+}
+
+func trimSentinels(msg string) string {
+	for changed := true; changed; {
+		changed = false
+		for _, t := range sentinelText {
+			if m, ok := strings.CutSuffix(msg, ": "+t); ok && m != "" {
+				msg, changed = m, true
+			}
+		}
+	}
+	return msg
 }

@@ -183,6 +183,9 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error)
 		o, fs, err := s.evalObject(ctx, expr)
 		if err == nil {
 			out.Value = fs.env.Format(o)
+			if msg, ok := strings.CutPrefix(out.Value, "<error: "); ok {
+				return fmt.Errorf("%q: %s", expr, strings.TrimSuffix(msg, ">"))
+			}
 			if o.Type != nil {
 				out.Type = o.Type.String()
 			}

@@ -1,0 +1,124 @@
+package tools_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// TestBadInput calls every tool with input it must reject and checks for a
+// clear tool error (isError, what was wrong, no Go internals); the server
+// must keep serving after each.
+func TestBadInput(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "null_deref")
+	c := startServer(t)
+
+	// Before any session exists.
+	for _, tool := range []string{"rr_continue", "rr_backtrace", "rr_locals", "rr_evaluate", "rr_when",
+		"rr_breakpoint_list", "rr_thread_list", "rr_replay_stop", "rr_interrupt"} {
+		a := args{}
+		if tool == "rr_evaluate" {
+			a["expression"] = "1"
+		}
+		c.fails(tool, a, "no session is active", "rr_live_start")
+	}
+
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_breakpoint_set", args{"location": "lookup"})
+	c.ok("rr_continue", nil, "lookup")
+
+	notTrace := t.TempDir()
+	os.WriteFile(filepath.Join(notTrace, "file"), []byte("x"), 0o644)
+
+	cases := []struct {
+		tool string
+		args args
+		want []string
+	}{
+		{"rr_record", args{}, []string{`missing required argument "command"`}},
+		{"rr_record", args{"command": []string{""}}, []string{"command"}},
+		{"rr_record", args{"command": "ls"}, []string{`argument "command" must be an array of strings`}},
+		{"rr_replay_start", args{"trace_dir": "/nonexistent/trace"}, []string{"does not exist"}},
+		{"rr_replay_start", args{"trace_dir": notTrace}, []string{"not an rr trace directory"}},
+		{"rr_replay_start", args{"pid": -1}, []string{"pid"}},
+		{"rr_replay_stop", args{"session": "s99"}, []string{`session "s99" does not exist`}},
+		{"rr_list_recordings", args{"trace_base_dir": filepath.Join(notTrace, "file")}, []string{"cannot read"}},
+		{"rr_ps", args{"trace_dir": notTrace}, []string{"not an rr trace directory"}},
+		{"rr_traceinfo", args{"trace_dir": "/etc"}, []string{"not an rr trace directory"}},
+		{"rr_rm", args{"trace_dir": "/etc"}, []string{"not an rr trace directory"}},
+		{"rr_rm", args{"trace_dir": "/"}, []string{"not an rr trace directory"}},
+		{"rr_rm", args{"trace_dir": notTrace}, []string{"not an rr trace directory"}},
+		{"rr_pack", args{"trace_dir": ""}, []string{"empty"}},
+		{"rr_when", nil, []string{"needs an rr replay", "live"}},
+		{"rr_breakpoint_set", args{"location": "lokup"}, []string{`no function named "lokup"`, "did you mean", "lookup"}},
+		{"rr_breakpoint_set", args{"location": "nosuch.c:3"}, []string{"no code at nosuch.c:3", "null_deref.c"}},
+		{"rr_breakpoint_set", args{"location": ""}, []string{"location"}},
+		{"rr_breakpoint_set", args{"location": "lookup", "condition": "name =="}, []string{"not a valid expression"}},
+		{"rr_breakpoint_set", args{"location": "*0x1"}, []string{"0x1"}},
+		{"rr_breakpoint_remove", args{"breakpoint_number": 99}, []string{"no breakpoint number 99", "existing: 1"}},
+		{"rr_breakpoint_enable", args{"breakpoint_number": 42}, []string{"no breakpoint number 42"}},
+		{"rr_breakpoint_disable", args{}, []string{`missing required argument "breakpoint_number"`}},
+		{"rr_breakpoint_condition", args{"breakpoint_number": 7, "condition": "1"}, []string{"no breakpoint number 7"}},
+		{"rr_breakpoint_list", args{"session": "nope"}, []string{`session "nope" does not exist`}},
+		{"rr_watchpoint_set", args{"expression": "1 +"}, []string{"expression"}},
+		{"rr_watchpoint_set", args{"expression": "u", "access_type": "sideways"}, []string{"not one of write, read, access"}},
+		{"rr_watchpoint_set", args{"expression": "nosuchvar"}, []string{"nosuchvar"}},
+		{"rr_watchpoint_set", args{"expression": "1 + 2"}, []string{"not in memory"}},
+		{"rr_continue", args{"reverse": true}, []string{"reverse execution needs an rr recording", "live gdbserver session", "rr_record"}},
+		{"rr_continue", args{"reverse": "yes"}, []string{`argument "reverse" must be true or false`}},
+		{"rr_step", args{"count": -1}, []string{"count", "between 1 and"}},
+		{"rr_step", args{"reverse": true}, []string{"reverse execution needs an rr recording"}},
+		{"rr_next", args{"count": "two"}, []string{`argument "count" must be an integer`}},
+		{"rr_next", args{"reverse": true}, []string{"reverse execution needs an rr recording"}},
+		{"rr_stepi", args{"reverse": true}, []string{"reverse execution needs an rr recording"}},
+		{"rr_nexti", args{"count": 0.5}, []string{"count"}},
+		{"rr_finish", args{"reverse": true}, []string{"reverse execution needs an rr recording"}},
+		{"rr_run_to_event", args{"event_number": 10}, []string{"needs an rr replay"}},
+		{"rr_run_to_event", args{"event_number": -3}, []string{"event_number", ">= 0"}},
+		{"rr_interrupt", args{"session": "s7"}, []string{"does not exist"}},
+		{"rr_thread_list", args{"bogus": 1}, []string{`unknown argument "bogus"`, "session"}},
+		{"rr_thread_select", args{"thread_id": "p1.99999"}, []string{`no thread "p1.99999"`}},
+		{"rr_select_frame", args{"frame_level": 99}, []string{"no frame 99", "0 to 2"}},
+		{"rr_select_frame", args{"frame_level": -1}, []string{"frame_level"}},
+		{"rr_backtrace", args{"max_depth": -1}, []string{"max_depth"}},
+		{"rr_evaluate", args{"expression": "nosuchvar"}, []string{"nosuchvar"}},
+		{"rr_evaluate", args{"expression": "name +* ("}, []string{"expression"}},
+		{"rr_evaluate", args{"expression": "*(int *)0"}, []string{"Cannot access memory at address 0x0"}},
+		{"rr_evaluate", args{}, []string{`missing required argument "expression"`}},
+		{"rr_read_memory", args{"address": "0x0"}, []string{"cannot access memory at 0x0"}},
+		{"rr_read_memory", args{"address": "0x1000", "count": -5}, []string{"count"}},
+		{"rr_read_memory", args{"address": "nosuchvar"}, []string{"nosuchvar"}},
+		{"rr_registers", args{"register_names": []string{"nosuchreg"}}, []string{`no register "nosuchreg"`, "rip"}},
+		{"rr_source_lines", args{"file": "nosuch.c", "line": 3}, []string{`no source file "nosuch.c"`}},
+		{"rr_source_lines", args{"line": 100000}, []string{"has only"}},
+		{"rr_disassemble", args{"location": "nosuchfunc"}, []string{"nosuchfunc"}},
+		{"rr_disassemble", args{"location": "0x8"}, []string{"cannot read code at 0x8"}},
+		{"rr_checkpoint_save", nil, []string{"checkpoints need an rr replay"}},
+		{"rr_checkpoint_restore", args{"checkpoint_id": 1}, []string{"checkpoints need an rr replay"}},
+		{"rr_checkpoint_list", nil, []string{"checkpoints need an rr replay"}},
+		{"rr_checkpoint_delete", args{"checkpoint_id": 1}, []string{"checkpoints need an rr replay"}},
+		{"rr_rsp_packet", args{"packet": "vCont;c"}, []string{"refused", "allowResume"}},
+		{"rr_rsp_packet", args{"packet": ""}, []string{"packet"}},
+		{"rr_live_start", args{"command": []string{"/nonexistent/prog"}}, []string{"does not exist"}},
+		{"rr_live_start", args{}, []string{"command"}},
+		{"rr_live_start", args{"command": []string{prog}, "attach_pid": 1}, []string{"either command or attach_pid"}},
+		{"rr_connect", args{"address": "nohost"}, []string{"not host:port"}},
+		{"rr_connect", args{"address": "127.0.0.1:1"}, []string{"connect to the debug server at 127.0.0.1:1"}},
+		{"rr_session_list", args{"x": 1}, []string{"takes no arguments"}},
+	}
+	for _, tc := range cases {
+		c.fails(tc.tool, tc.args, tc.want...)
+	}
+	// Still serving, still at the same place.
+	c.ok("rr_backtrace", nil, "#0  lookup")
+	c.ok("rr_rsp_packet", args{"packet": "qC"}, "QC")
+	c.ok("rr_interrupt", nil, "Nothing is running")
+	c.ok("rr_session_list", nil, "s1", "live")
+	c.ok("rr_breakpoint_set", args{"location": "main"})
+	c.fails("rr_finish", args{"frame_level": 1}, "unknown argument")
+	c.ok("rr_select_frame", args{"frame_level": 2}, "main")
+	c.fails("rr_finish", nil, "outermost frame")
+}
