@@ -152,6 +152,9 @@ func (img *Image) indexAll() {
 					img.globals[v.name] = append(img.globals[v.name], v)
 				}
 			}
+			if u.indexDeep() != nil {
+				continue
+			}
 			for _, s := range u.inlines {
 				name, _, _, _, _, _ := img.resolveDecl(s.origin)
 				for _, k := range nameKeys(name) {

@@ -268,13 +268,11 @@ func (img *Image) unitFor(pc uint64) *unit {
 		return nil
 	}
 	i := sort.Search(len(img.unitPCs), func(i int) bool { return img.unitPCs[i].lo > pc }) - 1
-	for ; i >= 0; i-- {
-		r := img.unitPCs[i]
-		if pc >= r.lo && pc < r.hi {
+	// ranges of different units do not overlap; look at the candidate
+	// and, for a range nested in a neighbour's (rare), one before it
+	for j := i; j >= 0 && j >= i-1; j-- {
+		if r := img.unitPCs[j]; pc >= r.lo && pc < r.hi {
 			return r.u
-		}
-		if pc-r.lo > 1<<32 { // ranges do not nest; stop scanning far back
-			break
 		}
 	}
 	return nil

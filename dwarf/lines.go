@@ -340,7 +340,7 @@ func (img *Image) skipPrologue(f *Function) uint64 {
 	if u == nil {
 		return f.Entry
 	}
-	if u.hasLoclist && strings.HasPrefix(u.producer, "GNU ") {
+	if strings.HasPrefix(u.producer, "GNU ") && u.indexDeep() == nil && u.hasLoclist {
 		return f.Entry // locations_valid: GDB breaks at the entry
 	}
 	lt := u.lineTable()

@@ -26,8 +26,10 @@ type unit struct {
 	llBase   uint64 // DW_AT_loclists_base, for DW_FORM_loclistx
 	ranges   [][2]uint64
 
-	once    sync.Once
-	err     error
+	once     sync.Once
+	err      error
+	deepOnce sync.Once
+	deepErr  error
 	funcs   []*Function
 	fnPCs   []funcRange
 	decls   map[stddwarf.Offset]*declInfo
@@ -121,8 +123,18 @@ func (u *unit) isCPlusPlus() bool {
 // index walks the unit's DIEs once and records functions, declarations,
 // CU-level variables and inlined calls.
 func (u *unit) index() error {
-	u.once.Do(func() { u.err = u.walk() })
+	u.once.Do(func() { u.err = u.walk(false) })
 	return u.err
+}
+
+// indexDeep walks the unit again, this time into function bodies, to
+// record inlined calls and whether any variable uses a location list.
+func (u *unit) indexDeep() error {
+	if err := u.index(); err != nil {
+		return err
+	}
+	u.deepOnce.Do(func() { u.deepErr = u.walk(true) })
+	return u.deepErr
 }
 
 type scopeFrame struct {
@@ -131,8 +143,19 @@ type scopeFrame struct {
 	inFunc bool
 }
 
-func (u *unit) walk() error {
-	u.decls = map[stddwarf.Offset]*declInfo{}
+// walk records functions, declarations and CU-level variables; it skips
+// function bodies (via DW_AT_sibling) unless deep, in which case it
+// records only inlined calls and location-list use.
+func (u *unit) walk(deep bool) error {
+	var byOff map[stddwarf.Offset]*Function
+	if deep {
+		byOff = make(map[stddwarf.Offset]*Function, len(u.funcs))
+		for _, f := range u.funcs {
+			byOff[f.Offset] = f
+		}
+	} else {
+		u.decls = map[stddwarf.Offset]*declInfo{}
+	}
 	r := u.img.dw.Reader()
 	r.Seek(u.off)
 	cu, err := r.Next()
@@ -164,36 +187,57 @@ func (u *unit) walk() error {
 				name = "(anonymous namespace)"
 			}
 			child.prefix = top.prefix + name + "::"
-		case stddwarf.TagClassType, stddwarf.TagStructType, stddwarf.TagUnionType, stddwarf.TagEnumerationType:
+		case stddwarf.TagClassType, stddwarf.TagStructType, stddwarf.TagUnionType:
 			if name, _ := e.Val(stddwarf.AttrName).(string); name != "" {
 				child.prefix = top.prefix + name + "::"
 			}
 			// enumerators of an unscoped enum are not qualified by it;
 			// nothing here needs that distinction.
 		case stddwarf.TagSubprogram:
-			u.recordDecl(e, top.prefix)
-			if f := u.concreteFunc(e); f != nil {
-				child.fn = f
+			if deep {
+				child.fn = byOff[e.Offset]
+			} else {
+				u.recordDecl(e, top.prefix)
+				u.concreteFunc(e)
+				if e.Children {
+					r.SkipChildren() // parameters and bodies: see deep
+					continue
+				}
 			}
 			child.inFunc = true
 		case stddwarf.TagInlinedSubroutine:
-			u.recordInline(e, top.fn)
-		case stddwarf.TagVariable, stddwarf.TagMember:
+			if deep {
+				u.recordInline(e, top.fn)
+			}
+		case stddwarf.TagVariable, stddwarf.TagMember, stddwarf.TagFormalParameter:
+			if deep {
+				if f := e.AttrField(stddwarf.AttrLocation); f != nil && (f.Class == stddwarf.ClassLocListPtr || f.Class == stddwarf.ClassLocList) {
+					u.hasLoclist = true
+				}
+				break
+			}
+			if e.Tag == stddwarf.TagFormalParameter {
+				break
+			}
+			if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); e.Tag == stddwarf.TagMember && !decl {
+				break // an ordinary data member
+			}
 			u.recordDecl(e, top.prefix)
 			if !top.inFunc {
 				u.recordVar(e, top.prefix)
 			}
-			if f := e.AttrField(stddwarf.AttrLocation); f != nil && f.Class == stddwarf.ClassLocListPtr || f != nil && f.Class == stddwarf.ClassLocList {
-				u.hasLoclist = true
-			}
-		case stddwarf.TagFormalParameter:
-			if f := e.AttrField(stddwarf.AttrLocation); f != nil && (f.Class == stddwarf.ClassLocListPtr || f.Class == stddwarf.ClassLocList) {
-				u.hasLoclist = true
+		case stddwarf.TagEnumerationType, stddwarf.TagBaseType, stddwarf.TagArrayType, stddwarf.TagSubroutineType:
+			if e.Children {
+				r.SkipChildren()
+				continue
 			}
 		}
 		if e.Children {
 			stack = append(stack, child)
 		}
+	}
+	if deep {
+		return nil
 	}
 	for _, f := range u.funcs {
 		u.nameFunc(f)

@@ -1,0 +1,100 @@
+package dwarf
+
+import (
+	"debug/elf"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// largeBinary returns bench/large/build/<name> or skips the benchmark.
+func largeBinary(b *testing.B, name string) string {
+	p := filepath.Join(testenv.Root(b), "bench", "large", "build", name)
+	if _, err := os.Stat(p); err != nil {
+		b.Skipf("%s not built (run make -C bench/large): %v", p, err)
+	}
+	return p
+}
+
+// samplePCs picks n pcs spread over the function symbols of an ELF file.
+func samplePCs(b *testing.B, path string, n int) []uint64 {
+	f, err := elf.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var fns []elf.Symbol
+	for _, s := range syms {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 && s.Value != 0 {
+			fns = append(fns, s)
+		}
+	}
+	if len(fns) == 0 {
+		b.Fatal("no function symbols")
+	}
+	pcs := make([]uint64, n)
+	for i := range pcs {
+		s := fns[(i*7919)%len(fns)]
+		pcs[i] = s.Value + uint64(i*31)%s.Size
+	}
+	return pcs
+}
+
+// BenchmarkLoadLargeAndResolve opens a large binary cold and resolves
+// 10,000 pcs to file:line and function (issue 3).
+func BenchmarkLoadLargeAndResolve(b *testing.B) {
+	for _, name := range []string{"sqlite3", "stl/stl"} {
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			path := largeBinary(b, name)
+			pcs := samplePCs(b, path, 10000)
+			b.ResetTimer()
+			for b.Loop() {
+				img, err := Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				found := 0
+				for _, pc := range pcs {
+					if _, ok := img.PCToLine(pc); ok {
+						found++
+					}
+					if f := img.FuncAt(pc); f != nil && f.Name != "" {
+						found++
+					}
+				}
+				img.Close()
+				if found < len(pcs) {
+					b.Fatalf("only %d of %d lookups resolved", found, 2*len(pcs))
+				}
+			}
+			b.ReportMetric(float64(len(pcs)), "pcs/op")
+		})
+	}
+}
+
+// BenchmarkPCToLineWarm measures lookups on an already indexed image.
+func BenchmarkPCToLineWarm(b *testing.B) {
+	path := largeBinary(b, "sqlite3")
+	pcs := samplePCs(b, path, 10000)
+	img, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer img.Close()
+	for _, pc := range pcs {
+		img.PCToLine(pc)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for _, pc := range pcs {
+			img.PCToLine(pc)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pcs)), "ns/lookup")
+}
