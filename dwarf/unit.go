@@ -30,11 +30,11 @@ type unit struct {
 	err      error
 	deepOnce sync.Once
 	deepErr  error
-	funcs   []*Function
-	fnPCs   []funcRange
-	decls   map[stddwarf.Offset]*declInfo
-	vars    []varDecl
-	inlines []inlineSite
+	funcs    []*Function
+	fnPCs    []funcRange
+	decls    map[stddwarf.Offset]*declInfo
+	vars     []varDecl
+	inlines  []inlineSite
 	// hasLoclist: some variable in the unit uses a location list. GDB
 	// trusts such gcc units' line tables and does not skip prologues.
 	hasLoclist bool
