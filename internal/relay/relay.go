@@ -24,10 +24,12 @@ import (
 // through the client's thread selection (see ClientForward) so the
 // client's own idea of the selected thread stays true.
 //
-// It runs on the relay's connection goroutine, one request at a time, while
-// GDB is serving a command (start-up, Evaluate). It must be ordered with the
-// session's own use of the client by a lock that the session does not hold
-// while it waits for GDB.
+// It runs on the relay's connection goroutine, one request at a time, and
+// only while GDB is serving a command (its start-up, an Evaluate). It must
+// never run concurrently with the session's own use of the client: either
+// the session holds its lock across the whole GDB call (GDB's requests then
+// happen inside it, ordered by the pipe and socket hand-offs), or forward
+// takes a lock the session does not hold while it waits for GDB.
 type ForwardFunc func(ctx context.Context, packet string) (string, error)
 
 // Config configures a relay.
