@@ -1,7 +1,9 @@
 package tools_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
@@ -103,4 +105,44 @@ func TestLiveEvaluateFallback(t *testing.T) {
 	c.ok("rr_evaluate", args{"expression": "*shapes[0]"}, `name_ = "wheel"`, "[evaluated by GDB]")
 	// GDB never moved the target: we continue from where we were.
 	c.ok("rr_next", nil, "cpp_shapes.cpp:93")
+}
+
+// TestLiveTimeoutAndInterrupt: a resume that runs past
+// RR_MCP_TIMEOUT_FORWARD is interrupted and the session stays usable;
+// rr_interrupt stops a running rr_continue from another call.
+func TestLiveTimeoutAndInterrupt(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "deadlock")
+	c := startServer(t, "RR_MCP_TIMEOUT_FORWARD=0.5")
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	start := time.Now()
+	c.fails("rr_continue", nil, "timed out after 500ms", "interrupted", "still usable")
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("timed-out continue returned after %v", d)
+	}
+	c.ok("rr_thread_list", nil, "Thread")
+	c.ok("rr_backtrace", nil, "#0")
+
+	c2 := startServer(t)
+	c2.ok("rr_live_start", args{"command": []string{prog}})
+	done := make(chan result, 1)
+	go func() { done <- c2.call("rr_continue", nil) }()
+	// Interrupt until the continue has started and is stopped by it.
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case r := <-done:
+			if r.isErr || !strings.Contains(r.text, "interrupted") {
+				t.Fatalf("rr_continue after rr_interrupt: %s", r.text)
+			}
+			c2.ok("rr_backtrace", nil, "#0")
+			return
+		case <-tick.C:
+			c2.call("rr_interrupt", nil)
+		case <-deadline:
+			t.Fatal("rr_continue did not return after rr_interrupt")
+		}
+	}
 }

@@ -143,6 +143,9 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 		if img != s.img {
 			loc.Module = filepath.Base(img.Path)
 		}
+		if loc.Function == "" {
+			loc.Function = s.symbolize(ctx, pc)
+		}
 		return loc
 	}
 	if l := s.loadLibs(ctx); l != nil {
