@@ -383,10 +383,13 @@ func (c *Client) wrap(ctx context.Context, pkt string, err error) error {
 // flushes a possible stray stop reply (rr-rsp.md §12.22) with a qC probe.
 func (c *Client) resync() error {
 	for c.pending > 0 {
-		if _, err := c.conn.readPacket(); err != nil {
+		p, err := c.conn.readPacket()
+		if err != nil {
 			return err
 		}
-		c.pending--
+		if !isConsole(p) { // output of an abandoned qRcmd precedes its reply
+			c.pending--
+		}
 	}
 	if !c.interrupted.Load() || c.running.Load() {
 		return nil
@@ -413,6 +416,12 @@ func (c *Client) resync() error {
 // exchange sends pkt and returns the raw reply payload (RLE-decoded,
 // escapes intact). It does not look at the reply.
 func (c *Client) exchange(ctx context.Context, pkt string) ([]byte, error) {
+	return c.exchangeConsole(ctx, pkt, nil)
+}
+
+// exchangeConsole is exchange for requests whose reply may be preceded by
+// "O" console-output packets (qRcmd); each is passed to out.
+func (c *Client) exchangeConsole(ctx context.Context, pkt string, out func([]byte)) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("rsp: %s: %w", short(pkt), err)
 	}
@@ -431,12 +440,18 @@ func (c *Client) exchange(ctx context.Context, pkt string) ([]byte, error) {
 	if err := c.conn.writePacket([]byte(pkt)); err != nil {
 		return nil, c.wrap(ctx, pkt, err)
 	}
-	p, err := c.conn.readPacket()
-	if err != nil {
-		return nil, c.wrap(ctx, pkt, err)
+	for {
+		p, err := c.conn.readPacket()
+		if err != nil {
+			return nil, c.wrap(ctx, pkt, err)
+		}
+		if out != nil && isConsole(p) {
+			out(p)
+			continue
+		}
+		c.pending--
+		return p, nil
 	}
-	c.pending--
-	return p, nil
 }
 
 // replyError maps "" to ErrUnsupported and "Exx" to *Error.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -700,5 +701,42 @@ func TestStepOverBreakpoint(t *testing.T) {
 	}
 	if got := s2.requests()[n:]; !slices.Equal(got, []string{"vCont;c"}) {
 		t.Errorf("NoStepOver: %q", got)
+	}
+}
+
+func TestLoggerAndBinaryUpload(t *testing.T) {
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c, s := dialStub(t, "generic", rsp.Options{Logger: logger}, func(req string) []string {
+		switch {
+		case strings.HasPrefix(req, "qSupported:"):
+			return []string{"PacketSize=400;binary-upload+;qXfer:features:read+;QStartNoAckMode+"}
+		case req == "x1000,4":
+			return []string{"b}]}\x03ab"}
+		case req == "x2000,1":
+			return []string{"E01"}
+		case req == "qRcmd," + hexs("info"):
+			return []string{"O" + hexs("line 1\n"), "O" + hexs("line 2\n"), "OK"}
+		}
+		return nil
+	})
+	ctx := testCtx(t)
+	var b [4]byte
+	if _, err := c.ReadMemory(ctx, 0x1000, b[:]); err != nil || string(b[:]) != "}#ab" {
+		t.Fatalf("x read = %q, %v", b, err)
+	}
+	var e *rsp.Error
+	if _, err := c.ReadMemory(ctx, 0x2000, b[:1]); !errors.As(err, &e) {
+		t.Errorf("x error: %v", err)
+	}
+	out, err := c.Monitor(ctx, "info")
+	if err != nil || out != "line 1\nline 2\n" {
+		t.Errorf("monitor = %q, %v", out, err)
+	}
+	if !strings.Contains(logs.String(), "dir=-> packet=x1000,4") {
+		t.Errorf("slog lacks the packet:\n%s", logs.String())
+	}
+	if slices.Contains(s.requests(), "m1000,4") {
+		t.Error("fell back to m although x works")
 	}
 }

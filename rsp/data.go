@@ -215,11 +215,18 @@ func (c *Client) WriteRegister(ctx context.Context, t Thread, regnum int, val []
 // readChunk is the largest m request whose hex reply fits a packet.
 func (c *Client) readChunk() int { return max((c.packetSize-32)/2, 16) }
 
-// ReadMemory reads len(p) bytes at addr with m requests, split by packet
-// size. Like io.ReaderAt it returns n < len(p) only with an error: *Error
-// if the first byte is unreadable, io.ErrUnexpectedEOF (wrapped) for a
-// short read.
+// ReadMemory reads len(p) bytes at addr with m requests (x, binary, when
+// the server advertises binary-upload+), split by packet size. Like
+// io.ReaderAt it returns n < len(p) only with an error: *Error if the first
+// byte is unreadable, io.ErrUnexpectedEOF (wrapped) for a short read.
 func (c *Client) ReadMemory(ctx context.Context, addr uint64, p []byte) (int, error) {
+	if c.features["binary-upload"] == "+" {
+		n, err := c.readMemoryX(ctx, addr, p)
+		if !errors.Is(err, ErrUnsupported) {
+			return n, err
+		}
+		c.features["binary-upload"] = "-"
+	}
 	n := 0
 	for n < len(p) {
 		want := min(len(p)-n, c.readChunk())
@@ -232,6 +239,37 @@ func (c *Client) ReadMemory(ctx context.Context, addr uint64, p []byte) (int, er
 		b, err := hex.DecodeString(r)
 		if err != nil || len(b) > want {
 			return n, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(r)), Msg: "bad memory reply"}
+		}
+		copy(p[n:], b)
+		n += len(b)
+		if len(b) < want {
+			return n, fmt.Errorf("read memory %#x: short read of %d/%d bytes: %w", a, len(b), want, io.ErrUnexpectedEOF)
+		}
+	}
+	return n, nil
+}
+
+// readMemoryX reads with "x addr,len", whose reply is "b" + escaped binary
+// (GDB 16's binary-upload).
+func (c *Client) readMemoryX(ctx context.Context, addr uint64, p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		want := min(len(p)-n, max(c.packetSize-32, 16))
+		a := addr + uint64(n)
+		pkt := "x" + strconv.FormatUint(a, 16) + "," + strconv.FormatInt(int64(want), 16)
+		r, err := c.exchange(ctx, pkt)
+		if err != nil {
+			return n, fmt.Errorf("read memory %#x: %w", a, err)
+		}
+		if err := replyError(pkt, r); err != nil {
+			return n, fmt.Errorf("read memory %#x: %w", a, err)
+		}
+		if r[0] != 'b' {
+			return n, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(string(r))), Msg: "x reply without 'b'"}
+		}
+		b, err := unescapeBinary(r[1:])
+		if err != nil || len(b) > want {
+			return n, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(string(r))), Msg: "bad x reply"}
 		}
 		copy(p[n:], b)
 		n += len(b)
@@ -273,6 +311,49 @@ func (c *Client) writeChunk(ctx context.Context, addr uint64, part []byte) error
 		c.xOK = -1
 	}
 	return c.cmd(ctx, "M"+head+hex.EncodeToString(part))
+}
+
+// ---- monitor, signals ----
+
+// Monitor runs a monitor command (qRcmd, what gdb's "monitor" sends) and
+// returns its console output; gdbserver and QEMU answer with "O" packets
+// and then OK. rr has no monitor (use RRCmd) and answers ErrUnsupported.
+func (c *Client) Monitor(ctx context.Context, cmd string) (string, error) {
+	var out strings.Builder
+	p, err := c.exchangeConsole(ctx, "qRcmd,"+hex.EncodeToString([]byte(cmd)), func(o []byte) {
+		b, _ := decodeHexUnavail(string(o[1:]))
+		out.Write(b)
+	})
+	if err != nil {
+		return out.String(), err
+	}
+	if err := replyError("qRcmd", p); err != nil {
+		return out.String(), fmt.Errorf("monitor %s: %w", cmd, err)
+	}
+	if string(p) != "OK" {
+		// Some stubs answer with the hex output directly.
+		b, err := hex.DecodeString(string(p))
+		if err != nil {
+			return out.String(), &ProtocolError{Packet: "qRcmd", Data: strconv.Quote(short(string(p))), Msg: "bad monitor reply"}
+		}
+		out.Write(b)
+	}
+	return out.String(), nil
+}
+
+// PassSignals tells the server to deliver these signals to the debuggee
+// without stopping (QPassSignals). On rr, stops for them are skipped in
+// both directions. An empty list clears the set.
+func (c *Client) PassSignals(ctx context.Context, sigs ...Signal) error {
+	var b strings.Builder
+	b.WriteString("QPassSignals:")
+	for i, s := range sigs {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		fmt.Fprintf(&b, "%02x", int(s))
+	}
+	return c.cmd(ctx, b.String())
 }
 
 // ---- qXfer ----

@@ -584,6 +584,13 @@ func TestGDBServerLibrariesVFile(t *testing.T) {
 	if _, err := c.VFileOpen(ctx, "/nonexistent/file", 0, 0); !errors.As(err, &fe) || fe.Errno != 2 {
 		t.Errorf("open missing file: %v, want FileError errno 2", err)
 	}
+	help, err := c.Monitor(ctx, "help")
+	if err != nil || !strings.Contains(help, "monitor commands") {
+		t.Errorf("monitor help = %q, %v", help, err)
+	}
+	if err := c.PassSignals(ctx, rsp.SIGALRM, rsp.SIGCHLD); err != nil {
+		t.Errorf("QPassSignals: %v", err)
+	}
 	// Exchange refuses resumes unless asked.
 	if _, err := c.Exchange(ctx, "vCont;c", false); !errors.Is(err, rsp.ErrRefused) {
 		t.Errorf("Exchange(vCont;c) = %v, want ErrRefused", err)
@@ -597,5 +604,32 @@ func TestGDBServerLibrariesVFile(t *testing.T) {
 	}
 	if _, err := c.ReverseContinue(ctx); !errors.Is(err, rsp.ErrRefused) {
 		t.Errorf("bc on gdbserver = %v, want ErrRefused (not advertised)", err)
+	}
+}
+
+func TestGDBServerHardwareBreakpoint(t *testing.T) {
+	tg := gsStart(t, "counter")
+	ctx := gsCtx(t)
+	c := tg.c
+	square := tg.sym("square")
+	err := c.InsertBreakpoint(ctx, rsp.HardwareBreakpoint, square, 0)
+	var e *rsp.Error
+	if errors.Is(err, rsp.ErrUnsupported) || errors.As(err, &e) {
+		t.Skipf("gdbserver refused a hardware breakpoint (no debug registers in this VM?): %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		st, err := c.Continue(ctx)
+		if err != nil || !st.HWBreak || st.SWBreak {
+			t.Fatalf("stop %d = %v, %v; want hwbreak", i, st, err)
+		}
+		if pc := tg.reg(ctx, "rip"); pc != square {
+			t.Fatalf("stop %d: pc %#x, want %#x", i, pc, square)
+		}
+		if rdi := tg.reg(ctx, "rdi"); rdi != uint64(i) {
+			t.Errorf("stop %d: square(%d), want square(%d)", i, rdi, i)
+		}
 	}
 }
