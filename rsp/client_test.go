@@ -715,7 +715,7 @@ func TestLoggerAndBinaryUpload(t *testing.T) {
 			return []string{"b}]}\x03ab"}
 		case req == "x2000,1":
 			return []string{"E01"}
-		case req == "qRcmd," + hexs("info"):
+		case req == "qRcmd,"+hexs("info"):
 			return []string{"O" + hexs("line 1\n"), "O" + hexs("line 2\n"), "OK"}
 		}
 		return nil
