@@ -740,3 +740,30 @@ func TestLoggerAndBinaryUpload(t *testing.T) {
 		t.Error("fell back to m although x works")
 	}
 }
+
+// With a small PacketSize, qXfer objects arrive in several m chunks and the
+// client asks for the next offset each time.
+func TestXferChunking(t *testing.T) {
+	c, s := dialStub(t, "generic", rsp.Options{}, func(req string) []string {
+		if strings.HasPrefix(req, "qSupported:") {
+			return []string{"PacketSize=100;qXfer:features:read+"} // clamped to 0x100
+		}
+		return nil
+	})
+	if c.PacketSize() != 0x100 {
+		t.Fatalf("PacketSize = %#x", c.PacketSize())
+	}
+	var offs []string
+	for _, r := range s.requests() {
+		if rest, ok := strings.CutPrefix(r, "qXfer:features:read:64bit-core.xml:"); ok {
+			offs = append(offs, rest)
+		}
+	}
+	n := (len(stubXML["64bit-core.xml"]) + 0xef) / 0xf0
+	if len(offs) != n || offs[0] != "0,f0" || offs[1] != "f0,f0" {
+		t.Errorf("chunk requests = %q, want %d of 0xf0 bytes", offs, n)
+	}
+	if r, ok := c.Target().Lookup("fs_base"); !ok || r.Regnum != 58 {
+		t.Errorf("fs_base = %+v after chunked reads", r)
+	}
+}

@@ -66,6 +66,11 @@ func (w *gsWatch) String() string {
 
 func gsStart(t *testing.T, prog string, args ...string) *gsTarget {
 	t.Helper()
+	return gsStartOpts(t, rsp.Options{}, prog, args...)
+}
+
+func gsStartOpts(t *testing.T, opts rsp.Options, prog string, args ...string) *gsTarget {
+	t.Helper()
 	testenv.NeedTool(t, "gdbserver")
 	exe := testenv.Prog(t, prog)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
@@ -76,7 +81,8 @@ func gsStart(t *testing.T, prog string, args ...string) *gsTarget {
 	}
 	t.Cleanup(func() { srv.Stop(time.Second) })
 	log := &gsWatch{buf: new(bytes.Buffer)}
-	c, err := rsp.Dial(ctx, addr, rsp.Options{PacketLog: log})
+	opts.PacketLog = log
+	c, err := rsp.Dial(ctx, addr, opts)
 	if err != nil {
 		t.Fatalf("dial: %v\n%s", err, srv.Tail(20))
 	}
@@ -631,5 +637,38 @@ func TestGDBServerHardwareBreakpoint(t *testing.T) {
 		if rdi := tg.reg(ctx, "rdi"); rdi != uint64(i) {
 			t.Errorf("stop %d: square(%d), want square(%d)", i, rdi, i)
 		}
+	}
+}
+
+// The ack path against a real server: gdbserver verifies checksums and
+// expects '+' for each of its packets when no-ack mode is not negotiated.
+func TestGDBServerAckMode(t *testing.T) {
+	tg := gsStartOpts(t, rsp.Options{KeepAckMode: true}, "counter")
+	ctx := gsCtx(t)
+	c := tg.c
+	if c.NoAckMode() {
+		t.Fatal("no-ack mode negotiated despite KeepAckMode")
+	}
+	hit := tg.sym("hit")
+	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, hit, 0); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2 {
+		if st, err := c.Continue(ctx); err != nil || !st.SWBreak {
+			t.Fatalf("continue %d: %v, %v", i, st, err)
+		}
+	}
+	if n := tg.u32(ctx, tg.sym("hits")); n != 1 {
+		t.Errorf("hits = %d, want 1", n)
+	}
+	if err := c.WriteMemory(ctx, tg.sym("greeting"), []byte("}*$#")); err != nil {
+		t.Fatal(err)
+	}
+	var b [4]byte
+	if _, err := c.ReadMemory(ctx, tg.sym("greeting"), b[:]); err != nil || string(b[:]) != "}*$#" {
+		t.Fatalf("greeting = %q, %v", b, err)
+	}
+	if strings.Contains(tg.sent.String(), "retransmit") || strings.Contains(tg.sent.String(), "NAK") {
+		t.Errorf("retransmissions in the log:\n%s", tg.sent.String())
 	}
 }
