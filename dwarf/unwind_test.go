@@ -42,7 +42,7 @@ func compareBT(t *testing.T, bt *Backtrace, want []gdbFrame, gdbOut string) {
 	t.Helper()
 	got := bt.Frames
 	defer func() {
-		if t.Failed() {
+		if t.Failed() || testing.Verbose() {
 			for _, f := range got {
 				t.Logf("#%d %#x %s %s:%d inlined=%v signal=%v tail=%v", f.Level, f.PC, f.Name, filepath.Base(f.File), f.Line, f.Inlined, f.Signal, f.TailCall)
 			}
@@ -70,5 +70,33 @@ func compareBT(t *testing.T, bt *Backtrace, want []gdbFrame, gdbOut string) {
 	}
 	if !strings.Contains(bt.Stop, "main") {
 		t.Errorf("unwinding stopped with %q, want at main", bt.Stop)
+	}
+}
+
+// TestUnwindCPlusPlusMatchesGDB does the same for the C++ program:
+// qualified method names, templates and the anonymous namespace.
+func TestUnwindCPlusPlusMatchesGDB(t *testing.T) {
+	stops := []string{"geo::Circle::area", "geo::(anonymous namespace)::hidden", "twice<double>"}
+	for _, opt := range []string{"-O0", "-O2"} {
+		bin := buildTestProg(t, "g++", "shapes.cpp", "-g", opt)
+		img, err := Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		dumps := stopAndDump(t, bin, stops)
+		for i, d := range dumps {
+			t.Run(opt+"/"+stops[i], func(t *testing.T) {
+				want := parseBT(d.out)
+				if len(want) < 2 {
+					t.Fatalf("gdb backtrace too short:\n%s", d.out)
+				}
+				bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				compareBT(t, bt, want, d.out)
+			})
+		}
 	}
 }

@@ -1,0 +1,184 @@
+package dwarf
+
+import (
+	"encoding/binary"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/go-delve/delve/pkg/dwarf/frame"
+	"github.com/ianlancetaylor/demangle"
+)
+
+func funcNames(fs []*Function) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, f.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestCPlusPlusNames checks qualified names against the demangled
+// linkage names and name lookup the way GDB's linespecs match.
+func TestCPlusPlusNames(t *testing.T) {
+	for _, opt := range []string{"-O0", "-O2"} {
+		bin := buildTestProg(t, "g++", "shapes.cpp", "-g", opt)
+		img, err := Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		checked := 0
+		for _, f := range img.Functions() {
+			if f.LinkageName == "" || !strings.HasSuffix(f.DeclFile, "shapes.cpp") {
+				continue
+			}
+			want, err := demangle.ToString(f.LinkageName, demangle.NoParams, demangle.Verbose)
+			if err != nil {
+				t.Errorf("demangle %s: %v", f.LinkageName, err)
+				continue
+			}
+			// constructors and destructors demangle to Class::Class
+			if f.Name != want {
+				t.Errorf("%s: name %q, demangled %q", f.LinkageName, f.Name, want)
+			}
+			checked++
+		}
+		if checked < 5 {
+			t.Errorf("%s: only %d functions with linkage names", opt, checked)
+		}
+		tests := []struct {
+			query string
+			want  []string
+		}{
+			{"area", []string{"geo::Circle::area", "geo::Square::area"}},
+			{"geo::Circle::area", []string{"geo::Circle::area"}},
+			{"Circle::area", []string{"geo::Circle::area"}},
+			{"hidden", []string{"geo::(anonymous namespace)::hidden"}},
+			{"twice", []string{"twice<double>", "twice<int>"}},
+			{"twice<int>", []string{"twice<int>"}},
+			{"main", []string{"main"}},
+			{"_Z5totalRKN3geo5ShapeES2_", []string{"total"}},
+			{"no_such_function", nil},
+		}
+		for _, tt := range tests {
+			got := funcNames(img.FuncsByName(tt.query))
+			if opt == "-O2" && tt.query == "area" {
+				// Square::area may be devirtualized and inlined away
+				got = slices.DeleteFunc(got, func(s string) bool { return s == "geo::Square::area" })
+				tt.want = []string{"geo::Circle::area"}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("%s FuncsByName(%q) = %v, want %v", opt, tt.query, got, tt.want)
+			}
+		}
+	}
+}
+
+// TestInlinedCopies finds every inlined copy of a static inline function
+// (including those the compiler put inside lexical blocks) and checks that
+// gdb resolves "break helper" to the same addresses.
+func TestInlinedCopies(t *testing.T) {
+	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O2")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	copies := img.InlinedCopies("helper")
+	if len(copies) == 0 {
+		t.Fatal("no inlined copies of helper at -O2")
+	}
+	line := markerLine(t, "sample.c", "main_helper")
+	for _, c := range copies {
+		if c.Caller.Name != "main" || c.CallLine != line || !strings.HasSuffix(c.CallFile, "sample.c") {
+			t.Errorf("copy at %#x: caller %s at %s:%d, want main at sample.c:%d", c.Entry, c.Caller.Name, c.CallFile, c.CallLine, line)
+		}
+		chain := c.Caller.InlineChain(c.Entry)
+		if len(chain) == 0 || chain[len(chain)-1].Name != "helper" {
+			t.Errorf("inline chain at %#x = %+v, want helper innermost", c.Entry, chain)
+		}
+	}
+	out := runGDB(t, bin, "break helper", "info breakpoints")
+	for _, c := range copies {
+		if !strings.Contains(out, strings.TrimPrefix(strings.ToLower(hex16(c.Entry)), "0x")) {
+			t.Errorf("gdb has no location at %#x:\n%s", c.Entry, out)
+		}
+	}
+}
+
+func hex16(v uint64) string {
+	const digits = "0123456789abcdef"
+	b := make([]byte, 16)
+	for i := 15; i >= 0; i-- {
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	return "0x" + string(b)
+}
+
+// TestDebugFrameCIEv4 checks that a .debug_frame with a version-4 CIE
+// (address_size and segment_selector_size present) is rewritten so that
+// delve's parser reads the right rules.
+func TestDebugFrameCIEv4(t *testing.T) {
+	cie := []byte{0xff, 0xff, 0xff, 0xff, 4, 0 /* aug "" */, 8, 0, 1 /* code align */, 0x78 /* -8 */, 16,
+		0x0c, 7, 8, // def_cfa rsp+8
+		0x90, 1, // offset r16 at cfa-8
+		0, 0, 0, 0, 0} // nops
+	var data []byte
+	data = binary.LittleEndian.AppendUint32(data, uint32(len(cie)))
+	data = append(data, cie...)
+	fde := binary.LittleEndian.AppendUint32(nil, 0) // CIE pointer
+	fde = binary.LittleEndian.AppendUint64(fde, 0x1000)
+	fde = binary.LittleEndian.AppendUint64(fde, 0x10)
+	fde = append(fde, 0x41, 0x0e, 16, 0, 0, 0) // advance 1; def_cfa_offset 16
+	data = binary.LittleEndian.AppendUint32(data, uint32(len(fde)))
+	data = append(data, fde...)
+	fixed, ok := fixDebugFrameCIEs(data)
+	if !ok {
+		t.Fatal("rewrite failed")
+	}
+	fdes, err := parseFDEs(fixed, 0)
+	if err != nil || len(fdes) != 1 {
+		t.Fatalf("parse: %v, %d FDEs", err, len(fdes))
+	}
+	for _, tt := range []struct {
+		pc     uint64
+		offset int64
+	}{{0x1000, 8}, {0x1005, 16}} {
+		fc, err := establish(fdes[0], tt.pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fc.CFA.Rule != frame.RuleCFA || fc.CFA.Reg != 7 || fc.CFA.Offset != tt.offset {
+			t.Errorf("pc %#x: CFA %+v, want rsp+%d", tt.pc, fc.CFA, tt.offset)
+		}
+		if r := fc.Regs[16]; r.Rule != frame.RuleOffset || r.Offset != -8 {
+			t.Errorf("pc %#x: ra rule %+v, want cfa-8", tt.pc, r)
+		}
+	}
+}
+
+func TestRegNames(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		num  int
+	}{{"rip", 16}, {"$rsp", 7}, {"pc", 16}, {"rbx", 3}, {"r12", 12}, {"xmm3", 20}, {"eflags", 49}, {"fs_base", 58}} {
+		n, ok := RegNum(tt.name)
+		if !ok || n != tt.num {
+			t.Errorf("RegNum(%q) = %d, %v; want %d", tt.name, n, ok, tt.num)
+		}
+	}
+	if _, ok := RegNum("nosuch"); ok {
+		t.Error("RegNum(nosuch) succeeded")
+	}
+	var r Regs
+	r.SetBytes(17, []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
+	if b, ok := r.Bytes(17); !ok || b[15] != 16 || b[0] != 1 {
+		t.Errorf("xmm0 bytes = %v, %v", b, ok)
+	}
+	if _, ok := r.Get(0); ok {
+		t.Error("rax valid in zero Regs")
+	}
+}
