@@ -163,4 +163,3 @@ func TestInProcessErrors(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
-
