@@ -1,0 +1,43 @@
+// Package gdbdiff holds the GDB-differential test of rrmcp's symbol and
+// DWARF engine (issue 3). It has no API: everything is in its _test.go
+// files and testdata/.
+//
+// For every program in testprogs/ (C and C++, -O0 and -O2 builds) the test
+// reads a table of stop points (testdata/stops.txt): function and
+// file:line breakpoints with a hit number, watchpoints on globals, and
+// signal stops (the crash). Each program runs twice, each time under its
+// own gdbserver started the same way (same binary, arguments, directory and
+// environment, ASLR disabled by gdbserver), so both runs see identical
+// addresses:
+//
+//   - GDB's side: gdb --interpreter=mi3 connected with -target-select
+//     remote; breakpoints with -break-insert, watchpoints with -break-watch,
+//     and at each stop -stack-list-frames, -stack-list-variables
+//     --all-values and -data-evaluate-expression.
+//   - our side: package rsp speaks to gdbserver; package dwarf resolves the
+//     breakpoint addresses (GDB-style prologue skip, file:line to every
+//     address), unwinds, lists and formats variables and evaluates the
+//     expressions; package symbols names data addresses.
+//
+// Both sides follow the same script: run to main, insert every stop's
+// breakpoint or watchpoint, continue, count hits, and record a stop when
+// its hit number is reached (then remove that breakpoint). A write
+// watchpoint counts only hits that change the value, as GDB's does.
+//
+// The fields compared at a stop are: the breakpoint addresses; the
+// backtrace (function, source file base name and line of every frame);
+// every local and argument of frame 0 with its value; and the value of
+// every expression in the table. The test prints
+// "gdb-differential: N stops, M agree" and fails unless every difference
+// is listed with a reason in testdata/known_differences.txt; an entry that
+// no longer differs fails the test as stale.
+//
+// Normalisations (each hides only presentation, never a value):
+//   - source files are compared by base name (GDB's "file" is the name in
+//     the line table, ours the full path);
+//   - variables are compared by name, not by order (GDB lists the innermost
+//     block first, then the arguments and outer blocks);
+//   - when both sides fail to evaluate an expression they agree, whatever
+//     the wording of the error; an error on one side only is a difference;
+//   - runs of white space in values are collapsed to one space.
+package gdbdiff

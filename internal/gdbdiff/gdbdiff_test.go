@@ -1,0 +1,294 @@
+package gdbdiff
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// summary collects the result for TestMain's line on stdout.
+var summary struct {
+	sync.Mutex
+	ran           bool
+	stops, agree  int
+	known, failed int
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	summary.Lock()
+	if summary.ran {
+		// make test greps this line out of the verbose log.
+		fmt.Printf("gdb-differential: %d stops, %d agree (%d with known differences, %d with unexplained ones)\n",
+			summary.stops, summary.agree, summary.known, summary.failed)
+	}
+	summary.Unlock()
+	os.Exit(code)
+}
+
+// knownDiff is one line of testdata/known_differences.txt:
+//
+//	prog | id | field | reason
+type knownDiff struct {
+	key    string // prog|id|field
+	reason string
+	line   int
+	used   bool
+}
+
+func parseKnown(path string) (map[string]*knownDiff, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]*knownDiff{}
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		p := strings.SplitN(line, " | ", 4)
+		if len(p) != 4 || strings.TrimSpace(p[3]) == "" {
+			return nil, fmt.Errorf("%s:%d: want 'prog | id | field | reason'", path, n)
+		}
+		k := strings.TrimSpace(p[0]) + "|" + strings.TrimSpace(p[1]) + "|" + strings.TrimSpace(p[2])
+		if out[k] != nil {
+			return nil, fmt.Errorf("%s:%d: duplicate entry %s", path, n, k)
+		}
+		out[k] = &knownDiff{key: k, reason: strings.TrimSpace(p[3]), line: n}
+	}
+	return out, sc.Err()
+}
+
+var prune = flag.Bool("prune", false, "remove stale entries from testdata/known_differences.txt (only when nothing else fails)")
+
+var knownPath = filepath.Join("testdata", "known_differences.txt")
+
+// removeLines deletes the given 1-based lines of a file.
+func removeLines(path string, lines []int) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	drop := map[int]bool{}
+	for _, n := range lines {
+		drop[n] = true
+	}
+	var out []string
+	for i, l := range strings.SplitAfter(string(b), "\n") {
+		if !drop[i+1] {
+			out = append(out, l)
+		}
+	}
+	return os.WriteFile(path, []byte(strings.Join(out, "")), 0o644)
+}
+
+// env is the fixed environment of both runs: the stack layout depends on
+// it, and both sides must see the same addresses.
+var env = []string{"PATH=/usr/bin:/bin", "HOME=/tmp", "LC_ALL=C"}
+
+func TestGDBDifferential(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	specs, err := parseStops(filepath.Join("testdata", "stops.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	known, err := parseKnown(knownPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progs []string
+	byProg := map[string][]*stopSpec{}
+	for _, sp := range specs {
+		if byProg[sp.Prog] == nil {
+			progs = append(progs, sp.Prog)
+		}
+		byProg[sp.Prog] = append(byProg[sp.Prog], sp)
+	}
+	if len(specs) < 50 {
+		t.Errorf("stops.txt has %d stops; issue 3 asks for at least 50", len(specs))
+	}
+	checkEveryProgram(t, progs)
+
+	var mu sync.Mutex
+	type result struct {
+		sp     *stopSpec
+		fields []field
+	}
+	var results []result
+	t.Run("progs", func(t *testing.T) {
+		for _, prog := range progs {
+			t.Run(prog, func(t *testing.T) {
+				t.Parallel()
+				path := testenv.Prog(t, prog)
+				ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+				defer cancel()
+				var ours, gdb map[string]*observation
+				var wg sync.WaitGroup
+				wg.Go(func() { ours = runScript(ctx, newOursSide(path, nil, env), byProg[prog]) })
+				wg.Go(func() { gdb = runScript(ctx, newGDBSide(path, nil, env), byProg[prog]) })
+				wg.Wait()
+				mu.Lock()
+				defer mu.Unlock()
+				for _, sp := range byProg[prog] {
+					results = append(results, result{sp, compare(sp, ours[sp.ID], gdb[sp.ID])})
+				}
+			})
+		}
+	})
+
+	slices.SortFunc(results, func(a, b result) int { return a.sp.Line - b.sp.Line })
+	var agree, knownOnly, unexplained int
+	var paste []string
+	for _, r := range results {
+		sp := r.sp
+		clean, bad := true, false
+		for _, f := range r.fields {
+			k := sp.Prog + "|" + sp.ID + "|" + f.Name
+			kd := known[k]
+			if f.Ours == f.GDB {
+				continue
+			}
+			clean = false
+			if kd != nil {
+				kd.used = true
+				t.Logf("%s %s: known difference (%s)\n\tours: %s\n\tgdb:  %s", sp, f.Name, kd.reason, f.Ours, f.GDB)
+				continue
+			}
+			bad = true
+			t.Errorf("%s (stops.txt:%d) %s differs:\n\tours: %s\n\tgdb:  %s", sp, sp.Line, f.Name, f.Ours, f.GDB)
+			paste = append(paste, fmt.Sprintf("%s | %s | %s | REASON", sp.Prog, sp.ID, f.Name))
+		}
+		switch {
+		case clean:
+			agree++
+		case bad:
+			unexplained++
+		default:
+			knownOnly++
+		}
+	}
+	var stale []int
+	for _, kd := range known {
+		if !kd.used {
+			stale = append(stale, kd.line)
+			if !*prune {
+				t.Errorf("known_differences.txt:%d: stale entry %s: the difference is gone (or the stop no longer exists); remove it (go test -run GDBDifferential -prune)", kd.line, kd.key)
+			}
+		}
+	}
+	if *prune && len(stale) > 0 && !t.Failed() {
+		if err := removeLines(knownPath, stale); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("-prune: removed %d stale entries from %s", len(stale), knownPath)
+	}
+	if len(paste) > 0 {
+		t.Logf("unexplained differences, in known_differences.txt format (fix them, or give a reason):\n%s", strings.Join(paste, "\n"))
+	}
+	t.Logf("gdb-differential: %d stops, %d agree", len(results), agree)
+	summary.Lock()
+	summary.ran = true
+	summary.stops, summary.agree, summary.known, summary.failed = len(results), agree, knownOnly, unexplained
+	summary.Unlock()
+}
+
+// checkEveryProgram fails when a program of testprogs/src has no stop, so
+// a new test program cannot slip past the comparison.
+func checkEveryProgram(t *testing.T, progs []string) {
+	t.Helper()
+	src, err := os.ReadDir(filepath.Join(testenv.Root(t), "testprogs", "src"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	has := map[string]bool{}
+	for _, p := range progs {
+		has[p] = true
+	}
+	for _, e := range src {
+		name, ext := strings.TrimSuffix(e.Name(), filepath.Ext(e.Name())), filepath.Ext(e.Name())
+		if (ext != ".c" && ext != ".cpp") || strings.HasPrefix(name, "lib") {
+			continue
+		}
+		if !has[name] {
+			t.Errorf("testprogs/src/%s has no stop in testdata/stops.txt", e.Name())
+		}
+	}
+}
+
+func TestParseStop(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		want stopSpec
+		bad  bool
+	}{
+		{line: "p | a | break use | *u; u->name", want: stopSpec{Prog: "p", ID: "a", Kind: stopBreak, Where: "use", Hit: 1, Exprs: []string{"*u", "u->name"}}},
+		{line: "p | b | break x.c:12 @3", want: stopSpec{Prog: "p", ID: "b", Kind: stopBreak, Where: "x.c:12", Hit: 3}},
+		{line: "p | c | watch total @2 | total", want: stopSpec{Prog: "p", ID: "c", Kind: stopWatch, Where: "total", Hit: 2, Exprs: []string{"total"}}},
+		{line: "p | d | signal SIGSEGV |", want: stopSpec{Prog: "p", ID: "d", Kind: stopSignal, Where: "SIGSEGV", Hit: 1}},
+		{line: "p | e | signal SIGSEGV @2", bad: true},
+		{line: "p | f | break", bad: true},
+		{line: "p | g | step main", bad: true},
+		{line: "p | h | break main @0", bad: true},
+		{line: "p | break main", bad: true},
+	} {
+		got, err := parseStop(tc.line)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("parseStop(%q) = %+v, want an error", tc.line, got)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("parseStop(%q): %v", tc.line, err)
+			continue
+		}
+		if got.Prog != tc.want.Prog || got.ID != tc.want.ID || got.Kind != tc.want.Kind || got.Where != tc.want.Where ||
+			got.Hit != tc.want.Hit || !slices.Equal(got.Exprs, tc.want.Exprs) {
+			t.Errorf("parseStop(%q) = %+v, want %+v", tc.line, *got, tc.want)
+		}
+	}
+}
+
+func TestCompareNormalisations(t *testing.T) {
+	sp := &stopSpec{Kind: stopBreak, Exprs: []string{"a", "b", "c"}}
+	ours := &observation{
+		Addrs:  []uint64{0x20, 0x10},
+		Frames: []frameObs{{Func: "f", File: "x.c", Line: 3}, {Func: "main", File: "x.c", Line: 9}},
+		Vars:   map[string]string{"i": "1", "s": "{a = 1,  b = 2}"},
+		Exprs:  []string{"error: no symbol", "5", "error: x"},
+	}
+	gdb := &observation{
+		Addrs:  []uint64{0x10, 0x20},
+		Frames: []frameObs{{Func: "f", File: "x.c", Line: 3}, {Func: "main", File: "x.c", Line: 10}},
+		Vars:   map[string]string{"s": "{a = 1, b = 2}", "j": "2"},
+		Exprs:  []string{"error: No symbol \"a\" in current context.", "6", "7"},
+	}
+	got := map[string]bool{}
+	for _, f := range compare(sp, ours, gdb) {
+		got[f.Name] = f.Ours == f.GDB
+	}
+	want := map[string]bool{"addrs": true, "bt": false, "var:i": false, "var:j": false, "var:s": true,
+		"expr:a": true, "expr:b": false, "expr:c": false}
+	for k, v := range want {
+		if g, ok := got[k]; !ok || g != v {
+			t.Errorf("field %s: agree=%v (present %v), want %v", k, g, ok, v)
+		}
+	}
+	if fs := compare(sp, &observation{Err: "not reached"}, gdb); len(fs) != 1 || fs[0].Name != "reached" || fs[0].Ours == fs[0].GDB {
+		t.Errorf("a stop one side did not reach: %+v", fs)
+	}
+}
