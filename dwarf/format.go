@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -56,6 +57,13 @@ func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool)
 		b, err := env.Bytes(o)
 		if err != nil {
 			return errorText(err)
+		}
+		if ct, ok := isCharType(o.Type); ok && !t.IsChar() {
+			t = ct
+			t.Encoding = ateUTF // print as a character
+			if bytesToInt(b, true) < 0 {
+				t.Encoding = ateSignedChar
+			}
 		}
 		return formatBase(t, b)
 	case *EnumType:
@@ -127,20 +135,28 @@ func formatBase(t *BaseType, b []byte) string {
 		v := bytesToInt(b, t.IsSigned())
 		return strconv.FormatInt(v, 10) + " " + charPrefix(t) + "'" + escapeChar(uint64(v)&mask(len(b)), '\'') + "'"
 	case t.IsSigned():
+		if len(b) > 8 {
+			return bigInt(b, true).String()
+		}
 		return strconv.FormatInt(bytesToInt(b, true), 10)
 	}
 	if len(b) > 8 { // __int128
-		return "0x" + fmt.Sprintf("%x", reverse(b))
+		return bigInt(b, false).String()
 	}
 	return strconv.FormatUint(leUint(b), 10)
 }
 
-func reverse(b []byte) []byte {
+// bigInt decodes a little-endian integer of any size.
+func bigInt(b []byte, signed bool) *big.Int {
 	r := make([]byte, len(b))
 	for i := range b {
 		r[len(b)-1-i] = b[i]
 	}
-	return r
+	v := new(big.Int).SetBytes(r)
+	if signed && len(b) > 0 && b[len(b)-1]&0x80 != 0 {
+		v.Sub(v, new(big.Int).Lsh(big.NewInt(1), uint(8*len(b))))
+	}
+	return v
 }
 
 func mask(n int) uint64 {
@@ -296,14 +312,43 @@ func (env *ValueEnv) formatChars(cs []uint64, prefix string, truncated bool) str
 	return b.String()
 }
 
-// isCharType reports whether t (resolved) is a character type and
-// returns it.
+// isCharType reports whether t is a character type and returns it. In C,
+// wchar_t, char16_t and char32_t are typedefs of integer types; GDB
+// still prints them as characters, and so does this.
 func isCharType(t Type) (*BaseType, bool) {
 	b, ok := Resolve(t).(*BaseType)
-	if !ok || !b.IsChar() || b.ByteSize <= 0 {
+	if !ok || b.ByteSize <= 0 {
 		return nil, false
 	}
-	return b, true
+	if b.IsChar() {
+		return b, true
+	}
+	if w := wideTypedef(t); w != "" && !b.IsFloat() {
+		c := *b
+		c.Name = w
+		return &c, true
+	}
+	return nil, false
+}
+
+// wideTypedef returns "wchar_t", "char16_t" or "char32_t" when t is (a
+// typedef chain through) a typedef of that name.
+func wideTypedef(t Type) string {
+	for i := 0; i < 100 && t != nil; i++ {
+		switch u := t.(type) {
+		case *TypedefType:
+			switch u.Name {
+			case "wchar_t", "char16_t", "char32_t":
+				return u.Name
+			}
+			t = u.Elem
+		case *QualType:
+			t = u.Elem
+		default:
+			return ""
+		}
+	}
+	return ""
 }
 
 // readCString reads a NUL-terminated string of element size es at addr,

@@ -65,6 +65,18 @@ func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
 		p, err = env.ppSharedPtr(o, st, base)
 	case "std::optional":
 		p, err = env.ppOptional(o, st)
+	case "std::pair":
+		p, err = env.ppPair(o)
+	case "std::tuple":
+		p, err = env.ppTuple(o, base)
+	case "std::atomic":
+		p, err = env.ppAtomic(o, st)
+	case "std::deque":
+		p, err = env.ppDeque(o, st, base)
+	case "std::forward_list":
+		p, err = env.ppForwardList(o, st, base)
+	case "std::stack", "std::queue", "std::priority_queue":
+		p, err = env.ppAdapter(o, base)
 	default:
 		return pretty{}, false
 	}
@@ -545,7 +557,7 @@ func (env *ValueEnv) ppList(o Object, st *StructType, base string) (pretty, erro
 
 func templateArgString(st *StructType, i int) string {
 	if t := st.TemplateArg(i); t != nil {
-		return typeString(t)
+		return abbreviateStd(typeString(t))
 	}
 	return "?"
 }

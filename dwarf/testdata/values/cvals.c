@@ -103,6 +103,40 @@ const char *g_strs[3] = {"a", "bb", NULL};
 
 static int s_counter = 7;
 
+enum flags { F_A = 1, F_B = 2, F_C = 4 };
+enum flags g_flags = F_A | F_C;
+enum flags g_flags_unk = (enum flags)9;
+enum flags g_flags_zero = (enum flags)0;
+struct anon {
+	int kind;
+	union {
+		int i;
+		float f;
+	};
+	struct {
+		short x, y;
+	} pt;
+};
+struct anon g_anon = {1, {.i = 5}, {2, 3}};
+int g_big_arr[300] = {[0] = 1, [150] = 2, [299] = 3};
+char g_zeros[32];
+char g_mostly[40] = "ab";
+char g_rep[30] = "xaaaaaaaaaaaaaaaaaaaay";
+wchar_t g_wstr[] = L"wide";
+long double g_ldarr[2] = {1.25L, -0.5L};
+char g_longstr[300];
+const char *g_longp;
+_Complex double g_cplx = 1.0 + 2.0 * __extension__ 1.0i;
+__int128 g_i128 = -5;
+unsigned __int128 g_u128 = 12345;
+int (*g_parr)[10] = &g_arr;
+struct node *g_selfp = &n3;
+float g_fnan = __builtin_nanf("");
+double g_inf = __builtin_inf();
+double g_tiny = 5e-324;
+unsigned char g_bytes[5] = {1, 2, 255, 0, 'z'};
+signed char g_sbytes[3] = {-1, 65, 0};
+
 void here(void) {}
 
 int main(int argc, char **argv)
@@ -124,6 +158,9 @@ int main(int argc, char **argv)
 	struct node *np = &n1;
 	memcpy(&g_mixed, &m, sizeof m);
 	g_nodes[1] = n2;
+	for (int i = 0; i < 299; i++)
+		g_longstr[i] = 'a' + i % 26;
+	g_longp = g_longstr + 10;
 	(void)argc;
 	(void)argv;
 	s_counter++;

@@ -7,6 +7,15 @@
 #include <string>
 #include <unordered_map>
 #include <list>
+#include <array>
+#include <atomic>
+#include <deque>
+#include <forward_list>
+#include <queue>
+#include <stack>
+#include <tuple>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace geo {
@@ -108,6 +117,35 @@ const char *const g_cstr = "const";
 int g_iarr[3] = {1, 2, 3};
 int (&g_aref)[3] = g_iarr;
 std::vector<int> g_vzero(20);
+std::map<std::string, std::vector<int>> g_nested = {{"k", {1, 2}}, {"z", {}}};
+std::set<std::string> g_sset = {"b", "a"};
+std::unordered_set<int> g_uset = {5};
+std::multimap<int, int> g_mmap = {{1, 2}, {1, 3}};
+std::list<std::string> g_lstr = {"p", "q"};
+std::list<int> g_lempty;
+std::vector<bool> g_vb = {true, false, true};
+std::optional<std::string> g_ostr = "opt";
+std::unique_ptr<int[]> g_uparr(new int[3]());
+std::string g_bigs(300, 'z');
+std::vector<int> g_vbig(250, 7);
+std::shared_ptr<geo::Shape> g_spshape = std::make_shared<geo::Circle>(3.0);
+std::pair<int, double> g_pair = {1, 2.5};
+std::array<int, 3> g_arr3 = {1, 2, 3};
+std::map<int, geo::Point> g_mpt = {{1, {5, 6}}};
+std::vector<std::vector<int>> g_vv = {{1}, {2, 3}};
+std::tuple<int, double, std::string> g_tup = {1, 2.5, "t"};
+std::tuple<> g_tup0;
+std::atomic<int> g_atom{42};
+std::atomic<bool> g_abool{true};
+std::deque<int> g_deq = {1, 2, 3};
+std::deque<long> g_deqbig(300, 1);
+std::forward_list<int> g_fl = {7, 8};
+std::forward_list<int> g_flempty;
+std::stack<int> g_stack;
+std::queue<std::string> g_queue;
+std::unordered_map<std::string, int> g_umaps = {{"one", 1}};
+std::wstring g_ws = L"wide";
+std::string g_esc = "tab\there \"q\"";
 
 void here() {}
 
@@ -120,6 +158,10 @@ int main()
 	const geo::Point *cpp = &p;
 	std::vector<geo::Point> pts = {{1, 2}, {3, 4}};
 	g_counter.bump();
+	g_stack.push(1);
+	g_stack.push(2);
+	g_queue.push("front");
+	g_deqbig.push_front(2);
 	here();
 	return geo_use(pr, g_circle) + cpp->x + (int)pts.size() + g_holder.ref;
 }

@@ -1,0 +1,311 @@
+package dwarf
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// This file has the smaller libstdc++ printers (pair, tuple, atomic,
+// deque, forward_list, stack/queue) and the libstdc++ type printers GDB
+// applies to template arguments in printer headers ("std::string" for
+// std::__cxx11::basic_string<char, ...>).
+
+// tmpl spells base<args...> with GDB's "> >" spacing.
+func tmpl(base string, args []string) string {
+	s := base + "<" + strings.Join(args, ", ")
+	if strings.HasSuffix(s, ">") {
+		s += " "
+	}
+	return s + ">"
+}
+
+// abbreviateStd applies the libstdc++ type printers to a type name:
+// std::string for basic_string<char, ...>, and template default
+// arguments dropped for the containers and unique_ptr.
+func abbreviateStd(name string) string {
+	i := strings.IndexByte(name, '<')
+	if i < 0 || !strings.HasSuffix(name, ">") {
+		return name
+	}
+	base := name[:i]
+	args := splitTemplateArgs(name[i+1 : len(name)-1])
+	for k := range args {
+		args[k] = abbreviateStd(strings.TrimSpace(args[k]))
+	}
+	alloc := func(t string) string { return tmpl("std::allocator", []string{t}) }
+	n := len(args)
+	switch base {
+	case "std::__cxx11::basic_string", "std::basic_string":
+		if n == 3 && args[1] == tmpl("std::char_traits", args[:1]) && args[2] == alloc(args[0]) {
+			switch args[0] {
+			case "char":
+				return "std::string"
+			case "wchar_t":
+				return "std::wstring"
+			case "char8_t":
+				return "std::u8string"
+			case "char16_t":
+				return "std::u16string"
+			case "char32_t":
+				return "std::u32string"
+			}
+		}
+	case "std::vector", "std::__cxx11::list", "std::list", "std::deque", "std::forward_list":
+		if n == 2 && args[1] == alloc(args[0]) {
+			args = args[:1]
+		}
+	case "std::map", "std::multimap":
+		if n == 4 && args[2] == tmpl("std::less", args[:1]) &&
+			args[3] == alloc(tmpl("std::pair", []string{args[0] + " const", args[1]})) {
+			args = args[:2]
+		}
+	case "std::set", "std::multiset":
+		if n == 3 && args[1] == tmpl("std::less", args[:1]) && args[2] == alloc(args[0]) {
+			args = args[:1]
+		}
+	case "std::unordered_map", "std::unordered_multimap":
+		if n == 5 && args[2] == tmpl("std::hash", args[:1]) && args[3] == tmpl("std::equal_to", args[:1]) &&
+			args[4] == alloc(tmpl("std::pair", []string{args[0] + " const", args[1]})) {
+			args = args[:2]
+		}
+	case "std::unordered_set", "std::unordered_multiset":
+		if n == 4 && args[1] == tmpl("std::hash", args[:1]) && args[2] == tmpl("std::equal_to", args[:1]) &&
+			args[3] == alloc(args[0]) {
+			args = args[:1]
+		}
+	case "std::unique_ptr":
+		if n == 2 && args[1] == tmpl("std::default_delete", args[:1]) {
+			args = args[:1]
+		}
+	}
+	return tmpl(base, args)
+}
+
+func (env *ValueEnv) ppPair(o Object) (pretty, error) {
+	first, err := env.member(o, "first")
+	if err != nil {
+		return pretty{}, err
+	}
+	second, err := env.member(o, "second")
+	if err != nil {
+		return pretty{}, err
+	}
+	return pretty{children: []prettyChild{{name: "first", val: first}, {name: "second", val: second}}}, nil
+}
+
+// structNodes lists a struct's bases then fields as GDB's type.fields()
+// does: (object, name, is-base).
+type structNode struct {
+	obj  Object
+	name string
+	base bool
+}
+
+func (env *ValueEnv) structNodes(o Object) []structNode {
+	st, ok := Resolve(o.Type).(*StructType)
+	if !ok {
+		return nil
+	}
+	var out []structNode
+	for _, b := range st.Bases {
+		out = append(out, structNode{env.BaseObject(o, b), "", true})
+	}
+	for _, f := range st.Fields {
+		out = append(out, structNode{env.Field(o, f), f.Name, false})
+	}
+	return out
+}
+
+func isSpecializationOf(t Type, name string) bool {
+	n := templateBase(Resolve(t).Common().Name)
+	return n == "std::"+name || strings.HasSuffix(n, "::"+name)
+}
+
+func (env *ValueEnv) ppTuple(o Object, base string) (pretty, error) {
+	head := o
+	nodes := env.structNodes(head)
+	p := pretty{head: base + " containing"}
+	switch {
+	case len(nodes) == 0:
+		return pretty{head: "empty " + base}, nil
+	case len(nodes) == 1 || (len(nodes) == 2 && isSpecializationOf(nodes[1].obj.Type, "__tuple_base")):
+		head = nodes[0].obj
+	default:
+		return pretty{}, errNotPretty
+	}
+	for count := 1; count < 64; count++ {
+		nodes = env.structNodes(head)
+		var impl Object
+		done := false
+		switch len(nodes) {
+		case 0:
+			return p, nil
+		case 1:
+			impl, done = nodes[0].obj, true
+		case 2:
+			impl, head = nodes[1].obj, nodes[0].obj
+		default:
+			return pretty{}, errNotPretty
+		}
+		val := impl
+		if fs := env.structNodes(impl); len(fs) > 0 && fs[0].name == "_M_head_impl" {
+			val = fs[0].obj
+		}
+		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(count) + "]", val: val})
+		if done {
+			return p, nil
+		}
+	}
+	return pretty{}, errNotPretty
+}
+
+func (env *ValueEnv) ppAtomic(o Object, st *StructType) (pretty, error) {
+	vt := st.TemplateArg(0)
+	if vt == nil {
+		return pretty{}, errNotPretty
+	}
+	var v Object
+	var err error
+	switch t := Resolve(vt).(type) {
+	case *BaseType:
+		switch {
+		case t.IsFloat():
+			v, err = env.member(o, "_M_fp")
+		case t.IsBool():
+			v, err = env.memberPath(o, "_M_base", "_M_i")
+		default:
+			v, err = env.member(o, "_M_i")
+		}
+	case *PointerType:
+		v, err = env.memberPath(o, "_M_b", "_M_p")
+	default:
+		v, err = env.member(o, "_M_i")
+	}
+	if err != nil {
+		return pretty{}, err
+	}
+	return pretty{isString: true, str: "std::atomic<" + abbreviateStd(typeString(vt)) + "> = { " + env.FormatMember(v) + " }"}, nil
+}
+
+func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, error) {
+	elemT := st.TemplateArg(0)
+	if elemT == nil {
+		return pretty{}, errNotPretty
+	}
+	es := uint64(sizeOf(elemT))
+	if es == 0 {
+		return pretty{}, errNotPretty
+	}
+	bufSize := uint64(1)
+	if es < 512 {
+		bufSize = 512 / es
+	}
+	get := func(it Object, name string) (uint64, error) {
+		m, err := env.member(it, name)
+		if err != nil {
+			return 0, err
+		}
+		return env.Uint(m)
+	}
+	start, err := env.memberPath(o, "_M_impl", "_M_start")
+	if err != nil {
+		return pretty{}, err
+	}
+	finish, err := env.memberPath(o, "_M_impl", "_M_finish")
+	if err != nil {
+		return pretty{}, err
+	}
+	var v [7]uint64
+	for i, f := range []struct {
+		it   Object
+		name string
+	}{{start, "_M_node"}, {start, "_M_cur"}, {start, "_M_last"}, {finish, "_M_node"}, {finish, "_M_cur"}, {finish, "_M_first"}} {
+		if v[i], err = get(f.it, f.name); err != nil {
+			return pretty{}, err
+		}
+	}
+	snode, scur, slast, enode, ecur, efirst := v[0], v[1], v[2], v[3], v[4], v[5]
+	if enode < snode || slast < scur || ecur < efirst {
+		return pretty{}, errNotPretty
+	}
+	size := bufSize*((enode-snode)/8-1) + (slast-scur)/es + (ecur-efirst)/es
+	if enode == snode {
+		size = (ecur - scur) / es
+	}
+	p := pretty{head: base + " with " + elements(size), hint: "array"}
+	node, cur, end := snode, scur, slast
+	limit := uint64(env.maxElements())
+	for i := uint64(0); cur != ecur; i++ {
+		if i >= limit {
+			p.more = true
+			break
+		}
+		if i > size {
+			return pretty{}, errNotPretty
+		}
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: MemObject(elemT, cur)})
+		cur += es
+		if cur == end {
+			node += 8
+			if cur, err = env.readUint(node, 8); err != nil {
+				return pretty{}, err
+			}
+			end = cur + bufSize*es
+		}
+	}
+	return p, nil
+}
+
+func (env *ValueEnv) ppForwardList(o Object, st *StructType, base string) (pretty, error) {
+	elemT := st.TemplateArg(0)
+	if elemT == nil {
+		return pretty{}, errNotPretty
+	}
+	head, err := env.memberPath(o, "_M_impl", "_M_head", "_M_next")
+	if err != nil {
+		return pretty{}, err
+	}
+	node, err := env.Uint(head)
+	if err != nil {
+		return pretty{}, err
+	}
+	if node == 0 {
+		return pretty{head: "empty " + base}, nil
+	}
+	p := pretty{head: base}
+	voff := alignUp(8, alignOf(elemT))
+	limit := env.maxElements()
+	for i := 0; node != 0; i++ {
+		if i >= limit {
+			p.more = true
+			break
+		}
+		if i > 1<<20 {
+			return pretty{}, errNotPretty
+		}
+		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: MemObject(elemT, node+voff)})
+		if node, err = env.readUint(node, 8); err != nil {
+			return pretty{}, err
+		}
+	}
+	return p, nil
+}
+
+// ppAdapter prints std::stack/queue/priority_queue as GDB's printer:
+// "std::stack wrapping: " + the printed container.
+func (env *ValueEnv) ppAdapter(o Object, base string) (pretty, error) {
+	c, err := env.member(o, "c")
+	if err != nil {
+		return pretty{}, err
+	}
+	inner, ok := env.prettyPrint(c)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	if inner.isString {
+		return pretty{isString: true, str: fmt.Sprintf("%s wrapping: %s", base, inner.str)}, nil
+	}
+	inner.head = base + " wrapping: " + inner.head
+	return inner, nil
+}
