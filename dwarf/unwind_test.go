@@ -14,8 +14,17 @@ import (
 // signal frames, and the number of frames (gdb stops at main).
 func TestUnwindMatchesGDB(t *testing.T) {
 	stops := []string{"sink", "stop_here", "stop_in_handler"}
-	for _, opt := range []string{"-O0", "-O2"} {
-		bin := buildTestProg(t, "gcc", "sample.c", "-g", opt)
+	for _, flags := range [][]string{
+		{"-g", "-O0"},
+		{"-g", "-O2"},
+		// CFI only in .debug_frame
+		{"-g", "-O2", "-fno-asynchronous-unwind-tables"},
+		// no CFI and no DWARF for our code: frame-pointer unwinding and
+		// ELF symbol names
+		{"-O0", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables"},
+	} {
+		opt := strings.Join(flags, "")
+		bin := buildTestProg(t, "gcc", "sample.c", flags...)
 		img, err := Open(bin)
 		if err != nil {
 			t.Fatal(err)
@@ -62,6 +71,10 @@ func compareBT(t *testing.T, bt *Backtrace, want []gdbFrame, gdbOut string) {
 		case w.file != "":
 			if g.Name != w.fn || filepath.Base(g.File) != filepath.Base(w.file) || g.Line != w.line {
 				t.Errorf("#%d: got %s at %s:%d, gdb %s at %s:%d", i, g.Name, filepath.Base(g.File), g.Line, w.fn, filepath.Base(w.file), w.line)
+			}
+		case w.fn != "??":
+			if g.Name != w.fn {
+				t.Errorf("#%d: got %s, gdb %s", i, g.Name, w.fn)
 			}
 		}
 		if w.pc != 0 && g.PC != w.pc {
