@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -214,20 +215,24 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 	c.interrupted.Store(false)
 	c.running.Store(true)
 	defer c.running.Store(false)
-	// A deadline is only armed while waiting for the ack; the stop itself
-	// may take arbitrarily long and is bounded by the interrupt below.
-	disarm = c.arm(ctx)
-	c.pending++
-	err = c.conn.writePacket([]byte(pkt))
-	disarm()
-	if err != nil {
-		return Stop{}, "", c.wrap(ctx, pkt, err)
-	}
-
+	// No read deadline from here on: the stop may take arbitrarily long.
+	// Cancellation sends 0x03 (once the request is out) and then bounds the
+	// wait for the stop by InterruptTimeout.
+	var (
+		mu        sync.Mutex
+		written   bool
+		cancelled bool
+	)
 	waitDone := make(chan struct{})
 	sent := make(chan struct{})
 	stopCancel := context.AfterFunc(ctx, func() {
-		c.Interrupt() //nolint:errcheck // a dead connection shows up in the read
+		mu.Lock()
+		cancelled = true
+		w := written
+		mu.Unlock()
+		if w {
+			c.Interrupt() //nolint:errcheck // a dead connection shows up in the read
+		}
 		close(sent)
 		select {
 		case <-waitDone:
@@ -243,6 +248,18 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 			<-sent
 		}
 	}()
+	c.pending++
+	err = c.conn.writePacket([]byte(pkt))
+	mu.Lock()
+	written = true
+	late := cancelled
+	mu.Unlock()
+	if err != nil {
+		return Stop{}, "", c.wrap(ctx, pkt, err)
+	}
+	if late {
+		c.Interrupt() //nolint:errcheck
+	}
 
 	for {
 		p, rerr := c.conn.readPacket()
