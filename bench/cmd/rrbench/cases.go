@@ -35,6 +35,7 @@ type driver interface {
 	regs(ctx context.Context, names []string) (int, error)
 	endSession(ctx context.Context) error
 	close() error
+	packets() int64 // RSP packets sent so far (profile runs), or -1
 }
 
 // maker starts a front end that will debug exe (GDB reads its symbols at
@@ -45,7 +46,24 @@ type maker func(ctx context.Context, exe string) (driver, error)
 type measurement struct {
 	durs  []time.Duration
 	rss   []float64 // MiB, cold-start cases only
+	pkts  []float64 // RSP packets per timed operation (profile runs)
 	check string    // what the side returned, to compare the two
+}
+
+// timed runs op and records its duration and, when counting, its packets.
+func (m *measurement) timed(d driver, keep bool, op func() error) error {
+	p0 := d.packets()
+	t0 := time.Now()
+	err := op()
+	dur := time.Since(t0)
+	if err != nil || !keep {
+		return err
+	}
+	m.durs = append(m.durs, dur)
+	if p0 >= 0 {
+		m.pkts = append(m.pkts, float64(d.packets()-p0))
+	}
+	return nil
 }
 
 // benchCase is one row (or two, with RSS) of the results.
@@ -169,16 +187,13 @@ func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool)
 					return m, fmt.Errorf("continue stopped in %q, not hit", st.function)
 				}
 			}
-			t0 := time.Now()
-			check, err := op(ctx, d)
-			dur := time.Since(t0)
+			err := m.timed(d, i >= warmup, func() (err error) {
+				m.check, err = op(ctx, d)
+				return err
+			})
 			if err != nil {
 				return m, err
 			}
-			if i >= warmup {
-				m.durs = append(m.durs, dur)
-			}
-			m.check = check
 		}
 		return m, nil
 	}
@@ -201,14 +216,13 @@ func backtrace(ctx context.Context, exe string, mk maker, reps int) (measurement
 		if _, err := d.cont(ctx); err != nil {
 			return m, err
 		}
-		t0 := time.Now()
-		n, err := d.backtrace(ctx)
-		dur := time.Since(t0)
+		var n int
+		err := m.timed(d, i > 0, func() (err error) {
+			n, err = d.backtrace(ctx)
+			return err
+		})
 		if err != nil {
 			return m, err
-		}
-		if i > 0 {
-			m.durs = append(m.durs, dur)
 		}
 		m.check = fmt.Sprintf("%d frames", n)
 		if err := d.endSession(ctx); err != nil {
@@ -232,13 +246,14 @@ func hitThroughput(ctx context.Context, exe string, mk maker, reps int) (measure
 		if err := d.setBreak(ctx, "hit", "i < 0"); err != nil {
 			return m, err
 		}
-		t0 := time.Now()
-		st, err := d.cont(ctx)
-		dur := time.Since(t0)
+		var st stopInfo
+		err := m.timed(d, true, func() (err error) {
+			st, err = d.cont(ctx)
+			return err
+		})
 		if err != nil {
 			return m, err
 		}
-		m.durs = append(m.durs, dur)
 		m.check = st.reason
 		if err := d.endSession(ctx); err != nil {
 			return m, err
@@ -266,6 +281,9 @@ func coldStart(ctx context.Context, exe string, mk maker, reps int) (measurement
 		}()
 		dur := time.Since(t0)
 		rss := peakRSS(d.pid())
+		if pk := d.packets(); pk >= 0 && err == nil {
+			m.pkts = append(m.pkts, float64(pk))
+		}
 		d.endSession(ctx)
 		d.close()
 		if err != nil {

@@ -18,6 +18,7 @@ type gdbDriver struct {
 	srv     *proc.Process
 	regNums map[string]string // register name -> GDB number
 	setUp   bool
+	pc      *packetCounter // profile runs: count GDB's packets
 }
 
 // newGDB starts gdb on exe (symbols are read here, as GDB always does).
@@ -39,6 +40,11 @@ func (d *gdbDriver) start(ctx context.Context, exe string) error {
 		return err
 	}
 	d.srv = srv
+	if d.pc != nil {
+		if addr, err = d.pc.through(addr); err != nil {
+			return err
+		}
+	}
 	if !d.setUp {
 		// GDB's defaults, except what a front end sets to work
 		// unattended; conditions are evaluated by GDB (host), as rrmcp
@@ -168,12 +174,21 @@ func (d *gdbDriver) endSession(ctx context.Context) error {
 		d.srv.Stop(0)
 		d.srv = nil
 	}
+	if d.pc != nil {
+		d.pc.stop()
+	}
 	return err
 }
+
+func (d *gdbDriver) packets() int64 { return d.pc.packets() }
 
 func (d *gdbDriver) close() error {
 	if d.srv != nil {
 		d.srv.Stop(0)
 	}
-	return d.g.Close()
+	err := d.g.Close()
+	if d.pc != nil {
+		d.pc.stop()
+	}
+	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/tools"
 )
@@ -26,6 +27,11 @@ type mcpDriver struct {
 	m   *session.Manager // in-process only
 
 	heapProfile string // in-process: write a heap profile here before ending a session
+
+	// Profile runs: the target runs under a gdbserver started here and
+	// rrmcp attaches with rr_connect through a packet-counting proxy.
+	pc  *packetCounter
+	srv *proc.Process
 }
 
 // newMCP spawns bin and initializes an MCP session with it.
@@ -135,8 +141,21 @@ func (s mcpStop) info() stopInfo {
 }
 
 func (d *mcpDriver) start(ctx context.Context, exe string) error {
-	return d.call(ctx, "rr_live_start", map[string]any{"command": []string{exe}}, nil)
+	if d.pc == nil {
+		return d.call(ctx, "rr_live_start", map[string]any{"command": []string{exe}}, nil)
+	}
+	srv, addr, err := proc.StartGDBServer(ctx, exe, nil, "", nil)
+	if err != nil {
+		return err
+	}
+	d.srv = srv
+	if addr, err = d.pc.through(addr); err != nil {
+		return err
+	}
+	return d.call(ctx, "rr_connect", map[string]any{"address": addr, "program": exe}, nil)
 }
+
+func (d *mcpDriver) packets() int64 { return d.pc.packets() }
 
 func (d *mcpDriver) setBreak(ctx context.Context, loc, cond string) error {
 	args := map[string]any{"location": loc}
@@ -203,7 +222,15 @@ func (d *mcpDriver) endSession(ctx context.Context) error {
 			return err
 		}
 	}
-	return d.call(ctx, "rr_replay_stop", map[string]any{}, nil)
+	err := d.call(ctx, "rr_replay_stop", map[string]any{}, nil)
+	if d.srv != nil {
+		d.srv.Stop(0)
+		d.srv = nil
+	}
+	if d.pc != nil {
+		d.pc.stop()
+	}
+	return err
 }
 
 func (d *mcpDriver) close() error {

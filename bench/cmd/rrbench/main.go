@@ -111,9 +111,9 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		if profile {
 			for _, r := range rs {
 				if r.loses() && r.Error == "" {
-					preps := reps
-					if c.hits > 0 {
-						preps = 1 // one run of 10,000 hits is plenty of samples
+					preps := 3 * reps // more samples for the profiler
+					if c.hits > 0 || c.large {
+						preps = 1 // one whole run is plenty
 					}
 					profiles = append(profiles, profileCase(c, r, exe, preps, filepath.Join(out, "profiles"), timeout))
 				}

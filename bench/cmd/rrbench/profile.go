@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"time"
 )
 
@@ -35,6 +36,15 @@ func profileCase(c benchCase, r row, exe string, reps int, dir string, timeout t
 			return nil, err
 		}
 		d.heapProfile = heapFile
+		d.pc = &packetCounter{}
+		return d, nil
+	}
+	mkGDB := func(ctx context.Context, exe string) (driver, error) {
+		d, err := newGDB(ctx, exe)
+		if err != nil {
+			return nil, err
+		}
+		d.pc = &packetCounter{}
 		return d, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
@@ -51,27 +61,45 @@ func profileCase(c benchCase, r row, exe string, reps int, dir string, timeout t
 			rep.Err = err
 			return rep
 		}
-		_, err = c.run(ctx, exe, mk, reps)
+		var m measurement
+		m, err = c.run(ctx, exe, mk, reps)
 		pprof.StopCPUProfile()
 		f.Close()
 		if err != nil {
 			rep.Err = err
 			return rep
 		}
-	} else if _, err := c.run(ctx, exe, mk, reps); err != nil {
-		rep.Err = err
-		return rep
+		rep.RRPackets = summarize(m.pkts)
+	} else {
+		m, err := c.run(ctx, exe, mk, reps)
+		if err != nil {
+			rep.Err = err
+			return rep
+		}
+		rep.RRPackets = summarize(m.pkts)
 	}
-	args := []string{"tool", "pprof", "-top", "-nodecount=25"}
-	if heapFile != "" {
-		args = append(args, "-sample_index=inuse_space")
+	if m, err := c.run(ctx, exe, mkGDB, reps); err == nil {
+		rep.GDBPackets = summarize(m.pkts)
 	}
-	out, err := exec.Command("go", append(args, rep.File)...).CombinedOutput()
-	if err != nil {
-		rep.Err = fmt.Errorf("go tool pprof: %v: %s", err, out)
-		return rep
+	// Two views: the hottest functions anywhere, then rrmcp's own
+	// functions by cumulative time (what our code causes).
+	var views []string
+	for _, v := range [][]string{
+		{"-top", "-nodecount=20"},
+		{"-top", "-cum", "-nodecount=30", "-show=github.com/rrmcp/"},
+	} {
+		args := append([]string{"tool", "pprof"}, v...)
+		if heapFile != "" {
+			args = append(args, "-sample_index=inuse_space")
+		}
+		out, err := exec.Command("go", append(args, rep.File)...).CombinedOutput()
+		if err != nil {
+			rep.Err = fmt.Errorf("go tool pprof: %v: %s", err, out)
+			return rep
+		}
+		views = append(views, "$ go tool pprof "+strings.Join(v, " ")+"\n"+trimHeader(string(out)))
 	}
-	rep.Top = string(out)
+	rep.Top = strings.Join(views, "\n")
 	return rep
 }
 
@@ -84,4 +112,16 @@ func writeHeapProfile(path string) error {
 	}
 	defer f.Close()
 	return pprof.Lookup("heap").WriteTo(f, 0)
+}
+
+// trimHeader drops pprof's File/Build ID/Time lines, keeping the totals.
+func trimHeader(s string) string {
+	var keep []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "File:") || strings.HasPrefix(l, "Build ID:") || strings.HasPrefix(l, "Time:") {
+			continue
+		}
+		keep = append(keep, l)
+	}
+	return strings.Join(keep, "\n")
 }

@@ -198,6 +198,9 @@ func writeJSON(w io.Writer, rows []row) error {
 type profileReport struct {
 	Case, Kind, File, Top string
 	Err                   error
+	// RSP packets the front end sent per timed operation (per run for
+	// whole-run cases), counted by a proxy in the profile run.
+	RRPackets, GDBPackets stats
 }
 
 // writeMarkdown writes RESULTS.md.
@@ -260,6 +263,9 @@ func writeMarkdown(w io.Writer, command string, machine []string, rows []row, pr
 				fmt.Fprintf(w, "Profiling failed: %s\n\n", mdCell(p.Err.Error()))
 				continue
 			}
+			if p.RRPackets.N > 0 {
+				fmt.Fprintf(w, "RSP packets sent per timed operation (median, min–max; counted by a proxy in front of gdbserver, rrmcp attached with rr_connect): **rrmcp %s**, GDB %s.\n\n", pktStats(p.RRPackets), pktStats(p.GDBPackets))
+			}
 			fmt.Fprintf(w, "File: `bench/profiles/%s` (`go tool pprof -top` it, or `-http=:0`)\n\n```\n%s\n```\n\n", filepath.Base(p.File), strings.TrimSpace(p.Top))
 		}
 	}
@@ -268,4 +274,11 @@ func writeMarkdown(w io.Writer, command string, machine []string, rows []row, pr
 func mdCell(s string) string {
 	s = strings.ReplaceAll(s, "|", "\\|")
 	return strings.ReplaceAll(s, "\n", " ")
+}
+
+func pktStats(s stats) string {
+	if s.N == 0 {
+		return "not measured"
+	}
+	return fmt.Sprintf("%.0f (%.0f–%.0f)", s.Median, s.Min, s.Max)
 }
