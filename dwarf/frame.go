@@ -433,3 +433,29 @@ func (img *Image) lookupGlobal(name string, cu *unit, t *Target, regs *Regs, bia
 	v.Name = best.qual
 	return v, nil
 }
+
+// LocateDIE evaluates the location of the variable or parameter DIE at
+// off in this frame's context. It resolves the target of an implicit
+// pointer (Location.PtrDIE): the pointee usually has an implicit value.
+func (f *Frame) LocateDIE(off stddwarf.Offset) (Variable, error) {
+	if f.Image == nil || f.Image.dw == nil {
+		return Variable{}, fmt.Errorf("DIE %#x: %w", off, ErrNotFound)
+	}
+	r := f.Image.dw.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return Variable{}, &FormatError{".debug_info", uint64(off), fmt.Sprint("read DIE: ", err)}
+	}
+	ae, _ := godwarf.LoadAbstractOriginAndSpecification(e, f.Image.dw.Reader())
+	kind := VarLocal
+	if e.Tag == stddwarf.TagFormalParameter {
+		kind = VarParam
+	}
+	var env *exprEnv
+	var pc uint64
+	if f.phys != nil && f.Function != nil {
+		env, pc = f.exprEnv(), f.filePC()
+	}
+	return f.Image.newVariable(ae, off, f.Image.unitAt(off), kind, env, pc), nil
+}

@@ -209,3 +209,65 @@ func TestGlobalsAndTLS(t *testing.T) {
 		}
 	}
 }
+
+// TestScopeLookup looks names up from inner blocks outwards, including a
+// parameter, a block local, a function static, a file static and a
+// global, and registers by GDB name.
+func TestScopeLookup(t *testing.T) {
+	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O0")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	d := stopAndDump(t, bin, []string{"stop_here"}, "frame 1", "print inner", "print local", "print depth", "frame 2", "print calls")[0]
+	bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, recurse := bt.Frames[1], bt.Frames[2]
+	if leaf.Name != "leaf" || recurse.Name != "recurse" {
+		t.Fatalf("frames %s, %s", leaf.Name, recurse.Name)
+	}
+	vals := regexp.MustCompile(`\$\d+ = (-?\d+)`).FindAllStringSubmatch(d.out, -1)
+	if len(vals) != 4 {
+		t.Fatalf("gdb output:\n%s", d.out)
+	}
+	for i, tt := range []struct {
+		f    *Frame
+		name string
+		kind VarKind
+	}{{leaf, "inner", VarLocal}, {leaf, "local", VarLocal}, {leaf, "depth", VarParam}, {recurse, "calls", VarStatic}} {
+		v, err := tt.f.Scope().Lookup(tt.name)
+		if err != nil {
+			t.Errorf("Lookup(%s): %v", tt.name, err)
+			continue
+		}
+		b, err := v.Location.Read(d.core.readMemory, 4)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if got := strconv.Itoa(int(int32(binary.LittleEndian.Uint32(b)))); got != vals[i][1] || v.Kind != tt.kind {
+			t.Errorf("%s = %s (%v), gdb %s (want kind %v)", tt.name, got, v.Kind, vals[i][1], tt.kind)
+		}
+		if lv, err := tt.f.LocateDIE(v.Offset); err != nil || lv.Location.String() != v.Location.String() {
+			t.Errorf("LocateDIE(%s) = %v, %v; want %v", tt.name, lv.Location, err, v.Location)
+		}
+	}
+	if _, err := leaf.Scope().Lookup("shadow"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("main's local visible from leaf: %v", err)
+	}
+	if v, err := leaf.Scope().Lookup("counter"); err != nil || v.Kind != VarGlobal {
+		t.Errorf("Lookup(counter) = %+v, %v", v, err)
+	}
+	if pc, ok := leaf.Scope().Register("$pc"); !ok || pc != leaf.PC {
+		t.Errorf("$pc = %#x, %v; frame pc %#x", pc, ok, leaf.PC)
+	}
+	if sp, ok := bt.Frames[0].Scope().Register("rsp"); !ok || sp != d.core.regs.SP() {
+		t.Errorf("$rsp = %#x, %v", sp, ok)
+	}
+	if _, ok := leaf.Scope().Register("rax"); !ok {
+		t.Errorf("$rax in frame 1: GDB treats unsaved registers as same value")
+	}
+}
