@@ -767,3 +767,48 @@ func TestXferChunking(t *testing.T) {
 		t.Errorf("fs_base = %+v after chunked reads", r)
 	}
 }
+
+// Without vCont the client falls back to c and Hc + s; rr gets X writes
+// (its M is missing before 5.8), others M.
+func TestResumeFallbacksAndWrites(t *testing.T) {
+	c, s := dialStub(t, "generic", rsp.Options{}, func(req string) []string {
+		switch {
+		case strings.HasPrefix(req, "qSupported:"):
+			return []string{"PacketSize=1000;qXfer:features:read+"}
+		case req == "c", req == "s":
+			return []string{"S05"}
+		case strings.HasPrefix(req, "M"):
+			return []string{"OK"}
+		}
+		return nil
+	})
+	ctx := testCtx(t)
+	if _, err := c.Continue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Step(ctx, rsp.Thread{Pid: 0x3e8, Tid: 0x3e9}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.WriteMemory(ctx, 0x1000, []byte{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"c", "Hc3e9", "s", "M1000,2:0102"} // no multiprocess+: plain tids
+	if got := s.requests()[len(s.requests())-4:]; !slices.Equal(got, want) {
+		t.Errorf("requests %q, want %q", got, want)
+	}
+
+	rr, rs := dialStub(t, "rr", rsp.Options{}, func(req string) []string {
+		if strings.HasPrefix(req, "X") {
+			return []string{"E01"} // rr outside a diversion
+		}
+		return nil
+	})
+	err := rr.WriteMemory(ctx, 0x2000, []byte("$#"))
+	var e *rsp.Error
+	if !errors.As(err, &e) || e.Code != 1 {
+		t.Errorf("rr write: %v, want E01", err)
+	}
+	if got := rs.requests()[len(rs.requests())-1]; got != "X2000,2:}\x04}\x03" {
+		t.Errorf("rr write request %q, want an escaped X", got)
+	}
+}

@@ -16,8 +16,9 @@
 //
 // Entry points: Dial / NewClient (handshake), Features, Target (*TargetDesc
 // with Lookup), StopReason (?), ReadRegisters (g), ReadRegister (slice of g,
-// or p), ReadRegisterByName, WriteRegister (P, or g/G), ReadMemory (m,
-// chunked), WriteMemory (X/M), InsertBreakpoint / RemoveBreakpoint (Z/z 0–4
+// or p), ReadRegisterByName, ReadRegisterUint, WriteRegister (P, or g/G),
+// ReadMemory (m chunked by PacketSize; x with binary-upload+), WriteMemory
+// (X on rr, M elsewhere), InsertBreakpoint / RemoveBreakpoint (Z/z 0–4
 // with the client's own table), Continue, ContinueWithSignal, Step,
 // Resume (raw vCont), ReverseContinue (Hc-1 + bc), ReverseStep (Hc<tid> +
 // bs), Interrupt (0x03, from any goroutine), Threads (qfThreadInfo), SelectThread
@@ -25,7 +26,10 @@
 // VFilePread / VFileClose / ReadFile, RRCmd (qRRCmd in both formats), When,
 // WhenTicks, WhenTid, Checkpoint, Checkpoints, DeleteCheckpoint, Restart /
 // SeekEvent / RestoreCheckpoint (vRun + dummy resume + breakpoint
-// re-insertion), Detach, Kill, Close, and Exchange for raw requests.
+// re-insertion), Monitor (qRcmd), PassSignals (QPassSignals), CurrentThread
+// (qC), Detach, Kill, Close, and Exchange for raw requests. Pure parsers:
+// ParseStop, ParseThread, ParseTargetDesc, ParseAuxv, ParseLibrariesSVR4,
+// SignalFromLinux.
 //
 // # Concurrency
 //
@@ -40,8 +44,9 @@
 // read deadlines set from context.AfterFunc; a reply abandoned that way is
 // read and dropped before the next request, so the stream stays in sync.
 // Cancelling a resume sends 0x03 and keeps reading until the stop arrives
-// (bounded by Options.InterruptTimeout); the call returns that stop together
-// with the context's error. After any interrupt the client sends a qC probe
+// (bounded by Options.InterruptTimeout, after which the connection is
+// closed); the call returns that stop together with the context's error.
+// Writes have no deadlines. After any interrupt the client sends a qC probe
 // before its next request and discards stop replies that arrive before its
 // answer (rr answers a late 0x03 with an extra T00, rr-rsp.md §12.22).
 //
