@@ -1,0 +1,163 @@
+package rr
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/proc"
+)
+
+// ErrNoProcess: the process asked for with ReplayOptions.Pid is not in the
+// recording (rr says "No process ... found. Try 'rr ps'.").
+var ErrNoProcess = errors.New("no such process in the recording")
+
+// ReplayOptions say what `rr replay -s 0` should serve.
+type ReplayOptions struct {
+	TraceDir  string   // "" = the latest recording
+	Pid       int      // recorded process to debug (-p PID; -f with OnFork); 0 = the first
+	OnFork    bool     // attach to Pid right after its fork, before exec (-f)
+	GotoEvent int64    // replay to this event before serving (-g); 0 = the start
+	RR        string   // rr executable; "" = rr on PATH
+	Env       []string // extra KEY=VALUE entries added to our environment
+	// KeepLines bounds the retained output (0 = proc's default).
+	KeepLines int
+	// StopGrace is how long Stop waits after SIGTERM before SIGKILL
+	// (0 = 3 s).
+	StopGrace time.Duration
+}
+
+// Replay is a running `rr replay` serving the GDB protocol. Its methods
+// are safe for concurrent use.
+type Replay struct {
+	p       *proc.Process
+	addr    string
+	exe     string
+	version string
+	args    []string
+	grace   time.Duration
+}
+
+// ReplayArgs returns rr's arguments for o:
+// --non-interactive replay -s 0 [-p PID|-f PID] [-g N] [TRACE].
+func ReplayArgs(o ReplayOptions) []string {
+	args := []string{"--non-interactive", "replay", "-s", "0"}
+	if o.Pid > 0 {
+		flag := "-p"
+		if o.OnFork {
+			flag = "-f"
+		}
+		args = append(args, flag, strconv.Itoa(o.Pid))
+	}
+	if o.GotoEvent > 0 {
+		args = append(args, "-g", strconv.FormatInt(o.GotoEvent, 10))
+	}
+	if o.TraceDir != "" {
+		args = append(args, o.TraceDir)
+	}
+	return args
+}
+
+// launchLineRE selects the stderr line to hand to ParseLaunchLine.
+var launchLineRE = regexp.MustCompile(`target extended-remote `)
+
+// StartReplay spawns `rr --non-interactive replay -s 0 …` and waits until
+// rr prints the debugger command line with its port (rr first replays to
+// the target, which can take long: ctx's deadline bounds the wait). If rr
+// exits first, the error carries the tail of its output (and wraps
+// ErrNoProcess when the pid is not in the trace). On success nothing has
+// connected yet: dial Addr.
+func StartReplay(ctx context.Context, o ReplayOptions) (*Replay, error) {
+	rrPath := o.RR
+	if rrPath == "" {
+		rrPath = "rr"
+	}
+	if o.TraceDir != "" && !IsTraceDir(o.TraceDir) {
+		return nil, fmt.Errorf("rr replay: %s: %w", o.TraceDir, ErrNotTrace)
+	}
+	var env []string
+	if len(o.Env) > 0 {
+		env = append(os.Environ(), o.Env...)
+	}
+	version, err := versionOf(ctx, rrPath, env)
+	if err != nil {
+		return nil, err
+	}
+	r := &Replay{version: version, args: ReplayArgs(o), grace: o.StopGrace}
+	if r.grace <= 0 {
+		r.grace = 3 * time.Second
+	}
+	r.p, err = proc.Start(ctx, proc.Config{Path: rrPath, Args: r.args, Env: env, KeepLines: o.KeepLines})
+	if err != nil {
+		return nil, fmt.Errorf("rr replay: %w", err)
+	}
+	m, err := r.p.WaitLine(ctx, regexp.MustCompile(`.*`+launchLineRE.String()+`.*`))
+	if err != nil {
+		r.p.Stop(r.grace) //nolint:errcheck // Stop always waits
+		if strings.Contains(r.p.Tail(20), "No process") {
+			err = fmt.Errorf("%w: %w", ErrNoProcess, err)
+		}
+		return nil, fmt.Errorf("rr %s: %w", strings.Join(r.args, " "), err)
+	}
+	addr, exe, ok := ParseLaunchLine(m[0])
+	if !ok {
+		r.p.Stop(r.grace) //nolint:errcheck
+		return nil, fmt.Errorf("rr replay: cannot read the debug address from %q", m[0])
+	}
+	r.addr, r.exe = addr, exe
+	return r, nil
+}
+
+// Addr is the address rr listens on ("127.0.0.1:PORT" or "[::1]:PORT").
+func (r *Replay) Addr() string { return r.addr }
+
+// ExePath is the executable of the replayed process, as rr printed it.
+func (r *Replay) ExePath() string { return r.exe }
+
+// Version is rr's version, "X.Y.Z" (for rsp.Options.RRVersion).
+func (r *Replay) Version() string { return r.version }
+
+// Args are the arguments rr was started with.
+func (r *Replay) Args() []string { return append([]string(nil), r.args...) }
+
+// Pid is the rr process id (also its process group).
+func (r *Replay) Pid() int { return r.p.Pid() }
+
+// Done is closed once rr has exited and was waited for.
+func (r *Replay) Done() <-chan struct{} { return r.p.Done() }
+
+// Output returns the last n lines rr and the replayed program printed.
+func (r *Replay) Output(n int) string { return r.p.Tail(n) }
+
+// Lines returns the retained output lines after sequence number after.
+func (r *Replay) Lines(after int64) []proc.Line { return r.p.Lines(after) }
+
+// Stop ends rr. The protocol goodbye (D or k) is the caller's, before
+// Stop. If rr is still running, its process group gets SIGTERM, then
+// SIGKILL after the grace period; Stop always waits for it. It returns
+// nil when rr ended (by itself or by SIGTERM) and an error carrying rr's
+// output when rr failed or had to be killed. Stop is idempotent.
+func (r *Replay) Stop() error {
+	if exited, _ := r.p.Exited(); exited {
+		if code := r.p.ExitCode(); code != 0 {
+			return fmt.Errorf("rr replay exited with status %d; output:\n%s", code, r.p.Tail(20))
+		}
+		return nil
+	}
+	r.p.Signal(syscall.SIGTERM) //nolint:errcheck // a vanished group is what we want
+	t := time.NewTimer(r.grace)
+	defer t.Stop()
+	select {
+	case <-r.p.Done():
+		return nil
+	case <-t.C:
+	}
+	r.p.Kill()
+	return fmt.Errorf("rr replay did not exit on SIGTERM within %v and was killed; output:\n%s", r.grace, r.p.Tail(20))
+}
