@@ -203,6 +203,9 @@ func (c *Client) WriteRegister(ctx context.Context, t Thread, regnum int, val []
 		return fmt.Errorf("write register %d: %w", regnum, err)
 	}
 	delete(c.regs, t)
+	if r.Offset+r.Size() > len(g) {
+		return fmt.Errorf("write register %d: g reply of %d bytes has no room for it", regnum, len(g))
+	}
 	copy(g[r.Offset:], val)
 	if err := c.cmd(ctx, "G"+hex.EncodeToString(g)); err != nil {
 		return fmt.Errorf("write register %d: %w", regnum, err)
