@@ -14,7 +14,7 @@ import (
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
-func testCtx(t *testing.T) context.Context {
+func stubCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	t.Cleanup(cancel)
 	return ctx
@@ -52,7 +52,7 @@ func TestHandshakeRR(t *testing.T) {
 			t.Errorf("%s = %+v, want regnum %d offset %d", name, r, want[0], want[1])
 		}
 	}
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	rip, err := c.ReadRegisterUint(ctx, rsp.AnyThread, "rip")
 	if err != nil || rip != 0x401000 {
 		t.Errorf("rip = %#x, %v", rip, err)
@@ -89,7 +89,7 @@ func TestAckModeQEMU(t *testing.T) {
 		t.Fatalf("dialect %v, no-ack %v", c.Dialect(), c.NoAckMode())
 	}
 	var b [4]byte
-	if _, err := c.ReadMemory(testCtx(t), 0x1000, b[:]); err != nil || b != [4]byte{1, 2, 3, 4} {
+	if _, err := c.ReadMemory(stubCtx(t), 0x1000, b[:]); err != nil || b != [4]byte{1, 2, 3, 4} {
 		t.Fatalf("read: %x, %v", b, err)
 	}
 	if s.missing != 0 {
@@ -108,20 +108,20 @@ func TestAckRetransmit(t *testing.T) {
 	c, s0 := dialStub(t, "qemu", rsp.Options{}, func(req string) []string {
 		switch req {
 		case "m2000,2":
-			// Bad checksum first; the stub sends the good frame on '-'.
+			// Bad checksum first; the stub sends the good stubFrame on '-'.
 			s.resendOnNAK("abcd")
-			return []string{rawPrefix + "$abcd#00"}
+			return []string{stubRaw + "$abcd#00"}
 		case "m3000,1":
 			if nak {
 				nak = false
-				return []string{nakReply}
+				return []string{stubNAK}
 			}
 			return []string{"7f"}
 		}
 		return nil
 	})
 	s = s0
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	var b [2]byte
 	if _, err := c.ReadMemory(ctx, 0x2000, b[:]); err != nil || b != [2]byte{0xab, 0xcd} {
 		t.Fatalf("read after bad checksum: %x, %v", b, err)
@@ -147,13 +147,13 @@ func TestRLEEscapesNotificationsConsole(t *testing.T) {
 		case "qXfer:auxv:read::0,47ef":
 			// binary with escaped '}' '#' '$' '*' bytes, then a notification
 			// that must be skipped.
-			return []string{rawPrefix + "%" + frame("Stop:T05")[1:], "l}]}\x03}\x04}\x0a\x00"}
+			return []string{stubRaw + "%" + stubFrame("Stop:T05")[1:], "l}]}\x03}\x04}\x0a\x00"}
 		case "vCont;c":
-			return []string{"O" + hexs("hello\n"), "T05thread:p3e8.3e8;"}
+			return []string{"O" + stubHex("hello\n"), "T05thread:p3e8.3e8;"}
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	var z [8]byte
 	if _, err := c.ReadMemory(ctx, 0x2000, z[:]); err != nil || z != [8]byte{} {
 		t.Fatalf("RLE read: %x, %v", z, err)
@@ -172,11 +172,11 @@ func TestRLEEscapesNotificationsConsole(t *testing.T) {
 }
 
 func TestGarbageAndDeadPeer(t *testing.T) {
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	c, _ := dialStub(t, "gdbserver", rsp.Options{}, func(req string) []string {
 		switch req {
 		case "m1,1":
-			return []string{rawPrefix + strings.Repeat("garbage!", 200)}
+			return []string{stubRaw + strings.Repeat("garbage!", 200)}
 		}
 		return nil
 	})
@@ -204,7 +204,7 @@ func TestGarbageAndDeadPeer(t *testing.T) {
 	// The server dies in the middle of a resume.
 	cli, s := newPipeStub(t, stubHandler("gdbserver", func(req string) []string {
 		if req == "vCont;c" {
-			return []string{rawPrefix + "$T05thr"}
+			return []string{stubRaw + "$T05thr"}
 		}
 		return nil
 	}))
@@ -233,7 +233,7 @@ func TestEmptyAndErrorReplies(t *testing.T) {
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	var b [1]byte
 	_, err := c.ReadMemory(ctx, 0, b[:])
 	var e *rsp.Error
@@ -269,7 +269,7 @@ func TestCancelShortRequestResync(t *testing.T) {
 		t.Fatalf("late reply: %v, want deadline exceeded", err)
 	}
 	close(release)
-	if _, err := c.ReadMemory(testCtx(t), 0x2000, b[:]); err != nil || b[0] != 0x22 {
+	if _, err := c.ReadMemory(stubCtx(t), 0x2000, b[:]); err != nil || b[0] != 0x22 {
 		t.Fatalf("next read = %x, %v; want 22 (the late 11 must be dropped)", b, err)
 	}
 }
@@ -288,11 +288,11 @@ func TestStrayStopAfterInterrupt(t *testing.T) {
 		case "vCont;c":
 			return []string{"T05thread:p3e8.3e8;swbreak:;"}
 		case "qRRCmd:when:-1":
-			return []string{hexs("Completed event: 42\n")}
+			return []string{stubHex("Completed event: 42\n")}
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	if _, err := c.Continue(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +330,7 @@ func TestCancelResumeInterrupts(t *testing.T) {
 	if st.Signal != rsp.Sig0 || !st.Interrupted || st.AtHistoryStart {
 		t.Errorf("stop = %+v", st)
 	}
-	if _, err := c.Threads(testCtx(t)); err == nil {
+	if _, err := c.Threads(stubCtx(t)); err == nil {
 		t.Error("stub has no qfThreadInfo; want ErrUnsupported")
 	} else if !errors.Is(err, rsp.ErrUnsupported) {
 		t.Errorf("after interrupted resume: %v", err)
@@ -372,7 +372,7 @@ func TestReverseRR(t *testing.T) {
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	st, err := c.ReverseContinue(ctx)
 	if err != nil || !st.AtHistoryStart || st.Direction != rsp.Reverse || st.ReplayLog != "begin" {
 		t.Fatalf("bc = %+v, %v", st, err)
@@ -412,7 +412,7 @@ func TestRRExitThenOnlyRestart(t *testing.T) {
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, 0x401100, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -452,20 +452,20 @@ func TestRRCmdFormats(t *testing.T) {
 		want    []string
 	}{
 		{"5.9.0", map[string]string{"qRRCmd:when:-1": "Completed event: 100\n"}, []string{"qRRCmd:when:-1"}},
-		{"5.6.0", map[string]string{"qRRCmd:" + hexs("when"): "Current event: 101\n"}, []string{"qRRCmd:7768656e"}},
+		{"5.6.0", map[string]string{"qRRCmd:" + stubHex("when"): "Current event: 101\n"}, []string{"qRRCmd:7768656e"}},
 		// No version: probe with the new format; old rr says "not found".
-		{"", map[string]string{"qRRCmd:when:-1": "Command '' not found.\n", "qRRCmd:" + hexs("when"): "Current event: 101\n"},
+		{"", map[string]string{"qRRCmd:when:-1": "Command '' not found.\n", "qRRCmd:" + stubHex("when"): "Current event: 101\n"},
 			[]string{"qRRCmd:when:-1", "qRRCmd:7768656e"}},
 	} {
 		t.Run(tc.version, func(t *testing.T) {
 			c, s := dialStub(t, "rr", rsp.Options{RRVersion: tc.version}, func(req string) []string {
 				if r, ok := tc.reply[req]; ok {
-					return []string{hexs(r)}
+					return []string{stubHex(r)}
 				}
 				return nil
 			})
 			n := len(s.requests())
-			ev, err := c.When(testCtx(t))
+			ev, err := c.When(stubCtx(t))
 			if err != nil || ev != 100 {
 				t.Fatalf("when = %d, %v; want 100", ev, err)
 			}
@@ -479,18 +479,18 @@ func TestRRCmdFormats(t *testing.T) {
 func TestRRCheckpoints(t *testing.T) {
 	c, s := dialStub(t, "rr", rsp.Options{RRVersion: "5.9.0"}, func(req string) []string {
 		switch req {
-		case "qRRCmd:checkpoint:-1:" + hexs("main.c:10"):
-			return []string{hexs("Checkpoint 1 at main.c:10\n")}
+		case "qRRCmd:checkpoint:-1:" + stubHex("main.c:10"):
+			return []string{stubHex("Checkpoint 1 at main.c:10\n")}
 		case "qRRCmd:info checkpoints:-1":
-			return []string{hexs("ID\tWhen\tWhere\n1\t57\tmain.c:10\n")}
-		case "qRRCmd:delete checkpoint:-1:" + hexs("1"):
-			return []string{hexs("Deleted checkpoint 1.\n")}
+			return []string{stubHex("ID\tWhen\tWhere\n1\t57\tmain.c:10\n")}
+		case "qRRCmd:delete checkpoint:-1:" + stubHex("1"):
+			return []string{stubHex("Deleted checkpoint 1.\n")}
 		case "qRRCmd:when-ticks:-1":
-			return []string{hexs("Current tick: 12345\n")}
+			return []string{stubHex("Current tick: 12345\n")}
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	id, err := c.Checkpoint(ctx, "main.c:10")
 	if err != nil || id != 1 {
 		t.Fatalf("checkpoint = %d, %v", id, err)
@@ -528,7 +528,7 @@ func TestKillEOFIsSuccess(t *testing.T) {
 		return nil
 	})
 	s = s0
-	if err := c.Kill(testCtx(t)); err != nil {
+	if err := c.Kill(stubCtx(t)); err != nil {
 		t.Fatalf("kill: %v", err)
 	}
 }
@@ -543,7 +543,7 @@ func TestQEMUReverseAtStart(t *testing.T) {
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	st, err := c.ReverseContinue(ctx)
 	if !errors.Is(err, rsp.ErrHistoryStart) || !st.AtHistoryStart {
 		t.Fatalf("bc at start = %+v, %v", st, err)
@@ -567,7 +567,7 @@ func TestQEMUReverseAtStart(t *testing.T) {
 
 func TestReverseNotAdvertised(t *testing.T) {
 	c, s := dialStub(t, "gdbserver", rsp.Options{}, nil)
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	n := len(s.requests())
 	if _, err := c.ReverseContinue(ctx); !errors.Is(err, rsp.ErrRefused) {
 		t.Errorf("bc: %v", err)
@@ -587,7 +587,7 @@ func TestReverseNotAdvertised(t *testing.T) {
 // reaches the server.
 func TestRRRefusals(t *testing.T) {
 	c, s := dialStub(t, "rr", rsp.Options{RRVersion: "5.9.0"}, nil)
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	n := len(s.requests())
 	for _, pkt := range []string{
 		"qSupported", "vRun", "vRun;/bin/true;", "vRun;;zz", "Z0,401000,2", "Z1,401000,4",
@@ -618,7 +618,7 @@ func TestRRRefusals(t *testing.T) {
 
 func TestExchangeKeepsBreakpointTable(t *testing.T) {
 	c, _ := dialStub(t, "rr", rsp.Options{}, nil)
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	if r, err := c.Exchange(ctx, "Z0,401000,1", false); err != nil || r != "OK" {
 		t.Fatal(r, err)
 	}
@@ -642,7 +642,7 @@ func TestNoDeadlineStream(t *testing.T) {
 		}
 		return nil
 	}))
-	c, err := rsp.NewClient(testCtx(t), struct{ io.ReadWriteCloser }{cli}, rsp.Options{})
+	c, err := rsp.NewClient(stubCtx(t), struct{ io.ReadWriteCloser }{cli}, rsp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -666,7 +666,7 @@ func TestStepOverBreakpoint(t *testing.T) {
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, 0x401000, 0); err != nil { // == rip
 		t.Fatal(err)
 	}
@@ -715,12 +715,12 @@ func TestLoggerAndBinaryUpload(t *testing.T) {
 			return []string{"b}]}\x03ab"}
 		case req == "x2000,1":
 			return []string{"E01"}
-		case req == "qRcmd,"+hexs("info"):
-			return []string{"O" + hexs("line 1\n"), "O" + hexs("line 2\n"), "OK"}
+		case req == "qRcmd,"+stubHex("info"):
+			return []string{"O" + stubHex("line 1\n"), "O" + stubHex("line 2\n"), "OK"}
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	var b [4]byte
 	if _, err := c.ReadMemory(ctx, 0x1000, b[:]); err != nil || string(b[:]) != "}#ab" {
 		t.Fatalf("x read = %q, %v", b, err)
@@ -782,7 +782,7 @@ func TestResumeFallbacksAndWrites(t *testing.T) {
 		}
 		return nil
 	})
-	ctx := testCtx(t)
+	ctx := stubCtx(t)
 	if _, err := c.Continue(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func exampleServer() (addr string, stop func()) {
 		case req == "bc":
 			return []string{"T00thread:p3e8.3e8;replaylog:begin;"}
 		case strings.HasPrefix(req, "qRRCmd:when:"):
-			return []string{hexs("Completed event: 42\n")}
+			return []string{stubHex("Completed event: 42\n")}
 		}
 		return nil
 	})

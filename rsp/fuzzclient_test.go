@@ -15,7 +15,7 @@ import (
 // client must return errors, never panic or hang.
 func FuzzClientReplies(f *testing.F) {
 	f.Add("PacketSize=100;qXfer:features:read+;QStartNoAckMode+;multiprocess+\nOK\nvCont;c;s\nT05thread:p1.1;\nl<target><feature><reg name=\"rip\" bitsize=\"64\"/></feature></target>\n0100000000000000\n41\nmp1.1,p1.2\nl\nT05thread:p1.2;swbreak:;\nW00")
-	f.Add(rrFeatures + "\nOK\nvCont;c;C;s;S;\nT00thread:p3e8.3e8;\nl" + stubXML["target.xml"] + "\nE01\nE01\n" + stubRegs() + "\nm\n\nT00thread:p3e8.3e8;replaylog:begin;")
+	f.Add(stubRRFeatures + "\nOK\nvCont;c;C;s;S;\nT00thread:p3e8.3e8;\nl" + stubXML["target.xml"] + "\nE01\nE01\n" + stubRegs() + "\nm\n\nT00thread:p3e8.3e8;replaylog:begin;")
 	f.Add("RAW:$garbage#00\nRAW:+++\nRAW:$0*\x01#00\nO41\nX09;process:1\nF-1,2\nb}")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, script string) {

@@ -16,7 +16,7 @@ import (
 
 // pipeStub is a scripted RSP server on one end of a net.Pipe, written
 // independently of the client's framing code. Replies are payloads; a
-// reply starting with rawPrefix is written verbatim (for garbage, bad
+// reply starting with stubRaw is written verbatim (for garbage, bad
 // checksums, RLE, notifications).
 type pipeStub struct {
 	conn    net.Conn
@@ -34,11 +34,11 @@ type pipeStub struct {
 }
 
 const (
-	rawPrefix = "RAW:"
-	nakReply  = "NAK" // answer the request with '-' instead of '+'
+	stubRaw = "RAW:"
+	stubNAK = "NAK" // answer the request with '-' instead of '+'
 )
 
-func frame(payload string) string {
+func stubFrame(payload string) string {
 	var sum byte
 	for i := 0; i < len(payload); i++ {
 		sum += payload[i]
@@ -85,10 +85,10 @@ func (s *pipeStub) requests() []string {
 func (s *pipeStub) send(replies []string) {
 	for _, r := range replies {
 		var b []byte
-		if raw, ok := strings.CutPrefix(r, rawPrefix); ok {
+		if raw, ok := strings.CutPrefix(r, stubRaw); ok {
 			b = []byte(raw)
 		} else {
-			b = []byte(frame(r))
+			b = []byte(stubFrame(r))
 			s.mu.Lock()
 			s.last, s.waiting = b, s.ack
 			s.mu.Unlock()
@@ -97,11 +97,11 @@ func (s *pipeStub) send(replies []string) {
 	}
 }
 
-// resendOnNAK sets the frame the stub sends when the client answers '-'.
+// resendOnNAK sets the stubFrame the stub sends when the client answers '-'.
 func (s *pipeStub) resendOnNAK(payload string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.last = []byte(frame(payload))
+	s.last = []byte(stubFrame(payload))
 }
 
 func (s *pipeStub) serve() {
@@ -143,7 +143,7 @@ func (s *pipeStub) serve() {
 				return
 			}
 			payload := body[:len(body)-1]
-			if want := frame(payload); want[len(want)-2:] != string(cs[:]) {
+			if want := stubFrame(payload); want[len(want)-2:] != string(cs[:]) {
 				s.out <- []byte("-")
 				continue
 			}
@@ -155,7 +155,7 @@ func (s *pipeStub) serve() {
 			ack := s.ack
 			s.mu.Unlock()
 			replies := s.handle(payload)
-			if ack && len(replies) == 1 && replies[0] == nakReply {
+			if ack && len(replies) == 1 && replies[0] == stubNAK {
 				s.out <- []byte("-") // pretend the request was corrupted
 				continue
 			}
@@ -175,11 +175,11 @@ func (s *pipeStub) serve() {
 
 // Canned handshake replies for the dialects.
 const (
-	rrFeatures = "PacketSize=100000;QStartNoAckMode+;qXfer:features:read+;qXfer:auxv:read+;qXfer:exec-file:read+;" +
+	stubRRFeatures = "PacketSize=100000;QStartNoAckMode+;qXfer:features:read+;qXfer:auxv:read+;qXfer:exec-file:read+;" +
 		"qXfer:siginfo:read+;qXfer:siginfo:write+;multiprocess+;hwbreak+;swbreak+;ConditionalBreakpoints+;" +
 		"vContSupported+;QPassSignals+;ReverseContinue+;ReverseStep+"
-	qemuFeatures = "PacketSize=1000;qXfer:features:read+;ReverseStep+;ReverseContinue+;vContSupported+;multiprocess+"
-	gdbsFeatures = "PacketSize=47ff;QPassSignals+;QStartupWithShell+;qXfer:libraries-svr4:read+;qXfer:auxv:read+;" +
+	stubQEMUFeatures = "PacketSize=1000;qXfer:features:read+;ReverseStep+;ReverseContinue+;vContSupported+;multiprocess+"
+	stubGDBSFeatures = "PacketSize=47ff;QPassSignals+;QStartupWithShell+;qXfer:libraries-svr4:read+;qXfer:auxv:read+;" +
 		"qXfer:features:read+;QStartNoAckMode+;multiprocess+;QDisableRandomization+;swbreak+;hwbreak+;qXfer:exec-file:read+;vContSupported+"
 )
 
@@ -250,8 +250,8 @@ func stubRegs() string {
 	return b.String()
 }
 
-// xferReply serves qXfer:features:read from stubXML in chunks.
-func xferReply(req string) ([]string, bool) {
+// stubXfer serves qXfer:features:read from stubXML in chunks.
+func stubXfer(req string) ([]string, bool) {
 	rest, ok := strings.CutPrefix(req, "qXfer:features:read:")
 	if !ok {
 		return nil, false
@@ -283,12 +283,12 @@ func stubHandler(dialect string, more func(req string) []string) func(string) []
 				return r
 			}
 		}
-		if r, ok := xferReply(req); ok {
+		if r, ok := stubXfer(req); ok {
 			return r
 		}
 		switch {
 		case strings.HasPrefix(req, "qSupported:"):
-			return []string{map[string]string{"rr": rrFeatures, "qemu": qemuFeatures, "gdbserver": gdbsFeatures}[dialect]}
+			return []string{map[string]string{"rr": stubRRFeatures, "qemu": stubQEMUFeatures, "gdbserver": stubGDBSFeatures}[dialect]}
 		case req == "QStartNoAckMode":
 			if dialect == "qemu" {
 				return []string{""}
@@ -329,4 +329,4 @@ func dialStub(t *testing.T, dialect string, opts rsp.Options, more func(req stri
 	return c, s
 }
 
-func hexs(s string) string { return hex.EncodeToString([]byte(s)) }
+func stubHex(s string) string { return hex.EncodeToString([]byte(s)) }

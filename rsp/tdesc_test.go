@@ -10,7 +10,7 @@ import (
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
-func fetchFrom(docs map[string]string, asked *[]string) func(string) ([]byte, error) {
+func tdFetch(docs map[string]string, asked *[]string) func(string) ([]byte, error) {
 	return func(annex string) ([]byte, error) {
 		if asked != nil {
 			*asked = append(*asked, annex)
@@ -30,7 +30,7 @@ func TestTargetDescGDBServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	var asked []string
-	td, err := rsp.ParseTargetDesc(fetchFrom(map[string]string{"target.xml": string(xml)}, &asked))
+	td, err := rsp.ParseTargetDesc(tdFetch(map[string]string{"target.xml": string(xml)}, &asked))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestTargetDescGDBServer(t *testing.T) {
 // nests them one level deeper.
 func TestTargetDescIncludes(t *testing.T) {
 	var asked []string
-	td, err := rsp.ParseTargetDesc(fetchFrom(stubXML, &asked))
+	td, err := rsp.ParseTargetDesc(tdFetch(stubXML, &asked))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestTargetDescIncludes(t *testing.T) {
 		"64bit-unused.xml": "never fetched",
 	}
 	asked = nil
-	td2, err := rsp.ParseTargetDesc(fetchFrom(old, &asked))
+	td2, err := rsp.ParseTargetDesc(tdFetch(old, &asked))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestTargetDescErrors(t *testing.T) {
 		"broken xml":    {"target.xml": `<target><feature><reg name="a" bitsize="8"`},
 		"no target.xml": {},
 	} {
-		if _, err := rsp.ParseTargetDesc(fetchFrom(docs, nil)); err == nil {
+		if _, err := rsp.ParseTargetDesc(tdFetch(docs, nil)); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -138,7 +138,7 @@ func TestTargetDescErrors(t *testing.T) {
 	for i := range 20 {
 		deep[string(rune('0'+i))+".xml"] = `<feature><xi:include href="` + string(rune('0'+i+1)) + `.xml"/></feature>`
 	}
-	if _, err := rsp.ParseTargetDesc(fetchFrom(deep, nil)); err == nil || !strings.Contains(err.Error(), "deeper") {
+	if _, err := rsp.ParseTargetDesc(tdFetch(deep, nil)); err == nil || !strings.Contains(err.Error(), "deeper") {
 		t.Errorf("deep includes: %v", err)
 	}
 }
@@ -163,7 +163,7 @@ func FuzzParseTargetDesc(f *testing.F) {
 				docs[k] = v
 			}
 		}
-		td, err := rsp.ParseTargetDesc(fetchFrom(docs, nil))
+		td, err := rsp.ParseTargetDesc(tdFetch(docs, nil))
 		if err != nil {
 			return
 		}
