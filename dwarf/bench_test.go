@@ -98,3 +98,20 @@ func BenchmarkPCToLineWarm(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pcs)), "ns/lookup")
 }
+
+// BenchmarkLineToAddrsCold opens the 100-unit C++ binary and resolves a
+// file:line breakpoint (only units naming the file decode their lines).
+func BenchmarkLineToAddrsCold(b *testing.B) {
+	path := largeBinary(b, "stl/stl")
+	for b.Loop() {
+		img, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		las, err := img.LineToAddrs("mod007.cpp", 40)
+		if err != nil || len(las) == 0 {
+			b.Fatalf("LineToAddrs: %v, %d", err, len(las))
+		}
+		img.Close()
+	}
+}

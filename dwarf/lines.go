@@ -45,11 +45,39 @@ type LineEntry struct {
 
 // fileName returns the path of file index i of the unit's line table.
 func (u *unit) fileName(i int) string {
-	lt := u.lineTable()
-	if lt == nil || i < 0 || i >= len(lt.files) {
+	files := u.fileTable()
+	if i < 0 || i >= len(files) {
 		return ""
 	}
-	return lt.files[i]
+	return files[i]
+}
+
+// fileTable returns the file names of the unit's line-table header
+// (without decoding the line program, unless that is already done).
+func (u *unit) fileTable() []string {
+	u.filesOnce.Do(func() {
+		lr, err := u.img.dw.LineReader(u.entry)
+		if err != nil || lr == nil {
+			return
+		}
+		for _, f := range lr.Files() {
+			name := ""
+			if f != nil {
+				name = f.Name
+			}
+			u.files = append(u.files, name)
+		}
+	})
+	if lt := u.linesIfBuilt(); lt != nil && len(lt.files) > len(u.files) {
+		return lt.files // DW_LNE_define_file added some
+	}
+	return u.files
+}
+
+func (u *unit) linesIfBuilt() *lineTable {
+	u.linesMu.Lock()
+	defer u.linesMu.Unlock()
+	return u.lines
 }
 
 // lineTable builds the unit's row table once.
@@ -59,7 +87,9 @@ func (u *unit) lineTable() *lineTable {
 		if err != nil {
 			lt = &lineTable{}
 		}
+		u.linesMu.Lock()
 		u.lines = lt
+		u.linesMu.Unlock()
 	})
 	return u.lines
 }
@@ -201,7 +231,7 @@ func (img *Image) Files() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, u := range img.units {
-		for _, f := range u.lineTable().files {
+		for _, f := range u.fileTable() {
 			if f != "" && !seen[f] {
 				seen[f] = true
 				out = append(out, f)
@@ -255,16 +285,22 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 	best := 0
 	var bestC []cand
 	for _, u := range img.units {
-		lt := u.lineTable()
-		match := make([]bool, len(lt.files))
 		any := false
-		for i, f := range lt.files {
+		for _, f := range u.fileTable() {
 			if f != "" && fileMatches(f, file) {
-				match[i], any = true, true
+				any = true
+				break
 			}
 		}
 		if !any {
 			continue
+		}
+		lt := u.lineTable()
+		match := make([]bool, len(lt.files))
+		for i, f := range lt.files {
+			if f != "" && fileMatches(f, file) {
+				match[i] = true
+			}
 		}
 		for _, r := range lt.rows {
 			if r.flags&rowStmt == 0 || r.flags&rowEndSeq != 0 || int(r.file) >= len(match) || !match[r.file] {

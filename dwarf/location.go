@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"errors"
 	"fmt"
 
 	stddwarf "debug/dwarf"
@@ -141,4 +142,51 @@ func (l Location) Read(mem ReadMemoryFunc, size int) ([]byte, error) {
 		return out[:size], nil
 	}
 	return nil, ErrOptimizedOut
+}
+
+// ReadPartial is Read for values of which only some parts survive (GDB
+// prints those as {97 'a', <optimized out>, ...}): it returns size bytes
+// and, per byte, whether it is known. Optimized-out pieces and unknown
+// registers give unknown bytes instead of an error; memory errors and
+// unsupported locations still fail.
+func (l Location) ReadPartial(mem ReadMemoryFunc, size int) ([]byte, []bool, error) {
+	out := make([]byte, size)
+	known := make([]bool, size)
+	if l.Kind != LocPieces {
+		b, err := l.Read(mem, size)
+		if errors.Is(err, ErrOptimizedOut) {
+			return out, known, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		for i := range known {
+			known[i] = true
+		}
+		return b, known, nil
+	}
+	pos := 0
+	for _, p := range l.Pieces {
+		if pos >= size {
+			break
+		}
+		n := min(p.Size, size-pos)
+		if p.BitSize%8 != 0 || p.BitOffset%8 != 0 {
+			pos += n // bit pieces: left unknown
+			continue
+		}
+		b, err := p.Loc.Read(mem, p.Size+p.BitOffset/8)
+		switch {
+		case errors.Is(err, ErrOptimizedOut):
+		case err != nil:
+			return nil, nil, err
+		default:
+			copy(out[pos:pos+n], b[p.BitOffset/8:])
+			for i := pos; i < pos+n; i++ {
+				known[i] = true
+			}
+		}
+		pos += n
+	}
+	return out, known, nil
 }

@@ -227,3 +227,22 @@ func FuzzLocationExpr(f *testing.F) {
 		}
 	})
 }
+
+func TestLocationReadPartial(t *testing.T) {
+	env := testEnv()
+	loc := Location{Kind: LocPieces, Pieces: []Piece{
+		{Loc: Location{Kind: LocValue, Bytes: []byte{'a'}}, Size: 1},
+		{Loc: Location{Kind: LocOptimizedOut}, Size: 3},
+		{Loc: Location{Kind: LocAddress, Addr: 0x1004}, Size: 2},
+	}}
+	b, known, err := loc.ReadPartial(env.mem, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, []byte{'a', 0, 0, 0, 4, 5}) || fmt.Sprint(known) != "[true false false false true true]" {
+		t.Fatalf("ReadPartial = % x %v", b, known)
+	}
+	if _, known, err := (Location{Kind: LocOptimizedOut}).ReadPartial(nil, 2); err != nil || known[0] || known[1] {
+		t.Fatalf("optimized out: %v %v", known, err)
+	}
+}

@@ -40,7 +40,10 @@ type unit struct {
 	hasLoclist bool
 
 	linesOnce sync.Once
+	linesMu   sync.Mutex
 	lines     *lineTable
+	filesOnce sync.Once
+	files     []string
 }
 
 type funcRange struct {

@@ -74,14 +74,8 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 			}
 		}
 		if atMain {
-			// GDB hides the frames above main but still uses main's
-			// caller, e.g. for entry values of argc and argv
-			if err == nil {
-				next.t = t
-				next.locate(modules, cur)
-				next.frames(0, false)
-				cur.caller = next
-			}
+			// Like GDB with "backtrace past-main off", main has no caller:
+			// entry values of main's parameters are optimized out.
 			bt.Stop = "main"
 			return bt, nil
 		}
