@@ -620,6 +620,9 @@ func (ev *evaluator) deref(x Object) (Object, error) {
 		if _, ok := Resolve(t.Elem).(*VoidType); ok {
 			return Object{}, errors.New("Attempt to take contents of a non-pointer value.")
 		}
+		if x.Loc.Kind == LocImplicitPointer {
+			return ev.env.implicitTarget(x, t.Elem)
+		}
 		a, err := ev.env.Uint(x)
 		if err != nil {
 			return Object{}, err
@@ -965,11 +968,18 @@ func (ev *evaluator) index(e *indexExpr) (Object, error) {
 		}
 		return Object{}, fmt.Errorf("no such vector element")
 	case *PointerType:
+		es := sizeOf(t.Elem)
+		if x.Loc.Kind == LocImplicitPointer && es > 0 {
+			target, err := ev.env.implicitTarget(x, t.Elem)
+			if err != nil {
+				return Object{}, err
+			}
+			return ev.env.sub(target, t.Elem, i.i*es), nil
+		}
 		p, err := ev.env.Uint(x)
 		if err != nil {
 			return Object{}, err
 		}
-		es := sizeOf(t.Elem)
 		if es <= 0 {
 			return Object{}, fmt.Errorf("cannot subscript pointer to %s", typeString(t.Elem))
 		}

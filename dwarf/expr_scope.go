@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	stddwarf "debug/dwarf"
 	"encoding/binary"
 	"fmt"
 	"strings"
@@ -26,7 +27,7 @@ type FrameScope struct {
 // per Image (it caches). types may be nil when the frame has no DWARF.
 func NewFrameScope(f *Frame, t *Target, types *TypeReader) *FrameScope {
 	s := &FrameScope{f: f, t: t, types: types}
-	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: s.symbolize}
+	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: s.symbolize, ImplicitPointee: s.implicitPointee}
 	if t != nil {
 		s.env.Mem = t.ReadMemory
 	}
@@ -98,6 +99,32 @@ func (s *FrameScope) Object(v Variable) (Object, error) {
 		return Object{}, fmt.Errorf("type of %s: %w", v.Name, err)
 	}
 	return VarObject(t, &v), nil
+}
+
+// implicitPointee evaluates, in this frame, the variable whose DIE a
+// DW_OP_implicit_pointer names.
+func (s *FrameScope) implicitPointee(die stddwarf.Offset) (Object, error) {
+	img, fn := s.f.Image, s.f.Function
+	if img == nil || fn == nil || img.DWARF() == nil {
+		return Object{}, fmt.Errorf("implicit pointer to DIE %#x: %w", die, ErrUnsupported)
+	}
+	r := img.DWARF().Reader()
+	r.Seek(die)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return Object{}, &FormatError{Section: "debug_info", Offset: uint64(die), Msg: "implicit pointer target unreadable"}
+	}
+	v := img.newVariable(e, die, fn.cu, VarLocal, s.f.exprEnv(), s.f.filePC())
+	if v.TypeOff == 0 {
+		if ao, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
+			r.Seek(ao)
+			if oe, err := r.Next(); err == nil && oe != nil {
+				v.TypeOff, _ = oe.Val(stddwarf.AttrType).(stddwarf.Offset)
+				v.Name, _ = oe.Val(stddwarf.AttrName).(string)
+			}
+		}
+	}
+	return s.Object(v)
 }
 
 // Local finds a local variable or parameter.

@@ -381,6 +381,12 @@ func (env *ValueEnv) readCString(addr uint64, es int, limit int) ([]uint64, bool
 }
 
 func (env *ValueEnv) formatPointer(o Object, t *PointerType, top bool) string {
+	if o.Loc.Kind == LocImplicitPointer {
+		if top {
+			return "(" + typeString(o.Type) + ") <synthetic pointer>"
+		}
+		return "<synthetic pointer>"
+	}
 	a, err := env.Uint(o)
 	if err != nil {
 		return errorText(err)
@@ -503,7 +509,11 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 		}
 		b, err := env.Bytes(sub)
 		if err != nil {
-			return errorText(err)
+			if o.Loc.Kind != LocPieces {
+				return errorText(err)
+			}
+			// partly optimized out: print element by element as GDB
+			return env.formatElems(o, t, depth)
 		}
 		if len(b) < n*es {
 			n = len(b) / es
@@ -517,6 +527,10 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 		}
 		return env.formatChars(cs, charPrefix(ct), trunc)
 	}
+	return env.formatElems(o, t, depth)
+}
+
+func (env *ValueEnv) formatElems(o Object, t *ArrayType, depth int) string {
 	var parts []string
 	limit := env.maxElements()
 	thr := env.repeats()

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	stddwarf "debug/dwarf"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -78,6 +79,10 @@ type ValueEnv struct {
 	Repeats int
 	// Raw disables the libstdc++ pretty printers.
 	Raw bool
+	// ImplicitPointee returns the object described by the variable DIE
+	// that a DW_OP_implicit_pointer refers to (nil: such pointers cannot
+	// be dereferenced).
+	ImplicitPointee func(die stddwarf.Offset) (Object, error)
 }
 
 func (env *ValueEnv) maxElements() int {
@@ -205,6 +210,10 @@ func (env *ValueEnv) sub(o Object, t Type, off int64) Object {
 		return MemObject(t, o.Loc.Addr+uint64(off))
 	case LocOptimizedOut:
 		return Object{Type: t, Loc: o.Loc}
+	case LocPieces:
+		if l, ok := subPieces(o.Loc, off, sizeOf(t)); ok {
+			return Object{Type: t, Loc: l}
+		}
 	}
 	size := sizeOf(t)
 	b, err := env.Bytes(o)
@@ -239,6 +248,40 @@ func (env *ValueEnv) Field(o Object, f Field) Object {
 		s.BitOffset, s.BitSize = f.BitOffset, f.BitSize
 	}
 	return s
+}
+
+// subPieces returns the location of bytes [off, off+size) of a
+// composite location when they lie within one piece (so a member of a
+// partly optimized-out object can still be read).
+func subPieces(l Location, off, size int64) (Location, bool) {
+	pos := int64(0)
+	for _, p := range l.Pieces {
+		if p.BitSize%8 != 0 || p.BitOffset != 0 {
+			return Location{}, false
+		}
+		end := pos + int64(p.Size)
+		if off >= pos && off+size <= end {
+			d := off - pos
+			switch p.Loc.Kind {
+			case LocAddress:
+				return Location{Kind: LocAddress, Addr: p.Loc.Addr + uint64(d)}, true
+			case LocOptimizedOut:
+				return p.Loc, true
+			case LocRegister, LocValue:
+				if p.Loc.Bytes == nil {
+					return Location{Kind: LocOptimizedOut}, true
+				}
+				b := make([]byte, size)
+				if d < int64(len(p.Loc.Bytes)) {
+					copy(b, p.Loc.Bytes[d:])
+				}
+				return Location{Kind: LocValue, Bytes: b}, true
+			}
+			return Location{}, false
+		}
+		pos = end
+	}
+	return Location{}, false
 }
 
 // BaseObject returns the base-class subobject b of o, evaluating the
@@ -349,6 +392,19 @@ func (env *ValueEnv) Elem(o Object, i int64) Object {
 	return env.sub(o, at.Elem, i*es)
 }
 
+// implicitTarget resolves an implicit pointer (an optimized-away pointer
+// whose target GDB shows) to the object it points to.
+func (env *ValueEnv) implicitTarget(o Object, elem Type) (Object, error) {
+	if env.ImplicitPointee == nil {
+		return Object{}, fmt.Errorf("implicit pointer: %w", ErrUnsupported)
+	}
+	target, err := env.ImplicitPointee(o.Loc.PtrDIE)
+	if err != nil {
+		return Object{}, err
+	}
+	return env.sub(target, elem, o.Loc.PtrOffset), nil
+}
+
 // Deref returns the object a pointer or reference object points to.
 func (env *ValueEnv) Deref(o Object) (Object, error) {
 	var elem Type
@@ -359,6 +415,9 @@ func (env *ValueEnv) Deref(o Object) (Object, error) {
 		elem = p.Elem
 	default:
 		return Object{}, fmt.Errorf("attempt to take contents of a non-pointer value")
+	}
+	if o.Loc.Kind == LocImplicitPointer {
+		return env.implicitTarget(o, elem)
 	}
 	a, err := env.Uint(o)
 	if err != nil {

@@ -102,17 +102,22 @@ func compile(t *testing.T, cc, src string, extra ...string) string {
 
 var markRe = regexp.MustCompile(`^<<<(\d+)>>>$`)
 
-// stopInGDB runs bin under GDB to here(), goes up one frame, writes a core
+// stopAtHere runs to here() and finishes back to main.
+var stopAtHere = []string{"break here", "run", "finish"}
+
+// stopInGDB runs bin under GDB with the commands in stop, writes a core
 // and prints every expression in exprs (plus helpers), returning all.
-func stopInGDB(t *testing.T, bin string, exprs []string) *gdbStop {
+func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 	t.Helper()
 	needTools(t, "gdb")
 	core := filepath.Join(t.TempDir(), "core")
 	// Each command is a separate -ex: unlike a script, a failing -ex
 	// does not stop the ones after it.
-	args := []string{"-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0",
-		"-ex", "set confirm off", "-ex", "break here", "-ex", "run", "-ex", "finish",
-		"-ex", "generate-core-file " + core}
+	args := []string{"-nx", "-batch", "-ex", "set pagination off", "-ex", "set width 0", "-ex", "set confirm off"}
+	for _, c := range stop {
+		args = append(args, "-ex", c)
+	}
+	args = append(args, "-ex", "generate-core-file "+core)
 	all := append([]string{"(unsigned long)&main"}, exprs...)
 	for i, e := range all {
 		args = append(args, "-ex", fmt.Sprintf("echo <<<%d>>>\\n", i), "-ex", "print "+e)
@@ -157,7 +162,7 @@ func stopInGDB(t *testing.T, bin string, exprs []string) *gdbStop {
 	}
 	s.types = NewTypeReader(s.d)
 	s.syms, _ = s.exe.Symbols()
-	mainAddr, err := strconv.ParseUint(printed["(unsigned long)&main"], 10, 64)
+	mainAddr, err := strconv.ParseUint(strings.TrimSuffix(printed["(unsigned long)&main"], "UL"), 10, 64)
 	if err != nil {
 		t.Fatalf("address of main from gdb: %q: %v\n%s", printed["(unsigned long)&main"], err, out)
 	}
@@ -354,7 +359,7 @@ func checkPrinted(t *testing.T, s *gdbStop, names []string, local bool) {
 func TestCLikeGDB(t *testing.T) {
 	bin := compile(t, "gcc", "cvals.c")
 	exprs := append(append(append(append([]string{}, cExprs...), cEvalExprs...), localExprs(cLocals)...), cFrameExprs...)
-	s := stopInGDB(t, bin, exprs)
+	s := stopInGDB(t, bin, stopAtHere, exprs)
 	t.Run("format", func(t *testing.T) {
 		checkPrinted(t, s, cExprs, false)
 		checkPrinted(t, s, cLocals, true)
@@ -379,7 +384,7 @@ var cxxLocals = []string{"p", "cpp", "pts"}
 func TestCXXLikeGDB(t *testing.T) {
 	bin := compile(t, "g++", "cxxvals.cpp")
 	exprs := append(append(append(append([]string{}, cxxExprs...), cxxEvalExprs...), localExprs(cxxLocals)...), cxxFrameExprs...)
-	s := stopInGDB(t, bin, exprs)
+	s := stopInGDB(t, bin, stopAtHere, exprs)
 	t.Run("format", func(t *testing.T) {
 		checkPrinted(t, s, cxxExprs, false)
 		checkPrinted(t, s, cxxLocals, true)
@@ -387,4 +392,5 @@ func TestCXXLikeGDB(t *testing.T) {
 	t.Run("eval", func(t *testing.T) { checkEval(t, s, LangCPlusPlus, cxxEvalExprs) })
 	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, cxxTypes) })
 	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cxxFrameExprs) })
+	t.Run("method", func(t *testing.T) { checkMethodScope(t, bin) })
 }

@@ -137,7 +137,7 @@ double g_tiny = 5e-324;
 unsigned char g_bytes[5] = {1, 2, 255, 0, 'z'};
 signed char g_sbytes[3] = {-1, 65, 0};
 
-void here(void) {}
+__attribute__((noinline)) void here(void) { __asm__ volatile(""); }
 
 int main(int argc, char **argv)
 {
