@@ -25,7 +25,7 @@
 // (Hg/Hc), Auxv, ExecFile, LibrariesSVR4, ReadXfer, VFileSetFS / VFileOpen /
 // VFilePread / VFileClose / ReadFile, RRCmd (qRRCmd in both formats), When,
 // WhenTicks, WhenTid, Checkpoint, Checkpoints, DeleteCheckpoint, Restart /
-// SeekEvent / RestoreCheckpoint (vRun + dummy resume + breakpoint
+// SeekEvent / SeekTicks / RestoreCheckpoint (vRun + dummy resume + breakpoint
 // re-insertion), Monitor (qRcmd), PassSignals (QPassSignals), CurrentThread
 // (qC), Detach, Kill, Close, and Exchange for raw requests. Pure parsers:
 // ParseStop, ParseThread, ParseTargetDesc, ParseAuxv, ParseLibrariesSVR4,

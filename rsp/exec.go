@@ -525,6 +525,9 @@ func (c *Client) Restart(ctx context.Context, where string) (Stop, error) {
 	if dummy.Kind != StopSignal || dummy.Signal != Sig0 {
 		c.log.Warn("rsp: unexpected stop after vRun", "stop", dummy.Raw)
 	}
+	// The vRun reply repeats the last stop signal; it says nothing about
+	// the ends of history.
+	st.AboutToExit, st.AtHistoryStart = false, false
 	c.record(st)
 	c.hgValid = false
 	return st, c.reinsertBreakpoints(ctx)
@@ -533,6 +536,12 @@ func (c *Client) Restart(ctx context.Context, where string) (Stop, error) {
 // SeekEvent is Restart(ctx, "<event>").
 func (c *Client) SeekEvent(ctx context.Context, event int64) (Stop, error) {
 	return c.Restart(ctx, strconv.FormatInt(event, 10))
+}
+
+// SeekTicks is Restart(ctx, "t<ticks>"): seek to a tick count of the
+// current thread (gdb's seek-ticks macro).
+func (c *Client) SeekTicks(ctx context.Context, ticks int64) (Stop, error) {
+	return c.Restart(ctx, "t"+strconv.FormatInt(ticks, 10))
 }
 
 // RestoreCheckpoint is Restart(ctx, "c<id>").
