@@ -9,7 +9,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -78,7 +77,6 @@ type Client struct {
 	regs     map[Thread][]byte // g cache, dropped on resume and writes
 	bps      map[Breakpoint]bool
 	bpOrder  []Breakpoint
-	mu       sync.Mutex // guards running-state hand-off for Interrupt
 }
 
 // Dial connects to addr ("host:port") over TCP and performs the handshake.
