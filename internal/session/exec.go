@@ -453,8 +453,9 @@ func (s *Session) lineDone(ctx context.Context, start, h here, rev, into bool) (
 	}
 	deeper := h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa)
 	if deeper {
-		// Only reachable for step (into): we are in a callee with lines.
-		return into && (atRowStart || rev), nil
+		// Only reachable for step (into): we are in a callee with lines;
+		// stop at the start of a line (in reverse: of its last line).
+		return into && atRowStart, nil
 	}
 	// Returned to a caller: stop at the beginning of a statement.
 	return atRowStart, nil
