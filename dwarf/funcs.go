@@ -329,3 +329,13 @@ func (f *Function) InlineChain(pc uint64) []InlineFrame {
 	}
 	return out
 }
+
+// startsAt reports whether the inlined call begins at file address pc:
+// its entry, or the start of a range whose previous address is outside
+// the call (GDB's block_starting_point_at).
+func (fr *InlineFrame) startsAt(pc uint64) bool {
+	if pc == fr.Entry {
+		return true
+	}
+	return fr.tree != nil && treeContains(fr.tree, pc) && !treeContains(fr.tree, pc-1)
+}

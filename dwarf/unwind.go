@@ -16,10 +16,12 @@ type UnwindOptions struct {
 	MaxFrames int
 	// PastMain keeps unwinding beyond main (GDB: set backtrace past-main).
 	PastMain bool
-	// KeepInlineEntry shows, for frame 0, inlined calls whose first
-	// instruction is the stop pc. GDB hides them after a stop (it reports
-	// the call site in the caller instead) unless it stopped at a
-	// breakpoint on the inlined function itself.
+	// KeepInlineEntry shows, for frame 0, inlined calls that start at the
+	// stop pc (their entry, or the start of one of their ranges). GDB
+	// hides those (frame 0 is then the caller at the call site) after
+	// "step"/"next"/"finish", signals and breakpoints on an enclosing
+	// function or line; it shows them after "stepi", at breakpoints on
+	// the inlined function itself and at address breakpoints ("*ADDR").
 	KeepInlineEntry bool
 }
 
@@ -358,7 +360,7 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 	}
 	chain := fn.InlineChain(file)
 	if hideInlineEntry {
-		for len(chain) > 0 && chain[len(chain)-1].Entry == file {
+		for len(chain) > 0 && chain[len(chain)-1].startsAt(file) {
 			chain = chain[:len(chain)-1]
 		}
 	}

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -110,6 +111,54 @@ func TestUnwindCPlusPlusMatchesGDB(t *testing.T) {
 				}
 				compareBT(t, bt, want, d.out)
 			})
+		}
+	}
+}
+
+// TestInlineEntryFrames stops (stepi) at the first instruction of each
+// range of an inlined call and checks both views GDB has of it: after
+// "stepi" the inlined frame is shown; after "next" (KeepInlineEntry
+// false) it is hidden and frame 0 is the caller at the call line.
+func TestInlineEntryFrames(t *testing.T) {
+	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O2")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	copies := img.InlinedCopies("helper")
+	if len(copies) == 0 {
+		t.Fatal("no inlined copies of helper")
+	}
+	c := copies[0]
+	// run to main, then break at the copy's range starts
+	var stops []string
+	for _, r := range c.Ranges {
+		adjacent := false
+		for _, q := range c.Ranges {
+			adjacent = adjacent || r[0]-1 >= q[0] && r[0]-1 < q[1]
+		}
+		if !adjacent { // GDB: a block starts where pc-1 is outside it
+			stops = append(stops, fmt.Sprintf("*(0x%x + (long)&main - 0x%x)", r[0], img.FuncsByName("main")[0].Entry))
+		}
+	}
+	if len(stops) < 2 {
+		t.Logf("only %d range starts; the compiler did not split the copy", len(stops))
+	}
+	dumps := stopAndDump(t, bin, stops)
+	for i, d := range dumps {
+		want := parseBT(d.out)
+		bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{KeepInlineEntry: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareBT(t, bt, want, d.out)
+		hidden, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f := hidden.Frames[0]; f.Name != "main" || f.Inlined || f.Line != c.CallLine {
+			t.Errorf("range %d, hidden view: frame 0 %s at line %d, want main at %d", i, f.Name, f.Line, c.CallLine)
 		}
 	}
 }
