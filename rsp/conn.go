@@ -221,7 +221,6 @@ type conn struct {
 
 	wmu  sync.Mutex
 	wbuf []byte
-	last []byte // last packet sent, for retransmission on '-'
 
 	ack bool // ack mode (true until QStartNoAckMode succeeds)
 	log *packetLog
