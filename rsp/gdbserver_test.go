@@ -514,6 +514,14 @@ func TestGDBServerInterrupt(t *testing.T) {
 	if err != nil || st.Signal != rsp.SIGINT {
 		t.Fatalf("second continue = %v, %v", st, err)
 	}
+	// An interrupt while stopped (the race a cancel can lose) must not
+	// desynchronise the stream.
+	if err := c.Interrupt(); err != nil {
+		t.Fatal(err)
+	}
+	if ths, err := c.Threads(ctx2); err != nil || len(ths) != 3 {
+		t.Fatalf("threads after a stray interrupt = %v, %v", ths, err)
+	}
 	pid := int(c.Pid())
 	if err := c.Kill(ctx2); err != nil {
 		t.Fatalf("kill: %v", err)
