@@ -12,10 +12,13 @@ import (
 type Dialect int
 
 const (
-	// DialectAuto picks a dialect from the qSupported reply: rr if it
-	// offers ReverseContinue+ and QStartNoAckMode+, gdbserver if it offers
-	// QStartupWithShell+ or QDisableRandomization+, QEMU if it offers
-	// neither no-ack mode nor those, and Generic otherwise.
+	// DialectAuto picks a dialect from the qSupported reply: gdbserver if
+	// it offers QStartupWithShell+, QDisableRandomization+ or QNonStop+;
+	// rr if it offers QStartNoAckMode+, ConditionalBreakpoints+ and
+	// qXfer:siginfo:read+ (with or without ReverseContinue+, which rr's
+	// emergency mode leaves out); QEMU if it offers target descriptions but
+	// no no-ack mode; Generic otherwise. Pass the dialect explicitly when
+	// you know the server: detection is a heuristic.
 	DialectAuto Dialect = iota
 	DialectGeneric
 	DialectGDBServer
@@ -42,10 +45,10 @@ func (d Dialect) String() string {
 func detectDialect(f map[string]string) Dialect {
 	has := func(k string) bool { return f[k] == "+" }
 	switch {
-	case has("ReverseContinue") && has("QStartNoAckMode") && has("ConditionalBreakpoints"):
-		return DialectRR
-	case has("QStartupWithShell") || has("QDisableRandomization"):
+	case has("QStartupWithShell") || has("QDisableRandomization") || has("QNonStop"):
 		return DialectGDBServer
+	case has("QStartNoAckMode") && has("ConditionalBreakpoints") && has("qXfer:siginfo:read"):
+		return DialectRR
 	case !has("QStartNoAckMode") && has("qXfer:features:read") && f["PacketSize"] != "":
 		return DialectQEMU
 	}

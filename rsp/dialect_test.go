@@ -121,11 +121,14 @@ func TestGuardOthers(t *testing.T) {
 
 func TestDetectDialect(t *testing.T) {
 	for feats, want := range map[string]Dialect{
-		"PacketSize=100000;QStartNoAckMode+;qXfer:features:read+;multiprocess+;ConditionalBreakpoints+;ReverseContinue+;ReverseStep+": DialectRR,
-		"PacketSize=47ff;QStartupWithShell+;QStartNoAckMode+;qXfer:features:read+":                                                    DialectGDBServer,
-		"PacketSize=1000;qXfer:features:read+;ReverseStep+;ReverseContinue+":                                                          DialectQEMU,
-		"PacketSize=1000;qXfer:features:read+;qXfer:auxv:read+;vContSupported+;multiprocess+":                                         DialectQEMU,
-		"PacketSize=20000;QStartNoAckMode+;qXfer:features:read+":                                                                      DialectGeneric,
+		"PacketSize=100000;QStartNoAckMode+;qXfer:features:read+;qXfer:siginfo:read+;multiprocess+;ConditionalBreakpoints+;ReverseContinue+;ReverseStep+": DialectRR,
+		"PacketSize=100000;QStartNoAckMode+;qXfer:features:read+;qXfer:siginfo:read+;multiprocess+;ConditionalBreakpoints+":                               DialectRR, // emergency mode
+		// gdbserver 13.1's real list (it also has ConditionalBreakpoints+ and siginfo).
+		"PacketSize=47ff;QPassSignals+;QProgramSignals+;QStartupWithShell+;qXfer:siginfo:read+;qXfer:features:read+;QStartNoAckMode+;QNonStop+;QDisableRandomization+;ConditionalBreakpoints+": DialectGDBServer,
+		"PacketSize=47ff;QStartupWithShell+;QStartNoAckMode+;qXfer:features:read+":                                                                                                             DialectGDBServer,
+		"PacketSize=1000;qXfer:features:read+;ReverseStep+;ReverseContinue+":                                                                                                                   DialectQEMU,
+		"PacketSize=1000;qXfer:features:read+;qXfer:auxv:read+;vContSupported+;multiprocess+":                                                                                                  DialectQEMU,
+		"PacketSize=20000;QStartNoAckMode+;qXfer:features:read+":                                                                                                                               DialectGeneric,
 		"": DialectGeneric,
 	} {
 		if got := detectDialect(parseFeatures(feats)); got != want {
