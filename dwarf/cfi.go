@@ -96,7 +96,7 @@ func fixDebugFrameCIEs(data []byte) ([]byte, bool) {
 		if length == 0xffffffff {
 			return nil, false
 		}
-		if length == 0 || off+4+length > len(data) {
+		if length < 4 || off+4+length > len(data) {
 			break
 		}
 		body := data[off+4 : off+4+length]

@@ -182,3 +182,31 @@ func TestRegNames(t *testing.T) {
 		t.Error("rax valid in zero Regs")
 	}
 }
+
+// FuzzCFI feeds garbage to the .debug_frame rewrite, delve's CFI parser
+// (wrapped) and frame establishment: errors are fine, panics are not.
+func FuzzCFI(f *testing.F) {
+	f.Add([]byte{0x14, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 4, 0, 8, 0, 1, 0x78, 16, 0x0c, 7, 8, 0x90, 1, 0, 0, 0, 0})
+	f.Add([]byte{0x10, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 1, 'z', 'R', 0, 1, 0x78, 16, 1, 0x1b, 0x0c, 7, 8})
+	f.Add([]byte{2, 0, 0, 0, 0xff, 0xff})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, eh := range []uint64{0, 0x1000} {
+			in := data
+			if eh == 0 {
+				fixed, ok := fixDebugFrameCIEs(data)
+				if !ok {
+					continue
+				}
+				in = fixed
+			}
+			fdes, err := parseFDEs(in, eh)
+			if err != nil {
+				continue
+			}
+			for _, fde := range fdes {
+				establish(fde, fde.Begin())
+				establish(fde, fde.End()-1)
+			}
+		}
+	})
+}

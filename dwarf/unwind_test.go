@@ -82,10 +82,11 @@ func compareBT(t *testing.T, bt *Backtrace, want []gdbFrame, gdbOut string) {
 			t.Errorf("#%d: pc %#x, gdb %#x", i, g.PC, w.pc)
 		}
 	}
-	if !strings.Contains(bt.Stop, "main") {
-		t.Errorf("unwinding stopped with %q, want at main", bt.Stop)
+	if !strings.Contains(bt.Stop, "main") && bt.Stop != "outermost" {
+		t.Errorf("unwinding stopped with %q, want at main or the outermost frame", bt.Stop)
 	}
 }
+
 
 // TestUnwindCPlusPlusMatchesGDB does the same for the C++ program:
 // qualified method names, templates and the anonymous namespace.
@@ -160,5 +161,42 @@ func TestInlineEntryFrames(t *testing.T) {
 		if f := hidden.Frames[0]; f.Name != "main" || f.Inlined || f.Line != c.CallLine {
 			t.Errorf("range %d, hidden view: frame 0 %s at line %d, want main at %d", i, f.Name, f.Line, c.CallLine)
 		}
+	}
+}
+
+// TestUnwindThreadAndPastMain unwinds a thread to its start (clone3) and
+// the main thread past main to _start, as gdb does.
+func TestUnwindThreadAndPastMain(t *testing.T) {
+	bin := buildTestProg(t, "gcc", "threads.c", "-g", "-O0", "-pthread")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	d := stopAndDump(t, bin, []string{"in_thread"})[0]
+	bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareBT(t, bt, parseBT(d.out), d.out)
+	if bt.Stop != "outermost" {
+		t.Errorf("thread unwinding stopped with %q, want outermost", bt.Stop)
+	}
+
+	bin = buildTestProg(t, "gcc", "sample.c", "-g", "-O0")
+	img2, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img2.Close()
+	d = stopAndDump(t, bin, []string{"stop_here"}, "set backtrace past-main on", "echo <<<PM\\n", "bt", "echo PM>>>\\n")[0]
+	bt, err = img2.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{PastMain: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := parseBT(between(d.out, "<<<PM", "PM>>>"))
+	compareBT(t, bt, want, d.out)
+	if last := bt.Frames[len(bt.Frames)-1]; last.Name != "_start" || bt.Stop != "outermost" {
+		t.Errorf("past main: last frame %s, stop %q; want _start, outermost", last.Name, bt.Stop)
 	}
 }
