@@ -87,7 +87,6 @@ func compareBT(t *testing.T, bt *Backtrace, want []gdbFrame, gdbOut string) {
 	}
 }
 
-
 // TestUnwindCPlusPlusMatchesGDB does the same for the C++ program:
 // qualified method names, templates and the anonymous namespace.
 func TestUnwindCPlusPlusMatchesGDB(t *testing.T) {
