@@ -3,11 +3,13 @@ package gdbmi
 import (
 	"context"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -337,5 +339,95 @@ func TestLaunchRunStop(t *testing.T) {
 	}
 	if _, err := g.RunStop(ctx, "-data-evaluate-expression 1"); err == nil {
 		t.Fatal("RunStop of a command that does not run succeeded")
+	}
+}
+
+// TestEvaluateThreads stops the multi-threaded race program in a worker
+// thread and checks that Evaluate reads registers of the thread it is
+// given (GDB thread numbers mapped from RSP thread ids).
+func TestEvaluateThreads(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	exe := testenv.Prog(t, "race")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	tg := startTarget(t, ctx, exe)
+
+	// PIE: the run-time address of bump is its link-time address plus the
+	// load bias, which AT_ENTRY in the auxiliary vector gives away.
+	f, err := elf.Open(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := f.Entry
+	f.Close()
+	auxv, err := tg.c.Auxv(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bias uint64
+	for i := 0; i+16 <= len(auxv); i += 16 {
+		if binary.LittleEndian.Uint64(auxv[i:]) == rsp.AT_ENTRY {
+			bias = binary.LittleEndian.Uint64(auxv[i+8:]) - entry
+		}
+	}
+	bump := bias + symbolAddr(t, exe, "bump")
+	tg.runTo(t, ctx, bump)
+
+	tg.mu.Lock()
+	worker := tg.c.LastStop().Thread
+	threads, err := tg.c.Threads(ctx)
+	tg.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(threads) < 2 || worker.Tid == worker.Pid {
+		t.Fatalf("stopped in thread %v of %v; want a worker thread of several", worker, threads)
+	}
+	main := worker
+	main.Tid = worker.Pid
+
+	r, err := relay.New(relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu), Multiprocess: tg.c.Multiprocess(),
+		Stop: func() string { tg.mu.Lock(); defer tg.mu.Unlock(); return tg.c.LastStop().Raw }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	g, err := Start(ctx, exe, r.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+
+	pc := func(tid string, frame int) uint64 {
+		t.Helper()
+		v, err := g.Evaluate(ctx, "(unsigned long)$pc", tid, frame)
+		if err != nil {
+			t.Fatalf("$pc of %s frame %d: %v", tid, frame, err)
+		}
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			t.Fatalf("$pc of %s = %q", tid, v)
+		}
+		return n
+	}
+	// Read the main thread first: GDB then believes the server has the
+	// main thread selected when it reads the worker's registers next.
+	if got := pc(main.String(), 0); got == bump {
+		t.Errorf("main thread %s: $pc is bump's address; thread selection ignored", main)
+	}
+	// The session moves the server's thread selection behind GDB's back.
+	tg.mu.Lock()
+	if err := tg.c.SelectThread(ctx, 'g', main); err != nil {
+		t.Fatal(err)
+	}
+	tg.mu.Unlock()
+	if got := pc(worker.String(), 0); got != bump {
+		t.Errorf("worker %s: $pc = %#x, want bump at %#x", worker, got, bump)
+	}
+	if fn, err := g.Evaluate(ctx, "$pc", worker.String(), 1); err != nil || !strings.Contains(fn, "<worker+") {
+		t.Errorf("worker frame 1: $pc = %q, %v; want inside worker()", fn, err)
+	}
+	if _, err := g.Evaluate(ctx, "1", "p1.7fffffff", 0); err == nil || !strings.Contains(err.Error(), "does not know thread") {
+		t.Errorf("unknown thread: err = %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -191,6 +192,24 @@ type session struct {
 	w    io.Writer
 	ack  bool
 	last []byte // the last reply frame, resent on '-'
+	hg   string // the thread GDB last selected with Hg
+}
+
+// forward sends a read to the backend. GDB skips Hg when it believes the
+// server still has the thread it selected last, but the session moves the
+// server's selection in between; so every register read is preceded by
+// GDB's own Hg again.
+func (s *session) forward(pkt string) string {
+	if s.hg != "" && (pkt == "g" || pkt[0] == 'p') {
+		if r := s.r.forward("Hg" + s.hg); r != "OK" {
+			return errReply
+		}
+	}
+	reply := s.r.forward(pkt)
+	if tid, ok := strings.CutPrefix(pkt, "Hg"); ok && reply == "OK" {
+		s.hg = tid
+	}
+	return reply
 }
 
 // handle answers one request; done means close the connection.
@@ -207,7 +226,7 @@ func (s *session) handle(pkt string) (done bool, err error) {
 	case actRefuse:
 		s.r.refuse(pkt)
 	case actForward:
-		reply = s.r.forward(pkt)
+		reply = s.forward(pkt)
 	}
 	err = s.reply(reply)
 	if act == actNoAck {

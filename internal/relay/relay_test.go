@@ -165,7 +165,8 @@ func TestRelayHandshakeAndRefusals(t *testing.T) {
 		t.Fatalf("after k: read err = %v, want EOF", err)
 	}
 
-	want := []string{"Hgp0.0", "m401000,4", "g", "qXfer:features:read:target.xml:0,ffb", "m1234,8"}
+	// GDB's Hg is asserted again before each register read.
+	want := []string{"Hgp0.0", "m401000,4", "Hgp0.0", "g", "qXfer:features:read:target.xml:0,ffb", "m1234,8"}
 	if got := be.packets(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("forwarded %q, want %q", got, want)
 	}
