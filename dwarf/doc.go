@@ -35,6 +35,50 @@
 // frame, and [Frame.Scope] answers variable and register lookups for the
 // expression evaluator.
 //
+// # Using it
+//
+//	img, _ := dwarf.Open("/path/prog")            // or Load / LoadSplit(exe, debugFile)
+//	addrs, _ := img.LineToAddrs("prog.c", 42)       // break FILE:LINE, GDB's choice of locations
+//	for _, f := range img.FuncsByName("geo::area") { // break FUNCTION
+//		pc, line := img.BreakpointAddr(f)           // after the prologue, as GDB
+//	}
+//	le, _ := img.PCToLine(pc - bias)               // pc -> file:line:column
+//	bt, _ := img.Unwind(ctx, &dwarf.Target{ReadMemory: mem, Modules: mods}, regs, bias, dwarf.UnwindOptions{})
+//	for _, f := range bt.Frames {                  // GDB's "bt", inlined and tail-call frames included
+//		f.Params(); f.Locals()                     // GDB's "info args" / "info locals"
+//		v, _ := f.Scope().Lookup("x")              // block, function, CU statics, globals
+//		b, _ := v.Location.Read(mem, size)         // bytes of the value (size from the type)
+//	}
+//
+// Indexes are lazy: Open reads the ELF and section headers; a compile
+// unit is indexed (functions, declarations, CU-level variables) the first
+// time a pc in it or a name lookup needs it, its line table the first time
+// a line lookup does, and a function's scope tree the first time a frame
+// in it is inspected. Function bodies are only walked for inlined-call
+// sites and location-list use ("deep" index) when a name lookup of inlined
+// functions or GDB's prologue rule needs them.
+//
+// # What follows GDB, on purpose
+//
+//   - Line tables: rows with line 0 are dropped, repeated rows are kept
+//     unless the line had a non-zero discriminator, and a pc maps to the
+//     last row at or below it, preferring an is_stmt row at the same
+//     address (GDB 13's buildsym and find_pc_sect_line).
+//   - "break FILE:LINE": every is_stmt row of the line (or of the next line
+//     with code), the lowest address per innermost block, prologue skipped
+//     at function entries. "break FUNCTION": GDB's amd64 prologue analysis
+//     (push %rbp; mov %rsp,%rbp; then to the next line), prologue_end
+//     markers when present, and no skipping in optimized gcc units that use
+//     location lists (GDB's locations_valid).
+//   - Names: qualified C++ names from DWARF (namespaces, classes,
+//     DW_AT_specification, DW_AT_abstract_origin); for C, an unmangled
+//     DW_AT_linkage_name is shown ("__GI_raise"), as GDB does.
+//   - Backtraces stop at main unless PastMain; main then has no caller, so
+//     entry values of its parameters are optimized out (GDB's
+//     get_prev_frame). Tail calls found through DW_AT_call_tail_call sites
+//     produce tail-call frames. Registers a frame's CFI does not mention
+//     keep the callee's value ("same value"), like GDB.
+//
 // # Address spaces
 //
 // All lookups on an Image take and return file addresses (the addresses in
