@@ -33,6 +33,7 @@ var lineTestProgs = []struct{ cc, src, opt string }{
 	{"gcc", "sample.c", "-O2"},
 	{"g++", "shapes.cpp", "-O0"},
 	{"g++", "shapes.cpp", "-O2"},
+	{"gcc", "sample.c", "-O2 -gdwarf-4"},
 }
 
 // TestFunctionBreakpointsMatchGDB compares BreakpointAddr (prologue
@@ -40,7 +41,7 @@ var lineTestProgs = []struct{ cc, src, opt string }{
 func TestFunctionBreakpointsMatchGDB(t *testing.T) {
 	for _, p := range lineTestProgs {
 		t.Run(p.src+p.opt, func(t *testing.T) {
-			bin := buildTestProg(t, p.cc, p.src, "-g", p.opt)
+			bin := buildTestProg(t, p.cc, p.src, append([]string{"-g"}, strings.Fields(p.opt)...)...)
 			img, err := Open(bin)
 			if err != nil {
 				t.Fatal(err)
@@ -92,7 +93,7 @@ func TestFunctionBreakpointsMatchGDB(t *testing.T) {
 func TestLineBreakpointsMatchGDB(t *testing.T) {
 	for _, p := range lineTestProgs {
 		t.Run(p.src+p.opt, func(t *testing.T) {
-			bin := buildTestProg(t, p.cc, p.src, "-g", p.opt)
+			bin := buildTestProg(t, p.cc, p.src, append([]string{"-g"}, strings.Fields(p.opt)...)...)
 			img, err := Open(bin)
 			if err != nil {
 				t.Fatal(err)
@@ -154,7 +155,7 @@ func TestLineBreakpointsMatchGDB(t *testing.T) {
 func TestPCToLineMatchesGDB(t *testing.T) {
 	for _, p := range lineTestProgs {
 		t.Run(p.src+p.opt, func(t *testing.T) {
-			bin := buildTestProg(t, p.cc, p.src, "-g", p.opt)
+			bin := buildTestProg(t, p.cc, p.src, append([]string{"-g"}, strings.Fields(p.opt)...)...)
 			img, err := Open(bin)
 			if err != nil {
 				t.Fatal(err)

@@ -64,8 +64,8 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 			fmt.Sprintf("echo @@ARGS%d\\n", i), "info args",
 			fmt.Sprintf("echo @@LOCALS%d\\n", i), "info locals", fmt.Sprintf("echo @@END%d\\n", i))
 	}
-	for _, opt := range []string{"-O0", "-O2"} {
-		bin := buildTestProg(t, "gcc", "sample.c", "-g", opt)
+	for _, opt := range []string{"-O0", "-O2", "-O2 -gdwarf-4"} {
+		bin := buildTestProg(t, "gcc", "sample.c", append([]string{"-g"}, strings.Fields(opt)...)...)
 		img, err := Open(bin)
 		if err != nil {
 			t.Fatal(err)
