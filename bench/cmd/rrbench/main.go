@@ -95,6 +95,13 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		logf("%s", m)
 	}
 
+	if profile {
+		// Profiles of an earlier run would describe losses that may be gone.
+		old, _ := filepath.Glob(filepath.Join(out, "profiles", "*.pprof"))
+		for _, f := range old {
+			os.Remove(f)
+		}
+	}
 	mkRR := func(ctx context.Context, exe string) (driver, error) { return newMCP(ctx, e.rrmcp) }
 	mkGDB := func(ctx context.Context, exe string) (driver, error) { return newGDB(ctx, exe) }
 	var rows []row
