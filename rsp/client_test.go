@@ -812,3 +812,27 @@ func TestResumeFallbacksAndWrites(t *testing.T) {
 		t.Errorf("rr write request %q, want an escaped X", got)
 	}
 }
+
+// A server that keeps sending bad checksums in ack mode is given up on.
+func TestAckModeEndlessBadChecksums(t *testing.T) {
+	var s *pipeStub
+	c, s0 := dialStub(t, "qemu", rsp.Options{}, func(req string) []string {
+		if req == "m1,1" {
+			return []string{stubRaw + "$41#00"}
+		}
+		return nil
+	})
+	s = s0
+	s.mu.Lock()
+	s.last = []byte("$41#00") // every NAK gets the same broken frame
+	s.mu.Unlock()
+	var b [1]byte
+	_, err := c.ReadMemory(stubCtx(t), 1, b[:])
+	var pe *rsp.ProtocolError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want *ProtocolError", err)
+	}
+	if s.naksIn < 2 {
+		t.Errorf("gave up after %d NAKs", s.naksIn)
+	}
+}

@@ -215,9 +215,10 @@ type conn struct {
 	closer io.Closer
 	dl     deadliner // nil if the stream has no deadlines
 
-	rbuf []byte // received, not yet consumed bytes
-	rtmp []byte
-	junk int
+	rbuf  []byte // received, not yet consumed bytes
+	rtmp  []byte
+	junk  int
+	badCS int // consecutive packets with a bad checksum
 
 	wmu  sync.Mutex
 	wbuf []byte
@@ -332,7 +333,8 @@ func (c *conn) readPacket() ([]byte, error) {
 		}
 		c.junk = 0
 		if !ok {
-			if c.ack {
+			c.badCS++
+			if c.ack && c.badCS <= maxResend {
 				c.log.packet("<-", raw, "bad checksum, NAK")
 				if err := c.writeRaw([]byte{'-'}); err != nil {
 					return nil, err
@@ -341,6 +343,7 @@ func (c *conn) readPacket() ([]byte, error) {
 			}
 			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(raw))), Msg: "checksum mismatch"})
 		}
+		c.badCS = 0
 		payload, err := decodeRLE(raw)
 		if err != nil {
 			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(raw))), Msg: err.Error()})
