@@ -77,6 +77,11 @@ type benchCase struct {
 	exe   func(e *env) string
 	run   func(ctx context.Context, exe string, mk maker, reps int) (measurement, error)
 	large bool // uses a large binary
+	// gdbCondEval sets GDB's breakpoint condition-evaluation mode for
+	// this case; reuseRR names the case whose rrmcp measurement this row
+	// shares (rrmcp has no second mode to measure).
+	gdbCondEval string
+	reuseRR     string
 }
 
 // gpRegs are the registers "read all registers" reads on both sides: the
@@ -142,6 +147,10 @@ func cases() []benchCase {
 			}, true)},
 		{name: "breakpoint_hits_10000", unit: "ms", hits: 10000, reps: 2, exe: counter,
 			desc: "one continue over 10,000 hits of a conditional breakpoint in hit() (condition i < 0, never true; evaluated by the front end)",
+			run:  hitThroughput},
+		{name: "breakpoint_hits_10000_gdb_target_cond", unit: "ms", hits: 10000, reps: 2, exe: counter,
+			gdbCondEval: "target", reuseRR: "breakpoint_hits_10000",
+			desc: "the same, but GDB in its default mode (condition-evaluation auto = target: gdbserver evaluates the condition's bytecode and never reports the 10,000 hits); the rrmcp column is the run above, rrmcp has no target-side conditions",
 			run:  hitThroughput},
 		{name: "cold_start_sqlite3", unit: "ms", rss: "peak_rss_sqlite3", reps: 3, large: true,
 			exe:  func(e *env) string { return e.sqlite },

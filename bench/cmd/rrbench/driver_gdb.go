@@ -19,6 +19,9 @@ type gdbDriver struct {
 	regNums map[string]string // register name -> GDB number
 	setUp   bool
 	pc      *packetCounter // profile runs: count GDB's packets
+	// condEval is GDB's breakpoint condition-evaluation mode: "host"
+	// (GDB evaluates, as rrmcp does) unless a case asks for "target".
+	condEval string
 }
 
 // newGDB starts gdb on exe (symbols are read here, as GDB always does).
@@ -48,10 +51,14 @@ func (d *gdbDriver) start(ctx context.Context, exe string) error {
 	if !d.setUp {
 		// GDB's defaults, except what a front end sets to work
 		// unattended; conditions are evaluated by GDB (host), as rrmcp
-		// evaluates them itself — see RESULTS.md for target-side.
+		// evaluates them itself, unless a case asks for target-side.
+		ce := d.condEval
+		if ce == "" {
+			ce = "host"
+		}
 		for _, cmd := range []string{
 			"-gdb-set confirm off", "-gdb-set pagination off", "-gdb-set sysroot /",
-			"-gdb-set breakpoint condition-evaluation host",
+			"-gdb-set breakpoint condition-evaluation " + ce,
 		} {
 			if _, err := d.g.Run(ctx, cmd); err != nil {
 				return err

@@ -168,10 +168,10 @@ func (r row) cells() (rr, gdb, ratio string) {
 
 // writeTable prints the plain-text table for stdout.
 func writeTable(w io.Writer, rows []row) {
-	fmt.Fprintf(w, "%-24s %-5s %-26s %-26s %7s\n", "case", "unit", "rrmcp median (IQR)", "gdb median (IQR)", "ratio")
+	fmt.Fprintf(w, "%-38s %-5s %-26s %-26s %7s\n", "case", "unit", "rrmcp median (IQR)", "gdb median (IQR)", "ratio")
 	for _, r := range rows {
 		rr, gdb, ratio := r.cells()
-		fmt.Fprintf(w, "%-24s %-5s %-26s %-26s %7s", r.Name, r.Unit, rr, gdb, ratio)
+		fmt.Fprintf(w, "%-38s %-5s %-26s %-26s %7s", r.Name, r.Unit, rr, gdb, ratio)
 		if r.RRMCPHitsPerS != nil || r.GDBHitsPerS != nil {
 			fmt.Fprintf(w, "   hits/s: rrmcp %s, gdb %s", fmtNum(r.RRMCPHitsPerS), fmtNum(r.GDBHitsPerS))
 		}
