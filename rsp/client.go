@@ -545,10 +545,23 @@ func (c *Client) Exchange(ctx context.Context, payload string, allowResume bool)
 	if err != nil {
 		return "", err
 	}
-	if payload == "?" {
+	switch {
+	case payload == "?":
 		c.noteStop(p)
+	case strings.HasPrefix(payload, "Hg"):
+		c.hgValid = false // the server's general thread is now unknown to us
+	case strings.HasPrefix(payload, "qRRCmd:") && !rrCmdReadOnly(payload):
+		c.invalidate()
+	case payload != "" && (payload[0] == 'P' || payload[0] == 'G' || payload[0] == 'M' || payload[0] == 'X'):
+		c.regs = map[Thread][]byte{}
 	}
 	return string(p), nil
+}
+
+// invalidate drops what the client caches about the stopped target.
+func (c *Client) invalidate() {
+	c.regs = map[Thread][]byte{}
+	c.hgValid = false
 }
 
 func directionOf(pkt string) Direction {

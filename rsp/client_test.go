@@ -836,3 +836,59 @@ func TestAckModeEndlessBadChecksums(t *testing.T) {
 		t.Errorf("gave up after %d NAKs", s.naksIn)
 	}
 }
+
+// Requests that move the replay or change the selected thread behind the
+// client's back drop its caches.
+func TestCachesInvalidated(t *testing.T) {
+	c, s := dialStub(t, "rr", rsp.Options{RRVersion: "5.9.0"}, func(req string) []string {
+		if req == "qRRCmd:back:-1" || req == "qRRCmd:when:-1" {
+			return []string{stubHex("Completed event: 1\n")}
+		}
+		return nil
+	})
+	ctx := stubCtx(t)
+	count := func(pkt string) int {
+		n := 0
+		for _, r := range s.requests() {
+			if r == pkt {
+				n++
+			}
+		}
+		return n
+	}
+	read := func() {
+		t.Helper()
+		if _, err := c.ReadRegisters(ctx, rsp.AnyThread); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read()
+	read()
+	if count("g") != 1 {
+		t.Fatalf("g sent %d times, want 1 (cached)", count("g"))
+	}
+	if _, err := c.When(ctx); err != nil {
+		t.Fatal(err)
+	}
+	read()
+	if count("g") != 1 {
+		t.Errorf("when dropped the register cache")
+	}
+	if _, err := c.RRCmd(ctx, "back", -1); err != nil {
+		t.Fatal(err)
+	}
+	read()
+	if count("g") != 2 || count("Hgp3e8.3e8") != 1 {
+		t.Errorf("after back: g %d, Hg %d; want a fresh Hg + g", count("g"), count("Hgp3e8.3e8"))
+	}
+	if _, err := c.Exchange(ctx, "Hgp3e8.3e9", false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Exchange(ctx, "P0=0100000000000000", false); err != nil {
+		t.Fatal(err)
+	}
+	read()
+	if count("g") != 3 || count("Hgp3e8.3e8") != 2 {
+		t.Errorf("after raw Hg/P: g %d, Hg %d", count("g"), count("Hgp3e8.3e8"))
+	}
+}

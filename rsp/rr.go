@@ -50,6 +50,11 @@ func (c *Client) rrCmd(ctx context.Context, name string, tid int64, args ...stri
 		b.WriteString(":" + hex.EncodeToString([]byte(a)))
 	}
 	r, err := c.query(ctx, b.String())
+	if !rrReadOnly(name) {
+		// back/forward (and unknown commands) may move the replay
+		// without a stop reply: re-read registers afterwards.
+		c.invalidate()
+	}
 	if err != nil {
 		return "", fmt.Errorf("rr %s: %w", name, err)
 	}
@@ -58,6 +63,26 @@ func (c *Client) rrCmd(ctx context.Context, name string, tid int64, args ...stri
 		return "", &ProtocolError{Packet: short(b.String()), Data: strconv.Quote(short(r)), Msg: "qRRCmd reply is not hex"}
 	}
 	return strings.TrimRight(string(text), "\n"), nil
+}
+
+// rrReadOnly reports whether rr command name leaves the replay where it is.
+func rrReadOnly(name string) bool {
+	switch name {
+	case "when", "when-ticks", "when-tid", "elapsed-time", "absolute-time", "when-end",
+		"info recording", "info checkpoints", "checkpoint", "delete checkpoint", "rr-history-push":
+		return true
+	}
+	return false
+}
+
+// rrCmdReadOnly reports whether a raw qRRCmd packet (either format) names a
+// read-only command.
+func rrCmdReadOnly(pkt string) bool {
+	name, _, _ := strings.Cut(strings.TrimPrefix(pkt, "qRRCmd:"), ":")
+	if b, err := hex.DecodeString(name); err == nil && len(b) > 0 {
+		name = string(b)
+	}
+	return rrReadOnly(name)
 }
 
 // rrNumber runs cmd and parses the integer after prefix.
