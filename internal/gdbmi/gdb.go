@@ -177,14 +177,15 @@ func (g *GDB) RunStop(ctx context.Context, cmd string) (Record, error) {
 		return Record{}, g.fail(fmt.Errorf("gdbmi: %s: %w", cmd, g.exitReason(nil)))
 	case <-ctx.Done():
 		g.fail(fmt.Errorf("gdbmi: %s: gdb was stopped after %w", cmd, ctx.Err()))
-		return Record{}, fmt.Errorf("gdbmi: %s: %w (gdb was stopped)", cmd, ctx.Err())
+		return Record{}, fmt.Errorf("gdbmi: %s: %w (%w: it was stopped)", cmd, ctx.Err(), ErrClosed)
 	}
 }
 
 // Run sends one MI command and returns its result record (class done,
 // connected, running or exit). An ^error reply is returned as *Error. On
-// deadline or cancellation GDB is stopped (its state is unknown) and later
-// calls fail with ErrClosed.
+// deadline or cancellation GDB is stopped (its state is unknown): the error
+// wraps both the context's error and ErrClosed, and later calls fail with
+// ErrClosed.
 func (g *GDB) Run(ctx context.Context, cmd string) (Record, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -227,7 +228,7 @@ func (g *GDB) run(ctx context.Context, cmd string) (Record, string, error) {
 		return Record{}, "", g.fail(fmt.Errorf("gdbmi: %s: %w", cmd, g.exitReason(nil)))
 	case <-ctx.Done():
 		g.fail(fmt.Errorf("gdbmi: %s: gdb was stopped after %w", cmd, ctx.Err()))
-		return Record{}, "", fmt.Errorf("gdbmi: %s: %w (gdb was stopped)", cmd, ctx.Err())
+		return Record{}, "", fmt.Errorf("gdbmi: %s: %w (%w: it was stopped)", cmd, ctx.Err(), ErrClosed)
 	}
 }
 

@@ -225,6 +225,9 @@ func TestEvaluateThroughRelay(t *testing.T) {
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("gdb (pid %d) still exists after Close: kill(0) = %v", pid, err)
 	}
+	if kids := childrenNamed(t, "gdb"); len(kids) > 0 {
+		t.Errorf("gdb processes left behind after Close: %v", kids)
+	}
 	if _, err := g.Evaluate(ctx, "1", "", 0); !errors.Is(err, ErrClosed) {
 		t.Errorf("Evaluate after Close: %v, want ErrClosed", err)
 	}
@@ -290,12 +293,46 @@ func TestStartDeadline(t *testing.T) {
 		g.Close()
 		t.Fatal("Start succeeded against a backend that never answers")
 	}
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Start: %v, want a deadline error", err)
+	if !errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrClosed) {
+		t.Fatalf("Start: %v, want a deadline error saying gdb is not running", err)
 	}
 	if d := time.Since(t0); d > 10*time.Second {
 		t.Fatalf("Start took %v after a 2 s deadline", d)
 	}
+	if kids := childrenNamed(t, "gdb"); len(kids) > 0 {
+		t.Fatalf("gdb processes left behind after a failed Start: %v", kids)
+	}
+}
+
+// childrenNamed lists this process's children whose command is name.
+func childrenNamed(t *testing.T, name string) []int {
+	t.Helper()
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, f := range stats {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // exited meanwhile
+		}
+		// pid (comm) state ppid ...
+		s := string(b)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < open {
+			continue
+		}
+		fields := strings.Fields(s[close+1:])
+		if len(fields) < 2 || s[open+1:close] != name {
+			continue
+		}
+		if ppid, _ := strconv.Atoi(fields[1]); ppid == os.Getpid() {
+			pid, _ := strconv.Atoi(strings.TrimSpace(s[:open]))
+			out = append(out, pid)
+		}
+	}
+	return out
 }
 
 // TestLaunchRunStop drives a GDB that controls gdbserver itself (the
