@@ -680,3 +680,22 @@ func TestGDBServerAckMode(t *testing.T) {
 		t.Errorf("retransmissions in the log:\n%s", tg.sent.String())
 	}
 }
+
+// gdbserver on x86-64 has neither p nor P: WriteRegister falls back to a
+// g/G read-modify-write, and the value sticks.
+func TestGDBServerWriteRegister(t *testing.T) {
+	tg := gsStart(t, "counter")
+	ctx := gsCtx(t)
+	c := tg.c
+	rax, _ := c.Target().Lookup("rax")
+	val := []byte{0xef, 0xbe, 0xad, 0xde, 0, 0, 0, 0}
+	if err := c.WriteRegister(ctx, rsp.AnyThread, rax.Regnum, val); err != nil {
+		t.Fatal(err)
+	}
+	if v := tg.reg(ctx, "rax"); v != 0xdeadbeef {
+		t.Errorf("rax = %#x after write", v)
+	}
+	if !strings.Contains(tg.sent.String(), "-> G") {
+		t.Errorf("no G fallback in the packet log")
+	}
+}
