@@ -239,6 +239,11 @@ func describeMachine() []string {
 		out = append(out, "memory: "+strings.Join(strings.Fields(firstLine(string(b)))[1:], " "))
 	}
 	out = append(out, "kernel: "+cmdLine("uname", "-sr"))
+	rev := cmdLine("git", "rev-parse", "--short", "HEAD")
+	if st := cmdLine("git", "status", "--porcelain", "--untracked-files=no"); st != "" && !strings.HasPrefix(st, "unavailable") {
+		rev += " (with uncommitted changes in the working tree)"
+	}
+	out = append(out, "rrmcp source: commit "+rev)
 	out = append(out, "go: "+runtime.Version())
 	out = append(out, "gdb: "+cmdLine("gdb", "--version"))
 	out = append(out, "gdbserver: "+cmdLine("gdbserver", "--version"))
