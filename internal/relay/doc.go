@@ -15,8 +15,11 @@
 //     k closes the connection, unknown packets get the empty reply.
 //
 // Forwarded requests are validated strictly first (rr exits on a malformed
-// packet), so no byte sequence GDB or anyone else sends to the relay port can
-// reach the backend except a well-formed read. The framing (checksums, acks,
+// packet, or on a target-description annex that target.xml does not
+// include), so no byte sequence GDB or anyone else sends to the relay port
+// can reach the backend except a well-formed read. GDB's own Hg is sent
+// again before each register read, because the session moves the server's
+// thread selection between GDB's requests. The framing (checksums, acks,
 // no-ack mode, "}" escapes) is the server side of the protocol and lives
 // here; package rsp is the client side.
 package relay

@@ -193,6 +193,10 @@ type session struct {
 	ack  bool
 	last []byte // the last reply frame, resent on '-'
 	hg   string // the thread GDB last selected with Hg
+	// tdesc holds the target-description files read so far, by annex;
+	// only target.xml and files they include may be requested (rr dies
+	// on an annex target.xml does not reference).
+	tdesc map[string][]byte
 }
 
 // forward sends a read to the backend. GDB skips Hg when it believes the
@@ -205,11 +209,69 @@ func (s *session) forward(pkt string) string {
 			return errReply
 		}
 	}
+	annex, isTdesc := featureAnnex(pkt)
+	if isTdesc && !s.tdescKnown(annex) {
+		return errReply
+	}
 	reply := s.r.forward(pkt)
 	if tid, ok := strings.CutPrefix(pkt, "Hg"); ok && reply == "OK" {
 		s.hg = tid
 	}
+	if isTdesc && reply != "" && (reply[0] == 'm' || reply[0] == 'l') {
+		s.tdesc[annex] = append(s.tdesc[annex], reply[1:]...)
+	}
 	return reply
+}
+
+// tdescKnown reports whether annex is target.xml or included by a
+// target-description file read before.
+func (s *session) tdescKnown(annex string) bool {
+	if s.tdesc == nil {
+		s.tdesc = map[string][]byte{}
+	}
+	if annex == "target.xml" {
+		return true
+	}
+	for _, doc := range s.tdesc {
+		if includes(doc, annex) {
+			return true
+		}
+	}
+	return false
+}
+
+// featureAnnex returns the annex of a qXfer:features:read request.
+func featureAnnex(pkt string) (string, bool) {
+	rest, ok := strings.CutPrefix(pkt, "qXfer:features:read:")
+	if !ok {
+		return "", false
+	}
+	annex, _, _ := strings.Cut(rest, ":")
+	return annex, true
+}
+
+// includes reports whether an XML document has <xi:include href="annex"/>.
+func includes(doc []byte, annex string) bool {
+	d := string(doc)
+	for {
+		i := strings.Index(d, "href=")
+		if i < 0 {
+			return false
+		}
+		d = d[i+len("href="):]
+		if len(d) == 0 || (d[0] != '"' && d[0] != '\'') {
+			continue
+		}
+		q := d[0]
+		end := strings.IndexByte(d[1:], q)
+		if end < 0 {
+			return false
+		}
+		if d[1:1+end] == annex {
+			return true
+		}
+		d = d[1+end:]
+	}
 }
 
 // handle answers one request; done means close the connection.

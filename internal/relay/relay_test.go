@@ -268,6 +268,10 @@ func FuzzRelayPacket(f *testing.F) {
 			if !safeForward.MatchString(p) {
 				t.Fatalf("forwarded unsafe packet %q", p)
 			}
+			// The fake backend's replies include nothing.
+			if strings.HasPrefix(p, "qXfer:features:read:") && !strings.HasPrefix(p, "qXfer:features:read:target.xml:") {
+				t.Fatalf("forwarded an annex target.xml does not include: %q", p)
+			}
 		}
 		rd := bufio.NewReader(&out)
 		for {
@@ -286,4 +290,45 @@ func FuzzRelayPacket(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRelayTdescAnnexes: only target.xml and the files it (transitively)
+// includes are forwarded; rr exits on any other annex.
+func TestRelayTdescAnnexes(t *testing.T) {
+	be := &fakeBackend{replies: map[string]string{
+		"qXfer:features:read:target.xml:0,ffb":    `m<target><xi:include href="64bit-co`,
+		"qXfer:features:read:target.xml:24,ffb":   `lre.xml"/><xi:include href='64bit-sse.xml'/></target>`,
+		"qXfer:features:read:64bit-core.xml:0,ffb": `l<feature><xi:include href="nested.xml"/></feature>`,
+		"qXfer:features:read:64bit-sse.xml:0,ffb":  `l<feature/>`,
+		"qXfer:features:read:nested.xml:0,ffb":     `l<feature/>`,
+	}}
+	r, err := New(Config{Forward: be.forward})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	c := dial(t, r)
+	steps := []struct{ annex, off, want string }{
+		{"64bit-core.xml", "0", "E01"}, // not referenced yet
+		{"target.xml", "0", `m<target><xi:include href="64bit-co`},
+		{"target.xml", "24", `lre.xml"/><xi:include href='64bit-sse.xml'/></target>`},
+		{"64bit-core.xml", "0", `l<feature><xi:include href="nested.xml"/></feature>`}, // href split across chunks
+		{"64bit-sse.xml", "0", `l<feature/>`},
+		{"nested.xml", "0", `l<feature/>`},
+		{"other.xml", "0", "E01"},
+	}
+	for _, s := range steps {
+		c.write(frame("qXfer:features:read:" + s.annex + ":" + s.off + ",ffb"))
+		c.expect("+")
+		if got := c.reply(); got != s.want {
+			t.Errorf("%s at %s: %q, want %q", s.annex, s.off, got, s.want)
+		}
+	}
+	want := []string{"target.xml:0", "target.xml:24", "64bit-core.xml:0", "64bit-sse.xml:0", "nested.xml:0"}
+	for i := range want {
+		want[i] = "qXfer:features:read:" + want[i] + ",ffb"
+	}
+	if got := be.packets(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("forwarded %q, want %q", got, want)
+	}
 }
