@@ -296,8 +296,8 @@ func FuzzRelayPacket(f *testing.F) {
 // includes are forwarded; rr exits on any other annex.
 func TestRelayTdescAnnexes(t *testing.T) {
 	be := &fakeBackend{replies: map[string]string{
-		"qXfer:features:read:target.xml:0,ffb":    `m<target><xi:include href="64bit-co`,
-		"qXfer:features:read:target.xml:24,ffb":   `lre.xml"/><xi:include href='64bit-sse.xml'/></target>`,
+		"qXfer:features:read:target.xml:0,ffb":     `m<target><xi:include href="64bit-co`,
+		"qXfer:features:read:target.xml:24,ffb":    `lre.xml"/><xi:include href='64bit-sse.xml'/></target>`,
 		"qXfer:features:read:64bit-core.xml:0,ffb": `l<feature><xi:include href="nested.xml"/></feature>`,
 		"qXfer:features:read:64bit-sse.xml:0,ffb":  `l<feature/>`,
 		"qXfer:features:read:nested.xml:0,ffb":     `l<feature/>`,
