@@ -74,19 +74,28 @@ func (s *Session) regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
 	if err != nil {
 		return r, err
 	}
-	td := s.c.Target()
-	if td == nil {
-		return r, fmt.Errorf("the server sent no register description: %w", ErrUnsupported)
-	}
-	for _, reg := range td.Registers {
-		n, ok := dwarf.RegNum(reg.Name)
-		if !ok || reg.Offset+reg.Size() > len(g) {
-			continue
+	if s.regMap == nil {
+		td := s.c.Target()
+		if td == nil {
+			return r, fmt.Errorf("the server sent no register description: %w", ErrUnsupported)
 		}
-		r.SetBytes(n, g[reg.Offset:reg.Offset+reg.Size()])
+		s.regMap = []regSlot{}
+		for _, reg := range td.Registers {
+			if n, ok := dwarf.RegNum(reg.Name); ok {
+				s.regMap = append(s.regMap, regSlot{off: reg.Offset, size: reg.Size(), num: n})
+			}
+		}
+	}
+	for _, rs := range s.regMap {
+		if rs.off+rs.size <= len(g) {
+			r.SetBytes(rs.num, g[rs.off:rs.off+rs.size])
+		}
 	}
 	return r, nil
 }
+
+// regSlot maps a register of the g packet to its DWARF number.
+type regSlot struct{ off, size, num int }
 
 // pc returns the program counter of thread t.
 func (s *Session) pc(ctx context.Context, t rsp.Thread) (uint64, error) {

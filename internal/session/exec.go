@@ -199,7 +199,10 @@ type here struct {
 	hasLine     bool
 }
 
-func (s *Session) where(ctx context.Context) (here, error) {
+func (s *Session) where(ctx context.Context) (here, error) { return s.whereCFA(ctx, true) }
+
+// whereCFA is where; the CFA (an unwind step) only when withCFA.
+func (s *Session) whereCFA(ctx context.Context, withCFA bool) (here, error) {
 	regs, err := s.regs(ctx, s.cur)
 	if err != nil {
 		return here{}, err
@@ -219,21 +222,42 @@ func (s *Session) where(ctx context.Context) (here, error) {
 	} else if _, off, ok := img.SymbolAt(fpc); ok {
 		h.entry = h.pc - off
 	}
-	if bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 8, PastMain: true}); err == nil && len(bt.Frames) > 0 {
-		h.cfa = bt.Frames[0].CFA
+	if withCFA {
+		h.cfa = s.cfa(ctx, img, bias, regs)
 	}
 	return h, nil
 }
 
-// insn decodes the instruction at pc.
+// cfa returns the canonical frame address of the innermost frame, 0 if
+// unknown.
+func (s *Session) cfa(ctx context.Context, img *dwarf.Image, bias uint64, regs dwarf.Regs) uint64 {
+	if bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 8, PastMain: true}); err == nil && len(bt.Frames) > 0 {
+		return bt.Frames[0].CFA
+	}
+	return 0
+}
+
+// insn decodes the instruction at pc. Code does not change while we
+// debug (we never write memory), so instructions are cached for the
+// session. The server hides its breakpoints from m reads.
 func (s *Session) insn(ctx context.Context, pc uint64) (x86asm.Inst, error) {
+	if in, ok := s.insns[pc]; ok {
+		return in, nil
+	}
 	b := make([]byte, 16)
-	n, err := s.readMem(ctx, pc, b)
+	n, err := s.c.ReadMemory(ctx, pc, b)
 	if n == 0 {
 		return x86asm.Inst{}, err
 	}
-	// The server hides its own breakpoints from m reads (rr, gdbserver).
-	return x86asm.Decode(b[:n], 64)
+	in, err := x86asm.Decode(b[:n], 64)
+	if err != nil {
+		return in, err
+	}
+	if s.insns == nil || len(s.insns) > 1<<16 {
+		s.insns = map[uint64]x86asm.Inst{}
+	}
+	s.insns[pc] = in
+	return in, nil
 }
 
 func isCall(in x86asm.Inst) bool { return in.Op == x86asm.CALL || in.Op == x86asm.LCALL }
@@ -397,11 +421,8 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 		return s.stepInsn(ctx, rev)
 	}
 	var last rsp.Stop
+	cur := start
 	for i := 0; i < maxSteps; i++ {
-		cur, err := s.where(ctx)
-		if err != nil {
-			return last, err
-		}
 		var st rsp.Stop
 		if !rev {
 			in, ierr := s.insn(ctx, cur.pc)
@@ -420,22 +441,29 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 			return st, err
 		}
 		last = st
-		h, err := s.where(ctx)
+		h, err := s.whereCFA(ctx, false)
 		if err != nil {
 			return st, err
 		}
-		if done, err := s.lineDone(ctx, start, h, rev, into); done || err != nil {
+		if done, err := s.lineDone(ctx, start, &h, rev, into); done || err != nil {
 			return st, err
 		}
+		cur = h
 	}
 	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
 }
 
 // lineDone decides whether a step that began at start has finished now
 // that the thread is at h.
-func (s *Session) lineDone(ctx context.Context, start, h here, rev, into bool) (bool, error) {
-	sameFrame := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img &&
-		(h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
+func (s *Session) lineDone(ctx context.Context, start here, h *here, rev, into bool) (bool, error) {
+	sameFn := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img
+	if h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil {
+		// Recursion or a deeper frame: only the CFA tells frames apart.
+		if regs, err := s.regs(ctx, s.cur); err == nil {
+			h.cfa = s.cfa(ctx, h.img, h.bias, regs)
+		}
+	}
+	sameFrame := sameFn && (h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
 	if !h.hasLine {
 		if !rev && h.sp > start.sp && start.cfa != 0 && h.sp >= start.cfa {
 			// Returned into a caller without line info (e.g. libc's

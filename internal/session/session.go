@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/arch/x86/x86asm"
+
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -55,6 +57,8 @@ type Session struct {
 	exited *rsp.Stop // set once the process is gone
 	gdb    *gdbFallback
 	trs    map[*dwarf.Image]*dwarf.TypeReader
+	insns  map[uint64]x86asm.Inst // decoded code, kept across stops
+	regMap []regSlot               // g layout → DWARF numbers, built once
 }
 
 // acquire takes the session's operation lock, honouring ctx.

@@ -1,0 +1,126 @@
+package session
+
+import (
+	"context"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// liveSession starts prog under gdbserver and stops it at function fn.
+func liveSession(tb testing.TB, prog, fn string) *Session {
+	tb.Helper()
+	testenv.NeedTool(tb, "gdbserver")
+	path := testenv.Prog(tb, prog)
+	m := NewManager(Config{})
+	tb.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{path}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if fn != "" {
+		if _, err := s.SetBreakpoint(ctx, fn, "", false); err != nil {
+			tb.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+			tb.Fatalf("continue to %s: %+v %v", fn, st, err)
+		}
+	}
+	return s
+}
+
+// TestSerialized: calls on one session run one at a time; a call waiting
+// for a running resume gives up when its context ends, and the
+// session stays usable.
+func TestSerialized(t *testing.T) {
+	s := liveSession(t, "deadlock", "")
+	ctx := t.Context()
+	done := make(chan error, 1)
+	go func() {
+		_, err := s.Continue(ctx, false)
+		done <- err
+	}()
+	// Wait until the continue holds the lock (the program deadlocks).
+	deadline := time.Now().Add(10 * time.Second)
+	for !s.running.Load() {
+		if time.Now().After(deadline) {
+			t.Fatal("continue never started")
+		}
+		runtime.Gosched()
+	}
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	_, _, _, err := s.Backtrace(short, 10)
+	cancel()
+	if err == nil {
+		t.Fatal("backtrace ran while a continue held the session")
+	}
+	if sent, err := s.Interrupt(); !sent || err != nil {
+		t.Fatalf("interrupt: %v %v", sent, err)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("interrupted continue: %v", err)
+	}
+	if _, _, _, err := s.Backtrace(ctx, 10); err != nil {
+		t.Fatalf("backtrace after interrupt: %v", err)
+	}
+}
+
+func BenchmarkStepInstruction(b *testing.B) {
+	s := liveSession(b, "counter", "hit")
+	ctx := context.Background()
+	for b.Loop() {
+		if _, err := s.StepInstruction(ctx, 1, false, false); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBreakpointHit(b *testing.B) {
+	s := liveSession(b, "counter", "hit")
+	ctx := context.Background()
+	for b.Loop() {
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+			b.Fatal(st, err)
+		}
+	}
+}
+
+func BenchmarkNext(b *testing.B) {
+	s := liveSession(b, "counter", "hit")
+	ctx := context.Background()
+	for b.Loop() {
+		st, err := s.Next(ctx, 1, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st.Frame != nil && st.Frame.Function == "main" {
+			if _, err := s.Continue(ctx, false); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func BenchmarkBacktraceLocals(b *testing.B) {
+	s := liveSession(b, "counter", "bottom")
+	ctx := context.Background()
+	for b.Loop() {
+		s.invalidateForBench()
+		if _, _, _, err := s.Backtrace(ctx, 64); err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := s.Locals(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func (s *Session) invalidateForBench() {
+	s.acquire(context.Background())
+	s.invalidate()
+	s.release()
+}
