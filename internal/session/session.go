@@ -58,7 +58,7 @@ type Session struct {
 	gdb    *gdbFallback
 	trs    map[*dwarf.Image]*dwarf.TypeReader
 	insns  map[uint64]x86asm.Inst // decoded code, kept across stops
-	regMap []regSlot               // g layout → DWARF numbers, built once
+	regMap []regSlot              // g layout → DWARF numbers, built once
 }
 
 // acquire takes the session's operation lock, honouring ctx.
