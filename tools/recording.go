@@ -30,11 +30,8 @@ func (r recordOut) Text() string {
 	} else {
 		fmt.Fprintf(&b, "Exit code: %d\n", r.Result.ExitCode)
 	}
-	if s := strings.TrimSpace(r.Result.Stdout); s != "" {
-		fmt.Fprintf(&b, "--- stdout ---\n%s\n", s)
-	}
-	if s := strings.TrimSpace(r.Result.Stderr); s != "" {
-		fmt.Fprintf(&b, "--- stderr ---\n%s\n", s)
+	if s := strings.TrimSpace(r.Result.Output); s != "" {
+		fmt.Fprintf(&b, "--- output (program and rr) ---\n%s\n", s)
 	}
 	b.WriteString("Next: rr_replay_start with this trace_dir.")
 	return b.String()
@@ -80,14 +77,11 @@ func (p psOut) Text() string {
 	}
 	lines := []string{"PID\tPPID\tEXIT\tCMD"}
 	for _, pr := range p.Processes {
-		ppid, exit := "--", "--"
-		if pr.PPID != nil {
-			ppid = itoa(*pr.PPID)
+		ppid := "--"
+		if pr.PPID != 0 {
+			ppid = itoa(pr.PPID)
 		}
-		if pr.ExitCode != nil {
-			exit = itoa(*pr.ExitCode)
-		}
-		lines = append(lines, fmt.Sprintf("%d\t%s\t%s\t%s", pr.PID, ppid, exit, pr.Command))
+		lines = append(lines, fmt.Sprintf("%d\t%s\t%s\t%s", pr.PID, ppid, pr.Exit, pr.Command))
 	}
 	return strings.Join(lines, "\n")
 }

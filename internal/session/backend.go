@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,9 +10,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -37,88 +38,39 @@ type ConnectOptions struct {
 	Program string // local copy of the executable; "" = ask the server
 }
 
-// rrListenRE matches rr's "Launch gdb with" / "Launch debugger with" line.
-var rrListenRE = regexp.MustCompile(`target extended-remote (?:tcp6:\[([^\]]+)\]|([^:' ]+)):(\d+)`)
-
 var gdbserverListenRE = regexp.MustCompile(`^Listening on port (\d+)`)
 
-// StartRR replays an rr recording under `rr replay -s 0` and connects to
-// it. The port is read from rr's own output.
+// StartRR replays an rr recording under `rr replay -s 0` (package
+// internal/rr, which reads the port from rr's own output) and connects to it.
 func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, error) {
 	if _, err := exec.LookPath("rr"); err != nil {
 		return nil, nil, fmt.Errorf("rr is not installed (not on PATH); on a machine without rr use rr_live_start: %w", ErrUnsupported)
 	}
-	trace := o.TraceDir
-	if trace != "" {
-		if err := checkTraceDir(trace); err != nil {
+	if o.TraceDir != "" {
+		if err := checkTraceDir(o.TraceDir); err != nil {
 			return nil, nil, err
 		}
 	}
-	args := []string{"--non-interactive", "replay", "-s", "0"}
-	if o.PID > 0 {
-		flag := "-p"
-		if o.Fork {
-			flag = "-f"
-		}
-		args = append(args, flag, strconv.Itoa(o.PID))
-	}
-	if o.GotoEvent > 0 {
-		args = append(args, "-g", strconv.FormatInt(o.GotoEvent, 10))
-	}
-	if trace != "" {
-		args = append(args, trace)
-	}
 	sctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Startup)
 	defer cancel()
-	p, err := proc.Start(sctx, proc.Config{Path: "rr", Args: args, Env: m.cfg.Env})
+	rep, err := rr.StartReplay(sctx, rr.ReplayOptions{TraceDir: o.TraceDir, Pid: o.PID, OnFork: o.Fork, GotoEvent: o.GotoEvent})
 	if err != nil {
-		return nil, nil, fmt.Errorf("start rr replay: %w", err)
-	}
-	match, err := p.WaitLine(sctx, rrListenRE)
-	if err != nil {
-		p.Stop(0) //nolint:errcheck
+		if errors.Is(err, rr.ErrNoProcess) {
+			return nil, nil, argErrorf("pid", "process %d is not in the recording (rr_ps lists them)", o.PID)
+		}
 		return nil, nil, fmt.Errorf("rr replay did not start (raise RR_MCP_TIMEOUT_STARTUP if it needs longer): %w", err)
 	}
-	host := match[1]
-	if host == "" {
-		host = match[2]
-	}
 	s := m.newSession(KindRR)
-	s.srv = p
-	s.addr = netJoin(host, match[3])
-	s.traceDir = trace
-	s.program = rrExe(p, match[0])
-	ver := rrVersion(ctx)
-	st, err := m.open(ctx, s, rsp.DialectRR, ver)
+	s.replay = rep
+	s.addr = rep.Addr()
+	s.traceDir = o.TraceDir
+	s.program = rep.ExePath()
+	st, err := m.open(ctx, s, rsp.DialectRR, rep.Version())
 	if err != nil {
-		p.Stop(0) //nolint:errcheck
+		rep.Stop() //nolint:errcheck
 		return nil, nil, err
 	}
 	return s, st, nil
-}
-
-// rrExe returns the executable from rr's launch line: its last field.
-func rrExe(p *proc.Process, matched string) string {
-	for _, l := range p.Lines(0) {
-		if !strings.Contains(l.Text, matched) {
-			continue
-		}
-		f := strings.Fields(l.Text)
-		if len(f) > 0 {
-			return strings.Trim(f[len(f)-1], "'")
-		}
-	}
-	return ""
-}
-
-func rrVersion(ctx context.Context) string {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "rr", "--version").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }
 
 func netJoin(host, port string) string {
@@ -251,8 +203,8 @@ func checkTraceDir(dir string) error {
 	if !fi.IsDir() {
 		return argErrorf("trace_dir", "%s is not a directory", dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "version")); err != nil {
-		return argErrorf("trace_dir", "%s is not an rr trace directory (it has no version file)", dir)
+	if !rr.IsTraceDir(dir) {
+		return argErrorf("trace_dir", "%s is not an rr trace directory", dir)
 	}
 	return nil
 }

@@ -1,21 +1,17 @@
 package session
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -34,8 +30,7 @@ type RecordResult struct {
 	TraceDir string `json:"trace_dir"`
 	ExitCode int    `json:"exit_code"`
 	Signal   string `json:"signal,omitempty" jsonschema:"signal that killed the program, if any"`
-	Stdout   string `json:"stdout,omitempty" jsonschema:"last lines of the program's stdout"`
-	Stderr   string `json:"stderr,omitempty" jsonschema:"last lines of the program's and rr's stderr"`
+	Output   string `json:"output,omitempty" jsonschema:"last lines the program and rr printed"`
 }
 
 // Recording is one trace directory.
@@ -48,27 +43,10 @@ type Recording struct {
 
 // TraceProcess is one process of a recording (rr ps).
 type TraceProcess struct {
-	PID      int    `json:"pid"`
-	PPID     *int   `json:"ppid,omitempty"`
-	ExitCode *int   `json:"exit_code,omitempty"`
-	Command  string `json:"command"`
-}
-
-func (m *Manager) env(extra map[string]string) []string {
-	env := m.cfg.Env
-	if env == nil {
-		env = os.Environ()
-	}
-	env = append([]string(nil), env...)
-	keys := make([]string, 0, len(extra))
-	for k := range extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		env = append(env, k+"="+extra[k])
-	}
-	return env
+	PID     int    `json:"pid"`
+	PPID    int    `json:"ppid,omitempty"`
+	Exit    string `json:"exit" jsonschema:"exit status, or -N for death by signal N, or none"`
+	Command string `json:"command"`
 }
 
 // Record runs `rr record` on o.Command and returns the trace directory.
@@ -84,135 +62,49 @@ func (m *Manager) Record(ctx context.Context, o RecordOptions) (RecordResult, er
 	if o.Timeout <= 0 {
 		o.Timeout = 300 * time.Second
 	}
-	r, w, err := os.Pipe()
-	if err != nil {
-		return res, err
-	}
-	defer r.Close()
-	args := []string{"record", "--print-trace-dir=3"}
-	if o.Chaos {
-		args = append(args, "--chaos")
-	}
-	if o.TraceDir != "" {
-		abs, err := filepath.Abs(o.TraceDir)
-		if err != nil {
+	trace := o.TraceDir
+	if trace != "" {
+		if trace, err = filepath.Abs(trace); err != nil {
 			return res, argErrorf("trace_dir", "%v", err)
 		}
-		if _, err := os.Stat(abs); err == nil {
-			return res, argErrorf("trace_dir", "%s already exists; rr needs a new directory", abs)
+		if _, err := os.Stat(trace); err == nil {
+			return res, argErrorf("trace_dir", "%s already exists; rr needs a new directory", trace)
 		}
-		args = append(args, "-o", abs)
 	}
-	args = append(args, prog)
-	args = append(args, o.Command[1:]...)
+	env := extraEnv(o.Env)
 	rctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	p, err := proc.Start(rctx, proc.Config{Path: "rr", Args: args, Dir: o.Dir, Env: m.env(o.Env), ExtraFiles: []*os.File{w}})
-	w.Close()
+	r, err := rr.RecordFull(rctx, rr.RecordOptions{Argv: append([]string{prog}, o.Command[1:]...), Dir: o.Dir, Env: env, TraceDir: trace, Chaos: o.Chaos})
 	if err != nil {
-		return res, fmt.Errorf("start rr record: %w", err)
-	}
-	dirc := make(chan string, 1)
-	go func() {
-		b, _ := io.ReadAll(io.LimitReader(r, 1<<16))
-		dirc <- strings.TrimSpace(string(b))
-	}()
-	select {
-	case <-p.Done():
-	case <-rctx.Done():
-		p.Stop(2 * time.Second) //nolint:errcheck
-		return res, fmt.Errorf("the recording ran longer than %v and was stopped (pass a larger timeout): %w", o.Timeout, ErrTimeout)
-	}
-	res.TraceDir = <-dirc
-	code := p.ExitCode()
-	res.ExitCode = code
-	var out, errs []string
-	for _, l := range p.Lines(0) {
-		if l.Stderr {
-			errs = append(errs, l.Text)
-		} else {
-			out = append(out, l.Text)
+		if rctx.Err() != nil && ctx.Err() == nil {
+			return res, fmt.Errorf("the recording ran longer than %v and was stopped (pass a larger timeout): %w", o.Timeout, ErrTimeout)
 		}
+		return res, fmt.Errorf("rr record failed: %w", err)
 	}
-	res.Stdout, res.Stderr = tail(out, 50), tail(errs, 50)
-	if res.TraceDir == "" {
-		return res, fmt.Errorf("rr record failed (exit status %d): %s", code, lastLines(errs, 5))
-	}
-	if code > 128 && code < 128+65 {
+	res = RecordResult{TraceDir: r.TraceDir, ExitCode: r.ExitStatus, Output: r.Output}
+	if code := r.ExitStatus; code > 128 && code < 128+65 {
 		res.Signal = rsp.SignalFromLinux(code - 128).String()
 	}
-	if code < 0 {
-		res.Signal = "a signal (rr itself was killed)"
-	}
 	return res, nil
-}
-
-func tail(lines []string, n int) string {
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-func lastLines(lines []string, n int) string {
-	if len(lines) == 0 {
-		return "(no output)"
-	}
-	return tail(lines, n)
-}
-
-// traceRoot is where rr keeps traces: $_RR_TRACE_DIR, else
-// $XDG_DATA_HOME/rr, else ~/.local/share/rr.
-func (m *Manager) traceRoot() string {
-	if d := os.Getenv("_RR_TRACE_DIR"); d != "" {
-		return d
-	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "rr")
-	}
-	home, _ := os.UserHomeDir()
-	return filepath.Join(home, ".local", "share", "rr")
 }
 
 // ListRecordings lists the trace directories under base (default: rr's).
 func (m *Manager) ListRecordings(base string) (string, []Recording, error) {
 	if base == "" {
-		base = m.traceRoot()
+		base = rr.TraceRoot()
 	}
 	out := []Recording{}
-	ents, err := os.ReadDir(base)
-	if os.IsNotExist(err) {
-		return base, out, nil
+	if fi, err := os.Stat(base); err == nil && !fi.IsDir() {
+		return base, nil, argErrorf("trace_base_dir", "cannot read %s: not a directory", base)
 	}
+	ts, err := rr.ListTraces(base)
 	if err != nil {
 		return base, nil, argErrorf("trace_base_dir", "cannot read %s: %v", base, err)
 	}
-	latest, _ := filepath.EvalSymlinks(filepath.Join(base, "latest-trace"))
-	for _, e := range ents {
-		p := filepath.Join(base, e.Name())
-		if e.Name() == "latest-trace" || !isTraceDir(p) {
-			continue
-		}
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		rp, _ := filepath.EvalSymlinks(p)
-		out = append(out, Recording{Path: p, Name: e.Name(), Modified: fi.ModTime().UTC().Format(time.RFC3339), Latest: rp != "" && rp == latest})
+	for _, t := range ts {
+		out = append(out, Recording{Path: t.Path, Name: t.Name, Modified: t.ModTime.UTC().Format(time.RFC3339), Latest: t.Latest})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Modified < out[j].Modified })
 	return base, out, nil
-}
-
-// isTraceDir reports whether dir looks like an rr trace directory.
-func isTraceDir(dir string) bool {
-	for _, f := range []string{"version", "events"} {
-		fi, err := os.Stat(filepath.Join(dir, f))
-		if err != nil || !fi.Mode().IsRegular() {
-			return false
-		}
-	}
-	return true
 }
 
 func (m *Manager) traceArg(dir string) (string, error) {
@@ -223,7 +115,7 @@ func (m *Manager) traceArg(dir string) (string, error) {
 	if err != nil {
 		return "", argErrorf("trace_dir", "%v", err)
 	}
-	if !isTraceDir(abs) {
+	if !rr.IsTraceDir(abs) {
 		if _, err := os.Stat(abs); err != nil {
 			return "", argErrorf("trace_dir", "%s does not exist (rr_list_recordings shows the recordings)", abs)
 		}
@@ -258,35 +150,15 @@ func (m *Manager) PS(ctx context.Context, trace string) ([]TraceProcess, error) 
 	if err != nil {
 		return nil, err
 	}
-	out, err := rrCmd(ctx, "ps", dir)
+	ps, err := rr.PS(ctx, "", dir)
 	if err != nil {
 		return nil, err
 	}
-	return parsePS(string(out)), nil
-}
-
-func parsePS(out string) []TraceProcess {
-	ps := []TraceProcess{}
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		f := strings.SplitN(sc.Text(), "\t", 4)
-		if len(f) < 4 {
-			continue
-		}
-		pid, err := strconv.Atoi(f[0])
-		if err != nil {
-			continue // header
-		}
-		p := TraceProcess{PID: pid, Command: f[3]}
-		if v, err := strconv.Atoi(f[1]); err == nil {
-			p.PPID = &v
-		}
-		if v, err := strconv.Atoi(f[2]); err == nil {
-			p.ExitCode = &v
-		}
-		ps = append(ps, p)
+	out := []TraceProcess{}
+	for _, p := range ps {
+		out = append(out, TraceProcess{PID: p.Pid, PPID: p.Ppid, Exit: p.Exit, Command: p.Command})
 	}
-	return ps
+	return out, nil
 }
 
 // TraceInfo returns `rr traceinfo` as JSON.
@@ -295,15 +167,7 @@ func (m *Manager) TraceInfo(ctx context.Context, trace string) (map[string]any, 
 	if err != nil {
 		return nil, err
 	}
-	out, err := rrCmd(ctx, "traceinfo", dir)
-	if err != nil {
-		return nil, err
-	}
-	info := map[string]any{}
-	if err := json.Unmarshal(out, &info); err != nil {
-		info["text"] = strings.TrimSpace(string(out))
-	}
-	return info, nil
+	return rr.TraceInfo(ctx, "", dir)
 }
 
 // RemoveRecording deletes a trace directory; anything else is refused.
@@ -312,7 +176,7 @@ func (m *Manager) RemoveRecording(ctx context.Context, trace string) (string, er
 	if err != nil {
 		return "", err
 	}
-	root, _ := filepath.Abs(m.traceRoot())
+	root, _ := filepath.Abs(rr.TraceRoot())
 	if dir == root || dir == "/" {
 		return "", argErrorf("trace_dir", "%s is the trace root, not one recording", dir)
 	}
@@ -339,4 +203,14 @@ func (m *Manager) Pack(ctx context.Context, trace string) (string, error) {
 		return "", err
 	}
 	return dir, nil
+}
+
+// extraEnv turns a variable map into sorted KEY=VALUE entries.
+func extraEnv(vars map[string]string) []string {
+	var env []string
+	for k, v := range vars {
+		env = append(env, k+"="+v)
+	}
+	slices.Sort(env)
+	return env
 }

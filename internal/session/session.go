@@ -11,6 +11,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 )
@@ -24,7 +25,8 @@ type Session struct {
 	kind     Kind
 	caps     Caps
 	addr     string
-	srv      *proc.Process // rr or gdbserver; nil for connect
+	srv      *proc.Process // gdbserver; nil for rr and connect
+	replay   *rr.Replay    // rr replay; nil for live and connect
 	program  string
 	traceDir string
 	pid      int
@@ -174,6 +176,9 @@ func (s *Session) close(ctx context.Context) {
 	s.m.logf("session %s: server connection closed after %v", s.id, time.Since(t0))
 	if s.srv != nil {
 		s.srv.Stop(2 * time.Second) //nolint:errcheck
+	}
+	if s.replay != nil {
+		s.replay.Stop() //nolint:errcheck
 	}
 	s.m.logf("session %s: stopped after %v", s.id, time.Since(t0))
 	if s.libs != nil {
