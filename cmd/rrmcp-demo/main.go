@@ -21,7 +21,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -30,6 +29,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/rrmcp/rrmcp/internal/rr"
 )
 
 func main() {
@@ -320,39 +321,10 @@ func sourceLine(src, fileLine string) string {
 	return ""
 }
 
-// probeRR checks that rr can record here: on PATH, a hardware PMU,
-// perf_event_paranoid <= 1, and `rr record -n /bin/true` works.
+// probeRR checks that rr can record here (internal/rr's probe: rr on
+// PATH, a hardware PMU, perf_event_paranoid, a trial recording).
 func probeRR() error {
-	rr, err := exec.LookPath("rr")
-	if err != nil {
-		return errors.New("rr is not installed")
-	}
-	pmu := false
-	for _, d := range []string{"cpu", "cpu_core", "cpu_atom"} {
-		if _, err := os.Stat(filepath.Join("/sys/bus/event_source/devices", d)); err == nil {
-			pmu = true
-		}
-	}
-	if !pmu {
-		return errors.New("no hardware PMU (/sys/bus/event_source/devices has no cpu); rr needs performance counters, which VMs and containers usually hide")
-	}
-	if b, err := os.ReadFile("/proc/sys/kernel/perf_event_paranoid"); err == nil {
-		if v, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && v > 1 && os.Geteuid() != 0 {
-			return fmt.Errorf("kernel.perf_event_paranoid is %d; rr needs <= 1", v)
-		}
-	}
-	dir, err := os.MkdirTemp("", "rrmcp-demo-probe-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, rr, "record", "-n", "/bin/true")
-	cmd.Env = append(os.Environ(), "_RR_TRACE_DIR="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-		return fmt.Errorf("rr record -n /bin/true failed: %s", lines[len(lines)-1])
-	}
-	return nil
+	return rr.Probe(ctx)
 }
