@@ -2,9 +2,11 @@ package tools_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
+	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
@@ -108,6 +110,21 @@ func TestBadInput(t *testing.T) {
 		{"rr_connect", args{"address": "nohost"}, []string{"not host:port"}},
 		{"rr_connect", args{"address": "127.0.0.1:1"}, []string{"connect to the debug server at 127.0.0.1:1"}},
 		{"rr_session_list", args{"x": 1}, []string{"takes no arguments"}},
+	}
+	if _, err := exec.LookPath("rr"); err == nil && rr.Probe(t.Context()) != nil {
+		// rr is installed but cannot record here (no PMU): a clear error
+		// that points at the live backend, and no half-written trace.
+		trace := filepath.Join(t.TempDir(), "trace")
+		cases = append(cases, struct {
+			tool string
+			args args
+			want []string
+		}{"rr_record", args{"command": []string{prog}, "trace_dir": trace}, []string{"rr could not record", "rr_live_start"}})
+		defer func() {
+			if _, err := os.Stat(trace); err == nil {
+				t.Errorf("failed rr_record left %s behind", trace)
+			}
+		}()
 	}
 	for _, tc := range cases {
 		c.fails(tc.tool, tc.args, tc.want...)

@@ -35,7 +35,7 @@ func explain(tool string, err error) string {
 	case errors.Is(err, session.ErrNotFound):
 		hint = "Check the spelling; rr_backtrace, rr_locals and rr_thread_list show what exists."
 	case errors.Is(err, session.ErrUnsupported):
-		hint = "This backend cannot do that; see the session's capabilities in rr_replay_start/rr_live_start output."
+		hint = "Not available with this backend or on this machine; the message says what to use instead (rr_session_list shows each session's capabilities)."
 	case errors.Is(err, rsp.ErrClosed):
 		hint = "The connection to the debug server is gone; stop this session (rr_replay_stop) and start a new one."
 	case errors.Is(err, rsp.ErrRefused):

@@ -81,6 +81,14 @@ func (m *Manager) Record(ctx context.Context, o RecordOptions) (RecordResult, er
 		}
 		return res, fmt.Errorf("rr record failed: %w", err)
 	}
+	for _, l := range strings.Split(r.Output, "\n") {
+		if strings.HasPrefix(l, "[FATAL") {
+			if _, err := os.Stat(filepath.Join(r.TraceDir, "incomplete")); err == nil && !rr.IsTraceDir(r.TraceDir) {
+				os.RemoveAll(r.TraceDir) // rr's own unfinished trace
+			}
+			return res, fmt.Errorf("rr could not record (%s); on a machine without hardware performance counters use rr_live_start instead: %w", strings.TrimSpace(l), ErrUnsupported)
+		}
+	}
 	res = RecordResult{TraceDir: r.TraceDir, ExitCode: r.ExitStatus, Output: r.Output}
 	if code := r.ExitStatus; code > 128 && code < 128+65 {
 		res.Signal = rsp.SignalFromLinux(code - 128).String()
