@@ -129,6 +129,22 @@ func TestBadInput(t *testing.T) {
 	for _, tc := range cases {
 		c.fails(tc.tool, tc.args, tc.want...)
 	}
+	// rr_list_recordings and rr_rm on a directory laid out like rr's
+	// (no rr needed): listed, then removed; its parent is refused.
+	base := t.TempDir()
+	fake := filepath.Join(base, "prog-0")
+	os.Mkdir(fake, 0o755)
+	for _, f := range []string{"version", "events", "data", "mmaps", "tasks"} {
+		os.WriteFile(filepath.Join(fake, f), []byte("85\n"), 0o644)
+	}
+	c.ok("rr_list_recordings", args{"trace_base_dir": base}, "prog-0")
+	c.fails("rr_rm", args{"trace_dir": base}, "not an rr trace directory")
+	c.ok("rr_rm", args{"trace_dir": fake}, "Trace removed")
+	if _, err := os.Stat(fake); !os.IsNotExist(err) {
+		t.Errorf("rr_rm did not remove %s", fake)
+	}
+	c.ok("rr_list_recordings", args{"trace_base_dir": base}, "No recordings")
+
 	// Still serving, still at the same place.
 	c.ok("rr_backtrace", nil, "#0  lookup")
 	c.ok("rr_rsp_packet", args{"packet": "qC"}, "QC")

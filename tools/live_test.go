@@ -1,10 +1,13 @@
 package tools_test
 
 import (
+	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
@@ -145,4 +148,47 @@ func TestLiveTimeoutAndInterrupt(t *testing.T) {
 			t.Fatal("rr_continue did not return after rr_interrupt")
 		}
 	}
+}
+
+// TestLiveAttachConnectRaw: attach to a running process (it keeps running
+// after the session stops), connect to a gdbserver started elsewhere, and
+// send raw packets, including a resume when allowed.
+func TestLiveAttachConnectRaw(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "deadlock")
+	cmd := exec.Command(prog)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	c := startServer(t)
+	r := c.call("rr_live_start", args{"attach_pid": cmd.Process.Pid})
+	if r.isErr {
+		if strings.Contains(r.text, "ptrace") || strings.Contains(r.text, "Operation not permitted") {
+			t.Skipf("attaching is not permitted here (ptrace_scope?): %s", r.text)
+		}
+		t.Fatalf("attach: %s", r.text)
+	}
+	c.ok("rr_thread_list", nil, "Thread", "tid")
+	c.ok("rr_backtrace", nil, "main")
+	c.ok("rr_replay_stop", nil, "stopped")
+	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("the attached process did not survive the end of the session: %v", err)
+	}
+
+	// rr_connect to a gdbserver somebody else started.
+	counter := testenv.Prog(t, "counter")
+	gs, addr, err := proc.StartGDBServer(t.Context(), counter, nil, "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gs.Stop(0) })
+	c.ok("rr_connect", args{"address": addr, "program": counter}, "connect backend", "forward execution only")
+	c.ok("rr_breakpoint_set", args{"location": "walk"})
+	c.ok("rr_continue", nil, "walk", "counter.c")
+	c.ok("rr_evaluate", args{"expression": "n->next->name"}, `"beta"`)
+	c.ok("rr_rsp_packet", args{"packet": "qfThreadInfo"}, "Reply: m")
+	c.ok("rr_rsp_packet", args{"packet": "vCont;s", "allow_resume": true}, "Reply: T05")
+	c.ok("rr_backtrace", nil, "#0  walk", "#1  main")
+	c.ok("rr_replay_stop", nil)
 }

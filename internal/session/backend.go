@@ -100,7 +100,7 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 		if rerr != nil {
 			return nil, nil, argErrorf("attach_pid", "no process %d that this user can debug: %v", o.AttachPID, rerr)
 		}
-		s.program = exe
+		s.program, s.attached = exe, true
 		p, err = proc.Start(sctx, proc.Config{Path: "gdbserver", Args: []string{"--once", "--attach", "127.0.0.1:0", strconv.Itoa(o.AttachPID)}, Env: m.cfg.Env})
 		if err == nil {
 			var mm []string

@@ -30,6 +30,7 @@ type Session struct {
 	program  string
 	traceDir string
 	pid      int
+	attached bool // live session attached to an existing process
 	to       Timeouts
 
 	c       *rsp.Client
@@ -160,8 +161,9 @@ func (s *Session) close(ctx context.Context) {
 	}
 	if s.c != nil {
 		kctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		switch s.kind {
-		case KindConnect:
+		switch {
+		case s.kind == KindConnect || s.attached:
+			// Not ours to kill: leave the program running.
 			if got && !s.c.Exited() {
 				s.c.Detach(kctx) //nolint:errcheck
 			}
