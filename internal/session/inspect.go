@@ -316,6 +316,18 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 				size = in.Len
 				ins.Bytes = hex.EncodeToString(buf[:size])
 				ins.Text = x86asm.GNUSyntax(in, a, lookup)
+				// Like objdump, name branch targets that are not a
+				// symbol's start (jumps inside a function, PLT stubs).
+				for _, arg := range in.Args {
+					if rel, ok := arg.(x86asm.Rel); ok {
+						target := a + uint64(size) + uint64(int64(rel))
+						if strings.Contains(ins.Text, fmt.Sprintf("%#x", target)) {
+							if name := s.dataSymbol(ctx, target); name != "" {
+								ins.Text += " <" + name + ">"
+							}
+						}
+					}
+				}
 			}
 			out = append(out, ins)
 			buf = buf[size:]
