@@ -1,0 +1,519 @@
+package rsp_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+)
+
+// A transcript-driven fake RSP server. A "-- server --" script is a list of
+// lines, one per packet, hand-written from rr's source:
+//
+//	# comment (each exchange cites the rr source it mirrors, e.g. GSC:997-1012)
+//	-> PAYLOAD      the client must send exactly this packet
+//	-> ~REGEXP      ... a packet matching this (anchored) regular expression
+//	-> ^C           ... the 0x03 interrupt byte
+//	<- PAYLOAD      the server sends this packet
+//	<- EOF          the server closes the connection (rr exits)
+//	include NAME    the lines of section NAME of testdata/rr/handshake.txtar
+//
+// In payloads {hex:"go string"} is replaced by the hex encoding of the
+// string (qRRCmd arguments and replies), and {regs:RIP} by a g reply for
+// the trimmed x86-64 register layout of handshake.txtar with rip = RIP.
+//
+// Framing follows rr (rr-rsp.md §2): before the reply OK to QStartNoAckMode
+// the server writes '+' for every packet it receives; it ignores '+' and
+// '-' from the client; it never RLE-encodes. Any mismatch fails the test
+// with the script line and what the client sent instead. Once the script
+// is over, every further packet from the client is a failure: that is how
+// the tests prove that requests the rr dialect must refuse never reach rr.
+
+type scriptStep struct {
+	file string
+	line int
+	send bool           // '<' server sends
+	text string         // payload, "^C" or "EOF"
+	re   *regexp.Regexp // for "-> ~REGEXP"
+}
+
+func (s scriptStep) String() string {
+	dir := "->"
+	if s.send {
+		dir = "<-"
+	}
+	return fmt.Sprintf("%s:%d: %s %s", s.file, s.line, dir, s.text)
+}
+
+var (
+	hexExpandRE  = regexp.MustCompile(`\{hex:("(?:[^"\\]|\\.)*")\}`)
+	regsExpandRE = regexp.MustCompile(`\{regs:([0-9a-f]+)\}`)
+	citationRE   = regexp.MustCompile(`\b(GSC|GS|DEC|DECH|RC|LD|RT|TargetDescription\.cc|GdbConnection\.cc@5\.6\.0|GdbCommand\.cc@5\.6\.0|GdbServer\.cc@5\.[6-9]\.0):\d+`)
+)
+
+// expand replaces {hex:"..."} and {regs:RIP}.
+func expand(s string) (string, error) {
+	var err error
+	s = hexExpandRE.ReplaceAllStringFunc(s, func(m string) string {
+		q := hexExpandRE.FindStringSubmatch(m)[1]
+		u, e := strconv.Unquote(q)
+		if e != nil {
+			err = fmt.Errorf("bad {hex:%s}: %v", q, e)
+		}
+		return hex.EncodeToString([]byte(u))
+	})
+	s = regsExpandRE.ReplaceAllStringFunc(s, func(m string) string {
+		rip, _ := strconv.ParseUint(regsExpandRE.FindStringSubmatch(m)[1], 16, 64)
+		return trimmedRegs(rip)
+	})
+	return s, err
+}
+
+// trimmedRegs is a g reply for handshake.txtar's 64bit-core subset:
+// rax..r15 (16×8 bytes), rip (8), eflags (4), cs ss ds es fs gs (6×4).
+func trimmedRegs(rip uint64) string {
+	b := make([]byte, 0, 164)
+	b = append(b, make([]byte, 16*8)...)
+	b = binary.LittleEndian.AppendUint64(b, rip)
+	for _, v := range []uint32{0x246, 0x33, 0x2b, 0, 0, 0, 0} {
+		b = binary.LittleEndian.AppendUint32(b, v)
+	}
+	return hex.EncodeToString(b)
+}
+
+// parseScript reads a server script. Every group of lines (separated by
+// blank lines) that expects a client packet must carry a comment citing
+// rr's source.
+func parseScript(file, src string, include func(name string) (string, string, error)) ([]scriptStep, error) {
+	var steps []scriptStep
+	lines := strings.Split(src, "\n")
+	groupCited, groupStart := false, 0
+	checkGroup := func(i int) error {
+		for _, st := range steps {
+			if st.file == file && st.line > groupStart && st.line <= i && !st.send && !groupCited {
+				return fmt.Errorf("%s:%d: exchange without a citation of rr's source (e.g. # GSC:997-1012)", file, st.line)
+			}
+		}
+		return nil
+	}
+	for i, raw := range lines {
+		n := i + 1
+		line := strings.TrimRight(raw, " \t")
+		switch {
+		case strings.TrimSpace(line) == "":
+			if err := checkGroup(n); err != nil {
+				return nil, err
+			}
+			groupCited, groupStart = false, n
+		case strings.HasPrefix(line, "#"):
+			if citationRE.MatchString(line) {
+				groupCited = true
+			}
+		case strings.HasPrefix(line, "include "):
+			name := strings.TrimSpace(strings.TrimPrefix(line, "include "))
+			ifile, isrc, err := include(name)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", file, n, err)
+			}
+			inc, err := parseScript(ifile, isrc, include)
+			if err != nil {
+				return nil, err
+			}
+			steps = append(steps, inc...)
+		case strings.HasPrefix(line, "-> "), strings.HasPrefix(line, "<- "):
+			st := scriptStep{file: file, line: n, send: line[0] == '<'}
+			text, err := expand(line[3:])
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", file, n, err)
+			}
+			st.text = text
+			if !st.send && strings.HasPrefix(text, "~") {
+				if st.re, err = regexp.Compile("^(?:" + text[1:] + ")$"); err != nil {
+					return nil, fmt.Errorf("%s:%d: %v", file, n, err)
+				}
+			}
+			steps = append(steps, st)
+		default:
+			return nil, fmt.Errorf("%s:%d: cannot parse %q", file, n, line)
+		}
+	}
+	if err := checkGroup(len(lines) + 1); err != nil {
+		return nil, err
+	}
+	return steps, nil
+}
+
+// clientEvent is one thing read from the client.
+type clientEvent struct {
+	kind    byte // '$' packet, 3 interrupt, '+', '-'
+	payload string
+	err     error
+}
+
+// fakeServer plays a script on one end of a connection.
+type fakeServer struct {
+	steps []scriptStep
+	conn  net.Conn
+	ack   bool
+	evs   chan clientEvent
+
+	mu       sync.Mutex
+	failures []string
+	extra    []string // packets after the end of the script
+	received []string // every packet and ^C, in order
+	waiting  string   // the client step the server is blocked on ("" = none)
+	changed  chan struct{}
+	done     chan struct{}
+}
+
+const fakeTimeout = 10 * time.Second
+
+// scriptEnd is what waitFor sees once the whole script has been played.
+const scriptEnd = "<end of script>"
+
+func startFakeServer(conn net.Conn, steps []scriptStep) *fakeServer {
+	f := &fakeServer{steps: steps, conn: conn, ack: true, evs: make(chan clientEvent, 64),
+		changed: make(chan struct{}), done: make(chan struct{})}
+	go f.read()
+	go f.serve()
+	return f
+}
+
+func (f *fakeServer) read() {
+	defer close(f.evs)
+	r := bufio.NewReader(f.conn)
+	for {
+		b, err := r.ReadByte()
+		if err != nil {
+			f.evs <- clientEvent{err: err}
+			return
+		}
+		switch b {
+		case '+', '-', 3:
+			f.evs <- clientEvent{kind: b}
+		case '$':
+			body, err := r.ReadString('#')
+			if err != nil {
+				f.evs <- clientEvent{err: err}
+				return
+			}
+			var cs [2]byte
+			if _, err := r.Read(cs[:1]); err == nil {
+				_, err = r.Read(cs[1:])
+			}
+			payload := strings.TrimSuffix(body, "#")
+			var sum byte
+			for i := range len(payload) {
+				sum += payload[i]
+			}
+			if fmt.Sprintf("%02x", sum) != string(cs[:]) {
+				f.evs <- clientEvent{err: fmt.Errorf("bad checksum %q on %q", cs, payload)}
+				return
+			}
+			f.evs <- clientEvent{kind: '$', payload: payload}
+		default:
+			f.evs <- clientEvent{err: fmt.Errorf("junk byte %q outside a packet", b)}
+			return
+		}
+	}
+}
+
+func (f *fakeServer) fail(format string, args ...any) {
+	f.mu.Lock()
+	f.failures = append(f.failures, fmt.Sprintf(format, args...))
+	f.mu.Unlock()
+}
+
+func (f *fakeServer) setWaiting(s string) {
+	f.mu.Lock()
+	f.waiting = s
+	f.mu.Unlock()
+	f.notify()
+}
+
+func (f *fakeServer) notify() {
+	f.mu.Lock()
+	close(f.changed)
+	f.changed = make(chan struct{})
+	f.mu.Unlock()
+}
+
+// waitReceived blocks until the server has read n packets or interrupts.
+func (f *fakeServer) waitReceived(ctx context.Context, n int) error {
+	for {
+		f.mu.Lock()
+		got, ch := len(f.received), f.changed
+		f.mu.Unlock()
+		if got >= n {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-f.done:
+			return fmt.Errorf("fake server finished after %d of %d packets", got, n)
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// waitFor blocks until the server waits for the client step text.
+func (f *fakeServer) waitFor(ctx context.Context, text string) error {
+	for {
+		f.mu.Lock()
+		w, ch := f.waiting, f.changed
+		f.mu.Unlock()
+		if w == text {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-f.done:
+			return fmt.Errorf("fake server finished before waiting for %q", text)
+		case <-ctx.Done():
+			return fmt.Errorf("fake server never waited for %q (waiting for %q): %w", text, w, ctx.Err())
+		}
+	}
+}
+
+// next returns the next packet or interrupt from the client.
+func (f *fakeServer) next() (clientEvent, bool) {
+	t := time.NewTimer(fakeTimeout)
+	defer t.Stop()
+	for {
+		select {
+		case ev, ok := <-f.evs:
+			if !ok {
+				return clientEvent{}, false
+			}
+			if ev.kind == '+' || ev.kind == '-' {
+				continue
+			}
+			if ev.err == nil {
+				f.mu.Lock()
+				f.received = append(f.received, printableEvent(ev))
+				f.mu.Unlock()
+				f.notify()
+			}
+			return ev, true
+		case <-t.C:
+			return clientEvent{err: fmt.Errorf("client sent nothing for %v", fakeTimeout)}, true
+		}
+	}
+}
+
+func printableEvent(ev clientEvent) string {
+	if ev.kind == 3 {
+		return "^C"
+	}
+	return ev.payload
+}
+
+func (f *fakeServer) write(payload string) error {
+	var sum byte
+	for i := range len(payload) {
+		sum += payload[i]
+	}
+	_, err := fmt.Fprintf(f.conn, "$%s#%02x", payload, sum)
+	return err
+}
+
+func (f *fakeServer) serve() {
+	defer close(f.done)
+	defer f.setWaiting("")
+	lastReq := ""
+	for _, st := range f.steps {
+		if st.send {
+			if st.text == "EOF" {
+				f.conn.Close()
+				f.drain()
+				return
+			}
+			if err := f.write(st.text); err != nil {
+				f.fail("%v: write: %v", st, err)
+				return
+			}
+			if lastReq == "QStartNoAckMode" && st.text == "OK" {
+				f.ack = false
+			}
+			continue
+		}
+		f.setWaiting(st.text)
+		ev, ok := f.next()
+		f.setWaiting("")
+		switch {
+		case !ok:
+			f.fail("%v: the client closed the connection; the script wants this packet", st)
+			return
+		case ev.err != nil:
+			f.fail("%v: %v", st, ev.err)
+			f.conn.Close()
+			return
+		}
+		got := printableEvent(ev)
+		if !st.matches(ev) {
+			f.fail("%v\n\tclient sent:   %s %q\n\tscript wants: %q", st, "->", got, st.text)
+			f.conn.Close()
+			f.drain()
+			return
+		}
+		if ev.kind == '$' {
+			lastReq = ev.payload
+			if f.ack {
+				f.conn.Write([]byte("+")) //nolint:errcheck // a write error shows up as the client's failure
+			}
+		}
+	}
+	// The script is over: nothing more may arrive.
+	f.setWaiting(scriptEnd)
+	for {
+		ev, ok := f.next()
+		if !ok || (ev.err != nil && !strings.Contains(ev.err.Error(), "client sent nothing")) {
+			return
+		}
+		if ev.err != nil {
+			continue
+		}
+		f.mu.Lock()
+		f.extra = append(f.extra, printableEvent(ev))
+		f.mu.Unlock()
+	}
+}
+
+func (st scriptStep) matches(ev clientEvent) bool {
+	if st.text == "^C" {
+		return ev.kind == 3
+	}
+	if ev.kind != '$' {
+		return false
+	}
+	if st.re != nil {
+		return st.re.MatchString(ev.payload)
+	}
+	return ev.payload == st.text
+}
+
+// drain reads the client until it goes away, recording stray packets.
+func (f *fakeServer) drain() {
+	for ev := range f.evs {
+		if ev.err == nil && ev.kind != '+' && ev.kind != '-' {
+			f.mu.Lock()
+			f.extra = append(f.extra, printableEvent(ev))
+			f.mu.Unlock()
+		}
+	}
+}
+
+// finish waits for the server and reports script failures, unconsumed
+// script lines and packets that arrived after the script ended.
+func (f *fakeServer) finish(t *testing.T) {
+	t.Helper()
+	select {
+	case <-f.done:
+	case <-time.After(2 * fakeTimeout):
+		t.Fatal("fake server did not finish")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, m := range f.failures {
+		t.Error(m)
+	}
+	if len(f.extra) > 0 {
+		t.Errorf("the client sent packets after the end of the script (they would have reached rr): %q", f.extra)
+	}
+}
+
+// loadTranscript reads a txtar transcript with its includes resolved
+// against handshake (the archive of shared sections).
+func loadTranscript(path string, ar, handshake *txtar.Archive) (client string, steps []scriptStep, err error) {
+	sections := map[string]string{}
+	for _, f := range ar.Files {
+		sections[f.Name] = string(f.Data)
+	}
+	include := func(name string) (string, string, error) {
+		for _, f := range handshake.Files {
+			if f.Name == name {
+				return "handshake.txtar[" + name + "]", string(f.Data), nil
+			}
+		}
+		return "", "", fmt.Errorf("no section %q in handshake.txtar", name)
+	}
+	src, ok := sections["server"]
+	if !ok {
+		return "", nil, fmt.Errorf("%s: no -- server -- section", path)
+	}
+	steps, err = parseScript(path, src, include)
+	return sections["client"], steps, err
+}
+
+// TestFakeServerCatches proves the fake fails on what it must catch: a
+// packet that differs from the script, a packet after the script ended,
+// and a script exchange with no citation of rr's source.
+func TestFakeServerCatches(t *testing.T) {
+	noInclude := func(string) (string, string, error) { return "", "", errors.New("no includes") }
+	steps, err := parseScript("t", "# GSC:618-641\n-> qRRCmd:when:-1\n<- OK\n", noInclude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// run sends packets in order; a packet is sent only after the previous
+	// one was read, and the client hangs up once all were read (or the
+	// fake gave up), so the fake sees exactly what a real client would do.
+	run := func(scripted int, send ...string) *fakeServer {
+		cli, srv := net.Pipe()
+		f := startFakeServer(srv, steps)
+		go io.Copy(io.Discard, cli) // the fake's acks and replies
+		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+		defer cancel()
+		for i, p := range send {
+			if i == scripted {
+				// The script is played out (replies written) before the extras.
+				f.waitFor(ctx, scriptEnd) //nolint:errcheck
+			}
+			var sum byte
+			for i := range len(p) {
+				sum += p[i]
+			}
+			fmt.Fprintf(cli, "$%s#%02x", p, sum)
+			if f.waitReceived(ctx, i+1) != nil {
+				break
+			}
+		}
+		if scripted <= len(send) {
+			f.waitFor(ctx, scriptEnd) //nolint:errcheck // fails at once if the fake gave up
+		}
+		cli.Close()
+		<-f.done
+		srv.Close()
+		return f
+	}
+	if f := run(1, "qRRCmd:when:-1"); len(f.failures)+len(f.extra) != 0 {
+		t.Errorf("matching client flagged: %v %v", f.failures, f.extra)
+	}
+	if f := run(1, "qRRCmd:7768656e"); len(f.failures) == 0 || !strings.Contains(f.failures[0], "script wants") {
+		t.Errorf("mismatch not caught: %v", f.failures)
+	}
+	if f := run(1, "qRRCmd:when:-1", "bc"); len(f.extra) != 1 || f.extra[0] != "bc" {
+		t.Errorf("packet after the script not caught: %v", f.extra)
+	}
+	if f := run(1); len(f.failures) == 0 {
+		t.Error("unfinished script not caught")
+	}
+	if _, err := parseScript("t", "-> qRRCmd:when:-1\n<- OK\n", noInclude); err == nil {
+		t.Error("uncited exchange accepted")
+	}
+	if _, err := parseScript("t", "# GS:1\n-> ~qSupported:(\n", noInclude); err == nil {
+		t.Error("bad regexp accepted")
+	}
+}
