@@ -1017,7 +1017,7 @@ func (ev *evaluator) member(x Object, name string, arrow bool) (Object, error) {
 	if sm, ok := st.StaticByName(name); ok {
 		return ev.env.staticObject(sm), nil
 	}
-	for _, m := range st.Methods {
+	for _, m := range st.Methods() {
 		if m.Name == name {
 			return Object{}, unsupported("member functions")
 		}

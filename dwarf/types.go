@@ -1,11 +1,11 @@
 package dwarf
 
 import (
+	stddwarf "debug/dwarf"
 	"fmt"
 	"strconv"
 	"strings"
-
-	stddwarf "debug/dwarf"
+	"sync"
 )
 
 // Lang is the source language of the compile unit a type comes from. It
@@ -161,20 +161,66 @@ type StructType struct {
 	Bases   []Base
 	Fields  []Field
 	Statics []StaticMember
-	Methods []Method
 	// TemplateParams are the template arguments (type or value).
 	TemplateParams []TemplateParam
-	// Incomplete is true for a declaration whose definition was not
-	// found.
+	// Incomplete is true for a declaration (its definition, if any, is
+	// found on first use by Resolve).
 	Incomplete bool
+
+	tr   *TypeReader // finds the definition of a declaration
+	once sync.Once
+	def  *StructType
+
+	// Member functions are read on first use (only ptype needs their
+	// types, and reading them pulls in much of a C++ class graph).
+	methodsOnce sync.Once
+	methodDecls []methodDecl
+	methods     []Method
+}
+
+type methodDecl struct {
+	e      *stddwarf.Entry
+	params []*stddwarf.Entry
+	access string
+}
+
+// Methods returns the member functions declared in the class (types of
+// methods that cannot be read are left out).
+func (t *StructType) Methods() []Method {
+	t.methodsOnce.Do(func() {
+		if t.tr == nil {
+			return
+		}
+		t.tr.mu.Lock()
+		defer t.tr.mu.Unlock()
+		for _, d := range t.methodDecls {
+			if m, err := t.tr.readMethod(d.e, d.params, d.access, 0); err == nil {
+				t.methods = append(t.methods, m)
+			}
+		}
+	})
+	return t.methods
 }
 
 func (t *StructType) String() string { return typeString(t) }
 func (t *StructType) Size() int64 {
-	if t.Incomplete {
-		return -1
+	if c := t.complete(); !c.Incomplete {
+		return c.ByteSize
 	}
-	return t.ByteSize
+	return -1
+}
+
+// complete returns the definition of a declared struct when one exists
+// (looked up once, by qualified name, across compile units), else t.
+func (t *StructType) complete() *StructType {
+	if !t.Incomplete || t.tr == nil {
+		return t
+	}
+	t.once.Do(func() { t.def = t.tr.definition(t.Name, t.Offset) })
+	if t.def != nil {
+		return t.def
+	}
+	return t
 }
 
 // Base is a base-class subobject.
@@ -310,6 +356,8 @@ func Resolve(t Type) Type {
 			t = u.Elem
 		case *QualType:
 			t = u.Elem
+		case *StructType:
+			return u.complete()
 		default:
 			return t
 		}

@@ -296,7 +296,7 @@ func stripDeclTypedefs(t Type) Type {
 func typeBody(t Type, indent int) string {
 	switch u := t.(type) {
 	case *StructType:
-		return structBody(u, indent)
+		return structBody(u.complete(), indent)
 	case *EnumType:
 		return enumBody(u)
 	}
@@ -397,7 +397,7 @@ func structBody(t *StructType, indent int) string {
 		b.WriteString(pad + "    static " + declString(s.Type, s.Name, nil) + ";\n")
 	}
 	first := true
-	for _, m := range t.Methods {
+	for _, m := range t.Methods() {
 		if m.Artificial || m.Type == nil {
 			continue
 		}

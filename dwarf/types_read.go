@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	stddwarf "debug/dwarf"
@@ -147,13 +148,19 @@ func (r *TypeReader) scanCU(i int) {
 		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
 			r.qual[e.Offset] = prefix
 			if name != "" {
-				child.prefix = prefix + name + "::"
 				if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl {
 					if _, dup := r.names[prefix+name]; !dup {
 						r.names[prefix+name] = e.Offset
 					}
 				}
 			}
+			// Class bodies are mostly member declarations: skip them
+			// (nested types are found through their class, see
+			// lookupNested).
+			if e.Children {
+				rd.SkipChildren()
+			}
+			continue
 		case stddwarf.TagEnumerationType, stddwarf.TagTypedef, stddwarf.TagBaseType,
 			stddwarf.TagUnspecifiedType:
 			r.qual[e.Offset] = prefix
@@ -226,9 +233,76 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	}
 	off, ok := r.names[key]
 	if !ok {
-		return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
+		if off, ok = r.lookupNested(key); !ok {
+			return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
+		}
 	}
 	return r.readType(off, 0)
+}
+
+// definition finds the defining DIE of a declared struct/class/union.
+func (r *TypeReader) definition(name string, decl stddwarf.Offset) *StructType {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scanAll()
+	def, ok := r.names[name]
+	if !ok {
+		if def, ok = r.lookupNested(name); !ok {
+			return nil
+		}
+	}
+	if def == decl {
+		return nil
+	}
+	t, err := r.readType(def, 0)
+	if err != nil {
+		return nil
+	}
+	st, _ := t.(*StructType)
+	if st == nil || st.Incomplete {
+		return nil
+	}
+	return st
+}
+
+// lookupNested finds a type nested in a class ("geo::Shape::Kind"): the
+// name index skips class bodies, so search the class's children.
+func (r *TypeReader) lookupNested(name string) (stddwarf.Offset, bool) {
+	i := strings.LastIndex(name, "::")
+	if i <= 0 || strings.Count(name, "<") != strings.Count(name, ">") {
+		return 0, false
+	}
+	outer, inner := name[:i], name[i+2:]
+	off, ok := r.names[outer]
+	if !ok {
+		if off, ok = r.lookupNested(outer); !ok {
+			return 0, false
+		}
+	}
+	rd := r.data.Reader()
+	rd.Seek(off)
+	e, err := rd.Next()
+	if err != nil || e == nil || !e.Children {
+		return 0, false
+	}
+	for {
+		c, err := rd.Next()
+		if err != nil || c == nil || c.Tag == 0 {
+			return 0, false
+		}
+		switch c.Tag {
+		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType,
+			stddwarf.TagTypedef:
+			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner {
+				if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); !decl {
+					return c.Offset, true
+				}
+			}
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
 }
 
 // Enumerator finds an enumerator by (qualified) name: "RED",
@@ -287,8 +361,76 @@ func (r *TypeReader) qualName(off stddwarf.Offset, name string) string {
 	if name == "" {
 		return ""
 	}
-	r.scanCU(r.cuIndex(off))
-	return r.qual[off] + name
+	return r.prefixOf(off) + name
+}
+
+// prefixOf returns the qualified scope prefix ("geo::Shape::") of the
+// DIE at off. It walks down from the compile unit through the scopes
+// whose subtrees contain off, skipping other subtrees by DW_AT_sibling,
+// so it reads only a small part of the unit.
+func (r *TypeReader) prefixOf(off stddwarf.Offset) string {
+	if p, ok := r.qual[off]; ok {
+		return p
+	}
+	i := r.cuIndex(off)
+	if i < 0 {
+		return ""
+	}
+	rd := r.data.Reader()
+	rd.Seek(r.cus[i].off)
+	if cu, err := rd.Next(); err != nil || cu == nil || !cu.Children {
+		return ""
+	}
+	prefix := ""
+	for steps := 0; steps < 1<<24; steps++ {
+		e, err := rd.Next()
+		if err != nil || e == nil || e.Tag == 0 {
+			return ""
+		}
+		if e.Offset > off {
+			return ""
+		}
+		// Everything at this level shares the prefix: remember it for
+		// the lookups to come.
+		r.qual[e.Offset] = prefix
+		if e.Offset == off {
+			return prefix
+		}
+		if !e.Children {
+			continue
+		}
+		if sib, ok := e.Val(stddwarf.AttrSibling).(stddwarf.Offset); ok {
+			if off >= sib {
+				rd.Seek(sib)
+				continue
+			}
+		} else {
+			rd.SkipChildren()
+			n, err := rd.Next()
+			if err != nil {
+				return ""
+			}
+			if n != nil && n.Tag != 0 && n.Offset <= off {
+				rd.Seek(n.Offset)
+				continue
+			}
+			rd.Seek(e.Offset) // off is inside e: go back and descend
+			rd.Next()
+		}
+		name, _ := e.Val(stddwarf.AttrName).(string)
+		switch e.Tag {
+		case stddwarf.TagNamespace:
+			if name == "" {
+				name = "(anonymous namespace)"
+			}
+			prefix += name + "::"
+		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
+			if name != "" {
+				prefix += name + "::"
+			}
+		}
+	}
+	return ""
 }
 
 func (r *TypeReader) lang(off stddwarf.Offset) Lang {
@@ -398,8 +540,7 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 			delete(r.cache, off)
 			return nil, err
 		}
-		t.ByteSize = sizeOf(t.Elem)
-		return t, nil
+		return t, nil // Size() follows Elem (which may be resolved later)
 	case stddwarf.TagTypedef:
 		t := &TypedefType{CommonType: common}
 		r.cache[off] = t
@@ -407,20 +548,9 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 			delete(r.cache, off)
 			return nil, err
 		}
-		t.ByteSize = sizeOf(t.Elem)
-		return t, nil
+		return t, nil // Size() follows Elem (which may be resolved later)
 	case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
-		if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); decl && common.Name != "" {
-			r.scanAll()
-			if def, ok := r.names[common.Name]; ok && def != off {
-				t, err := r.readType(def, depth+1)
-				if err == nil {
-					r.cache[off] = t
-				}
-				return t, err
-			}
-		}
-		return r.readStruct(rd, e, common, depth)
+		return r.readStruct(rd, e, common, depth) // a declaration finds its definition on first use
 	case stddwarf.TagEnumerationType:
 		return r.readEnum(rd, e, common, depth)
 	case stddwarf.TagArrayType:
@@ -640,12 +770,9 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 		}
 	}
 	for i, m := range methods {
-		meth, err := r.readMethod(m, methodParams[i], defAccess, depth)
-		if err != nil {
-			continue // a method we cannot type is left out of ptype
-		}
-		t.Methods = append(t.Methods, meth)
+		t.methodDecls = append(t.methodDecls, methodDecl{m, methodParams[i], defAccess})
 	}
+	t.tr = r
 	return t, nil
 }
 
@@ -687,8 +814,7 @@ func (r *TypeReader) readEnum(rd *stddwarf.Reader, e *stddwarf.Entry, common Com
 	t := &EnumType{CommonType: common}
 	t.Scoped, _ = e.Val(stddwarf.AttrEnumClass).(bool)
 	if common.Lang == LangCPlusPlus {
-		r.scanCU(r.cuIndex(e.Offset))
-		t.Scope = r.qual[e.Offset]
+		t.Scope = r.prefixOf(e.Offset)
 	}
 	r.cache[e.Offset] = t
 	if e.Children {
@@ -782,10 +908,7 @@ func (r *TypeReader) readArray(rd *stddwarf.Reader, e *stddwarf.Entry, common Co
 		chain[len(chain)-1].Elem = next
 		chain = append(chain, next)
 	}
-	chain[len(chain)-1].Elem = elem
-	for i := len(chain) - 1; i >= 0; i-- {
-		chain[i].ByteSize = chain[i].Size()
-	}
+	chain[len(chain)-1].Elem = elem // ArrayType.Size() is computed on use
 	return top, nil
 }
 
