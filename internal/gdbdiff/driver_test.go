@@ -5,6 +5,12 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/proc"
 )
 
 // frameObs is one backtrace frame as both sides report it.
@@ -57,6 +63,45 @@ type debugger interface {
 	// expressions at the current stop.
 	observe(ctx context.Context, sp *stopSpec) *observation
 	close()
+	// abort kills every process the side started; it may be called from
+	// another goroutine while the side is stuck.
+	abort()
+}
+
+// reaper remembers the processes a side started, for abort.
+type reaper struct {
+	mu    sync.Mutex
+	procs []*proc.Process
+	pids  []int
+}
+
+func (r *reaper) add(p *proc.Process) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.procs = append(r.procs, p)
+}
+
+// addPID records a debuggee: gdbserver's child, which it does not take
+// down when it is killed itself.
+func (r *reaper) addPID(pid int) {
+	if pid <= 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.pids = append(r.pids, pid)
+}
+
+func (r *reaper) abort() {
+	r.mu.Lock()
+	procs, pids := r.procs, r.pids
+	r.mu.Unlock()
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	for _, p := range procs {
+		p.Kill()
+	}
 }
 
 // maxResumes bounds the resumes of one run (hit counts are small).
@@ -78,7 +123,7 @@ func runScript(ctx context.Context, d debugger, specs []*stopSpec) map[string]*o
 		fail("start: " + err.Error())
 		return obs
 	}
-	defer d.close()
+	defer closeBounded(d)
 	addrs := map[int][]uint64{}
 	armed := map[int]bool{}
 	for i, sp := range specs {
@@ -152,6 +197,27 @@ func runScript(ctx context.Context, d debugger, specs []*stopSpec) map[string]*o
 	}
 	return obs
 }
+
+// closeBounded closes d but gives up waiting after a while, so that a
+// debuggee that survives its server cannot hang the test; the leak is
+// reported by the caller's process checks, not hidden.
+func closeBounded(d debugger) {
+	done := make(chan struct{})
+	go func() {
+		d.close()
+		close(done)
+	}()
+	t := time.NewTimer(20 * time.Second)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		closeHangs.Add(1)
+	}
+}
+
+// closeHangs counts closes that did not finish; the test fails on any.
+var closeHangs atomic.Int32
 
 // field is one compared item of a stop.
 type field struct {

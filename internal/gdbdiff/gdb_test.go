@@ -17,6 +17,7 @@ import (
 
 // gdbSide drives `gdb --interpreter=mi3` connected to its own gdbserver.
 type gdbSide struct {
+	reaper
 	prog string
 	args []string
 	env  []string
@@ -41,6 +42,7 @@ func (g *gdbSide) start(ctx context.Context) error {
 		return err
 	}
 	g.srv = srv
+	g.add(srv)
 	r, w, err := os.Pipe()
 	if err != nil {
 		return err
@@ -58,6 +60,10 @@ func (g *gdbSide) start(ctx context.Context) error {
 				return
 			}
 			rec, err := gdbmi.ParseRecord(l.Text)
+			if err == nil && rec.Kind == gdbmi.KindNotify && rec.Class == "thread-group-started" {
+				pid, _ := strconv.Atoi(rec.String("pid"))
+				g.addPID(pid) // the debuggee, for abort
+			}
 			if err != nil || (rec.Kind != gdbmi.KindResult && rec.Kind != gdbmi.KindExec) {
 				return
 			}
@@ -69,6 +75,7 @@ func (g *gdbSide) start(ctx context.Context) error {
 		return err
 	}
 	g.gdb = p
+	g.add(p)
 	for _, c := range []string{
 		"-gdb-set confirm off",
 		"-gdb-set pagination off",

@@ -22,6 +22,7 @@ import (
 // (module list, register mapping, breakpoint table); resolving, unwinding,
 // variables, formatting and evaluation are the packages' own.
 type oursSide struct {
+	reaper
 	prog string
 	args []string
 	env  []string
@@ -62,11 +63,13 @@ func (o *oursSide) start(ctx context.Context) error {
 		return err
 	}
 	o.srv = srv
+	o.add(srv)
 	c, err := rsp.Dial(ctx, addr, rsp.Options{Dialect: rsp.DialectGDBServer})
 	if err != nil {
 		return err
 	}
 	o.c = c
+	o.addPID(int(c.Pid()))
 	av, err := c.Auxv(ctx)
 	if err != nil {
 		return fmt.Errorf("auxv: %w", err)
