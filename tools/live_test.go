@@ -193,3 +193,22 @@ func TestLiveAttachConnectRaw(t *testing.T) {
 	c.ok("rr_backtrace", nil, "#0  walk", "#1  main")
 	c.ok("rr_replay_stop", nil)
 }
+
+// TestLiveNextOverConditional: a breakpoint with a false condition in a
+// called function does not stop a next; with a true one it does.
+func TestLiveNextOverConditional(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "counter")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_breakpoint_set", args{"location": "counter.c:75", "temporary": true})
+	c.ok("rr_continue", nil, "counter.c:75")
+	c.ok("rr_breakpoint_list", nil, "No breakpoints")
+	c.ok("rr_breakpoint_set", args{"location": "hit", "condition": "i < 0"})
+	c.ok("rr_next", nil, "Stopped: step", "counter.c:74")
+	c.ok("rr_next", nil, "Stopped: step", "counter.c:75")
+	c.ok("rr_breakpoint_condition", args{"breakpoint_number": 2, "condition": "i == 1"})
+	c.ok("rr_next", nil, "Stopped: breakpoint", "breakpoint #2", "hit")
+	c.ok("rr_evaluate", args{"expression": "i"}, "i = 1")
+	c.ok("rr_breakpoint_list", nil, "hits 1")
+}

@@ -88,7 +88,8 @@ func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 // plainStep reports whether st is the ordinary completion of a single-step.
 func plainStep(st rsp.Stop) bool {
 	return st.Kind == rsp.StopSignal && (st.Signal == rsp.SIGTRAP || st.Signal == rsp.Sig0) &&
-		st.Watch == rsp.WatchNone && !st.AtHistoryStart && !st.AboutToExit && !st.Interrupted
+		st.Watch == rsp.WatchNone && !st.AtHistoryStart && !st.AboutToExit && !st.Interrupted &&
+		!st.SWBreak && !st.HWBreak
 }
 
 // finishStop converts st, accounts breakpoint hits and applies temporary
@@ -308,9 +309,19 @@ func (s *Session) runTo(ctx context.Context, addr uint64, rev bool, ok func(sp u
 			return st, false, err
 		}
 		if regs.PC() != addr {
+			// A user breakpoint whose condition is false does not stop
+			// a step or finish.
+			if b := s.bpAt(regs.PC()); b != nil && b.cond != "" {
+				s.invalidate()
+				if ok, err := s.condTrue(ctx, b.cond); err == nil && !ok {
+					continue
+				}
+			}
 			return st, false, nil // something else stopped us
 		}
 		if ok == nil || ok(regs.SP()) {
+			// Our own breakpoint: to the caller this is a completed step.
+			st.SWBreak, st.HWBreak = false, false
 			return st, true, nil
 		}
 		if b := s.bpAt(addr); b != nil {
