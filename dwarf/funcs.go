@@ -267,10 +267,7 @@ func (img *Image) InlinedCopies(name string) []InlinedCopy {
 	var out []InlinedCopy
 	for _, s := range img.inlineBy[name] {
 		c := InlinedCopy{Ranges: s.ranges, Caller: s.fn, CallLine: s.callLine}
-		c.Entry = s.ranges[0][0]
-		for _, r := range s.ranges {
-			c.Entry = min(c.Entry, r[0])
-		}
+		c.Entry = s.ranges[0][0] // first listed range, as GDB's entry pc
 		c.CallFile = s.fn.cu.fileName(s.callFile)
 		out = append(out, c)
 	}
@@ -319,12 +316,7 @@ func (f *Function) InlineChain(pc uint64) []InlineFrame {
 		}
 		name, linkage, _, _, _, _ := f.cu.img.resolveDecl(n.Offset)
 		fr.Name = f.cu.displayName(name, linkage)
-		if len(n.Ranges) > 0 {
-			fr.Entry = n.Ranges[0][0]
-			for _, r := range n.Ranges {
-				fr.Entry = min(fr.Entry, r[0])
-			}
-		}
+		fr.Entry = f.cu.img.entryPC(n.Offset)
 		out = append(out, fr)
 	}
 	return out
@@ -338,4 +330,22 @@ func (fr *InlineFrame) startsAt(pc uint64) bool {
 		return true
 	}
 	return fr.tree != nil && treeContains(fr.tree, pc) && !treeContains(fr.tree, pc-1)
+}
+
+// entryPC returns GDB's entry pc of a DIE with code: DW_AT_low_pc, else
+// the start of the first range as listed in DW_AT_ranges.
+func (img *Image) entryPC(off stddwarf.Offset) uint64 {
+	r := img.dw.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return 0
+	}
+	if lo, ok := e.Val(stddwarf.AttrLowpc).(uint64); ok {
+		return lo
+	}
+	if rs, err := img.dw.Ranges(e); err == nil && len(rs) > 0 {
+		return rs[0][0]
+	}
+	return 0
 }

@@ -210,3 +210,38 @@ func FuzzCFI(f *testing.F) {
 		}
 	})
 }
+
+// TestHotColdFunction checks a function split by gcc into a hot part and
+// a .cold part: Entry is the hot part's start (the ELF symbol, GDB's entry
+// pc), both ranges belong to the function, and the cold part maps to it.
+func TestHotColdFunction(t *testing.T) {
+	bin := buildTestProg(t, "g++", "shapes.cpp", "-g", "-O2")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	for _, name := range []string{"main", "checked"} {
+		fs := img.FuncsByName(name)
+		if len(fs) != 1 {
+			t.Fatalf("FuncsByName(%s) = %v", name, funcNames(fs))
+		}
+		f := fs[0]
+		if len(f.Ranges) < 2 {
+			t.Fatalf("%s has ranges %v, want a hot and a cold part", name, f.Ranges)
+		}
+		sym := f.LinkageName
+		if sym == "" {
+			sym = name
+		}
+		addr, ok := img.SymbolAddr(sym)
+		if !ok || addr != f.Entry {
+			t.Errorf("%s: Entry %#x, ELF symbol %s at %#x", name, f.Entry, sym, addr)
+		}
+		for _, r := range f.Ranges {
+			if g := img.FuncAt(r[0]); g != f {
+				t.Errorf("%s: FuncAt(%#x) = %v", name, r[0], g)
+			}
+		}
+	}
+}

@@ -355,10 +355,12 @@ func (img *Image) SymbolAddr(name string) (uint64, bool) {
 	return 0, false
 }
 
-// demangleSym turns an ELF symbol into the name GDB shows in a backtrace.
+// demangleSym turns an ELF symbol into the name GDB shows for a frame
+// without DWARF: the demangled name with parameters, c++filt style
+// ("std::terminate()"), or the plain C name.
 func demangleSym(name string) string {
 	if at := strings.IndexByte(name, '@'); at > 0 {
 		name = name[:at]
 	}
-	return demangle.Filter(name, demangle.NoParams)
+	return demangle.Filter(name, demangle.Verbose)
 }

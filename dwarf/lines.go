@@ -271,8 +271,9 @@ type LineAddr struct {
 // LineToAddrs resolves file:line the way GDB's "break FILE:LINE" does:
 // every is_stmt row for that line, one per innermost block (so each
 // inlined copy and each function gets one), the lowest address in each;
-// when the line has no code, the next line that has. An address at a
-// function's entry is moved past the prologue.
+// when the line has no code, the next line that has. An address before
+// the end of a function's prologue (its entry, or a cold part placed
+// below it) is moved past the prologue, as GDB does.
 func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 	if img.listUnits() != nil || img.dw == nil {
 		return nil, fmt.Errorf("line %s:%d: %w", file, line, ErrNotFound)
@@ -347,8 +348,11 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 		}
 		seen[block] = true
 		la := LineAddr{Addr: c.row.addr, File: c.u.lineTable().files[c.row.file], Line: int(c.row.line), Function: f, Inline: inl}
-		if f != nil && la.Addr == f.Entry {
-			if pc := img.skipPrologue(f); pc != la.Addr {
+		// GDB's skip_prologue_sal: an address before the end of the
+		// prologue (the entry, or a .cold part placed below the function)
+		// moves to the post-prologue address and its line
+		if f != nil {
+			if pc := img.skipPrologue(f); la.Addr < pc {
 				la.Addr = pc
 				if le, ok := img.PCToLine(pc); ok {
 					la.File, la.Line = le.File, le.Line

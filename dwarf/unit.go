@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	stddwarf "debug/dwarf"
+
+	"github.com/ianlancetaylor/demangle"
 )
 
 // unit is the lazily built index of one compile unit.
@@ -286,10 +288,7 @@ func (u *unit) concreteFunc(e *stddwarf.Entry) *Function {
 	if lo, ok := e.Val(stddwarf.AttrLowpc).(uint64); ok {
 		f.Entry = lo
 	} else {
-		f.Entry = rs[0][0]
-		for _, r := range rs {
-			f.Entry = min(f.Entry, r[0])
-		}
+		f.Entry = rs[0][0] // the first range as listed (hot part), as GDB's entry pc
 	}
 	u.funcs = append(u.funcs, f)
 	for _, r := range rs {
@@ -445,7 +444,12 @@ func (u *unit) displayName(name, linkage string) string {
 		return linkage
 	}
 	if name == "" && linkage != "" {
-		return demangleSym(linkage)
+		return demangle.Filter(linkage, demangle.NoParams)
+	}
+	if u.isCPlusPlus() && strings.Contains(name, ")[") {
+		// GDB re-spells template arguments with its type printer:
+		// char (&) [32], int (*) [4]
+		name = strings.ReplaceAll(name, ")[", ") [")
 	}
 	return name
 }

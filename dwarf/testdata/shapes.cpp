@@ -1,6 +1,8 @@
 // C++ test program for qualified names, methods, templates and inlining.
 //   g++ -g -O0 -o shapes-O0 shapes.cpp ; g++ -g -O2 -o shapes-O2 shapes.cpp
+// At -O2, main and checked get .cold parts (hot/cold splitting).
 #include <cstdio>
+#include <stdexcept>
 
 namespace geo {
 
@@ -55,6 +57,14 @@ __attribute__((noinline)) double total(const geo::Shape &a, const geo::Shape &b)
 	return a.area() + b.area(); // LINE:total
 }
 
+// throws for big values: gcc -O2 moves main's handler to main.cold
+__attribute__((noinline)) int checked(int v)
+{
+	if (v > 100)
+		throw std::runtime_error("too big"); // LINE:checked_throw
+	return v;
+}
+
 int main()
 {
 	geo::Circle c(1.0);
@@ -63,6 +73,12 @@ int main()
 	double t = total(c, s);
 	int n = twice(buf.sum()) + geo::hidden(2);
 	double d = twice(t);
+	try {
+		n = checked(n);
+	} catch (const std::exception &e) {
+		std::printf("error: %s\n", e.what()); // LINE:main_catch
+		return 1;
+	}
 	std::printf("%g %d %g\n", t, n, d);
 	return 0;
 }
