@@ -140,7 +140,9 @@ var cxxEvalExprs = []string{
 	"g_holder.c16", "g_holder.pm", "g_holder.pmf", "(geo::Circle &)*g_shape", "pts", "g_s", "g_map",
 	"g_up", "1 == 1", "!g_int", "g_counter.bump()", "g_vec[0]", "g_circle.area", "true", "false",
 	"g_int == 5 && g_other == 6", "(bool)3", "(char)g_int", "geo_use", "g_diamond", "(VLeft)g_diamond",
-	"(VBase *)&g_diamond", "sizeof(Diamond)",
+	"(VBase *)&g_diamond", "sizeof(Diamond)", "g_outer", "sizeof(Outer::Inner)", "(Outer::Kind)1", "Outer::K2",
+	"Outer::Level::High", "g_outer.lv == Outer::Level::High", "g_dir", "geo::North", "(geo::Dir)1",
+	"g_outer.in.v * 2", "(Outer::Inner *)&g_outer",
 }
 
 // Expressions evaluated through NewFrameScope on frame 0 (main) of the

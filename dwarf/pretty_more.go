@@ -24,6 +24,16 @@ func tmpl(base string, args []string) string {
 // std::string for basic_string<char, ...>, and template default
 // arguments dropped for the containers and unique_ptr.
 func abbreviateStd(name string) string {
+	// keep cv-qualifiers and pointer/reference marks around the core
+	if core, ok := strings.CutSuffix(name, " const"); ok {
+		return abbreviateStd(core) + " const"
+	}
+	if core, ok := strings.CutPrefix(name, "const "); ok {
+		return "const " + abbreviateStd(core)
+	}
+	if j := strings.TrimRight(name, "*& "); len(j) < len(name) && strings.HasSuffix(j, ">") {
+		return abbreviateStd(j) + name[len(j):]
+	}
 	i := strings.IndexByte(name, '<')
 	if i < 0 || !strings.HasSuffix(name, ">") {
 		return name

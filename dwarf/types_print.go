@@ -312,7 +312,7 @@ func enumBody(t *EnumType) string {
 	if t.Name != "" {
 		b.WriteString(t.Name + " ")
 	}
-	if t.Scoped && t.Underlying != nil {
+	if t.Underlying != nil && t.Lang == LangCPlusPlus { // GDB: C++ only
 		b.WriteString(": " + typeString(t.Underlying) + " ")
 	}
 	b.WriteString("{")

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	stddwarf "debug/dwarf"
@@ -121,6 +120,7 @@ func (r *TypeReader) scanCU(i int) {
 	if err != nil || cu == nil || !cu.Children {
 		return
 	}
+	lang := r.cus[i].lang
 	type scope struct {
 		prefix string
 		enum   stddwarf.Offset // enumeration whose enumerators follow
@@ -149,9 +149,7 @@ func (r *TypeReader) scanCU(i int) {
 			r.qual[e.Offset] = prefix
 			if name != "" {
 				if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl {
-					if _, dup := r.names[prefix+name]; !dup {
-						r.names[prefix+name] = e.Offset
-					}
+					r.addName(prefix+name, e.Offset, lang)
 				}
 			}
 			// Class bodies are mostly member declarations: skip them
@@ -165,9 +163,7 @@ func (r *TypeReader) scanCU(i int) {
 			stddwarf.TagUnspecifiedType:
 			r.qual[e.Offset] = prefix
 			if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl && name != "" {
-				if _, dup := r.names[prefix+name]; !dup {
-					r.names[prefix+name] = e.Offset
-				}
+				r.addName(prefix+name, e.Offset, lang)
 			}
 			if e.Tag == stddwarf.TagEnumerationType {
 				child.enum = e.Offset
@@ -206,6 +202,40 @@ func (r *TypeReader) scanCU(i int) {
 	}
 }
 
+// addName indexes a definition under its DWARF name and, for C++, under
+// the canonical spelling Type names use.
+func (r *TypeReader) addName(name string, off stddwarf.Offset, lang Lang) {
+	if _, dup := r.names[name]; !dup {
+		r.names[name] = off
+	}
+	if lang == LangCPlusPlus {
+		if c := canonicalTemplateName(name); c != name {
+			if _, dup := r.names[c]; !dup {
+				r.names[c] = off
+			}
+		}
+	}
+}
+
+// splitScope splits a qualified name at its last top-level "::" (not
+// inside template arguments).
+func splitScope(name string) (outer, inner string, ok bool) {
+	depth := 0
+	for i := len(name) - 1; i > 0; i-- {
+		switch name[i] {
+		case '>', ')':
+			depth++
+		case '<', '(':
+			depth--
+		case ':':
+			if depth == 0 && name[i-1] == ':' {
+				return name[:i-1], name[i+1:], i-1 > 0
+			}
+		}
+	}
+	return "", "", false
+}
+
 // scanAll scans every compile unit (for lookups by name).
 func (r *TypeReader) scanAll() {
 	if r.all {
@@ -232,6 +262,9 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 		}
 	}
 	off, ok := r.names[key]
+	if !ok {
+		off, ok = r.names[canonicalTemplateName(key)]
+	}
 	if !ok {
 		if off, ok = r.lookupNested(key); !ok {
 			return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
@@ -268,14 +301,13 @@ func (r *TypeReader) definition(name string, decl stddwarf.Offset) *StructType {
 // lookupNested finds a type nested in a class ("geo::Shape::Kind"): the
 // name index skips class bodies, so search the class's children.
 func (r *TypeReader) lookupNested(name string) (stddwarf.Offset, bool) {
-	i := strings.LastIndex(name, "::")
-	if i <= 0 || strings.Count(name, "<") != strings.Count(name, ">") {
+	outer, inner, ok := splitScope(name)
+	if !ok {
 		return 0, false
 	}
-	outer, inner := name[:i], name[i+2:]
-	off, ok := r.names[outer]
-	if !ok {
-		if off, ok = r.lookupNested(outer); !ok {
+	off, found := r.names[outer]
+	if !found {
+		if off, found = r.lookupNested(outer); !found {
 			return 0, false
 		}
 	}
@@ -293,7 +325,7 @@ func (r *TypeReader) lookupNested(name string) (stddwarf.Offset, bool) {
 		switch c.Tag {
 		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType,
 			stddwarf.TagTypedef:
-			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner {
+			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalTemplateName(n) == inner {
 				if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); !decl {
 					return c.Offset, true
 				}
@@ -313,13 +345,87 @@ func (r *TypeReader) Enumerator(name string) (Type, int64, bool) {
 	r.scanAll()
 	en, ok := r.enumerators[name]
 	if !ok {
-		return nil, 0, false
+		if en, ok = r.nestedEnumerator(name); !ok {
+			return nil, 0, false
+		}
+		r.enumerators[name] = en
 	}
 	t, err := r.readType(en.enum, 0)
 	if err != nil {
 		return nil, 0, false
 	}
 	return t, en.val, true
+}
+
+// nestedEnumerator finds an enumerator of an enum inside a class
+// ("Outer::K2") or of a scoped enum inside a class ("Outer::Mode::On"),
+// which the name index does not cover.
+func (r *TypeReader) nestedEnumerator(name string) (enumerator, bool) {
+	outer, inner, ok := splitScope(name)
+	if !ok {
+		return enumerator{}, false
+	}
+	off, found := r.names[outer]
+	if !found {
+		if off, found = r.lookupNested(outer); !found {
+			return enumerator{}, false
+		}
+	}
+	rd := r.data.Reader()
+	rd.Seek(off)
+	e, err := rd.Next()
+	if err != nil || e == nil || !e.Children {
+		return enumerator{}, false
+	}
+	if e.Tag == stddwarf.TagEnumerationType {
+		return r.enumeratorIn(rd, off, inner)
+	}
+	for {
+		c, err := rd.Next()
+		if err != nil || c == nil || c.Tag == 0 {
+			return enumerator{}, false
+		}
+		if c.Tag == stddwarf.TagEnumerationType && c.Children {
+			if scoped, _ := c.Val(stddwarf.AttrEnumClass).(bool); !scoped {
+				if en, ok := r.enumeratorIn(rd, c.Offset, inner); ok {
+					return en, true
+				}
+				continue // enumeratorIn consumed the children
+			}
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
+}
+
+// enumeratorIn reads the enumerators following an enumeration DIE at
+// off (rd positioned at its first child) up to its end.
+func (r *TypeReader) enumeratorIn(rd *stddwarf.Reader, off stddwarf.Offset, name string) (enumerator, bool) {
+	var found *enumerator
+	for {
+		c, err := rd.Next()
+		if err != nil || c == nil || c.Tag == 0 {
+			break
+		}
+		if n, _ := c.Val(stddwarf.AttrName).(string); c.Tag == stddwarf.TagEnumerator && n == name && found == nil {
+			var v int64
+			switch x := c.Val(stddwarf.AttrConstValue).(type) {
+			case int64:
+				v = x
+			case uint64:
+				v = int64(x)
+			}
+			found = &enumerator{off, v}
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
+	if found == nil {
+		return enumerator{}, false
+	}
+	return *found, true
 }
 
 // StaticAddr returns the file address of the definition of the static

@@ -36,6 +36,8 @@ var cxxTypes = []typeCase{
 	{"whatis", "g_shape"}, {"whatis", "g_diamond"}, {"whatis", "g_holder"}, {"whatis", "g_ref"},
 	{"whatis", "g_cstr"}, {"whatis", "g_aref"}, {"whatis", "g_holder.pm"}, {"whatis", "g_holder.pmf"},
 	{"whatis", "g_holder.rref"}, {"whatis", "g_holder.c16"}, {"whatis", "g_holder.np"},
+	{"ptype", "Outer"}, {"ptype", "Outer::Inner"}, {"ptype", "Outer::Kind"}, {"whatis", "g_outer.in"},
+	{"whatis", "g_outer.k"}, {"ptype", "g_dir"},
 }
 
 // gdbTypes runs GDB on bin without running it, with the libstdc++ Python
@@ -109,4 +111,90 @@ func checkTypes(t *testing.T, bin string, s *gdbStop, cases []typeCase) {
 		agree++
 	}
 	t.Logf("types: %d commands, %d agree with gdb", len(cases), agree)
+}
+
+func TestCanonicalTemplateName(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"std::pair<const int, double>", "std::pair<int const, double>"},
+		{"std::pair<const char*, int>", "std::pair<char const*, int>"},
+		{"std::vector<int, std::allocator<int> >", "std::vector<int, std::allocator<int> >"},
+		{"std::map<int, int, std::less<int>, std::allocator<std::pair<const int, int> > >",
+			"std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > >"},
+		{"plain", "plain"},
+		{"geo::Buffer<int, 4>", "geo::Buffer<int, 4>"},
+	}
+	for _, tt := range tests {
+		if got := canonicalTemplateName(tt.in); got != tt.want {
+			t.Errorf("canonicalTemplateName(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAbbreviateStd(t *testing.T) {
+	str := "std::__cxx11::basic_string<char, std::char_traits<char>, std::allocator<char> >"
+	tests := []struct{ in, want string }{
+		{str, "std::string"},
+		{"std::vector<int, std::allocator<int> >", "std::vector<int>"},
+		{"std::vector<" + str + ", std::allocator<" + str + "> >", "std::vector<std::string>"},
+		{"std::map<" + str + ", int, std::less<" + str + " >, std::allocator<std::pair<" + str + " const, int> > >",
+			"std::map<std::string, int>"},
+		{"std::unique_ptr<geo::Shape, std::default_delete<geo::Shape> >", "std::unique_ptr<geo::Shape>"},
+		{"std::vector<int, my_alloc<int> >", "std::vector<int, my_alloc<int> >"},
+		{"int", "int"},
+	}
+	for _, tt := range tests {
+		if got := abbreviateStd(tt.in); got != tt.want {
+			t.Errorf("abbreviateStd(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestSplitScope(t *testing.T) {
+	tests := []struct{ in, outer, inner string }{
+		{"a::b", "a", "b"},
+		{"std::vector<std::pair<a::b, c> >::iterator", "std::vector<std::pair<a::b, c> >", "iterator"},
+		{"x", "", ""},
+		{"::x", "", "x"},
+		{"ns::Outer<int>::Inner<a::b>", "ns::Outer<int>", "Inner<a::b>"},
+	}
+	for _, tt := range tests {
+		o, i, _ := splitScope(tt.in)
+		if o != tt.outer || i != tt.inner {
+			t.Errorf("splitScope(%q) = %q, %q; want %q, %q", tt.in, o, i, tt.outer, tt.inner)
+		}
+	}
+}
+
+func TestDeclString(t *testing.T) {
+	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4}, Encoding: ateSigned}
+	charT := &BaseType{CommonType: CommonType{Name: "char", ByteSize: 1}, Encoding: ateSignedChar}
+	ptr := func(e Type) Type { return &PointerType{CommonType: CommonType{ByteSize: 8}, Elem: e} }
+	cnst := func(e Type) Type { return &QualType{Qual: "const", Elem: e} }
+	arr := func(e Type, n int64) Type { return &ArrayType{Elem: e, Count: n} }
+	fn := &FuncType{Return: intT, Params: []Type{intT, ptr(charT)}, Prototyped: true}
+	tests := []struct {
+		t    Type
+		name string
+		want string
+	}{
+		{ptr(intT), "", "int *"},
+		{ptr(ptr(charT)), "p", "char **p"},
+		{cnst(ptr(charT)), "", "char * const"},
+		{ptr(cnst(charT)), "", "const char *"},
+		{ptr(cnst(ptr(charT))), "", "char * const *"},
+		{arr(arr(intT, 3), 2), "g", "int g[2][3]"},
+		{ptr(arr(intT, 10)), "", "int (*)[10]"},
+		{ptr(fn), "op", "int (*op)(int, char *)"},
+		{arr(ptr(fn), 2), "", "int (*[2])(int, char *)"},
+		{fn, "", "int (int, char *)"},
+		{&FuncType{Return: &VoidType{}, Prototyped: true}, "", "void (void)"},
+		{&FuncType{Return: intT, Variadic: true, Params: []Type{ptr(cnst(charT))}, Prototyped: true}, "", "int (const char *, ...)"},
+		{&ReferenceType{Elem: arr(intT, 3)}, "", "int (&)[3]"},
+		{&ReferenceType{Elem: intT, Rvalue: true}, "r", "int &&r"},
+	}
+	for _, tt := range tests {
+		if got := DeclString(tt.t, tt.name); got != tt.want {
+			t.Errorf("DeclString(%s) = %q, want %q", tt.want, got, tt.want)
+		}
+	}
 }

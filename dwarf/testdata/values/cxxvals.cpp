@@ -67,6 +67,21 @@ struct Diamond : VLeft, VRight {
 
 enum class Mode : unsigned char { Off, On = 7 };
 
+struct Outer {
+	struct Inner {
+		int v;
+	};
+	enum Kind { K1, K2 };
+	enum class Level { Low, High };
+	Inner in;
+	Kind k;
+	Level lv;
+};
+
+namespace geo {
+enum Dir { North, South };
+}
+
 struct Holder {
 	int &ref;
 	int &&rref;
@@ -112,6 +127,8 @@ geo::Shape *g_shape = &g_circle;
 Diamond g_diamond;
 Holder g_holder = {g_int, static_cast<int &&>(g_other), &geo::Point::y, &geo::Point::sum, u'A', U'B', L'C', Mode::Off, nullptr};
 Counter g_counter;
+Outer g_outer = {{3}, Outer::K2, Outer::Level::High};
+geo::Dir g_dir = geo::South;
 int &g_ref = g_int;
 const char *const g_cstr = "const";
 int g_iarr[3] = {1, 2, 3};
