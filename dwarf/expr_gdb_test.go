@@ -230,3 +230,38 @@ func TestOptimizedLikeGDB(t *testing.T) {
 	t.Run("format", func(t *testing.T) { checkPrinted(t, s, cExprs, false) })
 	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cFrameExprs) })
 }
+
+// checkImageScope evaluates global expressions without a frame.
+func checkImageScope(t *testing.T, s *gdbStop, exprs []string) {
+	t.Helper()
+	img, err := Open(s.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	c := openCore(t, s.core)
+	sc := NewImageScope(img, c.target(t), NewTypeReader(img.DWARF()), s.bias)
+	agree := 0
+	for _, src := range exprs {
+		want := s.printed[src]
+		v, err := sc.evaluate(t, src)
+		if err != nil {
+			t.Errorf("print %s: %v (gdb: %s)", src, err, want)
+			continue
+		}
+		if v != want {
+			t.Errorf("print %s:\n got: %s\nwant: %s", src, v, want)
+			continue
+		}
+		agree++
+	}
+	t.Logf("image scope: %d expressions, %d agree with gdb", len(exprs), agree)
+}
+
+func (s *ImageScope) evaluate(t *testing.T, src string) (string, error) {
+	o, err := EvalExpr(t.Context(), s, src)
+	if err != nil {
+		return "", err
+	}
+	return s.Values().Format(o), nil
+}

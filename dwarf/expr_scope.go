@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	stddwarf "debug/dwarf"
 	"encoding/binary"
 	"fmt"
@@ -222,4 +223,103 @@ var subRegisters = map[string]subReg{
 	"esi": {"rsi", 0}, "edi": {"rdi", 0}, "ebp": {"rbp", 0}, "esp": {"rsp", 0},
 	"r8d": {"r8", 0}, "r9d": {"r9", 0}, "r10d": {"r10", 0}, "r11d": {"r11", 0},
 	"r12d": {"r12", 0}, "r13d": {"r13", 0}, "r14d": {"r14", 0}, "r15d": {"r15", 0},
+}
+
+// VariableValue is the structured value of a variable found by the
+// frame's scope or listed by Frame.Locals/Params ("info locals").
+func (s *FrameScope) VariableValue(v Variable) Value {
+	o, err := s.Object(v)
+	if err != nil {
+		return Value{Name: v.Name, Value: errorText(err), Error: err.Error()}
+	}
+	return s.env.Structured(v.Name, o)
+}
+
+// Evaluate evaluates a C/C++ expression in the frame and returns its
+// structured value; Value.Value is what GDB's print shows after "$1 = ".
+func (s *FrameScope) Evaluate(ctx context.Context, src string) (Value, error) {
+	o, err := EvalExpr(ctx, s, src)
+	if err != nil {
+		return Value{}, err
+	}
+	return s.env.Structured(src, o), nil
+}
+
+// ImageScope is an EvalScope without a frame: globals, statics and
+// functions of one image (for evaluating before the program runs or
+// when no thread is selected). Local and Register find nothing.
+type ImageScope struct {
+	img   *Image
+	t     *Target
+	types *TypeReader
+	bias  uint64
+	env   *ValueEnv
+}
+
+// NewImageScope returns the frame-less scope of img loaded with bias,
+// reading memory through t (t may be nil for a program not started:
+// then only constants, types and sizeof evaluate).
+func NewImageScope(img *Image, t *Target, types *TypeReader, bias uint64) *ImageScope {
+	s := &ImageScope{img: img, t: t, types: types, bias: bias}
+	fs := &FrameScope{f: &Frame{Image: img, Bias: bias}, t: t, types: types}
+	s.env = &ValueEnv{Types: types, Bias: bias, Symbolize: fs.symbolize}
+	if t != nil {
+		s.env.Mem = t.ReadMemory
+	}
+	return s
+}
+
+func (s *ImageScope) Values() *ValueEnv { return s.env }
+
+// Lang is C++ when the image has any C++ compile unit.
+func (s *ImageScope) Lang() Lang {
+	if s.types != nil {
+		for _, cu := range s.types.cus {
+			if cu.lang == LangCPlusPlus {
+				return LangCPlusPlus
+			}
+		}
+	}
+	return LangC
+}
+
+func (s *ImageScope) Local(name string) (Object, error) {
+	return Object{}, fmt.Errorf("local %q without a frame: %w", name, ErrNotFound)
+}
+
+func (s *ImageScope) Register(name string) (Object, error) {
+	return Object{}, fmt.Errorf("register $%s without a frame: %w", name, ErrNotFound)
+}
+
+func (s *ImageScope) LookupType(name string) (Type, error) {
+	if s.types == nil {
+		return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
+	}
+	return s.types.LookupType(name)
+}
+
+func (s *ImageScope) Global(name string) (Object, error) {
+	if s.img == nil || s.types == nil {
+		return Object{}, fmt.Errorf("global %q: %w", name, ErrNotFound)
+	}
+	v, err := s.img.Global(name, s.t, nil, s.bias)
+	if err == nil {
+		if v.TypeOff == 0 {
+			return Object{}, fmt.Errorf("variable %s has no type: %w", name, ErrUnsupported)
+		}
+		t, err := s.types.Type(v.TypeOff)
+		if err != nil {
+			return Object{}, err
+		}
+		return VarObject(t, &v), nil
+	}
+	fns := s.img.FuncsByName(strings.TrimPrefix(name, "::"))
+	if len(fns) == 0 {
+		return Object{}, err
+	}
+	ft, ferr := s.types.FuncTypeOf(fns[0].Offset)
+	if ferr != nil {
+		return Object{}, ferr
+	}
+	return MemObject(ft, fns[0].Entry+s.bias), nil
 }

@@ -367,6 +367,7 @@ func TestCLikeGDB(t *testing.T) {
 	t.Run("eval", func(t *testing.T) { checkEval(t, s, LangC, cEvalExprs) })
 	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, cTypes) })
 	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cFrameExprs) })
+	t.Run("image", func(t *testing.T) { checkImageScope(t, s, cExprs) })
 }
 
 var cxxExprs = []string{
@@ -393,4 +394,5 @@ func TestCXXLikeGDB(t *testing.T) {
 	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, cxxTypes) })
 	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cxxFrameExprs) })
 	t.Run("method", func(t *testing.T) { checkMethodScope(t, bin) })
+	t.Run("image", func(t *testing.T) { checkImageScope(t, s, cxxExprs) })
 }
