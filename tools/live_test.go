@@ -23,8 +23,7 @@ func TestLiveNullDeref(t *testing.T) {
 	c.ok("rr_locals", nil, "u = ", "name = ")
 	c.ok("rr_next", nil, "Stopped: step", "null_deref.c:36")
 	c.ok("rr_step", nil, "Stopped: step", "null_deref.c:37")
-	c.ok("rr_finish", nil, "SIGSEGV", "use") // lookup passes NULL on to use()
-	c.ok("rr_continue", nil, "SIGSEGV", "use", "null_deref.c:30")
+	c.ok("rr_finish", nil, "SIGSEGV", "use", "null_deref.c:30") // lookup passes NULL on to use()
 	c.ok("rr_backtrace", nil, "use", "lookup", "process", "main")
 	c.ok("rr_evaluate", args{"expression": "u"}, "0x0")
 	c.ok("rr_registers", args{"register_names": []string{"rip", "rsp"}}, "rip", "use+")
@@ -32,6 +31,7 @@ func TestLiveNullDeref(t *testing.T) {
 	c.ok("rr_disassemble", args{"location": "lookup"}, "<lookup+", "callq 0x", "<strcmp@plt>", "callq use")
 	c.ok("rr_source_lines", nil, "CRASH", "=>")
 	c.fails("rr_continue", args{"reverse": true}, "reverse execution needs an rr recording")
+	c.ok("rr_continue", nil, "killed", "SIGSEGV")
 	c.ok("rr_replay_stop", nil, "stopped")
 }
 
@@ -211,4 +211,19 @@ func TestLiveNextOverConditional(t *testing.T) {
 	c.ok("rr_next", nil, "Stopped: breakpoint", "breakpoint #2", "hit")
 	c.ok("rr_evaluate", args{"expression": "i"}, "i = 1")
 	c.ok("rr_breakpoint_list", nil, "hits 1")
+}
+
+// TestLiveSignals: a signal stop is reported with its name; continuing
+// delivers it (the handler runs and crashes); the backtrace crosses the
+// signal frame; continuing after the crash lets SIGSEGV kill the program.
+func TestLiveSignals(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "signal_handler")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_continue", nil, "SIGUSR1", "Continuing delivers SIGUSR1")
+	c.ok("rr_continue", nil, "SIGSEGV", "log_event", "signal_handler.c:28")
+	c.ok("rr_backtrace", nil, "log_event", "on_usr1", "<signal handler called>", "main")
+	c.ok("rr_continue", nil, "killed", "SIGSEGV")
+	c.fails("rr_backtrace", nil, "the program was killed by SIGSEGV; there is no stack")
 }

@@ -407,7 +407,7 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 	var out Breakpoint
 	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
 		if s.exited != nil {
-			return fmt.Errorf("cannot set a watchpoint: %w", ErrExited)
+			return s.exitedErr("cannot set a watchpoint")
 		}
 		lv, err := s.lvalueOf(ctx, expr)
 		if err != nil {

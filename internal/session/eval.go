@@ -52,7 +52,7 @@ func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *
 // scope when there is no usable frame.
 func (s *Session) scope(ctx context.Context) (*frameScope, error) {
 	if s.img == nil && s.exited != nil {
-		return nil, fmt.Errorf("%w", ErrExited)
+		return nil, s.exitedErr("cannot evaluate")
 	}
 	fs := &frameScope{s: s, ctx: ctx, img: s.img}
 	bias := s.bias

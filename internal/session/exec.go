@@ -27,9 +27,9 @@ func (s *Session) canMove(rev bool) error {
 	}
 	if s.exited != nil {
 		if s.caps.Seek {
-			return fmt.Errorf("the process has exited; go back with rr_run_to_event or rr_checkpoint_restore: %w", ErrExited)
+			return s.exitedErr("go back with rr_run_to_event or rr_checkpoint_restore")
 		}
-		return fmt.Errorf("the process has exited; stop the session (rr_replay_stop) and start a new one: %w", ErrExited)
+		return s.exitedErr("stop the session (rr_replay_stop) and start a new one")
 	}
 	return nil
 }
@@ -67,9 +67,16 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 }
 
 func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
+	sig, t := s.pending, s.cur
+	s.pending = 0
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
-		if rev {
+		switch {
+		case rev:
 			return s.c.ReverseContinue(ctx)
+		case sig != 0:
+			// Like GDB, continuing after a signal stop delivers the
+			// signal: the handler runs, or a SIGSEGV kills the program.
+			return s.c.ContinueWithSignal(ctx, t, sig)
 		}
 		return s.c.Continue(ctx)
 	})

@@ -15,7 +15,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 		return s.frames, nil
 	}
 	if s.exited != nil {
-		return nil, fmt.Errorf("no stack: %w", ErrExited)
+		return nil, s.exitedErr("there is no stack")
 	}
 	regs, err := s.regs(ctx, s.cur)
 	if err != nil {

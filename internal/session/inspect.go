@@ -20,7 +20,7 @@ func (s *Session) ReadMemory(ctx context.Context, addr string, n int) (Memory, e
 	var out Memory
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
 		if s.exited != nil {
-			return fmt.Errorf("no memory to read: %w", ErrExited)
+			return s.exitedErr("there is no memory to read")
 		}
 		a, err := s.addressOf(ctx, addr)
 		if err != nil {
@@ -51,7 +51,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 	var out []Register
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
 		if s.exited != nil {
-			return fmt.Errorf("no registers: %w", ErrExited)
+			return s.exitedErr("there are no registers")
 		}
 		td := s.c.Target()
 		if td == nil {
@@ -260,7 +260,7 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 	var out []Instruction
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
 		if s.exited != nil {
-			return fmt.Errorf("nothing to disassemble: %w", ErrExited)
+			return s.exitedErr("there is no code to disassemble")
 		}
 		var start, end, pc uint64
 		if f, err := s.curFrame(ctx); err == nil {
@@ -361,7 +361,7 @@ func (s *Session) Threads(ctx context.Context) ([]Thread, error) {
 
 func (s *Session) threadList(ctx context.Context) ([]rsp.Thread, error) {
 	if s.exited != nil {
-		return nil, fmt.Errorf("no threads: %w", ErrExited)
+		return nil, s.exitedErr("there are no threads")
 	}
 	if s.threads == nil {
 		ts, err := s.c.Threads(ctx)

@@ -25,7 +25,7 @@ func (s *Session) When(ctx context.Context) (Position, error) {
 			return err
 		}
 		if s.exited != nil {
-			return fmt.Errorf("no current event: %w", ErrExited)
+			return s.exitedErr("there is no current event")
 		}
 		var err error
 		p, err = s.position(ctx)
@@ -65,7 +65,7 @@ func (s *Session) CheckpointSave(ctx context.Context) (Checkpoint, error) {
 			return fmt.Errorf("checkpoints need an rr replay; this is a %s session: %w", s.kind, ErrUnsupported)
 		}
 		if s.exited != nil {
-			return fmt.Errorf("cannot checkpoint: %w", ErrExited)
+			return s.exitedErr("cannot checkpoint")
 		}
 		where := "pc"
 		if f, err := s.selectedFrame(ctx); err == nil {

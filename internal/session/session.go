@@ -55,13 +55,14 @@ type Session struct {
 	frames  []*dwarf.Frame
 	framesT rsp.Thread // thread frames belong to
 
-	bps    []*breakpoint
-	nextBP int
-	exited *rsp.Stop // set once the process is gone
-	gdb    *gdbFallback
-	trs    map[*dwarf.Image]*dwarf.TypeReader
-	insns  map[uint64]x86asm.Inst // decoded code, kept across stops
-	regMap []regSlot              // g layout → DWARF numbers, built once
+	bps     []*breakpoint
+	nextBP  int
+	exited  *rsp.Stop  // set once the process is gone
+	pending rsp.Signal // signal to deliver on the next continue (live)
+	gdb     *gdbFallback
+	trs     map[*dwarf.Image]*dwarf.TypeReader
+	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
+	regMap  []regSlot              // g layout → DWARF numbers, built once
 }
 
 // acquire takes the session's operation lock, honouring ctx.
@@ -162,15 +163,13 @@ func (s *Session) close(ctx context.Context) {
 	if s.c != nil {
 		kctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		switch {
+		case !got || s.c.Exited():
+			// Nothing to kill; closing the connection ends gdbserver --once.
 		case s.kind == KindConnect || s.attached:
 			// Not ours to kill: leave the program running.
-			if got && !s.c.Exited() {
-				s.c.Detach(kctx) //nolint:errcheck
-			}
+			s.c.Detach(kctx) //nolint:errcheck
 		default:
-			if got {
-				s.c.Kill(kctx) //nolint:errcheck
-			}
+			s.c.Kill(kctx) //nolint:errcheck
 		}
 		cancel()
 		s.c.Close()

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -29,6 +30,7 @@ var signalMeaning = map[rsp.Signal]string{
 // session's selection to the stopped thread and frame 0.
 func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	s.invalidate()
+	s.pending = 0
 	out := &Stop{}
 	if st.Thread != (rsp.Thread{}) {
 		s.cur = st.Thread
@@ -72,6 +74,10 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 		out.Reason = "signal"
 		out.Signal = st.Signal.String()
 		out.SignalMeaning = signalMeaning[st.Signal]
+		if s.c.Dialect() != rsp.DialectRR { // a replay's signals are replayed anyway
+			s.pending = st.Signal
+			out.Message = "Continuing delivers " + out.Signal + " to the program."
+		}
 	}
 	regs, err := s.regs(ctx, s.cur)
 	if err == nil {
@@ -108,4 +114,17 @@ func (s *Session) position(ctx context.Context) (Position, error) {
 		return Position{}, err
 	}
 	return Position{Event: ev, Ticks: t}, nil
+}
+
+// exitedErr says how the program ended and what that means for the request.
+func (s *Session) exitedErr(what string) error {
+	how := "the program has exited"
+	if e := s.exited; e != nil {
+		if e.Kind == rsp.StopTerminated {
+			how = "the program was killed by " + e.Signal.String()
+		} else {
+			how = fmt.Sprintf("the program exited with code %d", e.ExitCode)
+		}
+	}
+	return fmt.Errorf("%s; %s: %w", how, what, ErrExited)
 }
