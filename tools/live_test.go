@@ -142,6 +142,27 @@ func TestLiveTimeoutAndInterrupt(t *testing.T) {
 				t.Fatalf("rr_continue after rr_interrupt: %s", r.text)
 			}
 			c2.ok("rr_backtrace", nil, "#0")
+			// The deadlock: both workers wait for a lock.
+			th := c2.ok("rr_thread_list", nil)
+			threads := th.data["threads"].([]any)
+			if len(threads) != 3 {
+				t.Fatalf("%d threads, want 3:\n%s", len(threads), th.text)
+			}
+			seen := map[string]bool{}
+			for _, x := range threads[1:] {
+				id := x.(map[string]any)["id"].(string)
+				c2.ok("rr_thread_select", args{"thread_id": id}, id)
+				bt := c2.ok("rr_backtrace", nil)
+				for _, fn := range []string{"transfer_ab", "transfer_ba"} {
+					if strings.Contains(bt.text, fn) {
+						seen[fn] = true
+					}
+				}
+			}
+			if !seen["transfer_ab"] || !seen["transfer_ba"] {
+				t.Errorf("thread backtraces do not show both workers: %v", seen)
+			}
+			c2.ok("rr_evaluate", args{"expression": "balance_a"}, "= 100")
 			return
 		case <-tick.C:
 			c2.call("rr_interrupt", nil)
