@@ -5,26 +5,34 @@
 // For every program in testprogs/ (C and C++, -O0 and -O2 builds) the test
 // reads a table of stop points (testdata/stops.txt): function and
 // file:line breakpoints with a hit number, watchpoints on globals, and
-// signal stops (the crash). Each program runs twice, each time under its
-// own gdbserver started the same way (same binary, arguments, directory and
-// environment, ASLR disabled by gdbserver), so both runs see identical
-// addresses:
+// signal stops (the crash). Each program runs three times, each time under
+// its own gdbserver started the same way (same binary, arguments,
+// directory and environment, ASLR disabled by gdbserver), so all runs see
+// identical addresses:
 //
 //   - GDB's side: gdb --interpreter=mi3 connected with -target-select
 //     remote; breakpoints with -break-insert, watchpoints with -break-watch,
 //     and at each stop -stack-list-frames, -stack-list-variables
 //     --all-values and -data-evaluate-expression.
-//   - our side: package rsp speaks to gdbserver; package dwarf resolves the
-//     breakpoint addresses (GDB-style prologue skip, file:line to every
-//     address), unwinds, lists and formats variables and evaluates the
-//     expressions; package symbols names data addresses.
+//   - the engine side: package rsp speaks to gdbserver; package dwarf
+//     resolves the breakpoint addresses (GDB-style prologue skip, every
+//     inlined copy, file:line to every address), unwinds, lists and
+//     formats variables and evaluates the expressions; package symbols
+//     opens separate debug files and names data addresses. The glue (module
+//     list, register mapping, hit counting) is a small adapter here.
+//   - the session side: the product, internal/session, connected to its
+//     gdbserver like rr_connect, using SetBreakpoint, SetWatchpoint,
+//     Continue, Backtrace, Locals and Evaluate. An expression the session
+//     answers through its GDB/MI fallback counts as a difference.
 //
 // Both sides follow the same script: run to main, insert every stop's
 // breakpoint or watchpoint, continue, count hits, and record a stop when
 // its hit number is reached (then remove that breakpoint). A write
 // watchpoint counts only hits that change the value, as GDB's does.
 //
-// The fields compared at a stop are: the breakpoint addresses; the
+// Each side is compared with GDB on its own; field names carry the side
+// ("engine:bt", "session:var:i"). The fields compared at a stop are: the
+// breakpoint addresses; the
 // backtrace (function, source file base name and line of every frame);
 // every local and argument of frame 0 with its value; and the value of
 // every expression in the table. The test prints
@@ -39,5 +47,15 @@
 //     block first, then the arguments and outer blocks);
 //   - when both sides fail to evaluate an expression they agree, whatever
 //     the wording of the error; an error on one side only is a difference;
-//   - runs of white space in values are collapsed to one space.
+//   - runs of white space in values are collapsed to one space;
+//   - our values are printed as GDB's print command does (dwarf's Format);
+//     MI prints them with common_val_print, which drops print's "(TYPE) "
+//     before a top-level pointer or reference, so that prefix is removed;
+//     a top-level value that is entirely "<error: …>" is an error in MI;
+//   - when one side cannot list variables at all, the variable sets are
+//     compared as one field ("vars").
+//
+// Each side runs under a deadline; a side that does not return (a decoder
+// looping without looking at its context) fails the test, and its
+// processes are killed, instead of hanging it.
 package gdbdiff

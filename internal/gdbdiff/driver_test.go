@@ -236,6 +236,11 @@ func compare(sp *stopSpec, ours, gdb *observation) []field {
 		out = append(out, field{"addrs", hexList(ours.Addrs), hexList(gdb.Addrs)})
 	}
 	out = append(out, field{"bt", framesText(ours.Frames), framesText(gdb.Frames)})
+	if _, e1 := ours.Vars["(error)"]; e1 || gdb.Vars["(error)"] != "" {
+		// One side could not list variables at all: one field, not one
+		// per variable of the other side.
+		return append(append(out, field{"vars", varsText(ours.Vars), varsText(gdb.Vars)}), exprFields(sp, ours, gdb)...)
+	}
 	var names []string
 	for n := range ours.Vars {
 		names = append(names, n)
@@ -257,6 +262,11 @@ func compare(sp *stopSpec, ours, gdb *observation) []field {
 		}
 		out = append(out, field{"var:" + n, normValue(o), normValue(g)})
 	}
+	return append(out, exprFields(sp, ours, gdb)...)
+}
+
+func exprFields(sp *stopSpec, ours, gdb *observation) []field {
+	var out []field
 	for i, e := range sp.Exprs {
 		o, g := "(missing)", "(missing)"
 		if i < len(ours.Exprs) {
@@ -272,6 +282,22 @@ func compare(sp *stopSpec, ours, gdb *observation) []field {
 		out = append(out, field{"expr:" + e, normValue(o), normValue(g)})
 	}
 	return out
+}
+
+func varsText(m map[string]string) string {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for i, n := range names {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(n + " = " + normValue(m[n]))
+	}
+	return b.String()
 }
 
 func orOK(s string) string {

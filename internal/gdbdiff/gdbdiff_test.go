@@ -19,9 +19,10 @@ import (
 // summary collects the result for TestMain's line on stdout.
 var summary struct {
 	sync.Mutex
-	ran           bool
-	stops, agree  int
-	known, failed int
+	ran             bool
+	stops, agree    int
+	known, failed   int
+	engine, session int // stops where that side alone agrees
 }
 
 func TestMain(m *testing.M) {
@@ -29,8 +30,8 @@ func TestMain(m *testing.M) {
 	summary.Lock()
 	if summary.ran {
 		// make test greps this line out of the verbose log.
-		fmt.Printf("gdb-differential: %d stops, %d agree (%d with known differences, %d with unexplained ones)\n",
-			summary.stops, summary.agree, summary.known, summary.failed)
+		fmt.Printf("gdb-differential: %d stops, %d agree (engine %d, session %d; %d with known differences, %d with unexplained ones)\n",
+			summary.stops, summary.agree, summary.engine, summary.session, summary.known, summary.failed)
 	}
 	summary.Unlock()
 	os.Exit(code)
@@ -73,8 +74,6 @@ func parseKnown(path string) (map[string]*knownDiff, error) {
 }
 
 var prune = flag.Bool("prune", false, "remove stale entries from testdata/known_differences.txt (only when nothing else fails)")
-
-var oursFlag = flag.String("ours", "engine", "our side: engine (rsp+dwarf+symbols) or session (internal/session)")
 
 var knownPath = filepath.Join("testdata", "known_differences.txt")
 
@@ -139,24 +138,31 @@ func TestGDBDifferential(t *testing.T) {
 				path := testenv.Prog(t, prog)
 				ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 				defer cancel()
-				var d debugger = newOursSide(path, nil, env)
-				if *oursFlag == "session" {
-					d = newSessionSide(path, nil, env)
-				}
-				ours := runBounded(ctx, d, byProg[prog])
+				eng := runBounded(ctx, newOursSide(path, nil, env), byProg[prog])
+				ses := runBounded(ctx, newSessionSide(path, nil, env), byProg[prog])
 				gdb := runBounded(ctx, newGDBSide(path, nil, env), byProg[prog])
-				ob, gb := <-ours, <-gdb
-				if ob == nil || gb == nil {
+				eo, so, gb := <-eng, <-ses, <-gdb
+				if eo == nil || so == nil || gb == nil {
 					mu.Lock()
 					unfinished[prog] = true
 					mu.Unlock()
-					t.Errorf("%s: a side did not finish within %v of its deadline (ours done: %v, gdb done: %v); a decoder may be looping", prog, hangGrace, ob != nil, gb != nil)
+					t.Errorf("%s: a side did not finish within %v of its deadline (engine done: %v, session done: %v, gdb done: %v); a decoder may be looping",
+						prog, hangGrace, eo != nil, so != nil, gb != nil)
 					return
 				}
 				mu.Lock()
 				defer mu.Unlock()
 				for _, sp := range byProg[prog] {
-					results = append(results, result{sp, compare(sp, ob[sp.ID], gb[sp.ID])})
+					var fs []field
+					for _, f := range compare(sp, eo[sp.ID], gb[sp.ID]) {
+						f.Name = "engine:" + f.Name
+						fs = append(fs, f)
+					}
+					for _, f := range compare(sp, so[sp.ID], gb[sp.ID]) {
+						f.Name = "session:" + f.Name
+						fs = append(fs, f)
+					}
+					results = append(results, result{sp, fs})
 				}
 			})
 		}
@@ -167,11 +173,17 @@ func TestGDBDifferential(t *testing.T) {
 	}
 	slices.SortFunc(results, func(a, b result) int { return a.sp.Line - b.sp.Line })
 	var agree, knownOnly, unexplained int
+	sideAgree := map[string]int{}
 	var paste []string
 	for _, r := range results {
 		sp := r.sp
 		clean, bad := true, false
+		sideClean := map[string]bool{"engine": true, "session": true}
 		for _, f := range r.fields {
+			if f.Ours != f.GDB {
+				side, _, _ := strings.Cut(f.Name, ":")
+				sideClean[side] = false
+			}
 			k := sp.Prog + "|" + sp.ID + "|" + f.Name
 			kd := known[k]
 			if f.Ours == f.GDB {
@@ -186,6 +198,11 @@ func TestGDBDifferential(t *testing.T) {
 			bad = true
 			t.Errorf("%s (stops.txt:%d) %s differs:\n\tours: %s\n\tgdb:  %s", sp, sp.Line, f.Name, f.Ours, f.GDB)
 			paste = append(paste, fmt.Sprintf("%s | %s | %s | REASON", sp.Prog, sp.ID, f.Name))
+		}
+		for side, ok := range sideClean {
+			if ok {
+				sideAgree[side]++
+			}
 		}
 		switch {
 		case clean:
@@ -214,10 +231,11 @@ func TestGDBDifferential(t *testing.T) {
 	if len(paste) > 0 {
 		t.Logf("unexplained differences, in known_differences.txt format (fix them, or give a reason):\n%s", strings.Join(paste, "\n"))
 	}
-	t.Logf("gdb-differential: %d stops, %d agree", len(results), agree)
+	t.Logf("gdb-differential: %d stops, %d agree (engine alone %d, session alone %d)", len(results), agree, sideAgree["engine"], sideAgree["session"])
 	summary.Lock()
 	summary.ran = true
 	summary.stops, summary.agree, summary.known, summary.failed = len(results), agree, knownOnly, unexplained
+	summary.engine, summary.session = sideAgree["engine"], sideAgree["session"]
 	summary.Unlock()
 }
 
