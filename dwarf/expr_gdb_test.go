@@ -77,7 +77,12 @@ func checkEval(t *testing.T, s *gdbStop, lang Lang, exprs []string) {
 	agree := 0
 	for _, src := range exprs {
 		want := s.printed[src]
-		o, err := EvalExpr(context.Background(), sc, src)
+		expr, letter := src, byte(0)
+		if len(src) > 3 && src[0] == '/' {
+			expr, letter = src[3:], src[1]
+		}
+		s.env.Letter = letter
+		o, err := EvalExpr(context.Background(), sc, expr)
 		if evalRouted[src] {
 			if !errors.Is(err, ErrUnsupportedExpr) {
 				t.Errorf("print %s: want ErrUnsupportedExpr, got %v", src, err)
@@ -100,12 +105,15 @@ func checkEval(t *testing.T, s *gdbStop, lang Lang, exprs []string) {
 			t.Errorf("print %s: %v (gdb: %s)", src, err, want)
 			continue
 		}
-		if got := s.env.Format(o); got != want {
+		got := s.env.Format(o)
+		s.env.Letter = 0
+		if got != want {
 			t.Errorf("print %s:\n got: %s\nwant: %s", src, got, want)
 			continue
 		}
 		agree++
 	}
+	s.env.Letter = 0
 	t.Logf("eval: %d expressions, %d agree with gdb", len(exprs), agree)
 }
 
@@ -128,6 +136,8 @@ var cEvalExprs = []string{
 	"head->nosuch", "g_arr[", "main", "-g_d", "g_d < g_big", "g_neg", "(int)g_neg", "(unsigned)g_neg",
 	"g_badcol", "(float)1/3", "3 > 2 > 1", "1 + 2 == 3", "0x10 | 0x01", "1 << 4", "-1 >> 1", "-1u >> 1",
 	"g_mixed.bf.a + g_mixed.bf.b", "sizeof(node_t)", "(node_t *)0", "*(node_t *)&n2",
+	"/x g_mixed", "/x g_arr", "/d g_c", "/x g_d", "/t 10", "/o 8", "/o 0", "/c 65", "/x -1", "/u g_sc",
+	"/x head", "/z g_uc", "/x g_str", "/d head", "/x g_col", "/x g_bool", "/x g_short", "/c g_arr", "/x g_nodes",
 }
 
 var cxxEvalExprs = []string{

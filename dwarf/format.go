@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -50,6 +51,11 @@ func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool)
 	if !env.Raw {
 		if p, ok := env.prettyPrint(o); ok {
 			return env.formatPretty(p, depth)
+		}
+	}
+	if env.Letter != 0 {
+		if s, ok := env.formatLetter(o); ok {
+			return s
 		}
 	}
 	switch t := Resolve(o.Type).(type) {
@@ -496,7 +502,7 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 		}
 		return "0x" + strconv.FormatUint(o.Loc.Addr, 16)
 	}
-	if ct, ok := isCharType(t.Elem); ok && ct.ByteSize <= 4 {
+	if ct, ok := isCharType(t.Elem); ok && ct.ByteSize <= 4 && (env.Letter == 0 || env.Letter == 's') {
 		es := int(ct.ByteSize)
 		limit := env.maxElements()
 		n, trunc := int(t.Count), false
@@ -560,4 +566,65 @@ func (env *ValueEnv) formatElems(o Object, t *ArrayType, depth int) string {
 		s += "..."
 	}
 	return s + "}"
+}
+
+// formatLetter prints a scalar in a GDB print format letter; ok is false
+// for aggregates (which recurse into their members).
+func (env *ValueEnv) formatLetter(o Object) (string, bool) {
+	var size int
+	var signed bool
+	var v uint64
+	switch t := Resolve(o.Type).(type) {
+	case *BaseType, *EnumType, *PointerType:
+		b, err := env.Bytes(o)
+		if err != nil {
+			return errorText(err), true
+		}
+		if bt, ok := t.(*BaseType); ok && bt.IsFloat() && env.Letter == 'c' {
+			return "", false
+		}
+		if len(b) > 8 {
+			// x87 long double: its 10 significant bytes, as GDB
+			if bt, ok := t.(*BaseType); ok && bt.IsFloat() && len(b) >= 10 {
+				b = b[:10]
+			}
+			if env.Letter == 'x' {
+				return "0x" + bigInt(b, false).Text(16), true
+			}
+			return "", false
+		}
+		size = len(b)
+		v = leUint(b)
+		signed = isSignedType(o.Type)
+	default:
+		return "", false
+	}
+	if size == 0 {
+		return "", false
+	}
+	m := mask(size)
+	switch env.Letter {
+	case 'x':
+		return "0x" + strconv.FormatUint(v&m, 16), true
+	case 'z':
+		return fmt.Sprintf("0x%0*x", 2*size, v&m), true
+	case 'o':
+		if v&m == 0 {
+			return "0", true
+		}
+		return "0" + strconv.FormatUint(v&m, 8), true
+	case 't':
+		return strconv.FormatUint(v&m, 2), true
+	case 'd':
+		return strconv.FormatInt(bytesToInt(binary.LittleEndian.AppendUint64(nil, v)[:size], true), 10), true
+	case 'u':
+		return strconv.FormatUint(v&m, 10), true
+	case 'c':
+		c := int64(int8(v))
+		if !signed {
+			c = int64(uint8(v))
+		}
+		return strconv.FormatInt(c, 10) + " '" + escapeChar(uint64(c)&0xff, '\'') + "'", true
+	}
+	return "", false
 }

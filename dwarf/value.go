@@ -77,8 +77,12 @@ type ValueEnv struct {
 	MaxDepth    int // nesting depth of Structured children: 4
 	// Repeats is the "repeat count threshold" (10).
 	Repeats int
-	// Raw disables the libstdc++ pretty printers.
+	// Raw disables the libstdc++ pretty printers (GDB's print/r).
 	Raw bool
+	// Letter is a GDB print format letter applied to scalars: 0 for the
+	// natural format, or 'x', 'z', 'o', 't', 'd', 'u', 'c'
+	// (print/x ...).
+	Letter byte
 	// ImplicitPointee returns the object described by the variable DIE
 	// that a DW_OP_implicit_pointer refers to (nil: such pointers cannot
 	// be dereferenced).

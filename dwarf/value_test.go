@@ -120,7 +120,11 @@ func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 	args = append(args, "-ex", "generate-core-file "+core)
 	all := append([]string{"(unsigned long)&main"}, exprs...)
 	for i, e := range all {
-		args = append(args, "-ex", fmt.Sprintf("echo <<<%d>>>\\n", i), "-ex", "print "+e)
+		cmd := "print " + e
+		if strings.HasPrefix(e, "/") { // "/x expr" is print/x expr
+			cmd = "print" + e
+		}
+		args = append(args, "-ex", fmt.Sprintf("echo <<<%d>>>\\n", i), "-ex", cmd)
 	}
 	args = append(args, bin)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
