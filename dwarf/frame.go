@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -31,6 +32,8 @@ type Frame struct {
 	// pc has no DWARF.
 	Function *Function
 	// Inline describes the inlined call for an inlined frame, else nil.
+	// A tail-call frame (not Inlined) also has one when its pc is in an
+	// inlined call: GDB folds that call into the frame.
 	Inline *InlineFrame
 	// Name is the function's qualified name, or the ELF symbol's
 	// demangled name without DWARF, or "" if nothing names the pc.
@@ -162,11 +165,14 @@ func (f *Frame) entryValue(expr []byte) (uint64, error) {
 	if reg < 0 {
 		return 0, fmt.Errorf("entry value of % x: %w", expr, ErrUnsupported)
 	}
-	if f.Inline != nil {
+	if f.Inlined {
 		// an inlined call has no entry of its own
 		return 0, ErrOptimizedOut
 	}
 	caller := f.phys.caller
+	if f.phys.tailCaller != nil {
+		caller = f.phys.tailCaller
+	}
 	if caller == nil || len(caller.fr) == 0 || caller.mod == nil {
 		return 0, ErrOptimizedOut
 	}
@@ -223,9 +229,10 @@ func (f *Frame) callSiteValue(reg int) (uint64, error) {
 		if val == nil {
 			return 0, ErrOptimizedOut
 		}
-		env := f.exprEnv()
-		env.entryValue = nil // no nested entry values across frames
-		return evalValue(val, env)
+		// the value may itself be an entry value of the caller (a
+		// parameter passed through): that recursion ends at the
+		// outermost unwound frame
+		return evalValue(val, f.exprEnv())
 	}
 	return 0, ErrOptimizedOut
 }
@@ -458,4 +465,46 @@ func (f *Frame) LocateDIE(off stddwarf.Offset) (Variable, error) {
 		env, pc = f.exprEnv(), f.filePC()
 	}
 	return f.Image.newVariable(ae, off, f.Image.unitAt(off), kind, env, pc), nil
+}
+
+// EntryValue returns the value parameter v had when the frame's function
+// was entered ("v@entry" in GDB), recovered from the caller's call-site
+// information when v lived in a register at the entry. Inlined frames
+// have no entry values. The result is a LocValue Variable named
+// "NAME@entry"; errors wrap ErrOptimizedOut when the value is unknown.
+func (f *Frame) EntryValue(v Variable) (Variable, error) {
+	if f.Inlined || f.Function == nil || f.phys == nil || v.Kind != VarParam {
+		return Variable{}, fmt.Errorf("%s@entry: %w", v.Name, ErrOptimizedOut)
+	}
+	r := f.Image.dw.Reader()
+	r.Seek(v.Offset)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return Variable{}, &FormatError{".debug_info", uint64(v.Offset), fmt.Sprint("read parameter: ", err)}
+	}
+	fld := e.AttrField(stddwarf.AttrLocation)
+	if fld == nil {
+		return Variable{}, fmt.Errorf("%s@entry: %w", v.Name, ErrOptimizedOut)
+	}
+	var expr []byte
+	switch fld.Class {
+	case stddwarf.ClassExprLoc, stddwarf.ClassBlock:
+		expr, _ = fld.Val.([]byte)
+	default:
+		if expr, err = f.Image.loclistExpr(f.Function.cu, fld, f.Function.Entry); err != nil {
+			return Variable{}, err
+		}
+	}
+	if len(expr) != 1 || expr[0] < opReg0 || expr[0] > opReg31 {
+		return Variable{}, fmt.Errorf("%s@entry: not in a register at entry: %w", v.Name, ErrOptimizedOut)
+	}
+	val, err := f.entryValue(expr)
+	if err != nil {
+		return Variable{}, fmt.Errorf("%s@entry: %w", v.Name, err)
+	}
+	ev := v
+	ev.Name = v.Name + "@entry"
+	ev.Location = Location{Kind: LocValue, Bytes: binary.LittleEndian.AppendUint64(nil, val)}
+	ev.LocErr = nil
+	return ev, nil
 }

@@ -129,6 +129,9 @@ type physFrame struct {
 	signal bool       // this frame is a signal trampoline
 	callee *physFrame // the frame this one called (nil for frame 0)
 	caller *physFrame // the frame that called this one, once unwound
+	// tailCaller is the innermost tail-call frame between this frame and
+	// caller, if tail calls were found: call-site values come from there.
+	tailCaller *physFrame
 	t      *Target
 	fr     []*Frame // the Frames made from it
 }
@@ -410,15 +413,23 @@ func (p *physFrame) tailFrames(next *physFrame, modules ModuleFunc) []*Frame {
 	caller := mod.FuncAt(pc - bias - 1)
 	hops := tailCallChain(caller, pc-bias, callee)
 	var out []*Frame
+	callee2 := p
 	for i := len(hops) - 1; i >= 0; i-- {
 		h := hops[i]
-		tp := &physFrame{regs: next.regs, pc: h.ret + bias, lookup: h.ret + bias - 1, mod: mod, bias: bias, cfa: p.cfa, hasCFA: p.hasCFA, t: p.t}
+		tp := &physFrame{regs: next.regs, pc: h.ret + bias, lookup: h.ret + bias - 1, mod: mod, bias: bias, cfa: p.cfa, hasCFA: p.hasCFA, t: p.t, caller: next}
+		// entry values of the callee come from the tail call site
+		if callee2 == p {
+			p.tailCaller = tp
+		} else {
+			callee2.caller = tp
+		}
+		callee2 = tp
 		tp.regs.Set(16, tp.pc)
 		// GDB gives a tail-call frame no inline frames: it is named after
 		// the innermost function at its pc and shows that pc's line.
 		fs := tp.frames(0, false)
 		f := fs[0]
-		f.Inlined, f.Inline = false, nil
+		f.Inlined = false // f.Inline stays: its scope is the frame's scope
 		if le, ok := mod.PCToLine(h.ret - 1); ok {
 			f.File, f.Line, f.Column = le.File, le.Line, le.Column
 		}

@@ -38,7 +38,9 @@ func intType(img *Image, off stddwarf.Offset) (size int, signed, ok bool) {
 	return 0, false, false
 }
 
-var gdbVarRe = regexp.MustCompile(`(?m)^(\w+) = (.*)$`)
+var entryRe = regexp.MustCompile(`(\w+)@entry=(<optimized out>|-?\w+)`)
+
+var gdbVarRe = regexp.MustCompile(`(?m)^([\w@]+) = (.*)$`)
 
 // gdbVars parses "name = value" lines; the first occurrence of a name
 // wins (gdb lists inner blocks first).
@@ -62,7 +64,9 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 	for i := 0; i < 7; i++ {
 		extra = append(extra, fmt.Sprintf("frame %d", i),
 			fmt.Sprintf("echo @@ARGS%d\\n", i), "info args",
-			fmt.Sprintf("echo @@LOCALS%d\\n", i), "info locals", fmt.Sprintf("echo @@END%d\\n", i))
+			fmt.Sprintf("echo @@LOCALS%d\\n", i), "info locals",
+			"set print entry-values both", fmt.Sprintf("echo @@ENTRY%d\\n", i), fmt.Sprintf("frame %d", i), "set print entry-values default",
+			fmt.Sprintf("echo @@END%d\\n", i))
 	}
 	for _, opt := range []string{"-O0", "-O2", "-O2 -gdwarf-4"} {
 		bin := buildTestProg(t, "gcc", "sample.c", append([]string{"-g"}, strings.Fields(opt)...)...)
@@ -72,17 +76,42 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 		}
 		defer img.Close()
 		dumps := stopAndDump(t, bin, stops, extra...)
-		compared, values := 0, 0
+		compared, values, entries := 0, 0, 0
 		for si, d := range dumps {
 			bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, f := range bt.Frames {
-				if f.Image == nil || f.Image.Path != bin || f.Function == nil || f.Level > 6 {
+				if f.Image == nil || f.Function == nil || f.Level > 6 || f.Signal {
 					continue
 				}
 				where := fmt.Sprintf("%s %s #%d %s", opt, stops[si], f.Level, f.Name)
+				entryVals := map[string]string{}
+				for _, m := range entryRe.FindAllStringSubmatch(between(d.out, fmt.Sprintf("@@ENTRY%d", f.Level), "@@"), -1) {
+					entryVals[m[1]+"@entry"] = m[2]
+				}
+				for _, p := range f.Params() {
+					want, ok := entryVals[p.Name+"@entry"]
+					if !ok {
+						continue
+					}
+					ev, err := f.EntryValue(p)
+					size, signed, isInt := intType(f.Image, p.TypeOff)
+					switch {
+					case strings.HasPrefix(want, "<optimized out>"):
+						if err == nil {
+							t.Errorf("%s %s@entry = %v, gdb <optimized out>", where, p.Name, ev.Location)
+						}
+					case err != nil:
+						t.Errorf("%s %s@entry: %v, gdb %s", where, p.Name, err, want)
+					case isInt:
+						entries++
+						if got := intString(ev.Location.Bytes, size, signed); got != want {
+							t.Errorf("%s %s@entry = %s, gdb %s", where, p.Name, got, want)
+						}
+					}
+				}
 				for _, kind := range []string{"ARGS", "LOCALS"} {
 					seg := between(d.out, fmt.Sprintf("@@%s%d", kind, f.Level), "@@")
 					names, vals := gdbVars(seg)
@@ -125,13 +154,7 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 							t.Errorf("%s %s: read %v: %v (LocErr %v), gdb %s", where, v.Name, v.Location, err, v.LocErr, want)
 							continue
 						}
-						var buf [8]byte
-						copy(buf[:], b)
-						u := binary.LittleEndian.Uint64(buf[:])
-						s := strconv.FormatUint(u, 10)
-						if signed {
-							s = strconv.FormatInt(int64(u<<(64-8*size))>>(64-8*size), 10)
-						}
+						s := intString(b, size, signed)
 						values++
 						if s != want {
 							t.Errorf("%s %s = %s (%v), gdb %s", where, v.Name, s, v.Location, want)
@@ -140,7 +163,7 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%s: %d variables compared, %d integer values", opt, compared, values)
+		t.Logf("%s: %d variables compared, %d integer values, %d entry values", opt, compared, values, entries)
 		if values < 5 {
 			t.Errorf("%s: only %d integer values compared", opt, values)
 		}
@@ -270,4 +293,18 @@ func TestScopeLookup(t *testing.T) {
 	if _, ok := leaf.Scope().Register("rax"); !ok {
 		t.Errorf("$rax in frame 1: GDB treats unsaved registers as same value")
 	}
+}
+
+// intString formats the first size bytes of b as GDB prints an integer.
+func intString(b []byte, size int, signed bool) string {
+	var buf [8]byte
+	copy(buf[:], b[:min(size, len(b))])
+	u := binary.LittleEndian.Uint64(buf[:])
+	if signed {
+		return strconv.FormatInt(int64(u<<(64-8*size))>>(64-8*size), 10)
+	}
+	if size < 8 {
+		u &= 1<<(8*size) - 1
+	}
+	return strconv.FormatUint(u, 10)
 }
