@@ -132,8 +132,8 @@ type physFrame struct {
 	// tailCaller is the innermost tail-call frame between this frame and
 	// caller, if tail calls were found: call-site values come from there.
 	tailCaller *physFrame
-	t      *Target
-	fr     []*Frame // the Frames made from it
+	t          *Target
+	fr         []*Frame // the Frames made from it
 }
 
 // locate finds the module of the frame's pc and the pc used for lookups
