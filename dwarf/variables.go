@@ -55,6 +55,12 @@ type Variable struct {
 	// Shadowed is true when an inner scope has a variable of the same
 	// name (GDB still lists such variables in "info locals").
 	Shadowed bool
+	// NoLocation: the DIE has neither DW_AT_location nor
+	// DW_AT_const_value (GDB's LOC_OPTIMIZED_OUT); ConstValue: it has
+	// DW_AT_const_value (LOC_CONST). GDB's "info args/locals" list both
+	// kinds; MI's -stack-list-variables/-arguments/-locals omit them.
+	NoLocation bool
+	ConstValue bool
 }
 
 // attrGetter is what godwarf tree entries and stdlib entries share.
@@ -85,6 +91,8 @@ func (img *Image) newVariable(e attrGetter, off stddwarf.Offset, u *unit, kind V
 		}
 	}
 	v.DeclLine = attrInt2(e, stddwarf.AttrDeclLine)
+	v.ConstValue = e.AttrField(stddwarf.AttrConstValue) != nil
+	v.NoLocation = !v.ConstValue && e.AttrField(stddwarf.AttrLocation) == nil
 	v.Location, v.LocErr = img.locate(e, u, env, pc)
 	if v.LocErr != nil && errors.Is(v.LocErr, ErrOptimizedOut) {
 		v.Location = Location{Kind: LocOptimizedOut}
