@@ -133,6 +133,9 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 		fpc := pc - bias
 		if f := img.FuncAt(fpc); f != nil {
 			loc.Function = f.Name
+			if chain := f.InlineChain(fpc); len(chain) > 0 {
+				loc.Function = chain[len(chain)-1].Name // the innermost inlined call
+			}
 		} else if name, off, ok := img.SymbolAt(fpc); ok {
 			loc.Function = symbolName(name, off)
 		}

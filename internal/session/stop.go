@@ -82,8 +82,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	regs, err := s.regs(ctx, s.cur)
 	if err == nil {
 		pc := regs.PC()
-		f := &Frame{Level: 0, Location: s.locate(ctx, pc)}
-		out.Frame = f
+		out.Frame = &Frame{Level: 0, Location: s.locate(ctx, pc)}
 		if bp := s.bpAt(pc); bp != nil && (out.Reason == "step" || st.SWBreak || st.HWBreak) && (st.SWBreak || st.HWBreak || st.Signal == rsp.SIGTRAP) {
 			out.Reason = "breakpoint"
 			out.Breakpoint = bp.num
