@@ -308,6 +308,7 @@ func TestParseStop(t *testing.T) {
 		{line: "p | g | step main", bad: true},
 		{line: "p | h | break main @0", bad: true},
 		{line: "p | break main", bad: true},
+		{line: "p | i | break f | a || b; c | d", want: stopSpec{Prog: "p", ID: "i", Kind: stopBreak, Where: "f", Hit: 1, Exprs: []string{"a || b", "c | d"}}},
 	} {
 		got, err := parseStop(tc.line)
 		if tc.bad {

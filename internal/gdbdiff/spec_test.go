@@ -66,8 +66,8 @@ func parseStops(path string) ([]*stopSpec, error) {
 }
 
 func parseStop(line string) (*stopSpec, error) {
-	parts := strings.Split(line, "|")
-	if len(parts) < 3 || len(parts) > 4 {
+	parts := strings.SplitN(line, "|", 4) // expressions may hold '|'
+	if len(parts) < 3 {
 		return nil, fmt.Errorf("want 'prog | id | stop | exprs', got %q", line)
 	}
 	for i := range parts {
