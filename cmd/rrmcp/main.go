@@ -61,6 +61,10 @@ func run(verbose bool) int {
 	}})
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(log.New(os.Stderr, "rrmcp: ", 0))
+	// tools/call runs on a worker pool (mcp-go's default is 5). A resume
+	// holds a worker until it stops, so several running sessions must not
+	// starve rr_interrupt or calls on other sessions.
+	server.WithWorkerPoolSize(64)(stdio)
 	if err := stdio.Listen(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		m.Close()
