@@ -248,3 +248,41 @@ func TestLiveSignals(t *testing.T) {
 	c.ok("rr_continue", nil, "killed", "SIGSEGV")
 	c.fails("rr_backtrace", nil, "the program was killed by SIGSEGV; there is no stack")
 }
+
+// TestLiveManySessionsRunning: six sessions run at once; the server keeps
+// answering (session list, interrupts) while all six resumes are in flight.
+func TestLiveManySessionsRunning(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "deadlock")
+	c := startServer(t)
+	const n = 6
+	var ids []string
+	for i := 0; i < n; i++ {
+		r := c.ok("rr_live_start", args{"command": []string{prog}})
+		ids = append(ids, r.data["session"].(map[string]any)["id"].(string))
+	}
+	done := make(chan result, n)
+	for _, id := range ids {
+		go func() { done <- c.call("rr_continue", args{"session": id}) }()
+	}
+	deadline := time.After(20 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	got := 0
+	for got < n {
+		select {
+		case r := <-done:
+			if r.isErr || !strings.Contains(r.text, "interrupted") {
+				t.Fatalf("continue: %s", r.text)
+			}
+			got++
+		case <-tick.C:
+			for _, id := range ids {
+				c.call("rr_interrupt", args{"session": id})
+			}
+		case <-deadline:
+			t.Fatalf("only %d of %d continues returned", got, n)
+		}
+	}
+	c.ok("rr_session_list", nil, ids[n-1])
+}
