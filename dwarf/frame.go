@@ -113,6 +113,11 @@ func (f *Frame) exprEnv() *exprEnv {
 		env.baseType = u.baseType
 		env.frameBase = func() (uint64, error) { return f.frameBase(env) }
 		env.entryValue = func(expr []byte) (uint64, error) { return f.entryValue(expr) }
+		env.parameterRef = func(off uint64) (uint64, error) {
+			return f.callerValue(func(cf *Frame) (uint64, error) {
+				return cf.callSiteParam(stddwarf.Offset(uint64(u.start) + off))
+			})
+		}
 	}
 	return env
 }
@@ -169,29 +174,79 @@ func (f *Frame) entryValue(expr []byte) (uint64, error) {
 		// an inlined call has no entry of its own
 		return 0, ErrOptimizedOut
 	}
-	caller := f.phys.caller
-	if f.phys.tailCaller != nil {
-		caller = f.phys.tailCaller
+	v, err := f.callerValue(func(cf *Frame) (uint64, error) { return cf.callSiteValue(reg) })
+	if err == nil {
+		return v, nil
 	}
-	if caller == nil || len(caller.fr) == 0 || caller.mod == nil {
-		return 0, ErrOptimizedOut
-	}
-	cf := caller.fr[len(caller.fr)-1] // the caller's frame for its concrete function
-	for _, fr := range caller.fr {
-		if fr.Function != nil {
-			cf = fr
-			break
-		}
-	}
-	if cf.Function != nil {
-		if v, err := cf.callSiteValue(reg); err == nil {
-			return v, nil
-		}
-	}
-	if calleeSaved[reg] {
+	if caller := f.callerPhys(); caller != nil && calleeSaved[reg] {
 		if v, ok := caller.regs.Get(reg); ok {
 			return v, nil
 		}
+	}
+	return 0, ErrOptimizedOut
+}
+
+// callerPhys is the physical (or tail-call) frame that called f's
+// function: where its call-site information is.
+func (f *Frame) callerPhys() *physFrame {
+	if f.phys.tailCaller != nil {
+		return f.phys.tailCaller
+	}
+	return f.phys.caller
+}
+
+// callerValue runs get on the caller's frame that holds the call site.
+func (f *Frame) callerValue(get func(cf *Frame) (uint64, error)) (uint64, error) {
+	if f.Inlined {
+		return 0, ErrOptimizedOut
+	}
+	caller := f.callerPhys()
+	if caller == nil || len(caller.fr) == 0 || caller.mod == nil {
+		return 0, ErrOptimizedOut
+	}
+	for _, cf := range caller.fr {
+		if cf.Function != nil {
+			return get(cf)
+		}
+	}
+	return 0, ErrOptimizedOut
+}
+
+const attrCallParameter stddwarf.Attr = 0x80 // DW_AT_call_parameter
+
+// callSiteParam evaluates the value passed at this (caller) frame's call
+// site for the callee's formal parameter DIE param (DW_AT_call_parameter,
+// or DW_AT_abstract_origin in the GNU extension).
+func (f *Frame) callSiteParam(param stddwarf.Offset) (uint64, error) {
+	root, err := f.Function.Tree()
+	if err != nil {
+		return 0, err
+	}
+	site := findCallSite(root, f.PC-f.Bias)
+	if site == nil {
+		return 0, ErrOptimizedOut
+	}
+	for _, c := range site.Children {
+		if c.Tag != stddwarf.TagCallSiteParameter && c.Tag != tagGNUCallSiteParameter {
+			continue
+		}
+		var ref stddwarf.Offset
+		if fl := c.AttrField(attrCallParameter); fl != nil {
+			ref, _ = fl.Val.(stddwarf.Offset)
+		} else if fl := c.AttrField(stddwarf.AttrAbstractOrigin); fl != nil {
+			ref, _ = fl.Val.(stddwarf.Offset)
+		}
+		if ref != param {
+			continue
+		}
+		val, _ := c.Val(stddwarf.AttrCallValue).([]byte)
+		if val == nil {
+			val, _ = c.Val(attrGNUCallSiteValue).([]byte)
+		}
+		if val == nil {
+			return 0, ErrOptimizedOut
+		}
+		return evalValue(val, f.exprEnv())
 	}
 	return 0, ErrOptimizedOut
 }

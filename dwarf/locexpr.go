@@ -125,6 +125,9 @@ type exprEnv struct {
 	tls func(off uint64) (uint64, error)
 	// entryValue evaluates an expression as it was at function entry.
 	entryValue func(expr []byte) (uint64, error)
+	// parameterRef returns the value the caller passed for the formal
+	// parameter at a unit-relative DIE offset (DW_OP_GNU_parameter_ref).
+	parameterRef func(off uint64) (uint64, error)
 	// baseType returns the byte size and DW_ATE encoding of the base type
 	// at a unit-relative offset (typed stack operations).
 	baseType func(off uint64) (size int, enc int64, err error)
@@ -633,8 +636,18 @@ func (m *exprMachine) step(op byte) error {
 		}
 		return m.convert(t)
 	case opGNUParameterRef:
-		r.fixed(4)
-		return fmt.Errorf("DW_OP_GNU_parameter_ref: %w", ErrOptimizedOut)
+		off := r.fixed(4)
+		if r.err != nil {
+			return r.err
+		}
+		if m.env.parameterRef == nil {
+			return fmt.Errorf("DW_OP_GNU_parameter_ref: %w", ErrOptimizedOut)
+		}
+		v, err := m.env.parameterRef(off)
+		if err != nil {
+			return fmt.Errorf("DW_OP_GNU_parameter_ref: %w", err)
+		}
+		return m.push(v)
 	case opXderef, opXderefSize, opXderefType, opPushObjectAddress, opCall2, opCall4, opCallRef, opGNUVariableValue:
 		return fmt.Errorf("opcode %#x: %w", op, ErrUnsupported)
 	default:
