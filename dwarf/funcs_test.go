@@ -2,7 +2,9 @@ package dwarf
 
 import (
 	"encoding/binary"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -242,6 +244,28 @@ func TestHotColdFunction(t *testing.T) {
 			if g := img.FuncAt(r[0]); g != f {
 				t.Errorf("%s: FuncAt(%#x) = %v", name, r[0], g)
 			}
+		}
+	}
+}
+
+// TestPLTSymbols names PLT stubs like gdb ("puts@plt").
+func TestPLTSymbols(t *testing.T) {
+	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O0")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	out := runGDB(t, bin, "info symbol 'printf@plt'", "print &'printf@plt'")
+	m := regexp.MustCompile(`0x([0-9a-f]+) <printf@plt>`).FindStringSubmatch(out)
+	if m == nil {
+		t.Skipf("gdb does not know printf@plt:\n%s", out)
+	}
+	addr, _ := strconv.ParseUint(m[1], 16, 64)
+	for _, pc := range []uint64{addr, addr + 4} {
+		name, off, ok := img.SymbolAt(pc)
+		if !ok || name != "printf@plt" || off != pc-addr {
+			t.Errorf("SymbolAt(%#x) = %s+%d, %v; want printf@plt", pc, name, off, ok)
 		}
 	}
 }

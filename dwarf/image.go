@@ -320,9 +320,50 @@ func (img *Image) symbols() []elfSym {
 			seen[s.Value] = true
 			img.syms = append(img.syms, elfSym{s.Value, s.Value + s.Size, s.Name})
 		}
+		img.syms = append(img.syms, img.pltSymbols()...)
 		sort.Slice(img.syms, func(i, j int) bool { return img.syms[i].lo < img.syms[j].lo })
 	})
 	return img.syms
+}
+
+// pltSymbols names PLT entries "NAME@plt" like GDB (BFD's synthetic
+// symbols): entry i of .plt.sec, or entry i+1 of a lazy .plt (entry 0 is
+// the resolver stub), jumps through the GOT slot of .rela.plt entry i.
+func (img *Image) pltSymbols() []elfSym {
+	rela := img.exe.Section(".rela.plt")
+	if rela == nil {
+		return nil
+	}
+	data, err := rela.Data()
+	if err != nil {
+		return nil
+	}
+	dyn, err := img.exe.DynamicSymbols()
+	if err != nil {
+		return nil
+	}
+	plt, first := img.exe.Section(".plt.sec"), uint64(0)
+	if plt == nil {
+		plt, first = img.exe.Section(".plt"), 1
+	}
+	if plt == nil {
+		return nil
+	}
+	const entSize = 16
+	var out []elfSym
+	for i := 0; (i+1)*24 <= len(data); i++ {
+		info := binary.LittleEndian.Uint64(data[i*24+8:])
+		idx := info >> 32
+		if idx == 0 || idx > uint64(len(dyn)) {
+			continue
+		}
+		lo := plt.Addr + (uint64(i)+first)*entSize
+		if lo+entSize > plt.Addr+plt.Size {
+			break
+		}
+		out = append(out, elfSym{lo, lo + entSize, dyn[idx-1].Name + "@plt"})
+	}
+	return out
 }
 
 // SymbolAt returns the raw ELF symbol covering the file address pc and
