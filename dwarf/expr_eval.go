@@ -228,6 +228,18 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 	case *indexExpr:
 		return ev.index(e)
 	case *callExpr:
+		if m, ok := e.fn.(*memberExpr); ok {
+			recv, err := ev.eval(m.x)
+			if err != nil {
+				return Object{}, err
+			}
+			if m.arrow {
+				if recv, err = ev.deref(recv); err != nil {
+					return Object{}, err
+				}
+			}
+			return ev.xmethodCall(recv, m.name, e.args)
+		}
 		return Object{}, unsupported("function calls")
 	case *castExpr:
 		t, err := ev.resolveTypeSpec(e.t)
@@ -642,6 +654,9 @@ func (ev *evaluator) deref(x Object) (Object, error) {
 			return MemObject(ev.base("long"), v), nil
 		}
 	case *StructType:
+		if p, ok := ev.smartPointer(x); ok {
+			return ev.deref(p)
+		}
 		return Object{}, unsupported("overloaded operator*")
 	}
 	return Object{}, errors.New("Attempt to take contents of a non-pointer value.")
@@ -951,10 +966,13 @@ func (ev *evaluator) index(e *indexExpr) (Object, error) {
 	if err != nil {
 		return Object{}, err
 	}
-	if _, ok := Resolve(x.Type).(*StructType); ok {
-		return Object{}, unsupported("overloaded operator[]")
-	}
 	i, err := ev.scalarOf(iv)
+	if st, ok := Resolve(x.Type).(*StructType); ok {
+		if err != nil || i.isFloat || i.isPtr {
+			return Object{}, unsupported("overloaded operator[]")
+		}
+		return ev.xmethodIndex(x, st, i.i)
+	}
 	if err != nil {
 		return Object{}, err
 	}
@@ -1001,7 +1019,13 @@ func (ev *evaluator) member(x Object, name string, arrow bool) (Object, error) {
 		}
 	} else if arrow {
 		if _, ok := Resolve(x.Type).(*StructType); ok {
-			return Object{}, unsupported("overloaded operator->")
+			p, ok := ev.smartPointer(x)
+			if !ok {
+				return Object{}, unsupported("overloaded operator->")
+			}
+			if x, err = ev.deref(p); err != nil {
+				return Object{}, err
+			}
 		}
 	}
 	st, ok := Resolve(x.Type).(*StructType)

@@ -58,9 +58,9 @@ func (c *coreScope) LookupType(name string) (Type, error) { return c.s.types.Loo
 // evalRouted are expressions GDB evaluates and we deliberately do not:
 // they must fail with ErrUnsupportedExpr (the MCP layer asks GDB).
 var evalRouted = map[string]bool{
-	"g_vec[0]":         true, // libstdc++ xmethod for operator[]
 	"g_circle.area":    true, // member function values
 	"g_counter.bump()": true, // function calls
+	"g_vec.at(7)":      true, // out of range: GDB's xmethod throws, we refuse
 }
 
 // evalKnownDiff lists expressions where we knowingly print differently,
@@ -152,7 +152,9 @@ var cxxEvalExprs = []string{
 	"g_int == 5 && g_other == 6", "(bool)3", "(char)g_int", "geo_use", "g_diamond", "(VLeft)g_diamond",
 	"(VBase *)&g_diamond", "sizeof(Diamond)", "g_outer", "sizeof(Outer::Inner)", "(Outer::Kind)1", "Outer::K2",
 	"Outer::Level::High", "g_outer.lv == Outer::Level::High", "g_dir", "geo::North", "(geo::Dir)1",
-	"g_outer.in.v * 2", "(Outer::Inner *)&g_outer",
+	"g_outer.in.v * 2", "(Outer::Inner *)&g_outer", "*g_up", "g_up->kind_", "g_vec[1]", "g_vec.size()",
+	"g_arr3[1]", "*g_sp", "g_vec.at(2)", "g_vec.front()", "g_vec.back()", "g_list.size()", "g_vv[1][0]",
+	"g_vec.empty()", "g_map.size()", "g_arr3.size()", "g_vempty.empty()", "g_vv[1]", "g_spshape->kind_",
 }
 
 // Expressions evaluated through NewFrameScope on frame 0 (main) of the
@@ -176,6 +178,8 @@ var frameKnownDiff = map[string]string{
 	// -O2: argv is DW_OP_entry_value(rsi) in main; GDB finds no call
 	// site in libc and says optimized out, the core gives a value.
 	"argv[0] != 0": "entry value of argv without a caller call site",
+	"argc":         "entry value of argc without a caller call site",
+	"local + argc": "entry value of argc without a caller call site",
 }
 
 func checkFrameScope(t *testing.T, s *gdbStop, exprs []string) {

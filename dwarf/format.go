@@ -85,6 +85,13 @@ func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool)
 		if err != nil {
 			return errorText(err)
 		}
+		if !env.Raw {
+			// GDB applies a pretty printer to the referenced object and
+			// shows only its text (top level and in members alike).
+			if p, ok := env.prettyPrint(MemObject(t.Elem, a)); ok {
+				return env.formatPretty(p, depth+1)
+			}
+		}
 		if !top {
 			return "@" + hex(a)
 		}
@@ -477,8 +484,8 @@ func (env *ValueEnv) formatStruct(o Object, t *StructType, depth int, seenVB map
 	for _, s := range t.Statics {
 		parts = append(parts, "static "+s.Name+" = "+env.format(env.staticObject(s), false, depth+1, nil))
 	}
-	if len(parts) == 0 {
-		return "{<No data fields>}"
+	if len(t.Fields)+len(t.Statics) == 0 {
+		parts = append(parts, "<No data fields>") // GDB: also after bases
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
@@ -504,13 +511,11 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 	}
 	if ct, ok := isCharType(t.Elem); ok && ct.ByteSize <= 4 && (env.Letter == 0 || env.Letter == 's') {
 		es := int(ct.ByteSize)
-		limit := env.maxElements()
-		n, trunc := int(t.Count), false
-		if n > limit {
-			n, trunc = limit, true
-		}
+		n := int(t.Count)
+		const maxCharArray = 1 << 20 // bytes read for one char array
 		sub := o
-		if trunc {
+		if n*es > maxCharArray {
+			n = maxCharArray / es
 			sub = env.sub(o, &ArrayType{CommonType: CommonType{ByteSize: int64(n * es)}, Elem: t.Elem, Count: int64(n)}, 0)
 		}
 		b, err := env.Bytes(sub)
@@ -528,10 +533,23 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 		for i := range cs {
 			cs[i] = leUint(b[i*es : i*es+es])
 		}
-		if !trunc && n > 0 && cs[n-1] == 0 {
-			cs = cs[:n-1]
+		if int64(n) == t.Count && n > 0 && cs[n-1] == 0 {
+			cs = cs[:n-1] // GDB drops one trailing NUL
 		}
-		return env.formatChars(cs, charPrefix(ct), trunc)
+		// GDB consumes whole runs of equal characters until it has
+		// printed "print elements" characters: a long run is printed as
+		// one <repeats N times> even past the limit.
+		limit := env.maxElements()
+		i, consumed := 0, 0
+		for i < len(cs) && consumed < limit {
+			j := i + 1
+			for j < len(cs) && cs[j] == cs[i] {
+				j++
+			}
+			consumed += j - i
+			i = j
+		}
+		return env.formatChars(cs[:i], charPrefix(ct), i < len(cs) || int64(n) < t.Count)
 	}
 	return env.formatElems(o, t, depth)
 }

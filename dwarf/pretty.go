@@ -43,7 +43,8 @@ func templateBase(name string) string {
 // know; ok is false otherwise or when the object's layout did not match.
 func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
 	st, ok := Resolve(o.Type).(*StructType)
-	if !ok || st.Incomplete || st.Lang != LangCPlusPlus || !strings.HasPrefix(st.Name, "std::") {
+	if !ok || st.Incomplete || st.Lang != LangCPlusPlus ||
+		!(strings.HasPrefix(st.Name, "std::") || strings.HasPrefix(st.Name, "__gnu_cxx::")) {
 		return pretty{}, false
 	}
 	var p pretty
@@ -67,6 +68,14 @@ func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
 		p, err = env.ppOptional(o, st)
 	case "std::pair":
 		p, err = env.ppPair(o)
+	case "__gnu_cxx::__normal_iterator":
+		p, err = env.ppIterator(o, "_M_current", 0, "non-dereferenceable iterator for std::vector")
+	case "std::_List_iterator", "std::_List_const_iterator":
+		p, err = env.ppIterator(o, "_M_node", 16, "non-dereferenceable iterator for std::list")
+	case "std::_Rb_tree_iterator", "std::_Rb_tree_const_iterator":
+		p, err = env.ppIterator(o, "_M_node", 32, "non-dereferenceable iterator for associative container")
+	case "std::_Deque_iterator":
+		p, err = env.ppIterator(o, "_M_cur", 0, "")
 	case "std::tuple":
 		p, err = env.ppTuple(o, base)
 	case "std::atomic":
@@ -198,6 +207,16 @@ func (env *ValueEnv) ppString(o Object) (pretty, error) {
 	if err != nil {
 		return pretty{}, err
 	}
+	if int32(n) < 0 || n > 1<<31 {
+		// GDB passes the length to its string reader as an int: an
+		// uninitialized (garbage) length wraps and the string is read
+		// up to its first NUL instead.
+		cs, trunc, err := env.readCString(addr, int(ct.ByteSize), env.maxElements())
+		if err != nil && len(cs) == 0 {
+			return pretty{}, err
+		}
+		return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), trunc)}, nil
+	}
 	limit := uint64(env.maxElements())
 	trunc := n > limit
 	es := uint64(ct.ByteSize)
@@ -210,6 +229,40 @@ func (env *ValueEnv) ppString(o Object) (pretty, error) {
 		cs[i] = leUint(b[uint64(i)*es : uint64(i+1)*es])
 	}
 	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), trunc)}, nil
+}
+
+// ppIterator prints a libstdc++ iterator as the element it points to:
+// the node (or element) pointer is member ptrName; the element is at
+// valueOff bytes into the node, typed by the iterator's first template
+// argument (or the pointer's target for valueOff 0).
+func (env *ValueEnv) ppIterator(o Object, ptrName string, valueOff uint64, nullText string) (pretty, error) {
+	st, _ := Resolve(o.Type).(*StructType)
+	p, err := env.member(o, ptrName)
+	if err != nil {
+		return pretty{}, err
+	}
+	a, err := env.Uint(p)
+	if err != nil {
+		return pretty{}, err
+	}
+	if a == 0 && nullText != "" {
+		return pretty{isString: true, str: nullText}, nil
+	}
+	var elem Type
+	if valueOff == 0 {
+		pt, ok := Resolve(p.Type).(*PointerType)
+		if !ok {
+			return pretty{}, errNotPretty
+		}
+		elem = pt.Elem
+	} else if st != nil {
+		elem = env.templateArg(st, 0)
+	}
+	if elem == nil {
+		return pretty{}, errNotPretty
+	}
+	v := MemObject(elem, a+alignUp(valueOff, alignOf(elem)))
+	return pretty{isString: true, str: env.FormatMember(v)}, nil
 }
 
 func (env *ValueEnv) ppVector(o Object, st *StructType) (pretty, error) {
@@ -348,7 +401,7 @@ func (env *ValueEnv) ppRbTree(o Object, st *StructType, base string) (pretty, er
 	if !ok {
 		return pretty{}, errNotPretty
 	}
-	valT := tst.TemplateArg(1)
+	valT := env.templateArg(tst, 1)
 	if valT == nil {
 		return pretty{}, errNotPretty
 	}
@@ -462,7 +515,7 @@ func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty,
 	if !ok {
 		return pretty{}, errNotPretty
 	}
-	valT := hst.TemplateArg(1)
+	valT := env.templateArg(hst, 1)
 	if valT == nil {
 		return pretty{}, errNotPretty
 	}
@@ -517,7 +570,7 @@ func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty,
 }
 
 func (env *ValueEnv) ppList(o Object, st *StructType, base string) (pretty, error) {
-	elemT := st.TemplateArg(0)
+	elemT := env.templateArg(st, 0)
 	if elemT == nil {
 		return pretty{}, errNotPretty
 	}

@@ -171,7 +171,7 @@ func (env *ValueEnv) ppTuple(o Object, base string) (pretty, error) {
 }
 
 func (env *ValueEnv) ppAtomic(o Object, st *StructType) (pretty, error) {
-	vt := st.TemplateArg(0)
+	vt := env.templateArg(st, 0)
 	if vt == nil {
 		return pretty{}, errNotPretty
 	}
@@ -199,7 +199,7 @@ func (env *ValueEnv) ppAtomic(o Object, st *StructType) (pretty, error) {
 }
 
 func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, error) {
-	elemT := st.TemplateArg(0)
+	elemT := env.templateArg(st, 0)
 	if elemT == nil {
 		return pretty{}, errNotPretty
 	}
@@ -268,7 +268,7 @@ func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, err
 }
 
 func (env *ValueEnv) ppForwardList(o Object, st *StructType, base string) (pretty, error) {
-	elemT := st.TemplateArg(0)
+	elemT := env.templateArg(st, 0)
 	if elemT == nil {
 		return pretty{}, errNotPretty
 	}
@@ -318,4 +318,50 @@ func (env *ValueEnv) ppAdapter(o Object, base string) (pretty, error) {
 	}
 	inner.head = base + " wrapping: " + inner.head
 	return inner, nil
+}
+
+// templateArg is the i-th template type argument of st: from its
+// DW_TAG_template_type_param children, or, when the compiler left those
+// out, parsed from the type name and looked up by name as GDB does.
+func (env *ValueEnv) templateArg(st *StructType, i int) Type {
+	if t := st.TemplateArg(i); t != nil {
+		return t
+	}
+	j := strings.IndexByte(st.Name, '<')
+	if j < 0 || !strings.HasSuffix(st.Name, ">") || env.Types == nil {
+		return nil
+	}
+	args := splitTemplateArgs(st.Name[j+1 : len(st.Name)-1])
+	if i >= len(args) {
+		return nil
+	}
+	return env.typeFromName(strings.TrimSpace(args[i]), 0)
+}
+
+// typeFromName builds a type from a C++ type name: named types looked up
+// in Types, with trailing "*", "&" and "const" applied.
+func (env *ValueEnv) typeFromName(name string, depth int) Type {
+	if depth > 8 || name == "" {
+		return nil
+	}
+	lang := LangCPlusPlus
+	switch {
+	case strings.HasSuffix(name, "*"):
+		if e := env.typeFromName(strings.TrimSpace(name[:len(name)-1]), depth+1); e != nil {
+			return &PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: e}
+		}
+		return nil
+	case strings.HasSuffix(name, " const"):
+		if e := env.typeFromName(strings.TrimSuffix(name, " const"), depth+1); e != nil {
+			return &QualType{CommonType: CommonType{Lang: lang}, Qual: "const", Elem: e}
+		}
+		return nil
+	case strings.HasPrefix(name, "const "):
+		return env.typeFromName(strings.TrimPrefix(name, "const ")+" const", depth+1)
+	}
+	t, err := env.Types.LookupType(name)
+	if err != nil {
+		return nil
+	}
+	return t
 }

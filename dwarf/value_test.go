@@ -320,7 +320,7 @@ var cExprs = []string{
 	"g_sc", "g_c", "g_nl", "g_bool", "g_i32", "g_u8", "g_ip", "g_ipp", "g_vp", "g_nodes", "g_matrix",
 	"g_u", "g_size", "g_nullstr", "g_strs", "s_counter", "g_flags", "g_flags_unk", "g_flags_zero", "g_anon",
 	"g_big_arr", "g_zeros", "g_mostly", "g_rep", "g_wstr", "g_ldarr", "g_longstr", "g_longp", "g_cplx",
-	"g_i128", "g_u128", "g_parr", "g_selfp", "g_fnan", "g_inf", "g_tiny", "g_bytes", "g_sbytes",
+	"g_i128", "g_u128", "g_parr", "g_selfp", "g_fnan", "g_inf", "g_tiny", "g_bytes", "g_sbytes", "g_bigzero", "g_mixrun",
 }
 
 var cLocals = []string{"m", "local", "lp", "buf", "np"}
@@ -380,7 +380,8 @@ var cxxExprs = []string{
 	"g_circle", "g_shape", "g_diamond", "g_holder", "g_counter", "g_int", "g_ref", "g_cstr", "g_aref", "g_vzero",
 	"g_nested", "g_sset", "g_uset", "g_mmap", "g_lstr", "g_lempty", "g_vb", "g_ostr", "g_uparr", "g_bigs", "g_vbig",
 	"g_spshape", "g_pair", "g_arr3", "g_mpt", "g_vv", "g_esc", "g_tup", "g_tup0", "g_atom", "g_abool", "g_deq",
-	"g_deqbig", "g_fl", "g_flempty", "g_stack", "g_queue", "g_umaps", "g_ws",
+	"g_deqbig", "g_fl", "g_flempty", "g_stack", "g_queue", "g_umaps", "g_ws", "g_vref", "g_sref", "g_refh", "g_vit",
+	"g_vitnull", "g_lit", "g_mit", "g_uit", "g_sit", "g_dit", "g_strit",
 }
 
 var cxxLocals = []string{"p", "cpp", "pts"}

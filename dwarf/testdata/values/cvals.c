@@ -135,6 +135,8 @@ float g_fnan = __builtin_nanf("");
 double g_inf = __builtin_inf();
 double g_tiny = 5e-324;
 unsigned char g_bytes[5] = {1, 2, 255, 0, 'z'};
+char g_bigzero[3000] = "path";
+char g_mixrun[400];
 signed char g_sbytes[3] = {-1, 65, 0};
 
 __attribute__((noinline)) void here(void) { __asm__ volatile(""); }
@@ -161,6 +163,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 299; i++)
 		g_longstr[i] = 'a' + i % 26;
 	g_longp = g_longstr + 10;
+	for (int i = 0; i < 399; i++)
+		g_mixrun[i] = i < 150 ? 'a' + i % 3 : (i < 250 ? 'q' : 'r');
 	(void)argc;
 	(void)argv;
 	s_counter++;

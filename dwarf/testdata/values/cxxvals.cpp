@@ -162,6 +162,21 @@ std::stack<int> g_stack;
 std::queue<std::string> g_queue;
 std::unordered_map<std::string, int> g_umaps = {{"one", 1}};
 std::wstring g_ws = L"wide";
+std::vector<int> &g_vref = g_vec;
+std::string &g_sref = g_s;
+struct RefHolder {
+	std::string &s;
+	std::vector<int> &v;
+};
+RefHolder g_refh = {g_s, g_vec};
+std::vector<int>::iterator g_vit = g_vec.begin() + 1;
+std::vector<int>::iterator g_vitnull;
+std::list<int>::iterator g_lit = g_list.begin();
+std::map<std::string, int>::iterator g_mit = g_map.begin();
+std::unordered_map<int, int>::iterator g_uit = g_umap.begin();
+std::set<int>::const_iterator g_sit = g_set.begin();
+std::deque<int>::iterator g_dit = g_deq.begin();
+std::string::iterator g_strit = g_s.begin();
 std::string g_esc = "tab\there \"q\"";
 
 void here() {}
