@@ -94,7 +94,8 @@ func (r *registry) breakpointTools() {
 			if err != nil {
 				return bpListOut{}, err
 			}
-			return bpListOut{s.Breakpoints()}, nil
+			bps, err := s.Breakpoints(ctx)
+			return bpListOut{bps}, err
 		})
 
 	for _, on := range []bool{true, false} {

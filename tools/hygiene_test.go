@@ -141,7 +141,7 @@ func startBusyServer(t *testing.T) (*mcpClient, int, []int) {
 	if _, err := os.Stat("/usr/bin/gdb"); err == nil {
 		c.ok("rr_breakpoint_set", args{"location": "count_kinds"})
 		c.ok("rr_continue", nil)
-		c.ok("rr_evaluate", args{"expression": "shapes.size()"}, "GDB")
+		c.ok("rr_evaluate", args{"expression": "typeid(*shapes[0].get())"}, "GDB")
 	}
 	kids := descendants(pid)
 	if len(kids) < 6 {

@@ -64,6 +64,9 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 	s.replay = rep
 	s.addr = rep.Addr()
 	s.traceDir = o.TraceDir
+	if s.traceDir == "" {
+		s.traceDir, _ = filepath.EvalSymlinks(filepath.Join(rr.TraceRoot(), "latest-trace"))
+	}
 	s.program = rep.ExePath()
 	st, err := m.open(ctx, s, rsp.DialectRR, rep.Version())
 	if err != nil {

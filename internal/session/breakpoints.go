@@ -336,16 +336,15 @@ func (s *Session) deleteBP(ctx context.Context, b *breakpoint) error {
 }
 
 // Breakpoints lists breakpoints and watchpoints.
-func (s *Session) Breakpoints() []Breakpoint {
-	if err := s.acquire(context.Background()); err != nil {
-		return nil
-	}
-	defer s.release()
+func (s *Session) Breakpoints(ctx context.Context) ([]Breakpoint, error) {
 	out := []Breakpoint{}
-	for _, b := range s.bps {
-		out = append(out, b.info())
-	}
-	return out
+	err := s.do(ctx, s.to.Breakpoint, func(context.Context) error {
+		for _, b := range s.bps {
+			out = append(out, b.info())
+		}
+		return nil
+	})
+	return out, err
 }
 
 // EnableBreakpoint enables or disables breakpoint n.

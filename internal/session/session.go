@@ -70,13 +70,21 @@ func (s *Session) acquire(ctx context.Context) error {
 	if s.gone.Load() {
 		return fmt.Errorf("session %s was stopped: %w", s.id, ErrNoSession)
 	}
-	select {
-	case s.sem <- struct{}{}:
-	case <-ctx.Done():
+	// Short operations wait their turn; while a resume (continue, step,
+	// finish…) is running, fail at once instead of waiting for it.
+	check := time.NewTicker(20 * time.Millisecond)
+	defer check.Stop()
+	for acquired := false; !acquired; {
 		if s.running.Load() {
-			return fmt.Errorf("session %s is running a command (call rr_interrupt to stop it): %w", s.id, ErrNotStopped)
+			return fmt.Errorf("session %s is running a command (continue, step, …); wait for it or call rr_interrupt: %w", s.id, ErrNotStopped)
 		}
-		return ctx.Err()
+		select {
+		case s.sem <- struct{}{}:
+			acquired = true
+		case <-check.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 	if s.gone.Load() {
 		<-s.sem
