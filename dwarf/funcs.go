@@ -2,6 +2,7 @@ package dwarf
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -129,6 +130,7 @@ func (img *Image) indexAll() {
 		if img.listUnits() != nil {
 			return
 		}
+		img.indexUnits(func(u *unit) { u.indexDeep() })
 		for _, u := range img.units {
 			if u.index() != nil {
 				continue
@@ -237,10 +239,7 @@ func (img *Image) Functions() []*Function {
 // template arguments, or a linkage name. The result is sorted by entry.
 func (img *Image) FuncsByName(name string) []*Function {
 	img.indexAll()
-	name = strings.TrimSpace(name)
-	if i := strings.IndexByte(name, '('); i > 0 && !strings.Contains(name, "operator") {
-		name = name[:i]
-	}
+	name = stripParamList(strings.TrimSpace(name))
 	fs := append([]*Function(nil), img.byName[name]...)
 	sort.Slice(fs, func(i, j int) bool { return fs[i].Entry < fs[j].Entry })
 	return fs
@@ -348,4 +347,52 @@ func (img *Image) entryPC(off stddwarf.Offset) uint64 {
 		return rs[0][0]
 	}
 	return 0
+}
+
+// indexUnits runs index on every unit, on as many goroutines as there
+// are CPUs (each unit is walked by its own reader).
+func (img *Image) indexUnits(index func(u *unit)) {
+	work := make(chan *unit)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(img.units)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range work {
+				index(u)
+			}
+		}()
+	}
+	for _, u := range img.units {
+		work <- u
+	}
+	close(work)
+	wg.Wait()
+}
+
+// stripParamList removes a trailing parameter list ("f(int, char*)" ->
+// "f", "S::operator()(int)" -> "S::operator()") but keeps
+// "(anonymous namespace)" and a bare "operator()".
+func stripParamList(name string) string {
+	for _, q := range []string{" const", " volatile", " &&", " &"} {
+		if t := strings.TrimSuffix(name, q); t != name && strings.HasSuffix(t, ")") {
+			name = t
+		}
+	}
+	if !strings.HasSuffix(name, ")") || strings.HasSuffix(name, "(anonymous namespace)") || strings.HasSuffix(name, "operator()") {
+		return name
+	}
+	depth := 0
+	for i := len(name) - 1; i > 0; i-- {
+		switch name[i] {
+		case ')':
+			depth++
+		case '(':
+			depth--
+			if depth == 0 {
+				return strings.TrimSpace(name[:i])
+			}
+		}
+	}
+	return name
 }

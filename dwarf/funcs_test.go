@@ -269,3 +269,67 @@ func TestPLTSymbols(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentLookups exercises the lazy indexes from several
+// goroutines at once (run with -race).
+func TestConcurrentLookups(t *testing.T) {
+	bin := buildTestProg(t, "g++", "shapes.cpp", "-g", "-O2")
+	ref, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	fns := ref.Functions()
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	done := make(chan string)
+	for g := 0; g < 4; g++ {
+		go func() {
+			msg := ""
+			for i, f := range fns {
+				switch (i + g) % 4 {
+				case 0:
+					if got := img.FuncAt(f.Entry); got == nil || got.Name != f.Name {
+						msg = "FuncAt " + f.Name
+					}
+				case 1:
+					if _, ok := img.PCToLine(f.Entry); !ok {
+						msg = "PCToLine " + f.Name
+					}
+				case 2:
+					if len(img.FuncsByName(f.Name)) == 0 {
+						msg = "FuncsByName " + f.Name
+					}
+				case 3:
+					img.BreakpointAddr(img.FuncAt(f.Entry))
+				}
+			}
+			done <- msg
+		}()
+	}
+	for range 4 {
+		if msg := <-done; msg != "" {
+			t.Error(msg)
+		}
+	}
+}
+
+func TestStripParamList(t *testing.T) {
+	for in, want := range map[string]string{
+		"f(int, char*)":                      "f",
+		"geo::Circle::area() const":          "geo::Circle::area",
+		"geo::Circle::area()":                "geo::Circle::area",
+		"geo::(anonymous namespace)::hidden": "geo::(anonymous namespace)::hidden",
+		"S::operator()":                      "S::operator()",
+		"S::operator()(int)":                 "S::operator()",
+		"twice<int>(int)":                    "twice<int>",
+		"main":                               "main",
+	} {
+		if got := stripParamList(in); got != want {
+			t.Errorf("stripParamList(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

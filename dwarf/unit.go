@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	stddwarf "debug/dwarf"
 
@@ -30,6 +31,7 @@ type unit struct {
 
 	once     sync.Once
 	err      error
+	indexed  atomic.Bool // decls complete
 	deepOnce sync.Once
 	deepErr  error
 	funcs    []*Function
@@ -244,6 +246,7 @@ func (u *unit) walk(deep bool) error {
 	if deep {
 		return nil
 	}
+	u.indexed.Store(true) // decls is complete and read-only from here
 	for _, f := range u.funcs {
 		u.nameFunc(f)
 	}
@@ -324,7 +327,7 @@ func (u *unit) recordVar(e *stddwarf.Entry, prefix string) {
 	if hasSpec {
 		// a definition of a declared (static member or extern) variable:
 		// its name and scope are the declaration's
-		if d := u.img.declAt(spec); d != nil {
+		if d := u.img.declAt(spec, u); d != nil {
 			name, prefix = d.name, d.scope
 		}
 	}
@@ -333,7 +336,7 @@ func (u *unit) recordVar(e *stddwarf.Entry, prefix string) {
 	}
 	ext, _ := e.Val(stddwarf.AttrExternal).(bool)
 	if hasSpec {
-		if d := u.img.declAt(spec); d != nil {
+		if d := u.img.declAt(spec, u); d != nil {
 			ext = ext || d.external
 		}
 	}
@@ -342,10 +345,11 @@ func (u *unit) recordVar(e *stddwarf.Entry, prefix string) {
 }
 
 // declAt returns the declaration info for the DIE at off, from its unit's
-// index when that unit is already indexed or being indexed by the caller,
-// else by reading the DIE.
-func (img *Image) declAt(off stddwarf.Offset) *declInfo {
-	if u := img.unitAt(off); u != nil && u.decls != nil {
+// index when that unit is indexed (or is self, the unit the caller is
+// indexing), else by reading the DIE. Units are indexed concurrently, so
+// another unit's map is only read once its walk is complete.
+func (img *Image) declAt(off stddwarf.Offset, self *unit) *declInfo {
+	if u := img.unitAt(off); u != nil && (u == self || u.indexed.Load()) {
 		if d, ok := u.decls[off]; ok {
 			return d
 		}
@@ -374,7 +378,7 @@ func (img *Image) declAt(off stddwarf.Offset) *declInfo {
 // (with the unit whose file table it indexes) and decl line found.
 func (img *Image) resolveDecl(off stddwarf.Offset) (name, linkage string, declU *unit, declFile, declLine int, external bool) {
 	for i := 0; i < 8 && off != 0; i++ {
-		d := img.declAt(off)
+		d := img.declAt(off, nil)
 		if d == nil {
 			break
 		}
