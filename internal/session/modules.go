@@ -31,8 +31,18 @@ func (l *libs) close() {
 	}
 }
 
-// loadLibs (re)reads the library list if it was not read at this stop.
+// loadLibs returns the library list, reading it the first time. The list
+// changes only when the program loads or unloads libraries; module()
+// re-reads it (reloadLibs) when a pc falls outside every known module.
 func (s *Session) loadLibs(ctx context.Context) *libs {
+	if s.libs != nil {
+		return s.libs
+	}
+	return s.reloadLibs(ctx)
+}
+
+// reloadLibs re-reads the library list, at most once per stop.
+func (s *Session) reloadLibs(ctx context.Context) *libs {
 	if s.libs != nil && s.libs.stops == s.stops {
 		return s.libs
 	}
@@ -88,6 +98,12 @@ func (s *Session) module(ctx context.Context, pc uint64) (*dwarf.Image, uint64, 
 		return nil, 0, false
 	}
 	mod, err := l.as.ModuleFor(pc)
+	if err != nil {
+		if l = s.reloadLibs(ctx); l == nil {
+			return nil, 0, false
+		}
+		mod, err = l.as.ModuleFor(pc)
+	}
 	if err != nil || mod.VDSO || mod.Path == "" {
 		return nil, 0, false
 	}
