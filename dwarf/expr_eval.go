@@ -81,7 +81,33 @@ func Eval(ctx context.Context, s EvalScope, e Expr) (o Object, err error) {
 	if err == nil && o.Err != nil {
 		err = o.Err
 	}
+	if err == nil {
+		err = ev.fetch(o)
+	}
 	return o, err
+}
+
+// maxFetch bounds the read that checks a result in memory.
+const maxFetch = 1 << 20
+
+// fetch reads a result that lives in memory, as GDB does before printing
+// it: an unreadable object is an error ("Cannot access memory at address
+// 0x..."), not a value full of <error: ...> members.
+func (ev *evaluator) fetch(o Object) error {
+	a, ok := o.Addr()
+	if !ok {
+		return nil
+	}
+	switch Resolve(o.Type).(type) {
+	case *FuncType, *VoidType:
+		return nil
+	}
+	size := sizeOf(o.Type)
+	if size <= 0 || size > maxFetch {
+		return nil
+	}
+	_, err := ev.env.read(a, int(size))
+	return err
 }
 
 type evaluator struct {

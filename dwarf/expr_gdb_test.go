@@ -279,3 +279,34 @@ func (s *ImageScope) evaluate(t *testing.T, src string) (string, error) {
 	}
 	return s.Values().Format(o), nil
 }
+
+// TestVLALikeGDB prints C99 variable-length arrays (bounds evaluated in
+// the frame) and a flexible array member.
+func TestVLALikeGDB(t *testing.T) {
+	bin := compile(t, "gcc", "vla.c")
+	exprs := []string{"vla", "m2", "sizeof(vla)", "vla[1]", "*gf", "gf->data", "m2[1]", "sizeof(m2)", "n", "vla[n-1]"}
+	s := stopInGDB(t, bin, stopAtHere, exprs)
+	checkFrameScope(t, s, exprs)
+	types := map[string]string{"vla": "int [4]", "m2": "int [2][4]"}
+	img, err := Open(s.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	c := openCore(t, s.core)
+	bt, err := img.Unwind(t.Context(), c.target(t), c.regs, 0, UnwindOptions{PastMain: true})
+	if err != nil || len(bt.Frames) == 0 {
+		t.Fatalf("unwind: %v", err)
+	}
+	sc := NewFrameScope(bt.Frames[0], c.target(t), NewTypeReader(img.DWARF()))
+	for src, want := range types {
+		o, err := EvalExpr(t.Context(), sc, src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if got := o.Type.String(); got != want {
+			t.Errorf("whatis %s = %s, want %s", src, got, want)
+		}
+	}
+}

@@ -28,7 +28,7 @@ type FrameScope struct {
 // per Image (it caches). types may be nil when the frame has no DWARF.
 func NewFrameScope(f *Frame, t *Target, types *TypeReader) *FrameScope {
 	s := &FrameScope{f: f, t: t, types: types}
-	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: s.symbolize, ImplicitPointee: s.implicitPointee}
+	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: s.symbolize, ImplicitPointee: s.variableAt}
 	if t != nil {
 		s.env.Mem = t.ReadMemory
 	}
@@ -99,12 +99,49 @@ func (s *FrameScope) Object(v Variable) (Object, error) {
 	if err != nil {
 		return Object{}, fmt.Errorf("type of %s: %w", v.Name, err)
 	}
+	if at, ok := t.(*ArrayType); ok && at.hasDynamicBound() {
+		// a C99 VLA: size it in this frame (as GDB, ptype shows int [n])
+		if sized, err := at.sized(s.dynBound); err == nil {
+			t = sized
+		}
+	}
 	return VarObject(t, &v), nil
 }
 
-// implicitPointee evaluates, in this frame, the variable whose DIE a
-// DW_OP_implicit_pointer names.
-func (s *FrameScope) implicitPointee(die stddwarf.Offset) (Object, error) {
+// dynBound evaluates a run-time array bound in this frame.
+func (s *FrameScope) dynBound(b *dynBound) (int64, error) {
+	var v int64
+	switch {
+	case b.expr != nil:
+		if s.f.phys == nil {
+			return 0, fmt.Errorf("array bound: no frame: %w", ErrOptimizedOut)
+		}
+		u, err := evalValue(b.expr, s.f.exprEnv())
+		if err != nil {
+			return 0, err
+		}
+		v = int64(u)
+	case b.die != 0:
+		o, err := s.variableAt(b.die)
+		if err != nil {
+			return 0, err
+		}
+		if v, err = s.env.Int(o); err != nil {
+			return 0, err
+		}
+	default:
+		return 0, fmt.Errorf("array bound: %w", ErrUnsupported)
+	}
+	if b.isCount {
+		return v, nil
+	}
+	return v - b.lower + 1, nil
+}
+
+// variableAt evaluates, in this frame, the variable whose DIE is die (the
+// target of a DW_OP_implicit_pointer, or the variable holding a VLA
+// bound).
+func (s *FrameScope) variableAt(die stddwarf.Offset) (Object, error) {
 	img, fn := s.f.Image, s.f.Function
 	if img == nil || fn == nil || img.DWARF() == nil {
 		return Object{}, fmt.Errorf("implicit pointer to DIE %#x: %w", die, ErrUnsupported)

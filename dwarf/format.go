@@ -507,7 +507,8 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 		if t.Count == 0 {
 			return "{}"
 		}
-		return "0x" + strconv.FormatUint(o.Loc.Addr, 16)
+		// unknown bound (flexible array member): GDB shows the address
+		return env.addrWithSym(o.Loc.Addr)
 	}
 	if ct, ok := isCharType(t.Elem); ok && ct.ByteSize <= 4 && (env.Letter == 0 || env.Letter == 's') {
 		es := int(ct.ByteSize)

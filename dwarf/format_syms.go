@@ -19,6 +19,7 @@ type elfSymbol struct {
 	addr, size uint64
 	name       string
 	fn         bool
+	local      bool
 }
 
 func newSymbolTable(f *elf.File) *symbolTable {
@@ -33,7 +34,7 @@ func newSymbolTable(f *elf.File) *symbolTable {
 				(typ != elf.STT_FUNC && typ != elf.STT_OBJECT && typ != elf.STT_GNU_IFUNC) {
 				continue
 			}
-			st.syms = append(st.syms, elfSymbol{s.Value, s.Size, s.Name, typ != elf.STT_OBJECT})
+			st.syms = append(st.syms, elfSymbol{s.Value, s.Size, s.Name, typ != elf.STT_OBJECT, elf.ST_BIND(s.Info) == elf.STB_LOCAL})
 		}
 	}
 	if syms, err := f.Symbols(); err == nil {
@@ -91,6 +92,13 @@ func (s elfSymbol) displayName(cxxFunc string) string {
 	}
 	if cxxFunc != "" {
 		return cxxFunc
+	}
+	if !s.fn && s.local {
+		// gcc names function-local statics "buf.0"; GDB shows the
+		// variable's name
+		if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 && strings.Trim(name[i+1:], "0123456789") == "" {
+			return name[:i]
+		}
 	}
 	return name
 }

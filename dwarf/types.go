@@ -288,8 +288,57 @@ type ArrayType struct {
 	CommonType
 	Elem Type
 	// Count is the number of elements, -1 when unknown (flexible array
-	// members, VLAs).
+	// members, VLAs before their frame has sized them).
 	Count int64
+	// bound is a run-time bound (C99 VLA): an expression or a variable
+	// DIE, evaluated in a frame by FrameScope.
+	bound *dynBound
+}
+
+// dynBound is a DW_AT_upper_bound or DW_AT_count that is computed at run
+// time.
+type dynBound struct {
+	expr    []byte
+	die     stddwarf.Offset
+	isCount bool
+	lower   int64
+}
+
+// hasDynamicBound reports whether t or its element arrays have run-time
+// bounds.
+func (t *ArrayType) hasDynamicBound() bool {
+	for a := t; a != nil; {
+		if a.bound != nil {
+			return true
+		}
+		a, _ = a.Elem.(*ArrayType)
+	}
+	return false
+}
+
+// sized returns a copy of the array type chain with run-time bounds
+// replaced by counts from eval.
+func (t *ArrayType) sized(eval func(*dynBound) (int64, error)) (*ArrayType, error) {
+	c := *t
+	if c.bound != nil {
+		n, err := eval(c.bound)
+		if err != nil {
+			return nil, err
+		}
+		if n < 0 {
+			n = 0
+		}
+		c.Count, c.bound = n, nil
+	}
+	if inner, ok := c.Elem.(*ArrayType); ok && inner.hasDynamicBound() {
+		e, err := inner.sized(eval)
+		if err != nil {
+			return nil, err
+		}
+		c.Elem = e
+	}
+	c.ByteSize = c.Size()
+	return &c, nil
 }
 
 func (t *ArrayType) String() string { return typeString(t) }

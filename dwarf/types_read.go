@@ -973,6 +973,7 @@ func (r *TypeReader) readEnum(rd *stddwarf.Reader, e *stddwarf.Entry, common Com
 
 func (r *TypeReader) readArray(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
 	var dims []int64
+	var bounds []*dynBound
 	if e.Children {
 		for {
 			c, err := rd.Next()
@@ -984,13 +985,27 @@ func (r *TypeReader) readArray(rd *stddwarf.Reader, e *stddwarf.Entry, common Co
 			}
 			if c.Tag == stddwarf.TagSubrangeType {
 				n := int64(-1)
-				if cnt, ok := c.Val(stddwarf.AttrCount).(int64); ok {
-					n = cnt
-				} else if ub, ok := c.Val(stddwarf.AttrUpperBound).(int64); ok {
-					lb, _ := c.Val(stddwarf.AttrLowerBound).(int64)
-					n = ub - lb + 1
+				var b *dynBound
+				lb, _ := c.Val(stddwarf.AttrLowerBound).(int64)
+				switch v := c.Val(stddwarf.AttrCount).(type) {
+				case int64:
+					n = v
+				case []byte:
+					b = &dynBound{expr: v, isCount: true}
+				case stddwarf.Offset:
+					b = &dynBound{die: v, isCount: true}
+				case nil:
+					switch u := c.Val(stddwarf.AttrUpperBound).(type) {
+					case int64:
+						n = u - lb + 1
+					case []byte:
+						b = &dynBound{expr: u, lower: lb}
+					case stddwarf.Offset:
+						b = &dynBound{die: u, lower: lb}
+					}
 				}
 				dims = append(dims, n)
+				bounds = append(bounds, b)
 			}
 			if c.Children {
 				rd.SkipChildren()
@@ -998,10 +1013,10 @@ func (r *TypeReader) readArray(rd *stddwarf.Reader, e *stddwarf.Entry, common Co
 		}
 	}
 	if len(dims) == 0 {
-		dims = []int64{-1}
+		dims, bounds = []int64{-1}, []*dynBound{nil}
 	}
 	common.Name = ""
-	top := &ArrayType{CommonType: common, Count: dims[0]}
+	top := &ArrayType{CommonType: common, Count: dims[0], bound: bounds[0]}
 	r.cache[e.Offset] = top
 	elem, err := r.typeAttr(e, depth)
 	if err != nil {
@@ -1009,8 +1024,8 @@ func (r *TypeReader) readArray(rd *stddwarf.Reader, e *stddwarf.Entry, common Co
 		return nil, err
 	}
 	chain := []*ArrayType{top}
-	for _, d := range dims[1:] {
-		next := &ArrayType{CommonType: CommonType{Lang: common.Lang, ByteSize: -1}, Count: d}
+	for k, d := range dims[1:] {
+		next := &ArrayType{CommonType: CommonType{Lang: common.Lang, ByteSize: -1}, Count: d, bound: bounds[k+1]}
 		chain[len(chain)-1].Elem = next
 		chain = append(chain, next)
 	}
