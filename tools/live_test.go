@@ -287,3 +287,17 @@ func TestLiveManySessionsRunning(t *testing.T) {
 	}
 	c.ok("rr_session_list", nil, ids[n-1])
 }
+
+// TestLiveSharedLibrary: a crash inside a shared library is shown with the
+// library's own debug information, and breakpoints resolve there.
+func TestLiveSharedLibrary(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "shlib_crash")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_continue", nil, "SIGSEGV", "parse_int", "libbuggy.c:29", "libbuggy.so")
+	c.ok("rr_backtrace", nil, "parse_int", "config_get_int", "libbuggy.c:45", "main", "shlib_crash.c")
+	c.ok("rr_locals", nil, "[arg]")
+	c.ok("rr_select_frame", args{"frame_level": 1}, "config_get_int")
+	c.ok("rr_source_lines", nil, "libbuggy.c", "=>")
+}
