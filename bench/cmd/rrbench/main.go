@@ -157,9 +157,9 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		return err
 	}
 	var md bytes.Buffer
-	command := strings.TrimSpace("go run ./bench/cmd/rrbench " + strings.Join(os.Args[1:], " "))
+	command := "`" + strings.TrimSpace("go run ./bench/cmd/rrbench "+strings.Join(os.Args[1:], " ")) + "`"
 	if os.Getenv("MAKELEVEL") != "" {
-		command = "make bench` (`" + command
+		command = "`make bench`, which runs " + command + ","
 	}
 	writeMarkdown(&md, command, machine, rows, profiles, time.Since(start))
 	if err := os.WriteFile(filepath.Join(out, "RESULTS.md"), md.Bytes(), 0o644); err != nil {
