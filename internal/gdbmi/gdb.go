@@ -83,7 +83,11 @@ func (c Config) Start(ctx context.Context, exe, relayAddr string) (*GDB, error) 
 	for _, cmd := range setup {
 		if _, err := g.Run(ctx, cmd); err != nil {
 			g.Close()
-			return nil, fmt.Errorf("gdbmi: start: %w", err)
+			var ge *Error
+			if errors.As(err, &ge) {
+				return nil, fmt.Errorf("gdbmi: start: %s: %w", cmd, err)
+			}
+			return nil, err // already says gdbmi and the command
 		}
 	}
 	return g, nil
