@@ -78,6 +78,9 @@ func (c Config) Start(ctx context.Context, exe, relayAddr string) (*GDB, error) 
 		"-gdb-set may-write-registers off",
 		"-gdb-set may-insert-breakpoints off",
 		"-gdb-set may-call-functions off",
+		// The relay listens before GDB starts: fail at once, not after
+		// GDB's 15 s of connection retries.
+		"-gdb-set tcp auto-retry off",
 		"-target-select remote " + relayAddr,
 	}
 	for _, cmd := range setup {

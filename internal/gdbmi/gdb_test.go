@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -466,5 +467,32 @@ func TestEvaluateThreads(t *testing.T) {
 	}
 	if _, err := g.Evaluate(ctx, "1", "p1.7fffffff", 0); err == nil || !strings.Contains(err.Error(), "does not know thread") {
 		t.Errorf("unknown thread: err = %v", err)
+	}
+}
+
+// TestStartNoRelay: nothing listens at the address; the error says which
+// command failed and why, and no gdb is left.
+func TestStartNoRelay(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	exe := buildShapes(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // a port that just stopped listening
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	g, err := Start(ctx, exe, addr)
+	if err == nil {
+		g.Close()
+		t.Fatal("Start succeeded with no relay listening")
+	}
+	var ge *Error
+	if !errors.As(err, &ge) || !strings.Contains(err.Error(), "-target-select remote "+addr) || !strings.Contains(ge.Msg, "refused") {
+		t.Fatalf("Start: %v; want gdb's connection-refused error naming -target-select", err)
+	}
+	if kids := childrenNamed(t, "gdb"); len(kids) > 0 {
+		t.Fatalf("gdb processes left behind: %v", kids)
 	}
 }
