@@ -34,7 +34,11 @@ func serverBin(t testing.TB) string {
 			return
 		}
 		binPath = filepath.Join(dir, "rrmcp")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/rrmcp")
+		args := []string{"build", "-o", binPath}
+		if os.Getenv("RRMCP_TEST_RACE") != "" {
+			args = append(args, "-race") // race-check the server itself
+		}
+		cmd := exec.Command("go", append(args, "./cmd/rrmcp")...)
 		cmd.Dir = testenv.Root(t)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = err
