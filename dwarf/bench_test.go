@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // largeBinary returns bench/large/build/<name> or skips the benchmark.
@@ -113,5 +114,45 @@ func BenchmarkLineToAddrsCold(b *testing.B) {
 			b.Fatalf("LineToAddrs: %v, %d", err, len(las))
 		}
 		img.Close()
+	}
+}
+
+// BenchmarkLoadLargeMapped is BenchmarkLoadLargeAndResolve with the
+// DWARF of package symbols' memory-mapped file (LoadFrom): no section
+// copies.
+func BenchmarkLoadLargeMapped(b *testing.B) {
+	for _, name := range []string{"sqlite3", "stl/stl"} {
+		b.Run(filepath.Base(name), func(b *testing.B) {
+			path := largeBinary(b, name)
+			pcs := samplePCs(b, path, 10000)
+			b.ResetTimer()
+			for b.Loop() {
+				sf, err := symbols.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				dw, err := sf.DWARF()
+				if err != nil {
+					b.Fatal(err)
+				}
+				img, err := LoadFrom(Sources{Exe: sf.ELF(), DWARF: dw, Section: sf.SectionData})
+				if err != nil {
+					b.Fatal(err)
+				}
+				found := 0
+				for _, pc := range pcs {
+					if _, ok := img.PCToLine(pc); ok {
+						found++
+					}
+					if f := img.FuncAt(pc); f != nil && f.Name != "" {
+						found++
+					}
+				}
+				sf.Close()
+				if found < len(pcs) {
+					b.Fatalf("only %d of %d lookups resolved", found, 2*len(pcs))
+				}
+			}
+		})
 	}
 }

@@ -50,8 +50,9 @@ type Image struct {
 	symOnce sync.Once
 	syms    []elfSym
 
-	secMu sync.Mutex
-	secs  map[string][]byte
+	secMu     sync.Mutex
+	secs      map[string][]byte
+	sectionFn func(name string) ([]byte, error)
 }
 
 type unitRange struct {
@@ -109,6 +110,43 @@ func LoadSplit(exe, dbg *elf.File) (*Image, error) {
 	return img, nil
 }
 
+// Sources is debug data a caller already holds, for LoadFrom: typically
+// package symbols' memory-mapped files, so that nothing is copied.
+type Sources struct {
+	// Exe holds the code, .eh_frame and symbols. Required.
+	Exe *elf.File
+	// Debug holds the DWARF (nil: Exe).
+	Debug *elf.File
+	// DWARF is the parsed DWARF of Debug (nil: parse it from Debug).
+	DWARF *stddwarf.Data
+	// Section returns the contents of a section of Debug by name
+	// (".debug_loclists", ".debug_addr", ".debug_frame", ...), nil if
+	// absent. Nil: read through Debug, which copies.
+	Section func(name string) ([]byte, error)
+}
+
+// LoadFrom builds an Image from debug data the caller already holds.
+func LoadFrom(src Sources) (*Image, error) {
+	if src.DWARF == nil {
+		img, err := LoadSplit(src.Exe, src.Debug)
+		if err == nil {
+			img.sectionFn = src.Section
+		}
+		return img, err
+	}
+	if src.Exe == nil {
+		return nil, errors.New("load image: nil ELF file")
+	}
+	if src.Exe.Machine != elf.EM_X86_64 {
+		return nil, fmt.Errorf("load image: machine %v: %w", src.Exe.Machine, ErrUnsupported)
+	}
+	dbg := src.Debug
+	if dbg == nil {
+		dbg = src.Exe
+	}
+	return &Image{exe: src.Exe, dbg: dbg, dw: src.DWARF, secs: map[string][]byte{}, sectionFn: src.Section}, nil
+}
+
 // Close closes the ELF files if the Image opened them (Open).
 func (img *Image) Close() error {
 	if !img.owned {
@@ -141,6 +179,12 @@ func (img *Image) section(name string) []byte {
 		return b
 	}
 	var b []byte
+	if img.sectionFn != nil {
+		if d, err := img.sectionFn(name); err == nil && d != nil {
+			img.secs[name] = d
+			return d
+		}
+	}
 	for _, f := range []*elf.File{img.dbg, img.exe} {
 		if s := f.Section(name); s != nil && s.Type != elf.SHT_NOBITS {
 			d, err := s.Data()
