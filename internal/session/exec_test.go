@@ -1,0 +1,48 @@
+package session
+
+import (
+	"context"
+	"testing"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+)
+
+// TestLineDone checks the decision that ends a source-level step, for
+// forward and reverse steps, into and over calls, and recursion.
+func TestLineDone(t *testing.T) {
+	f := &dwarf.Function{Name: "f", Entry: 0x1000}
+	g := &dwarf.Function{Name: "g", Entry: 0x2000}
+	at := func(fn *dwarf.Function, pc, sp, cfa uint64, line int, rowStart uint64, stmt bool) here {
+		return here{pc: pc, sp: sp, cfa: cfa, fn: fn, hasLine: line > 0,
+			line: dwarf.LineEntry{Addr: rowStart, File: "a.c", Line: line, IsStmt: stmt}}
+	}
+	start := at(f, 0x1010, 0x7f00, 0x7f20, 10, 0x1010, true)
+	for _, tc := range []struct {
+		name      string
+		h         here
+		rev, into bool
+		want      bool
+	}{
+		{"same line", at(f, 0x1014, 0x7f00, 0x7f20, 10, 0x1010, true), false, false, false},
+		{"next line", at(f, 0x1018, 0x7f00, 0x7f20, 11, 0x1018, true), false, false, true},
+		{"next line mid-row not stmt", at(f, 0x101c, 0x7f00, 0x7f20, 11, 0x1018, false), false, false, false},
+		{"reverse into previous line mid-row", at(f, 0x100c, 0x7f00, 0x7f20, 9, 0x1004, true), true, false, false},
+		{"reverse at previous line start", at(f, 0x1004, 0x7f00, 0x7f20, 9, 0x1004, true), true, false, true},
+		{"step into callee at line start", at(g, 0x2008, 0x7e00, 0x7ef0, 20, 0x2008, true), false, true, true},
+		{"next never stops in a callee", at(g, 0x2008, 0x7e00, 0x7ef0, 20, 0x2008, true), false, false, false},
+		{"reverse step lands on callee's ret", at(g, 0x2040, 0x7e00, 0x7ef0, 25, 0x2030, true), true, true, false},
+		{"reverse step at callee's last line start", at(g, 0x2030, 0x7e00, 0x7ef0, 25, 0x2030, true), true, true, true},
+		{"returned to caller mid-line", at(g, 0x2044, 0x7f28, 0x7f60, 30, 0x2040, true), false, false, false},
+		{"returned to caller at a line start", at(g, 0x2050, 0x7f28, 0x7f60, 31, 0x2050, true), false, false, true},
+		{"recursive call of the same function (next)", at(f, 0x1004, 0x7e00, 0x7ef0, 9, 0x1004, true), false, false, false},
+		{"recursive call of the same function (step)", at(f, 0x1004, 0x7e00, 0x7ef0, 9, 0x1004, true), false, true, true},
+		{"returned into a caller without lines", at(nil, 0x9000, 0x7f28, 0, 0, 0, false), false, false, true},
+		{"inside a callee without lines", at(nil, 0x9000, 0x7e00, 0, 0, 0, false), false, true, false},
+	} {
+		h := tc.h
+		got, err := (&Session{}).lineDone(context.Background(), start, &h, tc.rev, tc.into)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: lineDone = %v, %v; want %v", tc.name, got, err, tc.want)
+		}
+	}
+}
