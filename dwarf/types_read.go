@@ -488,14 +488,16 @@ func (r *TypeReader) prefixOf(off stddwarf.Offset) string {
 		return ""
 	}
 	prefix := ""
-	for steps := 0; steps < 1<<24; steps++ {
+	last := r.cus[i].off
+	for steps := 0; steps < 1<<20; steps++ {
 		e, err := rd.Next()
 		if err != nil || e == nil || e.Tag == 0 {
 			return ""
 		}
-		if e.Offset > off {
-			return ""
+		if e.Offset > off || e.Offset <= last {
+			return "" // passed it, or malformed siblings going backwards
 		}
+		last = e.Offset
 		// Everything at this level shares the prefix: remember it for
 		// the lookups to come.
 		r.qual[e.Offset] = prefix
@@ -505,7 +507,7 @@ func (r *TypeReader) prefixOf(off stddwarf.Offset) string {
 		if !e.Children {
 			continue
 		}
-		if sib, ok := e.Val(stddwarf.AttrSibling).(stddwarf.Offset); ok {
+		if sib, ok := e.Val(stddwarf.AttrSibling).(stddwarf.Offset); ok && sib > e.Offset {
 			if off >= sib {
 				rd.Seek(sib)
 				continue
