@@ -136,7 +136,7 @@ func TestGDBDifferential(t *testing.T) {
 			t.Run(prog, func(t *testing.T) {
 				t.Parallel()
 				path := testenv.Prog(t, prog)
-				ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+				ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 				defer cancel()
 				eng := runBounded(ctx, newOursSide(path, nil, env), byProg[prog])
 				ses := runBounded(ctx, newSessionSide(path, nil, env), byProg[prog])

@@ -419,6 +419,9 @@ func (o *oursSide) observe(ctx context.Context, sp *stopSpec) *observation {
 	if err != nil {
 		return &observation{Err: "backtrace: " + err.Error()}
 	}
+	if funcBreak {
+		frames = trimInlineEntry(frames, sp.Where)
+	}
 	obs := &observation{Vars: map[string]string{}}
 	for _, f := range frames {
 		fo := frameObs{Func: f.Name}
@@ -447,6 +450,26 @@ func (o *oursSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		obs.Exprs = append(obs.Exprs, miValue(fs.env.Format(obj)))
 	}
 	return obs
+}
+
+// trimInlineEntry drops the inlined calls that start at the stop pc and
+// are nested inside the function the breakpoint is on: GDB shows the
+// breakpoint's function as frame 0 (stopped_by_user_bp_inline_frame).
+// Unwind's KeepInlineEntry keeps every inlined call that starts there.
+func trimInlineEntry(frames []*dwarf.Frame, fn string) []*dwarf.Frame {
+	for i, f := range frames {
+		if f.PC != frames[0].PC || (i > 0 && !frames[i-1].Inlined) {
+			break
+		}
+		if f.Name == fn {
+			out := frames[i:]
+			for j, g := range out {
+				g.Level = j
+			}
+			return out
+		}
+	}
+	return frames
 }
 
 func (o *oursSide) frameScope(ctx context.Context) (*scope, error) {
@@ -492,7 +515,10 @@ func miValue(s string) string {
 		case ')':
 			depth--
 			if depth == 0 {
-				if rest, ok := strings.CutPrefix(s[i+1:], " "); ok && (strings.HasPrefix(rest, "0x") || strings.HasPrefix(rest, "@0x")) {
+				// Format puts a type in parentheses only before a
+				// pointer or reference ("0x…", "@0x…", "<synthetic
+				// pointer>"); no C value itself starts with '('.
+				if rest, ok := strings.CutPrefix(s[i+1:], " "); ok && rest != "" {
 					return rest
 				}
 				return s
