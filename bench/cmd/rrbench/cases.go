@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -47,19 +49,29 @@ type measurement struct {
 	durs  []time.Duration
 	rss   []float64 // MiB, cold-start cases only
 	pkts  []float64 // RSP packets per timed operation (profile runs)
+	cpu   []float64 // ms of CPU the front-end process used per timed operation
 	check string    // what the side returned, to compare the two
 }
 
 // timed runs op and records its duration and, when counting, its packets.
+// CPU samples taken meanwhile carry the label rrbench=timed, so a profile
+// can be narrowed to the timed operations (-tagfocus=rrbench=timed).
 func (m *measurement) timed(d driver, keep bool, op func() error) error {
 	p0 := d.packets()
+	c0 := cpuMs(d.pid())
+	var err error
 	t0 := time.Now()
-	err := op()
+	pprof.Do(context.Background(), pprof.Labels("rrbench", "timed"), func(context.Context) { err = op() })
 	dur := time.Since(t0)
 	if err != nil || !keep {
 		return err
 	}
 	m.durs = append(m.durs, dur)
+	if c0 >= 0 {
+		if c1 := cpuMs(d.pid()); c1 >= c0 {
+			m.cpu = append(m.cpu, c1-c0)
+		}
+	}
 	if p0 >= 0 {
 		m.pkts = append(m.pkts, float64(d.packets()-p0))
 	}
@@ -279,15 +291,18 @@ func coldStart(ctx context.Context, exe string, mk maker, reps int) (measurement
 		if err != nil {
 			return m, err
 		}
-		st, err := func() (stopInfo, error) {
-			if err := d.start(ctx, exe); err != nil {
-				return stopInfo{}, err
-			}
-			if err := d.setBreak(ctx, "bench_stop", ""); err != nil {
-				return stopInfo{}, err
-			}
-			return d.cont(ctx)
-		}()
+		var st stopInfo
+		pprof.Do(context.Background(), pprof.Labels("rrbench", "timed"), func(context.Context) {
+			st, err = func() (stopInfo, error) {
+				if err := d.start(ctx, exe); err != nil {
+					return stopInfo{}, err
+				}
+				if err := d.setBreak(ctx, "bench_stop", ""); err != nil {
+					return stopInfo{}, err
+				}
+				return d.cont(ctx)
+			}()
+		})
 		dur := time.Since(t0)
 		rss := peakRSS(d.pid())
 		if pk := d.packets(); pk >= 0 && err == nil {
@@ -324,4 +339,32 @@ func peakRSS(pid int) float64 {
 		}
 	}
 	return 0
+}
+
+// cpuMs returns the CPU time all threads of pid have used so far, in ms,
+// from /proc/PID/task/*/sched (se.sum_exec_runtime, ns resolution); -1 if
+// unavailable.
+func cpuMs(pid int) float64 {
+	files, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/sched", pid))
+	if len(files) == 0 {
+		return -1
+	}
+	total := 0.0
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue // the thread exited
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(line, "se.sum_exec_runtime"); ok {
+				_, v, _ := strings.Cut(rest, ":")
+				x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err == nil {
+					total += x
+				}
+				break
+			}
+		}
+	}
+	return total
 }

@@ -138,7 +138,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		if profile {
 			for _, r := range rs {
 				if r.loses() && r.Error == "" && c.reuseRR == "" {
-					preps := 3 * reps // more samples for the profiler
+					preps := 5 * reps // more samples for the profiler
 					if c.hits > 0 || c.large {
 						preps = 1 // one whole run is plenty
 					}

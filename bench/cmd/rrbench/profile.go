@@ -12,6 +12,9 @@ import (
 	"time"
 )
 
+// profileHz is the CPU profiling rate of profile runs.
+const profileHz = 1000
+
 // profileCase reruns rrmcp's side of c in-process under the CPU profiler
 // (time rows) or takes a heap profile at the stop (RSS rows), and
 // summarizes it with `go tool pprof -top`.
@@ -56,6 +59,9 @@ func profileCase(c benchCase, r row, exe string, reps int, dir string, timeout t
 			rep.Err = err
 			return rep
 		}
+		// Sub-millisecond operations need more than the default 100 Hz;
+		// StartCPUProfile then warns on stderr that the rate was set.
+		runtime.SetCPUProfileRate(profileHz)
 		if err := pprof.StartCPUProfile(f); err != nil {
 			f.Close()
 			rep.Err = err
@@ -88,10 +94,12 @@ func profileCase(c benchCase, r row, exe string, reps int, dir string, timeout t
 		{"-top", "-nodecount=20"},
 		{"-top", "-cum", "-nodecount=30", "-show=github.com/rrmcp/"},
 	} {
-		args := append([]string{"tool", "pprof"}, v...)
 		if heapFile != "" {
-			args = append(args, "-sample_index=inuse_space")
+			v = append(v, "-sample_index=inuse_space")
+		} else {
+			v = append(v, "-tagfocus=rrbench=timed") // only the timed operations
 		}
+		args := append([]string{"tool", "pprof"}, v...)
 		out, err := exec.Command("go", append(args, rep.File)...).CombinedOutput()
 		if err != nil {
 			rep.Err = fmt.Errorf("go tool pprof: %v: %s", err, out)

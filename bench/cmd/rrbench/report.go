@@ -60,6 +60,12 @@ type row struct {
 	GDBP25ms   *float64 `json:"gdb_p25_ms,omitempty"`
 	GDBP75ms   *float64 `json:"gdb_p75_ms,omitempty"`
 
+	// CPU time the front-end process itself used per timed operation
+	// (median): what is left of the wall time is waiting — for gdbserver,
+	// the transport, the scheduler.
+	RRMCPCPUms *float64 `json:"rrmcp_cpu_ms,omitempty"`
+	GDBCPUms   *float64 `json:"gdb_cpu_ms,omitempty"`
+
 	RRMCPHitsPerS *float64 `json:"rrmcp_hits_per_s,omitempty"`
 	GDBHitsPerS   *float64 `json:"gdb_hits_per_s,omitempty"`
 
@@ -107,6 +113,12 @@ func rowsFor(c benchCase, rr, gdb measurement, rrErr, gdbErr error) []row {
 	}
 	if a.N > 0 && b.N > 0 && b.Median > 0 {
 		r.Ratio = math.Round(a.Median/b.Median*1000) / 1000
+	}
+	if x := summarize(rr.cpu); x.N > 0 {
+		r.RRMCPCPUms = f64(x.Median)
+	}
+	if y := summarize(gdb.cpu); y.N > 0 {
+		r.GDBCPUms = f64(y.Median)
 	}
 	rows := []row{r}
 	if c.rss != "" {
@@ -228,7 +240,14 @@ func writeMarkdown(w io.Writer, command string, machine []string, rows []row, pr
 			fmt.Fprintf(w, "Breakpoint-hit throughput (`%s`): rrmcp %s hits/s, GDB %s hits/s.\n\n", r.Name, fmtNum(r.RRMCPHitsPerS), fmtNum(r.GDBHitsPerS))
 		}
 	}
-	fmt.Fprintf(w, "## Cases\n\n| case | what is timed | rrmcp returned | GDB returned |\n|---|---|---|---|\n")
+	fmt.Fprintf(w, "## Where the time goes\n\nMedian wall time of one operation next to the CPU time the front-end process itself used for it (all its threads, from /proc/PID/task/*/sched); the rest is waiting: for gdbserver, for the transport (stdio pipes for rrmcp and GDB alike), for the scheduler on a busy machine.\n\n| case | rrmcp wall | rrmcp CPU | GDB wall | GDB CPU |\n|---|---|---|---|---|\n")
+	for _, r := range rows {
+		if r.Unit != "ms" || (r.RRMCPCPUms == nil && r.GDBCPUms == nil) {
+			continue
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", r.Name, fmtNum(r.RRMCPms), fmtNum(r.RRMCPCPUms), fmtNum(r.GDBms), fmtNum(r.GDBCPUms))
+	}
+	fmt.Fprintf(w, "\n## Cases\n\n| case | what is timed | rrmcp returned | GDB returned |\n|---|---|---|---|\n")
 	for _, r := range rows {
 		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.Name, r.desc, mdCell(r.RRMCPCheck), mdCell(r.GDBCheck))
 	}
