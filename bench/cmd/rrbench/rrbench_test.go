@@ -126,6 +126,9 @@ func TestDriversSmoke(t *testing.T) {
 			if len(m.durs) != 2 || !strings.Contains(m.check, w) {
 				t.Errorf("%s/%s: %d samples, returned %q; want 2 samples and %q", c.name, side, len(m.durs), m.check, w)
 			}
+			if len(m.cpu) != 2 {
+				t.Errorf("%s/%s: %d CPU samples, want 2 (from /proc/PID/task/*/sched)", c.name, side, len(m.cpu))
+			}
 		}
 	}
 }
