@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -126,7 +127,7 @@ func TestDriversSmoke(t *testing.T) {
 			if len(m.durs) != 2 || !strings.Contains(m.check, w) {
 				t.Errorf("%s/%s: %d samples, returned %q; want 2 samples and %q", c.name, side, len(m.durs), m.check, w)
 			}
-			if len(m.cpu) != 2 {
+			if len(m.cpu) != 2 && cpuMs(os.Getpid()) >= 0 { // kernels without sched debug have no /proc/PID/sched
 				t.Errorf("%s/%s: %d CPU samples, want 2 (from /proc/PID/task/*/sched)", c.name, side, len(m.cpu))
 			}
 		}
