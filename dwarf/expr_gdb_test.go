@@ -310,3 +310,34 @@ func TestVLALikeGDB(t *testing.T) {
 		}
 	}
 }
+
+// TestDWARF4LikeGDB repeats the C comparisons on a -gdwarf-4 build
+// (bitfields as DW_AT_bit_offset, other forms).
+func TestDWARF4LikeGDB(t *testing.T) {
+	bin := compile(t, "gcc", "cvals.c", "-gdwarf-4")
+	exprs := append(append([]string{}, cExprs...), cFrameExprs...)
+	s := stopInGDB(t, bin, stopAtHere, exprs)
+	t.Run("format", func(t *testing.T) { checkPrinted(t, s, cExprs, false) })
+	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cFrameExprs) })
+	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, cTypes) })
+}
+
+// TestTypeUnitsUnsupported: types in DWARF 4 type units (ref_sig8) are
+// reported as unsupported, not mistaken for void.
+func TestTypeUnitsUnsupported(t *testing.T) {
+	bin := compile(t, "gcc", "cvals.c", "-gdwarf-4", "-fdebug-types-section")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	tr := NewTypeReader(img.DWARF())
+	sc := NewImageScope(img, nil, tr, 0)
+	_, err = EvalExpr(t.Context(), sc, "sizeof(n1)")
+	if err == nil {
+		t.Skip("this gcc put no types in type units")
+	}
+	if !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrNotFound) {
+		t.Errorf("sizeof(n1) with type units: %v, want ErrUnsupported", err)
+	}
+}

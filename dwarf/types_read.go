@@ -550,11 +550,17 @@ func (r *TypeReader) lang(off stddwarf.Offset) Lang {
 
 // typeAttr reads the type referenced by e's DW_AT_type (void if absent).
 func (r *TypeReader) typeAttr(e *stddwarf.Entry, depth int) (Type, error) {
-	off, ok := e.Val(stddwarf.AttrType).(stddwarf.Offset)
-	if !ok {
+	switch v := e.Val(stddwarf.AttrType).(type) {
+	case stddwarf.Offset:
+		return r.readType(v, depth+1)
+	case nil:
 		return &VoidType{CommonType{Name: "void", Lang: r.lang(e.Offset)}}, nil
+	case uint64:
+		// DW_FORM_ref_sig8: the type lives in a type unit
+		return nil, fmt.Errorf("type of DIE %#x is in a type unit (signature %#x): %w", e.Offset, v, ErrUnsupported)
+	default:
+		return nil, errType(e.Offset, "DW_AT_type of class %T", v)
 	}
-	return r.readType(off, depth+1)
 }
 
 func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
@@ -658,8 +664,14 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 		}
 		return t, nil // Size() follows Elem (which may be resolved later)
 	case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
+		if sig, ok := e.Val(attrSignature).(uint64); ok {
+			return nil, fmt.Errorf("type %s at %#x is in a type unit (signature %#x): %w", common.Name, off, sig, ErrUnsupported)
+		}
 		return r.readStruct(rd, e, common, depth) // a declaration finds its definition on first use
 	case stddwarf.TagEnumerationType:
+		if sig, ok := e.Val(attrSignature).(uint64); ok {
+			return nil, fmt.Errorf("type %s at %#x is in a type unit (signature %#x): %w", common.Name, off, sig, ErrUnsupported)
+		}
 		return r.readEnum(rd, e, common, depth)
 	case stddwarf.TagArrayType:
 		return r.readArray(rd, e, common, depth)
@@ -677,6 +689,10 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 }
 
 const tagAtomicType stddwarf.Tag = 0x47
+
+// attrSignature is DW_AT_signature: a declaration whose definition is in
+// a type unit (-fdebug-types-section), which this package does not read.
+const attrSignature stddwarf.Attr = 0x69
 
 func qualName(tag stddwarf.Tag) string {
 	switch tag {
