@@ -115,7 +115,7 @@ func (f *Frame) exprEnv() *exprEnv {
 		env.entryValue = func(expr []byte) (uint64, error) { return f.entryValue(expr) }
 		env.parameterRef = func(off uint64) (uint64, error) {
 			return f.callerValue(func(cf *Frame) (uint64, error) {
-				return cf.callSiteParam(stddwarf.Offset(uint64(u.start) + off))
+				return cf.callSiteParam(f, stddwarf.Offset(uint64(u.start)+off))
 			})
 		}
 	}
@@ -174,7 +174,7 @@ func (f *Frame) entryValue(expr []byte) (uint64, error) {
 		// an inlined call has no entry of its own
 		return 0, ErrOptimizedOut
 	}
-	v, err := f.callerValue(func(cf *Frame) (uint64, error) { return cf.callSiteValue(reg) })
+	v, err := f.callerValue(func(cf *Frame) (uint64, error) { return cf.callSiteValue(f, reg) })
 	if err == nil {
 		return v, nil
 	}
@@ -217,13 +217,13 @@ const attrCallParameter stddwarf.Attr = 0x80 // DW_AT_call_parameter
 // callSiteParam evaluates the value passed at this (caller) frame's call
 // site for the callee's formal parameter DIE param (DW_AT_call_parameter,
 // or DW_AT_abstract_origin in the GNU extension).
-func (f *Frame) callSiteParam(param stddwarf.Offset) (uint64, error) {
+func (f *Frame) callSiteParam(callee *Frame, param stddwarf.Offset) (uint64, error) {
 	root, err := f.Function.Tree()
 	if err != nil {
 		return 0, err
 	}
 	site := findCallSite(root, f.PC-f.Bias)
-	if site == nil {
+	if site == nil || !f.callsFunction(site, callee) {
 		return 0, ErrOptimizedOut
 	}
 	for _, c := range site.Children {
@@ -259,14 +259,14 @@ const (
 
 // callSiteValue finds the call site at this (caller) frame's return
 // address and evaluates the value its parameter in reg had at the call.
-func (f *Frame) callSiteValue(reg int) (uint64, error) {
+func (f *Frame) callSiteValue(callee *Frame, reg int) (uint64, error) {
 	root, err := f.Function.Tree()
 	if err != nil {
 		return 0, err
 	}
 	ret := f.PC - f.Bias
 	site := findCallSite(root, ret)
-	if site == nil {
+	if site == nil || !f.callsFunction(site, callee) {
 		return 0, ErrOptimizedOut
 	}
 	for _, c := range site.Children {
@@ -562,4 +562,43 @@ func (f *Frame) EntryValue(v Variable) (Variable, error) {
 	ev.Location = Location{Kind: LocValue, Bytes: binary.LittleEndian.AppendUint64(nil, val)}
 	ev.LocErr = nil
 	return ev, nil
+}
+
+const (
+	attrCallTarget     stddwarf.Attr = 0x83   // DW_AT_call_target
+	attrGNUCallSiteTgt stddwarf.Attr = 0x2113 // DW_AT_GNU_call_site_target
+)
+
+// callsFunction reports whether the call site in this (caller) frame is
+// known to call callee's function, as GDB requires before it trusts
+// call-site values: the site names the callee (DW_AT_call_origin), or its
+// DW_AT_call_target evaluates in this frame to the callee's entry.
+func (f *Frame) callsFunction(site *godwarf.Tree, callee *Frame) bool {
+	fn := callee.Function
+	if fn == nil {
+		return false
+	}
+	var origin stddwarf.Offset
+	if fl := site.AttrField(attrCallOrigin); fl != nil {
+		origin, _ = fl.Val.(stddwarf.Offset)
+	} else if fl := site.AttrField(stddwarf.AttrAbstractOrigin); fl != nil {
+		origin, _ = fl.Val.(stddwarf.Offset)
+	}
+	if origin != 0 {
+		name, linkage, _, _, _, _ := f.Image.resolveDecl(origin)
+		return name == fn.dwarfName || linkage != "" && linkage == fn.LinkageName
+	}
+	var expr []byte
+	if fl := site.AttrField(attrCallTarget); fl != nil {
+		expr, _ = fl.Val.([]byte)
+	} else if fl := site.AttrField(attrGNUCallSiteTgt); fl != nil {
+		expr, _ = fl.Val.([]byte)
+	}
+	if expr == nil {
+		return false
+	}
+	env := f.exprEnv()
+	env.entryValue = nil
+	target, err := evalValue(expr, env)
+	return err == nil && callee.Image == f.Image && target == fn.Entry+callee.Bias
 }

@@ -439,7 +439,7 @@ func (m *exprMachine) step(op byte) error {
 		if err := m.push(v); err != nil {
 			return err
 		}
-		return m.convert(t)
+		return m.typed(t)
 	case opConst1u:
 		return m.push(r.fixed(1))
 	case opConst1s:
@@ -625,7 +625,7 @@ func (m *exprMachine) step(op byte) error {
 		if err := m.push(v); err != nil {
 			return err
 		}
-		return m.convert(t)
+		return m.typed(t)
 	case opConvert, opGNUConvert, opReinterpret, opGNUReinterpret:
 		t := r.uleb()
 		if len(m.stack) == 0 {
@@ -664,8 +664,22 @@ func (m *exprMachine) setReg(reg int) {
 	m.cur = &loc
 }
 
+// typed gives the top of the stack the base type at unit offset t
+// (DW_OP_regval_type, DW_OP_deref_type): integers are truncated and
+// extended to the type's size; floating-point values keep their bits.
+func (m *exprMachine) typed(t uint64) error {
+	if t == 0 || m.env.baseType == nil {
+		return nil
+	}
+	if _, enc, err := m.env.baseType(t); err == nil && enc == ateFloat {
+		return nil
+	}
+	return m.convert(t)
+}
+
 // convert truncates or extends the top of the stack to the base type at
-// unit offset t (0: the generic type).
+// unit offset t (0: the generic type); conversions to or from floating
+// point are not supported.
 func (m *exprMachine) convert(t uint64) error {
 	if t == 0 {
 		return nil

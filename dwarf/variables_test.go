@@ -68,18 +68,19 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 			"set print entry-values both", fmt.Sprintf("echo @@ENTRY%d\\n", i), fmt.Sprintf("frame %d", i), "set print entry-values default",
 			fmt.Sprintf("echo @@END%d\\n", i))
 	}
-	progs := []struct{ src, opt string }{
-		{"sample.c", "-O0"}, {"sample.c", "-O2"}, {"sample.c", "-O2 -gdwarf-4"},
+	cxxStops := []string{"geo::Circle::area", "twice<double>", "checked"}
+	progs := []struct {
+		cc, src, opt string
+		stops        []string
+	}{
+		{"gcc", "sample.c", "-O0", stops}, {"gcc", "sample.c", "-O2", stops}, {"gcc", "sample.c", "-O2 -gdwarf-4", stops},
 		// a .constprop clone whose dropped parameter is DW_OP_GNU_parameter_ref
-		{"params.c", "-O2"},
+		{"gcc", "params.c", "-O2", []string{"stop_pr"}},
+		{"g++", "shapes.cpp", "-O0", cxxStops}, {"g++", "shapes.cpp", "-O2", cxxStops},
 	}
 	for _, prog := range progs {
-		opt := prog.opt
-		stops := stops
-		if prog.src == "params.c" {
-			stops = []string{"stop_pr"}
-		}
-		bin := buildTestProg(t, "gcc", prog.src, append([]string{"-g"}, strings.Fields(opt)...)...)
+		opt, stops := prog.opt, prog.stops
+		bin := buildTestProg(t, prog.cc, prog.src, append([]string{"-g"}, strings.Fields(opt)...)...)
 		img, err := Open(bin)
 		if err != nil {
 			t.Fatal(err)
