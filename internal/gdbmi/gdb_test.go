@@ -206,6 +206,9 @@ func TestEvaluateThroughRelay(t *testing.T) {
 			t.Errorf("Evaluate(%q) error = %v, want a gdb error containing %q", e.expr, err, e.msg)
 		}
 	}
+	if out, err := g.Console(ctx, "info sharedlibrary"); err != nil || !strings.Contains(out, "libstdc++") {
+		t.Errorf("Console(info sharedlibrary) = %q, %v; want the libstdc++ line", out, err)
+	}
 	if after := tg.regs(t, ctx); after != before {
 		t.Errorf("registers changed while GDB evaluated:\nbefore %s\nafter  %s", before, after)
 	}
