@@ -295,6 +295,13 @@ func TestLiveSharedLibrary(t *testing.T) {
 	prog := testenv.Prog(t, "shlib_crash")
 	c := startServer(t)
 	c.ok("rr_live_start", args{"command": []string{prog}})
+	// Before ld.so has loaded libbuggy.so its functions are unknown.
+	c.fails("rr_breakpoint_set", args{"location": "config_get_int"}, "shared library that is not loaded yet", "run to main first")
+	c.ok("rr_breakpoint_set", args{"location": "main"})
+	c.ok("rr_continue", nil, "breakpoint #1", "main")
+	c.ok("rr_breakpoint_set", args{"location": "config_get_int"}, "Breakpoint #2")
+	c.ok("rr_continue", nil, "breakpoint #2", "config_get_int", "libbuggy.c:44")
+	c.ok("rr_breakpoint_remove", args{"breakpoint_number": 2})
 	c.ok("rr_continue", nil, "SIGSEGV", "parse_int", "libbuggy.c:29", "libbuggy.so")
 	c.ok("rr_backtrace", nil, "parse_int", "config_get_int", "libbuggy.c:45", "main", "shlib_crash.c")
 	c.ok("rr_locals", nil, "[arg]")

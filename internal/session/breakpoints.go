@@ -204,7 +204,25 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		b.addrs, b.fn = []uint64{a + s.bias}, loc
 		return b, nil
 	}
-	if l := s.loadLibs(ctx); l != nil {
+	if l := s.reloadLibs(ctx); l != nil {
+		// Shared libraries: their DWARF first (past the prologue, like
+		// the main program), then their ELF symbols.
+		for _, mod := range l.as.Modules() {
+			img := s.libImage(l, mod.Path)
+			if img == nil || img == s.img {
+				continue
+			}
+			for _, f := range img.FuncsByName(loc) {
+				a, le := img.BreakpointAddr(f)
+				b.addrs = append(b.addrs, a+mod.Bias)
+				if b.fn == "" {
+					b.fn, b.file, b.line = f.Name, le.File, le.Line
+				}
+			}
+		}
+		if len(b.addrs) > 0 {
+			return b, nil
+		}
 		if locs, err := l.as.LookupName(loc); err == nil && len(locs) > 0 {
 			for _, sl := range locs {
 				b.addrs = append(b.addrs, sl.Symbol.Addr+sl.Module.Bias)
@@ -213,7 +231,11 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 			return b, nil
 		}
 	}
-	return nil, fmt.Errorf("no function named %q%s: %w", loc, s.suggestFunc(loc), ErrNotFound)
+	hint := s.suggestFunc(loc)
+	if hint == "" {
+		hint = "; if it is in a shared library that is not loaded yet, run to main first (rr_breakpoint_set main, rr_continue) and set it again"
+	}
+	return nil, fmt.Errorf("no function named %q%s: %w", loc, hint, ErrNotFound)
 }
 
 func (s *Session) resolveLine(b *breakpoint, file string, n int) (*breakpoint, error) {

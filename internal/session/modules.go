@@ -110,15 +110,28 @@ func (s *Session) module(ctx context.Context, pc uint64) (*dwarf.Image, uint64, 
 	if mod.Path == s.program {
 		return s.img, s.bias, s.img != nil
 	}
-	img, ok := l.imgs[mod.Path]
-	if !ok {
-		img, _ = dwarf.Open(mod.Path)
-		l.imgs[mod.Path] = img
-	}
+	img := s.libImage(l, mod.Path)
 	if img == nil {
 		return nil, 0, false
 	}
 	return img, mod.Bias, true
+}
+
+// libImage opens (once) the debug information of a library; nil if it
+// cannot be read or has no file.
+func (s *Session) libImage(l *libs, path string) *dwarf.Image {
+	if path == "" || strings.HasPrefix(path, "[") || strings.HasPrefix(path, "linux-vdso") {
+		return nil
+	}
+	if path == s.program {
+		return s.img
+	}
+	img, ok := l.imgs[path]
+	if !ok {
+		img, _ = dwarf.Open(path)
+		l.imgs[path] = img
+	}
+	return img
 }
 
 // inText reports whether the file address is inside an executable section.
