@@ -181,3 +181,24 @@ func FuzzClassify(f *testing.F) {
 		}
 	})
 }
+
+func TestSanitizeStop(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", "S05"},
+		{"S05", "S05"},
+		{"W00", "W00"},
+		{"X09", "X09"},
+		{"T05swbreak:;06:e0e6ffffff7f0000;07:28e4ffffff7f0000;10:60c0fcf7ff7f0000;thread:p1cd6.1cd6;core:0;",
+			"T0506:e0e6ffffff7f0000;07:28e4ffffff7f0000;10:60c0fcf7ff7f0000;thread:p1cd6.1cd6;core:0;"},
+		{"T05watch:0000555555558028;thread:p1.1;", "T05thread:p1.1;"},
+		{"T05replaylog:begin;thread:p1.1;", "T05thread:p1.1;"},
+		{"T00thread:1a;", "T00thread:1a;"},
+		{"T05", "T05"},
+		{"Tzz", "Tzz"},
+	}
+	for _, tt := range tests {
+		if got := sanitizeStop(tt.in); got != tt.want {
+			t.Errorf("sanitizeStop(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
