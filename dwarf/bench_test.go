@@ -156,3 +156,31 @@ func BenchmarkLoadLargeMapped(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkUnwindAndLocals measures one stop's worth of work on warm
+// images: a backtrace through a signal handler and libc (with its
+// separate debug file) and the locals and arguments of every frame.
+func BenchmarkUnwindAndLocals(b *testing.B) {
+	bin := buildTestProg(b, "gcc", "sample.c", "-g", "-O2")
+	d := stopAndDump(b, bin, []string{"stop_in_handler"})[0]
+	img, err := Open(bin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer img.Close()
+	tgt := d.core.target(b)
+	bt, err := img.Unwind(b.Context(), tgt, d.core.regs, 0, UnwindOptions{})
+	if err != nil || len(bt.Frames) < 5 {
+		b.Fatalf("unwind: %v", err)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		bt, _ := img.Unwind(b.Context(), tgt, d.core.regs, 0, UnwindOptions{})
+		for _, f := range bt.Frames {
+			for _, v := range append(f.Params(), f.Locals()...) {
+				v.Location.Read(tgt.ReadMemory, 4)
+			}
+		}
+	}
+	b.ReportMetric(float64(len(bt.Frames)), "frames/op")
+}

@@ -48,7 +48,17 @@
 //		f.Params(); f.Locals()                     // GDB's "info args" / "info locals"
 //		v, _ := f.Scope().Lookup("x")              // block, function, CU statics, globals
 //		b, _ := v.Location.Read(mem, size)         // bytes of the value (size from the type)
+//		e, _ := f.EntryValue(v)                    // GDB's x@entry, from call-site info
 //	}
+//
+// Other entry points: [LoadFrom] reuses DWARF that package symbols has
+// memory-mapped; [Image.Global] reads a global outside a frame;
+// [Frame.LocateDIE] evaluates the target of an implicit pointer;
+// [Location.ReadPartial] reads values of which only some pieces survive;
+// [Image.InlinedCopies] lists the inlined instances of a function for
+// breakpoints; [Image.SymbolAt] names pcs without DWARF (ELF symbols,
+// NAME@plt). For the vDSO, build an Image with elf.NewFile over target
+// memory and [Load].
 //
 // Indexes are lazy: Open reads the ELF and section headers; a compile
 // unit is indexed (functions, declarations, CU-level variables) the first
