@@ -138,6 +138,7 @@ var cEvalExprs = []string{
 	"g_mixed.bf.a + g_mixed.bf.b", "sizeof(node_t)", "(node_t *)0", "*(node_t *)&n2",
 	"/x g_mixed", "/x g_arr", "/d g_c", "/x g_d", "/t 10", "/o 8", "/o 0", "/c 65", "/x -1", "/u g_sc",
 	"/x head", "/z g_uc", "/x g_str", "/d head", "/x g_col", "/x g_bool", "/x g_short", "/c g_arr", "/x g_nodes",
+	"/a g_op", "/a head", "/a 0", "/s g_str", "/s g_cp", "/a g_mixed",
 }
 
 var cxxEvalExprs = []string{

@@ -602,6 +602,18 @@ func (env *ValueEnv) formatLetter(o Object) (string, bool) {
 		if bt, ok := t.(*BaseType); ok && bt.IsFloat() && env.Letter == 'c' {
 			return "", false
 		}
+		if env.Letter == 'a' {
+			// an address: the value as a 64-bit integer (floats
+			// converted, signed values sign-extended), with <sym>
+			if bt, ok := t.(*BaseType); ok && bt.IsFloat() {
+				f, _, _ := floatValue(b)
+				return env.addrWithSym(uint64(int64(f))), true
+			}
+			if len(b) > 8 {
+				return "", false
+			}
+			return env.addrWithSym(uint64(bytesToInt(b, isSignedType(o.Type)))), true
+		}
 		if len(b) > 8 {
 			// x87 long double: its 10 significant bytes, as GDB
 			if bt, ok := t.(*BaseType); ok && bt.IsFloat() && len(b) >= 10 {
@@ -623,6 +635,8 @@ func (env *ValueEnv) formatLetter(o Object) (string, bool) {
 	}
 	m := mask(size)
 	switch env.Letter {
+	case 's':
+		return "", false // natural format (strings are already strings)
 	case 'x':
 		return "0x" + strconv.FormatUint(v&m, 16), true
 	case 'z':

@@ -80,7 +80,7 @@ type ValueEnv struct {
 	// Raw disables the libstdc++ pretty printers (GDB's print/r).
 	Raw bool
 	// Letter is a GDB print format letter applied to scalars: 0 for the
-	// natural format, or 'x', 'z', 'o', 't', 'd', 'u', 'c'
+	// natural format, or 'x', 'z', 'o', 't', 'd', 'u', 'c', 'a', 's'
 	// (print/x ...).
 	Letter byte
 	// ImplicitPointee returns the object described by the variable DIE
