@@ -181,14 +181,14 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 	}
 	file, lineStr, hasColon := cutLast(loc, ":")
 	if n, err := strconv.Atoi(lineStr); hasColon && err == nil && !strings.HasSuffix(file, ":") {
-		return s.resolveLine(b, file, n)
+		return s.resolveLine(ctx, b, file, n)
 	}
 	if n, err := strconv.Atoi(loc); err == nil {
 		f, err := s.selectedFrame(ctx)
 		if err != nil || f.File == "" {
 			return nil, argErrorf("location", "line %d needs a current source file; give file:line", n)
 		}
-		return s.resolveLine(b, f.File, n)
+		return s.resolveLine(ctx, b, f.File, n)
 	}
 	if fns := s.img.FuncsByName(loc); len(fns) > 0 {
 		for _, f := range fns {
@@ -238,16 +238,30 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 	return nil, fmt.Errorf("no function named %q%s: %w", loc, hint, ErrNotFound)
 }
 
-func (s *Session) resolveLine(b *breakpoint, file string, n int) (*breakpoint, error) {
+func (s *Session) resolveLine(ctx context.Context, b *breakpoint, file string, n int) (*breakpoint, error) {
 	if n <= 0 {
 		return nil, argErrorf("location", "line numbers start at 1")
 	}
 	las, err := s.img.LineToAddrs(file, n)
+	bias := s.bias
 	if err != nil || len(las) == 0 {
+		// A source file of a shared library?
+		if l := s.reloadLibs(ctx); l != nil {
+			for _, mod := range l.as.Modules() {
+				if img := s.libImage(l, mod.Path); img != nil && img != s.img {
+					if la, err := img.LineToAddrs(file, n); err == nil && len(la) > 0 {
+						las, bias = la, mod.Bias
+						break
+					}
+				}
+			}
+		}
+	}
+	if len(las) == 0 {
 		return nil, fmt.Errorf("no code at %s:%d%s: %w", file, n, s.suggestFile(file), ErrNotFound)
 	}
 	for _, la := range las {
-		b.addrs = append(b.addrs, la.Addr+s.bias)
+		b.addrs = append(b.addrs, la.Addr+bias)
 	}
 	b.file, b.line = las[0].File, las[0].Line
 	if las[0].Function != nil {
