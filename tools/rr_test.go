@@ -99,3 +99,29 @@ func TestRRDemo(t *testing.T) {
 		t.Fatalf("demo with rr: %v\n%s", err, out)
 	}
 }
+
+// TestRRChildProcess: replay a child process of a recording (rr -p), found
+// with rr_ps, to its crash.
+func TestRRChildProcess(t *testing.T) {
+	testenv.RR(t)
+	prog := testenv.Prog(t, "fork_exec")
+	testenv.Prog(t, "crash_child")
+	c := startServer(t)
+	trace := filepath.Join(t.TempDir(), "trace")
+	c.ok("rr_record", args{"command": []string{prog}, "trace_dir": trace}, "Recording complete")
+	ps := c.ok("rr_ps", args{"trace_dir": trace}, "crash_child")
+	var child float64
+	for _, p := range ps.data["processes"].([]any) {
+		p := p.(map[string]any)
+		if strings.Contains(p["command"].(string), "crash_child") {
+			child = p["pid"].(float64)
+		}
+	}
+	if child == 0 {
+		t.Fatalf("no crash_child in rr ps:\n%s", ps.text)
+	}
+	c.ok("rr_replay_start", args{"trace_dir": trace, "pid": int(child)}, "crash_child")
+	c.ok("rr_continue", nil, "SIGSEGV", "crash_child.c:25")
+	c.ok("rr_backtrace", nil, "greet", "main")
+	c.fails("rr_replay_start", args{"trace_dir": trace, "pid": 999999}, "not in the recording")
+}
