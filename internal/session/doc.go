@@ -23,8 +23,29 @@
 // # Concurrency
 //
 // A [Manager] holds several sessions; each session serializes its
-// operations with a mutex. [Session.Interrupt] is the exception: it does
-// not wait for the lock, so it can stop a resume that holds it.
+// operations with a lock. A call made while a resume (continue, step,
+// finish…) runs fails at once with [ErrNotStopped] instead of waiting;
+// [Session.Interrupt] does not take the lock, so it can stop that resume.
+// Every operation is bounded by its RR_MCP_TIMEOUT_* limit ([Timeouts]);
+// a resume that runs out of time (or whose caller goes away) is
+// interrupted and the session stays usable.
+//
+// # Execution
+//
+// Source-level step, next and finish are built here from single-steps,
+// the line table and temporary breakpoints (at return addresses, with a
+// stack check for recursion); their reverse variants use the server's
+// bs/bc the same way. User breakpoints stay inserted across resumes, and
+// conditions are evaluated by rrmcp at each hit. As in GDB, a write
+// watchpoint reports only writes that change the value, and continuing a
+// live program after a signal stop delivers the signal.
+//
+// # Expressions
+//
+// Expressions are evaluated by package dwarf in the selected frame; what
+// it reports unsupported goes to GDB/MI (internal/gdbmi) connected to the
+// same target through a read-only relay (internal/relay), started on
+// first use.
 //
 // # Caches
 //
