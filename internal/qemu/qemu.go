@@ -113,10 +113,19 @@ func socketArg(id string, fd int) string {
 
 var doneRE = regexp.MustCompile(`\bdone\b`)
 
+// DefaultRecordTimeout bounds Record when ctx has no deadline.
+const DefaultRecordTimeout = time.Minute
+
 // Record boots kernel under QEMU in record mode into dir (created if
 // needed) until the guest prints a line containing "done" on its serial
-// port, then stops and quits QEMU through QMP. ctx bounds the whole run.
+// port, then stops and quits QEMU through QMP. ctx bounds the whole run
+// (DefaultRecordTimeout if it has no deadline).
 func Record(ctx context.Context, dir, kernel string) (*Recording, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultRecordTimeout)
+		defer cancel()
+	}
 	qemuPath, _, err := Find(ctx)
 	if err != nil {
 		return nil, err

@@ -64,16 +64,26 @@ func ReplayArgs(o ReplayOptions) []string {
 	return args
 }
 
+// DefaultStartTimeout bounds StartReplay when ctx has no deadline: rr
+// replays to the target before it listens, which can take long.
+const DefaultStartTimeout = 10 * time.Minute
+
 // launchLineRE selects the stderr line to hand to ParseLaunchLine.
 var launchLineRE = regexp.MustCompile(`target extended-remote `)
 
 // StartReplay spawns `rr --non-interactive replay -s 0 …` and waits until
 // rr prints the debugger command line with its port (rr first replays to
-// the target, which can take long: ctx's deadline bounds the wait). If rr
+// the target, which can take long: ctx's deadline, or DefaultStartTimeout,
+// bounds the wait). If rr
 // exits first, the error carries the tail of its output (and wraps
 // ErrNoProcess when the pid is not in the trace). On success nothing has
 // connected yet: dial Addr.
 func StartReplay(ctx context.Context, o ReplayOptions) (*Replay, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultStartTimeout)
+		defer cancel()
+	}
 	rrPath := o.RR
 	if rrPath == "" {
 		rrPath = "rr"

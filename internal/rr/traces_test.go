@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -123,4 +124,19 @@ func splitKV(kv string) (string, string, bool) {
 		}
 	}
 	return kv, "", false
+}
+
+func FuzzParsePS(f *testing.F) {
+	f.Add("PID\tPPID\tEXIT\tCMD\n4242\t--\t0\t/bin/prog a b\n")
+	f.Add("PID\tPPID\tEXIT\tCMD\n1\t2\t-11\tx\ty\n\n")
+	f.Fuzz(func(t *testing.T, out string) {
+		ps, err := ParsePS(out)
+		if err == nil {
+			for _, p := range ps {
+				if strings.Contains(p.Exit, "\t") {
+					t.Fatalf("tab inside a field: %+v", p)
+				}
+			}
+		}
+	})
 }
