@@ -120,6 +120,7 @@ func makeFakeTrace(dir string) error {
 
 func fakeReplay(mode string, args []string) int {
 	fmt.Printf("fake rr args: %s\n", strings.Join(args, " "))
+	fmt.Println("tracee output: target extended-remote 10.9.9.9:1 is not rr's line")
 	fmt.Fprintln(os.Stderr, "rr: Warning: You appear to be running in a VMWare guest with a bug ...")
 	switch mode {
 	case "noprocess":

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -68,14 +67,11 @@ func ReplayArgs(o ReplayOptions) []string {
 // replays to the target before it listens, which can take long.
 const DefaultStartTimeout = 10 * time.Minute
 
-// launchLineRE selects the stderr line to hand to ParseLaunchLine.
-var launchLineRE = regexp.MustCompile(`target extended-remote `)
-
 // StartReplay spawns `rr --non-interactive replay -s 0 …` and waits until
-// rr prints the debugger command line with its port (rr first replays to
-// the target, which can take long: ctx's deadline, or DefaultStartTimeout,
-// bounds the wait). If rr
-// exits first, the error carries the tail of its output (and wraps
+// rr prints, on its stderr, the debugger command line with its port. rr
+// first replays to the target, which can take long: ctx's deadline, or
+// DefaultStartTimeout, bounds the wait. If rr exits first, the error wraps
+// proc.ErrExited and carries the tail of rr's output (and wraps
 // ErrNoProcess when the pid is not in the trace). On success nothing has
 // connected yet: dial Addr.
 func StartReplay(ctx context.Context, o ReplayOptions) (*Replay, error) {
@@ -103,23 +99,37 @@ func StartReplay(ctx context.Context, o ReplayOptions) (*Replay, error) {
 	if r.grace <= 0 {
 		r.grace = 3 * time.Second
 	}
-	r.p, err = proc.Start(ctx, proc.Config{Path: rrPath, Args: r.args, Env: env, KeepLines: o.KeepLines})
+	// Only rr's stderr counts: the replayed program's own output (on
+	// stdout or stderr before rr listens) could contain anything.
+	found := make(chan string, 1)
+	onLine := func(l proc.Line) {
+		if _, _, ok := ParseLaunchLine(l.Text); ok && l.Stderr {
+			select {
+			case found <- l.Text:
+			default:
+			}
+		}
+	}
+	r.p, err = proc.Start(ctx, proc.Config{Path: rrPath, Args: r.args, Env: env, KeepLines: o.KeepLines, OnLine: onLine})
 	if err != nil {
 		return nil, fmt.Errorf("rr replay: %w", err)
 	}
-	m, err := r.p.WaitLine(ctx, regexp.MustCompile(`.*`+launchLineRE.String()+`.*`))
-	if err != nil {
-		r.p.Stop(r.grace) //nolint:errcheck // Stop always waits
+	var line string
+	select {
+	case line = <-found:
+	case <-r.p.Done():
+		err = fmt.Errorf("%w (status %d) before listening; output:\n%s", proc.ErrExited, r.p.ExitCode(), r.p.Tail(20))
 		if strings.Contains(r.p.Tail(20), "No process") {
 			err = fmt.Errorf("%w: %w", ErrNoProcess, err)
 		}
+	case <-ctx.Done():
+		err = fmt.Errorf("waiting for the debug port: %w; output:\n%s", ctx.Err(), r.p.Tail(20))
+	}
+	if err != nil {
+		r.p.Stop(r.grace) //nolint:errcheck // Stop always waits
 		return nil, fmt.Errorf("rr %s: %w", strings.Join(r.args, " "), err)
 	}
-	addr, exe, ok := ParseLaunchLine(m[0])
-	if !ok {
-		r.p.Stop(r.grace) //nolint:errcheck
-		return nil, fmt.Errorf("rr replay: cannot read the debug address from %q", m[0])
-	}
+	addr, exe, _ := ParseLaunchLine(line)
 	r.addr, r.exe = addr, exe
 	return r, nil
 }
