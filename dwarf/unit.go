@@ -450,10 +450,9 @@ func (u *unit) displayName(name, linkage string) string {
 	if name == "" && linkage != "" {
 		return demangle.Filter(linkage, demangle.NoParams)
 	}
-	if u.isCPlusPlus() && strings.Contains(name, ")[") {
-		// GDB re-spells template arguments with its type printer:
-		// char (&) [32], int (*) [4]
-		name = strings.ReplaceAll(name, ")[", ") [")
+	if u.isCPlusPlus() {
+		// GDB canonicalizes C++ names: char (&) [32], T const
+		name = canonicalCxxName(strings.ReplaceAll(name, ")[", ") ["))
 	}
 	return name
 }

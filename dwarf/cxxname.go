@@ -1,0 +1,121 @@
+package dwarf
+
+import "strings"
+
+// canonicalCxxName rewrites the template arguments of a C++ name from
+// gcc's DWARF spelling to GDB's canonical one (cp_canonicalize_string):
+// cv-qualifiers go after the type they qualify, so
+// "std::pair<const std::string, int>" becomes
+// "std::pair<std::string const, int>" and "F<const char*>" becomes
+// "F<char const*>". Names without template arguments are returned as is.
+func canonicalCxxName(name string) string {
+	if !strings.Contains(name, "<const ") && !strings.Contains(name, ", const ") &&
+		!strings.Contains(name, "<volatile ") && !strings.Contains(name, ", volatile ") {
+		return name
+	}
+	var b strings.Builder
+	canonArgs(&b, name)
+	return b.String()
+}
+
+// canonArgs copies s to b, canonicalizing every template argument list.
+func canonArgs(b *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '<' || strings.HasSuffix(s[:i], "operator") || strings.HasSuffix(s[:i], "operator<") {
+			b.WriteByte(c)
+			continue
+		}
+		end := matchAngle(s, i)
+		if end < 0 {
+			b.WriteString(s[i:])
+			return
+		}
+		b.WriteByte('<')
+		args := splitTopLevel(s[i+1 : end])
+		for j, a := range args {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			var inner strings.Builder
+			canonArgs(&inner, strings.TrimSpace(a))
+			b.WriteString(moveCV(inner.String()))
+		}
+		if strings.HasSuffix(b.String(), ">") {
+			b.WriteByte(' ') // "> >", as gcc and GDB write it
+		}
+		b.WriteByte('>')
+		i = end
+	}
+}
+
+// matchAngle returns the index of the '>' closing the '<' at i, or -1.
+func matchAngle(s string, i int) int {
+	depth := 0
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+			if depth == 0 {
+				return j
+			}
+		case '(':
+			// skip parenthesized parts (function types, casts)
+			d := 0
+			for ; j < len(s); j++ {
+				if s[j] == '(' {
+					d++
+				} else if s[j] == ')' {
+					d--
+					if d == 0 {
+						break
+					}
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// splitTopLevel splits a template argument list at top-level commas.
+func splitTopLevel(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<', '(', '[':
+			depth++
+		case '>', ')', ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// moveCV turns "const T*" into "T const*" (and likewise volatile).
+func moveCV(a string) string {
+	var quals []string
+	for {
+		switch {
+		case strings.HasPrefix(a, "const "):
+			quals, a = append(quals, "const"), a[len("const "):]
+			continue
+		case strings.HasPrefix(a, "volatile "):
+			quals, a = append(quals, "volatile"), a[len("volatile "):]
+			continue
+		}
+		break
+	}
+	if len(quals) == 0 || strings.ContainsAny(a, "()") {
+		return strings.Join(append(quals, a), " ")
+	}
+	base := strings.TrimRight(a, "*& ")
+	return base + " " + strings.Join(quals, " ") + a[len(base):]
+}
