@@ -237,7 +237,10 @@ func wrapDecl(elem Type, decl string) string {
 	return decl
 }
 
-func paramList(f *FuncType) string {
+func paramList(f *FuncType) string { return paramListWith(f, nil) }
+
+// paramListWith spells parameters with base spelling the named types.
+func paramListWith(f *FuncType, base func(Type) string) string {
 	if len(f.Params) == 0 {
 		if f.Variadic {
 			return "..."
@@ -249,7 +252,7 @@ func paramList(f *FuncType) string {
 	}
 	ps := make([]string, 0, len(f.Params)+1)
 	for _, p := range f.Params {
-		ps = append(ps, declString(p, "", nil))
+		ps = append(ps, declString(p, "", base))
 	}
 	if f.Variadic {
 		ps = append(ps, "...")
@@ -338,6 +341,8 @@ func structBody(t *StructType, indent int) string {
 	if t.Name != "" {
 		b.WriteString(" " + t.Name)
 	}
+	sub, with := templateSubst(t)
+	b.WriteString(with)
 	for i, base := range t.Bases {
 		if i == 0 {
 			b.WriteString(" : ")
@@ -348,7 +353,7 @@ func structBody(t *StructType, indent int) string {
 		if base.Virtual {
 			b.WriteString("virtual ")
 		}
-		b.WriteString(typeString(base.Type))
+		b.WriteString(declString(base.Type, "", sub))
 	}
 	if t.Incomplete {
 		b.WriteString(" {\n" + pad + "    <incomplete type>\n" + pad + "}")
@@ -382,7 +387,7 @@ func structBody(t *StructType, indent int) string {
 		if st, ok := Resolve(f.Type).(*StructType); ok && st.Name == "" {
 			b.WriteString(structBody(st, indent+1) + spaced(f.Name))
 		} else {
-			b.WriteString(declString(f.Type, f.Name, nil))
+			b.WriteString(declString(f.Type, f.Name, sub))
 		}
 		if f.BitSize != 0 {
 			b.WriteString(" : " + strconv.FormatInt(f.BitSize, 10))
@@ -394,7 +399,7 @@ func structBody(t *StructType, indent int) string {
 			label(s.Access)
 		}
 		nfields++
-		b.WriteString(pad + "    static " + declString(s.Type, s.Name, nil) + ";\n")
+		b.WriteString(pad + "    static " + declString(s.Type, s.Name, sub) + ";\n")
 	}
 	first := true
 	for _, m := range t.Methods() {
@@ -406,13 +411,13 @@ func structBody(t *StructType, indent int) string {
 		}
 		first = false
 		label(m.Access)
-		b.WriteString(pad + "    " + methodString(t, m) + ";\n")
+		b.WriteString(pad + "    " + methodString(t, m, sub) + ";\n")
 	}
 	b.WriteString(pad + "}")
 	return b.String()
 }
 
-func methodString(t *StructType, m Method) string {
+func methodString(t *StructType, m Method, sub func(Type) string) string {
 	var b strings.Builder
 	if m.Virtual && !strings.HasPrefix(m.Name, "~") { // GDB omits it on destructors
 		b.WriteString("virtual ")
@@ -421,21 +426,62 @@ func methodString(t *StructType, m Method) string {
 		b.WriteString("static ")
 	}
 	short := t.Name
-	if i := strings.LastIndex(short, "::"); i >= 0 && !strings.Contains(short[i:], ">") {
-		short = short[i+2:]
-	}
-	if j := strings.Index(short, "<"); j >= 0 {
+	if j := strings.IndexByte(short, '<'); j >= 0 {
 		short = short[:j]
 	}
-	params := "(" + paramList(m.Type) + ")"
+	if _, inner, ok := splitScope(short); ok {
+		short = inner
+	}
+	params := "(" + paramListWith(m.Type, sub) + ")"
 	isCtor := m.Name == short || m.Name == "~"+short
 	if isCtor {
 		b.WriteString(m.Name + params)
 	} else {
-		b.WriteString(declString(m.Type.Return, m.Name+params, nil))
+		// GDB: the return type, a space, then the name
+		b.WriteString(declString(m.Type.Return, "", sub) + " " + m.Name + params)
 	}
 	if m.Const {
 		b.WriteString(" const")
 	}
 	return b.String()
+}
+
+// templateSubst returns how ptype spells named types inside a class
+// template instance: GDB writes the template parameter's name for every
+// type equal to a type argument ("T data[4]" in Buffer<int, 4>, also
+// inside template-ids: "std::__pair_base<_T1, _T2>"), and the header
+// suffix " [with T = int]". sub is nil for non-templates.
+func templateSubst(t *StructType) (sub func(Type) string, with string) {
+	var names, args []string
+	for _, p := range t.TemplateParams {
+		if p.Type != nil && !p.HasValue && p.Name != "" {
+			names = append(names, p.Name)
+			args = append(args, typeString(p.Type))
+		}
+	}
+	if len(names) == 0 {
+		return nil, ""
+	}
+	parts := make([]string, len(names))
+	for i := range names {
+		parts[i] = names[i] + " = " + args[i]
+	}
+	var subst func(s string, depth int) string
+	subst = func(s string, depth int) string {
+		for i, a := range args {
+			if s == a {
+				return names[i]
+			}
+		}
+		j := strings.IndexByte(s, '<')
+		if j < 0 || !strings.HasSuffix(s, ">") || depth > 16 {
+			return s
+		}
+		as := splitTemplateArgs(s[j+1 : len(s)-1])
+		for k := range as {
+			as[k] = subst(strings.TrimSpace(as[k]), depth+1)
+		}
+		return tmpl(s[:j], as)
+	}
+	return func(b Type) string { return subst(baseName(b), 0) }, " [with " + strings.Join(parts, ", ") + "]"
 }

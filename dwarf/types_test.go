@@ -37,7 +37,7 @@ var cxxTypes = []typeCase{
 	{"whatis", "g_cstr"}, {"whatis", "g_aref"}, {"whatis", "g_holder.pm"}, {"whatis", "g_holder.pmf"},
 	{"whatis", "g_holder.rref"}, {"whatis", "g_holder.c16"}, {"whatis", "g_holder.np"},
 	{"ptype", "Outer"}, {"ptype", "Outer::Inner"}, {"ptype", "Outer::Kind"}, {"whatis", "g_outer.in"},
-	{"whatis", "g_outer.k"}, {"ptype", "g_dir"},
+	{"whatis", "g_outer.k"}, {"ptype", "g_dir"}, {"ptype", "g_buf"}, {"ptype", "g_pair"},
 }
 
 // gdbTypes runs GDB on bin without running it, with the libstdc++ Python
