@@ -440,3 +440,35 @@ func (img *Image) code(addr uint64, n int) []byte {
 	}
 	return nil
 }
+
+// FunctionBreakpoints resolves "break NAME" like GDB: the breakpoint
+// address (after the prologue) of every concrete function named name
+// (FuncsByName matching) and the entry of every inlined copy, sorted by
+// address, one per address.
+func (img *Image) FunctionBreakpoints(name string) []LineAddr {
+	var out []LineAddr
+	seen := map[uint64]bool{}
+	for _, f := range img.FuncsByName(name) {
+		pc, le := img.BreakpointAddr(f)
+		if !seen[pc] {
+			seen[pc] = true
+			out = append(out, LineAddr{Addr: pc, File: le.File, Line: le.Line, Function: f})
+		}
+	}
+	for _, c := range img.InlinedCopies(name) {
+		if seen[c.Entry] {
+			continue
+		}
+		seen[c.Entry] = true
+		la := LineAddr{Addr: c.Entry, Function: c.Caller}
+		if le, ok := img.PCToLine(c.Entry); ok {
+			la.File, la.Line = le.File, le.Line
+		}
+		if chain := c.Caller.InlineChain(c.Entry); len(chain) > 0 {
+			la.Inline = chain[len(chain)-1].Name
+		}
+		out = append(out, la)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
+	return out
+}

@@ -209,3 +209,35 @@ func TestPCToLineMatchesGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestFunctionBreakpointsWithInlinedCopies compares FunctionBreakpoints
+// with gdb's locations for "break NAME" where NAME has inlined copies or
+// several definitions.
+func TestFunctionBreakpointsWithInlinedCopies(t *testing.T) {
+	for _, tt := range []struct{ cc, src, opt, name string }{
+		{"gcc", "sample.c", "-O2", "helper"},
+		{"gcc", "sample.c", "-O0", "helper"},
+		{"g++", "shapes.cpp", "-O2", "area"},
+		{"g++", "shapes.cpp", "-O0", "twice"},
+	} {
+		bin := buildTestProg(t, tt.cc, tt.src, "-g", tt.opt)
+		img, err := Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		out := runGDB(t, bin, "break "+tt.name, "echo @@end\\n", "info breakpoints")
+		var want []string
+		for _, m := range ibLocRe.FindAllStringSubmatch(out[strings.Index(out, "@@end"):], -1) {
+			want = append(want, m[2]+":"+m[4])
+		}
+		var got []string
+		for _, la := range img.FunctionBreakpoints(tt.name) {
+			got = append(got, fmt.Sprintf("0x%016x:%d", la.Addr, la.Line))
+		}
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s %s break %s: got %v, gdb %v\n%s", tt.src, tt.opt, tt.name, got, want, out)
+		}
+	}
+}
