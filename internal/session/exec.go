@@ -444,10 +444,15 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 		var st rsp.Stop
 		if !rev {
 			in, ierr := s.insn(ctx, cur.pc)
-			if ierr == nil && isCall(in) {
+			switch {
+			case ierr == nil && isCall(in):
 				st, err = s.stepCall(ctx, cur, in, into)
-			} else {
-				st, err = s.stepInsn(ctx, false)
+			default:
+				if hi := s.rangeEnd(ctx, cur); hi > cur.pc+uint64(in.Len) {
+					st, err = s.rangeStep(ctx, cur.pc, hi)
+				} else {
+					st, err = s.stepInsn(ctx, false)
+				}
 			}
 		} else {
 			st, err = s.stepInsn(ctx, true)
@@ -631,3 +636,41 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 }
 
 var errNoValue = errors.New("no return value")
+
+// rangeEnd returns where range stepping from h.pc may run to: the end of
+// the pc's line-table row, or the first call instruction before it (calls
+// are stepped over or into by stepCall). 0 means "single-step": the
+// server has no range stepping (only gdbserver is trusted with vCont;r:
+// rr exits on packets it does not know) or there is no row.
+func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
+	if !h.hasLine || h.line.End <= h.line.Addr || s.c.Dialect() != rsp.DialectGDBServer {
+		return 0
+	}
+	end := h.line.End + h.bias
+	if h.pc < h.line.Addr+h.bias || h.pc >= end || end-h.pc > 4096 {
+		return 0
+	}
+	for _, b := range s.c.Breakpoints() {
+		if b.Addr == h.pc && (b.Type == rsp.SoftwareBreakpoint || b.Type == rsp.HardwareBreakpoint) {
+			return 0 // the client's single-step steps over it; vCont;r would report it
+		}
+	}
+	for a := h.pc; a < end; {
+		in, err := s.insn(ctx, a)
+		if err != nil {
+			return a
+		}
+		if isCall(in) {
+			return a
+		}
+		a += uint64(in.Len)
+	}
+	return end
+}
+
+// rangeStep runs the selected thread while its pc stays in [lo, hi)
+// (vCont;r). The stop looks like the end of a single-step.
+func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error) {
+	pkt := fmt.Sprintf("vCont;r%x,%x:%s", lo, hi, s.cur)
+	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.Resume(ctx, pkt) })
+}
