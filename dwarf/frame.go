@@ -447,10 +447,14 @@ func (img *Image) Global(name string, t *Target, regs *Regs, bias uint64) (Varia
 // external definition anywhere, then any definition.
 func (img *Image) lookupGlobal(name string, cu *unit, t *Target, regs *Regs, bias uint64) (Variable, error) {
 	img.indexAll()
-	cands := img.globals[strings.TrimPrefix(name, "::")]
+	name = strings.TrimPrefix(name, "::")
+	cands := img.globals[name]
 	var best *varDecl
 	score := func(v *varDecl) int {
 		s := 0
+		if v.qual == name {
+			s += 8 // an exact name beats a suffix match (Class::member)
+		}
 		if v.hasLoc {
 			s += 4
 		}

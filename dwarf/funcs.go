@@ -149,9 +149,8 @@ func (img *Image) indexAll() {
 				}
 			}
 			for _, v := range u.vars {
-				img.globals[v.qual] = append(img.globals[v.qual], v)
-				if v.qual != v.name {
-					img.globals[v.name] = append(img.globals[v.name], v)
+				for _, k := range nameKeys(v.qual) {
+					img.globals[k] = append(img.globals[k], v)
 				}
 			}
 			if u.indexDeep() != nil {

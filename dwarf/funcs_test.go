@@ -348,3 +348,39 @@ func TestCanonicalCxxName(t *testing.T) {
 		}
 	}
 }
+
+// TestCPlusPlusGlobals finds a static data member by qualified and plain
+// name at the address of its ELF symbol.
+func TestCPlusPlusGlobals(t *testing.T) {
+	for _, opt := range []string{"-O0", "-O2", "-gdwarf-4"} {
+		bin := buildTestProg(t, "g++", "shapes.cpp", "-g", opt)
+		img, err := Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		want, ok := img.SymbolAddr("_ZN3geo5Shape5countE")
+		if !ok {
+			// data symbols are not in the function symbol table: read it
+			syms, _ := img.ELF().Symbols()
+			for _, s := range syms {
+				if s.Name == "_ZN3geo5Shape5countE" {
+					want, ok = s.Value, true
+				}
+			}
+		}
+		if !ok {
+			t.Fatal("no ELF symbol for geo::Shape::count")
+		}
+		for _, name := range []string{"geo::Shape::count", "Shape::count", "count"} {
+			v, err := img.Global(name, nil, nil, 0)
+			if err != nil {
+				t.Errorf("%s Global(%s): %v", opt, name, err)
+				continue
+			}
+			if v.Location.Kind != LocAddress || v.Location.Addr != want || v.Name != "geo::Shape::count" || v.Kind != VarGlobal {
+				t.Errorf("%s Global(%s) = %s %v %v, want geo::Shape::count at %#x", opt, name, v.Name, v.Kind, v.Location, want)
+			}
+		}
+	}
+}
