@@ -73,7 +73,10 @@ func compareBT(t *testing.T, bt *Backtrace, want []gdbFrame, gdbOut string) {
 			if g.Name != w.fn || filepath.Base(g.File) != filepath.Base(w.file) || g.Line != w.line {
 				t.Errorf("#%d: got %s at %s:%d, gdb %s at %s:%d", i, g.Name, filepath.Base(g.File), g.Line, w.fn, filepath.Base(w.file), w.line)
 			}
-		case w.fn != "??":
+		case w.fn != "??" && g.Image != nil && !isSystemLib(g.Image.Path):
+			// names of frames without DWARF: only in our own binaries
+			// (libc's depend on whether libc6-dbg is installed, and GDB
+			// then also uses symbols we do not read)
 			if g.Name != w.fn {
 				t.Errorf("#%d: got %s, gdb %s", i, g.Name, w.fn)
 			}
@@ -198,4 +201,8 @@ func TestUnwindThreadAndPastMain(t *testing.T) {
 	if last := bt.Frames[len(bt.Frames)-1]; last.Name != "_start" || bt.Stop != "outermost" {
 		t.Errorf("past main: last frame %s, stop %q; want _start, outermost", last.Name, bt.Stop)
 	}
+}
+
+func isSystemLib(path string) bool {
+	return strings.HasPrefix(path, "/lib") || strings.HasPrefix(path, "/usr/lib")
 }
