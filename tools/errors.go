@@ -49,6 +49,7 @@ func explain(tool string, err error) string {
 		hint = "The operation took too long; raise the RR_MCP_TIMEOUT_* limits if needed."
 	}
 	msg = trimSentinels(strings.TrimPrefix(msg, "rsp: "))
+	msg = strings.TrimSuffix(msg, ": rsp: connection closed: EOF")
 	if hint == "" {
 		return fmt.Sprintf("%s failed: %s", tool, msg)
 	}

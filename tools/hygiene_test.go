@@ -166,3 +166,27 @@ func TestHygieneSIGTERM(t *testing.T) {
 	}
 	waitGone(t, append(kids, pid), 10*time.Second, "after SIGTERM")
 }
+
+// TestServerDies: the debug server disappearing is a clear tool error, the
+// session can still be stopped, and the MCP server keeps serving.
+func TestServerDies(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "counter")
+	c := startServer(t)
+	pid := serverPID(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	killed := 0
+	for _, p := range descendants(pid) {
+		if exe, _ := os.Readlink(fmt.Sprintf("/proc/%d/exe", p)); strings.HasSuffix(exe, "gdbserver") {
+			syscall.Kill(p, syscall.SIGKILL)
+			killed++
+		}
+	}
+	if killed != 1 {
+		t.Fatalf("killed %d gdbserver processes, want 1", killed)
+	}
+	c.fails("rr_continue", nil, "the connection to the debug server is gone", "gdbserver was killed", "rr_replay_stop")
+	c.fails("rr_backtrace", nil, "the connection to the debug server is gone")
+	c.ok("rr_replay_stop", nil, "stopped")
+	c.ok("rr_live_start", args{"command": []string{prog}}, "live backend")
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -104,10 +105,63 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 	}
 	defer s.release()
 	err := fn(ctx)
-	if err != nil && errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
+	switch {
+	case err == nil:
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
 		err = fmt.Errorf("%w after %v: %w", ErrTimeout, limit, err)
+	case errors.Is(err, rsp.ErrClosed):
+		err = &goneError{msg: fmt.Sprintf("the connection to the debug server is gone (%s)%s", s.serverState(), s.serverOutput()), err: err}
 	}
 	return err
+}
+
+// goneError replaces the wire-level text of a lost connection with what
+// happened to the server; it still matches rsp.ErrClosed.
+type goneError struct {
+	msg string
+	err error
+}
+
+func (e *goneError) Error() string { return e.msg }
+func (e *goneError) Unwrap() error { return e.err }
+
+// serverState says whether the backend's process is still there.
+func (s *Session) serverState() string {
+	switch {
+	case s.srv != nil:
+		select {
+		case <-s.srv.Done():
+			if code := s.srv.ExitCode(); code >= 0 {
+				return fmt.Sprintf("gdbserver exited with status %d", code)
+			}
+			return "gdbserver was killed"
+		case <-time.After(200 * time.Millisecond):
+			return "gdbserver is still running"
+		}
+	case s.replay != nil:
+		select {
+		case <-s.replay.Done():
+			return "rr exited"
+		case <-time.After(200 * time.Millisecond):
+			return "rr is still running"
+		}
+	}
+	return "server at " + s.addr
+}
+
+// serverOutput is the last lines the backend printed, if any.
+func (s *Session) serverOutput() string {
+	var out string
+	switch {
+	case s.srv != nil:
+		out = s.srv.Tail(5)
+	case s.replay != nil:
+		out = s.replay.Output(5)
+	}
+	if out = strings.TrimSpace(out); out == "" {
+		return ""
+	}
+	return "; its last output:\n" + out
 }
 
 // ID returns the session id ("s1", "s2", …).
