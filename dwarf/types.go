@@ -176,6 +176,8 @@ type StructType struct {
 	methodsOnce sync.Once
 	methodDecls []methodDecl
 	methods     []Method
+	typedefOffs []stddwarf.Offset
+	typedefs    []*TypedefType
 }
 
 type methodDecl struct {
@@ -198,8 +200,22 @@ func (t *StructType) Methods() []Method {
 				t.methods = append(t.methods, m)
 			}
 		}
+		for _, off := range t.typedefOffs {
+			if td, err := t.tr.readType(off, 0); err == nil {
+				if td, ok := td.(*TypedefType); ok {
+					t.typedefs = append(t.typedefs, td)
+				}
+			}
+		}
 	})
 	return t.methods
+}
+
+// Typedefs returns the typedefs declared inside the class (those the
+// compiler emitted), as ptype lists them.
+func (t *StructType) Typedefs() []*TypedefType {
+	t.Methods() // read together
+	return t.typedefs
 }
 
 func (t *StructType) String() string { return typeString(t) }

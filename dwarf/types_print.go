@@ -173,29 +173,20 @@ func slicesContains(s []string, x string) bool {
 // behind the type ("pair<const std::string, int>" becomes
 // "pair<std::string const, int>").
 func canonicalTemplateName(name string) string {
-	i := strings.IndexByte(name, '<')
-	if i < 0 || !strings.HasSuffix(name, ">") {
+	if strings.IndexByte(name, '<') < 0 {
 		return name
 	}
-	args := splitTemplateArgs(name[i+1 : len(name)-1])
-	for k, a := range args {
-		a = strings.TrimSpace(a)
+	return substTemplateIDs(name, func(a string) string {
 		a = canonicalTemplateName(a)
-		if strings.HasPrefix(a, "const ") {
-			rest := a[len("const "):]
+		if rest, ok := strings.CutPrefix(a, "const "); ok {
 			j := len(rest)
 			for j > 0 && (rest[j-1] == '*' || rest[j-1] == '&') {
 				j--
 			}
 			a = rest[:j] + " const" + rest[j:]
 		}
-		args[k] = a
-	}
-	out := name[:i+1] + strings.Join(args, ", ")
-	if strings.HasSuffix(out, ">") {
-		out += " "
-	}
-	return out + ">"
+		return a
+	})
 }
 
 func splitTemplateArgs(s string) []string {
@@ -402,7 +393,7 @@ func structBody(t *StructType, indent int) string {
 		b.WriteString(pad + "    static " + declString(s.Type, s.Name, sub) + ";\n")
 	}
 	first := true
-	for _, m := range t.Methods() {
+	for _, m := range groupOverloads(t.Methods()) {
 		if m.Artificial || m.Type == nil {
 			continue
 		}
@@ -413,8 +404,39 @@ func structBody(t *StructType, indent int) string {
 		label(m.Access)
 		b.WriteString(pad + "    " + methodString(t, m, sub) + ";\n")
 	}
+	if tds := t.Typedefs(); len(tds) > 0 && cxx {
+		b.WriteString("\n")
+		for _, td := range tds {
+			name := td.Name
+			if _, inner, ok := splitScope(name); ok {
+				name = inner
+			}
+			b.WriteString(pad + "    typedef " + declString(td.Elem, name, sub) + ";\n")
+		}
+	}
 	b.WriteString(pad + "}")
 	return b.String()
+}
+
+// groupOverloads orders methods as GDB lists them: all overloads of a
+// name together, names in order of first appearance.
+func groupOverloads(ms []Method) []Method {
+	idx := map[string]int{}
+	var groups [][]Method
+	for _, m := range ms {
+		i, ok := idx[m.Name]
+		if !ok {
+			i = len(groups)
+			idx[m.Name] = i
+			groups = append(groups, nil)
+		}
+		groups[i] = append(groups[i], m)
+	}
+	out := make([]Method, 0, len(ms))
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
 }
 
 func methodString(t *StructType, m Method, sub func(Type) string) string {
@@ -434,7 +456,7 @@ func methodString(t *StructType, m Method, sub func(Type) string) string {
 	}
 	params := "(" + paramListWith(m.Type, sub) + ")"
 	isCtor := m.Name == short || m.Name == "~"+short
-	if isCtor {
+	if isCtor || strings.HasPrefix(m.Name, "operator ") { // constructors and conversion operators
 		b.WriteString(m.Name + params)
 	} else {
 		// GDB: the return type, a space, then the name
@@ -459,13 +481,11 @@ func templateSubst(t *StructType) (sub func(Type) string, with string) {
 			args = append(args, typeString(p.Type))
 		}
 	}
-	if len(names) == 0 {
-		return nil, ""
-	}
 	parts := make([]string, len(names))
 	for i := range names {
 		parts[i] = names[i] + " = " + args[i]
 	}
+	self := t.Name + "::"
 	var subst func(s string, depth int) string
 	subst = func(s string, depth int) string {
 		for i, a := range args {
@@ -473,15 +493,63 @@ func templateSubst(t *StructType) (sub func(Type) string, with string) {
 				return names[i]
 			}
 		}
-		j := strings.IndexByte(s, '<')
-		if j < 0 || !strings.HasSuffix(s, ">") || depth > 16 {
+		if depth > 16 {
 			return s
 		}
-		as := splitTemplateArgs(s[j+1 : len(s)-1])
-		for k := range as {
-			as[k] = subst(strings.TrimSpace(as[k]), depth+1)
-		}
-		return tmpl(s[:j], as)
+		return substTemplateIDs(s, func(a string) string { return subst(a, depth+1) })
 	}
-	return func(b Type) string { return subst(baseName(b), 0) }, " [with " + strings.Join(parts, ", ") + "]"
+	if t.Name == "" {
+		return nil, ""
+	}
+	with = ""
+	if len(names) > 0 {
+		with = " [with " + strings.Join(parts, ", ") + "]"
+	}
+	return func(b Type) string {
+		// typedefs declared in the class itself print unqualified
+		if td, ok := b.(*TypedefType); ok && strings.HasPrefix(td.Name, self) && !strings.Contains(td.Name[len(self):], "::") {
+			return td.Name[len(self):]
+		}
+		return subst(baseName(b), 0)
+	}, with
+}
+
+// substTemplateIDs rewrites every template argument of every component
+// of a qualified name with f ("a<X>::b<Y>::c").
+func substTemplateIDs(s string, f func(string) string) string {
+	var out strings.Builder
+	depth, start := 0, -1
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '<':
+			if depth == 0 {
+				out.WriteByte('<')
+				start = i + 1
+			}
+			depth++
+		case '>':
+			depth--
+			if depth == 0 && start >= 0 {
+				args := splitTemplateArgs(s[start:i])
+				for k := range args {
+					args[k] = f(strings.TrimSpace(args[k]))
+				}
+				inner := strings.Join(args, ", ")
+				out.WriteString(inner)
+				if strings.HasSuffix(inner, ">") {
+					out.WriteByte(' ')
+				}
+				out.WriteByte('>')
+				start = -1
+			}
+		default:
+			if depth == 0 {
+				out.WriteByte(s[i])
+			}
+		}
+	}
+	if depth != 0 {
+		return s
+	}
+	return out.String()
 }

@@ -824,6 +824,8 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 			todo = append(todo, pending{c, 3})
 		case stddwarf.TagTemplateValueParameter:
 			todo = append(todo, pending{c, 4})
+		case stddwarf.TagTypedef:
+			t.typedefOffs = append(t.typedefOffs, c.Offset)
 		case stddwarf.TagSubprogram:
 			methods = append(methods, c)
 			var params []*stddwarf.Entry
