@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // summary collects the result for TestMain's line on stdout.
@@ -103,6 +106,7 @@ var env = []string{"PATH=/usr/bin:/bin", "HOME=/tmp", "LC_ALL=C"}
 func TestGDBDifferential(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
+	checkPeers(t)
 	specs, err := parseStops(filepath.Join("testdata", "stops.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -237,6 +241,39 @@ func TestGDBDifferential(t *testing.T) {
 	summary.stops, summary.agree, summary.known, summary.failed = len(results), agree, knownOnly, unexplained
 	summary.engine, summary.session = sideAgree["engine"], sideAgree["session"]
 	summary.Unlock()
+}
+
+// gdbVersionRE reads GDB's major version from `gdb --version`.
+var gdbVersionRE = regexp.MustCompile(`(?m)^GNU gdb .* (\d+)\.\d+`)
+
+// checkPeers makes sure the comparison means what known_differences.txt
+// says: it was recorded with GDB 13 and with libc's separate debug file
+// (Debian: libc6-dbg), which GDB and our engine both read for libc frames.
+// Without them the test skips, or fails in CI.
+func checkPeers(t *testing.T) {
+	t.Helper()
+	miss := func(format string, args ...any) {
+		t.Helper()
+		if testenv.InCI() {
+			t.Fatalf(format, args...)
+		}
+		t.Skipf(format, args...)
+	}
+	out, err := exec.Command("gdb", "--version").Output()
+	if err != nil {
+		t.Fatalf("gdb --version: %v", err)
+	}
+	if m := gdbVersionRE.FindSubmatch(out); m == nil || string(m[1]) != "13" {
+		miss("known_differences.txt was recorded with GDB 13; this gdb says %q", strings.SplitN(string(out), "\n", 2)[0])
+	}
+	libc, err := symbols.Open("/lib/x86_64-linux-gnu/libc.so.6")
+	if err != nil {
+		miss("no /lib/x86_64-linux-gnu/libc.so.6 (%v): the stops expect Debian/Ubuntu x86-64 glibc", err)
+	}
+	defer libc.Close()
+	if _, err := libc.DWARFFile(); err != nil {
+		miss("libc has no separate debug file (%v): install libc6-dbg (make deps does on Debian/Ubuntu)", err)
+	}
 }
 
 // hangGrace is how long after the context's deadline a side may take to
