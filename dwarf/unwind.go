@@ -60,20 +60,33 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		cur.locate(modules, prev)
 		// frames for this physical frame (inlined ones first)
 		frames := cur.frames(len(bt.Frames), prev == nil && !opts.KeepInlineEntry)
+		truncated := false
 		for _, f := range frames {
 			if len(bt.Frames) >= maxFrames {
-				bt.Stop = "max frames"
-				return bt, nil
+				truncated = true
+				break
 			}
 			bt.Frames = append(bt.Frames, f)
 		}
 		atMain := len(frames) > 0 && !opts.PastMain && frames[len(frames)-1].Name == "main"
+		// unwind this frame even when it is the last one returned: its
+		// CFA (frame base) and caller (entry values) are needed
 		next, err := cur.unwindOne(t, prev == nil)
 		for _, f := range frames {
 			f.CFA = cur.cfa
 			if cur.signal {
 				f.Signal, f.Name = true, SignalFrameName
 			}
+		}
+		if truncated {
+			if err == nil && !atMain {
+				next.t = t
+				next.locate(modules, cur)
+				next.frames(0, false)
+				cur.caller = next
+			}
+			bt.Stop = "max frames"
+			return bt, nil
 		}
 		if atMain {
 			// Like GDB with "backtrace past-main off", main has no caller:

@@ -322,3 +322,35 @@ func intString(b []byte, size int, signed bool) string {
 	}
 	return strconv.FormatUint(u, 10)
 }
+
+// TestMaxFramesKeepsLocals: a backtrace cut by MaxFrames still gives its
+// last frame a CFA (gcc's frame base) and a caller (entry values).
+func TestMaxFramesKeepsLocals(t *testing.T) {
+	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O2")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	d := stopAndDump(t, bin, []string{"stop_here"})[0]
+	full, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n < len(full.Frames); n++ {
+		cut, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{MaxFrames: n})
+		if err != nil || len(cut.Frames) != n || cut.Stop != "max frames" {
+			t.Fatalf("MaxFrames %d: %d frames, stop %q, %v", n, len(cut.Frames), cut.Stop, err)
+		}
+		last, ref := cut.Frames[n-1], full.Frames[n-1]
+		if last.CFA != ref.CFA {
+			t.Errorf("MaxFrames %d: CFA %#x, want %#x", n, last.CFA, ref.CFA)
+		}
+		a, b := append(last.Params(), last.Locals()...), append(ref.Params(), ref.Locals()...)
+		for i := range b {
+			if a[i].Location.String() != b[i].Location.String() {
+				t.Errorf("MaxFrames %d: %s at %v, want %v", n, a[i].Name, a[i].Location, b[i].Location)
+			}
+		}
+	}
+}
