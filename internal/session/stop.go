@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -77,6 +78,14 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 		if s.c.Dialect() != rsp.DialectRR { // a replay's signals are replayed anyway
 			s.pending = st.Signal
 			out.Message = "Continuing delivers " + out.Signal + " to the program."
+		}
+		switch st.Signal {
+		case rsp.SIGSEGV, rsp.SIGBUS, rsp.SIGABRT, rsp.SIGFPE, rsp.SIGILL:
+			if s.caps.Reverse {
+				out.Message = strings.TrimSpace(out.Message + " To find the cause: rr_backtrace and rr_locals here, then rr_watchpoint_set on the bad value and rr_continue reverse=true to reach the write that produced it.")
+			} else {
+				out.Message = strings.TrimSpace(out.Message + " To find the cause: rr_backtrace and rr_locals here; to look earlier, start a new run (rr_live_start) with breakpoints or watchpoints before this point.")
+			}
 		}
 	}
 	regs, err := s.regs(ctx, s.cur)
