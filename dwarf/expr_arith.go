@@ -1,0 +1,393 @@
+package dwarf
+
+import (
+	"encoding/binary"
+	"errors"
+)
+
+// Operators of the expression evaluator: unary, binary with C's usual
+// arithmetic conversions, pointer arithmetic and GDB's x@n.
+
+func (ev *evaluator) unary(e *unaryExpr) (Object, error) {
+	x, err := ev.eval(e.x)
+	if err != nil {
+		return Object{}, err
+	}
+	switch e.op {
+	case "*":
+		return ev.deref(x)
+	case "&":
+		return ev.addressOf(x)
+	}
+	sc, err := ev.scalarOf(x)
+	if err != nil {
+		return Object{}, err
+	}
+	switch e.op {
+	case "!":
+		if sc.isFloat {
+			return ev.makeInt(ev.boolType(), b2i(sc.f == 0)), nil
+		}
+		return ev.makeInt(ev.boolType(), b2i(sc.i == 0)), nil
+	case "+", "-", "~":
+		if sc.isPtr {
+			return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+		}
+		sc = ev.promote(sc)
+		if sc.isFloat {
+			if e.op == "~" {
+				return Object{}, errors.New("Argument to complement operation not an integer, boolean.")
+			}
+			if e.op == "-" {
+				sc.f = -sc.f
+			}
+			return ev.makeFloat(sc.t.(*BaseType), sc.f), nil
+		}
+		switch e.op {
+		case "-":
+			sc.i = -sc.i
+		case "~":
+			sc.i = ^sc.i
+		}
+		return ev.makeInt(sc.t, sc.i), nil
+	}
+	return Object{}, unsupported("operator " + e.op)
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (ev *evaluator) deref(x Object) (Object, error) {
+	x, err := ev.deref0(x)
+	if err != nil {
+		return Object{}, err
+	}
+	switch t := Resolve(x.Type).(type) {
+	case *PointerType:
+		if _, ok := Resolve(t.Elem).(*VoidType); ok {
+			return Object{}, errors.New("Attempt to take contents of a non-pointer value.")
+		}
+		if x.Loc.Kind == LocImplicitPointer {
+			return ev.env.implicitTarget(x, t.Elem)
+		}
+		a, err := ev.env.Uint(x)
+		if err != nil {
+			return Object{}, err
+		}
+		return MemObject(t.Elem, a), nil
+	case *ArrayType:
+		return ev.env.Elem(x, 0), nil
+	case *FuncType:
+		return x, nil
+	case *BaseType:
+		if !t.IsFloat() {
+			// GDB allows *int: the int is an address of a long.
+			v, err := ev.env.Uint(x)
+			if err != nil {
+				return Object{}, err
+			}
+			return MemObject(ev.base("long"), v), nil
+		}
+	case *StructType:
+		if p, ok := ev.smartPointer(x); ok {
+			return ev.deref(p)
+		}
+		return Object{}, unsupported("overloaded operator*")
+	}
+	return Object{}, errors.New("Attempt to take contents of a non-pointer value.")
+}
+
+func (ev *evaluator) pointerTo(t Type, addr uint64) Object {
+	pt := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t}
+	return BytesObject(pt, binary.LittleEndian.AppendUint64(nil, addr))
+}
+
+func (ev *evaluator) addressOf(x Object) (Object, error) {
+	if r, ok := Resolve(x.Type).(*ReferenceType); ok {
+		a, err := ev.env.Uint(x)
+		if err != nil {
+			return Object{}, err
+		}
+		return ev.pointerTo(r.Elem, a), nil
+	}
+	if x.BitSize > 0 {
+		return Object{}, errors.New("Attempt to take address of value not located in memory.")
+	}
+	a, ok := x.Addr()
+	if !ok {
+		return Object{}, errors.New("Attempt to take address of value not located in memory.")
+	}
+	return ev.pointerTo(x.Type, a), nil
+}
+
+func (ev *evaluator) binary(e *binaryExpr) (Object, error) {
+	switch e.op {
+	case "&&", "||":
+		x, err := ev.eval(e.x)
+		if err != nil {
+			return Object{}, err
+		}
+		a, err := ev.truth(x)
+		if err != nil {
+			return Object{}, err
+		}
+		if (e.op == "&&" && !a) || (e.op == "||" && a) {
+			return ev.makeInt(ev.boolType(), b2i(a)), nil
+		}
+		y, err := ev.eval(e.y)
+		if err != nil {
+			return Object{}, err
+		}
+		b, err := ev.truth(y)
+		if err != nil {
+			return Object{}, err
+		}
+		return ev.makeInt(ev.boolType(), b2i(b)), nil
+	case ",":
+		if _, err := ev.eval(e.x); err != nil {
+			return Object{}, err
+		}
+		return ev.eval(e.y)
+	}
+	x, err := ev.eval(e.x)
+	if err != nil {
+		return Object{}, err
+	}
+	y, err := ev.eval(e.y)
+	if err != nil {
+		return Object{}, err
+	}
+	if e.op == "@" {
+		return ev.artificialArray(x, y)
+	}
+	a, err := ev.scalarOf(x)
+	if err != nil {
+		return Object{}, err
+	}
+	b, err := ev.scalarOf(y)
+	if err != nil {
+		return Object{}, err
+	}
+	if a.isPtr || b.isPtr {
+		return ev.pointerArith(e.op, a, b)
+	}
+	a, b = ev.promote(a), ev.promote(b)
+	if e.op == "<<" || e.op == ">>" {
+		if a.isFloat || b.isFloat {
+			return Object{}, errors.New("Integer only operation.")
+		}
+		n := uint64(b.i) & 63
+		v := a.i
+		if e.op == "<<" {
+			v <<= n
+		} else if a.unsigned {
+			v = int64(uint64(v) >> n)
+		} else {
+			v >>= n
+		}
+		return ev.makeInt(a.t, v), nil
+	}
+	ct, isFloat := ev.common(a, b)
+	if isFloat {
+		fa, fb := a.f, b.f
+		if !a.isFloat {
+			fa = intToFloat(a)
+		}
+		if !b.isFloat {
+			fb = intToFloat(b)
+		}
+		return ev.floatOp(e.op, ct.(*BaseType), fa, fb)
+	}
+	unsigned := !isSignedType(ct)
+	size := sizeOf(ct)
+	return ev.intOp(e.op, ct, a.i, b.i, unsigned, size)
+}
+
+func intToFloat(s scalar) float64 {
+	if s.unsigned {
+		return float64(uint64(s.i))
+	}
+	return float64(s.i)
+}
+
+func (ev *evaluator) floatOp(op string, t *BaseType, a, b float64) (Object, error) {
+	switch op {
+	case "+":
+		return ev.makeFloat(t, a+b), nil
+	case "-":
+		return ev.makeFloat(t, a-b), nil
+	case "*":
+		return ev.makeFloat(t, a*b), nil
+	case "/":
+		return ev.makeFloat(t, a/b), nil
+	case "==", "!=", "<", ">", "<=", ">=":
+		var r bool
+		switch op {
+		case "==":
+			r = a == b
+		case "!=":
+			r = a != b
+		case "<":
+			r = a < b
+		case ">":
+			r = a > b
+		case "<=":
+			r = a <= b
+		case ">=":
+			r = a >= b
+		}
+		return ev.makeInt(ev.boolType(), b2i(r)), nil
+	}
+	return Object{}, errors.New("Integer only operation.")
+}
+
+func (ev *evaluator) intOp(op string, t Type, a, b int64, unsigned bool, size int64) (Object, error) {
+	truncate := func(v int64) int64 {
+		if size >= 8 {
+			return v
+		}
+		m := int64(1)<<(8*size) - 1
+		v &= m
+		if !unsigned && v&(1<<(8*size-1)) != 0 {
+			v |= ^m
+		}
+		return v
+	}
+	a, b = truncate(a), truncate(b)
+	ua, ub := uint64(a), uint64(b)
+	var r int64
+	switch op {
+	case "+":
+		r = a + b
+	case "-":
+		r = a - b
+	case "*":
+		r = a * b
+	case "/", "%":
+		if b == 0 {
+			return Object{}, errors.New("Division by zero")
+		}
+		switch {
+		case unsigned && op == "/":
+			r = int64(ua / ub)
+		case unsigned:
+			r = int64(ua % ub)
+		case b == -1:
+			if op == "/" {
+				r = -a
+			}
+		case op == "/":
+			r = a / b
+		default:
+			r = a % b
+		}
+	case "&":
+		r = a & b
+	case "|":
+		r = a | b
+	case "^":
+		r = a ^ b
+	case "==", "!=", "<", ">", "<=", ">=":
+		var c bool
+		switch op {
+		case "==":
+			c = a == b
+		case "!=":
+			c = a != b
+		case "<":
+			c = a < b
+			if unsigned {
+				c = ua < ub
+			}
+		case ">":
+			c = a > b
+			if unsigned {
+				c = ua > ub
+			}
+		case "<=":
+			c = a <= b
+			if unsigned {
+				c = ua <= ub
+			}
+		case ">=":
+			c = a >= b
+			if unsigned {
+				c = ua >= ub
+			}
+		}
+		return ev.makeInt(ev.boolType(), b2i(c)), nil
+	default:
+		return Object{}, unsupported("operator " + op)
+	}
+	return ev.makeInt(t, truncate(r)), nil
+}
+
+func (ev *evaluator) pointerArith(op string, a, b scalar) (Object, error) {
+	elemSize := func(s scalar) int64 {
+		p, ok := Resolve(s.t).(*PointerType)
+		if !ok {
+			return 1
+		}
+		n := sizeOf(p.Elem)
+		if n <= 0 {
+			return 1 // void * and function pointers step by 1 as GDB does
+		}
+		return n
+	}
+	switch op {
+	case "+":
+		if b.isPtr && !a.isPtr {
+			a, b = b, a
+		}
+		if b.isPtr || b.isFloat {
+			return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+		}
+		return ev.makeInt(a.t, a.i+b.i*elemSize(a)), nil
+	case "-":
+		if a.isPtr && b.isPtr {
+			return ev.makeInt(ev.base("long"), (a.i-b.i)/elemSize(a)), nil
+		}
+		if a.isPtr && !b.isFloat {
+			return ev.makeInt(a.t, a.i-b.i*elemSize(a)), nil
+		}
+	case "==", "!=", "<", ">", "<=", ">=":
+		if a.isFloat || b.isFloat {
+			break
+		}
+		return ev.intOp(op, ev.base("unsigned long"), a.i, b.i, true, 8)
+	case "&", "|", "^":
+		if !a.isFloat && !b.isFloat {
+			return ev.intOp(op, ev.base("long"), a.i, b.i, true, 8)
+		}
+	}
+	return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+}
+
+// artificialArray is GDB's x@n: n objects of x's type starting at x.
+func (ev *evaluator) artificialArray(x, y Object) (Object, error) {
+	x, err := ev.deref0(x)
+	if err != nil {
+		return Object{}, err
+	}
+	n, err := ev.scalarOf(y)
+	if err != nil {
+		return Object{}, err
+	}
+	if n.isFloat || n.isPtr || n.i <= 0 {
+		return Object{}, errors.New("Only values in memory can be extended with '@'.")
+	}
+	a, ok := x.Addr()
+	if !ok {
+		return Object{}, errors.New("Only values in memory can be extended with '@'.")
+	}
+	es := sizeOf(x.Type)
+	if es <= 0 || n.i > 1<<24 {
+		return Object{}, errors.New("Only values in memory can be extended with '@'.")
+	}
+	at := &ArrayType{CommonType: CommonType{ByteSize: es * n.i, Lang: ev.lang}, Elem: x.Type, Count: n.i}
+	return MemObject(at, a), nil
+}

@@ -1,0 +1,216 @@
+package dwarf
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The lexer of the C/C++ expression parser.
+
+// token kinds
+const (
+	tEOF = iota
+	tIdent
+	tInt
+	tFloat
+	tChar
+	tString
+	tDollar // $reg, $1
+	tPunct
+)
+
+type token struct {
+	kind int
+	s    string // identifier, punctuator, or literal text
+	pos  int
+}
+
+var puncts = []string{
+	"<<=", ">>=", "...", "->*", "::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*",
+	"+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", "?", ":", ",", ".", "(", ")", "[", "]",
+	"{", "}", "@",
+}
+
+const maxExprLen = 4096
+
+func lex(src string) ([]token, error) {
+	if len(src) > maxExprLen {
+		return nil, &ExprSyntaxError{0, "expression too long"}
+	}
+	var toks []token
+	i := 0
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '$':
+			j := i + 1
+			for j < len(src) && (isIdentChar(src[j]) || src[j] == '$') {
+				j++
+			}
+			toks = append(toks, token{tDollar, src[i+1 : j], i})
+			i = j
+		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
+			j, kind := scanNumber(src, i)
+			toks = append(toks, token{kind, src[i:j], i})
+			i = j
+		case c == '\'' || c == '"' || ((c == 'L' || c == 'u' || c == 'U') && i+1 < len(src) && (src[i+1] == '\'' || src[i+1] == '"')):
+			j, err := scanQuoted(src, i)
+			if err != nil {
+				return nil, err
+			}
+			kind := tString
+			if strings.IndexByte(src[i:j], '\'') >= 0 && src[j-1] == '\'' {
+				kind = tChar
+			}
+			toks = append(toks, token{kind, src[i:j], i})
+			i = j
+		case isIdentStart(c):
+			j := i
+			for j < len(src) && isIdentChar(src[j]) {
+				j++
+			}
+			toks = append(toks, token{tIdent, src[i:j], i})
+			i = j
+		default:
+			matched := false
+			for _, p := range puncts {
+				if strings.HasPrefix(src[i:], p) {
+					toks = append(toks, token{tPunct, p, i})
+					i += len(p)
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				return nil, &ExprSyntaxError{i, fmt.Sprintf("invalid character %q", c)}
+			}
+		}
+	}
+	toks = append(toks, token{tEOF, "", len(src)})
+	return toks, nil
+}
+
+func isIdentStart(c byte) bool { return c == '_' || (c|0x20) >= 'a' && (c|0x20) <= 'z' }
+func isIdentChar(c byte) bool  { return isIdentStart(c) || isDigit(c) }
+func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
+
+func scanNumber(src string, i int) (int, int) {
+	j := i
+	kind := tInt
+	if strings.HasPrefix(src[i:], "0x") || strings.HasPrefix(src[i:], "0X") {
+		j += 2
+		for j < len(src) && (isDigit(src[j]) || (src[j]|0x20) >= 'a' && (src[j]|0x20) <= 'f') {
+			j++
+		}
+	} else {
+		for j < len(src) && (isDigit(src[j]) || src[j] == '.') {
+			if src[j] == '.' {
+				kind = tFloat
+			}
+			j++
+		}
+		if j < len(src) && (src[j]|0x20) == 'e' {
+			k := j + 1
+			if k < len(src) && (src[k] == '+' || src[k] == '-') {
+				k++
+			}
+			if k < len(src) && isDigit(src[k]) {
+				kind = tFloat
+				j = k
+				for j < len(src) && isDigit(src[j]) {
+					j++
+				}
+			}
+		}
+	}
+	for j < len(src) && strings.IndexByte("uUlLfF", src[j]) >= 0 {
+		if (src[j]|0x20) == 'f' && kind == tInt && !strings.HasPrefix(src[i:], "0x") {
+			kind = tFloat
+		}
+		j++
+	}
+	return j, kind
+}
+
+func scanQuoted(src string, i int) (int, error) {
+	j := i
+	for src[j] != '\'' && src[j] != '"' {
+		j++
+	}
+	q := src[j]
+	j++
+	for j < len(src) {
+		switch src[j] {
+		case '\\':
+			j += 2
+			continue
+		case q:
+			return j + 1, nil
+		}
+		j++
+	}
+	return 0, &ExprSyntaxError{i, "unterminated literal"}
+}
+
+// unescape decodes C escapes in a literal body.
+func unescape(s string, pos int) ([]uint64, error) {
+	var out []uint64
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' {
+			out = append(out, uint64(c)) // narrow literals hold bytes
+			i++
+			continue
+		}
+		i++
+		if i >= len(s) {
+			return nil, &ExprSyntaxError{pos, "bad escape"}
+		}
+		e := s[i]
+		i++
+		switch e {
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case 'a':
+			out = append(out, 7)
+		case 'b':
+			out = append(out, 8)
+		case 'f':
+			out = append(out, 12)
+		case 'v':
+			out = append(out, 11)
+		case 'e':
+			out = append(out, 27)
+		case 'x':
+			j := i
+			for j < len(s) && j-i < 16 && strings.IndexByte("0123456789abcdefABCDEF", s[j]) >= 0 {
+				j++
+			}
+			if j == i {
+				return nil, &ExprSyntaxError{pos, `\x with no digits`}
+			}
+			v, _ := strconv.ParseUint(s[i:j], 16, 64)
+			out = append(out, v)
+			i = j
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i - 1
+			for j < len(s) && j < i+2 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			v, _ := strconv.ParseUint(s[i-1:j], 8, 64)
+			out = append(out, v)
+			i = j
+		default:
+			out = append(out, uint64(e))
+		}
+	}
+	return out, nil
+}

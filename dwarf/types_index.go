@@ -1,0 +1,472 @@
+package dwarf
+
+import (
+	stddwarf "debug/dwarf"
+	"debug/elf"
+	"encoding/binary"
+	"fmt"
+	"sort"
+)
+
+// The TypeReader's indexes: compile units, qualified-name prefixes, the
+// name index for lookups, enumerators and static member definitions.
+
+// cuIndex returns the index of the compile unit containing off.
+func (r *TypeReader) cuIndex(off stddwarf.Offset) int {
+	i := sort.Search(len(r.cus), func(i int) bool { return r.cus[i].end > off })
+	if i == len(r.cus) {
+		return -1
+	}
+	return i
+}
+
+// LangAt returns the language of the compile unit containing off.
+func (r *TypeReader) LangAt(off stddwarf.Offset) Lang {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if i := r.cuIndex(off); i >= 0 {
+		return r.cus[i].lang
+	}
+	return LangC
+}
+
+// scanCU records qualified-name prefixes, named definitions and static
+// member definitions of compile unit i.
+func (r *TypeReader) scanCU(i int) {
+	if i < 0 || r.scanned[i] {
+		return
+	}
+	r.scanned[i] = true
+	rd := r.data.Reader()
+	rd.Seek(r.cus[i].off)
+	cu, err := rd.Next()
+	if err != nil || cu == nil || !cu.Children {
+		return
+	}
+	lang := r.cus[i].lang
+	type scope struct {
+		prefix string
+		enum   stddwarf.Offset // enumeration whose enumerators follow
+	}
+	stack := []scope{{}}
+	for len(stack) > 0 {
+		e, err := rd.Next()
+		if err != nil || e == nil {
+			return
+		}
+		if e.Tag == 0 {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		top := stack[len(stack)-1]
+		prefix := top.prefix
+		name, _ := e.Val(stddwarf.AttrName).(string)
+		child := scope{prefix: prefix}
+		switch e.Tag {
+		case stddwarf.TagNamespace:
+			if name == "" {
+				name = "(anonymous namespace)"
+			}
+			child.prefix = prefix + name + "::"
+		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
+			r.qual[e.Offset] = prefix
+			if name != "" {
+				if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl {
+					r.addName(prefix+name, e.Offset, lang)
+				}
+			}
+			// Class bodies are mostly member declarations: skip them
+			// (nested types are found through their class, see
+			// lookupNested).
+			if e.Children {
+				rd.SkipChildren()
+			}
+			continue
+		case stddwarf.TagEnumerationType, stddwarf.TagTypedef, stddwarf.TagBaseType,
+			stddwarf.TagUnspecifiedType:
+			r.qual[e.Offset] = prefix
+			if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl && name != "" {
+				r.addName(prefix+name, e.Offset, lang)
+			}
+			if e.Tag == stddwarf.TagEnumerationType {
+				child.enum = e.Offset
+				if scoped, _ := e.Val(stddwarf.AttrEnumClass).(bool); scoped && name != "" {
+					child.prefix = prefix + name + "::"
+				}
+			}
+		case stddwarf.TagEnumerator:
+			if top.enum != 0 && name != "" {
+				var v int64
+				switch x := e.Val(stddwarf.AttrConstValue).(type) {
+				case int64:
+					v = x
+				case uint64:
+					v = int64(x)
+				}
+				if _, dup := r.enumerators[prefix+name]; !dup {
+					r.enumerators[prefix+name] = enumerator{top.enum, v}
+				}
+			}
+		case stddwarf.TagVariable:
+			if spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset); ok {
+				if loc, ok := e.Val(stddwarf.AttrLocation).([]byte); ok && len(loc) == 9 && loc[0] == 0x03 {
+					r.statics[spec] = binary.LittleEndian.Uint64(loc[1:])
+				}
+			}
+		case stddwarf.TagSubprogram, stddwarf.TagLexDwarfBlock:
+			if e.Children {
+				rd.SkipChildren()
+			}
+			continue
+		}
+		if e.Children {
+			stack = append(stack, child)
+		}
+	}
+}
+
+// addName indexes a definition under its DWARF name and, for C++, under
+// the canonical spelling Type names use.
+func (r *TypeReader) addName(name string, off stddwarf.Offset, lang Lang) {
+	if _, dup := r.names[name]; !dup {
+		r.names[name] = off
+	}
+	if lang == LangCPlusPlus {
+		if c := canonicalTemplateName(name); c != name {
+			if _, dup := r.names[c]; !dup {
+				r.names[c] = off
+			}
+		}
+	}
+}
+
+// splitScope splits a qualified name at its last top-level "::" (not
+// inside template arguments).
+func splitScope(name string) (outer, inner string, ok bool) {
+	depth := 0
+	for i := len(name) - 1; i > 0; i-- {
+		switch name[i] {
+		case '>', ')':
+			depth++
+		case '<', '(':
+			depth--
+		case ':':
+			if depth == 0 && name[i-1] == ':' {
+				return name[:i-1], name[i+1:], i-1 > 0
+			}
+		}
+	}
+	return "", "", false
+}
+
+// scanAll scans every compile unit (for lookups by name).
+func (r *TypeReader) scanAll() {
+	if r.all {
+		return
+	}
+	for i := range r.cus {
+		r.scanCU(i)
+	}
+	r.all = true
+}
+
+// LookupType finds a named type by its qualified name ("node",
+// "geo::Circle", "unsigned int"); for C struct/union/enum tags the
+// keyword may be given ("struct node"). It returns an error wrapping
+// ErrNotFound when no compile unit defines it.
+func (r *TypeReader) LookupType(name string) (Type, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scanAll()
+	key := name
+	for _, kw := range []string{"struct ", "class ", "union ", "enum "} {
+		if len(key) > len(kw) && key[:len(kw)] == kw {
+			key = key[len(kw):]
+		}
+	}
+	off, ok := r.names[key]
+	if !ok {
+		off, ok = r.names[canonicalTemplateName(key)]
+	}
+	if !ok {
+		if off, ok = r.lookupNested(key); !ok {
+			return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
+		}
+	}
+	return r.readType(off, 0)
+}
+
+// definition finds the defining DIE of a declared struct/class/union.
+func (r *TypeReader) definition(name string, decl stddwarf.Offset) *StructType {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scanAll()
+	def, ok := r.names[name]
+	if !ok {
+		if def, ok = r.lookupNested(name); !ok {
+			return nil
+		}
+	}
+	if def == decl {
+		return nil
+	}
+	t, err := r.readType(def, 0)
+	if err != nil {
+		return nil
+	}
+	st, _ := t.(*StructType)
+	if st == nil || st.Incomplete {
+		return nil
+	}
+	return st
+}
+
+// lookupNested finds a type nested in a class ("geo::Shape::Kind"): the
+// name index skips class bodies, so search the class's children.
+func (r *TypeReader) lookupNested(name string) (stddwarf.Offset, bool) {
+	outer, inner, ok := splitScope(name)
+	if !ok {
+		return 0, false
+	}
+	off, found := r.names[outer]
+	if !found {
+		if off, found = r.lookupNested(outer); !found {
+			return 0, false
+		}
+	}
+	rd := r.data.Reader()
+	rd.Seek(off)
+	e, err := rd.Next()
+	if err != nil || e == nil || !e.Children {
+		return 0, false
+	}
+	for {
+		c, err := rd.Next()
+		if err != nil || c == nil || c.Tag == 0 {
+			return 0, false
+		}
+		switch c.Tag {
+		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType,
+			stddwarf.TagTypedef:
+			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalTemplateName(n) == inner {
+				if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); !decl {
+					return c.Offset, true
+				}
+			}
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
+}
+
+// Enumerator finds an enumerator by (qualified) name: "RED",
+// "geo::RED", "Mode::On". It returns the enum type and the value.
+func (r *TypeReader) Enumerator(name string) (Type, int64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.scanAll()
+	en, ok := r.enumerators[name]
+	if !ok {
+		if en, ok = r.nestedEnumerator(name); !ok {
+			return nil, 0, false
+		}
+		r.enumerators[name] = en
+	}
+	t, err := r.readType(en.enum, 0)
+	if err != nil {
+		return nil, 0, false
+	}
+	return t, en.val, true
+}
+
+// nestedEnumerator finds an enumerator of an enum inside a class
+// ("Outer::K2") or of a scoped enum inside a class ("Outer::Mode::On"),
+// which the name index does not cover.
+func (r *TypeReader) nestedEnumerator(name string) (enumerator, bool) {
+	outer, inner, ok := splitScope(name)
+	if !ok {
+		return enumerator{}, false
+	}
+	off, found := r.names[outer]
+	if !found {
+		if off, found = r.lookupNested(outer); !found {
+			return enumerator{}, false
+		}
+	}
+	rd := r.data.Reader()
+	rd.Seek(off)
+	e, err := rd.Next()
+	if err != nil || e == nil || !e.Children {
+		return enumerator{}, false
+	}
+	if e.Tag == stddwarf.TagEnumerationType {
+		return r.enumeratorIn(rd, off, inner)
+	}
+	for {
+		c, err := rd.Next()
+		if err != nil || c == nil || c.Tag == 0 {
+			return enumerator{}, false
+		}
+		if c.Tag == stddwarf.TagEnumerationType && c.Children {
+			if scoped, _ := c.Val(stddwarf.AttrEnumClass).(bool); !scoped {
+				if en, ok := r.enumeratorIn(rd, c.Offset, inner); ok {
+					return en, true
+				}
+				continue // enumeratorIn consumed the children
+			}
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
+}
+
+// enumeratorIn reads the enumerators following an enumeration DIE at
+// off (rd positioned at its first child) up to its end.
+func (r *TypeReader) enumeratorIn(rd *stddwarf.Reader, off stddwarf.Offset, name string) (enumerator, bool) {
+	var found *enumerator
+	for {
+		c, err := rd.Next()
+		if err != nil || c == nil || c.Tag == 0 {
+			break
+		}
+		if n, _ := c.Val(stddwarf.AttrName).(string); c.Tag == stddwarf.TagEnumerator && n == name && found == nil {
+			var v int64
+			switch x := c.Val(stddwarf.AttrConstValue).(type) {
+			case int64:
+				v = x
+			case uint64:
+				v = int64(x)
+			}
+			found = &enumerator{off, v}
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
+	if found == nil {
+		return enumerator{}, false
+	}
+	return *found, true
+}
+
+// StaticAddr returns the file address of the definition of the static
+// member declared at decl.
+func (r *TypeReader) StaticAddr(decl stddwarf.Offset) (uint64, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a, ok := r.statics[decl]; ok {
+		return a, true
+	}
+	r.scanAll()
+	a, ok := r.statics[decl]
+	return a, ok
+}
+
+// symbols returns the (cached) symbol table of f.
+func (r *TypeReader) symbols(f *elf.File) *symbolTable {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if st, ok := r.symtabs[f]; ok {
+		return st
+	}
+	if r.symtabs == nil {
+		r.symtabs = map[*elf.File]*symbolTable{}
+	}
+	st := newSymbolTable(f)
+	r.symtabs[f] = st
+	return st
+}
+
+// Type returns the type whose DIE is at off.
+func (r *TypeReader) Type(off stddwarf.Offset) (Type, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.readType(off, 0)
+}
+
+func (r *TypeReader) qualName(off stddwarf.Offset, name string) string {
+	if name == "" {
+		return ""
+	}
+	return r.prefixOf(off) + name
+}
+
+// prefixOf returns the qualified scope prefix ("geo::Shape::") of the
+// DIE at off. It walks down from the compile unit through the scopes
+// whose subtrees contain off, skipping other subtrees by DW_AT_sibling,
+// so it reads only a small part of the unit.
+func (r *TypeReader) prefixOf(off stddwarf.Offset) string {
+	if p, ok := r.qual[off]; ok {
+		return p
+	}
+	i := r.cuIndex(off)
+	if i < 0 {
+		return ""
+	}
+	rd := r.data.Reader()
+	rd.Seek(r.cus[i].off)
+	if cu, err := rd.Next(); err != nil || cu == nil || !cu.Children {
+		return ""
+	}
+	prefix := ""
+	last := r.cus[i].off
+	for steps := 0; steps < 1<<20; steps++ {
+		e, err := rd.Next()
+		if err != nil || e == nil || e.Tag == 0 {
+			return ""
+		}
+		if e.Offset > off || e.Offset <= last {
+			return "" // passed it, or malformed siblings going backwards
+		}
+		last = e.Offset
+		// Everything at this level shares the prefix: remember it for
+		// the lookups to come.
+		r.qual[e.Offset] = prefix
+		if e.Offset == off {
+			return prefix
+		}
+		if !e.Children {
+			continue
+		}
+		if sib, ok := e.Val(stddwarf.AttrSibling).(stddwarf.Offset); ok && sib > e.Offset {
+			if off >= sib {
+				rd.Seek(sib)
+				continue
+			}
+		} else {
+			rd.SkipChildren()
+			n, err := rd.Next()
+			if err != nil {
+				return ""
+			}
+			if n != nil && n.Tag != 0 && n.Offset <= off {
+				rd.Seek(n.Offset)
+				continue
+			}
+			rd.Seek(e.Offset) // off is inside e: go back and descend
+			rd.Next()
+		}
+		name, _ := e.Val(stddwarf.AttrName).(string)
+		switch e.Tag {
+		case stddwarf.TagNamespace:
+			if name == "" {
+				name = "(anonymous namespace)"
+			}
+			prefix += name + "::"
+		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
+			if name != "" {
+				prefix += name + "::"
+			}
+		}
+	}
+	return ""
+}
+
+func (r *TypeReader) lang(off stddwarf.Offset) Lang {
+	if i := r.cuIndex(off); i >= 0 {
+		return r.cus[i].lang
+	}
+	return LangC
+}
