@@ -206,3 +206,27 @@ func TestUnwindThreadAndPastMain(t *testing.T) {
 func isSystemLib(path string) bool {
 	return strings.HasPrefix(path, "/lib") || strings.HasPrefix(path, "/usr/lib")
 }
+
+// TestUnwindCrashes unwinds at a fault in a frame with CFI and after a
+// call through a null function pointer (pc 0), as gdb does.
+func TestUnwindCrashes(t *testing.T) {
+	for _, opt := range []string{"-O0", "-O2"} {
+		bin := buildTestProg(t, "gcc", "crash.c", "-g", opt)
+		img, err := Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		for _, mode := range []string{"call", "store"} {
+			corePath := filepath.Join(t.TempDir(), "core")
+			out := runGDB(t, bin, "run "+mode, "echo <<<BT\\n", "bt", "echo BT>>>\\n", "generate-core-file "+corePath, "kill")
+			c := openCore(t, corePath)
+			want := parseBT(between(out, "<<<BT", "BT>>>"))
+			bt, err := img.Unwind(t.Context(), c.target(t), c.regs, 0, UnwindOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Run(opt+"/"+mode, func(t *testing.T) { compareBT(t, bt, want, out) })
+		}
+	}
+}
