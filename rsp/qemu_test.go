@@ -21,9 +21,12 @@ import (
 // counter += i (counter: 1, 3, 6, 10, 15).
 //
 // QEMU 10.0 replay deadlocks now and then inside a reverse seek (peers.md
-// §2.5; on a loaded 2-core machine much more often, and reliably when a
-// reverse-continue starts at a watchpoint stop, which the scenarios avoid
-// by stepping off it first). Every operation has a 10 s deadline; when it
+// §2.5: 2 in ~900 reverse ops on an idle machine). On a 2-core machine
+// loaded by parallel builds we measured far more: 30-80% of reverse-
+// continues that end at a breakpoint or at the start of the recording, with
+// QMP silent too (a true deadlock); a reverse-continue that starts at a
+// watchpoint stop hung every time, so the watchpoint scenario steps off it
+// first. Every operation has a 10 s deadline; when it
 // passes the client interrupts, gives QEMU 3 s, and QEMU is SIGKILLed; the
 // scenario then runs once more on a fresh replay. Two hangs in a row fail
 // the test in CI and skip it elsewhere, saying so.
@@ -223,6 +226,16 @@ func runQEMUOnce(ctx context.Context, dir string, syms kernelSyms, scenario func
 		return errors.New("client claims no-ack mode; QEMU has none")
 	}
 	if err := scenario(q); err != nil {
+		if errors.Is(err, errQEMUHung) {
+			// Tell a deadlock (QMP silent too) from a lost stop reply.
+			sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			st, serr := rep.Status(sctx)
+			cancel()
+			if serr != nil {
+				return fmt.Errorf("%w; QMP does not answer either (deadlock)", err)
+			}
+			return fmt.Errorf("%w; QMP still answers, run state %q", err, st)
+		}
 		return fmt.Errorf("%w\nQEMU output:\n%s", err, rep.Output(20))
 	}
 	q.c.Close()
