@@ -295,13 +295,15 @@ func TestLiveSharedLibrary(t *testing.T) {
 	prog := testenv.Prog(t, "shlib_crash")
 	c := startServer(t)
 	c.ok("rr_live_start", args{"command": []string{prog}})
-	// Before ld.so has loaded libbuggy.so its functions are unknown.
-	c.fails("rr_breakpoint_set", args{"location": "config_get_int"}, "shared library that is not loaded yet", "run to main first")
-	c.ok("rr_breakpoint_set", args{"location": "main"})
-	c.ok("rr_continue", nil, "breakpoint #1", "main")
-	c.ok("rr_breakpoint_set", args{"location": "config_get_int"}, "Breakpoint #2")
-	c.ok("rr_continue", nil, "breakpoint #2", "config_get_int", "libbuggy.c:44")
-	c.ok("rr_breakpoint_remove", args{"breakpoint_number": 2})
+	// Before ld.so has loaded libbuggy.so its functions are unknown: the
+	// breakpoint is pending until the libraries are loaded.
+	c.ok("rr_breakpoint_set", args{"location": "config_get_int"}, "Breakpoint #1", "pending")
+	c.fails("rr_breakpoint_set", args{"location": "*0x10"}, "0x10")
+	c.ok("rr_continue", nil, "breakpoint #1", "config_get_int", "libbuggy.c:44", "pending breakpoint #1 resolved")
+	c.ok("rr_breakpoint_list", nil, "libbuggy.c:44")
+	c.ok("rr_breakpoint_remove", args{"breakpoint_number": 1})
+	c.ok("rr_breakpoint_set", args{"location": "main"}, "Breakpoint #2")
+	c.fails("rr_breakpoint_set", args{"location": "no_such_function"}, "no function named")
 	c.ok("rr_breakpoint_set", args{"location": "libbuggy.c:29"}, "parse_int", "libbuggy.c:29")
 	c.ok("rr_continue", nil, "breakpoint #3", "parse_int", "libbuggy.c:29")
 	c.ok("rr_breakpoint_remove", args{"breakpoint_number": 3})

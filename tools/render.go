@@ -138,6 +138,9 @@ func bpText(bp session.Breakpoint) string {
 	if bp.Condition != "" {
 		fmt.Fprintf(&b, " if %s", bp.Condition)
 	}
+	if bp.Pending {
+		b.WriteString(" (pending: resolved when the program's shared libraries are loaded, at main)")
+	}
 	if !bp.Enabled {
 		b.WriteString(" (disabled)")
 	}

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -10,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // breakpoint is a user breakpoint or watchpoint. Its server-side entries
@@ -30,6 +33,7 @@ type breakpoint struct {
 	valueType string // watchpoints: type for printing, "" = raw
 	lv        *lvalue
 	changed   bool // watchpoints: the last hit changed the value
+	pending   bool // not resolved yet: waits for the shared libraries
 }
 
 func (b *breakpoint) isWatch() bool { return b.typ >= rsp.WriteWatchpoint }
@@ -53,7 +57,53 @@ func (b *breakpoint) info() Breakpoint {
 	for _, a := range b.addrs {
 		out.Addresses = append(out.Addresses, hexAddr(a))
 	}
+	out.Pending = b.pending
 	return out
+}
+
+// beforeLibs reports whether the dynamic linker has not loaded the
+// program's libraries yet (the program has not reached main).
+func (s *Session) beforeLibs(ctx context.Context) bool {
+	if s.img == nil || s.auxv == nil || len(s.img.FuncsByName("main")) == 0 {
+		return false
+	}
+	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
+	_, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: 8, ByteOrder: binary.LittleEndian})
+	return errors.Is(err, symbols.ErrNotInitialized)
+}
+
+func (s *Session) hasPending() bool {
+	for _, b := range s.bps {
+		if b.pending && b.enabled {
+			return true
+		}
+	}
+	return false
+}
+
+// resolvePending resolves and inserts pending breakpoints; it returns a
+// note for the stop's message.
+func (s *Session) resolvePending(ctx context.Context) string {
+	var notes []string
+	for _, b := range s.bps {
+		if !b.pending {
+			continue
+		}
+		r, err := s.resolveBreakpoint(ctx, b.spec)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("breakpoint #%d (%s) is still pending: %v", b.num, b.spec, err))
+			continue
+		}
+		b.addrs, b.fn, b.file, b.line, b.pending = r.addrs, r.fn, r.file, r.line, false
+		if b.enabled {
+			if err := s.insert(ctx, b); err != nil {
+				notes = append(notes, fmt.Sprintf("breakpoint #%d (%s): %v", b.num, b.spec, err))
+				continue
+			}
+		}
+		notes = append(notes, fmt.Sprintf("pending breakpoint #%d resolved to %s", b.num, b.fn))
+	}
+	return strings.Join(notes, "; ")
 }
 
 // bpAt returns the enabled code breakpoint at pc, if any.
@@ -138,9 +188,15 @@ func (s *Session) removeEntry(ctx context.Context, b *breakpoint, a uint64) erro
 func (s *Session) SetBreakpoint(ctx context.Context, location, cond string, temporary bool) (Breakpoint, error) {
 	var out Breakpoint
 	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
-		b, err := s.resolveBreakpoint(ctx, strings.TrimSpace(location))
+		location = strings.TrimSpace(location)
+		b, err := s.resolveBreakpoint(ctx, location)
 		if err != nil {
-			return err
+			// Before ld.so has loaded the program's libraries, a function
+			// or line that may be in one becomes a pending breakpoint.
+			if !errors.Is(err, ErrNotFound) || strings.HasPrefix(location, "*") || !s.beforeLibs(ctx) {
+				return err
+			}
+			b = &breakpoint{typ: rsp.SoftwareBreakpoint, spec: location, pending: true}
 		}
 		b.cond, b.temp, b.enabled = strings.TrimSpace(cond), temporary, true
 		if b.cond != "" {
@@ -148,8 +204,10 @@ func (s *Session) SetBreakpoint(ctx context.Context, location, cond string, temp
 				return err
 			}
 		}
-		if err := s.insert(ctx, b); err != nil {
-			return err
+		if !b.pending {
+			if err := s.insert(ctx, b); err != nil {
+				return err
+			}
 		}
 		s.nextBP++
 		b.num = s.nextBP
@@ -233,7 +291,7 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 	}
 	hint := s.suggestFunc(loc)
 	if hint == "" {
-		hint = "; if it is in a shared library that is not loaded yet, run to main first (rr_breakpoint_set main, rr_continue) and set it again"
+		hint = " in the program or its loaded shared libraries (for a library loaded later with dlopen, set it once the library is loaded)"
 	}
 	return nil, fmt.Errorf("no function named %q%s: %w", loc, hint, ErrNotFound)
 }
@@ -362,7 +420,7 @@ func (s *Session) RemoveBreakpoint(ctx context.Context, n int) error {
 }
 
 func (s *Session) deleteBP(ctx context.Context, b *breakpoint) error {
-	if b.enabled && s.exited == nil {
+	if b.enabled && !b.pending && s.exited == nil {
 		if err := s.uninsert(ctx, b); err != nil {
 			return err
 		}
@@ -391,7 +449,7 @@ func (s *Session) EnableBreakpoint(ctx context.Context, n int, on bool) (Breakpo
 		if err != nil {
 			return err
 		}
-		if b.enabled != on {
+		if b.enabled != on && !b.pending {
 			if on {
 				err = s.insert(ctx, b)
 			} else {
@@ -400,8 +458,8 @@ func (s *Session) EnableBreakpoint(ctx context.Context, n int, on bool) (Breakpo
 			if err != nil {
 				return err
 			}
-			b.enabled = on
 		}
+		b.enabled = on
 		out = b.info()
 		return nil
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"golang.org/x/arch/x86/x86asm"
@@ -144,6 +145,19 @@ func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
 		if err := s.canMove(rev); err != nil {
 			return err
 		}
+		var note string
+		if !rev && s.hasPending() {
+			st, done, n, err := s.runToLibsLoaded(ctx)
+			if err != nil {
+				return err
+			}
+			note = n
+			if !done || s.bpAt(s.pcOr0(ctx)) != nil {
+				out, _ = s.finishStop(ctx, st)
+				out.Message = strings.TrimSpace(out.Message + " " + note)
+				return nil
+			}
+		}
 		for {
 			st, err := s.cont(ctx, rev)
 			if err != nil {
@@ -152,6 +166,9 @@ func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
 			var again bool
 			out, again = s.finishStop(ctx, st)
 			if !again {
+				if note != "" {
+					out.Message = strings.TrimSpace(out.Message + " Note: " + note + ".")
+				}
 				return nil
 			}
 		}
@@ -673,4 +690,22 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error) {
 	pkt := fmt.Sprintf("vCont;r%x,%x:%s", lo, hi, s.cur)
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.Resume(ctx, pkt) })
+}
+
+// runToLibsLoaded runs to main, where the dynamic linker has loaded the
+// program's libraries, and resolves pending breakpoints there. done is
+// false when something else stopped the program first.
+func (s *Session) runToLibsLoaded(ctx context.Context) (rsp.Stop, bool, string, error) {
+	fns := s.img.FuncsByName("main")
+	a, _ := s.img.BreakpointAddr(fns[0])
+	st, done, err := s.runTo(ctx, a+s.bias, false, nil)
+	if err != nil || !done {
+		return st, done, "", err
+	}
+	return st, true, s.resolvePending(ctx), nil
+}
+
+func (s *Session) pcOr0(ctx context.Context) uint64 {
+	pc, _ := s.pc(ctx, s.cur)
+	return pc
 }

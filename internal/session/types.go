@@ -96,6 +96,7 @@ type Breakpoint struct {
 	Hits       int      `json:"hits"`
 	Size       int      `json:"size,omitempty" jsonschema:"watched bytes"`
 	Expression string   `json:"expression,omitempty"`
+	Pending    bool     `json:"pending,omitempty" jsonschema:"not resolved yet: set when the shared libraries are loaded"`
 }
 
 // Thread is one thread of the debuggee.
