@@ -29,7 +29,7 @@ type bpCondIn struct {
 type watchIn struct {
 	sessionArg
 	Expression string `json:"expression" jsonschema:"lvalue to watch: a variable (count), a member (n->next), an element (a[3]) or *0xADDR"`
-	AccessType string `json:"access_type,omitempty" jsonschema:"write (default), read or access"`
+	AccessType string `json:"access_type,omitempty" jsonschema:"write (default), read or access,enum=write,enum=read,enum=access"`
 }
 
 type bpOut struct {
