@@ -217,6 +217,9 @@ func (env *ValueEnv) formatPtrToMember(o Object, t *PtrToMemberType) string {
 	}
 	if _, ok := Resolve(t.Elem).(*FuncType); ok {
 		ptr := leUint(b[:min(8, len(b))])
+		if ptr == 0 {
+			return "NULL"
+		}
 		if ptr&1 == 1 {
 			return "&virtual table offset " + strconv.FormatUint(ptr-1, 10)
 		}
@@ -256,16 +259,18 @@ func (env *ValueEnv) formatStruct(o Object, t *StructType, depth int, seenVB map
 	}
 	// Virtual bases reachable only through the bases printed above are
 	// printed inside them; a class's own vbases are handled above.
-	for _, f := range t.Fields {
+	for _, m := range t.members() {
+		if s := m.static; s != nil {
+			parts = append(parts, "static "+s.Name+" = "+env.format(env.staticObject(*s), false, depth+1, nil))
+			continue
+		}
+		f := *m.field
 		v := env.format(env.Field(o, f), false, depth+1, nil)
 		if f.Name == "" {
 			parts = append(parts, v)
 			continue
 		}
 		parts = append(parts, f.Name+" = "+v)
-	}
-	for _, s := range t.Statics {
-		parts = append(parts, "static "+s.Name+" = "+env.format(env.staticObject(s), false, depth+1, nil))
 	}
 	if len(t.Fields)+len(t.Statics) == 0 {
 		parts = append(parts, "<No data fields>") // GDB: also after bases
@@ -275,6 +280,11 @@ func (env *ValueEnv) formatStruct(o Object, t *StructType, depth int, seenVB map
 
 // staticObject locates the definition of a static data member.
 func (env *ValueEnv) staticObject(s StaticMember) Object {
+	if s.Const != nil {
+		b := make([]byte, max(sizeOf(s.Type), 0))
+		copy(b, s.Const)
+		return BytesObject(s.Type, b)
+	}
 	if env.Types == nil {
 		return Object{Type: s.Type, Err: ErrOptimizedOut}
 	}

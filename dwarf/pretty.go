@@ -68,6 +68,14 @@ func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
 		p, err = env.ppOptional(o, st)
 	case "std::pair":
 		p, err = env.ppPair(o)
+	case "std::variant":
+		p, err = env.ppVariant(o, st)
+	case "std::basic_string_view", "std::__cxx11::basic_string_view":
+		p, err = env.ppStringView(o)
+	case "std::bitset":
+		p, err = env.ppBitset(o, base)
+	case "std::span":
+		p, err = env.ppSpan(o, st, base)
 	case "__gnu_cxx::__normal_iterator":
 		p, err = env.ppIterator(o, "_M_current", 0, "non-dereferenceable iterator for std::vector")
 	case "std::_List_iterator", "std::_List_const_iterator":

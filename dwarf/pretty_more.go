@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -364,4 +365,144 @@ func (env *ValueEnv) typeFromName(name string, depth int) Type {
 		return nil
 	}
 	return t
+}
+
+// ppVariant prints std::variant: "std::variant<A, B> [index 1] = {v}".
+func (env *ValueEnv) ppVariant(o Object, st *StructType) (pretty, error) {
+	var alts []Type
+	for i := 0; ; i++ {
+		t := env.templateArg(st, i)
+		if t == nil {
+			break
+		}
+		alts = append(alts, t)
+	}
+	names := make([]string, len(alts))
+	for i, a := range alts {
+		names[i] = typeString(a)
+	}
+	head := "std::variant<" + strings.Join(names, ", ") + ">"
+	idx, err := env.member(o, "_M_index")
+	if err != nil {
+		return pretty{}, err
+	}
+	n, err := env.Uint(idx)
+	if err != nil {
+		return pretty{}, err
+	}
+	if int(n) >= len(alts) || n >= uint64(1)<<(8*sizeOf(idx.Type)-1) {
+		return pretty{head: head + " [no contained value]"}, nil
+	}
+	u, err := env.member(o, "_M_u")
+	if err != nil {
+		return pretty{}, err
+	}
+	a, ok := u.Addr()
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	// every alternative of the union lives at its start
+	v := MemObject(alts[n], a)
+	head += fmt.Sprintf(" [index %d]", n)
+	if inner, ok := env.prettyPrint(v); ok && len(inner.children) > 0 {
+		inner.head = head + " containing " + inner.head
+		return inner, nil
+	}
+	return pretty{head: head, hint: "array", children: []prettyChild{{name: "[0]", val: v}}}, nil
+}
+
+// ppStringView prints std::basic_string_view as its string.
+func (env *ValueEnv) ppStringView(o Object) (pretty, error) {
+	p, err1 := env.member(o, "_M_str")
+	n, err2 := env.member(o, "_M_len")
+	if err := errors.Join(err1, err2); err != nil {
+		return pretty{}, err
+	}
+	pt, ok := Resolve(p.Type).(*PointerType)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	ct, ok := isCharType(pt.Elem)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	addr, err1 := env.Uint(p)
+	ln, err2 := env.Uint(n)
+	if err := errors.Join(err1, err2); err != nil {
+		return pretty{}, err
+	}
+	limit := uint64(env.maxElements())
+	es := uint64(ct.ByteSize)
+	b, err := env.read(addr, int(min(ln, limit)*es))
+	if err != nil {
+		return pretty{}, err
+	}
+	cs := make([]uint64, len(b)/int(es))
+	for i := range cs {
+		cs[i] = leUint(b[uint64(i)*es : uint64(i+1)*es])
+	}
+	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), ln > limit)}, nil
+}
+
+// ppBitset prints std::bitset as its set bits: "std::bitset = {[0] = 1}".
+func (env *ValueEnv) ppBitset(o Object, base string) (pretty, error) {
+	p := pretty{head: base}
+	w, err := env.member(o, "_M_w")
+	if err != nil {
+		return p, nil // an empty bitset has no words
+	}
+	b, err := env.Bytes(w)
+	if err != nil {
+		return pretty{}, err
+	}
+	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: LangCPlusPlus}, Encoding: ateSigned}
+	one := BytesObject(intT, []byte{1, 0, 0, 0})
+	for i, c := range b {
+		for bit := 0; bit < 8; bit++ {
+			if c&(1<<bit) != 0 {
+				p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i*8+bit) + "]", val: one})
+			}
+		}
+	}
+	return p, nil
+}
+
+// ppSpan prints std::span: "std::span of length 3 = {1, 2, 3}".
+func (env *ValueEnv) ppSpan(o Object, st *StructType, base string) (pretty, error) {
+	ptr, err := env.member(o, "_M_ptr")
+	if err != nil {
+		return pretty{}, err
+	}
+	pt, ok := Resolve(ptr.Type).(*PointerType)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	var n uint64
+	if ext, err := env.memberPath(o, "_M_extent", "_M_extent_value"); err == nil {
+		if n, err = env.Uint(ext); err != nil {
+			return pretty{}, err
+		}
+	} else {
+		found := false
+		for _, tp := range st.TemplateParams {
+			if tp.HasValue {
+				n, found = uint64(tp.Value), true
+			}
+		}
+		if !found {
+			return pretty{}, errNotPretty
+		}
+	}
+	a, err := env.Uint(ptr)
+	if err != nil {
+		return pretty{}, err
+	}
+	es := uint64(sizeOf(pt.Elem))
+	p := pretty{head: fmt.Sprintf("%s of length %d", base, n), hint: "array"}
+	limit := uint64(env.maxElements())
+	for i := uint64(0); i < n && i < limit; i++ {
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: MemObject(pt.Elem, a+i*es)})
+	}
+	p.more = n > limit
+	return p, nil
 }

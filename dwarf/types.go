@@ -265,6 +265,8 @@ type Field struct {
 	BitSize    int64
 	Artificial bool // e.g. _vptr.Shape
 	Access     string
+	// die orders fields and static members as declared.
+	die stddwarf.Offset
 }
 
 // StaticMember is a static data member. Decl is its declaration DIE
@@ -275,6 +277,33 @@ type StaticMember struct {
 	Type   Type
 	Decl   stddwarf.Offset
 	Access string
+	// Const holds DW_AT_const_value of a constant member (constexpr or
+	// const integral initialized in the class), little-endian; nil when
+	// the value is in memory at the definition.
+	Const []byte
+}
+
+// member is a field or a static member in declaration order.
+type member struct {
+	field  *Field
+	static *StaticMember
+}
+
+// members returns fields and static members in declaration order, as GDB
+// prints them.
+func (t *StructType) members() []member {
+	out := make([]member, 0, len(t.Fields)+len(t.Statics))
+	i, j := 0, 0
+	for i < len(t.Fields) || j < len(t.Statics) {
+		if j >= len(t.Statics) || (i < len(t.Fields) && t.Fields[i].die < t.Statics[j].Decl) {
+			out = append(out, member{field: &t.Fields[i]})
+			i++
+		} else {
+			out = append(out, member{static: &t.Statics[j]})
+			j++
+		}
+	}
+	return out
 }
 
 // Method is a member function as declared in the class.

@@ -366,7 +366,16 @@ func structBody(t *StructType, indent int) string {
 		}
 	}
 	nfields := 0
-	for _, f := range t.Fields {
+	for _, mem := range t.members() {
+		if s := mem.static; s != nil {
+			if labels {
+				label(s.Access)
+			}
+			nfields++
+			b.WriteString(pad + "    static " + declString(s.Type, s.Name, sub) + ";\n")
+			continue
+		}
+		f := *mem.field
 		if f.Artificial && strings.HasPrefix(f.Name, "_vptr") {
 			continue
 		}
@@ -384,13 +393,6 @@ func structBody(t *StructType, indent int) string {
 			b.WriteString(" : " + strconv.FormatInt(f.BitSize, 10))
 		}
 		b.WriteString(";\n")
-	}
-	for _, s := range t.Statics {
-		if labels {
-			label(s.Access)
-		}
-		nfields++
-		b.WriteString(pad + "    static " + declString(s.Type, s.Name, sub) + ";\n")
 	}
 	first := true
 	for _, m := range groupOverloads(t.Methods()) {

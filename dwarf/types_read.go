@@ -2,6 +2,7 @@ package dwarf
 
 import (
 	"debug/elf"
+	"encoding/binary"
 	"fmt"
 	"sync"
 
@@ -398,7 +399,7 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 		}
 		switch p.kind {
 		case 0:
-			f := Field{Name: name, Type: ft, Access: accessOf(c, defAccess)}
+			f := Field{Name: name, Type: ft, Access: accessOf(c, defAccess), die: c.Offset}
 			f.Artificial, _ = c.Val(stddwarf.AttrArtificial).(bool)
 			f.ByteOffset, _ = memberLocation(c)
 			if bs, ok := c.Val(stddwarf.AttrBitSize).(int64); ok {
@@ -422,7 +423,14 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 			b.Virtual = v != 0
 			t.Bases = append(t.Bases, b)
 		case 2:
-			t.Statics = append(t.Statics, StaticMember{Name: name, Type: ft, Decl: c.Offset, Access: accessOf(c, defAccess)})
+			sm := StaticMember{Name: name, Type: ft, Decl: c.Offset, Access: accessOf(c, defAccess)}
+			switch v := c.Val(stddwarf.AttrConstValue).(type) {
+			case int64:
+				sm.Const = binary.LittleEndian.AppendUint64(nil, uint64(v))
+			case []byte:
+				sm.Const = v
+			}
+			t.Statics = append(t.Statics, sm)
 		case 3:
 			t.TemplateParams = append(t.TemplateParams, TemplateParam{Name: name, Type: ft})
 		case 4:
