@@ -233,6 +233,10 @@ func TestLiveNextOverConditional(t *testing.T) {
 	c.ok("rr_next", nil, "Stopped: breakpoint", "breakpoint #2", "hit")
 	c.ok("rr_evaluate", args{"expression": "i"}, "i = 1")
 	c.ok("rr_breakpoint_list", nil, "hits 1")
+	c.ok("rr_breakpoint_remove", args{"breakpoint_number": 2})
+	// A read watchpoint (an access watchpoint on x86, as in GDB).
+	c.ok("rr_watchpoint_set", args{"expression": "hits", "access_type": "read"}, "watchpoint", "hits")
+	c.ok("rr_continue", nil, "Stopped: watchpoint", "hits", "hit")
 }
 
 // TestLiveSignals: a signal stop is reported with its name; continuing

@@ -525,7 +525,15 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 			b.old = s.peek(ctx, lv.addr, size)
 		}
 		if err := s.insert(ctx, b); err != nil {
-			return err
+			if typ != rsp.ReadWatchpoint {
+				return err
+			}
+			// x86 debug registers cannot trap reads only (gdbserver
+			// refuses Z3); GDB uses an access watchpoint then, and so do we.
+			b.typ = rsp.AccessWatchpoint
+			if err2 := s.insert(ctx, b); err2 != nil {
+				return err
+			}
 		}
 		s.nextBP++
 		b.num = s.nextBP
