@@ -32,7 +32,8 @@
 //
 // Each side is compared with GDB on its own; field names carry the side
 // ("engine:bt", "session:var:i"). The fields compared at a stop are: the
-// breakpoint addresses; the
+// breakpoint addresses; the arguments of every frame (which checks the
+// registers the unwinder recovers for callers); the
 // backtrace (function, source file base name and line of every frame);
 // every local and argument of frame 0 with its value; and the value of
 // every expression in the table. The test prints
@@ -52,6 +53,9 @@
 //     MI prints them with common_val_print, which drops print's "(TYPE) "
 //     before a top-level pointer or reference, so that prefix is removed;
 //     a top-level value that is entirely "<error: …>" is an error in MI;
+//   - in the per-frame argument lists, GDB's NAME@entry items (entry
+//     values, "print entry-values default") are left out; frame 0's
+//     variables still compare them, so that gap is listed once per stop;
 //   - when one side cannot list variables at all, the variable sets are
 //     compared as one field ("vars").
 //

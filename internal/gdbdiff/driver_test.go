@@ -39,6 +39,10 @@ type observation struct {
 	Vars map[string]string
 	// Exprs holds, per expression of the stop, its value or "error: …".
 	Exprs []string
+	// Args holds, per frame, its arguments as "name=value, …" (GDB's
+	// -stack-list-arguments): it checks the registers the unwinder
+	// recovers for the callers.
+	Args []string
 }
 
 // event is why a resume returned.
@@ -236,6 +240,7 @@ func compare(sp *stopSpec, ours, gdb *observation) []field {
 		out = append(out, field{"addrs", hexList(ours.Addrs), hexList(gdb.Addrs)})
 	}
 	out = append(out, field{"bt", framesText(ours.Frames), framesText(gdb.Frames)})
+	out = append(out, field{"args", argsText(ours.Args), argsText(gdb.Args)})
 	if _, e1 := ours.Vars["(error)"]; e1 || gdb.Vars["(error)"] != "" {
 		// One side could not list variables at all: one field, not one
 		// per variable of the other side.
@@ -282,6 +287,17 @@ func exprFields(sp *stopSpec, ours, gdb *observation) []field {
 		out = append(out, field{"expr:" + e, normValue(o), normValue(g)})
 	}
 	return out
+}
+
+func argsText(args []string) string {
+	var b strings.Builder
+	for i, a := range args {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		fmt.Fprintf(&b, "#%d (%s)", i, normValue(a))
+	}
+	return b.String()
 }
 
 func varsText(m map[string]string) string {

@@ -252,6 +252,23 @@ func (g *gdbSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		}
 		o.Frames = append(o.Frames, f)
 	}
+	rec, err = g.cmd(ctx, "-stack-list-arguments --all-values")
+	if err != nil {
+		return &observation{Err: "arguments: " + err.Error()}
+	}
+	sa, _ := rec.Field("stack-args")
+	for _, fr := range sa.Results {
+		args, _ := fr.Value.Field("args")
+		var parts []string
+		for _, a := range args.Values {
+			if strings.HasSuffix(str(a, "name"), "@entry") {
+				// Entry values: compared once, in frame 0's variables.
+				continue
+			}
+			parts = append(parts, str(a, "name")+"="+str(a, "value"))
+		}
+		o.Args = append(o.Args, strings.Join(parts, ", "))
+	}
 	rec, err = g.cmd(ctx, "-stack-list-variables --all-values")
 	if err == nil {
 		vars, _ := rec.Field("variables")

@@ -433,6 +433,20 @@ func (o *oursSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		}
 		obs.Frames = append(obs.Frames, fo)
 	}
+	for _, f := range frames {
+		var parts []string
+		if f.Function != nil {
+			fs := o.scopeOf(ctx, f)
+			for _, v := range f.Params() {
+				val := "<error: no type>"
+				if obj, err := fs.varObject(v); err == nil {
+					val = miValue(fs.env.Format(obj))
+				}
+				parts = append(parts, v.Name+"="+val)
+			}
+		}
+		obs.Args = append(obs.Args, strings.Join(parts, ", "))
+	}
 	fs := o.scopeOf(ctx, frames[0])
 	for _, v := range append(frames[0].Params(), frames[0].Locals()...) {
 		val := "<error: no type>"

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -141,16 +142,29 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		}
 		o.Frames = append(o.Frames, fo)
 	}
+	for level := range frames {
+		var parts []string
+		if _, err := d.s.SelectFrame(ctx, level); err == nil {
+			vals, _, err := d.s.Locals(ctx)
+			if err == nil {
+				for _, v := range vals {
+					if v.Kind == "argument" {
+						parts = append(parts, v.Name+"="+miValue(sessionValue(v)))
+					}
+				}
+			}
+		}
+		o.Args = append(o.Args, strings.Join(parts, ", "))
+	}
+	if _, err := d.s.SelectFrame(ctx, 0); err != nil {
+		return &observation{Err: "select frame 0: " + err.Error()}
+	}
 	vals, _, err := d.s.Locals(ctx)
 	if err != nil {
 		o.Vars["(error)"] = err.Error()
 	}
 	for _, v := range vals {
-		val := v.Value
-		if val == "" && v.Error != "" {
-			val = "<error: " + v.Error + ">"
-		}
-		addVar(o.Vars, v.Name, miValue(val))
+		addVar(o.Vars, v.Name, miValue(sessionValue(v)))
 	}
 	for _, e := range sp.Exprs {
 		r, err := d.s.Evaluate(ctx, e)
@@ -165,6 +179,14 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		}
 	}
 	return o
+}
+
+// sessionValue is a session Value's text, or its error as GDB shows one.
+func sessionValue(v session.Value) string {
+	if v.Value == "" && v.Error != "" {
+		return "<error: " + v.Error + ">"
+	}
+	return v.Value
 }
 
 func (d *sessionSide) close() {
