@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -90,8 +91,17 @@ func (m *Manager) Record(ctx context.Context, o RecordOptions) (RecordResult, er
 		}
 	}
 	res = RecordResult{TraceDir: r.TraceDir, ExitCode: r.ExitStatus, Output: r.Output}
-	if code := r.ExitStatus; code > 128 && code < 128+65 {
-		res.Signal = rsp.SignalFromLinux(code - 128).String()
+	if code := r.ExitStatus; code < 0 || code > 128 {
+		// rr re-raises the program's fatal signal on itself, so its own
+		// status says little; the recording's process table knows.
+		if ps, err := rr.PS(ctx, "", r.TraceDir); err == nil && len(ps) > 0 {
+			if n, err := strconv.Atoi(ps[0].Exit); err == nil && n < 0 {
+				res.Signal = rsp.SignalFromLinux(-n).String()
+			}
+		}
+		if res.Signal == "" && code > 128 && code < 128+65 {
+			res.Signal = rsp.SignalFromLinux(code - 128).String()
+		}
 	}
 	return res, nil
 }
