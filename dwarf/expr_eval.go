@@ -254,6 +254,9 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 	case *indexExpr:
 		return ev.index(e)
 	case *callExpr:
+		if f, ok := e.fn.(*convFunc); ok {
+			return ev.convCall(f, e.args)
+		}
 		if m, ok := e.fn.(*memberExpr); ok {
 			recv, err := ev.eval(m.x)
 			if err != nil {
@@ -301,6 +304,8 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 		return ev.makeInt(ev.base("unsigned long"), n), nil
 	case *unsuppExpr:
 		return Object{}, unsupported(e.what)
+	case *convFunc:
+		return Object{}, fmt.Errorf("$%s is a function: call it", e.name)
 	}
 	return Object{}, unsupported(fmt.Sprintf("expression %T", e))
 }

@@ -139,6 +139,8 @@ var cEvalExprs = []string{
 	"/x g_mixed", "/x g_arr", "/d g_c", "/x g_d", "/t 10", "/o 8", "/o 0", "/c 65", "/x -1", "/u g_sc",
 	"/x head", "/z g_uc", "/x g_str", "/d head", "/x g_col", "/x g_bool", "/x g_short", "/c g_arr", "/x g_nodes",
 	"/a g_op", "/a head", "/a 0", "/s g_str", "/s g_cp", "/a g_mixed",
+	`$_streq(g_str, "hello, world")`, `$_streq(head->name, "one")`, "$_strlen(g_cp)", "$_memeq(&n1, &n1, 4)",
+	`$_regex(g_cp, "str.*")`, `$_streq(g_str, "hello")`, "$_memeq(g_arr, g_same, 4)",
 }
 
 var cxxEvalExprs = []string{

@@ -97,6 +97,10 @@ type (
 		x   Expr
 	}
 	thisExpr   struct{ pos int }
+	convFunc   struct {
+		pos  int
+		name string // "_streq", "_strlen", "_memeq", "_regex"
+	} // a GDB convenience function, only valid as a callee
 	unsuppExpr struct {
 		pos  int
 		what string
@@ -135,6 +139,7 @@ func (e *castExpr) Pos() int   { return e.pos }
 func (e *sizeofExpr) Pos() int { return e.pos }
 func (e *thisExpr) Pos() int   { return e.pos }
 func (e *unsuppExpr) Pos() int { return e.pos }
+func (e *convFunc) Pos() int   { return e.pos }
 
 type parser struct {
 	toks   []token
@@ -659,6 +664,9 @@ func (p *parser) postfix() (Expr, error) {
 	}
 }
 
+// convFuncs are the GDB convenience functions evaluated natively.
+var convFuncs = map[string]bool{"_streq": true, "_strlen": true, "_memeq": true, "_regex": true}
+
 var cxxCasts = map[string]bool{"static_cast": true, "reinterpret_cast": true, "const_cast": true, "dynamic_cast": true}
 
 func (p *parser) primary() (Expr, error) {
@@ -710,6 +718,9 @@ func (p *parser) primary() (Expr, error) {
 		p.next()
 		if t.s == "" {
 			return nil, unsupported("value history")
+		}
+		if convFuncs[t.s] && p.is("(") {
+			return &convFunc{t.pos, t.s}, nil
 		}
 		if isDigit(t.s[0]) || t.s[0] == '$' || t.s[0] == '_' {
 			return nil, unsupported("value history and convenience variables")

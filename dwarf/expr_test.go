@@ -290,6 +290,13 @@ func TestEvalFakeScope(t *testing.T) {
 		{"!np", "false"},
 		{"np && x", "true"},
 		{"(long)np", "4096"},
+		{`$_streq(msg, "hello")`, "1"},
+		{`$_streq(msg, "help")`, "0"},
+		{"$_strlen(msg)", "5"},
+		{`$_regex(msg, "^h.l+o$")`, "1"},
+		{"$_memeq(&n1, &n1, 8)", "1"},
+		{"$_memeq(arr, arr + 1, 4)", "0"},
+		{`x > 5 && $_streq(msg, "hello")`, "true"},
 	}
 	for _, tt := range tests {
 		o, err := EvalExpr(context.Background(), s, tt.src)
