@@ -96,8 +96,8 @@ type (
 		t   *typeSpec
 		x   Expr
 	}
-	thisExpr   struct{ pos int }
-	convFunc   struct {
+	thisExpr struct{ pos int }
+	convFunc struct {
 		pos  int
 		name string // "_streq", "_strlen", "_memeq", "_regex"
 	} // a GDB convenience function, only valid as a callee
