@@ -408,7 +408,8 @@ func FuzzParseExpr(f *testing.F) {
 func FuzzEvalExpr(f *testing.F) {
 	for _, s := range []string{"np->next->value", "arr[1]@2", "*(node *)0x1010", "x / 0", "hits",
 		"msg", "(char)x", "sizeof arr", "$rip + 1", "&arr[1]", "arr[-1]", "*(int *)0", "x << 70",
-		"-9223372036854775808 / -1", "(long)&n1 % 0", "1.0 / 0", "(int)1e300"} {
+		"-9223372036854775808 / -1", "(long)&n1 % 0", "1.0 / 0", "(int)1e300", `$_streq(msg, "hello")`,
+		`$_regex(msg, "(")`, "$_memeq(np, np, 100000)", "$_strlen(x)"} {
 		f.Add(s)
 	}
 	s := newFakeScope(LangCPlusPlus)
