@@ -228,7 +228,7 @@ func newFakeScope(lang Lang) *fakeScope {
 	put(0x4000, []byte("hello\x00"))
 	read := func(addr uint64, p []byte) (int, error) {
 		for base, b := range mem {
-			if addr >= base && addr+uint64(len(p)) <= base+uint64(len(b)) {
+			if addr >= base && addr-base <= uint64(len(b)) && uint64(len(p)) <= uint64(len(b))-(addr-base) {
 				return copy(p, b[addr-base:]), nil
 			}
 		}

@@ -49,7 +49,7 @@ func (m *coreMem) add(f *elf.File, bias uint64) error {
 
 func (m *coreMem) read(addr uint64, p []byte) (int, error) {
 	for _, s := range m.segs { // core segments first: they win
-		if addr >= s.addr && addr+uint64(len(p)) <= s.addr+uint64(len(s.data)) {
+		if addr >= s.addr && addr-s.addr <= uint64(len(s.data)) && uint64(len(p)) <= uint64(len(s.data))-(addr-s.addr) {
 			return copy(p, s.data[addr-s.addr:]), nil
 		}
 	}
