@@ -127,6 +127,9 @@ func (env *ValueEnv) read(addr uint64, n int) ([]byte, error) {
 	if n == 0 {
 		return b, nil
 	}
+	if addr+uint64(n) < addr { // wraps around the address space
+		return nil, &memError{addr}
+	}
 	got, err := env.Mem(addr, b)
 	if err != nil || got < n {
 		return nil, &memError{addr}
