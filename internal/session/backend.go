@@ -58,7 +58,13 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 		if errors.Is(err, rr.ErrNoProcess) {
 			return nil, nil, argErrorf("pid", "process %d is not in the recording (rr_ps lists them)", o.PID)
 		}
-		return nil, nil, fmt.Errorf("rr replay did not start (raise RR_MCP_TIMEOUT_STARTUP if it needs longer): %w", err)
+		switch {
+		case strings.Contains(err.Error(), "perf_event_open") || strings.Contains(err.Error(), "performance counter"):
+			return nil, nil, fmt.Errorf("rr cannot replay on this machine: it needs hardware performance counters, which are not available here (use rr_live_start to debug without a recording); rr said: %v: %w", err, ErrUnsupported)
+		case errors.Is(err, proc.ErrExited):
+			return nil, nil, fmt.Errorf("rr replay exited before serving: %w", err)
+		}
+		return nil, nil, fmt.Errorf("rr replay did not start in time (raise RR_MCP_TIMEOUT_STARTUP if it needs longer): %w", err)
 	}
 	s := m.newSession(KindRR)
 	s.replay = rep
