@@ -7,10 +7,11 @@ import "strings"
 // cv-qualifiers go after the type they qualify, so
 // "std::pair<const std::string, int>" becomes
 // "std::pair<std::string const, int>" and "F<const char*>" becomes
-// "F<char const*>". Names without template arguments are returned as is.
+// "F<char const*>"; builtin types are spelled the short way
+// ("long unsigned int" is "unsigned long"). Names without template
+// arguments are returned as is.
 func canonicalCxxName(name string) string {
-	if !strings.Contains(name, "<const ") && !strings.Contains(name, ", const ") &&
-		!strings.Contains(name, "<volatile ") && !strings.Contains(name, ", volatile ") {
+	if !strings.Contains(name, "<") {
 		return name
 	}
 	var b strings.Builder
@@ -39,7 +40,7 @@ func canonArgs(b *strings.Builder, s string) {
 			}
 			var inner strings.Builder
 			canonArgs(&inner, strings.TrimSpace(a))
-			b.WriteString(moveCV(inner.String()))
+			b.WriteString(moveCV(canonBuiltins(inner.String())))
 		}
 		if strings.HasSuffix(b.String(), ">") {
 			b.WriteByte(' ') // "> >", as gcc and GDB write it
@@ -118,4 +119,48 @@ func moveCV(a string) string {
 	}
 	base := strings.TrimRight(a, "*& ")
 	return base + " " + strings.Join(quals, " ") + a[len(base):]
+}
+
+// builtinSpellings maps gcc's names of builtin integer types to the
+// canonical C++ spelling GDB and c++filt use, longest first.
+var builtinSpellings = [][2]string{
+	{"long long unsigned int", "unsigned long long"},
+	{"long long int", "long long"},
+	{"long unsigned int", "unsigned long"},
+	{"short unsigned int", "unsigned short"},
+	{"short int", "short"},
+	{"long int", "long"},
+}
+
+// canonBuiltins respells builtin type names in one template argument
+// and separates a function type's parameter list: "int(int)" is
+// "int (int)".
+func canonBuiltins(a string) string {
+	if i := strings.IndexByte(a, '('); i > 0 && (isIdentByte(a[i-1]) || a[i-1] == '>') {
+		a = a[:i] + " " + a[i:]
+	}
+	if !strings.Contains(a, " int") {
+		return a
+	}
+	for _, r := range builtinSpellings {
+		for from := 0; ; {
+			i := strings.Index(a[from:], r[0])
+			if i < 0 {
+				break
+			}
+			i += from
+			j := i + len(r[0])
+			if (i == 0 || !isIdentByte(a[i-1])) && (j == len(a) || !isIdentByte(a[j])) {
+				a = a[:i] + r[1] + a[j:]
+				from = i + len(r[1])
+			} else {
+				from = j
+			}
+		}
+	}
+	return a
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }

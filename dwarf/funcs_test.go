@@ -338,10 +338,14 @@ func TestCanonicalCxxName(t *testing.T) {
 	for in, want := range map[string]string{
 		"main": "main",
 		"std::map<std::__cxx11::basic_string<char>, int, std::allocator<std::pair<const std::__cxx11::basic_string<char>, int> > >::at": "std::map<std::__cxx11::basic_string<char>, int, std::allocator<std::pair<std::__cxx11::basic_string<char> const, int> > >::at",
-		"F<const char*>":            "F<char const*>",
-		"F<int, const volatile X&>": "F<int, X const volatile&>",
-		"operator<":                 "operator<",
-		"G<const int (*)(int)>":     "G<const int (*)(int)>",
+		"F<const char*>":                              "F<char const*>",
+		"F<int, const volatile X&>":                   "F<int, X const volatile&>",
+		"operator<":                                   "operator<",
+		"G<const int (*)(int)>":                       "G<const int (*)(int)>",
+		"std::min<long unsigned int>":                 "std::min<unsigned long>",
+		"F<const short unsigned int*, long long int>": "F<unsigned short const*, long long>",
+		"F<my_long int>":                              "F<my_long int>",
+		"std::function<int(int)>::~function":          "std::function<int (int)>::~function",
 	} {
 		if got := canonicalCxxName(in); got != want {
 			t.Errorf("canonicalCxxName(%q)\n got %q\nwant %q", in, got, want)
