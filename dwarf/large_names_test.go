@@ -2,9 +2,9 @@ package dwarf
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
-	"path/filepath"
 	"testing"
 
 	"github.com/ianlancetaylor/demangle"
