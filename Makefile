@@ -1,6 +1,7 @@
 # rrmcp — see README.md. On a fresh Debian/Ubuntu machine `make demo` and
 # `make test` install what they need (apt-get; sudo when not root).
 
+SHELL     := /bin/bash
 GO        ?= go
 BIN       := bin
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
