@@ -317,3 +317,17 @@ func TestLiveSharedLibrary(t *testing.T) {
 	c.ok("rr_select_frame", args{"frame_level": 1}, "config_get_int")
 	c.ok("rr_source_lines", nil, "libbuggy.c", "=>")
 }
+
+// TestLiveOptimized: -O2 code, where use(), lookup() and process() are
+// inlined into main. The crash pc is the first instruction of the inlined
+// use(), so (as in GDB) the stop and frame 0 show its call site in lookup;
+// the backtrace shows the inlined frames.
+func TestLiveOptimized(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "null_deref-O2")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_continue", nil, "SIGSEGV", "Location: lookup at", "null_deref.c:39")
+	c.ok("rr_backtrace", nil, "#0  lookup at", "null_deref.c:39", "[inlined]", "#1  process", "#2  main")
+	c.ok("rr_locals", nil)
+}

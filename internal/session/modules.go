@@ -160,17 +160,28 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 	img, bias, ok := s.module(ctx, pc)
 	if ok {
 		fpc := pc - bias
+		if le, ok := img.PCToLine(fpc); ok {
+			loc.File, loc.Line = le.File, le.Line
+		}
 		if f := img.FuncAt(fpc); f != nil {
 			loc.Function = f.Name
-			if chain := f.InlineChain(fpc); len(chain) > 0 {
+			chain := f.InlineChain(fpc)
+			// Like GDB (and the unwinder's frame 0), an inlined call whose
+			// first instruction is the pc is not entered yet: show its
+			// call site in the caller.
+			for len(chain) > 0 && chain[len(chain)-1].Entry == fpc {
+				in := chain[len(chain)-1]
+				loc.File, loc.Line = in.CallFile, in.CallLine
+				chain = chain[:len(chain)-1]
+			}
+			if len(chain) > 0 {
 				loc.Function = chain[len(chain)-1].Name // the innermost inlined call
 			}
 		} else if name, off, ok := img.SymbolAt(fpc); ok {
 			loc.Function = symbolName(name, off)
 		}
-		if le, ok := img.PCToLine(fpc); ok {
-			loc.File, loc.Line = le.File, le.Line
-			loc.Source = s.sourceLine(le.File, le.Line)
+		if loc.File != "" {
+			loc.Source = s.sourceLine(loc.File, loc.Line)
 		}
 		if img != s.img {
 			loc.Module = filepath.Base(img.Path)
