@@ -108,6 +108,13 @@ func (ev *evaluator) pointerTo(t Type, addr uint64) Object {
 
 func (ev *evaluator) addressOf(x Object) (Object, error) {
 	if r, ok := Resolve(x.Type).(*ReferenceType); ok {
+		if x.Loc.Kind == LocImplicitPointer {
+			t, err := ev.deref0(x)
+			if err != nil {
+				return Object{}, err
+			}
+			return ev.addressOf(t)
+		}
 		a, err := ev.env.Uint(x)
 		if err != nil {
 			return Object{}, err

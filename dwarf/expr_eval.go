@@ -452,6 +452,14 @@ func (ev *evaluator) deref0(o Object) (Object, error) {
 		if !ok {
 			return o, nil
 		}
+		if o.Loc.Kind == LocImplicitPointer {
+			t, err := ev.env.implicitTarget(o, r.Elem)
+			if err != nil {
+				return Object{}, err
+			}
+			o = t
+			continue
+		}
 		a, err := ev.env.Uint(o)
 		if err != nil {
 			return Object{}, err

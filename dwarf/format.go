@@ -78,6 +78,17 @@ func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool)
 	case *PointerType:
 		return env.formatPointer(o, t, top)
 	case *ReferenceType:
+		if o.Loc.Kind == LocImplicitPointer {
+			target, err := env.implicitTarget(o, t.Elem)
+			if err != nil {
+				return errorText(err)
+			}
+			v := env.format(target, false, depth+1, nil)
+			if !top {
+				return "<synthetic pointer>"
+			}
+			return "(" + typeString(o.Type) + ") <synthetic pointer>: " + v
+		}
 		a, err := env.Uint(o)
 		if err != nil {
 			return errorText(err)

@@ -179,7 +179,7 @@ std::deque<int>::iterator g_dit = g_deq.begin();
 std::string::iterator g_strit = g_s.begin();
 std::string g_esc = "tab\there \"q\"";
 
-void here() {}
+__attribute__((noinline)) void here() { __asm__ volatile(""); }
 
 int geo_use(const geo::Point &p, geo::Shape &s) { return p.x + (int)s.area(); }
 
