@@ -37,6 +37,10 @@ deps:
 	  else \
 	    $(APT) install -y -qq --no-install-recommends qemu-system-x86 qemu-utils >/dev/null || exit 1; \
 	  fi; \
+	fi; \
+	if [ ! -x node_modules/.bin/mcp-inspector ]; then \
+	  echo "deps: installing the MCP Inspector CLI 2.12.0 (npm, into ./node_modules) for the MCP smoke test"; \
+	  npm install --no-save --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0 >/dev/null || exit 1; \
 	fi
 
 build:
