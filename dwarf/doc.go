@@ -12,7 +12,8 @@
 // for function scope trees. DWARF location expressions are evaluated by
 // our own stack machine (locexpr.go), because delve's op package lacks
 // DW_OP_entry_value, addrx, TLS, implicit_pointer and the typed stack and
-// panics on some input. Line tables are indexed here from the stdlib
+// panics on some input (op serves as an oracle in the fuzz test). Line
+// tables are indexed here from the stdlib
 // LineReader; delve's line package is not used (too slow on big CUs).
 //
 // # The seam to the target
@@ -24,13 +25,15 @@
 //     block cache over RSP; tests: the PT_LOAD segments of a core file).
 //   - [Regs] holds register values keyed by DWARF register number
 //     (regnum.AMD64_Rax ... AMD64_Fs_base ...). Only registers marked valid
-//     are known; unwinding leaves caller-saved registers invalid.
+//     are known. In caller frames, registers the CFI does not mention keep
+//     the callee's value (GDB's rule); undefined ones are invalid.
 //   - [ModuleFunc] maps a pc to the [Image] that covers it and the image's
 //     load bias, so unwinding can cross into shared libraries (libc has
 //     .eh_frame even without DWARF). Nil means "the main image only".
 //
 // All of these are bundled in [Target]. [Image.Unwind] turns a Target plus
-// the registers of the stopped thread into a []*[Frame]; each Frame knows
+// the registers of the stopped thread into a [Backtrace] of [Frame]s; each
+// Frame knows
 // its pc, CFA, registers, function, file:line and whether it is an inlined
 // frame, and [Frame.Scope] answers variable and register lookups for the
 // expression evaluator.
