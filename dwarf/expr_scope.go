@@ -242,7 +242,9 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		return mk(&PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: ft}, v), nil
 	case regnum.AMD64_Rsp, regnum.AMD64_Rbp:
 		return mk(&PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: voidT}, v), nil
-	case regnum.AMD64_Rflags, regnum.AMD64_Cs, regnum.AMD64_Ss, regnum.AMD64_Ds, regnum.AMD64_Es,
+	case regnum.AMD64_Rflags:
+		return mk(eflagsType(lang), v), nil
+	case regnum.AMD64_Cs, regnum.AMD64_Ss, regnum.AMD64_Ds, regnum.AMD64_Es,
 		regnum.AMD64_Fs, regnum.AMD64_Gs:
 		return mk(intT, v), nil
 	}
@@ -359,4 +361,17 @@ func (s *ImageScope) Global(name string) (Object, error) {
 		return Object{}, ferr
 	}
 	return MemObject(ft, fns[0].Entry+s.bias), nil
+}
+
+// eflagsType is GDB's i386_eflags flags type.
+func eflagsType(lang Lang) *EnumType {
+	names := []string{"CF", "", "PF", "", "AF", "", "ZF", "SF", "TF", "IF", "DF", "OF", "", "", "NT", "",
+		"RF", "VM", "AC", "VIF", "VIP", "ID"}
+	t := &EnumType{CommonType: CommonType{Name: "i386_eflags", ByteSize: 4, Lang: lang}, Unsigned: true, flags: true}
+	for i, n := range names {
+		if n != "" {
+			t.Values = append(t.Values, EnumValue{Name: n, Val: 1 << i})
+		}
+	}
+	return t
 }

@@ -411,6 +411,9 @@ type EnumType struct {
 	// Scope is the qualified scope of the enum's enumerators ("geo::"
 	// for an unscoped enum in namespace geo).
 	Scope string
+	// flags marks a register flags type ($eflags): values print as the
+	// names of the set bits, "[ PF ZF IF ]".
+	flags bool
 }
 
 // EnumValue is one enumerator.
@@ -589,6 +592,15 @@ func (t *EnumType) isFlagEnum() bool {
 // formatEnum spells v as GDB does: the enumerator, a flag combination
 // "(A | B)", "(A | unknown: 0x8)", or the plain number.
 func (t *EnumType) formatEnum(v int64) string {
+	if t.flags {
+		s := "["
+		for _, e := range t.Values {
+			if uint64(v)&uint64(e.Val) != 0 {
+				s += " " + e.Name
+			}
+		}
+		return s + " ]"
+	}
 	if n := t.enumName(v); n != "" {
 		return n
 	}
