@@ -472,3 +472,37 @@ func (img *Image) FunctionBreakpoints(name string) []LineAddr {
 	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
 	return out
 }
+
+// LinesWithCode returns the sorted line numbers of file (matched like
+// LineToAddrs) that have is_stmt rows, i.e. the lines a breakpoint can
+// be set on; useful to suggest the nearest line when one has no code.
+func (img *Image) LinesWithCode(file string) []int {
+	if img.listUnits() != nil || img.dw == nil {
+		return nil
+	}
+	seen := map[int]bool{}
+	for _, u := range img.units {
+		any := false
+		for _, f := range u.fileTable() {
+			if f != "" && fileMatches(f, file) {
+				any = true
+				break
+			}
+		}
+		if !any {
+			continue
+		}
+		lt := u.lineTable()
+		for _, r := range lt.rows {
+			if r.flags&rowStmt != 0 && r.flags&rowEndSeq == 0 && int(r.file) < len(lt.files) && fileMatches(lt.files[r.file], file) {
+				seen[int(r.line)] = true
+			}
+		}
+	}
+	out := make([]int, 0, len(seen))
+	for l := range seen {
+		out = append(out, l)
+	}
+	sort.Ints(out)
+	return out
+}

@@ -142,6 +142,18 @@ func TestLineBreakpointsMatchGDB(t *testing.T) {
 					t.Errorf("break %s:%d: got %v, gdb %v (%s)", p.src, l, got, want, strings.TrimSpace(seg))
 				}
 			}
+			// every line gdb resolves exactly is one LinesWithCode lists
+			code := map[int]bool{}
+			for _, l := range img.LinesWithCode(p.src) {
+				code[l] = true
+			}
+			for l := 1; l <= nlines; l++ {
+				las, err := img.LineToAddrs(p.src, l)
+				exact := err == nil && slices.ContainsFunc(las, func(la LineAddr) bool { return la.Line == l })
+				if exact && !code[l] {
+					t.Errorf("line %d has code but LinesWithCode omits it", l)
+				}
+			}
 			if total < 10 {
 				t.Fatalf("only %d lines resolved", total)
 			}
