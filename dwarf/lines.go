@@ -211,16 +211,24 @@ func (lt *lineTable) entry(i int) LineEntry {
 
 // PCToLine returns the line-table position of the file address pc.
 func (img *Image) PCToLine(pc uint64) (LineEntry, bool) {
-	u := img.unitFor(pc)
-	if u == nil {
+	if u := img.unitFor(pc); u != nil {
+		lt := u.lineTable()
+		if i := lt.rowAt(pc); i >= 0 {
+			return lt.entry(i), true
+		}
 		return LineEntry{}, false
 	}
-	lt := u.lineTable()
-	i := lt.rowAt(pc)
-	if i < 0 {
-		return LineEntry{}, false
+	// units without address ranges (some assembler units) still have
+	// line programs
+	for _, u := range img.units {
+		if len(u.ranges) == 0 {
+			lt := u.lineTable()
+			if i := lt.rowAt(pc); i >= 0 {
+				return lt.entry(i), true
+			}
+		}
 	}
-	return lt.entry(i), true
+	return LineEntry{}, false
 }
 
 // Files returns the full paths of all source files named in line tables.
