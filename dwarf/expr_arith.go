@@ -3,6 +3,7 @@ package dwarf
 import (
 	"encoding/binary"
 	"errors"
+	"math/big"
 )
 
 // Operators of the expression evaluator: unary, binary with C's usual
@@ -40,6 +41,12 @@ func (ev *evaluator) unary(e *unaryExpr) (Object, error) {
 			}
 			if e.op == "-" {
 				sc.f = -sc.f
+				if sc.big != nil {
+					return ev.makeBigFloat(sc.t.(*BaseType), new(big.Float).Neg(sc.big)), nil
+				}
+			}
+			if sc.big != nil {
+				return ev.makeBigFloat(sc.t.(*BaseType), sc.big), nil
 			}
 			return ev.makeFloat(sc.t.(*BaseType), sc.f), nil
 		}
@@ -200,6 +207,9 @@ func (ev *evaluator) binary(e *binaryExpr) (Object, error) {
 	}
 	ct, isFloat := ev.common(a, b)
 	if isFloat {
+		if bt := ct.(*BaseType); bt.ByteSize > 8 {
+			return ev.bigFloatOp(e.op, bt, a.bigOf(), b.bigOf())
+		}
 		fa, fb := a.f, b.f
 		if !a.isFloat {
 			fa = intToFloat(a)
@@ -397,4 +407,61 @@ func (ev *evaluator) artificialArray(x, y Object) (Object, error) {
 	}
 	at := &ArrayType{CommonType: CommonType{ByteSize: es * n.i, Lang: ev.lang}, Elem: x.Type, Count: n.i}
 	return MemObject(at, a), nil
+}
+
+// bigFloatOp does long double arithmetic with a 64-bit mantissa, as the
+// x87 does (GDB computes long doubles natively).
+func (ev *evaluator) bigFloatOp(op string, t *BaseType, a, b *big.Float) (Object, error) {
+	r := new(big.Float).SetPrec(64)
+	switch op {
+	case "+":
+		r.Add(a, b)
+	case "-":
+		r.Sub(a, b)
+	case "*":
+		r.Mul(a, b)
+	case "/":
+		if b.Sign() == 0 {
+			fa, _ := a.Float64()
+			return ev.makeFloat(t, fa/0), nil
+		}
+		r.Quo(a, b)
+	case "==", "!=", "<", ">", "<=", ">=":
+		c := a.Cmp(b)
+		res := map[string]bool{"==": c == 0, "!=": c != 0, "<": c < 0, ">": c > 0, "<=": c <= 0, ">=": c >= 0}[op]
+		return ev.makeInt(ev.boolType(), b2i(res)), nil
+	default:
+		return Object{}, errors.New("Integer only operation.")
+	}
+	return ev.makeBigFloat(t, r), nil
+}
+
+// makeBigFloat encodes f as an x87 80-bit long double in t's bytes.
+func (ev *evaluator) makeBigFloat(t *BaseType, f *big.Float) Object {
+	b := make([]byte, max(t.ByteSize, 10))
+	if f.IsInf() {
+		fv, _ := f.Float64()
+		return BytesObject(t, float64ToX87(fv)[:len(b)])
+	}
+	var sign uint16
+	if f.Signbit() {
+		sign = 0x8000
+	}
+	if f.Sign() != 0 {
+		m := new(big.Float)
+		exp := f.MantExp(m) // f = m * 2^exp, 0.5 <= |m| < 1
+		m.Abs(m)
+		m.SetMantExp(m, 64)
+		u, _ := m.Uint64()
+		e := exp - 1 + 16383
+		if e <= 0 || e >= 0x7fff {
+			fv, _ := f.Float64()
+			return BytesObject(t, float64ToX87(fv)[:len(b)])
+		}
+		binary.LittleEndian.PutUint64(b, u)
+		binary.LittleEndian.PutUint16(b[8:], sign|uint16(e))
+	} else {
+		binary.LittleEndian.PutUint16(b[8:], sign)
+	}
+	return BytesObject(t, b)
 }

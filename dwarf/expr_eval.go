@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -478,6 +479,25 @@ type scalar struct {
 	i        int64
 	unsigned bool
 	size     int64
+	// big holds an x87 long double exactly (64-bit mantissa).
+	big *big.Float
+}
+
+// bigOf returns the scalar as a 64-bit-mantissa float.
+func (s scalar) bigOf() *big.Float {
+	if s.big != nil {
+		return s.big
+	}
+	f := new(big.Float).SetPrec(64)
+	switch {
+	case s.isFloat:
+		f.SetFloat64(s.f)
+	case s.unsigned:
+		f.SetUint64(uint64(s.i))
+	default:
+		f.SetInt64(s.i)
+	}
+	return f
 }
 
 func (ev *evaluator) scalarOf(o Object) (scalar, error) {
@@ -496,7 +516,8 @@ func (ev *evaluator) scalarOf(o Object) (scalar, error) {
 			if !ok {
 				return scalar{}, unsupported("floating-point type of size " + strconv.Itoa(len(b)))
 			}
-			return scalar{t: t, isFloat: true, f: f, size: t.ByteSize}, nil
+			_, bf, _ := floatValue(b)
+			return scalar{t: t, isFloat: true, f: f, big: bf, size: t.ByteSize}, nil
 		}
 		if t.Encoding == ateComplex || len(b) > 8 {
 			return scalar{}, unsupported("arithmetic on " + t.Name)
