@@ -555,3 +555,13 @@ func substTemplateIDs(s string, f func(string) string) string {
 	}
 	return out.String()
 }
+
+// WhatisTypeName is what GDB's whatis prints when given a type name
+// rather than an expression: a typedef is unrolled by one level
+// ("whatis node_t" prints "struct node"); other types print as String.
+func WhatisTypeName(t Type) string {
+	if td, ok := t.(*TypedefType); ok && td.Elem != nil {
+		return typeString(td.Elem)
+	}
+	return typeString(t)
+}

@@ -25,7 +25,7 @@ var cTypes = []typeCase{
 	{"whatis", "g_ll"}, {"whatis", "g_uc"}, {"whatis", "g_sc"}, {"whatis", "g_bool"}, {"whatis", "g_i32"},
 	{"whatis", "g_u8"}, {"whatis", "g_ipp"}, {"whatis", "g_vp"}, {"whatis", "g_nodes"},
 	{"whatis", "g_matrix"}, {"whatis", "g_u"}, {"whatis", "g_size"}, {"whatis", "g_strs"},
-	{"whatis", "g_col"}, {"whatis", "g_esc"},
+	{"whatis", "g_col"}, {"whatis", "g_esc"}, {"whatis", "node_t"}, {"whatis", "binop"}, {"whatis", "struct node"},
 }
 
 var cxxTypes = []typeCase{
@@ -86,8 +86,9 @@ func checkTypes(t *testing.T, bin string, s *gdbStop, cases []typeCase) {
 	agree := 0
 	for _, c := range cases {
 		var typ Type
-		if tt, err := s.types.LookupType(c.arg); err == nil && c.cmd == "ptype" {
-			typ = tt
+		isTypeName := false
+		if tt, err := s.types.LookupType(c.arg); err == nil {
+			typ, isTypeName = tt, true
 		} else {
 			o, err := EvalExpr(context.Background(), sc, c.arg)
 			if err != nil {
@@ -97,8 +98,11 @@ func checkTypes(t *testing.T, bin string, s *gdbStop, cases []typeCase) {
 			typ = o.Type
 		}
 		got := typeString(typ)
-		if c.cmd == "ptype" {
+		switch {
+		case c.cmd == "ptype":
 			got = PtypeString(typ)
+		case isTypeName:
+			got = WhatisTypeName(typ)
 		}
 		if reason, ok := typeKnownDiff[c]; ok {
 			t.Logf("%s %s: known difference (%s)", c.cmd, c.arg, reason)
