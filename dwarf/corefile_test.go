@@ -261,6 +261,7 @@ func (c *core) target(t testing.TB) *Target {
 type gdbFrame struct {
 	level int
 	pc    uint64 // 0 if gdb did not print one
+	hasPC bool
 	fn    string
 	file  string
 	line  int
@@ -280,6 +281,7 @@ func parseBT(out string) []gdbFrame {
 		f.level, _ = strconv.Atoi(m[1])
 		if m[2] != "" {
 			f.pc, _ = strconv.ParseUint(m[2][2:], 16, 64)
+			f.hasPC = true
 		}
 		f.fn = m[3]
 		if i := strings.Index(f.fn, " ("); i > 0 {

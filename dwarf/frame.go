@@ -45,6 +45,10 @@ type Frame struct {
 	Column int
 	// Inlined is true for a frame of an inlined call.
 	Inlined bool
+	// ShowAddr is whether GDB prints the pc in this frame's backtrace
+	// line ("#1  0x... in f (...)"): not when the pc starts an is_stmt
+	// line-table row, and not for a frame an inlined call is shown in.
+	ShowAddr bool
 	// Signal is true for a signal trampoline frame (__restore_rt); Name
 	// is then SignalFrameName.
 	Signal bool

@@ -350,7 +350,7 @@ func (p *physFrame) popReturn(t *Target, sp uint64) (*physFrame, error) {
 // frames turns the physical frame into GDB-style frames: one per inlined
 // call active at the pc (innermost first), then the function itself.
 func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
-	base := Frame{PC: p.pc, Regs: p.regs, Image: p.mod, Bias: p.bias, phys: p}
+	base := Frame{PC: p.pc, Regs: p.regs, Image: p.mod, Bias: p.bias, phys: p, ShowAddr: true}
 	if p.mod == nil {
 		f := base
 		f.Level = level
@@ -370,6 +370,7 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 		}
 		if le, ok := p.mod.PCToLine(file); ok {
 			f.File, f.Line, f.Column = le.File, le.Line, le.Column
+			f.ShowAddr = p.pc-p.bias != le.Addr || !le.IsStmt
 		}
 		p.fr = []*Frame{&f}
 		return p.fr
@@ -394,8 +395,15 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 		f.Level = level + len(out)
 		if i == len(chain) {
 			f.File, f.Line, f.Column = file0, line0, col0
+			// GDB prints the pc unless it starts an is_stmt row of the
+			// line (or the frame is shown at a hidden inlined call's site)
+			f.ShowAddr = line0 != le.Line || file0 != le.File || p.pc-p.bias != le.Addr || !le.IsStmt
+			if hideInlineEntry && len(chain) < len(fn.InlineChain(file)) {
+				f.ShowAddr = false
+			}
 		} else {
 			f.File, f.Line = chain[i].CallFile, chain[i].CallLine
+			f.ShowAddr = false // GDB: the caller of an inlined frame
 		}
 		if i > 0 {
 			in := chain[i-1]

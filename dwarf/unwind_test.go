@@ -81,8 +81,11 @@ func compareBT(t *testing.T, bt *Backtrace, want []gdbFrame, gdbOut string) {
 				t.Errorf("#%d: got %s, gdb %s", i, g.Name, w.fn)
 			}
 		}
-		if w.pc != 0 && g.PC != w.pc {
+		if w.hasPC && g.PC != w.pc {
 			t.Errorf("#%d: pc %#x, gdb %#x", i, g.PC, w.pc)
+		}
+		if w.hasPC != g.ShowAddr && !g.Signal {
+			t.Errorf("#%d: ShowAddr %v, gdb printed pc: %v", i, g.ShowAddr, w.hasPC)
 		}
 	}
 	if !strings.Contains(bt.Stop, "main") && bt.Stop != "outermost" {
