@@ -375,19 +375,21 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 		p.fr = []*Frame{&f}
 		return p.fr
 	}
-	chain := fn.InlineChain(file)
+	full := fn.InlineChain(file)
+	chain := full
 	if hideInlineEntry {
 		for len(chain) > 0 && chain[len(chain)-1].startsAt(file) {
 			chain = chain[:len(chain)-1]
 		}
 	}
+	hidden := len(chain) < len(full)
 	le, _ := p.mod.PCToLine(file)
 	file0, line0, col0 := le.File, le.Line, le.Column
-	if hideInlineEntry && len(chain) < len(fn.InlineChain(file)) {
+	if hidden {
 		// stopped at the entry of a hidden inlined call: GDB shows the
 		// call site in the caller
-		hidden := fn.InlineChain(file)[len(chain)]
-		file0, line0, col0 = hidden.CallFile, hidden.CallLine, 0
+		h := full[len(chain)]
+		file0, line0, col0 = h.CallFile, h.CallLine, 0
 	}
 	var out []*Frame
 	for i := len(chain); i >= 0; i-- {
@@ -398,7 +400,7 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 			// GDB prints the pc unless it starts an is_stmt row of the
 			// line (or the frame is shown at a hidden inlined call's site)
 			f.ShowAddr = line0 != le.Line || file0 != le.File || p.pc-p.bias != le.Addr || !le.IsStmt
-			if hideInlineEntry && len(chain) < len(fn.InlineChain(file)) {
+			if hidden {
 				f.ShowAddr = false
 			}
 		} else {
