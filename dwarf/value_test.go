@@ -242,13 +242,28 @@ func (s *gdbStop) globalVar(name string) (Object, error) {
 func (s *gdbStop) indexGlobals() {
 	s.globals = map[string]globalInfo{}
 	r := s.d.Reader()
+	var prefix []string // namespace names of the open scopes ("" for others)
 	for {
 		e, err := r.Next()
 		if err != nil || e == nil {
 			return
 		}
-		if e.Tag != stddwarf.TagVariable {
-			if e.Tag != stddwarf.TagCompileUnit && e.Tag != stddwarf.TagNamespace && e.Children {
+		if e.Tag == 0 {
+			if len(prefix) > 0 {
+				prefix = prefix[:len(prefix)-1]
+			}
+			continue
+		}
+		switch e.Tag {
+		case stddwarf.TagCompileUnit, stddwarf.TagNamespace:
+			n, _ := e.Val(stddwarf.AttrName).(string)
+			if e.Children {
+				prefix = append(prefix, n)
+			}
+			continue
+		case stddwarf.TagVariable:
+		default:
+			if e.Children {
 				r.SkipChildren()
 			}
 			continue
@@ -259,6 +274,10 @@ func (s *gdbStop) indexGlobals() {
 		}
 		n, _ := e.Val(stddwarf.AttrName).(string)
 		toff, hasType := e.Val(stddwarf.AttrType).(stddwarf.Offset)
+		qual := ""
+		for _, p := range prefix[min(1, len(prefix)):] { // skip the CU's name
+			qual += p + "::"
+		}
 		if spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset); ok {
 			sr := s.d.Reader()
 			sr.Seek(spec)
@@ -268,9 +287,14 @@ func (s *gdbStop) indexGlobals() {
 			}
 			n, _ = se.Val(stddwarf.AttrName).(string)
 			toff, hasType = se.Val(stddwarf.AttrType).(stddwarf.Offset)
+			qual = s.types.prefixOf(spec)
 		}
 		if n != "" && hasType {
-			s.globals[n] = globalInfo{toff, leUint(loc[1:])}
+			g := globalInfo{toff, leUint(loc[1:])}
+			s.globals[n] = g
+			if qual != "" {
+				s.globals[qual+n] = g
+			}
 		}
 	}
 }
