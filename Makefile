@@ -49,22 +49,18 @@ build:
 
 testprogs:
 	@$(MAKE) -s -C testprogs
-	@if [ -f testprogs/kernel/Makefile ]; then $(MAKE) -s -C testprogs/kernel; fi
 
 # test: vet + format check, every package's tests (peers are real: gdbserver,
 # QEMU, GDB; rr tests skip with the probe's reason unless RRMCP_REQUIRE_RR=1),
 # then each fuzz target for $(FUZZTIME). Skipped tests are listed at the end.
 test: deps testprogs
+	@$(MAKE) -s -C bench/large sqlite
 	@echo "== gofmt / go vet"
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above are not formatted"; exit 1; }
 	$(GO) vet ./...
-	@echo "== go test"
-	@set -o pipefail; CI=$${CI:-true} $(GO) test -count=1 -timeout 15m -v $(TESTFLAGS) ./... > .test.log 2>&1; rc=$$?; \
-	grep -E '^(ok|FAIL|---|panic:|\?)|^\s+--- (FAIL|SKIP)' .test.log | grep -Ev '^\s*--- PASS' ; \
-	pass=$$(grep -Ec '^\s*--- PASS' .test.log); fail=$$(grep -Ec '^\s*--- FAIL' .test.log); skip=$$(grep -Ec '^\s*--- SKIP' .test.log); \
-	if [ $$skip -gt 0 ]; then echo "== skipped tests (NOT passes) and why:"; grep -A2 -E '^\s*--- SKIP' .test.log | grep -Ev '^\s*--- SKIP|^--$$' | sed 's/^ */  /' | sort | uniq -c; fi; \
-	if [ $$rc -ne 0 ]; then echo "== failures:"; grep -B2 -A30 -E '^\s*--- FAIL|^panic:' .test.log | head -300; fi; \
-	echo "tests: $$pass passed, $$fail failed, $$skip skipped"; exit $$rc
+	@echo "== go test (full output in .test.log)"
+	@$(GO) build -o $(BIN)/testreport ./internal/testreport
+	@set -o pipefail; CI=$${CI:-true} $(GO) test -json -count=1 -timeout 15m $(TESTFLAGS) ./... 2>&1 | $(BIN)/testreport -log .test.log
 	@$(MAKE) -s fuzz FUZZTIME=$(FUZZTIME)
 
 # fuzz runs every Fuzz target in the module for $(FUZZTIME) (make fuzz FUZZTIME=2m).
