@@ -52,10 +52,10 @@ func (f *Frame) entryValue(expr []byte) (uint64, error) {
 // callerPhys is the physical (or tail-call) frame that called f's
 // function: where its call-site information is.
 func (f *Frame) callerPhys() *physFrame {
-	if f.phys.tailCaller != nil {
-		return f.phys.tailCaller
+	if f.ph().tailCaller != nil {
+		return f.ph().tailCaller
 	}
-	return f.phys.caller
+	return f.ph().caller
 }
 
 // callerValue runs get on the caller's frame that holds the call site.
@@ -182,7 +182,7 @@ func findCallSite(n *godwarf.Tree, ret uint64) *godwarf.Tree {
 // have no entry values. The result is a LocValue Variable named
 // "NAME@entry"; errors wrap ErrOptimizedOut when the value is unknown.
 func (f *Frame) EntryValue(v Variable) (Variable, error) {
-	if f.Inlined || f.Function == nil || f.phys == nil || v.Kind != VarParam {
+	if f.Inlined || f.Function == nil || v.Kind != VarParam {
 		return Variable{}, fmt.Errorf("%s@entry: %w", v.Name, ErrOptimizedOut)
 	}
 	r := f.Image.dw.Reader()

@@ -60,14 +60,23 @@ type Frame struct {
 	phys *physFrame
 }
 
+// ph returns the physical frame behind f; for a Frame built by hand (not
+// by Unwind) one made from its exported fields, with no caller.
+func (f *Frame) ph() *physFrame {
+	if f.phys == nil {
+		f.phys = &physFrame{regs: f.Regs, pc: f.PC, lookup: f.PC, cfa: f.CFA, hasCFA: f.CFA != 0, mod: f.Image, bias: f.Bias}
+	}
+	return f.phys
+}
+
 // filePC is the frame's lookup pc as a file address of its image.
-func (f *Frame) filePC() uint64 { return f.phys.lookup - f.Bias }
+func (f *Frame) filePC() uint64 { return f.ph().lookup - f.Bias }
 
 // scopeNodes returns the scope nodes whose variables are visible in this
 // frame, innermost first: lexical blocks, then the function or inlined
 // subroutine node itself (last).
 func (f *Frame) scopeNodes() []*godwarf.Tree {
-	if f.Function == nil || f.phys == nil {
+	if f.Function == nil {
 		return nil
 	}
 	root, err := f.Function.Tree()
@@ -101,7 +110,7 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 
 // exprEnv returns the evaluation context for this frame's variables.
 func (f *Frame) exprEnv() *exprEnv {
-	p := f.phys
+	p := f.ph()
 	env := &exprEnv{regs: &p.regs, cfa: p.cfa, hasCFA: p.hasCFA, bias: f.Bias}
 	if p.t != nil {
 		env.mem = p.t.ReadMemory
@@ -250,7 +259,7 @@ func (s *Scope) Lookup(name string) (Variable, error) {
 	if f.Function != nil {
 		cu = f.Function.cu
 	}
-	return f.Image.lookupGlobal(name, cu, f.phys.t, &f.phys.regs, f.Bias)
+	return f.Image.lookupGlobal(name, cu, f.ph().t, &f.ph().regs, f.Bias)
 }
 
 // Register returns the value of a register by GDB name ("rip", "$rsp",
@@ -263,7 +272,7 @@ func (s *Scope) Register(name string) (uint64, bool) {
 	if reg == regnum.AMD64_Rip {
 		return s.f.PC, true
 	}
-	return s.f.phys.regs.Get(reg)
+	return s.f.ph().regs.Get(reg)
 }
 
 // RegisterBytes is Register for vector registers (16 bytes for xmm).
@@ -272,7 +281,7 @@ func (s *Scope) RegisterBytes(name string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	return s.f.phys.regs.Bytes(reg)
+	return s.f.ph().regs.Bytes(reg)
 }
 
 // Global looks a global variable up outside any frame: name may be
@@ -359,7 +368,7 @@ func (f *Frame) LocateDIE(off stddwarf.Offset) (Variable, error) {
 	}
 	var env *exprEnv
 	var pc uint64
-	if f.phys != nil && f.Function != nil {
+	if f.Function != nil {
 		env, pc = f.exprEnv(), f.filePC()
 	}
 	return f.Image.newVariable(ae, off, f.Image.unitAt(off), kind, env, pc), nil

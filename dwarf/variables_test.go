@@ -354,3 +354,33 @@ func TestMaxFramesKeepsLocals(t *testing.T) {
 		}
 	}
 }
+
+// TestHandMadeFrame: a Frame built from registers alone (no Unwind) can
+// still look up variables; nothing panics without memory or caller.
+func TestHandMadeFrame(t *testing.T) {
+	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O0")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	f := img.FuncsByName("leaf")[0]
+	pc, _ := img.BreakpointAddr(f)
+	var regs Regs
+	regs.Set(16, pc)
+	regs.Set(7, 0x7ffe0000)
+	fr := &Frame{PC: pc, Regs: regs, Image: img, Function: f, CFA: 0x7ffe0100}
+	v, err := fr.Scope().Lookup("depth")
+	if err != nil || v.Location.Kind != LocAddress || v.Kind != VarParam {
+		t.Fatalf("Lookup(depth) = %+v, %v", v, err)
+	}
+	if _, err := fr.EntryValue(v); !errors.Is(err, ErrOptimizedOut) {
+		t.Errorf("EntryValue without a caller: %v", err)
+	}
+	if ls := fr.Locals(); len(ls) != 1 || ls[0].Name != "local" {
+		t.Errorf("locals %+v, want only local (inner's block starts later)", ls)
+	}
+	if _, err := (&Frame{}).Scope().Lookup("x"); err == nil {
+		t.Error("lookup in an empty frame succeeded")
+	}
+}
