@@ -108,6 +108,9 @@ func (r *reaper) abort() {
 	}
 }
 
+// tableErr starts the Err of a stop that stops.txt got wrong.
+const tableErr = "stops.txt: "
+
 // maxResumes bounds the resumes of one run (hit counts are small).
 const maxResumes = 200
 
@@ -150,6 +153,27 @@ func runScript(ctx context.Context, d debugger, specs []*stopSpec) map[string]*o
 			continue
 		}
 		addrs[i], armed[i] = a, true
+	}
+	// Two stops at one address would count each other's hits on one side
+	// and not on the other (GDB reports one breakpoint per stop).
+	owner := map[uint64]int{}
+	for i := range specs {
+		for _, a := range addrs[i] {
+			j, dup := owner[a]
+			if !dup {
+				owner[a] = i
+				continue
+			}
+			for _, k := range []int{i, j} {
+				if armed[k] {
+					d.disarm(ctx, k)
+					armed[k] = false
+				}
+			}
+			msg := fmt.Sprintf("%s%s and %s share the address %#x; pick other locations", tableErr, specs[j].ID, specs[i].ID, a)
+			obs[specs[i].ID] = &observation{Err: msg}
+			obs[specs[j].ID] = &observation{Err: msg}
+		}
 	}
 	pending := func() bool {
 		for _, sp := range specs {

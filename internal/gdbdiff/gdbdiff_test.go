@@ -157,6 +157,11 @@ func TestGDBDifferential(t *testing.T) {
 				mu.Lock()
 				defer mu.Unlock()
 				for _, sp := range byProg[prog] {
+					for _, o := range []*observation{eo[sp.ID], so[sp.ID], gb[sp.ID]} {
+						if strings.HasPrefix(o.Err, tableErr) {
+							t.Errorf("%s (stops.txt:%d): %s", sp, sp.Line, o.Err)
+						}
+					}
 					var fs []field
 					for _, f := range compare(sp, eo[sp.ID], gb[sp.ID]) {
 						f.Name = "engine:" + f.Name
