@@ -11,7 +11,8 @@ func TestEdgeCXXLikeGDB(t *testing.T) {
 		"(B *)&g_c", "(A *)&g_c", "g_person", "g_person.name", "g_person.tags", "g_person.scores", "g_person.friend_",
 		"*g_person.friend_", "g_person.friend_->name", "g_pv", "*g_pv", "(*g_pv)[1]", "g_pv->size()", "ns::inner::depth",
 		"g_t", "ns::inner::T::k", "g_t.k", "*g_cip", "g_people", "*g_people[0]", "g_people[0]->age + 1",
-		"sizeof(ns::inner::T)", "g_c.a + g_c.b + g_c.c", "g_bp->b"}
+		"sizeof(ns::inner::T)", "g_c.a + g_c.b + g_c.c", "g_bp->b", "*(std::string *)&g_fs1",
+		"*(std::string *)&g_fs2", "*(std::string *)&g_fs3"}
 	s := stopInGDB(t, bin, stopAtHere, exprs)
 	checkEval(t, s, LangCPlusPlus, exprs)
 }

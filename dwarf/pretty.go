@@ -215,15 +215,21 @@ func (env *ValueEnv) ppString(o Object) (pretty, error) {
 	if err != nil {
 		return pretty{}, err
 	}
-	if int32(n) < 0 || n > 1<<31 {
-		// GDB passes the length to its string reader as an int: an
-		// uninitialized (garbage) length wraps and the string is read
-		// up to its first NUL instead.
+	// GDB hands the length to its string reader as a C int: a garbage
+	// length (a string not constructed yet) is truncated to 32 bits;
+	// -1 then means "up to the first NUL" and other negative values an
+	// empty string.
+	switch l := int32(uint32(n)); {
+	case l == -1:
 		cs, trunc, err := env.readCString(addr, int(ct.ByteSize), env.maxElements())
 		if err != nil && len(cs) == 0 {
 			return pretty{}, err
 		}
 		return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), trunc)}, nil
+	case l < 0:
+		return pretty{isString: true, str: charPrefix(ct) + `""`}, nil
+	default:
+		n = uint64(l)
 	}
 	limit := uint64(env.maxElements())
 	trunc := n > limit

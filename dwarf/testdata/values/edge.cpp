@@ -42,6 +42,15 @@ std::vector<int> *g_pv = new std::vector<int>{5, 6};
 ns::inner::T g_t{9};
 const int *g_cip = &ns::inner::depth;
 std::vector<Person *> g_people = {&g_person};
+// std::string layouts with garbage lengths (a string not constructed yet)
+struct FakeStr {
+	const char *p;
+	unsigned long len;
+	char buf[16];
+};
+FakeStr g_fs1 = {"hello", 0x7FFFFFFFE710UL, {}};
+FakeStr g_fs2 = {"hello", 0xFFFFFFFFUL, {}};
+FakeStr g_fs3 = {"hello", 0x100000003UL, {}};
 
 __attribute__((noinline)) void here() { __asm__ volatile(""); }
 
