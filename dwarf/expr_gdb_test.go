@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -342,5 +343,39 @@ func TestTypeUnitsUnsupported(t *testing.T) {
 	}
 	if !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrNotFound) {
 		t.Errorf("sizeof(n1) with type units: %v, want ErrUnsupported", err)
+	}
+}
+
+// cxxNativeOnly are expressions GDB can only answer by calling functions
+// in the target (std::string has no libstdc++ xmethods); the native
+// evaluator answers them from the object layout. Values are checked
+// against the test program's initializers.
+var cxxNativeOnly = map[string]*regexp.Regexp{
+	"g_s.size()":        regexp.MustCompile(`^5$`),
+	"g_s.length()":      regexp.MustCompile(`^5$`),
+	"g_long.size()":     regexp.MustCompile(`^47$`),
+	"g_s[1]":            regexp.MustCompile(`^101 'e'$`),
+	"g_s.empty()":       regexp.MustCompile(`^false$`),
+	"g_empty.empty()":   regexp.MustCompile(`^true$`),
+	"g_s.c_str()":       regexp.MustCompile(`^0x[0-9a-f]+ "hello"$`),
+	"g_long.data()":     regexp.MustCompile(`^0x[0-9a-f]+ "a string that is longer than fifteen characters"$`),
+	"g_vs[1].size()":    regexp.MustCompile(`^2$`),
+	"g_vs.back()":       regexp.MustCompile(`^"yy"$`),
+	"g_map.empty()":     regexp.MustCompile(`^false$`),
+	"g_lstr.size()":     regexp.MustCompile(`^2$`),
+	"g_up.get()->kind_": regexp.MustCompile(`^1$`),
+}
+
+func checkNativeOnly(t *testing.T, s *gdbStop) {
+	sc := &coreScope{s, LangCPlusPlus}
+	for src, want := range cxxNativeOnly {
+		o, err := EvalExpr(t.Context(), sc, src)
+		if err != nil {
+			t.Errorf("%s: %v", src, err)
+			continue
+		}
+		if got := s.env.Format(o); !want.MatchString(got) {
+			t.Errorf("%s = %s, want %v", src, got, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 )
@@ -52,6 +53,20 @@ func (ev *evaluator) xmethodIndex(x Object, st *StructType, i int64) (Object, er
 			return Object{}, err
 		}
 		return MemObject(pt.Elem, p+uint64(i*sizeOf(pt.Elem))), nil
+	case "std::__cxx11::basic_string", "std::basic_string":
+		p, err := ev.env.memberPath(x, "_M_dataplus", "_M_p")
+		if err != nil {
+			return Object{}, err
+		}
+		pt, ok := Resolve(p.Type).(*PointerType)
+		if !ok {
+			break
+		}
+		a, err := ev.env.Uint(p)
+		if err != nil {
+			return Object{}, err
+		}
+		return MemObject(pt.Elem, a+uint64(i*sizeOf(pt.Elem))), nil
 	case "std::array":
 		elems, err := ev.env.member(x, "_M_elems")
 		if err != nil {
@@ -92,8 +107,33 @@ func (ev *evaluator) xmethodCall(recv Object, name string, args []Expr) (Object,
 	if p, ok := ev.smartPointer(recv); ok && name == "get" && len(args) == 0 {
 		return p, nil
 	}
+	isString := base == "std::__cxx11::basic_string" || base == "std::basic_string"
+	if isString && len(args) == 0 && (name == "c_str" || name == "data") {
+		// the character pointer, typed const CharT * as the functions return
+		p, err := ev.env.memberPath(recv, "_M_dataplus", "_M_p")
+		if err != nil {
+			return Object{}, err
+		}
+		if pt, ok := Resolve(p.Type).(*PointerType); ok {
+			a, err := ev.env.Uint(p)
+			if err != nil {
+				return Object{}, err
+			}
+			ct := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: LangCPlusPlus},
+				Elem: &QualType{CommonType: CommonType{Lang: LangCPlusPlus}, Qual: "const", Elem: pt.Elem}}
+			return ev.pointerToTyped(ct, a), nil
+		}
+	}
+	if isString && name == "length" {
+		name = "size"
+	}
 	size := func() (int64, error) {
 		switch base {
+		case "std::__cxx11::basic_string", "std::basic_string":
+			if c, err := ev.env.member(recv, "_M_string_length"); err == nil {
+				n, err := ev.env.Uint(c)
+				return int64(n), err
+			}
 		case "std::vector":
 			if et := ev.env.templateArg(st, 0); et != nil && !isBool(et) {
 				start, err1 := ev.env.memberPath(recv, "_M_impl", "_M_start")
@@ -174,4 +214,8 @@ func (ev *evaluator) xmethodCall(recv Object, name string, args []Expr) (Object,
 		return ev.xmethodIndex(recv, st, i)
 	}
 	return Object{}, unsupported("call of " + base + "::" + name)
+}
+
+func (ev *evaluator) pointerToTyped(t *PointerType, addr uint64) Object {
+	return BytesObject(t, binary.LittleEndian.AppendUint64(nil, addr))
 }

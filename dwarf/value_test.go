@@ -435,6 +435,7 @@ func TestCXXLikeGDB(t *testing.T) {
 	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, cxxTypes) })
 	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cxxFrameExprs) })
 	t.Run("method", func(t *testing.T) { checkMethodScope(t, bin) })
+	t.Run("native", func(t *testing.T) { checkNativeOnly(t, s) })
 	t.Run("image", func(t *testing.T) { checkImageScope(t, s, cxxExprs) })
 }
 
