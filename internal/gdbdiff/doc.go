@@ -59,6 +59,15 @@
 //   - when one side cannot list variables at all, the variable sets are
 //     compared as one field ("vars").
 //
+// Flags (go test ./internal/gdbdiff -run GDBDifferential -args …):
+// -show logs every compared field, also the agreeing ones; -prune removes
+// stale entries from known_differences.txt (never adds any). -run
+// 'TestGDBDifferential/progs/NAME$' compares one program.
+//
+// The stops expect GDB 13 and glibc's separate debug file (Debian:
+// libc6-dbg), which GDB and the engine both read for libc frames; without
+// them the test skips (fails with CI=true).
+//
 // Each side runs under a deadline; a side that does not return (a decoder
 // looping without looking at its context) fails the test, and its
 // processes are killed, instead of hanging it.

@@ -78,6 +78,8 @@ func parseKnown(path string) (map[string]*knownDiff, error) {
 
 var prune = flag.Bool("prune", false, "remove stale entries from testdata/known_differences.txt (only when nothing else fails)")
 
+var show = flag.Bool("show", false, "log every compared field, also those that agree")
+
 var knownPath = filepath.Join("testdata", "known_differences.txt")
 
 // removeLines deletes the given 1-based lines of a file.
@@ -203,6 +205,9 @@ func TestGDBDifferential(t *testing.T) {
 			k := sp.Prog + "|" + sp.ID + "|" + f.Name
 			kd := known[k]
 			if f.Ours == f.GDB {
+				if *show {
+					t.Logf("%s %s: %s", sp, f.Name, f.GDB)
+				}
 				continue
 			}
 			clean = false
