@@ -195,9 +195,7 @@ func checkFrameScope(t *testing.T, s *gdbStop, exprs []string) {
 	defer img.Close()
 	c := openCore(t, s.core)
 	tgt := c.target(t)
-	// PastMain: Unwind stops at main before computing main's CFA, so
-	// main's locals would be unreadable (reported to the core owner).
-	bt, err := img.Unwind(t.Context(), tgt, c.regs, 0, UnwindOptions{PastMain: true})
+	bt, err := img.Unwind(t.Context(), tgt, c.regs, 0, UnwindOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,7 +296,7 @@ func TestVLALikeGDB(t *testing.T) {
 	}
 	defer img.Close()
 	c := openCore(t, s.core)
-	bt, err := img.Unwind(t.Context(), c.target(t), c.regs, 0, UnwindOptions{PastMain: true})
+	bt, err := img.Unwind(t.Context(), c.target(t), c.regs, 0, UnwindOptions{})
 	if err != nil || len(bt.Frames) == 0 {
 		t.Fatalf("unwind: %v", err)
 	}
