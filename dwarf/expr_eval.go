@@ -79,7 +79,9 @@ func Eval(ctx context.Context, s EvalScope, e Expr) (o Object, err error) {
 	}()
 	ev := newEvaluator(ctx, s)
 	o, err = ev.eval(e)
-	if err == nil && o.Err != nil {
+	if err == nil && o.Err != nil && !errors.Is(o.Err, ErrOptimizedOut) {
+		// An optimized-out result is a value (GDB prints <optimized
+		// out>); using it in an operation is the error.
 		err = o.Err
 	}
 	if err == nil {
