@@ -174,12 +174,12 @@ var cxxFrameExprs = []string{
 	"g_map", "g_vec", "$pc", "&pr", "*&pr", "Mode::On", "g_ref", "geo_use",
 }
 
-// checkFrameScope unwinds the core with the core helper's Unwind and
-// evaluates exprs in frame 0 (main, after "finish" from here) through FrameScope.
 // frameKnownDiff: frame evaluations that differ from GDB because of the
-// core location code, with the reason (reported to its owner).
+// core location code, with the reason (none at present).
 var frameKnownDiff = map[string]string{}
 
+// checkFrameScope unwinds the core with the core helper's Unwind and
+// evaluates exprs in frame 0 of the stop through FrameScope.
 func checkFrameScope(t *testing.T, s *gdbStop, exprs []string) {
 	t.Helper()
 	img, err := Open(s.bin)
