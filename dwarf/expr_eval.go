@@ -48,8 +48,18 @@ func EvalExpr(ctx context.Context, s EvalScope, src string) (Object, error) {
 		if _, err := s.Local(name); err == nil {
 			return false
 		}
-		_, err := s.LookupType(name)
-		return err == nil
+		t, err := s.LookupType(name)
+		if err != nil {
+			return false
+		}
+		if s.Lang() == LangC {
+			// a bare struct/union/enum tag is not a type name in C
+			switch t.(type) {
+			case *StructType, *EnumType:
+				return false
+			}
+		}
+		return true
 	}
 	e, err := ParseExpr(src, isType)
 	if err != nil {

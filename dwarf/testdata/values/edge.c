@@ -15,6 +15,7 @@ int one(void) { return 1; }
 int (*g_fparr[2])(void) = {one, 0};
 struct node { int v; struct node *next; } g_ring[2] = {{1, &g_ring[1]}, {2, &g_ring[0]}};
 int g_neg_enum_arr[3];
+int node = 40; // a variable named like a struct tag
 double g_dnan = __builtin_nan("0x1234");
 char g_one = 0;
 short g_shorts[12] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2};
