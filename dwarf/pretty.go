@@ -76,6 +76,8 @@ func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
 		p, err = env.ppBitset(o, base)
 	case "std::span":
 		p, err = env.ppSpan(o, st, base)
+	case "std::initializer_list":
+		p, err = env.ppInitializerList(o, base)
 	case "__gnu_cxx::__normal_iterator":
 		p, err = env.ppIterator(o, "_M_current", 0, "non-dereferenceable iterator for std::vector")
 	case "std::_List_iterator", "std::_List_const_iterator":

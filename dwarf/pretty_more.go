@@ -506,3 +506,30 @@ func (env *ValueEnv) ppSpan(o Object, st *StructType, base string) (pretty, erro
 	p.more = n > limit
 	return p, nil
 }
+
+// ppInitializerList prints std::initializer_list: "std::initializer_list
+// of length 2 = {1, 2}".
+func (env *ValueEnv) ppInitializerList(o Object, base string) (pretty, error) {
+	arr, err1 := env.member(o, "_M_array")
+	ln, err2 := env.member(o, "_M_len")
+	if err := errors.Join(err1, err2); err != nil {
+		return pretty{}, err
+	}
+	pt, ok := Resolve(arr.Type).(*PointerType)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	a, err1 := env.Uint(arr)
+	n, err2 := env.Uint(ln)
+	if err := errors.Join(err1, err2); err != nil {
+		return pretty{}, err
+	}
+	es := uint64(sizeOf(pt.Elem))
+	p := pretty{head: fmt.Sprintf("%s of length %d", base, n), hint: "array"}
+	limit := uint64(env.maxElements())
+	for i := uint64(0); i < n && i < limit; i++ {
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: MemObject(pt.Elem, a+i*es)})
+	}
+	p.more = n > limit
+	return p, nil
+}

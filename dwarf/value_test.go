@@ -443,7 +443,7 @@ func TestCXXLikeGDB(t *testing.T) {
 // string_view, bitset, span) and types GDB prints raw.
 func TestModernCXXLikeGDB(t *testing.T) {
 	bin := compile(t, "g++", "modern.cpp", "-std=c++20")
-	exprs := []string{"g_var", "g_var2", "g_sv", "g_bits", "g_span", "g_fn", "g_ms", "g_uarr", "g_wpe"}
+	exprs := []string{"g_var", "g_var2", "g_sv", "g_bits", "g_span", "g_fn", "g_ms", "g_uarr", "g_wpe", "g_il"}
 	s := stopInGDB(t, bin, stopAtHere, exprs)
 	checkPrinted(t, s, exprs, false)
 }

@@ -19,5 +19,6 @@ std::function<int(int)> g_fn = [](int x) { return x; };
 std::chrono::milliseconds g_ms(1500);
 std::unique_ptr<int[]> g_uarr;
 std::weak_ptr<int> g_wpe;
+std::initializer_list<int> g_il = {4, 5};
 void here() {}
 int main() { here(); return g_fn(1); }
