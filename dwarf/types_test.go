@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -200,5 +201,44 @@ func TestDeclString(t *testing.T) {
 		if got := DeclString(tt.t, tt.name); got != tt.want {
 			t.Errorf("DeclString(%s) = %q, want %q", tt.want, got, tt.want)
 		}
+	}
+}
+
+// TestTypeReaderConcurrent reads, completes and prints types from many
+// goroutines at once (run with -race).
+func TestTypeReaderConcurrent(t *testing.T) {
+	bin := compile(t, "g++", "edge.cpp")
+	img, err := Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	tr := NewTypeReader(img.DWARF())
+	names := []string{"C", "Person", "ns::inner::T", "std::string", "A", "B"}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8*len(names))
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, n := range names {
+				typ, err := tr.LookupType(n)
+				if err != nil {
+					errs <- err
+					continue
+				}
+				_ = PtypeString(typ)
+				_ = sizeOf(typ)
+				if st, ok := Resolve(typ).(*StructType); ok {
+					_ = st.Methods()
+					_, _, _ = st.FieldByName("name")
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
