@@ -166,7 +166,8 @@ var cxxEvalExprs = []string{
 var cFrameExprs = []string{
 	"m", "local", "lp", "*lp", "buf", "np", "np->next->name", "argc", "argv[0] != 0", "local + argc",
 	"$pc", "$rip", "$sp == $rsp", "g_arr[2]", "s_counter", "head->value", "add", "&add", "m.bf.b",
-	"sizeof(m)", "RED", "(long)$eax == (long)$rax", "$rbp", "$eflags", "$rax", "$eax", "$cs",
+	"sizeof(m)", "RED", "(long)$eax == (long)$rax", "$rbp", "$eflags", "$rax", "$eax", "$cs", "add::calls",
+	"add::calls * 10", "&add::calls",
 }
 
 var cxxFrameExprs = []string{

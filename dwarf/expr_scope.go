@@ -186,6 +186,9 @@ func (s *FrameScope) Global(name string) (Object, error) {
 	if s.f.Image == nil || s.types == nil {
 		return Object{}, err
 	}
+	if o, ok := funcStatic(s.f.Image, s.types, s.f.Bias, name); ok {
+		return o, nil
+	}
 	fns := s.f.Image.FuncsByName(strings.TrimPrefix(name, "::"))
 	if len(fns) == 0 {
 		return Object{}, err
@@ -352,6 +355,9 @@ func (s *ImageScope) Global(name string) (Object, error) {
 		}
 		return VarObject(t, &v), nil
 	}
+	if o, ok := funcStatic(s.img, s.types, s.bias, name); ok {
+		return o, nil
+	}
 	fns := s.img.FuncsByName(strings.TrimPrefix(name, "::"))
 	if len(fns) == 0 {
 		return Object{}, err
@@ -374,4 +380,75 @@ func eflagsType(lang Lang) *EnumType {
 		}
 	}
 	return t
+}
+
+// funcStatic finds a static variable declared inside a function by GDB's
+// "function::variable" syntax ("counter::calls"), for use from any frame.
+// Optimized code keeps such variables on the abstract instance of an
+// inlined function, so that is searched too.
+func funcStatic(img *Image, types *TypeReader, bias uint64, name string) (Object, bool) {
+	outer, inner, ok := splitScope(strings.TrimPrefix(name, "::"))
+	if !ok || img == nil || types == nil || img.DWARF() == nil {
+		return Object{}, false
+	}
+	d := img.DWARF()
+	for _, fn := range img.FuncsByName(outer) {
+		offs := []stddwarf.Offset{fn.Offset}
+		r := d.Reader()
+		r.Seek(fn.Offset)
+		if e, err := r.Next(); err == nil && e != nil {
+			for _, a := range []stddwarf.Attr{stddwarf.AttrAbstractOrigin, stddwarf.AttrSpecification} {
+				if o, ok := e.Val(a).(stddwarf.Offset); ok {
+					offs = append(offs, o)
+				}
+			}
+		}
+		for _, off := range offs {
+			if o, ok := staticIn(d, types, bias, off, inner); ok {
+				return o, true
+			}
+		}
+	}
+	return Object{}, false
+}
+
+// staticIn searches the subtree of the DIE at off (lexical blocks
+// included) for a variable named name with a DW_OP_addr location.
+func staticIn(d *stddwarf.Data, types *TypeReader, bias uint64, off stddwarf.Offset, name string) (Object, bool) {
+	r := d.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil || !e.Children {
+		return Object{}, false
+	}
+	depth := 1
+	for steps := 0; depth > 0 && steps < 1<<16; steps++ {
+		c, err := r.Next()
+		if err != nil || c == nil {
+			return Object{}, false
+		}
+		if c.Tag == 0 {
+			depth--
+			continue
+		}
+		if c.Tag == stddwarf.TagVariable {
+			if nm, _ := c.Val(stddwarf.AttrName).(string); nm == name {
+				loc, ok := c.Val(stddwarf.AttrLocation).([]byte)
+				toff, tok := c.Val(stddwarf.AttrType).(stddwarf.Offset)
+				if ok && tok && len(loc) == 9 && loc[0] == 0x03 { // DW_OP_addr: a static
+					if t, err := types.Type(toff); err == nil {
+						return MemObject(t, binary.LittleEndian.Uint64(loc[1:])+bias), true
+					}
+				}
+			}
+		}
+		if c.Children {
+			if c.Tag == stddwarf.TagLexDwarfBlock {
+				depth++
+			} else {
+				r.SkipChildren()
+			}
+		}
+	}
+	return Object{}, false
 }

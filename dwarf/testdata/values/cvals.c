@@ -57,7 +57,12 @@ struct mixed {
 	double darr[4];
 };
 
-int add(int a, int b) { return a + b; }
+int add(int a, int b)
+{
+	static int calls;
+	calls++;
+	return a + b;
+}
 int mul(int a, int b) { return a * b; }
 
 struct node n3 = {3, "three", NULL};
@@ -168,6 +173,8 @@ int main(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	s_counter++;
+	add(1, 2);
+	add(3, 4);
 	here();
 	return local + *lp + buf[0] + np->value + s_counter;
 }
