@@ -9,42 +9,88 @@ import (
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
-const memBlock = 4096
+// Target memory is cached per stop in aligned lines. A miss reads the
+// lines the request covers in one round trip; near the stack pointer it
+// reads stackAhead bytes, so an unwind or a frame's locals cost one read.
+// Small lines keep a data read cheap: the server's reply is hex, and a
+// 4 KiB block costs several times a 64-byte read.
+const (
+	memLine    = 256
+	stackAhead = 2048
+	// stackSpan is how far above sp the stack prefetch applies.
+	stackSpan = 1 << 20
+)
 
-// memCache holds target memory in aligned 4 KiB blocks for one stop.
+// memCache holds target memory in aligned lines for one stop.
 type memCache struct {
-	blocks map[uint64][]byte
-	bad    map[uint64]bool // blocks that could not be read whole
+	lines map[uint64][]byte
+	bad   map[uint64]bool // lines that could not be read whole
+	sp    uint64          // stack pointer of the selected thread; 0 = unknown
 }
 
 func (m *memCache) reset() {
-	m.blocks = nil
+	m.lines = nil
 	m.bad = nil
+	m.sp = 0
 }
 
-// readMem reads target memory through the block cache. Blocks that cannot
+// missRun returns the end of the run of lines to read on a miss at base,
+// for a request that ends at reqEnd: every uncached line up to reqEnd, and
+// up to stackAhead bytes when base is in the stack.
+func (m *memCache) missRun(base, reqEnd uint64) uint64 {
+	end := (reqEnd + memLine - 1) &^ (memLine - 1)
+	if end < reqEnd { // wrapped at the top of the address space
+		end = base + memLine
+	}
+	if m.sp != 0 && base+memLine > m.sp && base < m.sp+stackSpan && base+stackAhead > end {
+		end = base + stackAhead
+	}
+	for a := base + memLine; a < end; a += memLine {
+		if _, ok := m.lines[a]; ok || m.bad[a] {
+			return a
+		}
+	}
+	return end
+}
+
+// readMem reads target memory through the line cache. Lines that cannot
 // be read whole (the edge of a mapping) are read byte-exact, uncached.
 func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, error) {
-	if s.mem.blocks == nil {
-		s.mem.blocks = map[uint64][]byte{}
+	if s.mem.lines == nil {
+		s.mem.lines = map[uint64][]byte{}
 		s.mem.bad = map[uint64]bool{}
 	}
 	n := 0
 	for n < len(p) {
 		a := addr + uint64(n)
-		base := a &^ (memBlock - 1)
+		base := a &^ (memLine - 1)
 		off := int(a - base)
-		want := min(len(p)-n, memBlock-off)
-		blk, ok := s.mem.blocks[base]
+		want := min(len(p)-n, memLine-off)
+		blk, ok := s.mem.lines[base]
 		if !ok && !s.mem.bad[base] {
-			b := make([]byte, memBlock)
-			if _, err := s.c.ReadMemory(ctx, base, b); err == nil {
-				s.mem.blocks[base] = b
-				blk, ok = b, true
-			} else {
-				if ctx.Err() != nil || errors.Is(err, rsp.ErrClosed) {
-					return n, err
+			end := s.mem.missRun(base, addr+uint64(len(p)))
+			b := make([]byte, end-base)
+			got, err := s.c.ReadMemory(ctx, base, b)
+			if err != nil && (ctx.Err() != nil || errors.Is(err, rsp.ErrClosed)) {
+				return n, err
+			}
+			if err != nil {
+				got = 0 // which bytes are good is unclear: use whole lines only if re-read
+				if len(b) > memLine {
+					// Retry the first line alone: the run may cross
+					// into an unmapped page.
+					b = b[:memLine]
+					if m, err := s.c.ReadMemory(ctx, base, b); err == nil {
+						got = m
+					} else if ctx.Err() != nil || errors.Is(err, rsp.ErrClosed) {
+						return n, err
+					}
 				}
+			}
+			for l := 0; l+memLine <= got; l += memLine {
+				s.mem.lines[base+uint64(l)] = b[l : l+memLine : l+memLine]
+			}
+			if blk, ok = s.mem.lines[base]; !ok {
 				s.mem.bad[base] = true
 			}
 		}
@@ -90,6 +136,9 @@ func (s *Session) regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
 		if rs.off+rs.size <= len(g) {
 			r.SetBytes(rs.num, g[rs.off:rs.off+rs.size])
 		}
+	}
+	if t == s.cur || t == (rsp.Thread{}) {
+		s.mem.sp = r.SP()
 	}
 	return r, nil
 }

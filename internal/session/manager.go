@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strconv"
 	"sync"
@@ -19,6 +20,9 @@ type Config struct {
 	GDB string
 	// Log receives diagnostics (never stdout); nil discards them.
 	Log func(format string, args ...any)
+	// PacketLog, if set, receives every RSP packet of every session (one
+	// line each, see rsp.Options.PacketLog); for tests and benchmarks.
+	PacketLog io.Writer
 }
 
 // Manager owns the sessions of one MCP server. It is safe for concurrent

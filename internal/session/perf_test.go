@@ -1,0 +1,197 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// packetCounter records the packets a session sends (rsp's packet log).
+type packetCounter struct {
+	mu   sync.Mutex
+	sent []string
+}
+
+func (p *packetCounter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, line := range strings.Split(string(bytes.TrimSpace(b)), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[1] == "->" {
+			p.sent = append(p.sent, strings.Join(f[2:], " "))
+		}
+	}
+	return len(b), nil
+}
+
+func (p *packetCounter) take() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := p.sent
+	p.sent = nil
+	return out
+}
+
+// countedSession is liveSession with a packet counter, stopped at hit().
+func countedSession(tb testing.TB) (*Session, *packetCounter) {
+	tb.Helper()
+	testenv.NeedTool(tb, "gdbserver")
+	path := testenv.Prog(tb, "counter")
+	pc := &packetCounter{}
+	m := NewManager(Config{PacketLog: pc})
+	tb.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{path}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "hit", "", false); err != nil {
+		tb.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		tb.Fatalf("continue to hit: %+v %v", st, err)
+	}
+	pc.take()
+	return s, pc
+}
+
+// TestPacketsPerCall holds each inspection call, made on a fresh stop, to
+// a packet budget: per-stop caches must make them a handful of round trips.
+func TestPacketsPerCall(t *testing.T) {
+	s, pc := countedSession(t)
+	ctx := t.Context()
+	cases := []struct {
+		name   string
+		budget int
+		call   func() error
+	}{
+		{"read_memory", 2, func() error { _, err := s.ReadMemory(ctx, "&bytes", 64); return err }},
+		{"registers", 1, func() error { _, err := s.Registers(ctx, nil); return err }},
+		{"locals", 3, func() error { _, _, err := s.Locals(ctx); return err }},
+		{"evaluate", 4, func() error { _, err := s.Evaluate(ctx, "list->next->name"); return err }},
+		{"continue", 8, func() error { _, err := s.Continue(ctx, false); return err }},
+		{"step", 16, func() error { _, err := s.Step(ctx, 1, false); return err }},
+		{"next", 16, func() error { _, err := s.Next(ctx, 1, false); return err }},
+		{"finish", 16, func() error { _, err := s.Finish(ctx, false); return err }},
+	}
+	for _, c := range cases {
+		// The first call may fill session-long caches (library list,
+		// decoded code); the budget is for the calls after it.
+		var sent []string
+		for range 2 {
+			if _, err := s.Continue(ctx, false); err != nil {
+				t.Fatal(err)
+			}
+			pc.take()
+			if err := c.call(); err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			sent = pc.take()
+			if c.name == "finish" {
+				if _, err := s.Continue(ctx, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		t.Logf("%s: %d packets: %s", c.name, len(sent), strings.Join(sent, " | "))
+		if len(sent) > c.budget && os.Getenv("RRMCP_NO_PACKET_BUDGET") == "" {
+			t.Errorf("%s sent %d packets, budget %d", c.name, len(sent), c.budget)
+		}
+	}
+}
+
+// benchFresh times call on a fresh stop at hit() each iteration, as the
+// benchmark driver does (the continue is not timed).
+func benchFresh(b *testing.B, call func(ctx context.Context, s *Session) error) {
+	s, _ := countedSession(b)
+	ctx := context.Background()
+	for b.Loop() {
+		b.StopTimer()
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if st.Reason != "breakpoint" { // 10,000 hits done: start over
+			s, _ = countedSession(b)
+		}
+		b.StartTimer()
+		if err := call(ctx, s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkFreshReadMemory(b *testing.B) {
+	benchFresh(b, func(ctx context.Context, s *Session) error { _, err := s.ReadMemory(ctx, "&bytes", 64); return err })
+}
+
+func BenchmarkFreshRegisters(b *testing.B) {
+	benchFresh(b, func(ctx context.Context, s *Session) error { _, err := s.Registers(ctx, nil); return err })
+}
+
+func BenchmarkFreshLocals(b *testing.B) {
+	benchFresh(b, func(ctx context.Context, s *Session) error { _, _, err := s.Locals(ctx); return err })
+}
+
+func BenchmarkFreshEvaluate(b *testing.B) {
+	benchFresh(b, func(ctx context.Context, s *Session) error { _, err := s.Evaluate(ctx, "list->next->name"); return err })
+}
+
+func BenchmarkFreshStep(b *testing.B) {
+	benchFresh(b, func(ctx context.Context, s *Session) error { _, err := s.Step(ctx, 1, false); return err })
+}
+
+func BenchmarkFreshFinish(b *testing.B) {
+	benchFresh(b, func(ctx context.Context, s *Session) error {
+		_, err := s.Finish(ctx, false)
+		if err == nil {
+			_, err = s.Continue(ctx, false)
+		}
+		return err
+	})
+}
+
+// TestConditionalHitsTimed runs counter to its end over 10,000 hits of a
+// breakpoint whose condition is never true (the benchmark's
+// breakpoint_hits_10000 case) and logs the rate. Skipped in -short.
+func TestConditionalHitsTimed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 10,000 breakpoint hits")
+	}
+	testenv.NeedTool(t, "gdbserver")
+	pc := &packetCounter{}
+	m := NewManager(Config{PacketLog: pc})
+	t.Cleanup(m.Close)
+	ctx := t.Context()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, "counter")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "hit", "i < 0", false); err != nil {
+		t.Fatal(err)
+	}
+	pc.take()
+	t0 := time.Now()
+	st, err := s.Continue(ctx, false)
+	el := time.Since(t0)
+	if err != nil || st.Reason != "exited" {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	sent := pc.take()
+	t.Logf("10,000 conditional hits in %v: %.0f hits/s, %.1f packets per hit", el, 10000/el.Seconds(), float64(len(sent))/10000)
+	hist := map[string]int{}
+	for _, p := range sent {
+		k := p
+		if i := strings.IndexAny(p, ",:;"); i > 0 {
+			k = p[:i]
+		}
+		hist[k]++
+	}
+	t.Logf("packets by kind: %v", hist)
+}
