@@ -224,7 +224,7 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	if sub, ok := subRegisters[name]; ok {
 		v, ok := s.f.Scope().Register(sub.full)
 		if !ok {
-			return Object{}, fmt.Errorf("register $%s: %w", name, ErrOptimizedOut)
+			return Object{Type: intT, Err: fmt.Errorf("register $%s: %w", name, errNotSaved)}, nil
 		}
 		return mk(intT, v>>sub.shift), nil
 	}
@@ -237,7 +237,8 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	}
 	v, ok := s.f.Scope().Register(name)
 	if !ok {
-		return Object{}, fmt.Errorf("register $%s: %w", name, ErrOptimizedOut)
+		// GDB: a caller-saved register the unwinder did not recover
+		return Object{Type: long, Err: fmt.Errorf("register $%s: %w", name, errNotSaved)}, nil
 	}
 	switch reg {
 	case regnum.AMD64_Rip:
@@ -253,6 +254,10 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	}
 	return mk(long, v), nil
 }
+
+// errNotSaved is a register value the unwinder could not recover in an
+// outer frame; it prints as GDB's <not saved> and is optimized out.
+var errNotSaved = fmt.Errorf("not saved: %w", ErrOptimizedOut)
 
 type subReg struct {
 	full  string

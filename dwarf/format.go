@@ -22,6 +22,9 @@ func (env *ValueEnv) FormatMember(o Object) string {
 
 // errorText renders a read error the way GDB shows it inside a value.
 func errorText(err error) string {
+	if errors.Is(err, errNotSaved) {
+		return "<not saved>"
+	}
 	if errors.Is(err, ErrOptimizedOut) {
 		return "<optimized out>"
 	}
