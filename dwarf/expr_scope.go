@@ -316,6 +316,7 @@ func NewImageScope(img *Image, t *Target, types *TypeReader, bias uint64) *Image
 	return s
 }
 
+// Values returns the value environment of the image.
 func (s *ImageScope) Values() *ValueEnv { return s.env }
 
 // Lang is C++ when the image has any C++ compile unit.
@@ -330,14 +331,17 @@ func (s *ImageScope) Lang() Lang {
 	return LangC
 }
 
+// Local finds nothing: there is no frame.
 func (s *ImageScope) Local(name string) (Object, error) {
 	return Object{}, fmt.Errorf("local %q without a frame: %w", name, ErrNotFound)
 }
 
+// Register finds nothing: there is no frame.
 func (s *ImageScope) Register(name string) (Object, error) {
 	return Object{}, fmt.Errorf("register $%s without a frame: %w", name, ErrNotFound)
 }
 
+// LookupType finds a type by name in the image.
 func (s *ImageScope) LookupType(name string) (Type, error) {
 	if s.types == nil {
 		return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
@@ -345,6 +349,8 @@ func (s *ImageScope) LookupType(name string) (Type, error) {
 	return s.types.LookupType(name)
 }
 
+// Global finds a global or static variable, a function::static, or a
+// function of the image.
 func (s *ImageScope) Global(name string) (Object, error) {
 	if s.img == nil || s.types == nil {
 		return Object{}, fmt.Errorf("global %q: %w", name, ErrNotFound)
