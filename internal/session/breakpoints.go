@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 )
@@ -34,6 +35,11 @@ type breakpoint struct {
 	lv        *lvalue
 	changed   bool // watchpoints: the last hit changed the value
 	pending   bool // not resolved yet: waits for the shared libraries
+	byFunc    bool // set on a function by name (break NAME)
+	// tcode is the condition compiled to agent bytecode per address
+	// (agentcond.go); ttried marks addresses where compiling was tried.
+	tcode  map[uint64][]byte
+	ttried map[uint64]bool
 }
 
 func (b *breakpoint) isWatch() bool { return b.typ >= rsp.WriteWatchpoint }
@@ -94,7 +100,7 @@ func (s *Session) resolvePending(ctx context.Context) string {
 			notes = append(notes, fmt.Sprintf("breakpoint #%d (%s) is still pending: %v", b.num, b.spec, err))
 			continue
 		}
-		b.addrs, b.fn, b.file, b.line, b.pending = r.addrs, r.fn, r.file, r.line, false
+		b.addrs, b.fn, b.file, b.line, b.byFunc, b.pending = r.addrs, r.fn, r.file, r.line, r.byFunc, false
 		if b.enabled {
 			if err := s.insert(ctx, b); err != nil {
 				notes = append(notes, fmt.Sprintf("breakpoint #%d (%s): %v", b.num, b.spec, err))
@@ -114,6 +120,38 @@ func (s *Session) bpAt(pc uint64) *breakpoint {
 		}
 	}
 	return nil
+}
+
+// inlineEntryAt says which inlined calls that start at pc a stop there
+// shows, following GDB's stopped_by_user_bp_inline_frame: none (frame 0
+// is the caller at the call site) unless a user breakpoint is at pc; at
+// a breakpoint on a function (break NAME) the calls down to that
+// function (fn), at an address breakpoint (*ADDR) all of them (fn "").
+func (s *Session) inlineEntryAt(pc uint64) (keep bool, fn string) {
+	for _, b := range s.bps {
+		if !b.enabled || b.pending || b.isWatch() || !slices.Contains(b.addrs, pc) {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(b.spec, "*"):
+			return true, ""
+		case b.byFunc:
+			return true, b.fn
+		}
+	}
+	return false, ""
+}
+
+// sameFunc reports whether a function's name is the name a breakpoint
+// was set on (which may leave out the scope or the parameter list).
+func sameFunc(name, want string) bool {
+	if i := strings.IndexByte(want, '('); i > 0 {
+		want = want[:i]
+	}
+	if i := strings.IndexByte(name, '('); i > 0 {
+		name = name[:i]
+	}
+	return name == want || strings.HasSuffix(name, "::"+want)
 }
 
 func (s *Session) findBP(n int) (*breakpoint, error) {
@@ -248,14 +286,7 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		}
 		return s.resolveLine(ctx, b, f.File, n)
 	}
-	if fns := s.img.FuncsByName(loc); len(fns) > 0 {
-		for _, f := range fns {
-			a, le := s.img.BreakpointAddr(f)
-			b.addrs = append(b.addrs, a+s.bias)
-			if b.fn == "" {
-				b.fn, b.file, b.line = f.Name, le.File, le.Line
-			}
-		}
+	if s.addFunctionBreakpoints(b, s.img, s.bias, loc) {
 		return b, nil
 	}
 	if a, ok := s.img.SymbolAddr(loc); ok {
@@ -270,13 +301,7 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 			if img == nil || img == s.img {
 				continue
 			}
-			for _, f := range img.FuncsByName(loc) {
-				a, le := img.BreakpointAddr(f)
-				b.addrs = append(b.addrs, a+mod.Bias)
-				if b.fn == "" {
-					b.fn, b.file, b.line = f.Name, le.File, le.Line
-				}
-			}
+			s.addFunctionBreakpoints(b, img, mod.Bias, loc)
 		}
 		if len(b.addrs) > 0 {
 			return b, nil
@@ -294,6 +319,29 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		hint = " in the program or its loaded shared libraries (for a library loaded later with dlopen, set it once the library is loaded)"
 	}
 	return nil, fmt.Errorf("no function named %q%s: %w", loc, hint, ErrNotFound)
+}
+
+// addFunctionBreakpoints adds to b the addresses where GDB's "break NAME"
+// stops in img: past the prologue of every function named name and at
+// the entry of every inlined copy (one breakpoint, several locations, as
+// GDB's 1.1, 1.2). It reports whether it found any.
+func (s *Session) addFunctionBreakpoints(b *breakpoint, img *dwarf.Image, bias uint64, name string) bool {
+	las := img.FunctionBreakpoints(name)
+	if len(las) > 0 {
+		b.byFunc = true
+	}
+	for _, la := range las {
+		b.addrs = append(b.addrs, la.Addr+bias)
+		if b.fn != "" {
+			continue
+		}
+		b.file, b.line = la.File, la.Line
+		b.fn = name // an inlined copy: la.Function is its caller
+		if la.Inline == "" && la.Function != nil {
+			b.fn = la.Function.Name
+		}
+	}
+	return len(las) > 0
 }
 
 func (s *Session) resolveLine(ctx context.Context, b *breakpoint, file string, n int) (*breakpoint, error) {
@@ -481,6 +529,7 @@ func (s *Session) SetCondition(ctx context.Context, n int, cond string) (Breakpo
 			}
 		}
 		b.cond = cond
+		b.tcode, b.ttried = nil, nil // recompiled at the next hit
 		out = b.info()
 		return nil
 	})

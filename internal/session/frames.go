@@ -33,11 +33,24 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	}
 	// PastMain: the unwinder computes a frame's CFA only when it unwinds
 	// past it, and locals of main need main's CFA. Cut after main here.
-	bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: maxFrames + 1, PastMain: true})
+	opts := dwarf.UnwindOptions{MaxFrames: maxFrames + 1, PastMain: true}
+	keep, fn := s.inlineEntryAt(regs.PC())
+	opts.KeepInlineEntry = keep
+	bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, opts)
 	if err != nil && (bt == nil || len(bt.Frames) == 0) {
 		return nil, fmt.Errorf("unwind the stack: %w", err)
 	}
 	fr := bt.Frames
+	if keep && fn != "" {
+		var found bool
+		if fr, found = trimInlineEntry(fr, fn); !found {
+			// No inlined call of fn starts here: GDB hides them all.
+			opts.KeepInlineEntry = false
+			if bt2, _ := img.Unwind(ctx, s.target(ctx), regs, bias, opts); bt2 != nil && len(bt2.Frames) > 0 {
+				fr = bt2.Frames
+			}
+		}
+	}
 	for i, f := range fr {
 		if f.Name == "main" && !f.Inlined {
 			fr = fr[:i+1]
@@ -50,6 +63,26 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	s.frames = fr
 	s.framesT = s.cur
 	return s.frames, nil
+}
+
+// trimInlineEntry drops the frames of the inlined calls that start at
+// frame 0's pc and are nested inside fn, the function a breakpoint there
+// is on: GDB then shows fn as frame 0. found is false when no such frame
+// of fn starts there.
+func trimInlineEntry(frames []*dwarf.Frame, fn string) (out []*dwarf.Frame, found bool) {
+	for i, f := range frames {
+		if f.PC != frames[0].PC || (i > 0 && !frames[i-1].Inlined) {
+			break
+		}
+		if sameFunc(f.Name, fn) {
+			out = frames[i:]
+			for j, g := range out {
+				g.Level = j
+			}
+			return out, true
+		}
+	}
+	return frames, false
 }
 
 // frameInfo converts a dwarf frame to the tool-facing Frame.

@@ -17,7 +17,8 @@ import (
 type libs struct {
 	as    *symbols.AddressSpace
 	imgs  map[string]*dwarf.Image
-	stops int // s.stops when the list was read
+	files map[string]*symbols.File // the mapped files behind imgs
+	stops int                      // s.stops when the list was read
 }
 
 func (l *libs) close() {
@@ -28,6 +29,9 @@ func (l *libs) close() {
 		if img != nil {
 			img.Close()
 		}
+	}
+	for _, f := range l.files {
+		f.Close() // closes its debug file too
 	}
 }
 
@@ -69,13 +73,16 @@ func (s *Session) reloadLibs(ctx context.Context) *libs {
 		return s.libs
 	}
 	old := s.libs
-	l := &libs{as: symbols.NewAddressSpace(mods), imgs: map[string]*dwarf.Image{}, stops: s.stops}
+	l := &libs{as: symbols.NewAddressSpace(mods), imgs: map[string]*dwarf.Image{}, files: map[string]*symbols.File{}, stops: s.stops}
 	l.as.ReadMemory = read
 	if old != nil {
 		for p, img := range old.imgs {
 			l.imgs[p] = img
 		}
-		old.imgs = nil
+		for p, f := range old.files {
+			l.files[p] = f
+		}
+		old.imgs, old.files = nil, nil
 		old.close()
 	}
 	s.libs = l
@@ -128,10 +135,40 @@ func (s *Session) libImage(l *libs, path string) *dwarf.Image {
 	}
 	img, ok := l.imgs[path]
 	if !ok {
-		img, _ = dwarf.Open(path)
+		var f *symbols.File
+		img, f, _ = openLib(path)
 		l.imgs[path] = img
+		if f != nil {
+			l.files[path] = f
+		}
 	}
 	return img
+}
+
+// openLib opens a shared library with its DWARF, read from its separate
+// debug file (build-id under /usr/lib/debug, .gnu_debuglink) when the
+// library has none, as GDB does: that gives libc frames file:line, locals
+// and inlined frames. Both files stay memory-mapped until the returned
+// File is closed; the code, .eh_frame and dynamic symbols come from the
+// library itself.
+func openLib(path string) (*dwarf.Image, *symbols.File, error) {
+	sf, err := symbols.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	src := dwarf.Sources{Exe: sf.ELF(), Section: sf.SectionData}
+	if df, err := sf.DWARFFile(); err == nil {
+		if dw, err := sf.DWARF(); err == nil {
+			src.Debug, src.DWARF, src.Section = df.ELF(), dw, df.SectionData
+		}
+	}
+	img, err := dwarf.LoadFrom(src)
+	if err != nil {
+		sf.Close()
+		return nil, nil, err
+	}
+	img.Path = path
+	return img, sf, nil
 }
 
 // inText reports whether the file address is inside an executable section.
@@ -169,8 +206,14 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 			// Like GDB (and the unwinder's frame 0), an inlined call whose
 			// first instruction is the pc is not entered yet: show its
 			// call site in the caller.
+			// A user breakpoint on the inlined function (or on the
+			// address) shows it, as the backtrace does (inlineEntryAt).
+			keep, fn := s.inlineEntryAt(pc)
 			for len(chain) > 0 && chain[len(chain)-1].Entry == fpc {
 				in := chain[len(chain)-1]
+				if keep && (fn == "" || sameFunc(in.Name, fn)) {
+					break
+				}
 				loc.File, loc.Line = in.CallFile, in.CallLine
 				chain = chain[:len(chain)-1]
 			}
