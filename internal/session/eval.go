@@ -392,6 +392,12 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 		}
 		for _, v := range f.Params() {
 			add(v, "argument")
+			// GDB's NAME@entry (print entry-values default): the value
+			// at the function's entry, from the caller's call-site
+			// information, listed when it is known.
+			if ev, err := f.EntryValue(v); err == nil {
+				add(ev, "entry")
+			}
 		}
 		for _, v := range f.Locals() {
 			add(v, "local")

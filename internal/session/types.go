@@ -113,7 +113,9 @@ type Value struct {
 	Name  string `json:"name,omitempty"`
 	Type  string `json:"type,omitempty"`
 	Value string `json:"value"`
-	// Kind is "local", "argument" or "" (expression result).
+	// Kind is "local", "argument", "entry" (NAME@entry: an argument's
+	// value at the function's entry, as GDB lists it, when the caller's
+	// call-site information gives it) or "" (expression result).
 	Kind    string `json:"kind,omitempty"`
 	Address string `json:"address,omitempty"`
 	Error   string `json:"error,omitempty" jsonschema:"why the value is not available (optimized out, …)"`
