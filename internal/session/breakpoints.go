@@ -294,8 +294,11 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		return b, nil
 	}
 	if l := s.reloadLibs(ctx); l != nil {
-		// Shared libraries: their DWARF first (past the prologue, like
-		// the main program), then their ELF symbols.
+		// Shared libraries: their DWARF (past the prologue, like the
+		// main program, and every inlined copy), then, as GDB's minimal
+		// symbols, their ELF symbols at other addresses: ld.so's DWARF
+		// has inlined copies of a malloc, libc's malloc is an ELF alias
+		// of __libc_malloc.
 		for _, mod := range l.as.Modules() {
 			img := s.libImage(l, mod.Path)
 			if img == nil || img == s.img {
@@ -303,14 +306,29 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 			}
 			s.addFunctionBreakpoints(b, img, mod.Bias, loc)
 		}
-		if len(b.addrs) > 0 {
-			return b, nil
-		}
-		if locs, err := l.as.LookupName(loc); err == nil && len(locs) > 0 {
+		if locs, err := l.as.LookupName(loc); err == nil {
 			for _, sl := range locs {
-				b.addrs = append(b.addrs, sl.Symbol.Addr+sl.Module.Bias)
+				a := sl.Symbol.Addr + sl.Module.Bias
+				// An alias of a function with DWARF (glibc's malloc is
+				// __libc_malloc): past its prologue, as GDB does.
+				if img := s.libImage(l, sl.Module.Path); img != nil {
+					if f := img.FuncAt(sl.Symbol.Addr); f != nil && f.Entry == sl.Symbol.Addr {
+						pc, le := img.BreakpointAddr(f)
+						a = pc + sl.Module.Bias
+						if b.file == "" {
+							b.file, b.line = le.File, le.Line
+						}
+					}
+				}
+				if !slices.Contains(b.addrs, a) {
+					b.addrs = append(b.addrs, a)
+				}
 			}
-			b.fn = loc
+		}
+		if len(b.addrs) > 0 {
+			if b.fn == "" {
+				b.fn = loc
+			}
 			return b, nil
 		}
 	}
