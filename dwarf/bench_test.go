@@ -4,6 +4,8 @@ import (
 	"debug/elf"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
@@ -183,4 +185,52 @@ func BenchmarkUnwindAndLocals(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(bt.Frames)), "frames/op")
+}
+
+// BenchmarkColdStartSTL is the DWARF side of the session's cold start to
+// the first stop on the 100-unit C++ binary: open the image, resolve the
+// function breakpoint "bench_stop" (GDB's prologue skip), then name the
+// stop pc (function, line, ELF symbol). peak-MiB is the process's VmHWM
+// (meaningful with -benchtime=1x in a fresh process).
+func BenchmarkColdStartSTL(b *testing.B) {
+	path := largeBinary(b, "stl/stl")
+	for b.Loop() {
+		img, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fns := img.FuncsByName("bench_stop")
+		if len(fns) != 1 {
+			b.Fatalf("FuncsByName(bench_stop) = %d functions", len(fns))
+		}
+		pc, le := img.BreakpointAddr(fns[0])
+		if le.Line == 0 {
+			b.Fatalf("no line at the breakpoint %#x", pc)
+		}
+		if f := img.FuncAt(pc); f == nil || f.Name != "bench_stop" {
+			b.Fatalf("FuncAt(%#x) = %v", pc, f)
+		}
+		if _, ok := img.PCToLine(pc); !ok {
+			b.Fatalf("PCToLine(%#x) failed", pc)
+		}
+		img.SymbolAt(pc)
+		img.cfiFor().fdeFor(pc)
+		img.Close()
+	}
+	b.ReportMetric(vmHWM(b), "peak-MiB")
+}
+
+// vmHWM returns the process's peak resident set size in MiB.
+func vmHWM(b *testing.B) float64 {
+	s, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skipf("no /proc/self/status: %v", err)
+	}
+	for _, l := range strings.Split(string(s), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")))
+			return float64(kb) / 1024
+		}
+	}
+	return 0
 }

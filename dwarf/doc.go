@@ -63,11 +63,15 @@
 // NAME@plt). For the vDSO, build an Image with elf.NewFile over target
 // memory and [Load].
 //
-// Indexes are lazy: Open reads the ELF and section headers; a compile
-// unit is indexed (functions, declarations, CU-level variables) the first
-// time a pc in it or a name lookup needs it, its line table the first time
-// a line lookup does, and a function's scope tree the first time a frame
-// in it is inspected. Function bodies are only walked for inlined-call
+// Indexes are lazy: Open memory-maps the file (package symbols) and reads
+// the ELF and section headers; debug sections are read in place. A
+// compile unit is indexed (functions, declarations, CU-level variables)
+// the first time a pc in it or a name lookup needs it, its line table the
+// first time a line lookup does, and a function's scope tree the first
+// time a frame in it is inspected. [Image.FuncsByName] indexes only the
+// units that ELF symbols whose names contain the looked-up name point to
+// (every unit for operators, or without a .symtab); listing every
+// function, inlined copies and global variables index every unit. Function bodies are only walked for inlined-call
 // sites and location-list use ("deep" index) when a name lookup of inlined
 // functions or GDB's prologue rule needs them.
 //

@@ -1,9 +1,14 @@
 package dwarf
 
 import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -130,23 +135,14 @@ func (img *Image) indexAll() {
 		if img.listUnits() != nil {
 			return
 		}
+		defer img.allDone.Store(true)
 		img.indexUnits(func(u *unit) { u.indexDeep() })
 		for _, u := range img.units {
 			if u.index() != nil {
 				continue
 			}
 			for _, f := range u.funcs {
-				for _, k := range nameKeys(f.Name) {
-					img.byName[k] = append(img.byName[k], f)
-				}
-				if f.dwarfName != f.Name {
-					for _, k := range nameKeys(f.dwarfName) {
-						img.byName[k] = append(img.byName[k], f)
-					}
-				}
-				if f.LinkageName != "" {
-					img.byName[f.LinkageName] = append(img.byName[f.LinkageName], f)
-				}
+				addFuncKeys(img.byName, f)
 			}
 			for _, v := range u.vars {
 				for _, k := range nameKeys(v.qual) {
@@ -236,12 +232,233 @@ func (img *Image) Functions() []*Function {
 // FuncsByName returns the concrete functions named name: a qualified name
 // ("geo::Circle::area"), any "::"-suffix of one ("area"), a name without
 // template arguments, or a linkage name. The result is sorted by entry.
+//
+// Before the image is fully indexed, the lookup indexes only the compile
+// units that can hold such a function: those covering the address of an
+// ELF symbol whose name contains the function's last name component
+// (spelled as in a mangled name for C++ symbols), plus units without
+// address ranges. Names that symbols cannot vouch for (operators,
+// libstdc++'s abbreviated class names, images without .symtab) index
+// every unit. Either way the result is the same.
 func (img *Image) FuncsByName(name string) []*Function {
-	img.indexAll()
 	name = stripParamList(strings.TrimSpace(name))
-	fs := append([]*Function(nil), img.byName[name]...)
+	fs, ok := img.funcsByNameLazy(name)
+	if !ok {
+		img.indexAll()
+		fs = img.byName[name]
+	}
+	fs = append([]*Function(nil), fs...)
 	sort.Slice(fs, func(i, j int) bool { return fs[i].Entry < fs[j].Entry })
 	return fs
+}
+
+// funcsByNameLazy answers FuncsByName from the units that ELF symbols
+// point to; ok is false when it cannot (see FuncsByName).
+func (img *Image) funcsByNameLazy(name string) (fs []*Function, ok bool) {
+	if img.allDone.Load() || img.listUnits() != nil || img.dw == nil {
+		return nil, false
+	}
+	img.lazyMu.Lock()
+	fs, ok = img.lazyBy[name]
+	img.lazyMu.Unlock()
+	if ok {
+		return fs, true
+	}
+	units, ok := img.nameUnits(name)
+	if !ok {
+		return nil, false
+	}
+	// the same functions, in the same order and multiplicity, as
+	// indexAll's byName[name]
+	for _, u := range units {
+		fs = append(fs, u.funcsByKey()[name]...)
+	}
+	img.lazyMu.Lock()
+	if img.lazyBy == nil {
+		img.lazyBy = map[string][]*Function{}
+	}
+	img.lazyBy[name] = fs
+	img.lazyMu.Unlock()
+	return fs, true
+}
+
+// funcsByKey returns the unit's functions by lookup key, built on first
+// use the way indexAll builds the image's byName.
+func (u *unit) funcsByKey() map[string][]*Function {
+	u.keysOnce.Do(func() {
+		m := map[string][]*Function{}
+		if u.index() == nil {
+			for _, f := range u.funcs {
+				addFuncKeys(m, f)
+			}
+		}
+		u.byKey = m
+	})
+	return u.byKey
+}
+
+// addFuncKeys adds f under every lookup key of its names to m.
+func addFuncKeys(m map[string][]*Function, f *Function) {
+	for _, k := range nameKeys(f.Name) {
+		m[k] = append(m[k], f)
+	}
+	if f.dwarfName != f.Name {
+		for _, k := range nameKeys(f.dwarfName) {
+			m[k] = append(m[k], f)
+		}
+	}
+	if f.LinkageName != "" {
+		m[f.LinkageName] = append(m[f.LinkageName], f)
+	}
+}
+
+// nameUnits returns, sorted by offset, the units that can define a
+// function with the lookup key name, found through ELF symbols; ok is
+// false if symbols cannot tell.
+func (img *Image) nameUnits(name string) (units []*unit, ok bool) {
+	tabs := img.functionSymtabs()
+	if len(tabs) == 0 || name == "" {
+		return nil, false
+	}
+	var match func(sym []byte) bool
+	if strings.HasPrefix(name, "_Z") {
+		// a linkage name: only the symbol itself
+		match = func(sym []byte) bool {
+			if at := bytes.IndexByte(sym, '@'); at >= 0 {
+				sym = sym[:at]
+			}
+			return string(sym) == name
+		}
+	} else {
+		base := lastComponent(stripTemplateArgs(name))
+		id := strings.TrimPrefix(base, "~") // destructors: the class name
+		if id == "" || strings.HasPrefix(id, "operator") || strings.ContainsAny(id, "<>()[]{} ,*&:") || stdAbbreviated[id] {
+			return nil, false
+		}
+		plain := []byte(base)
+		mangled := []byte(strconv.Itoa(len(id)) + id)
+		match = func(sym []byte) bool {
+			if bytes.HasPrefix(sym, []byte("_Z")) {
+				return bytes.Contains(sym, mangled)
+			}
+			return bytes.Contains(sym, plain)
+		}
+	}
+	var addrs []uint64
+	for _, t := range tabs {
+		t.each(func(sym []byte, addr uint64) {
+			if match(sym) {
+				addrs = append(addrs, addr)
+			}
+		})
+	}
+	slices.Sort(addrs)
+	// every unit covering one of the addresses: the linker points the
+	// DWARF of discarded COMDAT copies (template instances) at the copy
+	// it kept, so many units can describe the same code
+	seen := map[*unit]bool{}
+	for _, r := range img.unitPCs {
+		if i, _ := slices.BinarySearch(addrs, r.lo); i < len(addrs) && addrs[i] < r.hi {
+			seen[r.u] = true
+		}
+	}
+	for _, u := range img.units {
+		if seen[u] || len(u.ranges) == 0 {
+			units = append(units, u)
+		}
+	}
+	return units, true
+}
+
+// stdAbbreviated are class names the Itanium mangling abbreviates (Sa,
+// Sb, Ss, Si, So, Sd): their constructors' symbols do not spell them.
+var stdAbbreviated = map[string]bool{
+	"allocator": true, "basic_string": true, "string": true,
+	"basic_istream": true, "basic_ostream": true, "basic_iostream": true,
+	"istream": true, "ostream": true, "iostream": true, "char_traits": true,
+}
+
+// lastComponent returns the last "::"-separated component of a name
+// without template arguments.
+func lastComponent(n string) string {
+	depth, last := 0, 0
+	for i := 0; i+1 < len(n); i++ {
+		switch n[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ':':
+			if depth == 0 && n[i+1] == ':' {
+				last = i + 2
+			}
+		}
+	}
+	return n[last:]
+}
+
+// symtabData is one ELF64 symbol table and its string table, read in
+// place (memory-mapped where the image was opened so).
+type symtabData struct {
+	syms, strs []byte
+}
+
+// each calls fn with the name and address of every defined function
+// (or untyped) symbol.
+func (t symtabData) each(fn func(name []byte, addr uint64)) {
+	for off := 24; off+24 <= len(t.syms); off += 24 { // entry 0 is null
+		e := t.syms[off : off+24]
+		typ := elf.SymType(e[4] & 0xf)
+		if typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC && typ != elf.STT_NOTYPE {
+			continue
+		}
+		shndx := binary.LittleEndian.Uint16(e[6:])
+		addr := binary.LittleEndian.Uint64(e[8:])
+		if shndx == uint16(elf.SHN_UNDEF) || addr == 0 {
+			continue
+		}
+		n := int(binary.LittleEndian.Uint32(e[0:]))
+		if n <= 0 || n >= len(t.strs) {
+			continue
+		}
+		name := t.strs[n:]
+		if z := bytes.IndexByte(name, 0); z >= 0 {
+			name = name[:z]
+		}
+		fn(name, addr)
+	}
+}
+
+// hasLocals reports whether the table kept its local symbols (it has
+// STT_FILE entries): "strip -x" and "strip --strip-unneeded" drop them,
+// and with them the symbols of static functions.
+func (t symtabData) hasLocals() bool {
+	for off := 24; off+24 <= len(t.syms); off += 24 {
+		if elf.SymType(t.syms[off+4]&0xf) == elf.STT_FILE {
+			return true
+		}
+	}
+	return false
+}
+
+// functionSymtabs returns the .symtab of the code file, or else of the
+// debug file; nil if neither has a complete one (a stripped image), in
+// which case name lookups index every unit.
+func (img *Image) functionSymtabs() []symtabData {
+	img.fnSymOnce.Do(func() {
+		for _, f := range []*elf.File{img.exe, img.dbg} {
+			s := f.Section(".symtab")
+			if s == nil || s.Type != elf.SHT_SYMTAB || s.Link == 0 || int(s.Link) >= len(f.Sections) || f.Class != elf.ELFCLASS64 {
+				continue
+			}
+			t := symtabData{img.fileSection(f, s), img.fileSection(f, f.Sections[s.Link])}
+			if len(t.syms) > 0 && len(t.strs) > 0 && t.hasLocals() {
+				img.fnSyms = []symtabData{t}
+				return
+			}
+		}
+	})
+	return img.fnSyms
 }
 
 // InlinedCopy is one inlined instance of a function.

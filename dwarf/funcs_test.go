@@ -2,14 +2,21 @@ package dwarf
 
 import (
 	"encoding/binary"
+	"maps"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	stddwarf "debug/dwarf"
+
 	"github.com/go-delve/delve/pkg/dwarf/frame"
 	"github.com/ianlancetaylor/demangle"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 func funcNames(fs []*Function) []string {
@@ -385,6 +392,117 @@ func TestCPlusPlusGlobals(t *testing.T) {
 			if v.Location.Kind != LocAddress || v.Location.Addr != want || v.Name != "geo::Shape::count" || v.Kind != VarGlobal {
 				t.Errorf("%s Global(%s) = %s %v %v, want geo::Shape::count at %#x", opt, name, v.Name, v.Kind, v.Location, want)
 			}
+		}
+	}
+}
+
+// TestFuncsByNameLazyMatchesFull checks that name lookups answered from
+// the units ELF symbols point to (before any full index) return exactly
+// the functions the full index returns, for every lookup key of every
+// function: C and C++, -O0 and -O2 (clones, cold parts), and the large
+// binaries when built.
+func TestFuncsByNameLazyMatchesFull(t *testing.T) {
+	type prog struct {
+		name, path string
+		stride     int // check every stride-th key
+	}
+	var progs []prog
+	for _, opt := range []string{"-O0", "-O2"} {
+		progs = append(progs, prog{"shapes.cpp " + opt, buildTestProg(t, "g++", "shapes.cpp", "-g", opt), 1})
+	}
+	progs = append(progs, prog{"sample.c -O2", buildTestProg(t, "gcc", "sample.c", "-g", "-O2"), 1})
+	for _, l := range []struct {
+		name   string
+		stride int
+	}{{"sqlite3", 7}, {"stl/stl", 97}} {
+		p := filepath.Join(testenv.Root(t), "bench", "large", "build", l.name)
+		if _, err := os.Stat(p); err != nil {
+			t.Logf("%s not built (make -C bench/large), not checked", p)
+			continue
+		}
+		if l.name == "stl/stl" && os.Getenv("RRMCP_LARGE") == "" {
+			t.Logf("%s: not checked (slow, ~100 s: indexes 41 MB of DWARF twice and looks up 4,660 names); set RRMCP_LARGE=1", p)
+			continue
+		}
+		progs = append(progs, prog{l.name, p, l.stride})
+	}
+	for _, p := range progs {
+		t.Run(p.name, func(t *testing.T) {
+			full, err := Open(p.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer full.Close()
+			lazy, err := Open(p.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer lazy.Close()
+			keySet := map[string]bool{"no_such_function": true, "operator+": true, "~allocator": true}
+			for _, f := range full.Functions() {
+				for _, k := range append(nameKeys(f.Name), nameKeys(f.dwarfName)...) {
+					keySet[k] = true
+				}
+				if f.LinkageName != "" {
+					keySet[f.LinkageName] = true
+				}
+			}
+			keys := slices.Sorted(maps.Keys(keySet))
+			offs := func(fs []*Function) []stddwarf.Offset {
+				var out []stddwarf.Offset
+				for _, f := range fs {
+					out = append(out, f.Offset)
+				}
+				slices.Sort(out)
+				return out
+			}
+			checked, lazyN := 0, 0
+			for i, k := range keys {
+				if i%p.stride != 0 {
+					continue
+				}
+				checked++
+				got, ok := lazy.funcsByNameLazy(k)
+				if !ok {
+					continue // FuncsByName falls back to the full index
+				}
+				lazyN++
+				if g, w := offs(got), offs(full.byName[k]); !slices.Equal(g, w) {
+					t.Errorf("lookup %q: lazy found DIEs %#x, the full index %#x", k, g, w)
+				}
+			}
+			if lazy.allDone.Load() {
+				t.Error("lazy lookups built the full index")
+			}
+			t.Logf("%d keys checked, %d answered lazily", checked, lazyN)
+			if lazyN < checked/2 {
+				t.Errorf("only %d of %d lookups answered without the full index", lazyN, checked)
+			}
+			if fs := lazy.FuncsByName("main"); len(fs) != 1 || fs[0].Name != "main" {
+				t.Errorf("FuncsByName(main) = %v", funcNames(fs))
+			}
+		})
+	}
+}
+
+// TestDropDiscarded checks GDB's rule for code ranges at address zero:
+// dropped (discarded COMDAT copies) unless a loaded section is there.
+func TestDropDiscarded(t *testing.T) {
+	img, err := Open(buildTestProg(t, "gcc", "sample.c", "-g", "-O2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer img.Close()
+	if img.sectionAtZero() {
+		t.Fatal("a PIE has no section at address zero")
+	}
+	got := img.dropDiscarded([][2]uint64{{0, 5}, {0x10, 0x20}, {0, 0x30}})
+	if want := [][2]uint64{{0x10, 0x20}}; !slices.Equal(got, want) {
+		t.Errorf("dropDiscarded = %#x, want %#x", got, want)
+	}
+	for _, f := range img.Functions() {
+		if f.Entry == 0 {
+			t.Errorf("function %s at address zero", f.Name)
 		}
 	}
 }

@@ -9,10 +9,13 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	stddwarf "debug/dwarf"
 
 	"github.com/ianlancetaylor/demangle"
+
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // Image is one ELF file's debug information: its DWARF (possibly absent),
@@ -22,8 +25,8 @@ import (
 // Indexes are built lazily, each once, on first use.
 type Image struct {
 	// Path is the file Open was given; callers of Load may set it.
-	Path  string
-	owned bool // Open opened the files; Close closes them
+	Path   string
+	closer io.Closer // the memory-mapped file Open opened, if any
 
 	exe *elf.File // code, .eh_frame, symbols
 	dbg *elf.File // DWARF (== exe unless a separate debug file)
@@ -40,6 +43,7 @@ type Image struct {
 	unitPCs   []unitRange
 
 	allOnce  sync.Once
+	allDone  atomic.Bool            // indexAll finished: byName is complete
 	byName   map[string][]*Function // every key form of every concrete function
 	globals  map[string][]varDecl   // CU-level variables by plain and qualified name
 	inlineBy map[string][]inlineSite
@@ -49,6 +53,11 @@ type Image struct {
 
 	symOnce sync.Once
 	syms    []elfSym
+
+	fnSymOnce sync.Once
+	fnSyms    []symtabData // .symtab sections for lazy name lookups, nil if none
+	lazyMu    sync.Mutex
+	lazyBy    map[string][]*Function // FuncsByName results found without indexAll
 
 	secMu     sync.Mutex
 	secs      map[string][]byte
@@ -67,17 +76,27 @@ type elfSym struct {
 
 // Open opens the ELF file at path and loads its debug information. The
 // file is kept open for the life of the Image (see Close).
+//
+// The file is memory-mapped (package symbols): uncompressed debug sections
+// are read in place, not copied onto the heap.
 func Open(path string) (*Image, error) {
-	f, err := elf.Open(path)
+	sf, err := symbols.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open image: %w", err)
 	}
-	img, err := Load(f)
+	src := Sources{Exe: sf.ELF(), Section: sf.SectionData}
+	if sf.HasDWARF() { // this file's own DWARF only, as Load
+		if src.DWARF, err = sf.DWARF(); err != nil {
+			sf.Close()
+			return nil, fmt.Errorf("load image: %w", err)
+		}
+	}
+	img, err := LoadFrom(src)
 	if err != nil {
-		f.Close()
+		sf.Close()
 		return nil, err
 	}
-	img.Path, img.owned = path, true
+	img.Path, img.closer = path, sf
 	return img, nil
 }
 
@@ -147,18 +166,16 @@ func LoadFrom(src Sources) (*Image, error) {
 	return &Image{exe: src.Exe, dbg: dbg, dw: src.DWARF, secs: map[string][]byte{}, sectionFn: src.Section}, nil
 }
 
-// Close closes the ELF files if the Image opened them (Open).
+// Close releases the file if the Image opened it (Open); the Image and
+// everything read from it lazily must not be used afterwards. Images
+// built by Load, LoadSplit or LoadFrom leave their files to the caller.
 func (img *Image) Close() error {
-	if !img.owned {
+	if img.closer == nil {
 		return nil
 	}
-	err := img.exe.Close()
-	if img.dbg != img.exe {
-		if e := img.dbg.Close(); err == nil {
-			err = e
-		}
-	}
-	return err
+	c := img.closer
+	img.closer = nil
+	return c.Close()
 }
 
 // DWARF returns the stdlib DWARF data of the image, or nil if it has none.
@@ -196,6 +213,25 @@ func (img *Image) section(name string) []byte {
 	}
 	img.secs[name] = b
 	return b
+}
+
+// fileSection returns the contents of section s of f, which is the code
+// or the debug file, without copying where the caller supplied the debug
+// file's sections (LoadFrom); nil on error.
+func (img *Image) fileSection(f *elf.File, s *elf.Section) []byte {
+	if s.Type == elf.SHT_NOBITS {
+		return nil
+	}
+	if f == img.dbg && img.sectionFn != nil {
+		if d, err := img.sectionFn(s.Name); err == nil && d != nil {
+			return d
+		}
+	}
+	d, err := s.Data()
+	if err != nil {
+		return nil
+	}
+	return d
 }
 
 // listUnits finds every compile unit, its version and its pc ranges,

@@ -1,7 +1,9 @@
 package dwarf
 
 import (
+	"debug/elf"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -39,6 +41,8 @@ type unit struct {
 	decls    map[stddwarf.Offset]*declInfo
 	vars     []varDecl
 	inlines  []inlineSite
+	keysOnce sync.Once
+	byKey    map[string][]*Function // lazy name lookups (FuncsByName)
 	// hasLoclist: some variable in the unit uses a location list. GDB
 	// trusts such gcc units' line tables and does not skip prologues.
 	hasLoclist bool
@@ -284,6 +288,7 @@ func (u *unit) concreteFunc(e *stddwarf.Entry) *Function {
 		return nil
 	}
 	rs, err := u.img.dw.Ranges(e)
+	rs = u.img.dropDiscarded(rs)
 	if err != nil || len(rs) == 0 {
 		return nil
 	}
@@ -308,6 +313,7 @@ func (u *unit) recordInline(e *stddwarf.Entry, fn *Function) {
 		return
 	}
 	rs, err := u.img.dw.Ranges(e)
+	rs = u.img.dropDiscarded(rs)
 	if err != nil || len(rs) == 0 {
 		return
 	}
@@ -455,4 +461,30 @@ func (u *unit) displayName(name, linkage string) string {
 		name = canonicalCxxName(strings.ReplaceAll(name, ")[", ") ["))
 	}
 	return name
+}
+
+// dropDiscarded removes the ranges that start at address zero when no
+// loaded section is there: the code of a discarded COMDAT copy (a
+// template instance or inline function the linker kept from another
+// unit), whose addresses the linker resolved to zero. GDB ignores them
+// the same way (dwarf2_get_pc_bounds, dwarf2_ranges_process).
+func (img *Image) dropDiscarded(rs [][2]uint64) [][2]uint64 {
+	if !slices.ContainsFunc(rs, func(r [2]uint64) bool { return r[0] == 0 }) || img.sectionAtZero() {
+		return rs
+	}
+	return slices.DeleteFunc(slices.Clone(rs), func(r [2]uint64) bool { return r[0] == 0 })
+}
+
+// sectionAtZero reports whether a loaded section of the image starts at
+// address zero (GDB's has_section_at_zero), as in some relocatable or
+// embedded files.
+func (img *Image) sectionAtZero() bool {
+	for _, f := range []*elf.File{img.exe, img.dbg} {
+		for _, s := range f.Sections {
+			if s.Flags&elf.SHF_ALLOC != 0 && s.Addr == 0 && s.Type != elf.SHT_NULL {
+				return true
+			}
+		}
+	}
+	return false
 }
