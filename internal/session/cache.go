@@ -56,6 +56,11 @@ func (m *memCache) missRun(base, reqEnd uint64) uint64 {
 // readMem reads target memory through the line cache. Lines that cannot
 // be read whole (the edge of a mapping) are read byte-exact, uncached.
 func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, error) {
+	if s.octx != nil {
+		// Frames cached for the stop hold readers made with the context
+		// of an earlier call, long cancelled: read with the current one.
+		ctx = s.octx
+	}
 	if s.mem.lines == nil {
 		s.mem.lines = map[uint64][]byte{}
 		s.mem.bad = map[uint64]bool{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,11 +47,19 @@ func (s *Session) limit(rev bool) time.Duration {
 // dropped. If ctx ends during the resume, the client has interrupted the
 // target; the error then says where it stopped.
 func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop, error)) (rsp.Stop, error) {
+	var pc0 uint64
+	if len(s.tconds) > 0 {
+		pc0 = s.pcOr0(ctx)
+	}
 	s.invalidate()
 	s.running.Store(true)
 	st, err := f(ctx)
 	s.running.Store(false)
 	s.invalidate()
+	if _, ok := s.tconds[pc0]; ok {
+		// A step-over of the breakpoint at pc0 re-inserted it plain.
+		delete(s.tconds, pc0)
+	}
 	if err != nil && ctx.Err() != nil && st.Raw != "" {
 		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
@@ -70,6 +79,12 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 	sig, t := s.pending, s.cur
 	s.pending = 0
+	var pc0 uint64
+	condAtPC := false
+	if !rev && sig == 0 && s.anyTargetCond() {
+		pc0 = s.pcOr0(ctx)
+		condAtPC = s.condPacket(pc0) != "" && s.temps[pc0] == 0
+	}
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		switch {
 		case rev:
@@ -78,6 +93,19 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 			// Like GDB, continuing after a signal stop delivers the
 			// signal: the handler runs, or a SIGSEGV kills the program.
 			return s.c.ContinueWithSignal(ctx, t, sig)
+		}
+		if condAtPC {
+			// Step over the breakpoint here first: the client's
+			// step-over re-inserts it plain, and its condition must be
+			// back in place before the continue.
+			st, err := s.c.Step(ctx, t)
+			delete(s.tconds, pc0)
+			if err != nil || !plainStep(st) {
+				return st, err
+			}
+		}
+		if !rev && sig == 0 && (s.anyTargetCond() || len(s.tconds) > 0) {
+			s.syncConds(ctx)
 		}
 		return s.c.Continue(ctx)
 	})
@@ -122,8 +150,17 @@ func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	}
 	if b.cond != "" {
 		ok, err := s.condTrue(ctx, b.cond)
+		if err == nil {
+			s.noteCondHit(ctx, b)
+		}
 		if err == nil && !ok {
-			return out, true
+			// Another breakpoint at this address may still want the stop.
+			other := s.otherBPAt(ctx, b)
+			if other == nil {
+				return out, true
+			}
+			b = other
+			out.Breakpoint = b.num
 		}
 		if err != nil {
 			out.Message = fmt.Sprintf("Condition %q could not be evaluated (%v); stopped anyway.", b.cond, err)
@@ -135,6 +172,24 @@ func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	}
 	s.refreshWatches(ctx)
 	return out, false
+}
+
+// otherBPAt returns another enabled breakpoint at b's hit address whose
+// condition is absent or true, or nil.
+func (s *Session) otherBPAt(ctx context.Context, b *breakpoint) *breakpoint {
+	pc := s.pcOr0(ctx)
+	for _, o := range s.bps {
+		if o == b || !o.enabled || o.isWatch() || !slices.Contains(o.addrs, pc) {
+			continue
+		}
+		if o.cond == "" {
+			return o
+		}
+		if ok, err := s.condTrue(ctx, o.cond); err != nil || ok {
+			return o
+		}
+	}
+	return nil
 }
 
 // Continue resumes forward (or backward) until a breakpoint, watchpoint,
@@ -291,15 +346,31 @@ func isRet(in x86asm.Inst) bool  { return in.Op == x86asm.RET || in.Op == x86asm
 // tempBP inserts an internal breakpoint at a and returns its remover. A
 // user breakpoint already there is left alone.
 func (s *Session) tempBP(ctx context.Context, a uint64) (func(), error) {
+	if s.temps == nil {
+		s.temps = map[uint64]int{}
+	}
+	s.temps[a]++
+	if _, ok := s.tconds[a]; ok {
+		// A user breakpoint with a target-side condition is there: make
+		// it plain (syncConds) so that this stop is reported.
+		s.syncConds(ctx)
+	}
+	untemp := func() {
+		if s.temps[a]--; s.temps[a] <= 0 {
+			delete(s.temps, a)
+		}
+	}
 	for _, e := range s.c.Breakpoints() {
 		if e.Type == rsp.SoftwareBreakpoint && e.Addr == a {
-			return func() {}, nil
+			return untemp, nil
 		}
 	}
 	if err := s.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, a, 0); err != nil {
+		untemp()
 		return nil, err
 	}
 	return func() {
+		untemp()
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		if s.exited == nil {

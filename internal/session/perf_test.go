@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -194,4 +195,121 @@ func TestConditionalHitsTimed(t *testing.T) {
 		hist[k]++
 	}
 	t.Logf("packets by kind: %v", hist)
+}
+
+// TestTargetConditions: conditions compiled to agent bytecode (or left to
+// the host) stop exactly where the host's evaluation says, including when
+// an unconditional breakpoint shares the address.
+func TestTargetConditions(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	ctx := t.Context()
+	start := func(t *testing.T) (*Session, *packetCounter) {
+		pc := &packetCounter{}
+		m := NewManager(Config{PacketLog: pc})
+		t.Cleanup(m.Close)
+		s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, "counter")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s, pc
+	}
+	eval := func(t *testing.T, s *Session, expr string) string {
+		t.Helper()
+		r, err := s.Evaluate(ctx, expr)
+		if err != nil {
+			t.Fatalf("evaluate %s: %v", expr, err)
+		}
+		return r.Value
+	}
+	for _, c := range []struct {
+		cond   string
+		stops  []string // values of i at the first (up to 3) stops
+		target bool     // compiled to bytecode
+	}{
+		{"i == 5000", []string{"5000"}, true},
+		{"i > 9997", []string{"9998", "9999"}, true},
+		{"9997 < i", []string{"9998", "9999"}, true},
+		{"i <= 1", []string{"0", "1"}, true},
+		{"i >= 9999", []string{"9999"}, true},
+		{"i != i", nil, true},
+		{"i > -1", []string{"0", "1", "2"}, true},
+		{"hits == 7", []string{"7"}, true},
+		{"i < 0x2", []string{"0", "1"}, true},
+		{"i % 2 == 1", []string{"1", "3", "5"}, false},
+	} {
+		t.Run(c.cond, func(t *testing.T) {
+			s, pc := start(t)
+			if _, err := s.SetBreakpoint(ctx, "hit", c.cond, false); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for range 3 {
+				st, err := s.Continue(ctx, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st.Reason == "exited" {
+					break
+				}
+				if st.Reason != "breakpoint" {
+					t.Fatalf("stop: %+v", st)
+				}
+				got = append(got, eval(t, s, "i"))
+			}
+			if !slices.Equal(got, c.stops) {
+				t.Errorf("stops at i = %v, want %v", got, c.stops)
+			}
+			var cond int
+			for _, p := range pc.take() {
+				if strings.HasPrefix(p, "Z0,") && strings.Contains(p, ";X") {
+					cond++
+				}
+			}
+			if c.target != (cond > 0) {
+				t.Errorf("conditional Z0 packets: %d, want target-side %v", cond, c.target)
+			}
+		})
+	}
+	t.Run("shared address", func(t *testing.T) {
+		s, pc := start(t)
+		defer func() {
+			if t.Failed() {
+				t.Logf("packets: %v", pc.take())
+			}
+		}()
+		if _, err := s.SetBreakpoint(ctx, "hit", "i == 3", false); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" || eval(t, s, "i") != "3" {
+			t.Fatalf("first stop: %+v %v", st, err)
+		}
+		b, err := s.SetBreakpoint(ctx, "hit", "", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" || eval(t, s, "i") != "4" {
+			t.Fatalf("with an unconditional breakpoint at the same address: %+v %v", st, err)
+		}
+		if err := s.RemoveBreakpoint(ctx, b.Number); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "exited" {
+			t.Fatalf("after removing it: %+v %v", st, err)
+		}
+	})
+	t.Run("finish to a conditional breakpoint", func(t *testing.T) {
+		// finish from hit() returns into main's loop; a conditional
+		// breakpoint on the return address must not swallow the stop.
+		s, _ := start(t)
+		if _, err := s.SetBreakpoint(ctx, "hit", "i == 2", false); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+			t.Fatalf("stop: %+v %v", st, err)
+		}
+		st, err := s.Finish(ctx, false)
+		if err != nil || st.Frame == nil || st.Frame.Function != "main" {
+			t.Fatalf("finish: %+v %v", st, err)
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/go-delve/delve/pkg/dwarf/frame"
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
@@ -64,6 +65,11 @@ type Session struct {
 	trs     map[*dwarf.Image]*dwarf.TypeReader
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
 	regMap  []regSlot              // g layout → DWARF numbers, built once
+
+	octx     context.Context                                // context of the operation holding sem
+	ehFrames map[*dwarf.Image]frame.FrameDescriptionEntries // for target-side conditions
+	tconds   map[uint64]string                              // conditional Z0 installed per address
+	temps    map[uint64]int                                 // temporary breakpoints (finish, next) per address
 }
 
 // acquire takes the session's operation lock, honouring ctx.
@@ -104,7 +110,9 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 		return err
 	}
 	defer s.release()
+	s.octx = ctx
 	err := fn(ctx)
+	s.octx = nil
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:

@@ -1,0 +1,563 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	stddwarf "debug/dwarf"
+	"debug/elf"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-delve/delve/pkg/dwarf/frame"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// Target-side breakpoint conditions.
+//
+// A breakpoint condition of the simple form `a OP b` (OP one of < <= > >=
+// == !=; a and b integer literals, or integer/pointer variables: a
+// parameter or local of the function addressed from the frame base, or a
+// global) is compiled to GDB agent bytecode and sent with the breakpoint
+// (`Z0,addr,1;Xlen,bytes`), so gdbserver evaluates it and reports only
+// the hits where it is true — as GDB does by default. Everything else, and
+// every reported hit, is still evaluated by the host: the bytecode only
+// filters, it never decides alone that a stop happened.
+//
+// Compilation needs the frame at the breakpoint, so it happens at the
+// first hit (evaluated by the host). The frame base of a local must be
+// DW_OP_call_frame_cfa and the CFA rule at the address reg+offset, read
+// from the image's .eh_frame.
+
+// Agent expression opcodes (GDB manual, "Bytecode Descriptions").
+const (
+	axAdd          = 0x02
+	axLogNot       = 0x0e
+	axEqual        = 0x13
+	axLessSigned   = 0x14
+	axLessUnsigned = 0x15
+	axExt          = 0x16
+	axRef8         = 0x17
+	axConst64      = 0x25
+	axReg          = 0x26
+	axEnd          = 0x27
+)
+
+const (
+	opFbreg        = 0x91
+	opCallFrameCFA = 0x9c
+)
+
+var simpleCond = regexp.MustCompile(`^\s*([A-Za-z_]\w*|-?(?:0[xX][0-9a-fA-F]+|\d+))\s*(<=|>=|==|!=|<|>)\s*([A-Za-z_]\w*|-?(?:0[xX][0-9a-fA-F]+|\d+))\s*$`)
+
+// axOperand is one side of a comparison: a constant or a variable.
+type axOperand struct {
+	isConst bool
+	val     int64 // constant value
+	signed  bool  // after C integer promotion
+	width   int   // bytes after C integer promotion (4 or 8)
+	// variable: address = reg + off (reg >= 0, a register number of the
+	// g packet) or off (reg < 0); size and signedness in memory.
+	reg   int
+	off   int64
+	size  int
+	vsign bool
+}
+
+// targetCondsOK reports whether the server evaluates agent bytecode
+// conditions that rrmcp sends: gdbserver (ConditionalBreakpoints+).
+func (s *Session) targetCondsOK() bool {
+	return s.c != nil && s.c.Dialect() == rsp.DialectGDBServer && s.c.Supports("ConditionalBreakpoints")
+}
+
+// compileCond compiles b's condition for the breakpoint address of frame
+// f (frame 0, stopped at that address). ok is false when the condition is
+// not of the simple form or a variable is not simply addressed.
+func (s *Session) compileCond(ctx context.Context, cond string, f *dwarf.Frame) ([]byte, bool) {
+	m := simpleCond.FindStringSubmatch(cond)
+	if m == nil || f == nil || f.Inlined || f.Function == nil || f.Image == nil {
+		return nil, false
+	}
+	a, ok := s.axOperandOf(ctx, m[1], f)
+	if !ok {
+		return nil, false
+	}
+	b, ok := s.axOperandOf(ctx, m[3], f)
+	if !ok {
+		return nil, false
+	}
+	// C's usual arithmetic conversions for the comparison.
+	signed, width := true, max(a.width, b.width)
+	switch {
+	case !a.signed && !b.signed:
+		signed = false
+	case a.signed != b.signed:
+		u, sg := a, b
+		if a.signed {
+			u, sg = b, a
+		}
+		if u.width >= sg.width {
+			signed, width = false, u.width
+		}
+	}
+	var code []byte
+	emit := func(o axOperand) bool {
+		if o.isConst {
+			v := uint64(o.val)
+			if !signed && width == 4 {
+				v = uint64(uint32(o.val))
+			}
+			code = append(code, axConst64)
+			code = binary.BigEndian.AppendUint64(code, v)
+			return true
+		}
+		if o.reg >= 0 {
+			code = append(code, axReg, byte(o.reg>>8), byte(o.reg))
+		}
+		code = append(code, axConst64)
+		code = binary.BigEndian.AppendUint64(code, uint64(o.off))
+		if o.reg >= 0 {
+			code = append(code, axAdd)
+		}
+		switch o.size {
+		case 1, 2, 4, 8:
+			code = append(code, axRef8+byte(bitsLog(o.size)))
+		default:
+			return false
+		}
+		// ref* zero-extends. Sign-extend where the conversion needs it.
+		if o.vsign && o.size < 8 {
+			switch {
+			case signed:
+				code = append(code, axExt, byte(8*o.size))
+			case width == 8:
+				code = append(code, axExt, byte(8*o.size))
+			case o.size != 4:
+				return false // would need truncation after sign extension
+			}
+		}
+		return true
+	}
+	less := byte(axLessSigned)
+	if !signed {
+		less = axLessUnsigned
+	}
+	x, y := a, b
+	var tail []byte
+	switch m[2] {
+	case "==":
+		tail = []byte{axEqual}
+	case "!=":
+		tail = []byte{axEqual, axLogNot}
+	case "<":
+		tail = []byte{less}
+	case ">":
+		x, y, tail = b, a, []byte{less}
+	case "<=": // !(b < a)
+		x, y, tail = b, a, []byte{less, axLogNot}
+	case ">=": // !(a < b)
+		tail = []byte{less, axLogNot}
+	}
+	if !emit(x) || !emit(y) {
+		return nil, false
+	}
+	code = append(code, tail...)
+	code = append(code, axEnd)
+	return code, true
+}
+
+func bitsLog(n int) int {
+	switch n {
+	case 2:
+		return 1
+	case 4:
+		return 2
+	case 8:
+		return 3
+	}
+	return 0
+}
+
+// axOperandOf resolves a literal or a variable name in frame f.
+func (s *Session) axOperandOf(ctx context.Context, tok string, f *dwarf.Frame) (axOperand, bool) {
+	if c := tok[0]; c == '-' || c >= '0' && c <= '9' {
+		neg := strings.HasPrefix(tok, "-")
+		digits := strings.TrimPrefix(tok, "-")
+		isHex := strings.HasPrefix(digits, "0x") || strings.HasPrefix(digits, "0X")
+		if !isHex && len(digits) > 1 && digits[0] == '0' {
+			return axOperand{}, false // octal: leave it to the host
+		}
+		u, err := strconv.ParseUint(digits, 0, 64)
+		if err != nil || u > math.MaxInt64 {
+			return axOperand{}, false
+		}
+		v := int64(u)
+		o := axOperand{isConst: true, val: v, signed: true, width: 4}
+		switch {
+		case u <= math.MaxInt32:
+		case isHex && u <= math.MaxUint32:
+			o.signed = false
+		default:
+			o.width = 8
+		}
+		if neg {
+			o.val = -v
+		}
+		return o, true
+	}
+	// A variable: a parameter or local in scope, else a global.
+	var vars []dwarf.Variable
+	vars = append(vars, f.Params()...)
+	vars = append(vars, f.Locals()...)
+	for _, v := range vars {
+		if v.Name != tok || v.Shadowed {
+			continue
+		}
+		return s.axLocal(v, f)
+	}
+	return s.axGlobal(ctx, tok, f)
+}
+
+// axLocal addresses a frame-base-relative variable as CFA-register +
+// offset.
+func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (axOperand, bool) {
+	o, ok := s.axType(v.Image, v.TypeOff)
+	if !ok || v.Location.Kind != dwarf.LocAddress || v.Image != f.Image {
+		return o, false
+	}
+	dw := f.Image.DWARF()
+	if dw == nil {
+		return o, false
+	}
+	loc, ok := dieExpr(dw, v.Offset, stddwarf.AttrLocation)
+	if !ok || len(loc) < 2 || loc[0] != opFbreg {
+		return o, false
+	}
+	fbOff, n := sleb128(loc[1:])
+	if n == 0 || 1+n != len(loc) {
+		return o, false
+	}
+	fb, ok := dieExpr(dw, f.Function.Offset, stddwarf.AttrFrameBase)
+	if !ok || !bytes.Equal(fb, []byte{opCallFrameCFA}) {
+		return o, false
+	}
+	reg, cfaOff, ok := s.cfaRule(f.Image, f.PC-f.Bias)
+	if !ok {
+		return o, false
+	}
+	name := dwarf.RegName(reg)
+	td := s.c.Target()
+	if td == nil || name == "" {
+		return o, false
+	}
+	r, ok := td.Lookup(name)
+	if !ok {
+		return o, false
+	}
+	// Cross-check with the host's answer at this very stop.
+	rv, ok := f.Regs.Get(reg)
+	if !ok || rv+uint64(cfaOff+fbOff) != v.Location.Addr || f.CFA != 0 && rv+uint64(cfaOff) != f.CFA {
+		return o, false
+	}
+	o.reg, o.off = r.Regnum, cfaOff+fbOff
+	return o, true
+}
+
+// axGlobal addresses a global variable of static storage.
+func (s *Session) axGlobal(ctx context.Context, name string, f *dwarf.Frame) (axOperand, bool) {
+	fs, err := s.scope(ctx)
+	if err != nil {
+		return axOperand{}, false
+	}
+	obj, err := fs.Global(name)
+	if err != nil {
+		return axOperand{}, false
+	}
+	a, ok := obj.Addr()
+	if !ok || obj.Type == nil {
+		return axOperand{}, false
+	}
+	// Only an object of the main program at its symbol's fixed address
+	// (not thread-local storage, whose address differs per thread).
+	if s.syms == nil || f.Image != s.img || a < s.bias {
+		return axOperand{}, false
+	}
+	sym, off, err := s.syms.LookupAddr(a - s.bias)
+	if err != nil || off != 0 || sym.Name != name || sym.Type != elf.STT_OBJECT {
+		return axOperand{}, false
+	}
+	o, ok := axTypeOf(obj.Type)
+	o.reg, o.off = -1, int64(a)
+	return o, ok
+}
+
+func (s *Session) axType(img *dwarf.Image, off stddwarf.Offset) (axOperand, bool) {
+	tr := s.types(img)
+	if tr == nil || off == 0 {
+		return axOperand{}, false
+	}
+	t, err := tr.Type(off)
+	if err != nil {
+		return axOperand{}, false
+	}
+	o, ok := axTypeOf(t)
+	o.reg = -1
+	return o, ok
+}
+
+// axTypeOf maps an integer, boolean, character or pointer type to its
+// size, signedness and promoted type.
+func axTypeOf(t dwarf.Type) (axOperand, bool) {
+	for {
+		switch tt := t.(type) {
+		case *dwarf.TypedefType:
+			t = tt.Elem
+			continue
+		case *dwarf.QualType:
+			t = tt.Elem
+			continue
+		}
+		break
+	}
+	var o axOperand
+	switch tt := t.(type) {
+	case *dwarf.PointerType:
+		o.size, o.vsign = 8, false
+	case *dwarf.BaseType:
+		switch tt.Encoding {
+		case 0x5, 0x6: // DW_ATE_signed, signed_char
+			o.vsign = true
+		case 0x2, 0x7, 0x8: // boolean, unsigned, unsigned_char
+		default:
+			return o, false
+		}
+		if tt.BitSize != 0 {
+			return o, false
+		}
+		o.size = int(tt.Size())
+	default:
+		return o, false
+	}
+	switch o.size {
+	case 1, 2:
+		o.signed, o.width = true, 4
+	case 4, 8:
+		o.signed, o.width = o.vsign, o.size
+	default:
+		return o, false
+	}
+	return o, true
+}
+
+// dieExpr returns an exprloc attribute of the DIE at off.
+func dieExpr(dw *stddwarf.Data, off stddwarf.Offset, attr stddwarf.Attr) ([]byte, bool) {
+	r := dw.Reader()
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return nil, false
+	}
+	fld := e.AttrField(attr)
+	if fld == nil || fld.Class != stddwarf.ClassExprLoc {
+		return nil, false
+	}
+	b, ok := fld.Val.([]byte)
+	return b, ok
+}
+
+func sleb128(b []byte) (int64, int) {
+	var v int64
+	var shift uint
+	for i, c := range b {
+		v |= int64(c&0x7f) << shift
+		shift += 7
+		if c&0x80 == 0 {
+			if shift < 64 && c&0x40 != 0 {
+				v |= -1 << shift
+			}
+			return v, i + 1
+		}
+		if shift >= 64 {
+			return 0, 0
+		}
+	}
+	return 0, 0
+}
+
+// cfaRule returns the CFA rule (DWARF register + offset) at file address
+// pc of img, from .eh_frame; parsed once per image.
+func (s *Session) cfaRule(img *dwarf.Image, pc uint64) (reg int, off int64, ok bool) {
+	if s.ehFrames == nil {
+		s.ehFrames = map[*dwarf.Image]frame.FrameDescriptionEntries{}
+	}
+	fdes, seen := s.ehFrames[img]
+	if !seen {
+		fdes = parseEHFrame(img)
+		s.ehFrames[img] = fdes
+	}
+	if fdes == nil {
+		return 0, 0, false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	fde, err := fdes.FDEForPC(pc)
+	if err != nil {
+		return 0, 0, false
+	}
+	fc, err := fde.EstablishFrame(pc)
+	if err != nil || fc.CFA.Rule != frame.RuleCFA {
+		return 0, 0, false
+	}
+	return int(fc.CFA.Reg), fc.CFA.Offset, true
+}
+
+func parseEHFrame(img *dwarf.Image) (fdes frame.FrameDescriptionEntries) {
+	defer func() {
+		if recover() != nil {
+			fdes = nil
+		}
+	}()
+	sec := img.ELF().Section(".eh_frame")
+	if sec == nil || sec.Type == 8 { // SHT_NOBITS
+		return nil
+	}
+	data, err := sec.Data()
+	if err != nil {
+		return nil
+	}
+	fdes, err = frame.Parse(data, binary.LittleEndian, 0, 8, sec.Addr)
+	if err != nil {
+		return nil
+	}
+	return frame.FrameDescriptionEntries(nil).Append(fdes)
+}
+
+// condPacket is the Z0 packet that installs addr with the conditions of
+// every breakpoint there, or "" when any of them has none compiled (then
+// the breakpoint must be plain: every hit is reported).
+func (s *Session) condPacket(addr uint64) string {
+	var codes [][]byte
+	for _, b := range s.bps {
+		if !b.enabled || b.pending || b.typ != rsp.SoftwareBreakpoint || !slices.Contains(b.addrs, addr) {
+			continue
+		}
+		code := b.tcode[addr]
+		if b.cond == "" || code == nil || s.temps[addr] > 0 {
+			return ""
+		}
+		codes = append(codes, code)
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "Z0,%x,1;", addr)
+	for _, c := range codes {
+		fmt.Fprintf(&sb, "X%x,%s", len(c), hex.EncodeToString(c))
+	}
+	return sb.String()
+}
+
+// syncConds makes the server's conditions match the breakpoints: sends
+// the conditional Z0 where one is due and a plain Z0 (which drops the
+// conditions) where conditions were installed but no longer apply.
+// A failure leaves the breakpoint plain: the host evaluates every hit.
+func (s *Session) syncConds(ctx context.Context) {
+	if !s.targetCondsOK() {
+		return
+	}
+	want := map[uint64]string{}
+	for _, b := range s.bps {
+		for a := range b.tcode {
+			if _, done := want[a]; !done {
+				want[a] = s.condPacket(a)
+			}
+		}
+	}
+	inserted := map[uint64]bool{}
+	for _, bp := range s.c.Breakpoints() {
+		if bp.Type == rsp.SoftwareBreakpoint {
+			inserted[bp.Addr] = true
+		}
+	}
+	if s.tconds == nil {
+		s.tconds = map[uint64]string{}
+	}
+	for a := range s.tconds {
+		if _, ok := want[a]; !ok {
+			want[a] = ""
+		}
+	}
+	for a, pkt := range want {
+		if s.tconds[a] == pkt || !inserted[a] {
+			if !inserted[a] {
+				delete(s.tconds, a)
+			}
+			continue
+		}
+		send := pkt
+		if send == "" {
+			// gdbserver keeps the conditions of a breakpoint that is
+			// inserted again without any: remove it first.
+			if r, err := s.c.Exchange(ctx, fmt.Sprintf("z0,%x,1", a), false); err != nil || r != "OK" {
+				continue
+			}
+			send = fmt.Sprintf("Z0,%x,1", a)
+		}
+		if r, err := s.c.Exchange(ctx, send, false); err != nil || r != "OK" {
+			// Back to plain if we can; the host evaluates every hit.
+			if pkt != "" {
+				s.c.Exchange(ctx, fmt.Sprintf("Z0,%x,1", a), false) //nolint:errcheck
+			}
+			for _, b := range s.bps {
+				delete(b.tcode, a)
+			}
+			delete(s.tconds, a)
+			continue
+		}
+		if pkt == "" {
+			delete(s.tconds, a)
+		} else {
+			s.tconds[a] = pkt
+		}
+	}
+}
+
+// noteCondHit compiles b's condition for the address of frame 0 the
+// first time b is hit there (the host has just evaluated it).
+func (s *Session) noteCondHit(ctx context.Context, b *breakpoint) {
+	if !s.targetCondsOK() || b.typ != rsp.SoftwareBreakpoint || s.frame != 0 {
+		return
+	}
+	f, err := s.curFrame(ctx)
+	if err != nil || !slices.Contains(b.addrs, f.PC) || b.ttried[f.PC] {
+		return
+	}
+	if b.ttried == nil {
+		b.ttried, b.tcode = map[uint64]bool{}, map[uint64][]byte{}
+	}
+	b.ttried[f.PC] = true
+	if code, ok := s.compileCond(ctx, b.cond, f); ok {
+		b.tcode[f.PC] = code
+	}
+}
+
+// anyTargetCond reports whether some breakpoint has a compiled condition.
+func (s *Session) anyTargetCond() bool {
+	for _, b := range s.bps {
+		if len(b.tcode) > 0 {
+			return true
+		}
+	}
+	return false
+}
