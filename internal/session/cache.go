@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -153,9 +154,33 @@ type regSlot struct{ off, size, num int }
 
 // pc returns the program counter of thread t.
 func (s *Session) pc(ctx context.Context, t rsp.Thread) (uint64, error) {
+	pc, _, err := s.pcSP(ctx, t)
+	return pc, err
+}
+
+// pcSP returns the program counter and stack pointer of thread t: from
+// the registers the stop reply carried (gdbserver and rr send rip, rsp and
+// rbp with every stop) when t is the thread that stopped, saving a g
+// round trip; else from all registers.
+func (s *Session) pcSP(ctx context.Context, t rsp.Thread) (pc, sp uint64, err error) {
+	if last := s.c.LastStop(); t != (rsp.Thread{}) && last.Thread == t && len(last.Registers) > 0 {
+		if td := s.c.Target(); td != nil {
+			ripR, ok1 := td.Lookup("rip")
+			rspR, ok2 := td.Lookup("rsp")
+			rip, ok3 := last.Registers[ripR.Regnum]
+			rsp, ok4 := last.Registers[rspR.Regnum]
+			if ok1 && ok2 && ok3 && ok4 && len(rip) == 8 && len(rsp) == 8 {
+				pc, sp = binary.LittleEndian.Uint64(rip), binary.LittleEndian.Uint64(rsp)
+				if t == s.cur {
+					s.mem.sp = sp
+				}
+				return pc, sp, nil
+			}
+		}
+	}
 	r, err := s.regs(ctx, t)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return r.PC(), nil
+	return r.PC(), r.SP(), nil
 }

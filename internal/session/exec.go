@@ -283,11 +283,19 @@ func (s *Session) where(ctx context.Context) (here, error) { return s.whereCFA(c
 
 // whereCFA is where; the CFA (an unwind step) only when withCFA.
 func (s *Session) whereCFA(ctx context.Context, withCFA bool) (here, error) {
-	regs, err := s.regs(ctx, s.cur)
-	if err != nil {
+	var (
+		regs dwarf.Regs
+		h    here
+		err  error
+	)
+	if withCFA {
+		if regs, err = s.regs(ctx, s.cur); err != nil {
+			return here{}, err
+		}
+		h = here{pc: regs.PC(), sp: regs.SP()}
+	} else if h.pc, h.sp, err = s.pcSP(ctx, s.cur); err != nil {
 		return here{}, err
 	}
-	h := here{pc: regs.PC(), sp: regs.SP()}
 	img, bias, ok := s.module(ctx, h.pc)
 	if !ok {
 		return h, nil

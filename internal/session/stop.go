@@ -88,6 +88,8 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 			}
 		}
 	}
+	// All registers, not just the pc the stop reply carried: nearly every
+	// stop is followed by a look at the frame, which needs them.
 	regs, err := s.regs(ctx, s.cur)
 	if err == nil {
 		pc := regs.PC()
