@@ -457,12 +457,22 @@ func (o *oursSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		obs.Args = append(obs.Args, strings.Join(parts, ", "))
 	}
 	fs := o.scopeOf(ctx, frames[0])
-	for _, v := range append(frames[0].Params(), frames[0].Locals()...) {
-		val := "<error: no type>"
+	format := func(v dwarf.Variable) string {
 		if obj, err := fs.varObject(v); err == nil {
-			val = miValue(fs.env.Format(obj))
+			return miValue(fs.env.Format(obj))
 		}
-		addVar(obs.Vars, v.Name, val)
+		return "<error: no type>"
+	}
+	for _, v := range frames[0].Params() {
+		addVar(obs.Vars, v.Name, format(v))
+		// GDB's NAME@entry (print entry-values default), when the
+		// caller's call-site information gives the value at entry.
+		if ev, err := frames[0].EntryValue(v); err == nil {
+			addVar(obs.Vars, ev.Name, format(ev))
+		}
+	}
+	for _, v := range frames[0].Locals() {
+		addVar(obs.Vars, v.Name, format(v))
 	}
 	for _, e := range sp.Exprs {
 		obj, err := dwarf.EvalExpr(ctx, fs, e)
