@@ -90,10 +90,8 @@ type benchCase struct {
 	run   func(ctx context.Context, exe string, mk maker, reps int) (measurement, error)
 	large bool // uses a large binary
 	// gdbCondEval sets GDB's breakpoint condition-evaluation mode for
-	// this case; reuseRR names the case whose rrmcp measurement this row
-	// shares (rrmcp has no second mode to measure).
+	// this case ("" = host).
 	gdbCondEval string
-	reuseRR     string
 }
 
 // gpRegs are the registers "read all registers" reads on both sides: the
@@ -161,12 +159,12 @@ func cases() []benchCase {
 				return fmt.Sprintf("%d registers", n), err
 			}, true)},
 		{name: "breakpoint_hits_10000", unit: "ms", hits: 10000, reps: 2, exe: counter,
-			desc: "one continue over 10,000 hits of a conditional breakpoint in hit() (condition i < 0, never true; evaluated by the front end)",
-			run:  hitThroughput},
-		{name: "breakpoint_hits_10000_gdb_target_cond", unit: "ms", hits: 10000, reps: 2, exe: counter,
-			gdbCondEval: "target", reuseRR: "breakpoint_hits_10000",
-			desc: "the same, but GDB in its default mode (condition-evaluation auto = target: gdbserver evaluates the condition's bytecode and never reports the 10,000 hits); the rrmcp column is the run above, rrmcp has no target-side conditions",
-			run:  hitThroughput},
+			desc: "one continue over 10,000 hits of a conditional breakpoint in hit(), condition i + 1 < 0 (never true), evaluated by the front end at every hit: rrmcp compiles only `var OP var/const` to agent bytecode, so it evaluates this one itself; GDB with condition-evaluation host",
+			run:  hitThroughput("i + 1 < 0")},
+		{name: "breakpoint_hits_10000_target_cond", unit: "ms", hits: 10000, reps: 2, exe: counter,
+			gdbCondEval: "target",
+			desc: "the same with condition i < 0, which both sides hand to gdbserver as agent bytecode (rrmcp compiles it after the first hit; GDB in its default mode, condition-evaluation auto = target), so the hits are filtered in the server",
+			run:  hitThroughput("i < 0")},
 		{name: "cold_start_sqlite3", unit: "ms", rss: "peak_rss_sqlite3", reps: 3, large: true,
 			exe:  func(e *env) string { return e.sqlite },
 			desc: "spawn the front end, start sqlite3 (-O2 -g, 5 MB) under gdbserver, break at bench_stop, continue to it",
@@ -290,7 +288,15 @@ func continueAndBacktrace(ctx context.Context, exe string, mk maker, reps int) (
 	return m, nil
 }
 
-func hitThroughput(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
+// hitThroughput times one continue over all 10,000 calls of hit() with a
+// breakpoint whose condition is never true.
+func hitThroughput(cond string) func(context.Context, string, maker, int) (measurement, error) {
+	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
+		return hitRuns(ctx, exe, mk, reps, cond)
+	}
+}
+
+func hitRuns(ctx context.Context, exe string, mk maker, reps int, cond string) (measurement, error) {
 	var m measurement
 	d, err := mk(ctx, exe)
 	if err != nil {
@@ -301,7 +307,7 @@ func hitThroughput(ctx context.Context, exe string, mk maker, reps int) (measure
 		if err := d.start(ctx, exe); err != nil {
 			return m, err
 		}
-		if err := d.setBreak(ctx, "hit", "i < 0"); err != nil {
+		if err := d.setBreak(ctx, "hit", cond); err != nil {
 			return m, err
 		}
 		var st stopInfo

@@ -103,27 +103,13 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		}
 	}
 	mkRR := func(ctx context.Context, exe string) (driver, error) { return newMCP(ctx, e.rrmcp) }
-	type result struct {
-		m   measurement
-		err error
-	}
-	rrDone := map[string]result{}
 	var rows []row
 	var profiles []profileReport
 	for _, c := range selected {
 		reps := max(1, int(math.Round(float64(c.reps)*scale)))
 		exe := c.exe(e)
 		logf("case %s: %d reps", c.name, reps)
-		var rr measurement
-		var rrErr error
-		if prev, ok := rrDone[c.reuseRR]; ok {
-			rr, rrErr = prev.m, prev.err
-		} else if c.reuseRR != "" {
-			rrErr = fmt.Errorf("shares the rrmcp run of %s, which was not selected", c.reuseRR)
-		} else {
-			rr, rrErr = runSide(c, exe, mkRR, reps, timeout)
-		}
-		rrDone[c.name] = result{rr, rrErr}
+		rr, rrErr := runSide(c, exe, mkRR, reps, timeout)
 		mkGDB := func(ctx context.Context, exe string) (driver, error) {
 			d, err := newGDB(ctx, exe)
 			if err == nil {
@@ -137,7 +123,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		rows = append(rows, rs...)
 		if profile {
 			for _, r := range rs {
-				if r.loses() && r.Error == "" && c.reuseRR == "" {
+				if r.loses() && r.Error == "" {
 					preps := 5 * reps // more samples for the profiler
 					if c.hits > 0 || c.large {
 						preps = 1 // one whole run is plenty
