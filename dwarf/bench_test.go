@@ -189,7 +189,8 @@ func BenchmarkUnwindAndLocals(b *testing.B) {
 
 // BenchmarkColdStartSTL is the DWARF side of the session's cold start to
 // the first stop on the 100-unit C++ binary: open the image, resolve the
-// function breakpoint "bench_stop" (GDB's prologue skip), then name the
+// function breakpoint "bench_stop" (GDB's prologue skip, inlined copies),
+// then name the
 // stop pc (function, line, ELF symbol). peak-MiB is the process's VmHWM
 // (meaningful with -benchtime=1x in a fresh process).
 func BenchmarkColdStartSTL(b *testing.B) {
@@ -199,14 +200,11 @@ func BenchmarkColdStartSTL(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fns := img.FuncsByName("bench_stop")
-		if len(fns) != 1 {
-			b.Fatalf("FuncsByName(bench_stop) = %d functions", len(fns))
+		las := img.FunctionBreakpoints("bench_stop") // as the session's "break NAME"
+		if len(las) != 1 || las[0].Line == 0 {
+			b.Fatalf("FunctionBreakpoints(bench_stop) = %+v", las)
 		}
-		pc, le := img.BreakpointAddr(fns[0])
-		if le.Line == 0 {
-			b.Fatalf("no line at the breakpoint %#x", pc)
-		}
+		pc := las[0].Addr
 		if f := img.FuncAt(pc); f == nil || f.Name != "bench_stop" {
 			b.Fatalf("FuncAt(%#x) = %v", pc, f)
 		}

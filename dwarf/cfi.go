@@ -21,7 +21,7 @@ func (img *Image) cfiFor() *cfiTable {
 	img.cfiOnce.Do(func() {
 		t := &cfiTable{}
 		if s := img.exe.Section(".eh_frame"); s != nil && s.Type != 8 /* SHT_NOBITS */ {
-			if data, err := s.Data(); err == nil {
+			if data := img.fileSection(img.exe, s); data != nil { // in place when memory-mapped
 				t.eh, t.err = parseFDEs(data, s.Addr)
 			}
 		}

@@ -153,10 +153,7 @@ func (img *Image) indexAll() {
 				continue
 			}
 			for _, s := range u.inlines {
-				name, _, _, _, _, _ := img.resolveDecl(s.origin)
-				for _, k := range nameKeys(name) {
-					img.inlineBy[k] = append(img.inlineBy[k], s)
-				}
+				addInlineKeys(img.inlineBy, img, s)
 			}
 		}
 	})
@@ -297,6 +294,93 @@ func (u *unit) funcsByKey() map[string][]*Function {
 	return u.byKey
 }
 
+// inlineUnits returns the units that can hold inlined calls of a
+// function with the lookup key name: their abbreviation table declares
+// DW_TAG_inlined_subroutine, and their DIEs can name the function's last
+// name component (base): the .debug_str offset of base appears in the
+// unit's bytes, or base itself (an inline DW_FORM_string). Without a
+// usable base (operators) or where names may live elsewhere (string
+// offset tables, dwz, partial units) it checks the abbreviations only.
+func (img *Image) inlineUnits(name string) []*unit {
+	var units []*unit
+	for _, u := range img.units {
+		if img.abbrevHasTag(u.abbrevOff, stddwarf.TagInlinedSubroutine) {
+			units = append(units, u)
+		}
+	}
+	info, str := img.section(".debug_info"), img.section(".debug_str")
+	base := lastComponent(stripTemplateArgs(name))
+	if len(units) == 0 || info == nil || str == nil || base == "" || strings.HasPrefix(base, "operator") ||
+		img.section(".debug_str_offsets") != nil || img.section(".gnu_debugaltlink") != nil {
+		return units
+	}
+	for _, u := range img.units {
+		if u.entry.Tag == stddwarf.TagPartialUnit {
+			return units
+		}
+	}
+	// every place in .debug_str where a DW_AT_name of base can point
+	// (the linker merges string tails, so not only string starts)
+	var pats [][]byte
+	for i := 0; ; {
+		j := bytes.Index(str[i:], []byte(base))
+		if j < 0 {
+			break
+		}
+		at := i + j
+		if end := at + len(base); end < len(str) && (str[end] == 0 || str[end] == '<') {
+			if len(pats) == 16 || at > 0xffffffff {
+				return units // too common a name to narrow this way
+			}
+			pats = append(pats, binary.LittleEndian.AppendUint32(nil, uint32(at)))
+		}
+		i = at + 1
+	}
+	inline := [][]byte{[]byte(base + "\x00"), []byte(base + "<")}
+	var out []*unit
+	for _, u := range units {
+		lo, hi := uint64(u.start), uint64(len(info))
+		if k := slices.Index(img.units, u); k+1 < len(img.units) {
+			hi = uint64(img.units[k+1].start)
+		}
+		if lo >= hi || hi > uint64(len(info)) {
+			out = append(out, u)
+			continue
+		}
+		data := info[lo:hi]
+		for _, p := range append(pats, inline...) {
+			if bytes.Contains(data, p) {
+				out = append(out, u)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// inlinesByKey returns the unit's inlined calls by lookup key of the
+// inlined function, built on first use the way indexAll builds the
+// image's inlineBy; units that cannot hold inlined calls are not walked.
+func (u *unit) inlinesByKey() map[string][]inlineSite {
+	u.inlOnce.Do(func() {
+		m := map[string][]inlineSite{}
+		if u.img.abbrevHasTag(u.abbrevOff, stddwarf.TagInlinedSubroutine) && u.indexDeep() == nil {
+			for _, s := range u.inlines {
+				addInlineKeys(m, u.img, s)
+			}
+		}
+		u.inlByKey = m
+	})
+	return u.inlByKey
+}
+
+func addInlineKeys(m map[string][]inlineSite, img *Image, s inlineSite) {
+	name, _, _, _, _, _ := img.resolveDecl(s.origin)
+	for _, k := range nameKeys(name) {
+		m[k] = append(m[k], s)
+	}
+}
+
 // addFuncKeys adds f under every lookup key of its names to m.
 func addFuncKeys(m map[string][]*Function, f *Function) {
 	for _, k := range nameKeys(f.Name) {
@@ -406,27 +490,42 @@ type symtabData struct {
 // each calls fn with the name and address of every defined function
 // (or untyped) symbol.
 func (t symtabData) each(fn func(name []byte, addr uint64)) {
-	for off := 24; off+24 <= len(t.syms); off += 24 { // entry 0 is null
+	t.entries(func(name []byte, typ elf.SymType, shndx uint16, addr, _ uint64) {
+		if (typ == elf.STT_FUNC || typ == elf.STT_GNU_IFUNC || typ == elf.STT_NOTYPE) && shndx != uint16(elf.SHN_UNDEF) && addr != 0 {
+			fn(name, addr)
+		}
+	})
+}
+
+// entries calls fn for every symbol but the null entry 0, in table order.
+func (t symtabData) entries(fn func(name []byte, typ elf.SymType, shndx uint16, value, size uint64)) {
+	for off := 24; off+24 <= len(t.syms); off += 24 {
 		e := t.syms[off : off+24]
-		typ := elf.SymType(e[4] & 0xf)
-		if typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC && typ != elf.STT_NOTYPE {
-			continue
+		var name []byte
+		if n := int(binary.LittleEndian.Uint32(e[0:])); n > 0 && n < len(t.strs) {
+			name = t.strs[n:]
+			if z := bytes.IndexByte(name, 0); z >= 0 {
+				name = name[:z]
+			}
 		}
-		shndx := binary.LittleEndian.Uint16(e[6:])
-		addr := binary.LittleEndian.Uint64(e[8:])
-		if shndx == uint16(elf.SHN_UNDEF) || addr == 0 {
-			continue
-		}
-		n := int(binary.LittleEndian.Uint32(e[0:]))
-		if n <= 0 || n >= len(t.strs) {
-			continue
-		}
-		name := t.strs[n:]
-		if z := bytes.IndexByte(name, 0); z >= 0 {
-			name = name[:z]
-		}
-		fn(name, addr)
+		fn(name, elf.SymType(e[4]&0xf), binary.LittleEndian.Uint16(e[6:]), binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:]))
 	}
+}
+
+// rawSymtab returns f's symbol table of the given type (SHT_SYMTAB or
+// SHT_DYNSYM) in place, or ok false if f has none.
+func (img *Image) rawSymtab(f *elf.File, typ elf.SectionType) (t symtabData, ok bool) {
+	if f.Class != elf.ELFCLASS64 {
+		return t, false
+	}
+	for _, s := range f.Sections {
+		if s.Type != typ || s.Link == 0 || int(s.Link) >= len(f.Sections) {
+			continue
+		}
+		t = symtabData{img.fileSection(f, s), img.fileSection(f, f.Sections[s.Link])}
+		return t, len(t.syms) > 0
+	}
+	return t, false
 }
 
 // hasLocals reports whether the table kept its local symbols (it has
@@ -447,12 +546,7 @@ func (t symtabData) hasLocals() bool {
 func (img *Image) functionSymtabs() []symtabData {
 	img.fnSymOnce.Do(func() {
 		for _, f := range []*elf.File{img.exe, img.dbg} {
-			s := f.Section(".symtab")
-			if s == nil || s.Type != elf.SHT_SYMTAB || s.Link == 0 || int(s.Link) >= len(f.Sections) || f.Class != elf.ELFCLASS64 {
-				continue
-			}
-			t := symtabData{img.fileSection(f, s), img.fileSection(f, f.Sections[s.Link])}
-			if len(t.syms) > 0 && len(t.strs) > 0 && t.hasLocals() {
+			if t, ok := img.rawSymtab(f, elf.SHT_SYMTAB); ok && len(t.strs) > 0 && t.hasLocals() {
 				img.fnSyms = []symtabData{t}
 				return
 			}
@@ -477,10 +571,21 @@ type InlinedCopy struct {
 // InlinedCopies returns every inlined instance of the functions named
 // name (same matching as FuncsByName), including those inside lexical
 // blocks.
+//
+// Before the image is fully indexed, only units whose abbreviation table
+// declares DW_TAG_inlined_subroutine are walked (none in -O0 code).
 func (img *Image) InlinedCopies(name string) []InlinedCopy {
-	img.indexAll()
+	var sites []inlineSite
+	if !img.allDone.Load() && img.listUnits() == nil && img.dw != nil {
+		for _, u := range img.inlineUnits(name) {
+			sites = append(sites, u.inlinesByKey()[name]...)
+		}
+	} else {
+		img.indexAll()
+		sites = img.inlineBy[name]
+	}
 	var out []InlinedCopy
-	for _, s := range img.inlineBy[name] {
+	for _, s := range sites {
 		c := InlinedCopy{Ranges: s.ranges, Caller: s.fn, CallLine: s.callLine}
 		c.Entry = s.ranges[0][0] // first listed range, as GDB's entry pc
 		c.CallFile = s.fn.cu.fileName(s.callFile)

@@ -2,6 +2,7 @@ package dwarf
 
 import (
 	"encoding/binary"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -447,7 +448,18 @@ func TestFuncsByNameLazyMatchesFull(t *testing.T) {
 					keySet[f.LinkageName] = true
 				}
 			}
+			for k := range full.inlineBy {
+				keySet[k] = true
+			}
 			keys := slices.Sorted(maps.Keys(keySet))
+			copies := func(cs []InlinedCopy) []string {
+				var out []string
+				for _, c := range cs {
+					out = append(out, fmt.Sprintf("%#x %#x %s:%d", c.Entry, c.Caller.Offset, c.CallFile, c.CallLine))
+				}
+				slices.Sort(out)
+				return out
+			}
 			offs := func(fs []*Function) []stddwarf.Offset {
 				var out []stddwarf.Offset
 				for _, f := range fs {
@@ -462,6 +474,9 @@ func TestFuncsByNameLazyMatchesFull(t *testing.T) {
 					continue
 				}
 				checked++
+				if g, w := copies(lazy.InlinedCopies(k)), copies(full.InlinedCopies(k)); !slices.Equal(g, w) {
+					t.Errorf("inlined copies of %q: lazy %q, the full index %q", k, g, w)
+				}
 				got, ok := lazy.funcsByNameLazy(k)
 				if !ok {
 					continue // FuncsByName falls back to the full index

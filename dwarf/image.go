@@ -1,11 +1,14 @@
 package dwarf
 
 import (
+	"bytes"
+	"cmp"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -262,7 +265,7 @@ func (img *Image) listUnits() error {
 			}
 			h := versions[e.Offset]
 			u := newUnit(img, e, r.AddressSize(), h.version)
-			u.start = h.start
+			u.start, u.abbrevOff = h.start, h.abbrev
 			img.units = append(img.units, u)
 			rs, err := img.dw.Ranges(e)
 			if err == nil {
@@ -331,7 +334,17 @@ func (img *Image) unitVersions() (map[stddwarf.Offset]unitHeader, error) {
 		default:
 			die = off + hlen + 2 + offSize + 1
 		}
-		m[stddwarf.Offset(die)] = unitHeader{v, stddwarf.Offset(off)}
+		abbrevAt := hlen + 2 // DWARF 2-4: version, debug_abbrev_offset
+		if v >= 5 {
+			abbrevAt += 2 // unit_type, address_size first
+		}
+		var abbrev uint64
+		if offSize == 8 {
+			abbrev = binary.LittleEndian.Uint64(hdr[abbrevAt:])
+		} else {
+			abbrev = uint64(binary.LittleEndian.Uint32(hdr[abbrevAt:]))
+		}
+		m[stddwarf.Offset(die)] = unitHeader{v, stddwarf.Offset(off), abbrev}
 		off += hlen + length
 	}
 	return m, nil
@@ -340,6 +353,7 @@ func (img *Image) unitVersions() (map[stddwarf.Offset]unitHeader, error) {
 type unitHeader struct {
 	version int
 	start   stddwarf.Offset // offset of the unit header
+	abbrev  uint64          // offset of its abbreviation table
 }
 
 // unitFor returns the unit whose ranges contain pc.
@@ -373,32 +387,43 @@ func (img *Image) unitAt(off stddwarf.Offset) *unit {
 // symbols returns the ELF function symbols sorted by address.
 func (img *Image) symbols() []elfSym {
 	img.symOnce.Do(func() {
-		var all []elf.Symbol
-		if s, err := img.exe.Symbols(); err == nil {
-			all = append(all, s...)
+		// the symbols, read in place: .symtab and .dynsym of the code
+		// file, else the debug file's .symtab; the first name at an
+		// address wins
+		type cand struct {
+			lo, hi uint64
+			name   []byte
 		}
-		if s, err := img.exe.DynamicSymbols(); err == nil {
-			all = append(all, s...)
+		var all []cand
+		add := func(t symtabData) {
+			t.entries(func(name []byte, typ elf.SymType, shndx uint16, value, size uint64) {
+				if (typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC && typ != elf.STT_NOTYPE) || value == 0 || shndx == uint16(elf.SHN_UNDEF) {
+					return
+				}
+				if typ == elf.STT_NOTYPE && size == 0 && !bytes.HasPrefix(name, []byte("_start")) {
+					return
+				}
+				all = append(all, cand{value, value + size, name})
+			})
 		}
-		if len(all) == 0 && img.dbg != img.exe {
-			if s, err := img.dbg.Symbols(); err == nil {
-				all = append(all, s...)
+		found := false
+		for _, typ := range []elf.SectionType{elf.SHT_SYMTAB, elf.SHT_DYNSYM} {
+			if t, ok := img.rawSymtab(img.exe, typ); ok {
+				add(t)
+				found = true
 			}
 		}
-		seen := map[uint64]bool{}
-		for _, s := range all {
-			t := elf.ST_TYPE(s.Info)
-			if (t != elf.STT_FUNC && t != elf.STT_GNU_IFUNC && t != elf.STT_NOTYPE) || s.Value == 0 || s.Section == elf.SHN_UNDEF {
+		if !found && img.dbg != img.exe {
+			if t, ok := img.rawSymtab(img.dbg, elf.SHT_SYMTAB); ok {
+				add(t)
+			}
+		}
+		slices.SortStableFunc(all, func(a, b cand) int { return cmp.Compare(a.lo, b.lo) })
+		for i, c := range all {
+			if i > 0 && all[i-1].lo == c.lo {
 				continue
 			}
-			if t == elf.STT_NOTYPE && s.Size == 0 && !strings.HasPrefix(s.Name, "_start") {
-				continue
-			}
-			if seen[s.Value] {
-				continue
-			}
-			seen[s.Value] = true
-			img.syms = append(img.syms, elfSym{s.Value, s.Value + s.Size, s.Name})
+			img.syms = append(img.syms, elfSym{c.lo, c.hi, string(c.name)})
 		}
 		img.syms = append(img.syms, img.pltSymbols()...)
 		sort.Slice(img.syms, func(i, j int) bool { return img.syms[i].lo < img.syms[j].lo })
@@ -484,4 +509,62 @@ func demangleSym(name string) string {
 		name = name[:at]
 	}
 	return demangle.Filter(name, demangle.Verbose)
+}
+
+// abbrevHasTag reports whether the abbreviation table at off in
+// .debug_abbrev declares an abbreviation with the given tag: a unit
+// whose table does not cannot contain such a DIE. Malformed tables
+// answer true (the caller then walks the unit).
+func (img *Image) abbrevHasTag(off uint64, tag stddwarf.Tag) bool {
+	b := img.section(".debug_abbrev")
+	if off >= uint64(len(b)) {
+		return true
+	}
+	b = b[off:]
+	uleb := func() (uint64, bool) {
+		var v uint64
+		for shift := uint(0); len(b) > 0; shift += 7 {
+			c := b[0]
+			b = b[1:]
+			if shift < 64 {
+				v |= uint64(c&0x7f) << shift
+			}
+			if c&0x80 == 0 {
+				return v, true
+			}
+		}
+		return 0, false
+	}
+	for {
+		code, ok := uleb()
+		if !ok {
+			return true
+		}
+		if code == 0 {
+			return false
+		}
+		t, ok := uleb()
+		if !ok || len(b) == 0 {
+			return true
+		}
+		if stddwarf.Tag(t) == tag {
+			return true
+		}
+		b = b[1:] // DW_CHILDREN_*
+		for {
+			attr, ok1 := uleb()
+			form, ok2 := uleb()
+			if !ok1 || !ok2 {
+				return true
+			}
+			if attr == 0 && form == 0 {
+				break
+			}
+			if form == 0x21 { // DW_FORM_implicit_const: an SLEB128 value
+				if _, ok := uleb(); !ok {
+					return true
+				}
+			}
+		}
+	}
 }

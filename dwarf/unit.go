@@ -16,20 +16,21 @@ import (
 
 // unit is the lazily built index of one compile unit.
 type unit struct {
-	img      *Image
-	entry    *stddwarf.Entry
-	off      stddwarf.Offset // the unit DIE
-	start    stddwarf.Offset // the unit header (base of unit-relative offsets)
-	name     string
-	compDir  string
-	producer string
-	lang     int64
-	version  int
-	addrSize int
-	lowPC    uint64 // base address for location lists
-	addrBase uint64 // DW_AT_addr_base (DWARF 5), for DW_OP_addrx
-	llBase   uint64 // DW_AT_loclists_base, for DW_FORM_loclistx
-	ranges   [][2]uint64
+	img       *Image
+	entry     *stddwarf.Entry
+	off       stddwarf.Offset // the unit DIE
+	start     stddwarf.Offset // the unit header (base of unit-relative offsets)
+	abbrevOff uint64          // its abbreviation table in .debug_abbrev
+	name      string
+	compDir   string
+	producer  string
+	lang      int64
+	version   int
+	addrSize  int
+	lowPC     uint64 // base address for location lists
+	addrBase  uint64 // DW_AT_addr_base (DWARF 5), for DW_OP_addrx
+	llBase    uint64 // DW_AT_loclists_base, for DW_FORM_loclistx
+	ranges    [][2]uint64
 
 	once     sync.Once
 	err      error
@@ -43,6 +44,8 @@ type unit struct {
 	inlines  []inlineSite
 	keysOnce sync.Once
 	byKey    map[string][]*Function // lazy name lookups (FuncsByName)
+	inlOnce  sync.Once
+	inlByKey map[string][]inlineSite // lazy inlined-copy lookups
 	// hasLoclist: some variable in the unit uses a location list. GDB
 	// trusts such gcc units' line tables and does not skip prologues.
 	hasLoclist bool
