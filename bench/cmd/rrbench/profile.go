@@ -48,6 +48,7 @@ func profileCase(c benchCase, r row, exe string, reps int, dir string, timeout t
 			return nil, err
 		}
 		d.pc = &packetCounter{}
+		d.condEval = c.gdbCondEval
 		return d, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
