@@ -108,7 +108,7 @@ func listen() (addr string, f *os.File, err error) {
 // socketArgs hands fd (counted from 3 in ExtraFiles order) to QEMU as a
 // listening chardev named id.
 func socketArg(id string, fd int) string {
-	return fmt.Sprintf("socket,id=%s,fd=%d,server=on,wait=off", id, fd)
+	return fmt.Sprintf("socket,id=%s,fd=%d,server=on,wait=off,nodelay=on", id, fd)
 }
 
 var doneRE = regexp.MustCompile(`\bdone\b`)
