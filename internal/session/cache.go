@@ -11,13 +11,16 @@ import (
 )
 
 // Target memory is cached per stop in aligned lines. A miss reads the
-// lines the request covers in one round trip; near the stack pointer it
-// reads stackAhead bytes, so an unwind or a frame's locals cost one read.
-// Small lines keep a data read cheap: the server's reply is hex, and a
-// 4 KiB block costs several times a 64-byte read.
+// lines the request covers in one round trip; near the stack pointer the
+// first miss of a stop reads stackFirst bytes (frame 0's locals and return
+// address: what most calls need) and later ones stackAhead (an unwind
+// going deeper), so a backtrace costs a few reads. Small reads keep a
+// data read cheap: the server's reply is hex, and a 4 KiB block costs
+// several times a 64-byte read.
 const (
 	memLine    = 256
-	stackAhead = 2048
+	stackFirst = 512
+	stackAhead = 4096
 	// stackSpan is how far above sp the stack prefetch applies.
 	stackSpan = 1 << 20
 )
@@ -26,13 +29,19 @@ const (
 type memCache struct {
 	lines map[uint64][]byte
 	bad   map[uint64]bool // lines that could not be read whole
-	sp    uint64          // stack pointer of the selected thread; 0 = unknown
+	// badPage marks page boundaries a read-ahead must not cross (the
+	// page there could not be read).
+	badPage map[uint64]bool
+	sp      uint64 // stack pointer of the selected thread; 0 = unknown
+	stack   int    // stack reads since the stop
 }
 
 func (m *memCache) reset() {
 	m.lines = nil
 	m.bad = nil
+	m.badPage = nil
 	m.sp = 0
+	m.stack = 0
 }
 
 // missRun returns the end of the run of lines to read on a miss at base,
@@ -43,16 +52,23 @@ func (m *memCache) missRun(base, reqEnd uint64) uint64 {
 	if end < reqEnd { // wrapped at the top of the address space
 		end = base + memLine
 	}
-	if m.sp != 0 && base+memLine > m.sp && base < m.sp+stackSpan && base+stackAhead > end {
-		end = base + stackAhead
+	if m.sp != 0 && base+memLine > m.sp && base < m.sp+stackSpan {
+		ahead := uint64(stackFirst)
+		if m.stack > 0 {
+			ahead = stackAhead
+		}
+		m.stack++
+		end = max(end, base+ahead)
 	}
 	for a := base + memLine; a < end; a += memLine {
-		if _, ok := m.lines[a]; ok || m.bad[a] {
+		if _, ok := m.lines[a]; ok || m.bad[a] || a&(pageSize-1) == 0 && m.badPage[a] {
 			return a
 		}
 	}
 	return end
 }
+
+const pageSize = 4096
 
 // readMem reads target memory through the line cache. Lines that cannot
 // be read whole (the edge of a mapping) are read byte-exact, uncached.
@@ -65,6 +81,7 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 	if s.mem.lines == nil {
 		s.mem.lines = map[uint64][]byte{}
 		s.mem.bad = map[uint64]bool{}
+		s.mem.badPage = map[uint64]bool{}
 	}
 	n := 0
 	for n < len(p) {
@@ -82,10 +99,12 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 			}
 			if err != nil {
 				got = 0 // which bytes are good is unclear: use whole lines only if re-read
-				if len(b) > memLine {
-					// Retry the first line alone: the run may cross
-					// into an unmapped page.
-					b = b[:memLine]
+				if pageEnd := (base | (pageSize - 1)) + 1; end > pageEnd {
+					// The run crossed into a page that may be unmapped
+					// (the top of the stack): read up to the boundary and
+					// never read ahead across it again at this stop.
+					s.mem.badPage[pageEnd] = true
+					b = b[:pageEnd-base]
 					if m, err := s.c.ReadMemory(ctx, base, b); err == nil {
 						got = m
 					} else if ctx.Err() != nil || errors.Is(err, rsp.ErrClosed) {

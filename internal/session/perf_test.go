@@ -313,3 +313,40 @@ func TestTargetConditions(t *testing.T) {
 		}
 	})
 }
+
+// TestPacketsBacktrace: a 20-frame backtrace on a fresh stop reads the
+// stack in a few round trips.
+func TestPacketsBacktrace(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	pc := &packetCounter{}
+	m := NewManager(Config{PacketLog: pc})
+	t.Cleanup(m.Close)
+	ctx := t.Context()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, "counter")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "bottom", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue to bottom: %+v %v", st, err)
+	}
+	// The first backtrace reads the library list (once per session).
+	t0 := time.Now()
+	if _, _, _, err := s.Backtrace(ctx, 64); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first backtrace: %v, %d packets", time.Since(t0), len(pc.take()))
+	s.invalidateForBench()
+	pc.take()
+	fr, _, _, err := s.Backtrace(ctx, 64)
+	if err != nil || len(fr) != 22 {
+		t.Fatalf("backtrace: %d frames, %v", len(fr), err)
+	}
+	sent := pc.take()
+	t.Logf("backtrace: %d packets: %s", len(sent), strings.Join(sent, " | "))
+	if len(sent) > 3 {
+		t.Errorf("backtrace sent %d packets, budget 3", len(sent))
+	}
+}
