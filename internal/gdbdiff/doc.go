@@ -33,7 +33,9 @@
 // Each side is compared with GDB on its own; field names carry the side
 // ("engine:bt", "session:var:i"). The fields compared at a stop are: the
 // breakpoint addresses; the arguments of every frame (which checks the
-// registers the unwinder recovers for callers); the
+// registers the unwinder recovers for callers); the variables of up to six
+// caller frames in the program's own sources (libc frames hold
+// per-process random data: pointer-guard mangled jmp_bufs, canaries); the
 // backtrace (function, source file base name and line of every frame);
 // every local and argument of frame 0 with its value; and the value of
 // every expression in the table. The test prints

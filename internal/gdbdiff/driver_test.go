@@ -43,7 +43,14 @@ type observation struct {
 	// -stack-list-arguments): it checks the registers the unwinder
 	// recovers for the callers.
 	Args []string
+	// Callers holds, for frames 1 .. maxCallerFrames, their variables
+	// (arguments, NAME@entry and locals), sorted: it checks the values the
+	// unwinder recovers for callers' locals.
+	Callers []map[string]string
 }
+
+// maxCallerFrames bounds the caller frames whose variables are compared.
+const maxCallerFrames = 6
 
 // event is why a resume returned.
 type event struct {
@@ -254,7 +261,11 @@ type field struct {
 }
 
 // compare lists the fields of one stop on both sides, in a stable order.
-func compare(sp *stopSpec, ours, gdb *observation) []field {
+// srcs names the programs' own source files (base names): only caller
+// frames in them have their variables compared, because frames in libc
+// hold per-process random data (pointer-guard mangled jmp_bufs, stack
+// canaries) that differ between any two runs.
+func compare(sp *stopSpec, ours, gdb *observation, srcs map[string]bool) []field {
 	var out []field
 	if ours.Err != "" || gdb.Err != "" {
 		// Compare only whether both reached the stop.
@@ -265,6 +276,7 @@ func compare(sp *stopSpec, ours, gdb *observation) []field {
 	}
 	out = append(out, field{"bt", framesText(ours.Frames), framesText(gdb.Frames)})
 	out = append(out, field{"args", argsText(ours.Args), argsText(gdb.Args)})
+	out = append(out, field{"callers", callersText(ours, srcs), callersText(gdb, srcs)})
 	if _, e1 := ours.Vars["(error)"]; e1 || gdb.Vars["(error)"] != "" {
 		// One side could not list variables at all: one field, not one
 		// per variable of the other side.
@@ -322,6 +334,17 @@ func argsText(args []string) string {
 		fmt.Fprintf(&b, "#%d (%s)", i, normValue(a))
 	}
 	return b.String()
+}
+
+func callersText(o *observation, srcs map[string]bool) string {
+	var parts []string
+	for i, m := range o.Callers {
+		if i+1 >= len(o.Frames) || !srcs[o.Frames[i+1].File] {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("#%d {%s}", i+1, varsText(m)))
+	}
+	return strings.Join(parts, " | ")
 }
 
 func varsText(m map[string]string) string {

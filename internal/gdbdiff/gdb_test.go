@@ -21,14 +21,15 @@ type gdbSide struct {
 	args []string
 	env  []string
 
-	srv   *proc.Process
-	gdb   *proc.Process
-	stdin io.WriteCloser
-	recs  chan gdbmi.Record
-	next  int
-	num   map[int]string // spec index -> GDB breakpoint number
-	byNum map[string]int // GDB breakpoint number -> spec index
-	log   []string       // commands and replies, for failure messages
+	srv    *proc.Process
+	gdb    *proc.Process
+	stdin  io.WriteCloser
+	recs   chan gdbmi.Record
+	next   int
+	num    map[int]string // spec index -> GDB breakpoint number
+	byNum  map[string]int // GDB breakpoint number -> spec index
+	log    []string       // commands and replies, for failure messages
+	thread string         // GDB's id of the thread that last stopped
 }
 
 func newGDBSide(prog string, args, env []string) *gdbSide {
@@ -135,6 +136,9 @@ func (g *gdbSide) exec(ctx context.Context, c string) (gdbmi.Record, error) {
 			return rec, err
 		}
 		if rec.Kind == gdbmi.KindExec && rec.Class == "stopped" {
+			if id := rec.String("thread-id"); id != "" {
+				g.thread = id
+			}
 			return rec, nil
 		}
 	}
@@ -276,6 +280,19 @@ func (g *gdbSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		}
 	} else {
 		o.Vars["(error)"] = err.Error()
+	}
+	for level := 1; level < len(o.Frames) && level <= maxCallerFrames; level++ {
+		m := map[string]string{}
+		rec, err := g.cmd(ctx, fmt.Sprintf("-stack-list-variables --thread %s --frame %d --all-values", g.thread, level))
+		if err != nil {
+			m["(error)"] = err.Error()
+		} else {
+			vars, _ := rec.Field("variables")
+			for _, v := range vars.Values {
+				addVar(m, str(v, "name"), str(v, "value"))
+			}
+		}
+		o.Callers = append(o.Callers, m)
 	}
 	for _, e := range sp.Exprs {
 		rec, err := g.cmd(ctx, "-data-evaluate-expression "+gdbmi.Quote(e))

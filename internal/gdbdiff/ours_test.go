@@ -456,24 +456,11 @@ func (o *oursSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		}
 		obs.Args = append(obs.Args, strings.Join(parts, ", "))
 	}
+	obs.Vars = o.frameVars(ctx, frames[0])
+	for level := 1; level < len(frames) && level <= maxCallerFrames; level++ {
+		obs.Callers = append(obs.Callers, o.frameVars(ctx, frames[level]))
+	}
 	fs := o.scopeOf(ctx, frames[0])
-	format := func(v dwarf.Variable) string {
-		if obj, err := fs.varObject(v); err == nil {
-			return miValue(fs.env.Format(obj))
-		}
-		return "<error: no type>"
-	}
-	for _, v := range frames[0].Params() {
-		addVar(obs.Vars, v.Name, format(v))
-		// GDB's NAME@entry (print entry-values default), when the
-		// caller's call-site information gives the value at entry.
-		if ev, err := frames[0].EntryValue(v); err == nil {
-			addVar(obs.Vars, ev.Name, format(ev))
-		}
-	}
-	for _, v := range frames[0].Locals() {
-		addVar(obs.Vars, v.Name, format(v))
-	}
 	for _, e := range sp.Exprs {
 		obj, err := dwarf.EvalExpr(ctx, fs, e)
 		if err != nil {
@@ -483,6 +470,34 @@ func (o *oursSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		obs.Exprs = append(obs.Exprs, miValue(fs.env.Format(obj)))
 	}
 	return obs
+}
+
+// frameVars lists a frame's arguments (with GDB's NAME@entry where the
+// caller's call-site information gives the value at entry) and locals.
+// A frame without DWARF gives GDB's error, as a "(error)" entry.
+func (o *oursSide) frameVars(ctx context.Context, f *dwarf.Frame) map[string]string {
+	m := map[string]string{}
+	if f.Function == nil {
+		m["(error)"] = "No symbol table info available."
+		return m
+	}
+	fs := o.scopeOf(ctx, f)
+	format := func(v dwarf.Variable) string {
+		if obj, err := fs.varObject(v); err == nil {
+			return miValue(fs.env.Format(obj))
+		}
+		return "<error: no type>"
+	}
+	for _, v := range f.Params() {
+		addVar(m, v.Name, format(v))
+		if ev, err := f.EntryValue(v); err == nil {
+			addVar(m, ev.Name, format(ev))
+		}
+	}
+	for _, v := range f.Locals() {
+		addVar(m, v.Name, format(v))
+	}
+	return m
 }
 
 // trimInlineEntry drops the inlined calls that start at the stop pc and

@@ -156,17 +156,23 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 	}
 	for level := range frames {
 		var parts []string
+		m := map[string]string{}
 		if _, err := d.s.SelectFrame(ctx, level); err == nil {
 			vals, _, err := d.s.Locals(ctx)
-			if err == nil {
-				for _, v := range vals {
-					if v.Kind == "argument" {
-						parts = append(parts, v.Name+"="+miValue(sessionValue(v)))
-					}
+			if err != nil {
+				m["(error)"] = err.Error()
+			}
+			for _, v := range vals {
+				if v.Kind == "argument" {
+					parts = append(parts, v.Name+"="+miValue(sessionValue(v)))
 				}
+				addVar(m, v.Name, miValue(sessionValue(v)))
 			}
 		}
 		o.Args = append(o.Args, strings.Join(parts, ", "))
+		if level >= 1 && level <= maxCallerFrames {
+			o.Callers = append(o.Callers, m)
+		}
 	}
 	if _, err := d.s.SelectFrame(ctx, 0); err != nil {
 		return &observation{Err: "select frame 0: " + err.Error()}
