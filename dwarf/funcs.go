@@ -577,7 +577,19 @@ type InlinedCopy struct {
 func (img *Image) InlinedCopies(name string) []InlinedCopy {
 	var sites []inlineSite
 	if !img.allDone.Load() && img.listUnits() == nil && img.dw != nil {
-		for _, u := range img.inlineUnits(name) {
+		img.lazyMu.Lock()
+		units, ok := img.lazyInl[name]
+		img.lazyMu.Unlock()
+		if !ok {
+			units = img.inlineUnits(name)
+			img.lazyMu.Lock()
+			if img.lazyInl == nil {
+				img.lazyInl = map[string][]*unit{}
+			}
+			img.lazyInl[name] = units
+			img.lazyMu.Unlock()
+		}
+		for _, u := range units {
 			sites = append(sites, u.inlinesByKey()[name]...)
 		}
 	} else {

@@ -61,6 +61,7 @@ type Image struct {
 	fnSyms    []symtabData // .symtab sections for lazy name lookups, nil if none
 	lazyMu    sync.Mutex
 	lazyBy    map[string][]*Function // FuncsByName results found without indexAll
+	lazyInl   map[string][]*unit     // InlinedCopies: the units to look in
 
 	secMu     sync.Mutex
 	secs      map[string][]byte
