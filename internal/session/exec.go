@@ -319,7 +319,10 @@ func (s *Session) whereCFA(ctx context.Context, withCFA bool) (here, error) {
 // cfa returns the canonical frame address of the innermost frame, 0 if
 // unknown.
 func (s *Session) cfa(ctx context.Context, img *dwarf.Image, bias uint64, regs dwarf.Regs) uint64 {
-	if bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 8, PastMain: true}); err == nil && len(bt.Frames) > 0 {
+	// Not past main (that opens the C library's debug information):
+	// main's own CFA comes from its CFI rule.
+	if bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 8}); err == nil && len(bt.Frames) > 0 {
+		s.fillCFA(bt.Frames)
 		return bt.Frames[0].CFA
 	}
 	return 0

@@ -31,9 +31,12 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 		s.framesT = s.cur
 		return s.frames, nil
 	}
-	// PastMain: the unwinder computes a frame's CFA only when it unwinds
-	// past it, and locals of main need main's CFA. Cut after main here.
-	opts := dwarf.UnwindOptions{MaxFrames: maxFrames + 1, PastMain: true}
+	// The unwinder computes a frame's CFA only when it unwinds past it,
+	// and locals of main need main's CFA. Unwinding past main would open
+	// the C library's debug information (hundreds of ms on the first
+	// backtrace of a session), so stop at main and compute its CFA from
+	// its CFI (fillCFA).
+	opts := dwarf.UnwindOptions{MaxFrames: maxFrames + 1}
 	keep, fn := s.inlineEntryAt(regs.PC())
 	opts.KeepInlineEntry = keep
 	bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, opts)
@@ -60,9 +63,35 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	if len(fr) > maxFrames {
 		fr = fr[:maxFrames]
 	}
+	s.fillCFA(fr)
 	s.frames = fr
 	s.framesT = s.cur
 	return s.frames, nil
+}
+
+// fillCFA sets the CFA of the outermost frames (main's physical frame and
+// the inlined frames sharing it) from main's CFI rule when the unwinder,
+// stopped there, did not compute it.
+func (s *Session) fillCFA(fr []*dwarf.Frame) {
+	if len(fr) == 0 {
+		return
+	}
+	last := fr[len(fr)-1]
+	if last.CFA != 0 || last.Image == nil || last.Name != "main" {
+		return
+	}
+	reg, off, ok := s.cfaRule(last.Image, last.PC-last.Bias)
+	if !ok {
+		return
+	}
+	v, ok := last.Regs.Get(reg)
+	if !ok {
+		return
+	}
+	cfa := v + uint64(off)
+	for i := len(fr) - 1; i >= 0 && fr[i].CFA == 0 && fr[i].PC == last.PC; i-- {
+		fr[i].CFA = cfa
+	}
 }
 
 // trimInlineEntry drops the frames of the inlined calls that start at
