@@ -422,7 +422,7 @@ func TestFuncsByNameLazyMatchesFull(t *testing.T) {
 			continue
 		}
 		if l.name == "stl/stl" && os.Getenv("RRMCP_LARGE") == "" {
-			t.Logf("%s: not checked (slow, ~100 s: indexes 41 MB of DWARF twice and looks up 4,660 names); set RRMCP_LARGE=1", p)
+			t.Logf("%s: not checked (slow, ~6 min on 2 busy cores: indexes 41 MB of DWARF twice and looks up 4,660 names); set RRMCP_LARGE=1", p)
 			continue
 		}
 		progs = append(progs, prog{l.name, p, l.stride})
@@ -518,6 +518,39 @@ func TestDropDiscarded(t *testing.T) {
 	for _, f := range img.Functions() {
 		if f.Entry == 0 {
 			t.Errorf("function %s at address zero", f.Name)
+		}
+	}
+}
+
+// TestMayHaveLoclist checks the abbreviation pre-check that lets GDB's
+// prologue rule skip walking function bodies: a unit it rules out has
+// no location lists, and -O2 units are not ruled out.
+func TestMayHaveLoclist(t *testing.T) {
+	for _, c := range []struct {
+		src, opt string
+		want     bool // some unit may have location lists
+	}{{"sample.c", "-O0", false}, {"sample.c", "-O2", true}} {
+		img, err := Open(buildTestProg(t, "gcc", c.src, "-g", c.opt))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer img.Close()
+		if err := img.listUnits(); err != nil {
+			t.Fatal(err)
+		}
+		any := false
+		for _, u := range img.units {
+			may := u.mayHaveLoclist()
+			any = any || may
+			if err := u.indexDeep(); err != nil {
+				t.Fatal(err)
+			}
+			if u.hasLoclist && !may {
+				t.Errorf("%s %s: unit %s has location lists, ruled out by its abbreviations", c.src, c.opt, u.name)
+			}
+		}
+		if any != c.want {
+			t.Errorf("%s %s: some unit may have location lists = %v, want %v", c.src, c.opt, any, c.want)
 		}
 	}
 }

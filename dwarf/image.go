@@ -397,6 +397,7 @@ func (img *Image) symbols() []elfSym {
 		}
 		var all []cand
 		add := func(t symtabData) {
+			all = slices.Grow(all, len(t.syms)/24)
 			t.entries(func(name []byte, typ elf.SymType, shndx uint16, value, size uint64) {
 				if (typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC && typ != elf.STT_NOTYPE) || value == 0 || shndx == uint16(elf.SHN_UNDEF) {
 					return
@@ -514,9 +515,16 @@ func demangleSym(name string) string {
 
 // abbrevHasTag reports whether the abbreviation table at off in
 // .debug_abbrev declares an abbreviation with the given tag: a unit
-// whose table does not cannot contain such a DIE. Malformed tables
-// answer true (the caller then walks the unit).
+// whose table does not cannot contain such a DIE.
 func (img *Image) abbrevHasTag(off uint64, tag stddwarf.Tag) bool {
+	return img.abbrevAny(off, func(t stddwarf.Tag, _ stddwarf.Attr, _ uint64) bool { return t == tag })
+}
+
+// abbrevAny reports whether pred holds for some abbreviation of the table
+// at off in .debug_abbrev: pred sees each abbreviation's tag with attr 0,
+// then with each of its attributes and forms. Malformed tables answer
+// true (the caller then walks the unit).
+func (img *Image) abbrevAny(off uint64, pred func(tag stddwarf.Tag, attr stddwarf.Attr, form uint64) bool) bool {
 	b := img.section(".debug_abbrev")
 	if off >= uint64(len(b)) {
 		return true
@@ -548,7 +556,8 @@ func (img *Image) abbrevHasTag(off uint64, tag stddwarf.Tag) bool {
 		if !ok || len(b) == 0 {
 			return true
 		}
-		if stddwarf.Tag(t) == tag {
+		tag := stddwarf.Tag(t)
+		if pred(tag, 0, 0) {
 			return true
 		}
 		b = b[1:] // DW_CHILDREN_*
@@ -560,6 +569,9 @@ func (img *Image) abbrevHasTag(off uint64, tag stddwarf.Tag) bool {
 			}
 			if attr == 0 && form == 0 {
 				break
+			}
+			if pred(tag, stddwarf.Attr(attr), form) {
+				return true
 			}
 			if form == 0x21 { // DW_FORM_implicit_const: an SLEB128 value
 				if _, ok := uleb(); !ok {

@@ -388,7 +388,7 @@ func (img *Image) skipPrologue(f *Function) uint64 {
 	if u == nil {
 		return f.Entry
 	}
-	if strings.HasPrefix(u.producer, "GNU ") && u.indexDeep() == nil && u.hasLoclist {
+	if strings.HasPrefix(u.producer, "GNU ") && u.mayHaveLoclist() && u.indexDeep() == nil && u.hasLoclist {
 		return f.Entry // locations_valid: GDB breaks at the entry
 	}
 	lt := u.lineTable()

@@ -157,6 +157,16 @@ type scopeFrame struct {
 	inFunc bool
 }
 
+// mayHaveLoclist reports whether the unit's abbreviations allow a
+// DW_AT_location that is a location list (DW_FORM_sec_offset,
+// DW_FORM_loclistx, or data4/data8 before DWARF 4); if not, hasLoclist is
+// false without walking the function bodies (-O0 code).
+func (u *unit) mayHaveLoclist() bool {
+	return u.img.abbrevAny(u.abbrevOff, func(_ stddwarf.Tag, a stddwarf.Attr, form uint64) bool {
+		return a == stddwarf.AttrLocation && (form == 0x17 || form == 0x22 || form == 0x06 || form == 0x07)
+	})
+}
+
 // walk records functions, declarations and CU-level variables; it skips
 // function bodies (via DW_AT_sibling) unless deep, in which case it
 // records only inlined calls and location-list use.
