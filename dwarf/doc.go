@@ -70,8 +70,11 @@
 // first time a line lookup does, and a function's scope tree the first
 // time a frame in it is inspected. [Image.FuncsByName] indexes only the
 // units that ELF symbols whose names contain the looked-up name point to
-// (every unit for operators, or without a .symtab); listing every
-// function, inlined copies and global variables index every unit. Function bodies are only walked for inlined-call
+// (every unit for operators, or without a .symtab);
+// [Image.InlinedCopies] walks the bodies of only the units whose
+// abbreviations allow inlined calls and whose bytes can name the
+// function. Listing every function ([Image.Functions]) and looking up
+// global variables index every unit. Function bodies are only walked for inlined-call
 // sites and location-list use ("deep" index) when a name lookup of inlined
 // functions or GDB's prologue rule needs them.
 //
