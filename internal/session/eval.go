@@ -19,6 +19,9 @@ type frameScope struct {
 	img *dwarf.Image
 	env *dwarf.ValueEnv
 	tr  *dwarf.TypeReader
+	// quick: f is frame 0 built without unwinding (quickFrame); it has
+	// no memory for location expressions that dereference.
+	quick bool
 }
 
 func (s *Session) types(img *dwarf.Image) *dwarf.TypeReader {
@@ -51,12 +54,26 @@ func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *
 // scope returns the evaluation scope of the selected frame, or a global
 // scope when there is no usable frame.
 func (s *Session) scope(ctx context.Context) (*frameScope, error) {
+	return s.scopeFor(ctx, "")
+}
+
+// scopeFor is scope for evaluating expr: when the selected frame is frame
+// 0 and the stack is not unwound yet, an expression that cannot refer to
+// callers (no NAME@entry) is evaluated in frame 0 built from the
+// registers and the CFI rule alone (quickFrame): no stack reads.
+func (s *Session) scopeFor(ctx context.Context, expr string) (*frameScope, error) {
 	if s.img == nil && s.exited != nil {
 		return nil, s.exitedErr("cannot evaluate")
 	}
 	fs := &frameScope{s: s, ctx: ctx, img: s.img}
 	bias := s.bias
-	if s.exited == nil {
+	var quick *dwarf.Frame
+	if s.exited == nil && expr != "" && !strings.Contains(expr, "@") && s.frame == 0 && s.frames == nil {
+		quick = s.quickFrame(ctx)
+	}
+	if quick != nil {
+		fs.f, fs.img, bias, fs.quick = quick, quick.Image, quick.Bias, true
+	} else if s.exited == nil {
 		if f, err := s.curFrame(ctx); err == nil {
 			fs.f = f
 			if f.Image != nil {
@@ -166,11 +183,18 @@ func putLE(b []byte, v uint64) {
 
 // evalObject evaluates expr natively in the selected frame.
 func (s *Session) evalObject(ctx context.Context, expr string) (dwarf.Object, *frameScope, error) {
-	fs, err := s.scope(ctx)
+	fs, err := s.scopeFor(ctx, expr)
 	if err != nil {
 		return dwarf.Object{}, nil, err
 	}
 	o, err := dwarf.EvalExpr(ctx, fs, expr)
+	if fs.quick && quickFailed(fs, o, err) {
+		// A location needed memory the quick frame lacks: unwind.
+		if fs, err = s.scope(ctx); err != nil {
+			return dwarf.Object{}, nil, err
+		}
+		o, err = dwarf.EvalExpr(ctx, fs, expr)
+	}
 	return o, fs, err
 }
 
@@ -224,11 +248,18 @@ func exprError(expr string, err error) error {
 
 // condTrue evaluates a breakpoint condition at the current stop.
 func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
-	fs, err := s.scope(ctx)
+	fs, err := s.scopeFor(ctx, cond)
 	if err != nil {
 		return false, err
 	}
-	return dwarf.EvalCondition(ctx, fs, cond)
+	ok, err := dwarf.EvalCondition(ctx, fs, cond)
+	if fs.quick && err != nil && errors.Is(err, dwarf.ErrNoMemory) {
+		if fs, err = s.scope(ctx); err != nil {
+			return false, err
+		}
+		ok, err = dwarf.EvalCondition(ctx, fs, cond)
+	}
+	return ok, err
 }
 
 // parseExpr checks syntax only.
@@ -415,4 +446,14 @@ func orUnknown(s string) string {
 		return "this function"
 	}
 	return s
+}
+
+// quickFailed reports whether an evaluation in a quick frame ran into a
+// location that needed target memory (the result or any part of it).
+func quickFailed(fs *frameScope, o dwarf.Object, err error) bool {
+	if err != nil {
+		return errors.Is(err, dwarf.ErrNoMemory)
+	}
+	return o.Err != nil && errors.Is(o.Err, dwarf.ErrNoMemory) ||
+		strings.Contains(fs.env.Format(o), dwarf.ErrNoMemory.Error())
 }

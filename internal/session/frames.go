@@ -69,6 +69,36 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	return s.frames, nil
 }
 
+// quickFrame builds frame 0 of the selected thread from its registers
+// and its function's CFI rule, without unwinding (which reads the stack):
+// enough to look up and read its variables. nil when frame 0 is not a
+// plain function frame (inlined calls at the pc, no symbols, a CFA rule
+// other than register+offset): the caller unwinds then.
+func (s *Session) quickFrame(ctx context.Context) *dwarf.Frame {
+	regs, err := s.regs(ctx, s.cur)
+	if err != nil {
+		return nil
+	}
+	pc := regs.PC()
+	img, bias, ok := s.module(ctx, pc)
+	if !ok || img == nil {
+		return nil
+	}
+	fn := img.FuncAt(pc - bias)
+	if fn == nil || len(fn.InlineChain(pc-bias)) > 0 {
+		return nil
+	}
+	reg, off, ok := s.cfaRule(img, pc-bias)
+	if !ok {
+		return nil
+	}
+	v, ok := regs.Get(reg)
+	if !ok {
+		return nil
+	}
+	return &dwarf.Frame{PC: pc, Regs: regs, Image: img, Bias: bias, Function: fn, Name: fn.Name, CFA: v + uint64(off)}
+}
+
 // fillCFA sets the CFA of the outermost frames (main's physical frame and
 // the inlined frames sharing it) from main's CFI rule when the unwinder,
 // stopped there, did not compute it.

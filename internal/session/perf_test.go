@@ -3,6 +3,7 @@ package session
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -72,10 +73,10 @@ func TestPacketsPerCall(t *testing.T) {
 		budget int
 		call   func() error
 	}{
-		{"read_memory", 2, func() error { _, err := s.ReadMemory(ctx, "&bytes", 64); return err }},
+		{"read_memory", 1, func() error { _, err := s.ReadMemory(ctx, "&bytes", 64); return err }},
 		{"registers", 1, func() error { _, err := s.Registers(ctx, nil); return err }},
 		{"locals", 3, func() error { _, _, err := s.Locals(ctx); return err }},
-		{"evaluate", 4, func() error { _, err := s.Evaluate(ctx, "list->next->name"); return err }},
+		{"evaluate", 2, func() error { _, err := s.Evaluate(ctx, "list->next->name"); return err }},
 		{"continue", 8, func() error { _, err := s.Continue(ctx, false); return err }},
 		{"step", 16, func() error { _, err := s.Step(ctx, 1, false); return err }},
 		{"next", 16, func() error { _, err := s.Next(ctx, 1, false); return err }},
@@ -348,5 +349,53 @@ func TestPacketsBacktrace(t *testing.T) {
 	t.Logf("backtrace: %d packets: %s", len(sent), strings.Join(sent, " | "))
 	if len(sent) > 3 {
 		t.Errorf("backtrace sent %d packets, budget 3", len(sent))
+	}
+}
+
+// TestQuickFrameAgrees: expressions evaluated in frame 0 built from the
+// registers and CFI alone (before any unwind) give what they give in the
+// unwound frame 0.
+func TestQuickFrameAgrees(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	ctx := t.Context()
+	for _, c := range []struct {
+		prog, fn string
+		exprs    []string
+	}{
+		{"counter", "hit", []string{"i", "hits", "i + hits * 2", "&i", "list->next->name", "&bytes", "$pc", "$rsp", "total"}},
+		{"counter", "walk", []string{"*n", "n->next->name", "sum", "&sum", "n->value + 1"}},
+		{"counter", "square", []string{"x", "y", "x * x", "&y"}},
+		{"counter-O2", "hit", []string{"i", "hits", "total"}},
+		{"counter-O2", "bottom", []string{"depth", "list->name"}},
+		{"cpp_shapes", "geo::Square::Square", []string{"side", "name", "origin", "origin.x + origin.y", "this"}},
+	} {
+		t.Run(c.prog+"/"+c.fn, func(t *testing.T) {
+			m := NewManager(Config{})
+			t.Cleanup(m.Close)
+			s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, c.prog)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.SetBreakpoint(ctx, c.fn, "", false); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+				t.Fatalf("continue: %+v %v", st, err)
+			}
+			quick := map[string]string{}
+			for _, e := range c.exprs {
+				r, err := s.Evaluate(ctx, e)
+				quick[e] = fmt.Sprintf("%s|%s|%s|%v", r.Value, r.Type, r.Address, err)
+			}
+			if _, _, _, err := s.Backtrace(ctx, 64); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range c.exprs {
+				r, err := s.Evaluate(ctx, e)
+				if got := fmt.Sprintf("%s|%s|%s|%v", r.Value, r.Type, r.Address, err); got != quick[e] {
+					t.Errorf("%s: quick frame %q, unwound frame %q", e, quick[e], got)
+				}
+			}
+		})
 	}
 }
