@@ -166,6 +166,10 @@ func TestConditionalHitsTimed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 10,000 breakpoint hits")
 	}
+	cond := "i < 0" // compiled to agent bytecode
+	if c := os.Getenv("RRMCP_BENCH_COND"); c != "" {
+		cond = c // e.g. "i + 1 < 0": evaluated by the host at every hit
+	}
 	testenv.NeedTool(t, "gdbserver")
 	pc := &packetCounter{}
 	m := NewManager(Config{PacketLog: pc})
@@ -175,7 +179,7 @@ func TestConditionalHitsTimed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.SetBreakpoint(ctx, "hit", "i < 0", false); err != nil {
+	if _, err := s.SetBreakpoint(ctx, "hit", cond, false); err != nil {
 		t.Fatal(err)
 	}
 	pc.take()
