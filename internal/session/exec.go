@@ -319,6 +319,13 @@ func (s *Session) whereCFA(ctx context.Context, withCFA bool) (here, error) {
 // cfa returns the canonical frame address of the innermost frame, 0 if
 // unknown.
 func (s *Session) cfa(ctx context.Context, img *dwarf.Image, bias uint64, regs dwarf.Regs) uint64 {
+	// Frame 0's CFA is its CFI rule applied to the registers: no stack
+	// read. Unwinding is the fallback (no FDE, an expression rule).
+	if reg, off, ok := s.cfaRule(img, regs.PC()-bias); ok {
+		if v, ok := regs.Get(reg); ok {
+			return v + uint64(off)
+		}
+	}
 	// Not past main (that opens the C library's debug information):
 	// main's own CFA comes from its CFI rule.
 	if bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 8}); err == nil && len(bt.Frames) > 0 {
