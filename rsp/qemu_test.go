@@ -202,11 +202,10 @@ func runQEMU(t *testing.T, scenario func(q *qemuPeer) error) {
 		hangs = append(hangs, err)
 	}
 	msg := fmt.Sprintf("QEMU replay hung in all %d attempts (known QEMU 10 reverse-seek deadlock, docs/peers.md §2.5): %v", qemuAttempts, errors.Join(hangs...))
-	// A QEMU that deadlocks does not tell us anything about our client: gdb
-	// 13 hangs the same way on the same replay (reverse-stepi and
-	// reverse-continue from a breakpoint, measured on this project's CI
-	// machines). Say so as a skip, listed by make test, never as a pass;
-	// every other failure above is fatal.
+	// A QEMU that deadlocks tells us nothing about our client: on a loaded
+	// machine gdb 13 hangs the same way on the same replay (reverse-stepi
+	// and reverse-continue from a breakpoint). Say so as a skip, listed by
+	// make test, never as a pass; every other failure above is fatal.
 	t.Skip("SKIP(qemu deadlock): " + msg)
 }
 
