@@ -12,7 +12,7 @@
 package proc
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -61,7 +61,6 @@ type Process struct {
 	lines   []Line // ring of the last KeepLines lines
 	seq     int64
 	changed chan struct{} // closed and replaced on every new line
-	drained sync.WaitGroup
 }
 
 // Start launches the child described by cfg. ctx only bounds the start-up;
@@ -79,40 +78,63 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	cmd.Stdin = cfg.Stdin
 	cmd.ExtraFiles = cfg.ExtraFiles
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		return nil, err
-	}
 	p := &Process{cfg: cfg, cmd: cmd, done: make(chan struct{}), changed: make(chan struct{})}
+	stdout, stderr := &lineWriter{p: p}, &lineWriter{p: p, stderr: true}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	// A grandchild outside the process group (a debuggee that gdbserver put
+	// in a group of its own) may hold the output pipes open after the child
+	// exited: stop waiting for it after WaitDelay rather than forever.
+	cmd.WaitDelay = waitDelay
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", cfg.Path, err)
 	}
-	p.drained.Add(2)
-	go p.drain(stdout, false)
-	go p.drain(stderr, true)
 	go func() {
-		p.drained.Wait() // Wait closes the pipes: read them to EOF first
 		p.err = cmd.Wait()
+		stdout.flush()
+		stderr.flush()
 		close(p.done)
 		p.notify()
 	}()
 	return p, nil
 }
 
-func (p *Process) drain(r io.Reader, isErr bool) {
-	defer p.drained.Done()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
-	for sc.Scan() {
-		p.add(sc.Text(), isErr)
+// waitDelay bounds how long Wait keeps reading output after the child exited.
+const waitDelay = time.Second
+
+// lineWriter splits a child's output into lines for Process.add. os/exec
+// calls Write from one goroutine per stream.
+type lineWriter struct {
+	p      *Process
+	stderr bool
+	buf    []byte
+}
+
+// maxLine bounds a line kept in the ring; longer lines are cut there.
+const maxLine = 64 * 1024
+
+func (w *lineWriter) Write(b []byte) (int, error) {
+	w.buf = append(w.buf, b...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.p.add(string(w.buf[:min(i, maxLine)]), w.stderr)
+		w.buf = w.buf[i+1:]
 	}
-	// A line longer than the buffer stops the scanner: keep draining so the
-	// child never blocks on a full pipe.
-	io.Copy(io.Discard, r)
+	if len(w.buf) > maxLine {
+		w.p.add(string(w.buf[:maxLine]), w.stderr)
+		w.buf = w.buf[:0]
+	}
+	return len(b), nil
+}
+
+// flush hands on a last line that had no newline; called after Wait.
+func (w *lineWriter) flush() {
+	if len(w.buf) > 0 {
+		w.p.add(string(w.buf), w.stderr)
+		w.buf = nil
+	}
 }
 
 func (p *Process) add(text string, isErr bool) {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -122,4 +123,30 @@ func alive(pid int) bool {
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+}
+
+// TestGrandchildHoldsPipes: a grandchild in a session of its own (as a
+// debuggee that gdbserver put in its own group) keeps the output pipes open
+// after the child exited; the child must still count as exited, promptly.
+func TestGrandchildHoldsPipes(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", "setsid sh -c 'echo gc $$; exec sleep 30' & sleep 0.2; exit 0"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.WaitLine(ctx, regexp.MustCompile(`gc (\d+)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gc, _ := strconv.Atoi(m[1])
+	defer syscall.Kill(gc, syscall.SIGKILL)
+	select {
+	case <-p.Done():
+	case <-ctx.Done():
+		t.Fatal("the child exited but Process.Done never closed while a grandchild held its pipes")
+	}
+	if err := p.Stop(time.Second); err != nil {
+		t.Fatal(err)
+	}
 }
