@@ -201,15 +201,7 @@ func (env *ValueEnv) ppString(o Object) (pretty, error) {
 	if err != nil {
 		return pretty{}, err
 	}
-	pt, ok := Resolve(p.Type).(*PointerType)
-	if !ok {
-		return pretty{}, errNotPretty
-	}
-	ct, ok := isCharType(pt.Elem)
-	if !ok {
-		return pretty{}, errNotPretty
-	}
-	addr, err := env.Uint(p)
+	addr, ct, err := env.charPointer(p)
 	if err != nil {
 		return pretty{}, err
 	}
@@ -233,8 +225,28 @@ func (env *ValueEnv) ppString(o Object) (pretty, error) {
 	default:
 		n = uint64(l)
 	}
+	return env.countedChars(addr, n, ct)
+}
+
+// charPointer returns the address held by p, a pointer to a character type,
+// and that type; errNotPretty if p points to something else.
+func (env *ValueEnv) charPointer(p Object) (uint64, *BaseType, error) {
+	pt, ok := Resolve(p.Type).(*PointerType)
+	if !ok {
+		return 0, nil, errNotPretty
+	}
+	ct, ok := isCharType(pt.Elem)
+	if !ok {
+		return 0, nil, errNotPretty
+	}
+	addr, err := env.Uint(p)
+	return addr, ct, err
+}
+
+// countedChars prints n characters of type ct at addr as a string literal,
+// cut at the print-elements limit as GDB does.
+func (env *ValueEnv) countedChars(addr, n uint64, ct *BaseType) (pretty, error) {
 	limit := uint64(env.maxElements())
-	trunc := n > limit
 	es := uint64(ct.ByteSize)
 	b, err := env.read(addr, int(min(n, limit)*es))
 	if err != nil {
@@ -244,7 +256,7 @@ func (env *ValueEnv) ppString(o Object) (pretty, error) {
 	for i := range cs {
 		cs[i] = leUint(b[uint64(i)*es : uint64(i+1)*es])
 	}
-	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), trunc)}, nil
+	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), n > limit)}, nil
 }
 
 // ppIterator prints a libstdc++ iterator as the element it points to:

@@ -418,30 +418,12 @@ func (env *ValueEnv) ppStringView(o Object) (pretty, error) {
 	if err := errors.Join(err1, err2); err != nil {
 		return pretty{}, err
 	}
-	pt, ok := Resolve(p.Type).(*PointerType)
-	if !ok {
-		return pretty{}, errNotPretty
-	}
-	ct, ok := isCharType(pt.Elem)
-	if !ok {
-		return pretty{}, errNotPretty
-	}
-	addr, err1 := env.Uint(p)
+	addr, ct, err1 := env.charPointer(p)
 	ln, err2 := env.Uint(n)
 	if err := errors.Join(err1, err2); err != nil {
 		return pretty{}, err
 	}
-	limit := uint64(env.maxElements())
-	es := uint64(ct.ByteSize)
-	b, err := env.read(addr, int(min(ln, limit)*es))
-	if err != nil {
-		return pretty{}, err
-	}
-	cs := make([]uint64, len(b)/int(es))
-	for i := range cs {
-		cs[i] = leUint(b[uint64(i)*es : uint64(i+1)*es])
-	}
-	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), ln > limit)}, nil
+	return env.countedChars(addr, ln, ct)
 }
 
 // ppBitset prints std::bitset as its set bits: "std::bitset = {[0] = 1}".
