@@ -131,10 +131,10 @@ func cases() []benchCase {
 			}, true)},
 		{name: "backtrace_20_frames", unit: "ms", reps: 12, exe: counter,
 			desc: "rr_backtrace / -stack-list-frames at bottom() under chain(20): the first backtrace after the stop (fresh target each time, same front-end process). GDB reads libc's symbols at the library-load event during the untimed continue; rrmcp lazily, so this can include loading them",
-			run:  backtrace},
+			run:  backtraceAtBottom(false)},
 		{name: "continue_and_backtrace", unit: "ms", reps: 12, exe: counter,
 			desc: "the continue to bottom() and the backtrace together (fresh target each time): what an agent waits for, whichever side loads library symbols when",
-			run:  continueAndBacktrace},
+			run:  backtraceAtBottom(true)},
 		{name: "locals", unit: "ms", reps: 40, exe: counter,
 			desc: "rr_locals / -stack-list-variables --all-values in hit()",
 			run: atHit(func(ctx context.Context, d driver) (string, error) {
@@ -221,71 +221,50 @@ func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool)
 	}
 }
 
-func backtrace(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
-	var m measurement
-	d, err := mk(ctx, exe)
-	if err != nil {
-		return m, err
-	}
-	defer d.close()
-	for i := 0; i < 1+reps; i++ { // one warm-up session
-		if err := d.start(ctx, exe); err != nil {
-			return m, err
-		}
-		if err := d.setBreak(ctx, "bottom", ""); err != nil {
-			return m, err
-		}
-		if _, err := d.cont(ctx); err != nil {
-			return m, err
-		}
-		var n int
-		err := m.timed(d, i > 0, func() (err error) {
-			n, err = d.backtrace(ctx)
-			return err
-		})
+// backtraceAtBottom runs to bottom() under chain(20) in a fresh target per
+// repetition and times the backtrace there, and with withCont the continue
+// that reaches it as well.
+func backtraceAtBottom(withCont bool) func(context.Context, string, maker, int) (measurement, error) {
+	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
+		var m measurement
+		d, err := mk(ctx, exe)
 		if err != nil {
 			return m, err
 		}
-		m.check = fmt.Sprintf("%d frames", n)
-		if err := d.endSession(ctx); err != nil {
-			return m, err
-		}
-	}
-	return m, nil
-}
-
-func continueAndBacktrace(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
-	var m measurement
-	d, err := mk(ctx, exe)
-	if err != nil {
-		return m, err
-	}
-	defer d.close()
-	for i := 0; i < 1+reps; i++ { // one warm-up session
-		if err := d.start(ctx, exe); err != nil {
-			return m, err
-		}
-		if err := d.setBreak(ctx, "bottom", ""); err != nil {
-			return m, err
-		}
-		var n int
-		err := m.timed(d, i > 0, func() error {
-			if _, err := d.cont(ctx); err != nil {
-				return err
+		defer d.close()
+		for i := 0; i < 1+reps; i++ { // one warm-up session
+			if err := d.start(ctx, exe); err != nil {
+				return m, err
 			}
-			var err error
-			n, err = d.backtrace(ctx)
-			return err
-		})
-		if err != nil {
-			return m, err
+			if err := d.setBreak(ctx, "bottom", ""); err != nil {
+				return m, err
+			}
+			if !withCont {
+				if _, err := d.cont(ctx); err != nil {
+					return m, err
+				}
+			}
+			var n int
+			err := m.timed(d, i > 0, func() error {
+				if withCont {
+					if _, err := d.cont(ctx); err != nil {
+						return err
+					}
+				}
+				var err error
+				n, err = d.backtrace(ctx)
+				return err
+			})
+			if err != nil {
+				return m, err
+			}
+			m.check = fmt.Sprintf("%d frames", n)
+			if err := d.endSession(ctx); err != nil {
+				return m, err
+			}
 		}
-		m.check = fmt.Sprintf("%d frames", n)
-		if err := d.endSession(ctx); err != nil {
-			return m, err
-		}
+		return m, nil
 	}
-	return m, nil
 }
 
 // hitThroughput times one continue over all 10,000 calls of hit() with a
