@@ -2,7 +2,6 @@ package dwarf
 
 import (
 	stddwarf "debug/dwarf"
-	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"sort"
@@ -362,21 +361,6 @@ func (r *TypeReader) StaticAddr(decl stddwarf.Offset) (uint64, bool) {
 	r.scanAll()
 	a, ok := r.statics[decl]
 	return a, ok
-}
-
-// symbols returns the (cached) symbol table of f.
-func (r *TypeReader) symbols(f *elf.File) *symbolTable {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if st, ok := r.symtabs[f]; ok {
-		return st
-	}
-	if r.symtabs == nil {
-		r.symtabs = map[*elf.File]*symbolTable{}
-	}
-	st := newSymbolTable(f)
-	r.symtabs[f] = st
-	return st
 }
 
 // Type returns the type whose DIE is at off.
