@@ -16,7 +16,8 @@ import (
 func TestBadInput(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	prog := testenv.Prog(t, "null_deref")
-	c := startServer(t)
+	traceRoot := t.TempDir()
+	c := startServer(t, "_RR_TRACE_DIR="+traceRoot)
 
 	// Before any session exists.
 	for _, tool := range []string{"rr_continue", "rr_backtrace", "rr_locals", "rr_evaluate", "rr_when",
@@ -129,21 +130,45 @@ func TestBadInput(t *testing.T) {
 	for _, tc := range cases {
 		c.fails(tc.tool, tc.args, tc.want...)
 	}
-	// rr_list_recordings and rr_rm on a directory laid out like rr's
-	// (no rr needed): listed, then removed; its parent is refused.
-	base := t.TempDir()
-	fake := filepath.Join(base, "prog-0")
-	os.Mkdir(fake, 0o755)
-	for _, f := range []string{"version", "events", "data", "mmaps", "tasks"} {
-		os.WriteFile(filepath.Join(fake, f), []byte("85\n"), 0o644)
+	// rr_list_recordings and rr_rm on directories laid out like rr's (no
+	// rr needed): only a recording directly under the trace root is
+	// removed; a look-alike elsewhere (a project directory, <root>/../x) is
+	// refused and kept; a symbolic link is removed as a link.
+	fakeTrace := func(dir string) string {
+		os.MkdirAll(dir, 0o755)
+		for _, f := range []string{"version", "events", "data", "mmaps", "tasks"} {
+			os.WriteFile(filepath.Join(dir, f), []byte("85\n"), 0o644)
+		}
+		return dir
 	}
-	c.ok("rr_list_recordings", args{"trace_base_dir": base}, "prog-0")
-	c.fails("rr_rm", args{"trace_dir": base}, "not an rr trace directory")
+	fake := fakeTrace(filepath.Join(traceRoot, "prog-0"))
+	project := fakeTrace(filepath.Join(t.TempDir(), "project"))
+	os.WriteFile(filepath.Join(project, "main.c"), []byte("int main(){}\n"), 0o644)
+	sibling := fakeTrace(filepath.Join(filepath.Dir(traceRoot), filepath.Base(traceRoot)+"-sibling"))
+	t.Cleanup(func() { os.RemoveAll(sibling) })
+	link := filepath.Join(traceRoot, "latest-trace")
+	os.Symlink(fake, link)
+	outsideLink := filepath.Join(t.TempDir(), "link")
+	os.Symlink(fake, outsideLink)
+	c.ok("rr_list_recordings", args{"trace_base_dir": traceRoot}, "prog-0")
+	c.fails("rr_rm", args{"trace_dir": traceRoot}, "not an rr trace directory")
+	c.fails("rr_rm", args{"trace_dir": project}, "not a recording directly under the trace root")
+	c.fails("rr_rm", args{"trace_dir": filepath.Join(traceRoot, "..", filepath.Base(sibling))}, "not a recording directly under the trace root")
+	c.fails("rr_rm", args{"trace_dir": outsideLink}, "symbolic link outside the trace root")
+	for _, d := range []string{project, sibling, fake} {
+		if _, err := os.Stat(filepath.Join(d, "version")); err != nil {
+			t.Errorf("refused rr_rm removed %s: %v", d, err)
+		}
+	}
+	c.ok("rr_rm", args{"trace_dir": link}, "Symbolic link removed", "is kept")
+	if _, err := os.Lstat(link); !os.IsNotExist(err) {
+		t.Errorf("rr_rm did not remove the link %s", link)
+	}
 	c.ok("rr_rm", args{"trace_dir": fake}, "Trace removed")
 	if _, err := os.Stat(fake); !os.IsNotExist(err) {
 		t.Errorf("rr_rm did not remove %s", fake)
 	}
-	c.ok("rr_list_recordings", args{"trace_base_dir": base}, "No recordings")
+	c.ok("rr_list_recordings", args{"trace_base_dir": traceRoot}, "No recordings")
 
 	// Still serving, still at the same place.
 	c.ok("rr_backtrace", nil, "#0  lookup")
