@@ -1,9 +1,11 @@
 package tools_test
 
 import (
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rrmcp/rrmcp/internal/rr"
@@ -103,7 +105,18 @@ func TestBadInput(t *testing.T) {
 		{"rr_checkpoint_restore", args{"checkpoint_id": 1}, []string{"checkpoints need an rr replay"}},
 		{"rr_checkpoint_list", nil, []string{"checkpoints need an rr replay"}},
 		{"rr_checkpoint_delete", args{"checkpoint_id": 1}, []string{"checkpoints need an rr replay"}},
-		{"rr_rsp_packet", args{"packet": "vCont;c"}, []string{"refused", "allowResume"}},
+		{"rr_rsp_packet", args{"packet": "vCont;c"}, []string{"refused", "allow_resume"}},
+		{"rr_rsp_packet", args{"packet": "vFile:unlink:" + hexString(notTrace+"/file")}, []string{"refused", "host's files"}},
+		{"rr_rsp_packet", args{"packet": "vFile:open:" + hexString("/etc/shadow") + ",0,0"}, []string{"refused", "host's files"}},
+		{"rr_rsp_packet", args{"packet": "QNonStop:1"}, []string{"refused", "protocol mode"}},
+		{"rr_rsp_packet", args{"packet": "QStartNoAckMode"}, []string{"refused", "protocol mode"}},
+		{"rr_rsp_packet", args{"packet": "k", "allow_resume": true, "allow_write": true}, []string{"refused", "kills the program"}},
+		{"rr_rsp_packet", args{"packet": "vKill;1"}, []string{"refused", "kills the program"}},
+		{"rr_rsp_packet", args{"packet": "D"}, []string{"refused", "detaches"}},
+		{"rr_rsp_packet", args{"packet": "qRcmd," + hexString("exit"), "allow_write": true}, []string{"refused", "stops or detaches the server"}},
+		{"rr_rsp_packet", args{"packet": "M401000,1:00"}, []string{"refused", "allow_write"}},
+		{"rr_rsp_packet", args{"packet": "Z0,401000,1"}, []string{"refused", "allow_write"}},
+		{"rr_rsp_packet", args{"packet": "qX" + strings.Repeat("a", 100000)}, []string{"refused", "PacketSize"}},
 		{"rr_rsp_packet", args{"packet": ""}, []string{"packet"}},
 		{"rr_live_start", args{"command": []string{"/nonexistent/prog"}}, []string{"does not exist"}},
 		{"rr_live_start", args{}, []string{"command"}},
@@ -173,6 +186,13 @@ func TestBadInput(t *testing.T) {
 	// Still serving, still at the same place.
 	c.ok("rr_backtrace", nil, "#0  lookup")
 	c.ok("rr_rsp_packet", args{"packet": "qC"}, "QC")
+	// '#', '$', '}' and '*' are escaped: the frame stays intact (the old
+	// code sent them raw: a bad checksum and a dead session).
+	c.ok("rr_rsp_packet", args{"packet": "qRrmcp#$}*"}, "Reply: (empty")
+	c.ok("rr_backtrace", nil, "#0  lookup")
+	if _, err := os.Stat(filepath.Join(notTrace, "file")); err != nil {
+		t.Errorf("vFile:unlink through rr_rsp_packet removed a file: %v", err)
+	}
 	c.ok("rr_interrupt", nil, "Nothing is running")
 	c.ok("rr_session_list", nil, "s1", "live")
 	c.ok("rr_breakpoint_set", args{"location": "main"})
@@ -180,3 +200,5 @@ func TestBadInput(t *testing.T) {
 	c.ok("rr_select_frame", args{"frame_level": 2}, "main")
 	c.fails("rr_finish", nil, "outermost frame")
 }
+
+func hexString(s string) string { return hex.EncodeToString([]byte(s)) }
