@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-delve/delve/pkg/dwarf/frame"
-
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -252,7 +250,7 @@ func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (axOperand, bool) {
 	if !ok {
 		return o, false
 	}
-	name := dwarf.RegName(reg)
+	name := s.regName(reg)
 	td := s.c.Target()
 	if td == nil || name == "" {
 		return o, false
@@ -392,54 +390,9 @@ func sleb128(b []byte) (int64, int) {
 }
 
 // cfaRule returns the CFA rule (DWARF register + offset) at file address
-// pc of img, from .eh_frame; parsed once per image.
+// pc of img, from its call frame information.
 func (s *Session) cfaRule(img *dwarf.Image, pc uint64) (reg int, off int64, ok bool) {
-	if s.ehFrames == nil {
-		s.ehFrames = map[*dwarf.Image]frame.FrameDescriptionEntries{}
-	}
-	fdes, seen := s.ehFrames[img]
-	if !seen {
-		fdes = parseEHFrame(img)
-		s.ehFrames[img] = fdes
-	}
-	if fdes == nil {
-		return 0, 0, false
-	}
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	fde, err := fdes.FDEForPC(pc)
-	if err != nil {
-		return 0, 0, false
-	}
-	fc, err := fde.EstablishFrame(pc)
-	if err != nil || fc.CFA.Rule != frame.RuleCFA {
-		return 0, 0, false
-	}
-	return int(fc.CFA.Reg), fc.CFA.Offset, true
-}
-
-func parseEHFrame(img *dwarf.Image) (fdes frame.FrameDescriptionEntries) {
-	defer func() {
-		if recover() != nil {
-			fdes = nil
-		}
-	}()
-	sec := img.ELF().Section(".eh_frame")
-	if sec == nil || sec.Type == 8 { // SHT_NOBITS
-		return nil
-	}
-	data, err := sec.Data()
-	if err != nil {
-		return nil
-	}
-	fdes, err = frame.Parse(data, binary.LittleEndian, 0, 8, sec.Addr)
-	if err != nil {
-		return nil
-	}
-	return frame.FrameDescriptionEntries(nil).Append(fdes)
+	return img.CFARule(pc)
 }
 
 // condPacket is the Z0 packet that installs addr with the conditions of

@@ -70,7 +70,7 @@ func (s *Session) loadProgram(ctx context.Context) {
 		return
 	}
 	if b, err := s.c.Auxv(ctx); err == nil {
-		if av, err := symbols.ParseAuxv(b, 8, binary.LittleEndian); err == nil {
+		if av, err := symbols.ParseAuxv(b, s.ptrSize(), binary.LittleEndian); err == nil {
 			if e, ok := av[symbols.AT_ENTRY]; ok {
 				s.bias = e - img.ELF().Entry
 				s.auxv = av
