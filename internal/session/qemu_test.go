@@ -3,8 +3,8 @@ package session
 import (
 	"context"
 	"os"
-	"strings"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
