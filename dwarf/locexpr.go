@@ -112,6 +112,8 @@ const (
 type exprEnv struct {
 	regs *Regs
 	mem  ReadMemoryFunc
+	// arch numbers the registers and sizes addresses (nil: amd64).
+	arch *arch
 	// cfa of the frame, if known
 	cfa    uint64
 	hasCFA bool
@@ -349,11 +351,11 @@ func (m *exprMachine) step(op byte) error {
 	case op >= opLit0 && op <= opLit31:
 		return m.push(uint64(op - opLit0))
 	case op >= opReg0 && op <= opReg31:
-		m.setReg(int(op - opReg0))
+		m.setReg(m.env.arch.reg(int(op - opReg0)))
 		return nil
 	case op >= opBreg0 && op <= opBreg31:
 		off := r.sleb()
-		v, err := m.regValue(int(op - opBreg0))
+		v, err := m.regValue(m.env.arch.reg(int(op - opBreg0)))
 		if err != nil {
 			return err
 		}
@@ -361,7 +363,7 @@ func (m *exprMachine) step(op byte) error {
 	}
 	switch op {
 	case opAddr:
-		v := r.fixed(8)
+		v := r.fixed(m.env.arch.ptr())
 		if err := m.push(v + m.env.bias); err != nil {
 			return err
 		}
@@ -388,7 +390,7 @@ func (m *exprMachine) step(op byte) error {
 		if err != nil {
 			return err
 		}
-		v, err := m.readMem(a, 8)
+		v, err := m.readMem(a, m.env.arch.ptr())
 		if err != nil {
 			return err
 		}
@@ -510,11 +512,11 @@ func (m *exprMachine) step(op byte) error {
 		}
 		r.pos = to
 	case opRegx:
-		m.setReg(int(r.uleb()))
+		m.setReg(m.env.arch.reg(int(min(r.uleb(), 1<<20))))
 	case opBregx:
 		reg := r.uleb()
 		off := r.sleb()
-		v, err := m.regValue(int(min(reg, 1<<20)))
+		v, err := m.regValue(m.env.arch.reg(int(min(reg, 1<<20))))
 		if err != nil {
 			return err
 		}
@@ -597,7 +599,7 @@ func (m *exprMachine) step(op byte) error {
 	case opRegvalType, opGNURegvalType:
 		reg := r.uleb()
 		t := r.uleb()
-		v, err := m.regValue(int(min(reg, 1<<20)))
+		v, err := m.regValue(m.env.arch.reg(int(min(reg, 1<<20))))
 		if err != nil {
 			return err
 		}

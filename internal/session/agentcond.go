@@ -232,7 +232,7 @@ func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (axOperand, bool) {
 	if !ok {
 		return o, false
 	}
-	name := dwarf.RegName(reg)
+	name := s.regName(reg)
 	td := s.c.Target()
 	if td == nil || name == "" {
 		return o, false
@@ -337,7 +337,7 @@ func axTypeOf(t dwarf.Type) (axOperand, bool) {
 }
 
 // cfaRule returns the CFA rule (DWARF register + offset) at file address
-// pc of img.
+// pc of img, from its call frame information.
 func (s *Session) cfaRule(img *dwarf.Image, pc uint64) (reg int, off int64, ok bool) {
 	return img.CFARule(pc)
 }
