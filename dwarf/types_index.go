@@ -131,7 +131,7 @@ func (r *TypeReader) addName(name string, off stddwarf.Offset, lang Lang) {
 		r.names[name] = off
 	}
 	if lang == LangCPlusPlus {
-		if c := canonicalTemplateName(name); c != name {
+		if c := canonicalCxxName(name); c != name {
 			if _, dup := r.names[c]; !dup {
 				r.names[c] = off
 			}
@@ -185,7 +185,7 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	}
 	off, ok := r.names[key]
 	if !ok {
-		off, ok = r.names[canonicalTemplateName(key)]
+		off, ok = r.names[canonicalCxxName(key)]
 	}
 	if !ok {
 		if off, ok = r.lookupNested(key); !ok {
@@ -247,7 +247,7 @@ func (r *TypeReader) lookupNested(name string) (stddwarf.Offset, bool) {
 		switch c.Tag {
 		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType,
 			stddwarf.TagTypedef:
-			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalTemplateName(n) == inner {
+			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalCxxName(n) == inner {
 				if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); !decl {
 					return c.Offset, true
 				}

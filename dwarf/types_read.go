@@ -122,7 +122,7 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 	}
 	common := CommonType{Name: r.qualName(off, name), ByteSize: size, Offset: off, Lang: r.lang(off)}
 	if common.Lang == LangCPlusPlus {
-		common.Name = canonicalTemplateName(common.Name)
+		common.Name = canonicalCxxName(common.Name)
 	}
 	switch e.Tag {
 	case stddwarf.TagBaseType:

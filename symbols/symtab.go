@@ -313,8 +313,8 @@ func (st *symtab) lookupName(name string) ([]Symbol, error) {
 	global := strings.HasPrefix(name, "::")
 	name = strings.TrimPrefix(name, "::")
 	idx := slices.Clone(st.byName[name])
-	withParams := stripParams(name) != name
-	for _, i := range st.byLast[lastComponent(stripParams(name))] {
+	withParams := StripParams(name) != name
+	for _, i := range st.byLast[lastComponent(StripParams(name))] {
 		if withParams {
 			// "Foo::bar(int)": compare with the full demangled name.
 			full := Demangle(st.at(i).Name)
