@@ -24,7 +24,7 @@ import (
 //
 // Indexes are built lazily, each once, on first use.
 type Image struct {
-	// Path is the file Open was given; callers of Load may set it.
+	// Path is the file Open was given; callers of LoadSplit and LoadFrom may set it.
 	Path   string
 	closer io.Closer // the memory-mapped file Open opened, if any
 
@@ -82,7 +82,7 @@ func Open(path string) (*Image, error) {
 		return nil, fmt.Errorf("open image: %w", err)
 	}
 	src := Sources{Exe: sf.ELF(), Symbols: sf, Section: sf.SectionData}
-	if sf.HasDWARF() { // this file's own DWARF only, as Load
+	if sf.HasDWARF() { // this file's own DWARF only, as LoadSplit
 		if src.DWARF, err = sf.DWARF(); err != nil {
 			sf.Close()
 			return nil, fmt.Errorf("load image: %w", err)
@@ -96,11 +96,6 @@ func Open(path string) (*Image, error) {
 	img.Path, img.closer = path, sf
 	return img, nil
 }
-
-// Load builds an Image from an opened ELF file that holds both code and
-// DWARF. A file without DWARF is accepted: the Image then offers CFI and
-// symbols only.
-func Load(f *elf.File) (*Image, error) { return LoadSplit(f, f) }
 
 // LoadSplit builds an Image whose code, .eh_frame and symbols come from exe
 // and whose DWARF comes from dbg, a separate debug file (found by the
@@ -176,7 +171,7 @@ func LoadFrom(src Sources) (*Image, error) {
 
 // Close releases the file if the Image opened it (Open); the Image and
 // everything read from it lazily must not be used afterwards. Images
-// built by Load, LoadSplit or LoadFrom leave their files to the caller.
+// built by LoadSplit or LoadFrom leave their files to the caller.
 func (img *Image) Close() error {
 	if img.closer == nil {
 		return nil
