@@ -2,7 +2,6 @@ package rr
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -10,12 +9,18 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rrmcp/rrmcp/internal/errkind"
 	"github.com/rrmcp/rrmcp/internal/proc"
 )
 
 // ErrNoProcess: the process asked for with ReplayOptions.Pid is not in the
 // recording (rr says "No process ... found. Try 'rr ps'.").
-var ErrNoProcess = errors.New("no such process in the recording")
+var ErrNoProcess = errkind.New("no such process in the recording", errkind.NotFound)
+
+// ErrNoPMU: rr exited because the machine has no usable hardware
+// performance counters (its output names perf_event_open or the
+// counters); an errkind.Unsupported.
+var ErrNoPMU = errkind.New("rr needs hardware performance counters, which this machine does not provide", errkind.Unsupported)
 
 // ReplayOptions say what `rr replay -s 0` should serve.
 type ReplayOptions struct {
@@ -119,8 +124,11 @@ func StartReplay(ctx context.Context, o ReplayOptions) (*Replay, error) {
 	case line = <-found:
 	case <-r.p.Done():
 		err = fmt.Errorf("%w (status %d) before listening; output:\n%s", proc.ErrExited, r.p.ExitCode(), r.p.Tail(20))
-		if strings.Contains(r.p.Tail(20), "No process") {
+		switch tail := r.p.Tail(20); {
+		case strings.Contains(tail, "No process"):
 			err = fmt.Errorf("%w: %w", ErrNoProcess, err)
+		case strings.Contains(tail, "perf_event_open") || strings.Contains(tail, "performance counter"):
+			err = fmt.Errorf("%w: %w", ErrNoPMU, err)
 		}
 	case <-ctx.Done():
 		err = fmt.Errorf("waiting for the debug port: %w; output:\n%s", ctx.Err(), r.p.Tail(20))

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
 func testCtx(t *testing.T, d time.Duration) context.Context {
@@ -69,6 +71,16 @@ func TestStartReplayLifecycle(t *testing.T) {
 				t.Errorf("output tail lacks the fake's stdout:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestStartReplayNoPMU: rr's FATAL about perf_event_open becomes ErrNoPMU,
+// an errkind.Unsupported, so that no caller reads rr's text.
+func TestStartReplayNoPMU(t *testing.T) {
+	ctx := testCtx(t, 20*time.Second)
+	_, err := StartReplay(ctx, ReplayOptions{TraceDir: fakeTrace(t), RR: fakeRRPath(t), Env: fakeEnv("nopmu")})
+	if !errors.Is(err, ErrNoPMU) || !errors.Is(err, errkind.Unsupported) || errors.Is(err, ErrNoProcess) {
+		t.Fatalf("err = %v, want ErrNoPMU (Unsupported)", err)
 	}
 }
 

@@ -59,8 +59,8 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 			return nil, nil, argErrorf("pid", "process %d is not in the recording (rr_ps lists them)", o.PID)
 		}
 		switch {
-		case strings.Contains(err.Error(), "perf_event_open") || strings.Contains(err.Error(), "performance counter"):
-			return nil, nil, fmt.Errorf("rr cannot replay on this machine: it needs hardware performance counters, which are not available here (use rr_live_start to debug without a recording); rr said: %v: %w", err, ErrUnsupported)
+		case errors.Is(err, rr.ErrNoPMU):
+			return nil, nil, fmt.Errorf("rr cannot replay on this machine (use rr_live_start to debug without a recording): %w", err)
 		case errors.Is(err, proc.ErrExited):
 			return nil, nil, fmt.Errorf("rr replay exited before serving: %w", err)
 		}
