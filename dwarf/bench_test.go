@@ -179,8 +179,8 @@ func BenchmarkUnwindAndLocals(b *testing.B) {
 	for b.Loop() {
 		bt, _ := img.Unwind(b.Context(), tgt, d.core.regs, 0, UnwindOptions{})
 		for _, f := range bt.Frames {
-			for _, v := range append(f.Params(), f.Locals()...) {
-				v.Location.Read(tgt.ReadMemory, 4)
+			for _, v := range append(f.Params(b.Context()), f.Locals(b.Context())...) {
+				v.Location.Read(b.Context(), tgt.ReadMemory, 4)
 			}
 		}
 	}

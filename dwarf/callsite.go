@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 
@@ -18,7 +19,7 @@ var calleeSaved = map[int]bool{regnum.AMD64_Rbx: true, regnum.AMD64_Rbp: true, 1
 // it was when the frame's function was entered: from the caller's
 // DW_TAG_call_site_parameter for that register, or for callee-saved
 // registers from the caller's registers.
-func (f *Frame) entryValue(expr []byte) (uint64, error) {
+func (f *Frame) entryValue(ctx context.Context, expr []byte) (uint64, error) {
 	reg := -1
 	switch {
 	case len(expr) == 1 && expr[0] >= opReg0 && expr[0] <= opReg31:
@@ -37,7 +38,7 @@ func (f *Frame) entryValue(expr []byte) (uint64, error) {
 		// an inlined call has no entry of its own
 		return 0, ErrOptimizedOut
 	}
-	v, err := f.callerValue(func(cf *Frame) (uint64, error) { return cf.callSiteValue(f, reg) })
+	v, err := f.callerValue(ctx, func(cf *Frame) (uint64, error) { return cf.callSiteValue(ctx, f, reg) })
 	if err == nil {
 		return v, nil
 	}
@@ -59,7 +60,7 @@ func (f *Frame) callerPhys() *physFrame {
 }
 
 // callerValue runs get on the caller's frame that holds the call site.
-func (f *Frame) callerValue(get func(cf *Frame) (uint64, error)) (uint64, error) {
+func (f *Frame) callerValue(ctx context.Context, get func(cf *Frame) (uint64, error)) (uint64, error) {
 	if f.Inlined {
 		return 0, ErrOptimizedOut
 	}
@@ -80,13 +81,13 @@ const attrCallParameter stddwarf.Attr = 0x80 // DW_AT_call_parameter
 // callSiteParam evaluates the value passed at this (caller) frame's call
 // site for the callee's formal parameter DIE param (DW_AT_call_parameter,
 // or DW_AT_abstract_origin in the GNU extension).
-func (f *Frame) callSiteParam(callee *Frame, param stddwarf.Offset) (uint64, error) {
+func (f *Frame) callSiteParam(ctx context.Context, callee *Frame, param stddwarf.Offset) (uint64, error) {
 	root, err := f.Function.Tree()
 	if err != nil {
 		return 0, err
 	}
 	site := findCallSite(root, f.PC-f.Bias)
-	if site == nil || !f.callsFunction(site, callee) {
+	if site == nil || !f.callsFunction(ctx, site, callee) {
 		return 0, ErrOptimizedOut
 	}
 	for _, c := range site.Children {
@@ -109,7 +110,7 @@ func (f *Frame) callSiteParam(callee *Frame, param stddwarf.Offset) (uint64, err
 		if val == nil {
 			return 0, ErrOptimizedOut
 		}
-		return evalValue(val, f.exprEnv())
+		return evalValue(val, f.exprEnv(ctx))
 	}
 	return 0, ErrOptimizedOut
 }
@@ -122,14 +123,14 @@ const (
 
 // callSiteValue finds the call site at this (caller) frame's return
 // address and evaluates the value its parameter in reg had at the call.
-func (f *Frame) callSiteValue(callee *Frame, reg int) (uint64, error) {
+func (f *Frame) callSiteValue(ctx context.Context, callee *Frame, reg int) (uint64, error) {
 	root, err := f.Function.Tree()
 	if err != nil {
 		return 0, err
 	}
 	ret := f.PC - f.Bias
 	site := findCallSite(root, ret)
-	if site == nil || !f.callsFunction(site, callee) {
+	if site == nil || !f.callsFunction(ctx, site, callee) {
 		return 0, ErrOptimizedOut
 	}
 	for _, c := range site.Children {
@@ -150,7 +151,7 @@ func (f *Frame) callSiteValue(callee *Frame, reg int) (uint64, error) {
 		// the value may itself be an entry value of the caller (a
 		// parameter passed through): that recursion ends at the
 		// outermost unwound frame
-		return evalValue(val, f.exprEnv())
+		return evalValue(val, f.exprEnv(ctx))
 	}
 	return 0, ErrOptimizedOut
 }
@@ -181,7 +182,7 @@ func findCallSite(n *godwarf.Tree, ret uint64) *godwarf.Tree {
 // information when v lived in a register at the entry. Inlined frames
 // have no entry values. The result is a LocValue Variable named
 // "NAME@entry"; errors wrap ErrOptimizedOut when the value is unknown.
-func (f *Frame) EntryValue(v Variable) (Variable, error) {
+func (f *Frame) EntryValue(ctx context.Context, v Variable) (Variable, error) {
 	if f.Inlined || f.Function == nil || v.Kind != VarParam {
 		return Variable{}, fmt.Errorf("%s@entry: %w", v.Name, ErrOptimizedOut)
 	}
@@ -207,7 +208,7 @@ func (f *Frame) EntryValue(v Variable) (Variable, error) {
 	if len(expr) != 1 || expr[0] < opReg0 || expr[0] > opReg31 {
 		return Variable{}, fmt.Errorf("%s@entry: not in a register at entry: %w", v.Name, ErrOptimizedOut)
 	}
-	val, err := f.entryValue(expr)
+	val, err := f.entryValue(ctx, expr)
 	if err != nil {
 		return Variable{}, fmt.Errorf("%s@entry: %w", v.Name, err)
 	}
@@ -227,7 +228,7 @@ const (
 // known to call callee's function, as GDB requires before it trusts
 // call-site values: the site names the callee (DW_AT_call_origin), or its
 // DW_AT_call_target evaluates in this frame to the callee's entry.
-func (f *Frame) callsFunction(site *godwarf.Tree, callee *Frame) bool {
+func (f *Frame) callsFunction(ctx context.Context, site *godwarf.Tree, callee *Frame) bool {
 	fn := callee.Function
 	if fn == nil {
 		return false
@@ -251,7 +252,7 @@ func (f *Frame) callsFunction(site *godwarf.Tree, callee *Frame) bool {
 	if expr == nil {
 		return false
 	}
-	env := f.exprEnv()
+	env := f.exprEnv(ctx)
 	env.entryValue = nil
 	target, err := evalValue(expr, env)
 	return err == nil && callee.Image == f.Image && target == fn.Entry+callee.Bias

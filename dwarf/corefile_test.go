@@ -2,6 +2,7 @@ package dwarf
 
 import (
 	"bytes"
+	"context"
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
@@ -174,7 +175,7 @@ func prstatusRegs(b []byte) Regs {
 	return r
 }
 
-func (c *core) readMemory(addr uint64, p []byte) (int, error) {
+func (c *core) readMemory(_ context.Context, addr uint64, p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		m := c.readSome(addr+uint64(n), p[n:])
@@ -215,7 +216,7 @@ func (c *core) readSome(addr uint64, p []byte) int {
 
 // modules maps a pc to the image of the mapped file covering it.
 func (c *core) modules(t testing.TB) ModuleFunc {
-	return func(pc uint64) (*Image, uint64, bool) {
+	return func(_ context.Context, pc uint64) (*Image, uint64, bool) {
 		for _, fm := range c.files {
 			if pc < fm.start || pc >= fm.end {
 				continue

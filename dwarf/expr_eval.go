@@ -21,12 +21,12 @@ type EvalScope interface {
 	// Local finds a local variable or parameter visible at the frame's
 	// pc (innermost block first). It returns an error wrapping
 	// ErrNotFound when there is none.
-	Local(name string) (Object, error)
+	Local(ctx context.Context, name string) (Object, error)
 	// Global finds a file-static or global variable, or a function (as
 	// an object of *FuncType at the function's entry), by plain or
 	// qualified name ("g", "geo::Shape::count_"). Error wraps
 	// ErrNotFound when there is none.
-	Global(name string) (Object, error)
+	Global(ctx context.Context, name string) (Object, error)
 	// Register returns a register of the frame by GDB name ("rip",
 	// "eax", "xmm0"), typed as GDB types it.
 	Register(name string) (Object, error)
@@ -45,7 +45,7 @@ func EvalExpr(ctx context.Context, s EvalScope, src string) (Object, error) {
 		if s == nil {
 			return false
 		}
-		if _, err := s.Local(name); err == nil {
+		if _, err := s.Local(ctx, name); err == nil {
 			return false
 		}
 		t, err := s.LookupType(name)
@@ -242,7 +242,7 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 		if ev.s == nil {
 			return Object{}, noSymbol("this")
 		}
-		o, err := ev.s.Local("this")
+		o, err := ev.s.Local(ev.ctx, "this")
 		if err != nil {
 			return Object{}, noSymbol("this")
 		}
@@ -431,18 +431,18 @@ func (ev *evaluator) ident(name string) (Object, error) {
 	global := strings.HasPrefix(name, "::")
 	name = strings.TrimPrefix(name, "::")
 	if !global && !strings.Contains(name, "::") {
-		if o, err := ev.s.Local(name); err == nil {
+		if o, err := ev.s.Local(ev.ctx, name); err == nil {
 			return o, nil
 		} else if !errors.Is(err, ErrNotFound) {
 			return Object{}, err
 		}
-		if this, err := ev.s.Local("this"); err == nil {
+		if this, err := ev.s.Local(ev.ctx, "this"); err == nil {
 			if o, err := ev.member(this, name, true); err == nil {
 				return o, nil
 			}
 		}
 	}
-	o, err := ev.s.Global(name)
+	o, err := ev.s.Global(ev.ctx, name)
 	if err == nil {
 		return o, nil
 	}

@@ -20,13 +20,13 @@ type coreScope struct {
 
 func (c *coreScope) Values() *ValueEnv { return c.s.env }
 func (c *coreScope) Lang() Lang        { return c.lang }
-func (c *coreScope) Local(name string) (Object, error) {
+func (c *coreScope) Local(_ context.Context, name string) (Object, error) {
 	if _, ok := c.s.printed["(unsigned long)&"+name]; !ok {
 		return Object{}, fmt.Errorf("local %s: %w", name, ErrNotFound)
 	}
 	return c.s.localVar(name)
 }
-func (c *coreScope) Global(name string) (Object, error) {
+func (c *coreScope) Global(_ context.Context, name string) (Object, error) {
 	if o, err := c.s.globalVar(name); err == nil {
 		return o, nil
 	}
@@ -197,7 +197,7 @@ func checkFrameScope(t *testing.T, s *gdbStop, exprs []string) {
 	if len(bt.Frames) < 1 {
 		t.Fatalf("backtrace has %d frames", len(bt.Frames))
 	}
-	sc := NewFrameScope(bt.Frames[0], tgt, NewTypeReader(img.DWARF()))
+	sc := NewFrameScope(t.Context(), bt.Frames[0], tgt, NewTypeReader(img.DWARF()))
 	agree := 0
 	for _, src := range exprs {
 		want := s.printed[src]
@@ -251,7 +251,7 @@ func checkImageScope(t *testing.T, s *gdbStop, exprs []string) {
 	}
 	defer img.Close()
 	c := openCore(t, s.core)
-	sc := NewImageScope(img, c.target(t), NewTypeReader(img.DWARF()), s.bias)
+	sc := NewImageScope(t.Context(), img, c.target(t), NewTypeReader(img.DWARF()), s.bias)
 	agree := 0
 	for _, src := range exprs {
 		want := s.printed[src]
@@ -295,7 +295,7 @@ func TestVLALikeGDB(t *testing.T) {
 	if err != nil || len(bt.Frames) == 0 {
 		t.Fatalf("unwind: %v", err)
 	}
-	sc := NewFrameScope(bt.Frames[0], c.target(t), NewTypeReader(img.DWARF()))
+	sc := NewFrameScope(t.Context(), bt.Frames[0], c.target(t), NewTypeReader(img.DWARF()))
 	for src, want := range types {
 		o, err := EvalExpr(t.Context(), sc, src)
 		if err != nil {
@@ -329,7 +329,7 @@ func TestTypeUnitsUnsupported(t *testing.T) {
 	}
 	defer img.Close()
 	tr := NewTypeReader(img.DWARF())
-	sc := NewImageScope(img, nil, tr, 0)
+	sc := NewImageScope(t.Context(), img, nil, tr, 0)
 	_, err = EvalExpr(t.Context(), sc, "sizeof(n1)")
 	if err == nil {
 		t.Skip("this gcc put no types in type units")

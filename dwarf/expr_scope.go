@@ -29,16 +29,19 @@ type FrameScope struct {
 }
 
 // NewFrameScope returns the scope of frame f of a target whose memory is
-// read through t. types must read f.Image's DWARF; keep one TypeReader
-// per Image (it caches). types may be nil when the frame has no DWARF.
-func NewFrameScope(f *Frame, t *Target, types *TypeReader) *FrameScope {
+// read through t, for evaluations within ctx: the value environment's
+// memory reads and implicit pointees are bound to it, so make a scope per
+// call. types must read f.Image's DWARF; keep one TypeReader per Image (it
+// caches). types may be nil when the frame has no DWARF.
+func NewFrameScope(ctx context.Context, f *Frame, t *Target, types *TypeReader) *FrameScope {
 	s := &FrameScope{f: f, t: t, types: types}
-	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: s.symbolize, ImplicitPointee: s.variableAt}
+	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: func(a uint64) (string, bool) { return s.symbolize(ctx, a) },
+		ImplicitPointee: func(die stddwarf.Offset) (Object, error) { return s.variableAt(ctx, die) }}
 	if f.Image != nil {
 		s.env.PtrSize = f.Image.PtrSize()
 	}
 	if t != nil {
-		s.env.Mem = t.ReadMemory
+		s.env.Mem = func(a uint64, p []byte) (int, error) { return t.ReadMemory(ctx, a, p) }
 	}
 	return s
 }
@@ -56,10 +59,10 @@ func (s *FrameScope) Lang() Lang {
 
 // symbolize names a runtime address like GDB's <sym+off>, using the ELF
 // symbols of the frame's image (or of the module t.Modules maps it to).
-func (s *FrameScope) symbolize(addr uint64) (string, bool) {
+func (s *FrameScope) symbolize(ctx context.Context, addr uint64) (string, bool) {
 	img, bias := s.f.Image, s.f.Bias
 	if s.t != nil && s.t.Modules != nil {
-		if m, b, ok := s.t.Modules(addr); ok {
+		if m, b, ok := s.t.Modules(ctx, addr); ok {
 			img, bias = m, b
 		}
 	}
@@ -97,7 +100,7 @@ func (s *FrameScope) paramSpelling(fn *Function) string {
 
 // Object returns the typed object of a variable found by the frame's
 // scope (or by Frame.Locals/Params).
-func (s *FrameScope) Object(v Variable) (Object, error) {
+func (s *FrameScope) Object(ctx context.Context, v Variable) (Object, error) {
 	if s.types == nil {
 		return Object{}, fmt.Errorf("variable %s: no type information: %w", v.Name, ErrUnsupported)
 	}
@@ -110,7 +113,7 @@ func (s *FrameScope) Object(v Variable) (Object, error) {
 	}
 	if at, ok := t.(*ArrayType); ok && at.hasDynamicBound() {
 		// a C99 VLA: size it in this frame (as GDB, ptype shows int [n])
-		if sized, err := at.sized(s.dynBound); err == nil {
+		if sized, err := at.sized(func(b *dynBound) (int64, error) { return s.dynBound(ctx, b) }); err == nil {
 			t = sized
 		}
 	}
@@ -118,20 +121,20 @@ func (s *FrameScope) Object(v Variable) (Object, error) {
 }
 
 // dynBound evaluates a run-time array bound in this frame.
-func (s *FrameScope) dynBound(b *dynBound) (int64, error) {
+func (s *FrameScope) dynBound(ctx context.Context, b *dynBound) (int64, error) {
 	var v int64
 	switch {
 	case b.expr != nil:
 		if s.f.phys == nil {
 			return 0, fmt.Errorf("array bound: no frame: %w", ErrOptimizedOut)
 		}
-		u, err := evalValue(b.expr, s.f.exprEnv())
+		u, err := evalValue(b.expr, s.f.exprEnv(ctx))
 		if err != nil {
 			return 0, err
 		}
 		v = int64(u)
 	case b.die != 0:
-		o, err := s.variableAt(b.die)
+		o, err := s.variableAt(ctx, b.die)
 		if err != nil {
 			return 0, err
 		}
@@ -150,7 +153,7 @@ func (s *FrameScope) dynBound(b *dynBound) (int64, error) {
 // variableAt evaluates, in this frame, the variable whose DIE is die (the
 // target of a DW_OP_implicit_pointer, or the variable holding a VLA
 // bound).
-func (s *FrameScope) variableAt(die stddwarf.Offset) (Object, error) {
+func (s *FrameScope) variableAt(ctx context.Context, die stddwarf.Offset) (Object, error) {
 	img, fn := s.f.Image, s.f.Function
 	if img == nil || fn == nil || img.DWARF() == nil {
 		return Object{}, fmt.Errorf("implicit pointer to DIE %#x: %w", die, ErrUnsupported)
@@ -161,7 +164,7 @@ func (s *FrameScope) variableAt(die stddwarf.Offset) (Object, error) {
 	if err != nil || e == nil {
 		return Object{}, &FormatError{Section: "debug_info", Offset: uint64(die), Msg: "implicit pointer target unreadable"}
 	}
-	v := img.newVariable(e, die, fn.cu, VarLocal, s.f.exprEnv(), s.f.filePC())
+	v := img.newVariable(e, die, fn.cu, VarLocal, s.f.exprEnv(ctx), s.f.filePC())
 	if v.TypeOff == 0 {
 		if ao, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
 			r.Seek(ao)
@@ -171,26 +174,26 @@ func (s *FrameScope) variableAt(die stddwarf.Offset) (Object, error) {
 			}
 		}
 	}
-	return s.Object(v)
+	return s.Object(ctx, v)
 }
 
 // Local finds a local variable or parameter.
-func (s *FrameScope) Local(name string) (Object, error) {
-	v, err := s.f.Scope().Lookup(name)
+func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
+	v, err := s.f.Scope().Lookup(ctx, name)
 	if err != nil {
 		return Object{}, err
 	}
 	if v.Kind != VarLocal && v.Kind != VarParam {
 		return Object{}, fmt.Errorf("local %q: %w", name, ErrNotFound)
 	}
-	return s.Object(v)
+	return s.Object(ctx, v)
 }
 
 // Global finds a static or global variable, or a function.
-func (s *FrameScope) Global(name string) (Object, error) {
-	v, err := s.f.Scope().Lookup(name)
+func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
+	v, err := s.f.Scope().Lookup(ctx, name)
 	if err == nil {
-		return s.Object(v)
+		return s.Object(ctx, v)
 	}
 	if s.f.Image == nil || s.types == nil {
 		return Object{}, err
@@ -293,8 +296,8 @@ var subRegisters = map[string]subReg{
 
 // VariableValue is the structured value of a variable found by the
 // frame's scope or listed by Frame.Locals/Params ("info locals").
-func (s *FrameScope) VariableValue(v Variable) Value {
-	o, err := s.Object(v)
+func (s *FrameScope) VariableValue(ctx context.Context, v Variable) Value {
+	o, err := s.Object(ctx, v)
 	if err != nil {
 		return Value{Name: v.Name, Value: errorText(err), Error: err.Error()}
 	}
@@ -325,12 +328,12 @@ type ImageScope struct {
 // NewImageScope returns the frame-less scope of img loaded with bias,
 // reading memory through t (t may be nil for a program not started:
 // then only constants, types and sizeof evaluate).
-func NewImageScope(img *Image, t *Target, types *TypeReader, bias uint64) *ImageScope {
+func NewImageScope(ctx context.Context, img *Image, t *Target, types *TypeReader, bias uint64) *ImageScope {
 	s := &ImageScope{img: img, t: t, types: types, bias: bias}
 	fs := &FrameScope{f: &Frame{Image: img, Bias: bias}, t: t, types: types}
-	s.env = &ValueEnv{Types: types, Bias: bias, Symbolize: fs.symbolize, PtrSize: img.PtrSize()}
+	s.env = &ValueEnv{Types: types, Bias: bias, Symbolize: func(a uint64) (string, bool) { return fs.symbolize(ctx, a) }, PtrSize: img.PtrSize()}
 	if t != nil {
-		s.env.Mem = t.ReadMemory
+		s.env.Mem = func(a uint64, p []byte) (int, error) { return t.ReadMemory(ctx, a, p) }
 	}
 	return s
 }
@@ -351,7 +354,7 @@ func (s *ImageScope) Lang() Lang {
 }
 
 // Local finds nothing: there is no frame.
-func (s *ImageScope) Local(name string) (Object, error) {
+func (s *ImageScope) Local(_ context.Context, name string) (Object, error) {
 	return Object{}, fmt.Errorf("local %q without a frame: %w", name, ErrNotFound)
 }
 
@@ -370,11 +373,11 @@ func (s *ImageScope) LookupType(name string) (Type, error) {
 
 // Global finds a global or static variable, a function::static, or a
 // function of the image.
-func (s *ImageScope) Global(name string) (Object, error) {
+func (s *ImageScope) Global(ctx context.Context, name string) (Object, error) {
 	if s.img == nil || s.types == nil {
 		return Object{}, fmt.Errorf("global %q: %w", name, ErrNotFound)
 	}
-	v, err := s.img.Global(name, s.t, nil, s.bias)
+	v, err := s.img.Global(ctx, name, s.t, nil, s.bias)
 	if err == nil {
 		if v.TypeOff == 0 {
 			return Object{}, fmt.Errorf("variable %s has no type: %w", name, ErrUnsupported)

@@ -174,13 +174,13 @@ type fakeScope struct {
 
 func (f *fakeScope) Values() *ValueEnv { return f.env }
 func (f *fakeScope) Lang() Lang        { return f.lang }
-func (f *fakeScope) Local(n string) (Object, error) {
+func (f *fakeScope) Local(_ context.Context, n string) (Object, error) {
 	if o, ok := f.locals[n]; ok {
 		return o, nil
 	}
 	return Object{}, fmt.Errorf("local %s: %w", n, ErrNotFound)
 }
-func (f *fakeScope) Global(n string) (Object, error) {
+func (f *fakeScope) Global(_ context.Context, n string) (Object, error) {
 	if o, ok := f.global[n]; ok {
 		return o, nil
 	}

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"slices"
@@ -110,9 +111,9 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 }
 
 // exprEnv returns the evaluation context for this frame's variables.
-func (f *Frame) exprEnv() *exprEnv {
+func (f *Frame) exprEnv(ctx context.Context) *exprEnv {
 	p := f.ph()
-	env := &exprEnv{regs: &p.regs, cfa: p.cfa, hasCFA: p.hasCFA, bias: f.Bias, arch: p.ar}
+	env := &exprEnv{ctx: ctx, regs: &p.regs, cfa: p.cfa, hasCFA: p.hasCFA, bias: f.Bias, arch: p.ar}
 	if f.Image != nil {
 		env.arch = f.Image.arch
 	}
@@ -121,17 +122,17 @@ func (f *Frame) exprEnv() *exprEnv {
 	}
 	if f.Image != nil {
 		img := f.Image
-		env.tls = func(off uint64) (uint64, error) { return img.tlsAddr(&p.regs, env.mem, off) }
+		env.tls = func(off uint64) (uint64, error) { return img.tlsAddr(ctx, &p.regs, env.mem, off) }
 	}
 	if fn := f.Function; fn != nil {
 		u := fn.cu
 		env.addrx = u.addrx
 		env.baseType = u.baseType
 		env.frameBase = func() (uint64, error) { return f.frameBase(env) }
-		env.entryValue = func(expr []byte) (uint64, error) { return f.entryValue(expr) }
+		env.entryValue = func(expr []byte) (uint64, error) { return f.entryValue(ctx, expr) }
 		env.parameterRef = func(off uint64) (uint64, error) {
-			return f.callerValue(func(cf *Frame) (uint64, error) {
-				return cf.callSiteParam(f, stddwarf.Offset(uint64(u.start)+off))
+			return f.callerValue(ctx, func(cf *Frame) (uint64, error) {
+				return cf.callSiteParam(ctx, f, stddwarf.Offset(uint64(u.start)+off))
 			})
 		}
 	}
@@ -165,12 +166,12 @@ func (f *Frame) frameBase(env *exprEnv) (uint64, error) {
 
 // Params returns the frame's formal parameters in declaration order (GDB's
 // "info args"), with locations evaluated at the frame's pc.
-func (f *Frame) Params() []Variable {
+func (f *Frame) Params(ctx context.Context) []Variable {
 	nodes := f.scopeNodes()
 	if len(nodes) == 0 {
 		return nil
 	}
-	env := f.exprEnv()
+	env := f.exprEnv(ctx)
 	var out []Variable
 	for _, c := range nodes[len(nodes)-1].Children {
 		if c.Tag == stddwarf.TagFormalParameter {
@@ -184,8 +185,8 @@ func (f *Frame) Params() []Variable {
 // innermost block first and in declaration order within a block (GDB's
 // "info locals"), including function statics; not parameters.
 // Variables hidden by an inner one of the same name have Shadowed set.
-func (f *Frame) Locals() []Variable {
-	env := f.exprEnv()
+func (f *Frame) Locals(ctx context.Context) []Variable {
+	env := f.exprEnv(ctx)
 	seen := map[string]bool{}
 	var out []Variable
 	for _, n := range f.scopeNodes() {
@@ -233,10 +234,10 @@ func (s *Scope) Frame() *Frame { return s.f }
 // block containing the pc first, then enclosing blocks and the function's
 // parameters, then statics of the compile unit, then globals of the image.
 // A qualified name ("ns::var", "Class::member") is looked up globally.
-func (s *Scope) Lookup(name string) (Variable, error) {
+func (s *Scope) Lookup(ctx context.Context, name string) (Variable, error) {
 	f := s.f
 	if !strings.Contains(name, "::") {
-		env := f.exprEnv()
+		env := f.exprEnv(ctx)
 		for _, n := range f.scopeNodes() {
 			for _, c := range n.Children {
 				if c.Tag != stddwarf.TagVariable && c.Tag != stddwarf.TagFormalParameter {
@@ -263,7 +264,7 @@ func (s *Scope) Lookup(name string) (Variable, error) {
 	if f.Function != nil {
 		cu = f.Function.cu
 	}
-	return f.Image.lookupGlobal(name, cu, f.ph().t, &f.ph().regs, f.Bias)
+	return f.Image.lookupGlobal(ctx, name, cu, f.ph().t, &f.ph().regs, f.Bias)
 }
 
 // Register returns the value of a register by GDB name ("rip", "$rsp",
@@ -307,13 +308,13 @@ func (s *Scope) regNum(name string) (int, bool) {
 // Global looks a global variable up outside any frame: name may be
 // plain or qualified. regs supplies fs_base for thread-local variables
 // (may be nil); bias is the image's load bias.
-func (img *Image) Global(name string, t *Target, regs *Regs, bias uint64) (Variable, error) {
-	return img.lookupGlobal(name, nil, t, regs, bias)
+func (img *Image) Global(ctx context.Context, name string, t *Target, regs *Regs, bias uint64) (Variable, error) {
+	return img.lookupGlobal(ctx, name, nil, t, regs, bias)
 }
 
 // lookupGlobal prefers a CU-local (static) definition in cu, then an
 // external definition anywhere, then any definition.
-func (img *Image) lookupGlobal(name string, cu *unit, t *Target, regs *Regs, bias uint64) (Variable, error) {
+func (img *Image) lookupGlobal(ctx context.Context, name string, cu *unit, t *Target, regs *Regs, bias uint64) (Variable, error) {
 	img.indexAll()
 	name = strings.TrimPrefix(name, "::")
 	cands := img.globals[name]
@@ -354,11 +355,11 @@ func (img *Image) lookupGlobal(name string, cu *unit, t *Target, regs *Regs, bia
 		ae, _ = godwarf.LoadAbstractOriginAndSpecification(e, img.dw.Reader())
 		_ = spec
 	}
-	env := &exprEnv{regs: regs, bias: bias, addrx: best.u.addrx, baseType: best.u.baseType, arch: img.arch}
+	env := &exprEnv{ctx: ctx, regs: regs, bias: bias, addrx: best.u.addrx, baseType: best.u.baseType, arch: img.arch}
 	if t != nil {
 		env.mem = t.ReadMemory
 	}
-	env.tls = func(off uint64) (uint64, error) { return img.tlsAddr(regs, env.mem, off) }
+	env.tls = func(off uint64) (uint64, error) { return img.tlsAddr(ctx, regs, env.mem, off) }
 	kind := VarStatic
 	if best.external {
 		kind = VarGlobal
@@ -371,7 +372,7 @@ func (img *Image) lookupGlobal(name string, cu *unit, t *Target, regs *Regs, bia
 // LocateDIE evaluates the location of the variable or parameter DIE at
 // off in this frame's context. It resolves the target of an implicit
 // pointer (Location.PtrDIE): the pointee usually has an implicit value.
-func (f *Frame) LocateDIE(off stddwarf.Offset) (Variable, error) {
+func (f *Frame) LocateDIE(ctx context.Context, off stddwarf.Offset) (Variable, error) {
 	if f.Image == nil || f.Image.dw == nil {
 		return Variable{}, fmt.Errorf("DIE %#x: %w", off, ErrNotFound)
 	}
@@ -389,7 +390,7 @@ func (f *Frame) LocateDIE(off stddwarf.Offset) (Variable, error) {
 	var env *exprEnv
 	var pc uint64
 	if f.Function != nil {
-		env, pc = f.exprEnv(), f.filePC()
+		env, pc = f.exprEnv(ctx), f.filePC()
 	}
 	return f.Image.newVariable(ae, off, f.Image.unitAt(off), kind, env, pc), nil
 }

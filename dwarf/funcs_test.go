@@ -368,7 +368,7 @@ func TestCPlusPlusGlobals(t *testing.T) {
 			t.Fatal("no ELF symbol for geo::Shape::count")
 		}
 		for _, name := range []string{"geo::Shape::count", "Shape::count", "count"} {
-			v, err := img.Global(name, nil, nil, 0)
+			v, err := img.Global(t.Context(), name, nil, nil, 0)
 			if err != nil {
 				t.Errorf("%s Global(%s): %v", opt, name, err)
 				continue

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ func TestLargeBinaryLocations(t *testing.T) {
 	for r := 0; r < NumRegs; r++ {
 		regs.Set(r, 0x7ff000001000+uint64(r)*8)
 	}
-	mem := func(addr uint64, p []byte) (int, error) {
+	mem := func(_ context.Context, addr uint64, p []byte) (int, error) {
 		for i := range p {
 			p[i] = byte(addr) + byte(i)
 		}

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -94,7 +95,7 @@ func (l Location) String() string {
 // with mem. Missing parts (optimized-out pieces, unknown registers) give
 // an error wrapping ErrOptimizedOut; an implicit pointer gives one
 // wrapping ErrUnsupported (resolve PtrDIE instead).
-func (l Location) Read(mem ReadMemoryFunc, size int) ([]byte, error) {
+func (l Location) Read(ctx context.Context, mem ReadMemoryFunc, size int) ([]byte, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("read %v: negative size", l)
 	}
@@ -104,7 +105,7 @@ func (l Location) Read(mem ReadMemoryFunc, size int) ([]byte, error) {
 			return nil, ErrNoMemory
 		}
 		b := make([]byte, size)
-		n, err := mem(l.Addr, b)
+		n, err := mem(ctx, l.Addr, b)
 		if err == nil && n < size {
 			err = fmt.Errorf("short read (%d of %d bytes)", n, size)
 		}
@@ -130,7 +131,7 @@ func (l Location) Read(mem ReadMemoryFunc, size int) ([]byte, error) {
 			if p.BitSize%8 != 0 || p.BitOffset%8 != 0 {
 				return nil, fmt.Errorf("bit piece: %w", ErrUnsupported)
 			}
-			b, err := p.Loc.Read(mem, p.Size+p.BitOffset/8)
+			b, err := p.Loc.Read(ctx, mem, p.Size+p.BitOffset/8)
 			if err != nil {
 				return nil, err
 			}
@@ -149,11 +150,11 @@ func (l Location) Read(mem ReadMemoryFunc, size int) ([]byte, error) {
 // and, per byte, whether it is known. Optimized-out pieces and unknown
 // registers give unknown bytes instead of an error; memory errors and
 // unsupported locations still fail.
-func (l Location) ReadPartial(mem ReadMemoryFunc, size int) ([]byte, []bool, error) {
+func (l Location) ReadPartial(ctx context.Context, mem ReadMemoryFunc, size int) ([]byte, []bool, error) {
 	out := make([]byte, size)
 	known := make([]bool, size)
 	if l.Kind != LocPieces {
-		b, err := l.Read(mem, size)
+		b, err := l.Read(ctx, mem, size)
 		if errors.Is(err, ErrOptimizedOut) {
 			return out, known, nil
 		}
@@ -175,7 +176,7 @@ func (l Location) ReadPartial(mem ReadMemoryFunc, size int) ([]byte, []bool, err
 			pos += n // bit pieces: left unknown
 			continue
 		}
-		b, err := p.Loc.Read(mem, p.Size+p.BitOffset/8)
+		b, err := p.Loc.Read(ctx, mem, p.Size+p.BitOffset/8)
 		switch {
 		case errors.Is(err, ErrOptimizedOut):
 		case err != nil:

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -110,6 +111,9 @@ const (
 // exprEnv is what evaluating a location expression may consult. Any
 // function may be nil; an expression that needs it then fails.
 type exprEnv struct {
+	// ctx is the context of the one call this environment serves (an
+	// exprEnv never outlives it); memory reads run within it.
+	ctx  context.Context
 	regs *Regs
 	mem  ReadMemoryFunc
 	// arch numbers the registers and sizes addresses (nil: amd64).
@@ -293,7 +297,7 @@ func (m *exprMachine) readMem(addr uint64, size int) (uint64, error) {
 		return 0, fmt.Errorf("deref size %d: %w", size, ErrUnsupported)
 	}
 	var b [8]byte
-	n, err := m.env.mem(addr, b[:size])
+	n, err := m.env.mem(m.env.ctx, addr, b[:size])
 	if err == nil && n < size {
 		err = errors.New("short read")
 	}

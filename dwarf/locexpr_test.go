@@ -2,6 +2,7 @@ package dwarf
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -16,7 +17,7 @@ type fakeMem struct {
 	data []byte
 }
 
-func (m fakeMem) read(addr uint64, p []byte) (int, error) {
+func (m fakeMem) read(_ context.Context, addr uint64, p []byte) (int, error) {
 	if addr < m.base || addr-m.base+uint64(len(p)) > uint64(len(m.data)) {
 		return 0, fmt.Errorf("unmapped %#x", addr)
 	}
@@ -139,15 +140,15 @@ func TestLocationRead(t *testing.T) {
 		{Loc: Location{Kind: LocAddress, Addr: 0x1004}, Size: 2},
 		{Loc: Location{Kind: LocValue, Bytes: []byte{0xee, 0xff}}, Size: 2},
 	}}
-	b, err := loc.Read(env.mem, 4)
+	b, err := loc.Read(t.Context(), env.mem, 4)
 	if err != nil || !bytes.Equal(b, []byte{4, 5, 0xee, 0xff}) {
 		t.Fatalf("Read = % x, %v", b, err)
 	}
 	loc.Pieces[1].Loc = Location{Kind: LocOptimizedOut}
-	if _, err := loc.Read(env.mem, 4); !errors.Is(err, ErrOptimizedOut) {
+	if _, err := loc.Read(t.Context(), env.mem, 4); !errors.Is(err, ErrOptimizedOut) {
 		t.Fatalf("Read with an optimized-out piece: %v", err)
 	}
-	if _, err := (Location{Kind: LocValue, Bytes: []byte{1}}).Read(nil, 4); err != nil {
+	if _, err := (Location{Kind: LocValue, Bytes: []byte{1}}).Read(t.Context(), nil, 4); err != nil {
 		t.Fatalf("short value must zero-extend: %v", err)
 	}
 }
@@ -235,14 +236,14 @@ func TestLocationReadPartial(t *testing.T) {
 		{Loc: Location{Kind: LocOptimizedOut}, Size: 3},
 		{Loc: Location{Kind: LocAddress, Addr: 0x1004}, Size: 2},
 	}}
-	b, known, err := loc.ReadPartial(env.mem, 6)
+	b, known, err := loc.ReadPartial(t.Context(), env.mem, 6)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(b, []byte{'a', 0, 0, 0, 4, 5}) || fmt.Sprint(known) != "[true false false false true true]" {
 		t.Fatalf("ReadPartial = % x %v", b, known)
 	}
-	if _, known, err := (Location{Kind: LocOptimizedOut}).ReadPartial(nil, 2); err != nil || known[0] || known[1] {
+	if _, known, err := (Location{Kind: LocOptimizedOut}).ReadPartial(t.Context(), nil, 2); err != nil || known[0] || known[1] {
 		t.Fatalf("optimized out: %v %v", known, err)
 	}
 }

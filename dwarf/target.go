@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,14 +12,15 @@ import (
 	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
-// ReadMemoryFunc reads len(p) bytes of target memory at addr into p and
+// ReadMemoryFunc reads len(p) bytes of target memory at addr into p, within
+// ctx (the context of the call that needs the bytes), and
 // returns how many bytes it read. A short read must come with an error.
-type ReadMemoryFunc func(addr uint64, p []byte) (int, error)
+type ReadMemoryFunc func(ctx context.Context, addr uint64, p []byte) (int, error)
 
 // ModuleFunc maps a runtime pc to the image that covers it and that image's
 // load bias (runtime address minus file address). ok is false when no
 // known module covers pc.
-type ModuleFunc func(pc uint64) (img *Image, bias uint64, ok bool)
+type ModuleFunc func(ctx context.Context, pc uint64) (img *Image, bias uint64, ok bool)
 
 // Target is everything the package needs from a stopped target. It is
 // owned by the caller; the package only calls its functions.
@@ -32,7 +34,7 @@ type Target struct {
 }
 
 // readUint reads a little-endian unsigned integer of size bytes (1..8).
-func (t *Target) readUint(addr uint64, size int) (uint64, error) {
+func (t *Target) readUint(ctx context.Context, addr uint64, size int) (uint64, error) {
 	if t == nil || t.ReadMemory == nil {
 		return 0, fmt.Errorf("read memory at %#x: %w", addr, ErrNoMemory)
 	}
@@ -40,7 +42,7 @@ func (t *Target) readUint(addr uint64, size int) (uint64, error) {
 		return 0, fmt.Errorf("read %d bytes at %#x: bad size", size, addr)
 	}
 	var b [8]byte
-	n, err := t.ReadMemory(addr, b[:size])
+	n, err := t.ReadMemory(ctx, addr, b[:size])
 	if err == nil && n < size {
 		err = errors.New("short read")
 	}

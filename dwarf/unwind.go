@@ -44,7 +44,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 	}
 	modules := t.Modules
 	if modules == nil {
-		modules = func(pc uint64) (*Image, uint64, bool) { return img, bias, true }
+		modules = func(_ context.Context, pc uint64) (*Image, uint64, bool) { return img, bias, true }
 	}
 	maxFrames := opts.MaxFrames
 	if maxFrames <= 0 {
@@ -57,7 +57,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		if err := ctx.Err(); err != nil {
 			return bt, err
 		}
-		cur.locate(modules, prev)
+		cur.locate(ctx, modules, prev)
 		// frames for this physical frame (inlined ones first)
 		frames := cur.frames(len(bt.Frames), prev == nil && !opts.KeepInlineEntry)
 		truncated := false
@@ -71,7 +71,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		atMain := len(frames) > 0 && !opts.PastMain && frames[len(frames)-1].Name == "main"
 		// unwind this frame even when it is the last one returned: its
 		// CFA (frame base) and caller (entry values) are needed
-		next, err := cur.unwindOne(t, prev == nil)
+		next, err := cur.unwindOne(ctx, t, prev == nil)
 		for _, f := range frames {
 			f.CFA = cur.cfa
 			if cur.signal {
@@ -81,7 +81,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		if truncated {
 			if err == nil && !atMain {
 				next.t, next.ar = t, cur.ar
-				next.locate(modules, cur)
+				next.locate(ctx, modules, cur)
 				next.frames(0, false)
 				cur.caller = next
 			}
@@ -117,7 +117,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		next.t, next.ar = t, cur.ar
 		cur.caller = next
 		// frames of functions that tail-called their way to cur
-		for _, tf := range cur.tailFrames(next, modules) {
+		for _, tf := range cur.tailFrames(ctx, next, modules) {
 			tf.Level = len(bt.Frames)
 			bt.Frames = append(bt.Frames, tf)
 		}
@@ -153,10 +153,10 @@ type physFrame struct {
 // locate finds the module of the frame's pc and the pc used for lookups
 // (pc-1 in callers, since the return address may be past the call's
 // line or function; the exact pc after a signal frame).
-func (p *physFrame) locate(modules ModuleFunc, callee *physFrame) {
+func (p *physFrame) locate(ctx context.Context, modules ModuleFunc, callee *physFrame) {
 	pc := p.regs.PC()
 	p.pc = pc
-	p.mod, p.bias, _ = modules(pc)
+	p.mod, p.bias, _ = modules(ctx, pc)
 	if p.mod != nil && pc < p.bias {
 		p.mod = nil
 	}
@@ -167,12 +167,12 @@ func (p *physFrame) locate(modules ModuleFunc, callee *physFrame) {
 }
 
 // unwindOne computes the caller's registers.
-func (p *physFrame) unwindOne(t *Target, innermost bool) (*physFrame, error) {
+func (p *physFrame) unwindOne(ctx context.Context, t *Target, innermost bool) (*physFrame, error) {
 	if p.mod == nil {
 		if innermost {
 			// a call to a bad address: the return address is on top of
 			// the stack, as GDB assumes
-			return p.popReturn(t, p.regs.SP())
+			return p.popReturn(ctx, t, p.regs.SP())
 		}
 		return nil, fmt.Errorf("no module for pc %#x", p.pc)
 	}
@@ -182,21 +182,21 @@ func (p *physFrame) unwindOne(t *Target, innermost bool) (*physFrame, error) {
 		fc, err := establish(fde, file)
 		if err == nil {
 			p.signal = isSignalFrame(fde)
-			return p.applyCFI(t, p.mod.arch.frameContext(fc))
+			return p.applyCFI(ctx, t, p.mod.arch.frameContext(fc))
 		}
 	}
 	if name, _, ok := p.mod.SymbolAt(file); ok && name == "__restore_rt" && p.ar.ptr() == 8 {
 		p.signal = true
-		return p.sigcontext(t)
+		return p.sigcontext(ctx, t)
 	}
-	return p.framePointer(t)
+	return p.framePointer(ctx, t)
 }
 
-func (p *physFrame) exprEnv(t *Target) *exprEnv {
-	return &exprEnv{regs: &p.regs, mem: t.ReadMemory, cfa: p.cfa, hasCFA: p.hasCFA, bias: p.bias, arch: p.ar}
+func (p *physFrame) exprEnv(ctx context.Context, t *Target) *exprEnv {
+	return &exprEnv{ctx: ctx, regs: &p.regs, mem: t.ReadMemory, cfa: p.cfa, hasCFA: p.hasCFA, bias: p.bias, arch: p.ar}
 }
 
-func (p *physFrame) applyCFI(t *Target, fc *frame.FrameContext) (*physFrame, error) {
+func (p *physFrame) applyCFI(ctx context.Context, t *Target, fc *frame.FrameContext) (*physFrame, error) {
 	switch fc.CFA.Rule {
 	case frame.RuleCFA:
 		v, ok := p.regs.Get(int(fc.CFA.Reg))
@@ -205,7 +205,7 @@ func (p *physFrame) applyCFI(t *Target, fc *frame.FrameContext) (*physFrame, err
 		}
 		p.cfa = v + uint64(fc.CFA.Offset)
 	case frame.RuleExpression:
-		v, err := evalValue(fc.CFA.Expression, p.exprEnv(t))
+		v, err := evalValue(fc.CFA.Expression, p.exprEnv(ctx, t))
 		if err != nil {
 			return nil, fmt.Errorf("CFA expression: %w", err)
 		}
@@ -228,7 +228,7 @@ func (p *physFrame) applyCFI(t *Target, fc *frame.FrameContext) (*physFrame, err
 		if reg >= NumRegs {
 			continue
 		}
-		if err := p.applyRule(t, next, int(reg), rule); err != nil {
+		if err := p.applyRule(ctx, t, next, int(reg), rule); err != nil {
 			if int(reg) == int(ra) {
 				return nil, err
 			}
@@ -251,13 +251,13 @@ func (p *physFrame) applyCFI(t *Target, fc *frame.FrameContext) (*physFrame, err
 	return next, nil
 }
 
-func (p *physFrame) applyRule(t *Target, next *physFrame, reg int, rule frame.DWRule) error {
+func (p *physFrame) applyRule(ctx context.Context, t *Target, next *physFrame, reg int, rule frame.DWRule) error {
 	switch rule.Rule {
 	case frame.RuleUndefined:
 		next.regs.Invalidate(reg)
 	case frame.RuleSameVal:
 	case frame.RuleOffset:
-		v, err := t.readUint(p.cfa+uint64(rule.Offset), p.ar.ptr())
+		v, err := t.readUint(ctx, p.cfa+uint64(rule.Offset), p.ar.ptr())
 		if err != nil {
 			return err
 		}
@@ -271,14 +271,14 @@ func (p *physFrame) applyRule(t *Target, next *physFrame, reg int, rule frame.DW
 		}
 		next.regs.Set(reg, v)
 	case frame.RuleExpression, frame.RuleValExpression:
-		env := p.exprEnv(t)
+		env := p.exprEnv(ctx, t)
 		env.initStack = []uint64{p.cfa}
 		v, err := evalValue(rule.Expression, env)
 		if err != nil {
 			return err
 		}
 		if rule.Rule == frame.RuleExpression {
-			if v, err = t.readUint(v, p.ar.ptr()); err != nil {
+			if v, err = t.readUint(ctx, v, p.ar.ptr()); err != nil {
 				return err
 			}
 		}
@@ -299,14 +299,14 @@ func (p *physFrame) applyRule(t *Target, next *physFrame, reg int, rule frame.DW
 // points at the ucontext_t whose uc_mcontext holds the interrupted
 // registers (gregs in the order r8..r15, rdi, rsi, rbp, rbx, rdx, rax,
 // rcx, rsp, rip).
-func (p *physFrame) sigcontext(t *Target) (*physFrame, error) {
+func (p *physFrame) sigcontext(ctx context.Context, t *Target) (*physFrame, error) {
 	const mcontext = 40 // uc_flags, uc_link, uc_stack
 	order := []int{8, 9, 10, 11, 12, 13, 14, 15,
 		regnum.AMD64_Rdi, regnum.AMD64_Rsi, regnum.AMD64_Rbp, regnum.AMD64_Rbx,
 		regnum.AMD64_Rdx, regnum.AMD64_Rax, regnum.AMD64_Rcx, regnum.AMD64_Rsp, regnum.AMD64_Rip}
 	base := p.regs.SP() + mcontext
 	buf := make([]byte, 8*len(order))
-	if n, err := t.ReadMemory(base, buf); err != nil || n < len(buf) {
+	if n, err := t.ReadMemory(ctx, base, buf); err != nil || n < len(buf) {
 		return nil, fmt.Errorf("read signal context at %#x: %v", base, err)
 	}
 	next := &physFrame{}
@@ -318,16 +318,16 @@ func (p *physFrame) sigcontext(t *Target) (*physFrame, error) {
 }
 
 // framePointer unwinds through the rbp chain (code without CFI).
-func (p *physFrame) framePointer(t *Target) (*physFrame, error) {
+func (p *physFrame) framePointer(ctx context.Context, t *Target) (*physFrame, error) {
 	rbp, ok := p.regs.Get(regnum.AMD64_Rbp)
 	if !ok || rbp < p.regs.SP() || rbp == 0 {
 		return nil, fmt.Errorf("no call frame information for pc %#x", p.pc)
 	}
-	savedBP, err := t.readUint(rbp, p.ar.ptr())
+	savedBP, err := t.readUint(ctx, rbp, p.ar.ptr())
 	if err != nil {
 		return nil, err
 	}
-	next, err := p.popReturn(t, rbp+uint64(p.ar.ptr()))
+	next, err := p.popReturn(ctx, t, rbp+uint64(p.ar.ptr()))
 	if err != nil {
 		return nil, err
 	}
@@ -336,9 +336,9 @@ func (p *physFrame) framePointer(t *Target) (*physFrame, error) {
 }
 
 // popReturn makes a caller frame whose return address is at sp.
-func (p *physFrame) popReturn(t *Target, sp uint64) (*physFrame, error) {
+func (p *physFrame) popReturn(ctx context.Context, t *Target, sp uint64) (*physFrame, error) {
 	n := uint64(p.ar.ptr())
-	ra, err := t.readUint(sp, int(n))
+	ra, err := t.readUint(ctx, sp, int(n))
 	if err != nil {
 		return nil, err
 	}
@@ -425,13 +425,13 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 
 // tailFrames returns GDB-style tail-call frames between p and its caller
 // next, innermost first.
-func (p *physFrame) tailFrames(next *physFrame, modules ModuleFunc) []*Frame {
+func (p *physFrame) tailFrames(ctx context.Context, next *physFrame, modules ModuleFunc) []*Frame {
 	if p.mod == nil || p.signal || len(p.fr) == 0 || p.fr[len(p.fr)-1].Function == nil {
 		return nil
 	}
 	callee := p.fr[len(p.fr)-1].Function
 	pc := next.regs.PC()
-	mod, bias, ok := modules(pc)
+	mod, bias, ok := modules(ctx, pc)
 	if !ok || mod != p.mod || pc < bias {
 		return nil
 	}

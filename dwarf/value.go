@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	stddwarf "debug/dwarf"
 	"encoding/binary"
 	"errors"
@@ -62,8 +63,10 @@ func (o Object) Addr() (uint64, bool) {
 // fields but Mem may be nil/zero. A ValueEnv is not safe for concurrent
 // use while its fields are being changed.
 type ValueEnv struct {
-	// Mem reads target memory.
-	Mem ReadMemoryFunc
+	// Mem reads target memory for the one evaluation this environment
+	// serves: the caller binds its ReadMemoryFunc to that call's context
+	// (a ValueEnv is made per evaluation and never cached across calls).
+	Mem func(addr uint64, p []byte) (int, error)
 	// PtrSize is the target's pointer (and long) size in bytes: 4 on
 	// i386; 0 means 8 (x86-64).
 	PtrSize int
@@ -194,10 +197,10 @@ func (env *ValueEnv) locBytes(l Location, n int) ([]byte, error) {
 		return env.read(l.Addr, n)
 	}
 	var mem ReadMemoryFunc
-	if env != nil {
-		mem = env.Mem
+	if env != nil && env.Mem != nil {
+		mem = func(_ context.Context, a uint64, p []byte) (int, error) { return env.Mem(a, p) }
 	}
-	return l.Read(mem, n)
+	return l.Read(context.Background(), mem, n) // env.Mem is bound to its call's context
 }
 
 func isSignedType(t Type) bool {

@@ -47,7 +47,7 @@ func (m *coreMem) add(f *elf.File, bias uint64) error {
 	return nil
 }
 
-func (m *coreMem) read(addr uint64, p []byte) (int, error) {
+func (m *coreMem) read(_ context.Context, addr uint64, p []byte) (int, error) {
 	for _, s := range m.segs { // core segments first: they win
 		if addr >= s.addr && addr-s.addr <= uint64(len(s.data)) && uint64(len(p)) <= uint64(len(s.data))-(addr-s.addr) {
 			return copy(p, s.data[addr-s.addr:]), nil
@@ -187,7 +187,7 @@ func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 		t.Fatal(err)
 	}
 	sort.SliceStable(s.syms, func(i, j int) bool { return s.syms[i].Value < s.syms[j].Value })
-	s.env = &ValueEnv{Mem: s.mem.read, Types: s.types, Bias: s.bias, Symbolize: s.symbolize}
+	s.env = &ValueEnv{Mem: func(a uint64, p []byte) (int, error) { return s.mem.read(t.Context(), a, p) }, Types: s.types, Bias: s.bias, Symbolize: s.symbolize}
 	return s
 }
 

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
@@ -237,7 +238,7 @@ func (u *unit) baseType(off uint64) (int, int64, error) {
 
 // tlsAddr returns the address of offset off in this image's TLS block for
 // the thread whose fs_base is in regs.
-func (img *Image) tlsAddr(regs *Regs, mem ReadMemoryFunc, off uint64) (uint64, error) {
+func (img *Image) tlsAddr(ctx context.Context, regs *Regs, mem ReadMemoryFunc, off uint64) (uint64, error) {
 	tp, ok := regs.Get(regnum.AMD64_Fs_base)
 	if !ok || tp == 0 {
 		return 0, fmt.Errorf("thread pointer (fs_base) unknown: %w", ErrUnsupported)
@@ -256,11 +257,11 @@ func (img *Image) tlsAddr(regs *Regs, mem ReadMemoryFunc, off uint64) (uint64, e
 		return 0, fmt.Errorf("TLS module id of %s unknown: %w", img.Path, ErrUnsupported)
 	}
 	t := Target{ReadMemory: mem}
-	dtv, err := t.readUint(tp+8, 8)
+	dtv, err := t.readUint(ctx, tp+8, 8)
 	if err != nil {
 		return 0, err
 	}
-	block, err := t.readUint(dtv+16*img.TLSModule, 8)
+	block, err := t.readUint(ctx, dtv+16*img.TLSModule, 8)
 	if err != nil {
 		return 0, err
 	}

@@ -102,12 +102,12 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 				for _, m := range entryRe.FindAllStringSubmatch(between(d.out, fmt.Sprintf("@@ENTRY%d", f.Level), "@@"), -1) {
 					entryVals[m[1]+"@entry"] = m[2]
 				}
-				for _, p := range f.Params() {
+				for _, p := range f.Params(t.Context()) {
 					want, ok := entryVals[p.Name+"@entry"]
 					if !ok {
 						continue
 					}
-					ev, err := f.EntryValue(p)
+					ev, err := f.EntryValue(t.Context(), p)
 					size, signed, isInt := intType(f.Image, p.TypeOff)
 					switch {
 					case strings.HasPrefix(want, "<optimized out>"):
@@ -128,9 +128,9 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 					names, vals := gdbVars(seg)
 					var vars []Variable
 					if kind == "ARGS" {
-						vars = f.Params()
+						vars = f.Params(t.Context())
 					} else {
-						vars = f.Locals()
+						vars = f.Locals(t.Context())
 					}
 					var got []string
 					seen := map[string]bool{}
@@ -160,7 +160,7 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 						if !ok {
 							continue
 						}
-						b, err := v.Location.Read(d.core.readMemory, size)
+						b, err := v.Location.Read(t.Context(), d.core.readMemory, size)
 						if err != nil {
 							t.Errorf("%s %s: read %v: %v (LocErr %v), gdb %s", where, v.Name, v.Location, err, v.LocErr, want)
 							continue
@@ -207,12 +207,12 @@ func TestGlobalsAndTLS(t *testing.T) {
 		}
 		for idx, name := range []string{"counter", "file_static", "tls_var", "sink_total"} {
 			want := m[idx][1]
-			v, err := scope.Lookup(name)
+			v, err := scope.Lookup(t.Context(), name)
 			if err != nil {
 				t.Errorf("%s %s: %v", opt, name, err)
 				continue
 			}
-			b, err := v.Location.Read(d.core.readMemory, 4)
+			b, err := v.Location.Read(t.Context(), d.core.readMemory, 4)
 			if want == "<optimized out>" {
 				if !errors.Is(err, ErrOptimizedOut) {
 					t.Errorf("%s %s: read %v, %v; gdb <optimized out>", opt, name, b, err)
@@ -233,15 +233,15 @@ func TestGlobalsAndTLS(t *testing.T) {
 		}
 		// Global lookup outside a frame (no registers: TLS must fail
 		// cleanly, plain globals work).
-		if v, err := img.Global("counter", d.core.target(t), nil, bias); err != nil || v.Location.Kind != LocAddress {
+		if v, err := img.Global(t.Context(), "counter", d.core.target(t), nil, bias); err != nil || v.Location.Kind != LocAddress {
 			t.Errorf("Global(counter) = %v, %v", v.Location, err)
 		}
-		if v, err := img.Global("tls_var", d.core.target(t), nil, bias); err == nil && v.LocErr == nil {
+		if v, err := img.Global(t.Context(), "tls_var", d.core.target(t), nil, bias); err == nil && v.LocErr == nil {
 			t.Errorf("Global(tls_var) without registers = %v, want an error", v.Location)
 		} else if err == nil && !errors.Is(v.LocErr, ErrUnsupported) {
 			t.Errorf("Global(tls_var) without registers: %v, want ErrUnsupported", v.LocErr)
 		}
-		if _, err := img.Global("no_such_var", nil, nil, 0); !errors.Is(err, ErrNotFound) {
+		if _, err := img.Global(t.Context(), "no_such_var", nil, nil, 0); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Global(no_such_var) error %v, want ErrNotFound", err)
 		}
 	}
@@ -275,12 +275,12 @@ func TestScopeLookup(t *testing.T) {
 		name string
 		kind VarKind
 	}{{leaf, "inner", VarLocal}, {leaf, "local", VarLocal}, {leaf, "depth", VarParam}, {recurse, "calls", VarStatic}} {
-		v, err := tt.f.Scope().Lookup(tt.name)
+		v, err := tt.f.Scope().Lookup(t.Context(), tt.name)
 		if err != nil {
 			t.Errorf("Lookup(%s): %v", tt.name, err)
 			continue
 		}
-		b, err := v.Location.Read(d.core.readMemory, 4)
+		b, err := v.Location.Read(t.Context(), d.core.readMemory, 4)
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
@@ -288,14 +288,14 @@ func TestScopeLookup(t *testing.T) {
 		if got := strconv.Itoa(int(int32(binary.LittleEndian.Uint32(b)))); got != vals[i][1] || v.Kind != tt.kind {
 			t.Errorf("%s = %s (%v), gdb %s (want kind %v)", tt.name, got, v.Kind, vals[i][1], tt.kind)
 		}
-		if lv, err := tt.f.LocateDIE(v.Offset); err != nil || lv.Location.String() != v.Location.String() {
+		if lv, err := tt.f.LocateDIE(t.Context(), v.Offset); err != nil || lv.Location.String() != v.Location.String() {
 			t.Errorf("LocateDIE(%s) = %v, %v; want %v", tt.name, lv.Location, err, v.Location)
 		}
 	}
-	if _, err := leaf.Scope().Lookup("shadow"); !errors.Is(err, ErrNotFound) {
+	if _, err := leaf.Scope().Lookup(t.Context(), "shadow"); !errors.Is(err, ErrNotFound) {
 		t.Errorf("main's local visible from leaf: %v", err)
 	}
-	if v, err := leaf.Scope().Lookup("counter"); err != nil || v.Kind != VarGlobal {
+	if v, err := leaf.Scope().Lookup(t.Context(), "counter"); err != nil || v.Kind != VarGlobal {
 		t.Errorf("Lookup(counter) = %+v, %v", v, err)
 	}
 	if pc, ok := leaf.Scope().Register("$pc"); !ok || pc != leaf.PC {
@@ -346,7 +346,7 @@ func TestMaxFramesKeepsLocals(t *testing.T) {
 		if last.CFA != ref.CFA {
 			t.Errorf("MaxFrames %d: CFA %#x, want %#x", n, last.CFA, ref.CFA)
 		}
-		a, b := append(last.Params(), last.Locals()...), append(ref.Params(), ref.Locals()...)
+		a, b := append(last.Params(t.Context()), last.Locals(t.Context())...), append(ref.Params(t.Context()), ref.Locals(t.Context())...)
 		for i := range b {
 			if a[i].Location.String() != b[i].Location.String() {
 				t.Errorf("MaxFrames %d: %s at %v, want %v", n, a[i].Name, a[i].Location, b[i].Location)
@@ -370,17 +370,17 @@ func TestHandMadeFrame(t *testing.T) {
 	regs.Set(16, pc)
 	regs.Set(7, 0x7ffe0000)
 	fr := &Frame{PC: pc, Regs: regs, Image: img, Function: f, CFA: 0x7ffe0100}
-	v, err := fr.Scope().Lookup("depth")
+	v, err := fr.Scope().Lookup(t.Context(), "depth")
 	if err != nil || v.Location.Kind != LocAddress || v.Kind != VarParam {
 		t.Fatalf("Lookup(depth) = %+v, %v", v, err)
 	}
-	if _, err := fr.EntryValue(v); !errors.Is(err, ErrOptimizedOut) {
+	if _, err := fr.EntryValue(t.Context(), v); !errors.Is(err, ErrOptimizedOut) {
 		t.Errorf("EntryValue without a caller: %v", err)
 	}
-	if ls := fr.Locals(); len(ls) != 1 || ls[0].Name != "local" {
+	if ls := fr.Locals(t.Context()); len(ls) != 1 || ls[0].Name != "local" {
 		t.Errorf("locals %+v, want only local (inner's block starts later)", ls)
 	}
-	if _, err := (&Frame{}).Scope().Lookup("x"); err == nil {
+	if _, err := (&Frame{}).Scope().Lookup(t.Context(), "x"); err == nil {
 		t.Error("lookup in an empty frame succeeded")
 	}
 }

@@ -405,8 +405,8 @@ func (o *oursSide) regs(ctx context.Context) (dwarf.Regs, error) {
 
 func (o *oursSide) target(ctx context.Context) *dwarf.Target {
 	return &dwarf.Target{
-		ReadMemory: func(addr uint64, p []byte) (int, error) { return o.c.ReadMemory(ctx, addr, p) },
-		Modules: func(pc uint64) (*dwarf.Image, uint64, bool) {
+		ReadMemory: o.c.ReadMemory,
+		Modules: func(_ context.Context, pc uint64) (*dwarf.Image, uint64, bool) {
 			m, ok := o.moduleFor(pc)
 			if !ok {
 				return nil, 0, false
@@ -456,7 +456,7 @@ func (o *oursSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		var parts []string
 		if f.Function != nil {
 			fs := o.scopeOf(ctx, f)
-			for _, v := range f.Params() {
+			for _, v := range f.Params(ctx) {
 				val := "<error: no type>"
 				if obj, err := fs.varObject(v); err == nil {
 					val = miValue(fs.env.Format(obj))
@@ -498,13 +498,13 @@ func (o *oursSide) frameVars(ctx context.Context, f *dwarf.Frame) map[string]str
 		}
 		return "<error: no type>"
 	}
-	for _, v := range f.Params() {
+	for _, v := range f.Params(ctx) {
 		addVar(m, v.Name, format(v))
-		if ev, err := f.EntryValue(v); err == nil {
+		if ev, err := f.EntryValue(ctx, v); err == nil {
 			addVar(m, ev.Name, format(ev))
 		}
 	}
-	for _, v := range f.Locals() {
+	for _, v := range f.Locals(ctx) {
 		addVar(m, v.Name, format(v))
 	}
 	return m

@@ -82,23 +82,23 @@ func (s *scope) varObject(v dwarf.Variable) (dwarf.Object, error) {
 	return dwarf.VarObject(t, &v), nil
 }
 
-func (s *scope) Local(name string) (dwarf.Object, error) {
+func (s *scope) Local(ctx context.Context, name string) (dwarf.Object, error) {
 	if s.f.Function == nil {
 		return dwarf.Object{}, fmt.Errorf("local %s: %w", name, dwarf.ErrNotFound)
 	}
-	v, err := s.f.Scope().Lookup(name)
+	v, err := s.f.Scope().Lookup(ctx, name)
 	if err != nil {
 		return dwarf.Object{}, err
 	}
 	return s.varObject(v)
 }
 
-func (s *scope) Global(name string) (dwarf.Object, error) {
+func (s *scope) Global(ctx context.Context, name string) (dwarf.Object, error) {
 	for _, m := range append([]*module{s.m}, s.o.mods...) {
 		if !m.img.HasDWARF() {
 			continue
 		}
-		if v, err := m.img.Global(name, s.o.target(s.ctx), &s.f.Regs, m.bias); err == nil {
+		if v, err := m.img.Global(ctx, name, s.o.target(ctx), &s.f.Regs, m.bias); err == nil {
 			return s.varObject(v)
 		}
 		if fns := m.img.FuncsByName(name); len(fns) > 0 && m.types != nil {

@@ -21,6 +21,7 @@ import (
 	"github.com/rrmcp/rrmcp/internal/relay"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 var shapes struct {
@@ -405,12 +406,11 @@ func TestEvaluateThreads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bias uint64
-	for i := 0; i+16 <= len(auxv); i += 16 {
-		if binary.LittleEndian.Uint64(auxv[i:]) == rsp.AT_ENTRY {
-			bias = binary.LittleEndian.Uint64(auxv[i+8:]) - entry
-		}
+	av, err := symbols.ParseAuxv(auxv, 8, binary.LittleEndian)
+	if err != nil {
+		t.Fatal(err)
 	}
+	bias := av[symbols.AT_ENTRY] - entry
 	bump := bias + symbolAddr(t, exe, "bump")
 	tg.runTo(t, ctx, bump)
 

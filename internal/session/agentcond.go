@@ -206,8 +206,8 @@ func (s *Session) axOperandOf(ctx context.Context, tok string, f *dwarf.Frame) (
 	}
 	// A variable: a parameter or local in scope, else a global.
 	var vars []dwarf.Variable
-	vars = append(vars, f.Params()...)
-	vars = append(vars, f.Locals()...)
+	vars = append(vars, f.Params(ctx)...)
+	vars = append(vars, f.Locals(ctx)...)
 	for _, v := range vars {
 		if v.Name != tok || v.Shadowed {
 			continue
@@ -256,7 +256,7 @@ func (s *Session) axGlobal(ctx context.Context, name string, f *dwarf.Frame) (ax
 	if err != nil {
 		return axOperand{}, false
 	}
-	obj, err := fs.Global(name)
+	obj, err := fs.Global(ctx, name)
 	if err != nil {
 		return axOperand{}, false
 	}

@@ -73,11 +73,6 @@ const pageSize = 4096
 // readMem reads target memory through the line cache. Lines that cannot
 // be read whole (the edge of a mapping) are read byte-exact, uncached.
 func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, error) {
-	if s.octx != nil {
-		// Frames cached for the stop hold readers made with the context
-		// of an earlier call, long cancelled: read with the current one.
-		ctx = s.octx
-	}
 	if s.mem.lines == nil {
 		s.mem.lines = map[uint64][]byte{}
 		s.mem.bad = map[uint64]bool{}
@@ -133,8 +128,9 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 	return n, nil
 }
 
-// memFunc adapts readMem to dwarf's ReadMemoryFunc.
-func (s *Session) memFunc(ctx context.Context) dwarf.ReadMemoryFunc {
+// memFunc binds readMem to the context of one evaluation, for a
+// dwarf.ValueEnv (made per call, never cached).
+func (s *Session) memFunc(ctx context.Context) func(addr uint64, p []byte) (int, error) {
 	return func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
 }
 

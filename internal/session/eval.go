@@ -111,24 +111,24 @@ func (fs *frameScope) varObject(v dwarf.Variable) (dwarf.Object, error) {
 	return dwarf.VarObject(t, &v), nil
 }
 
-func (fs *frameScope) Local(name string) (dwarf.Object, error) {
+func (fs *frameScope) Local(ctx context.Context, name string) (dwarf.Object, error) {
 	if fs.f == nil || fs.f.Function == nil {
 		return dwarf.Object{}, fmt.Errorf("local %s: %w", name, dwarf.ErrNotFound)
 	}
-	v, err := fs.f.Scope().Lookup(name)
+	v, err := fs.f.Scope().Lookup(ctx, name)
 	if err != nil {
 		return dwarf.Object{}, err
 	}
 	return fs.varObject(v)
 }
 
-func (fs *frameScope) Global(name string) (dwarf.Object, error) {
+func (fs *frameScope) Global(ctx context.Context, name string) (dwarf.Object, error) {
 	var regs *dwarf.Regs
 	if fs.f != nil {
 		regs = &fs.f.Regs
 	}
 	bias := fs.env.Bias
-	if v, err := fs.img.Global(name, fs.s.target(fs.ctx), regs, bias); err == nil {
+	if v, err := fs.img.Global(ctx, name, fs.s.target(ctx), regs, bias); err == nil {
 		return fs.varObject(v)
 	}
 	if fns := fs.img.FuncsByName(name); len(fns) > 0 && fs.tr != nil {
@@ -138,7 +138,7 @@ func (fs *frameScope) Global(name string) (dwarf.Object, error) {
 		}
 	}
 	if fs.img != fs.s.img && fs.s.img != nil {
-		if v, err := fs.s.img.Global(name, fs.s.target(fs.ctx), regs, fs.s.bias); err == nil {
+		if v, err := fs.s.img.Global(ctx, name, fs.s.target(ctx), regs, fs.s.bias); err == nil {
 			return fs.varObject(v)
 		}
 	}
@@ -425,16 +425,16 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 			val.Value = fs.env.Format(o)
 			out = append(out, val)
 		}
-		for _, v := range f.Params() {
+		for _, v := range f.Params(ctx) {
 			add(v, "argument")
 			// GDB's NAME@entry (print entry-values default): the value
 			// at the function's entry, from the caller's call-site
 			// information, listed when it is known.
-			if ev, err := f.EntryValue(v); err == nil {
+			if ev, err := f.EntryValue(ctx, v); err == nil {
 				add(ev, "entry")
 			}
 		}
-		for _, v := range f.Locals() {
+		for _, v := range f.Locals(ctx) {
 			add(v, "local")
 		}
 		if out == nil {

@@ -184,10 +184,8 @@ func inText(img *dwarf.Image, a uint64) bool {
 // target is the dwarf view of the stopped process.
 func (s *Session) target(ctx context.Context) *dwarf.Target {
 	return &dwarf.Target{
-		ReadMemory: s.memFunc(ctx),
-		Modules: func(pc uint64) (*dwarf.Image, uint64, bool) {
-			return s.module(ctx, pc)
-		},
+		ReadMemory: s.readMem,
+		Modules:    s.module,
 	}
 }
 

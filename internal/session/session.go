@@ -68,7 +68,6 @@ type Session struct {
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
 	regMap  []regSlot              // g layout → DWARF numbers, built once
 
-	octx   context.Context   // context of the operation holding sem
 	tconds map[uint64]string // conditional Z0 installed per address
 	temps  map[uint64]int    // temporary breakpoints (finish, next) per address
 }
@@ -110,9 +109,7 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 		return err
 	}
 	defer s.release()
-	s.octx = ctx
 	err := fn(ctx)
-	s.octx = nil
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
