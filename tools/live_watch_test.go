@@ -38,6 +38,20 @@ func gdbWatchLines(t *testing.T, prog, bp, expr string, n int) []string {
 	return lines
 }
 
+// watchMech is the mechanism a watchpoint set now gets on the live
+// backend, from the probe and RRMCP_HW_WATCHPOINTS, and the verdict.
+func watchMech(t *testing.T) (string, hwdebug.Verdict) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	var c hwdebug.Cache
+	v := c.Get(ctx, nil)
+	if v.UseHardwareWatch() {
+		return "hardware watchpoint", v
+	}
+	return "software watchpoint", v
+}
+
 // TestLiveWatchpointPaths: a write watchpoint on the live backend fires at
 // the statement GDB's software watchpoint reports, on the path the probe
 // picks (hardware where the debug registers fire, software where they do
