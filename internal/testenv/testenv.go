@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/rrmcp/rrmcp/internal/rr"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -107,48 +107,10 @@ var rrProbe = sync.OnceValue(func() error {
 	return ProbeRR(context.Background())
 })
 
-// ProbeRR checks, in order, that rr is on PATH, that the kernel exposes a
-// hardware PMU, that perf_event_paranoid allows rr, and that
-// `rr record -n /bin/true` succeeds. The error names the first check that failed.
-func ProbeRR(ctx context.Context) error {
-	rr, err := exec.LookPath("rr")
-	if err != nil {
-		return fmt.Errorf("rr is not on PATH")
-	}
-	pmu := false
-	for _, d := range []string{"cpu", "cpu_core", "cpu_atom"} {
-		if _, err := os.Stat(filepath.Join("/sys/bus/event_source/devices", d)); err == nil {
-			pmu = true
-		}
-	}
-	if !pmu {
-		return fmt.Errorf("no hardware PMU (/sys/bus/event_source/devices has no cpu entry): rr needs performance counters, which this machine (likely a VM or container) does not expose")
-	}
-	if b, err := os.ReadFile("/proc/sys/kernel/perf_event_paranoid"); err == nil {
-		if v, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && v > 1 && os.Geteuid() != 0 {
-			return fmt.Errorf("kernel.perf_event_paranoid is %d; rr needs <= 1 (sudo sysctl kernel.perf_event_paranoid=1)", v)
-		}
-	}
-	dir, err := os.MkdirTemp("", "rrmcp-probe-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, rr, "record", "-n", "/bin/true")
-	cmd.Env = append(os.Environ(), "_RR_TRACE_DIR="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("rr record -n /bin/true failed: %v: %s", err, lastLine(out))
-	}
-	return nil
-}
-
-func lastLine(b []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return lines[len(lines)-1]
-}
+// ProbeRR is rr.Probe: rr is on PATH, the kernel exposes a hardware PMU,
+// perf_event_paranoid allows rr, and a recording of /bin/true succeeds.
+// The error names the first check that failed.
+func ProbeRR(ctx context.Context) error { return rr.Probe(ctx) }
 
 // RR skips the test, giving the probe's reason, unless rr can record on
 // this machine. With RRMCP_REQUIRE_RR=1 it fails instead of skipping.
