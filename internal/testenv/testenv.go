@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/rrmcp/rrmcp/internal/rr"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -102,21 +101,21 @@ func NeedTool(t testing.TB, name string) string {
 	return p
 }
 
-// rrProbe decides once per test binary whether rr can record here.
-var rrProbe = sync.OnceValue(func() error {
-	return ProbeRR(context.Background())
-})
+// rrProbe remembers, once per test binary, whether rr can record here.
+var (
+	rrProbeOnce sync.Once
+	rrProbeErr  error
+)
 
-// ProbeRR is rr.Probe: rr is on PATH, the kernel exposes a hardware PMU,
-// perf_event_paranoid allows rr, and a recording of /bin/true succeeds.
-// The error names the first check that failed.
-func ProbeRR(ctx context.Context) error { return rr.Probe(ctx) }
-
-// RR skips the test, giving the probe's reason, unless rr can record on
-// this machine. With RRMCP_REQUIRE_RR=1 it fails instead of skipping.
-func RR(t testing.TB) {
+// RR skips the test, giving the reason of probe (rr.Probe: rr on PATH, a
+// hardware PMU, perf_event_paranoid, a real recording; run once per test
+// binary), unless rr can record on this machine. With RRMCP_REQUIRE_RR=1
+// it fails instead of skipping. The probe is passed in so that testenv,
+// which rr's own tests import, does not import rr.
+func RR(t testing.TB, probe func(context.Context) error) {
 	t.Helper()
-	if err := rrProbe(); err != nil {
+	rrProbeOnce.Do(func() { rrProbeErr = probe(context.Background()) })
+	if err := rrProbeErr; err != nil {
 		if os.Getenv("RRMCP_REQUIRE_RR") == "1" {
 			t.Fatalf("rr is required (RRMCP_REQUIRE_RR=1) but cannot run: %v", err)
 		}
