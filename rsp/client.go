@@ -65,6 +65,7 @@ type Client struct {
 
 	pending      int         // replies still owed to requests abandoned on cancellation
 	interrupted  atomic.Bool // 0x03 sent since the last sync
+	sigintOwed   bool        // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
 	running      atomic.Bool
 	rrCmdProbed  bool
 	pUnsupported bool

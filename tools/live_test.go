@@ -121,7 +121,12 @@ func TestLiveTimeoutAndInterrupt(t *testing.T) {
 	c := startServer(t, "RR_MCP_TIMEOUT_FORWARD=0.5")
 	c.ok("rr_live_start", args{"command": []string{prog}})
 	start := time.Now()
-	c.fails("rr_continue", nil, "timed out after 500ms", "interrupted", "still usable")
+	// A forward timeout is a structured stop (issue 12): reason
+	// "interrupted", the place, and why — not a tool error.
+	r := c.ok("rr_continue", nil, "Interrupted", "time limit", "session is usable")
+	if st, _ := r.data["stop"].(map[string]any); st["reason"] != "interrupted" || st["frame"] == nil {
+		t.Errorf("timed-out continue: %v, want reason interrupted with a frame:\n%s", st, r.text)
+	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("timed-out continue returned after %v", d)
 	}
