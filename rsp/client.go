@@ -381,6 +381,7 @@ func (c *Client) wrap(ctx context.Context, pkt string, err error) error {
 // resync reads replies owed to abandoned requests and, after an interrupt,
 // flushes a possible stray stop reply (rr-rsp.md §12.22) with a qC probe.
 func (c *Client) resync() error {
+	defer c.boundOwed()()
 	for c.pending > 0 {
 		p, err := c.conn.readPacket()
 		if err != nil {
@@ -446,6 +447,10 @@ func (c *Client) exchangeConsole(ctx context.Context, pkt string, out func([]byt
 		}
 		if out != nil && isConsole(p) {
 			out(p)
+			continue
+		}
+		if isStopReply(p) && !expectsStop(pkt) {
+			c.log.Debug("rsp: discarded stray stop reply", "request", short(pkt), "packet", printable(p))
 			continue
 		}
 		c.pending--

@@ -2,6 +2,8 @@ package rsp
 
 import (
 	"context"
+	"fmt"
+	"time"
 	"strings"
 )
 
@@ -104,4 +106,30 @@ func (c *Client) restoreBreakpoints(ctx context.Context, bps []Breakpoint) {
 			c.addBP(b)
 		}
 	}
+}
+
+// Err is the connection's fatal error (ErrClosed), nil while it is usable.
+func (c *Client) Err() error { return c.conn.deadErr() }
+
+// expectsStop reports whether a request's reply is a stop reply. A stop
+// reply received for any other request is stray (a duplicate, or the
+// answer to an interrupt that raced a stop) and is discarded.
+func expectsStop(pkt string) bool {
+	return pkt == "?" || isResume(pkt) || strings.HasPrefix(pkt, "vAttach") || strings.HasPrefix(pkt, "vRun") ||
+		strings.HasPrefix(pkt, "vStopped") || strings.HasPrefix(pkt, "qRRCmd:") || strings.HasPrefix(pkt, "vKill")
+}
+
+// boundOwed makes a wait for replies owed to abandoned requests end: if
+// none comes within the interrupt timeout, the reply was lost (dropped or
+// cut short on the way) and the stream cannot be matched to requests any
+// more; the connection is declared dead, saying so. The returned function
+// disarms it.
+func (c *Client) boundOwed() func() {
+	if c.pending == 0 {
+		return func() {}
+	}
+	t := time.AfterFunc(c.opts.InterruptTimeout, func() {
+		c.conn.fail(fmt.Errorf("%w: no reply to an abandoned request within %v: a reply was lost and the connection is out of step", ErrClosed, c.opts.InterruptTimeout))
+	})
+	return func() { t.Stop() }
 }

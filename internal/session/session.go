@@ -113,6 +113,18 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 	s.octx = ctx
 	err := fn(ctx)
 	s.octx = nil
+	if err == nil && ctx.Err() != nil {
+		// The limit passed under a call that tolerated the failed reads:
+		// its answer may be partial; do not keep it.
+		s.invalidate()
+		err = context.Cause(ctx)
+	}
+	if err == nil && s.c != nil && s.c.Err() != nil {
+		// The connection died under a call that tolerated the failed
+		// reads (an unwind stops at unreadable memory): say so, instead
+		// of answering from what was cached.
+		err = fmt.Errorf("rsp: %w", s.c.Err())
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
@@ -186,6 +198,8 @@ func (s *Session) Info() Info {
 		state = "closed"
 	case s.running.Load():
 		state = "running"
+	case s.c != nil && s.c.Err() != nil:
+		state = "dead"
 	case s.c != nil && s.c.Exited():
 		state = "exited"
 	}
