@@ -3,8 +3,8 @@ package rsp
 import (
 	"context"
 	"fmt"
-	"time"
 	"strings"
+	"time"
 )
 
 // The interrupt discipline. A timeout or cancellation of a resume sends one
