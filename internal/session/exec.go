@@ -122,6 +122,9 @@ func plainStep(st rsp.Stop) bool {
 // breakpoints. It reports whether a conditional breakpoint said "go on".
 func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	out := s.makeStop(ctx, st)
+	if s.signalGoesOn(out, st) {
+		return out, true
+	}
 	if out.Reason == "watchpoint" && out.Watch != nil {
 		// Like GDB, a write watchpoint reports only writes that change
 		// the value.

@@ -34,6 +34,10 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	s.sem <- struct{}{}
 	defer s.release()
 	s.loadProgram(cctx)
+	if err := s.applySignals(cctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("set the signals to pass: %w", err)
+	}
 	last := c.LastStop()
 	if last.Thread != (rsp.Thread{}) {
 		s.cur = last.Thread

@@ -59,8 +59,9 @@ type Session struct {
 
 	bps     []*breakpoint
 	nextBP  int
-	exited  *rsp.Stop  // set once the process is gone
-	pending rsp.Signal // signal to deliver on the next continue (live)
+	exited  *rsp.Stop                     // set once the process is gone
+	pending rsp.Signal                    // signal to deliver on the next continue (live)
+	sigs    map[rsp.Signal]SignalHandling // signal policy changes (signals.go)
 	gdb     *gdbFallback
 	trs     map[*dwarf.Image]*dwarf.TypeReader
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
