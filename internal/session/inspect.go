@@ -68,17 +68,17 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 			}
 		}
 		if len(names) == 0 {
-			names = defaultRegs
+			names = s.defaultRegisters()
 		}
 		for _, n := range names {
 			n = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(n), "$"))
 			switch n {
 			case "pc":
-				n = "rip"
+				n = s.pcName()
 			case "sp":
-				n = "rsp"
+				n = s.spName()
 			case "fp":
-				n = "rbp"
+				n = s.fpName()
 			}
 			r, ok := td.Lookup(n)
 			if !ok {
@@ -86,10 +86,13 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 			}
 			val := g[r.Offset : r.Offset+r.Size()]
 			if fr != nil {
-				num, ok := dwarf.RegNum(n)
+				num, ok := s.regNum(n)
 				b, known := fr.Regs.Bytes(num)
-				if n == "rip" {
+				if n == s.pcName() {
 					b, known = le64(fr.PC), true
+				}
+				if known && len(b) > r.Size() {
+					b = b[:r.Size()] // i386: 32-bit registers in 64-bit slots
 				}
 				if !ok || !known {
 					out = append(out, Register{Name: n, Value: "<not saved>"})
@@ -104,7 +107,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 					v = v<<8 | uint64(val[i])
 				}
 				switch n {
-				case "rip":
+				case s.pcName():
 					reg.Natural = s.symbolize(ctx, v)
 				case "eflags":
 					reg.Natural = eflags(v)

@@ -54,7 +54,7 @@ func (s *Session) reloadLibs(ctx context.Context) *libs {
 		return s.libs
 	}
 	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
-	mods, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: 8, ByteOrder: binary.LittleEndian})
+	mods, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: s.ptrSize(), ByteOrder: binary.LittleEndian})
 	if (err != nil || len(mods) < 2) && s.kind == KindLive && s.pid > 0 {
 		// Before ld.so has run there is no link map; a local process
 		// has /proc/PID/maps.
