@@ -1,4 +1,4 @@
-package session
+package faultproxy_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/faultproxy"
 	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -35,7 +36,7 @@ func TestMain(m *testing.M) {
 
 // faultSession runs prog under a real gdbserver with the fault proxy in
 // between, connects a session through it and stops at fn.
-func faultSession(t *testing.T, prog, fn string) (*Session, *Manager, *faultproxy.Proxy) {
+func faultSession(t *testing.T, prog, fn string) (*session.Session, *session.Manager, *faultproxy.Proxy) {
 	t.Helper()
 	testenv.NeedTool(t, "gdbserver")
 	path := testenv.Prog(t, prog)
@@ -51,11 +52,11 @@ func faultSession(t *testing.T, prog, fn string) (*Session, *Manager, *faultprox
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { px.Close() })
-	to := DefaultTimeouts()
+	to := session.DefaultTimeouts()
 	to.Interrupt = 3 * time.Second
-	m := NewManager(Config{Timeouts: to})
+	m := session.NewManager(session.Config{Timeouts: to})
 	t.Cleanup(m.Close)
-	s, _, err := m.Connect(ctx, ConnectOptions{Address: px.Addr(), Program: path})
+	s, _, err := m.Connect(ctx, session.ConnectOptions{Address: px.Addr(), Program: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func survived(t *testing.T, px *faultproxy.Proxy, ok bool) {
 // runToExit removes breakpoint 1 and continues: the program (counter) must
 // exit 0 — not be killed by a SIGINT our interrupt left behind, and not
 // stop at a breakpoint nobody knows of.
-func runToExit(t *testing.T, ctx context.Context, s *Session) bool {
+func runToExit(t *testing.T, ctx context.Context, s *session.Session) bool {
 	t.Helper()
 	if err := s.RemoveBreakpoint(ctx, 1); err != nil {
 		t.Errorf("remove breakpoint 1: %v", err)
@@ -101,7 +102,7 @@ func runToExit(t *testing.T, ctx context.Context, s *Session) bool {
 	return true
 }
 
-func stopSignal(st *Stop) string {
+func stopSignal(st *session.Stop) string {
 	if st == nil {
 		return ""
 	}
