@@ -199,7 +199,9 @@ func TestLiveAttachConnectRaw(t *testing.T) {
 	}
 	c.ok("rr_thread_list", nil, "Thread", "tid")
 	c.ok("rr_backtrace", nil, "main")
-	c.ok("rr_replay_stop", nil, "stopped")
+	if r := c.ok("rr_replay_stop", nil, "stopped", "keeps running"); strings.Contains(r.text, "gone") {
+		t.Errorf("stopping an attached session says its processes are gone:\n%s", r.text)
+	}
 	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
 		t.Fatalf("the attached process did not survive the end of the session: %v", err)
 	}

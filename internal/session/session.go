@@ -203,7 +203,7 @@ func (s *Session) Info() Info {
 		state = "exited"
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state}
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached}
 }
 
 // Interrupt stops a running resume (like Ctrl-C). It does not wait for

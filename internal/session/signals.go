@@ -112,7 +112,7 @@ func ParseSignal(name string) (rsp.Signal, error) {
 			return sig, nil
 		}
 	}
-	return 0, argErrorf("signal", "%q is not a signal name (e.g. SIGURG, SIGALRM) or Linux signal number", shorten(name, 40))
+	return 0, argErrorf("signal", "%q is not a signal name (e.g. SIGURG, SIGALRM) or Linux signal number", Shorten(name, 40))
 }
 
 // HandleSignal changes (nil fields keep theirs) and returns how the session
