@@ -37,6 +37,13 @@ func TestMain(m *testing.M) {
 // faultSession runs prog under a real gdbserver with the fault proxy in
 // between, connects a session through it and stops at fn.
 func faultSession(t *testing.T, prog, fn string) (*session.Session, *session.Manager, *faultproxy.Proxy) {
+	return faultSessionBound(t, prog, fn, 5*time.Second)
+}
+
+// faultSessionBound is faultSession with the interrupt bound (how long a
+// reply owed to an abandoned request, or the stop after an interrupt, is
+// waited for before the connection is declared dead).
+func faultSessionBound(t *testing.T, prog, fn string, bound time.Duration) (*session.Session, *session.Manager, *faultproxy.Proxy) {
 	t.Helper()
 	testenv.NeedTool(t, "gdbserver")
 	path := testenv.Prog(t, prog)
@@ -53,7 +60,7 @@ func faultSession(t *testing.T, prog, fn string) (*session.Session, *session.Man
 	}
 	t.Cleanup(func() { px.Close() })
 	to := session.DefaultTimeouts()
-	to.Interrupt = 3 * time.Second
+	to.Interrupt = bound
 	m := session.NewManager(session.Config{Timeouts: to})
 	t.Cleanup(m.Close)
 	s, _, err := m.Connect(ctx, session.ConnectOptions{Address: px.Addr(), Program: path})
@@ -217,10 +224,10 @@ func TestFaultDeadConnection(t *testing.T) {
 		{"dropped request", faultproxy.Rule{Dir: faultproxy.ToServer, Prefix: "", Action: faultproxy.Drop}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, m, px := faultSession(t, "counter", "hit")
+			s, m, px := faultSessionBound(t, "counter", "hit", 1500*time.Millisecond)
 			ctx := t.Context()
 			px.Arm(tc.rule)
-			short, cancel := context.WithTimeout(ctx, 2*time.Second)
+			short, cancel := context.WithTimeout(ctx, time.Second)
 			var err error
 			if tc.move {
 				_, err = s.Continue(short, false)
