@@ -63,9 +63,10 @@ type Client struct {
 	pcReg        string
 	g            guard
 
-	pending      int         // replies still owed to requests abandoned on cancellation
-	interrupted  atomic.Bool // 0x03 sent since the last sync
-	sigintOwed   bool        // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
+	pending      int          // replies still owed to requests abandoned on cancellation
+	interrupted  atomic.Bool  // 0x03 sent since the last sync
+	sigintOwed   bool         // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
+	interrupts   atomic.Int32 // 0x03 bytes sent during the current resume
 	running      atomic.Bool
 	rrCmdProbed  bool
 	pUnsupported bool
@@ -583,6 +584,7 @@ func directionOf(pkt string) Direction {
 // gdbserver/QEMU, T00 on rr). Cancelling the resume's context does the same.
 func (c *Client) Interrupt() error {
 	c.interrupted.Store(true)
+	c.interrupts.Add(1)
 	if err := c.conn.interrupt(); err != nil {
 		return fmt.Errorf("rsp: interrupt: %w", err)
 	}

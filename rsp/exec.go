@@ -220,6 +220,7 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 	}
 	c.regs = map[Thread][]byte{}
 	c.interrupted.Store(false)
+	c.interrupts.Store(0)
 	c.running.Store(true)
 	defer c.running.Store(false)
 	// No read deadline from here on: the stop may take arbitrarily long.

@@ -35,7 +35,10 @@ func (c *Client) noteInterruptRace(st Stop) {
 		c.sigintOwed = false // exited or killed: nothing is pending any more
 		return
 	}
-	if st.Signal != SIGINT {
+	// A stop for another reason, or more than one 0x03 (rr_interrupt and
+	// a timeout, or repeated rr_interrupt): a SIGINT can be left pending.
+	// Standard signals do not queue, so one flag covers them all.
+	if st.Signal != SIGINT || c.interrupts.Load() > 1 {
 		c.sigintOwed = true
 	}
 }
