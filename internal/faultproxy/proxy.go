@@ -1,9 +1,3 @@
-// Package faultproxy is a GDB remote-protocol proxy that injects faults
-// between a client (rrmcp) and a real server (gdbserver): it delays, drops,
-// duplicates, truncates and garbles chosen packets, holds a stop reply until
-// the client's interrupt has reached the server, and cuts the connection.
-// Tests put it between a session and gdbserver and check that after each
-// fault the session is correct or says precisely that it is not.
 package faultproxy
 
 import (
