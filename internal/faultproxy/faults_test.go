@@ -264,3 +264,30 @@ func TestFaultDeadConnection(t *testing.T) {
 		})
 	}
 }
+
+// TestFaultMidBreakpointRemove: the reply to z0 comes after the time limit;
+// gdbserver did remove the breakpoint. Removing it again gets E01 from
+// gdbserver, which means it is already out: success (the old code failed
+// with "z0 … E01" for good, and every later step-over with it).
+func TestFaultMidBreakpointRemove(t *testing.T) {
+	s, _, px := faultSession(t, "counter", "hit")
+	ctx := t.Context()
+	px.Arm(faultproxy.Rule{Dir: faultproxy.ToServer, Prefix: "z0", Action: faultproxy.Delay, Delay: 1500 * time.Millisecond})
+	short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	err := s.RemoveBreakpoint(short, 1)
+	cancel()
+	if err == nil {
+		t.Fatal("breakpoint removal past its time limit succeeded")
+	}
+	ok := true
+	if err := s.RemoveBreakpoint(ctx, 1); err != nil {
+		t.Errorf("removing the breakpoint again: %v", err)
+		ok = false
+	}
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Reason != "exited" || st.ExitCode == nil || *st.ExitCode != 0 {
+		t.Errorf("continue to the end: %+v %v, want exit 0", st, err)
+		ok = false
+	}
+	survived(t, px, ok)
+}
