@@ -124,8 +124,8 @@ func stopSignal(st *session.Stop) string {
 func TestFaultInterruptRacesStop(t *testing.T) {
 	s, _, px := faultSession(t, "counter", "hit")
 	ctx := t.Context()
-	px.Arm(faultproxy.Rule{Dir: faultproxy.ToClient, Prefix: "T", Skip: 20, Action: faultproxy.HoldForInterrupt})
-	short, cancel := context.WithTimeout(ctx, 1500*time.Millisecond)
+	px.Arm(faultproxy.Rule{Dir: faultproxy.ToClient, Prefix: "T", Skip: 5, Action: faultproxy.HoldForInterrupt})
+	short, cancel := context.WithTimeout(ctx, 2*time.Second)
 	st, err := s.StepInstruction(short, 100000, false, false)
 	cancel()
 	if err != nil || st == nil || st.Frame == nil || !strings.Contains(st.Message, "Interrupted") {
@@ -174,8 +174,8 @@ func TestFaultMidStepOver(t *testing.T) {
 func TestFaultMidBreakpointInsert(t *testing.T) {
 	s, _, px := faultSession(t, "counter", "hit")
 	ctx := t.Context()
-	px.Arm(faultproxy.Rule{Dir: faultproxy.ToServer, Prefix: "Z0", Action: faultproxy.Delay, Delay: 1500 * time.Millisecond})
-	short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	px.Arm(faultproxy.Rule{Dir: faultproxy.ToServer, Prefix: "Z0", Action: faultproxy.Delay, Delay: 2500 * time.Millisecond})
+	short, cancel := context.WithTimeout(ctx, time.Second)
 	_, err := s.SetBreakpoint(short, "square", "", false)
 	cancel()
 	if err == nil {
@@ -272,8 +272,8 @@ func TestFaultDeadConnection(t *testing.T) {
 func TestFaultMidBreakpointRemove(t *testing.T) {
 	s, _, px := faultSession(t, "counter", "hit")
 	ctx := t.Context()
-	px.Arm(faultproxy.Rule{Dir: faultproxy.ToServer, Prefix: "z0", Action: faultproxy.Delay, Delay: 1500 * time.Millisecond})
-	short, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
+	px.Arm(faultproxy.Rule{Dir: faultproxy.ToServer, Prefix: "z0", Action: faultproxy.Delay, Delay: 2500 * time.Millisecond})
+	short, cancel := context.WithTimeout(ctx, time.Second)
 	err := s.RemoveBreakpoint(short, 1)
 	cancel()
 	if err == nil {
