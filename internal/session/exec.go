@@ -125,6 +125,7 @@ func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	if s.signalGoesOn(out, st) {
 		return out, true
 	}
+	s.noteSignalsSeen(out)
 	if out.Reason == "watchpoint" && out.Watch != nil {
 		// Like GDB, a write watchpoint reports only writes that change
 		// the value.

@@ -61,6 +61,7 @@ type Session struct {
 	exited  *rsp.Stop                     // set once the process is gone
 	pending rsp.Signal                    // signal to deliver on the next continue (live)
 	sigs    map[rsp.Signal]SignalHandling // signal policy changes (signals.go)
+	sigSeen []string                      // signals passed without a stop but printed, for the next stop
 	gdb     *gdbFallback
 	trs     map[*dwarf.Image]*dwarf.TypeReader
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops

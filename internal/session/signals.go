@@ -95,7 +95,20 @@ func (s *Session) signalGoesOn(out *Stop, st rsp.Stop) bool {
 				" Continuing does not deliver " + out.Signal + " (rr_signal_handle pass=true changes that).")
 		}
 	}
+	if !h.Stop && h.Print {
+		s.sigSeen = append(s.sigSeen, out.Signal)
+	}
 	return !h.Stop
+}
+
+// noteSignalsSeen tells, in the stop that ends a move, which signals that
+// print but do not stop the program received on the way.
+func (s *Session) noteSignalsSeen(out *Stop) {
+	if len(s.sigSeen) == 0 {
+		return
+	}
+	out.Message = strings.TrimSpace(out.Message + " On the way the program received " + strings.Join(s.sigSeen, ", ") + " (passed without stopping: rr_signal_handle).")
+	s.sigSeen = nil
 }
 
 // ParseSignal reads a signal name (SIGURG, URG) or a Linux number.

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -47,6 +48,18 @@ func TestSignalPolicy(t *testing.T) {
 	send(syscall.SIGUSR1)
 	expect("SIGUSR1", "signal", "SIGUSR1")
 	expect("SIGUSR1 not passed", "breakpoint", "")
+	// nostop print: passed, and the next stop says so.
+	if _, err := s.HandleSignal(ctx, "SIGWINCH", nil, &yes, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.HandleSignal(ctx, "SIGWINCH", &no, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	send(syscall.SIGWINCH)
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Reason != "breakpoint" || !strings.Contains(st.Message, "received SIGWINCH") {
+		t.Fatalf("SIGWINCH nostop print: %+v %v", st, err)
+	}
 	for _, bad := range []string{"SIGNOPE", "", "999"} {
 		if _, err := s.HandleSignal(ctx, bad, &yes, nil, nil); err == nil {
 			t.Errorf("HandleSignal(%q) accepted", bad)
