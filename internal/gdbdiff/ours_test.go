@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -79,13 +80,11 @@ func (o *oursSide) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var entry uint64
-	for _, e := range rsp.ParseAuxv(av, m.img.PtrSize()) {
-		if e.Type == rsp.AT_ENTRY {
-			entry = e.Value
-		}
+	aux, err := symbols.ParseAuxv(av, m.img.PtrSize(), binary.LittleEndian)
+	if err != nil {
+		return err
 	}
-	m.bias = entry - m.img.ELF().Entry
+	m.bias = symbols.BiasFromEntry(m.sym, aux[symbols.AT_ENTRY])
 	m.setExtent()
 	o.mods = []*module{m}
 	// Run to main the way "break main" resolves it (GDB: -break-insert -t main).
@@ -161,7 +160,11 @@ func (m *module) close() {
 
 // loadLibraries adds the shared libraries gdbserver lists (svr4).
 func (o *oursSide) loadLibraries(ctx context.Context) error {
-	libs, err := o.c.LibrariesSVR4(ctx)
+	doc, err := o.c.ReadXfer(ctx, "libraries-svr4", "")
+	if err != nil {
+		return fmt.Errorf("libraries: %w", err)
+	}
+	libs, err := symbols.ParseLibrariesSVR4(string(doc))
 	if err != nil {
 		return fmt.Errorf("libraries: %w", err)
 	}
@@ -173,7 +176,7 @@ func (o *oursSide) loadLibraries(ctx context.Context) error {
 		if l.Name == "" || known[l.Name] || !strings.HasPrefix(l.Name, "/") {
 			continue
 		}
-		m, err := openModule(l.Name, l.Addr)
+		m, err := openModule(l.Name, l.LAddr)
 		if err != nil {
 			continue // vdso and the like
 		}

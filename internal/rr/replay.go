@@ -2,7 +2,6 @@ package rr
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -10,12 +9,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rrmcp/rrmcp/internal/errkind"
 	"github.com/rrmcp/rrmcp/internal/proc"
 )
 
 // ErrNoProcess: the process asked for with ReplayOptions.Pid is not in the
 // recording (rr says "No process ... found. Try 'rr ps'.").
-var ErrNoProcess = errors.New("no such process in the recording")
+var ErrNoProcess = errkind.New("no such process in the recording", errkind.NotFound)
 
 // ReplayOptions say what `rr replay -s 0` should serve.
 type ReplayOptions struct {

@@ -52,9 +52,9 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 		pc0 = s.pcOr0(ctx)
 	}
 	s.invalidate()
-	s.running.Store(true)
+	s.setRunning(true)
 	st, err := f(ctx)
-	s.running.Store(false)
+	s.setRunning(false)
 	s.invalidate()
 	if _, ok := s.tconds[pc0]; ok {
 		// A step-over of the breakpoint at pc0 re-inserted it plain.

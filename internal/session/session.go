@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,10 +36,12 @@ type Session struct {
 	attached bool // live session attached to an existing process
 	to       Timeouts
 
-	c       *rsp.Client
-	sem     chan struct{} // one operation at a time
-	running atomic.Bool   // a resume is in flight (Interrupt may be sent)
-	gone    atomic.Bool   // closed
+	c        *rsp.Client
+	sem      chan struct{} // one operation at a time
+	running  atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
+	runMu    sync.Mutex    // guards resuming
+	resuming chan struct{} // closed when a resume starts (see running.go)
+	gone     atomic.Bool   // closed
 
 	// Everything below is guarded by sem.
 	img    *dwarf.Image // main program; nil without symbols
@@ -82,16 +85,15 @@ func (s *Session) acquire(ctx context.Context) error {
 	}
 	// Short operations wait their turn; while a resume (continue, step,
 	// finish…) is running, fail at once instead of waiting for it.
-	check := time.NewTicker(20 * time.Millisecond)
-	defer check.Stop()
 	for acquired := false; !acquired; {
+		resumed := s.resumeStarted() // before the check: a resume starting after it closes this
 		if s.running.Load() {
 			return fmt.Errorf("session %s is running a command (continue, step, …); wait for it or call rr_interrupt: %w", s.id, ErrNotStopped)
 		}
 		select {
 		case s.sem <- struct{}{}:
 			acquired = true
-		case <-check.C:
+		case <-resumed:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
