@@ -18,7 +18,7 @@ all: build
 # deps installs only what is missing, quietly; a second run does nothing.
 deps:
 	@missing=""; \
-	for t in gcc:gcc g++:g++ make:make gdb:gdb gdbserver:gdbserver rr:rr objdump:binutils addr2line:binutils \
+	for t in gcc:gcc g++:g++ clang:clang cmake:cmake make:make gdb:gdb gdbserver:gdbserver rr:rr objdump:binutils addr2line:binutils \
 	         qemu-img:qemu-utils node:nodejs npm:npm; do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t##*:}"; \
 	done; \
