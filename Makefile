@@ -56,6 +56,7 @@ testprogs:
 # then each fuzz target for $(FUZZTIME). Skipped tests are listed at the end.
 test: deps testprogs
 	@$(MAKE) -s -C bench/large sqlite
+	@$(MAKE) -s -C internal/gdbdiff/realworld
 	@echo "== gofmt / go vet"
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above are not formatted"; exit 1; }
 	$(GO) vet ./...
@@ -65,7 +66,7 @@ test: deps testprogs
 	@set -o pipefail; export CI=$${CI:-true}; \
 	{ $(GO) test -json -count=1 -timeout 15m -skip '$(QEMU_REVERSE)' $(TESTFLAGS) ./... 2>&1; \
 	  $(GO) test -json -count=1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ 2>&1; } | $(BIN)/testreport -log .test.log; \
-	rc=$$?; grep -h '^gdb-differential:' .test.log || true; exit $$rc
+	rc=$$?; grep -h '^gdb-differential:\|^real-world-differential:' .test.log || true; exit $$rc
 	@$(MAKE) -s fuzz FUZZTIME=$(FUZZTIME)
 
 # fuzz runs every Fuzz target in the module for $(FUZZTIME) (make fuzz FUZZTIME=2m).
@@ -94,4 +95,4 @@ lint:
 	$(GO) vet ./...
 
 clean:
-	rm -rf $(BIN) testprogs/build bench/large/build .test.log
+	rm -rf $(BIN) testprogs/build bench/large/build internal/gdbdiff/realworld/build .test.log
