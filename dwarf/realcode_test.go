@@ -19,7 +19,7 @@ import (
 // the way CMake does (from a build directory, one file named relatively,
 // one absolutely).
 type layout struct {
-	name, cc string
+	name, cc  string
 	outOfTree bool
 	flags     []string
 }

@@ -126,6 +126,12 @@ func TestRealWorldDifferential(t *testing.T) {
 							// stop itself (bt, vars, expressions)
 							continue
 						}
+						// MI's -data-evaluate-expression prints a reference
+						// without its referent (deref_ref off): "@0x7ffe…";
+						// print and -stack-list-variables show "@0x7ffe…: {…}".
+						if strings.HasPrefix(f.Name, "expr:") && refOnly.MatchString(f.GDB) && strings.HasPrefix(f.Ours, f.GDB+": ") {
+							f.Ours = f.GDB
+						}
 						fs = append(fs, f)
 					}
 					results = append(results, result{sp, fs})
@@ -236,6 +242,9 @@ type exprGen struct {
 	*gdbSide
 	exprs map[string][]string
 }
+
+// refOnly is a reference as MI's expression evaluation prints it.
+var refOnly = regexp.MustCompile(`^@0x[0-9a-f]+$`)
 
 var scalarType = regexp.MustCompile(`^(const )?(unsigned |signed )?(char|short|int|long|long long|size_t|ssize_t|lu_byte|lu_mem|l_mem|lua_Integer|lua_Unsigned|int[0-9]+_t|uint[0-9]+_t|_Bool|bool|cJSON_bool)$`)
 

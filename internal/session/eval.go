@@ -398,6 +398,9 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 		fs := &frameScope{s: s, ctx: ctx, f: f, img: f.Image, env: s.valueEnv(ctx, f.Image, f.Bias)}
 		fs.tr = fs.env.Types
 		add := func(v dwarf.Variable, kind string) {
+			if v.Name == "" {
+				return // an unnamed parameter: GDB lists no symbol for it
+			}
 			val := Value{Name: v.Name, Kind: kind}
 			o, err := fs.varObject(v)
 			if err != nil {
@@ -414,7 +417,7 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				if v.LocErr != nil {
 					val.Error = v.LocErr.Error()
 				}
-				val.Value = "<optimized out>"
+				val.Value = dwarf.OptimizedOutText(o.Type)
 				out = append(out, val)
 				return
 			}
