@@ -200,6 +200,13 @@ func sameName(a, b Type) bool {
 }
 
 func (ev *evaluator) cast(x Object, t Type) (Object, error) {
+	if _, ok := x.Type.(*NoDebugType); ok {
+		// GDB: a cast of a symbol without debug info reads its memory
+		// as the cast's type.
+		if a, ok := x.Addr(); ok && Resolve(t).Size() > 0 {
+			return MemObject(t, a), nil
+		}
+	}
 	x, err := ev.deref0(x)
 	if err != nil {
 		return Object{}, err

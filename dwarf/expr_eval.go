@@ -89,6 +89,9 @@ func Eval(ctx context.Context, s EvalScope, e Expr) (o Object, err error) {
 	}()
 	ev := newEvaluator(ctx, s)
 	o, err = ev.eval(e)
+	if nd, ok := o.Type.(*NoDebugType); ok && err == nil {
+		return Object{}, noDebugError(nd)
+	}
 	if err == nil && o.Err != nil && !errors.Is(o.Err, ErrOptimizedOut) {
 		// An optimized-out result is a value (GDB prints <optimized
 		// out>); using it in an operation is the error.
@@ -320,6 +323,9 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 			if r, ok := Resolve(t).(*ReferenceType); ok {
 				t = r.Elem
 			}
+		}
+		if nd, ok := t.(*NoDebugType); ok {
+			return Object{}, noDebugError(nd)
 		}
 		n := sizeOf(t)
 		if n < 0 {

@@ -142,6 +142,9 @@ func (fs *frameScope) Global(name string) (dwarf.Object, error) {
 			return fs.varObject(v)
 		}
 	}
+	if o, ok := fs.s.elfData(fs.ctx, name); ok {
+		return o, nil
+	}
 	return dwarf.Object{}, fmt.Errorf("no symbol %q in current context: %w", name, dwarf.ErrNotFound)
 }
 
