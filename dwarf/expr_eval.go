@@ -455,6 +455,11 @@ func (ev *evaluator) ident(name string) (Object, error) {
 	if !errors.Is(err, ErrNotFound) {
 		return Object{}, err
 	}
+	hint := ""
+	var nse *NoSymbolError
+	if errors.As(err, &nse) {
+		hint = nse.Hint
+	}
 	if tr := ev.env.Types; tr != nil {
 		if et, v, ok := tr.Enumerator(name); ok {
 			return ev.makeInt(et, v), nil
@@ -472,7 +477,7 @@ func (ev *evaluator) ident(name string) (Object, error) {
 	if _, err := ev.s.LookupType(name); err == nil {
 		return Object{}, fmt.Errorf("attempt to use a type name as an expression")
 	}
-	return Object{}, noSymbol(name)
+	return Object{}, fmt.Errorf("No symbol %q in current context%s: %w", name, hint, ErrNotFound)
 }
 
 // rvalue strips references: the referenced object.

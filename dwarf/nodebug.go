@@ -28,3 +28,28 @@ func NoDebugObject(sym string, addr uint64) Object {
 func noDebugError(t *NoDebugType) error {
 	return fmt.Errorf("'%s' has unknown type; cast it to its declared type", t.Sym)
 }
+
+// GlobalNames returns the names of the image's CU-level variables (plain
+// and qualified), for suggestions when a name is not found.
+func (img *Image) GlobalNames() []string {
+	img.indexAll()
+	out := make([]string, 0, len(img.globals))
+	for n := range img.globals {
+		out = append(out, n)
+	}
+	return out
+}
+
+// NoSymbolError is a scope's "not found" for a name, with a hint saying
+// where it looked and which names are close; the evaluator keeps the hint
+// in GDB's "No symbol" error.
+type NoSymbolError struct {
+	Name string
+	Hint string // " (looked in …); close names: …", or ""
+}
+
+func (e *NoSymbolError) Error() string {
+	return fmt.Sprintf("no symbol %q in current context%s", e.Name, e.Hint)
+}
+
+func (e *NoSymbolError) Unwrap() error { return ErrNotFound }

@@ -145,7 +145,7 @@ func (fs *frameScope) Global(name string) (dwarf.Object, error) {
 	if o, ok := fs.s.elfData(fs.ctx, name); ok {
 		return o, nil
 	}
-	return dwarf.Object{}, fmt.Errorf("no symbol %q in current context: %w", name, dwarf.ErrNotFound)
+	return dwarf.Object{}, &dwarf.NoSymbolError{Name: name, Hint: fs.noSymbolHint(name)}
 }
 
 func (fs *frameScope) Register(name string) (dwarf.Object, error) {

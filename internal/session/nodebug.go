@@ -3,6 +3,9 @@ package session
 import (
 	"context"
 	"debug/elf"
+	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/symbols"
@@ -42,4 +45,63 @@ func (s *Session) elfData(ctx context.Context, name string) (dwarf.Object, bool)
 		}
 	}
 	return dwarf.Object{}, false
+}
+
+// noSymbolHint says where a name was looked up and which names there are
+// close to it: " (looked in the locals and arguments of main, the globals
+// and functions of prog and the ELF symbol tables; close: count, counter)".
+func (fs *frameScope) noSymbolHint(name string) string {
+	where := []string{}
+	var names []string
+	if fs.f != nil && fs.f.Function != nil {
+		where = append(where, "the locals and arguments of "+fs.f.Function.Name)
+		for _, v := range fs.f.Params() {
+			names = append(names, v.Name)
+		}
+		for _, v := range fs.f.Locals() {
+			names = append(names, v.Name)
+		}
+	}
+	if fs.s.img != nil {
+		where = append(where, "the globals and functions of "+filepath.Base(fs.s.program))
+		names = append(names, fs.s.img.GlobalNames()...)
+		for _, f := range fs.s.img.Functions() {
+			names = append(names, f.Name)
+		}
+	}
+	where = append(where, "the ELF symbol tables")
+	if fs.s.syms != nil {
+		if syms, err := fs.s.syms.Symbols(); err == nil {
+			for _, sym := range syms {
+				if sym.Type == elf.STT_OBJECT || sym.Type == elf.STT_FUNC {
+					names = append(names, sym.Name)
+				}
+			}
+		}
+	}
+	low := strings.ToLower(name)
+	seen := map[string]bool{}
+	var close []string
+	for _, n := range names {
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		short := n
+		if i := strings.LastIndex(n, "::"); i >= 0 {
+			short = n[i+2:]
+		}
+		if editDistance(strings.ToLower(short), low) <= max(1, len(name)/4) || (len(name) >= 3 && strings.Contains(strings.ToLower(short), low)) {
+			close = append(close, n)
+		}
+	}
+	sort.Strings(close)
+	if len(close) > 6 {
+		close = close[:6]
+	}
+	hint := " (looked in " + strings.Join(where, ", ") + ")"
+	if len(close) > 0 {
+		hint += "; close names: " + strings.Join(close, ", ")
+	}
+	return hint
 }

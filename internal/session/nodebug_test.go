@@ -77,4 +77,11 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 			t.Errorf("%s: ours %q, GDB %q", e, got, gdb[i])
 		}
 	}
+	// A misspelt name: the error says where it looked and what is close.
+	_, err = s.Evaluate(ctx, "nodebug_countr")
+	if err == nil || !strings.Contains(err.Error(), `No symbol "nodebug_countr" in current context (looked in`) ||
+		!strings.Contains(err.Error(), "looked in the locals and arguments of main") ||
+		!strings.Contains(err.Error(), "close names: nodebug_counter") {
+		t.Errorf("nodebug_countr: %v, want the places looked in and nodebug_counter as a close name", err)
+	}
 }
