@@ -172,6 +172,15 @@ func TestRealWorldDifferential(t *testing.T) {
 	if len(paste) > 0 {
 		t.Logf("unexplained differences, in %s format:\n%s", realKnown, strings.Join(paste, "\n"))
 	}
+	ran := map[string]bool{}
+	for _, r := range results {
+		ran[r.sp.Prog] = true
+	}
+	for _, kd := range known {
+		if prog, _, _ := strings.Cut(kd.key, "|"); !kd.used && ran[prog] {
+			t.Errorf("%s:%d: stale entry %s: the difference is gone; remove it", realKnown, kd.line, kd.key)
+		}
+	}
 	if len(results) > 0 && len(results) == len(specs) {
 		if len(specs) < 100 {
 			t.Errorf("%s has %d stops; the real-world differential asks for at least 100", realStops, len(specs))

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -244,15 +245,23 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 }
 
 // dataSymbol names an address the way GDB prints <sym+off> after a
-// pointer value: only when a symbol really covers it.
+// pointer value: only when a symbol really covers it. Like GDB
+// (build_address_symbolic), a zero-sized data symbol names nothing: the
+// linker's _DYNAMIC and _GLOBAL_OFFSET_TABLE_ are such.
 func (s *Session) dataSymbol(ctx context.Context, a uint64) string {
+	covers := func(sym symbols.Symbol, off uint64) bool {
+		if sym.Size == 0 {
+			return off == 0 && (sym.Type == elf.STT_FUNC || sym.Type == elf.STT_GNU_IFUNC)
+		}
+		return off < sym.Size
+	}
 	if s.syms != nil && a >= s.bias {
-		if sym, off, err := s.syms.LookupAddr(a - s.bias); err == nil && (off < sym.Size || sym.Size == 0 && off == 0) {
+		if sym, off, err := s.syms.LookupAddr(a - s.bias); err == nil && covers(sym, off) {
 			return symbolName(sym.Demangled(), off)
 		}
 	}
 	if l := s.loadLibs(ctx); l != nil {
-		if sl, err := l.as.Lookup(a); err == nil && sl.Module.Path != s.program && (sl.Offset < sl.Symbol.Size || sl.Symbol.Size == 0 && sl.Offset == 0) {
+		if sl, err := l.as.Lookup(a); err == nil && sl.Module.Path != s.program && covers(sl.Symbol, sl.Offset) {
 			return symbolName(sl.Symbol.Demangled(), sl.Offset)
 		}
 	}
