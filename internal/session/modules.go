@@ -255,6 +255,9 @@ func (s *Session) dataSymbol(ctx context.Context, a uint64) string {
 		}
 		return off < sym.Size
 	}
+	if name, ok := s.cFunctionSymbol(ctx, a); ok {
+		return name
+	}
 	if s.syms != nil && a >= s.bias {
 		if sym, off, err := s.syms.LookupAddr(a - s.bias); err == nil && covers(sym, off) {
 			return symbolName(sym.Demangled(), off)
@@ -266,6 +269,24 @@ func (s *Session) dataSymbol(ctx context.Context, a uint64) string {
 		}
 	}
 	return ""
+}
+
+// cFunctionSymbol names a code address inside a C function with debug
+// information the way GDB's build_address_symbolic does: by the function
+// symbol, whose name is the linkage name of an asm-renamed function
+// (glibc's malloc is __GI___libc_malloc there, as in backtraces), not by
+// one of the ELF aliases at that address. C++ functions keep the ELF
+// naming (GDB adds their parameter lists).
+func (s *Session) cFunctionSymbol(ctx context.Context, a uint64) (string, bool) {
+	img, bias, ok := s.module(ctx, a)
+	if !ok || a < bias {
+		return "", false
+	}
+	f := img.FuncAt(a - bias)
+	if f == nil || f.CPlusPlus() || f.Name == "" || a-bias < f.Entry {
+		return "", false
+	}
+	return symbolName(f.Name, a-bias-f.Entry), true
 }
 
 // symbolize names an address as symbol+offset, or "".
