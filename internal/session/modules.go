@@ -260,15 +260,25 @@ func (s *Session) dataSymbol(ctx context.Context, a uint64) string {
 	}
 	if s.syms != nil && a >= s.bias {
 		if sym, off, err := s.syms.LookupAddr(a - s.bias); err == nil && covers(sym, off) {
-			return symbolName(sym.Demangled(), off)
+			return symbolName(versionedName(sym), off)
 		}
 	}
 	if l := s.loadLibs(ctx); l != nil {
 		if sl, err := l.as.Lookup(a); err == nil && sl.Module.Path != s.program && covers(sl.Symbol, sl.Offset) {
-			return symbolName(sl.Symbol.Demangled(), sl.Offset)
+			return symbolName(versionedName(sl.Symbol), sl.Offset)
 		}
 	}
 	return ""
+}
+
+// versionedName is a data symbol's name as GDB prints it: a .symtab name
+// that carries its version (a copy-relocated library object in an
+// executable: _ZSt4cout@GLIBCXX_3.4) keeps it, "std::cout@GLIBCXX_3.4".
+func versionedName(sym symbols.Symbol) string {
+	if sym.Source == symbols.SourceSymtab && sym.Version != "" {
+		return sym.Demangled() + "@" + sym.Version
+	}
+	return sym.Demangled()
 }
 
 // cFunctionSymbol names a code address inside a C function with debug
