@@ -67,7 +67,11 @@ test: deps testprogs
 	@set -o pipefail; export CI=$${CI:-true}; \
 	{ $(GO) test -json -count=1 -timeout 15m -skip '$(QEMU_REVERSE)' $(TESTFLAGS) ./... 2>&1; \
 	  $(GO) test -json -count=1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ 2>&1; } | $(BIN)/testreport -log .test.log; \
-	rc=$$?; grep -h '^gdb-differential:\|^real-world-differential:' .test.log || true; exit $$rc
+	rc=$$?; grep -h '^gdb-differential:\|^real-world-differential:' .test.log || true; \
+	awk '/^hostile-faults:/ {fi+=$$2; fs+=$$3; f=1} /^hostile-badinput:/ {bt+=$$2; bc+=$$3; b=1} \
+	     /^hostile-cycles:/ {cy+=$$2; lo+=$$3; c=1} \
+	     END {if (f||b||c) printf "faults: %d injected, %d survived; bad inputs: %d tried, %d clear errors; cycles: %d, leftovers %d\n", fi, fs, bt, bc, cy, lo}' .test.log; \
+	exit $$rc
 	@$(MAKE) -s fuzz FUZZTIME=$(FUZZTIME)
 
 # fuzz runs every Fuzz target in the module for $(FUZZTIME) (make fuzz FUZZTIME=2m).
