@@ -38,6 +38,12 @@ func TestMain(m *testing.M) {
 			summary.stops, summary.agree, summary.engine, summary.session, summary.known, summary.failed)
 	}
 	summary.Unlock()
+	realSummary.Lock()
+	if realSummary.ran {
+		fmt.Printf("real-world-differential: %d stops, %d agree; expressions %d/%d agree\n",
+			realSummary.stops, realSummary.agree, realSummary.exprAgree, realSummary.exprTotal)
+	}
+	realSummary.Unlock()
 	os.Exit(code)
 }
 
