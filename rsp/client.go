@@ -63,6 +63,13 @@ type Client struct {
 	pcReg        string
 	g            guard
 
+	// moribund maps the addresses of breakpoints removed recently to the
+	// stop events they are still remembered for (moribund.go).
+	moribund        map[uint64]int
+	moribundDropped int
+	threadsSeen     int                 // most threads a thread list has shown
+	stopThreads     map[Thread]struct{} // threads stop replies named (bounded)
+
 	pending      int         // replies still owed to requests abandoned on cancellation
 	interrupted  atomic.Bool // 0x03 sent since the last sync
 	running      atomic.Bool

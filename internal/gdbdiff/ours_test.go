@@ -32,7 +32,6 @@ type oursSide struct {
 
 	mods   []*module // main program first
 	bps    map[int][]uint64
-	gone   map[uint64]bool // addresses of removed breakpoints
 	watch  map[int]*watch
 	thread rsp.Thread
 	signal rsp.Signal // to deliver on the next resume
@@ -55,7 +54,7 @@ type watch struct {
 }
 
 func newOursSide(prog string, args, env []string) *oursSide {
-	return &oursSide{prog: prog, args: args, env: env, bps: map[int][]uint64{}, gone: map[uint64]bool{}, watch: map[int]*watch{}}
+	return &oursSide{prog: prog, args: args, env: env, bps: map[int][]uint64{}, watch: map[int]*watch{}}
 }
 
 func (o *oursSide) start(ctx context.Context) error {
@@ -274,7 +273,6 @@ func (o *oursSide) disarm(ctx context.Context, i int) error {
 		if err := o.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, a, 0); err != nil {
 			return err
 		}
-		o.gone[a] = true
 	}
 	delete(o.bps, i)
 	return nil
@@ -364,13 +362,6 @@ func (o *oursSide) resume(ctx context.Context) (event, error) {
 					hits = append(hits, i)
 				}
 			}
-		}
-		if len(hits) == 0 && st.SWBreak && o.gone[pc] {
-			// Another thread had hit this breakpoint at the same time
-			// as the one we reported; gdbserver reports its pending
-			// hit after we removed the breakpoint. GDB drops such
-			// hits (moribund locations); so do we.
-			continue
 		}
 		if len(hits) == 0 {
 			return event{}, fmt.Errorf("SIGTRAP at %#x, not at a breakpoint (%s)", pc, st.Raw)
