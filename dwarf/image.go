@@ -535,18 +535,9 @@ func (img *Image) abbrevAny(off uint64, pred func(tag stddwarf.Tag, attr stddwar
 	}
 	b = b[off:]
 	uleb := func() (uint64, bool) {
-		var v uint64
-		for shift := uint(0); len(b) > 0; shift += 7 {
-			c := b[0]
-			b = b[1:]
-			if shift < 64 {
-				v |= uint64(c&0x7f) << shift
-			}
-			if c&0x80 == 0 {
-				return v, true
-			}
-		}
-		return 0, false
+		v, n, ok := uleb128(b)
+		b = b[n:]
+		return v, ok
 	}
 	for {
 		code, ok := uleb()

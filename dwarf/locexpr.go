@@ -172,44 +172,23 @@ func (r *exprReader) fixed(n int) uint64 {
 }
 
 func (r *exprReader) uleb() uint64 {
-	var v uint64
-	for shift := uint(0); ; shift += 7 {
-		if r.pos >= len(r.b) {
-			r.fail("ULEB128")
-			return 0
-		}
-		c := r.b[r.pos]
-		r.pos++
-		if shift < 64 {
-			v |= uint64(c&0x7f) << shift
-		}
-		if c&0x80 == 0 {
-			return v
-		}
+	v, n, ok := uleb128(r.b[r.pos:])
+	r.pos += n
+	if !ok {
+		r.fail("ULEB128")
+		return 0
 	}
+	return v
 }
 
 func (r *exprReader) sleb() int64 {
-	var v int64
-	var shift uint
-	for {
-		if r.pos >= len(r.b) {
-			r.fail("SLEB128")
-			return 0
-		}
-		c := r.b[r.pos]
-		r.pos++
-		if shift < 64 {
-			v |= int64(c&0x7f) << shift
-		}
-		shift += 7
-		if c&0x80 == 0 {
-			if shift < 64 && c&0x40 != 0 {
-				v |= -1 << shift
-			}
-			return v
-		}
+	v, n, ok := sleb128(r.b[r.pos:])
+	r.pos += n
+	if !ok {
+		r.fail("SLEB128")
+		return 0
 	}
+	return v
 }
 
 func (r *exprReader) block(n uint64) []byte {

@@ -206,11 +206,11 @@ func (s *Session) SourceLines(ctx context.Context, file string, line, count int)
 		}
 		path := s.findSource(file)
 		if path == "" {
-			return fmt.Errorf("no source file %q%s: %w", file, s.suggestFileOrEmpty(file), ErrNotFound)
+			return fmt.Errorf("no source file %q in the program's debug information%s (rr_source_lines reads only the sources the program was built from): %w", shorten(file, 200), s.suggestFileOrEmpty(file), ErrNotFound)
 		}
-		lines := s.sourceFile(path)
-		if lines == nil {
-			return fmt.Errorf("cannot read %s (moved or deleted since the build?): %w", path, ErrNotFound)
+		lines, err := s.readSource(path)
+		if err != nil {
+			return err
 		}
 		if line > len(lines) {
 			return argErrorf("line", "%s has only %d lines", path, len(lines))
@@ -235,26 +235,6 @@ func (s *Session) suggestFileOrEmpty(file string) string {
 
 func sameFile(a, b string) bool {
 	return a != "" && b != "" && (a == b || filepath.Base(a) == filepath.Base(b) && (!strings.Contains(a, "/") || !strings.Contains(b, "/")))
-}
-
-// findSource maps a file name (full or base) to a path in the line tables.
-func (s *Session) findSource(file string) string {
-	if s.img != nil {
-		for _, f := range s.img.Files() {
-			if f == file {
-				return f
-			}
-		}
-		for _, f := range s.img.Files() {
-			if strings.HasSuffix(f, "/"+strings.TrimPrefix(file, "./")) {
-				return f
-			}
-		}
-	}
-	if filepath.IsAbs(file) && s.sourceFile(file) != nil {
-		return file
-	}
-	return ""
 }
 
 // Disassemble decodes count instructions at loc (default: the pc of the

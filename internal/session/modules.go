@@ -298,18 +298,18 @@ func (s *Session) sourceLine(file string, n int) string {
 	return strings.TrimRight(lines[n-1], " \t\r")
 }
 
+// sourceFile is readSource for frames' source lines: a file that could not
+// be read is remembered (nil) and not tried again.
 func (s *Session) sourceFile(file string) []string {
-	if s.src == nil {
-		s.src = map[string][]string{}
-	}
 	if l, ok := s.src[file]; ok {
 		return l
 	}
-	b, err := os.ReadFile(file)
-	var lines []string
-	if err == nil && len(b) < 64<<20 {
-		lines = strings.Split(string(b), "\n")
+	lines, err := s.readSource(file)
+	if err != nil {
+		if s.src == nil {
+			s.src = map[string][]string{}
+		}
+		s.src[file] = nil
 	}
-	s.src[file] = lines
 	return lines
 }
