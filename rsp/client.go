@@ -326,6 +326,10 @@ func (c *Client) LastStop() Stop { return c.lastStop }
 // Exited reports whether a W or X stop was seen (and not undone by Restart).
 func (c *Client) Exited() bool { return c.g.exited }
 
+// Dead returns why the connection is gone (an error matching ErrClosed),
+// or nil while it works.
+func (c *Client) Dead() error { return c.conn.deadErr() }
+
 // Close closes the connection. It does not detach or kill.
 func (c *Client) Close() error {
 	c.conn.fail(fmt.Errorf("%w: closed by client", ErrClosed))

@@ -53,7 +53,7 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 	}
 	s.invalidate()
 	s.running.Store(true)
-	st, err := f(ctx)
+	st, err := atHistoryStart(f(ctx))
 	s.running.Store(false)
 	s.invalidate()
 	if _, ok := s.tconds[pc0]; ok {
@@ -88,7 +88,11 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		switch {
 		case rev:
-			return s.c.ReverseContinue(ctx)
+			st, err := s.c.ReverseContinue(ctx)
+			if err == nil {
+				st = s.explainReverseStop(ctx, st)
+			}
+			return st, err
 		case sig != 0:
 			// Like GDB, continuing after a signal stop delivers the
 			// signal: the handler runs, or a SIGSEGV kills the program.
@@ -132,9 +136,10 @@ func plainStep(st rsp.Stop) bool {
 // breakpoints. It reports whether a conditional breakpoint said "go on".
 func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	out := s.makeStop(ctx, st)
-	if out.Reason == "watchpoint" && out.Watch != nil {
+	if out.Reason == "watchpoint" && out.Watch != nil && st.Direction != rsp.Reverse {
 		// Like GDB, a write watchpoint reports only writes that change
-		// the value.
+		// the value. Not in reverse: the stop is right after the write,
+		// whose previous value is not known there.
 		if b, err := s.findBP(out.Watch.Number); err == nil && b.typ == rsp.WriteWatchpoint && !b.changed {
 			b.hits--
 			return out, true

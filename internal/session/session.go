@@ -113,6 +113,8 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 	s.octx = nil
 	switch {
 	case err == nil:
+	case s.c != nil && s.c.Dead() != nil:
+		err = s.deadError(err)
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
 		err = fmt.Errorf("%w after %v: %w", ErrTimeout, limit, err)
 	case errors.Is(err, rsp.ErrClosed):
@@ -184,6 +186,8 @@ func (s *Session) Info() Info {
 		state = "closed"
 	case s.running.Load():
 		state = "running"
+	case s.c != nil && s.c.Dead() != nil:
+		state = "dead" // the connection to the server is lost
 	case s.c != nil && s.c.Exited():
 		state = "exited"
 	}

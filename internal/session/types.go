@@ -27,7 +27,7 @@ type Info struct {
 	TraceDir string `json:"trace_dir,omitempty"`
 	PID      int    `json:"pid,omitempty" jsonschema:"process id of the debuggee (recorded pid for rr)"`
 	Caps     Caps   `json:"capabilities"`
-	State    string `json:"state" jsonschema:"stopped, running, exited or stopped"`
+	State    string `json:"state" jsonschema:"stopped, running, exited, dead (the connection to the server is lost) or closed"`
 }
 
 // Location is a code address with whatever the symbols say about it.
