@@ -58,7 +58,7 @@ func newOursSide(prog string, args, env []string) *oursSide {
 }
 
 func (o *oursSide) start(ctx context.Context) error {
-	srv, addr, err := proc.StartGDBServer(ctx, o.prog, o.args, filepath.Dir(o.prog), o.env)
+	srv, addr, err := startServer(ctx, o.prog, o.args, filepath.Dir(o.prog), o.env)
 	if err != nil {
 		return err
 	}
@@ -161,6 +161,9 @@ func (m *module) close() {
 // loadLibraries adds the shared libraries gdbserver lists (svr4).
 func (o *oursSide) loadLibraries(ctx context.Context) error {
 	libs, err := o.c.LibrariesSVR4(ctx)
+	if errors.Is(err, rsp.ErrUnsupported) {
+		return nil // QEMU user mode has no library list: the program's own frames only
+	}
 	if err != nil {
 		return fmt.Errorf("libraries: %w", err)
 	}

@@ -33,7 +33,7 @@ func newSessionSide(prog string, args, env []string) *sessionSide {
 }
 
 func (d *sessionSide) start(ctx context.Context) error {
-	srv, addr, err := proc.StartGDBServer(ctx, d.prog, d.args, filepath.Dir(d.prog), d.env)
+	srv, addr, err := startServer(ctx, d.prog, d.args, filepath.Dir(d.prog), d.env)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestI386SteppingLikeAMD64: the same source built for x86-64 (counter)
@@ -94,6 +96,7 @@ func TestI386SteppingLikeAMD64(t *testing.T) {
 		}
 		return out
 	}
+	t.Logf("i386 peer: %s (RRMCP_I386_PEER forces gdbserver or qemu-i386)", testenv.I386Peer(t))
 	amd64, i386 := trace("counter"), trace("counter-m32")
 	if len(amd64) != len(i386) {
 		t.Fatalf("different number of stops:\namd64: %q\ni386:  %q", amd64, i386)
