@@ -2,26 +2,7 @@ package dwarf
 
 import (
 	stddwarf "debug/dwarf"
-
-	"github.com/go-delve/delve/pkg/dwarf/frame"
 )
-
-// CFARule returns how the CFA is computed at the file address pc: the
-// value of register reg (in Regs' numbering) plus off, from the image's .eh_frame or
-// else .debug_frame (the same table the unwinder uses). ok is false when
-// no CFI covers pc or the CFA is given by an expression.
-func (img *Image) CFARule(pc uint64) (reg int, off int64, ok bool) {
-	fde := img.cfiFor().fdeFor(pc)
-	if fde == nil {
-		return 0, 0, false
-	}
-	fc, err := establish(fde, pc)
-	if err != nil || fc.CFA.Rule != frame.RuleCFA {
-		return 0, 0, false
-	}
-	fc = img.arch.frameContext(fc) // i386 register numbers onto Regs'
-	return int(fc.CFA.Reg), fc.CFA.Offset, true
-}
 
 // CFAOffset reports whether v, a variable of fn, lives at a fixed offset
 // from the CFA for the whole function: its location is DW_OP_fbreg N

@@ -138,3 +138,19 @@ func fixDebugFrameCIEs(data []byte) ([]byte, bool) {
 }
 
 var errOutermost = errors.New("outermost frame")
+
+// CFARule returns the rule of the canonical frame address at file address
+// pc when it is a register plus an offset (the register in Regs'
+// numbering); ok is false without CFI or for an expression rule.
+func (img *Image) CFARule(pc uint64) (reg int, off int64, ok bool) {
+	fde := img.cfiFor().fdeFor(pc)
+	if fde == nil {
+		return 0, 0, false
+	}
+	fc, err := establish(fde, pc)
+	if err != nil || fc.CFA.Rule != frame.RuleCFA {
+		return 0, 0, false
+	}
+	fc = img.arch.frameContext(fc)
+	return int(fc.CFA.Reg), fc.CFA.Offset, true
+}

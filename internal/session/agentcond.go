@@ -337,7 +337,7 @@ func axTypeOf(t dwarf.Type) (axOperand, bool) {
 }
 
 // cfaRule returns the CFA rule (DWARF register + offset) at file address
-// pc of img.
+// pc of img, from its call frame information.
 func (s *Session) cfaRule(img *dwarf.Image, pc uint64) (reg int, off int64, ok bool) {
 	return img.CFARule(pc)
 }
