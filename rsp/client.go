@@ -64,8 +64,9 @@ type Client struct {
 	g            guard
 
 	// moribund maps the addresses of breakpoints removed recently to the
-	// stop events they are still remembered for (moribund.go).
+	// stop event count at their removal (moribund.go).
 	moribund        map[uint64]int
+	stopEvents      int // stops Continue has looked at for moribund hits
 	moribundDropped int
 	threadsSeen     int                 // most threads a thread list has shown
 	stopThreads     map[Thread]struct{} // threads stop replies named (bounded)

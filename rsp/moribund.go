@@ -18,7 +18,8 @@ import (
 // moribundEvents is for how many stop events a removed breakpoint address
 // is remembered. GDB uses 3 * (number of threads + 1); a pending hit is
 // reported at the next resume of its thread, so a few events per thread
-// are enough. The count is per address and starts at removal.
+// are enough. The count starts at removal; threads is the most threads
+// seen so far, so the budget grows as more threads show up.
 func moribundEvents(threads int) int { return 3 * (max(threads, 1) + 1) }
 
 // retire remembers the address of a software or hardware breakpoint being
@@ -34,7 +35,7 @@ func (c *Client) retire(b Breakpoint) {
 	if c.moribund == nil {
 		c.moribund = map[uint64]int{}
 	}
-	c.moribund[b.Addr] = moribundEvents(c.threadsSeen)
+	c.moribund[b.Addr] = c.stopEvents
 }
 
 // moribundHit reports whether st is a pending hit of a breakpoint removed
@@ -45,12 +46,11 @@ func (c *Client) moribundHit(ctx context.Context, st Stop) bool {
 	if len(c.moribund) == 0 {
 		return false
 	}
+	c.stopEvents++
 	defer func() {
-		for a, n := range c.moribund {
-			if n <= 1 {
+		for a, at := range c.moribund {
+			if c.stopEvents-at >= moribundEvents(c.threadsSeen) {
 				delete(c.moribund, a)
-			} else {
-				c.moribund[a] = n - 1
 			}
 		}
 	}()
