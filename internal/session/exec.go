@@ -136,10 +136,11 @@ func plainStep(st rsp.Stop) bool {
 // breakpoints. It reports whether a conditional breakpoint said "go on".
 func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	out := s.makeStop(ctx, st)
-	if out.Reason == "watchpoint" && out.Watch != nil && st.Direction != rsp.Reverse {
+	if out.Reason == "watchpoint" && out.Watch != nil && !(st.Direction == rsp.Reverse && s.c.Dialect() == rsp.DialectQEMU) {
 		// Like GDB, a write watchpoint reports only writes that change
-		// the value. Not in reverse: the stop is right after the write,
-		// whose previous value is not known there.
+		// the value. Not on QEMU in reverse: its stop is right after the
+		// write (docs/peers.md §2.4), whose previous value is not known
+		// there. (rr stops before the write when going backwards.)
 		if b, err := s.findBP(out.Watch.Number); err == nil && b.typ == rsp.WriteWatchpoint && !b.changed {
 			b.hits--
 			return out, true
