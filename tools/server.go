@@ -32,6 +32,8 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	}
 	s := server.NewMCPServer("rrmcp", Version,
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(true, true),
+		server.WithPromptCapabilities(false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 	)
