@@ -32,6 +32,7 @@ deps: gotoolchain
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t##*:}"; \
 	done; \
 	[ -e /usr/lib/debug/.build-id ] || missing="$$missing libc6-dbg"; \
+	[ -e /usr/lib32/crt1.o ] || missing="$$missing gcc-multilib"; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
 	  $(APT) update -qq >/dev/null && $(APT) install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \

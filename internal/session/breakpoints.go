@@ -74,7 +74,7 @@ func (s *Session) beforeLibs(ctx context.Context) bool {
 		return false
 	}
 	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
-	_, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: 8, ByteOrder: binary.LittleEndian})
+	_, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: s.ptrSize(), ByteOrder: binary.LittleEndian})
 	return errors.Is(err, symbols.ErrNotInitialized)
 }
 

@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
+	"path/filepath"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -42,6 +43,9 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	if st.Reason == "step" || st.Reason == "interrupted" {
 		st.Reason = "started"
 	}
+	if st.Frame != nil && st.Frame.Location.Function == "" && s.img != nil {
+		st.Message = s.outsideProgram(st.Frame.Location.PC)
+	}
 	if err := m.add(s); err != nil {
 		c.Close()
 		return nil, err
@@ -70,11 +74,23 @@ func (s *Session) loadProgram(ctx context.Context) {
 		return
 	}
 	if b, err := s.c.Auxv(ctx); err == nil {
-		if av, err := symbols.ParseAuxv(b, 8, binary.LittleEndian); err == nil {
+		if av, err := symbols.ParseAuxv(b, s.ptrSize(), binary.LittleEndian); err == nil {
 			if e, ok := av[symbols.AT_ENTRY]; ok {
 				s.bias = e - img.ELF().Entry
 				s.auxv = av
 			}
 		}
 	}
+}
+
+// outsideProgram explains a first stop whose pc no symbol of the program
+// covers (a machine at its reset vector, a loader): where the program
+// starts and how to get there.
+func (s *Session) outsideProgram(pc string) string {
+	msg := fmt.Sprintf("The program counter %s is outside %s (firmware or loader code; GDB shows it as \"?? ()\").", pc, filepath.Base(s.program))
+	e := s.img.ELF().Entry
+	if name, off, ok := s.img.SymbolAt(e); ok && off == 0 {
+		return msg + fmt.Sprintf(" The program starts at %s (%#x): set a breakpoint there or on a function of it and continue.", name, e+s.bias)
+	}
+	return msg + " Set a breakpoint on a function of the program and continue."
 }

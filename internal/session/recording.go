@@ -188,29 +188,6 @@ func (m *Manager) TraceInfo(ctx context.Context, trace string) (map[string]any, 
 	return rr.TraceInfo(ctx, "", dir)
 }
 
-// RemoveRecording deletes a trace directory; anything else is refused.
-func (m *Manager) RemoveRecording(ctx context.Context, trace string) (string, error) {
-	dir, err := m.traceArg(trace)
-	if err != nil {
-		return "", err
-	}
-	root, _ := filepath.Abs(rr.TraceRoot())
-	if dir == root || dir == "/" {
-		return "", argErrorf("trace_dir", "%s is the trace root, not one recording", dir)
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return "", fmt.Errorf("remove %s: %w", dir, err)
-	}
-	// Drop a dangling latest-trace link.
-	link := filepath.Join(filepath.Dir(dir), "latest-trace")
-	if t, err := filepath.EvalSymlinks(link); err != nil || t == "" {
-		if fi, err := os.Lstat(link); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			os.Remove(link)
-		}
-	}
-	return dir, nil
-}
-
 // Pack runs `rr pack` on a recording.
 func (m *Manager) Pack(ctx context.Context, trace string) (string, error) {
 	dir, err := m.traceArg(trace)

@@ -8,7 +8,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/go-delve/delve/pkg/dwarf/frame"
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
@@ -66,10 +65,9 @@ type Session struct {
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
 	regMap  []regSlot              // g layout → DWARF numbers, built once
 
-	octx     context.Context                                // context of the operation holding sem
-	ehFrames map[*dwarf.Image]frame.FrameDescriptionEntries // for target-side conditions
-	tconds   map[uint64]string                              // conditional Z0 installed per address
-	temps    map[uint64]int                                 // temporary breakpoints (finish, next) per address
+	octx   context.Context   // context of the operation holding sem
+	tconds map[uint64]string // conditional Z0 installed per address
+	temps  map[uint64]int    // temporary breakpoints (finish, next) per address
 }
 
 // acquire takes the session's operation lock, honouring ctx.
