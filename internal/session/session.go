@@ -38,6 +38,7 @@ type Session struct {
 	sem     chan struct{} // one operation at a time
 	running atomic.Bool   // a resume is in flight (Interrupt may be sent)
 	gone    atomic.Bool   // closed
+	pkts    *packetRing   // this session's packet log (resources)
 
 	// Everything below is guarded by sem.
 	img    *dwarf.Image // main program; nil without symbols
