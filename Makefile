@@ -14,6 +14,7 @@ FUZZTIME  ?= 3s
 FUZZMIN   ?= 2s
 QEMU_REVERSE := TestQEMUReverse|TestQEMUHistory
 TESTFLAGS ?=
+CLAUDE_CODE := 2.1.197
 
 .PHONY: all gotoolchain deps build dist docs testprogs kernel test fuzz bench demo lint clean
 
@@ -49,9 +50,9 @@ deps: gotoolchain
 	    $(APT) install -y -qq --no-install-recommends qemu-system-x86 qemu-utils >/dev/null || exit 1; \
 	  fi; \
 	fi; \
-	if [ ! -x node_modules/.bin/mcp-inspector ]; then \
-	  echo "deps: installing the MCP Inspector CLI 2.12.0 (npm, into ./node_modules) for the MCP smoke test"; \
-	  npm install --no-save --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0 >/dev/null || exit 1; \
+	if [ ! -x node_modules/.bin/mcp-inspector ] || [ ! -x node_modules/.bin/claude ]; then \
+	  echo "deps: installing the MCP Inspector CLI 2.12.0 and the Claude Code CLI $(CLAUDE_CODE) (npm, into ./node_modules) for the MCP and plugin tests"; \
+	  npm install --no-save --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0 @anthropic-ai/claude-code@$(CLAUDE_CODE) >/dev/null || exit 1; \
 	fi
 
 build: gotoolchain
@@ -82,7 +83,7 @@ testprogs:
 # test: vet + format check, every package's tests (peers are real: gdbserver,
 # QEMU, GDB; rr tests skip with the probe's reason unless RRMCP_REQUIRE_RR=1),
 # then each fuzz target for $(FUZZTIME). Skipped tests are listed at the end.
-test: deps testprogs
+test: deps build testprogs
 	@$(MAKE) -s -C bench/large sqlite
 	@echo "== gofmt / go vet"
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above are not formatted"; exit 1; }

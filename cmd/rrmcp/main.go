@@ -22,6 +22,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/rrmcp/rrmcp/internal/claudehook"
 	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/tools"
 )
@@ -33,6 +34,7 @@ var release string
 func main() {
 	version := flag.Bool("version", false, "print the version and exit")
 	reference := flag.Bool("tool-reference", false, "print the Markdown tool reference (docs/TOOLS.md) and exit")
+	hook := flag.Bool("claude-hook", false, "run as the Claude Code plugin's hook: read a PostToolUse event on stdin, suggest rr after a crash")
 	verbose := flag.Bool("v", os.Getenv("RRMCP_DEBUG") != "", "log diagnostics to stderr (also RRMCP_DEBUG=1)")
 	flag.Parse()
 	if *version {
@@ -40,6 +42,13 @@ func main() {
 			fmt.Println("rrmcp", tools.Version, release)
 		} else {
 			fmt.Println("rrmcp", tools.Version)
+		}
+		return
+	}
+	if *hook {
+		if err := claudehook.Run(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "rrmcp:", err)
+			os.Exit(1)
 		}
 		return
 	}
