@@ -10,7 +10,6 @@
  * Build (in testprogs/src):
  *             gcc -O0 -g -o ../build/counter counter.c
  *             gcc -O2 -g -o ../build/counter-O2 counter.c
- *             gcc -m32 -O0 -g -o ../build/counter-m32 counter.c
  */
 #include <stdio.h>
 
