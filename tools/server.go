@@ -48,6 +48,7 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	r.inspectTools()
 	r.checkpointTools()
 	r.rawTools()
+	r.coreTools()
 	r.resources()
 	r.prompts()
 	return s
