@@ -47,7 +47,12 @@ func run(verbose bool) int {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		return 2
 	}
-	m := session.NewManager(session.Config{Timeouts: to, Log: logf})
+	srcMap, err := session.ParseSourceMap(os.Getenv("RRMCP_SOURCE_MAP"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rrmcp:", err)
+		return 2
+	}
+	m := session.NewManager(session.Config{Timeouts: to, Log: logf, SourceMap: srcMap})
 	defer m.Close()
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
