@@ -97,6 +97,9 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 		if !rev && sig == 0 && (s.anyTargetCond() || len(s.tconds) > 0) {
 			s.syncConds(ctx)
 		}
+		if len(s.softWatches()) > 0 {
+			return s.softRun(ctx, t)
+		}
 		return s.c.Continue(ctx)
 	})
 }

@@ -26,6 +26,9 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	if c.Dialect() == rsp.DialectRR {
 		s.caps.Events, s.caps.Checkpoints, s.caps.Seek = true, true, true
 	}
+	if c.Dialect() == rsp.DialectGDBServer {
+		s.hw = m.hw.Get(ctx, m.cfg.Env)
+	}
 	s.pid = int(c.Pid())
 	if s.program == "" {
 		if exe, err := c.ExecFile(cctx, c.Pid()); err == nil {

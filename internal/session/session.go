@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -70,6 +71,8 @@ type Session struct {
 	octx   context.Context   // context of the operation holding sem
 	tconds map[uint64]string // conditional Z0 installed per address
 	temps  map[uint64]int    // temporary breakpoints (finish, next) per address
+
+	hw hwdebug.Verdict // whether hardware watchpoints work (live sessions; softwatch.go)
 }
 
 // acquire takes the session's operation lock, honouring ctx.
@@ -204,7 +207,7 @@ func (s *Session) Info() Info {
 		state = "exited"
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached}
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason}
 }
 
 // Interrupt stops a running resume (like Ctrl-C). It does not wait for
