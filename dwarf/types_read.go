@@ -275,7 +275,6 @@ func memberLocation(e *stddwarf.Entry) (off int64, expr []byte) {
 	return 0, nil
 }
 
-
 func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
 	t := &StructType{CommonType: common, Kind: "struct"}
 	switch e.Tag {
