@@ -5,7 +5,10 @@
 //
 // It reads the RR_MCP_TIMEOUT_* environment variables (seconds): STARTUP
 // (30), CONNECT (60), FORWARD (120), REVERSE (300), BREAKPOINT (30), EVAL
-// (30). Diagnostics go to stderr; stdout carries only MCP messages.
+// (30), and RRMCP_SOURCE_MAP ("from=to;…", where to read the sources the
+// debug information names). Diagnostics go to stderr; stdout carries only
+// MCP messages. One JSON-RPC line is at most 4 MiB (a longer one gets a
+// "request too large" error).
 //
 // On SIGINT, SIGTERM, SIGHUP or end of input every session is stopped and no rr,
 // gdbserver or gdb process is left behind.
@@ -74,7 +77,12 @@ func run(verbose bool) int {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		return 2
 	}
-	m := session.NewManager(session.Config{Timeouts: to, Log: logf})
+	srcMap, err := session.ParseSourceMap(os.Getenv("RRMCP_SOURCE_MAP"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rrmcp:", err)
+		return 2
+	}
+	m := session.NewManager(session.Config{Timeouts: to, Log: logf, SourceMap: srcMap})
 	defer m.Close()
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
