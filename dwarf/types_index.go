@@ -72,6 +72,7 @@ func (r *TypeReader) scanCU(i int) {
 			if name != "" {
 				if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl {
 					r.addName(prefix+name, e.Offset, lang)
+					r.addTag(prefix+name, e.Offset, lang)
 				}
 			}
 			// Class bodies are mostly member declarations: skip them
@@ -86,6 +87,9 @@ func (r *TypeReader) scanCU(i int) {
 			r.qual[e.Offset] = prefix
 			if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl && name != "" {
 				r.addName(prefix+name, e.Offset, lang)
+				if e.Tag == stddwarf.TagEnumerationType {
+					r.addTag(prefix+name, e.Offset, lang)
+				}
 			}
 			if e.Tag == stddwarf.TagEnumerationType {
 				child.enum = e.Offset
@@ -139,6 +143,20 @@ func (r *TypeReader) addName(name string, off stddwarf.Offset, lang Lang) {
 	}
 }
 
+// addTag indexes a struct/class/union/enum definition under its tag.
+func (r *TypeReader) addTag(name string, off stddwarf.Offset, lang Lang) {
+	if _, dup := r.tags[name]; !dup {
+		r.tags[name] = off
+	}
+	if lang == LangCPlusPlus {
+		if c := canonicalCxxName(name); c != name {
+			if _, dup := r.tags[c]; !dup {
+				r.tags[c] = off
+			}
+		}
+	}
+}
+
 // splitScope splits a qualified name at its last top-level "::" (not
 // inside template arguments).
 func splitScope(name string) (outer, inner string, ok bool) {
@@ -177,13 +195,23 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.scanAll()
-	key := name
+	key, tagged := name, false
 	for _, kw := range []string{"struct ", "class ", "union ", "enum "} {
 		if len(key) > len(kw) && key[:len(kw)] == kw {
-			key = key[len(kw):]
+			key, tagged = key[len(kw):], true
 		}
 	}
-	off, ok := r.names[key]
+	var off stddwarf.Offset
+	ok := false
+	if tagged {
+		// "struct S" names the tag, never a typedef S.
+		if off, ok = r.tags[key]; !ok {
+			off, ok = r.tags[canonicalCxxName(key)]
+		}
+	}
+	if !ok {
+		off, ok = r.names[key]
+	}
 	if !ok {
 		off, ok = r.names[canonicalCxxName(key)]
 	}
@@ -200,7 +228,12 @@ func (r *TypeReader) definition(name string, decl stddwarf.Offset) *StructType {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.scanAll()
-	def, ok := r.names[name]
+	// A declaration's definition is a struct, never the typedef that
+	// shares its name (`typedef struct S S;`).
+	def, ok := r.tags[name]
+	if !ok {
+		def, ok = r.names[name]
+	}
 	if !ok {
 		if def, ok = r.lookupNested(name); !ok {
 			return nil

@@ -49,6 +49,8 @@ func baseName(t Type) string {
 			return "enum " + t.Name
 		}
 		return t.Name
+	case *NoDebugType:
+		return t.Name
 	}
 	return "?"
 }

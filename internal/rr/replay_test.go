@@ -74,13 +74,15 @@ func TestStartReplayLifecycle(t *testing.T) {
 	}
 }
 
-// TestStartReplayNoPMU: rr's FATAL about perf_event_open becomes ErrNoPMU,
-// an errkind.Unsupported, so that no caller reads rr's text.
+// TestStartReplayNoPMU: rr's FATAL about perf_event_open becomes a
+// *Failure naming the missing counters, an errkind.Unsupported, so that no
+// caller reads rr's text.
 func TestStartReplayNoPMU(t *testing.T) {
 	ctx := testCtx(t, 20*time.Second)
 	_, err := StartReplay(ctx, ReplayOptions{TraceDir: fakeTrace(t), RR: fakeRRPath(t), Env: fakeEnv("nopmu")})
-	if !errors.Is(err, ErrNoPMU) || !errors.Is(err, errkind.Unsupported) || errors.Is(err, ErrNoProcess) {
-		t.Fatalf("err = %v, want ErrNoPMU (Unsupported)", err)
+	f, ok := AsFailure(err)
+	if !ok || !strings.Contains(f.Cause, "performance counter") || !errors.Is(err, errkind.Unsupported) || errors.Is(err, ErrNoProcess) {
+		t.Fatalf("err = %v, want a no-PMU Failure (Unsupported)", err)
 	}
 }
 

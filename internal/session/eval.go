@@ -142,7 +142,10 @@ func (fs *frameScope) Global(ctx context.Context, name string) (dwarf.Object, er
 			return fs.varObject(v)
 		}
 	}
-	return dwarf.Object{}, fmt.Errorf("no symbol %q in current context: %w", name, dwarf.ErrNotFound)
+	if o, ok := fs.s.elfData(ctx, name); ok {
+		return o, nil
+	}
+	return dwarf.Object{}, &dwarf.NoSymbolError{Name: name, Hint: fs.noSymbolHint(ctx, name)}
 }
 
 func (fs *frameScope) Register(name string) (dwarf.Object, error) {
@@ -402,6 +405,9 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 		fs := &frameScope{s: s, ctx: ctx, f: f, img: f.Image, env: s.valueEnv(ctx, f.Image, f.Bias)}
 		fs.tr = fs.env.Types
 		add := func(v dwarf.Variable, kind string) {
+			if v.Name == "" {
+				return // an unnamed parameter: GDB lists no symbol for it
+			}
 			val := Value{Name: v.Name, Kind: kind}
 			o, err := fs.varObject(v)
 			if err != nil {
@@ -418,7 +424,7 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				if v.LocErr != nil {
 					val.Error = v.LocErr.Error()
 				}
-				val.Value = "<optimized out>"
+				val.Value = dwarf.OptimizedOutText(o.Type)
 				out = append(out, val)
 				return
 			}
