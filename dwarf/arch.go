@@ -3,7 +3,6 @@ package dwarf
 import (
 	"debug/elf"
 	"fmt"
-	"strings"
 
 	"github.com/go-delve/delve/pkg/dwarf/frame"
 	"github.com/go-delve/delve/pkg/dwarf/regnum"
@@ -133,23 +132,7 @@ func RegName32(reg int) string { return i386Names[reg] }
 
 // RegNum32 is RegNum for an i386 target: the Regs number of an i386
 // register name ("eax", "$eip", "pc", "sp", "fp", "xmm3").
-func RegNum32(name string) (int, bool) {
-	name = strings.ToLower(strings.TrimPrefix(name, "$"))
-	switch name {
-	case "pc":
-		return regnum.AMD64_Rip, true
-	case "sp":
-		return regnum.AMD64_Rsp, true
-	case "fp":
-		return regnum.AMD64_Rbp, true
-	}
-	for n, s := range i386Names {
-		if s == name {
-			return n, true
-		}
-	}
-	return 0, false
-}
+func RegNum32(name string) (int, bool) { return regNumBy(name, RegName32, NumRegs) }
 
 // analyzePrologue32 is GDB's i386 prologue analysis
 // (i386_analyze_prologue): an optional endbr32, the stack realignment of

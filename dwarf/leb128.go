@@ -12,17 +12,24 @@ func uleb(b []byte) (v uint64, n int) {
 }
 
 func uleb128(b []byte) (v uint64, n int, complete bool) {
-	var shift uint
+	v, _, n, _, complete = leb128(b)
+	return v, n, complete
+}
+
+// leb128 accumulates the 7-bit groups of a LEB128 number; shift is the
+// number of bits read and last the final byte (its 0x40 bit is the sign
+// of a signed number).
+func leb128(b []byte) (v uint64, shift uint, n int, last byte, complete bool) {
 	for i, c := range b {
 		if shift < 64 {
 			v |= uint64(c&0x7f) << shift
 		}
 		shift += 7
 		if c&0x80 == 0 {
-			return v, i + 1, true
+			return v, shift, i + 1, c, true
 		}
 	}
-	return v, len(b), false
+	return v, shift, len(b), 0, false
 }
 
 // sleb decodes the signed LEB128 number at the start of b, as uleb.
@@ -32,18 +39,10 @@ func sleb(b []byte) (v int64, n int) {
 }
 
 func sleb128(b []byte) (v int64, n int, complete bool) {
-	var shift uint
-	for i, c := range b {
-		if shift < 64 {
-			v |= int64(c&0x7f) << shift
-		}
-		shift += 7
-		if c&0x80 == 0 {
-			if shift < 64 && c&0x40 != 0 {
-				v |= -1 << shift
-			}
-			return v, i + 1, true
-		}
+	u, shift, n, last, complete := leb128(b)
+	v = int64(u)
+	if complete && shift < 64 && last&0x40 != 0 {
+		v |= -1 << shift
 	}
-	return v, len(b), false
+	return v, n, complete
 }

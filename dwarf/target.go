@@ -148,7 +148,11 @@ func RegName(reg int) string {
 
 // RegNum returns the DWARF register number for a GDB-style register name
 // ("rip", "$rip", "pc", "sp", "fp", "eflags", "fs_base", "xmm3").
-func RegNum(name string) (int, bool) {
+func RegNum(name string) (int, bool) { return regNumBy(name, RegName, NumRegs) }
+
+// regNumBy looks a register name up through nameOf, the architecture's
+// RegName; "pc", "sp" and "fp" are the generic aliases GDB accepts.
+func regNumBy(name string, nameOf func(int) string, n int) (int, bool) {
 	name = strings.ToLower(strings.TrimPrefix(name, "$"))
 	switch name {
 	case "pc":
@@ -158,8 +162,8 @@ func RegNum(name string) (int, bool) {
 	case "fp":
 		return regnum.AMD64_Rbp, true
 	}
-	for i := 0; i < NumRegs; i++ {
-		if n := RegName(i); n != "" && n == name {
+	for i := 0; i < n; i++ {
+		if s := nameOf(i); s != "" && s == name {
 			return i, true
 		}
 	}
