@@ -175,24 +175,25 @@ func (r *exprReader) fixed(n int) uint64 {
 	return binary.LittleEndian.Uint64(buf[:])
 }
 
-func (r *exprReader) uleb() uint64 {
-	v, n, ok := uleb128(r.b[r.pos:])
-	r.pos += n
-	if !ok {
-		r.fail("ULEB128")
-		return 0
-	}
-	return v
-}
+func (r *exprReader) uleb() uint64 { return r.leb(false) }
 
-func (r *exprReader) sleb() int64 {
-	v, n, ok := sleb128(r.b[r.pos:])
+func (r *exprReader) sleb() int64 { return int64(r.leb(true)) }
+
+// leb reads a LEB128 operand, sign-extended when signed.
+func (r *exprReader) leb(signed bool) uint64 {
+	u, shift, n, last, ok := leb128(r.b[r.pos:])
 	r.pos += n
-	if !ok {
+	switch {
+	case !ok && signed:
 		r.fail("SLEB128")
 		return 0
+	case !ok:
+		r.fail("ULEB128")
+		return 0
+	case signed && shift < 64 && last&0x40 != 0:
+		u |= ^uint64(0) << shift
 	}
-	return v
+	return u
 }
 
 func (r *exprReader) block(n uint64) []byte {
