@@ -61,6 +61,7 @@ func watchMech(t *testing.T) (string, hwdebug.Verdict) {
 func TestLiveWatchpointPaths(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	prog := testenv.Prog(t, "counter")
+	race := testenv.Prog(t, "race")
 	want := gdbWatchLines(t, prog, "counter.c:78", "sq", 2)
 	wantArr := gdbWatchLines(t, prog, "main", "bytes", 1)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
@@ -106,6 +107,15 @@ func TestLiveWatchpointPaths(t *testing.T) {
 			c.ok("rr_continue", nil, "breakpoint #1")
 			c.ok("rr_watchpoint_set", args{"expression": "bytes"}, "(software watchpoint)", "Note: software watchpoint")
 			c.ok("rr_continue", nil, "(software watchpoint)", wantArr[0])
+			c.ok("rr_replay_stop", nil)
+
+			// Threads: main waits in pthread_join while the workers write
+			// counter; the other threads run while main is stepped.
+			c.ok("rr_live_start", args{"command": []string{race}})
+			c.ok("rr_breakpoint_set", args{"location": "main"})
+			c.ok("rr_continue", nil, "breakpoint #1")
+			c.ok("rr_watchpoint_set", args{"expression": "counter"}, "("+mech+")")
+			c.ok("rr_continue", nil, "Stopped: watchpoint", "counter", "("+mech+")")
 			c.ok("rr_replay_stop", nil)
 		})
 	}

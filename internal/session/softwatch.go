@@ -26,8 +26,9 @@ const maxSoftWatch = 4096
 
 // softCost is what a software watchpoint's set result says it costs.
 const softCost = "while it is set, continue, next, step and finish run the program instruction by instruction " +
-	"(range-stepping between stores, one round trip and one memory read per store executed): " +
-	"roughly 10-100 times slower than a free run, like GDB's software watchpoints"
+	"(range-stepping between stores, one round trip and at most one memory read per store executed): " +
+	"roughly 10-100 times slower than a free run, like GDB's software watchpoints; in a multi-threaded program " +
+	"a write by another thread is seen at the stepping thread's next store"
 
 // softReason says why a watchpoint of size bytes must be a software one,
 // or "" when hardware can take it. Only the live backend (gdbserver) has
@@ -93,14 +94,19 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 			return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: t, SWBreak: true, Raw: "T05swbreak:;"}, nil
 		}
 		var st rsp.Stop
-		end := uint64(0)
+		end, store := uint64(0), x86asm.Inst{}
 		if ranges && !s.breakAt(pc) {
-			end = s.storeRangeEnd(ctx, pc)
+			end, store = s.storeRangeEnd(ctx, pc, ws)
 		}
-		if end > pc {
-			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;r%x,%x:%s", pc, end, t))
-		} else {
-			st, err = s.c.Step(ctx, t) // steps over a breakpoint at pc
+		// Other threads run meanwhile (;c), as in a continue: a thread
+		// waiting for another must not wait forever.
+		switch {
+		case end > pc:
+			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;r%x,%x:%s;c", pc, end, t))
+		case s.breakAt(pc):
+			st, err = s.c.Step(ctx, t) // the client steps over the breakpoint
+		default:
+			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;s:%s;c", t))
 		}
 		if err != nil || !plainStep(st) {
 			return st, err
@@ -110,6 +116,14 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 		}
 		if pc, err = s.stopPC(ctx, st, t); err != nil {
 			return st, err
+		}
+		if pc == end && store.Len > 0 {
+			// The range ended right after its store: when the stop
+			// reply's registers say where it wrote, and that is none
+			// of the watched bytes, there is nothing to compare.
+			if ea, n, ok := storeAddr(store, st.Registers); ok && !overlapsAny(ws, ea, n) {
+				continue
+			}
 		}
 		for i, b := range ws {
 			now := cur[:b.size]
@@ -150,24 +164,92 @@ func (s *Session) breakAt(pc uint64) bool {
 }
 
 // storeRangeEnd returns the end of the range to step from pc: just past
-// the first instruction that may write memory, at most 4 KiB on. 0 means
-// single-step (the instruction at pc cannot be decoded).
-func (s *Session) storeRangeEnd(ctx context.Context, pc uint64) uint64 {
+// the first instruction that may write the watched bytes, at most 4 KiB
+// on, and that instruction (zero when the range ends otherwise). A store
+// to a fixed (rip-relative) address outside every watched range does not
+// end the range. 0 means single-step (the instruction at pc cannot be
+// decoded).
+func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint) (uint64, x86asm.Inst) {
 	a := pc
 	for a-pc < 4096 {
 		in, err := s.insn(ctx, a)
 		if err != nil {
 			if a == pc {
-				return 0
+				return 0, x86asm.Inst{}
 			}
-			return a // single-step the undecodable one next
+			return a, x86asm.Inst{} // single-step the undecodable one next
 		}
 		a += uint64(in.Len)
-		if mayWrite(in) {
-			return a
+		if !mayWrite(in) {
+			continue
+		}
+		if m, ok := in.Args[0].(x86asm.Mem); ok && m.Base == x86asm.RIP && m.Index == 0 && m.Segment == 0 &&
+			in.MemBytes > 0 && !isStringOrStack(in) && !overlapsAny(ws, a+uint64(m.Disp), in.MemBytes) {
+			continue // a fixed address none of ws covers
+		}
+		return a, in
+	}
+	return a, x86asm.Inst{}
+}
+
+// storeAddr computes where store, just executed, wrote, from the stop
+// reply's expedited registers (gdbserver sends rbp, rsp and rip): a
+// push or call wrote 8 bytes at the new rsp; an rbp- or rsp-based
+// destination without index wrote MemBytes at base+disp (the
+// instruction did not change its base). ok is false otherwise.
+func storeAddr(store x86asm.Inst, regs map[int][]byte) (addr uint64, n int, ok bool) {
+	const amd64RBP, amd64RSP = 6, 7 // gdbserver's amd64 register numbers
+	reg := func(num int) (uint64, bool) {
+		b, ok := regs[num]
+		if !ok || len(b) != 8 {
+			return 0, false
+		}
+		var v uint64
+		for i := 7; i >= 0; i-- {
+			v = v<<8 | uint64(b[i])
+		}
+		return v, true
+	}
+	switch store.Op {
+	case x86asm.PUSH, x86asm.CALL:
+		sp, ok := reg(amd64RSP)
+		return sp, 8, ok
+	}
+	m, isMem := store.Args[0].(x86asm.Mem)
+	if !isMem || m.Index != 0 || m.Segment != 0 || store.MemBytes <= 0 || isStringOrStack(store) {
+		return 0, 0, false
+	}
+	var base uint64
+	switch m.Base {
+	case x86asm.RBP:
+		base, ok = reg(amd64RBP)
+	case x86asm.RSP:
+		base, ok = reg(amd64RSP)
+	}
+	return base + uint64(m.Disp), store.MemBytes, ok
+}
+
+// isStringOrStack reports instructions whose stores are not (only) their
+// first operand.
+func isStringOrStack(in x86asm.Inst) bool {
+	switch in.Op {
+	case x86asm.PUSH, x86asm.CALL, x86asm.LCALL, x86asm.ENTER, x86asm.XCHG, x86asm.CMPXCHG8B, x86asm.CMPXCHG16B,
+		x86asm.MOVSB, x86asm.MOVSW, x86asm.MOVSD, x86asm.MOVSQ, x86asm.STOSB, x86asm.STOSW, x86asm.STOSD, x86asm.STOSQ,
+		x86asm.XSAVE, x86asm.XSAVEOPT, x86asm.FXSAVE, x86asm.FXSAVE64, x86asm.SYSCALL, x86asm.SYSENTER, x86asm.INT:
+		return true
+	}
+	return false
+}
+
+// overlapsAny reports whether [addr, addr+n) meets a watched range.
+func overlapsAny(ws []*breakpoint, addr uint64, n int) bool {
+	for _, b := range ws {
+		a := b.addrs[0]
+		if addr < a+uint64(b.size) && a < addr+uint64(n) {
+			return true
 		}
 	}
-	return a
+	return false
 }
 
 // mayWrite reports whether an instruction may write memory: a memory
