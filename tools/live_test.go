@@ -123,7 +123,12 @@ func TestLiveTimeoutAndInterrupt(t *testing.T) {
 	c := startServer(t, "RR_MCP_TIMEOUT_FORWARD=0.5")
 	c.ok("rr_live_start", args{"command": []string{prog}})
 	start := time.Now()
-	c.fails("rr_continue", nil, "timed out after 500ms", "interrupted", "still usable")
+	// A forward timeout is a structured stop (issue 12): reason
+	// "interrupted", the place, and why — not a tool error.
+	r := c.ok("rr_continue", nil, "Interrupted", "time limit", "session is usable")
+	if st, _ := r.data["stop"].(map[string]any); st["reason"] != "interrupted" || st["frame"] == nil {
+		t.Errorf("timed-out continue: %v, want reason interrupted with a frame:\n%s", st, r.text)
+	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("timed-out continue returned after %v", d)
 	}
@@ -196,7 +201,9 @@ func TestLiveAttachConnectRaw(t *testing.T) {
 	}
 	c.ok("rr_thread_list", nil, "Thread", "tid")
 	c.ok("rr_backtrace", nil, "main")
-	c.ok("rr_replay_stop", nil, "stopped")
+	if r := c.ok("rr_replay_stop", nil, "stopped", "keeps running"); strings.Contains(r.text, "gone") {
+		t.Errorf("stopping an attached session says its processes are gone:\n%s", r.text)
+	}
 	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
 		t.Fatalf("the attached process did not survive the end of the session: %v", err)
 	}

@@ -43,6 +43,11 @@ var gdbserverListenRE = regexp.MustCompile(`^Listening on port (\d+)`)
 // StartRR replays an rr recording under `rr replay -s 0` (package
 // internal/rr, which reads the port from rr's own output) and connects to it.
 func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, error) {
+	if o.TraceDir == "" {
+		if err := checkHaveRecording(); err != nil {
+			return nil, nil, err
+		}
+	}
 	if _, err := exec.LookPath("rr"); err != nil {
 		return nil, nil, rrFailure("replay", rr.ErrNotInstalled)
 	}
@@ -83,13 +88,6 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 	return s, st, nil
 }
 
-func netJoin(host, port string) string {
-	if strings.Contains(host, ":") {
-		return "[" + host + "]:" + port
-	}
-	return host + ":" + port
-}
-
 // StartLive runs o.Command under gdbserver (or attaches gdbserver to
 // o.AttachPID) and connects to it. The program stops before its first
 // instruction.
@@ -122,6 +120,9 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 			}
 		}
 	} else {
+		if err := checkLaunch(o.Command, o.Dir, o.Env); err != nil {
+			return nil, nil, err
+		}
 		prog, perr := resolveProgram(o.Command[0], o.Dir)
 		if perr != nil {
 			return nil, nil, perr

@@ -57,6 +57,9 @@ func (m *Manager) Record(ctx context.Context, o RecordOptions) (RecordResult, er
 	if _, err := exec.LookPath("rr"); err != nil {
 		return res, rrFailure("record", rr.ErrNotInstalled)
 	}
+	if err := checkLaunch(o.Command, o.Dir, o.Env); err != nil {
+		return res, err
+	}
 	prog, err := resolveProgram(o.Command[0], o.Dir)
 	if err != nil {
 		return res, err
@@ -159,7 +162,7 @@ func rrCmd(ctx context.Context, args ...string) ([]byte, error) {
 	if err != nil {
 		msg := err.Error()
 		if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
-			msg = strings.TrimSpace(string(ee.Stderr))
+			msg = rrMessage(string(ee.Stderr))
 		}
 		return out, fmt.Errorf("rr %s: %s", args[0], msg)
 	}

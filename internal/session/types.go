@@ -21,13 +21,14 @@ type Caps struct {
 // Info summarizes a session.
 type Info struct {
 	ID       string `json:"id" jsonschema:"session id; pass it as session to other tools"`
-	Backend  Kind   `json:"backend" jsonschema:"rr, live or connect"`
+	Backend  Kind   `json:"backend" jsonschema:"rr, live, connect or core"`
 	Address  string `json:"address" jsonschema:"RSP address of the debug server"`
 	Program  string `json:"program,omitempty" jsonschema:"the debuggee's executable"`
 	TraceDir string `json:"trace_dir,omitempty"`
 	PID      int    `json:"pid,omitempty" jsonschema:"process id of the debuggee (recorded pid for rr)"`
 	Caps     Caps   `json:"capabilities"`
-	State    string `json:"state" jsonschema:"stopped, running, exited or stopped"`
+	Attached bool   `json:"attached,omitempty" jsonschema:"the session attached to a running process, which keeps running when the session stops"`
+	State    string `json:"state" jsonschema:"stopped, running, exited, dead (the connection to the debug server is gone; stop the session) or closed"`
 	// Watchpoints says whether watchpoints use the hardware debug
 	// registers here, and why (the probe's verdict; live sessions).
 	Watchpoints string `json:"watchpoints,omitempty"`
