@@ -62,6 +62,8 @@ func TestLiveWatchpointPaths(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	prog := testenv.Prog(t, "counter")
 	race := testenv.Prog(t, "race")
+	m32 := testenv.Prog(t, "counter-m32")
+	wantM32 := gdbWatchLines(t, m32, "hit", "hits", 1)
 	want := gdbWatchLines(t, prog, "counter.c:78", "sq", 2)
 	wantArr := gdbWatchLines(t, prog, "main", "bytes", 1)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
@@ -107,6 +109,15 @@ func TestLiveWatchpointPaths(t *testing.T) {
 			c.ok("rr_continue", nil, "breakpoint #1")
 			c.ok("rr_watchpoint_set", args{"expression": "bytes"}, "(software watchpoint)", "Note: software watchpoint")
 			c.ok("rr_continue", nil, "(software watchpoint)", wantArr[0])
+			c.ok("rr_replay_stop", nil)
+
+			// An i386 program (32-bit decoding and registers).
+			c.ok("rr_live_start", args{"command": []string{m32}})
+			c.ok("rr_breakpoint_set", args{"location": "hit"})
+			c.ok("rr_continue", nil, "breakpoint #1")
+			c.ok("rr_watchpoint_set", args{"expression": "hits"}, "("+mech+")")
+			c.ok("rr_breakpoint_disable", args{"breakpoint_number": 1})
+			c.ok("rr_continue", nil, "("+mech+")", "old = 0, new = 1", wantM32[0])
 			c.ok("rr_replay_stop", nil)
 
 			// Threads: main waits in pthread_join while the workers write

@@ -345,6 +345,16 @@ func (s *Session) cfa(ctx context.Context, img *dwarf.Image, bias uint64, regs d
 // debug (we never write memory), so instructions are cached for the
 // session. The server hides its breakpoints from m reads.
 func (s *Session) insn(ctx context.Context, pc uint64) (x86asm.Inst, error) {
+	mode := 64
+	if r, ok := s.softRegs(); ok {
+		mode = r.mode // 32 for an i386 target
+	}
+	return s.insnMode(ctx, pc, mode)
+}
+
+// insnMode is insn for a decoding mode (64, or 32 for i386 targets); a
+// session debugs one kind of target, so the cache needs no mode key.
+func (s *Session) insnMode(ctx context.Context, pc uint64, mode int) (x86asm.Inst, error) {
 	if in, ok := s.insns[pc]; ok {
 		return in, nil
 	}
@@ -353,7 +363,7 @@ func (s *Session) insn(ctx context.Context, pc uint64) (x86asm.Inst, error) {
 	if n == 0 {
 		return x86asm.Inst{}, err
 	}
-	in, err := x86asm.Decode(b[:n], 64)
+	in, err := x86asm.Decode(b[:n], mode)
 	if err != nil {
 		return in, err
 	}

@@ -34,7 +34,7 @@ const softCost = "while it is set, continue, next, step and finish run the progr
 // or "" when hardware can take it. Only the live backend (gdbserver) has
 // the forward stepping software watchpoints need.
 func (s *Session) softReason(size int) string {
-	if s.c.Dialect() != rsp.DialectGDBServer {
+	if _, ok := s.softRegs(); !ok || s.c.Dialect() != rsp.DialectGDBServer {
 		return ""
 	}
 	switch {
@@ -81,7 +81,11 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 	}
 	cur := make([]byte, maxSoftWatch)
 	ranges := s.c.Dialect() == rsp.DialectGDBServer
-	pc, err := s.c.ReadRegisterUint(ctx, t, "rip")
+	regs, ok := s.softRegs()
+	if !ok {
+		return rsp.Stop{}, fmt.Errorf("software watchpoints need an x86 target description (pc, frame and stack pointer): %w", ErrUnsupported)
+	}
+	pc, err := s.c.ReadRegisterUint(ctx, t, regs.pc.Name)
 	if err != nil {
 		return rsp.Stop{}, err
 	}
@@ -96,7 +100,7 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 		var st rsp.Stop
 		end, store := uint64(0), x86asm.Inst{}
 		if ranges && !s.breakAt(pc) {
-			end, store = s.storeRangeEnd(ctx, pc, ws)
+			end, store = s.storeRangeEnd(ctx, pc, ws, regs.mode)
 		}
 		// Other threads run meanwhile (;c), as in a continue: a thread
 		// waiting for another must not wait forever.
@@ -114,14 +118,14 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 		if st.Thread != (rsp.Thread{}) {
 			t = st.Thread
 		}
-		if pc, err = s.stopPC(ctx, st, t); err != nil {
+		if pc, err = regs.stopPC(ctx, s.c, st, t); err != nil {
 			return st, err
 		}
 		if pc == end && store.Len > 0 {
 			// The range ended right after its store: when the stop
 			// reply's registers say where it wrote, and that is none
 			// of the watched bytes, there is nothing to compare.
-			if ea, n, ok := storeAddr(store, st.Registers); ok && !overlapsAny(ws, ea, n) {
+			if ea, n, ok := regs.storeAddr(store, st.Registers); ok && !overlapsAny(ws, ea, n) {
 				continue
 			}
 		}
@@ -139,18 +143,53 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 	}
 }
 
+// softRegSet names the target's pc, frame and stack pointer registers
+// (x86-64 or i386 target descriptions).
+type softRegSet struct {
+	pc, fp, sp rsp.Register
+	mode       int // x86asm decoding mode, 64 or 32
+}
+
+// softRegs returns the target's register set, if it is x86.
+func (s *Session) softRegs() (softRegSet, bool) {
+	td := s.c.Target()
+	if td == nil {
+		return softRegSet{}, false
+	}
+	for _, set := range []struct {
+		pc, fp, sp string
+		mode       int
+	}{{"rip", "rbp", "rsp", 64}, {"eip", "ebp", "esp", 32}} {
+		pc, ok1 := td.Lookup(set.pc)
+		fp, ok2 := td.Lookup(set.fp)
+		sp, ok3 := td.Lookup(set.sp)
+		if ok1 && ok2 && ok3 {
+			return softRegSet{pc: pc, fp: fp, sp: sp, mode: set.mode}, true
+		}
+	}
+	return softRegSet{}, false
+}
+
+// expedited returns register r from a stop reply's expedited registers.
+func expedited(regs map[int][]byte, r rsp.Register) (uint64, bool) {
+	b, ok := regs[r.Regnum]
+	if !ok || len(b) == 0 || len(b) > 8 || len(b) != r.Size() {
+		return 0, false
+	}
+	var v uint64
+	for i := len(b) - 1; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	return v, true
+}
+
 // stopPC is the pc after st: from the stop reply's expedited registers
 // when the server sent it (gdbserver does), else read.
-func (s *Session) stopPC(ctx context.Context, st rsp.Stop, t rsp.Thread) (uint64, error) {
-	const amd64RIP = 16 // gdbserver's amd64 register number of rip
-	if b, ok := st.Registers[amd64RIP]; ok && len(b) == 8 {
-		var pc uint64
-		for i := 7; i >= 0; i-- {
-			pc = pc<<8 | uint64(b[i])
-		}
+func (r softRegSet) stopPC(ctx context.Context, c *rsp.Client, st rsp.Stop, t rsp.Thread) (uint64, error) {
+	if pc, ok := expedited(st.Registers, r.pc); ok {
 		return pc, nil
 	}
-	return s.c.ReadRegisterUint(ctx, t, "rip")
+	return c.ReadRegisterUint(ctx, t, r.pc.Name)
 }
 
 // breakAt reports whether the server's table has a breakpoint at pc.
@@ -169,10 +208,10 @@ func (s *Session) breakAt(pc uint64) bool {
 // to a fixed (rip-relative) address outside every watched range does not
 // end the range. 0 means single-step (the instruction at pc cannot be
 // decoded).
-func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint) (uint64, x86asm.Inst) {
+func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint, mode int) (uint64, x86asm.Inst) {
 	a := pc
 	for a-pc < 4096 {
-		in, err := s.insn(ctx, a)
+		in, err := s.insnMode(ctx, a, mode)
 		if err != nil {
 			if a == pc {
 				return 0, x86asm.Inst{}
@@ -197,23 +236,11 @@ func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint
 // push or call wrote 8 bytes at the new rsp; an rbp- or rsp-based
 // destination without index wrote MemBytes at base+disp (the
 // instruction did not change its base). ok is false otherwise.
-func storeAddr(store x86asm.Inst, regs map[int][]byte) (addr uint64, n int, ok bool) {
-	const amd64RBP, amd64RSP = 6, 7 // gdbserver's amd64 register numbers
-	reg := func(num int) (uint64, bool) {
-		b, ok := regs[num]
-		if !ok || len(b) != 8 {
-			return 0, false
-		}
-		var v uint64
-		for i := 7; i >= 0; i-- {
-			v = v<<8 | uint64(b[i])
-		}
-		return v, true
-	}
+func (r softRegSet) storeAddr(store x86asm.Inst, regs map[int][]byte) (addr uint64, n int, ok bool) {
 	switch store.Op {
 	case x86asm.PUSH, x86asm.CALL:
-		sp, ok := reg(amd64RSP)
-		return sp, 8, ok
+		sp, ok := expedited(regs, r.sp)
+		return sp, r.mode / 8, ok
 	}
 	m, isMem := store.Args[0].(x86asm.Mem)
 	if !isMem || m.Index != 0 || m.Segment != 0 || store.MemBytes <= 0 || isStringOrStack(store) {
@@ -221,10 +248,13 @@ func storeAddr(store x86asm.Inst, regs map[int][]byte) (addr uint64, n int, ok b
 	}
 	var base uint64
 	switch m.Base {
-	case x86asm.RBP:
-		base, ok = reg(amd64RBP)
-	case x86asm.RSP:
-		base, ok = reg(amd64RSP)
+	case x86asm.RBP, x86asm.EBP:
+		base, ok = expedited(regs, r.fp)
+	case x86asm.RSP, x86asm.ESP:
+		base, ok = expedited(regs, r.sp)
+	}
+	if r.mode == 32 {
+		return uint64(uint32(base + uint64(m.Disp))), store.MemBytes, ok
 	}
 	return base + uint64(m.Disp), store.MemBytes, ok
 }
