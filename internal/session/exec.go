@@ -105,7 +105,7 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 			s.syncConds(ctx)
 		}
 		if len(s.softWatches()) > 0 {
-			return s.softRun(ctx, t)
+			return s.softRun(ctx, t, 0, 0)
 		}
 		return s.c.Continue(ctx)
 	})
@@ -116,6 +116,12 @@ func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		if rev {
 			return s.c.ReverseStep(ctx, t)
+		}
+		if len(s.softWatches()) > 0 {
+			// One instruction, checked: [pc, pc+1) ends after it.
+			if pc, err := s.pc(ctx, t); err == nil {
+				return s.softRun(ctx, t, pc, pc+1)
+			}
 		}
 		return s.c.Step(ctx, t)
 	})
@@ -427,6 +433,9 @@ func (s *Session) runTo(ctx context.Context, addr uint64, rev bool, ok func(sp u
 		if err != nil {
 			return st, false, err
 		}
+		if !rev && s.unchangedWrite(ctx, st) {
+			continue // a write that left the watched value as it was
+		}
 		if st.Kind != rsp.StopSignal || st.Watch != rsp.WatchNone || st.AtHistoryStart || st.AboutToExit {
 			return st, false, nil
 		}
@@ -575,6 +584,11 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 				} else {
 					st, err = s.stepInsn(ctx, false)
 				}
+			}
+			if err == nil && s.unchangedWrite(ctx, st) {
+				// Like GDB, a write watchpoint stops only where the
+				// value changes: the step goes on from here.
+				st.Watch, st.WatchAddr, st.SWBreak, st.HWBreak = rsp.WatchNone, 0, false, false
 			}
 		} else {
 			st, err = s.stepInsn(ctx, true)
@@ -794,7 +808,12 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 // (vCont;r). The stop looks like the end of a single-step.
 func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error) {
 	pkt := fmt.Sprintf("vCont;r%x,%x:%s", lo, hi, s.cur)
-	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.Resume(ctx, pkt) })
+	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
+		if len(s.softWatches()) > 0 {
+			return s.softRun(ctx, s.cur, lo, hi)
+		}
+		return s.c.Resume(ctx, pkt)
+	})
 }
 
 // runToLibsLoaded runs to main, where the dynamic linker has loaded the

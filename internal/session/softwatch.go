@@ -69,8 +69,11 @@ func (s *Session) softWatches() []*breakpoint {
 // softRun resumes thread t forward until a software watchpoint's value
 // changes, a breakpoint is reached, or any other stop. Its stops look
 // like the server's: a change is a write-watchpoint stop at the watched
-// address, reaching an inserted breakpoint a swbreak stop.
-func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
+// address, reaching an inserted breakpoint a swbreak stop. With hi > 0 it
+// is a range step instead (the line steps' vCont;r and single steps):
+// it also ends, as a plain step stop, when the pc leaves [lo, hi); other
+// threads then stay stopped, as in those steps.
+func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp.Stop, error) {
 	ws := s.softWatches()
 	last := make([][]byte, len(ws))
 	for i, b := range ws {
@@ -89,28 +92,39 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 	if err != nil {
 		return rsp.Stop{}, err
 	}
+	others := ";c" // a continue: other threads run meanwhile, so a thread waiting for another cannot wait forever
+	if hi > 0 {
+		others = ""
+	}
+	var st rsp.Stop
 	for first := true; ; first = false {
 		if err := ctx.Err(); err != nil {
 			return rsp.Stop{}, err
+		}
+		if !first && hi > 0 && (pc < lo || pc >= hi) {
+			return st, nil // the range step is done
 		}
 		if !first && s.breakAt(pc) {
 			// A continue would have hit it.
 			return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: t, SWBreak: true, Raw: "T05swbreak:;"}, nil
 		}
-		var st rsp.Stop
-		end, store := uint64(0), x86asm.Inst{}
+		end, store, stores := uint64(0), x86asm.Inst{}, true
 		if ranges && !s.breakAt(pc) {
-			end, store = s.storeRangeEnd(ctx, pc, ws, regs.mode)
+			end, store, stores = s.storeRangeEnd(ctx, pc, ws, regs.mode)
+			if hi > 0 && pc >= lo && pc < hi && end > hi {
+				// Clipped to the step's range: the scan found no store
+				// before its first one (if any), which may start before hi.
+				stores = store.Len > 0 && end-uint64(store.Len) < hi
+				end, store = hi, x86asm.Inst{}
+			}
 		}
-		// Other threads run meanwhile (;c), as in a continue: a thread
-		// waiting for another must not wait forever.
 		switch {
 		case end > pc:
-			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;r%x,%x:%s;c", pc, end, t))
+			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;r%x,%x:%s%s", pc, end, t, others))
 		case s.breakAt(pc):
 			st, err = s.c.Step(ctx, t) // the client steps over the breakpoint
 		default:
-			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;s:%s;c", t))
+			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;s:%s%s", t, others))
 		}
 		if err != nil || !plainStep(st) {
 			return st, err
@@ -120,6 +134,9 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 		}
 		if pc, err = regs.stopPC(ctx, s.c, st, t); err != nil {
 			return st, err
+		}
+		if end > 0 && !stores {
+			continue // nothing in the range could write the watched bytes
 		}
 		if pc == end && store.Len > 0 {
 			// The range ended right after its store: when the stop
@@ -208,15 +225,15 @@ func (s *Session) breakAt(pc uint64) bool {
 // to a fixed (rip-relative) address outside every watched range does not
 // end the range. 0 means single-step (the instruction at pc cannot be
 // decoded).
-func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint, mode int) (uint64, x86asm.Inst) {
+func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint, mode int) (end uint64, store x86asm.Inst, stores bool) {
 	a := pc
 	for a-pc < 4096 {
 		in, err := s.insnMode(ctx, a, mode)
 		if err != nil {
 			if a == pc {
-				return 0, x86asm.Inst{}
+				return 0, x86asm.Inst{}, true
 			}
-			return a, x86asm.Inst{} // single-step the undecodable one next
+			return a, x86asm.Inst{}, false // single-step the undecodable one next
 		}
 		a += uint64(in.Len)
 		if !mayWrite(in) {
@@ -226,9 +243,9 @@ func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint
 			in.MemBytes > 0 && !isStringOrStack(in) && !overlapsAny(ws, a+uint64(m.Disp), in.MemBytes) {
 			continue // a fixed address none of ws covers
 		}
-		return a, in
+		return a, in, true
 	}
-	return a, x86asm.Inst{}
+	return a, x86asm.Inst{}, false
 }
 
 // storeAddr computes where store, just executed, wrote, from the stop
@@ -299,4 +316,25 @@ func mayWrite(in x86asm.Inst) bool {
 	}
 	_, ok := in.Args[0].(x86asm.Mem)
 	return ok
+}
+
+// unchangedWrite reports whether st is a write-watchpoint stop (the
+// hardware's, which fire on every store) whose watched value is what it
+// was at the last stop: GDB does not stop there, and neither do steps.
+func (s *Session) unchangedWrite(ctx context.Context, st rsp.Stop) bool {
+	if st.Watch != rsp.WatchWrite {
+		return false
+	}
+	for _, b := range s.bps {
+		if b.typ != rsp.WriteWatchpoint || !b.enabled || b.old == nil ||
+			st.WatchAddr < b.addrs[0] || st.WatchAddr >= b.addrs[0]+uint64(b.size) {
+			continue
+		}
+		now := make([]byte, b.size)
+		if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil || string(now) != string(b.old) {
+			return false
+		}
+		return true
+	}
+	return false
 }
