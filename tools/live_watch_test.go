@@ -2,8 +2,12 @@ package tools_test
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,6 +42,52 @@ func gdbWatchLines(t *testing.T, prog, bp, expr string, n int) []string {
 	return lines
 }
 
+// gdbNexts runs GDB (the oracle) on prog to the for statement of the
+// loop that adds to expr, watches expr and steps with next n times; it
+// returns the breakpoint location and, per next, the line it stopped at,
+// "watch:LINE" for a watchpoint stop (and nothing after it).
+func gdbNexts(t *testing.T, prog, expr string, n int) (string, []string) {
+	t.Helper()
+	gdb := testenv.NeedTool(t, "gdb")
+	src, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "src", "counter.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.Contains(l, expr+" += ") {
+			at = i // the line before, 1-based
+		}
+	}
+	bp := fmt.Sprintf("counter.c:%d", at)
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	args := []string{"-nx", "-batch", "-ex", "break " + bp, "-ex", "run", "-ex", "delete 1", "-ex", "watch " + expr}
+	for range n {
+		args = append(args, "-ex", "next")
+	}
+	out, err := exec.CommandContext(ctx, gdb, append(args, prog)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	_, after, _ := strings.Cut(string(out), "atchpoint 2: "+expr+"\n")
+	var lines []string
+	watch := false
+	for _, l := range strings.Split(after, "\n") {
+		if strings.HasPrefix(l, "Old value") {
+			watch = true
+		}
+		if m := regexp.MustCompile(`^(\d+)\t`).FindStringSubmatch(l); m != nil {
+			if watch {
+				return bp, append(lines, "watch:"+m[1])
+			}
+			lines = append(lines, m[1])
+		}
+	}
+	t.Fatalf("gdb's nexts never stopped at the watchpoint:\n%s", out)
+	return "", nil
+}
+
 // watchMech is the mechanism a watchpoint set now gets on the live
 // backend, from the probe and RRMCP_HW_WATCHPOINTS, and the verdict.
 func watchMech(t *testing.T) (string, hwdebug.Verdict) {
@@ -61,24 +111,22 @@ func watchMech(t *testing.T) (string, hwdebug.Verdict) {
 func TestLiveWatchpointPaths(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	prog := testenv.Prog(t, "counter")
+	race := testenv.Prog(t, "race")
+	m32 := testenv.Prog(t, "counter-m32")
+	wantM32 := gdbWatchLines(t, m32, "hit", "hits", 1)
 	want := gdbWatchLines(t, prog, "counter.c:78", "sq", 2)
 	wantArr := gdbWatchLines(t, prog, "main", "bytes", 1)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	v := hwdebug.Probe(ctx)
+	nextBP, nexts := gdbNexts(t, prog, "sq", 6)
 	for _, tc := range []struct {
 		name string
 		off  bool
 	}{{"probe", false}, {"forced-software", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			mech := "hardware watchpoint"
 			if tc.off {
 				t.Setenv(hwdebug.EnvVar, "off")
 			}
-			if tc.off || !v.Watch {
-				mech = "software watchpoint"
-			}
-			t.Logf("proving the %s path (probe: %s)", mech, v.Reason)
+			mech, v := watchMech(t) // the probe's path, or software when turned off
+			t.Logf("proving the %s path (%s)", mech, v.Reason)
 			c := startServer(t)
 			c.ok("rr_live_start", args{"command": []string{prog}}, "Watchpoints: ")
 			l := c.ok("rr_session_list", nil)
@@ -91,7 +139,7 @@ func TestLiveWatchpointPaths(t *testing.T) {
 			c.ok("rr_breakpoint_disable", args{"breakpoint_number": 1})
 			c.ok("rr_continue", nil, "("+mech+")", "old = 0, new = 1", want[0])
 			c.ok("rr_continue", nil, "("+mech+")", "old = 1, new = 5", want[1])
-			if !tc.off && v.Watch {
+			if mech == "hardware watchpoint" {
 				// Four hardware watchpoints take the debug registers;
 				// the fifth is a software one.
 				for _, e := range []string{"hits", "total", "depth"} {
@@ -106,6 +154,40 @@ func TestLiveWatchpointPaths(t *testing.T) {
 			c.ok("rr_continue", nil, "breakpoint #1")
 			c.ok("rr_watchpoint_set", args{"expression": "bytes"}, "(software watchpoint)", "Note: software watchpoint")
 			c.ok("rr_continue", nil, "(software watchpoint)", wantArr[0])
+			c.ok("rr_replay_stop", nil)
+
+			// Nexts over the loop: the one over the statement that
+			// writes sq stops at the write, on the line GDB's does.
+			c.ok("rr_live_start", args{"command": []string{prog}})
+			c.ok("rr_breakpoint_set", args{"location": nextBP})
+			c.ok("rr_continue", nil, "breakpoint #1")
+			c.ok("rr_breakpoint_remove", args{"breakpoint_number": 1})
+			c.ok("rr_watchpoint_set", args{"expression": "sq"}, "("+mech+")")
+			for _, l := range nexts {
+				if line, ok := strings.CutPrefix(l, "watch:"); ok {
+					c.ok("rr_next", nil, "Stopped: watchpoint", "("+mech+")", "old = 0, new = 1", "counter.c:"+line)
+					break
+				}
+				c.ok("rr_next", nil, "Stopped: step", "counter.c:"+l)
+			}
+			c.ok("rr_replay_stop", nil)
+
+			// An i386 program (32-bit decoding and registers).
+			c.ok("rr_live_start", args{"command": []string{m32}})
+			c.ok("rr_breakpoint_set", args{"location": "hit"})
+			c.ok("rr_continue", nil, "breakpoint #1")
+			c.ok("rr_watchpoint_set", args{"expression": "hits"}, "("+mech+")")
+			c.ok("rr_breakpoint_disable", args{"breakpoint_number": 1})
+			c.ok("rr_continue", nil, "("+mech+")", "old = 0, new = 1", wantM32[0])
+			c.ok("rr_replay_stop", nil)
+
+			// Threads: main waits in pthread_join while the workers write
+			// counter; the other threads run while main is stepped.
+			c.ok("rr_live_start", args{"command": []string{race}})
+			c.ok("rr_breakpoint_set", args{"location": "main"})
+			c.ok("rr_continue", nil, "breakpoint #1")
+			c.ok("rr_watchpoint_set", args{"expression": "counter"}, "("+mech+")")
+			c.ok("rr_continue", nil, "Stopped: watchpoint", "counter", "("+mech+")")
 			c.ok("rr_replay_stop", nil)
 		})
 	}

@@ -105,7 +105,7 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 			s.syncConds(ctx)
 		}
 		if len(s.softWatches()) > 0 {
-			return s.softRun(ctx, t)
+			return s.softRun(ctx, t, 0, 0)
 		}
 		return s.c.Continue(ctx)
 	})
@@ -116,6 +116,12 @@ func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		if rev {
 			return s.c.ReverseStep(ctx, t)
+		}
+		if len(s.softWatches()) > 0 {
+			// One instruction, checked: [pc, pc+1) ends after it.
+			if pc, err := s.pc(ctx, t); err == nil {
+				return s.softRun(ctx, t, pc, pc+1)
+			}
 		}
 		return s.c.Step(ctx, t)
 	})
@@ -345,6 +351,16 @@ func (s *Session) cfa(ctx context.Context, img *dwarf.Image, bias uint64, regs d
 // debug (we never write memory), so instructions are cached for the
 // session. The server hides its breakpoints from m reads.
 func (s *Session) insn(ctx context.Context, pc uint64) (x86asm.Inst, error) {
+	mode := 64
+	if r, ok := s.softRegs(); ok {
+		mode = r.mode // 32 for an i386 target
+	}
+	return s.insnMode(ctx, pc, mode)
+}
+
+// insnMode is insn for a decoding mode (64, or 32 for i386 targets); a
+// session debugs one kind of target, so the cache needs no mode key.
+func (s *Session) insnMode(ctx context.Context, pc uint64, mode int) (x86asm.Inst, error) {
 	if in, ok := s.insns[pc]; ok {
 		return in, nil
 	}
@@ -353,7 +369,7 @@ func (s *Session) insn(ctx context.Context, pc uint64) (x86asm.Inst, error) {
 	if n == 0 {
 		return x86asm.Inst{}, err
 	}
-	in, err := x86asm.Decode(b[:n], 64)
+	in, err := x86asm.Decode(b[:n], mode)
 	if err != nil {
 		return in, err
 	}
@@ -416,6 +432,9 @@ func (s *Session) runTo(ctx context.Context, addr uint64, rev bool, ok func(sp u
 		st, err := s.cont(ctx, rev)
 		if err != nil {
 			return st, false, err
+		}
+		if !rev && s.unchangedWrite(ctx, st) {
+			continue // a write that left the watched value as it was
 		}
 		if st.Kind != rsp.StopSignal || st.Watch != rsp.WatchNone || st.AtHistoryStart || st.AboutToExit {
 			return st, false, nil
@@ -565,6 +584,11 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 				} else {
 					st, err = s.stepInsn(ctx, false)
 				}
+			}
+			if err == nil && s.unchangedWrite(ctx, st) {
+				// Like GDB, a write watchpoint stops only where the
+				// value changes: the step goes on from here.
+				st.Watch, st.WatchAddr, st.SWBreak, st.HWBreak = rsp.WatchNone, 0, false, false
 			}
 		} else {
 			st, err = s.stepInsn(ctx, true)
@@ -784,7 +808,12 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 // (vCont;r). The stop looks like the end of a single-step.
 func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error) {
 	pkt := fmt.Sprintf("vCont;r%x,%x:%s", lo, hi, s.cur)
-	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.Resume(ctx, pkt) })
+	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
+		if len(s.softWatches()) > 0 {
+			return s.softRun(ctx, s.cur, lo, hi)
+		}
+		return s.c.Resume(ctx, pkt)
+	})
 }
 
 // runToLibsLoaded runs to main, where the dynamic linker has loaded the

@@ -26,14 +26,15 @@ const maxSoftWatch = 4096
 
 // softCost is what a software watchpoint's set result says it costs.
 const softCost = "while it is set, continue, next, step and finish run the program instruction by instruction " +
-	"(range-stepping between stores, one round trip and one memory read per store executed): " +
-	"roughly 10-100 times slower than a free run, like GDB's software watchpoints"
+	"(range-stepping between stores, one round trip and at most one memory read per store executed): " +
+	"roughly 10-100 times slower than a free run, like GDB's software watchpoints; in a multi-threaded program " +
+	"a write by another thread is seen at the stepping thread's next store"
 
 // softReason says why a watchpoint of size bytes must be a software one,
 // or "" when hardware can take it. Only the live backend (gdbserver) has
 // the forward stepping software watchpoints need.
 func (s *Session) softReason(size int) string {
-	if s.c.Dialect() != rsp.DialectGDBServer {
+	if _, ok := s.softRegs(); !ok || s.c.Dialect() != rsp.DialectGDBServer {
 		return ""
 	}
 	switch {
@@ -68,8 +69,11 @@ func (s *Session) softWatches() []*breakpoint {
 // softRun resumes thread t forward until a software watchpoint's value
 // changes, a breakpoint is reached, or any other stop. Its stops look
 // like the server's: a change is a write-watchpoint stop at the watched
-// address, reaching an inserted breakpoint a swbreak stop.
-func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
+// address, reaching an inserted breakpoint a swbreak stop. With hi > 0 it
+// is a range step instead (the line steps' vCont;r and single steps):
+// it also ends, as a plain step stop, when the pc leaves [lo, hi); other
+// threads then stay stopped, as in those steps.
+func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp.Stop, error) {
 	ws := s.softWatches()
 	last := make([][]byte, len(ws))
 	for i, b := range ws {
@@ -80,27 +84,47 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 	}
 	cur := make([]byte, maxSoftWatch)
 	ranges := s.c.Dialect() == rsp.DialectGDBServer
-	pc, err := s.c.ReadRegisterUint(ctx, t, "rip")
+	regs, ok := s.softRegs()
+	if !ok {
+		return rsp.Stop{}, fmt.Errorf("software watchpoints need an x86 target description (pc, frame and stack pointer): %w", ErrUnsupported)
+	}
+	pc, err := s.c.ReadRegisterUint(ctx, t, regs.pc.Name)
 	if err != nil {
 		return rsp.Stop{}, err
 	}
+	others := ";c" // a continue: other threads run meanwhile, so a thread waiting for another cannot wait forever
+	if hi > 0 {
+		others = ""
+	}
+	var st rsp.Stop
 	for first := true; ; first = false {
 		if err := ctx.Err(); err != nil {
 			return rsp.Stop{}, err
+		}
+		if !first && hi > 0 && (pc < lo || pc >= hi) {
+			return st, nil // the range step is done
 		}
 		if !first && s.breakAt(pc) {
 			// A continue would have hit it.
 			return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: t, SWBreak: true, Raw: "T05swbreak:;"}, nil
 		}
-		var st rsp.Stop
-		end := uint64(0)
+		end, store, stores := uint64(0), x86asm.Inst{}, true
 		if ranges && !s.breakAt(pc) {
-			end = s.storeRangeEnd(ctx, pc)
+			end, store, stores = s.storeRangeEnd(ctx, pc, ws, regs.mode)
+			if hi > 0 && pc >= lo && pc < hi && end > hi {
+				// Clipped to the step's range: the scan found no store
+				// before its first one (if any), which may start before hi.
+				stores = store.Len > 0 && end-uint64(store.Len) < hi
+				end, store = hi, x86asm.Inst{}
+			}
 		}
-		if end > pc {
-			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;r%x,%x:%s", pc, end, t))
-		} else {
-			st, err = s.c.Step(ctx, t) // steps over a breakpoint at pc
+		switch {
+		case end > pc:
+			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;r%x,%x:%s%s", pc, end, t, others))
+		case s.breakAt(pc):
+			st, err = s.c.Step(ctx, t) // the client steps over the breakpoint
+		default:
+			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;s:%s%s", t, others))
 		}
 		if err != nil || !plainStep(st) {
 			return st, err
@@ -108,8 +132,19 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 		if st.Thread != (rsp.Thread{}) {
 			t = st.Thread
 		}
-		if pc, err = s.stopPC(ctx, st, t); err != nil {
+		if pc, err = regs.stopPC(ctx, s.c, st, t); err != nil {
 			return st, err
+		}
+		if end > 0 && !stores {
+			continue // nothing in the range could write the watched bytes
+		}
+		if pc == end && store.Len > 0 {
+			// The range ended right after its store: when the stop
+			// reply's registers say where it wrote, and that is none
+			// of the watched bytes, there is nothing to compare.
+			if ea, n, ok := regs.storeAddr(store, st.Registers); ok && !overlapsAny(ws, ea, n) {
+				continue
+			}
 		}
 		for i, b := range ws {
 			now := cur[:b.size]
@@ -125,18 +160,53 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread) (rsp.Stop, error) {
 	}
 }
 
+// softRegSet names the target's pc, frame and stack pointer registers
+// (x86-64 or i386 target descriptions).
+type softRegSet struct {
+	pc, fp, sp rsp.Register
+	mode       int // x86asm decoding mode, 64 or 32
+}
+
+// softRegs returns the target's register set, if it is x86.
+func (s *Session) softRegs() (softRegSet, bool) {
+	td := s.c.Target()
+	if td == nil {
+		return softRegSet{}, false
+	}
+	for _, set := range []struct {
+		pc, fp, sp string
+		mode       int
+	}{{"rip", "rbp", "rsp", 64}, {"eip", "ebp", "esp", 32}} {
+		pc, ok1 := td.Lookup(set.pc)
+		fp, ok2 := td.Lookup(set.fp)
+		sp, ok3 := td.Lookup(set.sp)
+		if ok1 && ok2 && ok3 {
+			return softRegSet{pc: pc, fp: fp, sp: sp, mode: set.mode}, true
+		}
+	}
+	return softRegSet{}, false
+}
+
+// expedited returns register r from a stop reply's expedited registers.
+func expedited(regs map[int][]byte, r rsp.Register) (uint64, bool) {
+	b, ok := regs[r.Regnum]
+	if !ok || len(b) == 0 || len(b) > 8 || len(b) != r.Size() {
+		return 0, false
+	}
+	var v uint64
+	for i := len(b) - 1; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	return v, true
+}
+
 // stopPC is the pc after st: from the stop reply's expedited registers
 // when the server sent it (gdbserver does), else read.
-func (s *Session) stopPC(ctx context.Context, st rsp.Stop, t rsp.Thread) (uint64, error) {
-	const amd64RIP = 16 // gdbserver's amd64 register number of rip
-	if b, ok := st.Registers[amd64RIP]; ok && len(b) == 8 {
-		var pc uint64
-		for i := 7; i >= 0; i-- {
-			pc = pc<<8 | uint64(b[i])
-		}
+func (r softRegSet) stopPC(ctx context.Context, c *rsp.Client, st rsp.Stop, t rsp.Thread) (uint64, error) {
+	if pc, ok := expedited(st.Registers, r.pc); ok {
 		return pc, nil
 	}
-	return s.c.ReadRegisterUint(ctx, t, "rip")
+	return c.ReadRegisterUint(ctx, t, r.pc.Name)
 }
 
 // breakAt reports whether the server's table has a breakpoint at pc.
@@ -150,24 +220,83 @@ func (s *Session) breakAt(pc uint64) bool {
 }
 
 // storeRangeEnd returns the end of the range to step from pc: just past
-// the first instruction that may write memory, at most 4 KiB on. 0 means
-// single-step (the instruction at pc cannot be decoded).
-func (s *Session) storeRangeEnd(ctx context.Context, pc uint64) uint64 {
+// the first instruction that may write the watched bytes, at most 4 KiB
+// on, and that instruction (zero when the range ends otherwise). A store
+// to a fixed (rip-relative) address outside every watched range does not
+// end the range. 0 means single-step (the instruction at pc cannot be
+// decoded).
+func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint, mode int) (end uint64, store x86asm.Inst, stores bool) {
 	a := pc
 	for a-pc < 4096 {
-		in, err := s.insn(ctx, a)
+		in, err := s.insnMode(ctx, a, mode)
 		if err != nil {
 			if a == pc {
-				return 0
+				return 0, x86asm.Inst{}, true
 			}
-			return a // single-step the undecodable one next
+			return a, x86asm.Inst{}, false // single-step the undecodable one next
 		}
 		a += uint64(in.Len)
-		if mayWrite(in) {
-			return a
+		if !mayWrite(in) {
+			continue
+		}
+		if m, ok := in.Args[0].(x86asm.Mem); ok && m.Base == x86asm.RIP && m.Index == 0 && m.Segment == 0 &&
+			in.MemBytes > 0 && !isStringOrStack(in) && !overlapsAny(ws, a+uint64(m.Disp), in.MemBytes) {
+			continue // a fixed address none of ws covers
+		}
+		return a, in, true
+	}
+	return a, x86asm.Inst{}, false
+}
+
+// storeAddr computes where store, just executed, wrote, from the stop
+// reply's expedited registers (gdbserver sends rbp, rsp and rip): a
+// push or call wrote 8 bytes at the new rsp; an rbp- or rsp-based
+// destination without index wrote MemBytes at base+disp (the
+// instruction did not change its base). ok is false otherwise.
+func (r softRegSet) storeAddr(store x86asm.Inst, regs map[int][]byte) (addr uint64, n int, ok bool) {
+	switch store.Op {
+	case x86asm.PUSH, x86asm.CALL:
+		sp, ok := expedited(regs, r.sp)
+		return sp, r.mode / 8, ok
+	}
+	m, isMem := store.Args[0].(x86asm.Mem)
+	if !isMem || m.Index != 0 || m.Segment != 0 || store.MemBytes <= 0 || isStringOrStack(store) {
+		return 0, 0, false
+	}
+	var base uint64
+	switch m.Base {
+	case x86asm.RBP, x86asm.EBP:
+		base, ok = expedited(regs, r.fp)
+	case x86asm.RSP, x86asm.ESP:
+		base, ok = expedited(regs, r.sp)
+	}
+	if r.mode == 32 {
+		return uint64(uint32(base + uint64(m.Disp))), store.MemBytes, ok
+	}
+	return base + uint64(m.Disp), store.MemBytes, ok
+}
+
+// isStringOrStack reports instructions whose stores are not (only) their
+// first operand.
+func isStringOrStack(in x86asm.Inst) bool {
+	switch in.Op {
+	case x86asm.PUSH, x86asm.CALL, x86asm.LCALL, x86asm.ENTER, x86asm.XCHG, x86asm.CMPXCHG8B, x86asm.CMPXCHG16B,
+		x86asm.MOVSB, x86asm.MOVSW, x86asm.MOVSD, x86asm.MOVSQ, x86asm.STOSB, x86asm.STOSW, x86asm.STOSD, x86asm.STOSQ,
+		x86asm.XSAVE, x86asm.XSAVEOPT, x86asm.FXSAVE, x86asm.FXSAVE64, x86asm.SYSCALL, x86asm.SYSENTER, x86asm.INT:
+		return true
+	}
+	return false
+}
+
+// overlapsAny reports whether [addr, addr+n) meets a watched range.
+func overlapsAny(ws []*breakpoint, addr uint64, n int) bool {
+	for _, b := range ws {
+		a := b.addrs[0]
+		if addr < a+uint64(b.size) && a < addr+uint64(n) {
+			return true
 		}
 	}
-	return a
+	return false
 }
 
 // mayWrite reports whether an instruction may write memory: a memory
@@ -187,4 +316,25 @@ func mayWrite(in x86asm.Inst) bool {
 	}
 	_, ok := in.Args[0].(x86asm.Mem)
 	return ok
+}
+
+// unchangedWrite reports whether st is a write-watchpoint stop (the
+// hardware's, which fire on every store) whose watched value is what it
+// was at the last stop: GDB does not stop there, and neither do steps.
+func (s *Session) unchangedWrite(ctx context.Context, st rsp.Stop) bool {
+	if st.Watch != rsp.WatchWrite {
+		return false
+	}
+	for _, b := range s.bps {
+		if b.typ != rsp.WriteWatchpoint || !b.enabled || b.old == nil ||
+			st.WatchAddr < b.addrs[0] || st.WatchAddr >= b.addrs[0]+uint64(b.size) {
+			continue
+		}
+		now := make([]byte, b.size)
+		if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil || string(now) != string(b.old) {
+			return false
+		}
+		return true
+	}
+	return false
 }
