@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/gdbmi"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
@@ -327,4 +328,42 @@ func (g *exprGen) listChildren(ctx context.Context, vo string, depth int) []stri
 		out = append(out, p.String("path_expr"))
 	}
 	return out
+}
+
+// TestRealWorldSourcePaths: every source file the real-world programs'
+// line tables name under their source trees exists (gcc in tree, clang and
+// g++ through CMake out of tree, DWARF 5), and so does the file of every
+// function: the paths frames and rr_source_lines use.
+func TestRealWorldSourcePaths(t *testing.T) {
+	for _, prog := range []string{"lua-O0", "lua-O2", "lua-m32-O0", "cjson-O0", "cjson-O2", "pugixml-O0", "pugixml-O2"} {
+		t.Run(prog, func(t *testing.T) {
+			path := realProg(t, prog)
+			img, err := dwarf.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer img.Close()
+			tree := filepath.Join(filepath.Dir(path), "src")
+			n := 0
+			for _, f := range img.Files() {
+				if !strings.HasPrefix(f, tree) {
+					continue // system headers
+				}
+				n++
+				if _, err := os.Stat(f); err != nil {
+					t.Errorf("line-table file %s does not exist", f)
+				}
+			}
+			for _, f := range img.Functions() {
+				if strings.HasPrefix(f.DeclFile, tree) {
+					if _, err := os.Stat(f.DeclFile); err != nil {
+						t.Errorf("function %s: file %s does not exist", f.Name, f.DeclFile)
+					}
+				}
+			}
+			if n == 0 {
+				t.Errorf("no line-table file under %s (files: %q)", tree, img.Files())
+			}
+		})
+	}
 }
