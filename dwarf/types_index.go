@@ -2,7 +2,6 @@ package dwarf
 
 import (
 	stddwarf "debug/dwarf"
-	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"sort"
@@ -136,7 +135,7 @@ func (r *TypeReader) addName(name string, off stddwarf.Offset, lang Lang) {
 		r.names[name] = off
 	}
 	if lang == LangCPlusPlus {
-		if c := canonicalTemplateName(name); c != name {
+		if c := canonicalCxxName(name); c != name {
 			if _, dup := r.names[c]; !dup {
 				r.names[c] = off
 			}
@@ -150,7 +149,7 @@ func (r *TypeReader) addTag(name string, off stddwarf.Offset, lang Lang) {
 		r.tags[name] = off
 	}
 	if lang == LangCPlusPlus {
-		if c := canonicalTemplateName(name); c != name {
+		if c := canonicalCxxName(name); c != name {
 			if _, dup := r.tags[c]; !dup {
 				r.tags[c] = off
 			}
@@ -207,14 +206,14 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	if tagged {
 		// "struct S" names the tag, never a typedef S.
 		if off, ok = r.tags[key]; !ok {
-			off, ok = r.tags[canonicalTemplateName(key)]
+			off, ok = r.tags[canonicalCxxName(key)]
 		}
 	}
 	if !ok {
 		off, ok = r.names[key]
 	}
 	if !ok {
-		off, ok = r.names[canonicalTemplateName(key)]
+		off, ok = r.names[canonicalCxxName(key)]
 	}
 	if !ok {
 		if off, ok = r.lookupNested(key); !ok {
@@ -305,7 +304,7 @@ func (r *TypeReader) lookupNested(name string) (stddwarf.Offset, bool) {
 		switch c.Tag {
 		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType,
 			stddwarf.TagTypedef:
-			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalTemplateName(n) == inner {
+			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalCxxName(n) == inner {
 				if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); !decl {
 					return c.Offset, true
 				}
@@ -419,21 +418,6 @@ func (r *TypeReader) StaticAddr(decl stddwarf.Offset) (uint64, bool) {
 	r.scanAll()
 	a, ok := r.statics[decl]
 	return a, ok
-}
-
-// symbols returns the (cached) symbol table of f.
-func (r *TypeReader) symbols(f *elf.File) *symbolTable {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if st, ok := r.symtabs[f]; ok {
-		return st
-	}
-	if r.symtabs == nil {
-		r.symtabs = map[*elf.File]*symbolTable{}
-	}
-	st := newSymbolTable(f)
-	r.symtabs[f] = st
-	return st
 }
 
 // Type returns the type whose DIE is at off.

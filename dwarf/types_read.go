@@ -1,7 +1,6 @@
 package dwarf
 
 import (
-	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"sync"
@@ -35,8 +34,6 @@ type TypeReader struct {
 	// and value.
 	enumerators map[string]enumerator
 	all         bool // every CU scanned
-	// symtabs caches symbol tables of ELF files for <sym+off> names.
-	symtabs map[*elf.File]*symbolTable
 }
 
 type enumerator struct {
@@ -130,7 +127,7 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 	}
 	common := CommonType{Name: r.qualName(off, name), ByteSize: size, Offset: off, Lang: r.lang(off)}
 	if common.Lang == LangCPlusPlus {
-		common.Name = canonicalTemplateName(common.Name)
+		common.Name = canonicalCxxName(common.Name)
 	}
 	switch e.Tag {
 	case stddwarf.TagBaseType:

@@ -40,8 +40,9 @@
 // every local and argument of frame 0 with its value; and the value of
 // every expression in the table. The test prints
 // "gdb-differential: N stops, M agree" and fails unless every difference
-// is listed with a reason in testdata/known_differences.txt; an entry that
-// no longer differs fails the test as stale.
+// is listed with a reason and both expected values (ours and GDB's) in
+// testdata/known_differences.txt; a listed field that differs in any other
+// way fails, and an entry that no longer differs fails the test as stale.
 //
 // Normalisations (each hides only presentation, never a value):
 //   - source files are compared by base name (GDB's "file" is the name in

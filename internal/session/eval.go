@@ -247,8 +247,6 @@ func exprError(expr string, err error) error {
 	switch {
 	case errors.As(err, &se):
 		return argErrorf("expression", "%q: %v", expr, err)
-	case errors.Is(err, dwarf.ErrNotFound):
-		return fmt.Errorf("%q: %v: %w", expr, err, ErrNotFound)
 	case errors.Is(err, ErrExited):
 		return err
 	}
