@@ -160,11 +160,15 @@ func TestRealWorldDifferential(t *testing.T) {
 			k := r.sp.Prog + "|" + r.sp.ID + "|" + f.Name
 			if kd := known[k]; kd != nil {
 				kd.used = true
+				if !sameModuloAddrs(kd.ours, f.Ours) || !sameModuloAddrs(kd.gdb, f.GDB) {
+					t.Errorf("%s:%d: %s %s differs otherwise than listed:\n\tours: %s\n\tgdb:  %s\n\tlisted ours: %s\n\tlisted gdb:  %s", realKnown, kd.line, r.sp, f.Name, f.Ours, f.GDB, kd.ours, kd.gdb)
+					continue
+				}
 				t.Logf("%s %s: known difference (%s)\n\tours: %s\n\tgdb:  %s", r.sp, f.Name, kd.reason, f.Ours, f.GDB)
 				continue
 			}
 			t.Errorf("%s (%s:%d) %s differs:\n\tours: %s\n\tgdb:  %s", r.sp, realStops, r.sp.Line, f.Name, f.Ours, f.GDB)
-			paste = append(paste, fmt.Sprintf("%s | %s | %s | REASON", r.sp.Prog, r.sp.ID, f.Name))
+			paste = append(paste, fmt.Sprintf("%s | %s | %s | REASON\n\tours: %q\n\tgdb:  %q", r.sp.Prog, r.sp.ID, f.Name, f.Ours, f.GDB))
 		}
 		if clean {
 			agree++
