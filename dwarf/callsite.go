@@ -128,32 +128,84 @@ func (f *Frame) callSiteValue(ctx context.Context, callee *Frame, reg int) (uint
 	if err != nil {
 		return 0, err
 	}
-	ret := f.PC - f.Bias
-	site := findCallSite(root, ret)
-	if site == nil || !f.callsFunction(ctx, site, callee) {
+	c := f.callSiteParamReg(ctx, root, callee, reg)
+	if c == nil {
 		return 0, ErrOptimizedOut
+	}
+	val, _ := c.Val(stddwarf.AttrCallValue).([]byte)
+	if val == nil {
+		val, _ = c.Val(attrGNUCallSiteValue).([]byte)
+	}
+	if val == nil {
+		return 0, ErrOptimizedOut
+	}
+	// the value may itself be an entry value of the caller (a parameter
+	// passed through): that recursion ends at the outermost unwound frame
+	return evalValue(val, f.exprEnv(ctx))
+}
+
+// callSiteParamReg finds, at this (caller) frame's call site for callee,
+// the DW_TAG_call_site_parameter of register reg, or nil.
+func (f *Frame) callSiteParamReg(ctx context.Context, root *godwarf.Tree, callee *Frame, reg int) *godwarf.Tree {
+	site := findCallSite(root, f.PC-f.Bias)
+	if site == nil || !f.callsFunction(ctx, site, callee) {
+		return nil
 	}
 	for _, c := range site.Children {
 		if c.Tag != stddwarf.TagCallSiteParameter && c.Tag != tagGNUCallSiteParameter {
 			continue
 		}
-		loc, _ := c.Val(stddwarf.AttrLocation).([]byte)
-		if len(loc) != 1 || loc[0] != byte(opReg0+reg) {
-			continue
+		if loc, _ := c.Val(stddwarf.AttrLocation).([]byte); len(loc) == 1 && loc[0] == byte(opReg0+reg) {
+			return c
 		}
-		val, _ := c.Val(stddwarf.AttrCallValue).([]byte)
-		if val == nil {
-			val, _ = c.Val(attrGNUCallSiteValue).([]byte)
+	}
+	return nil
+}
+
+const (
+	attrCallDataValue      stddwarf.Attr = 0x86   // DW_AT_call_data_value
+	attrGNUCallSiteDataVal stddwarf.Attr = 0x2112 // DW_AT_GNU_call_site_data_value
+)
+
+// referenceDataKnown reports whether the caller's call site gives the
+// value a reference parameter in reg referred to at the call
+// (DW_AT_call_data_value): GDB shows a reference's entry value only then
+// (value_of_dwarf_reg_entry, "Cannot resolve DW_AT_call_data_value").
+func (f *Frame) referenceDataKnown(ctx context.Context, reg int) bool {
+	_, err := f.callerValue(ctx, func(cf *Frame) (uint64, error) {
+		root, err := cf.Function.Tree()
+		if err != nil {
+			return 0, err
 		}
-		if val == nil {
+		c := cf.callSiteParamReg(ctx, root, f, reg)
+		if c == nil || (c.Val(attrCallDataValue) == nil && c.Val(attrGNUCallSiteDataVal) == nil) {
 			return 0, ErrOptimizedOut
 		}
-		// the value may itself be an entry value of the caller (a
-		// parameter passed through): that recursion ends at the
-		// outermost unwound frame
-		return evalValue(val, f.exprEnv(ctx))
+		return 0, nil
+	})
+	return err == nil
+}
+
+// isReferenceType reports whether the type DIE at off is a reference,
+// through typedefs and cv-qualifiers (GDB's check_typedef).
+func (img *Image) isReferenceType(off stddwarf.Offset) bool {
+	for i := 0; i < 16 && off != 0; i++ {
+		r := img.dw.Reader()
+		r.Seek(off)
+		e, err := r.Next()
+		if err != nil || e == nil {
+			return false
+		}
+		switch e.Tag {
+		case stddwarf.TagReferenceType, stddwarf.TagRvalueReferenceType:
+			return true
+		case stddwarf.TagTypedef, stddwarf.TagConstType, stddwarf.TagVolatileType:
+			off, _ = e.Val(stddwarf.AttrType).(stddwarf.Offset)
+		default:
+			return false
+		}
 	}
-	return 0, ErrOptimizedOut
+	return false
 }
 
 // findCallSite finds the call site with return address ret in n's
@@ -211,6 +263,9 @@ func (f *Frame) EntryValue(ctx context.Context, v Variable) (Variable, error) {
 	val, err := f.entryValue(ctx, expr)
 	if err != nil {
 		return Variable{}, fmt.Errorf("%s@entry: %w", v.Name, err)
+	}
+	if f.Image.isReferenceType(v.TypeOff) && !f.referenceDataKnown(ctx, int(expr[0]-opReg0)) {
+		return Variable{}, fmt.Errorf("%s@entry: the call site gives the reference but not the value it refers to: %w", v.Name, ErrOptimizedOut)
 	}
 	ev := v
 	ev.Name = v.Name + "@entry"

@@ -4,6 +4,7 @@ import (
 	stddwarf "debug/dwarf"
 	"encoding/binary"
 	"path"
+	"strings"
 )
 
 // DWARF 5 line-table file names (DWARF 5 §6.2.4.1), read here because the
@@ -72,6 +73,10 @@ func (u *unit) v5FileNames() []string {
 	out := make([]string, len(files))
 	for i, f := range files {
 		name := f.name
+		if strings.HasPrefix(name, "<") && strings.HasSuffix(name, ">") {
+			out[i] = name // a compiler pseudo-file ("<built-in>": -D macros), not a path
+			continue
+		}
 		if !path.IsAbs(name) && f.dir < uint64(len(dirs)) {
 			name = path.Join(dirs[f.dir], name)
 		} else if !path.IsAbs(name) && u.compDir != "" {

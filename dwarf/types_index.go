@@ -223,15 +223,39 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	return r.readType(off, 0)
 }
 
+// findTag finds a struct/class/union/enum definition by tag, scanning
+// compile units in order only until one defines it (a declaration's
+// definition is usually in one of the first units GDB would expand too),
+// so that resolving one opaque type does not index the whole program.
+func (r *TypeReader) findTag(name string) (stddwarf.Offset, bool) {
+	if off, ok := r.tags[name]; ok {
+		return off, true
+	}
+	if r.all {
+		return 0, false
+	}
+	for i := range r.cus {
+		if r.scanned[i] {
+			continue
+		}
+		r.scanCU(i)
+		if off, ok := r.tags[name]; ok {
+			return off, true
+		}
+	}
+	r.all = true
+	return 0, false
+}
+
 // definition finds the defining DIE of a declared struct/class/union.
 func (r *TypeReader) definition(name string, decl stddwarf.Offset) *StructType {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.scanAll()
 	// A declaration's definition is a struct, never the typedef that
 	// shares its name (`typedef struct S S;`).
-	def, ok := r.tags[name]
+	def, ok := r.findTag(name)
 	if !ok {
+		r.scanAll()
 		def, ok = r.names[name]
 	}
 	if !ok {
