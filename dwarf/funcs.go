@@ -500,6 +500,17 @@ func (t symtabData) sym(off int) (name uint32, typ elf.SymType, shndx uint16, va
 		binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
 }
 
+// bind returns the binding of the entry at byte offset off.
+func (t symtabData) bind(off int) elf.SymBind {
+	if t.elf32 {
+		return elf.SymBind(t.syms[off+12] >> 4)
+	}
+	return elf.SymBind(t.syms[off+4] >> 4)
+}
+
+// weakAt reports whether the i-th entry (from 1) is a weak symbol.
+func (t symtabData) weakAt(i int) bool { return t.bind(i*t.entSize()) == elf.STB_WEAK }
+
 // entSize is the size of one symbol table entry.
 func (t symtabData) entSize() int {
 	if t.elf32 {

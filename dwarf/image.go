@@ -395,21 +395,26 @@ func (img *Image) symbols() []elfSym {
 		// the symbols, read in place: .symtab and .dynsym of the code
 		// file, else the debug file's .symtab; the first name at an
 		// address wins
+		// (a global name before a weak alias at the same address, as
+		// GDB names raise, not gsignal)
 		type cand struct {
 			lo, hi uint64
 			name   []byte
+			weak   bool
 		}
 		var all []cand
 		add := func(t symtabData) {
 			all = slices.Grow(all, len(t.syms)/24)
+			i := 0
 			t.entries(func(name []byte, typ elf.SymType, shndx uint16, value, size uint64) {
+				i++
 				if (typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC && typ != elf.STT_NOTYPE) || value == 0 || shndx == uint16(elf.SHN_UNDEF) {
 					return
 				}
 				if typ == elf.STT_NOTYPE && size == 0 && !bytes.HasPrefix(name, []byte("_start")) {
 					return
 				}
-				all = append(all, cand{value, value + size, name})
+				all = append(all, cand{value, value + size, name, t.weakAt(i)})
 			})
 		}
 		found := false
@@ -424,7 +429,12 @@ func (img *Image) symbols() []elfSym {
 				add(t)
 			}
 		}
-		slices.SortStableFunc(all, func(a, b cand) int { return cmp.Compare(a.lo, b.lo) })
+		slices.SortStableFunc(all, func(a, b cand) int {
+			if c := cmp.Compare(a.lo, b.lo); c != 0 {
+				return c
+			}
+			return cmp.Compare(btoi(a.weak), btoi(b.weak))
+		})
 		for i, c := range all {
 			if i > 0 && all[i-1].lo == c.lo {
 				continue
@@ -575,4 +585,11 @@ func (img *Image) abbrevAny(off uint64, pred func(tag stddwarf.Tag, attr stddwar
 			}
 		}
 	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -27,8 +27,9 @@ type oursSide struct {
 	args []string
 	env  []string
 
-	srv *proc.Process
-	c   *rsp.Client
+	srv  *proc.Process
+	c    *rsp.Client
+	vdso uint64 // address of the vDSO's ELF header (AT_SYSINFO_EHDR)
 
 	mods   []*module // main program first
 	bps    map[int][]uint64
@@ -82,6 +83,9 @@ func (o *oursSide) start(ctx context.Context) error {
 	for _, e := range rsp.ParseAuxv(av, m.img.PtrSize()) {
 		if e.Type == rsp.AT_ENTRY {
 			entry = e.Value
+		}
+		if e.Type == 33 { // AT_SYSINFO_EHDR: the vDSO
+			o.vdso = e.Value
 		}
 	}
 	m.bias = entry - m.img.ELF().Entry
@@ -182,6 +186,31 @@ func (o *oursSide) loadLibraries(ctx context.Context) error {
 		known[l.Name] = true
 		o.mods = append(o.mods, m)
 	}
+	return o.loadVDSO(ctx)
+}
+
+// loadVDSO adds the kernel's vDSO, read from memory (linked at 0: its
+// load bias is its address): i386 system calls and signal returns pass
+// through it.
+func (o *oursSide) loadVDSO(ctx context.Context) error {
+	if o.vdso == 0 {
+		return nil
+	}
+	buf, err := symbols.ReadImage(func(a uint64, p []byte) (int, error) { return o.c.ReadMemory(ctx, a, p) }, o.vdso)
+	if err != nil {
+		return fmt.Errorf("vdso: %w", err)
+	}
+	sym, err := symbols.NewFile(bytes.NewReader(buf))
+	if err != nil {
+		return fmt.Errorf("vdso: %w", err)
+	}
+	img, err := dwarf.Load(sym.ELF())
+	if err != nil {
+		return fmt.Errorf("vdso: %w", err)
+	}
+	m := &module{path: "[vdso]", img: img, sym: sym, bias: o.vdso}
+	m.setExtent()
+	o.mods = append(o.mods, m)
 	return nil
 }
 
