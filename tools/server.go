@@ -30,12 +30,16 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	if opts.Log == nil {
 		opts.Log = func(string, ...any) {}
 	}
+	hooks := &server.Hooks{}
 	s := server.NewMCPServer("rrmcp", Version,
+		server.WithHooks(hooks),
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(true, true),
+		server.WithPromptCapabilities(false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 	)
-	r := &registry{srv: s, m: m, log: opts.Log}
+	r := &registry{srv: s, m: m, log: opts.Log, hooks: hooks}
 	r.recordingTools()
 	r.sessionTools()
 	r.execTools()
@@ -44,13 +48,18 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	r.inspectTools()
 	r.checkpointTools()
 	r.rawTools()
+	r.signalTools()
+	r.coreTools()
+	r.resources()
+	r.prompts()
 	return s
 }
 
 type registry struct {
-	srv *server.MCPServer
-	m   *session.Manager
-	log func(format string, args ...any)
+	srv   *server.MCPServer
+	hooks *server.Hooks
+	m     *session.Manager
+	log   func(format string, args ...any)
 }
 
 // hints are the four MCP tool annotations; every tool sets all of them.
@@ -95,11 +104,11 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 		}()
 		var in In
 		if err := decodeArgs(req.GetArguments(), &in); err != nil {
-			return mcp.NewToolResultError(fmt.Sprintf("%s: %v", name, err)), nil
+			return mcp.NewToolResultError(clipEchoes(fmt.Sprintf("%s: %v", name, err), req.GetArguments())), nil
 		}
 		out, err := fn(ctx, in)
 		if err != nil {
-			return mcp.NewToolResultError(explain(name, err)), nil
+			return mcp.NewToolResultError(clipEchoes(explain(name, err), req.GetArguments())), nil
 		}
 		return mcp.NewToolResultStructured(out, out.Text()), nil
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -79,16 +80,12 @@ func (o *oursSide) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var entry uint64
-	for _, e := range rsp.ParseAuxv(av, m.img.PtrSize()) {
-		if e.Type == rsp.AT_ENTRY {
-			entry = e.Value
-		}
-		if e.Type == 33 { // AT_SYSINFO_EHDR: the vDSO
-			o.vdso = e.Value
-		}
+	aux, err := symbols.ParseAuxv(av, m.img.PtrSize(), binary.LittleEndian)
+	if err != nil {
+		return err
 	}
-	m.bias = entry - m.img.ELF().Entry
+	o.vdso = aux[symbols.AT_SYSINFO_EHDR]
+	m.bias = symbols.BiasFromEntry(m.sym, aux[symbols.AT_ENTRY])
 	m.setExtent()
 	o.mods = []*module{m}
 	// Run to main the way "break main" resolves it (GDB: -break-insert -t main).
@@ -164,10 +161,14 @@ func (m *module) close() {
 
 // loadLibraries adds the shared libraries gdbserver lists (svr4).
 func (o *oursSide) loadLibraries(ctx context.Context) error {
-	libs, err := o.c.LibrariesSVR4(ctx)
+	doc, err := o.c.ReadXfer(ctx, "libraries-svr4", "")
 	if errors.Is(err, rsp.ErrUnsupported) {
 		return nil // QEMU user mode has no library list: the program's own frames only
 	}
+	if err != nil {
+		return fmt.Errorf("libraries: %w", err)
+	}
+	libs, err := symbols.ParseLibrariesSVR4(string(doc))
 	if err != nil {
 		return fmt.Errorf("libraries: %w", err)
 	}
@@ -179,7 +180,7 @@ func (o *oursSide) loadLibraries(ctx context.Context) error {
 		if l.Name == "" || known[l.Name] || !strings.HasPrefix(l.Name, "/") {
 			continue
 		}
-		m, err := openModule(l.Name, l.Addr)
+		m, err := openModule(l.Name, l.LAddr)
 		if err != nil {
 			continue // vdso and the like
 		}
@@ -204,7 +205,7 @@ func (o *oursSide) loadVDSO(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("vdso: %w", err)
 	}
-	img, err := dwarf.Load(sym.ELF())
+	img, err := dwarf.LoadSplit(sym.ELF(), nil)
 	if err != nil {
 		return fmt.Errorf("vdso: %w", err)
 	}

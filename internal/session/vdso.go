@@ -32,7 +32,7 @@ func (s *Session) vdsoImage(ctx context.Context, l *libs, mod symbols.Module) *d
 	if err != nil {
 		return nil
 	}
-	img, err := dwarf.Load(ef)
+	img, err := dwarf.LoadSplit(ef, nil)
 	if err != nil {
 		return nil
 	}
