@@ -81,9 +81,9 @@ func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
 	case "__gnu_cxx::__normal_iterator":
 		p, err = env.ppIterator(o, "_M_current", 0, "non-dereferenceable iterator for std::vector")
 	case "std::_List_iterator", "std::_List_const_iterator":
-		p, err = env.ppIterator(o, "_M_node", 16, "non-dereferenceable iterator for std::list")
+		p, err = env.ppIterator(o, "_M_node", 2*env.ptr(), "non-dereferenceable iterator for std::list")
 	case "std::_Rb_tree_iterator", "std::_Rb_tree_const_iterator":
-		p, err = env.ppIterator(o, "_M_node", 32, "non-dereferenceable iterator for associative container")
+		p, err = env.ppIterator(o, "_M_node", 4*env.ptr(), "non-dereferenceable iterator for associative container")
 	case "std::_Deque_iterator":
 		p, err = env.ppIterator(o, "_M_cur", 0, "")
 	case "std::tuple":

@@ -44,8 +44,9 @@ func (env *ValueEnv) ppRbTree(o Object, st *StructType, base string) (pretty, er
 	if isMap {
 		p.hint = "map"
 	}
-	voff := alignUp(32, alignOf(valT))
-	node, err := env.readUint(hdr+16, 8) // _M_left: leftmost
+	w := env.ptr()
+	voff := alignUp(4*w, alignOf(valT))        // after _Rb_tree_node_base
+	node, err := env.readUint(hdr+2*w, int(w)) // _M_left: leftmost
 	if err != nil {
 		return pretty{}, err
 	}
@@ -76,17 +77,20 @@ func (env *ValueEnv) ppRbTree(o Object, st *StructType, base string) (pretty, er
 	return p, nil
 }
 
-// rbNext is _Rb_tree_increment on node addresses (_M_parent at 8,
-// _M_left at 16, _M_right at 24).
+// rbNext is _Rb_tree_increment on node addresses (_Rb_tree_node_base:
+// color, then _M_parent, _M_left and _M_right, one pointer each; 8, 16,
+// 24 on x86-64).
 func (env *ValueEnv) rbNext(node uint64) (uint64, error) {
-	right, err := env.readUint(node+24, 8)
+	w := env.ptr()
+	parentOff, leftOff, rightOff := w, 2*w, 3*w
+	right, err := env.readUint(node+rightOff, int(w))
 	if err != nil {
 		return 0, err
 	}
 	if right != 0 {
 		node = right
 		for i := 0; i < 1000; i++ {
-			left, err := env.readUint(node+16, 8)
+			left, err := env.readUint(node+leftOff, int(w))
 			if err != nil {
 				return 0, err
 			}
@@ -97,12 +101,12 @@ func (env *ValueEnv) rbNext(node uint64) (uint64, error) {
 		}
 		return 0, errNotPretty
 	}
-	parent, err := env.readUint(node+8, 8)
+	parent, err := env.readUint(node+parentOff, int(w))
 	if err != nil {
 		return 0, err
 	}
 	for i := 0; i < 1000; i++ {
-		pr, err := env.readUint(parent+24, 8)
+		pr, err := env.readUint(parent+rightOff, int(w))
 		if err != nil {
 			return 0, err
 		}
@@ -110,11 +114,11 @@ func (env *ValueEnv) rbNext(node uint64) (uint64, error) {
 			break
 		}
 		node = parent
-		if parent, err = env.readUint(parent+8, 8); err != nil {
+		if parent, err = env.readUint(parent+parentOff, int(w)); err != nil {
 			return 0, err
 		}
 	}
-	nr, err := env.readUint(node+24, 8)
+	nr, err := env.readUint(node+rightOff, int(w))
 	if err != nil {
 		return 0, err
 	}
@@ -158,8 +162,9 @@ func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty,
 	if isMap {
 		p.hint = "map"
 	}
-	voff := alignUp(8, alignOf(valT))
-	node, err := env.readUint(first, 8)
+	w := env.ptr()
+	voff := alignUp(w, alignOf(valT)) // after _M_nxt
+	node, err := env.readUint(first, int(w))
 	if err != nil {
 		return pretty{}, err
 	}
@@ -180,7 +185,7 @@ func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty,
 		} else {
 			p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: v})
 		}
-		if node, err = env.readUint(node, 8); err != nil {
+		if node, err = env.readUint(node, int(w)); err != nil {
 			return pretty{}, err
 		}
 	}
@@ -200,7 +205,8 @@ func (env *ValueEnv) ppList(o Object, st *StructType, base string) (pretty, erro
 	if !ok {
 		return pretty{}, errNotPretty
 	}
-	node, err := env.readUint(ha, 8)
+	w := env.ptr()
+	node, err := env.readUint(ha, int(w))
 	if err != nil {
 		return pretty{}, err
 	}
@@ -208,7 +214,7 @@ func (env *ValueEnv) ppList(o Object, st *StructType, base string) (pretty, erro
 		return pretty{head: "empty " + base}, nil
 	}
 	p := pretty{head: base}
-	voff := alignUp(16, alignOf(elemT))
+	voff := alignUp(2*w, alignOf(elemT)) // after _M_next, _M_prev
 	limit := env.maxElements()
 	for i := 0; node != ha; i++ {
 		if i >= limit {
@@ -219,7 +225,7 @@ func (env *ValueEnv) ppList(o Object, st *StructType, base string) (pretty, erro
 			return pretty{}, errNotPretty
 		}
 		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: MemObject(elemT, node+voff)})
-		if node, err = env.readUint(node, 8); err != nil {
+		if node, err = env.readUint(node, int(w)); err != nil {
 			return pretty{}, err
 		}
 	}

@@ -240,7 +240,8 @@ func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, err
 	if enode < snode || slast < scur || ecur < efirst {
 		return pretty{}, errNotPretty
 	}
-	size := bufSize*((enode-snode)/8-1) + (slast-scur)/es + (ecur-efirst)/es
+	w := env.ptr()
+	size := bufSize*((enode-snode)/w-1) + (slast-scur)/es + (ecur-efirst)/es
 	if enode == snode {
 		size = (ecur - scur) / es
 	}
@@ -258,8 +259,8 @@ func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, err
 		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: MemObject(elemT, cur)})
 		cur += es
 		if cur == end {
-			node += 8
-			if cur, err = env.readUint(node, 8); err != nil {
+			node += w
+			if cur, err = env.readUint(node, int(w)); err != nil {
 				return pretty{}, err
 			}
 			end = cur + bufSize*es
@@ -285,7 +286,8 @@ func (env *ValueEnv) ppForwardList(o Object, st *StructType, base string) (prett
 		return pretty{head: "empty " + base}, nil
 	}
 	p := pretty{head: base}
-	voff := alignUp(8, alignOf(elemT))
+	w := env.ptr()
+	voff := alignUp(w, alignOf(elemT)) // after _M_next
 	limit := env.maxElements()
 	for i := 0; node != 0; i++ {
 		if i >= limit {
@@ -296,7 +298,7 @@ func (env *ValueEnv) ppForwardList(o Object, st *StructType, base string) (prett
 			return pretty{}, errNotPretty
 		}
 		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: MemObject(elemT, node+voff)})
-		if node, err = env.readUint(node, 8); err != nil {
+		if node, err = env.readUint(node, int(w)); err != nil {
 			return pretty{}, err
 		}
 	}
@@ -349,7 +351,7 @@ func (env *ValueEnv) typeFromName(name string, depth int) Type {
 	switch {
 	case strings.HasSuffix(name, "*"):
 		if e := env.typeFromName(strings.TrimSpace(name[:len(name)-1]), depth+1); e != nil {
-			return &PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: e}
+			return &PointerType{CommonType: CommonType{ByteSize: int64(env.ptr()), Lang: lang}, Elem: e}
 		}
 		return nil
 	case strings.HasSuffix(name, " const"):

@@ -509,3 +509,11 @@ func sign(neg bool) int {
 	}
 	return 1
 }
+
+// ptr is the target's pointer size in bytes (PtrSize, 8 when unset).
+func (env *ValueEnv) ptr() uint64 {
+	if env != nil && env.PtrSize > 0 {
+		return uint64(env.PtrSize)
+	}
+	return 8
+}

@@ -12,7 +12,7 @@ import (
 // symbols of the file. FunctionAt reproduces its choice, which differs
 // from LookupAddr's: only code is considered, and among symbols at one
 // address the first in table order (.symtab, then .dynsym, then the PLT
-// stubs) wins.
+// stubs) that is not a weak alias wins.
 
 // gdbFunctions returns the code symbols of all (in table order), sorted by
 // address with one symbol per address: functions, IFUNCs, sized untyped
@@ -30,8 +30,22 @@ func gdbFunctions(all []Symbol) []Symbol {
 		}
 		out = append(out, s)
 	}
-	slices.SortStableFunc(out, func(a, b Symbol) int { return cmp.Compare(a.Addr, b.Addr) })
+	// At one address a weak alias yields to a non-weak name (libc's
+	// .dynsym has gsignal (weak) before raise (global); GDB says raise).
+	slices.SortStableFunc(out, func(a, b Symbol) int {
+		if c := cmp.Compare(a.Addr, b.Addr); c != 0 {
+			return c
+		}
+		return cmp.Compare(weak(a), weak(b))
+	})
 	return slices.CompactFunc(out, func(a, b Symbol) bool { return a.Addr == b.Addr })
+}
+
+func weak(s Symbol) int {
+	if s.Bind == elf.STB_WEAK {
+		return 1
+	}
+	return 0
 }
 
 // FunctionAt returns the code symbol covering the link-time address addr

@@ -57,6 +57,9 @@ var symptoms = []symptom{
 	{prog: "signal_handler", signal: syscall.SIGSEGV},
 	{prog: "counter", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
 	{prog: "counter-O2", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
+	{prog: "recursion-m32", signal: syscall.SIGSEGV},
+	{prog: "signal_handler-m32", signal: syscall.SIGSEGV},
+	{prog: "cpp_shapes-m32", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "counter-m32", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
 	{prog: "threads_bp", exit: 0, output: "ticks 400\n"},
 }
@@ -130,7 +133,7 @@ func TestEveryProgramHasSymptom(t *testing.T) {
 		if !known[name] {
 			t.Errorf("build/%s has no entry in symptoms", name)
 		}
-		if !bytes.Contains(readme, []byte("`"+strings.TrimSuffix(name, "-O2")+"`")) {
+		if !bytes.Contains(readme, []byte("`"+strings.TrimSuffix(strings.TrimSuffix(name, "-O2"), "-m32")+"`")) {
 			t.Errorf("README.md does not list %s", name)
 		}
 	}

@@ -294,7 +294,7 @@ func TestGDBDifferential(t *testing.T) {
 			}
 			bad = true
 			t.Errorf("%s (stops.txt:%d) %s differs:\n\tours: %s\n\tgdb:  %s", sp, sp.Line, f.Name, f.Ours, f.GDB)
-			paste = append(paste, fmt.Sprintf("%s | %s | %s | REASON", sp.Prog, sp.ID, f.Name))
+			paste = append(paste, fmt.Sprintf("%s | %s | %s | REASON\n\tours: %s\n\tgdb:  %s", sp.Prog, sp.ID, f.Name, strconv.Quote(f.Ours), strconv.Quote(f.GDB)))
 		}
 		for side, ok := range sideClean {
 			if ok {

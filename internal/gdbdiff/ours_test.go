@@ -28,8 +28,9 @@ type oursSide struct {
 	args []string
 	env  []string
 
-	srv *proc.Process
-	c   *rsp.Client
+	srv  *proc.Process
+	c    *rsp.Client
+	vdso uint64 // address of the vDSO's ELF header (AT_SYSINFO_EHDR)
 
 	mods   []*module // main program first
 	bps    map[int][]uint64
@@ -83,6 +84,7 @@ func (o *oursSide) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	o.vdso = aux[symbols.AT_SYSINFO_EHDR]
 	m.bias = symbols.BiasFromEntry(m.sym, aux[symbols.AT_ENTRY])
 	m.setExtent()
 	o.mods = []*module{m}
@@ -185,6 +187,31 @@ func (o *oursSide) loadLibraries(ctx context.Context) error {
 		known[l.Name] = true
 		o.mods = append(o.mods, m)
 	}
+	return o.loadVDSO(ctx)
+}
+
+// loadVDSO adds the kernel's vDSO, read from memory (linked at 0: its
+// load bias is its address): i386 system calls and signal returns pass
+// through it.
+func (o *oursSide) loadVDSO(ctx context.Context) error {
+	if o.vdso == 0 {
+		return nil
+	}
+	buf, err := symbols.ReadImage(func(a uint64, p []byte) (int, error) { return o.c.ReadMemory(ctx, a, p) }, o.vdso)
+	if err != nil {
+		return fmt.Errorf("vdso: %w", err)
+	}
+	sym, err := symbols.NewFile(bytes.NewReader(buf))
+	if err != nil {
+		return fmt.Errorf("vdso: %w", err)
+	}
+	img, err := dwarf.LoadSplit(sym.ELF(), nil)
+	if err != nil {
+		return fmt.Errorf("vdso: %w", err)
+	}
+	m := &module{path: "[vdso]", img: img, sym: sym, bias: o.vdso}
+	m.setExtent()
+	o.mods = append(o.mods, m)
 	return nil
 }
 

@@ -112,7 +112,11 @@ func (s *Session) module(ctx context.Context, pc uint64) (*dwarf.Image, uint64, 
 		}
 		mod, err = l.as.ModuleFor(pc)
 	}
-	if err != nil || mod.VDSO || mod.Path == "" {
+	if err == nil && mod.VDSO {
+		img := s.vdsoImage(ctx, l, mod)
+		return img, mod.Bias, img != nil
+	}
+	if err != nil || mod.Path == "" {
 		return nil, 0, false
 	}
 	if mod.Path == s.program {
