@@ -43,6 +43,9 @@ func templateBase(name string) string {
 // know; ok is false otherwise or when the object's layout did not match.
 func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
 	st, ok := Resolve(o.Type).(*StructType)
+	if ok && !st.Incomplete && st.Lang == LangGo {
+		return env.prettyPrintGo(o, st)
+	}
 	if !ok || st.Incomplete || st.Lang != LangCPlusPlus ||
 		!(strings.HasPrefix(st.Name, "std::") || strings.HasPrefix(st.Name, "__gnu_cxx::")) {
 		return pretty{}, false

@@ -68,6 +68,8 @@ func NewTypeReader(d *stddwarf.Data) *TypeReader {
 		lang := LangC
 		if l, ok := e.Val(stddwarf.AttrLanguage).(int64); ok && isCPlusPlus(l) {
 			lang = LangCPlusPlus
+		} else if ok && l == dwLangGo {
+			lang = LangGo
 		}
 		if n := len(r.cus); n > 0 {
 			r.cus[n-1].end = e.Offset
@@ -274,7 +276,6 @@ func memberLocation(e *stddwarf.Entry) (off int64, expr []byte) {
 	}
 	return 0, nil
 }
-
 
 func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
 	t := &StructType{CommonType: common, Kind: "struct"}

@@ -34,6 +34,7 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	}
 	s.sem <- struct{}{}
 	defer s.release()
+	s.passQuietSignals(cctx)
 	s.loadProgram(cctx)
 	last := c.LastStop()
 	if last.Thread != (rsp.Thread{}) {
