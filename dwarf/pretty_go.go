@@ -19,6 +19,8 @@ func (env *ValueEnv) prettyPrintGo(o Object, st *StructType) (pretty, bool) {
 		p, err = env.ppGoString(o)
 	case strings.HasPrefix(st.Name, "[]"):
 		p, err = env.ppGoSlice(o, st)
+	case len(st.Fields) == 2 && st.Fields[1].Name == "data" && (st.Fields[0].Name == "tab" || st.Fields[0].Name == "_type"):
+		p, err = env.ppGoInterface(o, st)
 	default:
 		return pretty{}, false
 	}
@@ -117,4 +119,76 @@ func (env *ValueEnv) ppGoSlice(o Object, st *StructType) (pretty, error) {
 		p.head += " = {}"
 	}
 	return p, nil
+}
+
+// ppGoInterface prints an interface value as its dynamic type and value,
+// e.g. error(*errors.errorString) *{s = "file does not exist"}. The
+// dynamic type's name comes from the symbol of the itab (non-empty
+// interface: go:itab.DYN,IFACE) or of the type descriptor (any:
+// type:DYN, where the linker keeps one symbol per type); nil interfaces
+// print as IFACE(nil). An empty interface whose type descriptor has no
+// symbol of its own (recent linkers pack them) prints as its struct.
+func (env *ValueEnv) ppGoInterface(o Object, st *StructType) (pretty, error) {
+	if env.Symbolize == nil || env.Types == nil {
+		return pretty{}, errNotPretty
+	}
+	tab, err := env.member(o, st.Fields[0].Name)
+	if err != nil {
+		return pretty{}, err
+	}
+	data, err := env.member(o, "data")
+	if err != nil {
+		return pretty{}, err
+	}
+	ta, err := env.Uint(tab)
+	if err != nil {
+		return pretty{}, err
+	}
+	name := st.Name // runtime.iface; the declared type's name (error) when there is one
+	if td, ok := o.Type.(*TypedefType); ok && td.Name != "" {
+		name = td.Name
+	}
+	if ta == 0 {
+		return pretty{isString: true, str: name + "(nil)"}, nil
+	}
+	sym, ok := env.Symbolize(ta)
+	if !ok || strings.Contains(sym, "+") {
+		return pretty{}, errNotPretty
+	}
+	var dyn string
+	switch {
+	case strings.HasPrefix(sym, "go:itab."):
+		dyn = strings.TrimPrefix(sym, "go:itab.")
+		if i := strings.LastIndex(dyn, ","); i > 0 {
+			dyn = dyn[:i]
+		}
+	case strings.HasPrefix(sym, "type:"):
+		dyn = strings.TrimPrefix(sym, "type:")
+	default:
+		return pretty{}, errNotPretty
+	}
+	da, err := env.Uint(data)
+	if err != nil {
+		return pretty{}, err
+	}
+	head := fmt.Sprintf("%s(%s)", name, dyn)
+	// A pointer stored directly in the interface: print what it points to.
+	if elem, ok := strings.CutPrefix(dyn, "*"); ok {
+		if t, err := env.Types.LookupType(elem); err == nil && da != 0 {
+			return pretty{isString: true, str: head + " *" + env.format(MemObject(t, da), false, 1, nil)}, nil
+		}
+		return pretty{isString: true, str: fmt.Sprintf("%s %#x", head, da)}, nil
+	}
+	// Maps, channels and functions are pointer-shaped: data is the value.
+	for _, p := range []string{"map[", "chan ", "func("} {
+		if strings.HasPrefix(dyn, p) {
+			return pretty{isString: true, str: fmt.Sprintf("%s %#x", head, da)}, nil
+		}
+	}
+	// Anything else is boxed: data points to the value.
+	t, err := env.Types.LookupType(dyn)
+	if err != nil || da == 0 {
+		return pretty{isString: true, str: fmt.Sprintf("%s %#x", head, da)}, nil
+	}
+	return pretty{isString: true, str: head + " " + env.format(MemObject(t, da), false, 1, nil)}, nil
 }

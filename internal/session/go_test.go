@@ -97,6 +97,18 @@ func TestGoProgram(t *testing.T) {
 					t.Errorf("argument %s = %+v, gdb %s", name, v, val)
 				}
 			}
+			// An interface: its dynamic type from the itab's symbol and
+			// the value it points to (GDB prints the raw {tab, data}).
+			descLine := goLine(t, "describe")
+			if _, err := s.SetBreakpoint(ctx, fmt.Sprintf("main.go:%d", descLine), "", false); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+				t.Fatalf("continue to main.go:%d: %+v %v", descLine, st, err)
+			}
+			if r, err := s.Evaluate(ctx, "err"); err != nil || r.Value != `error(*errors.errorString) *{s = "file does not exist"}` {
+				t.Errorf("err = %+v %v, want error(*errors.errorString) *{s = \"file does not exist\"}", r, err)
+			}
 			if build == "goprog-N" {
 				if v := got["total"]; v.Value != "10" || v.Type != "int" {
 					t.Errorf("total = %+v, want 10 (int)", v)

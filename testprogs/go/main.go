@@ -26,6 +26,10 @@ func describe(p point, m map[string]int, err error) string {
 	if err != nil {
 		s += err.Error()
 	}
+	var any interface{} = p.X
+	if any == nil {
+		s += "?"
+	}
 	return s // LINE:describe
 }
 
