@@ -28,7 +28,7 @@ gotoolchain:
 # deps installs only what is missing, quietly; a second run does nothing.
 deps: gotoolchain
 	@missing=""; \
-	for t in gcc:gcc g++:g++ make:make gdb:gdb gdbserver:gdbserver rr:rr objdump:binutils addr2line:binutils \
+	for t in gcc:gcc g++:g++ clang:clang cmake:cmake make:make gdb:gdb gdbserver:gdbserver rr:rr objdump:binutils addr2line:binutils \
 	         qemu-img:qemu-utils node:nodejs npm:npm; do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t##*:}"; \
 	done; \
@@ -48,6 +48,14 @@ deps: gotoolchain
 	    $(APT) install -y -qq --no-install-recommends -t bookworm-backports qemu-system-x86 qemu-utils >/dev/null || exit 1; \
 	  else \
 	    $(APT) install -y -qq --no-install-recommends qemu-system-x86 qemu-utils >/dev/null || exit 1; \
+	  fi; \
+	fi; \
+	if ! qemu-i386 --version 2>/dev/null | grep -Eq 'version ([1-9][0-9])\.'; then \
+	  echo "deps: installing qemu-user >= 10 (qemu-i386: the peer for -m32 programs where the kernel cannot run them)"; \
+	  if [ -f /etc/debian_version ] && grep -q '^12' /etc/debian_version; then \
+	    $(APT) install -y -qq --no-install-recommends -t bookworm-backports qemu-user >/dev/null || exit 1; \
+	  else \
+	    $(APT) install -y -qq --no-install-recommends qemu-user >/dev/null || exit 1; \
 	  fi; \
 	fi; \
 	if [ ! -x node_modules/.bin/mcp-inspector ] || [ ! -x node_modules/.bin/claude ]; then \
@@ -85,6 +93,7 @@ testprogs: gotoolchain
 # then each fuzz target for $(FUZZTIME). Skipped tests are listed at the end.
 test: deps build testprogs
 	@$(MAKE) -s -C bench/large sqlite
+	@$(MAKE) -s -C internal/gdbdiff/realworld
 	@echo "== gofmt / go vet"
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: files above are not formatted"; exit 1; }
 	$(GO) vet ./...
@@ -93,8 +102,12 @@ test: deps build testprogs
 	@# QEMU's reverse-execution deadlock is load-sensitive: its tests run alone, after the rest.
 	@set -o pipefail; export CI=$${CI:-true}; \
 	{ $(GO) test -json -count=1 -timeout 15m -skip '$(QEMU_REVERSE)' $(TESTFLAGS) ./... 2>&1; \
-	  $(GO) test -json -count=1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ 2>&1; } | $(BIN)/testreport -log .test.log; \
-	rc=$$?; grep -h '^gdb-differential:' .test.log || true; exit $$rc
+	  $(GO) test -json -count=1 -p 1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ ./internal/session/ 2>&1; } | $(BIN)/testreport -log .test.log; \
+	rc=$$?; grep -h '^gdb-differential:\|^real-world-differential:' .test.log || true; \
+	awk '/^hostile-faults:/ {fi+=$$2; fs+=$$3; f=1} /^hostile-badinput:/ {bt+=$$2; bc+=$$3; b=1} \
+	     /^hostile-cycles:/ {cy+=$$2; lo+=$$3; c=1} \
+	     END {if (f||b||c) printf "faults: %d injected, %d survived; bad inputs: %d tried, %d clear errors; cycles: %d, leftovers %d\n", fi, fs, bt, bc, cy, lo}' .test.log; \
+	exit $$rc
 	@$(MAKE) -s fuzz FUZZTIME=$(FUZZTIME)
 
 # fuzz runs every Fuzz target in the module for $(FUZZTIME) (make fuzz FUZZTIME=2m).
@@ -123,4 +136,4 @@ lint:
 	$(GO) vet ./...
 
 clean:
-	rm -rf $(BIN) $(DIST) testprogs/build bench/large/build .test.log
+	rm -rf $(BIN) $(DIST) testprogs/build bench/large/build internal/gdbdiff/realworld/build .test.log

@@ -269,5 +269,5 @@ func openWithDebugFile(path string) (*Image, error) {
 			}
 		}
 	}
-	return Load(f)
+	return LoadSplit(f, nil)
 }

@@ -63,8 +63,18 @@ type Client struct {
 	pcReg        string
 	g            guard
 
-	pending      int         // replies still owed to requests abandoned on cancellation
-	interrupted  atomic.Bool // 0x03 sent since the last sync
+	// moribund maps the addresses of breakpoints removed recently to the
+	// stop event count at their removal (moribund.go).
+	moribund        map[uint64]int
+	stopEvents      int // stops Continue has looked at for moribund hits
+	moribundDropped int
+	threadsSeen     int                 // most threads a thread list has shown
+	stopThreads     map[Thread]struct{} // threads stop replies named (bounded)
+
+	pending      int          // replies still owed to requests abandoned on cancellation
+	interrupted  atomic.Bool  // 0x03 sent since the last sync
+	sigintOwed   bool         // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
+	interrupts   atomic.Int32 // 0x03 bytes sent during the current resume
 	running      atomic.Bool
 	rrCmdProbed  bool
 	pUnsupported bool
@@ -319,6 +329,10 @@ func (c *Client) LastStop() Stop { return c.lastStop }
 // Exited reports whether a W or X stop was seen (and not undone by Restart).
 func (c *Client) Exited() bool { return c.g.exited }
 
+// Dead returns why the connection is gone (an error matching ErrClosed),
+// or nil while it works.
+func (c *Client) Dead() error { return c.conn.deadErr() }
+
 // Close closes the connection. It does not detach or kill.
 func (c *Client) Close() error {
 	c.conn.fail(fmt.Errorf("%w: closed by client", ErrClosed))
@@ -380,6 +394,7 @@ func (c *Client) wrap(ctx context.Context, pkt string, err error) error {
 // resync reads replies owed to abandoned requests and, after an interrupt,
 // flushes a possible stray stop reply (rr-rsp.md §12.22) with a qC probe.
 func (c *Client) resync() error {
+	defer c.boundOwed()()
 	for c.pending > 0 {
 		p, err := c.conn.readPacket()
 		if err != nil {
@@ -445,6 +460,10 @@ func (c *Client) exchangeConsole(ctx context.Context, pkt string, out func([]byt
 		}
 		if out != nil && isConsole(p) {
 			out(p)
+			continue
+		}
+		if isStopReply(p) && !expectsStop(pkt) {
+			c.log.Debug("rsp: discarded stray stop reply", "request", short(pkt), "packet", printable(p))
 			continue
 		}
 		c.pending--
@@ -577,6 +596,7 @@ func directionOf(pkt string) Direction {
 // gdbserver/QEMU, T00 on rr). Cancelling the resume's context does the same.
 func (c *Client) Interrupt() error {
 	c.interrupted.Store(true)
+	c.interrupts.Add(1)
 	if err := c.conn.interrupt(); err != nil {
 		return fmt.Errorf("rsp: interrupt: %w", err)
 	}

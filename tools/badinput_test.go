@@ -35,6 +35,11 @@ func TestBadInput(t *testing.T) {
 	c.ok("rr_breakpoint_set", args{"location": "lookup"})
 	c.ok("rr_continue", nil, "lookup")
 
+	damaged := filepath.Join(traceRoot, "damaged")
+	os.Mkdir(damaged, 0o755)
+	for _, f := range []string{"version", "events", "data", "mmaps", "tasks"} {
+		os.WriteFile(filepath.Join(damaged, f), []byte("85\n"), 0o644)
+	}
 	notTrace := t.TempDir()
 	os.WriteFile(filepath.Join(notTrace, "file"), []byte("x"), 0o644)
 
@@ -120,10 +125,34 @@ func TestBadInput(t *testing.T) {
 		{"rr_rsp_packet", args{"packet": ""}, []string{"packet"}},
 		{"rr_live_start", args{"command": []string{"/nonexistent/prog"}}, []string{"does not exist"}},
 		{"rr_live_start", args{}, []string{"command"}},
+		{"rr_live_start", args{"command": []string{prog}, "working_directory": "/nonexistent/dir"}, []string{"working_directory", "/nonexistent/dir does not exist"}},
+		{"rr_live_start", args{"command": []string{prog, "a\x00b"}}, []string{"argument 1", "NUL byte"}},
+		{"rr_live_start", args{"command": []string{prog}, "attach_pid": 1 << 30}, []string{"attach_pid"}},
+		{"rr_record", args{"command": []string{prog}, "working_directory": "/nonexistent/dir"}, []string{"working_directory", "does not exist"}},
+		{"rr_replay_start", args{}, []string{"no recordings in " + traceRoot, "rr_record"}},
+		{"rr_replay_start", args{"pid": 1 << 30}, []string{"pid"}},
+		{"rr_signal_handle", args{"signal": "SIGNOPE", "stop": true}, []string{"not a signal name"}},
+		{"rr_signal_handle", args{"signal": "SIGTRAP", "stop": false}, []string{"always stops"}},
+		{"rr_evaluate", args{"expression": "nosuchvar_" + strings.Repeat("x", 1<<20)}, []string{"nosuchvar_xxx", "bytes)"}},
+		{"rr_breakpoint_set", args{"location": strings.Repeat("f", 1<<20)}, []string{"bytes)"}},
+		{"rr_source_lines", args{"file": "/etc/passwd", "line": 1}, []string{"no source file", "debug information"}},
+		{"rr_source_lines", args{"file": "/proc/self/environ", "line": 1}, []string{"debug information"}},
+		{"rr_source_lines", args{"file": "/x/../../etc/passwd", "line": 1}, []string{"debug information"}},
+		{"rr_source_lines", args{"file": "/dev/zero", "line": 1}, []string{"debug information"}},
+		{"rr_read_memory", args{"address": "0x8"}, []string{"0x8"}},
 		{"rr_live_start", args{"command": []string{prog}, "attach_pid": 1}, []string{"either command or attach_pid"}},
 		{"rr_connect", args{"address": "nohost"}, []string{"not host:port"}},
 		{"rr_connect", args{"address": "127.0.0.1:1"}, []string{"connect to the debug server at 127.0.0.1:1"}},
 		{"rr_session_list", args{"x": 1}, []string{"takes no arguments"}},
+	}
+	if _, err := exec.LookPath("rr"); err == nil {
+		// rr pack on a damaged trace: a clean error, not rr's C++
+		// exception dump with its stack addresses.
+		cases = append(cases, struct {
+			tool string
+			args args
+			want []string
+		}{"rr_pack", args{"trace_dir": damaged}, []string{"rr pack", "damaged trace"}})
 	}
 	if _, err := exec.LookPath("rr"); err == nil && rr.Probe(t.Context()) != nil {
 		// rr is installed but cannot record here (no PMU): a clear error
@@ -141,8 +170,13 @@ func TestBadInput(t *testing.T) {
 		}()
 	}
 	for _, tc := range cases {
-		c.fails(tc.tool, tc.args, tc.want...)
+		r := c.fails(tc.tool, tc.args, tc.want...)
+		// A live session's errors never use rr's wording.
+		if strings.Contains(r.text, "point of the replay") {
+			t.Errorf("%s: a live session's error speaks of the replay:\n%s", tc.tool, r.text)
+		}
 	}
+	os.RemoveAll(damaged)
 	// rr_list_recordings and rr_rm on directories laid out like rr's (no
 	// rr needed): only a recording directly under the trace root is
 	// removed; a look-alike elsewhere (a project directory, <root>/../x) is

@@ -107,8 +107,8 @@ func (r *registry) recordingTools() {
 			if len(in.Command) == 0 || in.Command[0] == "" {
 				return recordOut{}, &session.ArgError{Arg: "command", Msg: "give the command to record, e.g. [\"./my_test\"]"}
 			}
-			if in.Timeout < 0 {
-				return recordOut{}, &session.ArgError{Arg: "timeout", Msg: "must be a positive number of seconds"}
+			if in.Timeout < 0 || in.Timeout > maxRecordSeconds {
+				return recordOut{}, &session.ArgError{Arg: "timeout", Msg: "must be a positive number of seconds, at most a week (604800)"}
 			}
 			res, err := r.m.Record(ctx, session.RecordOptions{
 				Command: in.Command, Dir: in.WorkingDirectory, Env: in.Env,

@@ -5,9 +5,12 @@
 //
 // It reads the RR_MCP_TIMEOUT_* environment variables (seconds): STARTUP
 // (30), CONNECT (60), FORWARD (120), REVERSE (300), BREAKPOINT (30), EVAL
-// (30). Diagnostics go to stderr; stdout carries only MCP messages.
+// (30), and RRMCP_SOURCE_MAP ("from=to;…", where to read the sources the
+// debug information names). Diagnostics go to stderr; stdout carries only
+// MCP messages. One JSON-RPC line is at most 4 MiB (a longer one gets a
+// "request too large" error).
 //
-// On SIGINT, SIGTERM or end of input every session is stopped and no rr,
+// On SIGINT, SIGTERM, SIGHUP or end of input every session is stopped and no rr,
 // gdbserver or gdb process is left behind.
 package main
 
@@ -74,10 +77,15 @@ func run(verbose bool) int {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		return 2
 	}
-	m := session.NewManager(session.Config{Timeouts: to, Log: logf})
+	srcMap, err := session.ParseSourceMap(os.Getenv("RRMCP_SOURCE_MAP"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rrmcp:", err)
+		return 2
+	}
+	m := session.NewManager(session.Config{Timeouts: to, Log: logf, SourceMap: srcMap})
 	defer m.Close()
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// A closed stdout (client gone) must not kill us with SIGPIPE before
 	// the sessions are stopped.
@@ -92,7 +100,11 @@ func run(verbose bool) int {
 	// holds a worker until it stops, so several running sessions must not
 	// starve rr_interrupt or calls on other sessions.
 	server.WithWorkerPoolSize(64)(stdio)
-	if err := stdio.Listen(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
+	out := &lockedWriter{w: os.Stdout}
+	in := newLineCap(os.Stdin, maxLine, func(prefix []byte, n int) {
+		out.Write(lineTooLongReply(prefix, n, maxLine)) //nolint:errcheck
+	})
+	if err := stdio.Listen(ctx, in, out); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		m.Close()
 		return 1

@@ -2,9 +2,9 @@ package session
 
 import "fmt"
 
-// shorten cuts s to at most n bytes for an error message, saying how long
+// Shorten cuts s to at most n bytes for an error message, saying how long
 // it was: errors never echo a whole (possibly huge) input.
-func shorten(s string, n int) string {
+func Shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -55,26 +55,16 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 		pc0 = s.pcOr0(ctx)
 	}
 	s.invalidate()
-	s.running.Store(true)
-	st, err := f(ctx)
-	s.running.Store(false)
+	s.setRunning(true)
+	st, err := atHistoryStart(f(ctx))
+	s.setRunning(false)
 	s.invalidate()
 	if _, ok := s.tconds[pc0]; ok {
 		// A step-over of the breakpoint at pc0 re-inserted it plain.
 		delete(s.tconds, pc0)
 	}
-	if err != nil && ctx.Err() != nil && st.Raw != "" {
-		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		where := s.makeStop(ictx, st)
-		loc := "an unknown location"
-		if where.Frame != nil {
-			loc = where.Frame.Function
-			if where.Frame.File != "" {
-				loc += fmt.Sprintf(" at %s:%d", where.Frame.File, where.Frame.Line)
-			}
-		}
-		return st, fmt.Errorf("interrupted; the program is stopped in %s: %w", loc, err)
+	if err != nil && ctx.Err() != nil {
+		return st, s.interruptedAt(ctx, st, err)
 	}
 	return st, err
 }
@@ -91,7 +81,11 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		switch {
 		case rev:
-			return s.c.ReverseContinue(ctx)
+			st, err := s.c.ReverseContinue(ctx)
+			if err == nil {
+				st = s.explainReverseStop(ctx, st)
+			}
+			return st, err
 		case sig != 0:
 			// Like GDB, continuing after a signal stop delivers the
 			// signal: the handler runs, or a SIGSEGV kills the program.
@@ -109,6 +103,9 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 		}
 		if !rev && sig == 0 && (s.anyTargetCond() || len(s.tconds) > 0) {
 			s.syncConds(ctx)
+		}
+		if len(s.softWatches()) > 0 {
+			return s.softRun(ctx, t)
 		}
 		return s.c.Continue(ctx)
 	})
@@ -135,9 +132,15 @@ func plainStep(st rsp.Stop) bool {
 // breakpoints. It reports whether a conditional breakpoint said "go on".
 func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	out := s.makeStop(ctx, st)
-	if out.Reason == "watchpoint" && out.Watch != nil {
+	if s.signalGoesOn(out, st) {
+		return out, true
+	}
+	s.noteSignalsSeen(out)
+	if out.Reason == "watchpoint" && out.Watch != nil && !(st.Direction == rsp.Reverse && s.c.Dialect() == rsp.DialectQEMU) {
 		// Like GDB, a write watchpoint reports only writes that change
-		// the value.
+		// the value. Not on QEMU in reverse: its stop is right after the
+		// write (docs/peers.md §2.4), whose previous value is not known
+		// there. (rr stops before the write when going backwards.)
 		if b, err := s.findBP(out.Watch.Number); err == nil && b.typ == rsp.WriteWatchpoint && !b.changed {
 			b.hits--
 			return out, true
@@ -231,7 +234,7 @@ func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
 			}
 		}
 	})
-	return out, err
+	return s.asStop(out, err)
 }
 
 // StepInstruction steps n machine instructions; over steps over calls.
@@ -268,7 +271,7 @@ func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*
 		}
 		return nil
 	})
-	return out, err
+	return s.asStop(out, err)
 }
 
 // here is where the selected thread is, as stepping needs it.
@@ -528,7 +531,7 @@ func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, e
 		}
 		return nil
 	})
-	return out, err
+	return s.asStop(out, err)
 }
 
 // stepLine performs one source-level step.
@@ -741,7 +744,7 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 		}
 		return nil
 	})
-	return out, err
+	return s.asStop(out, err)
 }
 
 var errNoValue = errors.New("no return value")

@@ -17,7 +17,7 @@ import (
 func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer string) (*Stop, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Connect)
 	defer cancel()
-	c, err := rsp.Dial(cctx, s.addr, rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.packetWriter(s)})
+	c, err := rsp.Dial(cctx, s.addr, rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.packetWriter(s), InterruptTimeout: m.cfg.Timeouts.Interrupt})
 	if err != nil {
 		return nil, fmt.Errorf("connect to the debug server at %s (raise RR_MCP_TIMEOUT_CONNECT if it is slow): %w", s.addr, err)
 	}
@@ -25,6 +25,9 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	s.caps = Caps{Reverse: c.Supports("ReverseContinue") && c.Supports("ReverseStep")}
 	if c.Dialect() == rsp.DialectRR {
 		s.caps.Events, s.caps.Checkpoints, s.caps.Seek = true, true, true
+	}
+	if c.Dialect() == rsp.DialectGDBServer {
+		s.hw = m.hw.Get(ctx, m.cfg.Env)
 	}
 	s.pid = int(c.Pid())
 	if s.program == "" {
@@ -34,8 +37,11 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	}
 	s.sem <- struct{}{}
 	defer s.release()
-	s.passQuietSignals(cctx)
 	s.loadProgram(cctx)
+	if err := s.applySignals(cctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("set the signals to pass: %w", err)
+	}
 	last := c.LastStop()
 	if last.Thread != (rsp.Thread{}) {
 		s.cur = last.Thread

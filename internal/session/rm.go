@@ -38,7 +38,7 @@ func (m *Manager) RemoveRecording(ctx context.Context, trace string) (Removed, e
 		return Removed{}, argErrorf("trace_dir", "cannot resolve %s: %v", dir, err)
 	}
 	if resolved == root || filepath.Dir(resolved) != root {
-		return Removed{}, argErrorf("trace_dir", "%s is not a recording directly under the trace root %s; rr_rm removes only those (rr_list_recordings shows them)", shorten(dir, 200), root)
+		return Removed{}, argErrorf("trace_dir", "%s is not a recording directly under the trace root %s; rr_rm removes only those (rr_list_recordings shows them)", Shorten(dir, 200), root)
 	}
 	if !rr.IsTraceDir(resolved) {
 		return Removed{}, argErrorf("trace_dir", "%s is not an rr trace directory (no version/events files)", resolved)

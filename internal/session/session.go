@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -34,12 +36,14 @@ type Session struct {
 	attached bool // live session attached to an existing process
 	to       Timeouts
 
-	c       *rsp.Client
-	sem     chan struct{} // one operation at a time
-	running atomic.Bool   // a resume is in flight (Interrupt may be sent)
-	gone    atomic.Bool   // closed
-	pkts    *packetRing   // this session's packet log (resources)
-	core    *coreServer   // the core dump served (KindCore)
+	c        *rsp.Client
+	sem      chan struct{} // one operation at a time
+	running  atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
+	runMu    sync.Mutex    // guards resuming
+	resuming chan struct{} // closed when a resume starts (see running.go)
+	gone     atomic.Bool   // closed
+	pkts     *packetRing   // this session's packet log (resources)
+	core     *coreServer   // the core dump served (KindCore)
 
 	// Everything below is guarded by sem.
 	img    *dwarf.Image // main program; nil without symbols
@@ -60,8 +64,10 @@ type Session struct {
 
 	bps     []*breakpoint
 	nextBP  int
-	exited  *rsp.Stop  // set once the process is gone
-	pending rsp.Signal // signal to deliver on the next continue (live)
+	exited  *rsp.Stop                     // set once the process is gone
+	pending rsp.Signal                    // signal to deliver on the next continue (live)
+	sigs    map[rsp.Signal]SignalHandling // signal policy changes (signals.go)
+	sigSeen []string                      // signals passed without a stop but printed, for the next stop
 	gdb     *gdbFallback
 	trs     map[*dwarf.Image]*dwarf.TypeReader
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
@@ -70,6 +76,8 @@ type Session struct {
 	octx   context.Context   // context of the operation holding sem
 	tconds map[uint64]string // conditional Z0 installed per address
 	temps  map[uint64]int    // temporary breakpoints (finish, next) per address
+
+	hw hwdebug.Verdict // whether hardware watchpoints work (live sessions; softwatch.go)
 }
 
 // acquire takes the session's operation lock, honouring ctx.
@@ -79,16 +87,15 @@ func (s *Session) acquire(ctx context.Context) error {
 	}
 	// Short operations wait their turn; while a resume (continue, step,
 	// finish…) is running, fail at once instead of waiting for it.
-	check := time.NewTicker(20 * time.Millisecond)
-	defer check.Stop()
 	for acquired := false; !acquired; {
+		resumed := s.resumeStarted() // before the check: a resume starting after it closes this
 		if s.running.Load() {
 			return fmt.Errorf("session %s is running a command (continue, step, …); wait for it or call rr_interrupt: %w", s.id, ErrNotStopped)
 		}
 		select {
 		case s.sem <- struct{}{}:
 			acquired = true
-		case <-check.C:
+		case <-resumed:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -113,8 +120,22 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 	s.octx = ctx
 	err := fn(ctx)
 	s.octx = nil
+	if err == nil && ctx.Err() != nil {
+		// The limit passed under a call that tolerated the failed reads:
+		// its answer may be partial; do not keep it.
+		s.invalidate()
+		err = context.Cause(ctx)
+	}
+	if err == nil && s.c != nil && s.c.Dead() != nil {
+		// The connection died under a call that tolerated the failed
+		// reads (an unwind stops at unreadable memory): say so, instead
+		// of answering from what was cached.
+		err = fmt.Errorf("rsp: %w", s.c.Dead())
+	}
 	switch {
 	case err == nil:
+	case s.c != nil && s.c.Dead() != nil:
+		err = s.deadError(err)
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
 		err = fmt.Errorf("%w after %v: %w", ErrTimeout, limit, err)
 	case errors.Is(err, rsp.ErrClosed):
@@ -186,11 +207,13 @@ func (s *Session) Info() Info {
 		state = "closed"
 	case s.running.Load():
 		state = "running"
+	case s.c != nil && s.c.Dead() != nil:
+		state = "dead" // the connection to the server is lost
 	case s.c != nil && s.c.Exited():
 		state = "exited"
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state}
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason}
 }
 
 // Interrupt stops a running resume (like Ctrl-C). It does not wait for
