@@ -48,6 +48,19 @@ func TestGoProgram(t *testing.T) {
 				t.Fatalf("at main.main: %+v %v", frames, err)
 			}
 
+			// Three source-line steps from main.main land where GDB's
+			// three `next`s do.
+			gnext := regexp.MustCompile(`(?m)^(\d+)\t`).FindAllStringSubmatch(gdbAt(t, prog, "main.main", "next", "next", "next"), -1)
+			if len(gnext) < 4 {
+				t.Fatalf("gdb next: %q", gnext)
+			}
+			for i, g := range gnext[1:4] {
+				st, err := s.Next(ctx, 1, false)
+				if err != nil || st.Frame == nil || fmt.Sprint(st.Frame.Line) != g[1] {
+					t.Errorf("next %d: %+v %v, gdb line %s", i+1, st, err, g[1])
+				}
+			}
+
 			sumLine := goLine(t, "sum")
 			bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("main.go:%d", sumLine), "", false)
 			if err != nil {
@@ -134,8 +147,15 @@ func TestGoProgram(t *testing.T) {
 // gdbAtLine runs prog under GDB to main.go:line and runs cmds there.
 func gdbAtLine(t *testing.T, prog string, line int, cmds ...string) string {
 	t.Helper()
+	return gdbAt(t, prog, fmt.Sprintf("main.go:%d", line), cmds...)
+}
+
+// gdbAt runs prog under GDB to the breakpoint location loc and runs cmds
+// there.
+func gdbAt(t *testing.T, prog, loc string, cmds ...string) string {
+	t.Helper()
 	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "set width 0", "-ex", "set pagination off",
-		"-ex", fmt.Sprintf("break main.go:%d", line), "-ex", "run"}
+		"-ex", "break " + loc, "-ex", "run"}
 	for _, c := range cmds {
 		args = append(args, "-ex", c)
 	}
