@@ -192,3 +192,146 @@ func (env *ValueEnv) ppGoInterface(o Object, st *StructType) (pretty, error) {
 	}
 	return pretty{isString: true, str: head + " " + env.format(MemObject(t, da), false, 1, nil)}, nil
 }
+
+// prettyPrintGoPointer prints Go values that are pointers underneath:
+// maps, as their entries.
+func (env *ValueEnv) prettyPrintGoPointer(o Object, pt *PointerType) (pretty, bool) {
+	name := typeString(o.Type)
+	ms, ok := Resolve(pt.Elem).(*StructType)
+	if !ok || !strings.HasPrefix(name, "map[") || !strings.HasPrefix(ms.Name, "map<") || env.Types == nil {
+		return pretty{}, false
+	}
+	p, err := env.ppGoMap(o, ms, name)
+	if err != nil {
+		return pretty{}, false
+	}
+	return p, true
+}
+
+// maxMapGroups bounds the groups a map printer walks.
+const maxMapGroups = 1 << 16
+
+// ppGoMap prints a Go map (the runtime's Swiss table, Go 1.24 and later)
+// as map[K]V len: N = {[k] = v, ...}: a small map is one group at dirPtr
+// (dirLen 0); a large one a directory of dirLen table pointers (tables
+// repeat in the directory), each with lengthMask+1 groups. A group is a
+// control word and eight slots {key, elem}; a slot is full when its
+// control byte has the high bit clear. The layouts come from the DWARF
+// types the compiler emits (map<K,V>, table<K,V>, noalg.map.group[K]V).
+func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, error) {
+	a, err := env.Uint(o)
+	if err != nil {
+		return pretty{}, err
+	}
+	if a == 0 {
+		return pretty{isString: true, str: name + " nil"}, nil
+	}
+	m := MemObject(ms, a)
+	var used, dirPtr, dirLen uint64
+	for _, f := range []struct {
+		name string
+		dst  *uint64
+	}{{"used", &used}, {"dirPtr", &dirPtr}, {"dirLen", &dirLen}} {
+		fo, err := env.member(m, f.name)
+		if err != nil {
+			return pretty{}, err
+		}
+		if *f.dst, err = env.Uint(fo); err != nil {
+			return pretty{}, err
+		}
+	}
+	gt, err := env.Types.LookupType("noalg.map.group" + strings.TrimPrefix(name, "map"))
+	if err != nil {
+		return pretty{}, errNotPretty
+	}
+	gsize := uint64(Resolve(gt).Size())
+	var groups []uint64
+	if dirLen == 0 {
+		groups = []uint64{dirPtr}
+	} else {
+		if dirLen > maxMapGroups {
+			return pretty{}, errNotPretty
+		}
+		dp, err := env.member(m, "dirPtr") // table<K,V> **
+		if err != nil {
+			return pretty{}, err
+		}
+		tpp, ok := Resolve(dp.Type).(*PointerType)
+		if !ok {
+			return pretty{}, errNotPretty
+		}
+		tp, ok := Resolve(tpp.Elem).(*PointerType)
+		if !ok {
+			return pretty{}, errNotPretty
+		}
+		seen := map[uint64]bool{}
+		for i := uint64(0); i < dirLen; i++ {
+			ta, err := env.Uint(MemObject(tpp.Elem, dirPtr+8*i))
+			if err != nil {
+				return pretty{}, err
+			}
+			if ta == 0 || seen[ta] {
+				continue
+			}
+			seen[ta] = true
+			g, err := env.memberPath(MemObject(tp.Elem, ta), "groups", "data")
+			if err != nil {
+				return pretty{}, err
+			}
+			lm, err := env.memberPath(MemObject(tp.Elem, ta), "groups", "lengthMask")
+			if err != nil {
+				return pretty{}, err
+			}
+			data, err1 := env.Uint(g)
+			mask, err2 := env.Uint(lm)
+			if err1 != nil || err2 != nil || mask >= maxMapGroups || uint64(len(groups))+mask+1 > maxMapGroups {
+				return pretty{}, errNotPretty
+			}
+			for j := uint64(0); j <= mask; j++ {
+				groups = append(groups, data+j*gsize)
+			}
+		}
+	}
+	p := pretty{head: fmt.Sprintf("%s len: %d", name, used), hint: "map"}
+	limit := env.maxElements()
+	for _, ga := range groups {
+		g := MemObject(gt, ga)
+		ctrlO, err := env.member(g, "ctrl")
+		if err != nil {
+			return pretty{}, err
+		}
+		ctrl, err := env.Uint(ctrlO)
+		if err != nil {
+			return pretty{}, err
+		}
+		slots, err := env.member(g, "slots")
+		if err != nil || slots.Loc.Kind != LocAddress {
+			return pretty{}, errNotPretty
+		}
+		at, ok := Resolve(slots.Type).(*ArrayType)
+		if !ok || at.Count != 8 {
+			return pretty{}, errNotPretty
+		}
+		ssize := uint64(Resolve(at.Elem).Size())
+		for i := uint64(0); i < 8; i++ {
+			if (ctrl>>(8*i))&0x80 != 0 {
+				continue // empty or deleted
+			}
+			if len(p.children) >= limit {
+				p.more = true
+				return p, nil
+			}
+			slot := MemObject(at.Elem, slots.Loc.Addr+i*ssize)
+			k, err1 := env.member(slot, "key")
+			v, err2 := env.member(slot, "elem")
+			if err1 != nil || err2 != nil {
+				return pretty{}, errNotPretty
+			}
+			p.children = append(p.children, prettyChild{key: &k, val: v})
+		}
+	}
+	if len(p.children) == 0 {
+		p.head += " = {}"
+	}
+	return p, nil
+}

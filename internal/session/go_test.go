@@ -48,16 +48,18 @@ func TestGoProgram(t *testing.T) {
 				t.Fatalf("at main.main: %+v %v", frames, err)
 			}
 
-			// Three source-line steps from main.main land where GDB's
-			// three `next`s do.
-			gnext := regexp.MustCompile(`(?m)^(\d+)\t`).FindAllStringSubmatch(gdbAt(t, prog, "main.main", "next", "next", "next"), -1)
-			if len(gnext) < 4 {
-				t.Fatalf("gdb next: %q", gnext)
-			}
-			for i, g := range gnext[1:4] {
-				st, err := s.Next(ctx, 1, false)
-				if err != nil || st.Frame == nil || fmt.Sprint(st.Frame.Line) != g[1] {
-					t.Errorf("next %d: %+v %v, gdb line %s", i+1, st, err, g[1])
+			// Three source-line steps from main.main go through main's
+			// first three statements (-N -l build; the optimized build
+			// moves them). GDB is no oracle here: its first next re-hits
+			// the breakpoint at main.main's entry when the stack check
+			// calls runtime.morestack, which re-enters the function.
+			if build == "goprog-N" {
+				for i, name := range []string{"xs", "greeting", "p"} {
+					want := goLine(t, "next"+fmt.Sprint(i+1))
+					st, err := s.Next(ctx, 1, false)
+					if err != nil || st.Frame == nil || st.Frame.Line != want {
+						t.Errorf("next %d: %+v %v, want line %d (%s := ...)", i+1, st, err, want, name)
+					}
 				}
 			}
 
@@ -134,6 +136,27 @@ func TestGoProgram(t *testing.T) {
 				}
 				if _, err := s.SelectFrame(ctx, 1); err != nil {
 					t.Fatal(err)
+				}
+				// Maps: GDB prints only the pointer; the entries are the
+				// program's (m's two, and big's 100 squares across tables).
+				if r, err := s.Evaluate(ctx, "m"); err != nil || !strings.HasPrefix(r.Value, "map[string]int len: 2 = {") ||
+					!strings.Contains(r.Value, `["a"] = 1`) || !strings.Contains(r.Value, `["b"] = 2`) {
+					t.Errorf("m = %+v %v", r, err)
+				}
+				r, err := s.Evaluate(ctx, "big")
+				pairs := regexp.MustCompile(`\[(\d+)\] = (\d+)`).FindAllStringSubmatch(r.Value, -1)
+				seen := map[string]bool{}
+				for _, kv := range pairs {
+					var k, v int
+					fmt.Sscan(kv[1], &k)
+					fmt.Sscan(kv[2], &v)
+					if v != k*k || seen[kv[1]] {
+						t.Errorf("big: entry [%d] = %d (want %d, once)", k, v, k*k)
+					}
+					seen[kv[1]] = true
+				}
+				if err != nil || !strings.HasPrefix(r.Value, "map[int]int len: 100 = {") || len(seen) != 100 {
+					t.Errorf("big: %v, %d distinct entries, want 100: %.300s", err, len(seen), r.Value)
 				}
 				want := addr.ReplaceAllString(strings.TrimSpace(section(gdb, "G")), "$1") // GDB: 0x4e7495 "hello, go"
 				if r, err := s.Evaluate(ctx, "greeting"); err != nil || r.Value != want || want != `"hello, go"` || r.Type != "string" {

@@ -34,10 +34,14 @@ func describe(p point, m map[string]int, err error) string {
 }
 
 func main() {
-	xs := []int{1, 2, 3, 4}
-	greeting := "hello, go"
-	p := point{X: 3, Y: 4, Name: "pt"}
+	xs := []int{1, 2, 3, 4}            // LINE:next1
+	greeting := "hello, go"            // LINE:next2
+	p := point{X: 3, Y: 4, Name: "pt"} // LINE:next3
 	m := map[string]int{"a": 1, "b": 2}
-	total := sum(xs)
+	big := map[int]int{}
+	for i := 0; i < 100; i++ {
+		big[i] = i * i
+	}
+	total := sum(xs) + big[9]
 	fmt.Println(greeting, total, describe(p, m, os.ErrNotExist)) // LINE:print
 }
