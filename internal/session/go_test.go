@@ -40,9 +40,27 @@ func TestGoProgram(t *testing.T) {
 	for _, build := range []string{"goprog-N", "goprog"} {
 		t.Run(build, func(t *testing.T) {
 			prog := testenv.Prog(t, build)
-			s := liveSession(t, build, "main.main")
 			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 			defer cancel()
+			// asyncpreemptoff: the runtime's preemption signal (SIGURG,
+			// passed silently) arriving while a continue steps over a
+			// breakpoint runs the handler inside the step; the handler
+			// returns to the breakpoint's address and the continue stops
+			// there again (seen about one run in six). Known problem of the
+			// step-over (GDB uses a step-resume breakpoint there); off here
+			// so this test checks the Go support itself.
+			m := NewManager(Config{})
+			t.Cleanup(m.Close)
+			s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{prog}, Env: map[string]string{"GODEBUG": "asyncpreemptoff=1"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.SetBreakpoint(ctx, "main.main", "", false); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+				t.Fatalf("continue to main.main: %+v %v", st, err)
+			}
 			frames, _, _, err := s.Backtrace(ctx, 10)
 			if err != nil || len(frames) == 0 || frames[0].Function != "main.main" || filepath.Base(frames[0].File) != "main.go" {
 				t.Fatalf("at main.main: %+v %v", frames, err)
