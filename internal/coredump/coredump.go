@@ -106,6 +106,9 @@ func (c *File) notes(data []byte) error {
 	le := binary.LittleEndian
 	for len(data) >= 12 {
 		nsz, dsz, typ := le.Uint32(data), le.Uint32(data[4:]), le.Uint32(data[8:])
+		if nsz > uint32(len(data)) || dsz > uint32(len(data)) {
+			return errors.New("truncated note")
+		}
 		nOff := 12 + (int(nsz)+3)&^3
 		end := nOff + (int(dsz)+3)&^3
 		if nOff+int(dsz) > len(data) {
@@ -137,7 +140,7 @@ func (c *File) notes(data []byte) error {
 			}
 			n := le.Uint64(desc)
 			page := le.Uint64(desc[8:])
-			if 16+24*n > uint64(len(desc)) {
+			if n > uint64(len(desc)-16)/24 {
 				return errors.New("truncated NT_FILE")
 			}
 			names := bytes.Split(desc[16+24*n:], []byte{0})
