@@ -86,8 +86,8 @@ dist: gotoolchain
 docs: gotoolchain
 	$(GO) run ./cmd/rrmcp -tool-reference > docs/TOOLS.md.tmp && mv docs/TOOLS.md.tmp docs/TOOLS.md
 
-testprogs:
-	@$(MAKE) -s -C testprogs
+testprogs: gotoolchain
+	@$(MAKE) -s -C testprogs GO="$(GO)"
 
 # test: vet + format check, every package's tests (peers are real: gdbserver,
 # QEMU, GDB; rr tests skip with the probe's reason unless RRMCP_REQUIRE_RR=1),

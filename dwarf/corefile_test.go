@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	corefile "github.com/rrmcp/rrmcp/internal/core"
+	corefile "github.com/rrmcp/rrmcp/internal/coredump"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 

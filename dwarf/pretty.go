@@ -42,7 +42,13 @@ func templateBase(name string) string {
 // prettyPrint applies a libstdc++ printer to o when its type is one we
 // know; ok is false otherwise or when the object's layout did not match.
 func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
+	if pt, ok := Resolve(o.Type).(*PointerType); ok && pt.Lang == LangGo {
+		return env.prettyPrintGoPointer(o, pt)
+	}
 	st, ok := Resolve(o.Type).(*StructType)
+	if ok && !st.Incomplete && st.Lang == LangGo {
+		return env.prettyPrintGo(o, st)
+	}
 	if !ok || st.Incomplete || st.Lang != LangCPlusPlus ||
 		!(strings.HasPrefix(st.Name, "std::") || strings.HasPrefix(st.Name, "__gnu_cxx::")) {
 		return pretty{}, false

@@ -16,6 +16,7 @@ type Lang uint8
 const (
 	LangC Lang = iota
 	LangCPlusPlus
+	LangGo // types print without C's "struct "; strings and slices as Go prints them (pretty_go.go)
 )
 
 // Type is a C or C++ type read from DWARF. The concrete types are

@@ -70,6 +70,8 @@ func NewTypeReader(d *stddwarf.Data) *TypeReader {
 		lang := LangC
 		if l, ok := e.Val(stddwarf.AttrLanguage).(int64); ok && isCPlusPlus(l) {
 			lang = LangCPlusPlus
+		} else if ok && l == dwLangGo {
+			lang = LangGo
 		}
 		if n := len(r.cus); n > 0 {
 			r.cus[n-1].end = e.Offset

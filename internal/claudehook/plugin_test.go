@@ -125,7 +125,7 @@ func TestPluginInstalls(t *testing.T) {
 		ctx, cancel := context.WithTimeout(t.Context(), 180*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, claude, args...)
-		cmd.Env = append(os.Environ(), "HOME="+home)
+		cmd.Env = append(os.Environ(), "HOME="+home, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("claude %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -154,7 +154,7 @@ func TestPluginValidates(t *testing.T) {
 	for _, target := range []string{".claude-plugin/plugin.json", "."} {
 		ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 		cmd := exec.CommandContext(ctx, claude, "plugin", "validate", "--strict", filepath.Join(root, target))
-		cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
 		out, err := cmd.CombinedOutput()
 		cancel()
 		if err != nil || !strings.Contains(string(out), "Validation passed") {
@@ -178,7 +178,7 @@ func TestPluginValidates(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, claude, "plugin", "validate", "--strict", filepath.Join(bad, ".claude-plugin", "plugin.json"))
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1")
 	if out, err := cmd.CombinedOutput(); err == nil {
 		t.Errorf("a hooks file with an unknown event validated:\n%s", out)
 	}

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/rrmcp/rrmcp/internal/core"
+	"github.com/rrmcp/rrmcp/internal/coredump"
 	"github.com/rrmcp/rrmcp/internal/relay"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -33,9 +33,9 @@ func (m *Manager) OpenCore(ctx context.Context, corePath, exe string) (*Session,
 	if fi, err := os.Stat(abs); err != nil || fi.IsDir() {
 		return nil, nil, argErrorf("executable", "%s is not a file: give the program that dumped the core", abs)
 	}
-	cf, err := core.Open(corePath)
+	cf, err := coredump.Open(corePath)
 	if err != nil {
-		if errors.Is(err, core.ErrNotCore) || errors.Is(err, os.ErrNotExist) {
+		if errors.Is(err, coredump.ErrNotCore) || errors.Is(err, os.ErrNotExist) {
 			return nil, nil, argErrorf("core_file", "%v", err)
 		}
 		return nil, nil, argErrorf("core_file", "cannot read it as an ELF core dump: %v", err)
@@ -62,7 +62,7 @@ func (m *Manager) OpenCore(ctx context.Context, corePath, exe string) (*Session,
 
 // coreServer answers the relay's read requests from a core file.
 type coreServer struct {
-	f     *core.File
+	f     *coredump.File
 	exe   string
 	relay *relay.Relay
 
@@ -80,13 +80,13 @@ func (s *Session) coreCannotMove() error {
 	return fmt.Errorf("session %s is a core dump (%s): there is no process to run, step or set breakpoints in; inspect it (rr_backtrace, rr_select_frame, rr_locals, rr_evaluate, rr_read_memory, rr_registers, rr_thread_list, rr_disassemble), or run the program with rr_record / rr_live_start: %w", s.id, s.traceDir, ErrUnsupported)
 }
 
-func (c *coreServer) thread(tid int) (core.Thread, bool) {
+func (c *coreServer) thread(tid int) (coredump.Thread, bool) {
 	for _, t := range c.f.Threads {
 		if t.TID == tid {
 			return t, true
 		}
 	}
-	return core.Thread{}, false
+	return coredump.Thread{}, false
 }
 
 func (c *coreServer) id(tid int) string {
@@ -135,7 +135,7 @@ func coreTargetXML() string {
 	return b.String()
 }
 
-func (c *coreServer) regHex(t core.Thread, i int) string {
+func (c *coreServer) regHex(t coredump.Thread, i int) string {
 	v, _ := t.Reg(coreRegs[i].name)
 	var buf [8]byte
 	for j := range buf {

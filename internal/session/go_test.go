@@ -1,0 +1,207 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// goLine is the line of a "LINE:name" marker in the Go test program.
+func goLine(t *testing.T, name string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "go", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.HasSuffix(l, "// LINE:"+name) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no LINE:%s in testprogs/go/main.go", name)
+	return 0
+}
+
+// TestGoProgram debugs the Go test program live (gdbserver), built with
+// and without -gcflags=all=-N -l: breakpoints at main.main and at
+// main.go:LINE, the backtrace against GDB's, locals and arguments with Go
+// types, strings as GDB reads them (quoted contents) and slices with their
+// elements; SIGURG (the runtime's preemption signal) never stops it.
+func TestGoProgram(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	for _, build := range []string{"goprog-N", "goprog"} {
+		t.Run(build, func(t *testing.T) {
+			prog := testenv.Prog(t, build)
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancel()
+			// asyncpreemptoff: the runtime's preemption signal (SIGURG,
+			// passed silently) arriving while a continue steps over a
+			// breakpoint runs the handler inside the step; the handler
+			// returns to the breakpoint's address and the continue stops
+			// there again (seen about one run in six). Known problem of the
+			// step-over (GDB uses a step-resume breakpoint there); off here
+			// so this test checks the Go support itself.
+			m := NewManager(Config{})
+			t.Cleanup(m.Close)
+			s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{prog}, Env: map[string]string{"GODEBUG": "asyncpreemptoff=1"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.SetBreakpoint(ctx, "main.main", "", false); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+				t.Fatalf("continue to main.main: %+v %v", st, err)
+			}
+			frames, _, _, err := s.Backtrace(ctx, 10)
+			if err != nil || len(frames) == 0 || frames[0].Function != "main.main" || filepath.Base(frames[0].File) != "main.go" {
+				t.Fatalf("at main.main: %+v %v", frames, err)
+			}
+
+			// Three source-line steps from main.main go through main's
+			// first three statements (-N -l build; the optimized build
+			// moves them). GDB is no oracle here: its first next re-hits
+			// the breakpoint at main.main's entry when the stack check
+			// calls runtime.morestack, which re-enters the function.
+			if build == "goprog-N" {
+				for i, name := range []string{"xs", "greeting", "p"} {
+					want := goLine(t, "next"+fmt.Sprint(i+1))
+					st, err := s.Next(ctx, 1, false)
+					if err != nil || st.Frame == nil || st.Frame.Line != want {
+						t.Errorf("next %d: %+v %v, want line %d (%s := ...)", i+1, st, err, want, name)
+					}
+				}
+			}
+
+			sumLine := goLine(t, "sum")
+			bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("main.go:%d", sumLine), "", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := s.Continue(ctx, false)
+			if err != nil || st.Reason != "breakpoint" || st.Breakpoint != bp.Number {
+				t.Fatalf("continue to main.go:%d: %+v %v (a SIGURG stop means the preemption signal was not passed)", sumLine, st, err)
+			}
+			frames, _, _, err = s.Backtrace(ctx, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gdb := gdbAtLine(t, prog, sumLine, "echo <BT>\\n", "bt", "echo </BT>\\n", "echo <ARGS>\\n", "info args", "echo </ARGS>\\n",
+				"up", "echo <G>\\n", "output greeting", "echo \\n</G>\\n", "set language c", "echo <XS>\\n", "output *xs.array@xs.len", "echo \\n</XS>\\n")
+			// Where the breakpoint stopped and the frames above: as GDB
+			// (optimized, sum is inlined and both stop in describe).
+			gbt := gdbFrameRe.FindAllStringSubmatch(section(gdb, "BT"), -1)
+			if len(gbt) < 2 {
+				t.Fatalf("gdb:\n%s", gdb)
+			}
+			for i, g := range gbt {
+				if i >= len(frames) || frames[i].Function != g[2] || fmt.Sprint(frames[i].Line) != g[4] {
+					t.Errorf("frame %d: %+v, gdb %s", i, frames[min(i, len(frames)-1)].Location, g[0])
+				}
+			}
+			vals, _, err := s.Locals(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]Value{}
+			for _, v := range vals {
+				got[v.Name] = v
+			}
+			// Arguments: GDB's values, its "0x… " before a Go string
+			// dropped (we print the contents only, as Go does).
+			addr := regexp.MustCompile(`0x[0-9a-f]+ (")`)
+			for _, l := range strings.Split(strings.TrimSpace(section(gdb, "ARGS")), "\n") {
+				name, val, ok := strings.Cut(l, " = ")
+				// Skipped: results, values GDB cannot read, pointers (the Go
+				// heap moves between runs) and slices (checked below).
+				if !ok || strings.HasPrefix(name, "~") || strings.Contains(val, "optimized out") || strings.Contains(val, "<error") ||
+					strings.HasPrefix(val, "0x") || strings.HasPrefix(val, "{array = ") || strings.Contains(val, "data = 0x") {
+					continue
+				}
+				if v, ok := got[name]; !ok || v.Kind != "argument" || norm(v.Value) != norm(addr.ReplaceAllString(val, "$1")) {
+					t.Errorf("argument %s = %+v, gdb %s", name, v, val)
+				}
+			}
+			// An interface: its dynamic type from the itab's symbol and
+			// the value it points to (GDB prints the raw {tab, data}).
+			descLine := goLine(t, "describe")
+			if _, err := s.SetBreakpoint(ctx, fmt.Sprintf("main.go:%d", descLine), "", false); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+				t.Fatalf("continue to main.go:%d: %+v %v", descLine, st, err)
+			}
+			if r, err := s.Evaluate(ctx, "err"); err != nil || r.Value != `error(*errors.errorString) *{s = "file does not exist"}` {
+				t.Errorf("err = %+v %v, want error(*errors.errorString) *{s = \"file does not exist\"}", r, err)
+			}
+			if build == "goprog-N" {
+				if v := got["total"]; v.Value != "10" || v.Type != "int" {
+					t.Errorf("total = %+v, want 10 (int)", v)
+				}
+				// GDB prints a slice as its struct; its elements, read with
+				// *xs.array@xs.len, follow our header.
+				elems := strings.TrimSpace(section(gdb, "XS"))
+				if v := got["xs"]; v.Type != "[]int" || v.Value != "[]int len: 4, cap: 4 = "+elems || elems != "{1, 2, 3, 4}" {
+					t.Errorf("xs = %+v, want []int len: 4, cap: 4 = %s", v, elems)
+				}
+				if _, err := s.SelectFrame(ctx, 1); err != nil {
+					t.Fatal(err)
+				}
+				// Maps: GDB prints only the pointer; the entries are the
+				// program's (m's two, and big's 100 squares across tables).
+				if r, err := s.Evaluate(ctx, "m"); err != nil || !strings.HasPrefix(r.Value, "map[string]int len: 2 = {") ||
+					!strings.Contains(r.Value, `["a"] = 1`) || !strings.Contains(r.Value, `["b"] = 2`) {
+					t.Errorf("m = %+v %v", r, err)
+				}
+				r, err := s.Evaluate(ctx, "big")
+				pairs := regexp.MustCompile(`\[(\d+)\] = (\d+)`).FindAllStringSubmatch(r.Value, -1)
+				seen := map[string]bool{}
+				for _, kv := range pairs {
+					var k, v int
+					fmt.Sscan(kv[1], &k)
+					fmt.Sscan(kv[2], &v)
+					if v != k*k || seen[kv[1]] {
+						t.Errorf("big: entry [%d] = %d (want %d, once)", k, v, k*k)
+					}
+					seen[kv[1]] = true
+				}
+				if err != nil || !strings.HasPrefix(r.Value, "map[int]int len: 100 = {") || len(seen) != 100 {
+					t.Errorf("big: %v, %d distinct entries, want 100: %.300s", err, len(seen), r.Value)
+				}
+				want := addr.ReplaceAllString(strings.TrimSpace(section(gdb, "G")), "$1") // GDB: 0x4e7495 "hello, go"
+				if r, err := s.Evaluate(ctx, "greeting"); err != nil || r.Value != want || want != `"hello, go"` || r.Type != "string" {
+					t.Errorf("greeting = %+v %v, gdb %s", r, err, want)
+				}
+			}
+		})
+	}
+}
+
+// gdbAtLine runs prog under GDB to main.go:line and runs cmds there.
+func gdbAtLine(t *testing.T, prog string, line int, cmds ...string) string {
+	t.Helper()
+	return gdbAt(t, prog, fmt.Sprintf("main.go:%d", line), cmds...)
+}
+
+// gdbAt runs prog under GDB to the breakpoint location loc and runs cmds
+// there.
+func gdbAt(t *testing.T, prog, loc string, cmds ...string) string {
+	t.Helper()
+	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "set width 0", "-ex", "set pagination off",
+		"-ex", "break " + loc, "-ex", "run"}
+	for _, c := range cmds {
+		args = append(args, "-ex", c)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, "gdb", append(args, "-ex", "kill", prog)...).CombinedOutput()
+	return string(out)
+}

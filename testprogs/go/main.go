@@ -1,0 +1,47 @@
+// goprog is the Go test program: built by testprogs/Makefile as
+// build/goprog (go build) and build/goprog-N (-gcflags=all=-N -l).
+// LINE: markers name the lines tests break at.
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+type point struct {
+	X, Y int
+	Name string
+}
+
+func sum(xs []int) int {
+	total := 0
+	for _, x := range xs {
+		total += x
+	}
+	return total // LINE:sum
+}
+
+func describe(p point, m map[string]int, err error) string {
+	s := fmt.Sprintf("%s(%d,%d) %d", p.Name, p.X, p.Y, len(m))
+	if err != nil {
+		s += err.Error()
+	}
+	var any interface{} = p.X
+	if any == nil {
+		s += "?"
+	}
+	return s // LINE:describe
+}
+
+func main() {
+	xs := []int{1, 2, 3, 4}            // LINE:next1
+	greeting := "hello, go"            // LINE:next2
+	p := point{X: 3, Y: 4, Name: "pt"} // LINE:next3
+	m := map[string]int{"a": 1, "b": 2}
+	big := map[int]int{}
+	for i := 0; i < 100; i++ {
+		big[i] = i * i
+	}
+	total := sum(xs) + big[9]
+	fmt.Println(greeting, total, describe(p, m, os.ErrNotExist)) // LINE:print
+}
