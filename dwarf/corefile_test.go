@@ -96,7 +96,7 @@ func runGDB(t testing.TB, bin string, cmds ...string) string {
 	return string(out)
 }
 
-// core is a core file (read by internal/core, the reader rr_core_open
+// core is a core file (read by internal/coredump, the reader rr_core_open
 // uses) with the first thread's registers as DWARF registers and the
 // images of its mapped files.
 type core struct {
