@@ -44,6 +44,7 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	r.inspectTools()
 	r.checkpointTools()
 	r.rawTools()
+	r.timeTravelTools()
 	return s
 }
 

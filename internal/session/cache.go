@@ -152,7 +152,13 @@ func (s *Session) regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
 		}
 		s.regMap = []regSlot{}
 		for _, reg := range td.Registers {
-			if n, ok := dwarf.RegNum(reg.Name); ok {
+			name := reg.Name
+			if td.Architecture == "i386" {
+				// A 32-bit target (QEMU's i386 replay): its pc and sp
+				// fill the slots every caller reads.
+				name = i386Names[name]
+			}
+			if n, ok := dwarf.RegNum(name); ok {
 				s.regMap = append(s.regMap, regSlot{off: reg.Offset, size: reg.Size(), num: n})
 			}
 		}
@@ -167,6 +173,10 @@ func (s *Session) regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
 	}
 	return r, nil
 }
+
+// i386Names maps the i386 registers the session reads by role to their
+// amd64 counterparts; the others are not read (the DWARF engine is amd64).
+var i386Names = map[string]string{"eip": "rip", "esp": "rsp", "ebp": "rbp", "eax": "rax", "eflags": "eflags"}
 
 // regSlot maps a register of the g packet to its DWARF number.
 type regSlot struct{ off, size, num int }
