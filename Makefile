@@ -64,7 +64,7 @@ test: deps testprogs
 	@# QEMU's reverse-execution deadlock is load-sensitive: its tests run alone, after the rest.
 	@set -o pipefail; export CI=$${CI:-true}; \
 	{ $(GO) test -json -count=1 -timeout 15m -skip '$(QEMU_REVERSE)' $(TESTFLAGS) ./... 2>&1; \
-	  $(GO) test -json -count=1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ ./internal/session/ 2>-run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ 2>&11; } | $(BIN)/testreport -log .test.log; \
+	  $(GO) test -json -count=1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ ./internal/session/ 2>&1; } | $(BIN)/testreport -log .test.log; \
 	rc=$$?; grep -h '^gdb-differential:' .test.log || true; exit $$rc
 	@$(MAKE) -s fuzz FUZZTIME=$(FUZZTIME)
 
