@@ -47,6 +47,7 @@ func (o lastWriteOut) Text() string {
 }
 
 func (r *registry) timeTravelTools() {
+	r.triageTool()
 	add(r, "rr_last_write", "Who wrote this",
 		"Run backward to the statement that last changed a value (an lvalue expression or *ADDRESS) and report the writer: function, file:line and source line, old and new value, thread, and the moment (rr event/ticks, QEMU icount). count > 1 follows the chain of earlier changes. Needs a backend with history (rr, QEMU replay); a live program says it cannot.",
 		move,
@@ -66,5 +67,95 @@ func (r *registry) timeTravelTools() {
 			}
 			res, err := s.LastWrite(ctx, in.Expression, in.Size, in.Count)
 			return lastWriteOut{res}, err
+		})
+}
+
+type triageIn struct {
+	sessionArg
+	MaxFrames int    `json:"max_frames,omitempty" jsonschema:"frames in the backtrace (default 8, at most 64)"`
+	MaxLocals int    `json:"max_locals,omitempty" jsonschema:"locals of the crashing frame (default 16, at most 256)"`
+	Suspect   string `json:"suspect,omitempty" jsonschema:"lvalue whose last writer to find (default: the local holding the faulting pointer)"`
+}
+
+type triageOut struct {
+	Report *session.Triage `json:"report"`
+}
+
+func (o triageOut) Text() string {
+	t := o.Report
+	var b strings.Builder
+	fmt.Fprintf(&b, "Triage: %s", t.Reason)
+	if t.Signal != "" {
+		fmt.Fprintf(&b, " %s (%s)", t.Signal, t.SignalMeaning)
+	}
+	b.WriteString("\n")
+	if in := t.Instruction; in != nil {
+		fmt.Fprintf(&b, "Instruction at %s: %s\n", in.PC, in.Text)
+		for _, op := range in.Operands {
+			fmt.Fprintf(&b, "  %s (%s)", op.Text, op.Kind)
+			if op.Address != "" {
+				fmt.Fprintf(&b, " address %s", op.Address)
+			}
+			if op.Value != "" {
+				fmt.Fprintf(&b, " = %s", op.Value)
+			}
+			if op.Error != "" {
+				fmt.Fprintf(&b, " [%s]", op.Error)
+			}
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("Backtrace:\n")
+	for _, f := range t.Backtrace {
+		b.WriteString(frameText(f.Frame))
+		var args []string
+		for _, a := range f.Args {
+			args = append(args, a.Name+"="+a.Value)
+		}
+		if len(args) > 0 {
+			fmt.Fprintf(&b, " (%s)", strings.Join(args, ", "))
+		}
+		b.WriteString("\n")
+	}
+	if t.MoreFrames {
+		b.WriteString("  (more frames: raise max_frames or use rr_backtrace)\n")
+	}
+	if len(t.Locals) > 0 {
+		b.WriteString("Locals of frame 0:\n")
+		for _, v := range t.Locals {
+			fmt.Fprintf(&b, "  %s = %s\n", v.Name, v.Value)
+		}
+		if t.MoreLocals {
+			b.WriteString("  (more locals: raise max_locals or use rr_locals)\n")
+		}
+	}
+	if t.LastWriter != nil {
+		b.WriteString("Last writer of " + t.Suspect + ":\n" + lastWriteOut{t.LastWriter}.Text() + "\n")
+	} else if t.LastWriterWhy != "" {
+		b.WriteString("Last writer: " + t.LastWriterWhy + "\n")
+	}
+	for _, n := range t.Notes {
+		b.WriteString(n + "\n")
+	}
+	return b.String()
+}
+
+func (r *registry) triageTool() {
+	add(r, "rr_triage", "Crash report",
+		"One call at a crash (a signal stop, the end of a recording, or any stop): the signal and its meaning, the faulting instruction decoded with its operands and their values, the backtrace with arguments, the crashing frame's locals, and on backends with history the last writer of the faulting pointer (as rr_last_write). Bounded by max_frames/max_locals; says when it cut.",
+		move,
+		func(ctx context.Context, in triageIn) (triageOut, error) {
+			if in.MaxFrames < 0 || in.MaxFrames > 64 {
+				return triageOut{}, &session.ArgError{Arg: "max_frames", Msg: "must be between 1 and 64"}
+			}
+			if in.MaxLocals < 0 || in.MaxLocals > 256 {
+				return triageOut{}, &session.ArgError{Arg: "max_locals", Msg: "must be between 1 and 256"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return triageOut{}, err
+			}
+			t, err := s.Triage(ctx, session.TriageOptions{MaxFrames: in.MaxFrames, MaxLocals: in.MaxLocals, Suspect: in.Suspect})
+			return triageOut{t}, err
 		})
 }

@@ -1,6 +1,9 @@
 package tools_test
 
 import (
+	"os/exec"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
@@ -19,4 +22,75 @@ func TestLiveLastWrite(t *testing.T) {
 	c.fails("rr_last_write", args{"expression": "n->next", "count": 99}, "count")
 	c.fails("rr_last_write", args{"expression": ""}, "expression")
 	c.ok("rr_backtrace", nil, "count_duplicates")
+}
+
+// gdbCrash runs prog under GDB to its first signal and returns the
+// function of each backtrace frame and the faulting instruction's text:
+// the oracle for rr_triage.
+func gdbCrash(t *testing.T, prog string) (funcs []string, insn string) {
+	t.Helper()
+	gdb := testenv.NeedTool(t, "gdb")
+	out, err := exec.Command(gdb, "-nx", "-batch", "-ex", "run", "-ex", "bt", "-ex", "x/i $pc", prog).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	frameRE := regexp.MustCompile(`^#\d+\s+(?:0x[0-9a-f]+ in )?(\S+) \(`)
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := frameRE.FindStringSubmatch(l); m != nil {
+			funcs = append(funcs, m[1])
+		}
+		if _, after, ok := strings.Cut(l, "=> "); ok {
+			if _, text, ok := strings.Cut(after, ":"); ok {
+				insn = strings.Join(strings.Fields(text), " ")
+			}
+		}
+	}
+	if len(funcs) == 0 || insn == "" {
+		t.Fatalf("gdb printed no backtrace or instruction:\n%s", out)
+	}
+	return funcs, insn
+}
+
+// TestLiveTriage: list_corrupt dies of SIGSEGV in count_duplicates; one
+// rr_triage call gives the signal, the faulting instruction with the
+// unreadable memory operand, the backtrace with arguments (GDB's
+// functions, in order), the frame's locals and, live, why there is no
+// last writer.
+func TestLiveTriage(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "list_corrupt")
+	wantFuncs, wantInsn := gdbCrash(t, prog)
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_continue", nil, "SIGSEGV")
+	r := c.ok("rr_triage", nil, "SIGSEGV", "Segmentation fault", "count_duplicates", "n=", "keeps no history")
+	rep := r.data["report"].(map[string]any)
+	var funcs []string
+	for _, f := range rep["backtrace"].([]any) {
+		funcs = append(funcs, f.(map[string]any)["function"].(string))
+	}
+	if strings.Join(funcs, " ") != strings.Join(wantFuncs, " ") {
+		t.Errorf("backtrace %v, GDB says %v", funcs, wantFuncs)
+	}
+	in := rep["instruction"].(map[string]any)
+	// GDB prints AT&T with its own spacing; compare without spaces.
+	if got := strings.ReplaceAll(in["text"].(string), " ", ""); got != strings.ReplaceAll(wantInsn, " ", "") {
+		t.Errorf("instruction %q, GDB says %q", in["text"], wantInsn)
+	}
+	faulting := false
+	for _, op := range in["operands"].([]any) {
+		if m := op.(map[string]any); m["kind"] == "memory" && m["error"] != nil {
+			faulting = true
+		}
+	}
+	if !faulting {
+		t.Errorf("no unreadable memory operand in %v", in["operands"])
+	}
+	if args := rep["backtrace"].([]any)[0].(map[string]any)["args"]; args == nil {
+		t.Errorf("frame 0 has no arguments: %v", rep["backtrace"])
+	}
+	c.ok("rr_triage", args{"max_frames": 1}, "more frames")
+	c.fails("rr_triage", args{"max_frames": 1000}, "max_frames")
+	c.ok("rr_continue", nil, "killed", "SIGSEGV")
+	c.fails("rr_triage", nil, "SIGSEGV", "rr_live_start")
 }
