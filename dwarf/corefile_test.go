@@ -362,5 +362,5 @@ func openWithDebugFile(path string) (*Image, error) {
 			}
 		}
 	}
-	return Load(f)
+	return LoadSplit(f, nil)
 }

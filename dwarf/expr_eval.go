@@ -89,6 +89,9 @@ func Eval(ctx context.Context, s EvalScope, e Expr) (o Object, err error) {
 	}()
 	ev := newEvaluator(ctx, s)
 	o, err = ev.eval(e)
+	if nd, ok := o.Type.(*NoDebugType); ok && err == nil {
+		return Object{}, noDebugError(nd)
+	}
 	if err == nil && o.Err != nil && !errors.Is(o.Err, ErrOptimizedOut) {
 		// An optimized-out result is a value (GDB prints <optimized
 		// out>); using it in an operation is the error.
@@ -169,9 +172,20 @@ func (ev *evaluator) base(name string) *BaseType {
 	if !ok {
 		sp = baseSpecs["int"]
 	}
+	if name == "long" || name == "unsigned long" {
+		sp.size = int64(ev.ptrSize()) // ILP32 on i386, LP64 on x86-64
+	}
 	t := &BaseType{CommonType: CommonType{Name: name, ByteSize: sp.size, Lang: ev.lang}, Encoding: sp.enc}
 	ev.types[name] = t
 	return t
+}
+
+// ptrSize is the size of a pointer (and of long) of the target.
+func (ev *evaluator) ptrSize() int64 {
+	if ev.env != nil && ev.env.PtrSize > 0 {
+		return int64(ev.env.PtrSize)
+	}
+	return 8
 }
 
 func (ev *evaluator) boolType() *BaseType {
@@ -310,6 +324,9 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 				t = r.Elem
 			}
 		}
+		if nd, ok := t.(*NoDebugType); ok {
+			return Object{}, noDebugError(nd)
+		}
 		n := sizeOf(t)
 		if n < 0 {
 			return Object{}, fmt.Errorf("sizeof of incomplete type %s", typeString(t))
@@ -438,6 +455,11 @@ func (ev *evaluator) ident(name string) (Object, error) {
 	if !errors.Is(err, ErrNotFound) {
 		return Object{}, err
 	}
+	hint := ""
+	var nse *NoSymbolError
+	if errors.As(err, &nse) {
+		hint = nse.Hint
+	}
 	if tr := ev.env.Types; tr != nil {
 		if et, v, ok := tr.Enumerator(name); ok {
 			return ev.makeInt(et, v), nil
@@ -455,7 +477,7 @@ func (ev *evaluator) ident(name string) (Object, error) {
 	if _, err := ev.s.LookupType(name); err == nil {
 		return Object{}, fmt.Errorf("attempt to use a type name as an expression")
 	}
-	return Object{}, noSymbol(name)
+	return Object{}, fmt.Errorf("No symbol %q in current context%s: %w", name, hint, ErrNotFound)
 }
 
 // rvalue strips references: the referenced object.
@@ -552,14 +574,14 @@ func (ev *evaluator) scalarOf(o Object) (scalar, error) {
 		if !ok {
 			return scalar{}, errors.New("only values in memory can be used as pointers")
 		}
-		pt := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t.Elem}
+		pt := &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t.Elem}
 		return scalar{t: pt, isPtr: true, i: int64(a), unsigned: true, size: 8}, nil
 	case *FuncType:
 		a, ok := o.Addr()
 		if !ok {
 			return scalar{}, errors.New("function not in memory")
 		}
-		pt := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: o.Type}
+		pt := &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: o.Type}
 		return scalar{t: pt, isPtr: true, i: int64(a), unsigned: true, size: 8}, nil
 	case *StructType:
 		return scalar{}, unsupported("overloaded operator on " + typeString(o.Type))

@@ -3,11 +3,16 @@ package dwarf
 import (
 	"context"
 	stddwarf "debug/dwarf"
+	"debug/elf"
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/go-delve/delve/pkg/dwarf/regnum"
+	"github.com/ianlancetaylor/demangle"
+
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // FrameScope is the EvalScope of a Frame: it turns the frame's variable
@@ -29,6 +34,9 @@ type FrameScope struct {
 func NewFrameScope(f *Frame, t *Target, types *TypeReader) *FrameScope {
 	s := &FrameScope{f: f, t: t, types: types}
 	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: s.symbolize, ImplicitPointee: s.variableAt}
+	if f.Image != nil {
+		s.env.PtrSize = f.Image.PtrSize()
+	}
 	if t != nil {
 		s.env.Mem = t.ReadMemory
 	}
@@ -58,17 +66,18 @@ func (s *FrameScope) symbolize(addr uint64) (string, bool) {
 	if img == nil || addr < bias || s.types == nil {
 		return "", false
 	}
-	sym, off, ok := s.types.symbols(img.ELF()).lookup(addr - bias)
-	if !ok {
+	sym, off, err := img.syms.LookupAddr(addr - bias)
+	if err != nil || (off >= sym.Size && !(sym.Size == 0 && off == 0)) {
 		return "", false
 	}
+	fn := sym.Type != elf.STT_OBJECT
 	cxxFunc := ""
-	if sym.fn && !strings.HasPrefix(sym.name, "_Z") {
-		if fn := img.FuncAt(sym.addr); fn != nil && fn.CPlusPlus() {
-			cxxFunc = sym.name + "(" + s.paramSpelling(fn) + ")"
+	if fn && !strings.HasPrefix(sym.Name, "_Z") {
+		if f := img.FuncAt(sym.Addr); f != nil && f.CPlusPlus() {
+			cxxFunc = sym.Name + "(" + s.paramSpelling(f) + ")"
 		}
 	}
-	return symbolText(sym.displayName(cxxFunc), off), true
+	return symbolText(symbolDisplayName(sym, fn, cxxFunc), off), true
 }
 
 // paramSpelling spells a function's parameter types as the demangler
@@ -218,7 +227,17 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	mk := func(t Type, v uint64) Object {
 		return BytesObject(t, binary.LittleEndian.AppendUint64(nil, v)[:sizeOf(t)])
 	}
-	long := &BaseType{CommonType: CommonType{Name: "long", ByteSize: 8, Lang: lang}, Encoding: ateSigned}
+	ptr := int64(8)
+	if s.f.Image != nil && s.f.Image.Is32Bit() {
+		// i386: eip, esp and ebp are the pc, sp and fp (pointers);
+		// the other e-registers are the whole (int) registers.
+		ptr = 4
+		switch name {
+		case "eip", "esp", "ebp":
+			name = map[string]string{"eip": "rip", "esp": "rsp", "ebp": "rbp"}[name]
+		}
+	}
+	long := &BaseType{CommonType: CommonType{Name: "long", ByteSize: ptr, Lang: lang}, Encoding: ateSigned}
 	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: lang}, Encoding: ateSigned}
 	voidT := &VoidType{CommonType{Name: "void", Lang: lang}}
 	if sub, ok := subRegisters[name]; ok {
@@ -243,9 +262,9 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	switch reg {
 	case regnum.AMD64_Rip:
 		ft := &FuncType{CommonType: CommonType{Lang: lang}, Return: voidT, Prototyped: lang == LangCPlusPlus}
-		return mk(&PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: ft}, v), nil
+		return mk(&PointerType{CommonType: CommonType{ByteSize: ptr, Lang: lang}, Elem: ft}, v), nil
 	case regnum.AMD64_Rsp, regnum.AMD64_Rbp:
-		return mk(&PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: voidT}, v), nil
+		return mk(&PointerType{CommonType: CommonType{ByteSize: ptr, Lang: lang}, Elem: voidT}, v), nil
 	case regnum.AMD64_Rflags:
 		return mk(eflagsType(lang), v), nil
 	case regnum.AMD64_Cs, regnum.AMD64_Ss, regnum.AMD64_Ds, regnum.AMD64_Es,
@@ -309,7 +328,7 @@ type ImageScope struct {
 func NewImageScope(img *Image, t *Target, types *TypeReader, bias uint64) *ImageScope {
 	s := &ImageScope{img: img, t: t, types: types, bias: bias}
 	fs := &FrameScope{f: &Frame{Image: img, Bias: bias}, t: t, types: types}
-	s.env = &ValueEnv{Types: types, Bias: bias, Symbolize: fs.symbolize}
+	s.env = &ValueEnv{Types: types, Bias: bias, Symbolize: fs.symbolize, PtrSize: img.PtrSize()}
 	if t != nil {
 		s.env.Mem = t.ReadMemory
 	}
@@ -462,4 +481,34 @@ func staticIn(d *stddwarf.Data, types *TypeReader, bias uint64, off stddwarf.Off
 		}
 	}
 	return Object{}, false
+}
+
+// symbolDisplayName is the name GDB prints inside <...> for an ELF symbol:
+// demangled with parameters for C++ (cxxFunc, if set, is the physname of
+// an unmangled C++ function), and a gcc function-local static "buf.0" as
+// the variable's name.
+func symbolDisplayName(sym symbols.Symbol, fn bool, cxxFunc string) string {
+	name := sym.Name
+	if strings.HasPrefix(name, "_Z") {
+		if d, err := demangle.ToString(name); err == nil {
+			return d
+		}
+		return name
+	}
+	if cxxFunc != "" {
+		return cxxFunc
+	}
+	if !fn && sym.Bind == elf.STB_LOCAL {
+		if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 && strings.Trim(name[i+1:], "0123456789") == "" {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+func symbolText(name string, off uint64) string {
+	if off == 0 {
+		return name
+	}
+	return name + "+" + strconv.FormatUint(off, 10)
 }

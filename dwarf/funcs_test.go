@@ -149,7 +149,7 @@ func TestDebugFrameCIEv4(t *testing.T) {
 	if !ok {
 		t.Fatal("rewrite failed")
 	}
-	fdes, err := parseFDEs(fixed, 0)
+	fdes, err := parseFDEs(fixed, 0, 8)
 	if err != nil || len(fdes) != 1 {
 		t.Fatalf("parse: %v, %d FDEs", err, len(fdes))
 	}
@@ -209,7 +209,7 @@ func FuzzCFI(f *testing.F) {
 				}
 				in = fixed
 			}
-			fdes, err := parseFDEs(in, eh)
+			fdes, err := parseFDEs(in, eh, 8)
 			if err != nil {
 				continue
 			}
@@ -321,23 +321,6 @@ func TestConcurrentLookups(t *testing.T) {
 	for range 4 {
 		if msg := <-done; msg != "" {
 			t.Error(msg)
-		}
-	}
-}
-
-func TestStripParamList(t *testing.T) {
-	for in, want := range map[string]string{
-		"f(int, char*)":                      "f",
-		"geo::Circle::area() const":          "geo::Circle::area",
-		"geo::Circle::area()":                "geo::Circle::area",
-		"geo::(anonymous namespace)::hidden": "geo::(anonymous namespace)::hidden",
-		"S::operator()":                      "S::operator()",
-		"S::operator()(int)":                 "S::operator()",
-		"twice<int>(int)":                    "twice<int>",
-		"main":                               "main",
-	} {
-		if got := stripParamList(in); got != want {
-			t.Errorf("stripParamList(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func (img *Image) newVariable(e attrGetter, off stddwarf.Offset, u *unit, kind V
 	v.Name, _ = e.Val(stddwarf.AttrName).(string)
 	v.TypeOff, _ = e.Val(stddwarf.AttrType).(stddwarf.Offset)
 	if u != nil {
-		if i := attrInt2(e, stddwarf.AttrDeclFile); i > 0 {
+		if i := declFileIndex(e, u.version); i >= 0 {
 			v.DeclFile = u.fileName(i)
 		}
 	}
@@ -147,6 +147,11 @@ func (img *Image) locate(e attrGetter, u *unit, env *exprEnv, pc uint64) (Locati
 	}
 	if env == nil {
 		env = &exprEnv{}
+	}
+	if env.arch == nil && img.arch != nil {
+		e := *env
+		e.arch = img.arch
+		env = &e
 	}
 	return evalLocation(expr, env)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -75,17 +76,15 @@ func (o *oursSide) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("auxv: %w", err)
 	}
-	var entry uint64
-	for _, e := range rsp.ParseAuxv(av, 8) {
-		if e.Type == rsp.AT_ENTRY {
-			entry = e.Value
-		}
-	}
 	m, err := openModule(o.prog, 0)
 	if err != nil {
 		return err
 	}
-	m.bias = entry - m.img.ELF().Entry
+	aux, err := symbols.ParseAuxv(av, m.img.PtrSize(), binary.LittleEndian)
+	if err != nil {
+		return err
+	}
+	m.bias = symbols.BiasFromEntry(m.sym, aux[symbols.AT_ENTRY])
 	m.setExtent()
 	o.mods = []*module{m}
 	// Run to main the way "break main" resolves it (GDB: -break-insert -t main).
@@ -161,7 +160,11 @@ func (m *module) close() {
 
 // loadLibraries adds the shared libraries gdbserver lists (svr4).
 func (o *oursSide) loadLibraries(ctx context.Context) error {
-	libs, err := o.c.LibrariesSVR4(ctx)
+	doc, err := o.c.ReadXfer(ctx, "libraries-svr4", "")
+	if err != nil {
+		return fmt.Errorf("libraries: %w", err)
+	}
+	libs, err := symbols.ParseLibrariesSVR4(string(doc))
 	if err != nil {
 		return fmt.Errorf("libraries: %w", err)
 	}
@@ -173,7 +176,7 @@ func (o *oursSide) loadLibraries(ctx context.Context) error {
 		if l.Name == "" || known[l.Name] || !strings.HasPrefix(l.Name, "/") {
 			continue
 		}
-		m, err := openModule(l.Name, l.Addr)
+		m, err := openModule(l.Name, l.LAddr)
 		if err != nil {
 			continue // vdso and the like
 		}
@@ -349,7 +352,11 @@ func (o *oursSide) resume(ctx context.Context) (event, error) {
 			}
 			return event{hits: hits}, nil
 		}
-		pc, err := o.c.ReadRegisterUint(ctx, o.thread, "rip")
+		pcName := "rip"
+		if o.mods[0].img.Is32Bit() {
+			pcName = "eip"
+		}
+		pc, err := o.c.ReadRegisterUint(ctx, o.thread, pcName)
 		if err != nil {
 			return event{}, err
 		}
@@ -385,6 +392,9 @@ func (o *oursSide) regs(ctx context.Context) (dwarf.Regs, error) {
 	td := o.c.Target()
 	for _, reg := range td.Registers {
 		n, ok := dwarf.RegNum(reg.Name)
+		if o.mods[0].img.Is32Bit() {
+			n, ok = dwarf.RegNum32(reg.Name)
+		}
 		if !ok || reg.Offset+reg.Size() > len(g) {
 			continue
 		}

@@ -41,9 +41,10 @@ func (s *Session) types(img *dwarf.Image) *dwarf.TypeReader {
 
 func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *dwarf.ValueEnv {
 	return &dwarf.ValueEnv{
-		Mem:   s.memFunc(ctx),
-		Types: s.types(img),
-		Bias:  bias,
+		Mem:     s.memFunc(ctx),
+		Types:   s.types(img),
+		Bias:    bias,
+		PtrSize: s.ptrSize(),
 		Symbolize: func(a uint64) (string, bool) {
 			n := s.dataSymbol(ctx, a)
 			return n, n != ""
@@ -141,7 +142,10 @@ func (fs *frameScope) Global(name string) (dwarf.Object, error) {
 			return fs.varObject(v)
 		}
 	}
-	return dwarf.Object{}, fmt.Errorf("no symbol %q in current context: %w", name, dwarf.ErrNotFound)
+	if o, ok := fs.s.elfData(fs.ctx, name); ok {
+		return o, nil
+	}
+	return dwarf.Object{}, &dwarf.NoSymbolError{Name: name, Hint: fs.noSymbolHint(name)}
 }
 
 func (fs *frameScope) Register(name string) (dwarf.Object, error) {
@@ -157,13 +161,18 @@ func (fs *frameScope) Register(name string) (dwarf.Object, error) {
 			return dwarf.Object{}, fmt.Errorf("register $%s is not available in this frame: %w", name, dwarf.ErrNotFound)
 		}
 	}
-	var t dwarf.Type = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "long", ByteSize: 8}, Encoding: 5}
+	ptr := int64(fs.f.Image.PtrSize())
+	if len(b) == 8 && ptr == 4 {
+		b = b[:4]
+	}
+	var t dwarf.Type = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "long", ByteSize: ptr}, Encoding: 5}
 	if len(b) == 16 {
 		t = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "__int128", ByteSize: 16}, Encoding: 7}
 	}
 	n := strings.ToLower(strings.TrimPrefix(name, "$"))
-	if n == "rip" || n == "pc" || n == "rsp" || n == "sp" || n == "rbp" || n == "fp" {
-		t = &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: 8}, Elem: &dwarf.VoidType{}}
+	switch n {
+	case "rip", "pc", "rsp", "sp", "rbp", "fp", fs.s.pcName(), fs.s.spName(), fs.s.fpName():
+		t = &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: ptr}, Elem: &dwarf.VoidType{}}
 	}
 	return dwarf.BytesObject(t, b), nil
 }
@@ -238,8 +247,6 @@ func exprError(expr string, err error) error {
 	switch {
 	case errors.As(err, &se):
 		return argErrorf("expression", "%q: %v", expr, err)
-	case errors.Is(err, dwarf.ErrNotFound):
-		return fmt.Errorf("%q: %v: %w", expr, err, ErrNotFound)
 	case errors.Is(err, ErrExited):
 		return err
 	}
@@ -398,6 +405,9 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 		fs := &frameScope{s: s, ctx: ctx, f: f, img: f.Image, env: s.valueEnv(ctx, f.Image, f.Bias)}
 		fs.tr = fs.env.Types
 		add := func(v dwarf.Variable, kind string) {
+			if v.Name == "" {
+				return // an unnamed parameter: GDB lists no symbol for it
+			}
 			val := Value{Name: v.Name, Kind: kind}
 			o, err := fs.varObject(v)
 			if err != nil {
@@ -414,7 +424,7 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				if v.LocErr != nil {
 					val.Error = v.LocErr.Error()
 				}
-				val.Value = "<optimized out>"
+				val.Value = dwarf.OptimizedOutText(o.Type)
 				out = append(out, val)
 				return
 			}

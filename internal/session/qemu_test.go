@@ -2,13 +2,10 @@ package session
 
 import (
 	"context"
-	"debug/dwarf"
-	"debug/elf"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,192 +13,137 @@ import (
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
-// qemuSession records testprogs/kernel under QEMU and connects a session
-// to a replay of it (the real reverse peer, docs/peers.md §2). It returns
-// the kernel's path. The kernel is i386: rrmcp's DWARF engine reads amd64
-// only, so the test finds lines and symbols itself with debug/dwarf.
-func qemuSession(t *testing.T) (*Session, string) {
+// Sessions on QEMU's record/replay of the i386 multiboot test kernel
+// (testprogs/kernel): the real reverse-capable peer (docs/peers.md §2).
+// One recording serves every test of the package; each test replays it.
+
+var kernelRec struct {
+	once   sync.Once
+	tmp    string // removed by TestMain
+	kernel string
+	dir    string
+	err    error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if kernelRec.tmp != "" {
+		os.RemoveAll(kernelRec.tmp)
+	}
+	os.Exit(code)
+}
+
+// recordKernel builds and records the test kernel once per test binary.
+func recordKernel(t *testing.T) (kernel, recDir string) {
 	t.Helper()
 	testenv.QEMU(t)
 	testenv.NeedTool(t, "qemu-img")
 	testenv.NeedTool(t, "make")
 	testenv.NeedTool(t, "gcc")
-	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Second)
-	defer cancel()
-	dir := t.TempDir()
-	kernel, err := qemu.BuildKernel(ctx, filepath.Join(testenv.Root(t), "testprogs", "kernel"), dir)
-	if err != nil {
-		t.Fatal(err)
+	root := testenv.Root(t)
+	kernelRec.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
+		defer cancel()
+		dir, err := os.MkdirTemp("", "rrmcp-session-kernel-")
+		if err != nil {
+			kernelRec.err = err
+			return
+		}
+		kernelRec.tmp = dir
+		kernelRec.kernel, kernelRec.err = qemu.BuildKernel(ctx, filepath.Join(root, "testprogs", "kernel"), dir)
+		if kernelRec.err != nil {
+			return
+		}
+		rec, err := qemu.Record(ctx, filepath.Join(dir, "rec"), kernelRec.kernel)
+		if err != nil {
+			kernelRec.err = err
+			return
+		}
+		kernelRec.dir = rec.Dir
+	})
+	if kernelRec.err != nil {
+		t.Fatal(kernelRec.err)
 	}
-	rec, err := qemu.Record(ctx, filepath.Join(dir, "rec"), kernel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := qemu.StartReplay(ctx, rec.Dir)
+	return kernelRec.kernel, kernelRec.dir
+}
+
+// qemuSession replays the kernel recording and connects a session to it.
+func qemuSession(t *testing.T, ctx context.Context) (*Session, *Stop, *qemu.Replay) {
+	t.Helper()
+	kernel, dir := recordKernel(t)
+	rep, err := qemu.StartReplay(ctx, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(rep.Kill)
-	m := NewManager(Config{Timeouts: Timeouts{Startup: 30 * time.Second, Connect: 30 * time.Second, Forward: 30 * time.Second, Reverse: 60 * time.Second, Breakpoint: 10 * time.Second, Eval: 10 * time.Second}})
+	m := NewManager(Config{})
 	t.Cleanup(m.Close)
-	s, _, err := m.Connect(ctx, ConnectOptions{Address: rep.Addr(), Program: kernel})
+	s, st, err := m.Connect(ctx, ConnectOptions{Address: rep.Addr(), Program: kernel})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("connect to the QEMU replay: %v\nQEMU output:\n%s", err, rep.Output(20))
 	}
-	return s, kernel
+	return s, st, rep
 }
 
-// kernelLines is the kernel's line table and symbols, read with the
-// standard library (the oracle for what the session reports).
-type kernelLines struct {
-	rows []dwarf.LineEntry
-	syms map[string]uint64
-	src  []string
-}
-
-func readKernelLines(t *testing.T, path string) *kernelLines {
-	t.Helper()
-	f, err := elf.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	k := &kernelLines{syms: map[string]uint64{}}
-	syms, err := f.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range syms {
-		k.syms[s.Name] = s.Value
-	}
-	d, err := f.DWARF()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := d.Reader()
-	for {
-		e, err := r.Next()
-		if err != nil || e == nil {
-			break
-		}
-		if e.Tag != dwarf.TagCompileUnit {
-			continue
-		}
-		lr, err := d.LineReader(e)
-		if err != nil || lr == nil {
-			continue
-		}
-		var le dwarf.LineEntry
-		for lr.Next(&le) == nil {
-			if le.File != nil && strings.HasSuffix(le.File.Name, "kernel.c") {
-				k.rows = append(k.rows, le)
-			}
-		}
-	}
-	b, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "kernel", "kernel.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k.src = strings.Split(string(b), "\n")
-	return k
-}
-
-// line returns the 1-based line of kernel.c whose text contains marker.
-func (k *kernelLines) line(t *testing.T, marker string) int {
-	for i, l := range k.src {
-		if strings.Contains(l, marker) {
-			return i + 1
-		}
-	}
-	t.Fatalf("kernel.c has no line with %q", marker)
-	return 0
-}
-
-// addrOf is the first statement address of line n.
-func (k *kernelLines) addrOf(t *testing.T, n int) uint64 {
-	for _, r := range k.rows {
-		if r.Line == n && r.IsStmt {
-			return r.Address
-		}
-	}
-	t.Fatalf("no code for kernel.c:%d", n)
-	return 0
-}
-
-// lineAt maps pc to its line (the row with the greatest address <= pc).
-func (k *kernelLines) lineAt(pc uint64) int {
-	best, line := uint64(0), 0
-	for _, r := range k.rows {
-		if r.Address <= pc && r.Address >= best && !r.EndSequence {
-			best, line = r.Address, r.Line
-		}
-	}
-	return line
-}
-
-// TestQEMUReverseLastWrite: the kernel sets slot = 7 in kmain, then
-// corrupt() overwrites it with 0xdead (PLANTED-WRITE). Stopped after
-// that, LastWrite with count 2 must name the planted line with old 7 and
-// new 0xdead, then kmain's "slot = 7" with old 0 and new 7, with QEMU
-// instruction counts in decreasing order.
-func TestQEMUReverseLastWrite(t *testing.T) {
-	s, kernel := qemuSession(t)
-	k := readKernelLines(t, kernel)
-	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+// TestQEMUKernelStart: a session on the i386 kernel's replay starts where
+// the machine is (the BIOS reset vector), says that this is outside the
+// kernel and where the kernel starts, names i386 registers; then break
+// bump, continue (forward replay) and inspect the 32-bit frame: backtrace
+// bump <- kmain, parameters, globals, a finish back into kmain.
+func TestQEMUKernelStart(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	after := k.line(t, "sum += slot - 0xdead")
-	bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("*%#x", k.addrOf(t, after)), "", false)
+	s, st, _ := qemuSession(t, ctx)
+	if st.Frame == nil || st.Frame.Location.PC == "0x0" {
+		t.Fatalf("first stop %+v: want the machine's real pc", st)
+	}
+	if !strings.Contains(st.Message, "outside kernel.elf") || !strings.Contains(st.Message, "_start") {
+		t.Errorf("first stop message %q: want it to say the pc is outside kernel.elf and where the kernel starts", st.Message)
+	}
+	regs, err := s.Registers(ctx, []string{"pc", "eip", "esp", "eflags"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := s.Continue(ctx, false)
-	if err != nil || st.Reason != "breakpoint" {
-		t.Fatalf("continue to kernel.c:%d: %+v %v", after, st, err)
+	if regs[0].Name != "eip" || regs[1].Value != regs[0].Value || regs[0].Value != st.Frame.Location.PC {
+		t.Errorf("registers %+v: want $pc named eip, equal to the stop pc %s", regs, st.Frame.Location.PC)
 	}
-	// Off the breakpoint: a reverse-continue from a breakpoint hit is
-	// where QEMU 10's replay deadlocks most (rsp/qemu_test.go).
-	if err := s.RemoveBreakpoint(ctx, bp.Number); err != nil {
+	if _, err := s.SetBreakpoint(ctx, "bump", "", false); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.StepInstruction(ctx, 1, false, false); err != nil {
-		t.Fatal(err)
-	}
-	slot := k.syms["slot"]
-	if slot == 0 {
-		t.Fatal("kernel.elf has no symbol slot")
-	}
-	lw, err := s.LastWrite(ctx, fmt.Sprintf("*%#x", slot), 4, 2)
-	if errors.Is(err, ErrTimeout) {
-		// QEMU 10.0.2's bc with a write watchpoint inserted after the
-		// replay ran forward got no stop reply in every run on the Intel
-		// Xeon VM (the replay hangs, peers.md §2.5); the same bc with the
-		// watchpoint in place from icount 0 answers
-		// (rsp.TestQEMUReverseWatchpoint). Listed by make test as a skip.
-		t.Skip("SKIP(qemu deadlock): " + err.Error())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if lw.Current != "0xadde0000" || !lw.Complete || len(lw.Writers) != 2 {
-		t.Fatalf("last writes of slot: %+v", lw)
-	}
-	want := []struct {
-		line     int
-		old, new string
-	}{
-		{k.line(t, "PLANTED-WRITE"), "0x07000000", "0xadde0000"},
-		{k.line(t, "slot = 7;"), "0x00000000", "0x07000000"},
-	}
-	for i, w := range want {
-		got := lw.Writers[i]
-		var pc uint64
-		fmt.Sscanf(got.Frame.PC, "0x%x", &pc)
-		if l := k.lineAt(pc); l != w.line || got.Old != w.old || got.New != w.new {
-			t.Errorf("writer %d: pc %s (kernel.c:%d) old %s new %s; want kernel.c:%d old %s new %s", i, got.Frame.PC, l, got.Old, got.New, w.line, w.old, w.new)
+	for hit := 1; hit <= 2; hit++ {
+		if st, err = s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+			t.Fatalf("continue to bump #%d: %+v %v", hit, st, err)
 		}
 	}
-	if lw.Writers[0].Icount <= lw.Writers[1].Icount || lw.Writers[1].Icount <= 0 {
-		t.Errorf("icounts %d, %d: want decreasing, positive", lw.Writers[0].Icount, lw.Writers[1].Icount)
+	frames, _, _, err := s.Backtrace(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("writers: %+v", lw.Writers)
+	if len(frames) < 2 || frames[0].Location.Function != "bump" || frames[1].Location.Function != "kmain" ||
+		filepath.Base(frames[0].Location.File) != "kernel.c" || frames[1].Location.Line != 74 {
+		t.Fatalf("backtrace %+v: want bump (kernel.c) <- kmain at kernel.c:74", frames)
+	}
+	for _, c := range []struct{ expr, want string }{
+		{"v", "2"}, {"counter", "1"}, {"sizeof(long)", "4"}, {"sizeof(&counter)", "4"},
+		{"$sp == $esp", "1"}, {"*(int *)&counter + v", "3"},
+	} {
+		r, err := s.Evaluate(ctx, c.expr)
+		if err != nil || r.Value != c.want {
+			t.Errorf("evaluate %s = %+v %v, want %s", c.expr, r, err, c.want)
+		}
+	}
+	if st, err = s.Finish(ctx, false); err != nil || st.Frame == nil || st.Frame.Location.Function != "kmain" {
+		t.Fatalf("finish: %+v %v, want a stop in kmain", st, err)
+	}
+	vals, _, err := s.Locals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, v := range vals {
+		got[v.Name] = v.Value
+	}
+	if got["sum"] != "3" || got["i"] != "2" {
+		t.Errorf("kmain locals %v: want sum 3, i 2", got)
+	}
 }
