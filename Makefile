@@ -40,6 +40,14 @@ deps:
 	    $(APT) install -y -qq --no-install-recommends qemu-system-x86 qemu-utils >/dev/null || exit 1; \
 	  fi; \
 	fi; \
+	if ! qemu-i386 --version 2>/dev/null | grep -Eq 'version ([1-9][0-9])\.'; then \
+	  echo "deps: installing qemu-user >= 10 (qemu-i386: the peer for -m32 programs where the kernel cannot run them)"; \
+	  if [ -f /etc/debian_version ] && grep -q '^12' /etc/debian_version; then \
+	    $(APT) install -y -qq --no-install-recommends -t bookworm-backports qemu-user >/dev/null || exit 1; \
+	  else \
+	    $(APT) install -y -qq --no-install-recommends qemu-user >/dev/null || exit 1; \
+	  fi; \
+	fi; \
 	if [ ! -x node_modules/.bin/mcp-inspector ]; then \
 	  echo "deps: installing the MCP Inspector CLI 2.12.0 (npm, into ./node_modules) for the MCP smoke test"; \
 	  npm install --no-save --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0 >/dev/null || exit 1; \
@@ -66,7 +74,7 @@ test: deps testprogs
 	@# QEMU's reverse-execution deadlock is load-sensitive: its tests run alone, after the rest.
 	@set -o pipefail; export CI=$${CI:-true}; \
 	{ $(GO) test -json -count=1 -timeout 15m -skip '$(QEMU_REVERSE)' $(TESTFLAGS) ./... 2>&1; \
-	  $(GO) test -json -count=1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ ./internal/session/ 2>&1; } | $(BIN)/testreport -log .test.log; \
+	  $(GO) test -json -count=1 -p 1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ ./internal/session/ 2>&1; } | $(BIN)/testreport -log .test.log; \
 	rc=$$?; grep -h '^gdb-differential:\|^real-world-differential:' .test.log || true; \
 	awk '/^hostile-faults:/ {fi+=$$2; fs+=$$3; f=1} /^hostile-badinput:/ {bt+=$$2; bc+=$$3; b=1} \
 	     /^hostile-cycles:/ {cy+=$$2; lo+=$$3; c=1} \

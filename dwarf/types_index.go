@@ -149,7 +149,7 @@ func (r *TypeReader) addTag(name string, off stddwarf.Offset, lang Lang) {
 		r.tags[name] = off
 	}
 	if lang == LangCPlusPlus {
-		if c := canonicalTemplateName(name); c != name {
+		if c := canonicalCxxName(name); c != name {
 			if _, dup := r.tags[c]; !dup {
 				r.tags[c] = off
 			}
@@ -206,7 +206,7 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	if tagged {
 		// "struct S" names the tag, never a typedef S.
 		if off, ok = r.tags[key]; !ok {
-			off, ok = r.tags[canonicalTemplateName(key)]
+			off, ok = r.tags[canonicalCxxName(key)]
 		}
 	}
 	if !ok {

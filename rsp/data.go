@@ -52,6 +52,7 @@ func (c *Client) Threads(ctx context.Context) ([]Thread, error) {
 			return nil, fmt.Errorf("threads: %w", err)
 		}
 		if r == "l" {
+			c.threadsSeen = max(c.threadsSeen, len(out))
 			return out, nil
 		}
 		rest, ok := strings.CutPrefix(r, "m")

@@ -176,6 +176,32 @@ func TestGDBDifferential(t *testing.T) {
 		t.Errorf("stops.txt has %d stops; issue 3 asks for at least 50", len(specs))
 	}
 	srcs := checkEveryProgram(t, progs)
+	for _, p := range progs {
+		if testenv.IsI386(testenv.Prog(t, p)) {
+			i386Peer = testenv.I386Peer(t)
+			t.Logf("i386 programs (%s, ...) run under %s", p, i386Peer)
+			break
+		}
+	}
+	if i386Peer == "qemu-i386" {
+		// QEMU user mode has no watchpoints (Z2-Z4 reply empty; GDB falls
+		// back to single-stepping the whole program): those stops of i386
+		// programs are not compared there, and the log says so.
+		for _, p := range progs {
+			if !testenv.IsI386(testenv.Prog(t, p)) {
+				continue
+			}
+			kept := byProg[p][:0]
+			for _, sp := range byProg[p] {
+				if sp.Kind == stopWatch {
+					t.Logf("%s (stops.txt:%d): not compared: qemu-i386 has no watchpoints", sp, sp.Line)
+					continue
+				}
+				kept = append(kept, sp)
+			}
+			byProg[p] = kept
+		}
+	}
 
 	var mu sync.Mutex
 	type result struct {
@@ -226,9 +252,6 @@ func TestGDBDifferential(t *testing.T) {
 		}
 	})
 
-	if n := spuriousSteps.Load(); n > 0 {
-		t.Logf("session: %d Continue calls ended with a spurious \"step\" stop (a second thread's pending hit of a breakpoint removed meanwhile; GDB ignores those) and were continued", n)
-	}
 	if n := closeHangs.Load(); n > 0 {
 		t.Errorf("%d debugger sessions did not shut down within 20 s (a debuggee or server was left running)", n)
 	}

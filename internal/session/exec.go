@@ -53,7 +53,7 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 	}
 	s.invalidate()
 	s.setRunning(true)
-	st, err := f(ctx)
+	st, err := atHistoryStart(f(ctx))
 	s.setRunning(false)
 	s.invalidate()
 	if _, ok := s.tconds[pc0]; ok {
@@ -78,7 +78,11 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		switch {
 		case rev:
-			return s.c.ReverseContinue(ctx)
+			st, err := s.c.ReverseContinue(ctx)
+			if err == nil {
+				st = s.explainReverseStop(ctx, st)
+			}
+			return st, err
 		case sig != 0:
 			// Like GDB, continuing after a signal stop delivers the
 			// signal: the handler runs, or a SIGSEGV kills the program.
@@ -129,9 +133,11 @@ func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 		return out, true
 	}
 	s.noteSignalsSeen(out)
-	if out.Reason == "watchpoint" && out.Watch != nil {
+	if out.Reason == "watchpoint" && out.Watch != nil && !(st.Direction == rsp.Reverse && s.c.Dialect() == rsp.DialectQEMU) {
 		// Like GDB, a write watchpoint reports only writes that change
-		// the value.
+		// the value. Not on QEMU in reverse: its stop is right after the
+		// write (docs/peers.md §2.4), whose previous value is not known
+		// there. (rr stops before the write when going backwards.)
 		if b, err := s.findBP(out.Watch.Number); err == nil && b.typ == rsp.WriteWatchpoint && !b.changed {
 			b.hits--
 			return out, true

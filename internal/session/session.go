@@ -124,14 +124,16 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 		s.invalidate()
 		err = context.Cause(ctx)
 	}
-	if err == nil && s.c != nil && s.c.Err() != nil {
+	if err == nil && s.c != nil && s.c.Dead() != nil {
 		// The connection died under a call that tolerated the failed
 		// reads (an unwind stops at unreadable memory): say so, instead
 		// of answering from what was cached.
-		err = fmt.Errorf("rsp: %w", s.c.Err())
+		err = fmt.Errorf("rsp: %w", s.c.Dead())
 	}
 	switch {
 	case err == nil:
+	case s.c != nil && s.c.Dead() != nil:
+		err = s.deadError(err)
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
 		err = fmt.Errorf("%w after %v: %w", ErrTimeout, limit, err)
 	case errors.Is(err, rsp.ErrClosed):
@@ -203,8 +205,8 @@ func (s *Session) Info() Info {
 		state = "closed"
 	case s.running.Load():
 		state = "running"
-	case s.c != nil && s.c.Err() != nil:
-		state = "dead"
+	case s.c != nil && s.c.Dead() != nil:
+		state = "dead" // the connection to the server is lost
 	case s.c != nil && s.c.Exited():
 		state = "exited"
 	}
