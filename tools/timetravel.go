@@ -48,6 +48,7 @@ func (o lastWriteOut) Text() string {
 
 func (r *registry) timeTravelTools() {
 	r.triageTool()
+	r.outputTool()
 	add(r, "rr_last_write", "Who wrote this",
 		"Run backward to the statement that last changed a value (an lvalue expression or *ADDRESS) and report the writer: function, file:line and source line, old and new value, thread, and the moment (rr event/ticks, QEMU icount). count > 1 follows the chain of earlier changes. Needs a backend with history (rr, QEMU replay); a live program says it cannot.",
 		move,
@@ -157,5 +158,42 @@ func (r *registry) triageTool() {
 			}
 			t, err := s.Triage(ctx, session.TriageOptions{MaxFrames: in.MaxFrames, MaxLocals: in.MaxLocals, Suspect: in.Suspect})
 			return triageOut{t}, err
+		})
+}
+
+type outputIn struct {
+	sessionArg
+	Stream string `json:"stream,omitempty" jsonschema:"stdout (default) or stderr"`
+	Offset int64  `json:"offset,omitempty" jsonschema:"byte offset to read from (default 0); negative counts back from the end"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"bytes to return (default 4096, at most 65536)"`
+}
+
+type outputOut struct {
+	Output session.Output `json:"output"`
+}
+
+func (o outputOut) Text() string {
+	r := o.Output
+	s := fmt.Sprintf("%s bytes %d-%d of %d:\n%s", r.Stream, r.Offset, r.Offset+int64(len(r.Text)), r.Total, r.Text)
+	if r.Note != "" {
+		s += "\n" + r.Note
+	}
+	return s
+}
+
+func (r *registry) outputTool() {
+	add(r, "rr_output", "Program output",
+		"Read what the debugged program wrote to stdout or stderr (captured by rr_live_start, never mixed into the MCP stream), by byte offset. Every stop says how many bytes were written so far; offset=-N reads the last N bytes.",
+		inspect,
+		func(ctx context.Context, in outputIn) (outputOut, error) {
+			if in.Limit < 0 || in.Limit > 65536 {
+				return outputOut{}, &session.ArgError{Arg: "limit", Msg: "must be between 1 and 65536"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return outputOut{}, err
+			}
+			o, err := s.Output(ctx, in.Stream, in.Offset, in.Limit)
+			return outputOut{o}, err
 		})
 }

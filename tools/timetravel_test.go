@@ -94,3 +94,44 @@ func TestLiveTriage(t *testing.T) {
 	c.ok("rr_continue", nil, "killed", "SIGSEGV")
 	c.fails("rr_triage", nil, "SIGSEGV", "rr_live_start")
 }
+
+// TestLiveOutput: the program's stdout and stderr are captured (never on
+// the MCP stream), equal to what the program prints run directly, read in
+// pieces by offset; stops say how much was written; gdbserver's own
+// messages are not in the program's stderr.
+func TestLiveOutput(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "counter")
+	want, err := exec.Command(prog).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_continue", nil, "exited")
+	r := c.ok("rr_output", nil, "stdout")
+	if got := r.data["output"].(map[string]any)["text"]; got != string(want) {
+		t.Errorf("stdout %q, the program prints %q", got, want)
+	}
+	r = c.ok("rr_output", args{"limit": 5}, "read on with offset=5")
+	if got := r.data["output"].(map[string]any)["text"]; got != string(want[:5]) {
+		t.Errorf("first 5 bytes %q, want %q", got, want[:5])
+	}
+	c.ok("rr_output", args{"offset": 5, "limit": 4}, string(want[5:9]))
+	c.ok("rr_output", args{"offset": -5}, string(want[len(want)-5:]))
+	c.fails("rr_output", args{"stream": "stdin"}, "stream")
+
+	// stderr: an assertion message, written before the abort.
+	prog = testenv.Prog(t, "assert_fail")
+	cmd := exec.Command(prog)
+	var direct strings.Builder
+	cmd.Stderr = &direct
+	cmd.Run() //nolint:errcheck // it aborts
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_continue", nil, "SIGABRT", "Program output so far", "bytes stderr")
+	r = c.ok("rr_output", args{"stream": "stderr"}, "Assertion")
+	got := r.data["output"].(map[string]any)["text"].(string)
+	if got != direct.String() {
+		t.Errorf("stderr %q, the program prints %q", got, direct.String())
+	}
+}
