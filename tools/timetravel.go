@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/internal/session"
@@ -49,6 +50,7 @@ func (o lastWriteOut) Text() string {
 func (r *registry) timeTravelTools() {
 	r.triageTool()
 	r.outputTool()
+	r.queryTool()
 	add(r, "rr_last_write", "Who wrote this",
 		"Run backward to the statement that last changed a value (an lvalue expression or *ADDRESS) and report the writer: function, file:line and source line, old and new value, thread, and the moment (rr event/ticks, QEMU icount). count > 1 follows the chain of earlier changes. Needs a backend with history (rr, QEMU replay); a live program says it cannot.",
 		move,
@@ -195,5 +197,75 @@ func (r *registry) outputTool() {
 			}
 			o, err := s.Output(ctx, in.Stream, in.Offset, in.Limit)
 			return outputOut{o}, err
+		})
+}
+
+type queryIn struct {
+	sessionArg
+	Kind       string   `json:"kind" jsonschema:"calls (every call of a function) or writes (every change of a value)"`
+	Function   string   `json:"function,omitempty" jsonschema:"calls: the function (or any breakpoint location)"`
+	Collect    []string `json:"collect,omitempty" jsonschema:"calls: expressions to evaluate at each call, e.g. arguments"`
+	Condition  string   `json:"condition,omitempty" jsonschema:"calls: only calls where this C expression holds (evaluated in the debug server where it can)"`
+	Expression string   `json:"expression,omitempty" jsonschema:"writes: the lvalue whose changes to list"`
+	Limit      int      `json:"limit,omitempty" jsonschema:"rows to return (default 20, at most 1000)"`
+	Cursor     int      `json:"cursor,omitempty" jsonschema:"number of the first row: a previous result's next_cursor"`
+}
+
+type queryOut struct {
+	Result *session.QueryResult `json:"result"`
+}
+
+func (o queryOut) Text() string {
+	q := o.Result
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s rows (ended: %s)\n", len(q.Rows), q.Kind, q.Ended)
+	for _, r := range q.Rows {
+		fmt.Fprintf(&b, "#%d", r.N)
+		if r.Frame != nil {
+			fmt.Fprintf(&b, " %s", locText(r.Frame.Location))
+		}
+		if r.Position != nil {
+			fmt.Fprintf(&b, " [event %d ticks %d]", r.Position.Event, r.Position.Ticks)
+		}
+		if r.Old != "" || r.New != "" {
+			fmt.Fprintf(&b, " %s -> %s", orQ(r.Old), orQ(r.New))
+		}
+		for _, k := range sortedKeys(r.Values) {
+			fmt.Fprintf(&b, " %s=%s", k, r.Values[k])
+		}
+		b.WriteString("\n")
+	}
+	if q.Note != "" {
+		b.WriteString(q.Note + "\n")
+	}
+	if q.Stop != nil && !q.More {
+		b.WriteString(stopText(q.Stop))
+	}
+	return b.String()
+}
+
+func sortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func (r *registry) queryTool() {
+	add(r, "rr_query", "Execution-wide query",
+		"Run forward collecting one numbered row per call of a function (kind calls: with the collect expressions evaluated at each call, optionally only where condition holds) or per change of a value (kind writes: old and new value and the writer's line). Returns at most limit rows and a next_cursor: the program is left at the last row, so the same query with that cursor continues.",
+		move,
+		func(ctx context.Context, in queryIn) (queryOut, error) {
+			if in.Limit < 0 || in.Limit > 1000 {
+				return queryOut{}, &session.ArgError{Arg: "limit", Msg: "must be between 1 and 1000"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return queryOut{}, err
+			}
+			q, err := s.Query(ctx, session.QueryOptions{Kind: in.Kind, Function: in.Function, Expression: in.Expression, Collect: in.Collect, Condition: in.Condition, Limit: in.Limit, Cursor: in.Cursor})
+			return queryOut{q}, err
 		})
 }

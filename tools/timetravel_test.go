@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"fmt"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -133,5 +134,71 @@ func TestLiveOutput(t *testing.T) {
 	got := r.data["output"].(map[string]any)["text"].(string)
 	if got != direct.String() {
 		t.Errorf("stderr %q, the program prints %q", got, direct.String())
+	}
+}
+
+// gdbDprintf runs prog under GDB with `dprintf loc,"%d\n",expr` and
+// returns the printed values: the oracle for rr_query.
+func gdbDprintf(t *testing.T, prog, loc, expr string) []string {
+	t.Helper()
+	gdb := testenv.NeedTool(t, "gdb")
+	out, err := exec.Command(gdb, "-nx", "-batch", "-ex", `dprintf `+loc+`,"DP %d\n",`+expr, "-ex", "run", prog).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	var vals []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(l, "DP "); ok {
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) == 0 {
+		t.Fatalf("gdb printed no dprintf lines:\n%s", out)
+	}
+	return vals
+}
+
+// TestLiveQueryCalls: every call of square with its argument, in pages
+// (limit + cursor), equals GDB's dprintf; a condition keeps one row; a
+// writes query lists each change of sq.
+func TestLiveQueryCalls(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "counter")
+	want := gdbDprintf(t, prog, "square", "x")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	var got []string
+	rows := func(r result) []any { return r.data["result"].(map[string]any)["rows"].([]any) }
+	r := c.ok("rr_query", args{"kind": "calls", "function": "square", "collect": []string{"x"}, "limit": 2}, "#1", "#2", "cursor=3")
+	for _, row := range rows(r) {
+		got = append(got, row.(map[string]any)["values"].(map[string]any)["x"].(string))
+	}
+	r = c.ok("rr_query", args{"kind": "calls", "function": "square", "collect": []string{"x"}, "cursor": 3, "limit": 100}, "#3", "exited")
+	for _, row := range rows(r) {
+		got = append(got, row.(map[string]any)["values"].(map[string]any)["x"].(string))
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("rr_query calls of square: x = %v; GDB dprintf: %v", got, want)
+	}
+
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	r = c.ok("rr_query", args{"kind": "calls", "function": "square", "collect": []string{"x"}, "condition": "x == " + want[len(want)-1]}, "exited")
+	if n := len(rows(r)); n != 1 {
+		t.Errorf("conditional query: %d rows, want 1: %s", n, r.text)
+	}
+
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_breakpoint_set", args{"location": "counter.c:79"})
+	c.ok("rr_continue", nil, "counter.c:79")
+	c.ok("rr_breakpoint_remove", args{"breakpoint_number": 1})
+	r = c.ok("rr_query", args{"kind": "writes", "expression": "sq", "limit": 3}, "#1", "#3", "->")
+	sum := 0
+	for i, row := range rows(r) {
+		var x int
+		fmt.Sscan(want[i+1], &x) // square(0) leaves sq at 0: no change
+		sum += x * x
+		if nv := row.(map[string]any)["new"]; nv != fmt.Sprint(sum) {
+			t.Errorf("write %d of sq: new %v, want %d", i+1, nv, sum)
+		}
 	}
 }
