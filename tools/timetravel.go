@@ -51,6 +51,7 @@ func (r *registry) timeTravelTools() {
 	r.triageTool()
 	r.outputTool()
 	r.queryTool()
+	r.gotoTool()
 	add(r, "rr_last_write", "Who wrote this",
 		"Run backward to the statement that last changed a value (an lvalue expression or *ADDRESS) and report the writer: function, file:line and source line, old and new value, thread, and the moment (rr event/ticks, QEMU icount). count > 1 follows the chain of earlier changes. Needs a backend with history (rr, QEMU replay); a live program says it cannot.",
 		move,
@@ -267,5 +268,28 @@ func (r *registry) queryTool() {
 			}
 			q, err := s.Query(ctx, session.QueryOptions{Kind: in.Kind, Function: in.Function, Expression: in.Expression, Collect: in.Collect, Condition: in.Condition, Limit: in.Limit, Cursor: in.Cursor})
 			return queryOut{q}, err
+		})
+}
+
+type gotoIn struct {
+	sessionArg
+	Event  int64 `json:"event,omitempty" jsonschema:"rr: the event number of a row (position.event)"`
+	Icount int64 `json:"icount,omitempty" jsonschema:"QEMU replay: the instruction count of a row or writer"`
+}
+
+func (r *registry) gotoTool() {
+	add(r, "rr_goto", "Go to a moment",
+		"Put the session at a moment a query row or rr_last_write reported: on rr by event, on a QEMU replay by instruction count. A live program cannot travel and says so.",
+		move,
+		func(ctx context.Context, in gotoIn) (stopOut, error) {
+			if in.Event < 0 || in.Icount < 0 {
+				return stopOut{}, &session.ArgError{Arg: "event", Msg: "event and icount must be positive"}
+			}
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return stopOut{}, err
+			}
+			st, err := s.Goto(ctx, session.Moment{Event: in.Event, Icount: in.Icount})
+			return stopOut{st}, err
 		})
 }

@@ -22,6 +22,7 @@ func TestLiveLastWrite(t *testing.T) {
 	c.fails("rr_last_write", args{"expression": "n->next"}, "needs the program's history", "rr_watchpoint_set")
 	c.fails("rr_last_write", args{"expression": "n->next", "count": 99}, "count")
 	c.fails("rr_last_write", args{"expression": ""}, "expression")
+	c.fails("rr_goto", args{"event": 5}, "no recorded past")
 	c.ok("rr_backtrace", nil, "count_duplicates")
 }
 

@@ -85,3 +85,4 @@ func TestQEMUReverseLastWrite(t *testing.T) {
 		t.Errorf("icounts %d, %d: want decreasing, positive", lw.Writers[0].Icount, lw.Writers[1].Icount)
 	}
 }
+
