@@ -293,3 +293,21 @@ func (r *registry) gotoTool() {
 			return stopOut{st}, err
 		})
 }
+
+type untilFailureIn struct {
+	ExitCode       *int    `json:"exit_code,omitempty" jsonschema:"a failure is this exit code"`
+	Signal         string  `json:"signal,omitempty" jsonschema:"a failure is death by this signal, e.g. SIGSEGV"`
+	OutputContains string  `json:"output_contains,omitempty" jsonschema:"a failure prints this (in the last lines of output)"`
+	MaxAttempts    int     `json:"max_attempts,omitempty" jsonschema:"default 20, at most 1000"`
+	Budget         float64 `json:"budget,omitempty" jsonschema:"seconds for all attempts (default 600)"`
+}
+
+func (u *untilFailureIn) options() (session.UntilFailure, error) {
+	if u.MaxAttempts < 0 || u.MaxAttempts > 1000 {
+		return session.UntilFailure{}, &session.ArgError{Arg: "until_failure.max_attempts", Msg: "must be between 1 and 1000"}
+	}
+	if u.Budget < 0 || u.Budget > maxRecordSeconds {
+		return session.UntilFailure{}, &session.ArgError{Arg: "until_failure.budget", Msg: "must be a positive number of seconds"}
+	}
+	return session.UntilFailure{ExitCode: u.ExitCode, Signal: u.Signal, OutputContains: u.OutputContains, MaxAttempts: u.MaxAttempts, Budget: seconds(u.Budget)}, nil
+}

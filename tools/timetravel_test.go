@@ -2,7 +2,9 @@ package tools_test
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -202,4 +204,53 @@ func TestLiveQueryCalls(t *testing.T) {
 			t.Errorf("write %d of sq: new %v, want %d", i+1, nv, sum)
 		}
 	}
+}
+
+// TestRecordUntilFailure drives rr_record's until_failure loop with a
+// fake rr (testdata/fakerr/rr, which behaves like `rr record` from the
+// outside; rr itself cannot record on a machine without a PMU) and a
+// program that fails on its third run: three chaos-mode attempts, the
+// failing trace kept and the passing ones deleted; predicates on output
+// and exit code; a predicate never met ends at max_attempts keeping
+// nothing.
+func TestRecordUntilFailure(t *testing.T) {
+	fake, err := filepath.Abs("testdata/fakerr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	traces := filepath.Join(root, "traces")
+	state := filepath.Join(root, "state")
+	log := filepath.Join(root, "rr.log")
+	c := startServer(t, "PATH="+fake+":"+os.Getenv("PATH"), "_RR_TRACE_DIR="+traces, "FAKE_RR_LOG="+log)
+	flaky := filepath.Join(fake, "flaky")
+	env := map[string]string{"FLAKY_STATE": state}
+	r := c.ok("rr_record", args{"command": []string{flaky}, "env": env, "until_failure": map[string]any{"max_attempts": 5}},
+		"Failed on attempt 3", "chaos", "Exit code: 3", "boom")
+	loop := r.data["loop"].(map[string]any)
+	if loop["attempts"] != 3.0 || len(loop["passed"].([]any)) != 2 {
+		t.Errorf("loop %v: want 3 attempts, 2 passed", loop)
+	}
+	kept := r.data["result"].(map[string]any)["trace_dir"].(string)
+	left, _ := os.ReadDir(traces)
+	if len(left) != 1 || filepath.Join(traces, left[0].Name()) != kept {
+		t.Errorf("traces left %v, want only the failing one %s", left, kept)
+	}
+	b, _ := os.ReadFile(log)
+	if n := strings.Count(string(b), "record chaos=1 "); n != 3 || strings.Contains(string(b), "chaos=0") {
+		t.Errorf("rr calls %q: want 3 in chaos mode", b)
+	}
+
+	os.Remove(state)
+	os.RemoveAll(traces)
+	c.ok("rr_record", args{"command": []string{flaky}, "env": env, "until_failure": map[string]any{"output_contains": "run 2"}}, "Failed on attempt 2")
+	os.Remove(state)
+	c.ok("rr_record", args{"command": []string{flaky}, "env": env, "until_failure": map[string]any{"exit_code": 3}}, "Failed on attempt 3")
+	os.Remove(state)
+	os.RemoveAll(traces)
+	c.ok("rr_record", args{"command": []string{flaky}, "env": env, "until_failure": map[string]any{"signal": "SIGSEGV", "max_attempts": 4}}, "No failure in 4 attempts", "max_attempts")
+	if left, _ := os.ReadDir(traces); len(left) != 0 {
+		t.Errorf("traces left after no failure: %v", left)
+	}
+	c.fails("rr_record", args{"command": []string{flaky}, "until_failure": map[string]any{"max_attempts": 5000}}, "max_attempts")
 }

@@ -85,4 +85,3 @@ func TestQEMUReverseLastWrite(t *testing.T) {
 		t.Errorf("icounts %d, %d: want decreasing, positive", lw.Writers[0].Icount, lw.Writers[1].Icount)
 	}
 }
-
