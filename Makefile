@@ -2,7 +2,11 @@
 # `make test` install what they need (apt-get; sudo when not root).
 
 SHELL     := /bin/bash
-GO        ?= go
+# GO is go.mod's toolchain: the go on PATH when new enough, else an older go
+# with GOTOOLCHAIN=go<go.mod version> (make gotoolchain installs one if none).
+GO        ?= $(shell scripts/gotoolchain.sh)
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+DIST      := dist
 BIN       := bin
 SUDO      := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT       := DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get
@@ -10,13 +14,19 @@ FUZZTIME  ?= 3s
 FUZZMIN   ?= 2s
 QEMU_REVERSE := TestQEMUReverse|TestQEMUHistory
 TESTFLAGS ?=
+CLAUDE_CODE := 2.1.197
 
-.PHONY: all deps build testprogs kernel test fuzz bench demo lint clean
+.PHONY: all gotoolchain deps build dist docs testprogs kernel test fuzz bench demo lint clean
 
 all: build
 
+# gotoolchain installs a bootstrap go with apt-get when there is none and
+# fetches go.mod's toolchain through it (scripts/gotoolchain.sh).
+gotoolchain:
+	@scripts/gotoolchain.sh install
+
 # deps installs only what is missing, quietly; a second run does nothing.
-deps:
+deps: gotoolchain
 	@missing=""; \
 	for t in gcc:gcc g++:g++ clang:clang cmake:cmake make:make gdb:gdb gdbserver:gdbserver rr:rr objdump:binutils addr2line:binutils \
 	         qemu-img:qemu-utils node:nodejs npm:npm; do \
@@ -48,14 +58,32 @@ deps:
 	    $(APT) install -y -qq --no-install-recommends qemu-user >/dev/null || exit 1; \
 	  fi; \
 	fi; \
-	if [ ! -x node_modules/.bin/mcp-inspector ]; then \
-	  echo "deps: installing the MCP Inspector CLI 2.12.0 (npm, into ./node_modules) for the MCP smoke test"; \
-	  npm install --no-save --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0 >/dev/null || exit 1; \
+	if [ ! -x node_modules/.bin/mcp-inspector ] || [ ! -x node_modules/.bin/claude ]; then \
+	  echo "deps: installing the MCP Inspector CLI 2.12.0 and the Claude Code CLI $(CLAUDE_CODE) (npm, into ./node_modules) for the MCP and plugin tests"; \
+	  npm install --no-save --no-audit --no-fund --silent @modelcontextprotocol/inspector@2.12.0 @anthropic-ai/claude-code@$(CLAUDE_CODE) >/dev/null || exit 1; \
 	fi
 
-build:
+build: gotoolchain
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/ ./cmd/...
+
+# dist: a static, versioned prebuilt rrmcp per release platform, with checksums:
+# dist/rrmcp-$(VERSION)-linux-{amd64,arm64}.tar.gz (make dist VERSION=v0.2.0).
+DIST_ARCHES := amd64 arm64
+dist: gotoolchain
+	@rm -rf $(DIST) && mkdir -p $(DIST)
+	@set -e; for a in $(DIST_ARCHES); do \
+	  d=$(DIST)/rrmcp-$(VERSION)-linux-$$a; mkdir -p $$d; \
+	  CGO_ENABLED=0 GOOS=linux GOARCH=$$a $(GO) build -trimpath \
+	    -ldflags "-s -w -X main.release=$(VERSION)" -o $$d/rrmcp ./cmd/rrmcp; \
+	  cp README.md $$d/; tar -C $(DIST) -czf $$d.tar.gz $$(basename $$d); rm -rf $$d; \
+	  echo "dist: $$d.tar.gz"; \
+	done; cd $(DIST) && sha256sum *.tar.gz > SHA256SUMS
+
+# docs regenerates docs/TOOLS.md from the tool schemas the server registers
+# (TestToolReference fails when the committed file is stale).
+docs: gotoolchain
+	$(GO) run ./cmd/rrmcp -tool-reference > docs/TOOLS.md.tmp && mv docs/TOOLS.md.tmp docs/TOOLS.md
 
 testprogs:
 	@$(MAKE) -s -C testprogs
@@ -63,7 +91,7 @@ testprogs:
 # test: vet + format check, every package's tests (peers are real: gdbserver,
 # QEMU, GDB; rr tests skip with the probe's reason unless RRMCP_REQUIRE_RR=1),
 # then each fuzz target for $(FUZZTIME). Skipped tests are listed at the end.
-test: deps testprogs
+test: deps build testprogs
 	@$(MAKE) -s -C bench/large sqlite
 	@$(MAKE) -s -C internal/gdbdiff/realworld
 	@echo "== gofmt / go vet"
@@ -108,4 +136,4 @@ lint:
 	$(GO) vet ./...
 
 clean:
-	rm -rf $(BIN) testprogs/build bench/large/build internal/gdbdiff/realworld/build .test.log
+	rm -rf $(BIN) $(DIST) testprogs/build bench/large/build internal/gdbdiff/realworld/build .test.log

@@ -30,12 +30,16 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	if opts.Log == nil {
 		opts.Log = func(string, ...any) {}
 	}
+	hooks := &server.Hooks{}
 	s := server.NewMCPServer("rrmcp", Version,
+		server.WithHooks(hooks),
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(true, true),
+		server.WithPromptCapabilities(false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 	)
-	r := &registry{srv: s, m: m, log: opts.Log}
+	r := &registry{srv: s, m: m, log: opts.Log, hooks: hooks}
 	r.recordingTools()
 	r.sessionTools()
 	r.execTools()
@@ -46,13 +50,17 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	r.rawTools()
 	r.timeTravelTools()
 	r.signalTools()
+	r.coreTools()
+	r.resources()
+	r.prompts()
 	return s
 }
 
 type registry struct {
-	srv *server.MCPServer
-	m   *session.Manager
-	log func(format string, args ...any)
+	srv   *server.MCPServer
+	hooks *server.Hooks
+	m     *session.Manager
+	log   func(format string, args ...any)
 }
 
 // hints are the four MCP tool annotations; every tool sets all of them.

@@ -174,6 +174,9 @@ func (r *Replay) Done() <-chan struct{} { return r.p.Done() }
 // Output returns the last n lines rr and the replayed program printed.
 func (r *Replay) Output(n int) string { return r.p.Tail(n) }
 
+// Changed returns a channel closed when rr prints its next line.
+func (r *Replay) Changed() <-chan struct{} { return r.p.Changed() }
+
 // Lines returns the retained output lines after sequence number after.
 func (r *Replay) Lines(after int64) []proc.Line { return r.p.Lines(after) }
 

@@ -19,6 +19,9 @@ const maxSteps = 200000
 
 // canMove checks that the target can be resumed in the given direction.
 func (s *Session) canMove(rev bool) error {
+	if s.kind == KindCore {
+		return s.coreCannotMove()
+	}
 	if rev && !s.caps.Reverse {
 		switch s.kind {
 		case KindLive:

@@ -43,6 +43,8 @@ type Session struct {
 	runMu    sync.Mutex    // guards resuming
 	resuming chan struct{} // closed when a resume starts (see running.go)
 	gone     atomic.Bool   // closed
+	pkts     *packetRing   // this session's packet log (resources)
+	core     *coreServer   // the core dump served (KindCore)
 
 	// Everything below is guarded by sem.
 	img    *dwarf.Image // main program; nil without symbols
@@ -257,7 +259,7 @@ func (s *Session) close(ctx context.Context) {
 		switch {
 		case !got || s.c.Exited():
 			// Nothing to kill; closing the connection ends gdbserver --once.
-		case s.kind == KindConnect || s.attached:
+		case s.kind == KindConnect || s.kind == KindCore || s.attached:
 			// Not ours to kill: leave the program running.
 			s.c.Detach(kctx) //nolint:errcheck
 		default:
@@ -274,6 +276,9 @@ func (s *Session) close(ctx context.Context) {
 		s.replay.Stop() //nolint:errcheck
 	}
 	s.m.logf("session %s: stopped after %v", s.id, time.Since(t0))
+	if s.core != nil {
+		s.core.close()
+	}
 	if s.libs != nil {
 		s.libs.close()
 	}

@@ -80,7 +80,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		return err
 	}
 	var selected []benchCase
-	for _, c := range cases() {
+	for _, c := range append(cases(), softWatchCases()...) {
 		if re.MatchString(c.name) && !(skipLarge && c.large) {
 			selected = append(selected, c)
 		}
