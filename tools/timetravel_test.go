@@ -101,8 +101,8 @@ func TestLiveTriage(t *testing.T) {
 
 // TestLiveOutput: the program's stdout and stderr are captured (never on
 // the MCP stream), equal to what the program prints run directly, read in
-// pieces by offset; stops say how much was written; gdbserver's own
-// messages are not in the program's stderr.
+// pieces by offset; the exit stop says exactly how much stdout was
+// written; gdbserver's own messages are not in the program's stderr.
 func TestLiveOutput(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	prog := testenv.Prog(t, "counter")
@@ -112,8 +112,12 @@ func TestLiveOutput(t *testing.T) {
 	}
 	c := startServer(t)
 	c.ok("rr_live_start", args{"command": []string{prog}})
-	c.ok("rr_continue", nil, "exited")
-	r := c.ok("rr_output", nil, "stdout")
+	r := c.ok("rr_continue", nil, "exited", "Program output so far")
+	// stdout is a file the program writes itself: exact at every stop.
+	if n := r.data["stop"].(map[string]any)["output"].(map[string]any)["stdout"]; n != float64(len(want)) {
+		t.Errorf("exit stop says %v bytes of stdout, the program prints %d", n, len(want))
+	}
+	r = c.ok("rr_output", nil, "stdout")
 	if got := r.data["output"].(map[string]any)["text"]; got != string(want) {
 		t.Errorf("stdout %q, the program prints %q", got, want)
 	}
@@ -132,7 +136,8 @@ func TestLiveOutput(t *testing.T) {
 	cmd.Stderr = &direct
 	cmd.Run() //nolint:errcheck // it aborts
 	c.ok("rr_live_start", args{"command": []string{prog}})
-	c.ok("rr_continue", nil, "SIGABRT", "Program output so far", "bytes stderr")
+	c.ok("rr_continue", nil, "SIGABRT")
+	c.ok("rr_continue", nil, "killed")
 	r = c.ok("rr_output", args{"stream": "stderr"}, "Assertion")
 	got := r.data["output"].(map[string]any)["text"].(string)
 	if got != direct.String() {

@@ -3,6 +3,7 @@ package proc
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"regexp"
 )
@@ -14,7 +15,7 @@ var listeningRE = regexp.MustCompile(`^Listening on port (\d+)`)
 // "Listening on port N" line. The program's output is drained with
 // gdbserver's. env nil means the current environment.
 func StartGDBServer(ctx context.Context, prog string, args []string, dir string, env []string) (*Process, string, error) {
-	return StartGDBServerOutput(ctx, prog, args, dir, env, nil)
+	return StartGDBServerOutput(ctx, prog, args, dir, env, nil, nil)
 }
 
 // gdbserverMsgRE matches the lines gdbserver itself writes to stderr
@@ -22,18 +23,36 @@ func StartGDBServer(ctx context.Context, prog string, args []string, dir string,
 // program's.
 var gdbserverMsgRE = regexp.MustCompile(`^(Process .* created; pid = \d+|Listening on port \d+|Remote debugging from host .*|Child exited with status -?\d+|Child terminated with signal = .*|Detaching from process \d+|Killing process\(es\): .*|Killing all inferiors|gdbserver: .*|[Ww]arning: .*)$`)
 
-// StartGDBServerOutput is StartGDBServer handing the program's output to
-// out (nil: kept with gdbserver's): its stdout byte for byte (gdbserver
-// writes nothing there), its stderr line by line without gdbserver's own
-// messages, which share that stream.
-func StartGDBServerOutput(ctx context.Context, prog string, args []string, dir string, env []string, out func(stderr bool, b []byte)) (*Process, string, error) {
+// StartGDBServerOutput is StartGDBServer sending the program's stdout to
+// stdout (gdbserver writes nothing there; an *os.File is written by the
+// program directly, so its size is exact whenever the program is stopped)
+// and its stderr, line by line without gdbserver's own messages which
+// share that stream, to errLine. nil keeps either with gdbserver's output.
+func StartGDBServerOutput(ctx context.Context, prog string, args []string, dir string, env []string, stdout io.Writer, errLine func(b []byte)) (*Process, string, error) {
 	argv := append([]string{"--once", "127.0.0.1:0", prog}, args...)
-	cfg := Config{Path: "gdbserver", Args: argv, Dir: dir, Env: env}
-	if out != nil {
-		cfg.Stdout = writerFunc(func(b []byte) { out(false, b) })
+	cfg := Config{Path: "gdbserver", Args: argv, Dir: dir, Env: env, Stdout: stdout}
+	if out := errLine; out != nil {
+		// gdbserver starts some messages with an empty line ("\nChild
+		// terminated with signal ..."): an empty line is held until the
+		// next one shows whose it is.
+		blank := false
 		cfg.OnLine = func(l Line) {
-			if l.Stderr && !gdbserverMsgRE.MatchString(l.Text) {
-				out(true, []byte(l.Text+"\n"))
+			if !l.Stderr {
+				return
+			}
+			switch {
+			case gdbserverMsgRE.MatchString(l.Text):
+				blank = false
+			case l.Text == "" && !blank:
+				blank = true
+			default:
+				if blank {
+					out([]byte("\n"))
+				}
+				blank = l.Text == ""
+				if !blank {
+					out([]byte(l.Text + "\n"))
+				}
 			}
 		}
 	}
@@ -47,12 +66,4 @@ func StartGDBServerOutput(ctx context.Context, prog string, args []string, dir s
 		return nil, "", fmt.Errorf("start gdbserver: %w", err)
 	}
 	return p, net.JoinHostPort("127.0.0.1", m[1]), nil
-}
-
-// writerFunc is an io.Writer that hands each write to a function.
-type writerFunc func(b []byte)
-
-func (f writerFunc) Write(b []byte) (int, error) {
-	f(append([]byte(nil), b...))
-	return len(b), nil
 }

@@ -138,8 +138,10 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 				env = append(env, k+"="+v)
 			}
 		}
-		s.out = &outputLog{}
-		p, addr, err = proc.StartGDBServerOutput(sctx, prog, o.Command[1:], o.Dir, env, s.out.add)
+		if s.out, err = newOutputLog(); err != nil {
+			return nil, nil, err
+		}
+		p, addr, err = proc.StartGDBServerOutput(sctx, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("start gdbserver: %w", err)

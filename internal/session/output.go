@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,12 +13,36 @@ import (
 // (their offsets stay valid: reading them says they are gone).
 const maxOutputKept = 4 << 20
 
-// outputLog keeps the debuggee's stdout and stderr, written by the
-// goroutines reading gdbserver's pipes, never by the MCP stream.
+// outputLog keeps the debuggee's stdout and stderr, never the MCP
+// stream's. stdout is an unlinked temporary file the program writes
+// itself, so its size is exact at every stop; stderr is shared with
+// gdbserver's messages and arrives line by line through a pipe, so at a
+// stop its last line may still be on the way.
 type outputLog struct {
+	stdout  *os.File
 	mu      sync.Mutex
-	streams [2]outStream // stdout, stderr
+	streams [2]outStream // stderr only in [1]; [0] unused
 	drained atomic.Bool  // waited for the last bytes after the exit
+}
+
+// newOutputLog creates the stdout file.
+func newOutputLog() (*outputLog, error) {
+	f, err := os.CreateTemp("", "rrmcp-stdout-")
+	if err != nil {
+		return nil, fmt.Errorf("capture the program's output: %w", err)
+	}
+	os.Remove(f.Name()) //nolint:errcheck // kept open; gone with the session
+	return &outputLog{stdout: f}, nil
+}
+
+func (o *outputLog) addErr(b []byte) { o.add(true, b) }
+
+func (o *outputLog) stdoutSize() int64 {
+	fi, err := o.stdout.Stat()
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
 }
 
 type outStream struct {
@@ -48,7 +73,7 @@ type OutputSize struct {
 func (o *outputLog) size() *OutputSize {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return &OutputSize{Stdout: o.streams[0].base + int64(len(o.streams[0].data)), Stderr: o.streams[1].base + int64(len(o.streams[1].data))}
+	return &OutputSize{Stdout: o.stdoutSize(), Stderr: o.streams[1].base + int64(len(o.streams[1].data))}
 }
 
 // Output is a slice of one output stream.
@@ -83,10 +108,11 @@ func (s *Session) Output(ctx context.Context, stream string, offset int64, limit
 	if limit <= 0 {
 		limit = 4096
 	}
-	if srv := s.srv; srv != nil && s.exited != nil && !s.out.drained.Load() {
-		// The program is gone: its last bytes may still be in the pipe,
-		// which gdbserver shares, so no end of file tells; gdbserver
-		// exiting (after the client goes) does. Wait once, bounded.
+	if srv := s.srv; i == 1 && srv != nil && s.exited != nil && !s.out.drained.Load() {
+		// The program is gone: its last stderr bytes may still be in the
+		// pipe, which gdbserver shares, so no end of file tells;
+		// gdbserver exiting (after the client goes) does. Wait once,
+		// bounded.
 		s.out.drained.Store(true)
 		t := time.NewTimer(time.Second)
 		select {
@@ -96,27 +122,48 @@ func (s *Session) Output(ctx context.Context, stream string, offset int64, limit
 		}
 		t.Stop()
 	}
-	s.out.mu.Lock()
-	defer s.out.mu.Unlock()
-	st := s.out.streams[i]
-	total := st.base + int64(len(st.data))
-	if offset < 0 {
-		offset = max(total+offset, 0)
+	// The stream's kept bytes [base, base+len(data)) and its total.
+	var (
+		base, total int64
+		data        []byte
+	)
+	if i == 0 {
+		total = s.out.stdoutSize()
+		if offset < 0 {
+			offset = max(total+offset, 0)
+		}
+		if offset >= 0 && offset <= total {
+			data = make([]byte, min(int64(limit), total-offset))
+			if _, err := s.out.stdout.ReadAt(data, offset); err != nil && len(data) > 0 {
+				return Output{}, fmt.Errorf("read the captured stdout: %w", err)
+			}
+		}
+		base = offset
+	} else {
+		s.out.mu.Lock()
+		st := s.out.streams[1]
+		s.out.mu.Unlock()
+		base, data, total = st.base, st.data, st.base+int64(len(st.data))
+		if offset < 0 {
+			offset = max(total+offset, 0)
+		}
 	}
 	out := Output{Stream: stream, Offset: offset, Total: total}
 	if offset > total {
 		return out, argErrorf("offset", "%d is past the end of %s (%d bytes written so far)", offset, stream, total)
 	}
-	if offset < st.base {
-		out.Dropped, out.Offset = st.base-offset, st.base
-		out.Note = fmt.Sprintf("Bytes %d to %d are no longer kept (the last %d bytes are).", offset, st.base, maxOutputKept)
-		offset = st.base
+	if offset < base {
+		out.Dropped, out.Offset = base-offset, base
+		out.Note = fmt.Sprintf("Bytes %d to %d are no longer kept (the last %d bytes are).", offset, base, maxOutputKept)
+		offset = base
 	}
-	b := st.data[offset-st.base:]
+	b := data[offset-base:]
 	if len(b) > limit {
 		b = b[:limit]
-		out.NextOffset = offset + int64(limit)
-		out.Note = fmt.Sprintf("Cut at %d bytes; read on with offset=%d.", limit, out.NextOffset)
+	}
+	if end := offset + int64(len(b)); end < total {
+		out.NextOffset = end
+		out.Note = fmt.Sprintf("Cut at %d bytes; read on with offset=%d.", len(b), end)
 	}
 	out.Text = string(b)
 	return out, nil
