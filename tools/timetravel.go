@@ -146,7 +146,7 @@ func (o triageOut) Text() string {
 
 func (r *registry) triageTool() {
 	add(r, "rr_triage", "Crash report",
-		"One call at a crash (a signal stop, the end of a recording, or any stop): the signal and its meaning, the faulting instruction decoded with its operands and their values, the backtrace with arguments, the crashing frame's locals, and on backends with history the last writer of the faulting pointer (as rr_last_write). Bounded by max_frames/max_locals; says when it cut.",
+		"One call at a crash (a signal stop, the end of a recording, or any stop): the signal and its meaning, the faulting instruction decoded with its operands and their values, the backtrace with arguments, the crashing frame's locals, and on backends with history the last writer of the faulting pointer (as rr_last_write; the session then stands at that write). Bounded by max_frames/max_locals; says when it cut.",
 		move,
 		func(ctx context.Context, in triageIn) (triageOut, error) {
 			if in.MaxFrames < 0 || in.MaxFrames > 64 {
