@@ -128,6 +128,7 @@ func (r *registry) recordingTools() {
 				if err != nil {
 					return recordOut{}, err
 				}
+				uf.Progress = progressFunc(ctx)
 				loop, err := r.m.RecordUntilFailure(ctx, o, uf)
 				out := recordOut{Loop: loop}
 				if loop != nil && loop.Result != nil {

@@ -107,7 +107,7 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 		if err := decodeArgs(req.GetArguments(), &in); err != nil {
 			return mcp.NewToolResultError(clipEchoes(fmt.Sprintf("%s: %v", name, err), req.GetArguments())), nil
 		}
-		out, err := fn(ctx, in)
+		out, err := fn(withProgress(ctx, req), in)
 		if err != nil {
 			return mcp.NewToolResultError(clipEchoes(explain(name, err), req.GetArguments())), nil
 		}

@@ -266,7 +266,7 @@ func (r *registry) queryTool() {
 			if err != nil {
 				return queryOut{}, err
 			}
-			q, err := s.Query(ctx, session.QueryOptions{Kind: in.Kind, Function: in.Function, Expression: in.Expression, Collect: in.Collect, Condition: in.Condition, Limit: in.Limit, Cursor: in.Cursor})
+			q, err := s.Query(ctx, session.QueryOptions{Kind: in.Kind, Function: in.Function, Expression: in.Expression, Collect: in.Collect, Condition: in.Condition, Limit: in.Limit, Cursor: in.Cursor, Progress: progressFunc(ctx)})
 			return queryOut{q}, err
 		})
 }

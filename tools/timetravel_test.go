@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -8,6 +9,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
@@ -258,4 +262,40 @@ func TestRecordUntilFailure(t *testing.T) {
 		t.Errorf("traces left after no failure: %v", left)
 	}
 	c.fails("rr_record", args{"command": []string{flaky}, "until_failure": map[string]any{"max_attempts": 5000}}, "max_attempts")
+}
+
+// TestQueryProgress: a client that sends a progress token hears of every
+// row of rr_query as an MCP progress notification (mcp-go may deliver
+// them after the result, so the test waits for them with a deadline).
+func TestQueryProgress(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "counter")
+	c := startServer(t)
+	got := make(chan map[string]any, 100)
+	c.c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			got <- n.Params.AdditionalFields
+		}
+	})
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	var req mcp.CallToolRequest
+	req.Params.Name = "rr_query"
+	req.Params.Arguments = args{"kind": "calls", "function": "square", "collect": []string{"x"}, "limit": 3}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "q1"}
+	res, err := c.c.CallTool(ctx, req)
+	if err != nil || res.IsError {
+		t.Fatalf("rr_query: %v %+v", err, res)
+	}
+	for i := 1; i <= 3; i++ {
+		select {
+		case p := <-got:
+			if p["progressToken"] != "q1" || p["progress"] != float64(i) {
+				t.Errorf("progress %d: %v", i, p)
+			}
+		case <-ctx.Done():
+			t.Fatalf("progress notification %d never came", i)
+		}
+	}
 }

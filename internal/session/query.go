@@ -16,6 +16,8 @@ type QueryOptions struct {
 	Condition  string   // calls: only calls where this holds (evaluated in the server where it can)
 	Limit      int      // rows to return (default 20)
 	Cursor     int      // number of the first row (a previous result's NextCursor; default 1)
+	// Progress, if set, hears of each row collected.
+	Progress func(rows int, msg string)
 }
 
 // QueryRow is one numbered moment of a query.
@@ -108,6 +110,9 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			row.Values[e] = v.Value
 		}
 		res.Rows = append(res.Rows, row)
+		if o.Progress != nil {
+			o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", row.N, o.Cursor+o.Limit-1))
+		}
 		if len(res.Rows) == o.Limit {
 			res.Ended, res.More = "limit", true
 			res.NextCursor = row.N + 1

@@ -18,6 +18,8 @@ type UntilFailure struct {
 	OutputContains string        // the program's (last) output contains this
 	MaxAttempts    int           // default 20
 	Budget         time.Duration // total time; default 10 min
+	// Progress, if set, hears of each attempt as it starts.
+	Progress func(attempt int, msg string)
 }
 
 // Attempt summarizes one recording that did not fail.
@@ -83,6 +85,9 @@ func (m *Manager) RecordUntilFailure(ctx context.Context, o RecordOptions, u Unt
 			return out, nil
 		}
 		out.Attempts = n
+		if u.Progress != nil {
+			u.Progress(n, fmt.Sprintf("recording attempt %d of at most %d", n, u.MaxAttempts))
+		}
 		res, err := m.Record(bctx, o)
 		if err != nil {
 			if bctx.Err() != nil && ctx.Err() == nil {
