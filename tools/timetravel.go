@@ -311,3 +311,19 @@ func (u *untilFailureIn) options() (session.UntilFailure, error) {
 	}
 	return session.UntilFailure{ExitCode: u.ExitCode, Signal: u.Signal, OutputContains: u.OutputContains, MaxAttempts: u.MaxAttempts, Budget: seconds(u.Budget)}, nil
 }
+
+// listIn is the input of a tool that returns a list: its limit.
+type listIn struct {
+	sessionArg
+	Limit int `json:"limit,omitempty" jsonschema:"most entries to return (default 64, at most 10000); the reply says how many it left out"`
+}
+
+func (l listIn) limit(def int) (int, error) {
+	switch {
+	case l.Limit == 0:
+		return def, nil
+	case l.Limit < 0 || l.Limit > 10000:
+		return 0, &session.ArgError{Arg: "limit", Msg: "must be between 1 and 10000"}
+	}
+	return l.Limit, nil
+}

@@ -30,6 +30,10 @@ func TestLiveLastWrite(t *testing.T) {
 	c.fails("rr_last_write", args{"expression": ""}, "expression")
 	c.fails("rr_goto", args{"event": 5}, "no recorded past")
 	c.ok("rr_backtrace", nil, "count_duplicates")
+	// Bounded lists say what they left out.
+	c.ok("rr_locals", args{"limit": 1}, "n = ", "1 more not shown")
+	c.ok("rr_thread_list", args{"limit": 1}, "count_duplicates")
+	c.fails("rr_locals", args{"limit": -1}, "limit")
 }
 
 // gdbCrash runs prog under GDB to its first signal and returns the
