@@ -303,3 +303,40 @@ func TestQueryProgress(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelContinue: a client that gives up on rr_continue (its context
+// ends, so mcp-go sends notifications/cancelled) gets the target
+// interrupted; the session stays usable and reports where it stopped.
+func TestCancelContinue(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "deadlock")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
+	defer cancel()
+	var req mcp.CallToolRequest
+	req.Params.Name = "rr_continue"
+	if _, err := c.c.CallTool(ctx, req); err == nil {
+		t.Fatal("rr_continue of a deadlocked program returned before the client gave up")
+	}
+	// mcp-go's client sends notifications/cancelled after CallTool
+	// returns, so a call right after it may still find the continue
+	// running; it must end, by the interrupt, within the deadline.
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for r := c.call("rr_thread_list", nil); r.isErr; r = c.call("rr_thread_list", nil) {
+		if !strings.Contains(r.text, "is running a command") {
+			t.Fatalf("after the cancel: %s", r.text)
+		}
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			t.Fatal("the cancelled continue never ended: the target was not interrupted")
+		}
+	}
+	c.ok("rr_thread_list", nil, "Thread")
+	c.ok("rr_backtrace", nil, "#0")
+	c.ok("rr_interrupt", nil, "already stopped")
+}
