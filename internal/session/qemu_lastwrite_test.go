@@ -54,11 +54,9 @@ func TestQEMUReverseLastWrite(t *testing.T) {
 	}
 	lw, err := s.LastWrite(ctx, "slot", 0, 2)
 	if errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
-		// QEMU 10.0.2's bc with a write watchpoint inserted after the
-		// replay ran forward got no stop reply in every run on the Intel
-		// Xeon VM (the replay hangs, peers.md §2.5); the same bc with the
-		// watchpoint in place from icount 0 answers
-		// (rsp.TestQEMUReverseWatchpoint). Listed by make test as a skip.
+		// QEMU 10's replay deadlocks now and then in a reverse seek
+		// (peers.md §2.5, rsp/qemu_test.go): say so as a skip that
+		// make test lists, never as a pass.
 		t.Skip("SKIP(qemu deadlock): " + err.Error())
 	}
 	if err != nil {
@@ -72,7 +70,7 @@ func TestQEMUReverseLastWrite(t *testing.T) {
 		line     int
 		old, new string
 	}{
-		{"corrupt", kernelLine(t, "PLANTED-WRITE"), "7", "57005"},
+		{"corrupt", kernelLine(t, "slot = v; /* PLANTED-WRITE */"), "7", "57005"},
 		{"kmain", kernelLine(t, "slot = 7;"), "0", "7"},
 	}
 	for i, w := range want {
