@@ -203,12 +203,12 @@ func (r *registry) outputTool() {
 
 type queryIn struct {
 	sessionArg
-	Kind       string   `json:"kind" jsonschema:"calls (every call of a function) or writes (every change of a value)"`
-	Function   string   `json:"function,omitempty" jsonschema:"calls: the function (or any breakpoint location)"`
+	Kind       string   `json:"kind" jsonschema:"calls (every call of a function), writes (every change of a value) or lines (hit counts per line of a function)"`
+	Function   string   `json:"function,omitempty" jsonschema:"calls: the function (or any breakpoint location); lines: the function whose lines to count"`
 	Collect    []string `json:"collect,omitempty" jsonschema:"calls: expressions to evaluate at each call, e.g. arguments"`
 	Condition  string   `json:"condition,omitempty" jsonschema:"calls: only calls where this C expression holds (evaluated in the debug server where it can)"`
 	Expression string   `json:"expression,omitempty" jsonschema:"writes: the lvalue whose changes to list"`
-	Limit      int      `json:"limit,omitempty" jsonschema:"rows to return (default 20, at most 1000)"`
+	Limit      int      `json:"limit,omitempty" jsonschema:"rows to return (default 20, at most 1000); lines: hits to count (default 100000)"`
 	Cursor     int      `json:"cursor,omitempty" jsonschema:"number of the first row: a previous result's next_cursor"`
 }
 
@@ -227,6 +227,9 @@ func (o queryOut) Text() string {
 		}
 		if r.Position != nil {
 			fmt.Fprintf(&b, " [event %d ticks %d]", r.Position.Event, r.Position.Ticks)
+		}
+		if r.Line != 0 {
+			fmt.Fprintf(&b, " line %d: %d hits", r.Line, r.Hits)
 		}
 		if r.Old != "" || r.New != "" {
 			fmt.Fprintf(&b, " %s -> %s", orQ(r.Old), orQ(r.New))
@@ -259,7 +262,7 @@ func (r *registry) queryTool() {
 		"Run forward collecting one numbered row per call of a function (kind calls: with the collect expressions evaluated at each call, optionally only where condition holds) or per change of a value (kind writes: old and new value and the writer's line). Returns at most limit rows and a next_cursor: the program is left at the last row, so the same query with that cursor continues.",
 		move,
 		func(ctx context.Context, in queryIn) (queryOut, error) {
-			if in.Limit < 0 || in.Limit > 1000 {
+			if in.Limit < 0 || in.Limit > 1000 && in.Kind != "lines" {
 				return queryOut{}, &session.ArgError{Arg: "limit", Msg: "must be between 1 and 1000"}
 			}
 			s, err := r.session(in.sessionArg)

@@ -340,3 +340,70 @@ func TestCancelContinue(t *testing.T) {
 	c.ok("rr_backtrace", nil, "#0")
 	c.ok("rr_interrupt", nil, "already stopped")
 }
+
+// gdbLineHits runs prog under GDB with a silent, continuing breakpoint on
+// each of lines of file and returns GDB's hit count per line: the oracle
+// for rr_query kind lines.
+func gdbLineHits(t *testing.T, prog, file string, lines []int) map[int]int {
+	t.Helper()
+	gdb := testenv.NeedTool(t, "gdb")
+	var script strings.Builder
+	for _, n := range lines {
+		fmt.Fprintf(&script, "break %s:%d\ncommands\nsilent\ncontinue\nend\n", file, n)
+	}
+	script.WriteString("run\ninfo breakpoints\n")
+	path := filepath.Join(t.TempDir(), "lines.gdb")
+	if err := os.WriteFile(path, []byte(script.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(gdb, "-nx", "-batch", "-x", path, prog).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	hits := map[int]int{}
+	lineRE := regexp.MustCompile(`at \S+:(\d+)$`)
+	hitRE := regexp.MustCompile(`breakpoint already hit (\d+) time`)
+	cur := 0
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := lineRE.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
+			fmt.Sscan(m[1], &cur)
+			hits[cur] += 0
+		}
+		if m := hitRE.FindStringSubmatch(l); m != nil && cur != 0 {
+			var n int
+			fmt.Sscan(m[1], &n)
+			hits[cur] = n
+		}
+	}
+	return hits
+}
+
+// TestLiveQueryLines: per-line hit counts of walk() (a loop over a list)
+// equal GDB's breakpoint hit counts for the same lines.
+func TestLiveQueryLines(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "counter")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	r := c.ok("rr_query", args{"kind": "lines", "function": "walk"}, "line", "hits", "exited")
+	got := map[int]int{}
+	var lines []int
+	for _, row := range r.data["result"].(map[string]any)["rows"].([]any) {
+		m := row.(map[string]any)
+		n := int(m["line"].(float64))
+		h, _ := m["hits"].(float64)
+		got[n] = int(h)
+		lines = append(lines, n)
+	}
+	if len(lines) < 3 {
+		t.Fatalf("walk has %d lines with code: %s", len(lines), r.text)
+	}
+	want := gdbLineHits(t, prog, "counter.c", lines)
+	for _, n := range lines {
+		if got[n] != want[n] {
+			t.Errorf("counter.c:%d: %d hits, GDB says %d", n, got[n], want[n])
+		}
+	}
+	c.fails("rr_query", args{"kind": "lines"}, "function")
+	c.fails("rr_query", args{"kind": "bogus", "function": "walk"}, "kind")
+}

@@ -28,6 +28,9 @@ type QueryRow struct {
 	Old      string            `json:"old,omitempty" jsonschema:"writes: value before"`
 	New      string            `json:"new,omitempty" jsonschema:"writes: value after"`
 	Position *Position         `json:"position,omitempty" jsonschema:"rr event and ticks"`
+	File     string            `json:"file,omitempty" jsonschema:"lines: the source file"`
+	Line     int               `json:"line,omitempty" jsonschema:"lines: the line"`
+	Hits     int               `json:"hits,omitempty" jsonschema:"lines: times the line was reached"`
 }
 
 // QueryResult is a page of rows.
@@ -51,6 +54,9 @@ type QueryResult struct {
 func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, error) {
 	if o.Limit <= 0 {
 		o.Limit = 20
+		if o.Kind == "lines" {
+			o.Limit = 100000
+		}
 	}
 	if o.Cursor <= 0 {
 		o.Cursor = 1
@@ -59,6 +65,11 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 	var bp Breakpoint
 	var err error
 	switch o.Kind {
+	case "lines":
+		if strings.TrimSpace(o.Function) == "" {
+			return nil, argErrorf("function", "is required for kind lines")
+		}
+		return s.lineCounts(ctx, o.Function, o.Limit, o.Progress)
 	case "calls":
 		if strings.TrimSpace(o.Function) == "" {
 			return nil, argErrorf("function", "is required for kind calls")
@@ -70,7 +81,7 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 		}
 		bp, err = s.SetWatchpoint(ctx, o.Expression, "write")
 	default:
-		return nil, argErrorf("kind", "%q is not calls or writes", o.Kind)
+		return nil, argErrorf("kind", "%q is not calls, writes or lines", o.Kind)
 	}
 	if err != nil {
 		return nil, err
@@ -118,6 +129,97 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			res.NextCursor = row.N + 1
 			res.Note = fmt.Sprintf("Cut at %d rows; the program is stopped at row %d: run the same query with cursor=%d for the rest.", o.Limit, row.N, row.N+1)
 			return res, nil
+		}
+	}
+}
+
+// functionLines returns the file of function name and its lines that have
+// code, each once (LineToAddrs's lines whose address is in the function).
+func (s *Session) functionLines(ctx context.Context, name string) (string, []int, error) {
+	var (
+		file  string
+		lines []int
+	)
+	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+		if s.img == nil {
+			return fmt.Errorf("no debug information for the program, so its lines are unknown: %w", ErrNoDebugInfo)
+		}
+		fns := s.img.FuncsByName(name)
+		if len(fns) == 0 {
+			return argErrorf("function", "no function %q%s", name, s.suggestFunc(name))
+		}
+		f := fns[0]
+		le, ok := s.img.PCToLine(f.Entry)
+		if !ok {
+			return fmt.Errorf("function %s has no line information: %w", name, ErrNoDebugInfo)
+		}
+		file = le.File
+		for _, n := range s.img.LinesWithCode(file) {
+			addrs, err := s.img.LineToAddrs(file, n)
+			if err != nil {
+				continue
+			}
+			for _, a := range addrs {
+				if a.Line == n && a.Function == f {
+					lines = append(lines, n)
+					break
+				}
+			}
+		}
+		return nil
+	})
+	return file, lines, err
+}
+
+// lineCounts runs forward until the program stops for another reason (an
+// exit, a signal, another breakpoint) or maxHits hits, counting the hits
+// of every line of function fn.
+func (s *Session) lineCounts(ctx context.Context, fn string, maxHits int, progress func(int, string)) (*QueryResult, error) {
+	file, lines, err := s.functionLines(ctx, fn)
+	if err != nil {
+		return nil, err
+	}
+	res := &QueryResult{Kind: "lines"}
+	byBP := map[int]int{} // breakpoint number -> row index
+	defer func() {
+		rctx := context.WithoutCancel(ctx)
+		for n := range byBP {
+			if s.exited == nil {
+				s.RemoveBreakpoint(rctx, n) //nolint:errcheck
+			}
+		}
+	}()
+	for _, n := range lines {
+		bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("%s:%d", file, n), "", false)
+		if err != nil || bp.Line != n {
+			if err == nil {
+				s.RemoveBreakpoint(ctx, bp.Number) //nolint:errcheck
+			}
+			continue
+		}
+		byBP[bp.Number] = len(res.Rows)
+		res.Rows = append(res.Rows, QueryRow{N: len(res.Rows) + 1, Line: n, File: file})
+	}
+	for hits := 0; ; {
+		if hits == maxHits {
+			res.Ended, res.More = "limit", true
+			res.Note = fmt.Sprintf("Stopped counting after %d hits; the same query again counts on from here.", maxHits)
+			return res, nil
+		}
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			return res, err
+		}
+		res.Stop = st
+		i, ok := byBP[st.Breakpoint]
+		if st.Reason != "breakpoint" || !ok {
+			res.Ended = st.Reason
+			return res, nil
+		}
+		res.Rows[i].Hits++
+		hits++
+		if progress != nil && hits%100 == 0 {
+			progress(hits, fmt.Sprintf("%d line hits", hits))
 		}
 	}
 }
