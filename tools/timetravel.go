@@ -207,6 +207,7 @@ type queryIn struct {
 	Function   string   `json:"function,omitempty" jsonschema:"calls: the function (or any breakpoint location); lines: the function whose lines to count"`
 	Collect    []string `json:"collect,omitempty" jsonschema:"calls: expressions to evaluate at each call, e.g. arguments"`
 	Condition  string   `json:"condition,omitempty" jsonschema:"calls: only calls where this C expression holds (evaluated in the debug server where it can)"`
+	AtReturn   bool     `json:"at_return,omitempty" jsonschema:"calls: also run each call to its return and record the value returned"`
 	Expression string   `json:"expression,omitempty" jsonschema:"writes: the lvalue whose changes to list"`
 	Limit      int      `json:"limit,omitempty" jsonschema:"rows to return (default 20, at most 1000); lines: hits to count (default 100000)"`
 	Cursor     int      `json:"cursor,omitempty" jsonschema:"number of the first row: a previous result's next_cursor"`
@@ -236,6 +237,9 @@ func (o queryOut) Text() string {
 		}
 		for _, k := range sortedKeys(r.Values) {
 			fmt.Fprintf(&b, " %s=%s", k, r.Values[k])
+		}
+		if r.Returned != "" {
+			fmt.Fprintf(&b, " returned %s", r.Returned)
 		}
 		b.WriteString("\n")
 	}
@@ -269,7 +273,7 @@ func (r *registry) queryTool() {
 			if err != nil {
 				return queryOut{}, err
 			}
-			q, err := s.Query(ctx, session.QueryOptions{Kind: in.Kind, Function: in.Function, Expression: in.Expression, Collect: in.Collect, Condition: in.Condition, Limit: in.Limit, Cursor: in.Cursor, Progress: progressFunc(ctx)})
+			q, err := s.Query(ctx, session.QueryOptions{Kind: in.Kind, Function: in.Function, Expression: in.Expression, Collect: in.Collect, Condition: in.Condition, AtReturn: in.AtReturn, Limit: in.Limit, Cursor: in.Cursor, Progress: progressFunc(ctx)})
 			return queryOut{q}, err
 		})
 }

@@ -198,6 +198,16 @@ func TestLiveQueryCalls(t *testing.T) {
 	}
 
 	c.ok("rr_live_start", args{"command": []string{prog}})
+	r = c.ok("rr_query", args{"kind": "calls", "function": "square", "collect": []string{"x"}, "at_return": true}, "returned", "exited")
+	for i, row := range rows(r) {
+		var x int
+		fmt.Sscan(want[i], &x)
+		if ret := row.(map[string]any)["returned"]; ret != fmt.Sprint(x*x) {
+			t.Errorf("call %d of square(%d) returned %v, want %d", i+1, x, ret, x*x)
+		}
+	}
+
+	c.ok("rr_live_start", args{"command": []string{prog}})
 	r = c.ok("rr_query", args{"kind": "calls", "function": "square", "collect": []string{"x"}, "condition": "x == " + want[len(want)-1]}, "exited")
 	if n := len(rows(r)); n != 1 {
 		t.Errorf("conditional query: %d rows, want 1: %s", n, r.text)

@@ -14,6 +14,7 @@ type QueryOptions struct {
 	Expression string   // writes: the lvalue whose changes to list
 	Collect    []string // calls: expressions evaluated at each call
 	Condition  string   // calls: only calls where this holds (evaluated in the server where it can)
+	AtReturn   bool     // calls: also run each call to its return and record the value returned
 	Limit      int      // rows to return (default 20)
 	Cursor     int      // number of the first row (a previous result's NextCursor; default 1)
 	// Progress, if set, hears of each row collected.
@@ -31,6 +32,7 @@ type QueryRow struct {
 	File     string            `json:"file,omitempty" jsonschema:"lines: the source file"`
 	Line     int               `json:"line,omitempty" jsonschema:"lines: the line"`
 	Hits     int               `json:"hits,omitempty" jsonschema:"lines: times the line was reached"`
+	Returned string            `json:"returned,omitempty" jsonschema:"calls with at_return: the value the call returned"`
 }
 
 // QueryResult is a page of rows.
@@ -119,6 +121,19 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 				continue
 			}
 			row.Values[e] = v.Value
+		}
+		if o.AtReturn {
+			fin, err := s.Finish(ctx, false)
+			if err != nil {
+				return res, err
+			}
+			row.Returned = fin.ReturnValue
+			if fin.Reason != "finish" {
+				res.Rows = append(res.Rows, row)
+				res.Stop, res.Ended = fin, fin.Reason
+				res.Note = "The call did not return before this stop."
+				return res, nil
+			}
 		}
 		res.Rows = append(res.Rows, row)
 		if o.Progress != nil {
