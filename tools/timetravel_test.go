@@ -302,14 +302,71 @@ func TestQueryProgress(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("rr_query: %v %+v", err, res)
 	}
-	for i := 1; i <= 3; i++ {
+	last := 0.0
+	for i := 1; i <= 3; {
 		select {
 		case p := <-got:
-			if p["progressToken"] != "q1" || p["progress"] != float64(i) {
-				t.Errorf("progress %d: %v", i, p)
+			if p["progressToken"] != "q1" || p["progress"].(float64) <= last {
+				t.Errorf("progress %v after %v", p, last)
+			}
+			last = p["progress"].(float64)
+			if strings.HasPrefix(p["message"].(string), fmt.Sprintf("row %d ", i)) {
+				i++
 			}
 		case <-ctx.Done():
-			t.Fatalf("progress notification %d never came", i)
+			t.Fatalf("progress notification for row %d never came", i)
+		}
+	}
+}
+
+// TestContinueProgressCancel: a long rr_continue with a progress token
+// sends a heartbeat; the client, having heard it, cancels; the target is
+// interrupted and the session answers again.
+func TestContinueProgressCancel(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "deadlock")
+	c := startServer(t)
+	got := make(chan map[string]any, 100)
+	c.c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			got <- n.Params.AdditionalFields
+		}
+	})
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var req mcp.CallToolRequest
+	req.Params.Name = "rr_continue"
+	req.Params.Meta = &mcp.Meta{ProgressToken: 7}
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.c.CallTool(ctx, req)
+		done <- err
+	}()
+	deadline := time.NewTimer(30 * time.Second)
+	defer deadline.Stop()
+	select {
+	case p := <-got:
+		if !strings.Contains(p["message"].(string), "rr_continue still running") {
+			t.Errorf("heartbeat %v", p)
+		}
+	case <-deadline.C:
+		t.Fatal("no progress heartbeat from a continue that does not return")
+	}
+	cancel()
+	if err := <-done; err == nil {
+		t.Fatal("cancelled rr_continue returned no error to the client")
+	}
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for r := c.call("rr_backtrace", nil); r.isErr; r = c.call("rr_backtrace", nil) {
+		if !strings.Contains(r.text, "is running a command") {
+			t.Fatalf("after the cancel: %s", r.text)
+		}
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			t.Fatal("the cancelled continue never ended: the target was not interrupted")
 		}
 	}
 }
