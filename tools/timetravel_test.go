@@ -474,3 +474,37 @@ func TestLiveQueryLines(t *testing.T) {
 	c.fails("rr_query", args{"kind": "lines"}, "function")
 	c.fails("rr_query", args{"kind": "bogus", "function": "walk"}, "kind")
 }
+
+// TestLiveQueryBadArg: bad_arg calls price() 20 times and the 14th call
+// (known in advance) gets idx == -1. rr_query lists every call with its
+// arguments, equal to GDB's dprintf; the row whose idx is -1 is row 14;
+// a condition idx < 0 keeps exactly that call.
+func TestLiveQueryBadArg(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "bad_arg")
+	want := gdbDprintf(t, prog, "price", "idx")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	r := c.ok("rr_query", args{"kind": "calls", "function": "price", "collect": []string{"idx", "qty"}, "limit": 100}, "#14", "idx=-1", "exited")
+	var got []string
+	bad := 0
+	for _, row := range r.data["result"].(map[string]any)["rows"].([]any) {
+		m := row.(map[string]any)
+		idx := m["values"].(map[string]any)["idx"].(string)
+		got = append(got, idx)
+		if idx == "-1" {
+			bad = int(m["n"].(float64))
+		}
+	}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("price() idx per call %v; GDB dprintf: %v", got, want)
+	}
+	if bad != 14 {
+		t.Errorf("the call with idx -1 is row %d, want 14 (order 13)", bad)
+	}
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	r = c.ok("rr_query", args{"kind": "calls", "function": "price", "collect": []string{"qty"}, "condition": "idx < 0"}, "qty=2", "exited")
+	if n := len(r.data["result"].(map[string]any)["rows"].([]any)); n != 1 {
+		t.Errorf("condition idx < 0: %d rows, want 1", n)
+	}
+}
