@@ -55,6 +55,9 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 				return fmt.Errorf("rr_last_write needs the program's history, which this backend does not keep (on a live program set rr_watchpoint_set before the write and re-run); %w", err)
 			}
 		}
+		if s.exited != nil {
+			return s.exitedErr("the last writer is searched from a moment the program is alive: go back first (rr_run_to_event, rr_checkpoint_restore)")
+		}
 		lv, err := s.lvalueOf(ctx, expr)
 		if err != nil {
 			return err
