@@ -2,12 +2,10 @@
  * kernel.c: a tiny freestanding i386 multiboot kernel, the reverse-execution
  * fixture for QEMU record/replay tests (rsp/qemu_test.go, internal/qemu).
  *
- * It loops five times, calling add() and then bump(), which writes the
- * global `counter` (values 1, 3, 6, 10, 15) and copies it into `other`.
- * Then it plants a corruption for last-writer tests: corrupt() overwrites
- * `slot` (set to 7 by kmain) with 0xdead on the line marked PLANTED-WRITE,
- * and after that only reads it. Then it prints "kernel: done sum=15" on
- * COM1 and returns to boot.S, which runs `cli; hlt` forever.
+ * Loops 5 times calling add() then bump(), which writes `counter` (1, 3, 6,
+ * 10, 15) and copies it into `other`; then sets slot = 7 and corrupt() (the
+ * planted write, after kmain) overwrites it with 0xdead; prints "kernel: done
+ * sum=15" on COM1 and returns to boot.S (`cli; hlt`). Lines up to 74 fixed.
  *
  * Build (see Makefile; no multilib needed, nothing from libc is used):
  *   gcc -m32 -g -O0 -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
@@ -19,7 +17,6 @@
 
 volatile int counter;
 volatile int other;
-volatile int slot;
 
 static inline void outb(unsigned short port, unsigned char v)
 {
@@ -69,11 +66,6 @@ void bump(int v)
 	other = counter;
 }
 
-void corrupt(int v)
-{
-	slot = v; /* PLANTED-WRITE */
-}
-
 void kmain(void)
 {
 	int sum = 0;
@@ -81,10 +73,19 @@ void kmain(void)
 		sum = add(sum, i);
 		bump(i);
 	}
+	extern volatile int slot;
+	void corrupt(int v);
 	slot = 7;
 	corrupt(0xdead);
 	sum += slot - 0xdead;
 	serial_puts("kernel: done sum=");
 	serial_putu((unsigned)sum);
 	serial_puts("\n");
+}
+
+volatile int slot;
+
+void corrupt(int v)
+{
+	slot = v; /* PLANTED-WRITE */
 }
