@@ -42,6 +42,7 @@ var symptoms = []symptom{
 	{prog: "stack_overflow", signal: syscall.SIGSEGV},
 	{prog: "off_by_one", exit: 1, output: "checksum mismatch: sum 46, checksum 14"},
 	{prog: "uninit", exit: 1, output: "wrong total"},
+	{prog: "bad_arg", exit: 1, output: "wrong total 330 (want 1470)"},
 	{prog: "race", exit: 1, output: "lost updates"},
 	{prog: "race-O2", exit: 1, output: "lost updates"},
 	{prog: "deadlock", hang: true},

@@ -31,6 +31,7 @@ func (e evalOut) Text() string {
 type localsOut struct {
 	Frame  session.Frame   `json:"frame"`
 	Locals []session.Value `json:"locals" jsonschema:"arguments first, then locals in scope at the pc"`
+	Cut    int             `json:"cut,omitempty" jsonschema:"how many more variables the limit left out"`
 }
 
 func (l localsOut) Text() string {
@@ -49,6 +50,9 @@ func (l localsOut) Text() string {
 			kind = " [arg]"
 		}
 		fmt.Fprintf(&b, "%s = %s  (%s)%s\n", v.Name, val, v.Type, kind)
+	}
+	if l.Cut > 0 {
+		fmt.Fprintf(&b, "(%d more not shown: raise limit)\n", l.Cut)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -164,13 +168,21 @@ func (r *registry) inspectTools() {
 	add(r, "rr_locals", "Local variables",
 		"List the arguments and local variables of the selected frame with their values.",
 		inspect,
-		func(ctx context.Context, in noArgs) (localsOut, error) {
+		func(ctx context.Context, in listIn) (localsOut, error) {
+			n, err := in.limit(64)
+			if err != nil {
+				return localsOut{}, err
+			}
 			s, err := r.session(in.sessionArg)
 			if err != nil {
 				return localsOut{}, err
 			}
 			vs, f, err := s.Locals(ctx)
-			return localsOut{Frame: f, Locals: vs}, err
+			out := localsOut{Frame: f, Locals: vs}
+			if len(vs) > n {
+				out.Locals, out.Cut = vs[:n], len(vs)-n
+			}
+			return out, err
 		})
 
 	add(r, "rr_read_memory", "Read memory",

@@ -15,14 +15,23 @@ type recordIn struct {
 	TraceDir         string            `json:"trace_dir,omitempty" jsonschema:"output trace directory; default: rr's (_RR_TRACE_DIR or ~/.local/share/rr)"`
 	Chaos            bool              `json:"chaos,omitempty" jsonschema:"chaos mode: randomize scheduling to expose races"`
 	Timeout          float64           `json:"timeout,omitempty" jsonschema:"seconds before the recording is stopped (default 300)"`
+	UntilFailure     *untilFailureIn   `json:"until_failure,omitempty" jsonschema:"record again and again in chaos mode until the program fails; keeps only the failing trace"`
 }
 
 type recordOut struct {
 	Result session.RecordResult `json:"result"`
+	Loop   *session.RecordLoop  `json:"loop,omitempty" jsonschema:"until_failure: the attempts and the failing run's conditions"`
 }
 
 func (r recordOut) Text() string {
 	var b strings.Builder
+	if l := r.Loop; l != nil {
+		if !l.Failed {
+			fmt.Fprintf(&b, "No failure in %d attempts (ended: %s); no trace kept.", l.Attempts, l.Ended)
+			return b.String()
+		}
+		fmt.Fprintf(&b, "Failed on attempt %d: %s\n", l.Attempts, l.Conditions)
+	}
 	b.WriteString("Recording complete.\n")
 	fmt.Fprintf(&b, "Trace directory: %s\n", r.Result.TraceDir)
 	if r.Result.Signal != "" {
@@ -110,11 +119,25 @@ func (r *registry) recordingTools() {
 			if in.Timeout < 0 || in.Timeout > maxRecordSeconds {
 				return recordOut{}, &session.ArgError{Arg: "timeout", Msg: "must be a positive number of seconds, at most a week (604800)"}
 			}
-			res, err := r.m.Record(ctx, session.RecordOptions{
+			o := session.RecordOptions{
 				Command: in.Command, Dir: in.WorkingDirectory, Env: in.Env,
 				TraceDir: in.TraceDir, Chaos: in.Chaos, Timeout: seconds(in.Timeout),
-			})
-			return recordOut{res}, err
+			}
+			if u := in.UntilFailure; u != nil {
+				uf, err := u.options()
+				if err != nil {
+					return recordOut{}, err
+				}
+				uf.Progress = progressFunc(ctx)
+				loop, err := r.m.RecordUntilFailure(ctx, o, uf)
+				out := recordOut{Loop: loop}
+				if loop != nil && loop.Result != nil {
+					out.Result = *loop.Result
+				}
+				return out, err
+			}
+			res, err := r.m.Record(ctx, o)
+			return recordOut{Result: res}, err
 		})
 
 	add(r, "rr_list_recordings", "List recordings",

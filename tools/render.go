@@ -80,6 +80,9 @@ func stopText(st *session.Stop) string {
 	if st.Position != nil {
 		fmt.Fprintf(&b, "rr event %d, ticks %d\n", st.Position.Event, st.Position.Ticks)
 	}
+	if o := st.Output; o != nil && o.Stdout+o.Stderr > 0 {
+		fmt.Fprintf(&b, "Program output so far: %d bytes stdout, %d bytes stderr (rr_output)\n", o.Stdout, o.Stderr)
+	}
 	if st.Message != "" {
 		b.WriteString(st.Message + "\n")
 	}

@@ -48,6 +48,7 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	r.inspectTools()
 	r.checkpointTools()
 	r.rawTools()
+	r.timeTravelTools()
 	r.signalTools()
 	r.coreTools()
 	r.resources()
@@ -106,7 +107,9 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 		if err := decodeArgs(req.GetArguments(), &in); err != nil {
 			return mcp.NewToolResultError(clipEchoes(fmt.Sprintf("%s: %v", name, err), req.GetArguments())), nil
 		}
-		out, err := fn(ctx, in)
+		pctx, stop := withProgress(ctx, req, name)
+		out, err := fn(pctx, in)
+		stop()
 		if err != nil {
 			return mcp.NewToolResultError(clipEchoes(explain(name, err), req.GetArguments())), nil
 		}

@@ -106,7 +106,7 @@ func (r *registry) sessionTools() {
 		})
 
 	add(r, "rr_live_start", "Start live session",
-		"Run a program under gdbserver (or attach to a running process) and debug it live. For machines where rr cannot record (no hardware PMU): forward execution, breakpoints, watchpoints and inspection work; reverse execution does not. The program stops before its first instruction; set breakpoints, then rr_continue.",
+		"Run a program under gdbserver (or attach to a running process) and debug it live. For machines where rr cannot record (no hardware PMU): forward execution, breakpoints, watchpoints and inspection work; reverse execution does not. The program stops before its first instruction; set breakpoints, then rr_continue. The program's stdout and stderr are kept for rr_output, never mixed into the MCP stream.",
 		hints{openWorld: true},
 		func(ctx context.Context, in liveStartIn) (started, error) {
 			switch {

@@ -56,6 +56,7 @@ func (f frameOut) Text() string {
 
 type threadsOut struct {
 	Threads []session.Thread `json:"threads"`
+	Cut     int              `json:"cut,omitempty" jsonschema:"how many more threads the limit left out"`
 }
 
 func (t threadsOut) Text() string {
@@ -76,6 +77,9 @@ func (t threadsOut) Text() string {
 			l += " at " + locText(th.Frame.Location)
 		}
 		lines = append(lines, l)
+	}
+	if t.Cut > 0 {
+		lines = append(lines, fmt.Sprintf("(%d more threads not shown: raise limit)", t.Cut))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -137,13 +141,21 @@ func (r *registry) stackTools() {
 	add(r, "rr_thread_list", "List threads",
 		"List the threads of the debuggee with their current location.",
 		inspect,
-		func(ctx context.Context, in noArgs) (threadsOut, error) {
+		func(ctx context.Context, in listIn) (threadsOut, error) {
+			n, err := in.limit(64)
+			if err != nil {
+				return threadsOut{}, err
+			}
 			s, err := r.session(in.sessionArg)
 			if err != nil {
 				return threadsOut{}, err
 			}
 			th, err := s.Threads(ctx)
-			return threadsOut{th}, err
+			out := threadsOut{Threads: th}
+			if len(th) > n {
+				out.Threads, out.Cut = th[:n], len(th)-n
+			}
+			return out, err
 		})
 
 	add(r, "rr_thread_select", "Select thread",

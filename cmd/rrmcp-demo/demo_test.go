@@ -33,7 +33,7 @@ func TestDemoLive(t *testing.T) {
 	if err != nil {
 		t.Fatalf("demo: %v\n%s", err, out)
 	}
-	for _, want := range []string{"-> rr_live_start", "SIGSEGV", "reverse execution needs an rr recording",
+	for _, want := range []string{"-> rr_live_start", "SIGSEGV", "-> rr_triage", "count_duplicates", "-> rr_last_write", "needs the program's history", "reverse execution needs an rr recording",
 		"==> Root cause: list_corrupt.c:40", "matches the program's header comment"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)

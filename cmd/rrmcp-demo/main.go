@@ -212,18 +212,14 @@ func (d *demo) withRR(prog string) (string, error) {
 	if _, _, err := d.must("rr_continue", nil, "SIGSEGV"); err != nil {
 		return "", err
 	}
-	d.must("rr_backtrace", nil)
+	say("One call for the crash report: signal, faulting instruction and operands, backtrace with arguments, locals.")
+	d.must("rr_triage", nil, "SIGSEGV")
 	say("n->next is garbage: the node n was freed and its memory reused.")
-	d.must("rr_evaluate", map[string]any{"expression": "n->next"})
 	d.must("rr_evaluate", map[string]any{"expression": "*n"})
-	say("Who wrote over n->next? Watch it and run backwards.")
-	if _, _, err := d.must("rr_watchpoint_set", map[string]any{"expression": "n->next"}); err != nil {
-		return "", err
-	}
-	d.must("rr_continue", map[string]any{"reverse": true}, "watchpoint")
+	say("Who wrote over n->next? One call runs backwards to the write.")
+	d.must("rr_last_write", map[string]any{"expression": "n->next"}, "written in")
 	d.must("rr_backtrace", map[string]any{"max_depth": 4}, "log_line")
 	say("log_line() reused a freed chunk, so the list still points at a freed node. Why was it not unlinked? Go back to the removal.")
-	d.must("rr_breakpoint_remove", map[string]any{"breakpoint_number": 1})
 	d.must("rr_source_lines", map[string]any{"file": "list_corrupt.c", "line": 40, "count": 9})
 	say("Line 40 unlinks a node that has a predecessor. Stop there, going backwards in time.")
 	d.must("rr_breakpoint_set", map[string]any{"location": "list_corrupt.c:40"})
@@ -265,11 +261,13 @@ func (d *demo) live(prog string) (string, error) {
 	if _, _, err := d.must("rr_continue", nil, "SIGSEGV"); err != nil {
 		return "", err
 	}
-	d.must("rr_backtrace", nil)
+	say("One call for the crash report: signal, faulting instruction and operands, backtrace with arguments, locals.")
+	d.must("rr_triage", nil, "SIGSEGV", "keeps no history")
 	say("n->next is garbage: the node n was freed and its memory reused (its name now holds log text).")
 	d.must("rr_evaluate", map[string]any{"expression": "n->next"})
 	d.must("rr_evaluate", map[string]any{"expression": "*n"})
-	say("With rr we would now run backwards. The live backend cannot, and says why:")
+	say("With rr, rr_last_write would now run backwards to the write of n->next. The live backend cannot, and says why:")
+	d.call("rr_last_write", map[string]any{"expression": "n->next"})
 	d.call("rr_continue", map[string]any{"reverse": true})
 	say("So run the program again and stop where nodes are removed from the list.")
 	d.must("rr_replay_stop", nil)

@@ -3,6 +3,7 @@ package proc
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"regexp"
 )
@@ -14,8 +15,48 @@ var listeningRE = regexp.MustCompile(`^Listening on port (\d+)`)
 // "Listening on port N" line. The program's output is drained with
 // gdbserver's. env nil means the current environment.
 func StartGDBServer(ctx context.Context, prog string, args []string, dir string, env []string) (*Process, string, error) {
+	return StartGDBServerOutput(ctx, prog, args, dir, env, nil, nil)
+}
+
+// gdbserverMsgRE matches the lines gdbserver itself writes to stderr
+// (gdbserver/server.cc, linux-low.cc); every other stderr line is the
+// program's.
+var gdbserverMsgRE = regexp.MustCompile(`^(Process .* created; pid = \d+|Listening on port \d+|Remote debugging from host .*|Child exited with status -?\d+|Child terminated with signal = .*|Detaching from process \d+|Killing process\(es\): .*|Killing all inferiors|gdbserver: .*|[Ww]arning: .*)$`)
+
+// StartGDBServerOutput is StartGDBServer sending the program's stdout to
+// stdout (gdbserver writes nothing there; an *os.File is written by the
+// program directly, so its size is exact whenever the program is stopped)
+// and its stderr, line by line without gdbserver's own messages which
+// share that stream, to errLine. nil keeps either with gdbserver's output.
+func StartGDBServerOutput(ctx context.Context, prog string, args []string, dir string, env []string, stdout io.Writer, errLine func(b []byte)) (*Process, string, error) {
 	argv := append([]string{"--once", "127.0.0.1:0", prog}, args...)
-	p, err := Start(ctx, Config{Path: "gdbserver", Args: argv, Dir: dir, Env: env})
+	cfg := Config{Path: "gdbserver", Args: argv, Dir: dir, Env: env, Stdout: stdout}
+	if out := errLine; out != nil {
+		// gdbserver starts some messages with an empty line ("\nChild
+		// terminated with signal ..."): an empty line is held until the
+		// next one shows whose it is.
+		blank := false
+		cfg.OnLine = func(l Line) {
+			if !l.Stderr {
+				return
+			}
+			switch {
+			case gdbserverMsgRE.MatchString(l.Text):
+				blank = false
+			case l.Text == "" && !blank:
+				blank = true
+			default:
+				if blank {
+					out([]byte("\n"))
+				}
+				blank = l.Text == ""
+				if !blank {
+					out([]byte(l.Text + "\n"))
+				}
+			}
+		}
+	}
+	p, err := Start(ctx, cfg)
 	if err != nil {
 		return nil, "", err
 	}

@@ -27,6 +27,8 @@ type Config struct {
 	KeepLines int
 	// OnLine, if set, sees every output line (stdout and stderr) as it arrives.
 	OnLine func(Line)
+	// Stdout, if set, receives the child's stdout instead of the line ring.
+	Stdout io.Writer
 }
 
 // Line is one line of a child's output.
@@ -70,6 +72,9 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	p := &Process{cfg: cfg, cmd: cmd, done: make(chan struct{}), changed: make(chan struct{})}
 	stdout, stderr := &lineWriter{p: p}, &lineWriter{p: p, stderr: true}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if cfg.Stdout != nil {
+		cmd.Stdout = cfg.Stdout
+	}
 	// A grandchild outside the process group (a debuggee that gdbserver put
 	// in a group of its own) may hold the output pipes open after the child
 	// exited: stop waiting for it after WaitDelay rather than forever.

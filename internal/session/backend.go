@@ -138,7 +138,10 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 				env = append(env, k+"="+v)
 			}
 		}
-		p, addr, err = proc.StartGDBServer(sctx, prog, o.Command[1:], o.Dir, env)
+		if s.out, err = newOutputLog(); err != nil {
+			return nil, nil, err
+		}
+		p, addr, err = proc.StartGDBServerOutput(sctx, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("start gdbserver: %w", err)

@@ -763,6 +763,7 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 				out.Message = fmt.Sprintf("Returned from %s.", fnName)
 				if rv := s.returnValue(ctx, callee); rv != "" {
 					out.Message += " Value returned: " + rv
+					out.ReturnValue = rv
 				}
 			}
 		}

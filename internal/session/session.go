@@ -33,7 +33,8 @@ type Session struct {
 	program  string
 	traceDir string
 	pid      int
-	attached bool // live session attached to an existing process
+	attached bool       // live session attached to an existing process
+	out      *outputLog // the program's stdout/stderr (live sessions that started it)
 	to       Timeouts
 
 	c        *rsp.Client

@@ -33,6 +33,9 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	s.invalidate()
 	s.pending = 0
 	out := &Stop{}
+	if s.out != nil {
+		out.Output = s.out.size()
+	}
 	if st.Thread != (rsp.Thread{}) {
 		s.cur = st.Thread
 		out.Thread = st.Thread.String()

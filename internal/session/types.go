@@ -74,16 +74,18 @@ type Position struct {
 type Stop struct {
 	// Reason is one of: breakpoint, watchpoint, step, signal, exited,
 	// killed, interrupted, history-start, history-end, timeout, started.
-	Reason        string    `json:"reason"`
-	Thread        string    `json:"thread,omitempty"`
-	Frame         *Frame    `json:"frame,omitempty"`
-	Signal        string    `json:"signal,omitempty" jsonschema:"signal name, e.g. SIGSEGV"`
-	SignalMeaning string    `json:"signal_meaning,omitempty"`
-	Breakpoint    int       `json:"breakpoint,omitempty" jsonschema:"number of the breakpoint that was hit"`
-	Watch         *WatchHit `json:"watch,omitempty"`
-	ExitCode      *int      `json:"exit_code,omitempty"`
-	Position      *Position `json:"position,omitempty" jsonschema:"rr event and ticks"`
-	Message       string    `json:"message,omitempty" jsonschema:"extra explanation"`
+	Reason        string      `json:"reason"`
+	Thread        string      `json:"thread,omitempty"`
+	Frame         *Frame      `json:"frame,omitempty"`
+	Signal        string      `json:"signal,omitempty" jsonschema:"signal name, e.g. SIGSEGV"`
+	SignalMeaning string      `json:"signal_meaning,omitempty"`
+	Breakpoint    int         `json:"breakpoint,omitempty" jsonschema:"number of the breakpoint that was hit"`
+	Watch         *WatchHit   `json:"watch,omitempty"`
+	ExitCode      *int        `json:"exit_code,omitempty"`
+	Position      *Position   `json:"position,omitempty" jsonschema:"rr event and ticks"`
+	Output        *OutputSize `json:"output,omitempty" jsonschema:"bytes the program has written so far (rr_output reads them)"`
+	ReturnValue   string      `json:"return_value,omitempty" jsonschema:"finish: the value the function returned"`
+	Message       string      `json:"message,omitempty" jsonschema:"extra explanation"`
 }
 
 // Breakpoint is a breakpoint or watchpoint the session manages.

@@ -2,10 +2,10 @@
  * kernel.c: a tiny freestanding i386 multiboot kernel, the reverse-execution
  * fixture for QEMU record/replay tests (rsp/qemu_test.go, internal/qemu).
  *
- * It has no planted bug. It loops five times, calling add() and then bump(),
- * which writes the global `counter` (values 1, 3, 6, 10, 15) and copies it
- * into `other`. Then it prints "kernel: done sum=15" on COM1 and returns to
- * boot.S, which runs `cli; hlt` forever.
+ * Loops 5 times calling add() then bump(), which writes `counter` (1, 3, 6,
+ * 10, 15) and copies it into `other`; then sets slot = 7 and corrupt() (the
+ * planted write, after kmain) overwrites it with 0xdead; prints "kernel: done
+ * sum=15" on COM1 and returns to boot.S (`cli; hlt`). Lines up to 74 fixed.
  *
  * Build (see Makefile; no multilib needed, nothing from libc is used):
  *   gcc -m32 -g -O0 -ffreestanding -fno-pic -fno-pie -fno-stack-protector \
@@ -73,7 +73,19 @@ void kmain(void)
 		sum = add(sum, i);
 		bump(i);
 	}
+	extern volatile int slot;
+	void corrupt(int v);
+	slot = 7;
+	corrupt(0xdead);
+	sum += slot - 0xdead;
 	serial_puts("kernel: done sum=");
 	serial_putu((unsigned)sum);
 	serial_puts("\n");
+}
+
+volatile int slot;
+
+void corrupt(int v)
+{
+	slot = v; /* PLANTED-WRITE */
 }

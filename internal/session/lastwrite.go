@@ -1,0 +1,219 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"time"
+
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// Writer is one write that changed a watched value, found going backward.
+type Writer struct {
+	Frame    Location  `json:"frame" jsonschema:"the writing instruction: function, file:line and the source line"`
+	Thread   string    `json:"thread,omitempty"`
+	Old      string    `json:"old" jsonschema:"value before the write"`
+	New      string    `json:"new" jsonschema:"value the write stored"`
+	Position *Position `json:"position,omitempty" jsonschema:"rr event and ticks of the write"`
+	Icount   int64     `json:"icount,omitempty" jsonschema:"QEMU replay: instruction count at the writing instruction"`
+}
+
+// LastWrites is the answer of LastWrite.
+type LastWrites struct {
+	Expression string   `json:"expression"`
+	Address    string   `json:"address"`
+	Size       int      `json:"size"`
+	Current    string   `json:"current" jsonschema:"value at the moment the search started"`
+	Writers    []Writer `json:"writers" jsonschema:"most recent first"`
+	// Complete is false when fewer writers were found than asked for: the
+	// value was not changed earlier in the recorded history.
+	Complete bool   `json:"complete"`
+	Stop     *Stop  `json:"stop" jsonschema:"where the session now is: at the oldest writer found (or the start of history)"`
+	Message  string `json:"message,omitempty"`
+}
+
+// maxWatchChunks bounds how many write watchpoints one value may take
+// (x86 has four debug registers).
+const maxWatchChunks = 4
+
+// LastWrite runs backward to the statement that last changed expr (an
+// lvalue or *ADDRESS; size overrides its size) and, with count > 1, to the
+// writes before it. Each writer is the writing instruction itself: after
+// the reverse watchpoint stop (just after the write) one reverse step puts
+// the thread on it, where memory still holds the old value.
+func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (*LastWrites, error) {
+	if count <= 0 {
+		count = 1
+	}
+	var out *LastWrites
+	err := s.do(ctx, s.to.Reverse, func(ctx context.Context) error {
+		if !s.caps.Reverse {
+			if err := s.canMove(true); err != nil {
+				return fmt.Errorf("rr_last_write needs the program's history, which this backend does not keep (on a live program set rr_watchpoint_set before the write and re-run); %w", err)
+			}
+		}
+		if s.exited != nil {
+			return s.exitedErr("the last writer is searched from a moment the program is alive: go back first (rr_run_to_event, rr_checkpoint_restore)")
+		}
+		lv, err := s.lvalueOf(ctx, expr)
+		if err != nil {
+			return err
+		}
+		if size > 0 {
+			lv.size = size
+			if lv.typ != nil && int(lv.typ.Size()) != size {
+				lv.typ = nil
+			}
+		}
+		if lv.size <= 0 || lv.size > 8*maxWatchChunks {
+			return argErrorf("size", "%s is %d bytes; give size between 1 and %d (or a member or element)", expr, lv.size, 8*maxWatchChunks)
+		}
+		out = &LastWrites{Expression: expr, Address: hexAddr(lv.addr), Size: lv.size}
+		b := &breakpoint{lv: lv}
+		cur := s.peek(ctx, lv.addr, lv.size)
+		if cur == nil {
+			return fmt.Errorf("cannot read %d bytes at %s: %w", lv.size, hexAddr(lv.addr), ErrNotFound)
+		}
+		out.Current = s.formatWatch(ctx, b, cur)
+		remove, err := s.watchRange(ctx, lv.addr, lv.size)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		var last rsp.Stop
+		for len(out.Writers) < count {
+			st, w, err := s.previousWrite(ctx, lv.addr, lv.size, b)
+			last = st
+			if errors.Is(err, rsp.ErrHistoryStart) {
+				break
+			}
+			if err != nil {
+				return err
+			}
+			if w == nil { // stopped by something else (a user breakpoint, a signal)
+				if st.AtHistoryStart {
+					break
+				}
+				continue
+			}
+			out.Writers = append(out.Writers, *w)
+		}
+		out.Complete = len(out.Writers) == count
+		out.Stop = s.makeStop(ctx, last)
+		if out.Stop.Reason == "step" {
+			out.Stop.Reason = "last-write"
+		}
+		switch {
+		case len(out.Writers) == 0:
+			out.Message = fmt.Sprintf("%s was not changed in the recorded history before this point: it held %s since the start.", expr, out.Current)
+		case !out.Complete:
+			out.Message = fmt.Sprintf("Only %d earlier change(s) of %s: the first one is the oldest in the recorded history.", len(out.Writers), expr)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// watchRange inserts write watchpoints covering [addr, addr+size) in
+// aligned pieces of at most 8 bytes, so a value wider than one debug
+// register is still watched exactly.
+func (s *Session) watchRange(ctx context.Context, addr uint64, size int) (func(), error) {
+	type piece struct {
+		a uint64
+		n int
+	}
+	var pieces []piece
+	for a, end := addr, addr+uint64(size); a < end; {
+		n := 8 - int(a%8)
+		for _, w := range []int{8, 4, 2, 1} {
+			if w <= n && a%uint64(w) == 0 && a+uint64(w) <= end {
+				n = w
+				break
+			}
+		}
+		pieces = append(pieces, piece{a, n})
+		a += uint64(n)
+	}
+	if len(pieces) > maxWatchChunks {
+		return nil, argErrorf("size", "%d bytes at %s need %d watchpoints; at most %d fit (watch a smaller part)", size, hexAddr(addr), len(pieces), maxWatchChunks)
+	}
+	remove := func(ps []piece) {
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		for _, p := range ps {
+			s.c.RemoveBreakpoint(rctx, rsp.WriteWatchpoint, p.a, p.n) //nolint:errcheck
+		}
+	}
+	for i, p := range pieces {
+		if err := s.c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, p.a, p.n); err != nil {
+			remove(pieces[:i])
+			return nil, fmt.Errorf("the server refused a write watchpoint on %d bytes at %s: %w", p.n, hexAddr(p.a), err)
+		}
+	}
+	return func() { remove(pieces) }, nil
+}
+
+// previousWrite reverse-continues to the next stop. When the watched bytes
+// changed across the instruction before it, it steps back onto that
+// instruction and returns the writer. A nil writer means the stop was
+// something else (or a write of the same value), to be continued from.
+func (s *Session) previousWrite(ctx context.Context, addr uint64, size int, b *breakpoint) (rsp.Stop, *Writer, error) {
+	st, err := s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.ReverseContinue(ctx) })
+	if err != nil {
+		return st, nil, err
+	}
+	if st.Kind != rsp.StopSignal || st.AtHistoryStart {
+		return st, nil, nil
+	}
+	if st.Thread != (rsp.Thread{}) {
+		s.cur = st.Thread
+	}
+	after := s.peek(ctx, addr, size)
+	// QEMU reports a reverse watchpoint stop without a watch field
+	// (peers.md §2.4), so the step back and the comparison decide.
+	t := s.cur
+	bst, err := s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.ReverseStep(ctx, t) })
+	if errors.Is(err, rsp.ErrHistoryStart) {
+		return bst, nil, err
+	}
+	if err != nil {
+		return bst, nil, err
+	}
+	before := s.peek(ctx, addr, size)
+	if after == nil || before == nil || string(after) == string(before) {
+		return bst, nil, nil
+	}
+	pc, _, err := s.pcSP(ctx, s.cur)
+	if err != nil {
+		return bst, nil, err
+	}
+	w := &Writer{Frame: s.locate(ctx, pc), Thread: s.cur.String(), Old: s.formatWatch(ctx, b, before), New: s.formatWatch(ctx, b, after)}
+	if s.caps.Events {
+		if p, err := s.position(ctx); err == nil {
+			w.Position = &p
+		}
+	}
+	if s.c.Dialect() == rsp.DialectQEMU {
+		w.Icount, _ = s.qemuIcount(ctx)
+	}
+	return bst, w, nil
+}
+
+var icountRE = regexp.MustCompile(`instruction count = (\d+)`)
+
+// qemuIcount reads the replay's instruction count from QEMU's monitor
+// ("info replay": "Replaying execution '...': instruction count = N").
+func (s *Session) qemuIcount(ctx context.Context) (int64, error) {
+	out, err := s.c.Monitor(ctx, "info replay")
+	if err != nil {
+		return 0, err
+	}
+	m := icountRE.FindStringSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("info replay: no instruction count in %q: %w", out, ErrUnsupported)
+	}
+	return strconv.ParseInt(m[1], 10, 64)
+}

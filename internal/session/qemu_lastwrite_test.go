@@ -1,0 +1,122 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// kernelLine returns the 1-based line of testprogs/kernel/kernel.c whose
+// text contains marker: the test knows the writer's line in advance.
+func kernelLine(t *testing.T, marker string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "kernel", "kernel.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, marker) {
+			return i + 1
+		}
+	}
+	t.Fatalf("kernel.c has no line with %q", marker)
+	return 0
+}
+
+// TestQEMUReverseLastWrite: the kernel sets slot = 7 in kmain, then
+// corrupt() overwrites it with 0xdead (PLANTED-WRITE). Stopped after
+// that, LastWrite with count 2 must name the planted line in corrupt with
+// old 7 and new 57005, then kmain's "slot = 7" with old 0 and new 7, with
+// QEMU instruction counts decreasing.
+func TestQEMUReverseLastWrite(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
+	defer cancel()
+	s, _, _ := qemuSession(t, ctx)
+	after := kernelLine(t, "sum += slot - 0xdead")
+	bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("kernel.c:%d", after), "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue to kernel.c:%d: %+v %v", after, st, err)
+	}
+	// Off the breakpoint: a reverse-continue from a breakpoint hit is
+	// where QEMU 10's replay deadlocks most (rsp/qemu_test.go).
+	if err := s.RemoveBreakpoint(ctx, bp.Number); err != nil {
+		t.Fatal(err)
+	}
+	lw, err := s.LastWrite(ctx, "slot", 0, 2)
+	if errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+		// QEMU 10's replay deadlocks now and then in a reverse seek
+		// (peers.md §2.5, rsp/qemu_test.go): say so as a skip that
+		// make test lists, never as a pass.
+		t.Skip("SKIP(qemu deadlock): " + err.Error())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lw.Current != "57005" || !lw.Complete || len(lw.Writers) != 2 {
+		t.Fatalf("last writes of slot: %+v", lw)
+	}
+	want := []struct {
+		fn       string
+		line     int
+		old, new string
+	}{
+		{"corrupt", kernelLine(t, "slot = v; /* PLANTED-WRITE */"), "7", "57005"},
+		{"kmain", kernelLine(t, "slot = 7;"), "0", "7"},
+	}
+	for i, w := range want {
+		got := lw.Writers[i]
+		if got.Frame.Function != w.fn || got.Frame.Line != w.line || got.Old != w.old || got.New != w.new {
+			t.Errorf("writer %d: %+v; want %s at kernel.c:%d old %s new %s", i, got, w.fn, w.line, w.old, w.new)
+		}
+	}
+	if lw.Writers[0].Icount <= lw.Writers[1].Icount || lw.Writers[1].Icount <= 0 {
+		t.Errorf("icounts %d, %d: want decreasing, positive", lw.Writers[0].Icount, lw.Writers[1].Icount)
+	}
+}
+
+// TestQEMUReverseTriage: Triage on the QEMU replay (no signal: it reports
+// the current stop) gives the backtrace kmain and, for suspect slot, the
+// planted writer found going backward.
+func TestQEMUReverseTriage(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
+	defer cancel()
+	s, _, _ := qemuSession(t, ctx)
+	after := kernelLine(t, "sum += slot - 0xdead")
+	bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("kernel.c:%d", after), "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue to kernel.c:%d: %+v %v", after, st, err)
+	}
+	if err := s.RemoveBreakpoint(ctx, bp.Number); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := s.Triage(ctx, TriageOptions{Suspect: "slot"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(tr.LastWriterWhy, "deadline") || strings.Contains(tr.LastWriterWhy, "timed out") {
+		t.Skip("SKIP(qemu deadlock): " + tr.LastWriterWhy)
+	}
+	if len(tr.Backtrace) == 0 || tr.Backtrace[0].Function != "kmain" || tr.Instruction == nil {
+		t.Fatalf("triage: %+v", tr)
+	}
+	if tr.LastWriter == nil || len(tr.LastWriter.Writers) != 1 {
+		t.Fatalf("triage last writer: %+v (%s)", tr.LastWriter, tr.LastWriterWhy)
+	}
+	w := tr.LastWriter.Writers[0]
+	if w.Frame.Function != "corrupt" || w.Frame.Line != kernelLine(t, "slot = v; /* PLANTED-WRITE */") || w.Old != "7" || w.New != "57005" {
+		t.Errorf("triage last writer %+v", w)
+	}
+}

@@ -1,0 +1,240 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// QueryOptions describes an execution-wide query, run forward from the
+// current stop.
+type QueryOptions struct {
+	Kind       string   // "calls" or "writes"
+	Function   string   // calls: the function (any breakpoint location works)
+	Expression string   // writes: the lvalue whose changes to list
+	Collect    []string // calls: expressions evaluated at each call
+	Condition  string   // calls: only calls where this holds (evaluated in the server where it can)
+	AtReturn   bool     // calls: also run each call to its return and record the value returned
+	Limit      int      // rows to return (default 20)
+	Cursor     int      // number of the first row (a previous result's NextCursor; default 1)
+	// Progress, if set, hears of each row collected.
+	Progress func(rows int, msg string)
+}
+
+// QueryRow is one numbered moment of a query.
+type QueryRow struct {
+	N        int               `json:"n" jsonschema:"hit number from where the query started (live); the row's moment"`
+	Frame    *Frame            `json:"frame,omitempty"`
+	Values   map[string]string `json:"values,omitempty" jsonschema:"collected expressions (calls)"`
+	Old      string            `json:"old,omitempty" jsonschema:"writes: value before"`
+	New      string            `json:"new,omitempty" jsonschema:"writes: value after"`
+	Position *Position         `json:"position,omitempty" jsonschema:"rr event and ticks"`
+	File     string            `json:"file,omitempty" jsonschema:"lines: the source file"`
+	Line     int               `json:"line,omitempty" jsonschema:"lines: the line"`
+	Hits     int               `json:"hits,omitempty" jsonschema:"lines: times the line was reached"`
+	Returned string            `json:"returned,omitempty" jsonschema:"calls with at_return: the value the call returned"`
+}
+
+// QueryResult is a page of rows.
+type QueryResult struct {
+	Kind  string     `json:"kind"`
+	Rows  []QueryRow `json:"rows"`
+	Ended string     `json:"ended" jsonschema:"why collection stopped: limit, exited, killed, signal, or another stop's reason"`
+	// More says the limit cut the rows: the program is stopped at the
+	// next row, so the same query again continues from there.
+	More       bool   `json:"more"`
+	NextCursor int    `json:"next_cursor,omitempty" jsonschema:"pass as cursor to the same query for the rest"`
+	Stop       *Stop  `json:"stop,omitempty" jsonschema:"where the session is now"`
+	Note       string `json:"note,omitempty"`
+}
+
+// Query runs the program forward collecting one row per call of a
+// function (kind calls) or per change of a value (kind writes), up to
+// Limit rows. Conditions go to the server as agent bytecode where it
+// evaluates them (agentcond.go), so a false condition costs no round
+// trip; each row costs one stop plus the reads of its values.
+func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, error) {
+	if o.Limit <= 0 {
+		o.Limit = 20
+		if o.Kind == "lines" {
+			o.Limit = 100000
+		}
+	}
+	if o.Cursor <= 0 {
+		o.Cursor = 1
+	}
+	res := &QueryResult{Kind: o.Kind}
+	var bp Breakpoint
+	var err error
+	switch o.Kind {
+	case "lines":
+		if strings.TrimSpace(o.Function) == "" {
+			return nil, argErrorf("function", "is required for kind lines")
+		}
+		return s.lineCounts(ctx, o.Function, o.Limit, o.Progress)
+	case "calls":
+		if strings.TrimSpace(o.Function) == "" {
+			return nil, argErrorf("function", "is required for kind calls")
+		}
+		bp, err = s.SetBreakpoint(ctx, o.Function, o.Condition, false)
+	case "writes":
+		if strings.TrimSpace(o.Expression) == "" {
+			return nil, argErrorf("expression", "is required for kind writes")
+		}
+		bp, err = s.SetWatchpoint(ctx, o.Expression, "write")
+	default:
+		return nil, argErrorf("kind", "%q is not calls, writes or lines", o.Kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		rctx := context.WithoutCancel(ctx)
+		if s.exited == nil {
+			s.RemoveBreakpoint(rctx, bp.Number) //nolint:errcheck
+		}
+	}()
+	for {
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			return res, err
+		}
+		res.Stop = st
+		if st.Breakpoint != bp.Number || (st.Reason != "breakpoint" && st.Reason != "watchpoint") {
+			res.Ended = st.Reason
+			if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
+				res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
+			}
+			return res, nil
+		}
+		row := QueryRow{N: o.Cursor + len(res.Rows), Frame: st.Frame, Position: st.Position}
+		if st.Watch != nil {
+			row.Old, row.New = st.Watch.Old, st.Watch.New
+		}
+		for _, e := range o.Collect {
+			if row.Values == nil {
+				row.Values = map[string]string{}
+			}
+			v, err := s.Evaluate(ctx, e)
+			if err != nil {
+				row.Values[e] = "<error: " + err.Error() + ">"
+				continue
+			}
+			row.Values[e] = v.Value
+		}
+		if o.AtReturn {
+			fin, err := s.Finish(ctx, false)
+			if err != nil {
+				return res, err
+			}
+			row.Returned = fin.ReturnValue
+			if fin.Reason != "finish" {
+				res.Rows = append(res.Rows, row)
+				res.Stop, res.Ended = fin, fin.Reason
+				res.Note = "The call did not return before this stop."
+				return res, nil
+			}
+		}
+		res.Rows = append(res.Rows, row)
+		if o.Progress != nil {
+			o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", row.N, o.Cursor+o.Limit-1))
+		}
+		if len(res.Rows) == o.Limit {
+			res.Ended, res.More = "limit", true
+			res.NextCursor = row.N + 1
+			res.Note = fmt.Sprintf("Cut at %d rows; the program is stopped at row %d: run the same query with cursor=%d for the rest.", o.Limit, row.N, row.N+1)
+			return res, nil
+		}
+	}
+}
+
+// functionLines returns the file of function name and its lines that have
+// code, each once (LineToAddrs's lines whose address is in the function).
+func (s *Session) functionLines(ctx context.Context, name string) (string, []int, error) {
+	var (
+		file  string
+		lines []int
+	)
+	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+		if s.img == nil {
+			return fmt.Errorf("no debug information for the program, so its lines are unknown: %w", ErrNoDebugInfo)
+		}
+		fns := s.img.FuncsByName(name)
+		if len(fns) == 0 {
+			return argErrorf("function", "no function %q%s", name, s.suggestFunc(name))
+		}
+		f := fns[0]
+		le, ok := s.img.PCToLine(f.Entry)
+		if !ok {
+			return fmt.Errorf("function %s has no line information: %w", name, ErrNoDebugInfo)
+		}
+		file = le.File
+		for _, n := range s.img.LinesWithCode(file) {
+			addrs, err := s.img.LineToAddrs(file, n)
+			if err != nil {
+				continue
+			}
+			for _, a := range addrs {
+				if a.Line == n && a.Function == f {
+					lines = append(lines, n)
+					break
+				}
+			}
+		}
+		return nil
+	})
+	return file, lines, err
+}
+
+// lineCounts runs forward until the program stops for another reason (an
+// exit, a signal, another breakpoint) or maxHits hits, counting the hits
+// of every line of function fn.
+func (s *Session) lineCounts(ctx context.Context, fn string, maxHits int, progress func(int, string)) (*QueryResult, error) {
+	file, lines, err := s.functionLines(ctx, fn)
+	if err != nil {
+		return nil, err
+	}
+	res := &QueryResult{Kind: "lines"}
+	byBP := map[int]int{} // breakpoint number -> row index
+	defer func() {
+		rctx := context.WithoutCancel(ctx)
+		for n := range byBP {
+			if s.exited == nil {
+				s.RemoveBreakpoint(rctx, n) //nolint:errcheck
+			}
+		}
+	}()
+	for _, n := range lines {
+		bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("%s:%d", file, n), "", false)
+		if err != nil || bp.Line != n {
+			if err == nil {
+				s.RemoveBreakpoint(ctx, bp.Number) //nolint:errcheck
+			}
+			continue
+		}
+		byBP[bp.Number] = len(res.Rows)
+		res.Rows = append(res.Rows, QueryRow{N: len(res.Rows) + 1, Line: n, File: file})
+	}
+	for hits := 0; ; {
+		if hits == maxHits {
+			res.Ended, res.More = "limit", true
+			res.Note = fmt.Sprintf("Stopped counting after %d hits; the same query again counts on from here.", maxHits)
+			return res, nil
+		}
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			return res, err
+		}
+		res.Stop = st
+		i, ok := byBP[st.Breakpoint]
+		if st.Reason != "breakpoint" || !ok {
+			res.Ended = st.Reason
+			return res, nil
+		}
+		res.Rows[i].Hits++
+		hits++
+		if progress != nil && hits%100 == 0 {
+			progress(hits, fmt.Sprintf("%d line hits", hits))
+		}
+	}
+}
