@@ -38,6 +38,10 @@ type driver interface {
 	endSession(ctx context.Context) error
 	close() error
 	packets() int64 // RSP packets sent so far (profile runs), or -1
+	// serverTime is the time rrmcp reported spending inside the server on
+	// the calls so far (ms, from its _meta with RRMCP_DEBUG_TIMING); -1
+	// where there is none (GDB).
+	serverTime() float64
 }
 
 // maker starts a front end that will debug exe (GDB reads its symbols at
@@ -50,6 +54,7 @@ type measurement struct {
 	rss   []float64 // MiB, cold-start cases only
 	pkts  []float64 // RSP packets per timed operation (profile runs)
 	cpu   []float64 // ms of CPU the front-end process used per timed operation
+	srv   []float64 // ms rrmcp spent inside its tool handlers per timed operation
 	check string    // what the side returned, to compare the two
 }
 
@@ -59,6 +64,7 @@ type measurement struct {
 func (m *measurement) timed(d driver, keep bool, op func() error) error {
 	p0 := d.packets()
 	c0 := cpuMs(d.pid())
+	s0 := d.serverTime()
 	var err error
 	t0 := time.Now()
 	pprof.Do(context.Background(), pprof.Labels("rrbench", "timed"), func(context.Context) { err = op() })
@@ -71,6 +77,9 @@ func (m *measurement) timed(d driver, keep bool, op func() error) error {
 		if c1 := cpuMs(d.pid()); c1 >= c0 {
 			m.cpu = append(m.cpu, c1-c0)
 		}
+	}
+	if s0 >= 0 {
+		m.srv = append(m.srv, d.serverTime()-s0)
 	}
 	if p0 >= 0 {
 		m.pkts = append(m.pkts, float64(d.packets()-p0))

@@ -189,6 +189,8 @@ func (d *gdbDriver) endSession(ctx context.Context) error {
 
 func (d *gdbDriver) packets() int64 { return d.pc.packets() }
 
+func (d *gdbDriver) serverTime() float64 { return -1 }
+
 func (d *gdbDriver) close() error {
 	if d.srv != nil {
 		d.srv.Stop(0)

@@ -1,7 +1,7 @@
 // Command rrbench measures rrmcp against GDB/MI on the same targets, side by
-// side in one run (`make bench`). Each case runs once through the built
-// bin/rrmcp over stdio with a real MCP client (mcp-go), live backend, and
-// once through `gdb --interpreter=mi3` driving a gdbserver on the same
+// side in one run (`make bench`). Each case runs through the built
+// bin/rrmcp over stdio twice, with a minimal raw JSON-RPC client (the
+// primary column) and with mcp-go's client, live backend, and once through `gdb --interpreter=mi3` driving a gdbserver on the same
 // program. It prints a table and writes bench/RESULTS.md and
 // bench/results.json; for every case rrmcp loses it profiles rrmcp's side
 // in-process and puts the pprof summary into RESULTS.md.
@@ -102,7 +102,8 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 			os.Remove(f)
 		}
 	}
-	mkRR := func(ctx context.Context, exe string) (driver, error) { return newMCP(ctx, e.rrmcp) }
+	mkRR := func(ctx context.Context, exe string) (driver, error) { return newLean(ctx, e.rrmcp) }
+	mkGo := func(ctx context.Context, exe string) (driver, error) { return newMCP(ctx, e.rrmcp) }
 	var rows []row
 	var profiles []profileReport
 	for _, c := range selected {
@@ -110,6 +111,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		exe := c.exe(e)
 		logf("case %s: %d reps", c.name, reps)
 		rr, rrErr := runSide(c, exe, mkRR, reps, timeout)
+		rrGo, rrGoErr := runSide(c, exe, mkGo, reps, timeout)
 		mkGDB := func(ctx context.Context, exe string) (driver, error) {
 			d, err := newGDB(ctx, exe)
 			if err == nil {
@@ -118,7 +120,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 			return d, err
 		}
 		gdb, gdbErr := runSide(c, exe, mkGDB, reps, timeout)
-		rs := rowsFor(c, rr, gdb, rrErr, gdbErr)
+		rs := rowsFor(c, rr, rrGo, gdb, rrErr, rrGoErr, gdbErr)
 		writeTable(os.Stderr, rs)
 		rows = append(rows, rs...)
 		if profile {

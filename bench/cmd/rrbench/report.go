@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/rrmcp/rrmcp/tools"
 )
 
 // stats summarizes samples.
@@ -66,6 +68,16 @@ type row struct {
 	RRMCPCPUms *float64 `json:"rrmcp_cpu_ms,omitempty"`
 	GDBCPUms   *float64 `json:"gdb_cpu_ms,omitempty"`
 
+	// The same through mcp-go's stdio client (the rrmcp_ms columns use
+	// the lean raw JSON-RPC client), and its ratio to GDB.
+	MCPGoMs    *float64 `json:"mcpgo_ms,omitempty"`
+	MCPGoP25ms *float64 `json:"mcpgo_p25_ms,omitempty"`
+	MCPGoP75ms *float64 `json:"mcpgo_p75_ms,omitempty"`
+	MCPGoRatio float64  `json:"mcpgo_ratio,omitempty"`
+	// Median time rrmcp spent inside its tool handler (lean column), as
+	// the server measured it (RRMCP_DEBUG_TIMING=1, result _meta).
+	RRMCPServerMs *float64 `json:"rrmcp_server_ms,omitempty"`
+
 	RRMCPHitsPerS *float64 `json:"rrmcp_hits_per_s,omitempty"`
 	GDBHitsPerS   *float64 `json:"gdb_hits_per_s,omitempty"`
 
@@ -87,11 +99,14 @@ type row struct {
 func f64(v float64) *float64 { v = math.Round(v*1000) / 1000; return &v }
 
 // rowsFor turns one case's two measurements into its rows.
-func rowsFor(c benchCase, rr, gdb measurement, rrErr, gdbErr error) []row {
+func rowsFor(c benchCase, rr, rrGo, gdb measurement, rrErr, rrGoErr, gdbErr error) []row {
 	r := row{Name: c.name, Unit: "ms", desc: c.desc, RRMCPCheck: rr.check, GDBCheck: gdb.check}
 	var errs []string
 	if rrErr != nil {
 		errs = append(errs, "rrmcp: "+rrErr.Error())
+	}
+	if rrGoErr != nil {
+		errs = append(errs, "rrmcp (mcp-go client): "+rrGoErr.Error())
 	}
 	if gdbErr != nil {
 		errs = append(errs, "gdb: "+gdbErr.Error())
@@ -113,6 +128,15 @@ func rowsFor(c benchCase, rr, gdb measurement, rrErr, gdbErr error) []row {
 	}
 	if a.N > 0 && b.N > 0 && b.Median > 0 {
 		r.Ratio = math.Round(a.Median/b.Median*1000) / 1000
+	}
+	if g := summarize(millis(rrGo.durs)); g.N > 0 {
+		r.MCPGoMs, r.MCPGoP25ms, r.MCPGoP75ms = f64(g.Median), f64(g.P25), f64(g.P75)
+		if b.N > 0 && b.Median > 0 {
+			r.MCPGoRatio = math.Round(g.Median/b.Median*1000) / 1000
+		}
+	}
+	if x := summarize(rr.srv); x.N > 0 {
+		r.RRMCPServerMs = f64(x.Median)
 	}
 	if x := summarize(rr.cpu); x.N > 0 {
 		r.RRMCPCPUms = f64(x.Median)
@@ -139,8 +163,24 @@ func rowsFor(c benchCase, rr, gdb measurement, rrErr, gdbErr error) []row {
 	return rows
 }
 
-// loses reports whether rrmcp is slower (or bigger) than GDB in r.
-func (r row) loses() bool { return r.Ratio > 1 }
+// loses reports whether rrmcp is slower (or bigger) than GDB in r, with
+// either client.
+func (r row) loses() bool { return r.Ratio > 1 || r.MCPGoRatio > 1 }
+
+// missesGoal reports whether r misses the goal of issue 14: per operation
+// rrmcp ≤ 0.5 × GDB with the lean client and ≤ 1 × with mcp-go's; RSS
+// ≤ 0.5 ×; cold start on a large binary ≤ ⅓ ×.
+func (r row) missesGoal() bool {
+	switch {
+	case r.Ratio == 0:
+		return false
+	case r.Unit == "MiB":
+		return r.Ratio > 0.5
+	case strings.HasPrefix(r.Name, "cold_start"):
+		return r.Ratio > 1.0/3
+	}
+	return r.Ratio > 0.5 || r.MCPGoRatio > 1
+}
 
 func fmtNum(p *float64) string {
 	if p == nil {
@@ -163,6 +203,17 @@ func spread(lo, hi *float64) string {
 	return fmt.Sprintf(" (%s–%s)", fmtNum(lo), fmtNum(hi))
 }
 
+func (r row) goCells() (ms, ratio string) {
+	ms, ratio = "—", "—"
+	if r.MCPGoMs != nil {
+		ms = fmtNum(r.MCPGoMs) + spread(r.MCPGoP25ms, r.MCPGoP75ms)
+	}
+	if r.MCPGoRatio > 0 {
+		ratio = fmt.Sprintf("%.2f", r.MCPGoRatio)
+	}
+	return
+}
+
 func (r row) cells() (rr, gdb, ratio string) {
 	if r.Unit == "MiB" {
 		rr = fmtNum(r.RRMCPMiB) + spread(r.RRMCPMinMiB, r.RRMCPMaxMiB)
@@ -180,10 +231,11 @@ func (r row) cells() (rr, gdb, ratio string) {
 
 // writeTable prints the plain-text table for stdout.
 func writeTable(w io.Writer, rows []row) {
-	fmt.Fprintf(w, "%-38s %-5s %-26s %-26s %7s\n", "case", "unit", "rrmcp median (IQR)", "gdb median (IQR)", "ratio")
+	fmt.Fprintf(w, "%-38s %-5s %-26s %-26s %-26s %7s %7s\n", "case", "unit", "rrmcp lean median (IQR)", "rrmcp mcp-go", "gdb median (IQR)", "ratio", "mcp-go")
 	for _, r := range rows {
 		rr, gdb, ratio := r.cells()
-		fmt.Fprintf(w, "%-38s %-5s %-26s %-26s %7s", r.Name, r.Unit, rr, gdb, ratio)
+		goMs, goRatio := r.goCells()
+		fmt.Fprintf(w, "%-38s %-5s %-26s %-26s %-26s %7s %7s", r.Name, r.Unit, rr, goMs, gdb, ratio, goRatio)
 		if r.RRMCPHitsPerS != nil || r.GDBHitsPerS != nil {
 			fmt.Fprintf(w, "   hits/s: rrmcp %s, gdb %s", fmtNum(r.RRMCPHitsPerS), fmtNum(r.GDBHitsPerS))
 		}
@@ -224,15 +276,20 @@ func writeMarkdown(w io.Writer, command string, machine []string, rows []row, pr
 		fmt.Fprintf(w, "- %s\n", m)
 	}
 	fmt.Fprintf(w, "\n## Method\n\n")
-	fmt.Fprintf(w, "Each case runs once through rrmcp — the built `bin/rrmcp`, spawned and driven over stdio by mcp-go's client (protocol 2025-11-25), live backend (`rr_live_start`, gdbserver) — and once through `gdb --interpreter=mi3` driving its own gdbserver on the same program, doing the same thing with the MI command named below. Times are wall-clock around one tool call / one MI command, as the front end's client sees it (for moves: until the stop result / `*stopped`). Per-operation cases do 3 untimed warm-ups, then each timed operation follows an untimed continue to a fresh stop in `hit()`, so no case profits from a cache filled by the previous repetition. GDB runs with GDB's defaults plus what an unattended front end sets: `confirm off`, `pagination off`, `sysroot /` (read libraries from the local disk rather than through vFile) and `breakpoint condition-evaluation host` (GDB evaluates conditions itself; the `_target_cond` row uses GDB's default target-side mode, with a condition rrmcp also hands to gdbserver). Test program: `testprogs/build/counter` (-O0 -g). Numbers are medians with the interquartile range (p25–p75) in brackets; for the RSS rows min–max. **ratio = rrmcp ÷ GDB** of the medians: below 1 rrmcp is faster (or smaller).\n\n")
+	fmt.Fprintf(w, "Each case runs twice through rrmcp — the built `bin/rrmcp`, spawned and driven over stdio, once by a minimal raw JSON-RPC client and once by mcp-go's client (protocol 2025-11-25), live backend (`rr_live_start`, gdbserver) — and once through `gdb --interpreter=mi3` driving its own gdbserver on the same program, doing the same thing with the MI command named below. Times are wall-clock around one tool call / one MI command, as the front end's client sees it (for moves: until the stop result / `*stopped`). Per-operation cases do 3 untimed warm-ups, then each timed operation follows an untimed continue to a fresh stop in `hit()`, so no case profits from a cache filled by the previous repetition. GDB runs with GDB's defaults plus what an unattended front end sets: `confirm off`, `pagination off`, `sysroot /` (read libraries from the local disk rather than through vFile) and `breakpoint condition-evaluation host` (GDB evaluates conditions itself; the `_target_cond` row uses GDB's default target-side mode, with a condition rrmcp also hands to gdbserver). Test program: `testprogs/build/counter` (-O0 -g). Numbers are medians with the interquartile range (p25–p75) in brackets; for the RSS rows min–max. **ratio = rrmcp ÷ GDB** of the medians: below 1 rrmcp is faster (or smaller).\n\n")
 	fmt.Fprintf(w, "## Results\n\n")
-	fmt.Fprintf(w, "| case | unit | rrmcp | GDB/MI | ratio | reps |\n|---|---|---|---|---|---|\n")
+	fmt.Fprintf(w, "Three views of each rrmcp call: **lean** is the wall time a minimal raw JSON-RPC client sees (one request line written to rrmcp's stdin, read lines until the reply with its id; what an automation agent without an MCP library writes), **mcp-go** the wall time through mcp-go's stdio client, and **server time** the time rrmcp itself spent in the tool handler, measured inside the server (`RRMCP_DEBUG_TIMING=1` puts it in each result's `_meta` as `%s`; median over the lean run). Lean − server is the transport and JSON; mcp-go − lean is the client library. ✗ marks a row that misses the goal (per operation: lean ≤ 0.5 × GDB and mcp-go ≤ 1 ×; cold start ≤ ⅓ ×; RSS ≤ ½ ×).\n\n", tools.ServerTimeMetaKey)
+	fmt.Fprintf(w, "| case | unit | rrmcp, lean client | rrmcp, mcp-go client | GDB/MI | ratio lean | ratio mcp-go | rrmcp server time | reps |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		rr, gdb, ratio := r.cells()
+		goMs, goRatio := r.goCells()
 		if r.Error != "" {
 			ratio = "error"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %d |\n", r.Name, r.Unit, rr, gdb, ratio, r.Reps)
+		if r.missesGoal() {
+			ratio += " ✗"
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %d |\n", r.Name, r.Unit, rr, goMs, gdb, ratio, goRatio, fmtNum(r.RRMCPServerMs), r.Reps)
 	}
 	fmt.Fprintf(w, "\n")
 	for _, r := range rows {
