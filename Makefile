@@ -23,6 +23,7 @@ deps:
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t##*:}"; \
 	done; \
 	[ -e /usr/lib/debug/.build-id ] || missing="$$missing libc6-dbg"; \
+	[ -e /usr/lib32/crt1.o ] || missing="$$missing gcc-multilib"; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
 	  $(APT) update -qq >/dev/null && $(APT) install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
@@ -65,7 +66,11 @@ test: deps testprogs
 	@set -o pipefail; export CI=$${CI:-true}; \
 	{ $(GO) test -json -count=1 -timeout 15m -skip '$(QEMU_REVERSE)' $(TESTFLAGS) ./... 2>&1; \
 	  $(GO) test -json -count=1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ 2>&1; } | $(BIN)/testreport -log .test.log; \
-	rc=$$?; grep -h '^gdb-differential:' .test.log || true; exit $$rc
+	rc=$$?; grep -h '^gdb-differential:' .test.log || true; \
+	awk '/^hostile-faults:/ {fi+=$$2; fs+=$$3; f=1} /^hostile-badinput:/ {bt+=$$2; bc+=$$3; b=1} \
+	     /^hostile-cycles:/ {cy+=$$2; lo+=$$3; c=1} \
+	     END {if (f||b||c) printf "faults: %d injected, %d survived; bad inputs: %d tried, %d clear errors; cycles: %d, leftovers %d\n", fi, fs, bt, bc, cy, lo}' .test.log; \
+	exit $$rc
 	@$(MAKE) -s fuzz FUZZTIME=$(FUZZTIME)
 
 # fuzz runs every Fuzz target in the module for $(FUZZTIME) (make fuzz FUZZTIME=2m).

@@ -41,7 +41,7 @@ func (f *Frame) entryValue(expr []byte) (uint64, error) {
 	if err == nil {
 		return v, nil
 	}
-	if caller := f.callerPhys(); caller != nil && calleeSaved[reg] {
+	if caller := f.callerPhys(); caller != nil && f.Image != nil && f.Image.arch == archAMD64 && calleeSaved[reg] {
 		if v, ok := caller.regs.Get(reg); ok {
 			return v, nil
 		}

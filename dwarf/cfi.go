@@ -22,12 +22,12 @@ func (img *Image) cfiFor() *cfiTable {
 		t := &cfiTable{}
 		if s := img.exe.Section(".eh_frame"); s != nil && s.Type != 8 /* SHT_NOBITS */ {
 			if data := img.fileSection(img.exe, s); data != nil { // in place when memory-mapped
-				t.eh, t.err = parseFDEs(data, s.Addr)
+				t.eh, t.err = parseFDEs(data, s.Addr, img.arch.ptr())
 			}
 		}
 		if data := img.section(".debug_frame"); data != nil {
 			if fixed, ok := fixDebugFrameCIEs(data); ok {
-				d, err := parseFDEs(fixed, 0)
+				d, err := parseFDEs(fixed, 0, img.arch.ptr())
 				if err == nil {
 					t.debug = d
 				} else if t.err == nil {
@@ -42,13 +42,13 @@ func (img *Image) cfiFor() *cfiTable {
 
 // parseFDEs parses .eh_frame (ehAddr != 0) or .debug_frame and sorts the
 // entries, recovering from panics in the parser.
-func parseFDEs(data []byte, ehAddr uint64) (fdes frame.FrameDescriptionEntries, err error) {
+func parseFDEs(data []byte, ehAddr uint64, ptrSize int) (fdes frame.FrameDescriptionEntries, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			fdes, err = nil, fmt.Errorf("parse call frame information: %v", r)
 		}
 	}()
-	fdes, err = frame.Parse(data, binary.LittleEndian, 0, 8, ehAddr)
+	fdes, err = frame.Parse(data, binary.LittleEndian, 0, ptrSize, ehAddr)
 	if err != nil {
 		return nil, fmt.Errorf("parse call frame information: %w", err)
 	}
@@ -138,3 +138,19 @@ func fixDebugFrameCIEs(data []byte) ([]byte, bool) {
 }
 
 var errOutermost = errors.New("outermost frame")
+
+// CFARule returns the rule of the canonical frame address at file address
+// pc when it is a register plus an offset (the register in Regs'
+// numbering); ok is false without CFI or for an expression rule.
+func (img *Image) CFARule(pc uint64) (reg int, off int64, ok bool) {
+	fde := img.cfiFor().fdeFor(pc)
+	if fde == nil {
+		return 0, 0, false
+	}
+	fc, err := establish(fde, pc)
+	if err != nil || fc.CFA.Rule != frame.RuleCFA {
+		return 0, 0, false
+	}
+	fc = img.arch.frameContext(fc)
+	return int(fc.CFA.Reg), fc.CFA.Offset, true
+}

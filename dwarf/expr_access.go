@@ -134,9 +134,9 @@ func (ev *evaluator) resolveTypeSpec(ts *typeSpec) (Type, error) {
 	for _, op := range ts.ops {
 		switch {
 		case op == "*":
-			t = &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t}
+			t = &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t}
 		case op == "&" || op == "&&":
-			t = &ReferenceType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t, Rvalue: op == "&&"}
+			t = &ReferenceType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t, Rvalue: op == "&&"}
 		case op == "const" || op == "volatile":
 			t = &QualType{CommonType: CommonType{ByteSize: sizeOf(t), Lang: ev.lang}, Qual: op, Elem: t}
 		case strings.HasPrefix(op, "["):

@@ -109,7 +109,7 @@ func (ev *evaluator) deref(x Object) (Object, error) {
 }
 
 func (ev *evaluator) pointerTo(t Type, addr uint64) Object {
-	pt := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t}
+	pt := &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t}
 	return BytesObject(pt, binary.LittleEndian.AppendUint64(nil, addr))
 }
 

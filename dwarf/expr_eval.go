@@ -169,9 +169,20 @@ func (ev *evaluator) base(name string) *BaseType {
 	if !ok {
 		sp = baseSpecs["int"]
 	}
+	if name == "long" || name == "unsigned long" {
+		sp.size = int64(ev.ptrSize()) // ILP32 on i386, LP64 on x86-64
+	}
 	t := &BaseType{CommonType: CommonType{Name: name, ByteSize: sp.size, Lang: ev.lang}, Encoding: sp.enc}
 	ev.types[name] = t
 	return t
+}
+
+// ptrSize is the size of a pointer (and of long) of the target.
+func (ev *evaluator) ptrSize() int64 {
+	if ev.env != nil && ev.env.PtrSize > 0 {
+		return int64(ev.env.PtrSize)
+	}
+	return 8
 }
 
 func (ev *evaluator) boolType() *BaseType {
@@ -552,14 +563,14 @@ func (ev *evaluator) scalarOf(o Object) (scalar, error) {
 		if !ok {
 			return scalar{}, errors.New("only values in memory can be used as pointers")
 		}
-		pt := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: t.Elem}
+		pt := &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t.Elem}
 		return scalar{t: pt, isPtr: true, i: int64(a), unsigned: true, size: 8}, nil
 	case *FuncType:
 		a, ok := o.Addr()
 		if !ok {
 			return scalar{}, errors.New("function not in memory")
 		}
-		pt := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: ev.lang}, Elem: o.Type}
+		pt := &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: o.Type}
 		return scalar{t: pt, isPtr: true, i: int64(a), unsigned: true, size: 8}, nil
 	case *StructType:
 		return scalar{}, unsupported("overloaded operator on " + typeString(o.Type))

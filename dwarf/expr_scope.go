@@ -29,6 +29,9 @@ type FrameScope struct {
 func NewFrameScope(f *Frame, t *Target, types *TypeReader) *FrameScope {
 	s := &FrameScope{f: f, t: t, types: types}
 	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: s.symbolize, ImplicitPointee: s.variableAt}
+	if f.Image != nil {
+		s.env.PtrSize = f.Image.PtrSize()
+	}
 	if t != nil {
 		s.env.Mem = t.ReadMemory
 	}
@@ -218,7 +221,17 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	mk := func(t Type, v uint64) Object {
 		return BytesObject(t, binary.LittleEndian.AppendUint64(nil, v)[:sizeOf(t)])
 	}
-	long := &BaseType{CommonType: CommonType{Name: "long", ByteSize: 8, Lang: lang}, Encoding: ateSigned}
+	ptr := int64(8)
+	if s.f.Image != nil && s.f.Image.Is32Bit() {
+		// i386: eip, esp and ebp are the pc, sp and fp (pointers);
+		// the other e-registers are the whole (int) registers.
+		ptr = 4
+		switch name {
+		case "eip", "esp", "ebp":
+			name = map[string]string{"eip": "rip", "esp": "rsp", "ebp": "rbp"}[name]
+		}
+	}
+	long := &BaseType{CommonType: CommonType{Name: "long", ByteSize: ptr, Lang: lang}, Encoding: ateSigned}
 	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: lang}, Encoding: ateSigned}
 	voidT := &VoidType{CommonType{Name: "void", Lang: lang}}
 	if sub, ok := subRegisters[name]; ok {
@@ -243,9 +256,9 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	switch reg {
 	case regnum.AMD64_Rip:
 		ft := &FuncType{CommonType: CommonType{Lang: lang}, Return: voidT, Prototyped: lang == LangCPlusPlus}
-		return mk(&PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: ft}, v), nil
+		return mk(&PointerType{CommonType: CommonType{ByteSize: ptr, Lang: lang}, Elem: ft}, v), nil
 	case regnum.AMD64_Rsp, regnum.AMD64_Rbp:
-		return mk(&PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: voidT}, v), nil
+		return mk(&PointerType{CommonType: CommonType{ByteSize: ptr, Lang: lang}, Elem: voidT}, v), nil
 	case regnum.AMD64_Rflags:
 		return mk(eflagsType(lang), v), nil
 	case regnum.AMD64_Cs, regnum.AMD64_Ss, regnum.AMD64_Ds, regnum.AMD64_Es,
@@ -309,7 +322,7 @@ type ImageScope struct {
 func NewImageScope(img *Image, t *Target, types *TypeReader, bias uint64) *ImageScope {
 	s := &ImageScope{img: img, t: t, types: types, bias: bias}
 	fs := &FrameScope{f: &Frame{Image: img, Bias: bias}, t: t, types: types}
-	s.env = &ValueEnv{Types: types, Bias: bias, Symbolize: fs.symbolize}
+	s.env = &ValueEnv{Types: types, Bias: bias, Symbolize: fs.symbolize, PtrSize: img.PtrSize()}
 	if t != nil {
 		s.env.Mem = t.ReadMemory
 	}

@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -111,7 +112,10 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 // exprEnv returns the evaluation context for this frame's variables.
 func (f *Frame) exprEnv() *exprEnv {
 	p := f.ph()
-	env := &exprEnv{regs: &p.regs, cfa: p.cfa, hasCFA: p.hasCFA, bias: f.Bias}
+	env := &exprEnv{regs: &p.regs, cfa: p.cfa, hasCFA: p.hasCFA, bias: f.Bias, arch: p.ar}
+	if f.Image != nil {
+		env.arch = f.Image.arch
+	}
 	if p.t != nil {
 		env.mem = p.t.ReadMemory
 	}
@@ -265,7 +269,7 @@ func (s *Scope) Lookup(name string) (Variable, error) {
 // Register returns the value of a register by GDB name ("rip", "$rsp",
 // "pc", "eflags") in this frame; ok is false if the frame does not know it.
 func (s *Scope) Register(name string) (uint64, bool) {
-	reg, ok := RegNum(name)
+	reg, ok := s.regNum(name)
 	if !ok {
 		return 0, false
 	}
@@ -277,11 +281,27 @@ func (s *Scope) Register(name string) (uint64, bool) {
 
 // RegisterBytes is Register for vector registers (16 bytes for xmm).
 func (s *Scope) RegisterBytes(name string) ([]byte, bool) {
-	reg, ok := RegNum(name)
+	reg, ok := s.regNum(name)
 	if !ok {
 		return nil, false
 	}
-	return s.f.ph().regs.Bytes(reg)
+	if reg == regnum.AMD64_Rip {
+		return binary.LittleEndian.AppendUint64(nil, s.f.PC)[:s.f.Image.PtrSize()], true
+	}
+	b, ok := s.f.ph().regs.Bytes(reg)
+	if ok && s.f.Image.Is32Bit() && len(b) == 8 {
+		b = b[:4] // i386 general registers are 32 bits wide
+	}
+	return b, ok
+}
+
+// regNum numbers a register name of the frame's architecture ("eax" on
+// i386, "rax" on x86-64).
+func (s *Scope) regNum(name string) (int, bool) {
+	if s.f.Image.Is32Bit() {
+		return RegNum32(name)
+	}
+	return RegNum(name)
 }
 
 // Global looks a global variable up outside any frame: name may be
@@ -334,7 +354,7 @@ func (img *Image) lookupGlobal(name string, cu *unit, t *Target, regs *Regs, bia
 		ae, _ = godwarf.LoadAbstractOriginAndSpecification(e, img.dw.Reader())
 		_ = spec
 	}
-	env := &exprEnv{regs: regs, bias: bias, addrx: best.u.addrx, baseType: best.u.baseType}
+	env := &exprEnv{regs: regs, bias: bias, addrx: best.u.addrx, baseType: best.u.baseType, arch: img.arch}
 	if t != nil {
 		env.mem = t.ReadMemory
 	}

@@ -481,10 +481,31 @@ func lastComponent(n string) string {
 	return n[last:]
 }
 
-// symtabData is one ELF64 symbol table and its string table, read in
+// symtabData is one ELF symbol table and its string table, read in
 // place (memory-mapped where the image was opened so).
 type symtabData struct {
 	syms, strs []byte
+	elf32      bool // Elf32_Sym entries (16 bytes) rather than Elf64_Sym (24)
+}
+
+// sym decodes the entry at byte offset off: name offset, type, section,
+// value and size.
+func (t symtabData) sym(off int) (name uint32, typ elf.SymType, shndx uint16, value, size uint64) {
+	e := t.syms[off:]
+	if t.elf32 {
+		return binary.LittleEndian.Uint32(e[0:]), elf.SymType(e[12] & 0xf), binary.LittleEndian.Uint16(e[14:]),
+			uint64(binary.LittleEndian.Uint32(e[4:])), uint64(binary.LittleEndian.Uint32(e[8:]))
+	}
+	return binary.LittleEndian.Uint32(e[0:]), elf.SymType(e[4] & 0xf), binary.LittleEndian.Uint16(e[6:]),
+		binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
+}
+
+// entSize is the size of one symbol table entry.
+func (t symtabData) entSize() int {
+	if t.elf32 {
+		return 16
+	}
+	return 24
 }
 
 // each calls fn with the name and address of every defined function
@@ -499,30 +520,31 @@ func (t symtabData) each(fn func(name []byte, addr uint64)) {
 
 // entries calls fn for every symbol but the null entry 0, in table order.
 func (t symtabData) entries(fn func(name []byte, typ elf.SymType, shndx uint16, value, size uint64)) {
-	for off := 24; off+24 <= len(t.syms); off += 24 {
-		e := t.syms[off : off+24]
+	n := t.entSize()
+	for off := n; off+n <= len(t.syms); off += n {
+		ni, typ, shndx, value, size := t.sym(off)
 		var name []byte
-		if n := int(binary.LittleEndian.Uint32(e[0:])); n > 0 && n < len(t.strs) {
-			name = t.strs[n:]
+		if ni > 0 && int(ni) < len(t.strs) {
+			name = t.strs[ni:]
 			if z := bytes.IndexByte(name, 0); z >= 0 {
 				name = name[:z]
 			}
 		}
-		fn(name, elf.SymType(e[4]&0xf), binary.LittleEndian.Uint16(e[6:]), binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:]))
+		fn(name, typ, shndx, value, size)
 	}
 }
 
 // rawSymtab returns f's symbol table of the given type (SHT_SYMTAB or
 // SHT_DYNSYM) in place, or ok false if f has none.
 func (img *Image) rawSymtab(f *elf.File, typ elf.SectionType) (t symtabData, ok bool) {
-	if f.Class != elf.ELFCLASS64 {
+	if f.Class != elf.ELFCLASS64 && f.Class != elf.ELFCLASS32 {
 		return t, false
 	}
 	for _, s := range f.Sections {
 		if s.Type != typ || s.Link == 0 || int(s.Link) >= len(f.Sections) {
 			continue
 		}
-		t = symtabData{img.fileSection(f, s), img.fileSection(f, f.Sections[s.Link])}
+		t = symtabData{img.fileSection(f, s), img.fileSection(f, f.Sections[s.Link]), f.Class == elf.ELFCLASS32}
 		return t, len(t.syms) > 0
 	}
 	return t, false
@@ -532,8 +554,9 @@ func (img *Image) rawSymtab(f *elf.File, typ elf.SectionType) (t symtabData, ok 
 // STT_FILE entries): "strip -x" and "strip --strip-unneeded" drop them,
 // and with them the symbols of static functions.
 func (t symtabData) hasLocals() bool {
-	for off := 24; off+24 <= len(t.syms); off += 24 {
-		if elf.SymType(t.syms[off+4]&0xf) == elf.STT_FILE {
+	n := t.entSize()
+	for off := n; off+n <= len(t.syms); off += n {
+		if _, typ, _, _, _ := t.sym(off); typ == elf.STT_FILE {
 			return true
 		}
 	}

@@ -149,7 +149,7 @@ func TestDebugFrameCIEv4(t *testing.T) {
 	if !ok {
 		t.Fatal("rewrite failed")
 	}
-	fdes, err := parseFDEs(fixed, 0)
+	fdes, err := parseFDEs(fixed, 0, 8)
 	if err != nil || len(fdes) != 1 {
 		t.Fatalf("parse: %v, %d FDEs", err, len(fdes))
 	}
@@ -209,7 +209,7 @@ func FuzzCFI(f *testing.F) {
 				}
 				in = fixed
 			}
-			fdes, err := parseFDEs(in, eh)
+			fdes, err := parseFDEs(in, eh, 8)
 			if err != nil {
 				continue
 			}

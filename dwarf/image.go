@@ -34,6 +34,8 @@ type Image struct {
 	exe *elf.File // code, .eh_frame, symbols
 	dbg *elf.File // DWARF (== exe unless a separate debug file)
 	dw  *stddwarf.Data
+	// arch is the target architecture (pointer size, register numbers).
+	arch *arch
 
 	// TLSModule is the module id of this image's TLS block in the dtv, for
 	// shared libraries with __thread variables. The main executable uses
@@ -116,13 +118,14 @@ func LoadSplit(exe, dbg *elf.File) (*Image, error) {
 	if exe == nil {
 		return nil, errors.New("load image: nil ELF file")
 	}
-	if exe.Machine != elf.EM_X86_64 {
-		return nil, fmt.Errorf("load image: machine %v: %w", exe.Machine, ErrUnsupported)
+	a, err := archFor(exe.Machine)
+	if err != nil {
+		return nil, err
 	}
 	if dbg == nil {
 		dbg = exe
 	}
-	img := &Image{exe: exe, dbg: dbg, secs: map[string][]byte{}}
+	img := &Image{exe: exe, dbg: dbg, secs: map[string][]byte{}, arch: a}
 	if dbg.Section(".debug_info") != nil || dbg.Section(".zdebug_info") != nil {
 		dw, err := dbg.DWARF()
 		if err != nil {
@@ -160,14 +163,15 @@ func LoadFrom(src Sources) (*Image, error) {
 	if src.Exe == nil {
 		return nil, errors.New("load image: nil ELF file")
 	}
-	if src.Exe.Machine != elf.EM_X86_64 {
-		return nil, fmt.Errorf("load image: machine %v: %w", src.Exe.Machine, ErrUnsupported)
+	a, err := archFor(src.Exe.Machine)
+	if err != nil {
+		return nil, err
 	}
 	dbg := src.Debug
 	if dbg == nil {
 		dbg = src.Exe
 	}
-	return &Image{exe: src.Exe, dbg: dbg, dw: src.DWARF, secs: map[string][]byte{}, sectionFn: src.Section}, nil
+	return &Image{exe: src.Exe, dbg: dbg, dw: src.DWARF, secs: map[string][]byte{}, sectionFn: src.Section, arch: a}, nil
 }
 
 // Close releases the file if the Image opened it (Open); the Image and
@@ -531,18 +535,9 @@ func (img *Image) abbrevAny(off uint64, pred func(tag stddwarf.Tag, attr stddwar
 	}
 	b = b[off:]
 	uleb := func() (uint64, bool) {
-		var v uint64
-		for shift := uint(0); len(b) > 0; shift += 7 {
-			c := b[0]
-			b = b[1:]
-			if shift < 64 {
-				v |= uint64(c&0x7f) << shift
-			}
-			if c&0x80 == 0 {
-				return v, true
-			}
-		}
-		return 0, false
+		v, n, ok := uleb128(b)
+		b = b[n:]
+		return v, ok
 	}
 	for {
 		code, ok := uleb()

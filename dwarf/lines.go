@@ -415,6 +415,9 @@ func (img *Image) skipPrologue(f *Function) uint64 {
 // analyzePrologue recognizes [endbr64] push %rbp; mov %rsp,%rbp and
 // returns the address after it, or entry for a frameless function.
 func (img *Image) analyzePrologue(entry uint64) uint64 {
+	if img.Is32Bit() {
+		return img.analyzePrologue32(entry)
+	}
 	code := img.code(entry, 16)
 	if len(code) < 8 {
 		return entry

@@ -112,6 +112,8 @@ const (
 type exprEnv struct {
 	regs *Regs
 	mem  ReadMemoryFunc
+	// arch numbers the registers and sizes addresses (nil: amd64).
+	arch *arch
 	// cfa of the frame, if known
 	cfa    uint64
 	hasCFA bool
@@ -170,44 +172,23 @@ func (r *exprReader) fixed(n int) uint64 {
 }
 
 func (r *exprReader) uleb() uint64 {
-	var v uint64
-	for shift := uint(0); ; shift += 7 {
-		if r.pos >= len(r.b) {
-			r.fail("ULEB128")
-			return 0
-		}
-		c := r.b[r.pos]
-		r.pos++
-		if shift < 64 {
-			v |= uint64(c&0x7f) << shift
-		}
-		if c&0x80 == 0 {
-			return v
-		}
+	v, n, ok := uleb128(r.b[r.pos:])
+	r.pos += n
+	if !ok {
+		r.fail("ULEB128")
+		return 0
 	}
+	return v
 }
 
 func (r *exprReader) sleb() int64 {
-	var v int64
-	var shift uint
-	for {
-		if r.pos >= len(r.b) {
-			r.fail("SLEB128")
-			return 0
-		}
-		c := r.b[r.pos]
-		r.pos++
-		if shift < 64 {
-			v |= int64(c&0x7f) << shift
-		}
-		shift += 7
-		if c&0x80 == 0 {
-			if shift < 64 && c&0x40 != 0 {
-				v |= -1 << shift
-			}
-			return v
-		}
+	v, n, ok := sleb128(r.b[r.pos:])
+	r.pos += n
+	if !ok {
+		r.fail("SLEB128")
+		return 0
 	}
+	return v
 }
 
 func (r *exprReader) block(n uint64) []byte {
@@ -370,11 +351,11 @@ func (m *exprMachine) step(op byte) error {
 	case op >= opLit0 && op <= opLit31:
 		return m.push(uint64(op - opLit0))
 	case op >= opReg0 && op <= opReg31:
-		m.setReg(int(op - opReg0))
+		m.setReg(m.env.arch.reg(int(op - opReg0)))
 		return nil
 	case op >= opBreg0 && op <= opBreg31:
 		off := r.sleb()
-		v, err := m.regValue(int(op - opBreg0))
+		v, err := m.regValue(m.env.arch.reg(int(op - opBreg0)))
 		if err != nil {
 			return err
 		}
@@ -382,7 +363,7 @@ func (m *exprMachine) step(op byte) error {
 	}
 	switch op {
 	case opAddr:
-		v := r.fixed(8)
+		v := r.fixed(m.env.arch.ptr())
 		if err := m.push(v + m.env.bias); err != nil {
 			return err
 		}
@@ -409,7 +390,7 @@ func (m *exprMachine) step(op byte) error {
 		if err != nil {
 			return err
 		}
-		v, err := m.readMem(a, 8)
+		v, err := m.readMem(a, m.env.arch.ptr())
 		if err != nil {
 			return err
 		}
@@ -531,11 +512,11 @@ func (m *exprMachine) step(op byte) error {
 		}
 		r.pos = to
 	case opRegx:
-		m.setReg(int(r.uleb()))
+		m.setReg(m.env.arch.reg(int(min(r.uleb(), 1<<20))))
 	case opBregx:
 		reg := r.uleb()
 		off := r.sleb()
-		v, err := m.regValue(int(min(reg, 1<<20)))
+		v, err := m.regValue(m.env.arch.reg(int(min(reg, 1<<20))))
 		if err != nil {
 			return err
 		}
@@ -618,7 +599,7 @@ func (m *exprMachine) step(op byte) error {
 	case opRegvalType, opGNURegvalType:
 		reg := r.uleb()
 		t := r.uleb()
-		v, err := m.regValue(int(min(reg, 1<<20)))
+		v, err := m.regValue(m.env.arch.reg(int(min(reg, 1<<20))))
 		if err != nil {
 			return err
 		}

@@ -275,38 +275,6 @@ func memberLocation(e *stddwarf.Entry) (off int64, expr []byte) {
 	return 0, nil
 }
 
-func uleb(b []byte) (uint64, int) {
-	var v uint64
-	var shift uint
-	for i, c := range b {
-		if shift < 64 {
-			v |= uint64(c&0x7f) << shift
-		}
-		shift += 7
-		if c&0x80 == 0 {
-			return v, i + 1
-		}
-	}
-	return v, len(b)
-}
-
-func sleb(b []byte) (int64, int) {
-	var v int64
-	var shift uint
-	for i, c := range b {
-		if shift < 64 {
-			v |= int64(c&0x7f) << shift
-		}
-		shift += 7
-		if c&0x80 == 0 {
-			if shift < 64 && c&0x40 != 0 {
-				v |= -1 << shift
-			}
-			return v, i + 1
-		}
-	}
-	return v, len(b)
-}
 
 func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
 	t := &StructType{CommonType: common, Kind: "struct"}

@@ -52,7 +52,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 	}
 	bt := &Backtrace{}
 	var prev *physFrame
-	cur := &physFrame{regs: regs, t: t}
+	cur := &physFrame{regs: regs, t: t, ar: img.arch}
 	for {
 		if err := ctx.Err(); err != nil {
 			return bt, err
@@ -80,7 +80,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		}
 		if truncated {
 			if err == nil && !atMain {
-				next.t = t
+				next.t, next.ar = t, cur.ar
 				next.locate(modules, cur)
 				next.frames(0, false)
 				cur.caller = next
@@ -114,7 +114,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 			bt.Stop = "previous frame inner to this frame (corrupt stack?)"
 			return bt, nil
 		}
-		next.t = t
+		next.t, next.ar = t, cur.ar
 		cur.caller = next
 		// frames of functions that tail-called their way to cur
 		for _, tf := range cur.tailFrames(next, modules) {
@@ -146,6 +146,7 @@ type physFrame struct {
 	// caller, if tail calls were found: call-site values come from there.
 	tailCaller *physFrame
 	t          *Target
+	ar         *arch    // the architecture of the thread (pointer size)
 	fr         []*Frame // the Frames made from it
 }
 
@@ -181,10 +182,10 @@ func (p *physFrame) unwindOne(t *Target, innermost bool) (*physFrame, error) {
 		fc, err := establish(fde, file)
 		if err == nil {
 			p.signal = isSignalFrame(fde)
-			return p.applyCFI(t, fc)
+			return p.applyCFI(t, p.mod.arch.frameContext(fc))
 		}
 	}
-	if name, _, ok := p.mod.SymbolAt(file); ok && name == "__restore_rt" {
+	if name, _, ok := p.mod.SymbolAt(file); ok && name == "__restore_rt" && p.ar.ptr() == 8 {
 		p.signal = true
 		return p.sigcontext(t)
 	}
@@ -192,7 +193,7 @@ func (p *physFrame) unwindOne(t *Target, innermost bool) (*physFrame, error) {
 }
 
 func (p *physFrame) exprEnv(t *Target) *exprEnv {
-	return &exprEnv{regs: &p.regs, mem: t.ReadMemory, cfa: p.cfa, hasCFA: p.hasCFA, bias: p.bias}
+	return &exprEnv{regs: &p.regs, mem: t.ReadMemory, cfa: p.cfa, hasCFA: p.hasCFA, bias: p.bias, arch: p.ar}
 }
 
 func (p *physFrame) applyCFI(t *Target, fc *frame.FrameContext) (*physFrame, error) {
@@ -256,7 +257,7 @@ func (p *physFrame) applyRule(t *Target, next *physFrame, reg int, rule frame.DW
 		next.regs.Invalidate(reg)
 	case frame.RuleSameVal:
 	case frame.RuleOffset:
-		v, err := t.readUint(p.cfa+uint64(rule.Offset), 8)
+		v, err := t.readUint(p.cfa+uint64(rule.Offset), p.ar.ptr())
 		if err != nil {
 			return err
 		}
@@ -277,7 +278,7 @@ func (p *physFrame) applyRule(t *Target, next *physFrame, reg int, rule frame.DW
 			return err
 		}
 		if rule.Rule == frame.RuleExpression {
-			if v, err = t.readUint(v, 8); err != nil {
+			if v, err = t.readUint(v, p.ar.ptr()); err != nil {
 				return err
 			}
 		}
@@ -322,11 +323,11 @@ func (p *physFrame) framePointer(t *Target) (*physFrame, error) {
 	if !ok || rbp < p.regs.SP() || rbp == 0 {
 		return nil, fmt.Errorf("no call frame information for pc %#x", p.pc)
 	}
-	savedBP, err := t.readUint(rbp, 8)
+	savedBP, err := t.readUint(rbp, p.ar.ptr())
 	if err != nil {
 		return nil, err
 	}
-	next, err := p.popReturn(t, rbp+8)
+	next, err := p.popReturn(t, rbp+uint64(p.ar.ptr()))
 	if err != nil {
 		return nil, err
 	}
@@ -336,14 +337,15 @@ func (p *physFrame) framePointer(t *Target) (*physFrame, error) {
 
 // popReturn makes a caller frame whose return address is at sp.
 func (p *physFrame) popReturn(t *Target, sp uint64) (*physFrame, error) {
-	ra, err := t.readUint(sp, 8)
+	n := uint64(p.ar.ptr())
+	ra, err := t.readUint(sp, int(n))
 	if err != nil {
 		return nil, err
 	}
-	p.cfa, p.hasCFA = sp+8, true
+	p.cfa, p.hasCFA = sp+n, true
 	next := &physFrame{regs: p.regs}
 	next.regs.Set(regnum.AMD64_Rip, ra)
-	next.regs.Set(regnum.AMD64_Rsp, sp+8)
+	next.regs.Set(regnum.AMD64_Rsp, sp+n)
 	return next, nil
 }
 
@@ -439,7 +441,7 @@ func (p *physFrame) tailFrames(next *physFrame, modules ModuleFunc) []*Frame {
 	callee2 := p
 	for i := len(hops) - 1; i >= 0; i-- {
 		h := hops[i]
-		tp := &physFrame{regs: next.regs, pc: h.ret + bias, lookup: h.ret + bias - 1, mod: mod, bias: bias, cfa: p.cfa, hasCFA: p.hasCFA, t: p.t, caller: next}
+		tp := &physFrame{regs: next.regs, pc: h.ret + bias, lookup: h.ret + bias - 1, mod: mod, bias: bias, cfa: p.cfa, hasCFA: p.hasCFA, t: p.t, ar: p.ar, caller: next}
 		// entry values of the callee come from the tail call site
 		if callee2 == p {
 			p.tailCaller = tp

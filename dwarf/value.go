@@ -64,6 +64,9 @@ func (o Object) Addr() (uint64, bool) {
 type ValueEnv struct {
 	// Mem reads target memory.
 	Mem ReadMemoryFunc
+	// PtrSize is the target's pointer (and long) size in bytes: 4 on
+	// i386; 0 means 8 (x86-64).
+	PtrSize int
 	// Types reads types; it resolves static members and declarations.
 	Types *TypeReader
 	// Bias is the load bias of the image Types belongs to.

@@ -148,6 +148,11 @@ func (img *Image) locate(e attrGetter, u *unit, env *exprEnv, pc uint64) (Locati
 	if env == nil {
 		env = &exprEnv{}
 	}
+	if env.arch == nil && img.arch != nil {
+		e := *env
+		e.arch = img.arch
+		env = &e
+	}
 	return evalLocation(expr, env)
 }
 

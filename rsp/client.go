@@ -63,8 +63,10 @@ type Client struct {
 	pcReg        string
 	g            guard
 
-	pending      int         // replies still owed to requests abandoned on cancellation
-	interrupted  atomic.Bool // 0x03 sent since the last sync
+	pending      int          // replies still owed to requests abandoned on cancellation
+	interrupted  atomic.Bool  // 0x03 sent since the last sync
+	sigintOwed   bool         // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
+	interrupts   atomic.Int32 // 0x03 bytes sent during the current resume
 	running      atomic.Bool
 	rrCmdProbed  bool
 	pUnsupported bool
@@ -380,6 +382,7 @@ func (c *Client) wrap(ctx context.Context, pkt string, err error) error {
 // resync reads replies owed to abandoned requests and, after an interrupt,
 // flushes a possible stray stop reply (rr-rsp.md §12.22) with a qC probe.
 func (c *Client) resync() error {
+	defer c.boundOwed()()
 	for c.pending > 0 {
 		p, err := c.conn.readPacket()
 		if err != nil {
@@ -445,6 +448,10 @@ func (c *Client) exchangeConsole(ctx context.Context, pkt string, out func([]byt
 		}
 		if out != nil && isConsole(p) {
 			out(p)
+			continue
+		}
+		if isStopReply(p) && !expectsStop(pkt) {
+			c.log.Debug("rsp: discarded stray stop reply", "request", short(pkt), "packet", printable(p))
 			continue
 		}
 		c.pending--
@@ -577,6 +584,7 @@ func directionOf(pkt string) Direction {
 // gdbserver/QEMU, T00 on rr). Cancelling the resume's context does the same.
 func (c *Client) Interrupt() error {
 	c.interrupted.Store(true)
+	c.interrupts.Add(1)
 	if err := c.conn.interrupt(); err != nil {
 		return fmt.Errorf("rsp: interrupt: %w", err)
 	}

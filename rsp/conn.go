@@ -178,28 +178,53 @@ func appendFrame(dst []byte, payload []byte) []byte {
 
 const hexDigits = "0123456789abcdef"
 
-// decodePacket decodes one complete frame at the start of b and returns the
-// decoded payload (RLE expanded, escapes untouched) and bytes consumed. It is
-// the pure core that conn.readPacket uses, exported to tests and fuzzing.
-func decodePacket(b []byte) (payload []byte, consumed int, err error) {
-	for consumed < len(b) {
-		kind, raw, ok, n, _, err := scanFrame(b[consumed:])
-		consumed += n
+// errChecksum is decodePacket's error for a frame whose checksum does not
+// match; the frame is consumed and its raw payload returned, so that the
+// reader can NAK it and go on.
+var errChecksum = errors.New("checksum mismatch")
+
+// packet is one frame decoded from the start of a receive buffer.
+type packet struct {
+	payload  []byte // RLE-expanded, escapes intact; the raw bytes when the checksum or RLE failed
+	notify   bool   // a "%" notification rather than a "$" packet
+	consumed int    // bytes used: acknowledgements, junk and the frame itself
+	junk     int    // bytes skipped as not belonging to any frame
+}
+
+// decodePacket decodes the first complete frame at the start of b, skipping
+// '+'/'-' acknowledgements and junk before it. It is the one decoder that
+// conn.readPacket runs (and the one FuzzDecodePacket fuzzes). Errors:
+// io.ErrUnexpectedEOF when no complete frame is there yet (consumed says
+// how much junk can be dropped), errChecksum for a bad checksum, anything
+// else for a frame that cannot be decoded.
+func decodePacket(b []byte) (pkt packet, err error) {
+	for pkt.consumed < len(b) {
+		kind, raw, ok, n, junk, err := scanFrame(b[pkt.consumed:])
+		pkt.consumed += n
+		pkt.junk += junk
 		if err != nil {
-			return nil, consumed, err
+			return pkt, err
 		}
 		switch kind {
 		case frameNone:
-			return nil, consumed, io.ErrUnexpectedEOF
-		case framePacket, frameNotify:
-			if !ok {
-				return nil, consumed, errors.New("checksum mismatch")
-			}
-			p, err := decodeRLE(raw)
-			return p, consumed, err
+			return pkt, io.ErrUnexpectedEOF
+		case frameAck, frameNak:
+			continue
 		}
+		pkt.notify = kind == frameNotify
+		if !ok {
+			pkt.payload = raw
+			return pkt, errChecksum
+		}
+		p, err := decodeRLE(raw)
+		if err != nil {
+			pkt.payload = raw
+			return pkt, err
+		}
+		pkt.payload = p
+		return pkt, nil
 	}
-	return nil, consumed, io.ErrUnexpectedEOF
+	return pkt, io.ErrUnexpectedEOF
 }
 
 // deadliner is implemented by net.Conn and *os.File.
@@ -312,53 +337,52 @@ func (c *conn) consume(n int) {
 // each packet is acknowledged (or NAKed on a bad checksum).
 func (c *conn) readPacket() ([]byte, error) {
 	for {
-		kind, raw, ok, n, junk, err := scanFrame(c.rbuf)
-		c.junk += junk
+		pkt, err := decodePacket(c.rbuf)
+		c.junk += pkt.junk
 		if c.junk > maxJunk {
 			data := strconv.Quote(short(string(c.rbuf)))
 			return nil, c.fail(&ProtocolError{Data: data, Msg: "garbage between packets"})
 		}
-		if err != nil {
-			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(c.rbuf))), Msg: err.Error()})
-		}
-		c.consume(n)
-		switch kind {
-		case frameNone:
+		switch {
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			c.consume(pkt.consumed)
 			if err := c.fill(); err != nil {
 				return nil, err
 			}
 			continue
-		case frameAck, frameNak:
-			continue
-		}
-		c.junk = 0
-		if !ok {
+		case errors.Is(err, errChecksum):
+			c.consume(pkt.consumed)
+			c.junk = 0
 			c.badCS++
 			if c.ack && c.badCS <= maxResend {
-				c.log.packet("<-", raw, "bad checksum, NAK")
+				c.log.packet("<-", pkt.payload, "bad checksum, NAK")
 				if err := c.writeRaw([]byte{'-'}); err != nil {
 					return nil, err
 				}
 				continue
 			}
-			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(raw))), Msg: "checksum mismatch"})
+			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(pkt.payload))), Msg: err.Error()})
+		case err != nil:
+			data := pkt.payload
+			if data == nil {
+				data = c.rbuf
+			}
+			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(data))), Msg: err.Error()})
 		}
+		c.consume(pkt.consumed)
+		c.junk = 0
 		c.badCS = 0
-		payload, err := decodeRLE(raw)
-		if err != nil {
-			return nil, c.fail(&ProtocolError{Data: strconv.Quote(short(string(raw))), Msg: err.Error()})
-		}
-		if kind == frameNotify {
-			c.log.packet("<%", payload, "notification skipped")
+		if pkt.notify {
+			c.log.packet("<%", pkt.payload, "notification skipped")
 			continue // notifications are never acknowledged
 		}
-		c.log.packet("<-", payload, "")
+		c.log.packet("<-", pkt.payload, "")
 		if c.ack {
 			if err := c.writeRaw([]byte{'+'}); err != nil {
 				return nil, err
 			}
 		}
-		return payload, nil
+		return pkt.payload, nil
 	}
 }
 

@@ -34,7 +34,8 @@ func TestDecodePacket(t *testing.T) {
 		{"rle bad count", "$0*\x01#" + cs("0*\x01"), "", 0, "count"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, n, err := decodePacket([]byte(tc.in))
+			pkt, err := decodePacket([]byte(tc.in))
+			got, n := pkt.payload, pkt.consumed
 			switch {
 			case tc.err == "EOF":
 				if !errors.Is(err, io.ErrUnexpectedEOF) {
@@ -98,7 +99,8 @@ func FuzzDecodePacket(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p, n, err := decodePacket(b)
+		pkt, err := decodePacket(b)
+		p, n := pkt.payload, pkt.consumed
 		if n < 0 || n > len(b) {
 			t.Fatalf("consumed %d of %d", n, len(b))
 		}
@@ -114,7 +116,8 @@ func FuzzDecodePacket(f *testing.F) {
 		// Whatever the payload, framing it and decoding gives it back
 		// (payloads never contain raw '#', '$' or '*' once escaped).
 		esc := escapeBinary(nil, b)
-		out, n2, err := decodePacket(appendFrame(nil, esc))
+		pkt, err = decodePacket(appendFrame(nil, esc))
+		out, n2 := pkt.payload, pkt.consumed
 		if err != nil || n2 != len(esc)+4 {
 			t.Fatalf("round trip of %q: %v (consumed %d)", b, err, n2)
 		}

@@ -118,7 +118,7 @@ func (g *guard) checkRR(pkt string) error {
 	case strings.HasPrefix(pkt, "vRun"):
 		rest, ok := strings.CutPrefix(pkt, "vRun;")
 		if !ok {
-			return refused(pkt, "rr exits on vRun without ';'")
+			return refused(pkt, "rr crashes on vRun without ';' (strchr on NULL)")
 		}
 		file, args, _ := strings.Cut(rest, ";")
 		if file != "" {

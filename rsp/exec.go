@@ -89,6 +89,7 @@ func (c *Client) InsertBreakpoint(ctx context.Context, typ BreakpointType, addr 
 		return nil
 	}
 	if err := c.cmd(ctx, b.packet('Z')); err != nil {
+		c.rollbackInsert(ctx, b)
 		return fmt.Errorf("insert %v at %#x: %w", typ, addr, err)
 	}
 	c.addBP(b)
@@ -106,7 +107,13 @@ func (c *Client) RemoveBreakpoint(ctx context.Context, typ BreakpointType, addr 
 		return refused(b.packet('z'), "no such breakpoint was inserted")
 	}
 	if err := c.cmd(ctx, b.packet('z')); err != nil {
-		return fmt.Errorf("remove %v at %#x: %w", typ, addr, err)
+		var re *Error
+		if !errors.As(err, &re) {
+			return fmt.Errorf("remove %v at %#x: %w", typ, addr, err)
+		}
+		// The server says it has no such breakpoint (gdbserver: E01): it
+		// is already out — an earlier z whose reply was lost to a timeout
+		// or cancellation removed it. Removing it is done.
 	}
 	c.delBP(b)
 	return nil
@@ -213,6 +220,7 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 	}
 	c.regs = map[Thread][]byte{}
 	c.interrupted.Store(false)
+	c.interrupts.Store(0)
 	c.running.Store(true)
 	defer c.running.Store(false)
 	// No read deadline from here on: the stop may take arbitrarily long.
@@ -293,6 +301,25 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 		}
 		st.Direction = dir
 		st.Interrupted = c.interrupted.Load()
+		if c.staleSIGINT(st) {
+			// The SIGINT an earlier interrupt left pending (interrupt.go):
+			// not the program's; resume as asked, without a signal.
+			if ctx.Err() != nil {
+				st.Interrupted = true // ours: never delivered to the program
+				c.record(st)
+				return st, "", fmt.Errorf("rsp: %s: %w", pkt, ctx.Err())
+			}
+			pkt = withoutSignal(pkt)
+			c.log.Debug("rsp: stale SIGINT from an earlier interrupt resumed without the signal", "packet", pkt)
+			c.pending++
+			if err := c.conn.writePacket([]byte(pkt)); err != nil {
+				return Stop{}, "", c.wrap(ctx, pkt, err)
+			}
+			continue
+		}
+		if st.Interrupted {
+			c.noteInterruptRace(st)
+		}
 		if st.ReplayLog == "begin" && dir == Reverse {
 			st.AtHistoryStart = true
 		}
@@ -402,6 +429,7 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 	}
 	for _, b := range hits {
 		if err := c.RemoveBreakpoint(ctx, b.Type, b.Addr, b.Kind); err != nil {
+			c.restoreBreakpoints(ctx, hits)
 			return Stop{}, true, fmt.Errorf("step over breakpoint: %w", err)
 		}
 	}
@@ -411,8 +439,12 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 		errs = append(errs, serr)
 	}
 	if !c.g.exited && c.conn.deadErr() == nil {
+		// Put the breakpoints back even when ctx has ended (a timeout
+		// inside the step-over): the table must match the server.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.InterruptTimeout)
+		defer cancel()
 		for _, b := range hits {
-			if err := c.InsertBreakpoint(ctx, b.Type, b.Addr, b.Kind); err != nil {
+			if err := c.InsertBreakpoint(rctx, b.Type, b.Addr, b.Kind); err != nil {
 				errs = append(errs, fmt.Errorf("step over breakpoint: %w", err))
 			}
 		}

@@ -60,7 +60,7 @@ func (s scriptStep) String() string {
 var (
 	hexExpandRE  = regexp.MustCompile(`\{hex:("(?:[^"\\]|\\.)*")\}`)
 	regsExpandRE = regexp.MustCompile(`\{regs:([0-9a-f]+)\}`)
-	citationRE   = regexp.MustCompile(`\b(GSC|GS|DEC|DECH|RC|LD|RT|TargetDescription\.cc|GdbConnection\.cc@5\.6\.0|GdbCommand\.cc@5\.6\.0|GdbServer\.cc@5\.[6-9]\.0):\d+`)
+	citationRE   = regexp.MustCompile(`\b(GSC|GS|DEC|DECH|RC|LD|RT|TargetDescription\.cc|GdbConnection\.cc@5\.6\.0|GdbCommand\.cc@5\.6\.0|GdbCommandHandler\.cc@5\.6\.0|GdbServer\.cc@5\.[6-9]\.0):\d+`)
 )
 
 // expand replaces {hex:"..."} and {regs:RIP}.

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -362,16 +363,41 @@ func TestGDBServerStep(t *testing.T) {
 	}
 }
 
+// hwVerdict is the hardware debug register probe's verdict, once per
+// test binary.
+var hwVerdict = sync.OnceValue(func() hwdebug.Verdict {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	return hwdebug.Probe(ctx)
+})
+
+// TestGDBServerWatchpoint: where the probe says the debug registers fire,
+// Z2 and Z4 stop at the writes; where it says they do not (VMs that
+// ignore them), the watchpoint is accepted and the program runs to its
+// end without a stop, which is what the probe claimed (the session then
+// uses software watchpoints, proven in tools' TestLiveWatchpointPaths).
 func TestGDBServerWatchpoint(t *testing.T) {
 	tg := gsStart(t, "counter")
 	ctx := gsCtx(t)
 	c := tg.c
 	total := tg.sym("total")
+	v := hwVerdict()
 	err := c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, total, 8)
-	var e *rsp.Error
-	if errors.Is(err, rsp.ErrUnsupported) || errors.As(err, &e) {
-		t.Skipf("gdbserver refused a hardware watchpoint (no debug registers in this VM?): %v", err)
+	if !v.Watch {
+		t.Logf("proving: hardware watchpoints do not fire here (%s)", v.Reason)
+		if err != nil {
+			if !refusedDebugRegister(err) {
+				t.Fatal(err)
+			}
+			return // refused, as the probe saw
+		}
+		st, err := c.Continue(ctx)
+		if err != nil || st.Kind != rsp.StopExited {
+			t.Fatalf("probe says hardware watchpoints do not fire, but continue stopped with %v, %v", st, err)
+		}
+		return
 	}
+	t.Logf("proving: hardware watchpoints fire (%s)", v.Reason)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -621,16 +647,31 @@ func TestGDBServerLibrariesVFile(t *testing.T) {
 	}
 }
 
+// TestGDBServerHardwareBreakpoint: Z1 stops with hwbreak where the probe
+// says hardware breakpoints fire; elsewhere the program runs past it, as
+// the probe claimed (rrmcp's breakpoints are Z0 software breakpoints).
 func TestGDBServerHardwareBreakpoint(t *testing.T) {
 	tg := gsStart(t, "counter")
 	ctx := gsCtx(t)
 	c := tg.c
 	square := tg.sym("square")
+	v := hwVerdict()
 	err := c.InsertBreakpoint(ctx, rsp.HardwareBreakpoint, square, 0)
-	var e *rsp.Error
-	if errors.Is(err, rsp.ErrUnsupported) || errors.As(err, &e) {
-		t.Skipf("gdbserver refused a hardware breakpoint (no debug registers in this VM?): %v", err)
+	if !v.Break {
+		t.Logf("proving: hardware breakpoints do not fire here (%s)", v.Reason)
+		if err != nil {
+			if !refusedDebugRegister(err) {
+				t.Fatal(err)
+			}
+			return // refused, as the probe saw
+		}
+		st, err := c.Continue(ctx)
+		if err != nil || st.Kind != rsp.StopExited {
+			t.Fatalf("probe says hardware breakpoints do not fire, but continue stopped with %v, %v", st, err)
+		}
+		return
 	}
+	t.Logf("proving: hardware breakpoints fire (%s)", v.Reason)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -698,4 +739,15 @@ func TestGDBServerWriteRegister(t *testing.T) {
 	if !strings.Contains(tg.sent.String(), "-> G") {
 		t.Errorf("no G fallback in the packet log")
 	}
+}
+
+// refusedDebugRegister reports whether err is gdbserver saying it could not
+// give a Z1-Z4 request a hardware debug register, which it says in exactly
+// two ways (server.c, the Z/z case): an empty reply when the target has no
+// such point type (insert_point returned 1) and E01 (write_enn) when
+// inserting failed, e.g. all four x86 debug registers taken or a VM whose
+// ptrace refuses DR7. Any other error, an "E.text" included, is a failure.
+func refusedDebugRegister(err error) bool {
+	var e *rsp.Error
+	return errors.Is(err, rsp.ErrUnsupported) || errors.As(err, &e) && e.Code == 1 && e.Text == ""
 }

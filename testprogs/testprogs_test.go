@@ -57,6 +57,8 @@ var symptoms = []symptom{
 	{prog: "signal_handler", signal: syscall.SIGSEGV},
 	{prog: "counter", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
 	{prog: "counter-O2", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
+	{prog: "counter-m32", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
+	{prog: "threads_bp", exit: 0, output: "ticks 400\n"},
 }
 
 func TestSymptoms(t *testing.T) {

@@ -1,9 +1,11 @@
 package tools_test
 
 import (
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rrmcp/rrmcp/internal/rr"
@@ -16,7 +18,8 @@ import (
 func TestBadInput(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	prog := testenv.Prog(t, "null_deref")
-	c := startServer(t)
+	traceRoot := t.TempDir()
+	c := startServer(t, "_RR_TRACE_DIR="+traceRoot)
 
 	// Before any session exists.
 	for _, tool := range []string{"rr_continue", "rr_backtrace", "rr_locals", "rr_evaluate", "rr_when",
@@ -32,6 +35,11 @@ func TestBadInput(t *testing.T) {
 	c.ok("rr_breakpoint_set", args{"location": "lookup"})
 	c.ok("rr_continue", nil, "lookup")
 
+	damaged := filepath.Join(traceRoot, "damaged")
+	os.Mkdir(damaged, 0o755)
+	for _, f := range []string{"version", "events", "data", "mmaps", "tasks"} {
+		os.WriteFile(filepath.Join(damaged, f), []byte("85\n"), 0o644)
+	}
 	notTrace := t.TempDir()
 	os.WriteFile(filepath.Join(notTrace, "file"), []byte("x"), 0o644)
 
@@ -102,14 +110,49 @@ func TestBadInput(t *testing.T) {
 		{"rr_checkpoint_restore", args{"checkpoint_id": 1}, []string{"checkpoints need an rr replay"}},
 		{"rr_checkpoint_list", nil, []string{"checkpoints need an rr replay"}},
 		{"rr_checkpoint_delete", args{"checkpoint_id": 1}, []string{"checkpoints need an rr replay"}},
-		{"rr_rsp_packet", args{"packet": "vCont;c"}, []string{"refused", "allowResume"}},
+		{"rr_rsp_packet", args{"packet": "vCont;c"}, []string{"refused", "allow_resume"}},
+		{"rr_rsp_packet", args{"packet": "vFile:unlink:" + hexString(notTrace+"/file")}, []string{"refused", "host's files"}},
+		{"rr_rsp_packet", args{"packet": "vFile:open:" + hexString("/etc/shadow") + ",0,0"}, []string{"refused", "host's files"}},
+		{"rr_rsp_packet", args{"packet": "QNonStop:1"}, []string{"refused", "protocol mode"}},
+		{"rr_rsp_packet", args{"packet": "QStartNoAckMode"}, []string{"refused", "protocol mode"}},
+		{"rr_rsp_packet", args{"packet": "k", "allow_resume": true, "allow_write": true}, []string{"refused", "kills the program"}},
+		{"rr_rsp_packet", args{"packet": "vKill;1"}, []string{"refused", "kills the program"}},
+		{"rr_rsp_packet", args{"packet": "D"}, []string{"refused", "detaches"}},
+		{"rr_rsp_packet", args{"packet": "qRcmd," + hexString("exit"), "allow_write": true}, []string{"refused", "stops or detaches the server"}},
+		{"rr_rsp_packet", args{"packet": "M401000,1:00"}, []string{"refused", "allow_write"}},
+		{"rr_rsp_packet", args{"packet": "Z0,401000,1"}, []string{"refused", "allow_write"}},
+		{"rr_rsp_packet", args{"packet": "qX" + strings.Repeat("a", 100000)}, []string{"refused", "PacketSize"}},
 		{"rr_rsp_packet", args{"packet": ""}, []string{"packet"}},
 		{"rr_live_start", args{"command": []string{"/nonexistent/prog"}}, []string{"does not exist"}},
 		{"rr_live_start", args{}, []string{"command"}},
+		{"rr_live_start", args{"command": []string{prog}, "working_directory": "/nonexistent/dir"}, []string{"working_directory", "/nonexistent/dir does not exist"}},
+		{"rr_live_start", args{"command": []string{prog, "a\x00b"}}, []string{"argument 1", "NUL byte"}},
+		{"rr_live_start", args{"command": []string{prog}, "attach_pid": 1 << 30}, []string{"attach_pid"}},
+		{"rr_record", args{"command": []string{prog}, "working_directory": "/nonexistent/dir"}, []string{"working_directory", "does not exist"}},
+		{"rr_replay_start", args{}, []string{"no recordings in " + traceRoot, "rr_record"}},
+		{"rr_replay_start", args{"pid": 1 << 30}, []string{"pid"}},
+		{"rr_signal_handle", args{"signal": "SIGNOPE", "stop": true}, []string{"not a signal name"}},
+		{"rr_signal_handle", args{"signal": "SIGTRAP", "stop": false}, []string{"always stops"}},
+		{"rr_evaluate", args{"expression": "nosuchvar_" + strings.Repeat("x", 1<<20)}, []string{"nosuchvar_xxx", "bytes)"}},
+		{"rr_breakpoint_set", args{"location": strings.Repeat("f", 1<<20)}, []string{"bytes)"}},
+		{"rr_source_lines", args{"file": "/etc/passwd", "line": 1}, []string{"no source file", "debug information"}},
+		{"rr_source_lines", args{"file": "/proc/self/environ", "line": 1}, []string{"debug information"}},
+		{"rr_source_lines", args{"file": "/x/../../etc/passwd", "line": 1}, []string{"debug information"}},
+		{"rr_source_lines", args{"file": "/dev/zero", "line": 1}, []string{"debug information"}},
+		{"rr_read_memory", args{"address": "0x8"}, []string{"0x8"}},
 		{"rr_live_start", args{"command": []string{prog}, "attach_pid": 1}, []string{"either command or attach_pid"}},
 		{"rr_connect", args{"address": "nohost"}, []string{"not host:port"}},
 		{"rr_connect", args{"address": "127.0.0.1:1"}, []string{"connect to the debug server at 127.0.0.1:1"}},
 		{"rr_session_list", args{"x": 1}, []string{"takes no arguments"}},
+	}
+	if _, err := exec.LookPath("rr"); err == nil {
+		// rr pack on a damaged trace: a clean error, not rr's C++
+		// exception dump with its stack addresses.
+		cases = append(cases, struct {
+			tool string
+			args args
+			want []string
+		}{"rr_pack", args{"trace_dir": damaged}, []string{"rr pack", "damaged trace"}})
 	}
 	if _, err := exec.LookPath("rr"); err == nil && rr.Probe(t.Context()) != nil {
 		// rr is installed but cannot record here (no PMU): a clear error
@@ -127,27 +170,63 @@ func TestBadInput(t *testing.T) {
 		}()
 	}
 	for _, tc := range cases {
-		c.fails(tc.tool, tc.args, tc.want...)
+		r := c.fails(tc.tool, tc.args, tc.want...)
+		// A live session's errors never use rr's wording.
+		if strings.Contains(r.text, "point of the replay") {
+			t.Errorf("%s: a live session's error speaks of the replay:\n%s", tc.tool, r.text)
+		}
 	}
-	// rr_list_recordings and rr_rm on a directory laid out like rr's
-	// (no rr needed): listed, then removed; its parent is refused.
-	base := t.TempDir()
-	fake := filepath.Join(base, "prog-0")
-	os.Mkdir(fake, 0o755)
-	for _, f := range []string{"version", "events", "data", "mmaps", "tasks"} {
-		os.WriteFile(filepath.Join(fake, f), []byte("85\n"), 0o644)
+	os.RemoveAll(damaged)
+	// rr_list_recordings and rr_rm on directories laid out like rr's (no
+	// rr needed): only a recording directly under the trace root is
+	// removed; a look-alike elsewhere (a project directory, <root>/../x) is
+	// refused and kept; a symbolic link is removed as a link.
+	fakeTrace := func(dir string) string {
+		os.MkdirAll(dir, 0o755)
+		for _, f := range []string{"version", "events", "data", "mmaps", "tasks"} {
+			os.WriteFile(filepath.Join(dir, f), []byte("85\n"), 0o644)
+		}
+		return dir
 	}
-	c.ok("rr_list_recordings", args{"trace_base_dir": base}, "prog-0")
-	c.fails("rr_rm", args{"trace_dir": base}, "not an rr trace directory")
+	fake := fakeTrace(filepath.Join(traceRoot, "prog-0"))
+	project := fakeTrace(filepath.Join(t.TempDir(), "project"))
+	os.WriteFile(filepath.Join(project, "main.c"), []byte("int main(){}\n"), 0o644)
+	sibling := fakeTrace(filepath.Join(filepath.Dir(traceRoot), filepath.Base(traceRoot)+"-sibling"))
+	t.Cleanup(func() { os.RemoveAll(sibling) })
+	link := filepath.Join(traceRoot, "latest-trace")
+	os.Symlink(fake, link)
+	outsideLink := filepath.Join(t.TempDir(), "link")
+	os.Symlink(fake, outsideLink)
+	c.ok("rr_list_recordings", args{"trace_base_dir": traceRoot}, "prog-0")
+	c.fails("rr_rm", args{"trace_dir": traceRoot}, "not an rr trace directory")
+	c.fails("rr_rm", args{"trace_dir": project}, "not a recording directly under the trace root")
+	c.fails("rr_rm", args{"trace_dir": filepath.Join(traceRoot, "..", filepath.Base(sibling))}, "not a recording directly under the trace root")
+	c.fails("rr_rm", args{"trace_dir": outsideLink}, "symbolic link outside the trace root")
+	for _, d := range []string{project, sibling, fake} {
+		if _, err := os.Stat(filepath.Join(d, "version")); err != nil {
+			t.Errorf("refused rr_rm removed %s: %v", d, err)
+		}
+	}
+	c.ok("rr_rm", args{"trace_dir": link}, "Symbolic link removed", "is kept")
+	if _, err := os.Lstat(link); !os.IsNotExist(err) {
+		t.Errorf("rr_rm did not remove the link %s", link)
+	}
 	c.ok("rr_rm", args{"trace_dir": fake}, "Trace removed")
 	if _, err := os.Stat(fake); !os.IsNotExist(err) {
 		t.Errorf("rr_rm did not remove %s", fake)
 	}
-	c.ok("rr_list_recordings", args{"trace_base_dir": base}, "No recordings")
+	c.ok("rr_list_recordings", args{"trace_base_dir": traceRoot}, "No recordings")
 
 	// Still serving, still at the same place.
 	c.ok("rr_backtrace", nil, "#0  lookup")
 	c.ok("rr_rsp_packet", args{"packet": "qC"}, "QC")
+	// '#', '$', '}' and '*' are escaped: the frame stays intact (the old
+	// code sent them raw: a bad checksum and a dead session).
+	c.ok("rr_rsp_packet", args{"packet": "qRrmcp#$}*"}, "Reply: (empty")
+	c.ok("rr_backtrace", nil, "#0  lookup")
+	if _, err := os.Stat(filepath.Join(notTrace, "file")); err != nil {
+		t.Errorf("vFile:unlink through rr_rsp_packet removed a file: %v", err)
+	}
 	c.ok("rr_interrupt", nil, "Nothing is running")
 	c.ok("rr_session_list", nil, "s1", "live")
 	c.ok("rr_breakpoint_set", args{"location": "main"})
@@ -155,3 +234,5 @@ func TestBadInput(t *testing.T) {
 	c.ok("rr_select_frame", args{"frame_level": 2}, "main")
 	c.fails("rr_finish", nil, "outermost frame")
 }
+
+func hexString(s string) string { return hex.EncodeToString([]byte(s)) }

@@ -143,6 +143,12 @@ func (m *mcpClient) ok(name string, args map[string]any, want ...string) result 
 func (m *mcpClient) fails(name string, args map[string]any, want ...string) result {
 	m.t.Helper()
 	r := m.call(name, args)
+	figures.Lock()
+	figures.tried++
+	figures.Unlock()
+	if len(r.text) > 10<<10 {
+		m.t.Fatalf("%s: the error is %d bytes; errors must cut echoed input short:\n%.300s", name, len(r.text), r.text)
+	}
 	if !r.isErr {
 		m.t.Fatalf("%s(%v) succeeded, want an error:\n%s", name, args, r.text)
 	}
@@ -154,6 +160,9 @@ func (m *mcpClient) fails(name string, args map[string]any, want ...string) resu
 	if strings.Contains(r.text, "goroutine ") || strings.Contains(r.text, "panic") {
 		m.t.Fatalf("%s: error leaks Go internals:\n%s", name, r.text)
 	}
+	figures.Lock()
+	figures.clear++
+	figures.Unlock()
 	return r
 }
 

@@ -39,9 +39,9 @@ func explain(tool string, err error) string {
 	case errors.Is(err, rsp.ErrClosed):
 		hint = "The connection to the debug server is gone; stop this session (rr_replay_stop) and start a new one."
 	case errors.Is(err, rsp.ErrRefused):
-		hint = "rrmcp refused to send this request because it would crash or desynchronise the server."
+		hint = "rrmcp refused to send this request; the message says why (and which allow_ argument permits it, if any)."
 	case errors.As(err, &re):
-		hint = "The debug server refused the request; the address may be unmapped or the operation not allowed at this point of the replay."
+		hint = "The debug server refused the request: the address may be unmapped, or the server does not allow the operation in the program's current state."
 	case errors.Is(err, context.Canceled):
 		msg = "the request was cancelled"
 		hint = "The program was interrupted; the session is still usable."

@@ -125,6 +125,10 @@ func TestHygieneCycles(t *testing.T) {
 		waitGone(t, d, 5*time.Second, "after 100 start/stop cycles")
 	}
 	c.ok("rr_session_list", nil, "No sessions")
+	figures.Lock()
+	figures.cycles += 100
+	figures.leftovers += len(descendants(pid))
+	figures.Unlock()
 }
 
 // startBusyServer starts a server with three sessions (one with the GDB
@@ -158,13 +162,19 @@ func TestHygieneClientGone(t *testing.T) {
 	waitGone(t, append(kids, pid), 10*time.Second, "after the client went away")
 }
 
-// TestHygieneSIGTERM: SIGTERM to the server stops every session.
+// TestHygieneSIGTERM: SIGTERM, and SIGHUP alike (the old server had no
+// handler for it: it died leaving gdbserver and the debuggees behind), to
+// the server stops every session.
 func TestHygieneSIGTERM(t *testing.T) {
-	_, pid, kids := startBusyServer(t)
-	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
-		t.Fatal(err)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			_, pid, kids := startBusyServer(t)
+			if err := syscall.Kill(pid, sig); err != nil {
+				t.Fatal(err)
+			}
+			waitGone(t, append(kids, pid), 10*time.Second, "after "+sig.String())
+		})
 	}
-	waitGone(t, append(kids, pid), 10*time.Second, "after SIGTERM")
 }
 
 // TestServerDies: the debug server disappearing is a clear tool error, the
@@ -187,6 +197,9 @@ func TestServerDies(t *testing.T) {
 	}
 	c.fails("rr_continue", nil, "the connection to the debug server is gone", "gdbserver was killed", "rr_replay_stop")
 	c.fails("rr_backtrace", nil, "the connection to the debug server is gone")
+	if r := c.ok("rr_session_list", nil); !strings.Contains(r.text, "dead") {
+		t.Errorf("session list after gdbserver died does not say dead:\n%s", r.text)
+	}
 	c.ok("rr_replay_stop", nil, "stopped")
 	c.ok("rr_live_start", args{"command": []string{prog}}, "live backend")
 }

@@ -107,8 +107,8 @@ func (r *registry) recordingTools() {
 			if len(in.Command) == 0 || in.Command[0] == "" {
 				return recordOut{}, &session.ArgError{Arg: "command", Msg: "give the command to record, e.g. [\"./my_test\"]"}
 			}
-			if in.Timeout < 0 {
-				return recordOut{}, &session.ArgError{Arg: "timeout", Msg: "must be a positive number of seconds"}
+			if in.Timeout < 0 || in.Timeout > maxRecordSeconds {
+				return recordOut{}, &session.ArgError{Arg: "timeout", Msg: "must be a positive number of seconds, at most a week (604800)"}
 			}
 			res, err := r.m.Record(ctx, session.RecordOptions{
 				Command: in.Command, Dir: in.WorkingDirectory, Env: in.Env,
@@ -142,11 +142,17 @@ func (r *registry) recordingTools() {
 		})
 
 	add(r, "rr_rm", "Remove recording",
-		"Delete an rr recording. Refuses anything that is not an rr trace directory.",
+		"Delete one rr recording. The path, with symbolic links resolved, must be a recording directly under the trace root ($_RR_TRACE_DIR or ~/.local/share/rr) that looks like an rr trace; anything else is refused. A symbolic link in the trace root (e.g. latest-trace) is removed as a link; the recording it points to is kept.",
 		hints{destructive: true, idempotent: true},
 		func(ctx context.Context, in traceIn) (pathOut, error) {
-			p, err := r.m.RemoveRecording(ctx, in.TraceDir)
-			return pathOut{Path: p, Message: "Trace removed: " + p}, err
+			rm, err := r.m.RemoveRecording(ctx, in.TraceDir)
+			if err != nil {
+				return pathOut{}, err
+			}
+			if rm.LinkTo != "" {
+				return pathOut{Path: rm.Path, Message: "Symbolic link removed: " + rm.Path + " (the recording it pointed to, " + rm.LinkTo + ", is kept)"}, nil
+			}
+			return pathOut{Path: rm.Path, Message: "Trace removed: " + rm.Path}, nil
 		})
 
 	add(r, "rr_pack", "Pack recording",

@@ -63,6 +63,9 @@ func stopText(st *session.Stop) string {
 	b.WriteString("\n")
 	if w := st.Watch; w != nil {
 		fmt.Fprintf(&b, "Watchpoint #%d %s %s at %s", w.Number, w.Kind, w.Expression, w.Address)
+		if w.Mechanism != "" {
+			fmt.Fprintf(&b, " (%s)", w.Mechanism)
+		}
 		if w.Old != "" || w.New != "" {
 			fmt.Fprintf(&b, ": old = %s, new = %s", orQ(w.Old), orQ(w.New))
 		}
@@ -116,6 +119,9 @@ func infoText(i session.Info) string {
 		caps = append(caps, "forward execution only")
 	}
 	fmt.Fprintf(&b, "\nCan do: %s", strings.Join(caps, ", "))
+	if i.Watchpoints != "" {
+		fmt.Fprintf(&b, "\nWatchpoints: %s", i.Watchpoints)
+	}
 	return b.String()
 }
 
@@ -148,6 +154,12 @@ func bpText(bp session.Breakpoint) string {
 		b.WriteString(" (temporary)")
 	}
 	fmt.Fprintf(&b, ", hits %d", bp.Hits)
+	if bp.Mechanism != "" {
+		fmt.Fprintf(&b, " (%s)", bp.Mechanism)
+	}
+	if bp.Note != "" {
+		fmt.Fprintf(&b, "\nNote: %s", bp.Note)
+	}
 	return b.String()
 }
 

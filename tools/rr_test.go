@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // rrSession records prog into a fresh trace directory and starts replaying it.
 func rrSession(t *testing.T, prog string) (*mcpClient, string) {
 	t.Helper()
-	testenv.RR(t)
+	testenv.RR(t, rr.Probe)
 	c := startServer(t)
 	trace := filepath.Join(t.TempDir(), "trace")
 	c.ok("rr_record", args{"command": []string{prog}, "trace_dir": trace}, "Recording complete", trace)
@@ -23,7 +24,7 @@ func rrSession(t *testing.T, prog string) (*mcpClient, string) {
 
 // TestRRTraceTools: record, list, ps, traceinfo, pack, rm.
 func TestRRTraceTools(t *testing.T) {
-	testenv.RR(t)
+	testenv.RR(t, rr.Probe)
 	prog := testenv.Prog(t, "null_deref")
 	c := startServer(t)
 	base := t.TempDir()
@@ -83,7 +84,7 @@ func TestRRReverse(t *testing.T) {
 
 // TestRRDemo runs `make demo`'s script with the rr backend.
 func TestRRDemo(t *testing.T) {
-	testenv.RR(t)
+	testenv.RR(t, rr.Probe)
 	root := testenv.Root(t)
 	testenv.Prog(t, "list_corrupt")
 	dir := t.TempDir()
@@ -103,7 +104,7 @@ func TestRRDemo(t *testing.T) {
 // TestRRChildProcess: replay a child process of a recording (rr -p), found
 // with rr_ps, to its crash.
 func TestRRChildProcess(t *testing.T) {
-	testenv.RR(t)
+	testenv.RR(t, rr.Probe)
 	prog := testenv.Prog(t, "fork_exec")
 	testenv.Prog(t, "crash_child")
 	c := startServer(t)

@@ -50,6 +50,7 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	r.inspectTools()
 	r.checkpointTools()
 	r.rawTools()
+	r.signalTools()
 	return s
 }
 
@@ -115,11 +116,11 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 		}
 		var in In
 		if err := decodeArgs(req.GetArguments(), &in); err != nil {
-			return mcp.NewToolResultError(fmt.Sprintf("%s: %v", name, err)), nil
+			return mcp.NewToolResultError(clipEchoes(fmt.Sprintf("%s: %v", name, err), req.GetArguments())), nil
 		}
 		out, err := fn(ctx, in)
 		if err != nil {
-			return mcp.NewToolResultError(explain(name, err)), nil
+			return mcp.NewToolResultError(clipEchoes(explain(name, err), req.GetArguments())), nil
 		}
 		return mcp.NewToolResultStructured(out, out.Text()), nil
 	})

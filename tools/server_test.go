@@ -70,7 +70,7 @@ var karellen = map[string][]string{
 
 var beyond = []string{"rr_stepi", "rr_nexti", "rr_interrupt", "rr_disassemble", "rr_breakpoint_enable",
 	"rr_breakpoint_disable", "rr_breakpoint_condition", "rr_checkpoint_list", "rr_checkpoint_delete",
-	"rr_pack", "rr_live_start", "rr_connect", "rr_rsp_packet", "rr_session_list"}
+	"rr_pack", "rr_live_start", "rr_connect", "rr_rsp_packet", "rr_session_list", "rr_signal_handle"}
 
 // TestToolList checks every tool's schema and annotations and that
 // karellen-rr-mcp's names and arguments are all there.

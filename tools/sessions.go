@@ -57,6 +57,9 @@ type stoppedOut struct {
 }
 
 func (s stoppedOut) Text() string {
+	if s.Session.Attached {
+		return fmt.Sprintf("Session %s (%s) stopped; gdbserver detached and process %d, which it had attached to, keeps running.", s.Session.ID, s.Session.Backend, s.Session.PID)
+	}
 	return fmt.Sprintf("Session %s (%s) stopped; its processes are gone.", s.Session.ID, s.Session.Backend)
 }
 
@@ -86,7 +89,7 @@ func (r *registry) sessionTools() {
 		"Start replaying an rr recording (rr replay -s, with rrmcp's own debugger on top). Returns the session id and where the program is paused. Several sessions may be open at once.",
 		hints{openWorld: true},
 		func(ctx context.Context, in replayStartIn) (started, error) {
-			if in.PID < 0 {
+			if in.PID < 0 || in.PID > maxPID {
 				return started{}, &session.ArgError{Arg: "pid", Msg: "must be a positive process id (see rr_ps)"}
 			}
 			if in.Fork && in.PID == 0 {
@@ -111,7 +114,7 @@ func (r *registry) sessionTools() {
 				return started{}, &session.ArgError{Arg: "command", Msg: "give the program to run (e.g. [\"./prog\", \"arg\"]) or attach_pid"}
 			case len(in.Command) > 0 && in.AttachPID != 0:
 				return started{}, &session.ArgError{Arg: "attach_pid", Msg: "give either command or attach_pid, not both"}
-			case in.AttachPID < 0:
+			case in.AttachPID < 0 || in.AttachPID > maxPID:
 				return started{}, &session.ArgError{Arg: "attach_pid", Msg: "must be a positive process id"}
 			case len(in.Command) > 0 && in.Command[0] == "":
 				return started{}, &session.ArgError{Arg: "command", Msg: "the program name is empty"}

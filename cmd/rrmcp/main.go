@@ -7,7 +7,7 @@
 // (30), CONNECT (60), FORWARD (120), REVERSE (300), BREAKPOINT (30), EVAL
 // (30). Diagnostics go to stderr; stdout carries only MCP messages.
 //
-// On SIGINT, SIGTERM or end of input every session is stopped and no rr,
+// On SIGINT, SIGTERM, SIGHUP or end of input every session is stopped and no rr,
 // gdbserver or gdb process is left behind.
 package main
 
@@ -50,7 +50,7 @@ func run(verbose bool) int {
 	m := session.NewManager(session.Config{Timeouts: to, Log: logf})
 	defer m.Close()
 
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	// A closed stdout (client gone) must not kill us with SIGPIPE before
 	// the sessions are stopped.
@@ -65,7 +65,11 @@ func run(verbose bool) int {
 	// holds a worker until it stops, so several running sessions must not
 	// starve rr_interrupt or calls on other sessions.
 	server.WithWorkerPoolSize(64)(stdio)
-	if err := stdio.Listen(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
+	out := &lockedWriter{w: os.Stdout}
+	in := newLineCap(os.Stdin, maxLine, func(prefix []byte, n int) {
+		out.Write(lineTooLongReply(prefix, n, maxLine)) //nolint:errcheck
+	})
+	if err := stdio.Listen(ctx, in, out); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		m.Close()
 		return 1

@@ -75,15 +75,15 @@ func (o *oursSide) start(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("auxv: %w", err)
 	}
-	var entry uint64
-	for _, e := range rsp.ParseAuxv(av, 8) {
-		if e.Type == rsp.AT_ENTRY {
-			entry = e.Value
-		}
-	}
 	m, err := openModule(o.prog, 0)
 	if err != nil {
 		return err
+	}
+	var entry uint64
+	for _, e := range rsp.ParseAuxv(av, m.img.PtrSize()) {
+		if e.Type == rsp.AT_ENTRY {
+			entry = e.Value
+		}
 	}
 	m.bias = entry - m.img.ELF().Entry
 	m.setExtent()
@@ -349,7 +349,11 @@ func (o *oursSide) resume(ctx context.Context) (event, error) {
 			}
 			return event{hits: hits}, nil
 		}
-		pc, err := o.c.ReadRegisterUint(ctx, o.thread, "rip")
+		pcName := "rip"
+		if o.mods[0].img.Is32Bit() {
+			pcName = "eip"
+		}
+		pc, err := o.c.ReadRegisterUint(ctx, o.thread, pcName)
 		if err != nil {
 			return event{}, err
 		}
@@ -385,6 +389,9 @@ func (o *oursSide) regs(ctx context.Context) (dwarf.Regs, error) {
 	td := o.c.Target()
 	for _, reg := range td.Registers {
 		n, ok := dwarf.RegNum(reg.Name)
+		if o.mods[0].img.Is32Bit() {
+			n, ok = dwarf.RegNum32(reg.Name)
+		}
 		if !ok || reg.Offset+reg.Size() > len(g) {
 			continue
 		}

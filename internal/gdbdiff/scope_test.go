@@ -34,6 +34,7 @@ func (o *oursSide) scopeOf(ctx context.Context, f *dwarf.Frame) *scope {
 		Types:     m.types,
 		Bias:      m.bias,
 		Symbolize: o.symbolize,
+		PtrSize:   m.img.PtrSize(),
 	}
 	return s
 }
@@ -114,12 +115,13 @@ func (s *scope) Register(name string) (dwarf.Object, error) {
 	if !ok {
 		return dwarf.Object{}, fmt.Errorf("register $%s is not available in this frame: %w", name, dwarf.ErrNotFound)
 	}
-	var t dwarf.Type = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "long", ByteSize: 8}, Encoding: 5}
+	ptr := int64(s.m.img.PtrSize())
+	var t dwarf.Type = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "long", ByteSize: ptr}, Encoding: 5}
 	switch strings.ToLower(strings.TrimPrefix(name, "$")) {
-	case "rip", "pc", "rsp", "sp", "rbp", "fp":
-		t = &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: 8}, Elem: &dwarf.VoidType{}}
+	case "rip", "pc", "rsp", "sp", "rbp", "fp", "eip", "esp", "ebp":
+		t = &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: ptr}, Elem: &dwarf.VoidType{}}
 	}
-	return dwarf.BytesObject(t, b[:min(len(b), 8)]), nil
+	return dwarf.BytesObject(t, b[:min(len(b), int(ptr))]), nil
 }
 
 func (s *scope) LookupType(name string) (dwarf.Type, error) {

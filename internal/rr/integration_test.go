@@ -28,7 +28,7 @@ import (
 // is smaller there than at the exit, because printf's writes and the exit
 // are events.
 func TestRRReverseWatchpoint(t *testing.T) {
-	testenv.RR(t)
+	testenv.RR(t, rr.Probe)
 	prog := testenv.Prog(t, "counter")
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()

@@ -96,12 +96,14 @@ func probe(ctx context.Context, env probeEnv) error {
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, rr, "record", "-n", "/bin/true")
-	cmd.Env = append(os.Environ(), "_RR_TRACE_DIR="+dir)
-	out, err := cmd.CombinedOutput()
+	// The same launch as every recording (RecordFull: rr's failures
+	// diagnosed, an unknown CPU retried with its family).
+	res, err := RecordFull(ctx, RecordOptions{Argv: []string{"/bin/true"}, RR: rr, TraceDir: filepath.Join(dir, "t")})
 	if err != nil {
-		return &ProbeError{Check: CheckRecord, Detail: fmt.Sprintf("rr record -n /bin/true: %v", err),
-			Output: lastLines(string(out), 3)}
+		if f, ok := AsFailure(err); ok {
+			return &ProbeError{Check: CheckRecord, Detail: f.Error()}
+		}
+		return &ProbeError{Check: CheckRecord, Detail: fmt.Sprintf("rr record /bin/true: %v", err), Output: lastLines(res.Output, 3)}
 	}
 	return nil
 }

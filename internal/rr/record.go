@@ -20,6 +20,10 @@ type RecordOptions struct {
 	TraceDir string   // trace directory to create (rr -o); "" = rr's default under TraceRoot
 	Chaos    bool     // rr --chaos: randomise scheduling to shake out races
 	RR       string   // rr executable; "" = rr on PATH
+	// Microarch forces rr's CPU microarchitecture (rr -A NAME); "" = rr
+	// detects it, and RecordFull retries with the family rr's Failure
+	// names when rr does not know the CPU.
+	Microarch string
 	// Output, if set, sees every line the recorded program and rr print.
 	Output func(proc.Line)
 }
@@ -29,6 +33,7 @@ type RecordResult struct {
 	TraceDir   string
 	ExitStatus int    // rr's exit status, which is the recorded program's
 	Output     string // the last lines the program and rr printed
+	Microarch  string // the microarchitecture forced with rr -A after rr did not know the CPU
 }
 
 // Record runs `rr record --print-trace-dir=3 [-o DIR] [--chaos] ARGV...`
@@ -42,8 +47,24 @@ func Record(ctx context.Context, o RecordOptions) (traceDir string, exitStatus i
 	return res.TraceDir, res.ExitStatus, err
 }
 
-// RecordFull is Record returning the output tail as well.
+// RecordFull is Record returning the output tail as well. When rr fails
+// with a message Diagnose knows, the error wraps its *Failure; when that
+// Failure says rr can be told the CPU's family (unknown CPU), RecordFull
+// retries once with rr -A, and the result says so (Microarch).
 func RecordFull(ctx context.Context, o RecordOptions) (RecordResult, error) {
+	res, err := recordOnce(ctx, o)
+	if f, ok := AsFailure(err); ok && f.Microarch != "" && o.Microarch == "" && ctx.Err() == nil {
+		o.Microarch = f.Microarch
+		res, err = recordOnce(ctx, o)
+		res.Microarch = o.Microarch
+		if f2, ok := AsFailure(err); ok {
+			f2.Cause = fmt.Sprintf("%s; with rr -A '%s' (%s): %s", f.Cause, o.Microarch, f.Said, f2.Cause)
+		}
+	}
+	return res, err
+}
+
+func recordOnce(ctx context.Context, o RecordOptions) (RecordResult, error) {
 	if len(o.Argv) == 0 {
 		return RecordResult{}, errors.New("rr record: empty command")
 	}
@@ -51,7 +72,11 @@ func RecordFull(ctx context.Context, o RecordOptions) (RecordResult, error) {
 	if rrPath == "" {
 		rrPath = "rr"
 	}
-	args := []string{"record", "--print-trace-dir=3"}
+	var args []string
+	if o.Microarch != "" {
+		args = append(args, "-A", o.Microarch)
+	}
+	args = append(args, "record", "--print-trace-dir=3")
 	if o.TraceDir != "" {
 		args = append(args, "-o", o.TraceDir)
 	}
@@ -86,6 +111,7 @@ func RecordFull(ctx context.Context, o RecordOptions) (RecordResult, error) {
 		return RecordResult{Output: p.Tail(20)}, fmt.Errorf("rr record %s: %w", o.Argv[0], ctx.Err())
 	}
 	res := RecordResult{ExitStatus: p.ExitCode(), Output: p.Tail(20)}
+	diag := Diagnose(p.Tail(200)) // rr's fatal line comes before its backtrace
 	// rr has exited; a recorded daemon that inherited fd 3 could keep the
 	// pipe open, so the read is bounded.
 	t := time.NewTimer(5 * time.Second)
@@ -94,6 +120,9 @@ func RecordFull(ctx context.Context, o RecordOptions) (RecordResult, error) {
 	case res.TraceDir = <-dirc:
 	case <-t.C:
 	case <-ctx.Done():
+	}
+	if diag != nil && (res.TraceDir == "" || res.ExitStatus != 0) {
+		return res, fmt.Errorf("rr record %s: %w", o.Argv[0], diag)
 	}
 	if res.TraceDir == "" {
 		return res, fmt.Errorf("rr record %s: no trace directory reported (exit status %d):\n%s",

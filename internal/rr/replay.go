@@ -24,6 +24,7 @@ type ReplayOptions struct {
 	OnFork    bool     // attach to Pid right after its fork, before exec (-f)
 	GotoEvent int64    // replay to this event before serving (-g); 0 = the start
 	RR        string   // rr executable; "" = rr on PATH
+	Microarch string   // force rr's CPU microarchitecture (rr -A NAME); "" = detect, and retry as RecordFull does
 	Env       []string // extra KEY=VALUE entries added to our environment
 	// KeepLines bounds the retained output (0 = proc's default).
 	KeepLines int
@@ -46,7 +47,11 @@ type Replay struct {
 // ReplayArgs returns rr's arguments for o:
 // --non-interactive replay -s 0 [-p PID|-f PID] [-g N] [TRACE].
 func ReplayArgs(o ReplayOptions) []string {
-	args := []string{"--non-interactive", "replay", "-s", "0"}
+	var args []string
+	if o.Microarch != "" {
+		args = append(args, "-A", o.Microarch)
+	}
+	args = append(args, "--non-interactive", "replay", "-s", "0")
 	if o.Pid > 0 {
 		flag := "-p"
 		if o.OnFork {
@@ -75,6 +80,18 @@ const DefaultStartTimeout = 10 * time.Minute
 // ErrNoProcess when the pid is not in the trace). On success nothing has
 // connected yet: dial Addr.
 func StartReplay(ctx context.Context, o ReplayOptions) (*Replay, error) {
+	r, err := startReplay(ctx, o)
+	if f, ok := AsFailure(err); ok && f.Microarch != "" && o.Microarch == "" && ctx.Err() == nil {
+		o.Microarch = f.Microarch
+		r, err = startReplay(ctx, o)
+		if f2, ok := AsFailure(err); ok {
+			f2.Cause = fmt.Sprintf("%s; with rr -A '%s' (%s): %s", f.Cause, o.Microarch, f.Said, f2.Cause)
+		}
+	}
+	return r, err
+}
+
+func startReplay(ctx context.Context, o ReplayOptions) (*Replay, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultStartTimeout)
@@ -121,6 +138,8 @@ func StartReplay(ctx context.Context, o ReplayOptions) (*Replay, error) {
 		err = fmt.Errorf("%w (status %d) before listening; output:\n%s", proc.ErrExited, r.p.ExitCode(), r.p.Tail(20))
 		if strings.Contains(r.p.Tail(20), "No process") {
 			err = fmt.Errorf("%w: %w", ErrNoProcess, err)
+		} else if f := Diagnose(r.p.Tail(200)); f != nil {
+			err = fmt.Errorf("%w: %w", f, err)
 		}
 	case <-ctx.Done():
 		err = fmt.Errorf("waiting for the debug port: %w; output:\n%s", ctx.Err(), r.p.Tail(20))

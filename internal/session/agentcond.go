@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	stddwarf "debug/dwarf"
 	"debug/elf"
@@ -13,8 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/go-delve/delve/pkg/dwarf/frame"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -48,11 +45,6 @@ const (
 	axConst64      = 0x25
 	axReg          = 0x26
 	axEnd          = 0x27
-)
-
-const (
-	opFbreg        = 0x91
-	opCallFrameCFA = 0x9c
 )
 
 var simpleCond = regexp.MustCompile(`^\s*([A-Za-z_]\w*|-?(?:0[xX][0-9a-fA-F]+|\d+))\s*(<=|>=|==|!=|<|>)\s*([A-Za-z_]\w*|-?(?:0[xX][0-9a-fA-F]+|\d+))\s*$`)
@@ -232,27 +224,15 @@ func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (axOperand, bool) {
 	if !ok || v.Location.Kind != dwarf.LocAddress || v.Image != f.Image {
 		return o, false
 	}
-	dw := f.Image.DWARF()
-	if dw == nil {
-		return o, false
-	}
-	loc, ok := dieExpr(dw, v.Offset, stddwarf.AttrLocation)
-	if !ok || len(loc) < 2 || loc[0] != opFbreg {
-		return o, false
-	}
-	fbOff, n := sleb128(loc[1:])
-	if n == 0 || 1+n != len(loc) {
-		return o, false
-	}
-	fb, ok := dieExpr(dw, f.Function.Offset, stddwarf.AttrFrameBase)
-	if !ok || !bytes.Equal(fb, []byte{opCallFrameCFA}) {
+	fbOff, ok := v.CFAOffset(f.Function)
+	if !ok {
 		return o, false
 	}
 	reg, cfaOff, ok := s.cfaRule(f.Image, f.PC-f.Bias)
 	if !ok {
 		return o, false
 	}
-	name := dwarf.RegName(reg)
+	name := s.regName(reg)
 	td := s.c.Target()
 	if td == nil || name == "" {
 		return o, false
@@ -356,90 +336,10 @@ func axTypeOf(t dwarf.Type) (axOperand, bool) {
 	return o, true
 }
 
-// dieExpr returns an exprloc attribute of the DIE at off.
-func dieExpr(dw *stddwarf.Data, off stddwarf.Offset, attr stddwarf.Attr) ([]byte, bool) {
-	r := dw.Reader()
-	r.Seek(off)
-	e, err := r.Next()
-	if err != nil || e == nil {
-		return nil, false
-	}
-	fld := e.AttrField(attr)
-	if fld == nil || fld.Class != stddwarf.ClassExprLoc {
-		return nil, false
-	}
-	b, ok := fld.Val.([]byte)
-	return b, ok
-}
-
-func sleb128(b []byte) (int64, int) {
-	var v int64
-	var shift uint
-	for i, c := range b {
-		v |= int64(c&0x7f) << shift
-		shift += 7
-		if c&0x80 == 0 {
-			if shift < 64 && c&0x40 != 0 {
-				v |= -1 << shift
-			}
-			return v, i + 1
-		}
-		if shift >= 64 {
-			return 0, 0
-		}
-	}
-	return 0, 0
-}
-
 // cfaRule returns the CFA rule (DWARF register + offset) at file address
-// pc of img, from .eh_frame; parsed once per image.
+// pc of img, from its call frame information.
 func (s *Session) cfaRule(img *dwarf.Image, pc uint64) (reg int, off int64, ok bool) {
-	if s.ehFrames == nil {
-		s.ehFrames = map[*dwarf.Image]frame.FrameDescriptionEntries{}
-	}
-	fdes, seen := s.ehFrames[img]
-	if !seen {
-		fdes = parseEHFrame(img)
-		s.ehFrames[img] = fdes
-	}
-	if fdes == nil {
-		return 0, 0, false
-	}
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	fde, err := fdes.FDEForPC(pc)
-	if err != nil {
-		return 0, 0, false
-	}
-	fc, err := fde.EstablishFrame(pc)
-	if err != nil || fc.CFA.Rule != frame.RuleCFA {
-		return 0, 0, false
-	}
-	return int(fc.CFA.Reg), fc.CFA.Offset, true
-}
-
-func parseEHFrame(img *dwarf.Image) (fdes frame.FrameDescriptionEntries) {
-	defer func() {
-		if recover() != nil {
-			fdes = nil
-		}
-	}()
-	sec := img.ELF().Section(".eh_frame")
-	if sec == nil || sec.Type == 8 { // SHT_NOBITS
-		return nil
-	}
-	data, err := sec.Data()
-	if err != nil {
-		return nil
-	}
-	fdes, err = frame.Parse(data, binary.LittleEndian, 0, 8, sec.Addr)
-	if err != nil {
-		return nil
-	}
-	return frame.FrameDescriptionEntries(nil).Append(fdes)
+	return img.CFARule(pc)
 }
 
 // condPacket is the Z0 packet that installs addr with the conditions of

@@ -43,8 +43,13 @@ var gdbserverListenRE = regexp.MustCompile(`^Listening on port (\d+)`)
 // StartRR replays an rr recording under `rr replay -s 0` (package
 // internal/rr, which reads the port from rr's own output) and connects to it.
 func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, error) {
+	if o.TraceDir == "" {
+		if err := checkHaveRecording(); err != nil {
+			return nil, nil, err
+		}
+	}
 	if _, err := exec.LookPath("rr"); err != nil {
-		return nil, nil, fmt.Errorf("rr is not installed (not on PATH); on a machine without rr use rr_live_start: %w", ErrUnsupported)
+		return nil, nil, rrFailure("replay", rr.ErrNotInstalled)
 	}
 	if o.TraceDir != "" {
 		if err := checkTraceDir(o.TraceDir); err != nil {
@@ -59,8 +64,9 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 			return nil, nil, argErrorf("pid", "process %d is not in the recording (rr_ps lists them)", o.PID)
 		}
 		switch {
-		case strings.Contains(err.Error(), "perf_event_open") || strings.Contains(err.Error(), "performance counter"):
-			return nil, nil, fmt.Errorf("rr cannot replay on this machine: it needs hardware performance counters, which are not available here (use rr_live_start to debug without a recording); rr said: %v: %w", err, ErrUnsupported)
+		case errors.As(err, new(*rr.Failure)):
+			f, _ := rr.AsFailure(err)
+			return nil, nil, rrFailure("replay", f)
 		case errors.Is(err, proc.ErrExited):
 			return nil, nil, fmt.Errorf("rr replay exited before serving: %w", err)
 		}
@@ -121,6 +127,9 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 			}
 		}
 	} else {
+		if err := checkLaunch(o.Command, o.Dir, o.Env); err != nil {
+			return nil, nil, err
+		}
 		prog, perr := resolveProgram(o.Command[0], o.Dir)
 		if perr != nil {
 			return nil, nil, perr

@@ -33,9 +33,11 @@ type breakpoint struct {
 	old       []byte // watchpoints: value at the last stop
 	valueType string // watchpoints: type for printing, "" = raw
 	lv        *lvalue
-	changed   bool // watchpoints: the last hit changed the value
-	pending   bool // not resolved yet: waits for the shared libraries
-	byFunc    bool // set on a function by name (break NAME)
+	changed   bool   // watchpoints: the last hit changed the value
+	soft      bool   // watchpoints: software (softwatch.go), no server entry
+	note      string // watchpoints: why software, and what it costs
+	pending   bool   // not resolved yet: waits for the shared libraries
+	byFunc    bool   // set on a function by name (break NAME)
 	// tcode is the condition compiled to agent bytecode per address
 	// (agentcond.go); ttried marks addresses where compiling was tried.
 	tcode  map[uint64][]byte
@@ -59,6 +61,10 @@ func (b *breakpoint) info() Breakpoint {
 	}
 	if b.isWatch() {
 		out.Expression, out.Size = b.spec, b.size
+		out.Mechanism, out.Note = "hardware watchpoint", b.note
+		if b.soft {
+			out.Mechanism = "software watchpoint"
+		}
 	}
 	for _, a := range b.addrs {
 		out.Addresses = append(out.Addresses, hexAddr(a))
@@ -74,7 +80,7 @@ func (s *Session) beforeLibs(ctx context.Context) bool {
 		return false
 	}
 	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
-	_, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: 8, ByteOrder: binary.LittleEndian})
+	_, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: s.ptrSize(), ByteOrder: binary.LittleEndian})
 	return errors.Is(err, symbols.ErrNotInitialized)
 }
 
@@ -172,6 +178,9 @@ func (s *Session) findBP(n int) (*breakpoint, error) {
 
 // insert puts b's entries into the server's table.
 func (s *Session) insert(ctx context.Context, b *breakpoint) error {
+	if b.soft {
+		return nil // checked by softRun, nothing in the server's table
+	}
 	for i, a := range b.addrs {
 		kind := 0
 		if b.isWatch() {
@@ -193,6 +202,9 @@ func (s *Session) insert(ctx context.Context, b *breakpoint) error {
 // uninsert takes b's entries out of the server's table unless another
 // enabled breakpoint still needs them.
 func (s *Session) uninsert(ctx context.Context, b *breakpoint) error {
+	if b.soft {
+		return nil
+	}
 	for _, a := range b.addrs {
 		if err := s.removeEntry(ctx, b, a); err != nil {
 			return err
@@ -573,13 +585,6 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 		if err != nil {
 			return err
 		}
-		if lv.size <= 0 || lv.size > 8 {
-			return argErrorf("expression", "%s is %d bytes; a hardware watchpoint covers 1, 2, 4 or 8 bytes (watch a member or element instead)", expr, lv.size)
-		}
-		size := lv.size
-		if size == 3 || size > 4 && size < 8 {
-			size = 8
-		}
 		typ := rsp.WriteWatchpoint
 		switch access {
 		case "read":
@@ -587,19 +592,39 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 		case "access":
 			typ = rsp.AccessWatchpoint
 		}
+		why := s.softReason(lv.size)
+		if why == "" && (lv.size <= 0 || lv.size > 8) {
+			return argErrorf("expression", "%s is %d bytes; a hardware watchpoint covers 1, 2, 4 or 8 bytes (watch a member or element instead)", expr, lv.size)
+		}
+		size := lv.size
+		if why == "" && (size == 3 || size > 4 && size < 8) {
+			size = 8
+		}
 		b := &breakpoint{typ: typ, spec: expr, addrs: []uint64{lv.addr}, size: size, enabled: true, lv: lv}
 		if lv.size == size {
 			b.old = s.peek(ctx, lv.addr, size)
 		}
-		if err := s.insert(ctx, b); err != nil {
-			if typ != rsp.ReadWatchpoint {
+		if why != "" {
+			if err := s.makeSoft(ctx, b, why); err != nil {
 				return err
 			}
-			// x86 debug registers cannot trap reads only (gdbserver
-			// refuses Z3); GDB uses an access watchpoint then, and so do we.
-			b.typ = rsp.AccessWatchpoint
-			if err2 := s.insert(ctx, b); err2 != nil {
+		}
+		if err := s.insert(ctx, b); err != nil {
+			switch {
+			case typ == rsp.WriteWatchpoint && s.c.Dialect() == rsp.DialectGDBServer && lv.size <= maxSoftWatch:
+				// The debug registers are taken or refuse this range.
+				if err2 := s.makeSoft(ctx, b, fmt.Sprintf("the server refused a hardware watchpoint (%v)", err)); err2 != nil {
+					return err2
+				}
+			case typ != rsp.ReadWatchpoint:
 				return err
+			default:
+				// x86 debug registers cannot trap reads only (gdbserver
+				// refuses Z3); GDB uses an access watchpoint then, and so do we.
+				b.typ = rsp.AccessWatchpoint
+				if err2 := s.insert(ctx, b); err2 != nil {
+					return err
+				}
 			}
 		}
 		s.nextBP++
@@ -609,6 +634,21 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 		return nil
 	})
 	return out, err
+}
+
+// makeSoft turns b into a software watchpoint (softwatch.go), for the
+// reason why.
+func (s *Session) makeSoft(ctx context.Context, b *breakpoint, why string) error {
+	if b.typ != rsp.WriteWatchpoint {
+		return argErrorf("access", "a %s needs a hardware watchpoint, and %s; software watchpoints (as GDB's) only watch writes: use access \"write\"", b.info().Type, why)
+	}
+	if b.lv.size <= 0 || b.lv.size > maxSoftWatch {
+		return argErrorf("expression", "%s is %d bytes; a software watchpoint compares at most %d bytes after each store (watch a member or element instead)", b.spec, b.lv.size, maxSoftWatch)
+	}
+	b.soft, b.size = true, b.lv.size
+	b.old = s.peek(ctx, b.addrs[0], b.size)
+	b.note = "software watchpoint: " + why + "; " + softCost
+	return nil
 }
 
 // peek reads n bytes or returns nil.
@@ -631,7 +671,7 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 		a := b.addrs[0]
 		if hit == nil && st.WatchAddr >= a && st.WatchAddr < a+uint64(b.size) || hit == nil && st.WatchAddr == 0 {
 			b.hits++
-			hit = &WatchHit{Number: b.num, Expression: b.spec, Address: hexAddr(a), Kind: b.info().Type}
+			hit = &WatchHit{Number: b.num, Expression: b.spec, Address: hexAddr(a), Kind: b.info().Type, Mechanism: b.info().Mechanism}
 			now := s.peek(ctx, a, b.size)
 			b.changed = b.old == nil || now == nil || string(b.old) != string(now)
 			hit.Old = s.formatWatch(ctx, b, b.old)

@@ -152,7 +152,7 @@ func (s *Session) regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
 		}
 		s.regMap = []regSlot{}
 		for _, reg := range td.Registers {
-			if n, ok := dwarf.RegNum(reg.Name); ok {
+			if n, ok := s.regNum(reg.Name); ok {
 				s.regMap = append(s.regMap, regSlot{off: reg.Offset, size: reg.Size(), num: n})
 			}
 		}
@@ -184,12 +184,15 @@ func (s *Session) pc(ctx context.Context, t rsp.Thread) (uint64, error) {
 func (s *Session) pcSP(ctx context.Context, t rsp.Thread) (pc, sp uint64, err error) {
 	if last := s.c.LastStop(); t != (rsp.Thread{}) && last.Thread == t && len(last.Registers) > 0 {
 		if td := s.c.Target(); td != nil {
-			ripR, ok1 := td.Lookup("rip")
-			rspR, ok2 := td.Lookup("rsp")
+			ripR, ok1 := td.Lookup(s.pcName())
+			rspR, ok2 := td.Lookup(s.spName())
 			rip, ok3 := last.Registers[ripR.Regnum]
 			rsp, ok4 := last.Registers[rspR.Regnum]
-			if ok1 && ok2 && ok3 && ok4 && len(rip) == 8 && len(rsp) == 8 {
-				pc, sp = binary.LittleEndian.Uint64(rip), binary.LittleEndian.Uint64(rsp)
+			if n := s.ptrSize(); ok1 && ok2 && ok3 && ok4 && len(rip) == n && len(rsp) == n {
+				var b [2][8]byte
+				copy(b[0][:], rip)
+				copy(b[1][:], rsp)
+				pc, sp = binary.LittleEndian.Uint64(b[0][:]), binary.LittleEndian.Uint64(b[1][:])
 				if t == s.cur {
 					s.mem.sp = sp
 				}

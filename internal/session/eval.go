@@ -41,9 +41,10 @@ func (s *Session) types(img *dwarf.Image) *dwarf.TypeReader {
 
 func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *dwarf.ValueEnv {
 	return &dwarf.ValueEnv{
-		Mem:   s.memFunc(ctx),
-		Types: s.types(img),
-		Bias:  bias,
+		Mem:     s.memFunc(ctx),
+		Types:   s.types(img),
+		Bias:    bias,
+		PtrSize: s.ptrSize(),
 		Symbolize: func(a uint64) (string, bool) {
 			n := s.dataSymbol(ctx, a)
 			return n, n != ""
@@ -157,13 +158,18 @@ func (fs *frameScope) Register(name string) (dwarf.Object, error) {
 			return dwarf.Object{}, fmt.Errorf("register $%s is not available in this frame: %w", name, dwarf.ErrNotFound)
 		}
 	}
-	var t dwarf.Type = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "long", ByteSize: 8}, Encoding: 5}
+	ptr := int64(fs.f.Image.PtrSize())
+	if len(b) == 8 && ptr == 4 {
+		b = b[:4]
+	}
+	var t dwarf.Type = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "long", ByteSize: ptr}, Encoding: 5}
 	if len(b) == 16 {
 		t = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "__int128", ByteSize: 16}, Encoding: 7}
 	}
 	n := strings.ToLower(strings.TrimPrefix(name, "$"))
-	if n == "rip" || n == "pc" || n == "rsp" || n == "sp" || n == "rbp" || n == "fp" {
-		t = &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: 8}, Elem: &dwarf.VoidType{}}
+	switch n {
+	case "rip", "pc", "rsp", "sp", "rbp", "fp", fs.s.pcName(), fs.s.spName(), fs.s.fpName():
+		t = &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: ptr}, Elem: &dwarf.VoidType{}}
 	}
 	return dwarf.BytesObject(t, b), nil
 }

@@ -60,18 +60,8 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 		// A step-over of the breakpoint at pc0 re-inserted it plain.
 		delete(s.tconds, pc0)
 	}
-	if err != nil && ctx.Err() != nil && st.Raw != "" {
-		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		where := s.makeStop(ictx, st)
-		loc := "an unknown location"
-		if where.Frame != nil {
-			loc = where.Frame.Function
-			if where.Frame.File != "" {
-				loc += fmt.Sprintf(" at %s:%d", where.Frame.File, where.Frame.Line)
-			}
-		}
-		return st, fmt.Errorf("interrupted; the program is stopped in %s: %w", loc, err)
+	if err != nil && ctx.Err() != nil {
+		return st, s.interruptedAt(ctx, st, err)
 	}
 	return st, err
 }
@@ -107,6 +97,9 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 		if !rev && sig == 0 && (s.anyTargetCond() || len(s.tconds) > 0) {
 			s.syncConds(ctx)
 		}
+		if len(s.softWatches()) > 0 {
+			return s.softRun(ctx, t)
+		}
 		return s.c.Continue(ctx)
 	})
 }
@@ -132,6 +125,10 @@ func plainStep(st rsp.Stop) bool {
 // breakpoints. It reports whether a conditional breakpoint said "go on".
 func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	out := s.makeStop(ctx, st)
+	if s.signalGoesOn(out, st) {
+		return out, true
+	}
+	s.noteSignalsSeen(out)
 	if out.Reason == "watchpoint" && out.Watch != nil {
 		// Like GDB, a write watchpoint reports only writes that change
 		// the value.
@@ -228,7 +225,7 @@ func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
 			}
 		}
 	})
-	return out, err
+	return s.asStop(out, err)
 }
 
 // StepInstruction steps n machine instructions; over steps over calls.
@@ -265,7 +262,7 @@ func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*
 		}
 		return nil
 	})
-	return out, err
+	return s.asStop(out, err)
 }
 
 // here is where the selected thread is, as stepping needs it.
@@ -525,7 +522,7 @@ func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, e
 		}
 		return nil
 	})
-	return out, err
+	return s.asStop(out, err)
 }
 
 // stepLine performs one source-level step.
@@ -738,7 +735,7 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 		}
 		return nil
 	})
-	return out, err
+	return s.asStop(out, err)
 }
 
 var errNoValue = errors.New("no return value")

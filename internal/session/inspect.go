@@ -68,17 +68,17 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 			}
 		}
 		if len(names) == 0 {
-			names = defaultRegs
+			names = s.defaultRegisters()
 		}
 		for _, n := range names {
 			n = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(n), "$"))
 			switch n {
 			case "pc":
-				n = "rip"
+				n = s.pcName()
 			case "sp":
-				n = "rsp"
+				n = s.spName()
 			case "fp":
-				n = "rbp"
+				n = s.fpName()
 			}
 			r, ok := td.Lookup(n)
 			if !ok {
@@ -86,10 +86,13 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 			}
 			val := g[r.Offset : r.Offset+r.Size()]
 			if fr != nil {
-				num, ok := dwarf.RegNum(n)
+				num, ok := s.regNum(n)
 				b, known := fr.Regs.Bytes(num)
-				if n == "rip" {
+				if n == s.pcName() {
 					b, known = le64(fr.PC), true
+				}
+				if known && len(b) > r.Size() {
+					b = b[:r.Size()] // i386: 32-bit registers in 64-bit slots
 				}
 				if !ok || !known {
 					out = append(out, Register{Name: n, Value: "<not saved>"})
@@ -104,7 +107,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 					v = v<<8 | uint64(val[i])
 				}
 				switch n {
-				case "rip":
+				case s.pcName():
 					reg.Natural = s.symbolize(ctx, v)
 				case "eflags":
 					reg.Natural = eflags(v)
@@ -203,11 +206,11 @@ func (s *Session) SourceLines(ctx context.Context, file string, line, count int)
 		}
 		path := s.findSource(file)
 		if path == "" {
-			return fmt.Errorf("no source file %q%s: %w", file, s.suggestFileOrEmpty(file), ErrNotFound)
+			return fmt.Errorf("no source file %q in the program's debug information%s (rr_source_lines reads only the sources the program was built from): %w", Shorten(file, 200), s.suggestFileOrEmpty(file), ErrNotFound)
 		}
-		lines := s.sourceFile(path)
-		if lines == nil {
-			return fmt.Errorf("cannot read %s (moved or deleted since the build?): %w", path, ErrNotFound)
+		lines, err := s.readSource(path)
+		if err != nil {
+			return err
 		}
 		if line > len(lines) {
 			return argErrorf("line", "%s has only %d lines", path, len(lines))
@@ -232,26 +235,6 @@ func (s *Session) suggestFileOrEmpty(file string) string {
 
 func sameFile(a, b string) bool {
 	return a != "" && b != "" && (a == b || filepath.Base(a) == filepath.Base(b) && (!strings.Contains(a, "/") || !strings.Contains(b, "/")))
-}
-
-// findSource maps a file name (full or base) to a path in the line tables.
-func (s *Session) findSource(file string) string {
-	if s.img != nil {
-		for _, f := range s.img.Files() {
-			if f == file {
-				return f
-			}
-		}
-		for _, f := range s.img.Files() {
-			if strings.HasSuffix(f, "/"+strings.TrimPrefix(file, "./")) {
-				return f
-			}
-		}
-	}
-	if filepath.IsAbs(file) && s.sourceFile(file) != nil {
-		return file
-	}
-	return ""
 }
 
 // Disassemble decodes count instructions at loc (default: the pc of the

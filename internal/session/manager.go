@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"io"
 	"slices"
 	"strconv"
@@ -35,6 +36,8 @@ type Manager struct {
 	order    []string // ids, oldest first
 	next     int
 	closed   bool
+
+	hw hwdebug.Cache // the hardware debug register probe, run once
 }
 
 // NewManager returns an empty Manager.

@@ -54,7 +54,7 @@ func (s *Session) reloadLibs(ctx context.Context) *libs {
 		return s.libs
 	}
 	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
-	mods, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: 8, ByteOrder: binary.LittleEndian})
+	mods, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: s.ptrSize(), ByteOrder: binary.LittleEndian})
 	if (err != nil || len(mods) < 2) && s.kind == KindLive && s.pid > 0 {
 		// Before ld.so has run there is no link map; a local process
 		// has /proc/PID/maps.
@@ -298,18 +298,18 @@ func (s *Session) sourceLine(file string, n int) string {
 	return strings.TrimRight(lines[n-1], " \t\r")
 }
 
+// sourceFile is readSource for frames' source lines: a file that could not
+// be read is remembered (nil) and not tried again.
 func (s *Session) sourceFile(file string) []string {
-	if s.src == nil {
-		s.src = map[string][]string{}
-	}
 	if l, ok := s.src[file]; ok {
 		return l
 	}
-	b, err := os.ReadFile(file)
-	var lines []string
-	if err == nil && len(b) < 64<<20 {
-		lines = strings.Split(string(b), "\n")
+	lines, err := s.readSource(file)
+	if err != nil {
+		if s.src == nil {
+			s.src = map[string][]string{}
+		}
+		s.src[file] = nil
 	}
-	s.src[file] = lines
 	return lines
 }

@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
+	"path/filepath"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -16,7 +17,7 @@ import (
 func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer string) (*Stop, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Connect)
 	defer cancel()
-	c, err := rsp.Dial(cctx, s.addr, rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.cfg.PacketLog})
+	c, err := rsp.Dial(cctx, s.addr, rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.cfg.PacketLog, InterruptTimeout: m.cfg.Timeouts.Interrupt})
 	if err != nil {
 		return nil, fmt.Errorf("connect to the debug server at %s (raise RR_MCP_TIMEOUT_CONNECT if it is slow): %w", s.addr, err)
 	}
@@ -24,6 +25,9 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	s.caps = Caps{Reverse: c.Supports("ReverseContinue") && c.Supports("ReverseStep")}
 	if c.Dialect() == rsp.DialectRR {
 		s.caps.Events, s.caps.Checkpoints, s.caps.Seek = true, true, true
+	}
+	if c.Dialect() == rsp.DialectGDBServer {
+		s.hw = m.hw.Get(ctx, m.cfg.Env)
 	}
 	s.pid = int(c.Pid())
 	if s.program == "" {
@@ -34,6 +38,10 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	s.sem <- struct{}{}
 	defer s.release()
 	s.loadProgram(cctx)
+	if err := s.applySignals(cctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("set the signals to pass: %w", err)
+	}
 	last := c.LastStop()
 	if last.Thread != (rsp.Thread{}) {
 		s.cur = last.Thread
@@ -41,6 +49,9 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	st := s.makeStop(cctx, last)
 	if st.Reason == "step" || st.Reason == "interrupted" {
 		st.Reason = "started"
+	}
+	if st.Frame != nil && st.Frame.Location.Function == "" && s.img != nil {
+		st.Message = s.outsideProgram(st.Frame.Location.PC)
 	}
 	if err := m.add(s); err != nil {
 		c.Close()
@@ -70,11 +81,23 @@ func (s *Session) loadProgram(ctx context.Context) {
 		return
 	}
 	if b, err := s.c.Auxv(ctx); err == nil {
-		if av, err := symbols.ParseAuxv(b, 8, binary.LittleEndian); err == nil {
+		if av, err := symbols.ParseAuxv(b, s.ptrSize(), binary.LittleEndian); err == nil {
 			if e, ok := av[symbols.AT_ENTRY]; ok {
 				s.bias = e - img.ELF().Entry
 				s.auxv = av
 			}
 		}
 	}
+}
+
+// outsideProgram explains a first stop whose pc no symbol of the program
+// covers (a machine at its reset vector, a loader): where the program
+// starts and how to get there.
+func (s *Session) outsideProgram(pc string) string {
+	msg := fmt.Sprintf("The program counter %s is outside %s (firmware or loader code; GDB shows it as \"?? ()\").", pc, filepath.Base(s.program))
+	e := s.img.ELF().Entry
+	if name, off, ok := s.img.SymbolAt(e); ok && off == 0 {
+		return msg + fmt.Sprintf(" The program starts at %s (%#x): set a breakpoint there or on a function of it and continue.", name, e+s.bias)
+	}
+	return msg + " Set a breakpoint on a function of the program and continue."
 }

@@ -32,6 +32,7 @@ type RecordResult struct {
 	ExitCode int    `json:"exit_code"`
 	Signal   string `json:"signal,omitempty" jsonschema:"signal that killed the program, if any"`
 	Output   string `json:"output,omitempty" jsonschema:"last lines the program and rr printed"`
+	Note     string `json:"note,omitempty" jsonschema:"how rr had to be run here (e.g. a forced CPU microarchitecture)"`
 }
 
 // Recording is one trace directory.
@@ -54,7 +55,10 @@ type TraceProcess struct {
 func (m *Manager) Record(ctx context.Context, o RecordOptions) (RecordResult, error) {
 	var res RecordResult
 	if _, err := exec.LookPath("rr"); err != nil {
-		return res, fmt.Errorf("rr is not installed (not on PATH); use rr_live_start to debug without a recording: %w", ErrUnsupported)
+		return res, rrFailure("record", rr.ErrNotInstalled)
+	}
+	if err := checkLaunch(o.Command, o.Dir, o.Env); err != nil {
+		return res, err
 	}
 	prog, err := resolveProgram(o.Command[0], o.Dir)
 	if err != nil {
@@ -80,17 +84,20 @@ func (m *Manager) Record(ctx context.Context, o RecordOptions) (RecordResult, er
 		if rctx.Err() != nil && ctx.Err() == nil {
 			return res, fmt.Errorf("the recording ran longer than %v and was stopped (pass a larger timeout): %w", o.Timeout, ErrTimeout)
 		}
+		if f, ok := rr.AsFailure(err); ok {
+			if r.TraceDir != "" {
+				if _, err := os.Stat(filepath.Join(r.TraceDir, "incomplete")); err == nil && !rr.IsTraceDir(r.TraceDir) {
+					os.RemoveAll(r.TraceDir) // rr's own unfinished trace
+				}
+			}
+			return res, rrFailure("record", f)
+		}
 		return res, fmt.Errorf("rr record failed: %w", err)
 	}
-	for _, l := range strings.Split(r.Output, "\n") {
-		if strings.HasPrefix(l, "[FATAL") {
-			if _, err := os.Stat(filepath.Join(r.TraceDir, "incomplete")); err == nil && !rr.IsTraceDir(r.TraceDir) {
-				os.RemoveAll(r.TraceDir) // rr's own unfinished trace
-			}
-			return res, fmt.Errorf("rr could not record (%s); on a machine without hardware performance counters use rr_live_start instead: %w", strings.TrimSpace(l), ErrUnsupported)
-		}
-	}
 	res = RecordResult{TraceDir: r.TraceDir, ExitCode: r.ExitStatus, Output: r.Output}
+	if r.Microarch != "" {
+		res.Note = fmt.Sprintf("rr did not know this CPU; recorded with rr -A '%s' (its family). A newer rr knows it.", r.Microarch)
+	}
 	if code := r.ExitStatus; code < 0 || code > 128 {
 		// rr re-raises the program's fatal signal on itself, so its own
 		// status says little; the recording's process table knows.
@@ -155,7 +162,7 @@ func rrCmd(ctx context.Context, args ...string) ([]byte, error) {
 	if err != nil {
 		msg := err.Error()
 		if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
-			msg = strings.TrimSpace(string(ee.Stderr))
+			msg = rrMessage(string(ee.Stderr))
 		}
 		return out, fmt.Errorf("rr %s: %s", args[0], msg)
 	}
@@ -186,29 +193,6 @@ func (m *Manager) TraceInfo(ctx context.Context, trace string) (map[string]any, 
 		return nil, err
 	}
 	return rr.TraceInfo(ctx, "", dir)
-}
-
-// RemoveRecording deletes a trace directory; anything else is refused.
-func (m *Manager) RemoveRecording(ctx context.Context, trace string) (string, error) {
-	dir, err := m.traceArg(trace)
-	if err != nil {
-		return "", err
-	}
-	root, _ := filepath.Abs(rr.TraceRoot())
-	if dir == root || dir == "/" {
-		return "", argErrorf("trace_dir", "%s is the trace root, not one recording", dir)
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return "", fmt.Errorf("remove %s: %w", dir, err)
-	}
-	// Drop a dangling latest-trace link.
-	link := filepath.Join(filepath.Dir(dir), "latest-trace")
-	if t, err := filepath.EvalSymlinks(link); err != nil || t == "" {
-		if fi, err := os.Lstat(link); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			os.Remove(link)
-		}
-	}
-	return dir, nil
 }
 
 // Pack runs `rr pack` on a recording.

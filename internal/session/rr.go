@@ -155,10 +155,11 @@ func (s *Session) CheckpointDelete(ctx context.Context, id int) error {
 	})
 }
 
-// RawPacket sends one packet and returns the reply. Resume packets are
-// refused unless allowResume; afterwards the session's view is refreshed.
-func (s *Session) RawPacket(ctx context.Context, pkt string, allowResume bool) (string, error) {
+// RawPacket sends one packet by rsp.Client.SendRaw's class rules and
+// returns the reply; afterwards the session's view is refreshed.
+func (s *Session) RawPacket(ctx context.Context, pkt string, allow rsp.RawAllow) (string, error) {
 	var out string
+	allowResume := allow.Resume
 	limit := s.to.Eval
 	if allowResume {
 		limit = s.to.Forward
@@ -166,7 +167,7 @@ func (s *Session) RawPacket(ctx context.Context, pkt string, allowResume bool) (
 	err := s.do(ctx, limit, func(ctx context.Context) error {
 		var err error
 		s.running.Store(allowResume)
-		out, err = s.c.Exchange(ctx, pkt, allowResume)
+		out, err = s.c.SendRaw(ctx, pkt, allow)
 		s.running.Store(false)
 		s.invalidate()
 		if err != nil {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"strings"
 	"sync/atomic"
 	"time"
 
-	"github.com/go-delve/delve/pkg/dwarf/frame"
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
@@ -59,17 +59,20 @@ type Session struct {
 
 	bps     []*breakpoint
 	nextBP  int
-	exited  *rsp.Stop  // set once the process is gone
-	pending rsp.Signal // signal to deliver on the next continue (live)
+	exited  *rsp.Stop                     // set once the process is gone
+	pending rsp.Signal                    // signal to deliver on the next continue (live)
+	sigs    map[rsp.Signal]SignalHandling // signal policy changes (signals.go)
+	sigSeen []string                      // signals passed without a stop but printed, for the next stop
 	gdb     *gdbFallback
 	trs     map[*dwarf.Image]*dwarf.TypeReader
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
 	regMap  []regSlot              // g layout → DWARF numbers, built once
 
-	octx     context.Context                                // context of the operation holding sem
-	ehFrames map[*dwarf.Image]frame.FrameDescriptionEntries // for target-side conditions
-	tconds   map[uint64]string                              // conditional Z0 installed per address
-	temps    map[uint64]int                                 // temporary breakpoints (finish, next) per address
+	octx   context.Context   // context of the operation holding sem
+	tconds map[uint64]string // conditional Z0 installed per address
+	temps  map[uint64]int    // temporary breakpoints (finish, next) per address
+
+	hw hwdebug.Verdict // whether hardware watchpoints work (live sessions; softwatch.go)
 }
 
 // acquire takes the session's operation lock, honouring ctx.
@@ -113,6 +116,18 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 	s.octx = ctx
 	err := fn(ctx)
 	s.octx = nil
+	if err == nil && ctx.Err() != nil {
+		// The limit passed under a call that tolerated the failed reads:
+		// its answer may be partial; do not keep it.
+		s.invalidate()
+		err = context.Cause(ctx)
+	}
+	if err == nil && s.c != nil && s.c.Err() != nil {
+		// The connection died under a call that tolerated the failed
+		// reads (an unwind stops at unreadable memory): say so, instead
+		// of answering from what was cached.
+		err = fmt.Errorf("rsp: %w", s.c.Err())
+	}
 	switch {
 	case err == nil:
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
@@ -186,11 +201,13 @@ func (s *Session) Info() Info {
 		state = "closed"
 	case s.running.Load():
 		state = "running"
+	case s.c != nil && s.c.Err() != nil:
+		state = "dead"
 	case s.c != nil && s.c.Exited():
 		state = "exited"
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state}
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason}
 }
 
 // Interrupt stops a running resume (like Ctrl-C). It does not wait for

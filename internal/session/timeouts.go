@@ -16,6 +16,10 @@ type Timeouts struct {
 	Reverse    time.Duration // RR_MCP_TIMEOUT_REVERSE: reverse execution (300 s)
 	Breakpoint time.Duration // RR_MCP_TIMEOUT_BREAKPOINT: breakpoint/watchpoint operations (30 s)
 	Eval       time.Duration // RR_MCP_TIMEOUT_EVAL: backtrace, evaluate, locals, … (30 s)
+	// Interrupt bounds the wait for the stop after an interrupt, and for a
+	// reply owed to an abandoned request; past it the connection is
+	// declared dead (10 s; no variable: tests lower it).
+	Interrupt time.Duration
 }
 
 // DefaultTimeouts returns karellen-rr-mcp's defaults.
@@ -27,6 +31,7 @@ func DefaultTimeouts() Timeouts {
 		Reverse:    300 * time.Second,
 		Breakpoint: 30 * time.Second,
 		Eval:       30 * time.Second,
+		Interrupt:  10 * time.Second,
 	}
 }
 

@@ -27,7 +27,11 @@ type Info struct {
 	TraceDir string `json:"trace_dir,omitempty"`
 	PID      int    `json:"pid,omitempty" jsonschema:"process id of the debuggee (recorded pid for rr)"`
 	Caps     Caps   `json:"capabilities"`
-	State    string `json:"state" jsonschema:"stopped, running, exited or stopped"`
+	Attached bool   `json:"attached,omitempty" jsonschema:"the session attached to a running process, which keeps running when the session stops"`
+	State    string `json:"state" jsonschema:"stopped, running, exited, dead (the connection to the debug server is gone; stop the session) or closed"`
+	// Watchpoints says whether watchpoints use the hardware debug
+	// registers here, and why (the probe's verdict; live sessions).
+	Watchpoints string `json:"watchpoints,omitempty"`
 }
 
 // Location is a code address with whatever the symbols say about it.
@@ -56,6 +60,7 @@ type WatchHit struct {
 	Kind       string `json:"kind" jsonschema:"write, read or access"`
 	Old        string `json:"old,omitempty" jsonschema:"value before the access (when known)"`
 	New        string `json:"new,omitempty" jsonschema:"value after the access"`
+	Mechanism  string `json:"mechanism,omitempty" jsonschema:"hardware watchpoint or software watchpoint"`
 }
 
 // Position is where an rr replay is: last completed event and the tick
@@ -97,6 +102,8 @@ type Breakpoint struct {
 	Size       int      `json:"size,omitempty" jsonschema:"watched bytes"`
 	Expression string   `json:"expression,omitempty"`
 	Pending    bool     `json:"pending,omitempty" jsonschema:"not resolved yet: set when the shared libraries are loaded"`
+	Mechanism  string   `json:"mechanism,omitempty" jsonschema:"watchpoints: hardware watchpoint (debug registers) or software watchpoint (single-stepping)"`
+	Note       string   `json:"note,omitempty" jsonschema:"why a watchpoint is a software one and what it costs"`
 }
 
 // Thread is one thread of the debuggee.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -102,59 +101,21 @@ func NeedTool(t testing.TB, name string) string {
 	return p
 }
 
-// rrProbe decides once per test binary whether rr can record here.
-var rrProbe = sync.OnceValue(func() error {
-	return ProbeRR(context.Background())
-})
+// rrProbe remembers, once per test binary, whether rr can record here.
+var (
+	rrProbeOnce sync.Once
+	rrProbeErr  error
+)
 
-// ProbeRR checks, in order, that rr is on PATH, that the kernel exposes a
-// hardware PMU, that perf_event_paranoid allows rr, and that
-// `rr record -n /bin/true` succeeds. The error names the first check that failed.
-func ProbeRR(ctx context.Context) error {
-	rr, err := exec.LookPath("rr")
-	if err != nil {
-		return fmt.Errorf("rr is not on PATH")
-	}
-	pmu := false
-	for _, d := range []string{"cpu", "cpu_core", "cpu_atom"} {
-		if _, err := os.Stat(filepath.Join("/sys/bus/event_source/devices", d)); err == nil {
-			pmu = true
-		}
-	}
-	if !pmu {
-		return fmt.Errorf("no hardware PMU (/sys/bus/event_source/devices has no cpu entry): rr needs performance counters, which this machine (likely a VM or container) does not expose")
-	}
-	if b, err := os.ReadFile("/proc/sys/kernel/perf_event_paranoid"); err == nil {
-		if v, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && v > 1 && os.Geteuid() != 0 {
-			return fmt.Errorf("kernel.perf_event_paranoid is %d; rr needs <= 1 (sudo sysctl kernel.perf_event_paranoid=1)", v)
-		}
-	}
-	dir, err := os.MkdirTemp("", "rrmcp-probe-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, rr, "record", "-n", "/bin/true")
-	cmd.Env = append(os.Environ(), "_RR_TRACE_DIR="+dir)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("rr record -n /bin/true failed: %v: %s", err, lastLine(out))
-	}
-	return nil
-}
-
-func lastLine(b []byte) string {
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	return lines[len(lines)-1]
-}
-
-// RR skips the test, giving the probe's reason, unless rr can record on
-// this machine. With RRMCP_REQUIRE_RR=1 it fails instead of skipping.
-func RR(t testing.TB) {
+// RR skips the test, giving the reason of probe (rr.Probe: rr on PATH, a
+// hardware PMU, perf_event_paranoid, a real recording; run once per test
+// binary), unless rr can record on this machine. With RRMCP_REQUIRE_RR=1
+// it fails instead of skipping. The probe is passed in so that testenv,
+// which rr's own tests import, does not import rr.
+func RR(t testing.TB, probe func(context.Context) error) {
 	t.Helper()
-	if err := rrProbe(); err != nil {
+	rrProbeOnce.Do(func() { rrProbeErr = probe(context.Background()) })
+	if err := rrProbeErr; err != nil {
 		if os.Getenv("RRMCP_REQUIRE_RR") == "1" {
 			t.Fatalf("rr is required (RRMCP_REQUIRE_RR=1) but cannot run: %v", err)
 		}

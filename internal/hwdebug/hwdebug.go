@@ -1,0 +1,200 @@
+// Package hwdebug finds out whether this machine's hardware debug
+// registers work: whether a hardware watchpoint (Z2) and a hardware
+// breakpoint (Z1) that gdbserver accepts actually fire. Some VMs (AMD
+// Zen 5 guests among them) accept both and never trigger them; a debugger
+// that trusts them lets the program run to its exit. The session falls
+// back to software watchpoints when the verdict says so.
+//
+// The probe runs `true` under gdbserver, stopped at its first instruction
+// (the dynamic linker's entry, `mov %rsp,%rdi; call _dl_start`): a Z1 on
+// the second instruction and a Z2 on the stack word just below the
+// initial stack pointer, which the first call writes. It costs one
+// gdbserver start (tens of milliseconds) and is cached per process by a
+// Cache.
+package hwdebug
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/arch/x86/x86asm"
+
+	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// EnvVar forces the software path when set to "off" (or "0", "no",
+// "false"): hardware watchpoints are then never used, whatever the probe
+// says. Tests use it to prove the software path on machines whose
+// hardware works.
+const EnvVar = "RRMCP_HW_WATCHPOINTS"
+
+// Verdict is what the probe found.
+type Verdict struct {
+	// Watch: a hardware write watchpoint fired on the write it watched.
+	Watch bool
+	// Break: a hardware breakpoint fired at its address.
+	Break bool
+	// Forced: EnvVar turned hardware watchpoints off.
+	Forced bool
+	// Reason says in one sentence what was found and what is used.
+	Reason string
+}
+
+// UseHardwareWatch reports whether watchpoints should use the debug
+// registers.
+func (v Verdict) UseHardwareWatch() bool { return v.Watch && !v.Forced }
+
+// Off reports whether an environment (KEY=VALUE entries) turns hardware
+// watchpoints off through EnvVar.
+func Off(env []string) bool {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == EnvVar {
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "off", "0", "no", "false":
+				return true
+			}
+			return false
+		}
+	}
+	return false
+}
+
+// Cache runs the probe once and remembers the verdict. The zero value is
+// ready to use; one Cache per server process.
+type Cache struct {
+	once sync.Once
+	v    Verdict
+}
+
+// Get returns the cached verdict, probing on the first call. env decides
+// Forced (see Off); nil means os.Environ().
+func (c *Cache) Get(ctx context.Context, env []string) Verdict {
+	c.once.Do(func() {
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 20*time.Second)
+		defer cancel()
+		c.v = Probe(pctx)
+	})
+	v := c.v
+	if env == nil {
+		env = os.Environ()
+	}
+	if Off(env) {
+		v.Forced = true
+		v.Reason = fmt.Sprintf("hardware watchpoints turned off (%s=off); using software watchpoints (probe: %s)", EnvVar, v.Reason)
+	}
+	return v
+}
+
+// Probe runs the probe (see the package comment). It never fails: when
+// the probe cannot run, the verdict says hardware is not known to work
+// and why.
+func Probe(ctx context.Context) Verdict {
+	v, err := probe(ctx)
+	if err != nil {
+		return Verdict{Reason: fmt.Sprintf("the hardware debug register probe could not run (%v); using software watchpoints", err)}
+	}
+	return v
+}
+
+func probe(ctx context.Context) (Verdict, error) {
+	prog, err := exec.LookPath("true")
+	if err != nil {
+		return Verdict{}, fmt.Errorf("no `true` program on PATH: %w", err)
+	}
+	srv, addr, err := proc.StartGDBServer(ctx, prog, nil, "", nil)
+	if err != nil {
+		return Verdict{}, err
+	}
+	defer srv.Stop(0) //nolint:errcheck // the verdict is what matters
+	c, err := rsp.Dial(ctx, addr, rsp.Options{Dialect: rsp.DialectGDBServer})
+	if err != nil {
+		return Verdict{}, err
+	}
+	defer c.Close()
+	defer c.Kill(context.WithoutCancel(ctx)) //nolint:errcheck
+	return Run(ctx, c)
+}
+
+// Run probes through c, a client of a gdbserver stopped at the first
+// instruction of a program whose first instructions do not write memory
+// before a call or push (any dynamically linked program: ld.so's entry).
+func Run(ctx context.Context, c *rsp.Client) (Verdict, error) {
+	pc, err := c.ReadRegisterUint(ctx, rsp.AnyThread, "rip")
+	if err != nil {
+		return Verdict{}, err
+	}
+	sp, err := c.ReadRegisterUint(ctx, rsp.AnyThread, "rsp")
+	if err != nil {
+		return Verdict{}, err
+	}
+	code := make([]byte, 16)
+	if _, err := c.ReadMemory(ctx, pc, code); err != nil {
+		return Verdict{}, err
+	}
+	in, err := x86asm.Decode(code, 64)
+	if err != nil {
+		return Verdict{}, fmt.Errorf("decode the entry instruction: %w", err)
+	}
+	if in.Op == x86asm.CALL || in.Op == x86asm.PUSH {
+		return Verdict{}, errors.New("the entry instruction writes the stack; no room for the hardware breakpoint probe")
+	}
+	second := pc + uint64(in.Len)
+	slot := (sp - 8) &^ 7
+	var v Verdict
+	var notes []string
+	zerr := c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, slot, 8)
+	berr := c.InsertBreakpoint(ctx, rsp.HardwareBreakpoint, second, 1)
+	if zerr != nil && berr != nil {
+		v.Reason = fmt.Sprintf("gdbserver refused hardware watchpoints (%v) and breakpoints (%v); using software watchpoints", zerr, berr)
+		return v, nil
+	}
+	for range 2 {
+		st, err := c.Continue(ctx)
+		if err != nil {
+			return Verdict{}, fmt.Errorf("continue: %w", err)
+		}
+		if st.Kind != rsp.StopSignal {
+			break // the program ran to its end: whatever is left did not fire
+		}
+		switch {
+		case st.Watch != rsp.WatchNone:
+			v.Watch = true
+		case st.HWBreak:
+			v.Break = true
+		default:
+			if p, err := c.ReadRegisterUint(ctx, rsp.AnyThread, "rip"); err == nil && p == second && berr == nil {
+				v.Break = true // a server that does not say hwbreak
+			} else {
+				return v, fmt.Errorf("unexpected stop %s", st.Raw)
+			}
+		}
+		if v.Watch || zerr != nil {
+			break // a watch stop comes after the breakpoint's
+		}
+	}
+	switch {
+	case zerr != nil:
+		notes = append(notes, fmt.Sprintf("gdbserver refused a hardware watchpoint (%v); using software watchpoints", zerr))
+	case v.Watch:
+		notes = append(notes, "hardware watchpoints fire on this machine; using them (software watchpoints when more than 4 are set or the range is longer than 8 bytes)")
+	default:
+		notes = append(notes, "hardware watchpoints do not fire on this machine (gdbserver accepts them but the debug registers never trigger, as in VMs that do not virtualize them); using software watchpoints")
+	}
+	switch {
+	case berr != nil:
+		notes = append(notes, fmt.Sprintf("hardware breakpoints refused (%v)", berr))
+	case v.Break:
+		notes = append(notes, "hardware breakpoints fire")
+	default:
+		notes = append(notes, "hardware breakpoints do not fire (breakpoints are software breakpoints)")
+	}
+	v.Reason = strings.Join(notes, "; ")
+	return v, nil
+}

@@ -1,0 +1,71 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/rrmcp/rrmcp/internal/rr"
+)
+
+// Removed is what rr_rm removed.
+type Removed struct {
+	Path string // the path given, made absolute
+	// LinkTo is set when Path was a symbolic link: only the link was
+	// removed, the recording it points to is kept.
+	LinkTo string
+}
+
+// RemoveRecording deletes one recording. The path, with every symbolic link
+// resolved, must be a direct child of the trace root and look like an rr
+// trace; anything else is refused. A symbolic link (itself in the trace
+// root, such as latest-trace) is removed as a link and reported as one.
+func (m *Manager) RemoveRecording(ctx context.Context, trace string) (Removed, error) {
+	dir, err := m.traceArg(trace)
+	if err != nil {
+		return Removed{}, err
+	}
+	root, err := filepath.Abs(rr.TraceRoot())
+	if err != nil {
+		return Removed{}, fmt.Errorf("trace root: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	resolved, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return Removed{}, argErrorf("trace_dir", "cannot resolve %s: %v", dir, err)
+	}
+	if resolved == root || filepath.Dir(resolved) != root {
+		return Removed{}, argErrorf("trace_dir", "%s is not a recording directly under the trace root %s; rr_rm removes only those (rr_list_recordings shows them)", Shorten(dir, 200), root)
+	}
+	if !rr.IsTraceDir(resolved) {
+		return Removed{}, argErrorf("trace_dir", "%s is not an rr trace directory (no version/events files)", resolved)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return Removed{}, fmt.Errorf("remove %s: %w", dir, err)
+	}
+	if fi.Mode()&os.ModeSymlink != 0 {
+		parent, err := filepath.EvalSymlinks(filepath.Dir(dir))
+		if err != nil || parent != root {
+			return Removed{}, argErrorf("trace_dir", "%s is a symbolic link outside the trace root %s; remove the recording by its own path %s", dir, root, resolved)
+		}
+		if err := os.Remove(dir); err != nil {
+			return Removed{}, fmt.Errorf("remove link %s: %w", dir, err)
+		}
+		return Removed{Path: dir, LinkTo: resolved}, nil
+	}
+	if err := os.RemoveAll(resolved); err != nil {
+		return Removed{}, fmt.Errorf("remove %s: %w", resolved, err)
+	}
+	// Drop a dangling latest-trace link.
+	link := filepath.Join(root, "latest-trace")
+	if t, err := filepath.EvalSymlinks(link); err != nil || t == "" {
+		if fi, err := os.Lstat(link); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			os.Remove(link)
+		}
+	}
+	return Removed{Path: resolved}, nil
+}

@@ -1,0 +1,61 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSourcePolicy: rr_source_lines reads only files the program's debug
+// information names (the old code read any absolute path: /etc/passwd,
+// /proc/self/environ, /dev/zero without limit), and only regular files
+// within the size cap (a FIFO blocked the session forever).
+func TestSourcePolicy(t *testing.T) {
+	s := liveSession(t, "null_deref", "lookup")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, file := range []string{"/etc/passwd", "/proc/self/environ", "/dev/zero",
+		"/x/../../etc/passwd", "../../../../../etc/passwd", "/etc/../etc/passwd", "null_deref.c\x00/etc/passwd"} {
+		_, err := s.SourceLines(ctx, file, 1, 5)
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "debug information") {
+			t.Errorf("SourceLines(%q) = %v, want a not-in-the-debug-information error", file, err)
+		}
+	}
+	src, err := s.SourceLines(ctx, "null_deref.c", 1, 3)
+	if err != nil || len(src.Lines) != 3 {
+		t.Fatalf("SourceLines(null_deref.c) = %+v, %v", src, err)
+	}
+
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.c")
+	os.WriteFile(big, make([]byte, 2048), 0o644)
+	small := filepath.Join(dir, "small.c")
+	os.WriteFile(small, []byte("a\nb\n"), 0o644)
+	for _, tc := range []struct {
+		path, want string
+	}{
+		{fifo, "not a regular file"},
+		{"/dev/zero", "not a regular file"},
+		{dir, "not a regular file"},
+		{big, "over the 1024-byte limit"},
+		{filepath.Join(dir, "gone.c"), "moved or deleted"},
+		{small, ""},
+	} {
+		lines, err := readRegularFile(tc.path, 1024)
+		switch {
+		case tc.want == "" && (err != nil || len(lines) != 3):
+			t.Errorf("readRegularFile(%s) = %q, %v", tc.path, lines, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("readRegularFile(%s) = %v, want %q", tc.path, err, tc.want)
+		}
+	}
+}

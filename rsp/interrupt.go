@@ -1,0 +1,138 @@
+package rsp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The interrupt discipline. A timeout or cancellation of a resume sends one
+// 0x03 (resume) and waits for the stop inside the same call; a stray stop
+// reply is flushed by resync. Two things can outlive the call, and both are
+// handled here:
+//
+//   - The interrupt races the stop: the target stopped on its own (a step
+//     finished, a breakpoint hit) while 0x03 was on the wire. gdbserver
+//     still acts on the byte — it sends SIGINT to the stopped process
+//     (getpkt's '\003' → request_interrupt → kill(-pid, SIGINT)) — so a
+//     SIGINT is pending for the program. The next resume would stop with
+//     it at once, and delivering it (vCont;C02) would kill the program.
+//     The client remembers that it owes such a SIGINT (sigintOwed) and,
+//     when the next resume reports it, resumes again without the signal:
+//     the program never sees it.
+//   - Breakpoint bookkeeping: a Z whose reply was lost is undone, a z the
+//     server answers with an error means it is already out, and a
+//     step-over that was cut short puts its breakpoints back.
+
+// noteInterruptRace records, after a resume this call interrupted, whether
+// the interrupt may have left a SIGINT pending in the program.
+func (c *Client) noteInterruptRace(st Stop) {
+	if c.g.dialect != DialectGDBServer && c.g.dialect != DialectAuto {
+		return // rr and QEMU stop without signalling the program
+	}
+	if st.Kind != StopSignal {
+		c.sigintOwed = false // exited or killed: nothing is pending any more
+		return
+	}
+	// A stop for another reason, or more than one 0x03 (rr_interrupt and
+	// a timeout, or repeated rr_interrupt): a SIGINT can be left pending.
+	// Standard signals do not queue, so one flag covers them all.
+	if st.Signal != SIGINT || c.interrupts.Load() > 1 {
+		c.sigintOwed = true
+	}
+}
+
+// staleSIGINT reports whether st is the SIGINT an earlier, raced interrupt
+// left pending; it clears the debt.
+func (c *Client) staleSIGINT(st Stop) bool {
+	if !c.sigintOwed || c.interrupted.Load() {
+		return false
+	}
+	if st.Kind != StopSignal {
+		c.sigintOwed = false
+		return false
+	}
+	if st.Signal == SIGINT {
+		c.sigintOwed = false
+		return true
+	}
+	return false
+}
+
+// withoutSignal turns a resume packet that delivers a signal into the same
+// resume delivering none: the signal was delivered before the stale SIGINT
+// was reported, and must not be delivered twice.
+func withoutSignal(pkt string) string {
+	if rest, ok := strings.CutPrefix(pkt, "vCont;"); ok {
+		acts := strings.Split(rest, ";")
+		for i, a := range acts {
+			if len(a) >= 3 && (a[0] == 'C' || a[0] == 'S') && isHex(a[1]) && isHex(a[2]) {
+				acts[i] = strings.ToLower(a[:1]) + a[3:]
+			}
+		}
+		return "vCont;" + strings.Join(acts, ";")
+	}
+	if len(pkt) >= 3 && (pkt[0] == 'C' || pkt[0] == 'S') && isHex(pkt[1]) && isHex(pkt[2]) {
+		p := strings.ToLower(pkt[:1])
+		if addr, ok := strings.CutPrefix(pkt[3:], ";"); ok {
+			p += addr
+		}
+		return p
+	}
+	return pkt
+}
+
+// rollbackInsert undoes a Z whose reply never came (the request may have
+// reached the server): z with a fresh, bounded context; the server answers
+// OK or an error if it never inserted it — either way it is out.
+func (c *Client) rollbackInsert(ctx context.Context, b Breakpoint) {
+	if ctx.Err() == nil || c.conn.deadErr() != nil {
+		return // a server error: it did not insert it
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.InterruptTimeout)
+	defer cancel()
+	c.exchange(rctx, b.packet('z')) //nolint:errcheck
+}
+
+// restoreBreakpoints re-inserts step-over breakpoints after a removal was
+// cut short, so that the table and the server agree again. Z of a
+// breakpoint the server still has is harmless.
+func (c *Client) restoreBreakpoints(ctx context.Context, bps []Breakpoint) {
+	if c.conn.deadErr() != nil {
+		return
+	}
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.InterruptTimeout)
+	defer cancel()
+	for _, b := range bps {
+		if err := c.cmd(rctx, b.packet('Z')); err == nil {
+			c.addBP(b)
+		}
+	}
+}
+
+// Err is the connection's fatal error (ErrClosed), nil while it is usable.
+func (c *Client) Err() error { return c.conn.deadErr() }
+
+// expectsStop reports whether a request's reply is a stop reply. A stop
+// reply received for any other request is stray (a duplicate, or the
+// answer to an interrupt that raced a stop) and is discarded.
+func expectsStop(pkt string) bool {
+	return pkt == "?" || isResume(pkt) || strings.HasPrefix(pkt, "vAttach") || strings.HasPrefix(pkt, "vRun") ||
+		strings.HasPrefix(pkt, "vStopped") || strings.HasPrefix(pkt, "qRRCmd:") || strings.HasPrefix(pkt, "vKill")
+}
+
+// boundOwed makes a wait for replies owed to abandoned requests end: if
+// none comes within the interrupt timeout, the reply was lost (dropped or
+// cut short on the way) and the stream cannot be matched to requests any
+// more; the connection is declared dead, saying so. The returned function
+// disarms it.
+func (c *Client) boundOwed() func() {
+	if c.pending == 0 {
+		return func() {}
+	}
+	t := time.AfterFunc(c.opts.InterruptTimeout, func() {
+		c.conn.fail(fmt.Errorf("%w: no reply to an abandoned request within %v: a reply was lost and the connection is out of step", ErrClosed, c.opts.InterruptTimeout))
+	})
+	return func() { t.Stop() }
+}
