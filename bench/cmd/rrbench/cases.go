@@ -30,7 +30,7 @@ type driver interface {
 	step(ctx context.Context) (stopInfo, error)
 	next(ctx context.Context) (stopInfo, error)
 	finish(ctx context.Context) (stopInfo, error)
-	backtrace(ctx context.Context) (int, error)
+	backtrace(ctx context.Context, max int) (int, error)
 	locals(ctx context.Context) (int, error)
 	eval(ctx context.Context, expr string) (string, error)
 	readMem(ctx context.Context, addr string, n int) (int, error)
@@ -96,6 +96,11 @@ type benchCase struct {
 	rss   string // name of the peak-RSS row this case also yields
 	reps  int
 	exe   func(e *env) string
+	args  []string // the target's arguments
+	// curve names the cost curve this case is a point of ("" = none),
+	// at x on its axis.
+	curve string
+	x     int
 	run   func(ctx context.Context, exe string, mk maker, reps int) (measurement, error)
 	large bool // uses a large binary
 	// gdbCondEval sets GDB's breakpoint condition-evaluation mode for
@@ -189,6 +194,12 @@ func cases() []benchCase {
 // hit(): the untimed continue before it makes every op the first one
 // after a stop (caches cold). With perStop false, op itself is the move.
 func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool) func(context.Context, string, maker, int) (measurement, error) {
+	return atFunc("hit", nil, op, perStop)
+}
+
+// atFunc is atHit at a breakpoint in fn, after setup (if any) ran at the
+// start of the session.
+func atFunc(fn string, setup func(ctx context.Context, d driver) error, op func(ctx context.Context, d driver) (string, error), perStop bool) func(context.Context, string, maker, int) (measurement, error) {
 	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
 		var m measurement
 		d, err := mk(ctx, exe)
@@ -200,7 +211,12 @@ func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool)
 			return m, err
 		}
 		defer d.endSession(ctx)
-		if err := d.setBreak(ctx, "hit", ""); err != nil {
+		if setup != nil {
+			if err := setup(ctx, d); err != nil {
+				return m, err
+			}
+		}
+		if err := d.setBreak(ctx, fn, ""); err != nil {
 			return m, err
 		}
 		if !perStop {
@@ -214,8 +230,8 @@ func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool)
 				if err != nil {
 					return m, err
 				}
-				if st.function != "hit" {
-					return m, fmt.Errorf("continue stopped in %q, not hit", st.function)
+				if st.function != fn {
+					return m, fmt.Errorf("continue stopped in %q, not %s", st.function, fn)
 				}
 			}
 			err := m.timed(d, i >= warmup, func() (err error) {
@@ -261,7 +277,7 @@ func backtraceAtBottom(withCont bool) func(context.Context, string, maker, int) 
 					}
 				}
 				var err error
-				n, err = d.backtrace(ctx)
+				n, err = d.backtrace(ctx, 64)
 				return err
 			})
 			if err != nil {

@@ -88,8 +88,11 @@ func (c *leanClient) request(ctx context.Context, method, params string, r *lean
 	for {
 		line, err := c.out.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			rest, err2 := c.out.ReadBytes('\n')
-			line, err = append(append([]byte(nil), line...), rest...), err2
+			// A long reply: copy what the buffer holds before reading on.
+			head := append([]byte(nil), line...)
+			var rest []byte
+			rest, err = c.out.ReadBytes('\n')
+			line = append(head, rest...)
 		}
 		if err != nil {
 			if ctx.Err() != nil {

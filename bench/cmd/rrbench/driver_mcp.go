@@ -35,6 +35,8 @@ type mcpDriver struct {
 	// rrmcp attaches with rr_connect through a packet-counting proxy.
 	pc  *packetCounter
 	srv *proc.Process
+
+	args []string // the target's arguments
 }
 
 // newMCP spawns bin and initializes an MCP session with it.
@@ -182,9 +184,9 @@ func (s mcpStop) info() stopInfo {
 
 func (d *mcpDriver) start(ctx context.Context, exe string) error {
 	if d.pc == nil {
-		return d.call(ctx, "rr_live_start", map[string]any{"command": []string{exe}}, nil)
+		return d.call(ctx, "rr_live_start", map[string]any{"command": append([]string{exe}, d.args...)}, nil)
 	}
-	srv, addr, err := proc.StartGDBServer(ctx, exe, nil, "", nil)
+	srv, addr, err := proc.StartGDBServer(ctx, exe, d.args, "", nil)
 	if err != nil {
 		return err
 	}
@@ -216,11 +218,11 @@ func (d *mcpDriver) step(ctx context.Context) (stopInfo, error)   { return d.mov
 func (d *mcpDriver) next(ctx context.Context) (stopInfo, error)   { return d.move(ctx, "rr_next") }
 func (d *mcpDriver) finish(ctx context.Context) (stopInfo, error) { return d.move(ctx, "rr_finish") }
 
-func (d *mcpDriver) backtrace(ctx context.Context) (int, error) {
+func (d *mcpDriver) backtrace(ctx context.Context, max int) (int, error) {
 	var out struct {
 		Frames []session.Frame `json:"frames"`
 	}
-	err := d.call(ctx, "rr_backtrace", map[string]any{"max_depth": 64}, &out)
+	err := d.call(ctx, "rr_backtrace", map[string]any{"max_depth": max}, &out)
 	return len(out.Frames), err
 }
 

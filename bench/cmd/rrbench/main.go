@@ -35,6 +35,8 @@ type env struct {
 	counter string
 	sqlite  string
 	stl     string
+	curve   string
+	query   string
 }
 
 func main() {
@@ -68,6 +70,8 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		counter: filepath.Join(root, "testprogs", "build", "counter"),
 		sqlite:  filepath.Join(root, "bench", "large", "build", "sqlite3"),
 		stl:     filepath.Join(root, "bench", "large", "build", "stl", "stl"),
+		curve:   filepath.Join(root, "bench", "large", "build", "curves", "curve"),
+		query:   filepath.Join(root, "bench", "large", "build", "query", "query"),
 	}
 	if e.rrmcp == "" {
 		e.rrmcp = filepath.Join(root, "bin", "rrmcp")
@@ -80,7 +84,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		return err
 	}
 	var selected []benchCase
-	for _, c := range cases() {
+	for _, c := range append(cases(), curveCases()...) {
 		if re.MatchString(c.name) && !(skipLarge && c.large) {
 			selected = append(selected, c)
 		}
@@ -102,20 +106,33 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 			os.Remove(f)
 		}
 	}
-	mkRR := func(ctx context.Context, exe string) (driver, error) { return newLean(ctx, e.rrmcp) }
-	mkGo := func(ctx context.Context, exe string) (driver, error) { return newMCP(ctx, e.rrmcp) }
 	var rows []row
 	var profiles []profileReport
 	for _, c := range selected {
 		reps := max(1, int(math.Round(float64(c.reps)*scale)))
 		exe := c.exe(e)
 		logf("case %s: %d reps", c.name, reps)
+		mkRR := func(ctx context.Context, exe string) (driver, error) {
+			d, err := newLean(ctx, e.rrmcp)
+			if err == nil {
+				d.args = c.args
+			}
+			return d, err
+		}
+		mkGo := func(ctx context.Context, exe string) (driver, error) {
+			d, err := newMCP(ctx, e.rrmcp)
+			if err == nil {
+				d.args = c.args
+			}
+			return d, err
+		}
 		rr, rrErr := runSide(c, exe, mkRR, reps, timeout)
 		rrGo, rrGoErr := runSide(c, exe, mkGo, reps, timeout)
 		mkGDB := func(ctx context.Context, exe string) (driver, error) {
 			d, err := newGDB(ctx, exe)
 			if err == nil {
 				d.condEval = c.gdbCondEval
+				d.args = c.args
 			}
 			return d, err
 		}
@@ -191,6 +208,7 @@ func buildAll(root, bin string, selected []benchCase) error {
 	steps := [][]string{
 		{"go", "build", "-o", bin, "./cmd/rrmcp"},
 		{"make", "-s", "-C", "testprogs"},
+		{"make", "-s", "-C", "bench/large", "curves", "query"},
 	}
 	for _, c := range selected {
 		if c.large {
