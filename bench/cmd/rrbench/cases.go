@@ -89,14 +89,14 @@ func (m *measurement) timed(d driver, keep bool, op func() error) error {
 
 // benchCase is one row (or two, with RSS) of the results.
 type benchCase struct {
-	name  string
-	desc  string
-	unit  string // "ms" per operation, or per run for whole-run cases
-	hits  int    // > 0: throughput case, hits per run
-	rss   string // name of the peak-RSS row this case also yields
-	reps  int
-	exe   func(e *env) string
-	args  []string // the target's arguments
+	name string
+	desc string
+	unit string // "ms" per operation, or per run for whole-run cases
+	hits int    // > 0: throughput case, hits per run
+	rss  string // name of the peak-RSS row this case also yields
+	reps int
+	exe  func(e *env) string
+	args []string // the target's arguments
 	// curve names the cost curve this case is a point of ("" = none),
 	// at x on its axis.
 	curve string

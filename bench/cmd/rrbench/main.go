@@ -166,7 +166,8 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 	if os.Getenv("MAKELEVEL") != "" {
 		command = "`make bench`, which runs " + command + ","
 	}
-	writeMarkdown(&md, command, machine, rows, profiles, time.Since(start))
+	plots := writePlots(out, rows)
+	writeMarkdown(&md, command, machine, rows, profiles, plots, time.Since(start))
 	if err := os.WriteFile(filepath.Join(out, "RESULTS.md"), md.Bytes(), 0o644); err != nil {
 		return err
 	}
