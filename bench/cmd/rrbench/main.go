@@ -84,7 +84,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		return err
 	}
 	var selected []benchCase
-	for _, c := range append(cases(), curveCases()...) {
+	for _, c := range append(append(cases(), curveCases()...), queryCases()...) {
 		if re.MatchString(c.name) && !(skipLarge && c.large) {
 			selected = append(selected, c)
 		}
