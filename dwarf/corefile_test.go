@@ -1,9 +1,7 @@
 package dwarf
 
 import (
-	"bytes"
 	"debug/elf"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,7 +12,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/go-delve/delve/pkg/dwarf/regnum"
+	corefile "github.com/rrmcp/rrmcp/internal/core"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
@@ -97,147 +95,56 @@ func runGDB(t testing.TB, bin string, cmds ...string) string {
 	return string(out)
 }
 
-// core is a core file: memory from PT_LOAD segments (falling back to the
-// mapped files for pages the core omits), the registers of the first
-// thread, and the mapped files.
+// core is a core file (read by internal/core, the reader rr_core_open
+// uses) with the first thread's registers as DWARF registers and the
+// images of its mapped files.
 type core struct {
-	f     *elf.File
-	regs  Regs
-	files []coreFile
-	imgs  map[string]*Image
-}
-
-type coreFile struct {
-	start, end, off uint64
-	path            string
+	*corefile.File
+	regs Regs
+	imgs map[string]*Image
 }
 
 func openCore(t testing.TB, path string) *core {
 	t.Helper()
-	f, err := elf.Open(path)
+	f, err := corefile.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	c := &core{f: f, imgs: map[string]*Image{}}
-	for _, p := range f.Progs {
-		if p.Type != elf.PT_NOTE {
-			continue
-		}
-		data := make([]byte, p.Filesz)
-		if _, err := p.ReadAt(data, 0); err != nil {
-			t.Fatal(err)
-		}
-		for len(data) >= 12 {
-			nsz, dsz, typ := binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:]), binary.LittleEndian.Uint32(data[8:])
-			nOff := 12 + (int(nsz)+3)&^3
-			desc := data[nOff : nOff+int(dsz)]
-			data = data[nOff+(int(dsz)+3)&^3:]
-			switch typ {
-			case 1: // NT_PRSTATUS
-				if c.regs.valid != [2]uint64{} {
-					continue // first thread only
-				}
-				c.regs = prstatusRegs(desc[112:])
-			case 0x46494c45: // NT_FILE
-				n := binary.LittleEndian.Uint64(desc)
-				page := binary.LittleEndian.Uint64(desc[8:])
-				names := bytes.Split(desc[16+24*n:], []byte{0})
-				for i := uint64(0); i < n; i++ {
-					e := desc[16+24*i:]
-					c.files = append(c.files, coreFile{
-						start: binary.LittleEndian.Uint64(e),
-						end:   binary.LittleEndian.Uint64(e[8:]),
-						off:   binary.LittleEndian.Uint64(e[16:]) * page,
-						path:  string(names[i]),
-					})
-				}
-			}
+	c := &core{File: f, imgs: map[string]*Image{}}
+	for i, name := range corefile.RegNames {
+		if n, ok := RegNum(name); ok {
+			c.regs.Set(n, f.Threads[0].Regs[i])
 		}
 	}
 	return c
 }
 
-// prstatusRegs maps struct user_regs_struct to DWARF registers.
-func prstatusRegs(b []byte) Regs {
-	order := []int{15, 14, 13, 12, regnum.AMD64_Rbp, regnum.AMD64_Rbx, 11, 10, 9, 8,
-		regnum.AMD64_Rax, regnum.AMD64_Rcx, regnum.AMD64_Rdx, regnum.AMD64_Rsi, regnum.AMD64_Rdi,
-		-1 /* orig_rax */, regnum.AMD64_Rip, regnum.AMD64_Cs, regnum.AMD64_Rflags, regnum.AMD64_Rsp,
-		regnum.AMD64_Ss, regnum.AMD64_Fs_base, regnum.AMD64_Gs_base, regnum.AMD64_Ds, regnum.AMD64_Es,
-		regnum.AMD64_Fs, regnum.AMD64_Gs}
-	var r Regs
-	for i, reg := range order {
-		if reg >= 0 {
-			r.Set(reg, binary.LittleEndian.Uint64(b[8*i:]))
-		}
-	}
-	return r
-}
-
-func (c *core) readMemory(addr uint64, p []byte) (int, error) {
-	n := 0
-	for n < len(p) {
-		m := c.readSome(addr+uint64(n), p[n:])
-		if m == 0 {
-			return n, fmt.Errorf("address %#x not in core", addr+uint64(n))
-		}
-		n += m
-	}
-	return n, nil
-}
-
-func (c *core) readSome(addr uint64, p []byte) int {
-	for _, s := range c.f.Progs {
-		if s.Type != elf.PT_LOAD || addr < s.Vaddr || addr >= s.Vaddr+s.Memsz {
-			continue
-		}
-		if addr < s.Vaddr+s.Filesz {
-			n := min(uint64(len(p)), s.Vaddr+s.Filesz-addr)
-			m, _ := s.ReadAt(p[:n], int64(addr-s.Vaddr))
-			return m
-		}
-	}
-	for _, fm := range c.files {
-		if addr < fm.start || addr >= fm.end {
-			continue
-		}
-		f, err := os.Open(fm.path)
-		if err != nil {
-			return 0
-		}
-		defer f.Close()
-		n := min(uint64(len(p)), fm.end-addr)
-		m, _ := f.ReadAt(p[:n], int64(fm.off+addr-fm.start))
-		return m
-	}
-	return 0
-}
-
 // modules maps a pc to the image of the mapped file covering it.
 func (c *core) modules(t testing.TB) ModuleFunc {
 	return func(pc uint64) (*Image, uint64, bool) {
-		for _, fm := range c.files {
-			if pc < fm.start || pc >= fm.end {
+		for _, fm := range c.Mappings {
+			if pc < fm.Start || pc >= fm.End {
 				continue
 			}
-			img, ok := c.imgs[fm.path]
+			img, ok := c.imgs[fm.Path]
 			if !ok {
 				var err error
-				img, err = openWithDebugFile(fm.path)
+				img, err = openWithDebugFile(fm.Path)
 				if img != nil {
-					img.Path = fm.path
+					img.Path = fm.Path
 				}
 				if err != nil {
-					t.Logf("open %s: %v", fm.path, err)
+					t.Logf("open %s: %v", fm.Path, err)
 				}
-				c.imgs[fm.path] = img
+				c.imgs[fm.Path] = img
 			}
 			if img == nil {
 				return nil, 0, false
 			}
 			// bias: the mapping of file offset 0 minus the first PT_LOAD's vaddr
-			for _, m := range c.files {
-				if m.path == fm.path && m.off == 0 {
+			for _, m := range c.Mappings {
+				if m.Path == fm.Path && m.Offset == 0 {
 					var first uint64
 					for _, p := range img.ELF().Progs {
 						if p.Type == elf.PT_LOAD {
@@ -245,7 +152,7 @@ func (c *core) modules(t testing.TB) ModuleFunc {
 							break
 						}
 					}
-					return img, m.start - first, true
+					return img, m.Start - first, true
 				}
 			}
 		}
@@ -254,7 +161,7 @@ func (c *core) modules(t testing.TB) ModuleFunc {
 }
 
 func (c *core) target(t testing.TB) *Target {
-	return &Target{ReadMemory: c.readMemory, Modules: c.modules(t)}
+	return &Target{ReadMemory: c.ReadMemory, Modules: c.modules(t)}
 }
 
 // gdbFrame is one line of gdb's "bt".
@@ -362,5 +269,5 @@ func openWithDebugFile(path string) (*Image, error) {
 			}
 		}
 	}
-	return Load(f)
+	return LoadSplit(f, nil)
 }

@@ -40,7 +40,7 @@
 //
 // # Using it
 //
-//	img, _ := dwarf.Open("/path/prog")            // or Load / LoadSplit(exe, debugFile)
+//	img, _ := dwarf.Open("/path/prog")            // or LoadSplit(exe, debugFile)
 //	addrs, _ := img.LineToAddrs("prog.c", 42)       // break FILE:LINE, GDB's choice of locations
 //	for _, f := range img.FuncsByName("geo::area") { // break FUNCTION
 //		pc, line := img.BreakpointAddr(f)           // after the prologue, as GDB
@@ -61,7 +61,7 @@
 // [Image.InlinedCopies] lists the inlined instances of a function for
 // breakpoints; [Image.SymbolAt] names pcs without DWARF (ELF symbols,
 // NAME@plt). For the vDSO, build an Image with elf.NewFile over target
-// memory and [Load].
+// memory and [LoadSplit].
 //
 // Indexes are lazy: Open memory-maps the file (package symbols) and reads
 // the ELF and section headers; debug sections are read in place. A

@@ -104,7 +104,31 @@ func (ev *evaluator) member(x Object, name string, arrow bool) (Object, error) {
 			return Object{}, unsupported("member functions")
 		}
 	}
-	return Object{}, fmt.Errorf("There is no member named %s.: %w", name, ErrNotFound)
+	return Object{}, fmt.Errorf("There is no member named %s.%s: %w", name, memberHint(st), ErrNotFound)
+}
+
+// memberHint says what the struct has, or that only its declaration is
+// known, for the no-member error.
+func memberHint(st *StructType) string {
+	if st.Incomplete {
+		return fmt.Sprintf(" (%s is only declared, and no compile unit of the program defines it: was the file that defines it built without -g?)", typeString(st))
+	}
+	var names []string
+	for _, m := range st.members() {
+		switch {
+		case m.field != nil && m.field.Name != "":
+			names = append(names, m.field.Name)
+		case m.static != nil:
+			names = append(names, m.static.Name)
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf(" (%s has no data members)", typeString(st))
+	}
+	if len(names) > 12 {
+		names = append(names[:12], "...")
+	}
+	return fmt.Sprintf(" (%s has: %s)", typeString(st), strings.Join(names, ", "))
 }
 
 // resolveTypeSpec turns a parsed type name into a Type.
@@ -200,6 +224,13 @@ func sameName(a, b Type) bool {
 }
 
 func (ev *evaluator) cast(x Object, t Type) (Object, error) {
+	if _, ok := x.Type.(*NoDebugType); ok {
+		// GDB: a cast of a symbol without debug info reads its memory
+		// as the cast's type.
+		if a, ok := x.Addr(); ok && Resolve(t).Size() > 0 {
+			return MemObject(t, a), nil
+		}
+	}
 	x, err := ev.deref0(x)
 	if err != nil {
 		return Object{}, err

@@ -89,6 +89,9 @@ func Eval(ctx context.Context, s EvalScope, e Expr) (o Object, err error) {
 	}()
 	ev := newEvaluator(ctx, s)
 	o, err = ev.eval(e)
+	if nd, ok := o.Type.(*NoDebugType); ok && err == nil {
+		return Object{}, noDebugError(nd)
+	}
 	if err == nil && o.Err != nil && !errors.Is(o.Err, ErrOptimizedOut) {
 		// An optimized-out result is a value (GDB prints <optimized
 		// out>); using it in an operation is the error.
@@ -321,6 +324,9 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 				t = r.Elem
 			}
 		}
+		if nd, ok := t.(*NoDebugType); ok {
+			return Object{}, noDebugError(nd)
+		}
 		n := sizeOf(t)
 		if n < 0 {
 			return Object{}, fmt.Errorf("sizeof of incomplete type %s", typeString(t))
@@ -449,6 +455,11 @@ func (ev *evaluator) ident(name string) (Object, error) {
 	if !errors.Is(err, ErrNotFound) {
 		return Object{}, err
 	}
+	hint := ""
+	var nse *NoSymbolError
+	if errors.As(err, &nse) {
+		hint = nse.Hint
+	}
 	if tr := ev.env.Types; tr != nil {
 		if et, v, ok := tr.Enumerator(name); ok {
 			return ev.makeInt(et, v), nil
@@ -466,7 +477,7 @@ func (ev *evaluator) ident(name string) (Object, error) {
 	if _, err := ev.s.LookupType(name); err == nil {
 		return Object{}, fmt.Errorf("attempt to use a type name as an expression")
 	}
-	return Object{}, noSymbol(name)
+	return Object{}, fmt.Errorf("No symbol %q in current context%s: %w", name, hint, ErrNotFound)
 }
 
 // rvalue strips references: the referenced object.

@@ -1,16 +1,17 @@
 package dwarf
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
 // ErrUnsupportedExpr is returned (wrapped with what was not supported,
 // e.g. "function calls") for valid C/C++ that the evaluator does not
 // handle; callers may hand such expressions to GDB instead.
-var ErrUnsupportedExpr = errors.New("unsupported expression")
+var ErrUnsupportedExpr = errkind.UnsupportedExpr
 
 // ExprSyntaxError is a parse error at byte offset Pos of the expression.
 type ExprSyntaxError struct {

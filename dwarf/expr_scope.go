@@ -3,11 +3,16 @@ package dwarf
 import (
 	"context"
 	stddwarf "debug/dwarf"
+	"debug/elf"
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/go-delve/delve/pkg/dwarf/regnum"
+	"github.com/ianlancetaylor/demangle"
+
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // FrameScope is the EvalScope of a Frame: it turns the frame's variable
@@ -61,17 +66,18 @@ func (s *FrameScope) symbolize(addr uint64) (string, bool) {
 	if img == nil || addr < bias || s.types == nil {
 		return "", false
 	}
-	sym, off, ok := s.types.symbols(img.ELF()).lookup(addr - bias)
-	if !ok {
+	sym, off, err := img.syms.LookupAddr(addr - bias)
+	if err != nil || (off >= sym.Size && !(sym.Size == 0 && off == 0)) {
 		return "", false
 	}
+	fn := sym.Type != elf.STT_OBJECT
 	cxxFunc := ""
-	if sym.fn && !strings.HasPrefix(sym.name, "_Z") {
-		if fn := img.FuncAt(sym.addr); fn != nil && fn.CPlusPlus() {
-			cxxFunc = sym.name + "(" + s.paramSpelling(fn) + ")"
+	if fn && !strings.HasPrefix(sym.Name, "_Z") {
+		if f := img.FuncAt(sym.Addr); f != nil && f.CPlusPlus() {
+			cxxFunc = sym.Name + "(" + s.paramSpelling(f) + ")"
 		}
 	}
-	return symbolText(sym.displayName(cxxFunc), off), true
+	return symbolText(symbolDisplayName(sym, fn, cxxFunc), off), true
 }
 
 // paramSpelling spells a function's parameter types as the demangler
@@ -475,4 +481,34 @@ func staticIn(d *stddwarf.Data, types *TypeReader, bias uint64, off stddwarf.Off
 		}
 	}
 	return Object{}, false
+}
+
+// symbolDisplayName is the name GDB prints inside <...> for an ELF symbol:
+// demangled with parameters for C++ (cxxFunc, if set, is the physname of
+// an unmangled C++ function), and a gcc function-local static "buf.0" as
+// the variable's name.
+func symbolDisplayName(sym symbols.Symbol, fn bool, cxxFunc string) string {
+	name := sym.Name
+	if strings.HasPrefix(name, "_Z") {
+		if d, err := demangle.ToString(name); err == nil {
+			return d
+		}
+		return name
+	}
+	if cxxFunc != "" {
+		return cxxFunc
+	}
+	if !fn && sym.Bind == elf.STB_LOCAL {
+		if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 && strings.Trim(name[i+1:], "0123456789") == "" {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+func symbolText(name string, off uint64) string {
+	if off == 0 {
+		return name
+	}
+	return name + "+" + strconv.FormatUint(off, 10)
 }

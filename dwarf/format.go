@@ -35,6 +35,31 @@ func errorText(err error) string {
 	return "<error: " + err.Error() + ">"
 }
 
+// OptimizedOutText is how GDB prints a value whose location is gone at
+// this pc: "<optimized out>", but a struct, class or union member by
+// member ("{a = <optimized out>, b = <optimized out>}").
+func OptimizedOutText(t Type) string { return optimizedOutText(t, 0) }
+
+func optimizedOutText(t Type, depth int) string {
+	st, ok := Resolve(t).(*StructType)
+	if !ok || st.Incomplete || depth > maxFormatDepth {
+		return "<optimized out>"
+	}
+	var parts []string
+	for _, b := range st.Bases {
+		parts = append(parts, "<"+typeString(b.Type)+"> = "+optimizedOutText(b.Type, depth+1))
+	}
+	for _, f := range st.Fields {
+		v := optimizedOutText(f.Type, depth+1)
+		if f.Name == "" {
+			parts = append(parts, v)
+			continue
+		}
+		parts = append(parts, f.Name+" = "+v)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
 // maxFormatDepth stops runaway recursion through self-containing values.
 const maxFormatDepth = 64
 
@@ -43,7 +68,7 @@ func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool)
 		return errorText(o.Err)
 	}
 	if o.Loc.Kind == LocOptimizedOut {
-		return "<optimized out>"
+		return OptimizedOutText(o.Type)
 	}
 	if depth > maxFormatDepth {
 		return "..."

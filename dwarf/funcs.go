@@ -15,6 +15,8 @@ import (
 	stddwarf "debug/dwarf"
 
 	"github.com/go-delve/delve/pkg/dwarf/godwarf"
+
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // Function is a function with code: a concrete DW_TAG_subprogram.
@@ -238,7 +240,7 @@ func (img *Image) Functions() []*Function {
 // libstdc++'s abbreviated class names, images without .symtab) index
 // every unit. Either way the result is the same.
 func (img *Image) FuncsByName(name string) []*Function {
-	name = stripParamList(strings.TrimSpace(name))
+	name = symbols.StripParams(strings.TrimSpace(name))
 	fs, ok := img.funcsByNameLazy(name)
 	if !ok {
 		img.indexAll()
@@ -724,31 +726,4 @@ func (img *Image) indexUnits(index func(u *unit)) {
 	}
 	close(work)
 	wg.Wait()
-}
-
-// stripParamList removes a trailing parameter list ("f(int, char*)" ->
-// "f", "S::operator()(int)" -> "S::operator()") but keeps
-// "(anonymous namespace)" and a bare "operator()".
-func stripParamList(name string) string {
-	for _, q := range []string{" const", " volatile", " &&", " &"} {
-		if t := strings.TrimSuffix(name, q); t != name && strings.HasSuffix(t, ")") {
-			name = t
-		}
-	}
-	if !strings.HasSuffix(name, ")") || strings.HasSuffix(name, "(anonymous namespace)") || strings.HasSuffix(name, "operator()") {
-		return name
-	}
-	depth := 0
-	for i := len(name) - 1; i > 0; i-- {
-		switch name[i] {
-		case ')':
-			depth++
-		case '(':
-			depth--
-			if depth == 0 {
-				return strings.TrimSpace(name[:i])
-			}
-		}
-	}
-	return name
 }

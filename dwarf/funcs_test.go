@@ -325,23 +325,6 @@ func TestConcurrentLookups(t *testing.T) {
 	}
 }
 
-func TestStripParamList(t *testing.T) {
-	for in, want := range map[string]string{
-		"f(int, char*)":                      "f",
-		"geo::Circle::area() const":          "geo::Circle::area",
-		"geo::Circle::area()":                "geo::Circle::area",
-		"geo::(anonymous namespace)::hidden": "geo::(anonymous namespace)::hidden",
-		"S::operator()":                      "S::operator()",
-		"S::operator()(int)":                 "S::operator()",
-		"twice<int>(int)":                    "twice<int>",
-		"main":                               "main",
-	} {
-		if got := stripParamList(in); got != want {
-			t.Errorf("stripParamList(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestCanonicalCxxName(t *testing.T) {
 	for in, want := range map[string]string{
 		"main": "main",

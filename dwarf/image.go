@@ -1,14 +1,11 @@
 package dwarf
 
 import (
-	"bytes"
-	"cmp"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -27,7 +24,7 @@ import (
 //
 // Indexes are built lazily, each once, on first use.
 type Image struct {
-	// Path is the file Open was given; callers of Load may set it.
+	// Path is the file Open was given; callers of LoadSplit and LoadFrom may set it.
 	Path   string
 	closer io.Closer // the memory-mapped file Open opened, if any
 
@@ -56,8 +53,7 @@ type Image struct {
 	cfiOnce sync.Once
 	cfi     *cfiTable
 
-	symOnce sync.Once
-	syms    []elfSym
+	syms *symbols.File // the code file's symbol table
 
 	fnSymOnce sync.Once
 	fnSyms    []symtabData // .symtab sections for lazy name lookups, nil if none
@@ -75,11 +71,6 @@ type unitRange struct {
 	u      *unit
 }
 
-type elfSym struct {
-	lo, hi uint64
-	name   string
-}
-
 // Open opens the ELF file at path and loads its debug information. The
 // file is kept open for the life of the Image (see Close).
 //
@@ -90,8 +81,8 @@ func Open(path string) (*Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open image: %w", err)
 	}
-	src := Sources{Exe: sf.ELF(), Section: sf.SectionData}
-	if sf.HasDWARF() { // this file's own DWARF only, as Load
+	src := Sources{Exe: sf.ELF(), Symbols: sf, Section: sf.SectionData}
+	if sf.HasDWARF() { // this file's own DWARF only, as LoadSplit
 		if src.DWARF, err = sf.DWARF(); err != nil {
 			sf.Close()
 			return nil, fmt.Errorf("load image: %w", err)
@@ -105,11 +96,6 @@ func Open(path string) (*Image, error) {
 	img.Path, img.closer = path, sf
 	return img, nil
 }
-
-// Load builds an Image from an opened ELF file that holds both code and
-// DWARF. A file without DWARF is accepted: the Image then offers CFI and
-// symbols only.
-func Load(f *elf.File) (*Image, error) { return LoadSplit(f, f) }
 
 // LoadSplit builds an Image whose code, .eh_frame and symbols come from exe
 // and whose DWARF comes from dbg, a separate debug file (found by the
@@ -125,7 +111,7 @@ func LoadSplit(exe, dbg *elf.File) (*Image, error) {
 	if dbg == nil {
 		dbg = exe
 	}
-	img := &Image{exe: exe, dbg: dbg, secs: map[string][]byte{}, arch: a}
+	img := &Image{exe: exe, dbg: dbg, syms: symbols.FromELF(exe, dbg), secs: map[string][]byte{}, arch: a}
 	if dbg.Section(".debug_info") != nil || dbg.Section(".zdebug_info") != nil {
 		dw, err := dbg.DWARF()
 		if err != nil {
@@ -141,6 +127,8 @@ func LoadSplit(exe, dbg *elf.File) (*Image, error) {
 type Sources struct {
 	// Exe holds the code, .eh_frame and symbols. Required.
 	Exe *elf.File
+	// Symbols is Exe's symbol table (nil: read through Exe and Debug).
+	Symbols *symbols.File
 	// Debug holds the DWARF (nil: Exe).
 	Debug *elf.File
 	// DWARF is the parsed DWARF of Debug (nil: parse it from Debug).
@@ -157,6 +145,9 @@ func LoadFrom(src Sources) (*Image, error) {
 		img, err := LoadSplit(src.Exe, src.Debug)
 		if err == nil {
 			img.sectionFn = src.Section
+			if src.Symbols != nil {
+				img.syms = src.Symbols
+			}
 		}
 		return img, err
 	}
@@ -171,12 +162,16 @@ func LoadFrom(src Sources) (*Image, error) {
 	if dbg == nil {
 		dbg = src.Exe
 	}
-	return &Image{exe: src.Exe, dbg: dbg, dw: src.DWARF, secs: map[string][]byte{}, sectionFn: src.Section, arch: a}, nil
+	syms := src.Symbols
+	if syms == nil {
+		syms = symbols.FromELF(src.Exe, dbg)
+	}
+	return &Image{exe: src.Exe, dbg: dbg, dw: src.DWARF, syms: syms, secs: map[string][]byte{}, sectionFn: src.Section, arch: a}, nil
 }
 
 // Close releases the file if the Image opened it (Open); the Image and
 // everything read from it lazily must not be used afterwards. Images
-// built by Load, LoadSplit or LoadFrom leave their files to the caller.
+// built by LoadSplit or LoadFrom leave their files to the caller.
 func (img *Image) Close() error {
 	if img.closer == nil {
 		return nil
@@ -389,122 +384,22 @@ func (img *Image) unitAt(off stddwarf.Offset) *unit {
 	return img.units[i]
 }
 
-// symbols returns the ELF function symbols sorted by address.
-func (img *Image) symbols() []elfSym {
-	img.symOnce.Do(func() {
-		// the symbols, read in place: .symtab and .dynsym of the code
-		// file, else the debug file's .symtab; the first name at an
-		// address wins
-		type cand struct {
-			lo, hi uint64
-			name   []byte
-		}
-		var all []cand
-		add := func(t symtabData) {
-			all = slices.Grow(all, len(t.syms)/24)
-			t.entries(func(name []byte, typ elf.SymType, shndx uint16, value, size uint64) {
-				if (typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC && typ != elf.STT_NOTYPE) || value == 0 || shndx == uint16(elf.SHN_UNDEF) {
-					return
-				}
-				if typ == elf.STT_NOTYPE && size == 0 && !bytes.HasPrefix(name, []byte("_start")) {
-					return
-				}
-				all = append(all, cand{value, value + size, name})
-			})
-		}
-		found := false
-		for _, typ := range []elf.SectionType{elf.SHT_SYMTAB, elf.SHT_DYNSYM} {
-			if t, ok := img.rawSymtab(img.exe, typ); ok {
-				add(t)
-				found = true
-			}
-		}
-		if !found && img.dbg != img.exe {
-			if t, ok := img.rawSymtab(img.dbg, elf.SHT_SYMTAB); ok {
-				add(t)
-			}
-		}
-		slices.SortStableFunc(all, func(a, b cand) int { return cmp.Compare(a.lo, b.lo) })
-		for i, c := range all {
-			if i > 0 && all[i-1].lo == c.lo {
-				continue
-			}
-			img.syms = append(img.syms, elfSym{c.lo, c.hi, string(c.name)})
-		}
-		img.syms = append(img.syms, img.pltSymbols()...)
-		sort.Slice(img.syms, func(i, j int) bool { return img.syms[i].lo < img.syms[j].lo })
-	})
-	return img.syms
-}
-
-// pltSymbols names PLT entries "NAME@plt" like GDB (BFD's synthetic
-// symbols): entry i of .plt.sec, or entry i+1 of a lazy .plt (entry 0 is
-// the resolver stub), jumps through the GOT slot of .rela.plt entry i.
-func (img *Image) pltSymbols() []elfSym {
-	rela := img.exe.Section(".rela.plt")
-	if rela == nil {
-		return nil
-	}
-	data, err := rela.Data()
-	if err != nil {
-		return nil
-	}
-	dyn, err := img.exe.DynamicSymbols()
-	if err != nil {
-		return nil
-	}
-	plt, first := img.exe.Section(".plt.sec"), uint64(0)
-	if plt == nil {
-		plt, first = img.exe.Section(".plt"), 1
-	}
-	if plt == nil {
-		return nil
-	}
-	const entSize = 16
-	var out []elfSym
-	for i := 0; (i+1)*24 <= len(data); i++ {
-		info := binary.LittleEndian.Uint64(data[i*24+8:])
-		idx := info >> 32
-		if idx == 0 || idx > uint64(len(dyn)) {
-			continue
-		}
-		lo := plt.Addr + (uint64(i)+first)*entSize
-		if lo+entSize > plt.Addr+plt.Size {
-			break
-		}
-		out = append(out, elfSym{lo, lo + entSize, dyn[idx-1].Name + "@plt"})
-	}
-	return out
-}
-
-// SymbolAt returns the raw ELF symbol covering the file address pc and
-// pc's offset into it. Symbols without a size cover up to the next symbol.
+// SymbolAt returns the raw ELF symbol (without version) covering the
+// file address pc as GDB names a pc without DWARF, and pc's offset into
+// it (symbols.File.FunctionAt).
 func (img *Image) SymbolAt(pc uint64) (name string, off uint64, ok bool) {
-	syms := img.symbols()
-	i := sort.Search(len(syms), func(i int) bool { return syms[i].lo > pc }) - 1
-	if i < 0 {
+	s, off, err := img.syms.FunctionAt(pc)
+	if err != nil {
 		return "", 0, false
 	}
-	s := syms[i]
-	hi := s.hi
-	if hi == s.lo && i+1 < len(syms) {
-		hi = syms[i+1].lo
-	}
-	if pc >= hi && hi != s.lo {
-		return "", 0, false
-	}
-	return s.name, pc - s.lo, true
+	return s.Name, off, true
 }
 
-// SymbolAddr returns the file address of the ELF symbol with this exact
-// (mangled) name.
+// SymbolAddr returns the file address of the ELF function symbol with
+// this exact (mangled) name.
 func (img *Image) SymbolAddr(name string) (uint64, bool) {
-	for _, s := range img.symbols() {
-		if s.name == name {
-			return s.lo, true
-		}
-	}
-	return 0, false
+	a, err := img.syms.FunctionAddr(name)
+	return a, err == nil
 }
 
 // demangleSym turns an ELF symbol into the name GDB shows for a frame

@@ -67,6 +67,9 @@ func (u *unit) fileTable() []string {
 			}
 			u.files = append(u.files, name)
 		}
+		if v5 := u.v5FileNames(); len(v5) == len(u.files) {
+			u.files = v5
+		}
 	})
 	if lt := u.linesIfBuilt(); lt != nil && len(lt.files) > len(u.files) {
 		return lt.files // DW_LNE_define_file added some
@@ -166,6 +169,9 @@ func (u *unit) readLines() (*lineTable, error) {
 		if f != nil {
 			lt.files[i] = f.Name
 		}
+	}
+	if v5 := u.fileTable(); u.version >= 5 && len(v5) == len(lt.files) {
+		copy(lt.files, v5)
 	}
 	sort.SliceStable(lt.rows, func(i, j int) bool {
 		a, b := lt.rows[i], lt.rows[j]

@@ -585,7 +585,12 @@ func (m *exprMachine) step(op byte) error {
 		}
 		v, err := m.env.entryValue(sub)
 		if err != nil {
-			return fmt.Errorf("entry value: %w", err)
+			if errors.Is(err, ErrOptimizedOut) {
+				return fmt.Errorf("entry value: %w", err)
+			}
+			// GDB (NO_ENTRY_VALUE_ERROR): a value whose entry value
+			// cannot be found is <optimized out>, whatever the reason.
+			return fmt.Errorf("entry value: %v: %w", err, ErrOptimizedOut)
 		}
 		return m.push(v)
 	case opConstType, opGNUConstType:

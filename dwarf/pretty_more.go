@@ -40,7 +40,7 @@ func abbreviateStd(name string) string {
 		return name
 	}
 	base := name[:i]
-	args := splitTemplateArgs(name[i+1 : len(name)-1])
+	args := splitTopLevel(name[i+1 : len(name)-1])
 	for k := range args {
 		args[k] = abbreviateStd(strings.TrimSpace(args[k]))
 	}
@@ -332,7 +332,7 @@ func (env *ValueEnv) templateArg(st *StructType, i int) Type {
 	if j < 0 || !strings.HasSuffix(st.Name, ">") || env.Types == nil {
 		return nil
 	}
-	args := splitTemplateArgs(st.Name[j+1 : len(st.Name)-1])
+	args := splitTopLevel(st.Name[j+1 : len(st.Name)-1])
 	if i >= len(args) {
 		return nil
 	}

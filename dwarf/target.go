@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/go-delve/delve/pkg/dwarf/regnum"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
 // ReadMemoryFunc reads len(p) bytes of target memory at addr into p and
@@ -162,14 +164,16 @@ func RegNum(name string) (int, bool) {
 	return 0, false
 }
 
-// Error vocabulary of the package. Match with errors.Is.
+// Error vocabulary of the package. Match with errors.Is. ErrNotFound and
+// ErrUnsupported are kinds of internal/errkind (shared by every layer);
+// ErrOptimizedOut and ErrNoMemory are this package's own states.
 var (
 	// ErrNotFound: no function, line, variable or frame matches.
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = errkind.NotFound
 	// ErrOptimizedOut: the compiler did not keep the value at this pc.
 	ErrOptimizedOut = errors.New("optimized out")
 	// ErrUnsupported: valid DWARF that this package cannot evaluate.
-	ErrUnsupported = errors.New("unsupported")
+	ErrUnsupported = errkind.New("unsupported", errkind.Unsupported)
 	// ErrNoMemory: a read needed target memory but none was supplied.
 	ErrNoMemory = errors.New("no target memory")
 )

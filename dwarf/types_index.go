@@ -2,7 +2,6 @@ package dwarf
 
 import (
 	stddwarf "debug/dwarf"
-	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"sort"
@@ -73,6 +72,7 @@ func (r *TypeReader) scanCU(i int) {
 			if name != "" {
 				if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl {
 					r.addName(prefix+name, e.Offset, lang)
+					r.addTag(prefix+name, e.Offset, lang)
 				}
 			}
 			// Class bodies are mostly member declarations: skip them
@@ -87,6 +87,9 @@ func (r *TypeReader) scanCU(i int) {
 			r.qual[e.Offset] = prefix
 			if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl && name != "" {
 				r.addName(prefix+name, e.Offset, lang)
+				if e.Tag == stddwarf.TagEnumerationType {
+					r.addTag(prefix+name, e.Offset, lang)
+				}
 			}
 			if e.Tag == stddwarf.TagEnumerationType {
 				child.enum = e.Offset
@@ -132,9 +135,23 @@ func (r *TypeReader) addName(name string, off stddwarf.Offset, lang Lang) {
 		r.names[name] = off
 	}
 	if lang == LangCPlusPlus {
-		if c := canonicalTemplateName(name); c != name {
+		if c := canonicalCxxName(name); c != name {
 			if _, dup := r.names[c]; !dup {
 				r.names[c] = off
+			}
+		}
+	}
+}
+
+// addTag indexes a struct/class/union/enum definition under its tag.
+func (r *TypeReader) addTag(name string, off stddwarf.Offset, lang Lang) {
+	if _, dup := r.tags[name]; !dup {
+		r.tags[name] = off
+	}
+	if lang == LangCPlusPlus {
+		if c := canonicalCxxName(name); c != name {
+			if _, dup := r.tags[c]; !dup {
+				r.tags[c] = off
 			}
 		}
 	}
@@ -178,15 +195,25 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.scanAll()
-	key := name
+	key, tagged := name, false
 	for _, kw := range []string{"struct ", "class ", "union ", "enum "} {
 		if len(key) > len(kw) && key[:len(kw)] == kw {
-			key = key[len(kw):]
+			key, tagged = key[len(kw):], true
 		}
 	}
-	off, ok := r.names[key]
+	var off stddwarf.Offset
+	ok := false
+	if tagged {
+		// "struct S" names the tag, never a typedef S.
+		if off, ok = r.tags[key]; !ok {
+			off, ok = r.tags[canonicalCxxName(key)]
+		}
+	}
 	if !ok {
-		off, ok = r.names[canonicalTemplateName(key)]
+		off, ok = r.names[key]
+	}
+	if !ok {
+		off, ok = r.names[canonicalCxxName(key)]
 	}
 	if !ok {
 		if off, ok = r.lookupNested(key); !ok {
@@ -201,7 +228,12 @@ func (r *TypeReader) definition(name string, decl stddwarf.Offset) *StructType {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.scanAll()
-	def, ok := r.names[name]
+	// A declaration's definition is a struct, never the typedef that
+	// shares its name (`typedef struct S S;`).
+	def, ok := r.tags[name]
+	if !ok {
+		def, ok = r.names[name]
+	}
 	if !ok {
 		if def, ok = r.lookupNested(name); !ok {
 			return nil
@@ -248,7 +280,7 @@ func (r *TypeReader) lookupNested(name string) (stddwarf.Offset, bool) {
 		switch c.Tag {
 		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType,
 			stddwarf.TagTypedef:
-			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalTemplateName(n) == inner {
+			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalCxxName(n) == inner {
 				if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); !decl {
 					return c.Offset, true
 				}
@@ -362,21 +394,6 @@ func (r *TypeReader) StaticAddr(decl stddwarf.Offset) (uint64, bool) {
 	r.scanAll()
 	a, ok := r.statics[decl]
 	return a, ok
-}
-
-// symbols returns the (cached) symbol table of f.
-func (r *TypeReader) symbols(f *elf.File) *symbolTable {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if st, ok := r.symtabs[f]; ok {
-		return st
-	}
-	if r.symtabs == nil {
-		r.symtabs = map[*elf.File]*symbolTable{}
-	}
-	st := newSymbolTable(f)
-	r.symtabs[f] = st
-	return st
 }
 
 // Type returns the type whose DIE is at off.

@@ -49,6 +49,8 @@ func baseName(t Type) string {
 			return "enum " + t.Name
 		}
 		return t.Name
+	case *NoDebugType:
+		return t.Name
 	}
 	return "?"
 }
@@ -166,46 +168,6 @@ func slicesContains(s []string, x string) bool {
 		}
 	}
 	return false
-}
-
-// canonicalTemplateName rewrites template arguments the way GDB's C++
-// name canonicalizer does for the cases gcc emits: a leading "const" moves
-// behind the type ("pair<const std::string, int>" becomes
-// "pair<std::string const, int>").
-func canonicalTemplateName(name string) string {
-	if strings.IndexByte(name, '<') < 0 {
-		return name
-	}
-	return substTemplateIDs(name, func(a string) string {
-		a = canonicalTemplateName(a)
-		if rest, ok := strings.CutPrefix(a, "const "); ok {
-			j := len(rest)
-			for j > 0 && (rest[j-1] == '*' || rest[j-1] == '&') {
-				j--
-			}
-			a = rest[:j] + " const" + rest[j:]
-		}
-		return a
-	})
-}
-
-func splitTemplateArgs(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '<', '(', '[':
-			depth++
-		case '>', ')', ']':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
 }
 
 func spaced(decl string) string {
@@ -532,7 +494,7 @@ func substTemplateIDs(s string, f func(string) string) string {
 		case '>':
 			depth--
 			if depth == 0 && start >= 0 {
-				args := splitTemplateArgs(s[start:i])
+				args := splitTopLevel(s[start:i])
 				for k := range args {
 					args[k] = f(strings.TrimSpace(args[k]))
 				}

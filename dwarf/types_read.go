@@ -1,7 +1,6 @@
 package dwarf
 
 import (
-	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"sync"
@@ -24,6 +23,10 @@ type TypeReader struct {
 	qual map[stddwarf.Offset]string
 	// names maps qualified names to defining DIEs (scanned CUs only).
 	names map[string]stddwarf.Offset
+	// tags maps qualified struct/class/union/enum names to their
+	// defining DIEs: C keeps tags apart from typedef names, and
+	// `typedef struct S S;` puts both under "S".
+	tags map[string]stddwarf.Offset
 	// statics maps a static member's declaration DIE to the file
 	// address of its definition.
 	statics map[stddwarf.Offset]uint64
@@ -31,8 +34,6 @@ type TypeReader struct {
 	// and value.
 	enumerators map[string]enumerator
 	all         bool // every CU scanned
-	// symtabs caches symbol tables of ELF files for <sym+off> names.
-	symtabs map[*elf.File]*symbolTable
 }
 
 type enumerator struct {
@@ -55,6 +56,7 @@ func NewTypeReader(d *stddwarf.Data) *TypeReader {
 		cache:   make(map[stddwarf.Offset]Type),
 		qual:    make(map[stddwarf.Offset]string),
 		names:   make(map[string]stddwarf.Offset),
+		tags:    make(map[string]stddwarf.Offset),
 		statics: make(map[stddwarf.Offset]uint64),
 
 		enumerators: make(map[string]enumerator),
@@ -125,7 +127,7 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 	}
 	common := CommonType{Name: r.qualName(off, name), ByteSize: size, Offset: off, Lang: r.lang(off)}
 	if common.Lang == LangCPlusPlus {
-		common.Name = canonicalTemplateName(common.Name)
+		common.Name = canonicalCxxName(common.Name)
 	}
 	switch e.Tag {
 	case stddwarf.TagBaseType:
@@ -275,7 +277,6 @@ func memberLocation(e *stddwarf.Entry) (off int64, expr []byte) {
 	return 0, nil
 }
 
-
 func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
 	t := &StructType{CommonType: common, Kind: "struct"}
 	switch e.Tag {
@@ -296,6 +297,7 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 	}
 	r.cache[e.Offset] = t
 	if !e.Children {
+		t.tr = r // a declaration finds its definition through r
 		return t, nil
 	}
 	type pending struct {

@@ -129,8 +129,8 @@ func TestCanonicalTemplateName(t *testing.T) {
 		{"geo::Buffer<int, 4>", "geo::Buffer<int, 4>"},
 	}
 	for _, tt := range tests {
-		if got := canonicalTemplateName(tt.in); got != tt.want {
-			t.Errorf("canonicalTemplateName(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := canonicalCxxName(tt.in); got != tt.want {
+			t.Errorf("canonicalCxxName(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -125,6 +125,22 @@ func attrInt(e *stddwarf.Entry, a stddwarf.Attr) int {
 	return int(attrUint(e, a))
 }
 
+// declFileIndex returns the DW_AT_decl_file index of e, or -1 when it has
+// none. Index 0 is a file only from DWARF 5 on (before, it means "no file").
+func declFileIndex(e attrGetter, version int) int {
+	switch v := e.Val(stddwarf.AttrDeclFile).(type) {
+	case int64:
+		if v > 0 || (v == 0 && version >= 5) {
+			return int(v)
+		}
+	case uint64:
+		if v > 0 || (v == 0 && version >= 5) {
+			return int(v)
+		}
+	}
+	return -1
+}
+
 // isCPlusPlus reports whether the unit's language is a C++ dialect.
 func (u *unit) isCPlusPlus() bool {
 	switch u.lang {
@@ -289,7 +305,7 @@ func (u *unit) recordDecl(e *stddwarf.Entry, prefix string) {
 	if d.linkage == "" {
 		d.linkage, _ = e.Val(attrMIPSLinkageName).(string)
 	}
-	d.declFile = attrInt(e, stddwarf.AttrDeclFile)
+	d.declFile = declFileIndex(e, u.version)
 	d.declLine = attrInt(e, stddwarf.AttrDeclLine)
 	d.external, _ = e.Val(stddwarf.AttrExternal).(bool)
 	u.decls[e.Offset] = d
@@ -387,7 +403,11 @@ func (img *Image) declAt(off stddwarf.Offset, self *unit) *declInfo {
 		d.ref = o
 	}
 	d.linkage, _ = e.Val(stddwarf.AttrLinkageName).(string)
-	d.declFile = attrInt(e, stddwarf.AttrDeclFile)
+	version := 5
+	if du := img.unitAt(off); du != nil {
+		version = du.version
+	}
+	d.declFile = declFileIndex(e, version)
 	d.declLine = attrInt(e, stddwarf.AttrDeclLine)
 	return d
 }
@@ -404,7 +424,7 @@ func (img *Image) resolveDecl(off stddwarf.Offset) (name, linkage string, declU 
 		if linkage == "" {
 			linkage = d.linkage
 		}
-		if declFile == 0 && d.declFile != 0 {
+		if declU == nil && d.declFile >= 0 {
 			declFile, declLine, declU = d.declFile, d.declLine, img.unitAt(off)
 		}
 		external = external || d.external
@@ -428,7 +448,7 @@ func (u *unit) nameFunc(f *Function) {
 	f.Name, f.LinkageName, f.DeclLine, f.External = name, linkage, line, ext
 	f.dwarfName = name
 	f.Name = u.displayName(name, linkage)
-	if du != nil && file != 0 {
+	if du != nil {
 		f.DeclFile = du.fileName(file)
 	}
 }

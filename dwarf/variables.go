@@ -86,7 +86,7 @@ func (img *Image) newVariable(e attrGetter, off stddwarf.Offset, u *unit, kind V
 	v.Name, _ = e.Val(stddwarf.AttrName).(string)
 	v.TypeOff, _ = e.Val(stddwarf.AttrType).(stddwarf.Offset)
 	if u != nil {
-		if i := attrInt2(e, stddwarf.AttrDeclFile); i > 0 {
+		if i := declFileIndex(e, u.version); i >= 0 {
 			v.DeclFile = u.fileName(i)
 		}
 	}

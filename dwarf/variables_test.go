@@ -160,7 +160,7 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 						if !ok {
 							continue
 						}
-						b, err := v.Location.Read(d.core.readMemory, size)
+						b, err := v.Location.Read(d.core.ReadMemory, size)
 						if err != nil {
 							t.Errorf("%s %s: read %v: %v (LocErr %v), gdb %s", where, v.Name, v.Location, err, v.LocErr, want)
 							continue
@@ -212,7 +212,7 @@ func TestGlobalsAndTLS(t *testing.T) {
 				t.Errorf("%s %s: %v", opt, name, err)
 				continue
 			}
-			b, err := v.Location.Read(d.core.readMemory, 4)
+			b, err := v.Location.Read(d.core.ReadMemory, 4)
 			if want == "<optimized out>" {
 				if !errors.Is(err, ErrOptimizedOut) {
 					t.Errorf("%s %s: read %v, %v; gdb <optimized out>", opt, name, b, err)
@@ -280,7 +280,7 @@ func TestScopeLookup(t *testing.T) {
 			t.Errorf("Lookup(%s): %v", tt.name, err)
 			continue
 		}
-		b, err := v.Location.Read(d.core.readMemory, 4)
+		b, err := v.Location.Read(d.core.ReadMemory, 4)
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue

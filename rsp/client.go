@@ -63,6 +63,14 @@ type Client struct {
 	pcReg        string
 	g            guard
 
+	// moribund maps the addresses of breakpoints removed recently to the
+	// stop event count at their removal (moribund.go).
+	moribund        map[uint64]int
+	stopEvents      int // stops Continue has looked at for moribund hits
+	moribundDropped int
+	threadsSeen     int                 // most threads a thread list has shown
+	stopThreads     map[Thread]struct{} // threads stop replies named (bounded)
+
 	pending      int          // replies still owed to requests abandoned on cancellation
 	interrupted  atomic.Bool  // 0x03 sent since the last sync
 	sigintOwed   bool         // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
@@ -320,6 +328,10 @@ func (c *Client) LastStop() Stop { return c.lastStop }
 
 // Exited reports whether a W or X stop was seen (and not undone by Restart).
 func (c *Client) Exited() bool { return c.g.exited }
+
+// Dead returns why the connection is gone (an error matching ErrClosed),
+// or nil while it works.
+func (c *Client) Dead() error { return c.conn.deadErr() }
 
 // Close closes the connection. It does not detach or kill.
 func (c *Client) Close() error {

@@ -243,7 +243,7 @@ func TestEmptyAndErrorReplies(t *testing.T) {
 	if _, err := c.ExecFile(ctx, 0); err == nil {
 		t.Error("exec-file: want an error from the stub's empty reply")
 	}
-	if _, err := c.LibrariesSVR4(ctx); !errors.Is(err, rsp.ErrUnsupported) {
+	if _, err := c.ReadXfer(ctx, "libraries-svr4", ""); !errors.Is(err, rsp.ErrUnsupported) {
 		t.Errorf("empty reply: %v, want ErrUnsupported", err)
 	}
 }

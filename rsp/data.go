@@ -3,9 +3,7 @@ package rsp
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"encoding/hex"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -54,6 +52,7 @@ func (c *Client) Threads(ctx context.Context) ([]Thread, error) {
 			return nil, fmt.Errorf("threads: %w", err)
 		}
 		if r == "l" {
+			c.threadsSeen = max(c.threadsSeen, len(out))
 			return out, nil
 		}
 		rest, ok := strings.CutPrefix(r, "m")
@@ -404,39 +403,6 @@ func (c *Client) Auxv(ctx context.Context) ([]byte, error) {
 	return c.ReadXfer(ctx, "auxv", "")
 }
 
-// AuxvEntry is one (type, value) pair of an auxiliary vector.
-type AuxvEntry struct{ Type, Value uint64 }
-
-// Auxv types commonly needed.
-const (
-	AT_PHDR  = 3
-	AT_ENTRY = 9
-	AT_BASE  = 7
-)
-
-// ParseAuxv decodes a little-endian auxv with 4- or 8-byte words, stopping
-// at AT_NULL.
-func ParseAuxv(b []byte, wordSize int) []AuxvEntry {
-	if wordSize != 4 && wordSize != 8 {
-		return nil
-	}
-	var out []AuxvEntry
-	for len(b) >= 2*wordSize {
-		var t, v uint64
-		if wordSize == 8 {
-			t, v = binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[8:])
-		} else {
-			t, v = uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[4:]))
-		}
-		if t == 0 {
-			break
-		}
-		out = append(out, AuxvEntry{t, v})
-		b = b[2*wordSize:]
-	}
-	return out
-}
-
 // ExecFile returns the path of the executable of process pid (0: the
 // current process) via qXfer:exec-file:read.
 func (c *Client) ExecFile(ctx context.Context, pid int64) (string, error) {
@@ -446,65 +412,6 @@ func (c *Client) ExecFile(ctx context.Context, pid int64) (string, error) {
 	}
 	b, err := c.ReadXfer(ctx, "exec-file", annex)
 	return string(b), err
-}
-
-// Library is one entry of qXfer:libraries-svr4:read.
-type Library struct {
-	Name string
-	LM   uint64 // address of the link_map entry
-	Addr uint64 // l_addr: load bias
-	LD   uint64 // l_ld: address of the dynamic section
-	Lmid uint64
-}
-
-// LibraryList is the parsed svr4 library list.
-type LibraryList struct {
-	MainLM    uint64
-	Libraries []Library
-}
-
-// LibrariesSVR4 reads and parses qXfer:libraries-svr4:read (gdbserver;
-// rr and QEMU do not offer it).
-func (c *Client) LibrariesSVR4(ctx context.Context) (LibraryList, error) {
-	b, err := c.ReadXfer(ctx, "libraries-svr4", "")
-	if err != nil {
-		return LibraryList{}, err
-	}
-	return ParseLibrariesSVR4(b)
-}
-
-// ParseLibrariesSVR4 parses a <library-list-svr4> document.
-func ParseLibrariesSVR4(b []byte) (LibraryList, error) {
-	var doc struct {
-		MainLM string `xml:"main-lm,attr"`
-		Libs   []struct {
-			Name string `xml:"name,attr"`
-			LM   string `xml:"lm,attr"`
-			Addr string `xml:"l_addr,attr"`
-			LD   string `xml:"l_ld,attr"`
-			Lmid string `xml:"lmid,attr"`
-		} `xml:"library"`
-	}
-	if err := xml.Unmarshal(b, &doc); err != nil {
-		return LibraryList{}, fmt.Errorf("libraries-svr4: %w", err)
-	}
-	var ll LibraryList
-	var perr error
-	num := func(s string) uint64 {
-		if s == "" {
-			return 0
-		}
-		v, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 64)
-		if err != nil && perr == nil {
-			perr = fmt.Errorf("libraries-svr4: bad address %q", s)
-		}
-		return v
-	}
-	ll.MainLM = num(doc.MainLM)
-	for _, l := range doc.Libs {
-		ll.Libraries = append(ll.Libraries, Library{Name: l.Name, LM: num(l.LM), Addr: num(l.Addr), LD: num(l.LD), Lmid: num(l.Lmid)})
-	}
-	return ll, perr
 }
 
 // ---- vFile ----

@@ -196,20 +196,3 @@ func TestParseCheckpoints(t *testing.T) {
 		t.Error("garbage accepted")
 	}
 }
-
-func TestParseLibrariesSVR4AndAuxv(t *testing.T) {
-	ll, err := ParseLibrariesSVR4([]byte(`<library-list-svr4 version="1.0" main-lm="0x7ffff7ffe2e0"><library name="/lib/x86_64-linux-gnu/libc.so.6" lm="0x7ffff7fc3690" l_addr="0x7ffff7d89000" l_ld="0x7ffff7f9e8c0" lmid="0x0"/></library-list-svr4>`))
-	if err != nil || ll.MainLM != 0x7ffff7ffe2e0 || len(ll.Libraries) != 1 || ll.Libraries[0].Addr != 0x7ffff7d89000 || ll.Libraries[0].Name != "/lib/x86_64-linux-gnu/libc.so.6" {
-		t.Errorf("%+v %v", ll, err)
-	}
-	if _, err := ParseLibrariesSVR4([]byte(`<library-list-svr4><library lm="zz"/></library-list-svr4>`)); err == nil {
-		t.Error("bad address accepted")
-	}
-	aux := []byte{9, 0, 0, 0, 0, 0, 0, 0, 0x60, 0x50, 0x55, 0x55, 0x55, 0x55, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0}
-	if e := ParseAuxv(aux, 8); len(e) != 1 || e[0] != (AuxvEntry{AT_ENTRY, 0x555555555060}) {
-		t.Errorf("auxv = %+v", e)
-	}
-	if ParseAuxv(aux, 3) != nil {
-		t.Error("word size 3 accepted")
-	}
-}

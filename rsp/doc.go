@@ -22,13 +22,13 @@
 // with the client's own table), Continue, ContinueWithSignal, Step,
 // Resume (raw vCont), ReverseContinue (Hc-1 + bc), ReverseStep (Hc<tid> +
 // bs), Interrupt (0x03, from any goroutine), Threads (qfThreadInfo), SelectThread
-// (Hg/Hc), Auxv, ExecFile, LibrariesSVR4, ReadXfer, VFileSetFS / VFileOpen /
+// (Hg/Hc), Auxv, ExecFile, ReadXfer, VFileSetFS / VFileOpen /
 // VFilePread / VFileClose / ReadFile, RRCmd (qRRCmd in both formats), When,
 // WhenTicks, WhenTid, Checkpoint, Checkpoints, DeleteCheckpoint, Restart /
 // SeekEvent / SeekTicks / RestoreCheckpoint (vRun + dummy resume + breakpoint
 // re-insertion), Monitor (qRcmd), PassSignals (QPassSignals), CurrentThread
 // (qC), Detach, Kill, Close, and Exchange for raw requests. Pure parsers:
-// ParseStop, ParseThread, ParseTargetDesc, ParseAuxv, ParseLibrariesSVR4,
+// ParseStop, ParseThread, ParseTargetDesc,
 // SignalFromLinux.
 //
 // # Concurrency

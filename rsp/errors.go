@@ -3,27 +3,30 @@ package rsp
 import (
 	"errors"
 	"fmt"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
-// Sentinel errors. Match them with errors.Is.
+// Sentinel errors. Match them with errors.Is; each but ErrHistoryStart
+// also matches its kind of internal/errkind (ErrExited is errkind.Exited…).
 var (
 	// ErrUnsupported: the server answered a request with an empty packet,
 	// which in the GDB protocol means "I do not understand this request".
-	ErrUnsupported = errors.New("rsp: request not supported by server")
+	ErrUnsupported = errkind.New("rsp: request not supported by server", errkind.Unsupported)
 
 	// ErrClosed: the connection is gone (EOF, read/write failure, Close, or a
 	// stream that could not be brought back in sync). Every later call fails
 	// with an error that wraps ErrClosed.
-	ErrClosed = errors.New("rsp: connection closed")
+	ErrClosed = errkind.New("rsp: connection closed", errkind.Closed)
 
 	// ErrRefused: the client refused to send a request because the dialect
 	// says it would crash or desynchronise the server (see Dialect), or
 	// because Exchange was asked to send a resume without allowResume.
-	ErrRefused = errors.New("rsp: request refused")
+	ErrRefused = errkind.New("rsp: request refused", errkind.Refused)
 
 	// ErrExited: the debuggee has exited (W or X stop reply was seen); no
 	// more resumes are possible except Restart.
-	ErrExited = errors.New("rsp: process exited")
+	ErrExited = errkind.New("rsp: process exited", errkind.Exited)
 
 	// ErrHistoryStart: a reverse request could not move because execution is
 	// at the start of the recorded history (QEMU answers E14 instead of a

@@ -93,6 +93,7 @@ func (c *Client) InsertBreakpoint(ctx context.Context, typ BreakpointType, addr 
 		return fmt.Errorf("insert %v at %#x: %w", typ, addr, err)
 	}
 	c.addBP(b)
+	delete(c.moribund, addr) // alive again
 	return nil
 }
 
@@ -116,6 +117,7 @@ func (c *Client) RemoveBreakpoint(ctx context.Context, typ BreakpointType, addr 
 		// or cancellation removed it. Removing it is done.
 	}
 	c.delBP(b)
+	c.retire(b)
 	return nil
 }
 
@@ -163,6 +165,13 @@ func (c *Client) noteStop(p []byte) (Stop, error) {
 
 func (c *Client) record(st Stop) {
 	c.lastStop = st
+	if st.Thread != (Thread{}) && len(c.stopThreads) < 4096 {
+		if c.stopThreads == nil {
+			c.stopThreads = map[Thread]struct{}{}
+		}
+		c.stopThreads[st.Thread] = struct{}{}
+		c.threadsSeen = max(c.threadsSeen, len(c.stopThreads))
+	}
 	c.regs = map[Thread][]byte{}
 	if st.Thread.Pid > 0 {
 		c.pid = st.Thread.Pid
@@ -347,8 +356,14 @@ func (c *Client) Continue(ctx context.Context) (Stop, error) {
 	if st, stepped, err := c.stepOver(ctx); err != nil || (stepped && !plainStep(st)) {
 		return st, err
 	}
-	st, _, err := c.resume(ctx, c.contPacket(), Forward, false)
-	return st, err
+	for {
+		st, _, err := c.resume(ctx, c.contPacket(), Forward, false)
+		if err != nil || !c.moribundHit(ctx, st) {
+			return st, err
+		}
+		// A pending hit of a breakpoint removed meanwhile: nobody asked
+		// for this stop; go on as GDB does.
+	}
 }
 
 // ContinueWithSignal resumes all threads, delivering sig (GDB numbering)

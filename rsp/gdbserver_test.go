@@ -19,6 +19,7 @@ import (
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // Integration tests against real GNU gdbserver (`gdbserver --once`), the
@@ -103,9 +104,9 @@ func gsStartOpts(t *testing.T, opts rsp.Options, prog string, args ...string) *g
 	if err != nil {
 		t.Fatalf("auxv: %v", err)
 	}
-	for _, e := range rsp.ParseAuxv(auxv, 8) {
-		if e.Type == rsp.AT_ENTRY {
-			tg.bias = e.Value - f.Entry
+	if av, err := symbols.ParseAuxv(auxv, 8, binary.LittleEndian); err == nil {
+		if e, ok := av[symbols.AT_ENTRY]; ok {
+			tg.bias = e - f.Entry
 		}
 	}
 	if tg.bias == 0 && f.Type == elf.ET_DYN {
@@ -598,7 +599,11 @@ func TestGDBServerLibrariesVFile(t *testing.T) {
 	if _, err := c.Continue(ctx); err != nil {
 		t.Fatal(err)
 	}
-	libs, err := c.LibrariesSVR4(ctx)
+	doc, err := c.ReadXfer(ctx, "libraries-svr4", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	libs, err := symbols.ParseLibrariesSVR4(string(doc))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,9 +111,6 @@ func (c *Client) restoreBreakpoints(ctx context.Context, bps []Breakpoint) {
 	}
 }
 
-// Err is the connection's fatal error (ErrClosed), nil while it is usable.
-func (c *Client) Err() error { return c.conn.deadErr() }
-
 // expectsStop reports whether a request's reply is a stop reply. A stop
 // reply received for any other request is stray (a duplicate, or the
 // answer to an interrupt that raced a stop) and is discarded.

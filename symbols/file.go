@@ -87,6 +87,22 @@ func NewFile(r io.ReaderAt) (*File, error) {
 	return &File{elf: ef, r: r}, nil
 }
 
+// FromELF wraps ELF files the caller opened and keeps open: exe, and dbg,
+// its separate debug file (nil or exe: none; no other is searched for).
+// Sections are read through debug/elf, which copies; Close releases
+// nothing of theirs.
+func FromELF(exe, dbg *elf.File) *File {
+	f := &File{elf: exe}
+	f.dbgOnce.Do(func() {
+		if dbg == nil || dbg == exe {
+			f.dbgErr = fmt.Errorf("elf file given without a debug file: %w", ErrNoDebugFile)
+			return
+		}
+		f.dbg = &File{elf: dbg}
+	})
+	return f
+}
+
 // Close releases the file and any separate debug file it opened.
 func (f *File) Close() error {
 	var errs []error

@@ -99,13 +99,14 @@ func lastComponent(name string) string {
 	return name[start:]
 }
 
-// stripParams removes a trailing parameter list (and the qualifiers after
+// StripParams removes a trailing parameter list (and the qualifiers after
 // it) from a demangled function name: "a::f(int) const" → "a::f". Names
 // without one are returned unchanged ("(anonymous namespace)::g",
-// "X::operator()").
-func stripParams(name string) string {
+// "ns::(anonymous namespace)", "X::operator()"). It is the one parameter
+// stripper of the module (symbol lookups and DWARF function names).
+func StripParams(name string) string {
 	end := strings.LastIndexByte(name, ')')
-	if end < 0 || !onlyQualifiers(name[end+1:]) {
+	if end < 0 || !onlyQualifiers(name[end+1:]) || strings.HasSuffix(name, "(anonymous namespace)") {
 		return name
 	}
 	depth := 0
@@ -119,7 +120,7 @@ func stripParams(name string) string {
 				if strings.HasSuffix(name[:i], "operator") {
 					return name // "operator()" itself
 				}
-				return name[:i]
+				return strings.TrimSpace(name[:i])
 			}
 		}
 	}

@@ -33,11 +33,30 @@ func TestStripParamsAndLastComponent(t *testing.T) {
 		{"s<int>::f(x)::Guard::~Guard()", "s<int>::f(x)::Guard::~Guard", "~Guard"},
 		{"e::operator void (e::*)()() const", "e::operator void (e::*)()", "operator void (e::*)()"},
 	} {
-		if got := stripParams(tc.in); got != tc.stripped {
-			t.Errorf("stripParams(%q) = %q, want %q", tc.in, got, tc.stripped)
+		if got := StripParams(tc.in); got != tc.stripped {
+			t.Errorf("StripParams(%q) = %q, want %q", tc.in, got, tc.stripped)
 		}
-		if got := lastComponent(stripParams(tc.in)); got != tc.last {
+		if got := lastComponent(StripParams(tc.in)); got != tc.last {
 			t.Errorf("lastComponent(%q) = %q, want %q", tc.in, got, tc.last)
+		}
+	}
+}
+
+// TestStripParamsDWARFNames: the names dwarf's function index strips.
+func TestStripParamsDWARFNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"f(int, char*)":                      "f",
+		"geo::Circle::area() const":          "geo::Circle::area",
+		"geo::Circle::area()":                "geo::Circle::area",
+		"geo::(anonymous namespace)::hidden": "geo::(anonymous namespace)::hidden",
+		"geo::(anonymous namespace)":         "geo::(anonymous namespace)",
+		"S::operator()":                      "S::operator()",
+		"S::operator()(int)":                 "S::operator()",
+		"twice<int>(int)":                    "twice<int>",
+		"main":                               "main",
+	} {
+		if got := StripParams(in); got != want {
+			t.Errorf("StripParams(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -57,6 +57,7 @@ func (s Symbol) Contains(addr uint64) bool {
 // symtab is the decoded, indexed symbol table of a File.
 type symtab struct {
 	syms   []Symbol // sorted by address, then preference
+	funcs  []Symbol // code symbols as GDB picks them (see FunctionAt)
 	tls    []Symbol // STT_TLS symbols (Addr is an offset in the TLS block)
 	groups []int    // index in syms of the first symbol of each address
 	secs   []secRange
@@ -132,6 +133,7 @@ func (f *File) loadSymbols() (*symtab, error) {
 // Thread-local symbols are kept apart: their values are offsets, not
 // addresses, so only name lookups find them.
 func newSymtab(all []Symbol, secs []secRange) *symtab {
+	funcs := gdbFunctions(all) // before sorting: ties go by table order
 	var tls []Symbol
 	all = slices.DeleteFunc(all, func(s Symbol) bool {
 		if s.Type == elf.STT_TLS {
@@ -147,7 +149,7 @@ func newSymtab(all []Symbol, secs []secRange) *symtab {
 	all = slices.CompactFunc(all, same)
 	slices.SortFunc(tls, compareSymbols)
 	tls = slices.CompactFunc(tls, same)
-	st := &symtab{syms: all, tls: tls, secs: secs}
+	st := &symtab{syms: all, funcs: funcs, tls: tls, secs: secs}
 	for i := range all {
 		if i == 0 || all[i].Addr != all[i-1].Addr {
 			st.groups = append(st.groups, i)
@@ -311,8 +313,8 @@ func (st *symtab) lookupName(name string) ([]Symbol, error) {
 	global := strings.HasPrefix(name, "::")
 	name = strings.TrimPrefix(name, "::")
 	idx := slices.Clone(st.byName[name])
-	withParams := stripParams(name) != name
-	for _, i := range st.byLast[lastComponent(stripParams(name))] {
+	withParams := StripParams(name) != name
+	for _, i := range st.byLast[lastComponent(StripParams(name))] {
 		if withParams {
 			// "Foo::bar(int)": compare with the full demangled name.
 			full := Demangle(st.at(i).Name)

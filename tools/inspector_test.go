@@ -79,3 +79,52 @@ func TestInspectorSmoke(t *testing.T) {
 		t.Errorf("rr_backtrace without a session: exit %d, want 5:\n%s", code, out)
 	}
 }
+
+// TestInspectorResourcesPrompts lists and reads resources and prompts with
+// the Inspector CLI (one server per invocation, so no session exists).
+func TestInspectorResourcesPrompts(t *testing.T) {
+	ins := inspector(t)
+	bin := serverBin(t)
+	home := t.TempDir()
+	run := func(args ...string) (string, int) {
+		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, ins, append([]string{"--cli", bin}, args...)...)
+		cmd.Env = append(os.Environ(), "HOME="+home)
+		out, err := cmd.CombinedOutput() // errors are on stderr
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return string(out), ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("mcp-inspector %v: %v", args, err)
+		}
+		return string(out), 0
+	}
+	tests := []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"--method", "resources/list"}, 0, []string{`"uri": "rrmcp://recordings"`, `"uri": "rrmcp://sessions"`}},
+		{[]string{"--method", "resources/templates/list"}, 0, []string{"rrmcp://recordings/{name}", "rrmcp://sessions/{session}/sources",
+			"rrmcp://sessions/{session}/source/{+path}", "rrmcp://sessions/{session}/output", "rrmcp://sessions/{session}/packets"}},
+		{[]string{"--method", "resources/read", "--uri", "rrmcp://sessions"}, 0, []string{`\"sessions\": []`}},
+		{[]string{"--method", "resources/read", "--uri", "rrmcp://recordings"}, 0, []string{`\"recordings\"`, home + "/.local/share/rr"}},
+		{[]string{"--method", "resources/read", "--uri", "rrmcp://sessions/s1/packets"}, 1, []string{"no such session"}},
+		{[]string{"--method", "prompts/list"}, 0, []string{`"investigate_crash"`, `"find_corruption"`, `"reproduce_flaky"`, `"compare_runs"`}},
+		{[]string{"--method", "prompts/get", "--prompt-name", "investigate_crash", "--prompt-args", "command=./app"}, 0, []string{"./app", "rr_record", "rr_watchpoint_set"}},
+		{[]string{"--method", "prompts/get", "--prompt-name", "compare_runs", "--prompt-args", "good_trace=/a"}, 1, []string{`\"bad_trace\" is required`}},
+	}
+	for _, tt := range tests {
+		out, code := run(tt.args...)
+		if code != tt.code {
+			t.Errorf("%v: exit %d, want %d:\n%.1500s", tt.args, code, tt.code, out)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: no %q in:\n%.1500s", tt.args, w, out)
+			}
+		}
+	}
+}

@@ -36,12 +36,16 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	if opts.Log == nil {
 		opts.Log = func(string, ...any) {}
 	}
+	hooks := &server.Hooks{}
 	s := server.NewMCPServer("rrmcp", Version,
+		server.WithHooks(hooks),
 		server.WithToolCapabilities(false),
+		server.WithResourceCapabilities(true, true),
+		server.WithPromptCapabilities(false),
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 	)
-	r := &registry{srv: s, m: m, log: opts.Log, timing: opts.Timing}
+	r := &registry{srv: s, m: m, log: opts.Log, hooks: hooks, timing: opts.Timing}
 	r.recordingTools()
 	r.sessionTools()
 	r.execTools()
@@ -51,13 +55,17 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 	r.checkpointTools()
 	r.rawTools()
 	r.signalTools()
+	r.coreTools()
+	r.resources()
+	r.prompts()
 	return s
 }
 
 type registry struct {
-	srv *server.MCPServer
-	m   *session.Manager
-	log func(format string, args ...any)
+	srv   *server.MCPServer
+	hooks *server.Hooks
+	m     *session.Manager
+	log   func(format string, args ...any)
 	// timing: report server time per call in _meta (Options.Timing).
 	timing bool
 }

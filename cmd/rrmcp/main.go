@@ -5,7 +5,10 @@
 //
 // It reads the RR_MCP_TIMEOUT_* environment variables (seconds): STARTUP
 // (30), CONNECT (60), FORWARD (120), REVERSE (300), BREAKPOINT (30), EVAL
-// (30). Diagnostics go to stderr; stdout carries only MCP messages.
+// (30), and RRMCP_SOURCE_MAP ("from=to;…", where to read the sources the
+// debug information names). Diagnostics go to stderr; stdout carries only
+// MCP messages. One JSON-RPC line is at most 4 MiB (a longer one gets a
+// "request too large" error).
 //
 // On SIGINT, SIGTERM, SIGHUP or end of input every session is stopped and no rr,
 // gdbserver or gdb process is left behind.
@@ -22,16 +25,43 @@ import (
 
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/rrmcp/rrmcp/internal/claudehook"
 	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/tools"
 )
 
+// release is the release the binary was built as (make dist sets it with
+// -ldflags -X main.release=...); empty in a development build.
+var release string
+
 func main() {
 	version := flag.Bool("version", false, "print the version and exit")
+	reference := flag.Bool("tool-reference", false, "print the Markdown tool reference (docs/TOOLS.md) and exit")
+	hook := flag.Bool("claude-hook", false, "run as the Claude Code plugin's hook: read a PostToolUse event on stdin, suggest rr after a crash")
 	verbose := flag.Bool("v", os.Getenv("RRMCP_DEBUG") != "", "log diagnostics to stderr (also RRMCP_DEBUG=1)")
 	flag.Parse()
 	if *version {
-		fmt.Println("rrmcp", tools.Version)
+		if release != "" {
+			fmt.Println("rrmcp", tools.Version, release)
+		} else {
+			fmt.Println("rrmcp", tools.Version)
+		}
+		return
+	}
+	if *hook {
+		if err := claudehook.Run(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "rrmcp:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *reference {
+		m := session.NewManager(session.Config{})
+		defer m.Close()
+		if err := tools.Reference(context.Background(), os.Stdout, tools.New(m, tools.Options{})); err != nil {
+			fmt.Fprintln(os.Stderr, "rrmcp:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	os.Exit(run(*verbose))
@@ -47,7 +77,12 @@ func run(verbose bool) int {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		return 2
 	}
-	m := session.NewManager(session.Config{Timeouts: to, Log: logf})
+	srcMap, err := session.ParseSourceMap(os.Getenv("RRMCP_SOURCE_MAP"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "rrmcp:", err)
+		return 2
+	}
+	m := session.NewManager(session.Config{Timeouts: to, Log: logf, SourceMap: srcMap})
 	defer m.Close()
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)

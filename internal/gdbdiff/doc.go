@@ -40,8 +40,9 @@
 // every local and argument of frame 0 with its value; and the value of
 // every expression in the table. The test prints
 // "gdb-differential: N stops, M agree" and fails unless every difference
-// is listed with a reason in testdata/known_differences.txt; an entry that
-// no longer differs fails the test as stale.
+// is listed with a reason and both expected values (ours and GDB's) in
+// testdata/known_differences.txt; a listed field that differs in any other
+// way fails, and an entry that no longer differs fails the test as stale.
 //
 // Normalisations (each hides only presentation, never a value):
 //   - source files are compared by base name (GDB's "file" is the name in
@@ -69,6 +70,21 @@
 // The stops expect GDB 13 and glibc's separate debug file (Debian:
 // libc6-dbg), which GDB and the engine both read for libc frames; without
 // them the test skips (fails with CI=true).
+//
+// The real-world differential (realworld_test.go) runs the same drivers,
+// session side against GDB, on programs we did not write, from Debian
+// source packages that realworld/Makefile fetches once (apt-get source)
+// and builds into realworld/build: lua 5.4 (gcc, in its source tree; also
+// -m32), cJSON's test program (clang, CMake out of tree) and pugixml's
+// traverse_walker sample (g++, CMake out of tree), each at -O0 and -O2.
+// Its stops are testdata/realworld_points.txt; the expressions of
+// testdata/realworld_stops.txt are generated mechanically from GDB's
+// variable objects at each stop (-regen-realworld): every local and
+// argument, a cast of each scalar and pointer, and each child one level
+// down (struct members, pointer targets, array elements, with GDB's path
+// expressions). It prints "real-world-differential: N stops, M agree;
+// expressions E/T agree" and fails on a difference not listed with its
+// reason in testdata/realworld_known.txt, or on a stale entry there.
 //
 // Each side runs under a deadline; a side that does not return (a decoder
 // looping without looking at its context) fails the test, and its

@@ -37,7 +37,7 @@ func newGDBSide(prog string, args, env []string) *gdbSide {
 }
 
 func (g *gdbSide) start(ctx context.Context) error {
-	srv, addr, err := proc.StartGDBServer(ctx, g.prog, g.args, filepath.Dir(g.prog), g.env)
+	srv, addr, err := startServer(ctx, g.prog, g.args, filepath.Dir(g.prog), g.env)
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"debug/elf"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -32,7 +33,6 @@ type oursSide struct {
 
 	mods   []*module // main program first
 	bps    map[int][]uint64
-	gone   map[uint64]bool // addresses of removed breakpoints
 	watch  map[int]*watch
 	thread rsp.Thread
 	signal rsp.Signal // to deliver on the next resume
@@ -55,11 +55,11 @@ type watch struct {
 }
 
 func newOursSide(prog string, args, env []string) *oursSide {
-	return &oursSide{prog: prog, args: args, env: env, bps: map[int][]uint64{}, gone: map[uint64]bool{}, watch: map[int]*watch{}}
+	return &oursSide{prog: prog, args: args, env: env, bps: map[int][]uint64{}, watch: map[int]*watch{}}
 }
 
 func (o *oursSide) start(ctx context.Context) error {
-	srv, addr, err := proc.StartGDBServer(ctx, o.prog, o.args, filepath.Dir(o.prog), o.env)
+	srv, addr, err := startServer(ctx, o.prog, o.args, filepath.Dir(o.prog), o.env)
 	if err != nil {
 		return err
 	}
@@ -79,13 +79,11 @@ func (o *oursSide) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var entry uint64
-	for _, e := range rsp.ParseAuxv(av, m.img.PtrSize()) {
-		if e.Type == rsp.AT_ENTRY {
-			entry = e.Value
-		}
+	aux, err := symbols.ParseAuxv(av, m.img.PtrSize(), binary.LittleEndian)
+	if err != nil {
+		return err
 	}
-	m.bias = entry - m.img.ELF().Entry
+	m.bias = symbols.BiasFromEntry(m.sym, aux[symbols.AT_ENTRY])
 	m.setExtent()
 	o.mods = []*module{m}
 	// Run to main the way "break main" resolves it (GDB: -break-insert -t main).
@@ -161,7 +159,14 @@ func (m *module) close() {
 
 // loadLibraries adds the shared libraries gdbserver lists (svr4).
 func (o *oursSide) loadLibraries(ctx context.Context) error {
-	libs, err := o.c.LibrariesSVR4(ctx)
+	doc, err := o.c.ReadXfer(ctx, "libraries-svr4", "")
+	if errors.Is(err, rsp.ErrUnsupported) {
+		return nil // QEMU user mode has no library list: the program's own frames only
+	}
+	if err != nil {
+		return fmt.Errorf("libraries: %w", err)
+	}
+	libs, err := symbols.ParseLibrariesSVR4(string(doc))
 	if err != nil {
 		return fmt.Errorf("libraries: %w", err)
 	}
@@ -173,7 +178,7 @@ func (o *oursSide) loadLibraries(ctx context.Context) error {
 		if l.Name == "" || known[l.Name] || !strings.HasPrefix(l.Name, "/") {
 			continue
 		}
-		m, err := openModule(l.Name, l.Addr)
+		m, err := openModule(l.Name, l.LAddr)
 		if err != nil {
 			continue // vdso and the like
 		}
@@ -274,7 +279,6 @@ func (o *oursSide) disarm(ctx context.Context, i int) error {
 		if err := o.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, a, 0); err != nil {
 			return err
 		}
-		o.gone[a] = true
 	}
 	delete(o.bps, i)
 	return nil
@@ -364,13 +368,6 @@ func (o *oursSide) resume(ctx context.Context) (event, error) {
 					hits = append(hits, i)
 				}
 			}
-		}
-		if len(hits) == 0 && st.SWBreak && o.gone[pc] {
-			// Another thread had hit this breakpoint at the same time
-			// as the one we reported; gdbserver reports its pending
-			// hit after we removed the breakpoint. GDB drops such
-			// hits (moribund locations); so do we.
-			continue
 		}
 		if len(hits) == 0 {
 			return event{}, fmt.Errorf("SIGTRAP at %#x, not at a breakpoint (%s)", pc, st.Raw)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -34,7 +33,7 @@ func newSessionSide(prog string, args, env []string) *sessionSide {
 }
 
 func (d *sessionSide) start(ctx context.Context) error {
-	srv, addr, err := proc.StartGDBServer(ctx, d.prog, d.args, filepath.Dir(d.prog), d.env)
+	srv, addr, err := startServer(ctx, d.prog, d.args, filepath.Dir(d.prog), d.env)
 	if err != nil {
 		return err
 	}
@@ -94,19 +93,8 @@ func (d *sessionSide) disarm(ctx context.Context, i int) error {
 	return d.s.RemoveBreakpoint(ctx, n)
 }
 
-// spuriousSteps counts Continue calls the session ended with reason
-// "step": when two threads hit a breakpoint at once and the first hit's
-// breakpoint is removed, gdbserver still reports the second thread's
-// pending SIGTRAP; GDB drops it, the session reports a stop. It depends on
-// thread timing, so it is logged, not compared.
-var spuriousSteps atomic.Int32
-
 func (d *sessionSide) resume(ctx context.Context) (event, error) {
 	st, err := d.s.Continue(ctx, false)
-	for err == nil && st.Reason == "step" {
-		spuriousSteps.Add(1)
-		st, err = d.s.Continue(ctx, false)
-	}
 	if err != nil {
 		return event{}, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/rrmcp/rrmcp/internal/relay"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 var shapes struct {
@@ -407,7 +408,7 @@ func TestEvaluateThreads(t *testing.T) {
 	}
 	var bias uint64
 	for i := 0; i+16 <= len(auxv); i += 16 {
-		if binary.LittleEndian.Uint64(auxv[i:]) == rsp.AT_ENTRY {
+		if symbols.AuxType(binary.LittleEndian.Uint64(auxv[i:])) == symbols.AT_ENTRY {
 			bias = binary.LittleEndian.Uint64(auxv[i+8:]) - entry
 		}
 	}

@@ -150,6 +150,13 @@ func (p *Process) notify() {
 	p.mu.Unlock()
 }
 
+// Changed returns a channel closed when the next output line arrives.
+func (p *Process) Changed() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.changed
+}
+
 // Pid returns the child's process id (also its process-group id).
 func (p *Process) Pid() int { return p.cmd.Process.Pid }
 

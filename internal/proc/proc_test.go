@@ -150,3 +150,37 @@ func TestGrandchildHoldsPipes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestStartQEMUUser: qemu-i386 -g starts the -m32 test program stopped at
+// its first instruction, and its gdbstub answers on the returned address
+// (the peer for i386 programs where the kernel cannot execute them).
+func TestStartQEMUUser(t *testing.T) {
+	qemu := testenv.NeedTool(t, "qemu-i386")
+	prog := testenv.Prog(t, "counter-m32")
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	p, addr, err := StartQEMUUser(ctx, qemu, prog, nil, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop(time.Second) //nolint:errcheck
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write([]byte("$?#3f")); err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadDeadline(time.Now().Add(10 * time.Second)) //nolint:errcheck
+	b := make([]byte, 64)
+	n, err := c.Read(b)
+	for err == nil && !strings.Contains(string(b[:n]), "#") {
+		var m int
+		m, err = c.Read(b[n:])
+		n += m
+	}
+	if err != nil || !strings.Contains(string(b[:n]), "$T05") {
+		t.Fatalf("stop reply of qemu-i386: %q %v, want a T05 stop", b[:n], err)
+	}
+}

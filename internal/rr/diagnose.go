@@ -3,6 +3,7 @@ package rr
 import (
 	"errors"
 	"fmt"
+	"github.com/rrmcp/rrmcp/internal/errkind"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,8 +28,11 @@ func (f *Failure) Error() string {
 	return s
 }
 
-// Is reports whether target is ErrUnavailable.
-func (f *Failure) Is(target error) bool { return target == ErrUnavailable }
+// Is reports whether target is ErrUnavailable or errkind.Unsupported: rr
+// cannot do its work on this machine as it is.
+func (f *Failure) Is(target error) bool {
+	return target == ErrUnavailable || target == errkind.Unsupported
+}
 
 // ErrNotInstalled is the Failure for an rr that is not on PATH.
 var ErrNotInstalled = &Failure{Cause: "rr is not installed (not on PATH)",

@@ -126,6 +126,9 @@ func fakeReplay(mode string, args []string) int {
 	case "noprocess":
 		fmt.Fprintln(os.Stderr, "No process 99 found. Try 'rr ps'.")
 		return 2
+	case "nopmu":
+		fmt.Fprintln(os.Stderr, "[FATAL ./src/PerfCounters.cc:306:start_counter()] Unable to open performance counter with 'perf_event_open'; are hardware perf events available?")
+		return 1
 	case "silent":
 		select {} // never listens; the caller's deadline must fire
 	}

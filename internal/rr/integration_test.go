@@ -11,6 +11,7 @@ import (
 	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
+	syms "github.com/rrmcp/rrmcp/symbols"
 )
 
 // TestRRReverseWatchpoint is the end-to-end rr test: record testprogs'
@@ -158,11 +159,13 @@ func loadBias(ctx context.Context, t *testing.T, c *rsp.Client, prog string) uin
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range rsp.ParseAuxv(raw, 8) {
-		if e.Type == rsp.AT_ENTRY {
-			return e.Value - f.Entry
-		}
+	av, err := syms.ParseAuxv(raw, 8, binary.LittleEndian)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no AT_ENTRY in auxv")
-	return 0
+	e, ok := av[syms.AT_ENTRY]
+	if !ok {
+		t.Fatal("no AT_ENTRY in auxv")
+	}
+	return e - f.Entry
 }

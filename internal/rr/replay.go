@@ -2,7 +2,6 @@ package rr
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -10,12 +9,13 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/rrmcp/rrmcp/internal/errkind"
 	"github.com/rrmcp/rrmcp/internal/proc"
 )
 
 // ErrNoProcess: the process asked for with ReplayOptions.Pid is not in the
 // recording (rr says "No process ... found. Try 'rr ps'.").
-var ErrNoProcess = errors.New("no such process in the recording")
+var ErrNoProcess = errkind.New("no such process in the recording", errkind.NotFound)
 
 // ReplayOptions say what `rr replay -s 0` should serve.
 type ReplayOptions struct {
@@ -173,6 +173,9 @@ func (r *Replay) Done() <-chan struct{} { return r.p.Done() }
 
 // Output returns the last n lines rr and the replayed program printed.
 func (r *Replay) Output(n int) string { return r.p.Tail(n) }
+
+// Changed returns a channel closed when rr prints its next line.
+func (r *Replay) Changed() <-chan struct{} { return r.p.Changed() }
 
 // Lines returns the retained output lines after sequence number after.
 func (r *Replay) Lines(after int64) []proc.Line { return r.p.Lines(after) }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
 func testCtx(t *testing.T, d time.Duration) context.Context {
@@ -69,6 +71,18 @@ func TestStartReplayLifecycle(t *testing.T) {
 				t.Errorf("output tail lacks the fake's stdout:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestStartReplayNoPMU: rr's FATAL about perf_event_open becomes a
+// *Failure naming the missing counters, an errkind.Unsupported, so that no
+// caller reads rr's text.
+func TestStartReplayNoPMU(t *testing.T) {
+	ctx := testCtx(t, 20*time.Second)
+	_, err := StartReplay(ctx, ReplayOptions{TraceDir: fakeTrace(t), RR: fakeRRPath(t), Env: fakeEnv("nopmu")})
+	f, ok := AsFailure(err)
+	if !ok || !strings.Contains(f.Cause, "performance counter") || !errors.Is(err, errkind.Unsupported) || errors.Is(err, ErrNoProcess) {
+		t.Fatalf("err = %v, want a no-PMU Failure (Unsupported)", err)
 	}
 }
 

@@ -66,10 +66,20 @@ func (s *Session) ptrSize() int {
 
 // defaultRegisters are the registers rr_registers shows when none are
 // named, as GDB's "info registers" lists them.
+// Those the target does not have (fs_base on gdbserver's i386
+// description) are left out.
 func (s *Session) defaultRegisters() []string {
+	names := defaultRegs
 	if s.i386() {
-		return []string{"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "eip", "eflags",
+		names = []string{"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "eip", "eflags",
 			"cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base"}
 	}
-	return defaultRegs
+	td := s.c.Target()
+	var out []string
+	for _, n := range names {
+		if _, ok := td.Lookup(n); ok {
+			out = append(out, n)
+		}
+	}
+	return out
 }

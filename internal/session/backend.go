@@ -88,13 +88,6 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 	return s, st, nil
 }
 
-func netJoin(host, port string) string {
-	if strings.Contains(host, ":") {
-		return "[" + host + "]:" + port
-	}
-	return host + ":" + port
-}
-
 // StartLive runs o.Command under gdbserver (or attaches gdbserver to
 // o.AttachPID) and connects to it. The program stops before its first
 // instruction.

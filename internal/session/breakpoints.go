@@ -237,6 +237,9 @@ func (s *Session) removeEntry(ctx context.Context, b *breakpoint, a uint64) erro
 // *address, optionally with a condition evaluated at each hit.
 func (s *Session) SetBreakpoint(ctx context.Context, location, cond string, temporary bool) (Breakpoint, error) {
 	var out Breakpoint
+	if s.kind == KindCore {
+		return out, s.coreCannotMove()
+	}
 	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
 		location = strings.TrimSpace(location)
 		b, err := s.resolveBreakpoint(ctx, location)
@@ -577,6 +580,9 @@ func (s *Session) checkCondition(ctx context.Context, cond string) error {
 // SetWatchpoint watches the lvalue expr for writes, reads or any access.
 func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Breakpoint, error) {
 	var out Breakpoint
+	if s.kind == KindCore {
+		return out, s.coreCannotMove()
+	}
 	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
 		if s.exited != nil {
 			return s.exitedErr("cannot set a watchpoint")

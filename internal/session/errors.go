@@ -1,36 +1,39 @@
 package session
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
-// Error vocabulary of the package. Match with errors.Is; the wrapped text
-// says what exactly went wrong.
+// Error vocabulary of the package: the kinds of internal/errkind (one
+// vocabulary for every layer), so that errors.Is(err, ErrNotFound) also
+// holds for a dwarf or symbols "not found". Match with errors.Is; the
+// wrapped text says what exactly went wrong.
 var (
 	// ErrNoSession: no session with that id, or none at all.
-	ErrNoSession = errors.New("no such session")
+	ErrNoSession = errkind.NoSession
 	// ErrNotStopped: the target is running (a resume is in flight).
-	ErrNotStopped = errors.New("the target is not stopped")
+	ErrNotStopped = errkind.NotStopped
 	// ErrNoReverse: reverse execution or event seeking on a backend that
 	// cannot go backwards.
-	ErrNoReverse = errors.New("reverse execution is not available")
+	ErrNoReverse = errkind.NoReverse
 	// ErrUnsupported: the backend or server does not offer the operation.
-	ErrUnsupported = errors.New("not supported")
+	ErrUnsupported = errkind.Unsupported
 	// ErrExited: the debuggee has exited; only reverse execution (rr) or
 	// stopping the session make sense.
-	ErrExited = errors.New("the program has exited")
+	ErrExited = errkind.Exited
 	// ErrTimeout: the operation ran past its RR_MCP_TIMEOUT_* limit. A
 	// resume was interrupted and the session is still usable.
-	ErrTimeout = errors.New("timed out")
+	ErrTimeout = errkind.Timeout
 	// ErrNotFound: no function, file, line, variable, thread, frame,
 	// breakpoint or checkpoint matches.
-	ErrNotFound = errors.New("not found")
+	ErrNotFound = errkind.NotFound
 	// ErrNoDebugInfo: the program has no usable DWARF for the request.
-	ErrNoDebugInfo = errors.New("no debug information")
+	ErrNoDebugInfo = errkind.NoDebugInfo
 	// ErrUnsupportedExpr: the native evaluator cannot handle the
 	// expression and no fallback engine answered it.
-	ErrUnsupportedExpr = errors.New("unsupported expression")
+	ErrUnsupportedExpr = errkind.UnsupportedExpr
 )
 
 // ArgError reports invalid input: which argument, and why.

@@ -142,7 +142,10 @@ func (fs *frameScope) Global(name string) (dwarf.Object, error) {
 			return fs.varObject(v)
 		}
 	}
-	return dwarf.Object{}, fmt.Errorf("no symbol %q in current context: %w", name, dwarf.ErrNotFound)
+	if o, ok := fs.s.elfData(fs.ctx, name); ok {
+		return o, nil
+	}
+	return dwarf.Object{}, &dwarf.NoSymbolError{Name: name, Hint: fs.noSymbolHint(name)}
 }
 
 func (fs *frameScope) Register(name string) (dwarf.Object, error) {
@@ -244,8 +247,6 @@ func exprError(expr string, err error) error {
 	switch {
 	case errors.As(err, &se):
 		return argErrorf("expression", "%q: %v", expr, err)
-	case errors.Is(err, dwarf.ErrNotFound):
-		return fmt.Errorf("%q: %v: %w", expr, err, ErrNotFound)
 	case errors.Is(err, ErrExited):
 		return err
 	}
@@ -404,6 +405,9 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 		fs := &frameScope{s: s, ctx: ctx, f: f, img: f.Image, env: s.valueEnv(ctx, f.Image, f.Bias)}
 		fs.tr = fs.env.Types
 		add := func(v dwarf.Variable, kind string) {
+			if v.Name == "" {
+				return // an unnamed parameter: GDB lists no symbol for it
+			}
 			val := Value{Name: v.Name, Kind: kind}
 			o, err := fs.varObject(v)
 			if err != nil {
@@ -420,7 +424,7 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				if v.LocErr != nil {
 					val.Error = v.LocErr.Error()
 				}
-				val.Value = "<optimized out>"
+				val.Value = dwarf.OptimizedOutText(o.Type)
 				out = append(out, val)
 				return
 			}

@@ -19,6 +19,9 @@ const maxSteps = 200000
 
 // canMove checks that the target can be resumed in the given direction.
 func (s *Session) canMove(rev bool) error {
+	if s.kind == KindCore {
+		return s.coreCannotMove()
+	}
 	if rev && !s.caps.Reverse {
 		switch s.kind {
 		case KindLive:
@@ -52,9 +55,9 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 		pc0 = s.pcOr0(ctx)
 	}
 	s.invalidate()
-	s.running.Store(true)
-	st, err := f(ctx)
-	s.running.Store(false)
+	s.setRunning(true)
+	st, err := atHistoryStart(f(ctx))
+	s.setRunning(false)
 	s.invalidate()
 	if _, ok := s.tconds[pc0]; ok {
 		// A step-over of the breakpoint at pc0 re-inserted it plain.
@@ -78,7 +81,11 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		switch {
 		case rev:
-			return s.c.ReverseContinue(ctx)
+			st, err := s.c.ReverseContinue(ctx)
+			if err == nil {
+				st = s.explainReverseStop(ctx, st)
+			}
+			return st, err
 		case sig != 0:
 			// Like GDB, continuing after a signal stop delivers the
 			// signal: the handler runs, or a SIGSEGV kills the program.
@@ -129,9 +136,11 @@ func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 		return out, true
 	}
 	s.noteSignalsSeen(out)
-	if out.Reason == "watchpoint" && out.Watch != nil {
+	if out.Reason == "watchpoint" && out.Watch != nil && !(st.Direction == rsp.Reverse && s.c.Dialect() == rsp.DialectQEMU) {
 		// Like GDB, a write watchpoint reports only writes that change
-		// the value.
+		// the value. Not on QEMU in reverse: its stop is right after the
+		// write (docs/peers.md §2.4), whose previous value is not known
+		// there. (rr stops before the write when going backwards.)
 		if b, err := s.findBP(out.Watch.Number); err == nil && b.typ == rsp.WriteWatchpoint && !b.changed {
 			b.hits--
 			return out, true

@@ -3,10 +3,12 @@ package session
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
@@ -19,8 +21,20 @@ func liveSession(tb testing.TB, prog, fn string) *Session {
 	tb.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{path}})
-	if err != nil {
+	var s *Session
+	var err error
+	if testenv.IsI386(path) && testenv.I386Peer(tb) == "qemu-i386" {
+		// This kernel cannot run i386 programs: QEMU user mode runs it.
+		srv, addr, err := proc.StartQEMUUser(ctx, "qemu-i386", path, nil, filepath.Dir(path), nil)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tb.Cleanup(func() { srv.Stop(time.Second) }) //nolint:errcheck
+		s, _, err = m.Connect(ctx, ConnectOptions{Address: addr, Program: path})
+		if err != nil {
+			tb.Fatal(err)
+		}
+	} else if s, _, err = m.StartLive(ctx, LiveOptions{Command: []string{path}}); err != nil {
 		tb.Fatal(err)
 	}
 	if fn != "" {

@@ -24,6 +24,10 @@ type Config struct {
 	// PacketLog, if set, receives every RSP packet of every session (one
 	// line each, see rsp.Options.PacketLog); for tests and benchmarks.
 	PacketLog io.Writer
+	// SourceMap rewrites the source paths the debug information names
+	// before they are read (GDB's set substitute-path), e.g. when the
+	// program was built elsewhere. Only named files are ever read.
+	SourceMap []PathSubstitution
 }
 
 // Manager owns the sessions of one MCP server. It is safe for concurrent

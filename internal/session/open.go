@@ -17,7 +17,7 @@ import (
 func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer string) (*Stop, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Connect)
 	defer cancel()
-	c, err := rsp.Dial(cctx, s.addr, rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.cfg.PacketLog, InterruptTimeout: m.cfg.Timeouts.Interrupt})
+	c, err := rsp.Dial(cctx, s.addr, rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.packetWriter(s), InterruptTimeout: m.cfg.Timeouts.Interrupt})
 	if err != nil {
 		return nil, fmt.Errorf("connect to the debug server at %s (raise RR_MCP_TIMEOUT_CONNECT if it is slow): %w", s.addr, err)
 	}

@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/qemu"
 	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // Sessions on QEMU's record/replay of the i386 multiboot test kernel
@@ -76,7 +79,11 @@ func qemuSession(t *testing.T, ctx context.Context) (*Session, *Stop, *qemu.Repl
 		t.Fatal(err)
 	}
 	t.Cleanup(rep.Kill)
-	m := NewManager(Config{})
+	cfg := Config{}
+	if os.Getenv("RRMCP_QEMU_PACKETS") != "" {
+		cfg.PacketLog = os.Stderr
+	}
+	m := NewManager(cfg)
 	t.Cleanup(m.Close)
 	s, st, err := m.Connect(ctx, ConnectOptions{Address: rep.Addr(), Program: kernel})
 	if err != nil {
@@ -145,5 +152,157 @@ func TestQEMUKernelStart(t *testing.T) {
 	}
 	if got["sum"] != "3" || got["i"] != "2" {
 		t.Errorf("kmain locals %v: want sum 3, i 2", got)
+	}
+}
+
+// errQEMUHung marks a QEMU operation that got no answer in time: QEMU
+// 10.0's replay deadlocks now and then inside a reverse seek, more often
+// under load (docs/peers.md §2.5; rsp/qemu_test.go measured it).
+var errQEMUHung = errors.New("qemu replay hung")
+
+// qemuOpTimeout bounds one session call on the replay.
+const qemuOpTimeout = 20 * time.Second
+
+// runQEMUSession runs scenario on a fresh replay, once more if QEMU hung;
+// two hangs skip the test saying so (a deadlocked QEMU says nothing about
+// the session), any other failure fails it. make test runs these tests
+// alone, after the rest (TestQEMUReverse*, TestQEMUHistory*).
+func runQEMUSession(t *testing.T, scenario func(ctx context.Context, s *Session, rep *qemu.Replay) error) {
+	t.Helper()
+	var hangs []error
+	for attempt := 1; attempt <= 2; attempt++ {
+		err := func() error {
+			ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+			defer cancel()
+			s, _, rep := qemuSession(t, ctx)
+			defer rep.Kill()
+			return scenario(ctx, s, rep)
+		}()
+		if err == nil {
+			return
+		}
+		if !errors.Is(err, errQEMUHung) {
+			t.Fatalf("attempt %d: %v", attempt, err)
+		}
+		t.Logf("attempt %d: %v; QEMU was killed", attempt, err)
+		hangs = append(hangs, err)
+	}
+	t.Skip("SKIP(qemu deadlock): QEMU replay hung in both attempts (known QEMU 10 reverse-seek deadlock, docs/peers.md §2.5): " + errors.Join(hangs...).Error())
+}
+
+// qemuOp runs one session call with its own deadline; a deadline hit is
+// errQEMUHung.
+func qemuOp[T any](ctx context.Context, what string, f func(ctx context.Context) (T, error)) (T, error) {
+	octx, cancel := context.WithTimeout(ctx, qemuOpTimeout)
+	defer cancel()
+	v, err := f(octx)
+	if err != nil && octx.Err() != nil && ctx.Err() == nil {
+		return v, fmt.Errorf("%s: %w (%w)", what, errQEMUHung, err)
+	}
+	if err != nil {
+		return v, fmt.Errorf("%s: %w", what, err)
+	}
+	return v, nil
+}
+
+// TestQEMUReverseWatchpointStop: a reverse-continue that stops because a
+// watchpoint fired is reported as that watchpoint (QEMU's reply has no
+// watch: field), with the value the write produced. As the rsp test does,
+// it steps off the forward watchpoint stop first (a reverse-continue that
+// starts at one deadlocks QEMU 10.0.2).
+func TestQEMUReverseWatchpointStop(t *testing.T) {
+	runQEMUSession(t, func(ctx context.Context, s *Session, _ *qemu.Replay) error {
+		w, err := s.SetWatchpoint(ctx, "counter", "write")
+		if err != nil {
+			return err
+		}
+		for _, want := range []string{"1", "3"} {
+			st, err := qemuOp(ctx, "continue to the watchpoint", func(ctx context.Context) (*Stop, error) { return s.Continue(ctx, false) })
+			if err != nil {
+				return err
+			}
+			if st.Reason != "watchpoint" || st.Watch == nil || st.Watch.New != want {
+				return fmt.Errorf("forward watchpoint stop %+v (watch %+v), want counter = %s", st, st.Watch, want)
+			}
+		}
+		if _, err := qemuOp(ctx, "step off", func(ctx context.Context) (*Stop, error) { return s.StepInstruction(ctx, 1, false, false) }); err != nil {
+			return err
+		}
+		st, err := qemuOp(ctx, "reverse-continue", func(ctx context.Context) (*Stop, error) { return s.Continue(ctx, true) })
+		if err != nil {
+			return err
+		}
+		if st.Reason != "watchpoint" || st.Watch == nil || st.Watch.Number != w.Number || st.Breakpoint != w.Number || st.Watch.New != "3" {
+			return fmt.Errorf("reverse-continue stopped with %+v (watch %+v); want watchpoint %d with counter = 3", st, st.Watch, w.Number)
+		}
+		if st.Frame == nil || st.Frame.Location.Function != "bump" {
+			return fmt.Errorf("reverse watchpoint stop at %+v, want in bump", st.Frame)
+		}
+		return nil
+	})
+}
+
+// TestQEMUHistoryBoundsStops: a reverse-continue with nothing behind
+// reports the start of the recording the first time it gets there (QEMU
+// sends a plain stop then, E14 only to the next request), and again when
+// asked to go further back; the end of the log is reported as an exit
+// whose message does not promise reverse execution, and the next reverse
+// call is refused saying so.
+func TestQEMUHistoryBoundsStops(t *testing.T) {
+	runQEMUSession(t, func(ctx context.Context, s *Session, rep *qemu.Replay) error {
+		bp, err := s.SetBreakpoint(ctx, "add", "", false)
+		if err != nil {
+			return err
+		}
+		if st, err := qemuOp(ctx, "continue to add", func(ctx context.Context) (*Stop, error) { return s.Continue(ctx, false) }); err != nil || st.Reason != "breakpoint" {
+			return fmt.Errorf("continue to add: %+v %v", st, err)
+		}
+		if err := s.RemoveBreakpoint(ctx, bp.Number); err != nil {
+			return err
+		}
+		for i := 1; i <= 2; i++ {
+			st, err := qemuOp(ctx, "reverse-continue to the start", func(ctx context.Context) (*Stop, error) { return s.Continue(ctx, true) })
+			if err != nil {
+				return err
+			}
+			if st.Reason != "history-start" {
+				return fmt.Errorf("reverse-continue #%d with nothing behind: %+v; want history-start", i, st)
+			}
+		}
+		st, err := qemuOp(ctx, "continue to the end", func(ctx context.Context) (*Stop, error) { return s.Continue(ctx, false) })
+		if err != nil {
+			return err
+		}
+		if st.Reason != "exited" || strings.Contains(st.Message, "still works") || !strings.Contains(st.Message, "end of its log") {
+			return fmt.Errorf("end of the log: %+v; want an exit that says the replay ended", st)
+		}
+		_, err = s.Continue(ctx, true)
+		if !errors.Is(err, ErrExited) && !errors.Is(err, rsp.ErrClosed) {
+			return fmt.Errorf("reverse-continue after the end of the log: %v; want a refusal", err)
+		}
+		return nil
+	})
+}
+
+// TestQEMUConnectionLost: when the server dies under a stopped session,
+// the next call fails saying the session is dead (not "still usable"),
+// and the session list shows it dead.
+func TestQEMUConnectionLost(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s, _, rep := qemuSession(t, ctx)
+	rep.Kill()
+	<-rep.Done()
+	_, err := s.Continue(ctx, false)
+	if err == nil || !errors.Is(err, rsp.ErrClosed) || errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "dead") {
+		t.Fatalf("continue after the server died: %v; want an error that says the session is dead", err)
+	}
+	if got := s.Info().State; got != "dead" {
+		t.Errorf("session state %q after the connection was lost, want dead", got)
+	}
+	for _, in := range s.m.List() {
+		if in.ID == s.ID() && in.State != "dead" {
+			t.Errorf("session list shows %+v, want state dead", in)
+		}
 	}
 }

@@ -166,9 +166,9 @@ func (s *Session) RawPacket(ctx context.Context, pkt string, allow rsp.RawAllow)
 	}
 	err := s.do(ctx, limit, func(ctx context.Context) error {
 		var err error
-		s.running.Store(allowResume)
+		s.setRunning(allowResume)
 		out, err = s.c.SendRaw(ctx, pkt, allow)
-		s.running.Store(false)
+		s.setRunning(false)
 		s.invalidate()
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,10 +36,14 @@ type Session struct {
 	attached bool // live session attached to an existing process
 	to       Timeouts
 
-	c       *rsp.Client
-	sem     chan struct{} // one operation at a time
-	running atomic.Bool   // a resume is in flight (Interrupt may be sent)
-	gone    atomic.Bool   // closed
+	c        *rsp.Client
+	sem      chan struct{} // one operation at a time
+	running  atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
+	runMu    sync.Mutex    // guards resuming
+	resuming chan struct{} // closed when a resume starts (see running.go)
+	gone     atomic.Bool   // closed
+	pkts     *packetRing   // this session's packet log (resources)
+	core     *coreServer   // the core dump served (KindCore)
 
 	// Everything below is guarded by sem.
 	img    *dwarf.Image // main program; nil without symbols
@@ -82,16 +87,15 @@ func (s *Session) acquire(ctx context.Context) error {
 	}
 	// Short operations wait their turn; while a resume (continue, step,
 	// finish…) is running, fail at once instead of waiting for it.
-	check := time.NewTicker(20 * time.Millisecond)
-	defer check.Stop()
 	for acquired := false; !acquired; {
+		resumed := s.resumeStarted() // before the check: a resume starting after it closes this
 		if s.running.Load() {
 			return fmt.Errorf("session %s is running a command (continue, step, …); wait for it or call rr_interrupt: %w", s.id, ErrNotStopped)
 		}
 		select {
 		case s.sem <- struct{}{}:
 			acquired = true
-		case <-check.C:
+		case <-resumed:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
@@ -122,14 +126,16 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 		s.invalidate()
 		err = context.Cause(ctx)
 	}
-	if err == nil && s.c != nil && s.c.Err() != nil {
+	if err == nil && s.c != nil && s.c.Dead() != nil {
 		// The connection died under a call that tolerated the failed
 		// reads (an unwind stops at unreadable memory): say so, instead
 		// of answering from what was cached.
-		err = fmt.Errorf("rsp: %w", s.c.Err())
+		err = fmt.Errorf("rsp: %w", s.c.Dead())
 	}
 	switch {
 	case err == nil:
+	case s.c != nil && s.c.Dead() != nil:
+		err = s.deadError(err)
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
 		err = fmt.Errorf("%w after %v: %w", ErrTimeout, limit, err)
 	case errors.Is(err, rsp.ErrClosed):
@@ -201,8 +207,8 @@ func (s *Session) Info() Info {
 		state = "closed"
 	case s.running.Load():
 		state = "running"
-	case s.c != nil && s.c.Err() != nil:
-		state = "dead"
+	case s.c != nil && s.c.Dead() != nil:
+		state = "dead" // the connection to the server is lost
 	case s.c != nil && s.c.Exited():
 		state = "exited"
 	}
@@ -252,7 +258,7 @@ func (s *Session) close(ctx context.Context) {
 		switch {
 		case !got || s.c.Exited():
 			// Nothing to kill; closing the connection ends gdbserver --once.
-		case s.kind == KindConnect || s.attached:
+		case s.kind == KindConnect || s.kind == KindCore || s.attached:
 			// Not ours to kill: leave the program running.
 			s.c.Detach(kctx) //nolint:errcheck
 		default:
@@ -269,6 +275,9 @@ func (s *Session) close(ctx context.Context) {
 		s.replay.Stop() //nolint:errcheck
 	}
 	s.m.logf("session %s: stopped after %v", s.id, time.Since(t0))
+	if s.core != nil {
+		s.core.close()
+	}
 	if s.libs != nil {
 		s.libs.close()
 	}

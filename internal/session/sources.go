@@ -60,7 +60,7 @@ func (s *Session) readSource(path string) ([]string, error) {
 	if l, ok := s.src[path]; ok && l != nil {
 		return l, nil
 	}
-	lines, err := readRegularFile(path, maxSourceSize)
+	lines, err := readRegularFile(substitutePath(s.m.cfg.SourceMap, path), maxSourceSize)
 	if err != nil {
 		return nil, err
 	}
@@ -98,4 +98,39 @@ func readRegularFile(path string, limit int64) ([]string, error) {
 		return nil, fmt.Errorf("%s grew over the %d-byte limit for a source file: %w", path, limit, ErrUnsupported)
 	}
 	return strings.Split(string(b), "\n"), nil
+}
+
+// PathSubstitution is one rule of Config.SourceMap: a path that is From
+// or lies under it is read from To instead.
+type PathSubstitution struct{ From, To string }
+
+// ParseSourceMap reads RRMCP_SOURCE_MAP: "from=to" rules separated by ';'.
+func ParseSourceMap(v string) ([]PathSubstitution, error) {
+	var out []PathSubstitution
+	for _, r := range strings.Split(v, ";") {
+		if strings.TrimSpace(r) == "" {
+			continue
+		}
+		from, to, ok := strings.Cut(r, "=")
+		from, to = filepath.Clean(strings.TrimSpace(from)), filepath.Clean(strings.TrimSpace(to))
+		if !ok || !filepath.IsAbs(from) || !filepath.IsAbs(to) {
+			return nil, fmt.Errorf("RRMCP_SOURCE_MAP: %q is not an absolute from=to pair", Shorten(r, 80))
+		}
+		out = append(out, PathSubstitution{From: from, To: to})
+	}
+	return out, nil
+}
+
+// substitutePath applies the first rule whose From is path or a parent
+// directory of it.
+func substitutePath(rules []PathSubstitution, path string) string {
+	for _, r := range rules {
+		if path == r.From {
+			return r.To
+		}
+		if rest, ok := strings.CutPrefix(path, r.From+"/"); ok {
+			return filepath.Join(r.To, rest)
+		}
+	}
+	return path
 }

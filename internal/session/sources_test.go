@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestSourcePolicy: rr_source_lines reads only files the program's debug
@@ -56,6 +58,40 @@ func TestSourcePolicy(t *testing.T) {
 			t.Errorf("readRegularFile(%s) = %q, %v", tc.path, lines, err)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("readRegularFile(%s) = %v, want %q", tc.path, err, tc.want)
+		}
+	}
+}
+
+// TestSourceMap: Config.SourceMap (RRMCP_SOURCE_MAP) reads the sources the
+// debug information names from another place; names it does not give are
+// still refused.
+func TestSourceMap(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	path := testenv.Prog(t, "null_deref")
+	moved := t.TempDir()
+	os.WriteFile(filepath.Join(moved, "null_deref.c"), []byte("MAPPED COPY\n"), 0o644)
+	rules, err := ParseSourceMap(filepath.Join(testenv.Root(t), "testprogs", "src") + "=" + moved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(Config{SourceMap: rules})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := s.SourceLines(ctx, "null_deref.c", 1, 1)
+	if err != nil || len(src.Lines) != 1 || src.Lines[0].Text != "MAPPED COPY" {
+		t.Fatalf("SourceLines through the map = %+v, %v", src, err)
+	}
+	if _, err := s.SourceLines(ctx, filepath.Join(moved, "null_deref.c"), 1, 1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("the map's target read by its own name: %v", err)
+	}
+	for _, bad := range []string{"rel=/x", "/x", "/a=b"} {
+		if _, err := ParseSourceMap(bad); err == nil {
+			t.Errorf("ParseSourceMap(%q) accepted", bad)
 		}
 	}
 }

@@ -42,9 +42,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 		out.Reason = "exited"
 		code := st.ExitCode
 		out.ExitCode = &code
-		if s.caps.Reverse {
-			out.Message = "The process exited; reverse execution (reverse=true) still works."
-		}
+		out.Message = s.exitMessage()
 		s.exited = &st
 		return out
 	case st.Kind == rsp.StopTerminated:

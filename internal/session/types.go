@@ -21,7 +21,7 @@ type Caps struct {
 // Info summarizes a session.
 type Info struct {
 	ID       string `json:"id" jsonschema:"session id; pass it as session to other tools"`
-	Backend  Kind   `json:"backend" jsonschema:"rr, live or connect"`
+	Backend  Kind   `json:"backend" jsonschema:"rr, live, connect or core"`
 	Address  string `json:"address" jsonschema:"RSP address of the debug server"`
 	Program  string `json:"program,omitempty" jsonschema:"the debuggee's executable"`
 	TraceDir string `json:"trace_dir,omitempty"`

@@ -84,7 +84,9 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		return err
 	}
 	var selected []benchCase
-	for _, c := range append(append(cases(), curveCases()...), queryCases()...) {
+	all := append(cases(), softWatchCases()...)
+	all = append(append(all, curveCases()...), queryCases()...)
+	for _, c := range all {
 		if re.MatchString(c.name) && !(skipLarge && c.large) {
 			selected = append(selected, c)
 		}

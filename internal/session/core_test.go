@@ -1,0 +1,256 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// gdbCore runs prog under GDB to its crash and has GDB write a core there
+// (generate-core-file): the same core whatever the machine's core_pattern.
+func gdbCore(t *testing.T, prog string) string {
+	t.Helper()
+	testenv.NeedTool(t, "gdb")
+	path := filepath.Join(t.TempDir(), "core")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "gdb", "-nx", "-batch", "-ex", "set debuginfod enabled off",
+		"-ex", "run", "-ex", "generate-core-file "+path, prog).CombinedOutput()
+	if _, serr := os.Stat(path); serr != nil {
+		t.Fatalf("gdb wrote no core for %s: %v %v\n%s", prog, err, serr, out)
+	}
+	return path
+}
+
+// gdbOnCore runs GDB's commands on a core: GDB is the oracle.
+func gdbOnCore(t *testing.T, prog, corePath string, cmds ...string) string {
+	t.Helper()
+	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "set width 0", "-ex", "set pagination off"}
+	for _, c := range cmds {
+		args = append(args, "-ex", c)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	out, _ := exec.CommandContext(ctx, "gdb", append(args, prog, corePath)...).CombinedOutput()
+	return string(out)
+}
+
+var gdbFrameRe = regexp.MustCompile(`(?m)^#(\d+)\s+(?:0x[0-9a-f]+ in )?(\S+) \(.*?\)(?: at (\S+):(\d+))?`)
+
+// TestCoreMatchesGDB opens cores of crashing test programs with OpenCore
+// and compares backtrace (function, file:line per frame), the crashing
+// frame's locals, an expression, registers and threads with what GDB says
+// about the same core.
+func TestCoreMatchesGDB(t *testing.T) {
+	tests := []struct {
+		prog  string
+		frame int      // frame to select for locals and the expression
+		exprs []string // evaluated in that frame
+	}{
+		{"null_deref", 0, []string{"u", "u == 0"}},
+		{"list_corrupt", 0, []string{"n->name", "*n", "n->next"}},
+		{"use_after_free", 0, nil},
+		{"assert_fail", 0, nil},
+		{"shlib_crash", 0, nil},
+		{"recursion", 1, nil},
+	}
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	for _, tt := range tests {
+		t.Run(tt.prog, func(t *testing.T) {
+			prog := testenv.Prog(t, tt.prog)
+			corePath := gdbCore(t, prog)
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancel()
+			s, st, err := m.OpenCore(ctx, corePath, prog)
+			if err != nil {
+				t.Fatalf("OpenCore: %v", err)
+			}
+			defer m.Stop(context.Background(), s.ID()) //nolint:errcheck
+			if st == nil || st.Frame == nil {
+				t.Fatalf("no stop location: %+v", st)
+			}
+
+			// Backtrace: every frame GDB shows with a function and file:line.
+			frames, _, _, err := s.Backtrace(ctx, 64)
+			if err != nil {
+				t.Fatalf("backtrace: %v", err)
+			}
+			cmds := []string{"echo <BT>\\n", "bt 64", "echo </BT>\\n", "echo <REGS>\\n", "p/x $rip", "p/x $rsp", "echo </REGS>\\n"}
+			if tt.frame > 0 {
+				cmds = append(cmds, fmt.Sprintf("frame %d", tt.frame))
+			}
+			cmds = append(cmds, "echo <LOCALS>\\n", "info locals", "echo </LOCALS>\\n")
+			for i, e := range tt.exprs {
+				cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "output "+e, fmt.Sprintf("echo \\n</E%d>\\n", i))
+			}
+			cmds = append(cmds, "info threads")
+			out := gdbOnCore(t, prog, corePath, cmds...)
+			gbt := gdbFrameRe.FindAllStringSubmatch(section(out, "BT"), -1)
+			if len(gbt) == 0 {
+				t.Fatalf("gdb printed no backtrace:\n%s", out)
+			}
+			if len(frames) < len(gbt) {
+				t.Errorf("backtrace: %d frames, gdb %d", len(frames), len(gbt))
+			}
+			for i, g := range gbt {
+				if i >= len(frames) {
+					break
+				}
+				f := frames[i]
+				if f.Function != g[2] {
+					t.Errorf("frame %d: function %q, gdb %q", i, f.Function, g[2])
+				}
+				if g[3] != "" && (filepath.Base(f.File) != filepath.Base(g[3]) || fmt.Sprint(f.Line) != g[4]) {
+					t.Errorf("frame %d (%s): %s:%d, gdb %s:%s", i, g[2], f.File, f.Line, g[3], g[4])
+				}
+			}
+
+			if tt.frame > 0 {
+				if _, err := s.SelectFrame(ctx, tt.frame); err != nil {
+					t.Fatalf("select frame %d: %v", tt.frame, err)
+				}
+			}
+			vals, _, err := s.Locals(ctx)
+			if err != nil {
+				t.Fatalf("locals: %v", err)
+			}
+			// Locals as GDB lists them (a name may repeat: nested blocks).
+			var ours, theirs []string
+			for _, v := range vals {
+				if v.Kind == "local" {
+					ours = append(ours, v.Name+" = "+norm(v.Value))
+				}
+			}
+			for _, l := range strings.Split(strings.TrimSpace(section(out, "LOCALS")), "\n") {
+				if name, val, ok := strings.Cut(l, " = "); ok && !strings.HasPrefix(l, " ") {
+					theirs = append(theirs, name+" = "+norm(val))
+				}
+			}
+			slices.Sort(ours)
+			slices.Sort(theirs)
+			if !slices.Equal(ours, theirs) {
+				t.Errorf("locals:\n ours %q\n gdb  %q", ours, theirs)
+			}
+			for i, e := range tt.exprs {
+				want := norm(section(out, fmt.Sprintf("E%d", i)))
+				r, err := s.Evaluate(ctx, e)
+				if err != nil {
+					t.Errorf("evaluate %s: %v (gdb: %s)", e, err, want)
+				} else if norm(r.Value) != want {
+					t.Errorf("evaluate %s = %s (%s), gdb %s", e, r.Value, r.Engine, want)
+				}
+			}
+
+			if tt.frame > 0 {
+				if _, err := s.SelectFrame(ctx, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			regs, err := s.Registers(ctx, []string{"rip", "rsp"})
+			if err != nil {
+				t.Fatalf("registers: %v", err)
+			}
+			gregs := regexp.MustCompile(`\$\d+ = (0x[0-9a-f]+)`).FindAllStringSubmatch(section(out, "REGS"), -1)
+			for i, r := range regs {
+				if i < len(gregs) && !strings.EqualFold(strings.TrimLeft(strings.TrimPrefix(r.Value, "0x"), "0"), strings.TrimLeft(strings.TrimPrefix(gregs[i][1], "0x"), "0")) {
+					t.Errorf("register %s = %s, gdb %s", r.Name, r.Value, gregs[i][1])
+				}
+			}
+			threads, err := s.Threads(ctx)
+			if err != nil {
+				t.Fatalf("threads: %v", err)
+			}
+			if n := len(regexp.MustCompile(`(?m)^[ *]\s*\d+\s+(?:Thread|LWP|process)`).FindAllString(out, -1)); n != len(threads) {
+				t.Errorf("%d threads, gdb %d:\n%s", len(threads), n, out)
+			}
+			if ins, err := s.Disassemble(ctx, "", 3); err != nil || len(ins) == 0 {
+				t.Errorf("disassemble: %v %v", ins, err)
+			}
+			if _, err := s.ReadMemory(ctx, regs[1].Value, 16); err != nil {
+				t.Errorf("read the stack at rsp: %v", err)
+			}
+
+			// Nothing moves in a core.
+			for name, f := range map[string]func() error{
+				"continue": func() error { _, err := s.Continue(ctx, false); return err },
+				"step":     func() error { _, err := s.Step(ctx, 1, false); return err },
+				"finish":   func() error { _, err := s.Finish(ctx, false); return err },
+			} {
+				if err := f(); !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "core dump") {
+					t.Errorf("%s on a core: %v, want ErrUnsupported saying it is a core dump", name, err)
+				}
+			}
+		})
+	}
+}
+
+// section is GDB's output between the markers <name> and </name>.
+func section(out, name string) string {
+	_, rest, ok := strings.Cut(out, "<"+name+">\n")
+	if !ok {
+		return ""
+	}
+	body, _, _ := strings.Cut(rest, "</"+name+">")
+	return body
+}
+
+func norm(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestKernelCore opens a core the kernel wrote (not GDB), where the
+// machine's core_pattern writes a file: backtrace and the crashing
+// frame's variables as GDB reads them.
+func TestKernelCore(t *testing.T) {
+	raw, err := os.ReadFile("/proc/sys/kernel/core_pattern")
+	if err != nil {
+		t.Skipf("core_pattern unreadable: %v", err)
+	}
+	pattern := strings.TrimSpace(string(raw))
+	if strings.HasPrefix(pattern, "|") || strings.Contains(pattern, "/") {
+		t.Skipf("this machine's core_pattern %q does not write a core into the working directory; TestCoreMatchesGDB covers cores GDB writes", pattern)
+	}
+	prog := testenv.Prog(t, "null_deref")
+	dir := t.TempDir()
+	cmd := exec.Command("sh", "-c", "ulimit -c unlimited; exec "+prog)
+	cmd.Dir = dir
+	cmd.Run() //nolint:errcheck // it crashes
+	cores, _ := filepath.Glob(filepath.Join(dir, "core*"))
+	if len(cores) != 1 {
+		t.Fatalf("the kernel wrote %d cores in %s (core_pattern %q)", len(cores), dir, pattern)
+	}
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s, st, err := m.OpenCore(ctx, cores[0], prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Signal != "SIGSEGV" || st.Frame == nil || st.Frame.Function != "use" {
+		t.Errorf("stop %+v, want SIGSEGV in use", st)
+	}
+	frames, _, _, err := s.Backtrace(ctx, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := section(gdbOnCore(t, prog, cores[0], "echo <BT>\\n", "bt", "echo </BT>\\n"), "BT")
+	gbt := gdbFrameRe.FindAllStringSubmatch(out, -1)
+	if len(gbt) < 4 {
+		t.Fatalf("gdb backtrace:\n%s", out)
+	}
+	for i, g := range gbt {
+		if i >= len(frames) || frames[i].Function != g[2] || fmt.Sprint(frames[i].Line) != g[4] {
+			t.Errorf("frame %d: ours %+v, gdb %s", i, frames[min(i, len(frames)-1)].Location, g[0])
+		}
+	}
+}

@@ -1,0 +1,107 @@
+package session
+
+import (
+	"context"
+	"debug/elf"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/symbols"
+)
+
+// elfData finds a data symbol that has no debug information in the ELF
+// symbol tables of the program and its loaded libraries, as GDB falls
+// back to minimal symbols: its value has unknown type until cast.
+func (s *Session) elfData(ctx context.Context, name string) (dwarf.Object, bool) {
+	find := func(f *symbols.File, bias uint64) (dwarf.Object, bool) {
+		if f == nil {
+			return dwarf.Object{}, false
+		}
+		syms, err := f.LookupName(name)
+		if err != nil {
+			return dwarf.Object{}, false
+		}
+		for _, sym := range syms {
+			if sym.Type == elf.STT_OBJECT && sym.Section != elf.SHN_UNDEF {
+				return dwarf.NoDebugObject(name, sym.Addr+bias), true
+			}
+		}
+		return dwarf.Object{}, false
+	}
+	if o, ok := find(s.syms, s.bias); ok {
+		return o, true
+	}
+	l := s.loadLibs(ctx)
+	if l == nil || l.as == nil {
+		return dwarf.Object{}, false
+	}
+	for _, m := range l.as.Modules() {
+		if f := l.files[m.Path]; f != nil {
+			if o, ok := find(f, m.Bias); ok {
+				return o, true
+			}
+		}
+	}
+	return dwarf.Object{}, false
+}
+
+// noSymbolHint says where a name was looked up and which names there are
+// close to it: " (looked in the locals and arguments of main, the globals
+// and functions of prog and the ELF symbol tables; close: count, counter)".
+func (fs *frameScope) noSymbolHint(name string) string {
+	where := []string{}
+	var names []string
+	if fs.f != nil && fs.f.Function != nil {
+		where = append(where, "the locals and arguments of "+fs.f.Function.Name)
+		for _, v := range fs.f.Params() {
+			names = append(names, v.Name)
+		}
+		for _, v := range fs.f.Locals() {
+			names = append(names, v.Name)
+		}
+	}
+	if fs.s.img != nil {
+		where = append(where, "the globals and functions of "+filepath.Base(fs.s.program))
+		names = append(names, fs.s.img.GlobalNames()...)
+		for _, f := range fs.s.img.Functions() {
+			names = append(names, f.Name)
+		}
+	}
+	where = append(where, "the ELF symbol tables")
+	if fs.s.syms != nil {
+		if syms, err := fs.s.syms.Symbols(); err == nil {
+			for _, sym := range syms {
+				if sym.Type == elf.STT_OBJECT || sym.Type == elf.STT_FUNC {
+					names = append(names, sym.Name)
+				}
+			}
+		}
+	}
+	low := strings.ToLower(name)
+	seen := map[string]bool{}
+	var close []string
+	for _, n := range names {
+		if n == "" || seen[n] {
+			continue
+		}
+		seen[n] = true
+		short := n
+		if i := strings.LastIndex(n, "::"); i >= 0 {
+			short = n[i+2:]
+		}
+		if editDistance(strings.ToLower(short), low) <= max(1, len(name)/4) || (len(name) >= 3 && strings.Contains(strings.ToLower(short), low)) {
+			close = append(close, n)
+		}
+	}
+	sort.Strings(close)
+	if len(close) > 6 {
+		close = close[:6]
+	}
+	hint := " (looked in " + strings.Join(where, ", ") + ")"
+	if len(close) > 0 {
+		hint += "; close names: " + strings.Join(close, ", ")
+	}
+	return hint
+}

@@ -1,0 +1,156 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/rrmcp/rrmcp/internal/proc"
+)
+
+// packetRingLines bounds the packet log a session keeps for its packets
+// resource: the most recent lines, about 200 bytes each.
+const packetRingLines = 4000
+
+// packetRing is a session's own RSP packet log (rsp.Options.PacketLog):
+// the last packetRingLines lines and how many were written in all. The rsp
+// package writes one whole line per Write.
+type packetRing struct {
+	mu    sync.Mutex
+	lines []string // ring, len <= packetRingLines
+	next  int      // where the next line goes once the ring is full
+	total int64
+}
+
+func (r *packetRing) Write(p []byte) (int, error) {
+	line := strings.TrimRight(string(p), "\n")
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.lines) < packetRingLines {
+		r.lines = append(r.lines, line)
+	} else {
+		r.lines[r.next] = line
+		r.next = (r.next + 1) % packetRingLines
+	}
+	r.total++
+	return len(p), nil
+}
+
+// PacketLog is the retained part of a session's packet log.
+type PacketLog struct {
+	Lines []string // oldest first: "15:04:05.000000 -> $qSupported... "
+	Total int64    // packets logged since the session started
+}
+
+func (r *packetRing) snapshot() PacketLog {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := PacketLog{Total: r.total, Lines: make([]string, 0, len(r.lines))}
+	out.Lines = append(out.Lines, r.lines[r.next:]...)
+	out.Lines = append(out.Lines, r.lines[:r.next]...)
+	return out
+}
+
+// packetWriter is where the session's client logs packets: its own ring,
+// and the manager's log when one is configured.
+func (m *Manager) packetWriter(s *Session) io.Writer {
+	if s.pkts == nil {
+		s.pkts = &packetRing{}
+	}
+	if m.cfg.PacketLog != nil {
+		return io.MultiWriter(m.cfg.PacketLog, s.pkts)
+	}
+	return s.pkts
+}
+
+// PacketLog returns the session's raw RSP packet log (the last
+// packetRingLines packets). It does not wait for a running operation.
+func (s *Session) PacketLog() PacketLog {
+	if s.pkts == nil {
+		return PacketLog{}
+	}
+	return s.pkts.snapshot()
+}
+
+// OutputLine is one line the session's debug server process printed.
+type OutputLine = proc.Line
+
+// ServerOutput returns the retained output of the session's server
+// process: gdbserver (live), which shares its stdout and stderr with the
+// program it runs, or rr replay, which replays the program's writes. Lines
+// of the server itself are among them. A session connected to an address
+// has no process and no output (ErrUnsupported).
+func (s *Session) ServerOutput() ([]OutputLine, error) {
+	switch {
+	case s.srv != nil:
+		return s.srv.Lines(0), nil
+	case s.replay != nil:
+		return s.replay.Lines(0), nil
+	}
+	return nil, fmt.Errorf("session %s is connected to %s, whose output rrmcp does not see: %w", s.id, s.addr, ErrUnsupported)
+}
+
+// OutputChanged returns a channel closed when the session's server
+// process prints its next line; nil for a session without a process.
+func (s *Session) OutputChanged() <-chan struct{} {
+	switch {
+	case s.srv != nil:
+		return s.srv.Changed()
+	case s.replay != nil:
+		return s.replay.Changed()
+	}
+	return nil
+}
+
+// SourceFiles lists the source files the program's line tables name
+// (main program and loaded libraries), sorted.
+func (s *Session) SourceFiles(ctx context.Context) ([]string, error) {
+	var out []string
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		if s.img == nil {
+			return fmt.Errorf("%s has no line tables (%v): %w", s.program, s.imgErr, ErrNoDebugInfo)
+		}
+		seen := map[string]bool{}
+		add := func(fs []string) {
+			for _, f := range fs {
+				if f != "" && !seen[f] {
+					seen[f] = true
+					out = append(out, f)
+				}
+			}
+		}
+		add(s.img.Files())
+		if s.libs != nil {
+			for _, img := range s.libs.imgs {
+				if img != nil {
+					add(img.Files())
+				}
+			}
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// SourceFile returns the full name and text of a source file the debug
+// information names (see findSource for the policy).
+func (s *Session) SourceFile(ctx context.Context, file string) (string, string, error) {
+	var path, text string
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		path = s.findSource(file)
+		if path == "" {
+			return fmt.Errorf("no source file %q in the debug information of %s (list them with the sources resource): %w", file, s.program, ErrNotFound)
+		}
+		lines, err := s.readSource(path)
+		if err != nil {
+			return err
+		}
+		text = strings.Join(lines, "\n")
+		return nil
+	})
+	return path, text, err
+}
