@@ -118,7 +118,10 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 			defer func() {
 				if res != nil {
 					ms := float64(time.Since(t0).Nanoseconds()) / 1e6
-					res.Meta = mcp.NewMetaFromMap(map[string]any{ServerTimeMetaKey: ms})
+					if res.Meta == nil {
+						res.Meta = &mcp.Meta{}
+					}
+					res.Meta.SetMetaField(ServerTimeMetaKey, ms)
 				}
 			}()
 		}
