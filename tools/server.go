@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -23,6 +24,11 @@ Every tool that moves the program returns where it stopped (function, file:line,
 type Options struct {
 	// Log receives diagnostics (stderr in production); nil discards them.
 	Log func(format string, args ...any)
+	// Timing puts the time the server spent on each tool call (from the
+	// decoded request to the built result, in ms) into the result's _meta
+	// as "rrmcp/server_ms", so a benchmark can tell server time from the
+	// client's and the transport's. Off by default (RRMCP_DEBUG_TIMING=1).
+	Timing bool
 }
 
 // New returns an MCP server with every rrmcp tool registered on m.
@@ -39,7 +45,7 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 	)
-	r := &registry{srv: s, m: m, log: opts.Log, hooks: hooks}
+	r := &registry{srv: s, m: m, log: opts.Log, hooks: hooks, timing: opts.Timing}
 	r.recordingTools()
 	r.sessionTools()
 	r.execTools()
@@ -61,7 +67,12 @@ type registry struct {
 	hooks *server.Hooks
 	m     *session.Manager
 	log   func(format string, args ...any)
+	// timing: report server time per call in _meta (Options.Timing).
+	timing bool
 }
+
+// ServerTimeMetaKey is the _meta key carrying Options.Timing's figure.
+const ServerTimeMetaKey = "rrmcp/server_ms"
 
 // hints are the four MCP tool annotations; every tool sets all of them.
 type hints struct {
@@ -103,6 +114,18 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 					"internal error in rrmcp while running %s (%v). The server is still running; the session may be in an unexpected state: check it with rr_backtrace, or stop it with rr_replay_stop. Please report this as a bug.", name, p)), nil
 			}
 		}()
+		if r.timing {
+			t0 := time.Now()
+			defer func() {
+				if res != nil {
+					ms := float64(time.Since(t0).Nanoseconds()) / 1e6
+					if res.Meta == nil {
+						res.Meta = &mcp.Meta{}
+					}
+					res.Meta.SetMetaField(ServerTimeMetaKey, ms)
+				}
+			}()
+		}
 		var in In
 		if err := decodeArgs(req.GetArguments(), &in); err != nil {
 			return mcp.NewToolResultError(clipEchoes(fmt.Sprintf("%s: %v", name, err), req.GetArguments())), nil

@@ -93,7 +93,7 @@ func run(verbose bool) int {
 
 	srv := tools.New(m, tools.Options{Log: func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, "rrmcp: "+format+"\n", args...)
-	}})
+	}, Timing: os.Getenv("RRMCP_DEBUG_TIMING") != ""})
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(log.New(os.Stderr, "rrmcp: ", 0))
 	// tools/call runs on a worker pool (mcp-go's default is 5). A resume

@@ -103,8 +103,9 @@ type lineWriter struct {
 	buf    []byte
 }
 
-// maxLine bounds a line kept in the ring; longer lines are cut there.
-const maxLine = 64 * 1024
+// maxLine bounds a line kept in the ring; longer lines are cut there. One
+// GDB/MI record is one line: a 1,000-frame -stack-list-frames is ~150 KB.
+const maxLine = 1 << 20
 
 func (w *lineWriter) Write(b []byte) (int, error) {
 	w.buf = append(w.buf, b...)

@@ -30,7 +30,7 @@ type driver interface {
 	step(ctx context.Context) (stopInfo, error)
 	next(ctx context.Context) (stopInfo, error)
 	finish(ctx context.Context) (stopInfo, error)
-	backtrace(ctx context.Context) (int, error)
+	backtrace(ctx context.Context, max int) (int, error)
 	locals(ctx context.Context) (int, error)
 	eval(ctx context.Context, expr string) (string, error)
 	readMem(ctx context.Context, addr string, n int) (int, error)
@@ -38,6 +38,10 @@ type driver interface {
 	endSession(ctx context.Context) error
 	close() error
 	packets() int64 // RSP packets sent so far (profile runs), or -1
+	// serverTime is the time rrmcp reported spending inside the server on
+	// the calls so far (ms, from its _meta with RRMCP_DEBUG_TIMING); -1
+	// where there is none (GDB).
+	serverTime() float64
 }
 
 // maker starts a front end that will debug exe (GDB reads its symbols at
@@ -50,6 +54,7 @@ type measurement struct {
 	rss   []float64 // MiB, cold-start cases only
 	pkts  []float64 // RSP packets per timed operation (profile runs)
 	cpu   []float64 // ms of CPU the front-end process used per timed operation
+	srv   []float64 // ms rrmcp spent inside its tool handlers per timed operation
 	check string    // what the side returned, to compare the two
 }
 
@@ -59,6 +64,7 @@ type measurement struct {
 func (m *measurement) timed(d driver, keep bool, op func() error) error {
 	p0 := d.packets()
 	c0 := cpuMs(d.pid())
+	s0 := d.serverTime()
 	var err error
 	t0 := time.Now()
 	pprof.Do(context.Background(), pprof.Labels("rrbench", "timed"), func(context.Context) { err = op() })
@@ -72,6 +78,9 @@ func (m *measurement) timed(d driver, keep bool, op func() error) error {
 			m.cpu = append(m.cpu, c1-c0)
 		}
 	}
+	if s0 >= 0 {
+		m.srv = append(m.srv, d.serverTime()-s0)
+	}
 	if p0 >= 0 {
 		m.pkts = append(m.pkts, float64(d.packets()-p0))
 	}
@@ -80,13 +89,18 @@ func (m *measurement) timed(d driver, keep bool, op func() error) error {
 
 // benchCase is one row (or two, with RSS) of the results.
 type benchCase struct {
-	name  string
-	desc  string
-	unit  string // "ms" per operation, or per run for whole-run cases
-	hits  int    // > 0: throughput case, hits per run
-	rss   string // name of the peak-RSS row this case also yields
-	reps  int
-	exe   func(e *env) string
+	name string
+	desc string
+	unit string // "ms" per operation, or per run for whole-run cases
+	hits int    // > 0: throughput case, hits per run
+	rss  string // name of the peak-RSS row this case also yields
+	reps int
+	exe  func(e *env) string
+	args []string // the target's arguments
+	// curve names the cost curve this case is a point of ("" = none),
+	// at x on its axis.
+	curve string
+	x     int
 	run   func(ctx context.Context, exe string, mk maker, reps int) (measurement, error)
 	large bool // uses a large binary
 	// gdbCondEval sets GDB's breakpoint condition-evaluation mode for
@@ -180,6 +194,12 @@ func cases() []benchCase {
 // hit(): the untimed continue before it makes every op the first one
 // after a stop (caches cold). With perStop false, op itself is the move.
 func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool) func(context.Context, string, maker, int) (measurement, error) {
+	return atFunc("hit", nil, op, perStop)
+}
+
+// atFunc is atHit at a breakpoint in fn, after setup (if any) ran at the
+// start of the session.
+func atFunc(fn string, setup func(ctx context.Context, d driver) error, op func(ctx context.Context, d driver) (string, error), perStop bool) func(context.Context, string, maker, int) (measurement, error) {
 	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
 		var m measurement
 		d, err := mk(ctx, exe)
@@ -191,7 +211,12 @@ func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool)
 			return m, err
 		}
 		defer d.endSession(ctx)
-		if err := d.setBreak(ctx, "hit", ""); err != nil {
+		if setup != nil {
+			if err := setup(ctx, d); err != nil {
+				return m, err
+			}
+		}
+		if err := d.setBreak(ctx, fn, ""); err != nil {
 			return m, err
 		}
 		if !perStop {
@@ -205,8 +230,8 @@ func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool)
 				if err != nil {
 					return m, err
 				}
-				if st.function != "hit" {
-					return m, fmt.Errorf("continue stopped in %q, not hit", st.function)
+				if st.function != fn {
+					return m, fmt.Errorf("continue stopped in %q, not %s", st.function, fn)
 				}
 			}
 			err := m.timed(d, i >= warmup, func() (err error) {
@@ -252,7 +277,7 @@ func backtraceAtBottom(withCont bool) func(context.Context, string, maker, int) 
 					}
 				}
 				var err error
-				n, err = d.backtrace(ctx)
+				n, err = d.backtrace(ctx, 64)
 				return err
 			})
 			if err != nil {

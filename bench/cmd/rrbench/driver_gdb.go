@@ -22,6 +22,7 @@ type gdbDriver struct {
 	// condEval is GDB's breakpoint condition-evaluation mode: "host"
 	// (GDB evaluates, as rrmcp does) unless a case asks for "target".
 	condEval string
+	args     []string // the target's arguments
 }
 
 // newGDB starts gdb on exe (symbols are read here, as GDB always does).
@@ -38,7 +39,7 @@ func (d *gdbDriver) pid() int     { return d.g.Pid() }
 
 // start launches exe under a fresh gdbserver and connects GDB to it.
 func (d *gdbDriver) start(ctx context.Context, exe string) error {
-	srv, addr, err := proc.StartGDBServer(ctx, exe, nil, "", nil)
+	srv, addr, err := proc.StartGDBServer(ctx, exe, d.args, "", nil)
 	if err != nil {
 		return err
 	}
@@ -99,8 +100,8 @@ func (d *gdbDriver) step(ctx context.Context) (stopInfo, error)   { return d.mov
 func (d *gdbDriver) next(ctx context.Context) (stopInfo, error)   { return d.move(ctx, "-exec-next") }
 func (d *gdbDriver) finish(ctx context.Context) (stopInfo, error) { return d.move(ctx, "-exec-finish") }
 
-func (d *gdbDriver) backtrace(ctx context.Context) (int, error) {
-	rec, err := d.g.Run(ctx, "-stack-list-frames 0 63")
+func (d *gdbDriver) backtrace(ctx context.Context, max int) (int, error) {
+	rec, err := d.g.Run(ctx, fmt.Sprintf("-stack-list-frames 0 %d", max-1))
 	if err != nil {
 		return 0, err
 	}
@@ -188,6 +189,8 @@ func (d *gdbDriver) endSession(ctx context.Context) error {
 }
 
 func (d *gdbDriver) packets() int64 { return d.pc.packets() }
+
+func (d *gdbDriver) serverTime() float64 { return -1 }
 
 func (d *gdbDriver) close() error {
 	if d.srv != nil {

@@ -22,9 +22,12 @@ import (
 // mcpDriver drives rrmcp through a real MCP client: over stdio against the
 // built binary (the measured path), or in-process (for CPU profiles).
 type mcpDriver struct {
-	c   *client.Client
-	cmd *exec.Cmd        // the rrmcp process (stdio only)
-	m   *session.Manager // in-process only
+	c    *client.Client // mcp-go's client, or
+	lean *leanClient    // the raw JSON-RPC one
+	// serverMs sums the server time rrmcp reported in _meta (-1: none).
+	serverMs float64
+	cmd      *exec.Cmd        // the rrmcp process (stdio only)
+	m        *session.Manager // in-process only
 
 	heapProfile string // in-process: write a heap profile here before ending a session
 
@@ -32,11 +35,14 @@ type mcpDriver struct {
 	// rrmcp attaches with rr_connect through a packet-counting proxy.
 	pc  *packetCounter
 	srv *proc.Process
+
+	args []string // the target's arguments
 }
 
 // newMCP spawns bin and initializes an MCP session with it.
 func newMCP(ctx context.Context, bin string) (*mcpDriver, error) {
 	d := &mcpDriver{}
+	env0 := []string{"RRMCP_DEBUG_TIMING=1"}
 	spawn := func(ctx context.Context, command string, env, args []string) (*exec.Cmd, error) {
 		cmd := exec.CommandContext(ctx, command, args...)
 		cmd.Env = append(os.Environ(), env...)
@@ -46,12 +52,21 @@ func newMCP(ctx context.Context, bin string) (*mcpDriver, error) {
 	}
 	// The transport's context must outlive this call: the server runs
 	// until Close.
-	tr := transport.NewStdioWithOptions(bin, nil, nil, transport.WithCommandFunc(spawn))
+	tr := transport.NewStdioWithOptions(bin, env0, nil, transport.WithCommandFunc(spawn))
 	if err := tr.Start(context.WithoutCancel(ctx)); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
 	d.c = client.NewClient(tr)
 	return d, d.init(ctx)
+}
+
+// newLean spawns bin and drives it with the raw JSON-RPC client.
+func newLean(ctx context.Context, bin string) (*mcpDriver, error) {
+	c, err := startLean(ctx, bin)
+	if err != nil {
+		return nil, err
+	}
+	return &mcpDriver{lean: c, cmd: c.cmd}, nil
 }
 
 // newMCPInProcess serves rrmcp's tools in this process (no stdio).
@@ -91,6 +106,17 @@ func (d *mcpDriver) pid() int {
 
 // call invokes a tool and decodes its structured result into out.
 func (d *mcpDriver) call(ctx context.Context, tool string, args map[string]any, out any) error {
+	if d.lean != nil {
+		b, ms, err := d.lean.callTool(ctx, tool, args)
+		d.addServerMs(ms)
+		if err != nil || out == nil {
+			return err
+		}
+		if err := json.Unmarshal(b, out); err != nil {
+			return fmt.Errorf("%s: decode result: %w", tool, err)
+		}
+		return nil
+	}
 	var req mcp.CallToolRequest
 	req.Params.Name = tool
 	req.Params.Arguments = args
@@ -98,6 +124,13 @@ func (d *mcpDriver) call(ctx context.Context, tool string, args map[string]any, 
 	if err != nil {
 		return fmt.Errorf("%s: %w", tool, err)
 	}
+	ms := -1.0
+	if res.Meta != nil {
+		if v, ok := res.Meta.AdditionalFields[tools.ServerTimeMetaKey].(float64); ok {
+			ms = v
+		}
+	}
+	d.addServerMs(ms)
 	if res.IsError {
 		return fmt.Errorf("%s: tool error: %s", tool, resultText(res))
 	}
@@ -113,6 +146,15 @@ func (d *mcpDriver) call(ctx context.Context, tool string, args map[string]any, 
 	}
 	return nil
 }
+
+func (d *mcpDriver) addServerMs(ms float64) {
+	if ms >= 0 {
+		d.serverMs += ms
+	}
+}
+
+// serverTime is the server time rrmcp reported so far, in ms.
+func (d *mcpDriver) serverTime() float64 { return d.serverMs }
 
 func resultText(res *mcp.CallToolResult) string {
 	var parts []string
@@ -142,9 +184,9 @@ func (s mcpStop) info() stopInfo {
 
 func (d *mcpDriver) start(ctx context.Context, exe string) error {
 	if d.pc == nil {
-		return d.call(ctx, "rr_live_start", map[string]any{"command": []string{exe}}, nil)
+		return d.call(ctx, "rr_live_start", map[string]any{"command": append([]string{exe}, d.args...)}, nil)
 	}
-	srv, addr, err := proc.StartGDBServer(ctx, exe, nil, "", nil)
+	srv, addr, err := proc.StartGDBServer(ctx, exe, d.args, "", nil)
 	if err != nil {
 		return err
 	}
@@ -176,11 +218,11 @@ func (d *mcpDriver) step(ctx context.Context) (stopInfo, error)   { return d.mov
 func (d *mcpDriver) next(ctx context.Context) (stopInfo, error)   { return d.move(ctx, "rr_next") }
 func (d *mcpDriver) finish(ctx context.Context) (stopInfo, error) { return d.move(ctx, "rr_finish") }
 
-func (d *mcpDriver) backtrace(ctx context.Context) (int, error) {
+func (d *mcpDriver) backtrace(ctx context.Context, max int) (int, error) {
 	var out struct {
 		Frames []session.Frame `json:"frames"`
 	}
-	err := d.call(ctx, "rr_backtrace", map[string]any{"max_depth": 64}, &out)
+	err := d.call(ctx, "rr_backtrace", map[string]any{"max_depth": max}, &out)
 	return len(out.Frames), err
 }
 
@@ -234,6 +276,9 @@ func (d *mcpDriver) endSession(ctx context.Context) error {
 }
 
 func (d *mcpDriver) close() error {
+	if d.lean != nil {
+		return d.lean.close()
+	}
 	err := d.c.Close()
 	if d.m != nil {
 		d.m.Close()

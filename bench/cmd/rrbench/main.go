@@ -1,7 +1,7 @@
 // Command rrbench measures rrmcp against GDB/MI on the same targets, side by
-// side in one run (`make bench`). Each case runs once through the built
-// bin/rrmcp over stdio with a real MCP client (mcp-go), live backend, and
-// once through `gdb --interpreter=mi3` driving a gdbserver on the same
+// side in one run (`make bench`). Each case runs through the built
+// bin/rrmcp over stdio twice, with a minimal raw JSON-RPC client (the
+// primary column) and with mcp-go's client, live backend, and once through `gdb --interpreter=mi3` driving a gdbserver on the same
 // program. It prints a table and writes bench/RESULTS.md and
 // bench/results.json; for every case rrmcp loses it profiles rrmcp's side
 // in-process and puts the pprof summary into RESULTS.md.
@@ -35,6 +35,8 @@ type env struct {
 	counter string
 	sqlite  string
 	stl     string
+	curve   string
+	query   string
 }
 
 func main() {
@@ -68,6 +70,8 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		counter: filepath.Join(root, "testprogs", "build", "counter"),
 		sqlite:  filepath.Join(root, "bench", "large", "build", "sqlite3"),
 		stl:     filepath.Join(root, "bench", "large", "build", "stl", "stl"),
+		curve:   filepath.Join(root, "bench", "large", "build", "curves", "curve"),
+		query:   filepath.Join(root, "bench", "large", "build", "query", "query"),
 	}
 	if e.rrmcp == "" {
 		e.rrmcp = filepath.Join(root, "bin", "rrmcp")
@@ -80,7 +84,9 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		return err
 	}
 	var selected []benchCase
-	for _, c := range append(cases(), softWatchCases()...) {
+	all := append(cases(), softWatchCases()...)
+	all = append(append(all, curveCases()...), queryCases()...)
+	for _, c := range all {
 		if re.MatchString(c.name) && !(skipLarge && c.large) {
 			selected = append(selected, c)
 		}
@@ -102,23 +108,38 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 			os.Remove(f)
 		}
 	}
-	mkRR := func(ctx context.Context, exe string) (driver, error) { return newMCP(ctx, e.rrmcp) }
 	var rows []row
 	var profiles []profileReport
 	for _, c := range selected {
 		reps := max(1, int(math.Round(float64(c.reps)*scale)))
 		exe := c.exe(e)
 		logf("case %s: %d reps", c.name, reps)
+		mkRR := func(ctx context.Context, exe string) (driver, error) {
+			d, err := newLean(ctx, e.rrmcp)
+			if err == nil {
+				d.args = c.args
+			}
+			return d, err
+		}
+		mkGo := func(ctx context.Context, exe string) (driver, error) {
+			d, err := newMCP(ctx, e.rrmcp)
+			if err == nil {
+				d.args = c.args
+			}
+			return d, err
+		}
 		rr, rrErr := runSide(c, exe, mkRR, reps, timeout)
+		rrGo, rrGoErr := runSide(c, exe, mkGo, reps, timeout)
 		mkGDB := func(ctx context.Context, exe string) (driver, error) {
 			d, err := newGDB(ctx, exe)
 			if err == nil {
 				d.condEval = c.gdbCondEval
+				d.args = c.args
 			}
 			return d, err
 		}
 		gdb, gdbErr := runSide(c, exe, mkGDB, reps, timeout)
-		rs := rowsFor(c, rr, gdb, rrErr, gdbErr)
+		rs := rowsFor(c, rr, rrGo, gdb, rrErr, rrGoErr, gdbErr)
 		writeTable(os.Stderr, rs)
 		rows = append(rows, rs...)
 		if profile {
@@ -147,7 +168,8 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 	if os.Getenv("MAKELEVEL") != "" {
 		command = "`make bench`, which runs " + command + ","
 	}
-	writeMarkdown(&md, command, machine, rows, profiles, time.Since(start))
+	plots := writePlots(out, rows)
+	writeMarkdown(&md, command, machine, rows, profiles, plots, time.Since(start))
 	if err := os.WriteFile(filepath.Join(out, "RESULTS.md"), md.Bytes(), 0o644); err != nil {
 		return err
 	}
@@ -189,6 +211,7 @@ func buildAll(root, bin string, selected []benchCase) error {
 	steps := [][]string{
 		{"go", "build", "-o", bin, "./cmd/rrmcp"},
 		{"make", "-s", "-C", "testprogs"},
+		{"make", "-s", "-C", "bench/large", "curves", "query"},
 	}
 	for _, c := range selected {
 		if c.large {

@@ -40,6 +40,7 @@ func profileCase(c benchCase, r row, exe string, reps int, dir string, timeout t
 		}
 		d.heapProfile = heapFile
 		d.pc = &packetCounter{}
+		d.args = c.args
 		return d, nil
 	}
 	mkGDB := func(ctx context.Context, exe string) (driver, error) {
@@ -49,6 +50,7 @@ func profileCase(c benchCase, r row, exe string, reps int, dir string, timeout t
 		}
 		d.pc = &packetCounter{}
 		d.condEval = c.gdbCondEval
+		d.args = c.args
 		return d, nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
