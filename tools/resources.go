@@ -20,7 +20,11 @@ const (
 	tmplSources   = "rrmcp://sessions/{session}/sources"
 	tmplSource    = "rrmcp://sessions/{session}/source/{+path}"
 	tmplOutput    = "rrmcp://sessions/{session}/output"
-	tmplPackets   = "rrmcp://sessions/{session}/packets"
+
+	// resourceStdoutMax bounds the captured stdout the output resource
+	// shows (its tail).
+	resourceStdoutMax = 64 << 10
+	tmplPackets       = "rrmcp://sessions/{session}/packets"
 )
 
 // resources registers the MCP resources and the subscription tracking:
@@ -88,7 +92,7 @@ func (r *registry) resources() {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: text}}, nil
 		})
 	r.srv.AddResourceTemplate(mcp.NewResourceTemplate(tmplOutput, "session output",
-		mcp.WithTemplateDescription("What the session's debug server process printed: gdbserver shares its stdout/stderr with the program it runs (live), rr replay replays the program's writes; the server's own messages are among the lines (stderr lines are marked \"[stderr]\"). Updated as lines arrive, after each tool call. Sessions made by rr_connect have no output here."),
+		mcp.WithTemplateDescription("What the program printed: for rr_live_start sessions the captured stdout (its last 64 KiB; rr_output reads all of it by offset), then the lines of gdbserver's stderr, which it shares with the program (marked \"[stderr]\"; gdbserver's own messages are among them); for rr replay sessions rr's replay of the program's writes. Updated as lines arrive and after each tool call. Sessions made by rr_connect have no output here."),
 		mcp.WithTemplateMIMEType("text/plain")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			s, err := r.m.Get(templateArg(req, "session"))
@@ -100,6 +104,15 @@ func (r *registry) resources() {
 				return nil, err
 			}
 			var b strings.Builder
+			if o, err := s.Output(ctx, "stdout", -resourceStdoutMax, resourceStdoutMax); err == nil {
+				if o.Offset > 0 {
+					fmt.Fprintf(&b, "[stdout: %d earlier bytes not shown; rr_output reads them]\n", o.Offset)
+				}
+				b.WriteString(o.Text)
+				if o.Text != "" && !strings.HasSuffix(o.Text, "\n") {
+					b.WriteByte('\n')
+				}
+			}
 			for _, l := range lines {
 				if l.Stderr {
 					b.WriteString("[stderr] ")
@@ -198,11 +211,7 @@ func (r *registry) stamp(uri string) string {
 	}
 	switch what {
 	case "output":
-		lines, err := s.ServerOutput()
-		if err != nil || len(lines) == 0 {
-			return "0"
-		}
-		return fmt.Sprint(lines[len(lines)-1].Seq)
+		return s.OutputStamp()
 	case "packets":
 		return fmt.Sprint(s.PacketLog().Total)
 	}

@@ -125,6 +125,8 @@ func sameModuloAddrs(listed, got string) bool {
 
 var prune = flag.Bool("prune", false, "remove stale entries from testdata/known_differences.txt (only when nothing else fails)")
 
+var update = flag.Bool("update", false, "take the observed values into testdata/known_differences.txt entries whose difference changed (read the diff: the entry's reason must still hold)")
+
 var show = flag.Bool("show", false, "log every compared field, also those that agree")
 
 var knownPath = filepath.Join("testdata", "known_differences.txt")
@@ -146,6 +148,27 @@ func removeLines(path string, lines []int) error {
 		}
 	}
 	return os.WriteFile(path, []byte(strings.Join(out, "")), 0o644)
+}
+
+// relist rewrites the expected values of the entries at the given
+// 1-based entry lines: the tab-indented ours: and gdb: lines after each.
+func relist(path string, vals map[int][2]string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	for n, v := range vals {
+		for i := n; i < n+2 && i < len(lines); i++ { // lines[n] is the line after entry line n
+			switch {
+			case strings.HasPrefix(lines[i], "\tours:"):
+				lines[i] = "\tours: " + strconv.Quote(v[0]) + "\n"
+			case strings.HasPrefix(lines[i], "\tgdb:"):
+				lines[i] = "\tgdb:  " + strconv.Quote(v[1]) + "\n"
+			}
+		}
+	}
+	return os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
 }
 
 // env is the fixed environment of both runs: the stack layout depends on
@@ -263,6 +286,7 @@ func TestGDBDifferential(t *testing.T) {
 	var agree, knownOnly, unexplained int
 	sideAgree := map[string]int{}
 	var paste []string
+	relisted := map[int][2]string{} // entry line -> observed values, for -update
 	for _, r := range results {
 		sp := r.sp
 		clean, bad := true, false
@@ -284,7 +308,11 @@ func TestGDBDifferential(t *testing.T) {
 			if kd != nil && (!sameModuloAddrs(kd.ours, f.Ours) || !sameModuloAddrs(kd.gdb, f.GDB)) {
 				kd.used = true
 				bad = true
-				t.Errorf("known_differences.txt:%d: %s %s differs otherwise than listed:\n\tours: %s\n\tgdb:  %s\n\tlisted ours: %s\n\tlisted gdb:  %s", kd.line, sp, f.Name, f.Ours, f.GDB, kd.ours, kd.gdb)
+				if *update {
+					relisted[kd.line] = [2]string{f.Ours, f.GDB}
+					continue
+				}
+				t.Errorf("known_differences.txt:%d: %s %s differs otherwise than listed (if the reason still holds: go test -run GDBDifferential -update):\n\tours: %s\n\tgdb:  %s\n\tlisted ours: %s\n\tlisted gdb:  %s", kd.line, sp, f.Name, f.Ours, f.GDB, kd.ours, kd.gdb)
 				continue
 			}
 			if kd != nil {
@@ -327,6 +355,12 @@ func TestGDBDifferential(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("-prune: removed %d stale entries from %s", len(stale), knownPath)
+	}
+	if len(relisted) > 0 {
+		if err := relist(knownPath, relisted); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("-update: new values for %d entries in %s; check that their reasons still hold", len(relisted), knownPath)
 	}
 	if len(paste) > 0 {
 		t.Logf("unexplained differences, in known_differences.txt format (fix them, or give a reason):\n%s", strings.Join(paste, "\n"))

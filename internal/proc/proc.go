@@ -201,6 +201,16 @@ func (p *Process) Lines(after int64) []Line {
 	return out
 }
 
+// LastSeq is the Seq of the newest line, 0 before the first.
+func (p *Process) LastSeq() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.lines) == 0 {
+		return 0
+	}
+	return p.lines[len(p.lines)-1].Seq
+}
+
 // Tail returns the last n retained output lines joined by newlines.
 func (p *Process) Tail(n int) string {
 	p.mu.Lock()

@@ -180,6 +180,9 @@ func (r *Replay) Changed() <-chan struct{} { return r.p.Changed() }
 // Lines returns the retained output lines after sequence number after.
 func (r *Replay) Lines(after int64) []proc.Line { return r.p.Lines(after) }
 
+// LastSeq is the sequence number of the newest output line, 0 before any.
+func (r *Replay) LastSeq() int64 { return r.p.LastSeq() }
+
 // Stop ends rr. The protocol goodbye (D or k) is the caller's, before
 // Stop. If rr is still running, its process group gets SIGTERM, then
 // SIGKILL after the grace period; Stop always waits for it. It returns

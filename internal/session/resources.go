@@ -79,10 +79,10 @@ func (s *Session) PacketLog() PacketLog {
 type OutputLine = proc.Line
 
 // ServerOutput returns the retained output of the session's server
-// process: gdbserver (live), which shares its stdout and stderr with the
-// program it runs, or rr replay, which replays the program's writes. Lines
-// of the server itself are among them. A session connected to an address
-// has no process and no output (ErrUnsupported).
+// process: gdbserver's stderr (live: the program's stderr and gdbserver's
+// own messages; the program's stdout is captured apart, see Output), or
+// rr replay's, which replays the program's writes. A session connected to
+// an address has no process and no output (ErrUnsupported).
 func (s *Session) ServerOutput() ([]OutputLine, error) {
 	switch {
 	case s.srv != nil:
@@ -93,8 +93,27 @@ func (s *Session) ServerOutput() ([]OutputLine, error) {
 	return nil, fmt.Errorf("session %s is connected to %s, whose output rrmcp does not see: %w", s.id, s.addr, ErrUnsupported)
 }
 
+// OutputStamp changes whenever the session's output does: the captured
+// stdout's size (which the program writes directly, so only a look tells)
+// and the server's line counter.
+func (s *Session) OutputStamp() string {
+	var n int64
+	if s.out != nil {
+		n = s.out.stdoutSize()
+	}
+	var seq int64
+	switch {
+	case s.srv != nil:
+		seq = s.srv.LastSeq()
+	case s.replay != nil:
+		seq = s.replay.LastSeq()
+	}
+	return fmt.Sprint(n, "/", seq)
+}
+
 // OutputChanged returns a channel closed when the session's server
 // process prints its next line; nil for a session without a process.
+// Writes to the captured stdout do not signal it (see OutputStamp).
 func (s *Session) OutputChanged() <-chan struct{} {
 	switch {
 	case s.srv != nil:

@@ -73,7 +73,7 @@ using geo::Shape;
 static std::unique_ptr<Shape> parse_shape(const std::string &spec)
 {
 	// spec is "<kind> <name> <size>"
-	char kind[16], name[32];
+	char kind[16] = "", name[32] = "";
 	double size;
 	if (std::sscanf(spec.c_str(), "%15s %31s %lf", kind, name, &size) != 3)
 		throw std::invalid_argument("bad shape spec: " + spec);
