@@ -304,6 +304,10 @@ func (c *Client) Features() map[string]string {
 // Supports reports whether the server advertised feature name with "+".
 func (c *Client) Supports(name string) bool { return c.features[name] == "+" }
 
+// SupportsVCont reports whether the server's vCont? reply lists action
+// ("c", "s", "r", "t", ...).
+func (c *Client) SupportsVCont(action string) bool { return c.vcont[action] }
+
 // PacketSize is the server's maximum packet size (clamped).
 func (c *Client) PacketSize() int { return c.packetSize }
 

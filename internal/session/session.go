@@ -23,19 +23,20 @@ import (
 // the symbols of the debuggee. Its methods are safe for concurrent use;
 // operations are serialized, and each is bounded by its RR_MCP_TIMEOUT_*.
 type Session struct {
-	id       string
-	m        *Manager
-	kind     Kind
-	caps     Caps
-	addr     string
-	srv      *proc.Process // gdbserver; nil for rr and connect
-	replay   *rr.Replay    // rr replay; nil for live and connect
-	program  string
-	traceDir string
-	pid      int
-	attached bool       // live session attached to an existing process
-	out      *outputLog // the program's stdout/stderr (live sessions that started it)
-	to       Timeouts
+	id         string
+	m          *Manager
+	kind       Kind
+	caps       Caps
+	addr       string
+	srv        *proc.Process // gdbserver; nil for rr and connect
+	replay     *rr.Replay    // rr replay; nil for live and connect
+	program    string
+	traceDir   string
+	pid        int
+	attached   bool       // live session attached to an existing process
+	serverNote string     // why the debug server is not the usual one (an i386 program under qemu-i386)
+	out        *outputLog // the program's stdout/stderr (live sessions that started it)
+	to         Timeouts
 
 	c        *rsp.Client
 	sem      chan struct{} // one operation at a time
@@ -211,7 +212,7 @@ func (s *Session) Info() Info {
 		state = "exited"
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason}
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason, Server: s.serverNote}
 }
 
 // Interrupt stops a running resume (like Ctrl-C). It does not wait for

@@ -32,6 +32,9 @@ type Info struct {
 	// Watchpoints says whether watchpoints use the hardware debug
 	// registers here, and why (the probe's verdict; live sessions).
 	Watchpoints string `json:"watchpoints,omitempty"`
+	// Server says why the debug server is not the backend's usual one
+	// (an i386 program on a kernel that cannot run it: qemu-i386).
+	Server string `json:"server,omitempty"`
 }
 
 // Location is a code address with whatever the symbols say about it.
