@@ -389,13 +389,19 @@ func TestCancelContinue(t *testing.T) {
 	// mcp-go's client sends notifications/cancelled after CallTool
 	// returns, so a call right after it may still find the continue
 	// running; it must end, by the interrupt, within the deadline.
+	// rr_session_list does not wait for the session: it shows "running"
+	// until the interrupt ended the continue, then (once the command has
+	// read where the program stopped) the cancelled stop.
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.NewTimer(20 * time.Second)
 	defer deadline.Stop()
-	for r := c.call("rr_thread_list", nil); r.isErr; r = c.call("rr_thread_list", nil) {
-		if !strings.Contains(r.text, "is running a command") {
-			t.Fatalf("after the cancel: %s", r.text)
+	var sess map[string]any
+	for {
+		l := c.ok("rr_session_list", nil)
+		sess = l.data["sessions"].([]any)[0].(map[string]any)
+		if sess["state"] != "running" && sess["cancelled"] != nil {
+			break
 		}
 		select {
 		case <-tick.C:
@@ -403,7 +409,15 @@ func TestCancelContinue(t *testing.T) {
 			t.Fatal("the cancelled continue never ended: the target was not interrupted")
 		}
 	}
+	cancelled, _ := sess["cancelled"].(map[string]any)
+	if sess["state"] != "stopped" || cancelled["reason"] != "cancelled" || cancelled["frame"] == nil ||
+		!strings.Contains(fmt.Sprint(cancelled["message"]), "Cancelled by the client") {
+		t.Fatalf("after the cancel the session says %v; want state stopped and a cancelled stop with its frame", sess)
+	}
 	c.ok("rr_thread_list", nil, "Thread")
+	if l := c.ok("rr_session_list", nil); l.data["sessions"].([]any)[0].(map[string]any)["cancelled"] != nil {
+		t.Errorf("the cancelled stop outlived the next command: %v", l.data)
+	}
 	c.ok("rr_backtrace", nil, "#0")
 	c.ok("rr_interrupt", nil, "already stopped")
 }

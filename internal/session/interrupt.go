@@ -70,7 +70,39 @@ func (s *Session) asStop(out *Stop, err error) (*Stop, error) {
 	why := "the request was cancelled"
 	if errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
 		why = "the command ran past its time limit (RR_MCP_TIMEOUT_FORWARD / RR_MCP_TIMEOUT_REVERSE)"
+	} else if st.Reason == "interrupted" {
+		st.Reason = "cancelled"
 	}
 	st.Message = strings.TrimSpace(fmt.Sprintf("Interrupted: %s; the program is stopped in %s and the session is usable. %s", why, st.where(), st.Message))
 	return st, nil
+}
+
+// noteCancelled keeps where a command the client cancelled left the
+// program: the interrupted stop of a resume, or the last stop of a
+// command that resumes many times (a query, a last-writer search), as a
+// stop with reason "cancelled" that Info reports (rr_session_list), since
+// the cancelled call's own result may never reach the client.
+func (s *Session) noteCancelled(ctx context.Context, err error) {
+	var st *Stop
+	var ie *interruptedError
+	switch {
+	case errors.As(err, &ie):
+		cp := *ie.stop
+		st = &cp
+	case s.c != nil && s.c.Dead() == nil && !s.c.Exited():
+		last := s.c.LastStop()
+		if last.Raw == "" {
+			return
+		}
+		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		st = s.makeStop(ictx, last)
+	default:
+		return
+	}
+	if st.Reason == "interrupted" || st.Reason == "step" {
+		st.Reason = "cancelled"
+	}
+	st.Message = strings.TrimSpace(fmt.Sprintf("Cancelled by the client: the program was interrupted and is stopped in %s; the session is usable. %s", st.where(), st.Message))
+	s.cancelled.Store(st)
 }

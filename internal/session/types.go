@@ -35,6 +35,9 @@ type Info struct {
 	// Server says why the debug server is not the backend's usual one
 	// (an i386 program on a kernel that cannot run it: qemu-i386).
 	Server string `json:"server,omitempty"`
+	// Cancelled is where the last command, cancelled by the client, left
+	// the program (its result may not have reached the client).
+	Cancelled *Stop `json:"cancelled,omitempty" jsonschema:"when the client cancelled the last command: where the program stopped (reason cancelled)"`
 }
 
 // Location is a code address with whatever the symbols say about it.
@@ -76,7 +79,9 @@ type Position struct {
 // Stop is the result of every operation that moves the target.
 type Stop struct {
 	// Reason is one of: breakpoint, watchpoint, step, signal, exited,
-	// killed, interrupted, history-start, history-end, timeout, started.
+	// killed, interrupted (a time limit or rr_interrupt), cancelled (the
+	// client cancelled the command), history-start, history-end, timeout,
+	// started.
 	Reason        string      `json:"reason"`
 	Thread        string      `json:"thread,omitempty"`
 	Frame         *Frame      `json:"frame,omitempty"`
