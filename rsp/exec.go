@@ -326,9 +326,7 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 			}
 			continue
 		}
-		if st.Interrupted {
-			c.noteInterruptRace(st)
-		}
+		consume := st.Interrupted && c.noteInterruptRace(st)
 		if st.ReplayLog == "begin" && dir == Reverse {
 			st.AtHistoryStart = true
 		}
@@ -341,6 +339,9 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 			}
 		}
 		c.record(st)
+		if consume {
+			st = c.consumeSIGINT(ctx, st)
+		}
 		if ctx.Err() != nil {
 			return st, "", fmt.Errorf("rsp: %s: %w", pkt, ctx.Err())
 		}
