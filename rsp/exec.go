@@ -437,6 +437,10 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 	if len(hits) == 0 {
 		return Stop{}, false, nil
 	}
+	sp0, spErr := uint64(0), error(nil)
+	if len(c.unfinished) > 0 {
+		sp0, spErr = c.readSP(ctx, last)
+	}
 	for _, b := range hits {
 		if err := c.RemoveBreakpoint(ctx, b.Type, b.Addr, b.Kind); err != nil {
 			c.restoreBreakpoints(ctx, hits)
@@ -449,6 +453,9 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 		errs = append(errs, serr)
 	} else {
 		c.noteInterruptedStepOver(ctx, st, last.Thread, pc)
+		if spErr == nil && len(c.unfinished) > 0 && st.Kind == StopSignal && (st.Signal == SIGTRAP || st.Signal == Sig0) {
+			c.finishedStepOver(pc, sp0)
+		}
 	}
 	if !c.g.exited && c.conn.deadErr() == nil {
 		// Put the breakpoints back even when ctx has ended (a timeout
