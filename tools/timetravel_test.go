@@ -369,6 +369,7 @@ func TestContinueProgressCancel(t *testing.T) {
 			t.Fatal("the cancelled continue never ended: the target was not interrupted")
 		}
 	}
+	assertCancelled(t, c, "continue")
 }
 
 // TestCancelContinue: a client that gives up on rr_continue (its context
@@ -406,6 +407,23 @@ func TestCancelContinue(t *testing.T) {
 	c.ok("rr_thread_list", nil, "Thread")
 	c.ok("rr_backtrace", nil, "#0")
 	c.ok("rr_interrupt", nil, "already stopped")
+	assertCancelled(t, c, "continue")
+}
+
+// assertCancelled checks that the session's state keeps the structured
+// stop of the operation op the client cancelled: reason cancelled, the
+// operation, and where the program is.
+func assertCancelled(t *testing.T, c *mcpClient, op string) {
+	t.Helper()
+	r := c.ok("rr_session_list", nil)
+	ss, _ := r.data["sessions"].([]any)
+	if len(ss) != 1 {
+		t.Fatalf("sessions: %v", r.data)
+	}
+	st, _ := ss[0].(map[string]any)["cancelled"].(map[string]any)
+	if st["reason"] != "cancelled" || st["cancelled"] != op || st["frame"] == nil {
+		t.Fatalf("session state after cancelling %s: %v, want a cancelled stop with its frame", op, st)
+	}
 }
 
 // gdbLineHits runs prog under GDB with a silent, continuing breakpoint on

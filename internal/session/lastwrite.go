@@ -90,6 +90,13 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 			if errors.Is(err, rsp.ErrHistoryStart) {
 				break
 			}
+			if ist, ok := s.interruptStop("rr_last_write", err); ok {
+				// A time limit or the client's cancel ended the search:
+				// the writers found so far and where the program is.
+				out.Stop = ist
+				out.Message = fmt.Sprintf("The search was %s after %d of %d writer(s); rr_last_write again from here goes on.", map[bool]string{true: "cancelled", false: "interrupted"}[ist.Cancelled != ""], len(out.Writers), count)
+				return nil
+			}
 			if err != nil {
 				return err
 			}

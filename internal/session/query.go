@@ -96,7 +96,7 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 	}()
 	for {
 		st, err := s.Continue(ctx, false)
-		if err != nil {
+		if st, err = s.queryCancelled(ctx, st, err); err != nil {
 			return res, err
 		}
 		res.Stop = st
@@ -222,7 +222,7 @@ func (s *Session) lineCounts(ctx context.Context, fn string, maxHits int, progre
 			return res, nil
 		}
 		st, err := s.Continue(ctx, false)
-		if err != nil {
+		if st, err = s.queryCancelled(ctx, st, err); err != nil {
 			return res, err
 		}
 		res.Stop = st

@@ -40,6 +40,9 @@ type Session struct {
 	c        *rsp.Client
 	sem      chan struct{} // one operation at a time
 	running  atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
+	// cancelled is the stop of the last operation the client cancelled,
+	// until the next stop tells it (interrupt.go).
+	cancelled atomic.Pointer[Stop]
 	runMu    sync.Mutex    // guards resuming
 	resuming chan struct{} // closed when a resume starts (see running.go)
 	gone     atomic.Bool   // closed
@@ -211,7 +214,8 @@ func (s *Session) Info() Info {
 		state = "exited"
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason}
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason,
+		Cancelled: s.cancelled.Load()}
 }
 
 // Interrupt stops a running resume (like Ctrl-C). It does not wait for

@@ -111,6 +111,9 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 			out.Position = &p
 		}
 	}
+	if n := s.cancelNote(); n != "" {
+		out.Message = strings.TrimSpace(out.Message + " " + n)
+	}
 	return out
 }
 

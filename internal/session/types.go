@@ -32,6 +32,9 @@ type Info struct {
 	// Watchpoints says whether watchpoints use the hardware debug
 	// registers here, and why (the probe's verdict; live sessions).
 	Watchpoints string `json:"watchpoints,omitempty"`
+	// Cancelled is where the last operation the client cancelled left the
+	// program, until the next stop (which repeats it in its message).
+	Cancelled *Stop `json:"cancelled,omitempty" jsonschema:"the stop of the last cancelled operation (reason cancelled), kept until the next stop"`
 }
 
 // Location is a code address with whatever the symbols say about it.
@@ -73,7 +76,8 @@ type Position struct {
 // Stop is the result of every operation that moves the target.
 type Stop struct {
 	// Reason is one of: breakpoint, watchpoint, step, signal, exited,
-	// killed, interrupted, history-start, history-end, timeout, started.
+	// killed, interrupted, cancelled, history-start, history-end, timeout,
+	// started.
 	Reason        string      `json:"reason"`
 	Thread        string      `json:"thread,omitempty"`
 	Frame         *Frame      `json:"frame,omitempty"`
@@ -86,6 +90,7 @@ type Stop struct {
 	Output        *OutputSize `json:"output,omitempty" jsonschema:"bytes the program has written so far (rr_output reads them)"`
 	ReturnValue   string      `json:"return_value,omitempty" jsonschema:"finish: the value the function returned"`
 	Message       string      `json:"message,omitempty" jsonschema:"extra explanation"`
+	Cancelled     string      `json:"cancelled,omitempty" jsonschema:"the operation the client cancelled (continue, reverse continue, rr_query, rr_last_write…) that ended at this stop"`
 }
 
 // Breakpoint is a breakpoint or watchpoint the session manages.
