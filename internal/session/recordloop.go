@@ -1,8 +1,8 @@
 package session
 
 import (
-	"errors"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"

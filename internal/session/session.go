@@ -37,17 +37,17 @@ type Session struct {
 	out      *outputLog // the program's stdout/stderr (live sessions that started it)
 	to       Timeouts
 
-	c        *rsp.Client
-	sem      chan struct{} // one operation at a time
-	running  atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
+	c       *rsp.Client
+	sem     chan struct{} // one operation at a time
+	running atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
 	// cancelled is the stop of the last operation the client cancelled,
 	// until the next stop tells it (interrupt.go).
 	cancelled atomic.Pointer[Stop]
-	runMu    sync.Mutex    // guards resuming
-	resuming chan struct{} // closed when a resume starts (see running.go)
-	gone     atomic.Bool   // closed
-	pkts     *packetRing   // this session's packet log (resources)
-	core     *coreServer   // the core dump served (KindCore)
+	runMu     sync.Mutex    // guards resuming
+	resuming  chan struct{} // closed when a resume starts (see running.go)
+	gone      atomic.Bool   // closed
+	pkts      *packetRing   // this session's packet log (resources)
+	core      *coreServer   // the core dump served (KindCore)
 
 	// Everything below is guarded by sem.
 	img    *dwarf.Image // main program; nil without symbols
