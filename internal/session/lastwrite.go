@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"time"
 
 	"github.com/rrmcp/rrmcp/rsp"
@@ -204,23 +202,7 @@ func (s *Session) previousWrite(ctx context.Context, addr uint64, size int, b *b
 		}
 	}
 	if s.c.Dialect() == rsp.DialectQEMU {
-		w.Icount, _ = s.qemuIcount(ctx)
+		w.Icount, _ = s.c.ReplayIcount(ctx)
 	}
 	return bst, w, nil
-}
-
-var icountRE = regexp.MustCompile(`instruction count = (\d+)`)
-
-// qemuIcount reads the replay's instruction count from QEMU's monitor
-// ("info replay": "Replaying execution '...': instruction count = N").
-func (s *Session) qemuIcount(ctx context.Context) (int64, error) {
-	out, err := s.c.Monitor(ctx, "info replay")
-	if err != nil {
-		return 0, err
-	}
-	m := icountRE.FindStringSubmatch(out)
-	if m == nil {
-		return 0, fmt.Errorf("info replay: no instruction count in %q: %w", out, ErrUnsupported)
-	}
-	return strconv.ParseInt(m[1], 10, 64)
 }

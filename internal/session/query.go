@@ -29,6 +29,7 @@ type QueryRow struct {
 	Old      string            `json:"old,omitempty" jsonschema:"writes: value before"`
 	New      string            `json:"new,omitempty" jsonschema:"writes: value after"`
 	Position *Position         `json:"position,omitempty" jsonschema:"rr event and ticks"`
+	Icount   int64             `json:"icount,omitempty" jsonschema:"QEMU replay: the instruction count of the row (rr_goto icount)"`
 	File     string            `json:"file,omitempty" jsonschema:"lines: the source file"`
 	Line     int               `json:"line,omitempty" jsonschema:"lines: the line"`
 	Hits     int               `json:"hits,omitempty" jsonschema:"lines: times the line was reached"`
@@ -107,7 +108,7 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			}
 			return res, nil
 		}
-		row := QueryRow{N: o.Cursor + len(res.Rows), Frame: st.Frame, Position: st.Position}
+		row := QueryRow{N: o.Cursor + len(res.Rows), Frame: st.Frame, Position: st.Position, Icount: st.Icount}
 		if st.Watch != nil {
 			row.Old, row.New = st.Watch.Old, st.Watch.New
 		}
