@@ -61,7 +61,12 @@ type Client struct {
 	vcont        map[string]bool // actions from vCont?; nil = no vCont
 	tdesc        *TargetDesc
 	pcReg        string
+	spReg        string
 	g            guard
+
+	// unfinished: steps over breakpoints a signal interrupted, to finish
+	// when their thread returns from the handler (stepover.go).
+	unfinished []unfinishedStep
 
 	// moribund maps the addresses of breakpoints removed recently to the
 	// stop event count at their removal (moribund.go).
@@ -214,6 +219,12 @@ func (c *Client) setTarget(td *TargetDesc) {
 			break
 		}
 	}
+	for _, name := range []string{"rsp", "esp", "sp"} {
+		if _, ok := td.Lookup(name); ok {
+			c.spReg = name
+			break
+		}
+	}
 	if strings.Contains(td.Architecture, "aarch64") {
 		c.g.bpKind = 4
 	}
@@ -303,6 +314,10 @@ func (c *Client) Features() map[string]string {
 
 // Supports reports whether the server advertised feature name with "+".
 func (c *Client) Supports(name string) bool { return c.features[name] == "+" }
+
+// SupportsVCont reports whether the server's vCont? reply lists action
+// ("c", "s", "r", "t", ...).
+func (c *Client) SupportsVCont(action string) bool { return c.vcont[action] }
 
 // PacketSize is the server's maximum packet size (clamped).
 func (c *Client) PacketSize() int { return c.packetSize }

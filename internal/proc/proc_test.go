@@ -1,4 +1,4 @@
-package proc
+package proc_test
 
 import (
 	"context"
@@ -13,13 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 func TestWaitLineAndStop(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", "echo hello 42 >&2; exec sleep 60"}})
+	p, err := proc.Start(ctx, proc.Config{Path: "sh", Args: []string{"-c", "echo hello 42 >&2; exec sleep 60"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,12 +45,12 @@ func TestWaitLineAndStop(t *testing.T) {
 func TestWaitLineExited(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", "echo nope; exit 3"}})
+	p, err := proc.Start(ctx, proc.Config{Path: "sh", Args: []string{"-c", "echo nope; exit 3"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = p.WaitLine(ctx, regexp.MustCompile(`never`))
-	if !errors.Is(err, ErrExited) {
+	if !errors.Is(err, proc.ErrExited) {
 		t.Fatalf("err = %v, want ErrExited", err)
 	}
 	if got := p.ExitCode(); got != 3 {
@@ -58,7 +59,7 @@ func TestWaitLineExited(t *testing.T) {
 }
 
 func TestWaitLineDeadline(t *testing.T) {
-	p, err := Start(t.Context(), Config{Path: "sleep", Args: []string{"60"}})
+	p, err := proc.Start(t.Context(), proc.Config{Path: "sleep", Args: []string{"60"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func TestWaitLineDeadline(t *testing.T) {
 func TestStopKillsGroup(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", "trap '' TERM; sleep 60 & echo child $!; wait"}})
+	p, err := proc.Start(ctx, proc.Config{Path: "sh", Args: []string{"-c", "trap '' TERM; sleep 60 & echo child $!; wait"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestStartGDBServer(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	p, addr, err := StartGDBServer(ctx, "/bin/true", nil, "", nil)
+	p, addr, err := proc.StartGDBServer(ctx, "/bin/true", nil, "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func alive(pid int) bool {
 func TestGrandchildHoldsPipes(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", "setsid sh -c 'echo gc $$; exec sleep 30' & sleep 0.2; exit 0"}})
+	p, err := proc.Start(ctx, proc.Config{Path: "sh", Args: []string{"-c", "setsid sh -c 'echo gc $$; exec sleep 30' & sleep 0.2; exit 0"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +160,7 @@ func TestStartQEMUUser(t *testing.T) {
 	prog := testenv.Prog(t, "counter-m32")
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	p, addr, err := StartQEMUUser(ctx, qemu, prog, nil, t.TempDir(), nil)
+	p, addr, err := proc.StartQEMUUser(ctx, qemu, prog, nil, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

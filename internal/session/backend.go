@@ -141,7 +141,19 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 		if s.out, err = newOutputLog(); err != nil {
 			return nil, nil, err
 		}
-		p, addr, err = proc.StartGDBServerOutput(sctx, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
+		qemu, note, qerr := m.i386Server(sctx, prog)
+		switch {
+		case qerr != nil:
+			return nil, nil, qerr
+		case qemu != "":
+			s.serverNote = note
+			p, addr, err = proc.StartQEMUUserOutput(sctx, qemu, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
+			if err != nil {
+				return nil, nil, fmt.Errorf("start qemu-i386: %w", err)
+			}
+		default:
+			p, addr, err = proc.StartGDBServerOutput(sctx, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
+		}
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("start gdbserver: %w", err)

@@ -16,7 +16,8 @@ import (
 type interruptedError struct {
 	stop      *Stop
 	err       error
-	cancelled bool // the client cancelled the request (not a time limit)
+	cancelled bool  // the client cancelled the request (not a time limit)
+	noted     *Stop // the cancelled stop the session keeps (noteCancelled)
 }
 
 func (e *interruptedError) Error() string {
@@ -64,40 +65,34 @@ func (s *Session) interruptedAt(ctx context.Context, st rsp.Stop, err error) err
 // one with reason "cancelled" naming op (or, either way, what the program
 // stopped for meanwhile), the place, and why — not a tool error.
 func (s *Session) asStop(op string, out *Stop, err error) (*Stop, error) {
-	st, ok := s.interruptStop(op, err)
-	if !ok {
+	var ie *interruptedError
+	if !errors.As(err, &ie) {
 		return out, err
 	}
+	if ie.cancelled && ie.noted != nil {
+		// The command's do kept the cancelled stop (noteCancelled): name
+		// the operation in the session's state too.
+		return s.relabelCancelled(ie.noted, op), nil
+	}
+	st, _ := s.interruptStop(op, err)
 	return st, nil
 }
 
 // interruptStop is the structured stop of an operation op that a time
-// limit or the client's cancellation ended; ok is false when err is
-// something else. A cancelled stop is also kept in the session's state
-// (Info.Cancelled) and told by the next stop, since the client that
-// cancelled may never read this result.
+// limit or the client's cancellation ended, for a command that reports it
+// itself (rr_last_write); ok is false when err is something else. A
+// cancelled stop is kept in the session's state.
 func (s *Session) interruptStop(op string, err error) (*Stop, bool) {
 	var ie *interruptedError
 	if !errors.As(err, &ie) {
 		return nil, false
 	}
-	st := ie.stop
 	if ie.cancelled {
-		s.markCancelled(st, op)
-		return st, true
+		return s.keepCancelled(ie.stop, op), true
 	}
+	st := ie.stop
 	st.Message = strings.TrimSpace(fmt.Sprintf("Interrupted: the command ran past its time limit (RR_MCP_TIMEOUT_FORWARD / RR_MCP_TIMEOUT_REVERSE); the program is stopped in %s and the session is usable. %s", st.where(), st.Message))
 	return st, true
-}
-
-// cancelNote says, once, at the stop after a cancelled operation, where
-// that operation had left the program.
-func (s *Session) cancelNote() string {
-	c := s.cancelled.Swap(nil)
-	if c == nil {
-		return ""
-	}
-	return fmt.Sprintf("The previous %s was cancelled by the client; it had stopped in %s.", c.Cancelled, c.where())
 }
 
 // moveName names a move for a cancelled stop: "continue", "reverse step"…
@@ -108,15 +103,65 @@ func moveName(m string, rev bool) string {
 	return m
 }
 
-// markCancelled makes st the structured stop of op, which the client
-// cancelled, and keeps it in the session's state.
-func (s *Session) markCancelled(st *Stop, op string) {
-	if st.Reason == "interrupted" || st.Reason == "step" {
-		st.Reason = "cancelled"
+// cancelledPrefix starts the message of every cancelled stop.
+const cancelledPrefix = "Cancelled by the client"
+
+// keepCancelled stores, as the session's cancelled stop, a copy of st
+// with reason cancelled, op (empty when unknown) and a message saying so.
+// Stored stops are never changed afterwards (Info reads them unlocked).
+func (s *Session) keepCancelled(st *Stop, op string) *Stop {
+	cp := *st
+	if cp.Reason == "interrupted" || cp.Reason == "step" {
+		cp.Reason = "cancelled"
 	}
-	st.Cancelled = op
-	st.Message = strings.TrimSpace(fmt.Sprintf("Cancelled: the client cancelled %s; the target was interrupted and the program is stopped in %s; the session is usable. %s", op, st.where(), st.Message))
-	s.cancelled.Store(st)
+	cp.Cancelled = op
+	head := cancelledPrefix
+	if op != "" {
+		head += " (" + op + ")"
+	}
+	cp.Message = strings.TrimSpace(fmt.Sprintf("%s: the program was interrupted and is stopped in %s; the session is usable. %s", head, cp.where(), st.Message))
+	s.cancelled.Store(&cp)
+	return &cp
+}
+
+// relabelCancelled names op as the operation of the cancelled stop cur
+// (a query's continue becomes the query), in the session's state when cur
+// is still what it holds.
+func (s *Session) relabelCancelled(cur *Stop, op string) *Stop {
+	cp := *cur
+	old := cancelledPrefix
+	if cur.Cancelled != "" {
+		old += " (" + cur.Cancelled + ")"
+	}
+	cp.Message = strings.Replace(cur.Message, old, cancelledPrefix+" ("+op+")", 1)
+	cp.Cancelled = op
+	s.cancelled.CompareAndSwap(cur, &cp)
+	return &cp
+}
+
+// noteCancelled keeps where a command the client cancelled left the
+// program: the interrupted stop of a resume, or the last stop of a
+// command that resumes many times (a query, a last-writer search), as a
+// stop with reason "cancelled" that Info reports (rr_session_list), since
+// the cancelled call's own result may never reach the client. A stop the
+// command kept itself (with its operation's name) stays.
+func (s *Session) noteCancelled(ctx context.Context, err error) {
+	if s.cancelled.Load() != nil {
+		return
+	}
+	var ie *interruptedError
+	switch {
+	case errors.As(err, &ie):
+		ie.noted = s.keepCancelled(ie.stop, "")
+	case s.c != nil && s.c.Dead() == nil && !s.c.Exited():
+		last := s.c.LastStop()
+		if last.Raw == "" {
+			return
+		}
+		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		s.keepCancelled(s.makeStop(ictx, last), "")
+	}
 }
 
 // queryCancelled turns the end of a query's move by the client's cancel
@@ -126,9 +171,7 @@ func (s *Session) markCancelled(st *Stop, op string) {
 func (s *Session) queryCancelled(ctx context.Context, st *Stop, err error) (*Stop, error) {
 	switch {
 	case err == nil && st != nil && st.Cancelled != "":
-		st.Cancelled = "rr_query"
-		st.Message = strings.Replace(st.Message, "cancelled continue;", "cancelled rr_query;", 1)
-		return st, nil
+		return s.relabelCancelled(st, "rr_query"), nil
 	case err == nil || !errors.Is(ctx.Err(), context.Canceled) || s.c.Exited() || s.c.Dead() != nil:
 		return st, err
 	}
@@ -141,6 +184,16 @@ func (s *Session) queryCancelled(ctx context.Context, st *Stop, err error) (*Sto
 		return st, err
 	}
 	here.Reason = "cancelled"
-	s.markCancelled(here, "rr_query")
-	return here, nil
+	return s.keepCancelled(here, "rr_query"), nil
+}
+
+// keepingCancelled runs the clean-up f of a command made of several (a
+// query removing its breakpoints) without letting f's own commands clear
+// the cancelled stop the command left.
+func (s *Session) keepingCancelled(f func()) {
+	keep := s.cancelled.Load()
+	f()
+	if keep != nil {
+		s.cancelled.CompareAndSwap(nil, keep)
+	}
 }

@@ -47,6 +47,7 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 		count = 1
 	}
 	var out *LastWrites
+	interrupted := false // out.Stop says where a time limit or a cancel stopped the search
 	err := s.do(ctx, s.to.Reverse, func(ctx context.Context) error {
 		if !s.caps.Reverse {
 			if err := s.canMove(true); err != nil {
@@ -91,7 +92,7 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 			if ist, ok := s.interruptStop("rr_last_write", err); ok {
 				// A time limit or the client's cancel ended the search:
 				// the writers found so far and where the program is.
-				out.Stop = ist
+				out.Stop, interrupted = ist, true
 				out.Message = fmt.Sprintf("The search was %s after %d of %d writer(s); rr_last_write again from here goes on.", map[bool]string{true: "cancelled", false: "interrupted"}[ist.Cancelled != ""], len(out.Writers), count)
 				return nil
 			}
@@ -119,6 +120,9 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 		}
 		return nil
 	})
+	if interrupted && out != nil {
+		return out, nil // the structured stop, not do's ctx error
+	}
 	return out, err
 }
 

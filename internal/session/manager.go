@@ -41,7 +41,8 @@ type Manager struct {
 	next     int
 	closed   bool
 
-	hw hwdebug.Cache // the hardware debug register probe, run once
+	hw   hwdebug.Cache // the hardware debug register probe, run once
+	i386 i386Probe     // whether the kernel runs i386 programs, probed once
 }
 
 // NewManager returns an empty Manager.

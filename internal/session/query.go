@@ -92,7 +92,7 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 	defer func() {
 		rctx := context.WithoutCancel(ctx)
 		if s.exited == nil {
-			s.RemoveBreakpoint(rctx, bp.Number) //nolint:errcheck
+			s.keepingCancelled(func() { s.RemoveBreakpoint(rctx, bp.Number) }) //nolint:errcheck
 		}
 	}()
 	for {
@@ -199,11 +199,13 @@ func (s *Session) lineCounts(ctx context.Context, fn string, maxHits int, progre
 	byBP := map[int]int{} // breakpoint number -> row index
 	defer func() {
 		rctx := context.WithoutCancel(ctx)
-		for n := range byBP {
-			if s.exited == nil {
-				s.RemoveBreakpoint(rctx, n) //nolint:errcheck
+		s.keepingCancelled(func() {
+			for n := range byBP {
+				if s.exited == nil {
+					s.RemoveBreakpoint(rctx, n) //nolint:errcheck
+				}
 			}
-		}
+		})
 	}()
 	for _, n := range lines {
 		bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("%s:%d", file, n), "", false)

@@ -23,31 +23,33 @@ import (
 // the symbols of the debuggee. Its methods are safe for concurrent use;
 // operations are serialized, and each is bounded by its RR_MCP_TIMEOUT_*.
 type Session struct {
-	id       string
-	m        *Manager
-	kind     Kind
-	caps     Caps
-	addr     string
-	srv      *proc.Process // gdbserver; nil for rr and connect
-	replay   *rr.Replay    // rr replay; nil for live and connect
-	program  string
-	traceDir string
-	pid      int
-	attached bool       // live session attached to an existing process
-	out      *outputLog // the program's stdout/stderr (live sessions that started it)
-	to       Timeouts
-
-	c       *rsp.Client
-	sem     chan struct{} // one operation at a time
-	running atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
-	// cancelled is the stop of the last operation the client cancelled,
-	// until the next stop tells it (interrupt.go).
+	id         string
+	m          *Manager
+	kind       Kind
+	caps       Caps
+	addr       string
+	srv        *proc.Process // gdbserver; nil for rr and connect
+	replay     *rr.Replay    // rr replay; nil for live and connect
+	program    string
+	traceDir   string
+	pid        int
+	attached   bool       // live session attached to an existing process
+	serverNote string     // why the debug server is not the usual one (an i386 program under qemu-i386)
+	out        *outputLog // the program's stdout/stderr (live sessions that started it)
+	// cancelled is where the last command the client cancelled left the
+	// program (its result may never reach the client); cleared by the
+	// next command.
 	cancelled atomic.Pointer[Stop]
-	runMu     sync.Mutex    // guards resuming
-	resuming  chan struct{} // closed when a resume starts (see running.go)
-	gone      atomic.Bool   // closed
-	pkts      *packetRing   // this session's packet log (resources)
-	core      *coreServer   // the core dump served (KindCore)
+	to        Timeouts
+
+	c        *rsp.Client
+	sem      chan struct{} // one operation at a time
+	running  atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
+	runMu    sync.Mutex    // guards resuming
+	resuming chan struct{} // closed when a resume starts (see running.go)
+	gone     atomic.Bool   // closed
+	pkts     *packetRing   // this session's packet log (resources)
+	core     *coreServer   // the core dump served (KindCore)
 
 	// Everything below is guarded by sem.
 	img    *dwarf.Image // main program; nil without symbols
@@ -120,7 +122,11 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 		return err
 	}
 	defer s.release()
+	s.cancelled.Store(nil)
 	err := fn(ctx)
+	if errors.Is(ctx.Err(), context.Canceled) {
+		s.noteCancelled(ctx, err)
+	}
 	if err == nil && ctx.Err() != nil {
 		// The limit passed under a call that tolerated the failed reads:
 		// its answer may be partial; do not keep it.
@@ -214,7 +220,7 @@ func (s *Session) Info() Info {
 		state = "exited"
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason,
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason, Server: s.serverNote,
 		Cancelled: s.cancelled.Load()}
 }
 

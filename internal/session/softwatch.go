@@ -83,7 +83,7 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 		}
 	}
 	cur := make([]byte, maxSoftWatch)
-	ranges := s.c.Dialect() == rsp.DialectGDBServer
+	ranges := s.c.SupportsVCont("r") // gdbserver; not QEMU's stubs
 	regs, ok := s.softRegs()
 	if !ok {
 		return rsp.Stop{}, fmt.Errorf("software watchpoints need an x86 target description (pc, frame and stack pointer): %w", ErrUnsupported)

@@ -116,9 +116,6 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 			out.Icount = n
 		}
 	}
-	if n := s.cancelNote(); n != "" {
-		out.Message = strings.TrimSpace(out.Message + " " + n)
-	}
 	return out
 }
 

@@ -32,9 +32,12 @@ type Info struct {
 	// Watchpoints says whether watchpoints use the hardware debug
 	// registers here, and why (the probe's verdict; live sessions).
 	Watchpoints string `json:"watchpoints,omitempty"`
-	// Cancelled is where the last operation the client cancelled left the
-	// program, until the next stop (which repeats it in its message).
-	Cancelled *Stop `json:"cancelled,omitempty" jsonschema:"the stop of the last cancelled operation (reason cancelled), kept until the next stop"`
+	// Server says why the debug server is not the backend's usual one
+	// (an i386 program on a kernel that cannot run it: qemu-i386).
+	Server string `json:"server,omitempty"`
+	// Cancelled is where the last command, cancelled by the client, left
+	// the program (its result may not have reached the client).
+	Cancelled *Stop `json:"cancelled,omitempty" jsonschema:"when the client cancelled the last command: where the program stopped (reason cancelled)"`
 }
 
 // Location is a code address with whatever the symbols say about it.
@@ -76,7 +79,8 @@ type Position struct {
 // Stop is the result of every operation that moves the target.
 type Stop struct {
 	// Reason is one of: breakpoint, watchpoint, step, signal, exited,
-	// killed, interrupted, cancelled, history-start, history-end, timeout,
+	// killed, interrupted (a time limit or rr_interrupt), cancelled (the
+	// client cancelled the command), history-start, history-end, timeout,
 	// started.
 	Reason        string      `json:"reason"`
 	Thread        string      `json:"thread,omitempty"`

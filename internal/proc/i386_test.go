@@ -1,4 +1,4 @@
-package testenv
+package proc_test
 
 import (
 	"errors"
@@ -6,14 +6,17 @@ import (
 	"os/exec"
 	"syscall"
 	"testing"
+
+	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestRunsI386: the probe's answer is what happens when the real -m32
 // test program is executed: it runs (exit 0) where the probe says yes,
 // exec fails with ENOEXEC where it says no.
 func TestRunsI386(t *testing.T) {
-	prog := Prog(t, "counter-m32")
-	ok, err := RunsI386(t.Context(), t.TempDir())
+	prog := testenv.Prog(t, "counter-m32")
+	ok, err := proc.RunsI386(t.Context(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
