@@ -460,4 +460,3 @@ func LoadTranscript(path string, ar, handshake *txtar.Archive) (client string, s
 	steps, err = ParseScript(path, src, include)
 	return sections["client"], steps, err
 }
-
