@@ -34,8 +34,11 @@ import (
 //	include NAME    the lines of section NAME of testdata/rr/handshake.txtar
 //
 // In payloads {hex:"go string"} is replaced by the hex encoding of the
-// string (qRRCmd arguments and replies), and {regs:RIP} by a g reply for
-// the trimmed x86-64 register layout of handshake.txtar with rip = RIP.
+// string (qRRCmd arguments and replies), {regs:RIP} by a g reply for
+// the trimmed x86-64 register layout of handshake.txtar with rip = RIP, and
+// {mem:LEN,OFF:BYTES} by an m reply of LEN (hex) zero bytes with the hex
+// BYTES at offset OFF (hex): a block read of which the test cares about a
+// few bytes.
 //
 // Framing follows rr (rr-rsp.md §2): before the reply OK to QStartNoAckMode
 // the server writes '+' for every packet it receives; it ignores '+' and
@@ -63,10 +66,11 @@ func (s Step) String() string {
 var (
 	hexExpandRE  = regexp.MustCompile(`\{hex:("(?:[^"\\]|\\.)*")\}`)
 	regsExpandRE = regexp.MustCompile(`\{regs:([0-9a-f]+)\}`)
+	memExpandRE  = regexp.MustCompile(`\{mem:([0-9a-f]+),([0-9a-f]+):([0-9a-f]*)\}`)
 	citationRE   = regexp.MustCompile(`\b(GSC|GS|DEC|DECH|RC|LD|RT|TargetDescription\.cc|GdbConnection\.cc@5\.6\.0|GdbCommand\.cc@5\.6\.0|GdbCommandHandler\.cc@5\.6\.0|GdbServer\.cc@5\.[6-9]\.0):\d+`)
 )
 
-// expand replaces {hex:"..."} and {regs:RIP}.
+// expand replaces {hex:"..."}, {regs:RIP} and {mem:LEN,OFF:BYTES}.
 func expand(s string) (string, error) {
 	var err error
 	s = hexExpandRE.ReplaceAllStringFunc(s, func(m string) string {
@@ -80,6 +84,19 @@ func expand(s string) (string, error) {
 	s = regsExpandRE.ReplaceAllStringFunc(s, func(m string) string {
 		rip, _ := strconv.ParseUint(regsExpandRE.FindStringSubmatch(m)[1], 16, 64)
 		return TrimmedRegs(rip)
+	})
+	s = memExpandRE.ReplaceAllStringFunc(s, func(m string) string {
+		g := memExpandRE.FindStringSubmatch(m)
+		n, _ := strconv.ParseUint(g[1], 16, 32)
+		off, _ := strconv.ParseUint(g[2], 16, 32)
+		b, e := hex.DecodeString(g[3])
+		if e != nil || off+uint64(len(b)) > n {
+			err = fmt.Errorf("bad %s: the bytes must be hex and fit in the block", m)
+			return m
+		}
+		block := make([]byte, n)
+		copy(block[off:], b)
+		return hex.EncodeToString(block)
 	})
 	return s, err
 }

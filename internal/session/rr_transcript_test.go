@@ -1,0 +1,108 @@
+package session
+
+import (
+	"context"
+	"net"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/rsp/rsptest"
+)
+
+// rrTranscriptSession opens a session on rr's side played from the
+// transcript testdata/rr/NAME.txtar (package rsptest; its includes come
+// from rsp/testdata/rr/handshake.txtar and testdata/rr/session.txtar, whose
+// "open" and "close" sections start and end every session): the session
+// StartRR would make on rr 5.9.0, without rr. Every exchange in the transcript cites the rr
+// source it mirrors; a packet the script does not expect fails the test.
+func rrTranscriptSession(t *testing.T, name string) (*Session, *Stop) {
+	t.Helper()
+	path := filepath.Join("testdata", "rr", name+".txtar")
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	handshake, err := txtar.ParseFile(filepath.Join(testenv.Root(t), "rsp", "testdata", "rr", "handshake.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := txtar.ParseFile(filepath.Join("testdata", "rr", "session.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	handshake.Files = append(handshake.Files, shared.Files...)
+	_, steps, err := rsptest.LoadTranscript(path, ar, handshake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := make(chan *rsptest.Server, 1)
+	go func() {
+		conn, err := ln.Accept()
+		ln.Close()
+		if err != nil {
+			close(fake)
+			return
+		}
+		fake <- rsptest.Start(conn, steps)
+	}()
+	m := NewManager(Config{})
+	s := m.newSession(KindRR)
+	s.addr = ln.Addr().String()
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	st, err := m.open(ctx, s, rsp.DialectRR, "5.9.0")
+	f := <-fake
+	t.Cleanup(func() {
+		m.Close()
+		if f != nil {
+			f.Finish(t)
+		}
+	})
+	if err != nil {
+		t.Fatalf("open a session on the transcript's rr: %v", err)
+	}
+	return s, st
+}
+
+// TestRRLastWrite: rr_last_write on rr's dialect (testdata/rr/last_write.txtar):
+// rr's reverse-continue stops at the writing instruction itself, old value
+// in memory, so each writer is that stop with its event and ticks, and the
+// value each write stored is the one found after it.
+func TestRRLastWrite(t *testing.T) {
+	s, _ := rrTranscriptSession(t, "last_write")
+	lw, err := s.LastWrite(t.Context(), "*0x404028", 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		pc       string
+		old, new string
+		ev, tk   int64
+	}{
+		{"0x401136", "0x02000000", "0x03000000", 8, 4200},
+		{"0x401150", "0x01000000", "0x02000000", 6, 3100},
+	}
+	// No symbols (the transcript's executable is not here): values are
+	// the watched bytes in hex.
+	if lw.Current != "0x03000000" || !lw.Complete || len(lw.Writers) != len(want) {
+		t.Fatalf("last writes: %+v", lw)
+	}
+	for i, w := range want {
+		got := lw.Writers[i]
+		if got.Frame.PC != w.pc || got.Old != w.old || got.New != w.new || got.Position == nil || got.Position.Event != w.ev || got.Position.Ticks != w.tk {
+			t.Errorf("writer %d: %+v (position %+v); want pc %s old %s new %s at event %d ticks %d", i, got, got.Position, w.pc, w.old, w.new, w.ev, w.tk)
+		}
+	}
+	if lw.Stop == nil || lw.Stop.Position == nil || lw.Stop.Position.Event != 6 {
+		t.Errorf("the session's stop after the search: %+v", lw.Stop)
+	}
+}
