@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"net"
 	"path/filepath"
 	"testing"
@@ -104,5 +105,47 @@ func TestRRLastWrite(t *testing.T) {
 	}
 	if lw.Stop == nil || lw.Stop.Position == nil || lw.Stop.Position.Event != 6 {
 		t.Errorf("the session's stop after the search: %+v", lw.Stop)
+	}
+}
+
+// TestRRQueryGoto: rr_query kind writes on rr's dialect, then rr_goto to a
+// row (testdata/rr/query_goto.txtar): the rows carry the event and ticks
+// rr reports at each watchpoint stop; going to a row's event is vRun with
+// that event, the dummy resume rr needs after it, and the stop there.
+func TestRRQueryGoto(t *testing.T) {
+	s, _ := rrTranscriptSession(t, "query_goto")
+	ctx := t.Context()
+	q, err := s.Query(ctx, QueryOptions{Kind: "writes", Expression: "*0x404028", Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		pc       string
+		old, new string
+		ev, tk   int64
+	}{
+		{"0x40113d", "0x0100000000000000", "0x0200000000000000", 12, 6000},
+		{"0x401157", "0x0200000000000000", "0x0300000000000000", 15, 7300},
+	}
+	if len(q.Rows) != len(want) || q.Ended != "limit" || !q.More {
+		t.Fatalf("query: %+v", q)
+	}
+	for i, w := range want {
+		r := q.Rows[i]
+		if r.Frame == nil || r.Frame.PC != w.pc || r.Old != w.old || r.New != w.new || r.Position == nil || r.Position.Event != w.ev || r.Position.Ticks != w.tk {
+			t.Errorf("row %d: %+v (frame %+v, position %+v); want pc %s old %s new %s at event %d ticks %d", i+1, r, r.Frame, r.Position, w.pc, w.old, w.new, w.ev, w.tk)
+		}
+	}
+	st, err := s.Goto(ctx, Moment{Event: q.Rows[0].Position.Event})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Reason != "event" || st.Frame == nil || st.Frame.PC != "0x40113d" || st.Position == nil || st.Position.Event != 12 {
+		t.Errorf("goto row 1: %+v (frame %+v, position %+v)", st, st.Frame, st.Position)
+	}
+	// An instruction count is a QEMU replay's moment, not rr's.
+	var ae *ArgError
+	if _, err := s.Goto(ctx, Moment{Icount: 5}); !errors.As(err, &ae) || ae.Arg != "icount" {
+		t.Errorf("goto icount on rr: %v, want an icount argument error", err)
 	}
 }
