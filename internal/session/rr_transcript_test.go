@@ -21,7 +21,7 @@ import (
 // "open" and "close" sections start and end every session): the session
 // StartRR would make on rr 5.9.0, without rr. Every exchange in the transcript cites the rr
 // source it mirrors; a packet the script does not expect fails the test.
-func rrTranscriptSession(t *testing.T, name string) (*Session, *Stop) {
+func rrTranscriptSession(t *testing.T, name string) (*Session, *rsptest.Server) {
 	t.Helper()
 	path := filepath.Join("testdata", "rr", name+".txtar")
 	ar, err := txtar.ParseFile(path)
@@ -71,7 +71,10 @@ func rrTranscriptSession(t *testing.T, name string) (*Session, *Stop) {
 	if err != nil {
 		t.Fatalf("open a session on the transcript's rr: %v", err)
 	}
-	return s, st
+	if st.Reason != "started" || st.Position == nil {
+		t.Fatalf("first stop on the transcript's rr: %+v", st)
+	}
+	return s, f
 }
 
 // TestRRLastWrite: rr_last_write on rr's dialect (testdata/rr/last_write.txtar):
@@ -147,5 +150,45 @@ func TestRRQueryGoto(t *testing.T) {
 	var ae *ArgError
 	if _, err := s.Goto(ctx, Moment{Icount: 5}); !errors.As(err, &ae) || ae.Arg != "icount" {
 		t.Errorf("goto icount on rr: %v, want an icount argument error", err)
+	}
+}
+
+// TestRRLastWriteCancelled: the client cancels rr_last_write while rr runs
+// backward (testdata/rr/last_write_cancel.txtar): the target is interrupted
+// (0x03; rr answers T00 and reports where it stopped scanning), the watchpoint
+// is removed, and the answer is the cancelled stop naming rr_last_write,
+// which the session's state keeps.
+func TestRRLastWriteCancelled(t *testing.T) {
+	s, fake := rrTranscriptSession(t, "last_write_cancel")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	type res struct {
+		lw  *LastWrites
+		err error
+	}
+	done := make(chan res, 1)
+	go func() {
+		lw, err := s.LastWrite(ctx, "*0x404028", 0, 1)
+		done <- res{lw, err}
+	}()
+	wctx, wcancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer wcancel()
+	if err := fake.WaitFor(wctx, "^C"); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	r := <-done
+	if r.err != nil {
+		t.Fatalf("cancelled rr_last_write: %v, want its cancelled stop", r.err)
+	}
+	st := r.lw.Stop
+	if st == nil || st.Reason != "cancelled" || st.Cancelled != "rr_last_write" || st.Frame == nil || st.Position == nil || st.Position.Event != 10 {
+		t.Fatalf("cancelled rr_last_write: %+v (stop %+v)", r.lw, st)
+	}
+	if len(r.lw.Writers) != 0 || r.lw.Complete {
+		t.Errorf("writers of a search cancelled before the first: %+v", r.lw)
+	}
+	if c := s.Info().Cancelled; c == nil || c.Cancelled != "rr_last_write" {
+		t.Errorf("session state after the cancel: %+v", c)
 	}
 }
