@@ -114,8 +114,8 @@ type Breakpoint struct {
 	Size       int      `json:"size,omitempty" jsonschema:"watched bytes"`
 	Expression string   `json:"expression,omitempty"`
 	Pending    bool     `json:"pending,omitempty" jsonschema:"not resolved yet: set when the shared libraries are loaded"`
-	Mechanism  string   `json:"mechanism,omitempty" jsonschema:"watchpoints: hardware watchpoint (debug registers) or software watchpoint (single-stepping)"`
-	Note       string   `json:"note,omitempty" jsonschema:"why a watchpoint is a software one and what it costs"`
+	Mechanism  string   `json:"mechanism,omitempty" jsonschema:"watchpoints: hardware watchpoint (debug registers) or software watchpoint (single-stepping); breakpoints asked for as hardware: hardware breakpoint or software breakpoint (the note says why)"`
+	Note       string   `json:"note,omitempty" jsonschema:"why a watchpoint or a breakpoint asked for as hardware is a software one, and what it costs"`
 }
 
 // Thread is one thread of the debuggee.
