@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -190,5 +191,36 @@ func TestRRLastWriteCancelled(t *testing.T) {
 	}
 	if c := s.Info().Cancelled; c == nil || c.Cancelled != "rr_last_write" {
 		t.Errorf("session state after the cancel: %+v", c)
+	}
+}
+
+// TestRRHistoryBounds: the ends of an rr recording as the session reports
+// them (testdata/rr/history_bounds.txtar): the start of history each time a
+// reverse-continue gets there, "about to exit" with reverse execution still
+// possible, then the exit after which every move is refused saying why.
+func TestRRHistoryBounds(t *testing.T) {
+	s, _ := rrTranscriptSession(t, "history_bounds")
+	ctx := t.Context()
+	for i := 1; i <= 2; i++ {
+		st, err := s.Continue(ctx, true)
+		if err != nil || st.Reason != "history-start" || st.Position == nil || st.Position.Event != 0 {
+			t.Fatalf("reverse-continue #%d to the start: %+v %v", i, st, err)
+		}
+	}
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Reason != "history-end" || !strings.Contains(st.Message, "reverse execution still works") || st.Position == nil || st.Position.Event != 70 {
+		t.Fatalf("continue to the end of the recording: %+v %v", st, err)
+	}
+	st, err = s.Continue(ctx, false)
+	if err != nil || st.Reason != "exited" || st.ExitCode == nil {
+		t.Fatalf("continue past the end: %+v %v", st, err)
+	}
+	if !strings.Contains(st.Message, "cannot start from the exit") {
+		t.Errorf("exit message %q does not say moves cannot start there", st.Message)
+	}
+	for _, rev := range []bool{false, true} {
+		if _, err := s.Continue(ctx, rev); !errors.Is(err, ErrExited) || !strings.Contains(err.Error(), "rr_run_to_event") {
+			t.Errorf("continue (reverse %v) after the replay ended: %v, want a refusal (ErrExited) saying how to go back", rev, err)
+		}
 	}
 }
