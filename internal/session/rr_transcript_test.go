@@ -224,3 +224,17 @@ func TestRRHistoryBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestRRConnectionLost: rr's connection closes under a continue
+// (testdata/rr/connection_lost.txtar): the error says the session is dead,
+// not interrupted or usable, and the session list shows it dead.
+func TestRRConnectionLost(t *testing.T) {
+	s, _ := rrTranscriptSession(t, "connection_lost")
+	st, err := s.Continue(t.Context(), false)
+	if err == nil || !errors.Is(err, rsp.ErrClosed) || !strings.Contains(err.Error(), "dead") || strings.Contains(err.Error(), "usable") {
+		t.Fatalf("continue when rr went away: %+v %v; want an error saying the session is dead", st, err)
+	}
+	if got := s.Info().State; got != "dead" {
+		t.Errorf("session state %q, want dead", got)
+	}
+}
