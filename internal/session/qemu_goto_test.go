@@ -81,3 +81,32 @@ func TestQEMUReverseGoto(t *testing.T) {
 		return nil
 	})
 }
+
+// TestQEMUReverseQueryGoto: rr_query rows on the kernel's QEMU replay carry
+// the instruction count of their stop; going back to the first row from the
+// second lands where the row was (its pc, its value of slot).
+func TestQEMUReverseQueryGoto(t *testing.T) {
+	runQEMUSession(t, func(ctx context.Context, s *Session, _ *qemu.Replay) error {
+		q, err := qemuOp(ctx, "query", func(ctx context.Context) (*QueryResult, error) {
+			return s.Query(ctx, QueryOptions{Kind: "writes", Expression: "slot", Limit: 2})
+		})
+		if err != nil {
+			return err
+		}
+		if len(q.Rows) != 2 || q.Rows[0].Icount <= 0 || q.Rows[1].Icount <= q.Rows[0].Icount || q.Rows[0].Frame == nil {
+			return fmt.Errorf("query rows: %+v", q.Rows)
+		}
+		r := q.Rows[0]
+		st, err := qemuOp(ctx, "goto row 1", func(ctx context.Context) (*Stop, error) { return s.Goto(ctx, Moment{Icount: r.Icount}) })
+		if err != nil {
+			return err
+		}
+		if st.Reason != "goto" || st.Frame == nil || st.Frame.PC != r.Frame.PC || st.Icount != r.Icount {
+			return fmt.Errorf("goto row 1 (icount %d, pc %s): %+v frame %+v", r.Icount, r.Frame.PC, st, st.Frame)
+		}
+		if v, err := s.Evaluate(ctx, "slot"); err != nil || v.Value != r.New {
+			return fmt.Errorf("at row 1 slot = %+v %v, want the row's new value %s", v, err, r.New)
+		}
+		return nil
+	})
+}
