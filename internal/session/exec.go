@@ -251,7 +251,7 @@ func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
 			}
 		}
 	})
-	return s.asStop(out, err)
+	return s.asStop(moveName("continue", rev), out, err)
 }
 
 // StepInstruction steps n machine instructions; over steps over calls.
@@ -288,7 +288,7 @@ func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*
 		}
 		return nil
 	})
-	return s.asStop(out, err)
+	return s.asStop(moveName(map[bool]string{true: "nexti", false: "stepi"}[over], rev), out, err)
 }
 
 // here is where the selected thread is, as stepping needs it.
@@ -561,7 +561,7 @@ func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, e
 		}
 		return nil
 	})
-	return s.asStop(out, err)
+	return s.asStop(moveName(map[bool]string{true: "step", false: "next"}[into], rev), out, err)
 }
 
 // stepLine performs one source-level step.
@@ -780,7 +780,7 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 		}
 		return nil
 	})
-	return s.asStop(out, err)
+	return s.asStop(moveName("finish", rev), out, err)
 }
 
 var errNoValue = errors.New("no return value")

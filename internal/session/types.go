@@ -91,9 +91,11 @@ type Stop struct {
 	Watch         *WatchHit   `json:"watch,omitempty"`
 	ExitCode      *int        `json:"exit_code,omitempty"`
 	Position      *Position   `json:"position,omitempty" jsonschema:"rr event and ticks"`
+	Icount        int64       `json:"icount,omitempty" jsonschema:"QEMU replay: the instruction count here (rr_goto takes it)"`
 	Output        *OutputSize `json:"output,omitempty" jsonschema:"bytes the program has written so far (rr_output reads them)"`
 	ReturnValue   string      `json:"return_value,omitempty" jsonschema:"finish: the value the function returned"`
 	Message       string      `json:"message,omitempty" jsonschema:"extra explanation"`
+	Cancelled     string      `json:"cancelled,omitempty" jsonschema:"the operation the client cancelled (continue, reverse continue, rr_query, rr_last_write…) that ended at this stop"`
 }
 
 // Breakpoint is a breakpoint or watchpoint the session manages.
