@@ -200,11 +200,14 @@ func TestGDBDifferential(t *testing.T) {
 	}
 	srcs := checkEveryProgram(t, progs)
 	for _, p := range progs {
-		if testenv.IsI386(testenv.Prog(t, p)) {
+		if !testenv.IsI386(testenv.Prog(t, p)) {
+			continue
+		}
+		if len(i386Progs) == 0 {
 			i386Peer = testenv.I386Peer(t)
 			t.Logf("i386 programs (%s, ...) run under %s", p, i386Peer)
-			break
 		}
+		i386Progs[p] = true
 	}
 	if i386Peer == "qemu-i386" {
 		// QEMU user mode has no watchpoints (Z2-Z4 reply empty; GDB falls
@@ -298,6 +301,9 @@ func TestGDBDifferential(t *testing.T) {
 			}
 			k := sp.Prog + "|" + sp.ID + "|" + f.Name
 			kd := known[k]
+			if pk := peerProg(sp.Prog) + "|" + sp.ID + "|" + f.Name; pk != k && known[pk] != nil {
+				kd = known[pk]
+			}
 			if f.Ours == f.GDB {
 				if *show {
 					t.Logf("%s %s: %s", sp, f.Name, f.GDB)
@@ -341,6 +347,10 @@ func TestGDBDifferential(t *testing.T) {
 	var stale []int
 	for _, kd := range known {
 		prog := strings.SplitN(kd.key, "|", 2)[0]
+		prog, peer, qualified := strings.Cut(prog, "@")
+		if qualified && peerProg(prog) != prog+"@"+peer {
+			continue // recorded with another peer than this machine's
+		}
 		if !kd.used && ran[prog] && !unfinished[prog] {
 			for i := range kd.lines {
 				stale = append(stale, kd.line+i)

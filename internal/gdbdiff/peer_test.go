@@ -19,3 +19,18 @@ func startServer(ctx context.Context, prog string, args []string, dir string, en
 	}
 	return proc.StartGDBServer(ctx, prog, args, dir, env)
 }
+
+// i386Progs are the programs of stops.txt that are i386 ELF files; set
+// with i386Peer.
+var i386Progs = map[string]bool{}
+
+// peerProg is how known_differences.txt names prog in an entry that holds
+// only under the peer that runs it here: "prog@qemu-i386" for an i386
+// program under QEMU user mode, prog itself otherwise (gdbserver, the
+// peer of every other entry).
+func peerProg(prog string) string {
+	if i386Peer != "gdbserver" && i386Progs[prog] {
+		return prog + "@" + i386Peer
+	}
+	return prog
+}
