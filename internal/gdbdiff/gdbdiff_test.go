@@ -199,16 +199,7 @@ func TestGDBDifferential(t *testing.T) {
 		t.Errorf("stops.txt has %d stops; issue 3 asks for at least 50", len(specs))
 	}
 	srcs := checkEveryProgram(t, progs)
-	for _, p := range progs {
-		if !testenv.IsI386(testenv.Prog(t, p)) {
-			continue
-		}
-		if len(i386Progs) == 0 {
-			i386Peer = testenv.I386Peer(t)
-			t.Logf("i386 programs (%s, ...) run under %s", p, i386Peer)
-		}
-		i386Progs[p] = true
-	}
+	setI386Peer(t, progs, func(p string) string { return testenv.Prog(t, p) })
 	if i386Peer == "qemu-i386" {
 		// QEMU user mode has no watchpoints (Z2-Z4 reply empty; GDB falls
 		// back to single-stepping the whole program): those stops of i386

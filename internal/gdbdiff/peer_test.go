@@ -2,6 +2,7 @@ package gdbdiff
 
 import (
 	"context"
+	"testing"
 
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
@@ -20,9 +21,25 @@ func startServer(ctx context.Context, prog string, args []string, dir string, en
 	return proc.StartGDBServer(ctx, prog, args, dir, env)
 }
 
-// i386Progs are the programs of stops.txt that are i386 ELF files; set
-// with i386Peer.
+// i386Progs are the programs compared that are i386 ELF files; set with
+// i386Peer by setI386Peer.
 var i386Progs = map[string]bool{}
+
+// setI386Peer picks the peer of the i386 programs among progs (path gives
+// a program's file) once, before any side starts, and records them.
+func setI386Peer(t *testing.T, progs []string, path func(string) string) {
+	t.Helper()
+	for _, p := range progs {
+		if !testenv.IsI386(path(p)) {
+			continue
+		}
+		if len(i386Progs) == 0 {
+			i386Peer = testenv.I386Peer(t)
+			t.Logf("i386 programs (%s, ...) run under %s", p, i386Peer)
+		}
+		i386Progs[p] = true
+	}
+}
 
 // peerProg is how known_differences.txt names prog in an entry that holds
 // only under the peer that runs it here: "prog@qemu-i386" for an i386
