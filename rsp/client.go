@@ -61,7 +61,12 @@ type Client struct {
 	vcont        map[string]bool // actions from vCont?; nil = no vCont
 	tdesc        *TargetDesc
 	pcReg        string
+	spReg        string
 	g            guard
+
+	// unfinished: steps over breakpoints a signal interrupted, to finish
+	// when their thread returns from the handler (stepover.go).
+	unfinished []unfinishedStep
 
 	// moribund maps the addresses of breakpoints removed recently to the
 	// stop event count at their removal (moribund.go).
@@ -211,6 +216,12 @@ func (c *Client) setTarget(td *TargetDesc) {
 	for _, name := range []string{"rip", "eip", "pc"} {
 		if _, ok := td.Lookup(name); ok {
 			c.pcReg = name
+			break
+		}
+	}
+	for _, name := range []string{"rsp", "esp", "sp"} {
+		if _, ok := td.Lookup(name); ok {
+			c.spReg = name
 			break
 		}
 	}

@@ -165,8 +165,9 @@ func escapeBinary(dst, p []byte) []byte {
 	return dst
 }
 
-// appendFrame appends "$payload#cs" to dst.
-func appendFrame(dst []byte, payload []byte) []byte {
+// AppendFrame appends "$payload#cs" to dst; payload is sent as it is
+// (binary data escaped already).
+func AppendFrame(dst []byte, payload []byte) []byte {
 	var sum byte
 	for _, c := range payload {
 		sum += c
@@ -407,7 +408,7 @@ func (c *conn) writeRaw(p []byte) error {
 // writePacket frames and sends payload; in ack mode it then waits for '+'
 // and retransmits on '-'.
 func (c *conn) writePacket(payload []byte) error {
-	c.wbuf = appendFrame(c.wbuf[:0], payload)
+	c.wbuf = AppendFrame(c.wbuf[:0], payload)
 	c.log.packet("->", payload, "")
 	if err := c.writeRaw(c.wbuf); err != nil {
 		return err

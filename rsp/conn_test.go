@@ -116,7 +116,7 @@ func FuzzDecodePacket(f *testing.F) {
 		// Whatever the payload, framing it and decoding gives it back
 		// (payloads never contain raw '#', '$' or '*' once escaped).
 		esc := escapeBinary(nil, b)
-		pkt, err = decodePacket(appendFrame(nil, esc))
+		pkt, err = decodePacket(AppendFrame(nil, esc))
 		out, n2 := pkt.payload, pkt.consumed
 		if err != nil || n2 != len(esc)+4 {
 			t.Fatalf("round trip of %q: %v (consumed %d)", b, err, n2)

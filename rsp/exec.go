@@ -326,9 +326,7 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 			}
 			continue
 		}
-		if st.Interrupted {
-			c.noteInterruptRace(st)
-		}
+		consume := st.Interrupted && c.noteInterruptRace(st)
 		if st.ReplayLog == "begin" && dir == Reverse {
 			st.AtHistoryStart = true
 		}
@@ -341,6 +339,9 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 			}
 		}
 		c.record(st)
+		if consume {
+			st = c.consumeSIGINT(ctx, st)
+		}
 		if ctx.Err() != nil {
 			return st, "", fmt.Errorf("rsp: %s: %w", pkt, ctx.Err())
 		}
@@ -356,14 +357,8 @@ func (c *Client) Continue(ctx context.Context) (Stop, error) {
 	if st, stepped, err := c.stepOver(ctx); err != nil || (stepped && !plainStep(st)) {
 		return st, err
 	}
-	for {
-		st, _, err := c.resume(ctx, c.contPacket(), Forward, false)
-		if err != nil || !c.moribundHit(ctx, st) {
-			return st, err
-		}
-		// A pending hit of a breakpoint removed meanwhile: nobody asked
-		// for this stop; go on as GDB does.
-	}
+	st, _, err := c.resume(ctx, c.contPacket(), Forward, false)
+	return c.goOn(ctx, st, err)
 }
 
 // ContinueWithSignal resumes all threads, delivering sig (GDB numbering)
@@ -372,13 +367,13 @@ func (c *Client) ContinueWithSignal(ctx context.Context, t Thread, sig Signal) (
 	sigHex := fmt.Sprintf("%02x", int(sig)&0xff)
 	if c.vcont["C"] {
 		st, _, err := c.resume(ctx, "vCont;C"+sigHex+":"+c.encThread(t)+";c", Forward, false)
-		return st, err
+		return c.goOn(ctx, st, err)
 	}
 	if err := c.selectThread(ctx, 'c', t); err != nil {
 		return Stop{}, err
 	}
 	st, _, err := c.resume(ctx, "C"+sigHex, Forward, false)
-	return st, err
+	return c.goOn(ctx, st, err)
 }
 
 func (c *Client) contPacket() string {
@@ -442,6 +437,10 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 	if len(hits) == 0 {
 		return Stop{}, false, nil
 	}
+	sp0, spErr := uint64(0), error(nil)
+	if len(c.unfinished) > 0 {
+		sp0, spErr = c.readSP(ctx, last)
+	}
 	for _, b := range hits {
 		if err := c.RemoveBreakpoint(ctx, b.Type, b.Addr, b.Kind); err != nil {
 			c.restoreBreakpoints(ctx, hits)
@@ -452,6 +451,11 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 	var errs []error
 	if serr != nil {
 		errs = append(errs, serr)
+	} else {
+		c.noteInterruptedStepOver(ctx, st, last.Thread, pc)
+		if spErr == nil && len(c.unfinished) > 0 && st.Kind == StopSignal && (st.Signal == SIGTRAP || st.Signal == Sig0) {
+			c.finishedStepOver(pc, sp0)
+		}
 	}
 	if !c.g.exited && c.conn.deadErr() == nil {
 		// Put the breakpoints back even when ctx has ended (a timeout
@@ -477,10 +481,19 @@ func plainStep(st Stop) bool {
 // readPC returns the pc of the thread that stopped, from expedited
 // registers when present, else from a (cached) g.
 func (c *Client) readPC(ctx context.Context, st Stop) (uint64, error) {
-	if c.pcReg == "" {
-		return 0, errors.New("no pc register in target description")
+	return c.stopReg(ctx, st, c.pcReg, "pc")
+}
+
+// readSP is readPC for the stack pointer.
+func (c *Client) readSP(ctx context.Context, st Stop) (uint64, error) {
+	return c.stopReg(ctx, st, c.spReg, "stack pointer")
+}
+
+func (c *Client) stopReg(ctx context.Context, st Stop, name, what string) (uint64, error) {
+	if name == "" {
+		return 0, fmt.Errorf("no %s register in target description", what)
 	}
-	r, _ := c.tdesc.Lookup(c.pcReg)
+	r, _ := c.tdesc.Lookup(name)
 	if b, ok := st.Registers[r.Regnum]; ok && len(b) == r.Size() {
 		return leUint(b, r.Name)
 	}
@@ -488,7 +501,7 @@ func (c *Client) readPC(ctx context.Context, st Stop) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return c.tdesc.Uint(g, c.pcReg)
+	return c.tdesc.Uint(g, name)
 }
 
 // ReverseContinue runs backward until a breakpoint, watchpoint or the start

@@ -14,10 +14,11 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/rsp/rsptest"
 )
 
 // TestRRTranscripts replays every testdata/rr/*.txtar against the client.
-// The "-- server --" section is rr's side (see fakeserver_test.go); the
+// The "-- server --" section is rr's side (see package rsptest); the
 // "-- client --" section drives the client, one call per line:
 //
 //	dial [rr=VERSION] [dialect=auto]     handshake (dialect rr unless auto)
@@ -47,7 +48,7 @@ func TestRRTranscripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			client, steps, err := loadTranscript(path, ar, handshake)
+			client, steps, err := rsptest.LoadTranscript(path, ar, handshake)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,18 +60,18 @@ func TestRRTranscripts(t *testing.T) {
 	}
 }
 
-func runTranscript(t *testing.T, path, client string, steps []scriptStep) {
+func runTranscript(t *testing.T, path, client string, steps []rsptest.Step) {
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
 	cli, srv := net.Pipe()
-	f := startFakeServer(srv, steps)
+	f := rsptest.Start(srv, steps)
 	d := &driver{t: t, ctx: ctx, conn: cli, fake: f}
 	defer func() {
 		if d.c != nil {
 			d.c.Close()
 		}
 		cli.Close()
-		f.finish(t)
+		f.Finish(t)
 		srv.Close()
 	}()
 	for i, line := range strings.Split(client, "\n") {
@@ -94,7 +95,7 @@ type driver struct {
 	t    *testing.T
 	ctx  context.Context
 	conn net.Conn
-	fake *fakeServer
+	fake *rsptest.Server
 	c    *rsp.Client
 }
 
@@ -232,7 +233,7 @@ func (d *driver) do(call string) string {
 			}
 			ch <- r
 		}()
-		if err := d.fake.waitFor(ctx, "^C"); err != nil {
+		if err := d.fake.WaitFor(ctx, "^C"); err != nil {
 			d.t.Fatal(err)
 		}
 		if err := d.c.Interrupt(); err != nil {

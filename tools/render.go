@@ -131,7 +131,9 @@ func infoText(i session.Info) string {
 func bpText(bp session.Breakpoint) string {
 	var b strings.Builder
 	kind := "Breakpoint"
-	if bp.Type != "breakpoint" {
+	switch bp.Type {
+	case "breakpoint", "hw-breakpoint":
+	default:
 		kind = "Watchpoint (" + bp.Type + ")"
 	}
 	fmt.Fprintf(&b, "%s #%d: %s", kind, bp.Number, bp.Location)

@@ -92,7 +92,7 @@ func (r *registry) resources() {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: text}}, nil
 		})
 	r.srv.AddResourceTemplate(mcp.NewResourceTemplate(tmplOutput, "session output",
-		mcp.WithTemplateDescription("What the program printed: for rr_live_start sessions the captured stdout (its last 64 KiB; rr_output reads all of it by offset), then the lines of gdbserver's stderr, which it shares with the program (marked \"[stderr]\"; gdbserver's own messages are among them); for rr replay sessions rr's replay of the program's writes. Updated as lines arrive and after each tool call. Sessions made by rr_connect have no output here."),
+		mcp.WithTemplateDescription("What the program printed: for rr_live_start sessions the captured stdout (its last 64 KiB; rr_output reads all of it by offset), then the lines of gdbserver's stderr, which it shares with the program (marked \"[stderr]\"; gdbserver's own messages are among them); for rr replay sessions the stdout rr echoes as it replays the program's writes forward, then rr's stderr lines (the program's stderr among rr's own messages). Updated as lines arrive and after each tool call. Sessions made by rr_connect have no output here."),
 		mcp.WithTemplateMIMEType("text/plain")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			s, err := r.m.Get(templateArg(req, "session"))

@@ -186,7 +186,7 @@ func (o outputOut) Text() string {
 
 func (r *registry) outputTool() {
 	add(r, "rr_output", "Program output",
-		"Read what the debugged program wrote to stdout or stderr (captured by rr_live_start, never mixed into the MCP stream), by byte offset. Every stop says how many bytes were written so far; offset=-N reads the last N bytes.",
+		"Read what the debugged program wrote to stdout or stderr (captured by rr_live_start; on an rr replay, what rr echoed of the program's writes while replaying forward), never mixed into the MCP stream, by byte offset. Every stop says how many bytes were written so far; offset=-N reads the last N bytes.",
 		inspect,
 		func(ctx context.Context, in outputIn) (outputOut, error) {
 			if in.Limit < 0 || in.Limit > 65536 {

@@ -357,18 +357,8 @@ func TestContinueProgressCancel(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Fatal("cancelled rr_continue returned no error to the client")
 	}
-	tick := time.NewTicker(10 * time.Millisecond)
-	defer tick.Stop()
-	for r := c.call("rr_backtrace", nil); r.isErr; r = c.call("rr_backtrace", nil) {
-		if !strings.Contains(r.text, "is running a command") {
-			t.Fatalf("after the cancel: %s", r.text)
-		}
-		select {
-		case <-tick.C:
-		case <-deadline.C:
-			t.Fatal("the cancelled continue never ended: the target was not interrupted")
-		}
-	}
+	waitCancelled(t, c, "continue")
+	c.ok("rr_backtrace", nil, "#0")
 }
 
 // TestCancelContinue: a client that gives up on rr_continue (its context
@@ -389,23 +379,46 @@ func TestCancelContinue(t *testing.T) {
 	// mcp-go's client sends notifications/cancelled after CallTool
 	// returns, so a call right after it may still find the continue
 	// running; it must end, by the interrupt, within the deadline.
+	// rr_session_list does not wait for the session: it shows "running"
+	// until the interrupt ended the continue, then (once the command has
+	// read where the program stopped) the cancelled stop.
+	waitCancelled(t, c, "continue")
+	c.ok("rr_thread_list", nil, "Thread")
+	if l := c.ok("rr_session_list", nil); l.data["sessions"].([]any)[0].(map[string]any)["cancelled"] != nil {
+		t.Errorf("the cancelled stop outlived the next command: %v", l.data)
+	}
+	c.ok("rr_backtrace", nil, "#0")
+	c.ok("rr_interrupt", nil, "already stopped")
+}
+
+// waitCancelled waits (rr_session_list does not wait for the session)
+// until the cancelled command op has ended, and checks that the session's
+// state keeps its structured stop: state stopped, reason cancelled, the
+// operation, where the program is, and a message saying so.
+func waitCancelled(t *testing.T, c *mcpClient, op string) {
+	t.Helper()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	deadline := time.NewTimer(20 * time.Second)
 	defer deadline.Stop()
-	for r := c.call("rr_thread_list", nil); r.isErr; r = c.call("rr_thread_list", nil) {
-		if !strings.Contains(r.text, "is running a command") {
-			t.Fatalf("after the cancel: %s", r.text)
+	var sess map[string]any
+	for {
+		l := c.ok("rr_session_list", nil)
+		sess = l.data["sessions"].([]any)[0].(map[string]any)
+		if sess["state"] != "running" && sess["cancelled"] != nil {
+			break
 		}
 		select {
 		case <-tick.C:
 		case <-deadline.C:
-			t.Fatal("the cancelled continue never ended: the target was not interrupted")
+			t.Fatalf("the cancelled %s never ended: the target was not interrupted", op)
 		}
 	}
-	c.ok("rr_thread_list", nil, "Thread")
-	c.ok("rr_backtrace", nil, "#0")
-	c.ok("rr_interrupt", nil, "already stopped")
+	cancelled, _ := sess["cancelled"].(map[string]any)
+	if sess["state"] != "stopped" || cancelled["reason"] != "cancelled" || cancelled["cancelled"] != op || cancelled["frame"] == nil ||
+		!strings.Contains(fmt.Sprint(cancelled["message"]), "Cancelled by the client ("+op+")") {
+		t.Fatalf("after the cancel the session says %v; want state stopped and a cancelled %s stop with its frame", sess, op)
+	}
 }
 
 // gdbLineHits runs prog under GDB with a silent, continuing breakpoint on

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // Dir is the direction of a packet through the proxy.
@@ -30,10 +32,15 @@ const (
 	// 0x03 has been forwarded to the server (or Rule.Delay passed): the
 	// interrupt then reaches a server whose target already stopped.
 	HoldForInterrupt
+	// Answer replies to a client→server packet with Rule.Reply in the
+	// server's place; the server never sees the packet. With Every, a
+	// server that accepts a request and never acts on it: a VM whose
+	// hardware debug registers take Z1/Z2 and never fire.
+	Answer
 )
 
 func (a Action) String() string {
-	return [...]string{"delay", "drop", "duplicate", "truncate", "garble", "cut", "hold-for-interrupt"}[a]
+	return [...]string{"delay", "drop", "duplicate", "truncate", "garble", "cut", "hold-for-interrupt", "answer"}[a]
 }
 
 // Rule fires once, on the first packet in Dir whose payload starts with
@@ -45,6 +52,8 @@ type Rule struct {
 	Skip   int
 	Action Action
 	Delay  time.Duration
+	Reply  string // Answer: the reply's payload
+	Every  bool   // stays armed: fires on every matching packet
 }
 
 // Proxy forwards one client connection at a time to the server.
@@ -59,6 +68,8 @@ type Proxy struct {
 	conns    []net.Conn
 	closed   bool
 	lastSent string // last packet the client sent
+	noAck    bool   // the client asked for no-ack mode (QStartNoAckMode)
+	ownAcks  int    // client acks of Answer replies, not for the server
 }
 
 // Start listens on a local port and forwards connections to target.
@@ -133,8 +144,8 @@ func (p *Proxy) accept() {
 		p.conns = append(p.conns, cl, sv)
 		p.mu.Unlock()
 		cut := func() { cl.Close(); sv.Close() }
-		go p.pump(cl, sv, ToServer, cut)
-		go p.pump(sv, cl, ToClient, cut)
+		go p.pump(cl, sv, cl, ToServer, cut)
+		go p.pump(sv, cl, sv, ToClient, cut)
 	}
 }
 
@@ -150,7 +161,9 @@ func (p *Proxy) match(dir Dir, payload string) *Rule {
 			r.Skip--
 			continue
 		}
-		p.rules = append(p.rules[:i], p.rules[i+1:]...)
+		if !r.Every {
+			p.rules = append(p.rules[:i], p.rules[i+1:]...)
+		}
 		p.fired = append(p.fired, *r)
 		return r
 	}
@@ -158,8 +171,9 @@ func (p *Proxy) match(dir Dir, payload string) *Rule {
 }
 
 // pump copies from src to dst unit by unit: single bytes (+, -, 0x03) and
-// whole frames ($…#xx, %…#xx), applying the rules to frames.
-func (p *Proxy) pump(src io.Reader, dst io.Writer, dir Dir, cut func()) {
+// whole frames ($…#xx, %…#xx), applying the rules to frames; back writes
+// to src's side (Answer replies).
+func (p *Proxy) pump(src io.Reader, dst, back io.Writer, dir Dir, cut func()) {
 	defer cut()
 	buf := make([]byte, 0, 64<<10)
 	tmp := make([]byte, 64<<10)
@@ -172,7 +186,7 @@ func (p *Proxy) pump(src io.Reader, dst io.Writer, dir Dir, cut func()) {
 				break
 			}
 			buf = append(buf[:0], rest...)
-			if !p.forward(unit, dst, dir, cut) {
+			if !p.forward(unit, dst, back, dir, cut) {
 				return
 			}
 		}
@@ -198,8 +212,19 @@ func nextUnit(b []byte) (unit, rest []byte, ok bool) {
 	return u, b[i+3:], true
 }
 
-func (p *Proxy) forward(unit []byte, dst io.Writer, dir Dir, cut func()) bool {
+func (p *Proxy) forward(unit []byte, dst, back io.Writer, dir Dir, cut func()) bool {
 	write := func(b []byte) bool { _, err := dst.Write(b); return err == nil }
+	if len(unit) == 1 && unit[0] == '+' && dir == ToServer {
+		p.mu.Lock()
+		own := p.ownAcks > 0
+		if own {
+			p.ownAcks--
+		}
+		p.mu.Unlock()
+		if own {
+			return true // the ack of an Answer reply
+		}
+	}
 	if len(unit) == 1 {
 		if !write(unit) {
 			return false
@@ -216,6 +241,11 @@ func (p *Proxy) forward(unit []byte, dst io.Writer, dir Dir, cut func()) bool {
 		return true
 	}
 	payload := string(unit[1 : len(unit)-3])
+	if dir == ToServer && payload == "QStartNoAckMode" {
+		p.mu.Lock()
+		p.noAck = true
+		p.mu.Unlock()
+	}
 	r := p.match(dir, payload)
 	if r == nil {
 		return write(unit)
@@ -239,6 +269,19 @@ func (p *Proxy) forward(unit []byte, dst io.Writer, dir Dir, cut func()) bool {
 	case Cut:
 		cut()
 		return false
+	case Answer:
+		p.mu.Lock()
+		ack := !p.noAck
+		if ack {
+			p.ownAcks++
+		}
+		p.mu.Unlock()
+		reply := rsp.AppendFrame(nil, []byte(r.Reply))
+		if ack {
+			reply = append([]byte("+"), reply...)
+		}
+		_, err := back.Write(reply)
+		return err == nil
 	case HoldForInterrupt:
 		p.mu.Lock()
 		intr := p.intr

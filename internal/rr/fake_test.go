@@ -155,6 +155,15 @@ func fakeReplay(mode string, args []string) int {
 	}
 	// Echo one line back, then exit when the client hangs up, as rr does on EOF.
 	line, _ := bufio.NewReader(c).ReadString('\n')
+	if mode == "output" {
+		// What a replay running forward echoes of the program's writes
+		// (StdioMonitor::did_write), with rr's own messages among the
+		// stderr lines; the reply waits until they are written.
+		os.Stdout.WriteString("out 1\nout 2 without a newline")
+		fmt.Fprintln(os.Stderr, "[WARN src/ReplaySession.cc:123:f()] rr's own warning")
+		fmt.Fprintln(os.Stderr, "prog: something went wrong")
+		fmt.Fprintln(os.Stderr, "Launch gdb with")
+	}
 	fmt.Fprint(c, "echo:"+line)
 	io.Copy(io.Discard, c)
 	return 0

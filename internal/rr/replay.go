@@ -3,7 +3,9 @@ package rr
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -31,6 +33,19 @@ type ReplayOptions struct {
 	// StopGrace is how long Stop waits after SIGTERM before SIGKILL
 	// (0 = 3 s).
 	StopGrace time.Duration
+	// Stdout, if set, receives rr's stdout, which is the replayed
+	// program's stdout: rr echoes each write the program made as it
+	// replays it forward (StdioMonitor::did_write while
+	// ReplaySession::echo_stdio holds: not during reverse execution or
+	// seeks, and again whenever it re-executes a write). rr prints
+	// nothing else there.
+	Stdout io.Writer
+	// Stderr, if set, gets the lines of the program's stderr that rr
+	// echoes the same way, each with its newline. rr writes its own
+	// messages to the same stream; those (the debugger command line and
+	// the line announcing it, rr's "[WARN …]"-style log lines and "rr: …"
+	// warnings) are left out.
+	Stderr func([]byte)
 }
 
 // Replay is a running `rr replay` serving the GDB protocol. Its methods
@@ -120,14 +135,21 @@ func startReplay(ctx context.Context, o ReplayOptions) (*Replay, error) {
 	// stdout or stderr before rr listens) could contain anything.
 	found := make(chan string, 1)
 	onLine := func(l proc.Line) {
-		if _, _, ok := ParseLaunchLine(l.Text); ok && l.Stderr {
+		if !l.Stderr {
+			return
+		}
+		if _, _, ok := ParseLaunchLine(l.Text); ok {
 			select {
 			case found <- l.Text:
 			default:
 			}
+			return
+		}
+		if o.Stderr != nil && !rrOwnLine(l.Text) {
+			o.Stderr([]byte(l.Text + "\n"))
 		}
 	}
-	r.p, err = proc.Start(ctx, proc.Config{Path: rrPath, Args: r.args, Env: env, KeepLines: o.KeepLines, OnLine: onLine})
+	r.p, err = proc.Start(ctx, proc.Config{Path: rrPath, Args: r.args, Env: env, KeepLines: o.KeepLines, OnLine: onLine, Stdout: o.Stdout})
 	if err != nil {
 		return nil, fmt.Errorf("rr replay: %w", err)
 	}
@@ -206,3 +228,13 @@ func (r *Replay) Stop() error {
 	r.p.Kill()
 	return fmt.Errorf("rr replay did not exit on SIGTERM within %v and was killed; output:\n%s", r.grace, r.p.Tail(20))
 }
+
+// rrLogRE matches the stderr lines rr writes itself besides the debugger
+// command line: the line announcing it ("Launch gdb with" up to rr 5.7,
+// "Launch debugger with" since), its log lines ("[FATAL src/…]", "[ERROR …",
+// "[WARN …", "[INFO …", "[DEBUG …") and its "rr: …" warnings.
+var rrLogRE = regexp.MustCompile(`^(Launch (gdb|debugger) with$|\[(FATAL|ERROR|WARN|INFO|DEBUG) |rr: )`)
+
+// rrOwnLine reports whether a line of rr's stderr is rr's, not the
+// replayed program's.
+func rrOwnLine(text string) bool { return rrLogRE.MatchString(text) }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,6 +72,56 @@ func TestStartReplayLifecycle(t *testing.T) {
 				t.Errorf("output tail lacks the fake's stdout:\n%s", out)
 			}
 		})
+	}
+}
+
+// TestStartReplayOutput: rr's stdout (the program's stdout, echoed as the
+// replay runs forward) goes to ReplayOptions.Stdout byte for byte, the
+// fake's own lines before listening included; of rr's stderr only the
+// program's lines reach ReplayOptions.Stderr, not rr's warnings, log
+// lines or its debugger command line.
+func TestStartReplayOutput(t *testing.T) {
+	trace := fakeTrace(t)
+	ctx := testCtx(t, 20*time.Second)
+	out, err := os.CreateTemp(t.TempDir(), "stdout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var errLines []string
+	r, err := StartReplay(ctx, ReplayOptions{TraceDir: trace, RR: fakeRRPath(t), Env: fakeEnv("output"), Stdout: out,
+		Stderr: func(b []byte) { mu.Lock(); errLines = append(errLines, string(b)); mu.Unlock() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Stop()
+	c, err := net.Dial("tcp", r.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Write([]byte("hello\n"))
+	if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	select {
+	case <-r.Done():
+	case <-ctx.Done():
+		t.Fatal("fake rr did not exit")
+	}
+	r.Stop()
+	got, err := os.ReadFile(out.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "fake rr args: -s 0 " + trace + "\ntracee output: target extended-remote 10.9.9.9:1 is not rr's line\nout 1\nout 2 without a newline"
+	if string(got) != want {
+		t.Errorf("stdout %q, want %q", got, want)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(errLines, "|") != "prog: something went wrong\n" {
+		t.Errorf("program stderr lines %q, want only the program's line", errLines)
 	}
 }
 

@@ -58,8 +58,16 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 	}
 	sctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Startup)
 	defer cancel()
-	rep, err := rr.StartReplay(sctx, rr.ReplayOptions{TraceDir: o.TraceDir, Pid: o.PID, OnFork: o.Fork, GotoEvent: o.GotoEvent})
+	// rr echoes the program's writes as it replays them forward: its
+	// stdout is the program's, its stderr shared with rr's messages.
+	out, err := newOutputLog()
 	if err != nil {
+		return nil, nil, err
+	}
+	rep, err := rr.StartReplay(sctx, rr.ReplayOptions{TraceDir: o.TraceDir, Pid: o.PID, OnFork: o.Fork, GotoEvent: o.GotoEvent,
+		Stdout: out.stdout, Stderr: out.addErr})
+	if err != nil {
+		out.stdout.Close()
 		if errors.Is(err, rr.ErrNoProcess) {
 			return nil, nil, argErrorf("pid", "process %d is not in the recording (rr_ps lists them)", o.PID)
 		}
@@ -74,6 +82,7 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 	}
 	s := m.newSession(KindRR)
 	s.replay = rep
+	s.out = out
 	s.addr = rep.Addr()
 	s.traceDir = o.TraceDir
 	if s.traceDir == "" {

@@ -35,7 +35,8 @@ type breakpoint struct {
 	lv        *lvalue
 	changed   bool   // watchpoints: the last hit changed the value
 	soft      bool   // watchpoints: software (softwatch.go), no server entry
-	note      string // watchpoints: why software, and what it costs
+	note      string // watchpoints: why software, and what it costs; hardware breakpoints: why software
+	hwAsked   bool   // a hardware breakpoint was asked for (hbreak)
 	pending   bool   // not resolved yet: waits for the shared libraries
 	byFunc    bool   // set on a function by name (break NAME)
 	// tcode is the condition compiled to agent bytecode per address
@@ -56,8 +57,16 @@ func (b *breakpoint) info() Breakpoint {
 		out.Type = "read-watchpoint"
 	case rsp.AccessWatchpoint:
 		out.Type = "access-watchpoint"
+	case rsp.HardwareBreakpoint:
+		out.Type = "hw-breakpoint"
 	default:
 		out.Type = "breakpoint"
+	}
+	if b.hwAsked {
+		out.Mechanism, out.Note = "software breakpoint", b.note
+		if b.typ == rsp.HardwareBreakpoint {
+			out.Mechanism = "hardware breakpoint"
+		}
 	}
 	if b.isWatch() {
 		out.Expression, out.Size = b.spec, b.size
@@ -236,6 +245,23 @@ func (s *Session) removeEntry(ctx context.Context, b *breakpoint, a uint64) erro
 // SetBreakpoint sets a breakpoint at a function, file:line, line, or
 // *address, optionally with a condition evaluated at each hit.
 func (s *Session) SetBreakpoint(ctx context.Context, location, cond string, temporary bool) (Breakpoint, error) {
+	return s.AddBreakpoint(ctx, BreakpointRequest{Location: location, Condition: cond, Temporary: temporary})
+}
+
+// BreakpointRequest is what rr_breakpoint_set asks for.
+type BreakpointRequest struct {
+	Location, Condition string
+	Temporary           bool
+	// Hardware asks for a hardware breakpoint (GDB's hbreak, Z1): the
+	// debug registers, no int3 in the code. Where they do not fire (the
+	// probe's verdict) or the server refuses one, the breakpoint is a
+	// software one and its Note says why.
+	Hardware bool
+}
+
+// AddBreakpoint sets a breakpoint (see SetBreakpoint).
+func (s *Session) AddBreakpoint(ctx context.Context, r BreakpointRequest) (Breakpoint, error) {
+	location, cond, temporary := r.Location, r.Condition, r.Temporary
 	var out Breakpoint
 	if s.kind == KindCore {
 		return out, s.coreCannotMove()
@@ -257,8 +283,20 @@ func (s *Session) SetBreakpoint(ctx context.Context, location, cond string, temp
 				return err
 			}
 		}
+		if r.Hardware {
+			b.hwAsked = true
+			if b.note = s.hardwareBreakNote(); b.note == "" {
+				b.typ = rsp.HardwareBreakpoint
+			}
+		}
 		if !b.pending {
-			if err := s.insert(ctx, b); err != nil {
+			err := s.insert(ctx, b)
+			if err != nil && b.typ == rsp.HardwareBreakpoint {
+				b.typ = rsp.SoftwareBreakpoint
+				b.note = fmt.Sprintf("the server refused a hardware breakpoint (%v); using a software breakpoint", err)
+				err = s.insert(ctx, b)
+			}
+			if err != nil {
 				return err
 			}
 		}
@@ -700,4 +738,13 @@ func (s *Session) refreshWatches(ctx context.Context) {
 			b.old = s.peek(ctx, b.addrs[0], b.size)
 		}
 	}
+}
+
+// hardwareBreakNote says why a hardware breakpoint cannot be used here,
+// "" when it can: on a live backend the probe must have seen one fire.
+func (s *Session) hardwareBreakNote() string {
+	if s.c.Dialect() != rsp.DialectGDBServer || s.hw.Break {
+		return ""
+	}
+	return "hardware breakpoints do not fire here (the debug register probe saw none trigger; rr_session_list shows its verdict); using a software breakpoint"
 }

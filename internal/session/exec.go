@@ -136,12 +136,23 @@ func plainStep(st rsp.Stop) bool {
 
 // finishStop converts st, accounts breakpoint hits and applies temporary
 // breakpoints. It reports whether a conditional breakpoint said "go on".
+// The stop that ends the move (not one it goes on from: a passed signal, a
+// false condition, an unchanged watched value) tells which print-only
+// signals arrived on the way.
 func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
+	out, again := s.judgeStop(ctx, st)
+	if !again {
+		s.noteSignalsSeen(out)
+	}
+	return out, again
+}
+
+// judgeStop is finishStop without the signal note.
+func (s *Session) judgeStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	out := s.makeStop(ctx, st)
 	if s.signalGoesOn(out, st) {
 		return out, true
 	}
-	s.noteSignalsSeen(out)
 	if out.Reason == "watchpoint" && out.Watch != nil && !(st.Direction == rsp.Reverse && s.c.Dialect() == rsp.DialectQEMU) {
 		// Like GDB, a write watchpoint reports only writes that change
 		// the value. Not on QEMU in reverse: its stop is right after the
@@ -240,7 +251,7 @@ func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
 			}
 		}
 	})
-	return s.asStop(out, err)
+	return s.asStop(moveName("continue", rev), out, err)
 }
 
 // StepInstruction steps n machine instructions; over steps over calls.
@@ -277,7 +288,7 @@ func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*
 		}
 		return nil
 	})
-	return s.asStop(out, err)
+	return s.asStop(moveName(map[bool]string{true: "nexti", false: "stepi"}[over], rev), out, err)
 }
 
 // here is where the selected thread is, as stepping needs it.
@@ -550,7 +561,7 @@ func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, e
 		}
 		return nil
 	})
-	return s.asStop(out, err)
+	return s.asStop(moveName(map[bool]string{true: "step", false: "next"}[into], rev), out, err)
 }
 
 // stepLine performs one source-level step.
@@ -769,7 +780,7 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 		}
 		return nil
 	})
-	return s.asStop(out, err)
+	return s.asStop(moveName("finish", rev), out, err)
 }
 
 var errNoValue = errors.New("no return value")

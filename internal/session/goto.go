@@ -2,7 +2,11 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // Moment names a point of a recorded execution, as query rows and
@@ -12,8 +16,9 @@ type Moment struct {
 	Icount int64 // QEMU replay: the instruction count
 }
 
-// Goto puts the session at a recorded moment: on rr by event (vRun). A
-// live program has no past to go to.
+// Goto puts the session at a recorded moment: on rr by event (vRun), on a
+// QEMU replay by instruction count (replay_seek). A live program has no
+// past to go to.
 func (s *Session) Goto(ctx context.Context, m Moment) (*Stop, error) {
 	switch {
 	case m.Event > 0 && s.caps.Seek:
@@ -22,10 +27,37 @@ func (s *Session) Goto(ctx context.Context, m Moment) (*Stop, error) {
 		return nil, fmt.Errorf("a live program has no recorded past to go to; rows of a live query are numbered hits: re-run (rr_live_start) and query again with a smaller limit to stop at a row, or record with rr where a PMU is available: %w", ErrNoReverse)
 	case m.Event > 0:
 		return nil, argErrorf("event", "this backend cannot seek by rr event (it is not rr); give icount on a QEMU replay")
+	case m.Icount > 0 && s.c.Dialect() == rsp.DialectQEMU:
+		return s.seekIcount(ctx, m.Icount)
 	case m.Icount > 0:
-		// QEMU's monitor replay_seek followed by "?" got no answer from
-		// QEMU 10.0.2 in our tests, so seeking a QEMU replay is not offered.
-		return nil, fmt.Errorf("going to an instruction count on a QEMU replay is not supported yet; use rr_continue reverse=true with a breakpoint or rr_last_write: %w", ErrUnsupported)
+		return nil, argErrorf("icount", "instruction counts are moments of a QEMU replay; this backend is not one (give event on rr)")
 	}
 	return nil, argErrorf("event", "give event (rr) or icount (QEMU replay) from a query row or a last-writer answer")
+}
+
+// seekIcount puts a QEMU replay at instruction count n (rsp's SeekIcount:
+// the monitor's replay_seek, then the stop there). The stop's reason is
+// "goto"; the message names the count.
+func (s *Session) seekIcount(ctx context.Context, n int64) (*Stop, error) {
+	var out *Stop
+	err := s.do(ctx, s.to.Reverse, func(ctx context.Context) error {
+		st, err := s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.SeekIcount(ctx, n) })
+		if err != nil {
+			var re *rsp.Error
+			if errors.As(err, &re) {
+				return argErrorf("icount", "the QEMU replay cannot go to instruction count %d (%s); counts run from the replay's first snapshot (where the debugger attached) to its end", n, re.Text)
+			}
+			if errors.Is(err, rsp.ErrExited) && st.Kind == rsp.StopExited {
+				s.makeStop(ctx, st) // the session now knows the replay ended
+				return argErrorf("icount", "instruction count %d is past the end of the QEMU replay: the replay ran to its end, which it cannot leave (stop this session and start a new replay); use counts from rr_last_write, rr_query rows or stops", n)
+			}
+			return err
+		}
+		out = s.makeStop(ctx, st)
+		s.refreshWatches(ctx)
+		out.Reason = "goto"
+		out.Message = strings.TrimSpace(fmt.Sprintf("At instruction count %d of the QEMU replay. %s", n, out.Message))
+		return nil
+	})
+	return s.asStop("rr_goto", out, err)
 }

@@ -14,8 +14,10 @@ import (
 // The client interrupted the target once and read its stop within the same
 // call (rsp's interrupt discipline); stop is where the program is now.
 type interruptedError struct {
-	stop *Stop
-	err  error
+	stop      *Stop
+	err       error
+	cancelled bool  // the client cancelled the request (not a time limit)
+	noted     *Stop // the cancelled stop the session keeps (noteCancelled)
 }
 
 func (e *interruptedError) Error() string {
@@ -55,22 +57,143 @@ func (s *Session) interruptedAt(ctx context.Context, st rsp.Stop, err error) err
 	if out.Reason == "step" {
 		out.Reason = "interrupted"
 	}
-	return &interruptedError{stop: out, err: err}
+	return &interruptedError{stop: out, err: err, cancelled: errors.Is(ctx.Err(), context.Canceled)}
 }
 
 // asStop returns the stop of an interrupted move as its result: a time
-// limit or a cancellation is a stop with reason "interrupted" (or what the
-// program stopped for meanwhile), the place, and why — not a tool error.
-func (s *Session) asStop(out *Stop, err error) (*Stop, error) {
+// limit is a stop with reason "interrupted", a cancellation by the client
+// one with reason "cancelled" naming op (or, either way, what the program
+// stopped for meanwhile), the place, and why — not a tool error.
+func (s *Session) asStop(op string, out *Stop, err error) (*Stop, error) {
 	var ie *interruptedError
 	if !errors.As(err, &ie) {
 		return out, err
 	}
-	st := ie.stop
-	why := "the request was cancelled"
-	if errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
-		why = "the command ran past its time limit (RR_MCP_TIMEOUT_FORWARD / RR_MCP_TIMEOUT_REVERSE)"
+	if ie.cancelled && ie.noted != nil {
+		// The command's do kept the cancelled stop (noteCancelled): name
+		// the operation in the session's state too.
+		return s.relabelCancelled(ie.noted, op), nil
 	}
-	st.Message = strings.TrimSpace(fmt.Sprintf("Interrupted: %s; the program is stopped in %s and the session is usable. %s", why, st.where(), st.Message))
+	st, _ := s.interruptStop(op, err)
 	return st, nil
+}
+
+// interruptStop is the structured stop of an operation op that a time
+// limit or the client's cancellation ended, for a command that reports it
+// itself (rr_last_write); ok is false when err is something else. A
+// cancelled stop is kept in the session's state.
+func (s *Session) interruptStop(op string, err error) (*Stop, bool) {
+	var ie *interruptedError
+	if !errors.As(err, &ie) {
+		return nil, false
+	}
+	if ie.cancelled {
+		return s.keepCancelled(ie.stop, op), true
+	}
+	st := ie.stop
+	st.Message = strings.TrimSpace(fmt.Sprintf("Interrupted: the command ran past its time limit (RR_MCP_TIMEOUT_FORWARD / RR_MCP_TIMEOUT_REVERSE); the program is stopped in %s and the session is usable. %s", st.where(), st.Message))
+	return st, true
+}
+
+// moveName names a move for a cancelled stop: "continue", "reverse step"…
+func moveName(m string, rev bool) string {
+	if rev {
+		return "reverse " + m
+	}
+	return m
+}
+
+// cancelledPrefix starts the message of every cancelled stop.
+const cancelledPrefix = "Cancelled by the client"
+
+// keepCancelled stores, as the session's cancelled stop, a copy of st
+// with reason cancelled, op (empty when unknown) and a message saying so.
+// Stored stops are never changed afterwards (Info reads them unlocked).
+func (s *Session) keepCancelled(st *Stop, op string) *Stop {
+	cp := *st
+	if cp.Reason == "interrupted" || cp.Reason == "step" {
+		cp.Reason = "cancelled"
+	}
+	cp.Cancelled = op
+	head := cancelledPrefix
+	if op != "" {
+		head += " (" + op + ")"
+	}
+	cp.Message = strings.TrimSpace(fmt.Sprintf("%s: the program was interrupted and is stopped in %s; the session is usable. %s", head, cp.where(), st.Message))
+	s.cancelled.Store(&cp)
+	return &cp
+}
+
+// relabelCancelled names op as the operation of the cancelled stop cur
+// (a query's continue becomes the query), in the session's state when cur
+// is still what it holds.
+func (s *Session) relabelCancelled(cur *Stop, op string) *Stop {
+	cp := *cur
+	old := cancelledPrefix
+	if cur.Cancelled != "" {
+		old += " (" + cur.Cancelled + ")"
+	}
+	cp.Message = strings.Replace(cur.Message, old, cancelledPrefix+" ("+op+")", 1)
+	cp.Cancelled = op
+	s.cancelled.CompareAndSwap(cur, &cp)
+	return &cp
+}
+
+// noteCancelled keeps where a command the client cancelled left the
+// program: the interrupted stop of a resume, or the last stop of a
+// command that resumes many times (a query, a last-writer search), as a
+// stop with reason "cancelled" that Info reports (rr_session_list), since
+// the cancelled call's own result may never reach the client. A stop the
+// command kept itself (with its operation's name) stays.
+func (s *Session) noteCancelled(ctx context.Context, err error) {
+	if s.cancelled.Load() != nil {
+		return
+	}
+	var ie *interruptedError
+	switch {
+	case errors.As(err, &ie):
+		ie.noted = s.keepCancelled(ie.stop, "")
+	case s.c != nil && s.c.Dead() == nil && !s.c.Exited():
+		last := s.c.LastStop()
+		if last.Raw == "" {
+			return
+		}
+		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		s.keepCancelled(s.makeStop(ictx, last), "")
+	}
+}
+
+// queryCancelled turns the end of a query's move by the client's cancel
+// into the query's cancelled stop: the continue's own (it interrupted the
+// target), or, when the cancel came between two moves, where the program
+// is. Other results pass through.
+func (s *Session) queryCancelled(ctx context.Context, st *Stop, err error) (*Stop, error) {
+	switch {
+	case err == nil && st != nil && st.Cancelled != "":
+		return s.relabelCancelled(st, "rr_query"), nil
+	case err == nil || !errors.Is(ctx.Err(), context.Canceled) || s.c.Exited() || s.c.Dead() != nil:
+		return st, err
+	}
+	var here *Stop
+	s.do(context.WithoutCancel(ctx), s.to.Eval, func(ctx context.Context) error { //nolint:errcheck // here stays nil
+		here = s.makeStop(ctx, s.c.LastStop())
+		return nil
+	})
+	if here == nil {
+		return st, err
+	}
+	here.Reason = "cancelled"
+	return s.keepCancelled(here, "rr_query"), nil
+}
+
+// keepingCancelled runs the clean-up f of a command made of several (a
+// query removing its breakpoints) without letting f's own commands clear
+// the cancelled stop the command left.
+func (s *Session) keepingCancelled(f func()) {
+	keep := s.cancelled.Load()
+	f()
+	if keep != nil {
+		s.cancelled.CompareAndSwap(nil, keep)
+	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"time"
 
 	"github.com/rrmcp/rrmcp/rsp"
@@ -19,6 +17,7 @@ type Writer struct {
 	New      string    `json:"new" jsonschema:"value the write stored"`
 	Position *Position `json:"position,omitempty" jsonschema:"rr event and ticks of the write"`
 	Icount   int64     `json:"icount,omitempty" jsonschema:"QEMU replay: instruction count at the writing instruction"`
+	oldBytes []byte    // Old's bytes: the value after the write before this one
 }
 
 // LastWrites is the answer of LastWrite.
@@ -49,6 +48,7 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 		count = 1
 	}
 	var out *LastWrites
+	interrupted := false // out.Stop says where a time limit or a cancel stopped the search
 	err := s.do(ctx, s.to.Reverse, func(ctx context.Context) error {
 		if !s.caps.Reverse {
 			if err := s.canMove(true); err != nil {
@@ -84,11 +84,19 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 		}
 		defer remove()
 		var last rsp.Stop
+		newer := cur // the value after the next write found going back
 		for len(out.Writers) < count {
-			st, w, err := s.previousWrite(ctx, lv.addr, lv.size, b)
+			st, w, err := s.previousWrite(ctx, lv.addr, lv.size, b, newer)
 			last = st
 			if errors.Is(err, rsp.ErrHistoryStart) {
 				break
+			}
+			if ist, ok := s.interruptStop("rr_last_write", err); ok {
+				// A time limit or the client's cancel ended the search:
+				// the writers found so far and where the program is.
+				out.Stop, interrupted = ist, true
+				out.Message = fmt.Sprintf("The search was %s after %d of %d writer(s); rr_last_write again from here goes on.", map[bool]string{true: "cancelled", false: "interrupted"}[ist.Cancelled != ""], len(out.Writers), count)
+				return nil
 			}
 			if err != nil {
 				return err
@@ -100,6 +108,7 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 				continue
 			}
 			out.Writers = append(out.Writers, *w)
+			newer = w.oldBytes
 		}
 		out.Complete = len(out.Writers) == count
 		out.Stop = s.makeStop(ctx, last)
@@ -114,6 +123,9 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 		}
 		return nil
 	})
+	if interrupted && out != nil {
+		return out, nil // the structured stop, not do's ctx error
+	}
 	return out, err
 }
 
@@ -156,11 +168,20 @@ func (s *Session) watchRange(ctx context.Context, addr uint64, size int) (func()
 	return func() { remove(pieces) }, nil
 }
 
-// previousWrite reverse-continues to the next stop. When the watched bytes
-// changed across the instruction before it, it steps back onto that
-// instruction and returns the writer. A nil writer means the stop was
-// something else (or a write of the same value), to be continued from.
-func (s *Session) previousWrite(ctx context.Context, addr uint64, size int, b *breakpoint) (rsp.Stop, *Writer, error) {
+// previousWrite reverse-continues to the next stop and returns the
+// writer when the stop is a write of the watched bytes; newer is their
+// value after that write (known from later in time). A nil writer means
+// the stop was something else (or a write of the same value), to be
+// continued from.
+//
+// rr stops a reverse-continue at a write watchpoint before the writing
+// instruction: it finds the last trigger, then reverse-steps once more, so
+// the pc is the writer and memory holds the old value (ReplayTimeline.cc
+// reverse_continue, "final reverse-singlestep to pass over watch"; the
+// stop says watch:ADDR). QEMU stops after the write and says no watch
+// field (peers.md §2.4): one reverse step puts the thread on the writer,
+// and comparing the bytes across it decides.
+func (s *Session) previousWrite(ctx context.Context, addr uint64, size int, b *breakpoint, newer []byte) (rsp.Stop, *Writer, error) {
 	st, err := s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.ReverseContinue(ctx) })
 	if err != nil {
 		return st, nil, err
@@ -170,6 +191,17 @@ func (s *Session) previousWrite(ctx context.Context, addr uint64, size int, b *b
 	}
 	if st.Thread != (rsp.Thread{}) {
 		s.cur = st.Thread
+	}
+	if s.c.Dialect() == rsp.DialectRR {
+		if st.Watch == rsp.WatchNone {
+			return st, nil, nil
+		}
+		before := s.peek(ctx, addr, size)
+		if before == nil || newer == nil || string(before) == string(newer) {
+			return st, nil, nil
+		}
+		w, err := s.writerHere(ctx, b, before, newer)
+		return st, w, err
 	}
 	after := s.peek(ctx, addr, size)
 	// QEMU reports a reverse watchpoint stop without a watch field
@@ -186,34 +218,26 @@ func (s *Session) previousWrite(ctx context.Context, addr uint64, size int, b *b
 	if after == nil || before == nil || string(after) == string(before) {
 		return bst, nil, nil
 	}
+	w, err := s.writerHere(ctx, b, before, after)
+	return bst, w, err
+}
+
+// writerHere describes the writing instruction the selected thread is on:
+// its place, the value before and after, and the moment (rr event and
+// ticks, QEMU instruction count).
+func (s *Session) writerHere(ctx context.Context, b *breakpoint, before, after []byte) (*Writer, error) {
 	pc, _, err := s.pcSP(ctx, s.cur)
 	if err != nil {
-		return bst, nil, err
+		return nil, err
 	}
-	w := &Writer{Frame: s.locate(ctx, pc), Thread: s.cur.String(), Old: s.formatWatch(ctx, b, before), New: s.formatWatch(ctx, b, after)}
+	w := &Writer{Frame: s.locate(ctx, pc), Thread: s.cur.String(), Old: s.formatWatch(ctx, b, before), New: s.formatWatch(ctx, b, after), oldBytes: before}
 	if s.caps.Events {
 		if p, err := s.position(ctx); err == nil {
 			w.Position = &p
 		}
 	}
 	if s.c.Dialect() == rsp.DialectQEMU {
-		w.Icount, _ = s.qemuIcount(ctx)
+		w.Icount, _ = s.c.ReplayIcount(ctx)
 	}
-	return bst, w, nil
-}
-
-var icountRE = regexp.MustCompile(`instruction count = (\d+)`)
-
-// qemuIcount reads the replay's instruction count from QEMU's monitor
-// ("info replay": "Replaying execution '...': instruction count = N").
-func (s *Session) qemuIcount(ctx context.Context) (int64, error) {
-	out, err := s.c.Monitor(ctx, "info replay")
-	if err != nil {
-		return 0, err
-	}
-	m := icountRE.FindStringSubmatch(out)
-	if m == nil {
-		return 0, fmt.Errorf("info replay: no instruction count in %q: %w", out, ErrUnsupported)
-	}
-	return strconv.ParseInt(m[1], 10, 64)
+	return w, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -94,7 +95,7 @@ func (s *Session) Output(ctx context.Context, stream string, offset int64, limit
 		if s.attached {
 			return Output{}, fmt.Errorf("the program was attached to, so its output goes where it did before (not through rrmcp): %w", ErrUnsupported)
 		}
-		return Output{}, fmt.Errorf("this %s session does not capture the program's output (only rr_live_start does): %w", s.kind, ErrUnsupported)
+		return Output{}, fmt.Errorf("this %s session does not capture the program's output (rr_live_start and rr replay sessions do): %w", s.kind, ErrUnsupported)
 	}
 	i := 0
 	switch stream {
@@ -166,5 +167,11 @@ func (s *Session) Output(ctx context.Context, stream string, offset int64, limit
 		out.Note = fmt.Sprintf("Cut at %d bytes; read on with offset=%d.", len(b), end)
 	}
 	out.Text = string(b)
+	if s.kind == KindRR {
+		out.Note = strings.TrimSpace(out.Note + " " + rrOutputNote)
+	}
 	return out, nil
 }
+
+// rrOutputNote says what an rr replay's output is.
+const rrOutputNote = "On rr this is what the replay echoed of the program's writes while running forward: reverse execution and seeks echo nothing, and re-running a stretch echoes its writes again."

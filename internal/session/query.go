@@ -29,6 +29,7 @@ type QueryRow struct {
 	Old      string            `json:"old,omitempty" jsonschema:"writes: value before"`
 	New      string            `json:"new,omitempty" jsonschema:"writes: value after"`
 	Position *Position         `json:"position,omitempty" jsonschema:"rr event and ticks"`
+	Icount   int64             `json:"icount,omitempty" jsonschema:"QEMU replay: the instruction count of the row (rr_goto icount)"`
 	File     string            `json:"file,omitempty" jsonschema:"lines: the source file"`
 	Line     int               `json:"line,omitempty" jsonschema:"lines: the line"`
 	Hits     int               `json:"hits,omitempty" jsonschema:"lines: times the line was reached"`
@@ -91,12 +92,12 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 	defer func() {
 		rctx := context.WithoutCancel(ctx)
 		if s.exited == nil {
-			s.RemoveBreakpoint(rctx, bp.Number) //nolint:errcheck
+			s.keepingCancelled(func() { s.RemoveBreakpoint(rctx, bp.Number) }) //nolint:errcheck
 		}
 	}()
 	for {
 		st, err := s.Continue(ctx, false)
-		if err != nil {
+		if st, err = s.queryCancelled(ctx, st, err); err != nil {
 			return res, err
 		}
 		res.Stop = st
@@ -107,7 +108,7 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			}
 			return res, nil
 		}
-		row := QueryRow{N: o.Cursor + len(res.Rows), Frame: st.Frame, Position: st.Position}
+		row := QueryRow{N: o.Cursor + len(res.Rows), Frame: st.Frame, Position: st.Position, Icount: st.Icount}
 		if st.Watch != nil {
 			row.Old, row.New = st.Watch.Old, st.Watch.New
 		}
@@ -198,11 +199,13 @@ func (s *Session) lineCounts(ctx context.Context, fn string, maxHits int, progre
 	byBP := map[int]int{} // breakpoint number -> row index
 	defer func() {
 		rctx := context.WithoutCancel(ctx)
-		for n := range byBP {
-			if s.exited == nil {
-				s.RemoveBreakpoint(rctx, n) //nolint:errcheck
+		s.keepingCancelled(func() {
+			for n := range byBP {
+				if s.exited == nil {
+					s.RemoveBreakpoint(rctx, n) //nolint:errcheck
+				}
 			}
-		}
+		})
 	}()
 	for _, n := range lines {
 		bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("%s:%d", file, n), "", false)
@@ -222,7 +225,7 @@ func (s *Session) lineCounts(ctx context.Context, fn string, maxHits int, progre
 			return res, nil
 		}
 		st, err := s.Continue(ctx, false)
-		if err != nil {
+		if st, err = s.queryCancelled(ctx, st, err); err != nil {
 			return res, err
 		}
 		res.Stop = st

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -36,7 +37,7 @@ type RecordLoop struct {
 	Passed     []Attempt     `json:"passed,omitempty" jsonschema:"attempts that did not fail (their traces were deleted); the last 20"`
 	Conditions string        `json:"conditions" jsonschema:"how the failing run was recorded (chaos mode, attempt number)"`
 	Result     *RecordResult `json:"result,omitempty" jsonschema:"the failing recording"`
-	Ended      string        `json:"ended" jsonschema:"failed, max_attempts or budget"`
+	Ended      string        `json:"ended" jsonschema:"failed, max_attempts, budget or cancelled"`
 }
 
 // matches reports whether a recording is the failure asked for.
@@ -89,6 +90,10 @@ func (m *Manager) RecordUntilFailure(ctx context.Context, o RecordOptions, u Unt
 			u.Progress(n, fmt.Sprintf("recording attempt %d of at most %d", n, u.MaxAttempts))
 		}
 		res, err := m.Record(bctx, o)
+		if err != nil && errors.Is(ctx.Err(), context.Canceled) {
+			out.Ended = "cancelled" // the client cancelled: the attempts so far
+			return out, nil
+		}
 		if err != nil {
 			if bctx.Err() != nil && ctx.Err() == nil {
 				out.Ended = "budget"

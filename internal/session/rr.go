@@ -54,7 +54,7 @@ func (s *Session) RunToEvent(ctx context.Context, ev int64) (*Stop, error) {
 		out.Reason = "event"
 		return nil
 	})
-	return out, err
+	return s.asStop(fmt.Sprintf("the seek to event %d", ev), out, err)
 }
 
 // CheckpointSave creates an rr checkpoint at the current position.
@@ -119,7 +119,7 @@ func (s *Session) CheckpointRestore(ctx context.Context, id int) (*Stop, error) 
 		out.Reason = "checkpoint"
 		return nil
 	})
-	return out, err
+	return s.asStop(fmt.Sprintf("the restore of checkpoint %d", id), out, err)
 }
 
 // Checkpoints lists rr checkpoints.

@@ -36,7 +36,11 @@ type Session struct {
 	attached   bool       // live session attached to an existing process
 	serverNote string     // why the debug server is not the usual one (an i386 program under qemu-i386)
 	out        *outputLog // the program's stdout/stderr (live sessions that started it)
-	to         Timeouts
+	// cancelled is where the last command the client cancelled left the
+	// program (its result may never reach the client); cleared by the
+	// next command.
+	cancelled atomic.Pointer[Stop]
+	to        Timeouts
 
 	c        *rsp.Client
 	sem      chan struct{} // one operation at a time
@@ -118,7 +122,11 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 		return err
 	}
 	defer s.release()
+	s.cancelled.Store(nil)
 	err := fn(ctx)
+	if errors.Is(ctx.Err(), context.Canceled) {
+		s.noteCancelled(ctx, err)
+	}
 	if err == nil && ctx.Err() != nil {
 		// The limit passed under a call that tolerated the failed reads:
 		// its answer may be partial; do not keep it.
@@ -212,7 +220,8 @@ func (s *Session) Info() Info {
 		state = "exited"
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason, Server: s.serverNote}
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason, Server: s.serverNote,
+		Cancelled: s.cancelled.Load()}
 }
 
 // Interrupt stops a running resume (like Ctrl-C). It does not wait for

@@ -35,6 +35,9 @@ type Info struct {
 	// Server says why the debug server is not the backend's usual one
 	// (an i386 program on a kernel that cannot run it: qemu-i386).
 	Server string `json:"server,omitempty"`
+	// Cancelled is where the last command, cancelled by the client, left
+	// the program (its result may not have reached the client).
+	Cancelled *Stop `json:"cancelled,omitempty" jsonschema:"when the client cancelled the last command: where the program stopped (reason cancelled)"`
 }
 
 // Location is a code address with whatever the symbols say about it.
@@ -76,7 +79,9 @@ type Position struct {
 // Stop is the result of every operation that moves the target.
 type Stop struct {
 	// Reason is one of: breakpoint, watchpoint, step, signal, exited,
-	// killed, interrupted, history-start, history-end, timeout, started.
+	// killed, interrupted (a time limit or rr_interrupt), cancelled (the
+	// client cancelled the command), history-start, history-end, timeout,
+	// started.
 	Reason        string      `json:"reason"`
 	Thread        string      `json:"thread,omitempty"`
 	Frame         *Frame      `json:"frame,omitempty"`
@@ -86,9 +91,11 @@ type Stop struct {
 	Watch         *WatchHit   `json:"watch,omitempty"`
 	ExitCode      *int        `json:"exit_code,omitempty"`
 	Position      *Position   `json:"position,omitempty" jsonschema:"rr event and ticks"`
+	Icount        int64       `json:"icount,omitempty" jsonschema:"QEMU replay: the instruction count here (rr_goto takes it)"`
 	Output        *OutputSize `json:"output,omitempty" jsonschema:"bytes the program has written so far (rr_output reads them)"`
 	ReturnValue   string      `json:"return_value,omitempty" jsonschema:"finish: the value the function returned"`
 	Message       string      `json:"message,omitempty" jsonschema:"extra explanation"`
+	Cancelled     string      `json:"cancelled,omitempty" jsonschema:"the operation the client cancelled (continue, reverse continue, rr_query, rr_last_write…) that ended at this stop"`
 }
 
 // Breakpoint is a breakpoint or watchpoint the session manages.
@@ -107,8 +114,8 @@ type Breakpoint struct {
 	Size       int      `json:"size,omitempty" jsonschema:"watched bytes"`
 	Expression string   `json:"expression,omitempty"`
 	Pending    bool     `json:"pending,omitempty" jsonschema:"not resolved yet: set when the shared libraries are loaded"`
-	Mechanism  string   `json:"mechanism,omitempty" jsonschema:"watchpoints: hardware watchpoint (debug registers) or software watchpoint (single-stepping)"`
-	Note       string   `json:"note,omitempty" jsonschema:"why a watchpoint is a software one and what it costs"`
+	Mechanism  string   `json:"mechanism,omitempty" jsonschema:"watchpoints: hardware watchpoint (debug registers) or software watchpoint (single-stepping); breakpoints asked for as hardware: hardware breakpoint or software breakpoint (the note says why)"`
+	Note       string   `json:"note,omitempty" jsonschema:"why a watchpoint or a breakpoint asked for as hardware is a software one, and what it costs"`
 }
 
 // Thread is one thread of the debuggee.

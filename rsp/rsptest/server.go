@@ -1,13 +1,16 @@
-package rsp_test
+// Package rsptest is a transcript-driven fake RSP server for tests: it
+// plays a script of rr's side of a GDB Remote Serial Protocol exchange,
+// hand-written from rr's source, and fails on any packet the script does
+// not expect. Tests of the rsp client and of sessions on the rr dialect use
+// it (the transcripts live in rsp/testdata/rr).
+package rsptest
 
 import (
 	"bufio"
 	"context"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"regexp"
 	"strconv"
@@ -31,8 +34,11 @@ import (
 //	include NAME    the lines of section NAME of testdata/rr/handshake.txtar
 //
 // In payloads {hex:"go string"} is replaced by the hex encoding of the
-// string (qRRCmd arguments and replies), and {regs:RIP} by a g reply for
-// the trimmed x86-64 register layout of handshake.txtar with rip = RIP.
+// string (qRRCmd arguments and replies), {regs:RIP} by a g reply for
+// the trimmed x86-64 register layout of handshake.txtar with rip = RIP, and
+// {mem:LEN,OFF:BYTES} by an m reply of LEN (hex) zero bytes with the hex
+// BYTES at offset OFF (hex): a block read of which the test cares about a
+// few bytes.
 //
 // Framing follows rr (rr-rsp.md §2): before the reply OK to QStartNoAckMode
 // the server writes '+' for every packet it receives; it ignores '+' and
@@ -41,7 +47,7 @@ import (
 // is over, every further packet from the client is a failure: that is how
 // the tests prove that requests the rr dialect must refuse never reach rr.
 
-type scriptStep struct {
+type Step struct {
 	file string
 	line int
 	send bool           // '<' server sends
@@ -49,7 +55,7 @@ type scriptStep struct {
 	re   *regexp.Regexp // for "-> ~REGEXP"
 }
 
-func (s scriptStep) String() string {
+func (s Step) String() string {
 	dir := "->"
 	if s.send {
 		dir = "<-"
@@ -60,10 +66,11 @@ func (s scriptStep) String() string {
 var (
 	hexExpandRE  = regexp.MustCompile(`\{hex:("(?:[^"\\]|\\.)*")\}`)
 	regsExpandRE = regexp.MustCompile(`\{regs:([0-9a-f]+)\}`)
+	memExpandRE  = regexp.MustCompile(`\{mem:([0-9a-f]+),([0-9a-f]+):([0-9a-f]*)\}`)
 	citationRE   = regexp.MustCompile(`\b(GSC|GS|DEC|DECH|RC|LD|RT|TargetDescription\.cc|GdbConnection\.cc@5\.6\.0|GdbCommand\.cc@5\.6\.0|GdbCommandHandler\.cc@5\.6\.0|GdbServer\.cc@5\.[6-9]\.0):\d+`)
 )
 
-// expand replaces {hex:"..."} and {regs:RIP}.
+// expand replaces {hex:"..."}, {regs:RIP} and {mem:LEN,OFF:BYTES}.
 func expand(s string) (string, error) {
 	var err error
 	s = hexExpandRE.ReplaceAllStringFunc(s, func(m string) string {
@@ -76,14 +83,27 @@ func expand(s string) (string, error) {
 	})
 	s = regsExpandRE.ReplaceAllStringFunc(s, func(m string) string {
 		rip, _ := strconv.ParseUint(regsExpandRE.FindStringSubmatch(m)[1], 16, 64)
-		return trimmedRegs(rip)
+		return TrimmedRegs(rip)
+	})
+	s = memExpandRE.ReplaceAllStringFunc(s, func(m string) string {
+		g := memExpandRE.FindStringSubmatch(m)
+		n, _ := strconv.ParseUint(g[1], 16, 32)
+		off, _ := strconv.ParseUint(g[2], 16, 32)
+		b, e := hex.DecodeString(g[3])
+		if e != nil || off+uint64(len(b)) > n {
+			err = fmt.Errorf("bad %s: the bytes must be hex and fit in the block", m)
+			return m
+		}
+		block := make([]byte, n)
+		copy(block[off:], b)
+		return hex.EncodeToString(block)
 	})
 	return s, err
 }
 
-// trimmedRegs is a g reply for handshake.txtar's 64bit-core subset:
+// TrimmedRegs is a g reply for handshake.txtar's 64bit-core subset:
 // rax..r15 (16×8 bytes), rip (8), eflags (4), cs ss ds es fs gs (6×4).
-func trimmedRegs(rip uint64) string {
+func TrimmedRegs(rip uint64) string {
 	b := make([]byte, 0, 164)
 	b = append(b, make([]byte, 16*8)...)
 	b = binary.LittleEndian.AppendUint64(b, rip)
@@ -93,11 +113,11 @@ func trimmedRegs(rip uint64) string {
 	return hex.EncodeToString(b)
 }
 
-// parseScript reads a server script. Every group of lines (separated by
+// ParseScript reads a server script. Every group of lines (separated by
 // blank lines) that expects a client packet must carry a comment citing
 // rr's source.
-func parseScript(file, src string, include func(name string) (string, string, error)) ([]scriptStep, error) {
-	var steps []scriptStep
+func ParseScript(file, src string, include func(name string) (string, string, error)) ([]Step, error) {
+	var steps []Step
 	lines := strings.Split(src, "\n")
 	groupCited, groupStart := false, 0
 	checkGroup := func(i int) error {
@@ -127,13 +147,13 @@ func parseScript(file, src string, include func(name string) (string, string, er
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", file, n, err)
 			}
-			inc, err := parseScript(ifile, isrc, include)
+			inc, err := ParseScript(ifile, isrc, include)
 			if err != nil {
 				return nil, err
 			}
 			steps = append(steps, inc...)
 		case strings.HasPrefix(line, "-> "), strings.HasPrefix(line, "<- "):
-			st := scriptStep{file: file, line: n, send: line[0] == '<'}
+			st := Step{file: file, line: n, send: line[0] == '<'}
 			text, err := expand(line[3:])
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", file, n, err)
@@ -162,9 +182,9 @@ type clientEvent struct {
 	err     error
 }
 
-// fakeServer plays a script on one end of a connection.
-type fakeServer struct {
-	steps []scriptStep
+// Server plays a script on one end of a connection.
+type Server struct {
+	steps []Step
 	conn  net.Conn
 	ack   bool
 	evs   chan clientEvent
@@ -180,18 +200,18 @@ type fakeServer struct {
 
 const fakeTimeout = 10 * time.Second
 
-// scriptEnd is what waitFor sees once the whole script has been played.
-const scriptEnd = "<end of script>"
+// ScriptEnd is what WaitFor sees once the whole script has been played.
+const ScriptEnd = "<end of script>"
 
-func startFakeServer(conn net.Conn, steps []scriptStep) *fakeServer {
-	f := &fakeServer{steps: steps, conn: conn, ack: true, evs: make(chan clientEvent, 64),
+func Start(conn net.Conn, steps []Step) *Server {
+	f := &Server{steps: steps, conn: conn, ack: true, evs: make(chan clientEvent, 64),
 		changed: make(chan struct{}), done: make(chan struct{})}
 	go f.read()
 	go f.serve()
 	return f
 }
 
-func (f *fakeServer) read() {
+func (f *Server) read() {
 	defer close(f.evs)
 	r := bufio.NewReader(f.conn)
 	for {
@@ -230,28 +250,28 @@ func (f *fakeServer) read() {
 	}
 }
 
-func (f *fakeServer) fail(format string, args ...any) {
+func (f *Server) fail(format string, args ...any) {
 	f.mu.Lock()
 	f.failures = append(f.failures, fmt.Sprintf(format, args...))
 	f.mu.Unlock()
 }
 
-func (f *fakeServer) setWaiting(s string) {
+func (f *Server) setWaiting(s string) {
 	f.mu.Lock()
 	f.waiting = s
 	f.mu.Unlock()
 	f.notify()
 }
 
-func (f *fakeServer) notify() {
+func (f *Server) notify() {
 	f.mu.Lock()
 	close(f.changed)
 	f.changed = make(chan struct{})
 	f.mu.Unlock()
 }
 
-// waitReceived blocks until the server has read n packets or interrupts.
-func (f *fakeServer) waitReceived(ctx context.Context, n int) error {
+// WaitReceived blocks until the server has read n packets or interrupts.
+func (f *Server) WaitReceived(ctx context.Context, n int) error {
 	for {
 		f.mu.Lock()
 		got, ch := len(f.received), f.changed
@@ -269,8 +289,8 @@ func (f *fakeServer) waitReceived(ctx context.Context, n int) error {
 	}
 }
 
-// waitFor blocks until the server waits for the client step text.
-func (f *fakeServer) waitFor(ctx context.Context, text string) error {
+// WaitFor blocks until the server waits for the client step text.
+func (f *Server) WaitFor(ctx context.Context, text string) error {
 	for {
 		f.mu.Lock()
 		w, ch := f.waiting, f.changed
@@ -289,7 +309,7 @@ func (f *fakeServer) waitFor(ctx context.Context, text string) error {
 }
 
 // next returns the next packet or interrupt from the client.
-func (f *fakeServer) next() (clientEvent, bool) {
+func (f *Server) next() (clientEvent, bool) {
 	t := time.NewTimer(fakeTimeout)
 	defer t.Stop()
 	for {
@@ -321,7 +341,7 @@ func printableEvent(ev clientEvent) string {
 	return ev.payload
 }
 
-func (f *fakeServer) write(payload string) error {
+func (f *Server) write(payload string) error {
 	var sum byte
 	for i := range len(payload) {
 		sum += payload[i]
@@ -330,7 +350,7 @@ func (f *fakeServer) write(payload string) error {
 	return err
 }
 
-func (f *fakeServer) serve() {
+func (f *Server) serve() {
 	defer close(f.done)
 	defer f.setWaiting("")
 	lastReq := ""
@@ -377,7 +397,7 @@ func (f *fakeServer) serve() {
 		}
 	}
 	// The script is over: nothing more may arrive.
-	f.setWaiting(scriptEnd)
+	f.setWaiting(ScriptEnd)
 	for {
 		ev, ok := f.next()
 		if !ok || (ev.err != nil && !strings.Contains(ev.err.Error(), "client sent nothing")) {
@@ -392,7 +412,7 @@ func (f *fakeServer) serve() {
 	}
 }
 
-func (st scriptStep) matches(ev clientEvent) bool {
+func (st Step) matches(ev clientEvent) bool {
 	if st.text == "^C" {
 		return ev.kind == 3
 	}
@@ -406,7 +426,7 @@ func (st scriptStep) matches(ev clientEvent) bool {
 }
 
 // drain reads the client until it goes away, recording stray packets.
-func (f *fakeServer) drain() {
+func (f *Server) drain() {
 	for ev := range f.evs {
 		if ev.err == nil && ev.kind != '+' && ev.kind != '-' {
 			f.mu.Lock()
@@ -418,7 +438,7 @@ func (f *fakeServer) drain() {
 
 // finish waits for the server and reports script failures, unconsumed
 // script lines and packets that arrived after the script ended.
-func (f *fakeServer) finish(t *testing.T) {
+func (f *Server) Finish(t testing.TB) {
 	t.Helper()
 	select {
 	case <-f.done:
@@ -435,9 +455,9 @@ func (f *fakeServer) finish(t *testing.T) {
 	}
 }
 
-// loadTranscript reads a txtar transcript with its includes resolved
+// LoadTranscript reads a txtar transcript with its includes resolved
 // against handshake (the archive of shared sections).
-func loadTranscript(path string, ar, handshake *txtar.Archive) (client string, steps []scriptStep, err error) {
+func LoadTranscript(path string, ar, handshake *txtar.Archive) (client string, steps []Step, err error) {
 	sections := map[string]string{}
 	for _, f := range ar.Files {
 		sections[f.Name] = string(f.Data)
@@ -454,66 +474,6 @@ func loadTranscript(path string, ar, handshake *txtar.Archive) (client string, s
 	if !ok {
 		return "", nil, fmt.Errorf("%s: no -- server -- section", path)
 	}
-	steps, err = parseScript(path, src, include)
+	steps, err = ParseScript(path, src, include)
 	return sections["client"], steps, err
-}
-
-// TestFakeServerCatches proves the fake fails on what it must catch: a
-// packet that differs from the script, a packet after the script ended,
-// and a script exchange with no citation of rr's source.
-func TestFakeServerCatches(t *testing.T) {
-	noInclude := func(string) (string, string, error) { return "", "", errors.New("no includes") }
-	steps, err := parseScript("t", "# GSC:618-641\n-> qRRCmd:when:-1\n<- OK\n", noInclude)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// run sends packets in order; a packet is sent only after the previous
-	// one was read, and the client hangs up once all were read (or the
-	// fake gave up), so the fake sees exactly what a real client would do.
-	run := func(scripted int, send ...string) *fakeServer {
-		cli, srv := net.Pipe()
-		f := startFakeServer(srv, steps)
-		go io.Copy(io.Discard, cli) // the fake's acks and replies
-		ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-		defer cancel()
-		for i, p := range send {
-			if i == scripted {
-				// The script is played out (replies written) before the extras.
-				f.waitFor(ctx, scriptEnd) //nolint:errcheck
-			}
-			var sum byte
-			for i := range len(p) {
-				sum += p[i]
-			}
-			fmt.Fprintf(cli, "$%s#%02x", p, sum)
-			if f.waitReceived(ctx, i+1) != nil {
-				break
-			}
-		}
-		if scripted <= len(send) {
-			f.waitFor(ctx, scriptEnd) //nolint:errcheck // fails at once if the fake gave up
-		}
-		cli.Close()
-		<-f.done
-		srv.Close()
-		return f
-	}
-	if f := run(1, "qRRCmd:when:-1"); len(f.failures)+len(f.extra) != 0 {
-		t.Errorf("matching client flagged: %v %v", f.failures, f.extra)
-	}
-	if f := run(1, "qRRCmd:7768656e"); len(f.failures) == 0 || !strings.Contains(f.failures[0], "script wants") {
-		t.Errorf("mismatch not caught: %v", f.failures)
-	}
-	if f := run(1, "qRRCmd:when:-1", "bc"); len(f.extra) != 1 || f.extra[0] != "bc" {
-		t.Errorf("packet after the script not caught: %v", f.extra)
-	}
-	if f := run(1); len(f.failures) == 0 {
-		t.Error("unfinished script not caught")
-	}
-	if _, err := parseScript("t", "-> qRRCmd:when:-1\n<- OK\n", noInclude); err == nil {
-		t.Error("uncited exchange accepted")
-	}
-	if _, err := parseScript("t", "# GS:1\n-> ~qSupported:(\n", noInclude); err == nil {
-		t.Error("bad regexp accepted")
-	}
 }
