@@ -337,9 +337,8 @@ func TestGDBDifferential(t *testing.T) {
 	}
 	var stale []int
 	for _, kd := range known {
-		prog := strings.SplitN(kd.key, "|", 2)[0]
-		prog, peer, qualified := strings.Cut(prog, "@")
-		if qualified && peerProg(prog) != prog+"@"+peer {
+		prog, here := entryProg(kd.key)
+		if !here {
 			continue // recorded with another peer than this machine's
 		}
 		if !kd.used && ran[prog] && !unfinished[prog] {

@@ -189,9 +189,8 @@ func TestRealWorldDifferential(t *testing.T) {
 		ran[r.sp.Prog] = true
 	}
 	for _, kd := range known {
-		prog, _, _ := strings.Cut(kd.key, "|")
-		prog, peer, qualified := strings.Cut(prog, "@")
-		if qualified && peerProg(prog) != prog+"@"+peer {
+		prog, here := entryProg(kd.key)
+		if !here {
 			continue // recorded with another peer than this machine's
 		}
 		if !kd.used && ran[prog] {
