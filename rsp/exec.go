@@ -326,9 +326,7 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 			}
 			continue
 		}
-		if st.Interrupted {
-			c.noteInterruptRace(st)
-		}
+		consume := st.Interrupted && c.noteInterruptRace(st)
 		if st.ReplayLog == "begin" && dir == Reverse {
 			st.AtHistoryStart = true
 		}
@@ -341,6 +339,9 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 			}
 		}
 		c.record(st)
+		if consume {
+			st = c.consumeSIGINT(ctx, st)
+		}
 		if ctx.Err() != nil {
 			return st, "", fmt.Errorf("rsp: %s: %w", pkt, ctx.Err())
 		}
@@ -436,6 +437,10 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 	if len(hits) == 0 {
 		return Stop{}, false, nil
 	}
+	sp0, spErr := uint64(0), error(nil)
+	if len(c.unfinished) > 0 {
+		sp0, spErr = c.readSP(ctx, last)
+	}
 	for _, b := range hits {
 		if err := c.RemoveBreakpoint(ctx, b.Type, b.Addr, b.Kind); err != nil {
 			c.restoreBreakpoints(ctx, hits)
@@ -448,6 +453,9 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 		errs = append(errs, serr)
 	} else {
 		c.noteInterruptedStepOver(ctx, st, last.Thread, pc)
+		if spErr == nil && len(c.unfinished) > 0 && st.Kind == StopSignal && (st.Signal == SIGTRAP || st.Signal == Sig0) {
+			c.finishedStepOver(pc, sp0)
+		}
 	}
 	if !c.g.exited && c.conn.deadErr() == nil {
 		// Put the breakpoints back even when ctx has ended (a timeout

@@ -18,28 +18,92 @@ import (
 //     (getpkt's '\003' → request_interrupt → kill(-pid, SIGINT)) — so a
 //     SIGINT is pending for the program. The next resume would stop with
 //     it at once, and delivering it (vCont;C02) would kill the program.
-//     The client remembers that it owes such a SIGINT (sigintOwed) and,
-//     when the next resume reports it, resumes again without the signal:
-//     the program never sees it.
+//     Where the SIGINT is certainly pending (one 0x03, a stop for another
+//     reason), the same call consumes it: it single-steps the stopped
+//     thread, which stops with the pending SIGINT before its instruction
+//     runs (consumeSIGINT). Otherwise (more than one 0x03: two SIGINTs
+//     may have merged into the one reported) the client remembers that it
+//     may owe one (sigintOwed) and, when a later resume reports it,
+//     resumes again without the signal: the program never sees it.
 //   - Breakpoint bookkeeping: a Z whose reply was lost is undone, a z the
 //     server answers with an error means it is already out, and a
 //     step-over that was cut short puts its breakpoints back.
 
 // noteInterruptRace records, after a resume this call interrupted, whether
-// the interrupt may have left a SIGINT pending in the program.
-func (c *Client) noteInterruptRace(st Stop) {
+// the interrupt may have left a SIGINT pending in the program; certain
+// reports that it did.
+func (c *Client) noteInterruptRace(st Stop) (certain bool) {
 	if c.g.dialect != DialectGDBServer && c.g.dialect != DialectAuto {
-		return // rr and QEMU stop without signalling the program
+		return false // rr and QEMU stop without signalling the program
 	}
 	if st.Kind != StopSignal {
 		c.sigintOwed = false // exited or killed: nothing is pending any more
-		return
+		return false
 	}
 	// A stop for another reason, or more than one 0x03 (rr_interrupt and
 	// a timeout, or repeated rr_interrupt): a SIGINT can be left pending.
 	// Standard signals do not queue, so one flag covers them all.
 	if st.Signal != SIGINT || c.interrupts.Load() > 1 {
 		c.sigintOwed = true
+	}
+	return st.Signal != SIGINT && c.interrupts.Load() == 1
+}
+
+// consumeSIGINT takes the SIGINT an interrupt that raced st left pending
+// out of the program within the interrupted call, so that nothing is owed
+// when the call returns (a detach, or a raw resume, would otherwise meet
+// it). It single-steps st's thread alone: the kernel reports the pending
+// signal before the instruction runs (signal-delivery-stop), gdbserver
+// reports that SIGINT (it is never in the pass list), and the program is
+// where it was. gdbserver has read the 0x03, and so sent the signal,
+// before it reads the step: the stream is in order. Should another stop
+// come instead (the thread blocks SIGINT), the program moved one
+// instruction; that stop is returned as the call's stop, and the debt
+// stays for a later resume to skip.
+func (c *Client) consumeSIGINT(ctx context.Context, st Stop) Stop {
+	if !c.vcont["s"] || st.Thread == (Thread{}) || c.conn.deadErr() != nil {
+		return st
+	}
+	dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.InterruptTimeout)
+	defer cancel()
+	disarm := c.arm(dctx)
+	defer disarm()
+	pkt := "vCont;s:" + c.encThread(st.Thread)
+	c.pending++
+	if err := c.conn.writePacket([]byte(pkt)); err != nil {
+		return st // the connection's failure shows in the next request
+	}
+	for {
+		p, err := c.conn.readPacket()
+		if err != nil {
+			return st // the reply is owed: the next request's resync bounds it
+		}
+		if isConsole(p) {
+			c.console(p)
+			continue
+		}
+		if string(p) == "OK" {
+			continue
+		}
+		c.pending--
+		got, err := ParseStop(string(p))
+		if err != nil {
+			c.log.Debug("rsp: unexpected reply to the step that consumes a pending SIGINT", "reply", printable(p))
+			return st
+		}
+		if got.Kind == StopSignal && got.Signal == SIGINT {
+			c.sigintOwed = false
+			c.log.Debug("rsp: SIGINT left pending by a raced interrupt consumed", "thread", st.Thread.String())
+			c.record(st)
+			return st
+		}
+		c.regs = map[Thread][]byte{}
+		got.Direction, got.Interrupted = Forward, true
+		if got.Kind != StopSignal {
+			c.sigintOwed = false
+		}
+		c.record(got)
+		return got
 	}
 }
 

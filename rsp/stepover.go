@@ -1,6 +1,9 @@
 package rsp
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // A signal can stop a step over a breakpoint before the instruction ran:
 // it was pending when the thread was resumed, and a stepping thread
@@ -45,6 +48,16 @@ func (c *Client) noteInterruptedStepOver(ctx context.Context, st Stop, t Thread,
 		c.unfinished = c.unfinished[1:]
 	}
 	c.unfinished = append(c.unfinished, unfinishedStep{pc: pc, sp: sp})
+}
+
+// finishedStepOver forgets the interrupted step overs at (pc, sp): the
+// thread has just stepped over that breakpoint from there with no handler
+// in between (a step that did not deliver the signal, e.g. rr_stepi after
+// the signal stop), so no return to it is owed. Kept, it would take the
+// next hit at the same place — a loop's next call of the same function —
+// for that return and go on past it.
+func (c *Client) finishedStepOver(pc, sp uint64) {
+	c.unfinished = slices.DeleteFunc(c.unfinished, func(u unfinishedStep) bool { return u.pc == pc && u.sp == sp })
 }
 
 // backAtStepOver reports whether st is the trap of a thread returning to

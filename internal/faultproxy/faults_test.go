@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -109,6 +112,34 @@ func runToExit(t *testing.T, ctx context.Context, s *session.Session) bool {
 	return true
 }
 
+// pendingSignals returns the signals pending for process pid, its own and
+// its threads' (/proc/pid/status ShdPnd and every task's SigPnd).
+func pendingSignals(t *testing.T, pid int) uint64 {
+	t.Helper()
+	if pid <= 0 {
+		t.Fatal("the session knows no pid")
+	}
+	var mask uint64
+	files, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/status", pid))
+	for _, f := range append(files, fmt.Sprintf("/proc/%d/status", pid)) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			k, v, _ := strings.Cut(l, ":")
+			if k == "ShdPnd" || k == "SigPnd" {
+				m, err := strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+				if err != nil {
+					t.Fatalf("%s: %q: %v", f, l, err)
+				}
+				mask |= m
+			}
+		}
+	}
+	return mask
+}
+
 func stopSignal(st *session.Stop) string {
 	if st == nil {
 		return ""
@@ -130,6 +161,15 @@ func TestFaultInterruptRacesStop(t *testing.T) {
 	cancel()
 	if err != nil || st == nil || st.Frame == nil || !strings.Contains(st.Message, "Interrupted") {
 		t.Fatalf("timed-out stepi: %+v %v, want an interrupted stop with its place", st, err)
+	}
+	// The SIGINT is consumed inside the timed-out call: nothing is pending
+	// for the program afterwards (a detach now would kill it). A request
+	// first makes gdbserver read the 0x03 if it has not yet.
+	if _, err := s.Evaluate(ctx, "i"); err != nil {
+		t.Fatal(err)
+	}
+	if pend := pendingSignals(t, s.Info().PID); pend&(1<<(syscall.SIGINT-1)) != 0 {
+		t.Errorf("after the timed-out stepi the program has a SIGINT pending (%#x): the interrupt's signal was not consumed within the call", pend)
 	}
 	ok := true
 	for i := 0; i < 2; i++ {

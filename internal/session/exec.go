@@ -136,12 +136,23 @@ func plainStep(st rsp.Stop) bool {
 
 // finishStop converts st, accounts breakpoint hits and applies temporary
 // breakpoints. It reports whether a conditional breakpoint said "go on".
+// The stop that ends the move (not one it goes on from: a passed signal, a
+// false condition, an unchanged watched value) tells which print-only
+// signals arrived on the way.
 func (s *Session) finishStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
+	out, again := s.judgeStop(ctx, st)
+	if !again {
+		s.noteSignalsSeen(out)
+	}
+	return out, again
+}
+
+// judgeStop is finishStop without the signal note.
+func (s *Session) judgeStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	out := s.makeStop(ctx, st)
 	if s.signalGoesOn(out, st) {
 		return out, true
 	}
-	s.noteSignalsSeen(out)
 	if out.Reason == "watchpoint" && out.Watch != nil && !(st.Direction == rsp.Reverse && s.c.Dialect() == rsp.DialectQEMU) {
 		// Like GDB, a write watchpoint reports only writes that change
 		// the value. Not on QEMU in reverse: its stop is right after the

@@ -69,3 +69,43 @@ func TestSignalPolicy(t *testing.T) {
 		t.Error("SIGTRAP nostop accepted")
 	}
 }
+
+// TestSignalNoteThroughCondition: a print-only signal that arrives before a
+// conditional breakpoint whose condition is false at first is still named
+// by the stop that ends the continue. The old code attached the note to the
+// hit it went on from (condition false) and lost it. The condition is not
+// of the simple form gdbserver evaluates, so the host sees every hit.
+func TestSignalNoteThroughCondition(t *testing.T) {
+	s := liveSession(t, "counter", "hit")
+	ctx := t.Context()
+	if _, err := s.SetCondition(ctx, 1, "i + 0 == 3"); err != nil {
+		t.Fatal(err)
+	}
+	yes, no := true, false
+	if _, err := s.HandleSignal(ctx, "SIGWINCH", nil, &yes, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.HandleSignal(ctx, "SIGWINCH", &no, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(s.Info().PID, syscall.SIGWINCH); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Reason != "breakpoint" || st.Breakpoint != 1 {
+		t.Fatalf("continue: %+v %v, want breakpoint 1", st, err)
+	}
+	if v, err := s.Evaluate(ctx, "i"); err != nil || v.Value != "3" {
+		t.Fatalf("i at the stop = %+v %v, want 3 (the condition)", v, err)
+	}
+	if !strings.Contains(st.Message, "received SIGWINCH") {
+		t.Errorf("stop message %q does not name SIGWINCH, received on the way", st.Message)
+	}
+	// Said once: the next stop has nothing to add.
+	if err := s.RemoveBreakpoint(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "exited" || strings.Contains(st.Message, "SIGWINCH") {
+		t.Errorf("continue to the end: %+v %v, want an exit without the note", st, err)
+	}
+}

@@ -1,0 +1,61 @@
+package session
+
+import (
+	"strconv"
+	"testing"
+)
+
+// TestStepiSignalDuringStepOver: a signal (signal_storm keeps SIGURG
+// pending on the main thread) stops an rr_stepi's step over the
+// breakpoint on tick() before the instruction ran; the next stepi
+// executes it. The step over is finished then, so the continue after
+// reports the next call of tick() — same pc, same stack pointer — as GDB
+// does (one stop per call). The old code kept the interrupted step over
+// as unfinished and took that next hit for the handler's return,
+// reporting the call after it. The test goes on until three step overs
+// were stopped by the signal (the path it proves), and fails if none was.
+func TestStepiSignalDuringStepOver(t *testing.T) {
+	s := liveSession(t, "signal_storm", "tick")
+	ctx := t.Context()
+	interrupted := 0
+	round := 0
+	for ; round < 250 && interrupted < 3; round++ {
+		want := strconv.Itoa(round)
+		if v, err := s.Evaluate(ctx, "i"); err != nil || v.Value != want {
+			t.Fatalf("round %d: i = %+v %v, want %s", round, v, err, want)
+		}
+		start := s.c.LastStop()
+		pc0, err := s.pc(ctx, start.Thread)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Step until the thread has left the breakpoint (a signal may stop
+		// a step before its instruction ran).
+		for n := 0; ; n++ {
+			if n == 50 {
+				t.Fatalf("round %d: 50 stepi never left the breakpoint", round)
+			}
+			if _, err := s.StepInstruction(ctx, 1, false, false); err != nil {
+				t.Fatal(err)
+			}
+			pc, err := s.pc(ctx, s.cur)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pc != pc0 {
+				if n > 0 {
+					interrupted++
+				}
+				break
+			}
+		}
+		st, err := s.Continue(ctx, false)
+		if err != nil || st.Reason != "breakpoint" || st.Breakpoint != 1 {
+			t.Fatalf("round %d: continue: %+v %v, want breakpoint 1", round, st, err)
+		}
+	}
+	if interrupted == 0 {
+		t.Fatalf("in %d rounds no signal stopped a step over: the path was not exercised", round)
+	}
+	t.Logf("%d of %d step overs were stopped by SIGURG before the instruction ran", interrupted, round)
+}
