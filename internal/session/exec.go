@@ -70,6 +70,13 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 }
 
 func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
+	if !rev && s.pending != 0 && !s.handing && len(s.softWatches()) > 0 && s.c.Dialect() != rsp.DialectRR {
+		// A continue delivering a signal would run unchecked: deliver it
+		// and come back here, then continue with the checks.
+		if st, done, err := s.deliverAndReturn(ctx, s.cur, s.pending); err != nil || !done {
+			return st, err
+		}
+	}
 	sig, t := s.pending, s.cur
 	s.pending = 0
 	var pc0 uint64

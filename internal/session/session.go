@@ -74,6 +74,7 @@ type Session struct {
 	pending rsp.Signal                    // signal to deliver on the next continue (live)
 	sigs    map[rsp.Signal]SignalHandling // signal policy changes (signals.go)
 	sigSeen []string                      // signals passed without a stop but printed, for the next stop
+	handing bool                          // a signal is being delivered with a return to where it came (stepsignal.go)
 	gdb     *gdbFallback
 	trs     map[*dwarf.Image]*dwarf.TypeReader
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops

@@ -2,7 +2,11 @@ package session
 
 import (
 	"strconv"
+	"syscall"
 	"testing"
+
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestStepiSignalDuringStepOver: a signal (signal_storm keeps SIGURG
@@ -148,5 +152,48 @@ func TestStepAfterSignalStopDelivers(t *testing.T) {
 	}
 	if v.Value == before {
 		t.Errorf("urgs = %s before and after the stepi from the SIGURG stop: the signal was not delivered", before)
+	}
+}
+
+// TestSoftWatchThroughSignal: a passed signal (SIGURG) that stops the
+// single steps of a software watchpoint is delivered with a return to
+// where it came, and the checked continue goes on: every write of hits is
+// reported (each call of hit() adds 1). The old code resumed with the signal at full speed, unchecked,
+// and the program ran to its end past every write. Software watchpoints
+// are forced through the same setting a user has (RRMCP_HW_WATCHPOINTS).
+func TestSoftWatchThroughSignal(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	path := testenv.Prog(t, "counter")
+	m := NewManager(Config{Env: []string{hwdebug.EnvVar + "=off"}})
+	t.Cleanup(m.Close)
+	ctx := t.Context()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{path}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "hit", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue to hit: %+v %v", st, err)
+	}
+	w, err := s.SetWatchpoint(ctx, "hits", "write")
+	if err != nil || w.Mechanism != "software watchpoint" {
+		t.Fatalf("watch hits: %+v %v, want a software watchpoint", w, err)
+	}
+	if err := s.RemoveBreakpoint(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	for n := 1; n <= 3; n++ {
+		if err := syscall.Kill(s.Info().PID, syscall.SIGURG); err != nil {
+			t.Fatal(err)
+		}
+		st, err := s.Continue(ctx, false)
+		if err != nil || st.Reason != "watchpoint" || st.Watch == nil {
+			t.Fatalf("continue %d after SIGURG: %+v %v, want the watchpoint on hits", n, st, err)
+		}
+		if st.Watch.Old != strconv.Itoa(n-1) || st.Watch.New != strconv.Itoa(n) {
+			t.Errorf("continue %d: hits %s -> %s, want %d -> %d", n, st.Watch.Old, st.Watch.New, n-1, n)
+		}
 	}
 }

@@ -45,7 +45,8 @@ func (s *Session) stepDelivering(ctx context.Context, step func(ctx context.Cont
 
 // deliverAndReturn delivers sig to thread t and runs until t is back where
 // it is now (same pc and stack pointer): the signal's handler has
-// returned. done is false when something else stopped the program first
+// returned. The handler runs at full speed, also with software
+// watchpoints (a write there is seen at the first check after it). done is false when something else stopped the program first
 // (a breakpoint in the handler, the program's end); st is that stop.
 // Without the pc it returns done with nothing delivered.
 func (s *Session) deliverAndReturn(ctx context.Context, t rsp.Thread, sig rsp.Signal) (st rsp.Stop, done bool, err error) {
@@ -58,6 +59,8 @@ func (s *Session) deliverAndReturn(ctx context.Context, t rsp.Thread, sig rsp.Si
 	// finishing of a step over there must not take its stop.
 	s.c.ForgetInterruptedStepOver(pc0, sp0)
 	s.pending, s.cur = sig, t
+	s.handing = true
+	defer func() { s.handing = false }()
 	return s.runTo(ctx, pc0, false, func(sp uint64) bool { return sp == sp0 })
 }
 
