@@ -2,9 +2,13 @@ package session
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestCancelledStop: a client that cancels a long operation on a
@@ -16,20 +20,29 @@ import (
 func TestCancelledStop(t *testing.T) {
 	for _, tc := range []struct {
 		name, op string
+		soft     bool                                                         // software watchpoints (RRMCP_HW_WATCHPOINTS=off)
 		run      func(ctx context.Context, s *Session) (*Stop, string, error) // the stop and how collection ended
 	}{
-		{"continue", "continue", func(ctx context.Context, s *Session) (*Stop, string, error) {
+		{"software watchpoint", "continue", true, func(ctx context.Context, s *Session) (*Stop, string, error) {
+			bp, err := s.SetWatchpoint(ctx, "balance_a", "write")
+			if err != nil || bp.Mechanism != "software watchpoint" {
+				return nil, "", fmt.Errorf("software watchpoint: %+v %v", bp, err)
+			}
 			st, err := s.Continue(ctx, false)
 			return st, "", err
 		}},
-		{"query calls", "rr_query", func(ctx context.Context, s *Session) (*Stop, string, error) {
+		{"continue", "continue", false, func(ctx context.Context, s *Session) (*Stop, string, error) {
+			st, err := s.Continue(ctx, false)
+			return st, "", err
+		}},
+		{"query calls", "rr_query", false, func(ctx context.Context, s *Session) (*Stop, string, error) {
 			res, err := s.Query(ctx, QueryOptions{Kind: "calls", Function: "transfer_ab", Collect: []string{"balance_a"}, Limit: 5})
 			if res == nil {
 				return nil, "", err
 			}
 			return res.Stop, res.Ended, err
 		}},
-		{"query lines", "rr_query", func(ctx context.Context, s *Session) (*Stop, string, error) {
+		{"query lines", "rr_query", false, func(ctx context.Context, s *Session) (*Stop, string, error) {
 			res, err := s.Query(ctx, QueryOptions{Kind: "lines", Function: "transfer_ab"})
 			if res == nil {
 				return nil, "", err
@@ -38,7 +51,12 @@ func TestCancelledStop(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := liveSession(t, "deadlock", "")
+			var s *Session
+			if tc.soft {
+				s = liveSessionEnv(t, "deadlock", append(os.Environ(), "RRMCP_HW_WATCHPOINTS=off"))
+			} else {
+				s = liveSession(t, "deadlock", "")
+			}
 			ctx, cancel := context.WithCancel(t.Context())
 			defer cancel()
 			type result struct {
@@ -108,4 +126,20 @@ func TestCancelledStop(t *testing.T) {
 			}
 		})
 	}
+}
+
+// liveSessionEnv starts prog under gdbserver with a manager whose children
+// get env, stopped at its first instruction.
+func liveSessionEnv(t *testing.T, prog string, env []string) *Session {
+	t.Helper()
+	testenv.NeedTool(t, "gdbserver")
+	m := NewManager(Config{Env: env})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, prog)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -1,0 +1,76 @@
+package tools_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/qemu"
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// TestQEMUReverseGotoTool: through a stdio MCP client, on the test kernel's
+// QEMU replay: rr_last_write names the planted writer with its icount, and
+// rr_goto with that icount puts the session on the writing instruction
+// (kernel.c's PLANTED-WRITE line, slot still 7).
+func TestQEMUReverseGotoTool(t *testing.T) {
+	testenv.QEMU(t)
+	testenv.NeedTool(t, "qemu-img")
+	testenv.NeedTool(t, "gcc")
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	kernel, err := qemu.BuildKernel(ctx, filepath.Join(testenv.Root(t), "testprogs", "kernel"), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := qemu.Record(ctx, filepath.Join(dir, "rec"), kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := qemu.StartReplay(ctx, rec.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(rep.Kill)
+	src, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "kernel", "kernel.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(marker string) int {
+		for i, l := range strings.Split(string(src), "\n") {
+			if strings.Contains(l, marker) {
+				return i + 1
+			}
+		}
+		t.Fatalf("kernel.c has no %q", marker)
+		return 0
+	}
+	c := startServer(t)
+	c.ok("rr_connect", args{"address": rep.Addr(), "program": kernel})
+	after := fmt.Sprintf("kernel.c:%d", line("sum += slot - 0xdead"))
+	c.ok("rr_breakpoint_set", args{"location": after})
+	c.ok("rr_continue", nil, "breakpoint")
+	c.ok("rr_breakpoint_remove", args{"breakpoint_number": 1})
+	lw := c.ok("rr_last_write", args{"expression": "slot"}, "corrupt", "icount")
+	res, _ := lw.data["result"].(map[string]any)
+	ws, _ := res["writers"].([]any)
+	if len(ws) != 1 {
+		t.Fatalf("rr_last_write: %v", lw.data)
+	}
+	icount, _ := ws[0].(map[string]any)["icount"].(float64)
+	if icount <= 0 {
+		t.Fatalf("writer without icount: %v", ws[0])
+	}
+	planted := fmt.Sprintf("kernel.c:%d", line("slot = v; /* PLANTED-WRITE */"))
+	g := c.ok("rr_goto", args{"icount": int64(icount)}, "goto", planted)
+	if st, _ := g.data["stop"].(map[string]any); st["icount"] != icount {
+		t.Errorf("rr_goto's stop: %v, want icount %v", g.data, icount)
+	}
+	c.ok("rr_evaluate", args{"expression": "slot"}, "7")
+	c.fails("rr_goto", args{"event": 3}, "not rr")
+}
