@@ -107,3 +107,46 @@ func TestStepDeliversPassedSignal(t *testing.T) {
 	}
 	t.Logf("%d SIGURGs stopped a step and were delivered to the handler", delivered)
 }
+
+// TestStepAfterSignalStopDelivers: stepping on from a stop for a signal
+// that stops and is passed delivers it, as continuing does (GDB: "a
+// subsequent step command delivers the signal"); the old code resumed the
+// step without it, and the program never received it. SIGURG is made to
+// stop; a continue in signal_storm's storm stops with it, and the handler
+// count must grow during the next stepi (without the delivery the main
+// thread is stepped alone and its handler cannot run).
+func TestStepAfterSignalStopDelivers(t *testing.T) {
+	s := liveSession(t, "signal_storm", "tick")
+	ctx := t.Context()
+	yes := true
+	if _, err := s.HandleSignal(ctx, "SIGURG", &yes, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; ; n++ {
+		if n == 100 {
+			t.Fatal("100 continues: none stopped with SIGURG")
+		}
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Reason == "signal" && st.Signal == "SIGURG" {
+			break
+		}
+	}
+	v, err := s.Evaluate(ctx, "urgs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := v.Value
+	if _, err := s.StepInstruction(ctx, 1, false, false); err != nil {
+		t.Fatal(err)
+	}
+	v, err = s.Evaluate(ctx, "urgs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Value == before {
+		t.Errorf("urgs = %s before and after the stepi from the SIGURG stop: the signal was not delivered", before)
+	}
+}

@@ -19,28 +19,46 @@ const maxStepSignals = 8
 // the handler runs at full speed, and a breakpoint in it stops the step
 // there — and the step is then made again. A signal that is not passed is
 // dropped by the step made again; one that stops is the step's stop.
+//
+// A signal the program stopped with before the step (s.pending: it stops,
+// and is passed) is delivered first the same way, so that stepping on
+// from a signal stop does not drop it, as continuing does not.
 func (s *Session) stepDelivering(ctx context.Context, step func(ctx context.Context) (rsp.Stop, error)) (rsp.Stop, error) {
+	if sig, t := s.pending, s.cur; sig != 0 && t != (rsp.Thread{}) && s.c.Dialect() != rsp.DialectRR {
+		if back, done, err := s.deliverAndReturn(ctx, t, sig); err != nil || !done {
+			return back, err
+		}
+	}
 	for n := 0; ; n++ {
 		st, err := step(ctx)
 		if err != nil || n == maxStepSignals || !s.passedDuringStep(st) {
 			return st, err
 		}
-		pc0, sp0, err := s.pcSP(ctx, st.Thread)
-		if err != nil {
-			return st, nil
-		}
 		if s.handling(st.Signal).Print {
 			s.sigSeen = append(s.sigSeen, st.Signal.String())
 		}
-		// This returns the thread to pc0 by itself: the client's own
-		// finishing of a step over there must not take its stop.
-		s.c.ForgetInterruptedStepOver(pc0, sp0)
-		s.pending, s.cur = st.Signal, st.Thread
-		back, done, err := s.runTo(ctx, pc0, false, func(sp uint64) bool { return sp == sp0 })
-		if err != nil || !done {
+		if back, done, err := s.deliverAndReturn(ctx, st.Thread, st.Signal); err != nil || !done {
 			return back, err
 		}
 	}
+}
+
+// deliverAndReturn delivers sig to thread t and runs until t is back where
+// it is now (same pc and stack pointer): the signal's handler has
+// returned. done is false when something else stopped the program first
+// (a breakpoint in the handler, the program's end); st is that stop.
+// Without the pc it returns done with nothing delivered.
+func (s *Session) deliverAndReturn(ctx context.Context, t rsp.Thread, sig rsp.Signal) (st rsp.Stop, done bool, err error) {
+	pc0, sp0, err := s.pcSP(ctx, t)
+	if err != nil {
+		s.pending = 0
+		return rsp.Stop{}, true, nil
+	}
+	// This returns the thread to pc0 by itself: the client's own
+	// finishing of a step over there must not take its stop.
+	s.c.ForgetInterruptedStepOver(pc0, sp0)
+	s.pending, s.cur = sig, t
+	return s.runTo(ctx, pc0, false, func(sp uint64) bool { return sp == sp0 })
 }
 
 // passedDuringStep reports whether st is a signal that stopped a step and
