@@ -60,6 +60,11 @@ func (c *Client) finishedStepOver(pc, sp uint64) {
 	c.unfinished = slices.DeleteFunc(c.unfinished, func(u unfinishedStep) bool { return u.pc == pc && u.sp == sp })
 }
 
+// ForgetInterruptedStepOver forgets the step over at (pc, sp) that a
+// signal interrupted: the caller brings the thread back there itself (a
+// step-resume breakpoint of its own) and wants that stop.
+func (c *Client) ForgetInterruptedStepOver(pc, sp uint64) { c.finishedStepOver(pc, sp) }
+
 // backAtStepOver reports whether st is the trap of a thread returning to
 // a step over that a signal interrupted (and forgets that step over).
 func (c *Client) backAtStepOver(ctx context.Context, st Stop) bool {

@@ -261,6 +261,10 @@ func LoadedModules(ctx context.Context, read ReadMemoryFunc, av Auxv, exePath st
 		return nil, fmt.Errorf("loaded modules: %w", err)
 	}
 	mods := []Module{main}
+	vdso, vdsoBias := av[AT_SYSINFO_EHDR], av[AT_SYSINFO_EHDR]
+	if b, ok := VDSOBias(read, vdso); ok {
+		vdsoBias = b
+	}
 	for i, e := range ents {
 		if i == 0 && e.Name == "" {
 			mods[0].LM = e.Addr
@@ -270,8 +274,8 @@ func LoadedModules(ctx context.Context, read ReadMemoryFunc, av Auxv, exePath st
 			continue
 		}
 		m := Module{Path: e.Name, Bias: e.LAddr, LM: e.Addr, LD: e.LD}
-		if av[AT_SYSINFO_EHDR] != 0 && e.LAddr == av[AT_SYSINFO_EHDR] {
-			m.VDSO = true
+		if vdso != 0 && e.LAddr == vdsoBias {
+			m.VDSO, m.Start = true, vdso
 		}
 		mods = append(mods, m)
 	}
@@ -314,4 +318,25 @@ func (f *File) phoff() (uint64, error) {
 		return f.elf.ByteOrder.Uint64(h[0x20:]), nil
 	}
 	return uint64(f.elf.ByteOrder.Uint32(h[0x1c:])), nil
+}
+
+// VDSOBias returns the load bias the dynamic linker gives the vDSO whose
+// ELF header is at ehdr (its link_map l_addr): ehdr minus the p_vaddr of
+// its first PT_LOAD. A kernel's vDSO is linked at 0, so its bias is ehdr;
+// QEMU user mode relocates its own vDSO to where it maps it, so there the
+// bias is 0. False when no ELF image can be read at ehdr.
+func VDSOBias(read ReadMemoryFunc, ehdr uint64) (uint64, bool) {
+	if ehdr == 0 {
+		return 0, false
+	}
+	f, err := elf.NewFile(memReaderAt{read, ehdr})
+	if err != nil {
+		return 0, false
+	}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD {
+			return ehdr - p.Vaddr, true
+		}
+	}
+	return 0, false
 }

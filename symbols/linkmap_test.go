@@ -146,7 +146,9 @@ func TestLoadedModulesFakeMemory(t *testing.T) {
 			}
 			want := im.wantMods
 			for i := range want {
-				want[i].VDSO = want[i].Path == "linux-vdso.so.1"
+				if want[i].Path == "linux-vdso.so.1" {
+					want[i].VDSO, want[i].Start = true, 0x7fff1000
+				}
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("LoadedModules() =\n%+v\nwant\n%+v", got, want)
@@ -154,6 +156,71 @@ func TestLoadedModulesFakeMemory(t *testing.T) {
 			ents, err := ReadLinkMap(ctx, im.mem.read, im.rdebug, tc.l)
 			if err != nil || len(ents) != len(ls)+1 || ents[0].Name != "" || ents[0].LAddr != tc.bias {
 				t.Fatalf("ReadLinkMap() = %+v, %v", ents, err)
+			}
+		})
+	}
+}
+
+// vdsoELF32 is the start of an i386 vDSO image in memory: an ELF header
+// and one PT_LOAD program header whose p_vaddr is vaddr.
+func vdsoELF32(vaddr uint32) []byte {
+	le := binary.LittleEndian
+	b := make([]byte, 0x1000)
+	copy(b, elf.ELFMAG)
+	b[elf.EI_CLASS], b[elf.EI_DATA], b[elf.EI_VERSION] = byte(elf.ELFCLASS32), byte(elf.ELFDATA2LSB), 1
+	le.PutUint16(b[16:], uint16(elf.ET_DYN))
+	le.PutUint16(b[18:], uint16(elf.EM_386))
+	le.PutUint32(b[20:], 1)
+	le.PutUint32(b[28:], 52) // e_phoff
+	le.PutUint16(b[40:], 52) // e_ehsize
+	le.PutUint16(b[42:], 32) // e_phentsize
+	le.PutUint16(b[44:], 1)  // e_phnum
+	le.PutUint16(b[46:], 40) // e_shentsize
+	ph := b[52:]
+	le.PutUint32(ph, uint32(elf.PT_LOAD))
+	le.PutUint32(ph[8:], vaddr)   // p_vaddr
+	le.PutUint32(ph[12:], vaddr)  // p_paddr
+	le.PutUint32(ph[16:], 0xa70)  // p_filesz
+	le.PutUint32(ph[20:], 0xa70)  // p_memsz
+	le.PutUint32(ph[24:], 7)      // p_flags
+	le.PutUint32(ph[28:], 0x1000) // p_align
+	return b
+}
+
+// TestLoadedModulesVDSO: the vDSO is the link_map entry whose l_addr is
+// the bias the dynamic linker computes from the image at AT_SYSINFO_EHDR:
+// the header's address for a kernel's vDSO (linked at 0), 0 for QEMU user
+// mode's, which QEMU relocates to where it maps it (QEMU 10 qemu-i386).
+func TestLoadedModulesVDSO(t *testing.T) {
+	const ehdr = 0x40836000
+	l := Layout{4, binary.LittleEndian}
+	for _, tc := range []struct {
+		name  string
+		vaddr uint32 // first PT_LOAD's p_vaddr
+		laddr uint64 // the link_map entry's l_addr
+	}{
+		{"kernel, linked at 0", 0, ehdr},
+		{"qemu-i386, relocated", ehdr, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			libs := []LinkMapEntry{
+				{Name: "linux-gate.so.1", LAddr: tc.laddr, LD: ehdr + 0xf8},
+				{Name: "/lib32/libc.so.6", LAddr: 0x40845000, LD: 0x40a61000},
+			}
+			im := buildImage(l, 0, libs, "/bin/prog")
+			im.av[AT_SYSINFO_EHDR] = ehdr
+			im.mem[ehdr] = vdsoELF32(tc.vaddr)
+			if b, ok := VDSOBias(im.mem.read, ehdr); !ok || b != tc.laddr {
+				t.Fatalf("VDSOBias() = %#x, %v; want %#x", b, ok, tc.laddr)
+			}
+			got, err := LoadedModules(t.Context(), im.mem.read, im.av, "/bin/prog", l)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := im.wantMods
+			want[1].VDSO, want[1].Start = true, ehdr
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("LoadedModules() =\n%+v\nwant\n%+v", got, want)
 			}
 		})
 	}

@@ -17,7 +17,8 @@ type Module struct {
 	// File is the opened image, nil until opened.
 	File *File
 	// Start and End bound the image's runtime addresses when known (from
-	// /proc/PID/maps); both 0 otherwise.
+	// /proc/PID/maps); both 0 otherwise. The vDSO's Start is its ELF
+	// header (auxv AT_SYSINFO_EHDR) even when End is unknown.
 	Start, End uint64
 	// LM and LD are the addresses of its struct link_map and dynamic
 	// section, when known.

@@ -80,6 +80,12 @@ func TestSymptoms(t *testing.T) {
 			ctx, cancel := context.WithTimeout(t.Context(), deadline)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, path)
+			if testenv.IsI386(path) && testenv.I386Peer(t) == "qemu-i386" {
+				// The kernel cannot execute i386 programs (or
+				// RRMCP_I386_PEER says to act so): QEMU user mode runs
+				// them, and dies of the program's fatal signal itself.
+				cmd = exec.CommandContext(ctx, "qemu-i386", path)
+			}
 			cmd.WaitDelay = time.Second
 			var out bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &out, &out

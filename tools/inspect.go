@@ -13,6 +13,24 @@ type evalIn struct {
 	Expression string `json:"expression" jsonschema:"C/C++ expression in the selected frame, e.g. n->next->name, a[i] + 1, *p, sizeof(struct foo), $rip"`
 }
 
+type ptypeIn struct {
+	sessionArg
+	Expression string `json:"expression" jsonschema:"an expression (n->next, shapes[0]) or a type name (struct node, node_t, geo::Shape)"`
+	Whatis     bool   `json:"whatis,omitempty" jsonschema:"only the type's name, as GDB's whatis (default: ptype, with struct/union/enum members expanded)"`
+}
+
+type ptypeOut struct {
+	Result session.TypeResult `json:"result"`
+}
+
+func (p ptypeOut) Text() string {
+	t := "type = " + p.Result.Type
+	if p.Result.Size > 0 {
+		t += fmt.Sprintf("\n(sizeof %d)", p.Result.Size)
+	}
+	return t
+}
+
 type evalOut struct {
 	Result session.EvalResult `json:"result"`
 }
@@ -163,6 +181,18 @@ func (r *registry) inspectTools() {
 			}
 			v, err := s.Evaluate(ctx, in.Expression)
 			return evalOut{v}, err
+		})
+
+	add(r, "rr_ptype", "Type of an expression",
+		"Show the type of an expression or a type name as GDB's ptype does (typedefs resolved, struct/union/enum members and C++ class members expanded), or only its name (whatis=true). Use it to learn a structure's layout before reading memory or writing conditions.",
+		inspect,
+		func(ctx context.Context, in ptypeIn) (ptypeOut, error) {
+			s, err := r.session(in.sessionArg)
+			if err != nil {
+				return ptypeOut{}, err
+			}
+			v, err := s.Ptype(ctx, in.Expression, in.Whatis)
+			return ptypeOut{v}, err
 		})
 
 	add(r, "rr_locals", "Local variables",

@@ -41,3 +41,22 @@ func TestLiveI386QEMUUser(t *testing.T) {
 	c2.fails("rr_live_start", args{"command": []string{m32}}, "RRMCP_I386_PEER", "gdbserver or qemu-i386")
 	c2.ok("rr_session_list", nil)
 }
+
+// TestLiveI386QEMUUserSignals: under QEMU user mode the vDSO is QEMU's own,
+// relocated to where QEMU maps it (its link_map l_addr is 0, not its
+// address); the session still finds it, so a backtrace from a signal stop
+// in a system call unwinds through __kernel_vsyscall to main, and one in a
+// handler shows the signal frame from the vDSO's .eh_frame, as GDB does
+// against the same qemu-i386 (internal/gdbdiff with
+// RRMCP_I386_PEER=qemu-i386 compares every frame).
+func TestLiveI386QEMUUserSignals(t *testing.T) {
+	testenv.NeedTool(t, "qemu-i386")
+	prog := testenv.Prog(t, "signal_handler-m32")
+	c := startServer(t, "RRMCP_I386_PEER=qemu-i386")
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_continue", nil, "SIGUSR1")
+	c.ok("rr_backtrace", nil, "__kernel_vsyscall", "raise", "main", "signal_handler.c:43")
+	c.ok("rr_continue", nil, "SIGSEGV", "log_event", "signal_handler.c:28")
+	c.ok("rr_backtrace", nil, "log_event", "on_usr1", "<signal handler called>")
+	c.ok("rr_replay_stop", nil)
+}

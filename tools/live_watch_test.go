@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
@@ -23,7 +24,20 @@ func gdbWatchLines(t *testing.T, prog, bp, expr string, n int) []string {
 	gdb := testenv.NeedTool(t, "gdb")
 	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 	defer cancel()
-	args := []string{"-nx", "-batch", "-ex", "set can-use-hw-watchpoints 0", "-ex", "break " + bp, "-ex", "run", "-ex", "watch " + expr}
+	run := []string{"-ex", "run"}
+	if testenv.IsI386(prog) && testenv.I386Peer(t) == "qemu-i386" {
+		// The kernel cannot execute it: GDB debugs it under qemu-i386 -g,
+		// as the server does.
+		p, addr, err := proc.StartQEMUUser(ctx, "qemu-i386", prog, nil, filepath.Dir(prog), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer p.Stop(time.Second) //nolint:errcheck
+		t.Logf("GDB (the oracle) debugs %s under qemu-i386", prog)
+		run = []string{"-ex", "target remote " + addr, "-ex", "continue"}
+	}
+	args := append([]string{"-nx", "-batch", "-ex", "set can-use-hw-watchpoints 0", "-ex", "break " + bp}, run...)
+	args = append(args, "-ex", "watch "+expr)
 	for range n {
 		args = append(args, "-ex", "continue")
 	}
@@ -172,13 +186,20 @@ func TestLiveWatchpointPaths(t *testing.T) {
 			}
 			c.ok("rr_replay_stop", nil)
 
-			// An i386 program (32-bit decoding and registers).
+			// An i386 program (32-bit decoding and registers). Where
+			// it runs under qemu-i386 (the kernel cannot execute it)
+			// the watchpoint is a software one: QEMU user mode has
+			// none in hardware (Z2 unsupported).
+			mech32 := mech
+			if testenv.I386Peer(t) == "qemu-i386" {
+				mech32 = "software watchpoint"
+			}
 			c.ok("rr_live_start", args{"command": []string{m32}})
 			c.ok("rr_breakpoint_set", args{"location": "hit"})
 			c.ok("rr_continue", nil, "breakpoint #1")
-			c.ok("rr_watchpoint_set", args{"expression": "hits"}, "("+mech+")")
+			c.ok("rr_watchpoint_set", args{"expression": "hits"}, "("+mech32+")")
 			c.ok("rr_breakpoint_disable", args{"breakpoint_number": 1})
-			c.ok("rr_continue", nil, "("+mech+")", "old = 0, new = 1", wantM32[0])
+			c.ok("rr_continue", nil, "("+mech32+")", "old = 0, new = 1", wantM32[0])
 			c.ok("rr_replay_stop", nil)
 
 			// Threads: main waits in pthread_join while the workers write

@@ -25,6 +25,14 @@
 //     Continue, Backtrace, Locals and Evaluate. An expression the session
 //     answers through its GDB/MI fallback counts as a difference.
 //
+// An i386 (-m32) program runs under gdbserver where the kernel executes
+// i386 programs, and under QEMU user mode (qemu-i386 -g PORT) where it
+// cannot (RRMCP_I386_PEER=gdbserver or qemu-i386 forces one): every side
+// of that program, GDB's included, uses the same peer, and stops the peer
+// cannot make (QEMU has no watchpoints) are logged as not compared. The
+// differential passes under both peers; a known difference that holds
+// under one peer only names its program "prog@qemu-i386".
+//
 // Both sides follow the same script: run to main, insert every stop's
 // breakpoint or watchpoint, continue, count hits, and record a stop when
 // its hit number is reached (then remove that breakpoint). A write

@@ -199,13 +199,7 @@ func TestGDBDifferential(t *testing.T) {
 		t.Errorf("stops.txt has %d stops; issue 3 asks for at least 50", len(specs))
 	}
 	srcs := checkEveryProgram(t, progs)
-	for _, p := range progs {
-		if testenv.IsI386(testenv.Prog(t, p)) {
-			i386Peer = testenv.I386Peer(t)
-			t.Logf("i386 programs (%s, ...) run under %s", p, i386Peer)
-			break
-		}
-	}
+	setI386Peer(t, progs, func(p string) string { return testenv.Prog(t, p) })
 	if i386Peer == "qemu-i386" {
 		// QEMU user mode has no watchpoints (Z2-Z4 reply empty; GDB falls
 		// back to single-stepping the whole program): those stops of i386
@@ -298,6 +292,9 @@ func TestGDBDifferential(t *testing.T) {
 			}
 			k := sp.Prog + "|" + sp.ID + "|" + f.Name
 			kd := known[k]
+			if pk := peerProg(sp.Prog) + "|" + sp.ID + "|" + f.Name; pk != k && known[pk] != nil {
+				kd = known[pk]
+			}
 			if f.Ours == f.GDB {
 				if *show {
 					t.Logf("%s %s: %s", sp, f.Name, f.GDB)
@@ -340,7 +337,10 @@ func TestGDBDifferential(t *testing.T) {
 	}
 	var stale []int
 	for _, kd := range known {
-		prog := strings.SplitN(kd.key, "|", 2)[0]
+		prog, here := entryProg(kd.key)
+		if !here {
+			continue // recorded with another peer than this machine's
+		}
 		if !kd.used && ran[prog] && !unfinished[prog] {
 			for i := range kd.lines {
 				stale = append(stale, kd.line+i)

@@ -31,6 +31,7 @@ type oursSide struct {
 	srv  *proc.Process
 	c    *rsp.Client
 	vdso uint64 // address of the vDSO's ELF header (AT_SYSINFO_EHDR)
+	aux  symbols.Auxv
 
 	mods   []*module // main program first
 	bps    map[int][]uint64
@@ -84,7 +85,7 @@ func (o *oursSide) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	o.vdso = aux[symbols.AT_SYSINFO_EHDR]
+	o.vdso, o.aux = aux[symbols.AT_SYSINFO_EHDR], aux
 	m.bias = symbols.BiasFromEntry(m.sym, aux[symbols.AT_ENTRY])
 	m.setExtent()
 	o.mods = []*module{m}
@@ -159,40 +160,59 @@ func (m *module) close() {
 	m.sym.Close() // closes the debug file too
 }
 
-// loadLibraries adds the shared libraries gdbserver lists (svr4).
+// loadLibraries adds the shared libraries gdbserver lists (svr4), or,
+// where the server has no library list (QEMU user mode), those of the
+// dynamic linker's list in target memory, as GDB reads it then.
 func (o *oursSide) loadLibraries(ctx context.Context) error {
+	type lib struct {
+		name  string
+		laddr uint64
+	}
+	var list []lib
 	doc, err := o.c.ReadXfer(ctx, "libraries-svr4", "")
-	if errors.Is(err, rsp.ErrUnsupported) {
-		return nil // QEMU user mode has no library list: the program's own frames only
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, rsp.ErrUnsupported):
+		read := func(a uint64, p []byte) (int, error) { return o.c.ReadMemory(ctx, a, p) }
+		mods, err := symbols.LoadedModules(ctx, read, o.aux, o.prog, symbols.Layout{WordSize: o.mods[0].img.PtrSize(), ByteOrder: binary.LittleEndian})
+		if err != nil {
+			return fmt.Errorf("libraries: link map: %w", err)
+		}
+		for _, m := range mods[1:] {
+			list = append(list, lib{m.Path, m.Bias})
+		}
+	case err != nil:
 		return fmt.Errorf("libraries: %w", err)
-	}
-	libs, err := symbols.ParseLibrariesSVR4(string(doc))
-	if err != nil {
-		return fmt.Errorf("libraries: %w", err)
+	default:
+		libs, err := symbols.ParseLibrariesSVR4(string(doc))
+		if err != nil {
+			return fmt.Errorf("libraries: %w", err)
+		}
+		for _, l := range libs.Libraries {
+			list = append(list, lib{l.Name, l.LAddr})
+		}
 	}
 	known := map[string]bool{}
 	for _, m := range o.mods {
 		known[m.path] = true
 	}
-	for _, l := range libs.Libraries {
-		if l.Name == "" || known[l.Name] || !strings.HasPrefix(l.Name, "/") {
+	for _, l := range list {
+		if l.name == "" || known[l.name] || !strings.HasPrefix(l.name, "/") {
 			continue
 		}
-		m, err := openModule(l.Name, l.LAddr)
+		m, err := openModule(l.name, l.laddr)
 		if err != nil {
 			continue // vdso and the like
 		}
-		known[l.Name] = true
+		known[l.name] = true
 		o.mods = append(o.mods, m)
 	}
 	return o.loadVDSO(ctx)
 }
 
-// loadVDSO adds the kernel's vDSO, read from memory (linked at 0: its
-// load bias is its address): i386 system calls and signal returns pass
-// through it.
+// loadVDSO adds the vDSO, read from memory: i386 system calls and signal
+// returns pass through it. A kernel's is linked at 0 (its load bias is its
+// address); QEMU user mode relocates its own to where it maps it
+// (symbols.VDSOBias).
 func (o *oursSide) loadVDSO(ctx context.Context) error {
 	if o.vdso == 0 {
 		return nil
@@ -209,7 +229,11 @@ func (o *oursSide) loadVDSO(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("vdso: %w", err)
 	}
-	m := &module{path: "[vdso]", img: img, sym: sym, bias: o.vdso}
+	bias, ok := symbols.VDSOBias(func(a uint64, p []byte) (int, error) { return o.c.ReadMemory(ctx, a, p) }, o.vdso)
+	if !ok {
+		bias = o.vdso
+	}
+	m := &module{path: "[vdso]", img: img, sym: sym, bias: bias}
 	m.setExtent()
 	o.mods = append(o.mods, m)
 	return nil

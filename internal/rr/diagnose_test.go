@@ -123,7 +123,7 @@ exit 1
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	_, err := RecordFull(ctx, RecordOptions{Argv: []string{"/bin/true"}, RR: fake})
+	_, err := Record(ctx, RecordOptions{Argv: []string{"/bin/true"}, RR: fake})
 	f, ok := AsFailure(err)
 	if !ok {
 		t.Fatalf("err = %v, want a Failure", err)

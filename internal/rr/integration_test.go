@@ -35,12 +35,13 @@ func TestRRReverseWatchpoint(t *testing.T) {
 	defer cancel()
 
 	trace := filepath.Join(t.TempDir(), "counter-trace")
-	dir, status, err := rr.Record(ctx, rr.RecordOptions{Argv: []string{prog}, TraceDir: trace})
+	res, err := rr.Record(ctx, rr.RecordOptions{Argv: []string{prog}, TraceDir: trace})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if status != 0 || dir != trace || !rr.IsTraceDir(dir) {
-		t.Fatalf("rr record: dir %q status %d", dir, status)
+	dir := res.TraceDir
+	if res.ExitStatus != 0 || dir != trace || !rr.IsTraceDir(dir) {
+		t.Fatalf("rr record: dir %q status %d", dir, res.ExitStatus)
 	}
 	ps, err := rr.PS(ctx, "", dir)
 	if err != nil || len(ps) == 0 {

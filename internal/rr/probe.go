@@ -96,9 +96,9 @@ func probe(ctx context.Context, env probeEnv) error {
 	defer os.RemoveAll(dir)
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	// The same launch as every recording (RecordFull: rr's failures
+	// The same launch as every recording (Record: rr's failures
 	// diagnosed, an unknown CPU retried with its family).
-	res, err := RecordFull(ctx, RecordOptions{Argv: []string{"/bin/true"}, RR: rr, TraceDir: filepath.Join(dir, "t")})
+	res, err := Record(ctx, RecordOptions{Argv: []string{"/bin/true"}, RR: rr, TraceDir: filepath.Join(dir, "t")})
 	if err != nil {
 		if f, ok := AsFailure(err); ok {
 			return &ProbeError{Check: CheckRecord, Detail: f.Error()}

@@ -21,7 +21,7 @@ type RecordOptions struct {
 	Chaos    bool     // rr --chaos: randomise scheduling to shake out races
 	RR       string   // rr executable; "" = rr on PATH
 	// Microarch forces rr's CPU microarchitecture (rr -A NAME); "" = rr
-	// detects it, and RecordFull retries with the family rr's Failure
+	// detects it, and Record retries with the family rr's Failure
 	// names when rr does not know the CPU.
 	Microarch string
 	// Output, if set, sees every line the recorded program and rr print.
@@ -42,16 +42,11 @@ type RecordResult struct {
 // program that fails is not an error: err is set only if rr did not
 // produce a trace (it could not start, or ctx ended first, in which case
 // the process group is stopped and the error wraps ctx's error).
-func Record(ctx context.Context, o RecordOptions) (traceDir string, exitStatus int, err error) {
-	res, err := RecordFull(ctx, o)
-	return res.TraceDir, res.ExitStatus, err
-}
-
-// RecordFull is Record returning the output tail as well. When rr fails
-// with a message Diagnose knows, the error wraps its *Failure; when that
-// Failure says rr can be told the CPU's family (unknown CPU), RecordFull
-// retries once with rr -A, and the result says so (Microarch).
-func RecordFull(ctx context.Context, o RecordOptions) (RecordResult, error) {
+// When rr fails with a message Diagnose knows, the error wraps its
+// *Failure; when that Failure says rr can be told the CPU's family
+// (unknown CPU), Record retries once with rr -A, and the result says so
+// (Microarch).
+func Record(ctx context.Context, o RecordOptions) (RecordResult, error) {
 	res, err := recordOnce(ctx, o)
 	if f, ok := AsFailure(err); ok && f.Microarch != "" && o.Microarch == "" && ctx.Err() == nil {
 		o.Microarch = f.Microarch

@@ -26,7 +26,7 @@ type ReplayOptions struct {
 	OnFork    bool     // attach to Pid right after its fork, before exec (-f)
 	GotoEvent int64    // replay to this event before serving (-g); 0 = the start
 	RR        string   // rr executable; "" = rr on PATH
-	Microarch string   // force rr's CPU microarchitecture (rr -A NAME); "" = detect, and retry as RecordFull does
+	Microarch string   // force rr's CPU microarchitecture (rr -A NAME); "" = detect, and retry as Record does
 	Env       []string // extra KEY=VALUE entries added to our environment
 	// KeepLines bounds the retained output (0 = proc's default).
 	KeepLines int

@@ -199,7 +199,7 @@ func TestRecord(t *testing.T) {
 	root := t.TempDir()
 	out := filepath.Join(root, "explicit")
 	var lines []string
-	res, err := RecordFull(ctx, RecordOptions{Argv: []string{"/bin/prog", "x"}, TraceDir: out, Chaos: true,
+	res, err := Record(ctx, RecordOptions{Argv: []string{"/bin/prog", "x"}, TraceDir: out, Chaos: true,
 		RR: fakeRRPath(t), Env: fakeEnv("ok", "FAKE_RR_EXIT=3")})
 	if err != nil {
 		t.Fatal(err)
@@ -216,14 +216,14 @@ func TestRecord(t *testing.T) {
 	_ = lines
 
 	// Default location: rr decides, we read it from fd 3.
-	dir, status, err := Record(ctx, RecordOptions{Argv: []string{"/bin/true"}, RR: fakeRRPath(t),
+	def, err := Record(ctx, RecordOptions{Argv: []string{"/bin/true"}, RR: fakeRRPath(t),
 		Env: fakeEnv("ok", "_RR_TRACE_DIR="+root)})
-	if err != nil || status != 0 || dir != filepath.Join(root, "true-0") {
-		t.Errorf("Record = %q, %d, %v", dir, status, err)
+	if err != nil || def.ExitStatus != 0 || def.TraceDir != filepath.Join(root, "true-0") {
+		t.Errorf("Record = %+v, %v", def, err)
 	}
 
 	// rr that never reports a directory is an error with its output.
-	_, _, err = Record(ctx, RecordOptions{Argv: []string{"/bin/true"}, TraceDir: filepath.Join(root, "n"),
+	_, err = Record(ctx, RecordOptions{Argv: []string{"/bin/true"}, TraceDir: filepath.Join(root, "n"),
 		RR: fakeRRPath(t), Env: fakeEnv("nodir")})
 	if err == nil || !strings.Contains(err.Error(), "no trace directory") {
 		t.Errorf("nodir: %v", err)

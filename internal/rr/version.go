@@ -21,14 +21,8 @@ func ParseVersion(out string) (string, error) {
 	return m[1], nil
 }
 
-// Version runs `rr --version` (rr from PATH) and returns "X.Y.Z".
-func Version(ctx context.Context) (string, error) { return VersionOf(ctx, "") }
-
-// VersionOf is Version for a given rr executable ("" = rr on PATH).
-func VersionOf(ctx context.Context, rrPath string) (string, error) {
-	return versionOf(ctx, rrPath, nil)
-}
-
+// versionOf runs `rr --version` (rrPath; "" = rr on PATH) and returns
+// "X.Y.Z".
 func versionOf(ctx context.Context, rrPath string, env []string) (string, error) {
 	if rrPath == "" {
 		rrPath = "rr"

@@ -4,16 +4,13 @@ import (
 	"context"
 	stddwarf "debug/dwarf"
 	"debug/elf"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"math"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/agentexpr"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -33,36 +30,6 @@ import (
 // DW_OP_call_frame_cfa and the CFA rule at the address reg+offset, read
 // from the image's .eh_frame.
 
-// Agent expression opcodes (GDB manual, "Bytecode Descriptions").
-const (
-	axAdd          = 0x02
-	axLogNot       = 0x0e
-	axEqual        = 0x13
-	axLessSigned   = 0x14
-	axLessUnsigned = 0x15
-	axExt          = 0x16
-	axRef8         = 0x17
-	axConst64      = 0x25
-	axReg          = 0x26
-	axEnd          = 0x27
-)
-
-var simpleCond = regexp.MustCompile(`^\s*([A-Za-z_]\w*|-?(?:0[xX][0-9a-fA-F]+|\d+))\s*(<=|>=|==|!=|<|>)\s*([A-Za-z_]\w*|-?(?:0[xX][0-9a-fA-F]+|\d+))\s*$`)
-
-// axOperand is one side of a comparison: a constant or a variable.
-type axOperand struct {
-	isConst bool
-	val     int64 // constant value
-	signed  bool  // after C integer promotion
-	width   int   // bytes after C integer promotion (4 or 8)
-	// variable: address = reg + off (reg >= 0, a register number of the
-	// g packet) or off (reg < 0); size and signedness in memory.
-	reg   int
-	off   int64
-	size  int
-	vsign bool
-}
-
 // targetCondsOK reports whether the server evaluates agent bytecode
 // conditions that rrmcp sends: gdbserver (ConditionalBreakpoints+).
 func (s *Session) targetCondsOK() bool {
@@ -73,136 +40,27 @@ func (s *Session) targetCondsOK() bool {
 // f (frame 0, stopped at that address). ok is false when the condition is
 // not of the simple form or a variable is not simply addressed.
 func (s *Session) compileCond(ctx context.Context, cond string, f *dwarf.Frame) ([]byte, bool) {
-	m := simpleCond.FindStringSubmatch(cond)
-	if m == nil || f == nil || f.Inlined || f.Function == nil || f.Image == nil {
+	ta, op, tb, ok := agentexpr.ParseSimple(cond)
+	if !ok || f == nil || f.Inlined || f.Function == nil || f.Image == nil {
 		return nil, false
 	}
-	a, ok := s.axOperandOf(ctx, m[1], f)
+	a, ok := s.axOperandOf(ctx, ta, f)
 	if !ok {
 		return nil, false
 	}
-	b, ok := s.axOperandOf(ctx, m[3], f)
+	b, ok := s.axOperandOf(ctx, tb, f)
 	if !ok {
 		return nil, false
 	}
-	// C's usual arithmetic conversions for the comparison.
-	signed, width := true, max(a.width, b.width)
-	switch {
-	case !a.signed && !b.signed:
-		signed = false
-	case a.signed != b.signed:
-		u, sg := a, b
-		if a.signed {
-			u, sg = b, a
-		}
-		if u.width >= sg.width {
-			signed, width = false, u.width
-		}
-	}
-	var code []byte
-	emit := func(o axOperand) bool {
-		if o.isConst {
-			v := uint64(o.val)
-			if !signed && width == 4 {
-				v = uint64(uint32(o.val))
-			}
-			code = append(code, axConst64)
-			code = binary.BigEndian.AppendUint64(code, v)
-			return true
-		}
-		if o.reg >= 0 {
-			code = append(code, axReg, byte(o.reg>>8), byte(o.reg))
-		}
-		code = append(code, axConst64)
-		code = binary.BigEndian.AppendUint64(code, uint64(o.off))
-		if o.reg >= 0 {
-			code = append(code, axAdd)
-		}
-		switch o.size {
-		case 1, 2, 4, 8:
-			code = append(code, axRef8+byte(bitsLog(o.size)))
-		default:
-			return false
-		}
-		// ref* zero-extends. Sign-extend where the conversion needs it.
-		if o.vsign && o.size < 8 {
-			switch {
-			case signed:
-				code = append(code, axExt, byte(8*o.size))
-			case width == 8:
-				code = append(code, axExt, byte(8*o.size))
-			case o.size != 4:
-				return false // would need truncation after sign extension
-			}
-		}
-		return true
-	}
-	less := byte(axLessSigned)
-	if !signed {
-		less = axLessUnsigned
-	}
-	x, y := a, b
-	var tail []byte
-	switch m[2] {
-	case "==":
-		tail = []byte{axEqual}
-	case "!=":
-		tail = []byte{axEqual, axLogNot}
-	case "<":
-		tail = []byte{less}
-	case ">":
-		x, y, tail = b, a, []byte{less}
-	case "<=": // !(b < a)
-		x, y, tail = b, a, []byte{less, axLogNot}
-	case ">=": // !(a < b)
-		tail = []byte{less, axLogNot}
-	}
-	if !emit(x) || !emit(y) {
-		return nil, false
-	}
-	code = append(code, tail...)
-	code = append(code, axEnd)
-	return code, true
-}
-
-func bitsLog(n int) int {
-	switch n {
-	case 2:
-		return 1
-	case 4:
-		return 2
-	case 8:
-		return 3
-	}
-	return 0
+	code, err := agentexpr.Compile(a, op, b)
+	return code, err == nil
 }
 
 // axOperandOf resolves a literal or a variable name in frame f.
-func (s *Session) axOperandOf(ctx context.Context, tok string, f *dwarf.Frame) (axOperand, bool) {
-	if c := tok[0]; c == '-' || c >= '0' && c <= '9' {
-		neg := strings.HasPrefix(tok, "-")
-		digits := strings.TrimPrefix(tok, "-")
-		isHex := strings.HasPrefix(digits, "0x") || strings.HasPrefix(digits, "0X")
-		if !isHex && len(digits) > 1 && digits[0] == '0' {
-			return axOperand{}, false // octal: leave it to the host
-		}
-		u, err := strconv.ParseUint(digits, 0, 64)
-		if err != nil || u > math.MaxInt64 {
-			return axOperand{}, false
-		}
-		v := int64(u)
-		o := axOperand{isConst: true, val: v, signed: true, width: 4}
-		switch {
-		case u <= math.MaxInt32:
-		case isHex && u <= math.MaxUint32:
-			o.signed = false
-		default:
-			o.width = 8
-		}
-		if neg {
-			o.val = -v
-		}
-		return o, true
+func (s *Session) axOperandOf(ctx context.Context, tok string, f *dwarf.Frame) (agentexpr.Operand, bool) {
+	if agentexpr.IsLiteral(tok) {
+		o, err := agentexpr.Literal(tok)
+		return o, err == nil
 	}
 	// A variable: a parameter or local in scope, else a global.
 	var vars []dwarf.Variable
@@ -219,8 +77,9 @@ func (s *Session) axOperandOf(ctx context.Context, tok string, f *dwarf.Frame) (
 
 // axLocal addresses a frame-base-relative variable as CFA-register +
 // offset.
-func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (axOperand, bool) {
-	o, ok := s.axType(v.Image, v.TypeOff)
+func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (agentexpr.Operand, bool) {
+	var o agentexpr.Operand
+	size, signed, ok := s.axType(v.Image, v.TypeOff)
 	if !ok || v.Location.Kind != dwarf.LocAddress || v.Image != f.Image {
 		return o, false
 	}
@@ -246,55 +105,58 @@ func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (axOperand, bool) {
 	if !ok || rv+uint64(cfaOff+fbOff) != v.Location.Addr || f.CFA != 0 && rv+uint64(cfaOff) != f.CFA {
 		return o, false
 	}
-	o.reg, o.off = r.Regnum, cfaOff+fbOff
-	return o, true
+	o, err := agentexpr.Integer(size, signed, r.Regnum, cfaOff+fbOff)
+	return o, err == nil
 }
 
 // axGlobal addresses a global variable of static storage.
-func (s *Session) axGlobal(ctx context.Context, name string, f *dwarf.Frame) (axOperand, bool) {
+func (s *Session) axGlobal(ctx context.Context, name string, f *dwarf.Frame) (agentexpr.Operand, bool) {
+	var none agentexpr.Operand
 	fs, err := s.scope(ctx)
 	if err != nil {
-		return axOperand{}, false
+		return none, false
 	}
 	obj, err := fs.Global(ctx, name)
 	if err != nil {
-		return axOperand{}, false
+		return none, false
 	}
 	a, ok := obj.Addr()
 	if !ok || obj.Type == nil {
-		return axOperand{}, false
+		return none, false
 	}
 	// Only an object of the main program at its symbol's fixed address
 	// (not thread-local storage, whose address differs per thread).
 	if s.syms == nil || f.Image != s.img || a < s.bias {
-		return axOperand{}, false
+		return none, false
 	}
 	sym, off, err := s.syms.LookupAddr(a - s.bias)
 	if err != nil || off != 0 || sym.Name != name || sym.Type != elf.STT_OBJECT {
-		return axOperand{}, false
+		return none, false
 	}
-	o, ok := axTypeOf(obj.Type)
-	o.reg, o.off = -1, int64(a)
-	return o, ok
+	size, signed, ok := axTypeOf(obj.Type)
+	if !ok {
+		return none, false
+	}
+	o, err := agentexpr.Integer(size, signed, -1, int64(a))
+	return o, err == nil
 }
 
-func (s *Session) axType(img *dwarf.Image, off stddwarf.Offset) (axOperand, bool) {
+// axType is axTypeOf for the type DIE at off of img.
+func (s *Session) axType(img *dwarf.Image, off stddwarf.Offset) (size int, signed, ok bool) {
 	tr := s.types(img)
 	if tr == nil || off == 0 {
-		return axOperand{}, false
+		return 0, false, false
 	}
 	t, err := tr.Type(off)
 	if err != nil {
-		return axOperand{}, false
+		return 0, false, false
 	}
-	o, ok := axTypeOf(t)
-	o.reg = -1
-	return o, ok
+	return axTypeOf(t)
 }
 
-// axTypeOf maps an integer, boolean, character or pointer type to its
-// size, signedness and promoted type.
-func axTypeOf(t dwarf.Type) (axOperand, bool) {
+// axTypeOf gives the size and signedness of an integer, boolean,
+// character or pointer type (through typedefs and qualifiers).
+func axTypeOf(t dwarf.Type) (size int, signed, ok bool) {
 	for {
 		switch tt := t.(type) {
 		case *dwarf.TypedefType:
@@ -306,34 +168,26 @@ func axTypeOf(t dwarf.Type) (axOperand, bool) {
 		}
 		break
 	}
-	var o axOperand
 	switch tt := t.(type) {
 	case *dwarf.PointerType:
-		o.size, o.vsign = 8, false
+		if n := tt.Size(); n == 4 || n == 8 {
+			return int(n), false, true // DW_AT_byte_size: 4 on i386
+		}
+		return 8, false, true
 	case *dwarf.BaseType:
 		switch tt.Encoding {
 		case 0x5, 0x6: // DW_ATE_signed, signed_char
-			o.vsign = true
+			signed = true
 		case 0x2, 0x7, 0x8: // boolean, unsigned, unsigned_char
 		default:
-			return o, false
+			return 0, false, false
 		}
 		if tt.BitSize != 0 {
-			return o, false
+			return 0, false, false
 		}
-		o.size = int(tt.Size())
-	default:
-		return o, false
+		return int(tt.Size()), signed, true
 	}
-	switch o.size {
-	case 1, 2:
-		o.signed, o.width = true, 4
-	case 4, 8:
-		o.signed, o.width = o.vsign, o.size
-	default:
-		return o, false
-	}
-	return o, true
+	return 0, false, false
 }
 
 // cfaRule returns the CFA rule (DWARF register + offset) at file address

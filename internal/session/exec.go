@@ -113,6 +113,11 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 
 func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 	t := s.cur
+	if !rev && len(s.softWatches()) == 0 {
+		return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
+			return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.Step(ctx, t) })
+		})
+	}
 	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		if rev {
 			return s.c.ReverseStep(ctx, t)
@@ -820,11 +825,13 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 // (vCont;r). The stop looks like the end of a single-step.
 func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error) {
 	pkt := fmt.Sprintf("vCont;r%x,%x:%s", lo, hi, s.cur)
-	return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) {
-		if len(s.softWatches()) > 0 {
-			return s.softRun(ctx, s.cur, lo, hi)
-		}
-		return s.c.Resume(ctx, pkt)
+	if len(s.softWatches()) > 0 {
+		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.softRun(ctx, s.cur, lo, hi) })
+	}
+	return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
+		// Made again after a delivered signal from where it was
+		// interrupted, still inside [lo, hi).
+		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.Resume(ctx, pkt) })
 	})
 }
 

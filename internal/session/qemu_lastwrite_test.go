@@ -106,7 +106,9 @@ func TestQEMUReverseTriage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(tr.LastWriterWhy, "deadline") || strings.Contains(tr.LastWriterWhy, "timed out") || strings.Contains(tr.LastWriterWhy, "did not stop the program when interrupted") {
+	if errors.Is(tr.lastWriterErr, ErrTimeout) || errors.Is(tr.lastWriterErr, context.DeadlineExceeded) {
+		// QEMU 10's reverse-seek deadlock (see TestQEMUReverseLastWrite):
+		// a listed skip, never a pass.
 		t.Skip("SKIP(qemu deadlock): " + tr.LastWriterWhy)
 	}
 	if len(tr.Backtrace) == 0 || tr.Backtrace[0].Function != "kmain" || tr.Instruction == nil {

@@ -79,7 +79,7 @@ func (m *Manager) Record(ctx context.Context, o RecordOptions) (RecordResult, er
 	env := extraEnv(o.Env)
 	rctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
-	r, err := rr.RecordFull(rctx, rr.RecordOptions{Argv: append([]string{prog}, o.Command[1:]...), Dir: o.Dir, Env: env, TraceDir: trace, Chaos: o.Chaos})
+	r, err := rr.Record(rctx, rr.RecordOptions{Argv: append([]string{prog}, o.Command[1:]...), Dir: o.Dir, Env: env, TraceDir: trace, Chaos: o.Chaos})
 	if err != nil {
 		if rctx.Err() != nil && ctx.Err() == nil {
 			return res, fmt.Errorf("the recording ran longer than %v and was stopped (pass a larger timeout): %w", o.Timeout, ErrTimeout)

@@ -12,11 +12,18 @@ import (
 // reports the next call of tick() — same pc, same stack pointer — as GDB
 // does (one stop per call). The old code kept the interrupted step over
 // as unfinished and took that next hit for the handler's return,
-// reporting the call after it. The test goes on until three step overs
-// were stopped by the signal (the path it proves), and fails if none was.
+// reporting the call after it. SIGURG is made not to pass (a passed one
+// is delivered within the step: TestStepDeliversPassedSignal), so the
+// step the signal stopped is simply made again. The test goes on until
+// three step overs were stopped by the signal (the path it proves), and
+// fails if none was.
 func TestStepiSignalDuringStepOver(t *testing.T) {
 	s := liveSession(t, "signal_storm", "tick")
 	ctx := t.Context()
+	no := false
+	if _, err := s.HandleSignal(ctx, "SIGURG", nil, nil, &no); err != nil {
+		t.Fatal(err)
+	}
 	interrupted := 0
 	round := 0
 	for ; round < 250 && interrupted < 3; round++ {
@@ -58,4 +65,88 @@ func TestStepiSignalDuringStepOver(t *testing.T) {
 		t.Fatalf("in %d rounds no signal stopped a step over: the path was not exercised", round)
 	}
 	t.Logf("%d of %d step overs were stopped by SIGURG before the instruction ran", interrupted, round)
+}
+
+// TestStepDeliversPassedSignal: a signal the policy passes without
+// stopping (SIGURG) that stops a step is delivered to the program — its
+// handler runs — and the step goes on, as GDB's step-resume breakpoint
+// does; the old code dropped it (the next step resumed without it).
+// signal_storm's handler counts its SIGURGs in urgs: while the main
+// thread alone is stepped, every SIGURG that stopped a step must reach it.
+// The test goes on until three steps were stopped by the signal, and fails
+// if none was.
+func TestStepDeliversPassedSignal(t *testing.T) {
+	s := liveSession(t, "signal_storm", "tick")
+	ctx := t.Context()
+	urgs := func() int {
+		t.Helper()
+		v, err := s.Evaluate(ctx, "urgs")
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := strconv.Atoi(v.Value)
+		if err != nil {
+			t.Fatalf("urgs = %q", v.Value)
+		}
+		return n
+	}
+	delivered := 0
+	for round := 0; round < 100 && delivered < 3; round++ {
+		before := urgs()
+		st, err := s.StepInstruction(ctx, 1, false, false)
+		if err != nil || st.Reason != "step" {
+			t.Fatalf("stepi: %+v %v", st, err)
+		}
+		delivered += urgs() - before
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+			t.Fatalf("continue: %+v %v", st, err)
+		}
+	}
+	if delivered == 0 {
+		t.Fatal("in 100 steps no SIGURG stopped a step and reached the handler")
+	}
+	t.Logf("%d SIGURGs stopped a step and were delivered to the handler", delivered)
+}
+
+// TestStepAfterSignalStopDelivers: stepping on from a stop for a signal
+// that stops and is passed delivers it, as continuing does (GDB: "a
+// subsequent step command delivers the signal"); the old code resumed the
+// step without it, and the program never received it. SIGURG is made to
+// stop; a continue in signal_storm's storm stops with it, and the handler
+// count must grow during the next stepi (without the delivery the main
+// thread is stepped alone and its handler cannot run).
+func TestStepAfterSignalStopDelivers(t *testing.T) {
+	s := liveSession(t, "signal_storm", "tick")
+	ctx := t.Context()
+	yes := true
+	if _, err := s.HandleSignal(ctx, "SIGURG", &yes, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for n := 0; ; n++ {
+		if n == 100 {
+			t.Fatal("100 continues: none stopped with SIGURG")
+		}
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Reason == "signal" && st.Signal == "SIGURG" {
+			break
+		}
+	}
+	v, err := s.Evaluate(ctx, "urgs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := v.Value
+	if _, err := s.StepInstruction(ctx, 1, false, false); err != nil {
+		t.Fatal(err)
+	}
+	v, err = s.Evaluate(ctx, "urgs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Value == before {
+		t.Errorf("urgs = %s before and after the stepi from the SIGURG stop: the signal was not delivered", before)
+	}
 }

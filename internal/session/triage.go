@@ -47,6 +47,8 @@ type Triage struct {
 	LastWriter    *LastWrites   `json:"last_writer,omitempty"`
 	LastWriterWhy string        `json:"last_writer_note,omitempty" jsonschema:"why there is no last writer"`
 	Notes         []string      `json:"notes,omitempty"`
+
+	lastWriterErr error // the last-writer search's error, behind LastWriterWhy
 }
 
 // TriageOptions bounds the report.
@@ -142,6 +144,7 @@ func (s *Session) Triage(ctx context.Context, o TriageOptions) (*Triage, error) 
 		lw, err := s.LastWrite(ctx, out.Suspect, 0, 1)
 		if err != nil {
 			out.LastWriterWhy = "rr_last_write " + out.Suspect + ": " + err.Error()
+			out.lastWriterErr = err
 		} else {
 			out.LastWriter = lw
 		}

@@ -1,0 +1,60 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+)
+
+// TypeResult is the type of an expression or a type name, spelled as
+// GDB's ptype or whatis spell it.
+type TypeResult struct {
+	Expression string `json:"expression"`
+	// Type is what follows GDB's "type = ".
+	Type   string `json:"type" jsonschema:"the type as GDB's ptype (members expanded) or whatis (the name) prints it, without the leading 'type = '"`
+	Size   int64  `json:"size,omitempty" jsonschema:"sizeof the type in bytes (0 for void and functions)"`
+	Whatis bool   `json:"whatis,omitempty"`
+}
+
+// Ptype gives the type of expr in the selected frame, or of the type
+// named expr ("struct node", "node_t", "geo::Shape"), like GDB's ptype
+// (whatis false: typedefs resolved, struct, union and enum bodies
+// printed) or whatis (the type's name; a typedef name unrolled once).
+func (s *Session) Ptype(ctx context.Context, expr string, whatis bool) (TypeResult, error) {
+	out := TypeResult{Expression: expr, Whatis: whatis}
+	expr = strings.TrimSpace(expr)
+	if expr == "" {
+		return out, argErrorf("expression", "is empty; give an expression (n->next) or a type name (struct node)")
+	}
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		fs, err := s.scope(ctx)
+		if err != nil {
+			return err
+		}
+		t, terr := fs.LookupType(expr)
+		named := terr == nil
+		if !named {
+			o, _, err := s.evalObject(ctx, expr)
+			if err != nil {
+				return exprError(expr, err)
+			}
+			if o.Type == nil {
+				return fmt.Errorf("%q has no type: %w", expr, ErrNoDebugInfo)
+			}
+			t = o.Type
+		}
+		switch {
+		case whatis && named:
+			out.Type = dwarf.WhatisTypeName(t)
+		case whatis:
+			out.Type = t.String()
+		default:
+			out.Type = dwarf.PtypeString(t)
+		}
+		out.Size = max(t.Size(), 0)
+		return nil
+	})
+	return out, err
+}

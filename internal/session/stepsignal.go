@@ -1,0 +1,77 @@
+package session
+
+import (
+	"context"
+
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// maxStepSignals bounds the signals delivered during one forward step; a
+// program that is sent a signal at every moment would otherwise never
+// finish the step. Past it, the step's signals are not delivered.
+const maxStepSignals = 8
+
+// stepDelivering runs one forward step primitive (a single step, a range
+// step). A stepping thread reports every signal, even one the policy
+// passes without stopping; like GDB (a step-resume breakpoint at the
+// place the signal interrupted), the signal is delivered with the step's
+// thread continuing until it is back at the same pc and stack pointer —
+// the handler runs at full speed, and a breakpoint in it stops the step
+// there — and the step is then made again. A signal that is not passed is
+// dropped by the step made again; one that stops is the step's stop.
+//
+// A signal the program stopped with before the step (s.pending: it stops,
+// and is passed) is delivered first the same way, so that stepping on
+// from a signal stop does not drop it, as continuing does not.
+func (s *Session) stepDelivering(ctx context.Context, step func(ctx context.Context) (rsp.Stop, error)) (rsp.Stop, error) {
+	if sig, t := s.pending, s.cur; sig != 0 && t != (rsp.Thread{}) && s.c.Dialect() != rsp.DialectRR {
+		if back, done, err := s.deliverAndReturn(ctx, t, sig); err != nil || !done {
+			return back, err
+		}
+	}
+	for n := 0; ; n++ {
+		st, err := step(ctx)
+		if err != nil || n == maxStepSignals || !s.passedDuringStep(st) {
+			return st, err
+		}
+		if s.handling(st.Signal).Print {
+			s.sigSeen = append(s.sigSeen, st.Signal.String())
+		}
+		if back, done, err := s.deliverAndReturn(ctx, st.Thread, st.Signal); err != nil || !done {
+			return back, err
+		}
+	}
+}
+
+// deliverAndReturn delivers sig to thread t and runs until t is back where
+// it is now (same pc and stack pointer): the signal's handler has
+// returned. done is false when something else stopped the program first
+// (a breakpoint in the handler, the program's end); st is that stop.
+// Without the pc it returns done with nothing delivered.
+func (s *Session) deliverAndReturn(ctx context.Context, t rsp.Thread, sig rsp.Signal) (st rsp.Stop, done bool, err error) {
+	pc0, sp0, err := s.pcSP(ctx, t)
+	if err != nil {
+		s.pending = 0
+		return rsp.Stop{}, true, nil
+	}
+	// This returns the thread to pc0 by itself: the client's own
+	// finishing of a step over there must not take its stop.
+	s.c.ForgetInterruptedStepOver(pc0, sp0)
+	s.pending, s.cur = sig, t
+	return s.runTo(ctx, pc0, false, func(sp uint64) bool { return sp == sp0 })
+}
+
+// passedDuringStep reports whether st is a signal that stopped a step and
+// that the policy passes to the program without stopping.
+func (s *Session) passedDuringStep(st rsp.Stop) bool {
+	if st.Kind != rsp.StopSignal || st.Interrupted || st.Watch != rsp.WatchNone || st.Thread == (rsp.Thread{}) ||
+		st.Direction != rsp.Forward || s.c.Dialect() == rsp.DialectRR {
+		return false
+	}
+	switch st.Signal {
+	case rsp.Sig0, rsp.SIGTRAP, rsp.SIGINT, rsp.SIGKILL, rsp.SIGSTOP:
+		return false
+	}
+	h := s.handling(st.Signal)
+	return !h.Stop && h.Pass
+}
