@@ -55,9 +55,28 @@ func (s *Session) seekIcount(ctx context.Context, n int64) (*Stop, error) {
 		}
 		out = s.makeStop(ctx, st)
 		s.refreshWatches(ctx)
-		out.Reason = "goto"
+		out.Reason, out.Icount = "goto", n
 		out.Message = strings.TrimSpace(fmt.Sprintf("At instruction count %d of the QEMU replay. %s", n, out.Message))
 		return nil
 	})
 	return s.asStop("rr_goto", out, err)
+}
+
+// replayIcount is a QEMU replay's instruction count now, for a query row;
+// 0 elsewhere. It is read only where a moment is reported, not at every
+// stop: QEMU 10's replay deadlocks far more often in a reverse-continue
+// that follows a stop where "info replay" was asked (on this project's
+// Intel VM: TestQEMUReverseLastWrite passed 5 of 5 runs without it, 2 of
+// 5 with it; the others hung until the interrupt found QEMU dead).
+func (s *Session) replayIcount(ctx context.Context) int64 {
+	if !s.caps.Reverse || s.c.Dialect() != rsp.DialectQEMU {
+		return 0
+	}
+	var n int64
+	s.do(ctx, s.to.Eval, func(ctx context.Context) error { //nolint:errcheck // n stays 0
+		var err error
+		n, err = s.c.ReplayIcount(ctx)
+		return err
+	})
+	return n
 }

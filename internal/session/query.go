@@ -108,7 +108,7 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			}
 			return res, nil
 		}
-		row := QueryRow{N: o.Cursor + len(res.Rows), Frame: st.Frame, Position: st.Position, Icount: st.Icount}
+		row := QueryRow{N: o.Cursor + len(res.Rows), Frame: st.Frame, Position: st.Position, Icount: s.replayIcount(ctx)}
 		if st.Watch != nil {
 			row.Old, row.New = st.Watch.Old, st.Watch.New
 		}

@@ -111,11 +111,6 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 			out.Position = &p
 		}
 	}
-	if s.caps.Reverse && s.c.Dialect() == rsp.DialectQEMU {
-		if n, err := s.c.ReplayIcount(ctx); err == nil {
-			out.Icount = n
-		}
-	}
 	return out
 }
 

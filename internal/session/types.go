@@ -91,7 +91,7 @@ type Stop struct {
 	Watch         *WatchHit   `json:"watch,omitempty"`
 	ExitCode      *int        `json:"exit_code,omitempty"`
 	Position      *Position   `json:"position,omitempty" jsonschema:"rr event and ticks"`
-	Icount        int64       `json:"icount,omitempty" jsonschema:"QEMU replay: the instruction count here (rr_goto takes it)"`
+	Icount        int64       `json:"icount,omitempty" jsonschema:"QEMU replay, rr_goto: the instruction count arrived at"`
 	Output        *OutputSize `json:"output,omitempty" jsonschema:"bytes the program has written so far (rr_output reads them)"`
 	ReturnValue   string      `json:"return_value,omitempty" jsonschema:"finish: the value the function returned"`
 	Message       string      `json:"message,omitempty" jsonschema:"extra explanation"`
