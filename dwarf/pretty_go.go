@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 )
@@ -152,8 +153,8 @@ func (env *ValueEnv) ppGoInterface(o Object, st *StructType) (pretty, error) {
 		return pretty{isString: true, str: name + "(nil)"}, nil
 	}
 	sym, ok := env.Symbolize(ta)
-	if !ok || strings.Contains(sym, "+") {
-		return pretty{}, errNotPretty
+	if !ok {
+		sym = "" // a descriptor in the packed type:* block (goTypeName)
 	}
 	var dyn string
 	switch {
@@ -162,8 +163,16 @@ func (env *ValueEnv) ppGoInterface(o Object, st *StructType) (pretty, error) {
 		if i := strings.LastIndex(dyn, ","); i > 0 {
 			dyn = dyn[:i]
 		}
-	case strings.HasPrefix(sym, "type:"):
+	case strings.HasPrefix(sym, "type:") && !strings.Contains(sym, "+"):
 		dyn = strings.TrimPrefix(sym, "type:")
+	case st.Fields[0].Name == "_type":
+		// A type descriptor inside the linker's packed type:* block: its
+		// name is a nameOff from the block's start (the module's types).
+		n, err := env.goTypeName(ta)
+		if err != nil {
+			return pretty{}, errNotPretty
+		}
+		dyn = n
 	default:
 		return pretty{}, errNotPretty
 	}
@@ -334,4 +343,66 @@ func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, err
 		p.head += " = {}"
 	}
 	return p, nil
+}
+
+// goTypeName reads the name of the Go type descriptor at ta: its Str is
+// a nameOff from the start of the module's type descriptors (the symbol
+// runtime.types, also type:*), and the name there is a flags byte, a
+// varint length and the bytes (internal/abi.Name); a descriptor flagged
+// TFlagExtraStar names its type with a leading '*' to drop.
+func (env *ValueEnv) goTypeName(ta uint64) (string, error) {
+	if env.SymbolAddr == nil {
+		return "", errNotPretty
+	}
+	base, ok := env.SymbolAddr("runtime.types")
+	if !ok {
+		if base, ok = env.SymbolAddr("type:*"); !ok {
+			return "", errNotPretty
+		}
+	}
+	if base > ta {
+		return "", errNotPretty
+	}
+	// internal/abi.Type's layout from the program's DWARF where it is
+	// there, else Go 1.21+'s on 64-bit targets.
+	tflagOff, strOff := int64(20), int64(40)
+	if t, err := env.Types.LookupType("internal/abi.Type"); err == nil {
+		if st, ok := Resolve(t).(*StructType); ok {
+			for _, f := range st.Fields {
+				switch f.Name {
+				case "TFlag":
+					tflagOff = f.ByteOffset
+				case "Str":
+					strOff = f.ByteOffset
+				}
+			}
+		}
+	}
+	tflag, err := env.read(ta+uint64(tflagOff), 1)
+	if err != nil {
+		return "", err
+	}
+	so, err := env.read(ta+uint64(strOff), 4)
+	if err != nil {
+		return "", err
+	}
+	name := base + uint64(int64(int32(binary.LittleEndian.Uint32(so))))
+	head, err := env.read(name, 1+binary.MaxVarintLen16)
+	if err != nil {
+		return "", err
+	}
+	n, w := binary.Uvarint(head[1:])
+	if w <= 0 || n == 0 || n > 4096 {
+		return "", errNotPretty
+	}
+	b, err := env.read(name+1+uint64(w), int(n))
+	if err != nil {
+		return "", err
+	}
+	const tflagExtraStar = 1 << 1
+	text := string(b)
+	if tflag[0]&tflagExtraStar != 0 {
+		text = strings.TrimPrefix(text, "*")
+	}
+	return text, nil
 }

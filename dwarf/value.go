@@ -78,6 +78,10 @@ type ValueEnv struct {
 	// ("n1", "g_arr+4", "vtable for geo::Circle+16"); ok false if no
 	// symbol covers it.
 	Symbolize func(addr uint64) (name string, ok bool)
+	// SymbolAddr gives the runtime address of an ELF symbol of the
+	// program (nil or ok false: unknown). Go's type names use it to find
+	// the type descriptors' block (runtime.types).
+	SymbolAddr func(name string) (addr uint64, ok bool)
 	// Limits; zero means GDB's defaults.
 	MaxElements int // "print elements": 200
 	MaxDepth    int // nesting depth of Structured children: 4

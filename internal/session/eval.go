@@ -49,7 +49,21 @@ func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *
 			n := s.dataSymbol(ctx, a)
 			return n, n != ""
 		},
+		SymbolAddr: s.programSymbolAddr,
 	}
+}
+
+// programSymbolAddr is the runtime address of the program's ELF symbol
+// name (the first of that name).
+func (s *Session) programSymbolAddr(name string) (uint64, bool) {
+	if s.syms == nil {
+		return 0, false
+	}
+	syms, err := s.syms.LookupName(name)
+	if err != nil || len(syms) == 0 {
+		return 0, false
+	}
+	return syms[0].Addr + s.bias, true
 }
 
 // scope returns the evaluation scope of the selected frame, or a global

@@ -139,6 +139,15 @@ func TestGoProgram(t *testing.T) {
 			if r, err := s.Evaluate(ctx, "err"); err != nil || r.Value != `error(*errors.errorString) *{s = "file does not exist"}` {
 				t.Errorf("err = %+v %v, want error(*errors.errorString) *{s = \"file does not exist\"}", r, err)
 			}
+			// An empty interface: its dynamic type from the descriptor's
+			// name (a nameOff into runtime.types; the linker packs the
+			// descriptors without symbols of their own), and the boxed
+			// value. The optimized build has no location for it.
+			if build == "goprog-N" {
+				if r, err := s.Evaluate(ctx, "any"); err != nil || r.Value != "interface {}(int) 3" {
+					t.Errorf("any = %+v %v, want interface {}(int) 3", r, err)
+				}
+			}
 			if build == "goprog-N" {
 				if v := got["total"]; v.Value != "10" || v.Type != "int" {
 					t.Errorf("total = %+v, want 10 (int)", v)
