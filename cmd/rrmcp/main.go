@@ -21,6 +21,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/mark3labs/mcp-go/server"
@@ -81,6 +82,23 @@ func run(verbose bool) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		return 2
+	}
+	if path := os.Getenv("RRMCP_CPUPROFILE"); path != "" {
+		// A CPU profile of the whole server run (go tool pprof it), for
+		// finding where a tool call's time goes.
+		f, err := os.Create(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "rrmcp: RRMCP_CPUPROFILE:", err)
+			return 2
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "rrmcp: RRMCP_CPUPROFILE:", err)
+			return 2
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	m := session.NewManager(session.Config{Timeouts: to, Log: logf, SourceMap: srcMap})
 	defer m.Close()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/rrmcp/rrmcp/internal/gdbmi"
@@ -19,10 +18,6 @@ import (
 
 const queryCalls = 100000
 
-// errPending marks an rrmcp side that cannot run yet: the tool it needs
-// has not landed on main.
-var errPending = errors.New("pending: rr_query (kind calls) has not landed on main yet")
-
 func queryCases() []benchCase {
 	query := func(e *env) string { return e.query }
 	args := []string{fmt.Sprint(queryCalls)}
@@ -34,7 +29,7 @@ func queryCases() []benchCase {
 }
 
 // gdbQuery times one run over all calls of update() with GDB collecting
-// its arguments the given way; rrmcp's side is pending (errPending).
+// its arguments the given way, and rrmcp with rr_query.
 func gdbQuery(style string) func(context.Context, string, maker, int) (measurement, error) {
 	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
 		var m measurement
@@ -43,9 +38,12 @@ func gdbQuery(style string) func(context.Context, string, maker, int) (measureme
 			return m, err
 		}
 		defer d.close()
+		if md, ok := d.(*mcpDriver); ok {
+			return rrmcpQuery(ctx, md, exe, reps)
+		}
 		g, ok := d.(*gdbDriver)
 		if !ok {
-			return m, errPending
+			return m, fmt.Errorf("query rows: unknown driver %T", d)
 		}
 		for i := 0; i < reps; i++ {
 			if err := g.start(ctx, exe); err != nil {
@@ -81,4 +79,55 @@ func gdbQuery(style string) func(context.Context, string, maker, int) (measureme
 		}
 		return m, nil
 	}
+}
+
+// rrmcpQuery times rr_query kind calls over every call of update(),
+// collecting i and v, page after page until the program has run past the
+// last call; it checks the row count and the last row's values.
+func rrmcpQuery(ctx context.Context, d *mcpDriver, exe string, reps int) (measurement, error) {
+	var m measurement
+	type page struct {
+		Result struct {
+			Rows []struct {
+				N      int               `json:"n"`
+				Values map[string]string `json:"values"`
+			} `json:"rows"`
+			NextCursor int    `json:"next_cursor"`
+			Ended      string `json:"ended"`
+		} `json:"result"`
+	}
+	for i := 0; i < reps; i++ {
+		if err := d.start(ctx, exe); err != nil {
+			return m, err
+		}
+		rows, lastI, lastV, ended := 0, "", "", ""
+		if err := m.timed(d, true, func() error {
+			for cursor := 1; ; {
+				var p page
+				if err := d.call(ctx, "rr_query", map[string]any{"kind": "calls", "function": "update", "collect": []string{"i", "v"}, "limit": 1000, "cursor": cursor}, &p); err != nil {
+					return err
+				}
+				rows += len(p.Result.Rows)
+				if n := len(p.Result.Rows); n > 0 {
+					lastI, lastV = p.Result.Rows[n-1].Values["i"], p.Result.Rows[n-1].Values["v"]
+				}
+				ended = p.Result.Ended
+				if p.Result.NextCursor == 0 {
+					return nil
+				}
+				cursor = p.Result.NextCursor
+			}
+		}); err != nil {
+			return m, err
+		}
+		last := queryCalls - 1
+		if rows != queryCalls || lastI != fmt.Sprint(last) || lastV != fmt.Sprint(int64(last)*7+3) {
+			return m, fmt.Errorf("rr_query: %d rows, the last i=%s v=%s (ended %s); want %d rows ending i=%d v=%d", rows, lastI, lastV, ended, queryCalls, last, int64(last)*7+3)
+		}
+		m.check = fmt.Sprintf("%d rows, the last i=%s v=%s", rows, lastI, lastV)
+		if err := d.endSession(ctx); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
 }
