@@ -197,7 +197,7 @@ func checkFrameScope(t *testing.T, s *gdbStop, exprs []string) {
 	if len(bt.Frames) < 1 {
 		t.Fatalf("backtrace has %d frames", len(bt.Frames))
 	}
-	sc := NewFrameScope(t.Context(), bt.Frames[0], tgt, NewTypeReader(img.DWARF()))
+	sc := NewFrameScope(t.Context(), bt.Frames[0], imageOptions(img, tgt))
 	agree := 0
 	for _, src := range exprs {
 		want := s.printed[src]
@@ -251,7 +251,7 @@ func checkImageScope(t *testing.T, s *gdbStop, exprs []string) {
 	}
 	defer img.Close()
 	c := openCore(t, s.core)
-	sc := NewImageScope(t.Context(), img, c.target(t), NewTypeReader(img.DWARF()), s.bias)
+	sc := NewFrameScope(t.Context(), &Frame{Image: img, Bias: s.bias}, imageOptions(img, c.target(t)))
 	agree := 0
 	for _, src := range exprs {
 		want := s.printed[src]
@@ -269,7 +269,18 @@ func checkImageScope(t *testing.T, s *gdbStop, exprs []string) {
 	t.Logf("image scope: %d expressions, %d agree with gdb", len(exprs), agree)
 }
 
-func (s *ImageScope) evaluate(t *testing.T, src string) (string, error) {
+// imageOptions reads memory through t, with one TypeReader per image.
+func imageOptions(img *Image, t *Target) ScopeOptions {
+	trs := map[*Image]*TypeReader{img: NewTypeReader(img.DWARF())}
+	return ScopeOptions{Target: t, Types: func(i *Image) *TypeReader {
+		if trs[i] == nil && i.DWARF() != nil {
+			trs[i] = NewTypeReader(i.DWARF())
+		}
+		return trs[i]
+	}}
+}
+
+func (s *FrameScope) evaluate(t *testing.T, src string) (string, error) {
 	o, err := EvalExpr(t.Context(), s, src)
 	if err != nil {
 		return "", err
@@ -295,7 +306,7 @@ func TestVLALikeGDB(t *testing.T) {
 	if err != nil || len(bt.Frames) == 0 {
 		t.Fatalf("unwind: %v", err)
 	}
-	sc := NewFrameScope(t.Context(), bt.Frames[0], c.target(t), NewTypeReader(img.DWARF()))
+	sc := NewFrameScope(t.Context(), bt.Frames[0], imageOptions(img, c.target(t)))
 	for src, want := range types {
 		o, err := EvalExpr(t.Context(), sc, src)
 		if err != nil {
@@ -328,8 +339,7 @@ func TestTypeUnitsUnsupported(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer img.Close()
-	tr := NewTypeReader(img.DWARF())
-	sc := NewImageScope(t.Context(), img, nil, tr, 0)
+	sc := NewFrameScope(t.Context(), &Frame{Image: img}, imageOptions(img, nil))
 	_, err = EvalExpr(t.Context(), sc, "sizeof(n1)")
 	if err == nil {
 		t.Skip("this gcc put no types in type units")

@@ -17,42 +17,105 @@ import (
 
 // FrameScope is the EvalScope of a Frame: it turns the frame's variable
 // lookups ([Scope.Lookup]), registers and the image's types into typed
-// Objects for the evaluator and the value printer.
+// Objects for the evaluator and the value printer. A frame without a
+// Function (&Frame{Image: img, Bias: bias}) is the scope of an image's
+// globals.
+//
+// The server evaluates every expression, condition, watch and local
+// through a FrameScope; what a caller adds (other modules' globals, ELF
+// symbols without debug information, a memory cache, symbol names across
+// modules) comes in through [ScopeOptions].
 //
 // A FrameScope is not safe for concurrent use; the TypeReader it uses
 // is.
 type FrameScope struct {
-	f     *Frame
-	t     *Target
-	types *TypeReader
-	env   *ValueEnv
+	f       *Frame
+	t       *Target
+	typesOf func(*Image) *TypeReader
+	types   *TypeReader // f.Image's
+	env     *ValueEnv
+	globals func(ctx context.Context, name string) (Object, error)
 }
 
-// NewFrameScope returns the scope of frame f of a target whose memory is
-// read through t, for evaluations within ctx: the value environment's
-// memory reads and implicit pointees are bound to it, so make a scope per
-// call. types must read f.Image's DWARF; keep one TypeReader per Image (it
-// caches). types may be nil when the frame has no DWARF.
-func NewFrameScope(ctx context.Context, f *Frame, t *Target, types *TypeReader) *FrameScope {
-	s := &FrameScope{f: f, t: t, types: types}
-	s.env = &ValueEnv{Types: types, Bias: f.Bias, Symbolize: func(a uint64) (string, bool) { return s.symbolize(ctx, a) },
-		ImplicitPointee: func(die stddwarf.Offset) (Object, error) { return s.variableAt(ctx, die) }}
+// ScopeOptions is what a FrameScope reads through.
+type ScopeOptions struct {
+	// Target reads memory and maps addresses to modules; nil for a
+	// program not running (then only constants, types and sizeof
+	// evaluate).
+	Target *Target
+	// Types returns the TypeReader of an image, nil for one without
+	// DWARF. Keep one TypeReader per Image: it caches.
+	Types func(*Image) *TypeReader
+	// Env, when set, is the value environment to use (a caller's memory
+	// cache, symbolizer, symbol addresses, print limits); NewFrameScope
+	// fills the fields it leaves zero from the frame and Target.
+	Env *ValueEnv
+	// Globals finds a name that is neither a variable nor a function of
+	// the frame's image: other modules' globals, ELF symbols without
+	// debug information. Its error wraps ErrNotFound when there is none
+	// (a *NoSymbolError carries a hint). Nil: none.
+	Globals func(ctx context.Context, name string) (Object, error)
+}
+
+// NewFrameScope returns the scope of frame f for evaluations within ctx:
+// the value environment's memory reads and implicit pointees are bound to
+// it, so make a scope per call.
+func NewFrameScope(ctx context.Context, f *Frame, o ScopeOptions) *FrameScope {
+	s := &FrameScope{f: f, t: o.Target, typesOf: o.Types, globals: o.Globals}
+	if s.typesOf == nil {
+		s.typesOf = func(*Image) *TypeReader { return nil }
+	}
 	if f.Image != nil {
-		s.env.PtrSize = f.Image.PtrSize()
+		s.types = s.typesOf(f.Image)
 	}
-	if t != nil {
-		s.env.Mem = func(a uint64, p []byte) (int, error) { return t.ReadMemory(ctx, a, p) }
+	if f.Function == nil && o.Target != nil {
+		f.ph().t = o.Target // a frame-less scope reads globals (TLS) through the target
 	}
+	env := o.Env
+	if env == nil {
+		env = &ValueEnv{}
+	}
+	if env.Types == nil {
+		env.Types = s.types
+	}
+	if env.Bias == 0 {
+		env.Bias = f.Bias
+	}
+	if env.PtrSize == 0 && f.Image != nil {
+		env.PtrSize = f.Image.PtrSize()
+	}
+	if env.Symbolize == nil {
+		env.Symbolize = func(a uint64) (string, bool) { return s.symbolize(ctx, a) }
+	}
+	if env.Mem == nil && o.Target != nil {
+		env.Mem = func(a uint64, p []byte) (int, error) { return o.Target.ReadMemory(ctx, a, p) }
+	}
+	env.ImplicitPointee = func(die stddwarf.Offset) (Object, error) { return s.variableAt(ctx, die) }
+	s.env = env
 	return s
 }
+
+// Frame is the frame of the scope.
+func (s *FrameScope) Frame() *Frame { return s.f }
 
 // Values returns the value environment (memory, types, symbols).
 func (s *FrameScope) Values() *ValueEnv { return s.env }
 
-// Lang is the language of the frame's function.
+// Lang is the language of the frame's function; of a frame-less scope,
+// C++ when the image has any C++ compile unit.
 func (s *FrameScope) Lang() Lang {
-	if s.f.Function != nil && s.f.Function.cu != nil && s.f.Function.CPlusPlus() {
-		return LangCPlusPlus
+	if fn := s.f.Function; fn != nil {
+		if fn.cu != nil && fn.CPlusPlus() {
+			return LangCPlusPlus
+		}
+		return LangC
+	}
+	if s.types != nil {
+		for _, cu := range s.types.cus {
+			if cu.lang == LangCPlusPlus {
+				return LangCPlusPlus
+			}
+		}
 	}
 	return LangC
 }
@@ -101,13 +164,17 @@ func (s *FrameScope) paramSpelling(fn *Function) string {
 // Object returns the typed object of a variable found by the frame's
 // scope (or by Frame.Locals/Params).
 func (s *FrameScope) Object(ctx context.Context, v Variable) (Object, error) {
-	if s.types == nil {
+	types := s.types
+	if v.Image != nil && v.Image != s.f.Image {
+		types = s.typesOf(v.Image)
+	}
+	if types == nil {
 		return Object{}, fmt.Errorf("variable %s: no type information: %w", v.Name, ErrUnsupported)
 	}
 	if v.TypeOff == 0 {
 		return Object{}, fmt.Errorf("variable %s has no type: %w", v.Name, ErrUnsupported)
 	}
-	t, err := s.types.Type(v.TypeOff)
+	t, err := types.Type(v.TypeOff)
 	if err != nil {
 		return Object{}, fmt.Errorf("type of %s: %w", v.Name, err)
 	}
@@ -177,40 +244,46 @@ func (s *FrameScope) variableAt(ctx context.Context, die stddwarf.Offset) (Objec
 	return s.Object(ctx, v)
 }
 
-// Local finds a local variable or parameter.
+// Local finds a variable of the frame's blocks: a local, a parameter or
+// a function-local static.
 func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
-	v, err := s.f.Scope().Lookup(ctx, name)
-	if err != nil {
-		return Object{}, err
+	if s.f.Function == nil {
+		return Object{}, fmt.Errorf("local %q without a frame: %w", name, ErrNotFound)
 	}
-	if v.Kind != VarLocal && v.Kind != VarParam {
+	v, ok := s.f.Scope().lookupBlocks(ctx, name)
+	if !ok {
 		return Object{}, fmt.Errorf("local %q: %w", name, ErrNotFound)
 	}
 	return s.Object(ctx, v)
 }
 
-// Global finds a static or global variable, or a function.
+// Global finds a static or global variable, a function::static, or a
+// function of the frame's image, then asks ScopeOptions.Globals.
 func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
-	v, err := s.f.Scope().Lookup(ctx, name)
-	if err == nil {
-		return s.Object(ctx, v)
+	err := fmt.Errorf("no symbol %q in current context: %w", name, ErrNotFound)
+	if s.f.Image != nil {
+		v, lerr := s.f.Scope().Lookup(ctx, name)
+		if lerr == nil {
+			return s.Object(ctx, v)
+		}
+		err = lerr
+		if s.types != nil {
+			if o, ok := funcStatic(s.f.Image, s.types, s.f.Bias, name); ok {
+				return o, nil
+			}
+			if fns := s.f.Image.FuncsByName(strings.TrimPrefix(name, "::")); len(fns) > 0 {
+				ft, ferr := s.types.FuncTypeOf(fns[0].Offset)
+				if ferr != nil {
+					return Object{}, ferr
+				}
+				return MemObject(ft, fns[0].Entry+s.f.Bias), nil
+			}
+		}
 	}
-	if s.f.Image == nil || s.types == nil {
-		return Object{}, err
+	if s.globals != nil {
+		return s.globals(ctx, name)
 	}
-	if o, ok := funcStatic(s.f.Image, s.types, s.f.Bias, name); ok {
-		return o, nil
-	}
-	fns := s.f.Image.FuncsByName(strings.TrimPrefix(name, "::"))
-	if len(fns) == 0 {
-		return Object{}, err
-	}
-	fn := fns[0]
-	ft, ferr := s.types.FuncTypeOf(fn.Offset)
-	if ferr != nil {
-		return Object{}, ferr
-	}
-	return MemObject(ft, fn.Entry+s.f.Bias), nil
+	return Object{}, err
 }
 
 // LookupType finds a type by name in the frame's image.
@@ -225,32 +298,32 @@ func (s *FrameScope) LookupType(name string) (Type, error) {
 // pointer, $rsp/$rbp/$sp/$fp as void *, other general registers as long,
 // 32-bit names ($eax) as int, $eflags and segment registers as int.
 func (s *FrameScope) Register(name string) (Object, error) {
+	if s.f.Function == nil && s.f.PC == 0 {
+		return Object{}, fmt.Errorf("register $%s without a frame: %w", strings.TrimPrefix(name, "$"), ErrNotFound)
+	}
 	lang := s.Lang()
 	name = strings.ToLower(strings.TrimPrefix(name, "$"))
 	mk := func(t Type, v uint64) Object {
 		return BytesObject(t, binary.LittleEndian.AppendUint64(nil, v)[:sizeOf(t)])
 	}
 	ptr := int64(8)
-	if s.f.Image != nil && s.f.Image.Is32Bit() {
-		// i386: eip, esp and ebp are the pc, sp and fp (pointers);
-		// the other e-registers are the whole (int) registers.
+	i386 := s.f.Image != nil && s.f.Image.Is32Bit()
+	if i386 {
 		ptr = 4
-		switch name {
-		case "eip", "esp", "ebp":
-			name = map[string]string{"eip": "rip", "esp": "rsp", "ebp": "rbp"}[name]
-		}
 	}
 	long := &BaseType{CommonType: CommonType{Name: "long", ByteSize: ptr, Lang: lang}, Encoding: ateSigned}
 	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: lang}, Encoding: ateSigned}
 	voidT := &VoidType{CommonType{Name: "void", Lang: lang}}
-	if sub, ok := subRegisters[name]; ok {
+	if i386 {
+		long = intT // i386: eax… are the whole (int) registers
+	} else if sub, ok := subRegisters[name]; ok {
 		v, ok := s.f.Scope().Register(sub.full)
 		if !ok {
 			return Object{Type: intT, Err: fmt.Errorf("register $%s: %w", name, errNotSaved)}, nil
 		}
 		return mk(intT, v>>sub.shift), nil
 	}
-	reg, ok := RegNum(name)
+	reg, ok := s.f.Scope().regNum(name)
 	if !ok {
 		return Object{}, fmt.Errorf("register $%s: %w", name, ErrNotFound)
 	}
@@ -312,94 +385,6 @@ func (s *FrameScope) Evaluate(ctx context.Context, src string) (Value, error) {
 		return Value{}, err
 	}
 	return s.env.Structured(src, o), nil
-}
-
-// ImageScope is an EvalScope without a frame: globals, statics and
-// functions of one image (for evaluating before the program runs or
-// when no thread is selected). Local and Register find nothing.
-type ImageScope struct {
-	img   *Image
-	t     *Target
-	types *TypeReader
-	bias  uint64
-	env   *ValueEnv
-}
-
-// NewImageScope returns the frame-less scope of img loaded with bias,
-// reading memory through t (t may be nil for a program not started:
-// then only constants, types and sizeof evaluate).
-func NewImageScope(ctx context.Context, img *Image, t *Target, types *TypeReader, bias uint64) *ImageScope {
-	s := &ImageScope{img: img, t: t, types: types, bias: bias}
-	fs := &FrameScope{f: &Frame{Image: img, Bias: bias}, t: t, types: types}
-	s.env = &ValueEnv{Types: types, Bias: bias, Symbolize: func(a uint64) (string, bool) { return fs.symbolize(ctx, a) }, PtrSize: img.PtrSize()}
-	if t != nil {
-		s.env.Mem = func(a uint64, p []byte) (int, error) { return t.ReadMemory(ctx, a, p) }
-	}
-	return s
-}
-
-// Values returns the value environment of the image.
-func (s *ImageScope) Values() *ValueEnv { return s.env }
-
-// Lang is C++ when the image has any C++ compile unit.
-func (s *ImageScope) Lang() Lang {
-	if s.types != nil {
-		for _, cu := range s.types.cus {
-			if cu.lang == LangCPlusPlus {
-				return LangCPlusPlus
-			}
-		}
-	}
-	return LangC
-}
-
-// Local finds nothing: there is no frame.
-func (s *ImageScope) Local(_ context.Context, name string) (Object, error) {
-	return Object{}, fmt.Errorf("local %q without a frame: %w", name, ErrNotFound)
-}
-
-// Register finds nothing: there is no frame.
-func (s *ImageScope) Register(name string) (Object, error) {
-	return Object{}, fmt.Errorf("register $%s without a frame: %w", name, ErrNotFound)
-}
-
-// LookupType finds a type by name in the image.
-func (s *ImageScope) LookupType(name string) (Type, error) {
-	if s.types == nil {
-		return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
-	}
-	return s.types.LookupType(name)
-}
-
-// Global finds a global or static variable, a function::static, or a
-// function of the image.
-func (s *ImageScope) Global(ctx context.Context, name string) (Object, error) {
-	if s.img == nil || s.types == nil {
-		return Object{}, fmt.Errorf("global %q: %w", name, ErrNotFound)
-	}
-	v, err := s.img.Global(ctx, name, s.t, nil, s.bias)
-	if err == nil {
-		if v.TypeOff == 0 {
-			return Object{}, fmt.Errorf("variable %s has no type: %w", name, ErrUnsupported)
-		}
-		t, err := s.types.Type(v.TypeOff)
-		if err != nil {
-			return Object{}, err
-		}
-		return VarObject(t, &v), nil
-	}
-	if o, ok := funcStatic(s.img, s.types, s.bias, name); ok {
-		return o, nil
-	}
-	fns := s.img.FuncsByName(strings.TrimPrefix(name, "::"))
-	if len(fns) == 0 {
-		return Object{}, err
-	}
-	ft, ferr := s.types.FuncTypeOf(fns[0].Offset)
-	if ferr != nil {
-		return Object{}, ferr
-	}
-	return MemObject(ft, fns[0].Entry+s.bias), nil
 }
 
 // eflagsType is GDB's i386_eflags flags type.

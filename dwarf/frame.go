@@ -235,28 +235,10 @@ func (s *Scope) Frame() *Frame { return s.f }
 // parameters, then statics of the compile unit, then globals of the image.
 // A qualified name ("ns::var", "Class::member") is looked up globally.
 func (s *Scope) Lookup(ctx context.Context, name string) (Variable, error) {
-	f := s.f
-	if !strings.Contains(name, "::") {
-		env := f.exprEnv(ctx)
-		for _, n := range f.scopeNodes() {
-			for _, c := range n.Children {
-				if c.Tag != stddwarf.TagVariable && c.Tag != stddwarf.TagFormalParameter {
-					continue
-				}
-				if nm, _ := c.Val(stddwarf.AttrName).(string); nm != name {
-					continue
-				}
-				if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); decl {
-					continue // extern declaration in a block: look globally
-				}
-				kind := localKind(c)
-				if c.Tag == stddwarf.TagFormalParameter {
-					kind = VarParam
-				}
-				return f.Image.newVariable(c, c.Offset, f.Function.cu, kind, env, f.filePC()), nil
-			}
-		}
+	if v, ok := s.lookupBlocks(ctx, name); ok {
+		return v, nil
 	}
+	f := s.f
 	if f.Image == nil {
 		return Variable{}, fmt.Errorf("variable %q: %w", name, ErrNotFound)
 	}
@@ -265,6 +247,35 @@ func (s *Scope) Lookup(ctx context.Context, name string) (Variable, error) {
 		cu = f.Function.cu
 	}
 	return f.Image.lookupGlobal(ctx, name, cu, f.ph().t, &f.ph().regs, f.Bias)
+}
+
+// lookupBlocks finds an unqualified name among the variables and
+// parameters of the blocks containing the pc, innermost first.
+func (s *Scope) lookupBlocks(ctx context.Context, name string) (Variable, bool) {
+	f := s.f
+	if strings.Contains(name, "::") {
+		return Variable{}, false
+	}
+	env := f.exprEnv(ctx)
+	for _, n := range f.scopeNodes() {
+		for _, c := range n.Children {
+			if c.Tag != stddwarf.TagVariable && c.Tag != stddwarf.TagFormalParameter {
+				continue
+			}
+			if nm, _ := c.Val(stddwarf.AttrName).(string); nm != name {
+				continue
+			}
+			if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); decl {
+				continue // extern declaration in a block: look globally
+			}
+			kind := localKind(c)
+			if c.Tag == stddwarf.TagFormalParameter {
+				kind = VarParam
+			}
+			return f.Image.newVariable(c, c.Offset, f.Function.cu, kind, env, f.filePC()), true
+		}
+	}
+	return Variable{}, false
 }
 
 // Register returns the value of a register by GDB name ("rip", "$rsp",

@@ -58,10 +58,6 @@ func baseName(t Type) string {
 // typeString spells t as GDB's whatis does.
 func typeString(t Type) string { return declString(t, "", nil) }
 
-// DeclString spells a declaration of name with type t ("int (*op)(int)",
-// "char name[16]").
-func DeclString(t Type, name string) string { return declString(t, name, nil) }
-
 // declString builds a C declarator around decl. base, when not nil, is
 // used to spell the innermost named type (ptype expands it).
 func declString(t Type, decl string, base func(Type) string) string {

@@ -198,8 +198,8 @@ func TestDeclString(t *testing.T) {
 		{&ReferenceType{Elem: intT, Rvalue: true}, "r", "int &&r"},
 	}
 	for _, tt := range tests {
-		if got := DeclString(tt.t, tt.name); got != tt.want {
-			t.Errorf("DeclString(%s) = %q, want %q", tt.want, got, tt.want)
+		if got := declString(tt.t, tt.name, nil); got != tt.want {
+			t.Errorf("declString(%s) = %q, want %q", tt.want, got, tt.want)
 		}
 	}
 }

@@ -6,21 +6,6 @@ import (
 	"github.com/rrmcp/rrmcp/symbols"
 )
 
-func ExampleParseLibrariesSVR4() {
-	list, err := symbols.ParseLibrariesSVR4(`<library-list-svr4 version="1.0" main-lm="0x7ffff7ffe2e0">` +
-		`<library name="/lib/x86_64-linux-gnu/libc.so.6" lm="0x7ffff7fbe000" l_addr="0x7ffff7dc7000" l_ld="0x7ffff7f9d8c0"/>` +
-		`</library-list-svr4>`)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, m := range list.Modules() {
-		fmt.Printf("%s bias %#x\n", m.Path, m.Bias)
-	}
-	// Output:
-	// /lib/x86_64-linux-gnu/libc.so.6 bias 0x7ffff7dc7000
-}
-
 func ExampleParseMaps() {
 	maps, err := symbols.ParseMaps("55d0c1a00000-55d0c1a01000 r--p 00000000 08:01 1234   /usr/bin/prog\n" +
 		"7ffff7fc1000-7ffff7fc3000 r-xp 00000000 00:00 0      [vdso]\n")

@@ -274,11 +274,3 @@ func (f *File) LoadRange() (lo, hi uint64) {
 }
 
 const pageSize = 4096
-
-// wordSize returns 8 for ELFCLASS64 and 4 otherwise.
-func (f *File) wordSize() int {
-	if f.elf.Class == elf.ELFCLASS64 {
-		return 8
-	}
-	return 4
-}

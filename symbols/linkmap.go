@@ -19,11 +19,6 @@ type Layout struct {
 	ByteOrder binary.ByteOrder
 }
 
-// LayoutOf returns the layout of the target that runs f.
-func LayoutOf(f *File) Layout {
-	return Layout{WordSize: f.wordSize(), ByteOrder: f.elf.ByteOrder}
-}
-
 func (l Layout) valid() error {
 	if (l.WordSize != 4 && l.WordSize != 8) || l.ByteOrder == nil {
 		return fmt.Errorf("%w: layout word size %d", ErrMalformed, l.WordSize)
@@ -280,44 +275,6 @@ func LoadedModules(ctx context.Context, read ReadMemoryFunc, av Auxv, exePath st
 		mods = append(mods, m)
 	}
 	return mods, nil
-}
-
-// BiasFromEntry returns the load bias of f given the runtime entry point
-// (AT_ENTRY): runtime address = link-time address + bias.
-func BiasFromEntry(f *File, atEntry uint64) uint64 { return atEntry - f.elf.Entry }
-
-// BiasFromPhdr returns the load bias of f given the runtime address of its
-// program headers (AT_PHDR).
-func BiasFromPhdr(f *File, atPhdr uint64) (uint64, error) {
-	for _, p := range f.elf.Progs {
-		if p.Type == elf.PT_PHDR {
-			return atPhdr - p.Vaddr, nil
-		}
-	}
-	// No PT_PHDR: the headers sit at e_phoff in the segment that maps
-	// file offset 0.
-	phoff, err := f.phoff()
-	if err != nil {
-		return 0, err
-	}
-	for _, p := range f.elf.Progs {
-		if p.Type == elf.PT_LOAD && p.Off == 0 {
-			return atPhdr - (p.Vaddr + phoff), nil
-		}
-	}
-	return 0, fmt.Errorf("bias of %s: %w: no PT_PHDR and no PT_LOAD at offset 0", f.describe(), ErrMalformed)
-}
-
-// phoff reads e_phoff from the ELF header.
-func (f *File) phoff() (uint64, error) {
-	var h [0x28]byte
-	if _, err := f.r.ReadAt(h[:], 0); err != nil {
-		return 0, fmt.Errorf("read elf header: %w", err)
-	}
-	if f.elf.Class == elf.ELFCLASS64 {
-		return f.elf.ByteOrder.Uint64(h[0x20:]), nil
-	}
-	return uint64(f.elf.ByteOrder.Uint32(h[0x1c:])), nil
 }
 
 // VDSOBias returns the load bias the dynamic linker gives the vDSO whose

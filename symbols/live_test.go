@@ -3,6 +3,7 @@ package symbols
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"
@@ -102,7 +103,7 @@ func TestLiveProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	exe := openT(t, p.bin)
-	l := LayoutOf(exe)
+	l := Layout{WordSize: 8, ByteOrder: binary.LittleEndian}
 	av, err := ParseAuxv(ab, l.WordSize, l.ByteOrder)
 	if err != nil {
 		t.Fatal(err)
@@ -125,8 +126,8 @@ func TestLiveProcess(t *testing.T) {
 			t.Errorf("module %d = %+v; program says link_map %#x l_addr %#x %q", i, m, e.Addr, e.LAddr, name)
 		}
 	}
-	if b := BiasFromEntry(exe, av[AT_ENTRY]); b != mods[0].Bias || b == 0 {
-		t.Errorf("BiasFromEntry = %#x, link_map l_addr = %#x", b, mods[0].Bias)
+	if b := av[AT_ENTRY] - exe.Entry(); b != mods[0].Bias || b == 0 {
+		t.Errorf("bias from AT_ENTRY = %#x, link_map l_addr = %#x", b, mods[0].Bias)
 	}
 
 	// /proc/PID/maps gives the same biases.
@@ -207,11 +208,11 @@ func TestLiveAgainstGDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	av, err := ParseAuxv(ab, 8, LayoutOf(openT(t, p.bin)).ByteOrder)
+	av, err := ParseAuxv(ab, 8, binary.LittleEndian)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mods, err := LoadedModules(t.Context(), read, av, p.bin, LayoutOf(openT(t, p.bin)))
+	mods, err := LoadedModules(t.Context(), read, av, p.bin, Layout{WordSize: 8, ByteOrder: binary.LittleEndian})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package symbols
 
 import (
-	"debug/elf"
 	"errors"
 	"fmt"
 	"strings"
@@ -104,34 +103,6 @@ func TestAddressSpaceMissingFile(t *testing.T) {
 	got := as.Modules()
 	if len(got) != 3 || got[1].File == nil || got[0].File != nil || got[2].File != nil {
 		t.Errorf("Modules() = %+v", got)
-	}
-}
-
-func TestBiasFromPhdr(t *testing.T) {
-	const bias = 0x7f0000000000
-	for _, fx := range []string{"libsymt.so", "pie", "nopie"} { // .so: no PT_PHDR
-		f := openT(t, fixture(t, fx))
-		var phdrVaddr uint64
-		hasPhdr := false
-		for _, p := range f.ELF().Progs {
-			if p.Type == elf.PT_PHDR {
-				phdrVaddr, hasPhdr = p.Vaddr, true
-			}
-		}
-		if !hasPhdr {
-			phdrVaddr = 64 // e_phoff of a 64-bit file; first PT_LOAD at 0
-		}
-		b := uint64(bias)
-		if !f.PIE() {
-			b = 0
-		}
-		got, err := BiasFromPhdr(f, b+phdrVaddr)
-		if err != nil || got != b {
-			t.Errorf("%s: BiasFromPhdr = %#x, %v; want %#x", fx, got, err, b)
-		}
-		if e := BiasFromEntry(f, b+f.Entry()); e != b {
-			t.Errorf("%s: BiasFromEntry = %#x, want %#x", fx, e, b)
-		}
 	}
 }
 

@@ -60,7 +60,7 @@ func TestParseAuxv(t *testing.T) {
 
 // TestParseAuxvSelf decodes this process's auxv and checks it against
 // the kernel's view: page size, and the bias from AT_ENTRY agreeing with
-// the bias from AT_PHDR.
+// the bias FindDynamic computes from AT_PHDR.
 func TestParseAuxvSelf(t *testing.T) {
 	b, err := os.ReadFile("/proc/self/auxv")
 	if err != nil {
@@ -74,10 +74,15 @@ func TestParseAuxvSelf(t *testing.T) {
 		t.Errorf("AT_PAGESZ = %d, want %d", av[AT_PAGESZ], os.Getpagesize())
 	}
 	exe := openT(t, "/proc/self/exe")
-	b1 := BiasFromEntry(exe, av[AT_ENTRY])
-	b2, err := BiasFromPhdr(exe, av[AT_PHDR])
-	if err != nil || b1 != b2 {
-		t.Errorf("bias from AT_ENTRY %#x, from AT_PHDR %#x (%v)", b1, b2, err)
+	mem, err := os.Open("/proc/self/mem")
+	if err != nil {
+		t.Skipf("no /proc/self/mem: %v", err)
+	}
+	defer mem.Close()
+	read := func(a uint64, p []byte) (int, error) { return mem.ReadAt(p, int64(a)) }
+	d, err := FindDynamic(t.Context(), read, av, Layout{WordSize: 8, ByteOrder: binary.LittleEndian})
+	if b := av[AT_ENTRY] - exe.elf.Entry; err != nil || d.Bias != b {
+		t.Errorf("bias from AT_ENTRY %#x, from AT_PHDR %#x (%v)", b, d.Bias, err)
 	}
 }
 
@@ -92,59 +97,6 @@ func FuzzParseAuxv(f *testing.F) {
 		av, err := ParseAuxv(b, ws, binary.LittleEndian)
 		if err == nil && len(av) > len(b) {
 			t.Fatalf("%d entries from %d bytes", len(av), len(b))
-		}
-	})
-}
-
-const svr4Sample = `<library-list-svr4 version="1.0" main-lm="0x7ffff7ffe2e0">` +
-	`<library name="linux-vdso.so.1" lm="0x7ffff7fc2000" l_addr="0x7ffff7fc2000" l_ld="0x7ffff7fc23e0"/>` +
-	`<library name="/lib/x86_64-linux-gnu/libc.so.6" lm="0x7ffff7fbe000" l_addr="0x7ffff7dc7000" l_ld="0x7ffff7f9d8c0" lmid="0x0"/>` +
-	`<library name="/lib64/ld-linux-x86-64.so.2" lm="0x7ffff7ffda48" l_addr="0x7ffff7fc4000" l_ld="0x7ffff7ffce68"/>` +
-	`</library-list-svr4>`
-
-func TestParseLibrariesSVR4(t *testing.T) {
-	got, err := ParseLibrariesSVR4(svr4Sample)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := &LibraryList{MainLM: 0x7ffff7ffe2e0, Libraries: []Library{
-		{Name: "linux-vdso.so.1", LM: 0x7ffff7fc2000, LAddr: 0x7ffff7fc2000, LD: 0x7ffff7fc23e0},
-		{Name: "/lib/x86_64-linux-gnu/libc.so.6", LM: 0x7ffff7fbe000, LAddr: 0x7ffff7dc7000, LD: 0x7ffff7f9d8c0},
-		{Name: "/lib64/ld-linux-x86-64.so.2", LM: 0x7ffff7ffda48, LAddr: 0x7ffff7fc4000, LD: 0x7ffff7ffce68},
-	}}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("ParseLibrariesSVR4() =\n%+v\nwant\n%+v", got, want)
-	}
-	mods := got.Modules()
-	if len(mods) != 3 || mods[1].Path != "/lib/x86_64-linux-gnu/libc.so.6" || mods[1].Bias != 0x7ffff7dc7000 || mods[1].LM != 0x7ffff7fbe000 {
-		t.Errorf("Modules() = %+v", mods)
-	}
-
-	for _, bad := range []string{
-		"",
-		"<library-list-svr4",
-		`<library-list-svr4 version="1.0" main-lm="zz"/>`,
-		`<library-list-svr4><library name="x" l_addr="0xnope"/></library-list-svr4>`,
-		`<other/>`,
-	} {
-		if _, err := ParseLibrariesSVR4(bad); !errors.Is(err, ErrMalformed) {
-			t.Errorf("ParseLibrariesSVR4(%q) error = %v, want ErrMalformed", bad, err)
-		}
-	}
-	empty, err := ParseLibrariesSVR4(`<library-list-svr4 version="1.0"/>`)
-	if err != nil || len(empty.Libraries) != 0 {
-		t.Errorf("empty list = %+v, %v", empty, err)
-	}
-}
-
-func FuzzParseLibrariesSVR4(f *testing.F) {
-	f.Add(svr4Sample)
-	f.Add(`<library-list-svr4 version="1.0"/>`)
-	f.Add(`<library-list-svr4 main-lm="0x"><library name="" lm="0x1"/></library-list-svr4>`)
-	f.Fuzz(func(t *testing.T, doc string) {
-		l, err := ParseLibrariesSVR4(doc)
-		if err == nil {
-			_ = l.Modules()
 		}
 	})
 }

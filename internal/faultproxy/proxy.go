@@ -39,10 +39,6 @@ const (
 	Answer
 )
 
-func (a Action) String() string {
-	return [...]string{"delay", "drop", "duplicate", "truncate", "garble", "cut", "hold-for-interrupt", "answer"}[a]
-}
-
 // Rule fires once, on the first packet in Dir whose payload starts with
 // Prefix (after Skip such packets have passed). An empty Prefix matches any
 // packet.

@@ -1,29 +1,25 @@
 // Package gdbdiff holds the GDB-differential test of rrmcp's symbol and
-// DWARF engine (issue 3). It has no API: everything is in its _test.go
+// DWARF engine as the server runs it (issue 3). It has no API: everything is in its _test.go
 // files and testdata/.
 //
 // For every program in testprogs/ (C and C++, -O0 and -O2 builds) the test
 // reads a table of stop points (testdata/stops.txt): function and
 // file:line breakpoints with a hit number, watchpoints on globals, and
-// signal stops (the crash). Each program runs three times, each time under
-// its own gdbserver started the same way (same binary, arguments,
-// directory and environment, ASLR disabled by gdbserver), so all runs see
+// signal stops (the crash). Each program runs twice, each time under its
+// own gdbserver started the same way (same binary, arguments, directory
+// and environment, ASLR disabled by gdbserver), so both runs see
 // identical addresses:
 //
 //   - GDB's side: gdb --interpreter=mi3 connected with -target-select
 //     remote; breakpoints with -break-insert, watchpoints with -break-watch,
 //     and at each stop -stack-list-frames, -stack-list-variables
 //     --all-values and -data-evaluate-expression.
-//   - the engine side: package rsp speaks to gdbserver; package dwarf
-//     resolves the breakpoint addresses (GDB-style prologue skip, every
-//     inlined copy, file:line to every address), unwinds, lists and
-//     formats variables and evaluates the expressions; package symbols
-//     opens separate debug files and names data addresses. The glue (module
-//     list, register mapping, hit counting) is a small adapter here.
 //   - the session side: the product, internal/session, connected to its
 //     gdbserver like rr_connect, using SetBreakpoint, SetWatchpoint,
-//     Continue, Backtrace, Locals and Evaluate. An expression the session
-//     answers through its GDB/MI fallback counts as a difference.
+//     Continue, Backtrace, Locals and Evaluate: the path every tool call
+//     takes (rsp to the server, dwarf and symbols for what a stop shows).
+//     An expression the session answers through its GDB/MI fallback
+//     counts as a difference.
 //
 // An i386 (-m32) program runs under gdbserver where the kernel executes
 // i386 programs, and under QEMU user mode (qemu-i386 -g PORT) where it
@@ -38,8 +34,8 @@
 // its hit number is reached (then remove that breakpoint). A write
 // watchpoint counts only hits that change the value, as GDB's does.
 //
-// Each side is compared with GDB on its own; field names carry the side
-// ("engine:bt", "session:var:i"). The fields compared at a stop are: the
+// The session side is compared with GDB; field names carry the side
+// ("session:bt", "session:var:i"). The fields compared at a stop are: the
 // breakpoint addresses; the arguments of every frame (which checks the
 // registers the unwinder recovers for callers); the variables of up to six
 // caller frames in the program's own sources (libc frames hold
@@ -76,7 +72,7 @@
 // 'TestGDBDifferential/progs/NAME$' compares one program.
 //
 // The stops expect GDB 13 and glibc's separate debug file (Debian:
-// libc6-dbg), which GDB and the engine both read for libc frames; without
+// libc6-dbg), which GDB and the session both read for libc frames; without
 // them the test skips (fails with CI=true).
 //
 // The real-world differential (realworld_test.go) runs the same drivers,

@@ -23,10 +23,9 @@ import (
 // summary collects the result for TestMain's line on stdout.
 var summary struct {
 	sync.Mutex
-	ran             bool
-	stops, agree    int
-	known, failed   int
-	engine, session int // stops where that side alone agrees
+	ran           bool
+	stops, agree  int
+	known, failed int
 }
 
 func TestMain(m *testing.M) {
@@ -34,8 +33,8 @@ func TestMain(m *testing.M) {
 	summary.Lock()
 	if summary.ran {
 		// make test greps this line out of the verbose log.
-		fmt.Printf("gdb-differential: %d stops, %d agree (engine %d, session %d; %d with known differences, %d with unexplained ones)\n",
-			summary.stops, summary.agree, summary.engine, summary.session, summary.known, summary.failed)
+		fmt.Printf("gdb-differential: %d stops, %d agree (%d with known differences, %d with unexplained ones)\n",
+			summary.stops, summary.agree, summary.known, summary.failed)
 	}
 	summary.Unlock()
 	realSummary.Lock()
@@ -234,31 +233,26 @@ func TestGDBDifferential(t *testing.T) {
 				path := testenv.Prog(t, prog)
 				ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 				defer cancel()
-				eng := runBounded(ctx, newOursSide(path, nil, env), byProg[prog])
 				ses := runBounded(ctx, newSessionSide(path, nil, env), byProg[prog])
 				gdb := runBounded(ctx, newGDBSide(path, nil, env), byProg[prog])
-				eo, so, gb := <-eng, <-ses, <-gdb
-				if eo == nil || so == nil || gb == nil {
+				so, gb := <-ses, <-gdb
+				if so == nil || gb == nil {
 					mu.Lock()
 					unfinished[prog] = true
 					mu.Unlock()
-					t.Errorf("%s: a side did not finish within %v of its deadline (engine done: %v, session done: %v, gdb done: %v); a decoder may be looping",
-						prog, hangGrace, eo != nil, so != nil, gb != nil)
+					t.Errorf("%s: a side did not finish within %v of its deadline (session done: %v, gdb done: %v); a decoder may be looping",
+						prog, hangGrace, so != nil, gb != nil)
 					return
 				}
 				mu.Lock()
 				defer mu.Unlock()
 				for _, sp := range byProg[prog] {
-					for _, o := range []*observation{eo[sp.ID], so[sp.ID], gb[sp.ID]} {
+					for _, o := range []*observation{so[sp.ID], gb[sp.ID]} {
 						if strings.HasPrefix(o.Err, tableErr) {
 							t.Errorf("%s (stops.txt:%d): %s", sp, sp.Line, o.Err)
 						}
 					}
 					var fs []field
-					for _, f := range compare(sp, eo[sp.ID], gb[sp.ID], srcs) {
-						f.Name = "engine:" + f.Name
-						fs = append(fs, f)
-					}
 					for _, f := range compare(sp, so[sp.ID], gb[sp.ID], srcs) {
 						f.Name = "session:" + f.Name
 						fs = append(fs, f)
@@ -278,18 +272,12 @@ func TestGDBDifferential(t *testing.T) {
 		ran[r.sp.Prog] = true
 	}
 	var agree, knownOnly, unexplained int
-	sideAgree := map[string]int{}
 	var paste []string
 	relisted := map[int][2]string{} // entry line -> observed values, for -update
 	for _, r := range results {
 		sp := r.sp
 		clean, bad := true, false
-		sideClean := map[string]bool{"engine": true, "session": true}
 		for _, f := range r.fields {
-			if f.Ours != f.GDB {
-				side, _, _ := strings.Cut(f.Name, ":")
-				sideClean[side] = false
-			}
 			k := sp.Prog + "|" + sp.ID + "|" + f.Name
 			kd := known[k]
 			if pk := peerProg(sp.Prog) + "|" + sp.ID + "|" + f.Name; pk != k && known[pk] != nil {
@@ -320,11 +308,6 @@ func TestGDBDifferential(t *testing.T) {
 			bad = true
 			t.Errorf("%s (stops.txt:%d) %s differs:\n\tours: %s\n\tgdb:  %s", sp, sp.Line, f.Name, f.Ours, f.GDB)
 			paste = append(paste, fmt.Sprintf("%s | %s | %s | REASON\n\tours: %s\n\tgdb:  %s", sp.Prog, sp.ID, f.Name, strconv.Quote(f.Ours), strconv.Quote(f.GDB)))
-		}
-		for side, ok := range sideClean {
-			if ok {
-				sideAgree[side]++
-			}
 		}
 		switch {
 		case clean:
@@ -365,11 +348,10 @@ func TestGDBDifferential(t *testing.T) {
 	if len(paste) > 0 {
 		t.Logf("unexplained differences, in known_differences.txt format (fix them, or give a reason):\n%s", strings.Join(paste, "\n"))
 	}
-	t.Logf("gdb-differential: %d stops, %d agree (engine alone %d, session alone %d)", len(results), agree, sideAgree["engine"], sideAgree["session"])
+	t.Logf("gdb-differential: %d stops, %d agree", len(results), agree)
 	summary.Lock()
 	summary.ran = true
 	summary.stops, summary.agree, summary.known, summary.failed = len(results), agree, knownOnly, unexplained
-	summary.engine, summary.session = sideAgree["engine"], sideAgree["session"]
 	summary.Unlock()
 }
 

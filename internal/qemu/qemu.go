@@ -299,9 +299,6 @@ func copyDisk(src, dir string) (string, error) {
 // Addr is the gdbstub's address, "127.0.0.1:PORT".
 func (r *Replay) Addr() string { return r.addr }
 
-// Pid is QEMU's process id.
-func (r *Replay) Pid() int { return r.p.Pid() }
-
 // Done is closed once QEMU has exited and was waited for.
 func (r *Replay) Done() <-chan struct{} { return r.p.Done() }
 

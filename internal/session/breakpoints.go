@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -89,7 +88,7 @@ func (s *Session) beforeLibs(ctx context.Context) bool {
 		return false
 	}
 	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
-	_, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: s.ptrSize(), ByteOrder: binary.LittleEndian})
+	_, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, s.layout())
 	return errors.Is(err, symbols.ErrNotInitialized)
 }
 

@@ -11,19 +11,6 @@ import (
 	"github.com/rrmcp/rrmcp/dwarf"
 )
 
-// frameScope adapts a dwarf.Frame of this session to dwarf.EvalScope.
-type frameScope struct {
-	s   *Session
-	ctx context.Context
-	f   *dwarf.Frame // nil: globals only (no frame)
-	img *dwarf.Image
-	env *dwarf.ValueEnv
-	tr  *dwarf.TypeReader
-	// quick: f is frame 0 built without unwinding (quickFrame); it has
-	// no memory for location expressions that dereference.
-	quick bool
-}
-
 func (s *Session) types(img *dwarf.Image) *dwarf.TypeReader {
 	if img == nil || img.DWARF() == nil {
 		return nil
@@ -68,150 +55,83 @@ func (s *Session) programSymbolAddr(name string) (uint64, bool) {
 
 // scope returns the evaluation scope of the selected frame, or a global
 // scope when there is no usable frame.
-func (s *Session) scope(ctx context.Context) (*frameScope, error) {
-	return s.scopeFor(ctx, "")
+func (s *Session) scope(ctx context.Context) (*dwarf.FrameScope, error) {
+	sc, _, err := s.scopeFor(ctx, "")
+	return sc, err
 }
 
 // scopeFor is scope for evaluating expr: when the selected frame is frame
 // 0 and the stack is not unwound yet, an expression that cannot refer to
 // callers (no NAME@entry) is evaluated in frame 0 built from the
-// registers and the CFI rule alone (quickFrame): no stack reads.
-func (s *Session) scopeFor(ctx context.Context, expr string) (*frameScope, error) {
+// registers and the CFI rule alone (quickFrame): no stack reads. quick
+// says the scope is such a frame: it has no memory for location
+// expressions that dereference.
+func (s *Session) scopeFor(ctx context.Context, expr string) (sc *dwarf.FrameScope, quick bool, err error) {
 	if s.img == nil && s.exited != nil {
-		return nil, s.exitedErr("cannot evaluate")
+		return nil, false, s.exitedErr("cannot evaluate")
 	}
-	fs := &frameScope{s: s, ctx: ctx, img: s.img}
-	bias := s.bias
-	var quick *dwarf.Frame
+	var f *dwarf.Frame
 	if s.exited == nil && expr != "" && !strings.Contains(expr, "@") && s.frame == 0 && s.frames == nil {
-		quick = s.quickFrame(ctx)
+		f = s.quickFrame(ctx)
+		quick = f != nil
 	}
-	if quick != nil {
-		fs.f, fs.img, bias, fs.quick = quick, quick.Image, quick.Bias, true
-	} else if s.exited == nil {
-		if f, err := s.curFrame(ctx); err == nil {
-			fs.f = f
-			if f.Image != nil {
-				fs.img, bias = f.Image, f.Bias
+	if f == nil && s.exited == nil {
+		if cf, err := s.curFrame(ctx); err == nil {
+			f = cf
+			if f.Image == nil && s.img != nil {
+				// a frame outside every known module: its registers,
+				// and the program's globals
+				c := *cf
+				c.Image, c.Bias = s.img, s.bias
+				f = &c
 			}
 		}
 	}
-	if fs.img == nil {
-		return nil, fmt.Errorf("cannot evaluate expressions: %w", s.imgErr)
-	}
-	fs.env = s.valueEnv(ctx, fs.img, bias)
-	fs.tr = fs.env.Types
-	return fs, nil
-}
-
-func (fs *frameScope) Values() *dwarf.ValueEnv { return fs.env }
-
-func (fs *frameScope) Lang() dwarf.Lang {
-	if fs.f != nil && fs.f.Function != nil && fs.f.Function.CPlusPlus() {
-		return dwarf.LangCPlusPlus
-	}
-	return dwarf.LangC
-}
-
-func (fs *frameScope) varObject(v dwarf.Variable) (dwarf.Object, error) {
-	tr := fs.s.types(v.Image)
-	if tr == nil || v.TypeOff == 0 {
-		return dwarf.Object{}, fmt.Errorf("variable %s has no type: %w", v.Name, dwarf.ErrUnsupported)
-	}
-	t, err := tr.Type(v.TypeOff)
-	if err != nil {
-		return dwarf.Object{}, err
-	}
-	return dwarf.VarObject(t, &v), nil
-}
-
-func (fs *frameScope) Local(ctx context.Context, name string) (dwarf.Object, error) {
-	if fs.f == nil || fs.f.Function == nil {
-		return dwarf.Object{}, fmt.Errorf("local %s: %w", name, dwarf.ErrNotFound)
-	}
-	v, err := fs.f.Scope().Lookup(ctx, name)
-	if err != nil {
-		return dwarf.Object{}, err
-	}
-	return fs.varObject(v)
-}
-
-func (fs *frameScope) Global(ctx context.Context, name string) (dwarf.Object, error) {
-	var regs *dwarf.Regs
-	if fs.f != nil {
-		regs = &fs.f.Regs
-	}
-	bias := fs.env.Bias
-	if v, err := fs.img.Global(ctx, name, fs.s.target(ctx), regs, bias); err == nil {
-		return fs.varObject(v)
-	}
-	if fns := fs.img.FuncsByName(name); len(fns) > 0 && fs.tr != nil {
-		ft, err := fs.tr.FuncTypeOf(fns[0].Offset)
-		if err == nil {
-			return dwarf.MemObject(ft, fns[0].Entry+bias), nil
+	if f == nil || f.Image == nil {
+		if s.img == nil {
+			return nil, false, fmt.Errorf("cannot evaluate expressions: %w", s.imgErr)
 		}
+		f = &dwarf.Frame{Image: s.img, Bias: s.bias}
 	}
-	if fs.img != fs.s.img && fs.s.img != nil {
-		if v, err := fs.s.img.Global(ctx, name, fs.s.target(ctx), regs, fs.s.bias); err == nil {
-			return fs.varObject(v)
-		}
-	}
-	if o, ok := fs.s.elfData(ctx, name); ok {
-		return o, nil
-	}
-	return dwarf.Object{}, &dwarf.NoSymbolError{Name: name, Hint: fs.noSymbolHint(ctx, name)}
+	return s.frameScope(ctx, f), quick, nil
 }
 
-func (fs *frameScope) Register(name string) (dwarf.Object, error) {
-	if fs.f == nil {
-		return dwarf.Object{}, fmt.Errorf("register %s: no frame: %w", name, dwarf.ErrNotFound)
+// frameScope is the evaluation scope of f: the session's memory cache and
+// symbols, then the program's globals and the ELF symbols of every loaded
+// module for names f's image lacks.
+func (s *Session) frameScope(ctx context.Context, f *dwarf.Frame) *dwarf.FrameScope {
+	var sc *dwarf.FrameScope
+	var t *dwarf.Target
+	if s.exited == nil {
+		t = s.target(ctx)
 	}
-	b, ok := fs.f.Scope().RegisterBytes(name)
-	if !ok {
-		if v, ok := fs.f.Scope().Register(name); ok {
-			b = make([]byte, 8)
-			putLE(b, v)
-		} else {
-			return dwarf.Object{}, fmt.Errorf("register $%s is not available in this frame: %w", name, dwarf.ErrNotFound)
-		}
-	}
-	ptr := int64(fs.f.Image.PtrSize())
-	if len(b) == 8 && ptr == 4 {
-		b = b[:4]
-	}
-	var t dwarf.Type = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "long", ByteSize: ptr}, Encoding: 5}
-	if len(b) == 16 {
-		t = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "__int128", ByteSize: 16}, Encoding: 7}
-	}
-	n := strings.ToLower(strings.TrimPrefix(name, "$"))
-	switch n {
-	case "rip", "pc", "rsp", "sp", "rbp", "fp", fs.s.pcName(), fs.s.spName(), fs.s.fpName():
-		t = &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: ptr}, Elem: &dwarf.VoidType{}}
-	}
-	return dwarf.BytesObject(t, b), nil
-}
-
-func (fs *frameScope) LookupType(name string) (dwarf.Type, error) {
-	if fs.tr == nil {
-		return nil, fmt.Errorf("type %s: %w", name, dwarf.ErrNotFound)
-	}
-	return fs.tr.LookupType(name)
-}
-
-func putLE(b []byte, v uint64) {
-	for i := range b {
-		b[i] = byte(v >> (8 * i))
-	}
+	sc = dwarf.NewFrameScope(ctx, f, dwarf.ScopeOptions{
+		Target: t,
+		Types:  s.types,
+		Env:    s.valueEnv(ctx, f.Image, f.Bias),
+		Globals: func(ctx context.Context, name string) (dwarf.Object, error) {
+			if f.Image != s.img && s.img != nil {
+				if v, err := s.img.Global(ctx, name, t, &f.Regs, s.bias); err == nil {
+					return sc.Object(ctx, v)
+				}
+			}
+			if o, ok := s.elfData(ctx, name); ok {
+				return o, nil
+			}
+			return dwarf.Object{}, &dwarf.NoSymbolError{Name: name, Hint: s.noSymbolHint(ctx, f, name)}
+		},
+	})
+	return sc
 }
 
 // evalObject evaluates expr natively in the selected frame.
-func (s *Session) evalObject(ctx context.Context, expr string) (dwarf.Object, *frameScope, error) {
-	fs, err := s.scopeFor(ctx, expr)
+func (s *Session) evalObject(ctx context.Context, expr string) (dwarf.Object, *dwarf.FrameScope, error) {
+	fs, quick, err := s.scopeFor(ctx, expr)
 	if err != nil {
 		return dwarf.Object{}, nil, err
 	}
 	o, err := dwarf.EvalExpr(ctx, fs, expr)
-	if fs.quick && quickFailed(fs, o, err) {
+	if quick && quickFailed(fs, o, err) {
 		// A location needed memory the quick frame lacks: unwind.
 		if fs, err = s.scope(ctx); err != nil {
 			return dwarf.Object{}, nil, err
@@ -229,7 +149,7 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error)
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
 		o, fs, err := s.evalObject(ctx, expr)
 		if err == nil {
-			out.Value = fs.env.Format(o)
+			out.Value = fs.Values().Format(o)
 			if msg, ok := strings.CutPrefix(out.Value, "<error: "); ok {
 				return fmt.Errorf("%q: %s", expr, strings.TrimSuffix(msg, ">"))
 			}
@@ -269,12 +189,12 @@ func exprError(expr string, err error) error {
 
 // condTrue evaluates a breakpoint condition at the current stop.
 func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
-	fs, err := s.scopeFor(ctx, cond)
+	fs, quick, err := s.scopeFor(ctx, cond)
 	if err != nil {
 		return false, err
 	}
 	ok, err := dwarf.EvalCondition(ctx, fs, cond)
-	if fs.quick && err != nil && errors.Is(err, dwarf.ErrNoMemory) {
+	if quick && err != nil && errors.Is(err, dwarf.ErrNoMemory) {
 		if fs, err = s.scope(ctx); err != nil {
 			return false, err
 		}
@@ -316,7 +236,7 @@ func (s *Session) lvalueOf(ctx context.Context, expr string) (*lvalue, error) {
 	if o.Type != nil {
 		size = int(o.Type.Size())
 	}
-	return &lvalue{addr: a, size: size, typ: o.Type, env: fs.env}, nil
+	return &lvalue{addr: a, size: size, typ: o.Type, env: fs.Values()}, nil
 }
 
 // formatWatch prints a watched value with its type when known.
@@ -356,7 +276,7 @@ func (s *Session) addressOf(ctx context.Context, expr string) (uint64, error) {
 			return a, nil
 		}
 	}
-	v, err := fs.env.Uint(o)
+	v, err := fs.Values().Uint(o)
 	if err != nil {
 		return 0, exprError(expr, err)
 	}
@@ -416,14 +336,13 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 		if f.Function == nil {
 			return fmt.Errorf("%s has no debug information, so its locals are unknown (try rr_registers or rr_disassemble): %w", orUnknown(fr.Function), ErrNoDebugInfo)
 		}
-		fs := &frameScope{s: s, ctx: ctx, f: f, img: f.Image, env: s.valueEnv(ctx, f.Image, f.Bias)}
-		fs.tr = fs.env.Types
+		fs := s.frameScope(ctx, f)
 		add := func(v dwarf.Variable, kind string) {
 			if v.Name == "" {
 				return // an unnamed parameter: GDB lists no symbol for it
 			}
 			val := Value{Name: v.Name, Kind: kind}
-			o, err := fs.varObject(v)
+			o, err := fs.Object(ctx, v)
 			if err != nil {
 				val.Error = err.Error()
 				out = append(out, val)
@@ -442,7 +361,7 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				out = append(out, val)
 				return
 			}
-			val.Value = fs.env.Format(o)
+			val.Value = fs.Values().Format(o)
 			out = append(out, val)
 		}
 		for _, v := range f.Params(ctx) {
@@ -474,10 +393,10 @@ func orUnknown(s string) string {
 
 // quickFailed reports whether an evaluation in a quick frame ran into a
 // location that needed target memory (the result or any part of it).
-func quickFailed(fs *frameScope, o dwarf.Object, err error) bool {
+func quickFailed(fs *dwarf.FrameScope, o dwarf.Object, err error) bool {
 	if err != nil {
 		return errors.Is(err, dwarf.ErrNoMemory)
 	}
 	return o.Err != nil && errors.Is(o.Err, dwarf.ErrNoMemory) ||
-		strings.Contains(fs.env.Format(o), dwarf.ErrNoMemory.Error())
+		strings.Contains(fs.Values().Format(o), dwarf.ErrNoMemory.Error())
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -125,9 +126,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 }
 
 func le64(v uint64) []byte {
-	b := make([]byte, 8)
-	putLE(b, v)
-	return b
+	return binary.LittleEndian.AppendUint64(nil, v)
 }
 
 // leHex prints little-endian bytes as a 0x number.

@@ -46,6 +46,11 @@ func (s *Session) loadLibs(ctx context.Context) *libs {
 	return s.reloadLibs(ctx)
 }
 
+// layout is how the program lays out words in memory.
+func (s *Session) layout() symbols.Layout {
+	return symbols.Layout{WordSize: s.ptrSize(), ByteOrder: binary.LittleEndian}
+}
+
 // reloadLibs re-reads the library list, at most once per stop.
 func (s *Session) reloadLibs(ctx context.Context) *libs {
 	if s.libs != nil && s.libs.stops == s.stops {
@@ -55,7 +60,7 @@ func (s *Session) reloadLibs(ctx context.Context) *libs {
 		return s.libs
 	}
 	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
-	mods, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, symbols.Layout{WordSize: s.ptrSize(), ByteOrder: binary.LittleEndian})
+	mods, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, s.layout())
 	if (err != nil || len(mods) < 2) && s.kind == KindLive && s.pid > 0 {
 		// Before ld.so has run there is no link map; a local process
 		// has /proc/PID/maps.

@@ -50,28 +50,28 @@ func (s *Session) elfData(ctx context.Context, name string) (dwarf.Object, bool)
 // noSymbolHint says where a name was looked up and which names there are
 // close to it: " (looked in the locals and arguments of main, the globals
 // and functions of prog and the ELF symbol tables; close: count, counter)".
-func (fs *frameScope) noSymbolHint(ctx context.Context, name string) string {
+func (s *Session) noSymbolHint(ctx context.Context, f *dwarf.Frame, name string) string {
 	where := []string{}
 	var names []string
-	if fs.f != nil && fs.f.Function != nil {
-		where = append(where, "the locals and arguments of "+fs.f.Function.Name)
-		for _, v := range fs.f.Params(ctx) {
+	if f != nil && f.Function != nil {
+		where = append(where, "the locals and arguments of "+f.Function.Name)
+		for _, v := range f.Params(ctx) {
 			names = append(names, v.Name)
 		}
-		for _, v := range fs.f.Locals(ctx) {
+		for _, v := range f.Locals(ctx) {
 			names = append(names, v.Name)
 		}
 	}
-	if fs.s.img != nil {
-		where = append(where, "the globals and functions of "+filepath.Base(fs.s.program))
-		names = append(names, fs.s.img.GlobalNames()...)
-		for _, f := range fs.s.img.Functions() {
+	if s.img != nil {
+		where = append(where, "the globals and functions of "+filepath.Base(s.program))
+		names = append(names, s.img.GlobalNames()...)
+		for _, f := range s.img.Functions() {
 			names = append(names, f.Name)
 		}
 	}
 	where = append(where, "the ELF symbol tables")
-	if fs.s.syms != nil {
-		if syms, err := fs.s.syms.Symbols(); err == nil {
+	if s.syms != nil {
+		if syms, err := s.syms.Symbols(); err == nil {
 			for _, sym := range syms {
 				if sym.Type == elf.STT_OBJECT || sym.Type == elf.STT_FUNC {
 					names = append(names, sym.Name)
