@@ -3,6 +3,7 @@ package tools_test
 import (
 	"context"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -78,4 +79,38 @@ func TestPtype(t *testing.T) {
 			c.fails("rr_ptype", args{"expression": " "}, "empty")
 		})
 	}
+}
+
+// TestVLAThroughServer: a C99 variable-length array is sized in its frame
+// on the server's path (rr_evaluate, rr_ptype, rr_locals), as GDB sizes
+// it: sizeof, whatis and the printed elements.
+func TestVLAThroughServer(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	gcc := testenv.NeedTool(t, "gcc")
+	prog := filepath.Join(t.TempDir(), "vla")
+	src := filepath.Join(testenv.Root(t), "dwarf", "testdata", "values", "vla.c")
+	if out, err := exec.Command(gcc, "-O0", "-g", "-o", prog, src).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	exprs := []string{"vla", "m2", "m2[1]"}
+	var cmds []string
+	for _, e := range exprs {
+		cmds = append(cmds, "whatis "+e)
+	}
+	want := gdbTypes(t, prog, "vla.c:10", cmds)
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{prog}})
+	c.ok("rr_breakpoint_set", args{"location": "vla.c:10"})
+	c.ok("rr_continue", nil, "breakpoint #1")
+	for _, e := range exprs {
+		r := c.ok("rr_ptype", args{"expression": e, "whatis": true})
+		got, _ := r.data["result"].(map[string]any)["type"].(string)
+		if got != want["whatis "+e] {
+			t.Errorf("whatis %s: ours %q, gdb %q", e, got, want["whatis "+e])
+		}
+	}
+	for e, v := range map[string]string{"sizeof(vla)": "16", "sizeof(m2)": "32", "vla": "{0, 3, 6, 9}", "m2[1]": "{0, -1, -2, -3}", "vla[n-1]": "9"} {
+		c.ok("rr_evaluate", args{"expression": e}, v)
+	}
+	c.ok("rr_locals", nil, "{0, 3, 6, 9}")
 }
