@@ -3,7 +3,8 @@
 // call chains, call-frame information for unwinding, and the locations of
 // variables. The type model, value formatting and the C/C++ expression
 // evaluator live in the same package (types*.go, value*.go, format*.go,
-// pretty*.go, expr*.go).
+// pretty*.go, expr*.go); the expression syntax is package cexpr, and
+// [FrameScope] is the one scope every evaluation of the server runs in.
 //
 // It is built on Go's debug/elf and debug/dwarf (imported as stddwarf) and
 // on delve's pkg/dwarf readers where they work: frame for .eh_frame and

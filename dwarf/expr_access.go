@@ -6,13 +6,15 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
 
 // Member access, indexing, casts and type names of the expression
 // evaluator.
 
-func (ev *evaluator) index(e *indexExpr) (Object, error) {
-	x, err := ev.eval(e.x)
+func (ev *evaluator) index(e *cexpr.Index) (Object, error) {
+	x, err := ev.eval(e.X)
 	if err != nil {
 		return Object{}, err
 	}
@@ -20,7 +22,7 @@ func (ev *evaluator) index(e *indexExpr) (Object, error) {
 	if err != nil {
 		return Object{}, err
 	}
-	iv, err := ev.eval(e.i)
+	iv, err := ev.eval(e.Sub)
 	if err != nil {
 		return Object{}, err
 	}
@@ -132,30 +134,30 @@ func memberHint(st *StructType) string {
 }
 
 // resolveTypeSpec turns a parsed type name into a Type.
-func (ev *evaluator) resolveTypeSpec(ts *typeSpec) (Type, error) {
+func (ev *evaluator) resolveTypeSpec(ts *cexpr.TypeSpec) (Type, error) {
 	var t Type
-	if _, ok := baseSpecs[ts.base]; ok {
+	if _, ok := baseSpecs[ts.Base]; ok {
 		if ev.s != nil {
-			if dt, err := ev.s.LookupType(ts.base); err == nil {
+			if dt, err := ev.s.LookupType(ts.Base); err == nil {
 				t = dt
 			}
 		}
 		if t == nil {
-			t = ev.base(ts.base)
+			t = ev.base(ts.Base)
 		}
-	} else if ts.base == "void" {
+	} else if ts.Base == "void" {
 		t = &VoidType{CommonType{Name: "void", Lang: ev.lang}}
 	} else {
 		if ev.s == nil {
-			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.base, ErrNotFound)
+			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.Base, ErrNotFound)
 		}
-		dt, err := ev.s.LookupType(ts.base)
+		dt, err := ev.s.LookupType(ts.Base)
 		if err != nil {
-			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.base, ErrNotFound)
+			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.Base, ErrNotFound)
 		}
 		t = dt
 	}
-	for _, op := range ts.ops {
+	for _, op := range ts.Ops {
 		switch {
 		case op == "*":
 			t = &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t}

@@ -4,17 +4,19 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/big"
+
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
 
 // Operators of the expression evaluator: unary, binary with C's usual
 // arithmetic conversions, pointer arithmetic and GDB's x@n.
 
-func (ev *evaluator) unary(e *unaryExpr) (Object, error) {
-	x, err := ev.eval(e.x)
+func (ev *evaluator) unary(e *cexpr.Unary) (Object, error) {
+	x, err := ev.eval(e.X)
 	if err != nil {
 		return Object{}, err
 	}
-	switch e.op {
+	switch e.Op {
 	case "*":
 		return ev.deref(x)
 	case "&":
@@ -24,7 +26,7 @@ func (ev *evaluator) unary(e *unaryExpr) (Object, error) {
 	if err != nil {
 		return Object{}, err
 	}
-	switch e.op {
+	switch e.Op {
 	case "!":
 		if sc.isFloat {
 			return ev.makeInt(ev.boolType(), b2i(sc.f == 0)), nil
@@ -36,10 +38,10 @@ func (ev *evaluator) unary(e *unaryExpr) (Object, error) {
 		}
 		sc = ev.promote(sc)
 		if sc.isFloat {
-			if e.op == "~" {
+			if e.Op == "~" {
 				return Object{}, errors.New("Argument to complement operation not an integer, boolean.")
 			}
-			if e.op == "-" {
+			if e.Op == "-" {
 				sc.f = -sc.f
 				if sc.big != nil {
 					return ev.makeBigFloat(sc.t.(*BaseType), new(big.Float).Neg(sc.big)), nil
@@ -50,7 +52,7 @@ func (ev *evaluator) unary(e *unaryExpr) (Object, error) {
 			}
 			return ev.makeFloat(sc.t.(*BaseType), sc.f), nil
 		}
-		switch e.op {
+		switch e.Op {
 		case "-":
 			sc.i = -sc.i
 		case "~":
@@ -58,7 +60,7 @@ func (ev *evaluator) unary(e *unaryExpr) (Object, error) {
 		}
 		return ev.makeInt(sc.t, sc.i), nil
 	}
-	return Object{}, unsupported("operator " + e.op)
+	return Object{}, unsupported("operator " + e.Op)
 }
 
 func b2i(b bool) int64 {
@@ -138,10 +140,10 @@ func (ev *evaluator) addressOf(x Object) (Object, error) {
 	return ev.pointerTo(x.Type, a), nil
 }
 
-func (ev *evaluator) binary(e *binaryExpr) (Object, error) {
-	switch e.op {
+func (ev *evaluator) binary(e *cexpr.Binary) (Object, error) {
+	switch e.Op {
 	case "&&", "||":
-		x, err := ev.eval(e.x)
+		x, err := ev.eval(e.X)
 		if err != nil {
 			return Object{}, err
 		}
@@ -149,10 +151,10 @@ func (ev *evaluator) binary(e *binaryExpr) (Object, error) {
 		if err != nil {
 			return Object{}, err
 		}
-		if (e.op == "&&" && !a) || (e.op == "||" && a) {
+		if (e.Op == "&&" && !a) || (e.Op == "||" && a) {
 			return ev.makeInt(ev.boolType(), b2i(a)), nil
 		}
-		y, err := ev.eval(e.y)
+		y, err := ev.eval(e.Y)
 		if err != nil {
 			return Object{}, err
 		}
@@ -162,20 +164,20 @@ func (ev *evaluator) binary(e *binaryExpr) (Object, error) {
 		}
 		return ev.makeInt(ev.boolType(), b2i(b)), nil
 	case ",":
-		if _, err := ev.eval(e.x); err != nil {
+		if _, err := ev.eval(e.X); err != nil {
 			return Object{}, err
 		}
-		return ev.eval(e.y)
+		return ev.eval(e.Y)
 	}
-	x, err := ev.eval(e.x)
+	x, err := ev.eval(e.X)
 	if err != nil {
 		return Object{}, err
 	}
-	y, err := ev.eval(e.y)
+	y, err := ev.eval(e.Y)
 	if err != nil {
 		return Object{}, err
 	}
-	if e.op == "@" {
+	if e.Op == "@" {
 		return ev.artificialArray(x, y)
 	}
 	a, err := ev.scalarOf(x)
@@ -187,16 +189,16 @@ func (ev *evaluator) binary(e *binaryExpr) (Object, error) {
 		return Object{}, err
 	}
 	if a.isPtr || b.isPtr {
-		return ev.pointerArith(e.op, a, b)
+		return ev.pointerArith(e.Op, a, b)
 	}
 	a, b = ev.promote(a), ev.promote(b)
-	if e.op == "<<" || e.op == ">>" {
+	if e.Op == "<<" || e.Op == ">>" {
 		if a.isFloat || b.isFloat {
 			return Object{}, errors.New("Integer only operation.")
 		}
 		n := uint64(b.i) & 63
 		v := a.i
-		if e.op == "<<" {
+		if e.Op == "<<" {
 			v <<= n
 		} else if a.unsigned {
 			v = int64(uint64(v) >> n)
@@ -208,7 +210,7 @@ func (ev *evaluator) binary(e *binaryExpr) (Object, error) {
 	ct, isFloat := ev.common(a, b)
 	if isFloat {
 		if bt := ct.(*BaseType); bt.ByteSize > 8 {
-			return ev.bigFloatOp(e.op, bt, a.bigOf(), b.bigOf())
+			return ev.bigFloatOp(e.Op, bt, a.bigOf(), b.bigOf())
 		}
 		fa, fb := a.f, b.f
 		if !a.isFloat {
@@ -217,11 +219,11 @@ func (ev *evaluator) binary(e *binaryExpr) (Object, error) {
 		if !b.isFloat {
 			fb = intToFloat(b)
 		}
-		return ev.floatOp(e.op, ct.(*BaseType), fa, fb)
+		return ev.floatOp(e.Op, ct.(*BaseType), fa, fb)
 	}
 	unsigned := !isSignedType(ct)
 	size := sizeOf(ct)
-	return ev.intOp(e.op, ct, a.i, b.i, unsigned, size)
+	return ev.intOp(e.Op, ct, a.i, b.i, unsigned, size)
 }
 
 func intToFloat(s scalar) float64 {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
 
 // GDB's string convenience functions, evaluated natively because they
@@ -14,10 +16,10 @@ import (
 // maxConvString bounds the strings the convenience functions read.
 const maxConvString = 1 << 16
 
-func (ev *evaluator) convCall(f *convFunc, args []Expr) (Object, error) {
-	want := map[string]int{"_streq": 2, "_strlen": 1, "_memeq": 3, "_regex": 2}[f.name]
+func (ev *evaluator) convCall(f *cexpr.ConvFunc, args []cexpr.Expr) (Object, error) {
+	want := map[string]int{"_streq": 2, "_strlen": 1, "_memeq": 3, "_regex": 2}[f.Name]
 	if len(args) != want {
-		return Object{}, fmt.Errorf("$%s takes %d arguments, got %d", f.name, want, len(args))
+		return Object{}, fmt.Errorf("$%s takes %d arguments, got %d", f.Name, want, len(args))
 	}
 	vals := make([]Object, len(args))
 	for i, a := range args {
@@ -28,7 +30,7 @@ func (ev *evaluator) convCall(f *convFunc, args []Expr) (Object, error) {
 		vals[i] = v
 	}
 	intT := ev.base("int")
-	switch f.name {
+	switch f.Name {
 	case "_strlen":
 		s, err := ev.cString(vals[0])
 		if err != nil {
@@ -75,7 +77,7 @@ func (ev *evaluator) convCall(f *convFunc, args []Expr) (Object, error) {
 		}
 		return ev.makeInt(intT, b2i(bytes.Equal(a, b))), nil
 	}
-	return Object{}, unsupported("$" + f.name)
+	return Object{}, unsupported("$" + f.Name)
 }
 
 // cString reads the C string an expression denotes: a char array (up to

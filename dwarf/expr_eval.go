@@ -9,6 +9,8 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
 
 // EvalScope is what the expression evaluator needs from a stopped frame.
@@ -35,7 +37,7 @@ type EvalScope interface {
 	LookupType(name string) (Type, error)
 }
 
-// EvalExpr parses and evaluates src in scope s. Errors: *ExprSyntaxError
+// EvalExpr parses and evaluates src in scope s. Errors: *cexpr.SyntaxError
 // for bad syntax, ErrUnsupportedExpr (wrapped) for what the evaluator
 // cannot do, ErrNotFound (wrapped) for unknown names, and GDB-worded
 // errors for the rest ("Division by zero", "Cannot access memory at
@@ -61,7 +63,7 @@ func EvalExpr(ctx context.Context, s EvalScope, src string) (Object, error) {
 		}
 		return true
 	}
-	e, err := ParseExpr(src, isType)
+	e, err := cexpr.Parse(src, isType)
 	if err != nil {
 		return Object{}, err
 	}
@@ -81,7 +83,7 @@ func EvalCondition(ctx context.Context, s EvalScope, src string) (bool, error) {
 
 // Eval evaluates a parsed expression. It never panics: a panic in the
 // evaluator is turned into an error.
-func Eval(ctx context.Context, s EvalScope, e Expr) (o Object, err error) {
+func Eval(ctx context.Context, s EvalScope, e cexpr.Expr) (o Object, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			o, err = Object{}, fmt.Errorf("evaluate expression: internal error: %v", r)
@@ -208,21 +210,21 @@ func (ev *evaluator) step() error {
 	return nil
 }
 
-func (ev *evaluator) eval(e Expr) (Object, error) {
+func (ev *evaluator) eval(e cexpr.Expr) (Object, error) {
 	if err := ev.step(); err != nil {
 		return Object{}, err
 	}
 	switch e := e.(type) {
-	case *intLit:
+	case *cexpr.IntLit:
 		return ev.intLiteral(e), nil
-	case *floatLit:
-		if e.float {
-			return ev.makeFloat(ev.base("float"), e.val), nil
+	case *cexpr.FloatLit:
+		if e.Float {
+			return ev.makeFloat(ev.base("float"), e.Val), nil
 		}
-		return ev.makeFloat(ev.base("double"), e.val), nil
-	case *charLit:
+		return ev.makeFloat(ev.base("double"), e.Val), nil
+	case *cexpr.CharLit:
 		t := ev.base("char")
-		switch e.prefix {
+		switch e.Prefix {
 		case "L":
 			t = ev.base("wchar_t")
 		case "u":
@@ -230,18 +232,18 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 		case "U":
 			t = ev.base("char32_t")
 		}
-		return ev.makeInt(t, e.val), nil
-	case *stringLit:
+		return ev.makeInt(t, e.Val), nil
+	case *cexpr.StringLit:
 		ct := ev.base("char")
-		b := make([]byte, len(e.val)+1)
-		for i, c := range e.val {
+		b := make([]byte, len(e.Val)+1)
+		for i, c := range e.Val {
 			b[i] = byte(c)
 		}
 		at := &ArrayType{CommonType: CommonType{ByteSize: int64(len(b)), Lang: ev.lang}, Elem: ct, Count: int64(len(b))}
 		return BytesObject(at, b), nil
-	case *identExpr:
-		return ev.ident(e.name)
-	case *thisExpr:
+	case *cexpr.Ident:
+		return ev.ident(e.Name)
+	case *cexpr.This:
 		if ev.s == nil {
 			return Object{}, noSymbol("this")
 		}
@@ -250,17 +252,17 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 			return Object{}, noSymbol("this")
 		}
 		return o, nil
-	case *regExpr:
+	case *cexpr.Register:
 		if ev.s == nil {
-			return Object{}, fmt.Errorf("register $%s: %w", e.name, ErrNotFound)
+			return Object{}, fmt.Errorf("register $%s: %w", e.Name, ErrNotFound)
 		}
-		return ev.s.Register(e.name)
-	case *unaryExpr:
+		return ev.s.Register(e.Name)
+	case *cexpr.Unary:
 		return ev.unary(e)
-	case *binaryExpr:
+	case *cexpr.Binary:
 		return ev.binary(e)
-	case *condExpr:
-		c, err := ev.eval(e.c)
+	case *cexpr.Conditional:
+		c, err := ev.eval(e.C)
 		if err != nil {
 			return Object{}, err
 		}
@@ -269,53 +271,53 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 			return Object{}, err
 		}
 		if ok {
-			return ev.eval(e.x)
+			return ev.eval(e.X)
 		}
-		return ev.eval(e.y)
-	case *memberExpr:
-		x, err := ev.eval(e.x)
+		return ev.eval(e.Y)
+	case *cexpr.Member:
+		x, err := ev.eval(e.X)
 		if err != nil {
 			return Object{}, err
 		}
-		return ev.member(x, e.name, e.arrow)
-	case *indexExpr:
+		return ev.member(x, e.Name, e.Arrow)
+	case *cexpr.Index:
 		return ev.index(e)
-	case *callExpr:
-		if f, ok := e.fn.(*convFunc); ok {
-			return ev.convCall(f, e.args)
+	case *cexpr.Call:
+		if f, ok := e.Fn.(*cexpr.ConvFunc); ok {
+			return ev.convCall(f, e.Args)
 		}
-		if m, ok := e.fn.(*memberExpr); ok {
-			recv, err := ev.eval(m.x)
+		if m, ok := e.Fn.(*cexpr.Member); ok {
+			recv, err := ev.eval(m.X)
 			if err != nil {
 				return Object{}, err
 			}
-			if m.arrow {
+			if m.Arrow {
 				if recv, err = ev.deref(recv); err != nil {
 					return Object{}, err
 				}
 			}
-			return ev.xmethodCall(recv, m.name, e.args)
+			return ev.xmethodCall(recv, m.Name, e.Args)
 		}
 		return Object{}, unsupported("function calls")
-	case *castExpr:
-		t, err := ev.resolveTypeSpec(e.t)
+	case *cexpr.Cast:
+		t, err := ev.resolveTypeSpec(e.Type)
 		if err != nil {
 			return Object{}, err
 		}
-		x, err := ev.eval(e.x)
+		x, err := ev.eval(e.X)
 		if err != nil {
 			return Object{}, err
 		}
 		return ev.cast(x, t)
-	case *sizeofExpr:
+	case *cexpr.Sizeof:
 		var t Type
-		if e.t != nil {
+		if e.Type != nil {
 			var err error
-			if t, err = ev.resolveTypeSpec(e.t); err != nil {
+			if t, err = ev.resolveTypeSpec(e.Type); err != nil {
 				return Object{}, err
 			}
 		} else {
-			x, err := ev.eval(e.x)
+			x, err := ev.eval(e.X)
 			if err != nil {
 				return Object{}, err
 			}
@@ -332,10 +334,10 @@ func (ev *evaluator) eval(e Expr) (Object, error) {
 			return Object{}, fmt.Errorf("sizeof of incomplete type %s", typeString(t))
 		}
 		return ev.makeInt(ev.base("unsigned long"), n), nil
-	case *unsuppExpr:
-		return Object{}, unsupported(e.what)
-	case *convFunc:
-		return Object{}, fmt.Errorf("$%s is a function: call it", e.name)
+	case *cexpr.Unsupported:
+		return Object{}, unsupported(e.What)
+	case *cexpr.ConvFunc:
+		return Object{}, fmt.Errorf("$%s is a function: call it", e.Name)
 	}
 	return Object{}, unsupported(fmt.Sprintf("expression %T", e))
 }
@@ -344,23 +346,23 @@ func noSymbol(name string) error {
 	return fmt.Errorf("No symbol %q in current context: %w", name, ErrNotFound)
 }
 
-func (ev *evaluator) intLiteral(e *intLit) Object {
-	switch e.long {
+func (ev *evaluator) intLiteral(e *cexpr.IntLit) Object {
+	switch e.Long {
 	case -1:
-		return ev.makeInt(ev.boolType(), int64(e.val))
+		return ev.makeInt(ev.boolType(), int64(e.Val))
 	case -2:
 		return ev.makeInt(ev.base("long"), 0)
 	}
-	hexOct := e.long >= 8
-	long := e.long % 8
-	v := e.val
+	hexOct := e.Long >= 8
+	long := e.Long % 8
+	v := e.Val
 	var name string
 	switch {
-	case long == 0 && !e.unsigned && v <= math.MaxInt32:
+	case long == 0 && !e.Unsigned && v <= math.MaxInt32:
 		name = "int"
-	case long == 0 && (e.unsigned || hexOct) && v <= math.MaxUint32:
+	case long == 0 && (e.Unsigned || hexOct) && v <= math.MaxUint32:
 		name = "unsigned int"
-	case !e.unsigned && v <= math.MaxInt64:
+	case !e.Unsigned && v <= math.MaxInt64:
 		name = "long"
 		if long >= 2 {
 			name = "long long"

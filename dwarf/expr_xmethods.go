@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
 
 // This file evaluates the libstdc++ "xmethods" GDB ships (operator*,
@@ -80,7 +82,7 @@ func (ev *evaluator) xmethodIndex(x Object, st *StructType, i int64) (Object, er
 }
 
 // xmethodCall evaluates recv.name(args) for the libstdc++ xmethods.
-func (ev *evaluator) xmethodCall(recv Object, name string, args []Expr) (Object, error) {
+func (ev *evaluator) xmethodCall(recv Object, name string, args []cexpr.Expr) (Object, error) {
 	recv, err := ev.deref0(recv)
 	if err != nil {
 		return Object{}, err

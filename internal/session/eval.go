@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
 
 func (s *Session) types(img *dwarf.Image) *dwarf.TypeReader {
@@ -177,7 +178,7 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error)
 
 // exprError makes an evaluation error readable and classifiable.
 func exprError(expr string, err error) error {
-	var se *dwarf.ExprSyntaxError
+	var se *cexpr.SyntaxError
 	switch {
 	case errors.As(err, &se):
 		return argErrorf("expression", "%q: %v", expr, err)
@@ -205,7 +206,7 @@ func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
 
 // parseExpr checks syntax only.
 func (s *Session) parseExpr(expr string) error {
-	_, err := dwarf.ParseExpr(expr, func(string) bool { return false })
+	_, err := cexpr.Parse(expr, func(string) bool { return false })
 	return err
 }
 

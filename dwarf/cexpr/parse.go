@@ -1,4 +1,4 @@
-package dwarf
+package cexpr
 
 import (
 	"fmt"
@@ -8,139 +8,140 @@ import (
 	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
-// ErrUnsupportedExpr is returned (wrapped with what was not supported,
-// e.g. "function calls") for valid C/C++ that the evaluator does not
-// handle; callers may hand such expressions to GDB instead.
-var ErrUnsupportedExpr = errkind.UnsupportedExpr
+// ErrUnsupported is returned (wrapped with what was not supported, e.g.
+// "assignment") for valid C/C++ that the parser accepts but no evaluator
+// handles; callers may hand such expressions to GDB instead. It is
+// errkind.UnsupportedExpr.
+var ErrUnsupported = errkind.UnsupportedExpr
 
-// ExprSyntaxError is a parse error at byte offset Pos of the expression.
-type ExprSyntaxError struct {
+// SyntaxError is a parse error at byte offset Pos of the expression.
+type SyntaxError struct {
 	Pos int
 	Msg string
 }
 
-func (e *ExprSyntaxError) Error() string {
+func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("syntax error at offset %d: %s", e.Pos, e.Msg)
 }
 
-func unsupported(what string) error { return fmt.Errorf("%w: %s", ErrUnsupportedExpr, what) }
+func unsupported(what string) error { return fmt.Errorf("%w: %s", ErrUnsupported, what) }
 
 // Expr is a parsed C/C++ expression.
 type Expr interface{ Pos() int }
 
 type (
-	identExpr struct {
-		pos  int
-		name string
+	Ident struct {
+		At   int
+		Name string
 	} // may be qualified: "geo::Shape::count_", "::g"
-	intLit struct {
-		pos      int
-		val      uint64
-		unsigned bool
-		long     int
+	IntLit struct {
+		At       int
+		Val      uint64
+		Unsigned bool
+		Long     int
 	}
-	floatLit struct {
-		pos   int
-		val   float64
-		float bool
+	FloatLit struct {
+		At    int
+		Val   float64
+		Float bool
 	}
-	charLit struct {
-		pos    int
-		val    int64
-		prefix string
+	CharLit struct {
+		At     int
+		Val    int64
+		Prefix string
 	}
-	stringLit struct {
-		pos    int
-		val    []uint64
-		prefix string
+	StringLit struct {
+		At     int
+		Val    []uint64
+		Prefix string
 	}
-	regExpr struct {
-		pos  int
-		name string
+	Register struct {
+		At   int
+		Name string
 	}
-	unaryExpr struct {
-		pos int
-		op  string
-		x   Expr
+	Unary struct {
+		At int
+		Op string
+		X  Expr
 	}
-	binaryExpr struct {
-		pos  int
-		op   string
-		x, y Expr
+	Binary struct {
+		At   int
+		Op   string
+		X, Y Expr
 	}
-	condExpr struct {
-		pos     int
-		c, x, y Expr
+	Conditional struct {
+		At      int
+		C, X, Y Expr
 	}
-	memberExpr struct {
-		pos   int
-		x     Expr
-		name  string
-		arrow bool
+	Member struct {
+		At    int
+		X     Expr
+		Name  string
+		Arrow bool
 	}
-	indexExpr struct {
-		pos  int
-		x, i Expr
+	Index struct {
+		At     int
+		X, Sub Expr
 	}
-	callExpr struct {
-		pos  int
-		fn   Expr
-		args []Expr
+	Call struct {
+		At   int
+		Fn   Expr
+		Args []Expr
 	}
-	castExpr struct {
-		pos int
-		t   *typeSpec
-		x   Expr
+	Cast struct {
+		At   int
+		Type *TypeSpec
+		X    Expr
 	}
-	sizeofExpr struct {
-		pos int
-		t   *typeSpec
-		x   Expr
+	Sizeof struct {
+		At   int
+		Type *TypeSpec
+		X    Expr
 	}
-	thisExpr struct{ pos int }
-	convFunc struct {
-		pos  int
-		name string // "_streq", "_strlen", "_memeq", "_regex"
+	This     struct{ At int }
+	ConvFunc struct {
+		At   int
+		Name string // "_streq", "_strlen", "_memeq", "_regex"
 	} // a GDB convenience function, only valid as a callee
-	unsuppExpr struct {
-		pos  int
-		what string
+	Unsupported struct {
+		At   int
+		What string
 	} // parsed but not evaluable
 )
 
-// typeSpec is a type name in a cast or sizeof: a base name and
+// TypeSpec is a type name in a cast or sizeof: a base name and
 // declarator operators applied left to right ("*", "&", "&&", "const",
 // "[N]").
-type typeSpec struct {
-	base string
-	ops  []string
+type TypeSpec struct {
+	Base string
+	Ops  []string
 }
 
-func (t *typeSpec) String() string {
-	s := t.base
-	for _, o := range t.ops {
+func (t *TypeSpec) String() string {
+	s := t.Base
+	for _, o := range t.Ops {
 		s += " " + o
 	}
 	return s
 }
 
-func (e *identExpr) Pos() int  { return e.pos }
-func (e *intLit) Pos() int     { return e.pos }
-func (e *floatLit) Pos() int   { return e.pos }
-func (e *charLit) Pos() int    { return e.pos }
-func (e *stringLit) Pos() int  { return e.pos }
-func (e *regExpr) Pos() int    { return e.pos }
-func (e *unaryExpr) Pos() int  { return e.pos }
-func (e *binaryExpr) Pos() int { return e.pos }
-func (e *condExpr) Pos() int   { return e.pos }
-func (e *memberExpr) Pos() int { return e.pos }
-func (e *indexExpr) Pos() int  { return e.pos }
-func (e *callExpr) Pos() int   { return e.pos }
-func (e *castExpr) Pos() int   { return e.pos }
-func (e *sizeofExpr) Pos() int { return e.pos }
-func (e *thisExpr) Pos() int   { return e.pos }
-func (e *unsuppExpr) Pos() int { return e.pos }
-func (e *convFunc) Pos() int   { return e.pos }
+func (e *Ident) Pos() int       { return e.At }
+func (e *IntLit) Pos() int      { return e.At }
+func (e *FloatLit) Pos() int    { return e.At }
+func (e *CharLit) Pos() int     { return e.At }
+func (e *StringLit) Pos() int   { return e.At }
+func (e *Register) Pos() int    { return e.At }
+func (e *Unary) Pos() int       { return e.At }
+func (e *Binary) Pos() int      { return e.At }
+func (e *Conditional) Pos() int { return e.At }
+func (e *Member) Pos() int      { return e.At }
+func (e *Index) Pos() int       { return e.At }
+func (e *Call) Pos() int        { return e.At }
+func (e *Cast) Pos() int        { return e.At }
+func (e *Sizeof) Pos() int      { return e.At }
+func (e *This) Pos() int        { return e.At }
+func (e *Unsupported) Pos() int { return e.At }
+func (e *ConvFunc) Pos() int    { return e.At }
 
 type parser struct {
 	toks   []token
@@ -152,10 +153,10 @@ type parser struct {
 // maxExprDepth bounds parser recursion.
 const maxExprDepth = 200
 
-// ParseExpr parses a C/C++ expression. isType, when not nil, says whether
-// an identifier (possibly qualified) names a type, which decides whether
-// "(x) y" is a cast. Errors are *ExprSyntaxError.
-func ParseExpr(src string, isType func(name string) bool) (Expr, error) {
+// Parse parses a C/C++ expression. isType, when not nil, says whether an
+// identifier (possibly qualified) names a type, which decides whether
+// "(x) y" is a cast. Errors are *SyntaxError.
+func Parse(src string, isType func(name string) bool) (Expr, error) {
 	toks, err := lex(src)
 	if err != nil {
 		return nil, err
@@ -166,7 +167,7 @@ func ParseExpr(src string, isType func(name string) bool) (Expr, error) {
 		return nil, err
 	}
 	if t := p.peek(); t.kind != tEOF {
-		return nil, &ExprSyntaxError{t.pos, fmt.Sprintf("unexpected %q", t.s)}
+		return nil, &SyntaxError{t.pos, fmt.Sprintf("unexpected %q", t.s)}
 	}
 	return e, nil
 }
@@ -194,9 +195,9 @@ func (p *parser) expect(s string) error {
 	if !p.accept(s) {
 		t := p.peek()
 		if t.kind == tEOF {
-			return &ExprSyntaxError{t.pos, fmt.Sprintf("expected %q at end of expression", s)}
+			return &SyntaxError{t.pos, fmt.Sprintf("expected %q at end of expression", s)}
 		}
-		return &ExprSyntaxError{t.pos, fmt.Sprintf("expected %q, found %q", s, t.s)}
+		return &SyntaxError{t.pos, fmt.Sprintf("expected %q, found %q", s, t.s)}
 	}
 	return nil
 }
@@ -204,7 +205,7 @@ func (p *parser) expect(s string) error {
 func (p *parser) enter() error {
 	p.depth++
 	if p.depth > maxExprDepth {
-		return &ExprSyntaxError{p.peek().pos, "expression nested too deeply"}
+		return &SyntaxError{p.peek().pos, "expression nested too deeply"}
 	}
 	return nil
 }
@@ -220,7 +221,7 @@ func (p *parser) comma() (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		x = &binaryExpr{t.pos, ",", x, y}
+		x = &Binary{t.pos, ",", x, y}
 	}
 	return x, nil
 }
@@ -238,7 +239,7 @@ func (p *parser) assign() (Expr, error) {
 		if _, err := p.assign(); err != nil {
 			return nil, err
 		}
-		return &unsuppExpr{t.pos, "assignment"}, nil
+		return &Unsupported{t.pos, "assignment"}, nil
 	}
 	return x, nil
 }
@@ -267,7 +268,7 @@ func (p *parser) cond() (Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &condExpr{t.pos, c, x, y}, nil
+	return &Conditional{t.pos, c, x, y}, nil
 }
 
 // binary operator precedence, lowest first (GDB's c-exp.y order).
@@ -294,10 +295,10 @@ func (p *parser) binary(minPrec int) (Expr, error) {
 			return nil, err
 		}
 		if t.s == ".*" || t.s == "->*" {
-			x = &unsuppExpr{t.pos, "pointer-to-member operators"}
+			x = &Unsupported{t.pos, "pointer-to-member operators"}
 			continue
 		}
-		x = &binaryExpr{t.pos, t.s, x, y}
+		x = &Binary{t.pos, t.s, x, y}
 	}
 }
 
@@ -315,13 +316,13 @@ func (p *parser) unary() (Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			return &unaryExpr{t.pos, t.s, x}, nil
+			return &Unary{t.pos, t.s, x}, nil
 		case "++", "--":
 			p.next()
 			if _, err := p.unary(); err != nil {
 				return nil, err
 			}
-			return &unsuppExpr{t.pos, "increment and decrement"}, nil
+			return &Unsupported{t.pos, "increment and decrement"}, nil
 		case "(":
 			if p.startsType(p.i + 1) {
 				p.next()
@@ -336,7 +337,7 @@ func (p *parser) unary() (Expr, error) {
 				if err != nil {
 					return nil, err
 				}
-				return &castExpr{t.pos, ts, x}, nil
+				return &Cast{t.pos, ts, x}, nil
 			}
 		}
 	}
@@ -354,18 +355,18 @@ func (p *parser) unary() (Expr, error) {
 					return nil, err
 				}
 				if t.s != "sizeof" {
-					return &unsuppExpr{t.pos, "alignof"}, nil
+					return &Unsupported{t.pos, "alignof"}, nil
 				}
-				return &sizeofExpr{t.pos, ts, nil}, nil
+				return &Sizeof{t.pos, ts, nil}, nil
 			}
 			x, err := p.unary()
 			if err != nil {
 				return nil, err
 			}
 			if t.s != "sizeof" {
-				return &unsuppExpr{t.pos, "alignof"}, nil
+				return &Unsupported{t.pos, "alignof"}, nil
 			}
-			return &sizeofExpr{t.pos, nil, x}, nil
+			return &Sizeof{t.pos, nil, x}, nil
 		case "new", "delete", "throw":
 			return nil, unsupportedSyntax(t, p)
 		}
@@ -478,8 +479,8 @@ func (p *parser) templateArgs(i int) (int, string, bool) {
 
 // typeName parses a type name: specifiers then abstract declarator
 // operators.
-func (p *parser) typeName() (*typeSpec, error) {
-	ts := &typeSpec{}
+func (p *parser) typeName() (*TypeSpec, error) {
+	ts := &TypeSpec{}
 	var words []string
 	var quals []string
 	for {
@@ -493,7 +494,7 @@ func (p *parser) typeName() (*typeSpec, error) {
 			p.next()
 			name, j := p.qualifiedAt(p.i)
 			if name == "" {
-				return nil, &ExprSyntaxError{p.peek().pos, "expected a name after " + t.s}
+				return nil, &SyntaxError{p.peek().pos, "expected a name after " + t.s}
 			}
 			p.i = j
 			if t.s == "typename" {
@@ -519,29 +520,29 @@ func (p *parser) typeName() (*typeSpec, error) {
 		break
 	}
 	if len(words) == 0 {
-		return nil, &ExprSyntaxError{p.peek().pos, "expected a type name"}
+		return nil, &SyntaxError{p.peek().pos, "expected a type name"}
 	}
-	ts.base = normalizeBaseWords(words)
-	ts.ops = append(ts.ops, quals...)
+	ts.Base = normalizeBaseWords(words)
+	ts.Ops = append(ts.Ops, quals...)
 	for {
 		t := p.peek()
 		switch {
 		case t.kind == tPunct && (t.s == "*" || t.s == "&" || t.s == "&&"):
-			ts.ops = append(ts.ops, t.s)
+			ts.Ops = append(ts.Ops, t.s)
 			p.next()
 		case t.kind == tIdent && (t.s == "const" || t.s == "volatile"):
-			ts.ops = append(ts.ops, t.s)
+			ts.Ops = append(ts.Ops, t.s)
 			p.next()
 		case t.kind == tPunct && t.s == "[":
 			p.next()
 			n := p.next()
 			if n.kind != tInt {
-				return nil, &ExprSyntaxError{n.pos, "expected an array size"}
+				return nil, &SyntaxError{n.pos, "expected an array size"}
 			}
 			if err := p.expect("]"); err != nil {
 				return nil, err
 			}
-			ts.ops = append(ts.ops, "["+n.s+"]")
+			ts.Ops = append(ts.Ops, "["+n.s+"]")
 		case t.kind == tPunct && t.s == "(":
 			return nil, unsupported("function and pointer-to-function type names")
 		default:
@@ -628,7 +629,7 @@ func (p *parser) postfix() (Expr, error) {
 			if err := p.expect("]"); err != nil {
 				return nil, err
 			}
-			x = &indexExpr{t.pos, x, i}
+			x = &Index{t.pos, x, i}
 		case ".", "->":
 			p.next()
 			n := p.next()
@@ -636,9 +637,9 @@ func (p *parser) postfix() (Expr, error) {
 				if n.kind == tPunct && n.s == "~" {
 					return nil, unsupported("destructor calls")
 				}
-				return nil, &ExprSyntaxError{n.pos, "expected a member name after " + t.s}
+				return nil, &SyntaxError{n.pos, "expected a member name after " + t.s}
 			}
-			x = &memberExpr{t.pos, x, n.s, t.s == "->"}
+			x = &Member{t.pos, x, n.s, t.s == "->"}
 		case "(":
 			p.next()
 			var args []Expr
@@ -655,10 +656,10 @@ func (p *parser) postfix() (Expr, error) {
 			if err := p.expect(")"); err != nil {
 				return nil, err
 			}
-			x = &callExpr{t.pos, x, args}
+			x = &Call{t.pos, x, args}
 		case "++", "--":
 			p.next()
-			x = &unsuppExpr{t.pos, "increment and decrement"}
+			x = &Unsupported{t.pos, "increment and decrement"}
 		default:
 			return x, nil
 		}
@@ -674,7 +675,7 @@ func (p *parser) primary() (Expr, error) {
 	t := p.peek()
 	switch t.kind {
 	case tEOF:
-		return nil, &ExprSyntaxError{t.pos, "unexpected end of expression"}
+		return nil, &SyntaxError{t.pos, "unexpected end of expression"}
 	case tInt:
 		p.next()
 		return parseIntLit(t)
@@ -683,9 +684,9 @@ func (p *parser) primary() (Expr, error) {
 		s := strings.TrimRight(t.s, "fFlL")
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil {
-			return nil, &ExprSyntaxError{t.pos, "invalid number " + t.s}
+			return nil, &SyntaxError{t.pos, "invalid number " + t.s}
 		}
-		return &floatLit{t.pos, v, strings.ContainsAny(t.s[len(s):], "fF")}, nil
+		return &FloatLit{t.pos, v, strings.ContainsAny(t.s[len(s):], "fF")}, nil
 	case tChar:
 		p.next()
 		prefix, body := splitPrefix(t.s)
@@ -694,9 +695,9 @@ func (p *parser) primary() (Expr, error) {
 			return nil, err
 		}
 		if len(cs) != 1 {
-			return nil, &ExprSyntaxError{t.pos, "character literal must hold one character"}
+			return nil, &SyntaxError{t.pos, "character literal must hold one character"}
 		}
-		return &charLit{t.pos, int64(cs[0]), prefix}, nil
+		return &CharLit{t.pos, int64(cs[0]), prefix}, nil
 	case tString:
 		p.next()
 		prefix, body := splitPrefix(t.s)
@@ -714,34 +715,34 @@ func (p *parser) primary() (Expr, error) {
 			}
 			cs = append(cs, more...)
 		}
-		return &stringLit{t.pos, cs, prefix}, nil
+		return &StringLit{t.pos, cs, prefix}, nil
 	case tDollar:
 		p.next()
 		if t.s == "" {
 			return nil, unsupported("value history")
 		}
 		if convFuncs[t.s] && p.is("(") {
-			return &convFunc{t.pos, t.s}, nil
+			return &ConvFunc{t.pos, t.s}, nil
 		}
 		if isDigit(t.s[0]) || t.s[0] == '$' || t.s[0] == '_' {
 			return nil, unsupported("value history and convenience variables")
 		}
-		return &regExpr{t.pos, t.s}, nil
+		return &Register{t.pos, t.s}, nil
 	case tIdent:
 		switch t.s {
 		case "this":
 			p.next()
-			return &thisExpr{t.pos}, nil
+			return &This{t.pos}, nil
 		case "true", "false":
 			p.next()
 			v := uint64(0)
 			if t.s == "true" {
 				v = 1
 			}
-			return &intLit{pos: t.pos, val: v, long: -1}, nil
+			return &IntLit{At: t.pos, Val: v, Long: -1}, nil
 		case "nullptr", "NULL":
 			p.next()
-			return &intLit{pos: t.pos, val: 0, long: -2}, nil
+			return &IntLit{At: t.pos, Val: 0, Long: -2}, nil
 		case "typeid", "operator", "template", "co_await", "noexcept", "decltype":
 			return nil, unsupported(t.s)
 		}
@@ -768,13 +769,13 @@ func (p *parser) primary() (Expr, error) {
 				return nil, err
 			}
 			if t.s == "dynamic_cast" {
-				return &unsuppExpr{t.pos, "dynamic_cast"}, nil
+				return &Unsupported{t.pos, "dynamic_cast"}, nil
 			}
-			return &castExpr{t.pos, ts, x}, nil
+			return &Cast{t.pos, ts, x}, nil
 		}
 		name, j := p.qualifiedAt(p.i)
 		p.i = j
-		return &identExpr{t.pos, name}, nil
+		return &Ident{t.pos, name}, nil
 	case tPunct:
 		switch t.s {
 		case "(":
@@ -791,13 +792,13 @@ func (p *parser) primary() (Expr, error) {
 			if p.toks[p.i+1].kind == tIdent {
 				name, j := p.qualifiedAt(p.i)
 				p.i = j
-				return &identExpr{t.pos, "::" + name}, nil
+				return &Ident{t.pos, "::" + name}, nil
 			}
 		case "{":
 			return nil, unsupported("brace initializers and {type} addr")
 		}
 	}
-	return nil, &ExprSyntaxError{t.pos, fmt.Sprintf("unexpected %q", t.s)}
+	return nil, &SyntaxError{t.pos, fmt.Sprintf("unexpected %q", t.s)}
 }
 
 func splitPrefix(s string) (string, string) {
@@ -807,13 +808,13 @@ func splitPrefix(s string) (string, string) {
 
 func parseIntLit(t token) (Expr, error) {
 	s := t.s
-	lit := &intLit{pos: t.pos}
+	lit := &IntLit{At: t.pos}
 	for len(s) > 0 && strings.IndexByte("uUlL", s[len(s)-1]) >= 0 {
 		switch s[len(s)-1] {
 		case 'u', 'U':
-			lit.unsigned = true
+			lit.Unsigned = true
 		default:
-			lit.long++
+			lit.Long++
 		}
 		s = s[:len(s)-1]
 	}
@@ -826,11 +827,11 @@ func parseIntLit(t token) (Expr, error) {
 	}
 	v, err := strconv.ParseUint(s, base, 64)
 	if err != nil {
-		return nil, &ExprSyntaxError{t.pos, "invalid number " + t.s}
+		return nil, &SyntaxError{t.pos, "invalid number " + t.s}
 	}
-	lit.val = v
+	lit.Val = v
 	if base != 10 {
-		lit.long += 8 // marks hex/octal: may become unsigned
+		lit.Long += 8 // marks hex/octal: may become unsigned
 	}
 	return lit, nil
 }

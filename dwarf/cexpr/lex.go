@@ -1,4 +1,4 @@
-package dwarf
+package cexpr
 
 import (
 	"fmt"
@@ -37,7 +37,7 @@ const maxExprLen = 4096
 
 func lex(src string) ([]token, error) {
 	if len(src) > maxExprLen {
-		return nil, &ExprSyntaxError{0, "expression too long"}
+		return nil, &SyntaxError{0, "expression too long"}
 	}
 	var toks []token
 	i := 0
@@ -86,7 +86,7 @@ func lex(src string) ([]token, error) {
 				}
 			}
 			if !matched {
-				return nil, &ExprSyntaxError{i, fmt.Sprintf("invalid character %q", c)}
+				return nil, &SyntaxError{i, fmt.Sprintf("invalid character %q", c)}
 			}
 		}
 	}
@@ -153,7 +153,7 @@ func scanQuoted(src string, i int) (int, error) {
 		}
 		j++
 	}
-	return 0, &ExprSyntaxError{i, "unterminated literal"}
+	return 0, &SyntaxError{i, "unterminated literal"}
 }
 
 // unescape decodes C escapes in a literal body.
@@ -168,7 +168,7 @@ func unescape(s string, pos int) ([]uint64, error) {
 		}
 		i++
 		if i >= len(s) {
-			return nil, &ExprSyntaxError{pos, "bad escape"}
+			return nil, &SyntaxError{pos, "bad escape"}
 		}
 		e := s[i]
 		i++
@@ -195,7 +195,7 @@ func unescape(s string, pos int) ([]uint64, error) {
 				j++
 			}
 			if j == i {
-				return nil, &ExprSyntaxError{pos, `\x with no digits`}
+				return nil, &SyntaxError{pos, `\x with no digits`}
 			}
 			v, _ := strconv.ParseUint(s[i:j], 16, 64)
 			out = append(out, v)

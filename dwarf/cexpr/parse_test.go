@@ -1,0 +1,187 @@
+package cexpr
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// exprString prints an AST fully parenthesised, for parser tests.
+func exprString(e Expr) string {
+	switch e := e.(type) {
+	case *Ident:
+		return e.Name
+	case *IntLit:
+		return fmt.Sprint(e.Val)
+	case *FloatLit:
+		return fmt.Sprint(e.Val)
+	case *CharLit:
+		return fmt.Sprintf("%s'%d'", e.Prefix, e.Val)
+	case *StringLit:
+		return fmt.Sprintf("%s%q", e.Prefix, fmt.Sprint(e.Val))
+	case *Register:
+		return "$" + e.Name
+	case *Unary:
+		return "(" + e.Op + exprString(e.X) + ")"
+	case *Binary:
+		return "(" + exprString(e.X) + " " + e.Op + " " + exprString(e.Y) + ")"
+	case *Conditional:
+		return "(" + exprString(e.C) + " ? " + exprString(e.X) + " : " + exprString(e.Y) + ")"
+	case *Member:
+		op := "."
+		if e.Arrow {
+			op = "->"
+		}
+		return "(" + exprString(e.X) + op + e.Name + ")"
+	case *Index:
+		return "(" + exprString(e.X) + "[" + exprString(e.Sub) + "])"
+	case *Call:
+		var as []string
+		for _, a := range e.Args {
+			as = append(as, exprString(a))
+		}
+		return "(" + exprString(e.Fn) + "(" + strings.Join(as, ", ") + "))"
+	case *Cast:
+		return "((" + e.Type.String() + ")" + exprString(e.X) + ")"
+	case *Sizeof:
+		if e.Type != nil {
+			return "sizeof(" + e.Type.String() + ")"
+		}
+		return "sizeof(" + exprString(e.X) + ")"
+	case *This:
+		return "this"
+	case *Unsupported:
+		return "<unsupported " + e.What + ">"
+	}
+	return fmt.Sprintf("%T", e)
+}
+
+func TestParse(t *testing.T) {
+	isType := func(n string) bool { return n == "node" || n == "geo::Circle" || n == "T" }
+	tests := []struct{ src, want string }{
+		{"a + b * c", "(a + (b * c))"},
+		{"a * b + c", "((a * b) + c)"},
+		{"a - b - c", "((a - b) - c)"},
+		{"a || b && c", "(a || (b && c))"},
+		{"a | b ^ c & d", "(a | (b ^ (c & d)))"},
+		{"a == b < c", "(a == (b < c))"},
+		{"a << 1 + 2", "(a << (1 + 2))"},
+		{"a ? b : c ? d : e", "(a ? b : (c ? d : e))"},
+		{"-a[1]", "(-(a[1]))"},
+		{"*p->next", "(*(p->next))"},
+		{"&s.f", "(&(s.f))"},
+		{"!x", "(!x)"},
+		{"~0", "(~0)"},
+		{"arr[1]@3", "((arr[1]) @ 3)"},
+		{"*p@n + 1", "((*p) @ (n + 1))"},
+		{"a.b.c->d[2]", "((((a.b).c)->d)[2])"},
+		{"(node *)p", "((node *)p)"},
+		{"(struct node *)p", "((struct node *)p)"},
+		{"(unsigned long)x", "((unsigned long)x)"},
+		{"(unsigned)x", "((unsigned int)x)"},
+		{"(long long int)x", "((long long)x)"},
+		{"(const char *)p", "((char const *)p)"},
+		{"(x)", "x"},
+		{"(x) + 1", "(x + 1)"},
+		{"(geo::Circle &)*s", "((geo::Circle &)(*s))"},
+		{"static_cast<long>(x)", "((long)x)"},
+		{"sizeof(int)", "sizeof(int)"},
+		{"sizeof x", "sizeof(x)"},
+		{"sizeof(node)", "sizeof(node)"},
+		{"sizeof (x)", "sizeof(x)"},
+		{"geo::Shape::count_", "geo::Shape::count_"},
+		{"::g", "::g"},
+		{"this->x", "(this->x)"},
+		{"$rip", "$rip"},
+		{"$pc + 4", "($pc + 4)"},
+		{"0x10", "16"},
+		{"010", "8"},
+		{"10u", "10"},
+		{"1.5e3", "1500"},
+		{"'A'", "'65'"},
+		{`'\n'`, "'10'"},
+		{`'\x41'`, "'65'"},
+		{`'\101'`, "'65'"},
+		{`L'x'`, "L'120'"},
+		{`"ab" "c"`, `"[97 98 99]"`},
+		{"f(1, 2)", "(f(1, 2))"},
+		{"a, b", "(a , b)"},
+		{"x = 1", "<unsupported assignment>"},
+		{"x++", "<unsupported increment and decrement>"},
+		{"true", "1"},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.src, isType)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.src, err)
+			continue
+		}
+		if got := exprString(e); got != tt.want {
+			t.Errorf("Parse(%q) = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		src string
+		pos int
+	}{
+		{"", 0},
+		{"a +", 3},
+		{"(a", 2},
+		{"a[1", 3},
+		{"a ? b", 5},
+		{"a # b", 2},
+		{"'ab'", 0},
+		{`"abc`, 0},
+		{"a.", 2},
+		{"a b", 2},
+		{"(int", 4},
+		{")", 0},
+		{"1 + * ", 6},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.src, nil)
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("Parse(%q) = %v, want *SyntaxError", tt.src, err)
+			continue
+		}
+		if se.Pos != tt.pos {
+			t.Errorf("Parse(%q): error at %d (%s), want %d", tt.src, se.Pos, se.Msg, tt.pos)
+		}
+	}
+	deep := strings.Repeat("(", 1000) + "1" + strings.Repeat(")", 1000)
+	if _, err := Parse(deep, nil); err == nil {
+		t.Errorf("Parse of 1000 nested parentheses: no error")
+	}
+}
+
+// FuzzParse: the parser never panics and fails only with the typed
+// errors.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"a + b * c", "(node *)p->next[3]@2", "sizeof(struct node)", "'\\x41'",
+		`"a\"b"`, "geo::Shape::count_", "x ? y : z", "static_cast<long>(x)", "$rip", "((((", "1e", "0x",
+		"a<b>c", "std::vector<int>::size_type", "-!~*&x", "'", "\"", "(unsigned long long int)1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := Parse(src, func(n string) bool { return len(n)%3 == 0 })
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) && !errors.Is(err, ErrUnsupported) {
+				t.Fatalf("Parse(%q): untyped error %v", src, err)
+			}
+			if se != nil && (se.Pos < 0 || se.Pos > len(src)) {
+				t.Fatalf("Parse(%q): position %d out of range", src, se.Pos)
+			}
+			return
+		}
+		if e == nil {
+			t.Fatalf("Parse(%q): nil expression without error", src)
+		}
+	})
+}
+
