@@ -262,7 +262,7 @@ func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
 func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 	err := fmt.Errorf("no symbol %q in current context: %w", name, ErrNotFound)
 	if s.f.Image != nil {
-		v, lerr := s.f.Scope().Lookup(ctx, name)
+		v, lerr := s.f.Scope().lookupGlobal(ctx, name) // Local looked in the blocks
 		if lerr == nil {
 			return s.Object(ctx, v)
 		}

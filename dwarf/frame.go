@@ -238,6 +238,12 @@ func (s *Scope) Lookup(ctx context.Context, name string) (Variable, error) {
 	if v, ok := s.lookupBlocks(ctx, name); ok {
 		return v, nil
 	}
+	return s.lookupGlobal(ctx, name)
+}
+
+// lookupGlobal finds a static of the frame's compile unit or a global of
+// its image.
+func (s *Scope) lookupGlobal(ctx context.Context, name string) (Variable, error) {
 	f := s.f
 	if f.Image == nil {
 		return Variable{}, fmt.Errorf("variable %q: %w", name, ErrNotFound)

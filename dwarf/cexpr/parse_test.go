@@ -184,4 +184,3 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
-
