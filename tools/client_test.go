@@ -94,6 +94,29 @@ func startServer(t *testing.T, env ...string) *mcpClient {
 	return &mcpClient{t: t, c: c}
 }
 
+// startLive starts a server and a live session (gdbserver) of the test
+// program prog on it.
+func startLive(t *testing.T, prog string) *mcpClient {
+	t.Helper()
+	testenv.NeedTool(t, "gdbserver")
+	exe := testenv.Prog(t, prog)
+	c := startServer(t)
+	c.ok("rr_live_start", map[string]any{"command": []string{exe}})
+	return c
+}
+
+// progress returns the parameters of every progress notification the
+// client hears from now on.
+func (m *mcpClient) progress() <-chan map[string]any {
+	got := make(chan map[string]any, 100)
+	m.c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			got <- n.Params.AdditionalFields
+		}
+	})
+	return got
+}
+
 type result struct {
 	text  string
 	isErr bool

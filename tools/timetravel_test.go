@@ -20,10 +20,7 @@ import (
 // (and what to do instead), rejects bad arguments by name, and the session
 // keeps serving.
 func TestLiveLastWrite(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "list_corrupt")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "list_corrupt")
 	c.ok("rr_continue", nil, "SIGSEGV", "list_corrupt.c:61")
 	c.fails("rr_last_write", args{"expression": "n->next"}, "needs the program's history", "rr_watchpoint_set")
 	c.fails("rr_last_write", args{"expression": "n->next", "count": 99}, "count")
@@ -282,16 +279,8 @@ func TestRecordUntilFailure(t *testing.T) {
 // row of rr_query as an MCP progress notification (mcp-go may deliver
 // them after the result, so the test waits for them with a deadline).
 func TestQueryProgress(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "counter")
-	c := startServer(t)
-	got := make(chan map[string]any, 100)
-	c.c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/progress" {
-			got <- n.Params.AdditionalFields
-		}
-	})
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "counter")
+	got := c.progress()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	var req mcp.CallToolRequest
@@ -323,16 +312,8 @@ func TestQueryProgress(t *testing.T) {
 // sends a heartbeat; the client, having heard it, cancels; the target is
 // interrupted and the session answers again.
 func TestContinueProgressCancel(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "deadlock")
-	c := startServer(t)
-	got := make(chan map[string]any, 100)
-	c.c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/progress" {
-			got <- n.Params.AdditionalFields
-		}
-	})
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "deadlock")
+	got := c.progress()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var req mcp.CallToolRequest
@@ -365,10 +346,7 @@ func TestContinueProgressCancel(t *testing.T) {
 // ends, so mcp-go sends notifications/cancelled) gets the target
 // interrupted; the session stays usable and reports where it stopped.
 func TestCancelContinue(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "deadlock")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "deadlock")
 	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 	defer cancel()
 	var req mcp.CallToolRequest
