@@ -105,17 +105,23 @@ func TestOutputs(t *testing.T) {
 	}
 }
 
+// smokeMakers returns the counter test program and a maker for each side
+// of a smoke test: GDB/MI against gdbserver, and rrmcp's tools in-process.
+func smokeMakers(t testing.TB) (counter string, makers map[string]maker) {
+	t.Helper()
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	return testenv.Prog(t, "counter"), map[string]maker{
+		"gdb":   func(ctx context.Context, exe string) (driver, error) { return newGDB(ctx, exe) },
+		"rrmcp": func(ctx context.Context, exe string) (driver, error) { return newMCPInProcess(ctx) },
+	}
+}
+
 // TestDriversSmoke runs two cases with both drivers for two repetitions:
 // GDB/MI against gdbserver and rrmcp's tools in-process (the stdio path
 // differs only in transport), so the harness cannot rot unnoticed.
 func TestDriversSmoke(t *testing.T) {
-	testenv.NeedTool(t, "gdb")
-	testenv.NeedTool(t, "gdbserver")
-	counter := testenv.Prog(t, "counter")
-	makers := map[string]maker{
-		"gdb":   func(ctx context.Context, exe string) (driver, error) { return newGDB(ctx, exe) },
-		"rrmcp": func(ctx context.Context, exe string) (driver, error) { return newMCPInProcess(ctx) },
-	}
+	counter, makers := smokeMakers(t)
 	want := map[string]string{"continue_to_breakpoint": "hit", "evaluate_member_chain": `"beta"`}
 	for _, c := range cases() {
 		w, ok := want[c.name]

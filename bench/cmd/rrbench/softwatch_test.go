@@ -5,21 +5,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestSoftWatchSmoke runs the software-watchpoint case once on each side:
 // both stop at the breakpoint after the loop, each with a software
 // watchpoint (softWatch checks GDB's wpt and rrmcp's mechanism).
 func TestSoftWatchSmoke(t *testing.T) {
-	testenv.NeedTool(t, "gdb")
-	testenv.NeedTool(t, "gdbserver")
-	counter := testenv.Prog(t, "counter")
-	makers := map[string]maker{
-		"gdb":   func(ctx context.Context, exe string) (driver, error) { return newGDB(ctx, exe) },
-		"rrmcp": func(ctx context.Context, exe string) (driver, error) { return newMCPInProcess(ctx) },
-	}
+	counter, makers := smokeMakers(t)
 	for _, c := range softWatchCases() {
 		for side, mk := range makers {
 			ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
