@@ -62,22 +62,29 @@ func BenchmarkLoadLargeAndResolve(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				found := 0
-				for _, pc := range pcs {
-					if _, ok := img.PCToLine(pc); ok {
-						found++
-					}
-					if f := img.FuncAt(pc); f != nil && f.Name != "" {
-						found++
-					}
-				}
+				resolveAll(b, img, pcs)
 				img.Close()
-				if found < len(pcs) {
-					b.Fatalf("only %d of %d lookups resolved", found, 2*len(pcs))
-				}
 			}
 			b.ReportMetric(float64(len(pcs)), "pcs/op")
 		})
+	}
+}
+
+// resolveAll resolves every pc to a line and a function in img, and fails
+// unless at least half of those lookups succeed.
+func resolveAll(b *testing.B, img *Image, pcs []uint64) {
+	b.Helper()
+	found := 0
+	for _, pc := range pcs {
+		if _, ok := img.PCToLine(pc); ok {
+			found++
+		}
+		if f := img.FuncAt(pc); f != nil && f.Name != "" {
+			found++
+		}
+	}
+	if found < len(pcs) {
+		b.Fatalf("only %d of %d lookups resolved", found, 2*len(pcs))
 	}
 }
 
@@ -85,11 +92,7 @@ func BenchmarkLoadLargeAndResolve(b *testing.B) {
 func BenchmarkPCToLineWarm(b *testing.B) {
 	path := largeBinary(b, "sqlite3")
 	pcs := samplePCs(b, path, 10000)
-	img, err := Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(b, path)
 	for _, pc := range pcs {
 		img.PCToLine(pc)
 	}
@@ -141,19 +144,8 @@ func BenchmarkLoadLargeMapped(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				found := 0
-				for _, pc := range pcs {
-					if _, ok := img.PCToLine(pc); ok {
-						found++
-					}
-					if f := img.FuncAt(pc); f != nil && f.Name != "" {
-						found++
-					}
-				}
+				resolveAll(b, img, pcs)
 				sf.Close()
-				if found < len(pcs) {
-					b.Fatalf("only %d of %d lookups resolved", found, 2*len(pcs))
-				}
 			}
 		})
 	}
@@ -165,11 +157,7 @@ func BenchmarkLoadLargeMapped(b *testing.B) {
 func BenchmarkUnwindAndLocals(b *testing.B) {
 	bin := buildTestProg(b, "gcc", "sample.c", "-g", "-O2")
 	d := stopAndDump(b, bin, []string{"stop_in_handler"})[0]
-	img, err := Open(bin)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(b, bin)
 	tgt := d.core.target(b)
 	bt, err := img.Unwind(b.Context(), tgt, d.core.regs, 0, UnwindOptions{})
 	if err != nil || len(bt.Frames) < 5 {

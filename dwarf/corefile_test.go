@@ -105,6 +105,17 @@ type core struct {
 	imgs map[string]*Image
 }
 
+// openImage opens the image at path, closing it when the test ends.
+func openImage(t testing.TB, path string) *Image {
+	t.Helper()
+	img, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { img.Close() })
+	return img
+}
+
 func openCore(t testing.TB, path string) *core {
 	t.Helper()
 	f, err := corefile.Open(path)
