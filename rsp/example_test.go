@@ -46,15 +46,15 @@ func exampleServer() (addr string, stop func()) {
 	return ln.Addr().String(), func() { ln.Close(); <-done }
 }
 
-// exampleClient dials a fresh exampleServer with opts. On failure it
-// prints the error and returns a nil client; done closes the client (if
-// any) and stops the server.
+// exampleClient dials a fresh exampleServer with opts (panicking if it
+// cannot, as exampleServer does); done closes the client and stops the
+// server.
 func exampleClient(ctx context.Context, opts rsp.Options) (c *rsp.Client, done func()) {
 	addr, stop := exampleServer()
 	c, err := rsp.Dial(ctx, addr, opts)
 	if err != nil {
-		fmt.Println(err)
-		return nil, stop
+		stop()
+		panic(err)
 	}
 	return c, func() { c.Close(); stop() }
 }
@@ -85,9 +85,6 @@ func ExampleClient_ReadMemory() {
 	ctx := context.Background()
 	c, done := exampleClient(ctx, rsp.Options{})
 	defer done()
-	if c == nil {
-		return
-	}
 	buf := make([]byte, 8)
 	n, err := c.ReadMemory(ctx, 0x601040, buf)
 	fmt.Println(n, err, buf)
@@ -99,9 +96,6 @@ func ExampleClient_Continue() {
 	ctx := context.Background()
 	c, done := exampleClient(ctx, rsp.Options{})
 	defer done()
-	if c == nil {
-		return
-	}
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, 0x401100, 0); err != nil {
 		fmt.Println(err)
 		return
@@ -119,9 +113,6 @@ func ExampleClient_ReverseContinue() {
 	ctx := context.Background()
 	c, done := exampleClient(ctx, rsp.Options{})
 	defer done()
-	if c == nil {
-		return
-	}
 	st, err := c.ReverseContinue(ctx)
 	fmt.Println(st.Direction, st.AtHistoryStart, err)
 	// Output:
@@ -132,9 +123,6 @@ func ExampleClient_When() {
 	ctx := context.Background()
 	c, done := exampleClient(ctx, rsp.Options{RRVersion: "5.9.0"})
 	defer done()
-	if c == nil {
-		return
-	}
 	ev, err := c.When(ctx)
 	fmt.Println(ev, err)
 	// Output:
@@ -145,9 +133,6 @@ func ExampleClient_Exchange() {
 	ctx := context.Background()
 	c, done := exampleClient(ctx, rsp.Options{})
 	defer done()
-	if c == nil {
-		return
-	}
 	reply, err := c.Exchange(ctx, "qC", false)
 	fmt.Printf("%q %v\n", reply, err)
 	_, err = c.Exchange(ctx, "qGetTLSAddr:p3e8.3e8,0,0", false)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,19 +10,12 @@ import (
 // both stop at the breakpoint after the loop, each with a software
 // watchpoint (softWatch checks GDB's wpt and rrmcp's mechanism).
 func TestSoftWatchSmoke(t *testing.T) {
-	counter, makers := smokeMakers(t)
+	run := smokeSides(t)
 	for _, c := range softWatchCases() {
-		for side, mk := range makers {
-			ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
-			m, err := c.run(ctx, counter, mk, 1)
-			cancel()
-			if err != nil {
-				t.Errorf("%s/%s: %v", c.name, side, err)
-				continue
-			}
+		run(c, 120*time.Second, 1, func(where string, m measurement) {
 			if len(m.durs) != 1 || !strings.Contains(m.check, "main:74") {
-				t.Errorf("%s/%s: %d samples, returned %q; want 1 sample and a stop in main:74", c.name, side, len(m.durs), m.check)
+				t.Errorf("%s: %d samples, returned %q; want 1 sample and a stop in main:74", where, len(m.durs), m.check)
 			}
-		}
+		})
 	}
 }
