@@ -23,12 +23,7 @@ func largeBinary(b *testing.B, name string) string {
 
 // samplePCs picks n pcs spread over the function symbols of an ELF file.
 func samplePCs(b *testing.B, path string, n int) []uint64 {
-	f, err := elf.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
+	syms, err := openELF(b, path).Symbols()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -52,18 +47,28 @@ func samplePCs(b *testing.B, path string, n int) []uint64 {
 // BenchmarkLoadLargeAndResolve opens a large binary cold and resolves
 // 10,000 pcs to file:line and function (issue 3).
 func BenchmarkLoadLargeAndResolve(b *testing.B) {
+	benchLoadAndResolve(b, func(b *testing.B, path string) (*Image, func() error) {
+		img, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return img, img.Close
+	})
+}
+
+// benchLoadAndResolve times, for each large binary, loading it cold with
+// load (which returns the image and what closes it) and resolving 10,000
+// of its pcs with resolveAll.
+func benchLoadAndResolve(b *testing.B, load func(b *testing.B, path string) (*Image, func() error)) {
 	for _, name := range []string{"sqlite3", "stl/stl"} {
 		b.Run(filepath.Base(name), func(b *testing.B) {
 			path := largeBinary(b, name)
 			pcs := samplePCs(b, path, 10000)
 			b.ResetTimer()
 			for b.Loop() {
-				img, err := Open(path)
-				if err != nil {
-					b.Fatal(err)
-				}
+				img, closeImg := load(b, path)
 				resolveAll(b, img, pcs)
-				img.Close()
+				closeImg()
 			}
 			b.ReportMetric(float64(len(pcs)), "pcs/op")
 		})
@@ -126,29 +131,21 @@ func BenchmarkLineToAddrsCold(b *testing.B) {
 // DWARF of package symbols' memory-mapped file (LoadFrom): no section
 // copies.
 func BenchmarkLoadLargeMapped(b *testing.B) {
-	for _, name := range []string{"sqlite3", "stl/stl"} {
-		b.Run(filepath.Base(name), func(b *testing.B) {
-			path := largeBinary(b, name)
-			pcs := samplePCs(b, path, 10000)
-			b.ResetTimer()
-			for b.Loop() {
-				sf, err := symbols.Open(path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				dw, err := sf.DWARF()
-				if err != nil {
-					b.Fatal(err)
-				}
-				img, err := LoadFrom(Sources{Exe: sf.ELF(), DWARF: dw, Section: sf.SectionData})
-				if err != nil {
-					b.Fatal(err)
-				}
-				resolveAll(b, img, pcs)
-				sf.Close()
-			}
-		})
-	}
+	benchLoadAndResolve(b, func(b *testing.B, path string) (*Image, func() error) {
+		sf, err := symbols.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dw, err := sf.DWARF()
+		if err != nil {
+			b.Fatal(err)
+		}
+		img, err := LoadFrom(Sources{Exe: sf.ELF(), DWARF: dw, Section: sf.SectionData})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return img, sf.Close
+	})
 }
 
 // BenchmarkUnwindAndLocals measures one stop's worth of work on warm

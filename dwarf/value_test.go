@@ -157,10 +157,7 @@ func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 		}
 	}
 	s := &gdbStop{bin: bin, printed: printed, mem: &coreMem{}, core: core}
-	if s.exe, err = elf.Open(bin); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.exe.Close() })
+	s.exe = openELF(t, bin)
 	if s.d, err = s.exe.DWARF(); err != nil {
 		t.Fatal(err)
 	}
@@ -175,12 +172,7 @@ func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 			s.bias = mainAddr - sym.Value
 		}
 	}
-	cf, err := elf.Open(core)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cf.Close() })
-	if err := s.mem.add(cf, 0); err != nil {
+	if err := s.mem.add(openELF(t, core), 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.mem.add(s.exe, s.bias); err != nil {
