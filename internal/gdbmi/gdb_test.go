@@ -131,6 +131,17 @@ func startTarget(t *testing.T, ctx context.Context, exe string) *target {
 	return &target{c: c}
 }
 
+// relayConfig is the configuration of a relay to the target: it forwards
+// to the target's client, reports its last stop and its multiprocess mode.
+func (tg *target) relayConfig() relay.Config {
+	stop := func() string {
+		tg.mu.Lock()
+		defer tg.mu.Unlock()
+		return tg.c.LastStop().Raw
+	}
+	return relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu), Stop: stop, Multiprocess: tg.c.Multiprocess()}
+}
+
 // startOverRelay starts GDB on exe connected to a relay r with cfg; done
 // closes GDB, then the relay.
 func startOverRelay(t *testing.T, ctx context.Context, exe string, cfg relay.Config) (g *GDB, r *relay.Relay, done func()) {
@@ -161,12 +172,7 @@ func TestEvaluateThroughRelay(t *testing.T) {
 	tg.runTo(t, ctx, stopHere)
 	before := tg.regs(t, ctx)
 
-	stop := func() string {
-		tg.mu.Lock()
-		defer tg.mu.Unlock()
-		return tg.c.LastStop().Raw
-	}
-	g, r, done := startOverRelay(t, ctx, exe, relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu), Stop: stop, Multiprocess: tg.c.Multiprocess()})
+	g, r, done := startOverRelay(t, ctx, exe, tg.relayConfig())
 	defer done()
 	tg.mu.Lock()
 	tid := tg.c.LastStop().Thread.String()
@@ -427,8 +433,7 @@ func TestEvaluateThreads(t *testing.T) {
 	main := worker
 	main.Tid = worker.Pid
 
-	g, _, done := startOverRelay(t, ctx, exe, relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu), Multiprocess: tg.c.Multiprocess(),
-		Stop: func() string { tg.mu.Lock(); defer tg.mu.Unlock(); return tg.c.LastStop().Raw }})
+	g, _, done := startOverRelay(t, ctx, exe, tg.relayConfig())
 	defer done()
 
 	pc := func(tid string, frame int) uint64 {
