@@ -36,10 +36,8 @@ func TestLiveNullDeref(t *testing.T) {
 }
 
 func TestLiveStepping(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
+	c := startLive(t, "counter")
 	prog := testenv.Prog(t, "counter")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
 	c.ok("rr_breakpoint_set", args{"location": "counter.c:76"}, "counter.c:76")
 	c.ok("rr_continue", nil, "breakpoint #1", "counter.c:76")
 	c.ok("rr_step", nil, "chain", "counter.c:49")

@@ -175,11 +175,9 @@ func gdbDprintf(t *testing.T, prog, loc, expr string) []string {
 // (limit + cursor), equals GDB's dprintf; a condition keeps one row; a
 // writes query lists each change of sq.
 func TestLiveQueryCalls(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
+	c := startLive(t, "counter")
 	prog := testenv.Prog(t, "counter")
 	want := gdbDprintf(t, prog, "square", "x")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
 	var got []string
 	rows := func(r result) []any { return r.data["result"].(map[string]any)["rows"].([]any) }
 	r := c.ok("rr_query", args{"kind": "calls", "function": "square", "collect": []string{"x"}, "limit": 2}, "#1", "#2", "cursor=3")
@@ -439,10 +437,8 @@ func gdbLineHits(t *testing.T, prog, file string, lines []int) map[int]int {
 // TestLiveQueryLines: per-line hit counts of walk() (a loop over a list)
 // equal GDB's breakpoint hit counts for the same lines.
 func TestLiveQueryLines(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
+	c := startLive(t, "counter")
 	prog := testenv.Prog(t, "counter")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
 	r := c.ok("rr_query", args{"kind": "lines", "function": "walk"}, "line", "hits", "exited")
 	got := map[int]int{}
 	var lines []int
@@ -471,11 +467,9 @@ func TestLiveQueryLines(t *testing.T) {
 // arguments, equal to GDB's dprintf; the row whose idx is -1 is row 14;
 // a condition idx < 0 keeps exactly that call.
 func TestLiveQueryBadArg(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
+	c := startLive(t, "bad_arg")
 	prog := testenv.Prog(t, "bad_arg")
 	want := gdbDprintf(t, prog, "price", "idx")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
 	r := c.ok("rr_query", args{"kind": "calls", "function": "price", "collect": []string{"idx", "qty"}, "limit": 100}, "#14", "idx=-1", "exited")
 	var got []string
 	bad := 0
