@@ -23,12 +23,7 @@ func largeBinary(b *testing.B, name string) string {
 
 // samplePCs picks n pcs spread over the function symbols of an ELF file.
 func samplePCs(b *testing.B, path string, n int) []uint64 {
-	f, err := elf.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
+	syms, err := openELF(b, path).Symbols()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -52,32 +47,49 @@ func samplePCs(b *testing.B, path string, n int) []uint64 {
 // BenchmarkLoadLargeAndResolve opens a large binary cold and resolves
 // 10,000 pcs to file:line and function (issue 3).
 func BenchmarkLoadLargeAndResolve(b *testing.B) {
+	benchLoadAndResolve(b, func(b *testing.B, path string) (*Image, func() error) {
+		img, err := Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return img, img.Close
+	})
+}
+
+// benchLoadAndResolve times, for each large binary, loading it cold with
+// load (which returns the image and what closes it) and resolving 10,000
+// of its pcs with resolveAll.
+func benchLoadAndResolve(b *testing.B, load func(b *testing.B, path string) (*Image, func() error)) {
 	for _, name := range []string{"sqlite3", "stl/stl"} {
 		b.Run(filepath.Base(name), func(b *testing.B) {
 			path := largeBinary(b, name)
 			pcs := samplePCs(b, path, 10000)
 			b.ResetTimer()
 			for b.Loop() {
-				img, err := Open(path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				found := 0
-				for _, pc := range pcs {
-					if _, ok := img.PCToLine(pc); ok {
-						found++
-					}
-					if f := img.FuncAt(pc); f != nil && f.Name != "" {
-						found++
-					}
-				}
-				img.Close()
-				if found < len(pcs) {
-					b.Fatalf("only %d of %d lookups resolved", found, 2*len(pcs))
-				}
+				img, closeImg := load(b, path)
+				resolveAll(b, img, pcs)
+				closeImg()
 			}
 			b.ReportMetric(float64(len(pcs)), "pcs/op")
 		})
+	}
+}
+
+// resolveAll resolves every pc to a line and a function in img, and fails
+// unless at least half of those lookups succeed.
+func resolveAll(b *testing.B, img *Image, pcs []uint64) {
+	b.Helper()
+	found := 0
+	for _, pc := range pcs {
+		if _, ok := img.PCToLine(pc); ok {
+			found++
+		}
+		if f := img.FuncAt(pc); f != nil && f.Name != "" {
+			found++
+		}
+	}
+	if found < len(pcs) {
+		b.Fatalf("only %d of %d lookups resolved", found, 2*len(pcs))
 	}
 }
 
@@ -85,11 +97,7 @@ func BenchmarkLoadLargeAndResolve(b *testing.B) {
 func BenchmarkPCToLineWarm(b *testing.B) {
 	path := largeBinary(b, "sqlite3")
 	pcs := samplePCs(b, path, 10000)
-	img, err := Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(b, path)
 	for _, pc := range pcs {
 		img.PCToLine(pc)
 	}
@@ -123,40 +131,21 @@ func BenchmarkLineToAddrsCold(b *testing.B) {
 // DWARF of package symbols' memory-mapped file (LoadFrom): no section
 // copies.
 func BenchmarkLoadLargeMapped(b *testing.B) {
-	for _, name := range []string{"sqlite3", "stl/stl"} {
-		b.Run(filepath.Base(name), func(b *testing.B) {
-			path := largeBinary(b, name)
-			pcs := samplePCs(b, path, 10000)
-			b.ResetTimer()
-			for b.Loop() {
-				sf, err := symbols.Open(path)
-				if err != nil {
-					b.Fatal(err)
-				}
-				dw, err := sf.DWARF()
-				if err != nil {
-					b.Fatal(err)
-				}
-				img, err := LoadFrom(Sources{Exe: sf.ELF(), DWARF: dw, Section: sf.SectionData})
-				if err != nil {
-					b.Fatal(err)
-				}
-				found := 0
-				for _, pc := range pcs {
-					if _, ok := img.PCToLine(pc); ok {
-						found++
-					}
-					if f := img.FuncAt(pc); f != nil && f.Name != "" {
-						found++
-					}
-				}
-				sf.Close()
-				if found < len(pcs) {
-					b.Fatalf("only %d of %d lookups resolved", found, 2*len(pcs))
-				}
-			}
-		})
-	}
+	benchLoadAndResolve(b, func(b *testing.B, path string) (*Image, func() error) {
+		sf, err := symbols.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		dw, err := sf.DWARF()
+		if err != nil {
+			b.Fatal(err)
+		}
+		img, err := LoadFrom(Sources{Exe: sf.ELF(), DWARF: dw, Section: sf.SectionData})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return img, sf.Close
+	})
 }
 
 // BenchmarkUnwindAndLocals measures one stop's worth of work on warm
@@ -165,11 +154,7 @@ func BenchmarkLoadLargeMapped(b *testing.B) {
 func BenchmarkUnwindAndLocals(b *testing.B) {
 	bin := buildTestProg(b, "gcc", "sample.c", "-g", "-O2")
 	d := stopAndDump(b, bin, []string{"stop_in_handler"})[0]
-	img, err := Open(bin)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(b, bin)
 	tgt := d.core.target(b)
 	bt, err := img.Unwind(b.Context(), tgt, d.core.regs, 0, UnwindOptions{})
 	if err != nil || len(bt.Frames) < 5 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"debug/elf"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -103,6 +104,30 @@ type core struct {
 	*corefile.File
 	regs Regs
 	imgs map[string]*Image
+}
+
+// mustOpen opens path with open, failing the test on an error, and closes
+// what it opened when the test ends.
+func mustOpen[T io.Closer](t testing.TB, open func(string) (T, error), path string) T {
+	t.Helper()
+	v, err := open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	return v
+}
+
+// openELF opens the ELF file at path until the test ends.
+func openELF(t testing.TB, path string) *elf.File {
+	t.Helper()
+	return mustOpen(t, elf.Open, path)
+}
+
+// openImage opens the image at path until the test ends.
+func openImage(t testing.TB, path string) *Image {
+	t.Helper()
+	return mustOpen(t, Open, path)
 }
 
 func openCore(t testing.TB, path string) *core {

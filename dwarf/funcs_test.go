@@ -34,11 +34,7 @@ func funcNames(fs []*Function) []string {
 func TestCPlusPlusNames(t *testing.T) {
 	for _, opt := range []string{"-O0", "-O2"} {
 		bin := buildTestProg(t, "g++", "shapes.cpp", "-g", opt)
-		img, err := Open(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer img.Close()
+		img := openImage(t, bin)
 		checked := 0
 		for _, f := range img.Functions() {
 			if f.LinkageName == "" || !strings.HasSuffix(f.DeclFile, "shapes.cpp") {
@@ -91,11 +87,7 @@ func TestCPlusPlusNames(t *testing.T) {
 // gdb resolves "break helper" to the same addresses.
 func TestInlinedCopies(t *testing.T) {
 	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O2")
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	copies := img.InlinedCopies("helper")
 	if len(copies) == 0 {
 		t.Fatal("no inlined copies of helper at -O2")
@@ -226,11 +218,7 @@ func FuzzCFI(f *testing.F) {
 // pc), both ranges belong to the function, and the cold part maps to it.
 func TestHotColdFunction(t *testing.T) {
 	bin := buildTestProg(t, "g++", "shapes.cpp", "-g", "-O2")
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	for _, name := range []string{"main", "checked"} {
 		fs := img.FuncsByName(name)
 		if len(fs) != 1 {
@@ -259,11 +247,7 @@ func TestHotColdFunction(t *testing.T) {
 // TestPLTSymbols names PLT stubs like gdb ("puts@plt").
 func TestPLTSymbols(t *testing.T) {
 	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O0")
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	out := runGDB(t, bin, "info symbol 'printf@plt'", "print &'printf@plt'")
 	m := regexp.MustCompile(`0x([0-9a-f]+) <printf@plt>`).FindStringSubmatch(out)
 	if m == nil {
@@ -282,17 +266,9 @@ func TestPLTSymbols(t *testing.T) {
 // goroutines at once (run with -race).
 func TestConcurrentLookups(t *testing.T) {
 	bin := buildTestProg(t, "g++", "shapes.cpp", "-g", "-O2")
-	ref, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ref.Close()
+	ref := openImage(t, bin)
 	fns := ref.Functions()
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	done := make(chan string)
 	for g := 0; g < 4; g++ {
 		go func() {
@@ -349,11 +325,7 @@ func TestCanonicalCxxName(t *testing.T) {
 func TestCPlusPlusGlobals(t *testing.T) {
 	for _, opt := range []string{"-O0", "-O2", "-gdwarf-4"} {
 		bin := buildTestProg(t, "g++", "shapes.cpp", "-g", opt)
-		img, err := Open(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer img.Close()
+		img := openImage(t, bin)
 		want, ok := img.SymbolAddr("_ZN3geo5Shape5countE")
 		if !ok {
 			// data symbols are not in the function symbol table: read it

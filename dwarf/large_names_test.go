@@ -22,11 +22,7 @@ func TestLargeCPlusPlusNames(t *testing.T) {
 	if os.Getenv("RRMCP_LARGE") == "" {
 		t.Skip("slow (indexes a 126 MB binary, ~15 s): set RRMCP_LARGE=1")
 	}
-	img, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, path)
 	total, bad := 0, 0
 	seen := map[string]bool{}
 	for _, f := range img.Functions() {

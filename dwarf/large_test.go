@@ -26,11 +26,7 @@ func TestLargeBinaryLocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: evaluates every location of a 5 MB binary")
 	}
-	img, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, path)
 	var regs Regs
 	for r := 0; r < NumRegs; r++ {
 		regs.Set(r, 0x7ff000001000+uint64(r)*8)

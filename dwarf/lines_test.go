@@ -28,7 +28,22 @@ func gdbScript(t *testing.T, bin string, cmds []string) string {
 	return runGDB(t, bin, "source "+p)
 }
 
-var lineTestProgs = []struct{ cc, src, opt string }{
+// lineTestProg is a test program built with -g and its options opt.
+type lineTestProg struct{ cc, src, opt string }
+
+// forLineTestProgs runs f in a subtest for each of lineTestProgs, built and
+// opened.
+func forLineTestProgs(t *testing.T, f func(t *testing.T, p lineTestProg, bin string, img *Image)) {
+	t.Helper()
+	for _, p := range lineTestProgs {
+		t.Run(p.src+p.opt, func(t *testing.T) {
+			bin := buildTestProg(t, p.cc, p.src, append([]string{"-g"}, strings.Fields(p.opt)...)...)
+			f(t, p, bin, openImage(t, bin))
+		})
+	}
+}
+
+var lineTestProgs = []lineTestProg{
 	{"gcc", "sample.c", "-O0"},
 	{"gcc", "sample.c", "-O2"},
 	{"g++", "shapes.cpp", "-O0"},
@@ -39,187 +54,163 @@ var lineTestProgs = []struct{ cc, src, opt string }{
 // TestFunctionBreakpointsMatchGDB compares BreakpointAddr (prologue
 // skipping) for every function with gdb's "break FUNCTION".
 func TestFunctionBreakpointsMatchGDB(t *testing.T) {
-	for _, p := range lineTestProgs {
-		t.Run(p.src+p.opt, func(t *testing.T) {
-			bin := buildTestProg(t, p.cc, p.src, append([]string{"-g"}, strings.Fields(p.opt)...)...)
-			img, err := Open(bin)
-			if err != nil {
-				t.Fatal(err)
+	forLineTestProgs(t, func(t *testing.T, p lineTestProg, bin string, img *Image) {
+		var fns []*Function
+		for _, f := range img.Functions() {
+			if filepath.Base(f.DeclFile) == p.src && f.Name != "" && !strings.Contains(f.Name, "~") && !strings.Contains(f.Name, "(anonymous") {
+				fns = append(fns, f)
 			}
-			defer img.Close()
-			var fns []*Function
-			for _, f := range img.Functions() {
-				if filepath.Base(f.DeclFile) == p.src && f.Name != "" && !strings.Contains(f.Name, "~") && !strings.Contains(f.Name, "(anonymous") {
-					fns = append(fns, f)
-				}
+		}
+		if len(fns) < 5 {
+			t.Fatalf("only %d functions found in %s", len(fns), p.src)
+		}
+		var cmds []string
+		for _, f := range fns {
+			cmds = append(cmds, "break '"+f.Name+"'")
+		}
+		out := gdbScript(t, bin, cmds)
+		single := map[int][]string{}
+		for _, m := range bpRe.FindAllStringSubmatch(out, -1) {
+			n, _ := strconv.Atoi(m[1])
+			single[n] = m
+		}
+		checked := 0
+		for i, f := range fns {
+			m, ok := single[i+1]
+			if !ok {
+				continue // several locations (e.g. constructors); covered by name lookup tests
 			}
-			if len(fns) < 5 {
-				t.Fatalf("only %d functions found in %s", len(fns), p.src)
+			checked++
+			addr, le := img.BreakpointAddr(f)
+			want, _ := strconv.ParseUint(m[2][2:], 16, 64)
+			line, _ := strconv.Atoi(m[4])
+			if addr != want || le.Line != line {
+				t.Errorf("break %s: got %#x line %d, gdb %#x line %d", f.Name, addr, le.Line, want, line)
 			}
-			var cmds []string
-			for _, f := range fns {
-				cmds = append(cmds, "break '"+f.Name+"'")
-			}
-			out := gdbScript(t, bin, cmds)
-			single := map[int][]string{}
-			for _, m := range bpRe.FindAllStringSubmatch(out, -1) {
-				n, _ := strconv.Atoi(m[1])
-				single[n] = m
-			}
-			checked := 0
-			for i, f := range fns {
-				m, ok := single[i+1]
-				if !ok {
-					continue // several locations (e.g. constructors); covered by name lookup tests
-				}
-				checked++
-				addr, le := img.BreakpointAddr(f)
-				want, _ := strconv.ParseUint(m[2][2:], 16, 64)
-				line, _ := strconv.Atoi(m[4])
-				if addr != want || le.Line != line {
-					t.Errorf("break %s: got %#x line %d, gdb %#x line %d", f.Name, addr, le.Line, want, line)
-				}
-			}
-			if checked < len(fns)/2 {
-				t.Errorf("only %d of %d functions had a single gdb location:\n%s", checked, len(fns), out)
-			}
-			t.Logf("%d functions agree with gdb", checked)
-		})
-	}
+		}
+		if checked < len(fns)/2 {
+			t.Errorf("only %d of %d functions had a single gdb location:\n%s", checked, len(fns), out)
+		}
+		t.Logf("%d functions agree with gdb", checked)
+	})
 }
 
 // TestLineBreakpointsMatchGDB compares LineToAddrs with gdb's locations
 // for "break FILE:LINE" on every line of the source.
 func TestLineBreakpointsMatchGDB(t *testing.T) {
-	for _, p := range lineTestProgs {
-		t.Run(p.src+p.opt, func(t *testing.T) {
-			bin := buildTestProg(t, p.cc, p.src, append([]string{"-g"}, strings.Fields(p.opt)...)...)
-			img, err := Open(bin)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer img.Close()
-			src, err := os.ReadFile(filepath.Join("testdata", p.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			nlines := strings.Count(string(src), "\n")
-			var cmds []string
-			for l := 1; l <= nlines; l++ {
-				cmds = append(cmds, fmt.Sprintf("echo @@%d\\n", l), fmt.Sprintf("break %s:%d", p.src, l))
-			}
-			cmds = append(cmds, "echo @@end\\n", "info breakpoints")
-			out := gdbScript(t, bin, cmds)
-			ib := out[strings.LastIndex(out, "@@end"):]
-			locs := map[int][]string{}
-			for _, m := range ibLocRe.FindAllStringSubmatch(ib, -1) {
+	forLineTestProgs(t, func(t *testing.T, p lineTestProg, bin string, img *Image) {
+		src, err := os.ReadFile(filepath.Join("testdata", p.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nlines := strings.Count(string(src), "\n")
+		var cmds []string
+		for l := 1; l <= nlines; l++ {
+			cmds = append(cmds, fmt.Sprintf("echo @@%d\\n", l), fmt.Sprintf("break %s:%d", p.src, l))
+		}
+		cmds = append(cmds, "echo @@end\\n", "info breakpoints")
+		out := gdbScript(t, bin, cmds)
+		ib := out[strings.LastIndex(out, "@@end"):]
+		locs := map[int][]string{}
+		for _, m := range ibLocRe.FindAllStringSubmatch(ib, -1) {
+			n, _ := strconv.Atoi(m[1])
+			locs[n] = append(locs[n], m[2]+":"+m[4])
+		}
+		segs := strings.Split(out[:strings.LastIndex(out, "@@end")], "@@")[1:]
+		agree, total := 0, 0
+		for l := 1; l <= nlines; l++ {
+			seg := segs[l-1]
+			var want []string
+			if m := regexp.MustCompile(`Breakpoint (\d+) at`).FindStringSubmatch(seg); m != nil {
 				n, _ := strconv.Atoi(m[1])
-				locs[n] = append(locs[n], m[2]+":"+m[4])
+				want = locs[n]
 			}
-			segs := strings.Split(out[:strings.LastIndex(out, "@@end")], "@@")[1:]
-			agree, total := 0, 0
-			for l := 1; l <= nlines; l++ {
-				seg := segs[l-1]
-				var want []string
-				if m := regexp.MustCompile(`Breakpoint (\d+) at`).FindStringSubmatch(seg); m != nil {
-					n, _ := strconv.Atoi(m[1])
-					want = locs[n]
-				}
-				las, err := img.LineToAddrs(p.src, l)
-				if err != nil && want == nil {
-					continue
-				}
-				var got []string
-				for _, la := range las {
-					got = append(got, fmt.Sprintf("0x%016x:%d", la.Addr, la.Line))
-				}
-				slices.Sort(got)
-				slices.Sort(want)
-				total++
-				if slices.Equal(got, want) {
-					agree++
-				} else {
-					t.Errorf("break %s:%d: got %v, gdb %v (%s)", p.src, l, got, want, strings.TrimSpace(seg))
-				}
+			las, err := img.LineToAddrs(p.src, l)
+			if err != nil && want == nil {
+				continue
 			}
-			// every line gdb resolves exactly is one LinesWithCode lists
-			code := map[int]bool{}
-			for _, l := range img.LinesWithCode(p.src) {
-				code[l] = true
+			var got []string
+			for _, la := range las {
+				got = append(got, fmt.Sprintf("0x%016x:%d", la.Addr, la.Line))
 			}
-			for l := 1; l <= nlines; l++ {
-				las, err := img.LineToAddrs(p.src, l)
-				exact := err == nil && slices.ContainsFunc(las, func(la LineAddr) bool { return la.Line == l })
-				if exact && !code[l] {
-					t.Errorf("line %d has code but LinesWithCode omits it", l)
-				}
+			slices.Sort(got)
+			slices.Sort(want)
+			total++
+			if slices.Equal(got, want) {
+				agree++
+			} else {
+				t.Errorf("break %s:%d: got %v, gdb %v (%s)", p.src, l, got, want, strings.TrimSpace(seg))
 			}
-			if total < 10 {
-				t.Fatalf("only %d lines resolved", total)
+		}
+		// every line gdb resolves exactly is one LinesWithCode lists
+		code := map[int]bool{}
+		for _, l := range img.LinesWithCode(p.src) {
+			code[l] = true
+		}
+		for l := 1; l <= nlines; l++ {
+			las, err := img.LineToAddrs(p.src, l)
+			exact := err == nil && slices.ContainsFunc(las, func(la LineAddr) bool { return la.Line == l })
+			if exact && !code[l] {
+				t.Errorf("line %d has code but LinesWithCode omits it", l)
 			}
-			t.Logf("%d/%d lines agree with gdb", agree, total)
-		})
-	}
+		}
+		if total < 10 {
+			t.Fatalf("only %d lines resolved", total)
+		}
+		t.Logf("%d/%d lines agree with gdb", agree, total)
+	})
 }
 
 // TestPCToLineMatchesGDB compares PCToLine with gdb's "info line *ADDR"
 // at every row address and one address inside each row.
 func TestPCToLineMatchesGDB(t *testing.T) {
-	for _, p := range lineTestProgs {
-		t.Run(p.src+p.opt, func(t *testing.T) {
-			bin := buildTestProg(t, p.cc, p.src, append([]string{"-g"}, strings.Fields(p.opt)...)...)
-			img, err := Open(bin)
-			if err != nil {
-				t.Fatal(err)
+	forLineTestProgs(t, func(t *testing.T, p lineTestProg, bin string, img *Image) {
+		var addrs []uint64
+		for _, f := range img.Functions() {
+			if filepath.Base(f.DeclFile) != p.src {
+				continue
 			}
-			defer img.Close()
-			var addrs []uint64
-			for _, f := range img.Functions() {
-				if filepath.Base(f.DeclFile) != p.src {
-					continue
-				}
-				for _, r := range f.Ranges {
-					for a := r[0]; a < r[1]; a += 3 {
-						addrs = append(addrs, a)
-					}
+			for _, r := range f.Ranges {
+				for a := r[0]; a < r[1]; a += 3 {
+					addrs = append(addrs, a)
 				}
 			}
-			if len(addrs) > 1500 {
-				addrs = addrs[:1500]
-			}
-			var cmds []string
-			for _, a := range addrs {
-				cmds = append(cmds, fmt.Sprintf("echo @%x\\n", a), fmt.Sprintf("info line *0x%x", a))
-			}
-			out := gdbScript(t, bin, cmds)
-			parts := strings.Split(out, "@")[1:]
-			if len(parts) != len(addrs) {
-				t.Fatalf("%d gdb answers for %d addresses", len(parts), len(addrs))
-			}
-			bad := 0
-			for i, a := range addrs {
-				m := infoLine.FindStringSubmatch(parts[i])
-				le, ok := img.PCToLine(a)
-				if m == nil {
-					if ok {
-						t.Errorf("%#x: got %s:%d, gdb has no line: %s", a, le.File, le.Line, parts[i])
-						bad++
-					}
-					continue
-				}
-				line, _ := strconv.Atoi(m[1])
-				start, _ := strconv.ParseUint(m[3][2:], 16, 64)
-				if !ok || le.Line != line || le.File != m[2] || le.Addr != start {
-					t.Errorf("%#x: got %s:%d (row %#x), gdb %s:%d (row %#x)", a, le.File, le.Line, le.Addr, m[2], line, start)
+		}
+		if len(addrs) > 1500 {
+			addrs = addrs[:1500]
+		}
+		var cmds []string
+		for _, a := range addrs {
+			cmds = append(cmds, fmt.Sprintf("echo @%x\\n", a), fmt.Sprintf("info line *0x%x", a))
+		}
+		out := gdbScript(t, bin, cmds)
+		parts := strings.Split(out, "@")[1:]
+		if len(parts) != len(addrs) {
+			t.Fatalf("%d gdb answers for %d addresses", len(parts), len(addrs))
+		}
+		bad := 0
+		for i, a := range addrs {
+			m := infoLine.FindStringSubmatch(parts[i])
+			le, ok := img.PCToLine(a)
+			if m == nil {
+				if ok {
+					t.Errorf("%#x: got %s:%d, gdb has no line: %s", a, le.File, le.Line, parts[i])
 					bad++
 				}
-				if bad > 20 {
-					t.Fatal("too many differences")
-				}
+				continue
 			}
-			t.Logf("%d addresses checked", len(addrs))
-		})
-	}
+			line, _ := strconv.Atoi(m[1])
+			start, _ := strconv.ParseUint(m[3][2:], 16, 64)
+			if !ok || le.Line != line || le.File != m[2] || le.Addr != start {
+				t.Errorf("%#x: got %s:%d (row %#x), gdb %s:%d (row %#x)", a, le.File, le.Line, le.Addr, m[2], line, start)
+				bad++
+			}
+			if bad > 20 {
+				t.Fatal("too many differences")
+			}
+		}
+		t.Logf("%d addresses checked", len(addrs))
+	})
 }
 
 // TestFunctionBreakpointsWithInlinedCopies compares FunctionBreakpoints
@@ -233,11 +224,7 @@ func TestFunctionBreakpointsWithInlinedCopies(t *testing.T) {
 		{"g++", "shapes.cpp", "-O0", "twice"},
 	} {
 		bin := buildTestProg(t, tt.cc, tt.src, "-g", tt.opt)
-		img, err := Open(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer img.Close()
+		img := openImage(t, bin)
 		out := runGDB(t, bin, "break "+tt.name, "echo @@end\\n", "info breakpoints")
 		var want []string
 		for _, m := range ibLocRe.FindAllStringSubmatch(out[strings.Index(out, "@@end"):], -1) {

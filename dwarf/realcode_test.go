@@ -80,11 +80,7 @@ func TestSourcePathsExist(t *testing.T) {
 	for _, l := range realLayouts {
 		t.Run(l.name, func(t *testing.T) {
 			bin, src := buildLayout(t, l)
-			img, err := Open(bin)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer img.Close()
+			img := openImage(t, bin)
 			ours := map[string]bool{}
 			for _, f := range img.Files() {
 				if !strings.HasPrefix(f, filepath.Dir(src)) {
@@ -143,11 +139,7 @@ func TestOpaqueTypeAcrossUnits(t *testing.T) {
 	for _, l := range realLayouts {
 		t.Run(l.name, func(t *testing.T) {
 			bin, _ := buildLayout(t, l)
-			img, err := Open(bin)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer img.Close()
+			img := openImage(t, bin)
 			tr := NewTypeReader(img.DWARF())
 			var cur Type
 			r := img.DWARF().Reader()

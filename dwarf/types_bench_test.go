@@ -1,7 +1,6 @@
 package dwarf
 
 import (
-	"debug/elf"
 	"testing"
 
 	stddwarf "debug/dwarf"
@@ -12,12 +11,7 @@ import (
 // looks a type up by name (which scans every compile unit once).
 func BenchmarkTypeReaderLarge(b *testing.B) {
 	path := largeBinary(b, "stl/stl")
-	f, err := elf.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	d, err := f.DWARF()
+	d, err := openELF(b, path).DWARF()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package dwarf
 
 import (
-	"debug/elf"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -21,11 +20,7 @@ func FuzzTypeReader(f *testing.F) {
 	if out, err := exec.Command(gcc, "-O0", "-g", "-o", bin, filepath.Join("testdata", "values", "vla.c")).CombinedOutput(); err != nil {
 		f.Fatalf("gcc: %v\n%s", err, out)
 	}
-	ef, err := elf.Open(bin)
-	if err != nil {
-		f.Fatal(err)
-	}
-	defer ef.Close()
+	ef := openELF(f, bin)
 	sec := func(name string) []byte {
 		s := ef.Section(name)
 		if s == nil {

@@ -208,11 +208,7 @@ func TestDeclString(t *testing.T) {
 // goroutines at once (run with -race).
 func TestTypeReaderConcurrent(t *testing.T) {
 	bin := compile(t, "g++", "edge.cpp")
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	tr := NewTypeReader(img.DWARF())
 	names := []string{"C", "Person", "ns::inner::T", "std::string", "A", "B"}
 	var wg sync.WaitGroup

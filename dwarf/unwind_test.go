@@ -26,25 +26,29 @@ func TestUnwindMatchesGDB(t *testing.T) {
 	} {
 		opt := strings.Join(flags, "")
 		bin := buildTestProg(t, "gcc", "sample.c", flags...)
-		img, err := Open(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer img.Close()
-		dumps := stopAndDump(t, bin, stops)
-		for i, d := range dumps {
-			t.Run(opt+"/"+stops[i], func(t *testing.T) {
-				want := parseBT(d.out)
-				if len(want) < 3 {
-					t.Fatalf("gdb backtrace too short:\n%s", d.out)
-				}
-				bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				compareBT(t, bt, want, d.out)
-			})
-		}
+		unwindMatchesGDB(t, bin, opt, stops, 3)
+	}
+}
+
+// unwindMatchesGDB stops bin at each of stops under GDB and checks, in a
+// subtest named opt/stop, that unwinding the dumped core gives GDB's
+// backtrace, which must have at least minFrames frames.
+func unwindMatchesGDB(t *testing.T, bin, opt string, stops []string, minFrames int) {
+	t.Helper()
+	img := openImage(t, bin)
+	dumps := stopAndDump(t, bin, stops)
+	for i, d := range dumps {
+		t.Run(opt+"/"+stops[i], func(t *testing.T) {
+			want := parseBT(d.out)
+			if len(want) < minFrames {
+				t.Fatalf("gdb backtrace too short:\n%s", d.out)
+			}
+			bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			compareBT(t, bt, want, d.out)
+		})
 	}
 }
 
@@ -99,25 +103,7 @@ func TestUnwindCPlusPlusMatchesGDB(t *testing.T) {
 	stops := []string{"geo::Circle::area", "geo::(anonymous namespace)::hidden", "twice<double>"}
 	for _, opt := range []string{"-O0", "-O2"} {
 		bin := buildTestProg(t, "g++", "shapes.cpp", "-g", opt)
-		img, err := Open(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer img.Close()
-		dumps := stopAndDump(t, bin, stops)
-		for i, d := range dumps {
-			t.Run(opt+"/"+stops[i], func(t *testing.T) {
-				want := parseBT(d.out)
-				if len(want) < 2 {
-					t.Fatalf("gdb backtrace too short:\n%s", d.out)
-				}
-				bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				compareBT(t, bt, want, d.out)
-			})
-		}
+		unwindMatchesGDB(t, bin, opt, stops, 2)
 	}
 }
 
@@ -127,11 +113,7 @@ func TestUnwindCPlusPlusMatchesGDB(t *testing.T) {
 // false) it is hidden and frame 0 is the caller at the call line.
 func TestInlineEntryFrames(t *testing.T) {
 	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O2")
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	copies := img.InlinedCopies("helper")
 	if len(copies) == 0 {
 		t.Fatal("no inlined copies of helper")
@@ -173,11 +155,7 @@ func TestInlineEntryFrames(t *testing.T) {
 // the main thread past main to _start, as gdb does.
 func TestUnwindThreadAndPastMain(t *testing.T) {
 	bin := buildTestProg(t, "gcc", "threads.c", "-g", "-O0", "-pthread")
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	d := stopAndDump(t, bin, []string{"in_thread"})[0]
 	bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
 	if err != nil {
@@ -189,11 +167,7 @@ func TestUnwindThreadAndPastMain(t *testing.T) {
 	}
 
 	bin = buildTestProg(t, "gcc", "sample.c", "-g", "-O0")
-	img2, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img2.Close()
+	img2 := openImage(t, bin)
 	d = stopAndDump(t, bin, []string{"stop_here"}, "set backtrace past-main on", "echo <<<PM\\n", "bt", "echo PM>>>\\n")[0]
 	bt, err = img2.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{PastMain: true})
 	if err != nil {
@@ -215,11 +189,7 @@ func isSystemLib(path string) bool {
 func TestUnwindCrashes(t *testing.T) {
 	for _, opt := range []string{"-O0", "-O2"} {
 		bin := buildTestProg(t, "gcc", "crash.c", "-g", opt)
-		img, err := Open(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer img.Close()
+		img := openImage(t, bin)
 		for _, mode := range []string{"call", "store"} {
 			corePath := filepath.Join(t.TempDir(), "core")
 			out := runGDB(t, bin, "run "+mode, "echo <<<BT\\n", "bt", "echo BT>>>\\n", "generate-core-file "+corePath, "kill")

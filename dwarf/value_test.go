@@ -157,10 +157,7 @@ func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 		}
 	}
 	s := &gdbStop{bin: bin, printed: printed, mem: &coreMem{}, core: core}
-	if s.exe, err = elf.Open(bin); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.exe.Close() })
+	s.exe = openELF(t, bin)
 	if s.d, err = s.exe.DWARF(); err != nil {
 		t.Fatal(err)
 	}
@@ -175,12 +172,7 @@ func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 			s.bias = mainAddr - sym.Value
 		}
 	}
-	cf, err := elf.Open(core)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cf.Close() })
-	if err := s.mem.add(cf, 0); err != nil {
+	if err := s.mem.add(openELF(t, core), 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.mem.add(s.exe, s.bias); err != nil {
@@ -397,17 +389,36 @@ func checkPrinted(t *testing.T, s *gdbStop, names []string, local bool) {
 // TestCLikeGDB stops cvals in GDB once and compares our printing of
 // variables and our evaluation of expressions with GDB's print.
 func TestCLikeGDB(t *testing.T) {
-	bin := compile(t, "gcc", "cvals.c")
-	exprs := append(append(append(append([]string{}, cExprs...), cEvalExprs...), localExprs(cLocals)...), cFrameExprs...)
-	s := stopInGDB(t, bin, stopAtHere, exprs)
+	likeGDB{cc: "gcc", src: "cvals.c", lang: LangC, exprs: cExprs, locals: cLocals,
+		eval: cEvalExprs, frame: cFrameExprs, types: cTypes}.check(t)
+}
+
+// likeGDB is a program's comparison with GDB stopped in it: the printing
+// of globals (exprs) and locals, the evaluation of eval in lang, the types,
+// the frame-scope expressions frame, and the image scope.
+type likeGDB struct {
+	cc, src                    string
+	lang                       Lang
+	exprs, locals, eval, frame []string
+	types                      []typeCase
+}
+
+// check compiles the program, stops it in GDB once and runs the
+// comparisons as subtests; it returns the binary and the stop.
+func (l likeGDB) check(t *testing.T) (bin string, s *gdbStop) {
+	t.Helper()
+	bin = compile(t, l.cc, l.src)
+	exprs := append(append(append(append([]string{}, l.exprs...), l.eval...), localExprs(l.locals)...), l.frame...)
+	s = stopInGDB(t, bin, stopAtHere, exprs)
 	t.Run("format", func(t *testing.T) {
-		checkPrinted(t, s, cExprs, false)
-		checkPrinted(t, s, cLocals, true)
+		checkPrinted(t, s, l.exprs, false)
+		checkPrinted(t, s, l.locals, true)
 	})
-	t.Run("eval", func(t *testing.T) { checkEval(t, s, LangC, cEvalExprs) })
-	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, cTypes) })
-	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cFrameExprs) })
-	t.Run("image", func(t *testing.T) { checkImageScope(t, s, cExprs) })
+	t.Run("eval", func(t *testing.T) { checkEval(t, s, l.lang, l.eval) })
+	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, l.types) })
+	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, l.frame) })
+	t.Run("image", func(t *testing.T) { checkImageScope(t, s, l.exprs) })
+	return bin, s
 }
 
 var cxxExprs = []string{
@@ -424,19 +435,10 @@ var cxxLocals = []string{"p", "cpp", "pts"}
 
 // TestCXXLikeGDB does the same for cxxvals (libstdc++ printers on).
 func TestCXXLikeGDB(t *testing.T) {
-	bin := compile(t, "g++", "cxxvals.cpp")
-	exprs := append(append(append(append([]string{}, cxxExprs...), cxxEvalExprs...), localExprs(cxxLocals)...), cxxFrameExprs...)
-	s := stopInGDB(t, bin, stopAtHere, exprs)
-	t.Run("format", func(t *testing.T) {
-		checkPrinted(t, s, cxxExprs, false)
-		checkPrinted(t, s, cxxLocals, true)
-	})
-	t.Run("eval", func(t *testing.T) { checkEval(t, s, LangCPlusPlus, cxxEvalExprs) })
-	t.Run("types", func(t *testing.T) { checkTypes(t, bin, s, cxxTypes) })
-	t.Run("frame", func(t *testing.T) { checkFrameScope(t, s, cxxFrameExprs) })
+	bin, s := likeGDB{cc: "g++", src: "cxxvals.cpp", lang: LangCPlusPlus, exprs: cxxExprs, locals: cxxLocals,
+		eval: cxxEvalExprs, frame: cxxFrameExprs, types: cxxTypes}.check(t)
 	t.Run("method", func(t *testing.T) { checkMethodScope(t, bin) })
 	t.Run("native", func(t *testing.T) { checkNativeOnly(t, s) })
-	t.Run("image", func(t *testing.T) { checkImageScope(t, s, cxxExprs) })
 }
 
 // TestModernCXXLikeGDB covers the C++17/20 printers (variant,

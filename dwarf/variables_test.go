@@ -81,11 +81,7 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 	for _, prog := range progs {
 		opt, stops := prog.opt, prog.stops
 		bin := buildTestProg(t, prog.cc, prog.src, append([]string{"-g"}, strings.Fields(opt)...)...)
-		img, err := Open(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer img.Close()
+		img := openImage(t, bin)
 		dumps := stopAndDump(t, bin, stops, extra...)
 		compared, values, entries := 0, 0, 0
 		for si, d := range dumps {
@@ -189,11 +185,7 @@ func TestFrameVariablesMatchGDB(t *testing.T) {
 func TestGlobalsAndTLS(t *testing.T) {
 	for _, opt := range []string{"-O0", "-O2"} {
 		bin := buildTestProg(t, "gcc", "sample.c", "-g", opt)
-		img, err := Open(bin)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer img.Close()
+		img := openImage(t, bin)
 		d := stopAndDump(t, bin, []string{"stop_here"}, "print counter", "print file_static", "print tls_var", "print sink_total")[0]
 		bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
 		if err != nil {
@@ -252,11 +244,7 @@ func TestGlobalsAndTLS(t *testing.T) {
 // global, and registers by GDB name.
 func TestScopeLookup(t *testing.T) {
 	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O0")
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	d := stopAndDump(t, bin, []string{"stop_here"}, "frame 1", "print inner", "print local", "print depth", "frame 2", "print calls")[0]
 	bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
 	if err != nil {
@@ -327,11 +315,7 @@ func intString(b []byte, size int, signed bool) string {
 // last frame a CFA (gcc's frame base) and a caller (entry values).
 func TestMaxFramesKeepsLocals(t *testing.T) {
 	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O2")
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	d := stopAndDump(t, bin, []string{"stop_here"})[0]
 	full, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{})
 	if err != nil {
@@ -359,11 +343,7 @@ func TestMaxFramesKeepsLocals(t *testing.T) {
 // still look up variables; nothing panics without memory or caller.
 func TestHandMadeFrame(t *testing.T) {
 	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O0")
-	img, err := Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := openImage(t, bin)
 	f := img.FuncsByName("leaf")[0]
 	pc, _ := img.BreakpointAddr(f)
 	var regs Regs

@@ -46,6 +46,19 @@ func exampleServer() (addr string, stop func()) {
 	return ln.Addr().String(), func() { ln.Close(); <-done }
 }
 
+// exampleClient dials a fresh exampleServer with opts (panicking if it
+// cannot, as exampleServer does); done closes the client and stops the
+// server.
+func exampleClient(ctx context.Context, opts rsp.Options) (c *rsp.Client, done func()) {
+	addr, stop := exampleServer()
+	c, err := rsp.Dial(ctx, addr, opts)
+	if err != nil {
+		stop()
+		panic(err)
+	}
+	return c, func() { c.Close(); stop() }
+}
+
 func ExampleDial() {
 	addr, stop := exampleServer()
 	defer stop()
@@ -69,15 +82,9 @@ func ExampleDial() {
 }
 
 func ExampleClient_ReadMemory() {
-	addr, stop := exampleServer()
-	defer stop()
 	ctx := context.Background()
-	c, err := rsp.Dial(ctx, addr, rsp.Options{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer c.Close()
+	c, done := exampleClient(ctx, rsp.Options{})
+	defer done()
 	buf := make([]byte, 8)
 	n, err := c.ReadMemory(ctx, 0x601040, buf)
 	fmt.Println(n, err, buf)
@@ -86,15 +93,9 @@ func ExampleClient_ReadMemory() {
 }
 
 func ExampleClient_Continue() {
-	addr, stop := exampleServer()
-	defer stop()
 	ctx := context.Background()
-	c, err := rsp.Dial(ctx, addr, rsp.Options{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer c.Close()
+	c, done := exampleClient(ctx, rsp.Options{})
+	defer done()
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, 0x401100, 0); err != nil {
 		fmt.Println(err)
 		return
@@ -109,15 +110,9 @@ func ExampleClient_Continue() {
 }
 
 func ExampleClient_ReverseContinue() {
-	addr, stop := exampleServer()
-	defer stop()
 	ctx := context.Background()
-	c, err := rsp.Dial(ctx, addr, rsp.Options{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer c.Close()
+	c, done := exampleClient(ctx, rsp.Options{})
+	defer done()
 	st, err := c.ReverseContinue(ctx)
 	fmt.Println(st.Direction, st.AtHistoryStart, err)
 	// Output:
@@ -125,15 +120,9 @@ func ExampleClient_ReverseContinue() {
 }
 
 func ExampleClient_When() {
-	addr, stop := exampleServer()
-	defer stop()
 	ctx := context.Background()
-	c, err := rsp.Dial(ctx, addr, rsp.Options{RRVersion: "5.9.0"})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer c.Close()
+	c, done := exampleClient(ctx, rsp.Options{RRVersion: "5.9.0"})
+	defer done()
 	ev, err := c.When(ctx)
 	fmt.Println(ev, err)
 	// Output:
@@ -141,15 +130,9 @@ func ExampleClient_When() {
 }
 
 func ExampleClient_Exchange() {
-	addr, stop := exampleServer()
-	defer stop()
 	ctx := context.Background()
-	c, err := rsp.Dial(ctx, addr, rsp.Options{})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	defer c.Close()
+	c, done := exampleClient(ctx, rsp.Options{})
+	defer done()
 	reply, err := c.Exchange(ctx, "qC", false)
 	fmt.Printf("%q %v\n", reply, err)
 	_, err = c.Exchange(ctx, "qGetTLSAddr:p3e8.3e8,0,0", false)

@@ -372,6 +372,36 @@ var hwVerdict = sync.OnceValue(func() hwdebug.Verdict {
 	return hwdebug.Probe(ctx)
 })
 
+// insertProbed inserts a Z1-Z4 point and reports whether the caller should
+// go on to check that it fires. Where the probe says the debug registers
+// do not fire (fires false), it proves that claim instead: the insert is
+// refused as refusedDebugRegister describes, or the program runs to its
+// end without a stop.
+func (tg *gsTarget) insertProbed(ctx context.Context, typ rsp.BreakpointType, addr uint64, kind int, fires bool, what, reason string) bool {
+	t := tg.t
+	t.Helper()
+	err := tg.c.InsertBreakpoint(ctx, typ, addr, kind)
+	if !fires {
+		t.Logf("proving: %s do not fire here (%s)", what, reason)
+		if err != nil {
+			if !refusedDebugRegister(err) {
+				t.Fatal(err)
+			}
+			return false // refused, as the probe saw
+		}
+		st, err := tg.c.Continue(ctx)
+		if err != nil || st.Kind != rsp.StopExited {
+			t.Fatalf("probe says %s do not fire, but continue stopped with %v, %v", what, st, err)
+		}
+		return false
+	}
+	t.Logf("proving: %s fire (%s)", what, reason)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
 // TestGDBServerWatchpoint: where the probe says the debug registers fire,
 // Z2 and Z4 stop at the writes; where it says they do not (VMs that
 // ignore them), the watchpoint is accepted and the program runs to its
@@ -383,24 +413,8 @@ func TestGDBServerWatchpoint(t *testing.T) {
 	c := tg.c
 	total := tg.sym("total")
 	v := hwVerdict()
-	err := c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, total, 8)
-	if !v.Watch {
-		t.Logf("proving: hardware watchpoints do not fire here (%s)", v.Reason)
-		if err != nil {
-			if !refusedDebugRegister(err) {
-				t.Fatal(err)
-			}
-			return // refused, as the probe saw
-		}
-		st, err := c.Continue(ctx)
-		if err != nil || st.Kind != rsp.StopExited {
-			t.Fatalf("probe says hardware watchpoints do not fire, but continue stopped with %v, %v", st, err)
-		}
+	if !tg.insertProbed(ctx, rsp.WriteWatchpoint, total, 8, v.Watch, "hardware watchpoints", v.Reason) {
 		return
-	}
-	t.Logf("proving: hardware watchpoints fire (%s)", v.Reason)
-	if err != nil {
-		t.Fatal(err)
 	}
 	// hit(0) adds 0 (x86 debug registers still fire on the store), so
 	// accept the first or second store, then check the value changed.
@@ -656,24 +670,8 @@ func TestGDBServerHardwareBreakpoint(t *testing.T) {
 	c := tg.c
 	square := tg.sym("square")
 	v := hwVerdict()
-	err := c.InsertBreakpoint(ctx, rsp.HardwareBreakpoint, square, 0)
-	if !v.Break {
-		t.Logf("proving: hardware breakpoints do not fire here (%s)", v.Reason)
-		if err != nil {
-			if !refusedDebugRegister(err) {
-				t.Fatal(err)
-			}
-			return // refused, as the probe saw
-		}
-		st, err := c.Continue(ctx)
-		if err != nil || st.Kind != rsp.StopExited {
-			t.Fatalf("probe says hardware breakpoints do not fire, but continue stopped with %v, %v", st, err)
-		}
+	if !tg.insertProbed(ctx, rsp.HardwareBreakpoint, square, 0, v.Break, "hardware breakpoints", v.Reason) {
 		return
-	}
-	t.Logf("proving: hardware breakpoints fire (%s)", v.Reason)
-	if err != nil {
-		t.Fatal(err)
 	}
 	for i := range 2 {
 		st, err := c.Continue(ctx)

@@ -107,6 +107,21 @@ func (q *qemuPeer) resume(name string, f func(ctx context.Context) (rsp.Stop, er
 	return st, err
 }
 
+// resumeTo resumes with f and checks the stop with expectStop.
+func (q *qemuPeer) resumeTo(name string, f func(ctx context.Context) (rsp.Stop, error), what string, dir rsp.Direction, wantPC uint64) (rsp.Stop, error) {
+	st, err := q.resume(name, f)
+	if err != nil {
+		return st, err
+	}
+	return st, q.expectStop(what, st, dir, wantPC)
+}
+
+// point inserts or removes (set is the client's InsertBreakpoint or
+// RemoveBreakpoint) a breakpoint or watchpoint as operation name.
+func (q *qemuPeer) point(name string, set func(context.Context, rsp.BreakpointType, uint64, int) error, typ rsp.BreakpointType, addr uint64, kind int) error {
+	return q.op(name, func(ctx context.Context) error { return set(ctx, typ, addr, kind) })
+}
+
 func (q *qemuPeer) pc() (uint64, error) {
 	var pc uint64
 	err := q.op("read eip", func(ctx context.Context) error {
@@ -259,40 +274,26 @@ func runQEMUOnce(ctx context.Context, dir string, syms kernelSyms, scenario func
 func TestQEMUReverseBreakpoint(t *testing.T) {
 	runQEMU(t, func(q *qemuPeer) error {
 		s := q.syms
-		if err := q.op("Z0 add", func(ctx context.Context) error {
-			return q.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, s.add, 0)
-		}); err != nil {
+		if err := q.point("Z0 add", q.c.InsertBreakpoint, rsp.SoftwareBreakpoint, s.add, 0); err != nil {
 			return err
 		}
-		st, err := q.resume("continue to 1st add", q.c.Continue)
+		st, err := q.resumeTo("continue to 1st add", q.c.Continue, "1st hit of add", rsp.Forward, s.add)
 		if err != nil {
 			return err
 		}
-		if err := q.expectStop("1st hit of add", st, rsp.Forward, s.add); err != nil {
-			return err
-		}
-		st, err = q.resume("continue to 2nd add", q.c.Continue)
+		st, err = q.resumeTo("continue to 2nd add", q.c.Continue, "2nd hit of add", rsp.Forward, s.add)
 		if err != nil {
 			return err
 		}
-		if err := q.expectStop("2nd hit of add", st, rsp.Forward, s.add); err != nil {
-			return err
-		}
-		st, err = q.resume("reverse-continue", q.c.ReverseContinue)
+		st, err = q.resumeTo("reverse-continue", q.c.ReverseContinue, "reverse-continue to add", rsp.Reverse, s.add)
 		if err != nil {
-			return err
-		}
-		if err := q.expectStop("reverse-continue to add", st, rsp.Reverse, s.add); err != nil {
 			return err
 		}
 		if st.AtHistoryStart {
 			return fmt.Errorf("reverse-continue to a breakpoint claims the start of history: %v", st)
 		}
-		st, err = q.resume("reverse-step", func(ctx context.Context) (rsp.Stop, error) { return q.c.ReverseStep(ctx, rsp.AnyThread) })
+		st, err = q.resumeTo("reverse-step", func(ctx context.Context) (rsp.Stop, error) { return q.c.ReverseStep(ctx, rsp.AnyThread) }, "reverse-step", rsp.Reverse, 0)
 		if err != nil {
-			return err
-		}
-		if err := q.expectStop("reverse-step", st, rsp.Reverse, 0); err != nil {
 			return err
 		}
 		pc, err := q.pc()
@@ -308,11 +309,8 @@ func TestQEMUReverseBreakpoint(t *testing.T) {
 			return err
 		}
 		// Forward again: the same first hit, replayed deterministically.
-		st, err = q.resume("continue after reverse", q.c.Continue)
-		if err != nil {
-			return err
-		}
-		return q.expectStop("1st hit of add again", st, rsp.Forward, s.add)
+		_, err = q.resumeTo("continue after reverse", q.c.Continue, "1st hit of add again", rsp.Forward, s.add)
+		return err
 	})
 }
 
@@ -323,18 +321,13 @@ func TestQEMUReverseBreakpoint(t *testing.T) {
 func TestQEMUReverseWatchpoint(t *testing.T) {
 	runQEMU(t, func(q *qemuPeer) error {
 		s := q.syms
-		if err := q.op("Z2 counter", func(ctx context.Context) error {
-			return q.c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, s.counter, 4)
-		}); err != nil {
+		if err := q.point("Z2 counter", q.c.InsertBreakpoint, rsp.WriteWatchpoint, s.counter, 4); err != nil {
 			return err
 		}
 		var hitPC uint64
 		for i, want := range []uint32{1, 3} {
-			st, err := q.resume("continue to watch", q.c.Continue)
+			st, err := q.resumeTo("continue to watch", q.c.Continue, "watch hit", rsp.Forward, 0)
 			if err != nil {
-				return err
-			}
-			if err := q.expectStop("watch hit", st, rsp.Forward, 0); err != nil {
 				return err
 			}
 			if st.Watch != rsp.WatchWrite || st.WatchAddr != s.counter {
@@ -354,18 +347,12 @@ func TestQEMUReverseWatchpoint(t *testing.T) {
 		}
 		// Step off the watchpoint stop: a reverse-continue that starts at
 		// one deadlocks QEMU 10.0.2.
-		st, err := q.resume("step", func(ctx context.Context) (rsp.Stop, error) { return q.c.Step(ctx, rsp.AnyThread) })
+		st, err := q.resumeTo("step", func(ctx context.Context) (rsp.Stop, error) { return q.c.Step(ctx, rsp.AnyThread) }, "step", rsp.Forward, 0)
 		if err != nil {
 			return err
 		}
-		if err := q.expectStop("step", st, rsp.Forward, 0); err != nil {
-			return err
-		}
-		st, err = q.resume("reverse-continue to the write", q.c.ReverseContinue)
+		st, err = q.resumeTo("reverse-continue to the write", q.c.ReverseContinue, "reverse watch hit", rsp.Reverse, hitPC)
 		if err != nil {
-			return err
-		}
-		if err := q.expectStop("reverse watch hit", st, rsp.Reverse, hitPC); err != nil {
 			return err
 		}
 		if st.AtHistoryStart {
@@ -387,28 +374,18 @@ func TestQEMUHistoryBounds(t *testing.T) {
 		if !errors.Is(err, rsp.ErrHistoryStart) || !st.AtHistoryStart {
 			return fmt.Errorf("reverse-step at icount 0: %v, %v; want ErrHistoryStart", st, err)
 		}
-		if err := q.op("Z0 add", func(ctx context.Context) error {
-			return q.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, s.add, 0)
-		}); err != nil {
+		if err := q.point("Z0 add", q.c.InsertBreakpoint, rsp.SoftwareBreakpoint, s.add, 0); err != nil {
 			return err
 		}
-		st, err = q.resume("continue to add", q.c.Continue)
+		st, err = q.resumeTo("continue to add", q.c.Continue, "hit of add", rsp.Forward, s.add)
 		if err != nil {
 			return err
 		}
-		if err := q.expectStop("hit of add", st, rsp.Forward, s.add); err != nil {
+		if err := q.point("z0 add", q.c.RemoveBreakpoint, rsp.SoftwareBreakpoint, s.add, 0); err != nil {
 			return err
 		}
-		if err := q.op("z0 add", func(ctx context.Context) error {
-			return q.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, s.add, 0)
-		}); err != nil {
-			return err
-		}
-		st, err = q.resume("reverse-continue to the start", q.c.ReverseContinue)
+		st, err = q.resumeTo("reverse-continue to the start", q.c.ReverseContinue, "start of the recording", rsp.Reverse, 0)
 		if err != nil {
-			return err
-		}
-		if err := q.expectStop("start of the recording", st, rsp.Reverse, 0); err != nil {
 			return err
 		}
 		pc, err := q.pc()

@@ -51,6 +51,21 @@ func serverBin(t testing.TB) string {
 	return binPath
 }
 
+// initialize starts c and runs the MCP handshake as a client speaking the
+// given protocol version.
+func initialize(t testing.TB, ctx context.Context, c *client.Client, protocol string) {
+	t.Helper()
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var req mcp.InitializeRequest
+	req.Params.ProtocolVersion = protocol
+	req.Params.ClientInfo = mcp.Implementation{Name: "rrmcp-test", Version: "0"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // mcpClient is an MCP client talking to a freshly started rrmcp over stdio.
 type mcpClient struct {
 	t *testing.T
@@ -66,15 +81,7 @@ func startServer(t *testing.T, env ...string) *mcpClient {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	var req mcp.InitializeRequest
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "rrmcp-test", Version: "0"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		t.Fatal(err)
-	}
+	initialize(t, ctx, c, mcp.LATEST_PROTOCOL_VERSION)
 	stderr, _ := client.GetStderr(c)
 	t.Cleanup(func() {
 		t0 := time.Now()
@@ -85,6 +92,29 @@ func startServer(t *testing.T, env ...string) *mcpClient {
 		}
 	})
 	return &mcpClient{t: t, c: c}
+}
+
+// startLive starts a server and a live session (gdbserver) of the test
+// program prog on it.
+func startLive(t *testing.T, prog string) *mcpClient {
+	t.Helper()
+	testenv.NeedTool(t, "gdbserver")
+	exe := testenv.Prog(t, prog)
+	c := startServer(t)
+	c.ok("rr_live_start", map[string]any{"command": []string{exe}})
+	return c
+}
+
+// progress returns the parameters of every progress notification the
+// client hears from now on.
+func (m *mcpClient) progress() <-chan map[string]any {
+	got := make(chan map[string]any, 100)
+	m.c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/progress" {
+			got <- n.Params.AdditionalFields
+		}
+	})
+	return got
 }
 
 type result struct {

@@ -32,29 +32,41 @@ func inspector(t *testing.T) string {
 	return p
 }
 
-// TestInspectorSmoke drives the server with a real third-party client:
-// list the tools (with the portability lint) and call three.
-func TestInspectorSmoke(t *testing.T) {
+// inspectorRunner returns run, which runs the Inspector CLI against a
+// fresh rrmcp with its arguments and returns the output (stdout, or with
+// combined stdout and stderr) and the exit status (a CLI that cannot be
+// run fails the test), and the HOME the server runs with.
+func inspectorRunner(t *testing.T, combined bool) (run func(args ...string) (string, int), home string) {
+	t.Helper()
 	ins := inspector(t)
-	testenv.NeedTool(t, "gdbserver")
 	bin := serverBin(t)
-	prog := testenv.Prog(t, "null_deref")
-	home := t.TempDir()
-	run := func(args ...string) (string, int) {
+	home = t.TempDir()
+	return func(args ...string) (string, int) {
 		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, ins, append([]string{"--cli", bin}, args...)...)
 		cmd.Env = append(os.Environ(), "HOME="+home)
-		out, err := cmd.Output()
-		code := 0
+		output := cmd.Output
+		if combined {
+			output = cmd.CombinedOutput
+		}
+		out, err := output()
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			code = ee.ExitCode()
+			return string(out), ee.ExitCode()
 		} else if err != nil {
 			t.Fatalf("mcp-inspector %v: %v", args, err)
 		}
-		return string(out), code
-	}
+		return string(out), 0
+	}, home
+}
+
+// TestInspectorSmoke drives the server with a real third-party client:
+// list the tools (with the portability lint) and call three.
+func TestInspectorSmoke(t *testing.T) {
+	run, _ := inspectorRunner(t, false)
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "null_deref")
 	out, code := run("--method", "tools/list")
 	var list struct {
 		Tools []struct{ Name string } `json:"tools"`
@@ -83,23 +95,7 @@ func TestInspectorSmoke(t *testing.T) {
 // TestInspectorResourcesPrompts lists and reads resources and prompts with
 // the Inspector CLI (one server per invocation, so no session exists).
 func TestInspectorResourcesPrompts(t *testing.T) {
-	ins := inspector(t)
-	bin := serverBin(t)
-	home := t.TempDir()
-	run := func(args ...string) (string, int) {
-		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, ins, append([]string{"--cli", bin}, args...)...)
-		cmd.Env = append(os.Environ(), "HOME="+home)
-		out, err := cmd.CombinedOutput() // errors are on stderr
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return string(out), ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("mcp-inspector %v: %v", args, err)
-		}
-		return string(out), 0
-	}
+	run, home := inspectorRunner(t, true) // errors are on stderr
 	tests := []struct {
 		args []string
 		code int

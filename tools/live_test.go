@@ -36,10 +36,8 @@ func TestLiveNullDeref(t *testing.T) {
 }
 
 func TestLiveStepping(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
+	c := startLive(t, "counter")
 	prog := testenv.Prog(t, "counter")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
 	c.ok("rr_breakpoint_set", args{"location": "counter.c:76"}, "counter.c:76")
 	c.ok("rr_continue", nil, "breakpoint #1", "counter.c:76")
 	c.ok("rr_step", nil, "chain", "counter.c:49")
@@ -228,10 +226,7 @@ func TestLiveAttachConnectRaw(t *testing.T) {
 // TestLiveNextOverConditional: a breakpoint with a false condition in a
 // called function does not stop a next; with a true one it does.
 func TestLiveNextOverConditional(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "counter")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "counter")
 	c.ok("rr_breakpoint_set", args{"location": "counter.c:75", "temporary": true})
 	c.ok("rr_continue", nil, "counter.c:75")
 	c.ok("rr_breakpoint_list", nil, "No breakpoints")
@@ -260,10 +255,7 @@ func TestLiveNextOverConditional(t *testing.T) {
 // delivers it (the handler runs and crashes); the backtrace crosses the
 // signal frame; continuing after the crash lets SIGSEGV kill the program.
 func TestLiveSignals(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "signal_handler")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "signal_handler")
 	c.ok("rr_continue", nil, "SIGUSR1", "Continuing delivers SIGUSR1")
 	c.ok("rr_continue", nil, "SIGSEGV", "log_event", "signal_handler.c:28")
 	c.ok("rr_backtrace", nil, "log_event", "on_usr1", "<signal handler called>", "main")
@@ -312,10 +304,7 @@ func TestLiveManySessionsRunning(t *testing.T) {
 // TestLiveSharedLibrary: a crash inside a shared library is shown with the
 // library's own debug information, and breakpoints resolve there.
 func TestLiveSharedLibrary(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "shlib_crash")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "shlib_crash")
 	// Before ld.so has loaded libbuggy.so its functions are unknown: the
 	// breakpoint is pending until the libraries are loaded.
 	c.ok("rr_breakpoint_set", args{"location": "config_get_int"}, "Breakpoint #1", "pending")

@@ -30,24 +30,13 @@ func newBenchClient(b *testing.B) *benchClient {
 	b.Helper()
 	testenv.NeedTool(b, "gdbserver")
 	prog := testenv.Prog(b, "counter")
-	m := session.NewManager(session.Config{})
-	b.Cleanup(m.Close)
-	c, err := client.NewInProcessClient(tools.New(m, tools.Options{}))
-	if err != nil {
-		b.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { c.Close() })
-	var req mcp.InitializeRequest
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "0"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		b.Fatal(err)
-	}
+	return stopAtHit(b, inProcess(b), prog)
+}
+
+// stopAtHit starts a live session of prog (counter) on c and runs it to
+// hit().
+func stopAtHit(b *testing.B, c *client.Client, prog string) *benchClient {
+	b.Helper()
 	bc := &benchClient{b: b, c: c}
 	bc.call("rr_live_start", map[string]any{"command": []string{prog}})
 	bc.call("rr_breakpoint_set", map[string]any{"location": "hit"})
@@ -128,23 +117,11 @@ func newStdioBenchClient(b *testing.B) *benchClient {
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.Cleanup(func() { c.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if err := c.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { c.Close() })
-	var req mcp.InitializeRequest
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "0"}
-	if _, err := c.Initialize(ctx, req); err != nil {
-		b.Fatal(err)
-	}
-	bc := &benchClient{b: b, c: c}
-	bc.call("rr_live_start", map[string]any{"command": []string{prog}})
-	bc.call("rr_breakpoint_set", map[string]any{"location": "hit"})
-	bc.call("rr_continue", nil)
-	return bc
+	initialize(b, ctx, c, mcp.LATEST_PROTOCOL_VERSION)
+	return stopAtHit(b, c, prog)
 }
 
 // BenchmarkStdio times tool calls over stdio on a fresh stop at hit().

@@ -5,10 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/tools"
 )
@@ -21,22 +19,7 @@ func TestResourcesLive(t *testing.T) {
 	prog := testenv.Prog(t, "counter")
 	// resources/subscribe is the 2025-11-25 protocol's (Claude Code's,
 	// the Inspector's); 2026-07-28 clients use subscriptions/listen.
-	m := session.NewManager(session.Config{})
-	t.Cleanup(m.Close)
-	c, err := client.NewInProcessClient(tools.New(m, tools.Options{}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	var init mcp.InitializeRequest
-	init.Params.ProtocolVersion = "2025-11-25"
-	init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "0"}
-	if _, err := c.Initialize(t.Context(), init); err != nil {
-		t.Fatal(err)
-	}
+	c := inProcessOpts(t, tools.Options{}, "2025-11-25")
 	updated := make(chan string, 64)
 	c.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == mcp.MethodNotificationResourceUpdated {

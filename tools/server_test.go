@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -14,24 +15,28 @@ import (
 	"github.com/rrmcp/rrmcp/tools"
 )
 
-func inProcess(t *testing.T) *client.Client {
+// inProcess is an initialized in-process client of a server with default
+// options on a fresh session manager.
+func inProcess(t testing.TB) *client.Client {
+	t.Helper()
+	return inProcessOpts(t, tools.Options{}, mcp.LATEST_PROTOCOL_VERSION)
+}
+
+// inProcessOpts is an initialized in-process client, speaking protocol, of
+// a server with opts on a fresh session manager; both close when the test
+// ends.
+func inProcessOpts(t testing.TB, opts tools.Options, protocol string) *client.Client {
 	t.Helper()
 	m := session.NewManager(session.Config{})
 	t.Cleanup(m.Close)
-	c, err := client.NewInProcessClient(tools.New(m, tools.Options{}))
+	c, err := client.NewInProcessClient(tools.New(m, opts))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.Start(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	var req mcp.InitializeRequest
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	req.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "0"}
-	if _, err := c.Initialize(t.Context(), req); err != nil {
-		t.Fatal(err)
-	}
 	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	initialize(t, ctx, c, protocol)
 	return c
 }
 

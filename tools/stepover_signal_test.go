@@ -3,8 +3,6 @@ package tools_test
 import (
 	"fmt"
 	"testing"
-
-	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestContinueSignalDuringStepOver: a signal that arrives while a thread
@@ -14,10 +12,7 @@ import (
 // reports the next call of tick(), never the same one again (GDB: one
 // stop per call, i = 0, 1, 2, ...).
 func TestContinueSignalDuringStepOver(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "signal_storm")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "signal_storm")
 	c.ok("rr_breakpoint_set", args{"location": "tick"})
 	for i := range 60 {
 		c.ok("rr_continue", nil, "breakpoint #1", "tick")

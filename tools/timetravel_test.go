@@ -20,10 +20,7 @@ import (
 // (and what to do instead), rejects bad arguments by name, and the session
 // keeps serving.
 func TestLiveLastWrite(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "list_corrupt")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "list_corrupt")
 	c.ok("rr_continue", nil, "SIGSEGV", "list_corrupt.c:61")
 	c.fails("rr_last_write", args{"expression": "n->next"}, "needs the program's history", "rr_watchpoint_set")
 	c.fails("rr_last_write", args{"expression": "n->next", "count": 99}, "count")
@@ -178,11 +175,9 @@ func gdbDprintf(t *testing.T, prog, loc, expr string) []string {
 // (limit + cursor), equals GDB's dprintf; a condition keeps one row; a
 // writes query lists each change of sq.
 func TestLiveQueryCalls(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
+	c := startLive(t, "counter")
 	prog := testenv.Prog(t, "counter")
 	want := gdbDprintf(t, prog, "square", "x")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
 	var got []string
 	rows := func(r result) []any { return r.data["result"].(map[string]any)["rows"].([]any) }
 	r := c.ok("rr_query", args{"kind": "calls", "function": "square", "collect": []string{"x"}, "limit": 2}, "#1", "#2", "cursor=3")
@@ -282,16 +277,8 @@ func TestRecordUntilFailure(t *testing.T) {
 // row of rr_query as an MCP progress notification (mcp-go may deliver
 // them after the result, so the test waits for them with a deadline).
 func TestQueryProgress(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "counter")
-	c := startServer(t)
-	got := make(chan map[string]any, 100)
-	c.c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/progress" {
-			got <- n.Params.AdditionalFields
-		}
-	})
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "counter")
+	got := c.progress()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	var req mcp.CallToolRequest
@@ -323,16 +310,8 @@ func TestQueryProgress(t *testing.T) {
 // sends a heartbeat; the client, having heard it, cancels; the target is
 // interrupted and the session answers again.
 func TestContinueProgressCancel(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "deadlock")
-	c := startServer(t)
-	got := make(chan map[string]any, 100)
-	c.c.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == "notifications/progress" {
-			got <- n.Params.AdditionalFields
-		}
-	})
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "deadlock")
+	got := c.progress()
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var req mcp.CallToolRequest
@@ -365,10 +344,7 @@ func TestContinueProgressCancel(t *testing.T) {
 // ends, so mcp-go sends notifications/cancelled) gets the target
 // interrupted; the session stays usable and reports where it stopped.
 func TestCancelContinue(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "deadlock")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
+	c := startLive(t, "deadlock")
 	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 	defer cancel()
 	var req mcp.CallToolRequest
@@ -461,10 +437,8 @@ func gdbLineHits(t *testing.T, prog, file string, lines []int) map[int]int {
 // TestLiveQueryLines: per-line hit counts of walk() (a loop over a list)
 // equal GDB's breakpoint hit counts for the same lines.
 func TestLiveQueryLines(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
+	c := startLive(t, "counter")
 	prog := testenv.Prog(t, "counter")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
 	r := c.ok("rr_query", args{"kind": "lines", "function": "walk"}, "line", "hits", "exited")
 	got := map[int]int{}
 	var lines []int
@@ -493,11 +467,9 @@ func TestLiveQueryLines(t *testing.T) {
 // arguments, equal to GDB's dprintf; the row whose idx is -1 is row 14;
 // a condition idx < 0 keeps exactly that call.
 func TestLiveQueryBadArg(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
+	c := startLive(t, "bad_arg")
 	prog := testenv.Prog(t, "bad_arg")
 	want := gdbDprintf(t, prog, "price", "idx")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{prog}})
 	r := c.ok("rr_query", args{"kind": "calls", "function": "price", "collect": []string{"idx", "qty"}, "limit": 100}, "#14", "idx=-1", "exited")
 	var got []string
 	bad := 0

@@ -3,10 +3,8 @@ package tools_test
 import (
 	"testing"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/tools"
 )
 
@@ -25,22 +23,7 @@ func TestServerTiming(t *testing.T) {
 		{"off", false, "rr_session_list"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := session.NewManager(session.Config{})
-			t.Cleanup(m.Close)
-			c, err := client.NewInProcessClient(tools.New(m, tools.Options{Timing: tc.timing}))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { c.Close() })
-			if err := c.Start(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-			var init mcp.InitializeRequest
-			init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-			init.Params.ClientInfo = mcp.Implementation{Name: "test", Version: "0"}
-			if _, err := c.Initialize(t.Context(), init); err != nil {
-				t.Fatal(err)
-			}
+			c := inProcessOpts(t, tools.Options{Timing: tc.timing}, mcp.LATEST_PROTOCOL_VERSION)
 			var req mcp.CallToolRequest
 			req.Params.Name = tc.tool
 			res, err := c.CallTool(t.Context(), req)

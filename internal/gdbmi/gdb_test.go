@@ -131,6 +131,33 @@ func startTarget(t *testing.T, ctx context.Context, exe string) *target {
 	return &target{c: c}
 }
 
+// relayConfig is the configuration of a relay to the target: it forwards
+// to the target's client, reports its last stop and its multiprocess mode.
+func (tg *target) relayConfig() relay.Config {
+	stop := func() string {
+		tg.mu.Lock()
+		defer tg.mu.Unlock()
+		return tg.c.LastStop().Raw
+	}
+	return relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu), Stop: stop, Multiprocess: tg.c.Multiprocess()}
+}
+
+// startOverRelay starts GDB on exe connected to a relay r with cfg; done
+// closes GDB, then the relay.
+func startOverRelay(t *testing.T, ctx context.Context, exe string, cfg relay.Config) (g *GDB, r *relay.Relay, done func()) {
+	t.Helper()
+	r, err := relay.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err = Start(ctx, exe, r.Addr())
+	if err != nil {
+		r.Close()
+		t.Fatal(err)
+	}
+	return g, r, func() { g.Close(); r.Close() }
+}
+
 // TestEvaluateThroughRelay evaluates C++ expressions with real GDB through
 // the relay against a gdbserver target, checks that GDB sees the target
 // move (caches flushed), that writes and calls come back as clear errors
@@ -145,21 +172,8 @@ func TestEvaluateThroughRelay(t *testing.T) {
 	tg.runTo(t, ctx, stopHere)
 	before := tg.regs(t, ctx)
 
-	stop := func() string {
-		tg.mu.Lock()
-		defer tg.mu.Unlock()
-		return tg.c.LastStop().Raw
-	}
-	r, err := relay.New(relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu), Stop: stop, Multiprocess: tg.c.Multiprocess()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	g, err := Start(ctx, exe, r.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g, r, done := startOverRelay(t, ctx, exe, tg.relayConfig())
+	defer done()
 	tg.mu.Lock()
 	tid := tg.c.LastStop().Thread.String()
 	tg.mu.Unlock()
@@ -256,18 +270,10 @@ func TestDeadGDB(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	tg := startTarget(t, ctx, exe)
-	r, err := relay.New(relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	g, err := Start(ctx, exe, r.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g, _, done := startOverRelay(t, ctx, exe, relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu)})
+	defer done()
 	syscall.Kill(g.Pid(), syscall.SIGKILL)
-	_, err = g.Evaluate(ctx, "sizeof(int)", "", 0)
+	_, err := g.Evaluate(ctx, "sizeof(int)", "", 0)
 	if !errors.Is(err, ErrClosed) || !strings.Contains(err.Error(), "gdb exited") {
 		t.Fatalf("Evaluate on a killed gdb: %v; want ErrClosed saying gdb exited", err)
 	}
@@ -427,17 +433,8 @@ func TestEvaluateThreads(t *testing.T) {
 	main := worker
 	main.Tid = worker.Pid
 
-	r, err := relay.New(relay.Config{Forward: relay.ClientForward(tg.c, &tg.mu), Multiprocess: tg.c.Multiprocess(),
-		Stop: func() string { tg.mu.Lock(); defer tg.mu.Unlock(); return tg.c.LastStop().Raw }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	g, err := Start(ctx, exe, r.Addr())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
+	g, _, done := startOverRelay(t, ctx, exe, tg.relayConfig())
+	defer done()
 
 	pc := func(tid string, frame int) uint64 {
 		t.Helper()

@@ -96,11 +96,7 @@ func TestRelayWithGDB(t *testing.T) {
 		return c.LastStop().Raw
 	}
 
-	r, err := New(Config{Forward: ClientForward(c, &mu), Stop: stop, Multiprocess: c.Multiprocess()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := newRelay(t, Config{Forward: ClientForward(c, &mu), Stop: stop, Multiprocess: c.Multiprocess()})
 
 	cmd := exec.CommandContext(ctx, gdb, "-nx", "-q", "--batch",
 		"-ex", "set sysroot /",

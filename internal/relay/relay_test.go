@@ -97,11 +97,7 @@ func TestRelayHandshakeAndRefusals(t *testing.T) {
 		// Binary replies come from the backend escaped ("$#}*").
 		"qXfer:features:read:target.xml:0,ffb": "l<target>}\x04}\x03}]}\x0a</target>",
 	}}
-	r, err := New(Config{Forward: be.forward, Stop: func() string { return "T05thread:p1.1;" }, Multiprocess: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := newRelay(t, Config{Forward: be.forward, Stop: func() string { return "T05thread:p1.1;" }, Multiprocess: true})
 	c := dial(t, r)
 
 	// Ack mode: every packet is acknowledged before its reply.
@@ -191,10 +187,7 @@ func TestRelayCloseCancelsForward(t *testing.T) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}
-	r, err := New(Config{Forward: fwd})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := newRelay(t, Config{Forward: fwd})
 	c := dial(t, r)
 	c.write(frame("g"))
 	select {
@@ -219,17 +212,24 @@ func TestRelayForwardTimeout(t *testing.T) {
 		<-ctx.Done()
 		return "", ctx.Err()
 	}
-	r, err := New(Config{Forward: fwd, Timeout: 50 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := newRelay(t, Config{Forward: fwd, Timeout: 50 * time.Millisecond})
 	c := dial(t, r)
 	c.write(frame("g"))
 	c.expect("+")
 	if got := c.reply(); got != "E01" {
 		t.Fatalf("timed-out forward answered %q, want E01", got)
 	}
+}
+
+// newRelay starts a relay with cfg, closed when the test ends.
+func newRelay(t testing.TB, cfg Config) *Relay {
+	t.Helper()
+	r, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
 }
 
 func TestNewNeedsForward(t *testing.T) {
@@ -302,11 +302,7 @@ func TestRelayTdescAnnexes(t *testing.T) {
 		"qXfer:features:read:64bit-sse.xml:0,ffb":  `l<feature/>`,
 		"qXfer:features:read:nested.xml:0,ffb":     `l<feature/>`,
 	}}
-	r, err := New(Config{Forward: be.forward})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
+	r := newRelay(t, Config{Forward: be.forward})
 	c := dial(t, r)
 	steps := []struct{ annex, off, want string }{
 		{"64bit-core.xml", "0", "E01"}, // not referenced yet

@@ -121,28 +121,16 @@ func cases() []benchCase {
 	return []benchCase{
 		{name: "continue_to_breakpoint", unit: "ms", reps: 40, exe: counter,
 			desc: "rr_continue / -exec-continue to a breakpoint in hit() (hit again each time)",
-			run: atHit(func(ctx context.Context, d driver) (string, error) {
-				st, err := d.cont(ctx)
-				return st.function, err
-			}, false)},
+			run:  atHit(motion(driver.cont, false), false)},
 		{name: "step", unit: "ms", reps: 40, exe: counter,
 			desc: "rr_step / -exec-step: one source line in hit()",
-			run: atHit(func(ctx context.Context, d driver) (string, error) {
-				st, err := d.step(ctx)
-				return st.function + ":" + strconv.Itoa(st.line), err
-			}, true)},
+			run:  atHit(motion(driver.step, true), true)},
 		{name: "next", unit: "ms", reps: 40, exe: counter,
 			desc: "rr_next / -exec-next: one source line in hit()",
-			run: atHit(func(ctx context.Context, d driver) (string, error) {
-				st, err := d.next(ctx)
-				return st.function + ":" + strconv.Itoa(st.line), err
-			}, true)},
+			run:  atHit(motion(driver.next, true), true)},
 		{name: "finish", unit: "ms", reps: 40, exe: counter,
 			desc: "rr_finish / -exec-finish: from hit() back to main()",
-			run: atHit(func(ctx context.Context, d driver) (string, error) {
-				st, err := d.finish(ctx)
-				return st.function, err
-			}, true)},
+			run:  atHit(motion(driver.finish, false), true)},
 		{name: "backtrace_20_frames", unit: "ms", reps: 12, exe: counter,
 			desc: "rr_backtrace / -stack-list-frames at bottom() under chain(20): the first backtrace after the stop (fresh target each time, same front-end process). GDB reads libc's symbols at the library-load event during the untimed continue; rrmcp lazily, so this can include loading them",
 			run:  backtraceAtBottom(false)},
@@ -197,52 +185,61 @@ func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool)
 	return atFunc("hit", nil, op, perStop)
 }
 
+// motion is an atHit operation that makes one motion and answers the
+// function it stops in, with the line where withLine.
+func motion(move func(driver, context.Context) (stopInfo, error), withLine bool) func(context.Context, driver) (string, error) {
+	return func(ctx context.Context, d driver) (string, error) {
+		st, err := move(d, ctx)
+		if withLine {
+			return st.function + ":" + strconv.Itoa(st.line), err
+		}
+		return st.function, err
+	}
+}
+
 // atFunc is atHit at a breakpoint in fn, after setup (if any) ran at the
 // start of the session.
 func atFunc(fn string, setup func(ctx context.Context, d driver) error, op func(ctx context.Context, d driver) (string, error), perStop bool) func(context.Context, string, maker, int) (measurement, error) {
 	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
-		var m measurement
-		d, err := mk(ctx, exe)
-		if err != nil {
-			return m, err
-		}
-		defer d.close()
-		if err := d.start(ctx, exe); err != nil {
-			return m, err
-		}
-		defer d.endSession(ctx)
-		if setup != nil {
-			if err := setup(ctx, d); err != nil {
+		return withDriver(ctx, exe, mk, func(d driver) (measurement, error) {
+			var m measurement
+			if err := d.start(ctx, exe); err != nil {
 				return m, err
 			}
-		}
-		if err := d.setBreak(ctx, fn, ""); err != nil {
-			return m, err
-		}
-		if !perStop {
-			if _, err := d.cont(ctx); err != nil {
+			defer d.endSession(ctx)
+			if setup != nil {
+				if err := setup(ctx, d); err != nil {
+					return m, err
+				}
+			}
+			if err := d.setBreak(ctx, fn, ""); err != nil {
 				return m, err
 			}
-		}
-		for i := 0; i < warmup+reps; i++ {
-			if perStop {
-				st, err := d.cont(ctx)
+			if !perStop {
+				if _, err := d.cont(ctx); err != nil {
+					return m, err
+				}
+			}
+			for i := 0; i < warmup+reps; i++ {
+				if perStop {
+					st, err := d.cont(ctx)
+					if err != nil {
+						return m, err
+					}
+					if st.function != fn {
+						return m, fmt.Errorf("continue stopped in %q, not %s", st.function, fn)
+					}
+				}
+				err := m.timed(d, i >= warmup, func() (err error) {
+					m.check, err = op(ctx, d)
+					return err
+				})
 				if err != nil {
 					return m, err
 				}
-				if st.function != fn {
-					return m, fmt.Errorf("continue stopped in %q, not %s", st.function, fn)
-				}
 			}
-			err := m.timed(d, i >= warmup, func() (err error) {
-				m.check, err = op(ctx, d)
-				return err
-			})
-			if err != nil {
-				return m, err
-			}
-		}
-		return m, nil
+			return m, nil
+		})
 	}
 }
 
@@ -251,44 +248,41 @@ func atFunc(fn string, setup func(ctx context.Context, d driver) error, op func(
 // that reaches it as well.
 func backtraceAtBottom(withCont bool) func(context.Context, string, maker, int) (measurement, error) {
 	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
-		var m measurement
-		d, err := mk(ctx, exe)
-		if err != nil {
-			return m, err
-		}
-		defer d.close()
-		for i := 0; i < 1+reps; i++ { // one warm-up session
-			if err := d.start(ctx, exe); err != nil {
-				return m, err
-			}
-			if err := d.setBreak(ctx, "bottom", ""); err != nil {
-				return m, err
-			}
-			if !withCont {
-				if _, err := d.cont(ctx); err != nil {
+		return withDriver(ctx, exe, mk, func(d driver) (measurement, error) {
+			var m measurement
+			for i := 0; i < 1+reps; i++ { // one warm-up session
+				if err := d.start(ctx, exe); err != nil {
+					return m, err
+				}
+				if err := d.setBreak(ctx, "bottom", ""); err != nil {
+					return m, err
+				}
+				if !withCont {
+					if _, err := d.cont(ctx); err != nil {
+						return m, err
+					}
+				}
+				var n int
+				err := m.timed(d, i > 0, func() error {
+					if withCont {
+						if _, err := d.cont(ctx); err != nil {
+							return err
+						}
+					}
+					var err error
+					n, err = d.backtrace(ctx, 64)
+					return err
+				})
+				if err != nil {
+					return m, err
+				}
+				m.check = fmt.Sprintf("%d frames", n)
+				if err := d.endSession(ctx); err != nil {
 					return m, err
 				}
 			}
-			var n int
-			err := m.timed(d, i > 0, func() error {
-				if withCont {
-					if _, err := d.cont(ctx); err != nil {
-						return err
-					}
-				}
-				var err error
-				n, err = d.backtrace(ctx, 64)
-				return err
-			})
-			if err != nil {
-				return m, err
-			}
-			m.check = fmt.Sprintf("%d frames", n)
-			if err := d.endSession(ctx); err != nil {
-				return m, err
-			}
-		}
-		return m, nil
+			return m, nil
+		})
 	}
 }
 
@@ -301,33 +295,30 @@ func hitThroughput(cond string) func(context.Context, string, maker, int) (measu
 }
 
 func hitRuns(ctx context.Context, exe string, mk maker, reps int, cond string) (measurement, error) {
-	var m measurement
-	d, err := mk(ctx, exe)
-	if err != nil {
-		return m, err
-	}
-	defer d.close()
-	for i := 0; i < reps; i++ {
-		if err := d.start(ctx, exe); err != nil {
-			return m, err
+	return withDriver(ctx, exe, mk, func(d driver) (measurement, error) {
+		var m measurement
+		for i := 0; i < reps; i++ {
+			if err := d.start(ctx, exe); err != nil {
+				return m, err
+			}
+			if err := d.setBreak(ctx, "hit", cond); err != nil {
+				return m, err
+			}
+			var st stopInfo
+			err := m.timed(d, true, func() (err error) {
+				st, err = d.cont(ctx)
+				return err
+			})
+			if err != nil {
+				return m, err
+			}
+			m.check = st.reason
+			if err := d.endSession(ctx); err != nil {
+				return m, err
+			}
 		}
-		if err := d.setBreak(ctx, "hit", cond); err != nil {
-			return m, err
-		}
-		var st stopInfo
-		err := m.timed(d, true, func() (err error) {
-			st, err = d.cont(ctx)
-			return err
-		})
-		if err != nil {
-			return m, err
-		}
-		m.check = st.reason
-		if err := d.endSession(ctx); err != nil {
-			return m, err
-		}
-	}
-	return m, nil
+		return m, nil
+	})
 }
 
 func coldStart(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
@@ -414,4 +405,15 @@ func cpuMs(pid int) float64 {
 		}
 	}
 	return total
+}
+
+// withDriver starts a front end for exe with mk, runs f with it and closes
+// it.
+func withDriver(ctx context.Context, exe string, mk maker, f func(d driver) (measurement, error)) (measurement, error) {
+	d, err := mk(ctx, exe)
+	if err != nil {
+		return measurement{}, err
+	}
+	defer d.close()
+	return f(d)
 }

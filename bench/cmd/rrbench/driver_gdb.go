@@ -178,14 +178,20 @@ func (d *gdbDriver) endSession(ctx context.Context) error {
 	if errors.As(err, &ge) && strings.Contains(ge.Msg, "not being run") {
 		err = nil // it already exited
 	}
-	if d.srv != nil {
-		d.srv.Stop(0)
-		d.srv = nil
-	}
-	if d.pc != nil {
-		d.pc.stop()
-	}
+	stopTarget(&d.srv, d.pc)
 	return err
+}
+
+// stopTarget stops the gdbserver *srv of a session, if any, clearing it,
+// and the packet counting of pc (nil when not counting).
+func stopTarget(srv **proc.Process, pc *packetCounter) {
+	if *srv != nil {
+		(*srv).Stop(0)
+		*srv = nil
+	}
+	if pc != nil {
+		pc.stop()
+	}
 }
 
 func (d *gdbDriver) packets() int64 { return d.pc.packets() }

@@ -265,13 +265,7 @@ func (d *mcpDriver) endSession(ctx context.Context) error {
 		}
 	}
 	err := d.call(ctx, "rr_replay_stop", map[string]any{}, nil)
-	if d.srv != nil {
-		d.srv.Stop(0)
-		d.srv = nil
-	}
-	if d.pc != nil {
-		d.pc.stop()
-	}
+	stopTarget(&d.srv, d.pc)
 	return err
 }
 

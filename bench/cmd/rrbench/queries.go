@@ -32,52 +32,49 @@ func queryCases() []benchCase {
 // its arguments the given way, and rrmcp with rr_query.
 func gdbQuery(style string) func(context.Context, string, maker, int) (measurement, error) {
 	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
-		var m measurement
-		d, err := mk(ctx, exe)
-		if err != nil {
-			return m, err
-		}
-		defer d.close()
-		if md, ok := d.(*mcpDriver); ok {
-			return rrmcpQuery(ctx, md, exe, reps)
-		}
-		g, ok := d.(*gdbDriver)
-		if !ok {
-			return m, fmt.Errorf("query rows: unknown driver %T", d)
-		}
-		for i := 0; i < reps; i++ {
-			if err := g.start(ctx, exe); err != nil {
-				return m, err
+		return withDriver(ctx, exe, mk, func(d driver) (measurement, error) {
+			var m measurement
+			if md, ok := d.(*mcpDriver); ok {
+				return rrmcpQuery(ctx, md, exe, reps)
 			}
-			if err := g.setBreak(ctx, "done", ""); err != nil {
-				return m, err
+			g, ok := d.(*gdbDriver)
+			if !ok {
+				return m, fmt.Errorf("query rows: unknown driver %T", d)
 			}
-			// The CLI command: -dprintf-insert's reply carries
-			// script={"..."}, a tuple holding a bare string, which is not
-			// valid MI, and the parser drops it.
-			cmd := "-interpreter-exec console " + gdbmi.Quote(`dprintf update,"%d %ld\n",i,v`)
-			if _, err := g.g.Run(ctx, "-gdb-set dprintf-style "+style); err != nil {
-				return m, err
+			for i := 0; i < reps; i++ {
+				if err := g.start(ctx, exe); err != nil {
+					return m, err
+				}
+				if err := g.setBreak(ctx, "done", ""); err != nil {
+					return m, err
+				}
+				// The CLI command: -dprintf-insert's reply carries
+				// script={"..."}, a tuple holding a bare string, which is not
+				// valid MI, and the parser drops it.
+				cmd := "-interpreter-exec console " + gdbmi.Quote(`dprintf update,"%d %ld\n",i,v`)
+				if _, err := g.g.Run(ctx, "-gdb-set dprintf-style "+style); err != nil {
+					return m, err
+				}
+				if _, err := g.g.Run(ctx, cmd); err != nil {
+					return m, err
+				}
+				var st stopInfo
+				if err := m.timed(d, true, func() (err error) {
+					st, err = g.cont(ctx)
+					return err
+				}); err != nil {
+					return m, err
+				}
+				if st.function != "done" {
+					return m, fmt.Errorf("stopped in %q, not done", st.function)
+				}
+				m.check = "reached done"
+				if err := g.endSession(ctx); err != nil {
+					return m, err
+				}
 			}
-			if _, err := g.g.Run(ctx, cmd); err != nil {
-				return m, err
-			}
-			var st stopInfo
-			if err := m.timed(d, true, func() (err error) {
-				st, err = g.cont(ctx)
-				return err
-			}); err != nil {
-				return m, err
-			}
-			if st.function != "done" {
-				return m, fmt.Errorf("stopped in %q, not done", st.function)
-			}
-			m.check = "reached done"
-			if err := g.endSession(ctx); err != nil {
-				return m, err
-			}
-		}
-		return m, nil
+			return m, nil
+		})
 	}
 }
 

@@ -105,10 +105,13 @@ func TestOutputs(t *testing.T) {
 	}
 }
 
-// TestDriversSmoke runs two cases with both drivers for two repetitions:
-// GDB/MI against gdbserver and rrmcp's tools in-process (the stdio path
-// differs only in transport), so the harness cannot rot unnoticed.
-func TestDriversSmoke(t *testing.T) {
+// smokeSides returns a runner for smoke tests: run(c, timeout, reps, check)
+// runs case c on counter for reps repetitions on each side (GDB/MI against
+// gdbserver, and rrmcp's tools in-process), fails the test where a run
+// fails, and otherwise checks the side's measurement with check, where
+// names the case and side.
+func smokeSides(t *testing.T) (run func(c benchCase, timeout time.Duration, reps int, check func(where string, m measurement))) {
+	t.Helper()
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	counter := testenv.Prog(t, "counter")
@@ -116,27 +119,40 @@ func TestDriversSmoke(t *testing.T) {
 		"gdb":   func(ctx context.Context, exe string) (driver, error) { return newGDB(ctx, exe) },
 		"rrmcp": func(ctx context.Context, exe string) (driver, error) { return newMCPInProcess(ctx) },
 	}
+	return func(c benchCase, timeout time.Duration, reps int, check func(where string, m measurement)) {
+		t.Helper()
+		for side, mk := range makers {
+			ctx, cancel := context.WithTimeout(t.Context(), timeout)
+			m, err := c.run(ctx, counter, mk, reps)
+			cancel()
+			if err != nil {
+				t.Errorf("%s/%s: %v", c.name, side, err)
+				continue
+			}
+			check(c.name+"/"+side, m)
+		}
+	}
+}
+
+// TestDriversSmoke runs two cases with both drivers for two repetitions:
+// GDB/MI against gdbserver and rrmcp's tools in-process (the stdio path
+// differs only in transport), so the harness cannot rot unnoticed.
+func TestDriversSmoke(t *testing.T) {
+	run := smokeSides(t)
 	want := map[string]string{"continue_to_breakpoint": "hit", "evaluate_member_chain": `"beta"`}
 	for _, c := range cases() {
 		w, ok := want[c.name]
 		if !ok {
 			continue
 		}
-		for side, mk := range makers {
-			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-			m, err := c.run(ctx, counter, mk, 2)
-			cancel()
-			if err != nil {
-				t.Errorf("%s/%s: %v", c.name, side, err)
-				continue
-			}
+		run(c, 60*time.Second, 2, func(where string, m measurement) {
 			if len(m.durs) != 2 || !strings.Contains(m.check, w) {
-				t.Errorf("%s/%s: %d samples, returned %q; want 2 samples and %q", c.name, side, len(m.durs), m.check, w)
+				t.Errorf("%s: %d samples, returned %q; want 2 samples and %q", where, len(m.durs), m.check, w)
 			}
 			if len(m.cpu) != 2 && cpuMs(os.Getpid()) >= 0 { // kernels without sched debug have no /proc/PID/sched
-				t.Errorf("%s/%s: %d CPU samples, want 2 (from /proc/PID/task/*/sched)", c.name, side, len(m.cpu))
+				t.Errorf("%s: %d CPU samples, want 2 (from /proc/PID/task/*/sched)", where, len(m.cpu))
 			}
-		}
+		})
 	}
 }
 

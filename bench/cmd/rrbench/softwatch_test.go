@@ -1,37 +1,21 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestSoftWatchSmoke runs the software-watchpoint case once on each side:
 // both stop at the breakpoint after the loop, each with a software
 // watchpoint (softWatch checks GDB's wpt and rrmcp's mechanism).
 func TestSoftWatchSmoke(t *testing.T) {
-	testenv.NeedTool(t, "gdb")
-	testenv.NeedTool(t, "gdbserver")
-	counter := testenv.Prog(t, "counter")
-	makers := map[string]maker{
-		"gdb":   func(ctx context.Context, exe string) (driver, error) { return newGDB(ctx, exe) },
-		"rrmcp": func(ctx context.Context, exe string) (driver, error) { return newMCPInProcess(ctx) },
-	}
+	run := smokeSides(t)
 	for _, c := range softWatchCases() {
-		for side, mk := range makers {
-			ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
-			m, err := c.run(ctx, counter, mk, 1)
-			cancel()
-			if err != nil {
-				t.Errorf("%s/%s: %v", c.name, side, err)
-				continue
-			}
+		run(c, 120*time.Second, 1, func(where string, m measurement) {
 			if len(m.durs) != 1 || !strings.Contains(m.check, "main:74") {
-				t.Errorf("%s/%s: %d samples, returned %q; want 1 sample and a stop in main:74", c.name, side, len(m.durs), m.check)
+				t.Errorf("%s: %d samples, returned %q; want 1 sample and a stop in main:74", where, len(m.durs), m.check)
 			}
-		}
+		})
 	}
 }
