@@ -28,7 +28,7 @@ func gdbWatchLines(t *testing.T, prog, bp, expr string, n int) []string {
 	if testenv.IsI386(prog) && testenv.I386Peer(t) == "qemu-i386" {
 		// The kernel cannot execute it: GDB debugs it under qemu-i386 -g,
 		// as the server does.
-		p, addr, err := proc.StartQEMUUser(ctx, "qemu-i386", prog, nil, filepath.Dir(prog), nil)
+		p, addr, err := proc.StartQEMUUser(ctx, "qemu-i386", prog, nil, filepath.Dir(prog), nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,7 +17,7 @@ var i386Peer = "gdbserver"
 // startServer starts the debug server every side of a program uses.
 func startServer(ctx context.Context, prog string, args []string, dir string, env []string) (*proc.Process, string, error) {
 	if i386Peer == "qemu-i386" && testenv.IsI386(prog) {
-		return proc.StartQEMUUser(ctx, "qemu-i386", prog, args, dir, env)
+		return proc.StartQEMUUser(ctx, "qemu-i386", prog, args, dir, env, nil, nil)
 	}
 	return proc.StartGDBServer(ctx, prog, args, dir, env)
 }

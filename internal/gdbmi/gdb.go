@@ -58,11 +58,6 @@ type GDB struct {
 // switches off so it refuses writes and inferior calls before trying) and
 // connects it to the relay at relayAddr with `target remote`. ctx bounds the
 // whole start-up, symbol loading included.
-func Start(ctx context.Context, exe, relayAddr string) (*GDB, error) {
-	return Config{}.Start(ctx, exe, relayAddr)
-}
-
-// Start is like the package-level Start with this configuration.
 func (c Config) Start(ctx context.Context, exe, relayAddr string) (*GDB, error) {
 	g, err := c.Launch(ctx, exe)
 	if err != nil {

@@ -150,7 +150,7 @@ func startOverRelay(t *testing.T, ctx context.Context, exe string, cfg relay.Con
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err = Start(ctx, exe, r.Addr())
+	g, err = Config{}.Start(ctx, exe, r.Addr())
 	if err != nil {
 		r.Close()
 		t.Fatal(err)
@@ -299,7 +299,7 @@ func TestStartDeadline(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
 	defer cancel()
 	t0 := time.Now()
-	g, err := Start(ctx, exe, r.Addr())
+	g, err := Config{}.Start(ctx, exe, r.Addr())
 	if err == nil {
 		g.Close()
 		t.Fatal("Start succeeded against a backend that never answers")
@@ -483,7 +483,7 @@ func TestStartNoRelay(t *testing.T) {
 	ln.Close() // a port that just stopped listening
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	g, err := Start(ctx, exe, addr)
+	g, err := Config{}.Start(ctx, exe, addr)
 	if err == nil {
 		g.Close()
 		t.Fatal("Start succeeded with no relay listening")

@@ -20,22 +20,17 @@ import (
 
 // StartQEMUUser is the debug server of an i386 program on a kernel
 // without IA32 emulation (exec fails with ENOEXEC there; testenv.I386Peer
-// decides).
-
-// StartQEMUUser launches `qemu-i386 -g PORT prog args…` (QEMU user mode,
+// decides): it launches `qemu-i386 -g PORT prog args…` (QEMU user mode,
 // the gdbstub waiting for a debugger before the program's first
 // instruction) and returns it with the loopback address of the stub once
 // it listens. QEMU prints nothing when it is ready and serves a single
 // connection (closing it lets the program run on undebugged), so the
 // readiness is read from the kernel's socket table, not by connecting.
-func StartQEMUUser(ctx context.Context, qemu, prog string, args []string, dir string, env []string) (*Process, string, error) {
-	return StartQEMUUserOutput(ctx, qemu, prog, args, dir, env, nil, nil)
-}
-
-// StartQEMUUserOutput is StartQEMUUser sending the program's stdout to
-// stdout (an *os.File is written by the program directly) and its stderr,
-// line by line, to errLine; nil keeps either with QEMU's own output.
-func StartQEMUUserOutput(ctx context.Context, qemu, prog string, args []string, dir string, env []string, stdout io.Writer, errLine func(b []byte)) (*Process, string, error) {
+//
+// The program's stdout goes to stdout (an *os.File is written by the
+// program directly) and its stderr, line by line, to errLine; nil keeps
+// either with QEMU's own output.
+func StartQEMUUser(ctx context.Context, qemu, prog string, args []string, dir string, env []string, stdout io.Writer, errLine func(b []byte)) (*Process, string, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, "", err

@@ -160,7 +160,7 @@ func TestStartQEMUUser(t *testing.T) {
 	prog := testenv.Prog(t, "counter-m32")
 	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 	defer cancel()
-	p, addr, err := proc.StartQEMUUser(ctx, qemu, prog, nil, t.TempDir(), nil)
+	p, addr, err := proc.StartQEMUUser(ctx, qemu, prog, nil, t.TempDir(), nil, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,7 +156,7 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 			return nil, nil, qerr
 		case qemu != "":
 			s.serverNote = note
-			p, addr, err = proc.StartQEMUUserOutput(sctx, qemu, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
+			p, addr, err = proc.StartQEMUUser(sctx, qemu, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
 			if err != nil {
 				return nil, nil, fmt.Errorf("start qemu-i386: %w", err)
 			}

@@ -25,7 +25,7 @@ func liveSession(tb testing.TB, prog, fn string) *Session {
 	var err error
 	if testenv.IsI386(path) && testenv.I386Peer(tb) == "qemu-i386" {
 		// This kernel cannot run i386 programs: QEMU user mode runs it.
-		srv, addr, err := proc.StartQEMUUser(ctx, "qemu-i386", path, nil, filepath.Dir(path), nil)
+		srv, addr, err := proc.StartQEMUUser(ctx, "qemu-i386", path, nil, filepath.Dir(path), nil, nil, nil)
 		if err != nil {
 			tb.Fatal(err)
 		}
