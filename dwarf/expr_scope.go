@@ -68,9 +68,6 @@ func NewFrameScope(ctx context.Context, f *Frame, o ScopeOptions) *FrameScope {
 	if f.Image != nil {
 		s.types = s.typesOf(f.Image)
 	}
-	if f.Function == nil && o.Target != nil {
-		f.ph().t = o.Target // a frame-less scope reads globals (TLS) through the target
-	}
 	env := o.Env
 	if env == nil {
 		env = &ValueEnv{}
@@ -94,9 +91,6 @@ func NewFrameScope(ctx context.Context, f *Frame, o ScopeOptions) *FrameScope {
 	s.env = env
 	return s
 }
-
-// Frame is the frame of the scope.
-func (s *FrameScope) Frame() *Frame { return s.f }
 
 // Values returns the value environment (memory, types, symbols).
 func (s *FrameScope) Values() *ValueEnv { return s.env }
@@ -262,7 +256,9 @@ func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
 func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 	err := fmt.Errorf("no symbol %q in current context: %w", name, ErrNotFound)
 	if s.f.Image != nil {
-		v, lerr := s.f.Scope().lookupGlobal(ctx, name) // Local looked in the blocks
+		// Local looked in the blocks; globals (TLS too) read through
+		// the scope's target, also in a frame built without one.
+		v, lerr := s.f.Scope().lookupGlobal(ctx, name, s.t)
 		if lerr == nil {
 			return s.Object(ctx, v)
 		}
@@ -328,7 +324,13 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		return Object{}, fmt.Errorf("register $%s: %w", name, ErrNotFound)
 	}
 	if x := reg - regnum.AMD64_XMM0; x >= 0 && x < 16 {
-		return Object{}, unsupported("vector registers")
+		// the whole 128 bits as one integer (GDB's vec128 union has it
+		// as its uint128 member)
+		b, ok := s.f.Scope().RegisterBytes(name)
+		if !ok || len(b) != 16 {
+			return Object{Type: uint128, Err: fmt.Errorf("register $%s: %w", name, errNotSaved)}, nil
+		}
+		return BytesObject(uint128, b), nil
 	}
 	v, ok := s.f.Scope().Register(name)
 	if !ok {
@@ -349,6 +351,9 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	}
 	return mk(long, v), nil
 }
+
+// uint128 types a vector register read whole.
+var uint128 = &BaseType{CommonType: CommonType{Name: "unsigned __int128", ByteSize: 16}, Encoding: ateUnsigned}
 
 // errNotSaved is a register value the unwinder could not recover in an
 // outer frame; it prints as GDB's <not saved> and is optimized out.

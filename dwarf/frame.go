@@ -238,12 +238,13 @@ func (s *Scope) Lookup(ctx context.Context, name string) (Variable, error) {
 	if v, ok := s.lookupBlocks(ctx, name); ok {
 		return v, nil
 	}
-	return s.lookupGlobal(ctx, name)
+	return s.lookupGlobal(ctx, name, nil)
 }
 
 // lookupGlobal finds a static of the frame's compile unit or a global of
-// its image.
-func (s *Scope) lookupGlobal(ctx context.Context, name string) (Variable, error) {
+// its image, reading memory (thread-local storage) through t, or through
+// the frame's own target when t is nil.
+func (s *Scope) lookupGlobal(ctx context.Context, name string, t *Target) (Variable, error) {
 	f := s.f
 	if f.Image == nil {
 		return Variable{}, fmt.Errorf("variable %q: %w", name, ErrNotFound)
@@ -252,7 +253,10 @@ func (s *Scope) lookupGlobal(ctx context.Context, name string) (Variable, error)
 	if f.Function != nil {
 		cu = f.Function.cu
 	}
-	return f.Image.lookupGlobal(ctx, name, cu, f.ph().t, &f.ph().regs, f.Bias)
+	if t == nil {
+		t = f.ph().t
+	}
+	return f.Image.lookupGlobal(ctx, name, cu, t, &f.ph().regs, f.Bias)
 }
 
 // lookupBlocks finds an unqualified name among the variables and

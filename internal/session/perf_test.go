@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/big"
 	"os"
 	"slices"
 	"strings"
@@ -401,5 +402,27 @@ func TestQuickFrameAgrees(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVectorRegisterNative: $xmm0 is evaluated natively (no GDB
+// fallback), as the whole 128 bits, and equals what Registers reports.
+func TestVectorRegisterNative(t *testing.T) {
+	s, _ := countedSession(t)
+	ctx := t.Context()
+	regs, err := s.Registers(ctx, []string{"xmm0"})
+	if err != nil || len(regs) != 1 {
+		t.Fatalf("registers xmm0: %+v %v", regs, err)
+	}
+	want, ok := new(big.Int).SetString(strings.TrimPrefix(regs[0].Value, "0x"), 16)
+	if !ok {
+		t.Fatalf("xmm0 value %q", regs[0].Value)
+	}
+	r, err := s.Evaluate(ctx, "$xmm0")
+	if err != nil || r.Engine != "native" {
+		t.Fatalf("$xmm0: %+v %v, want a native value", r, err)
+	}
+	if r.Type != "unsigned __int128" || r.Value != want.String() {
+		t.Errorf("$xmm0 = %s (%s), registers say %s = %s", r.Value, r.Type, regs[0].Value, want)
 	}
 }
