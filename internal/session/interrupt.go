@@ -72,7 +72,7 @@ func (s *Session) asStop(op string, out *Stop, err error) (*Stop, error) {
 	if ie.cancelled && ie.noted != nil {
 		// The command's do kept the cancelled stop (noteCancelled): name
 		// the operation in the session's state too.
-		return s.relabelCancelled(ie.noted, op), nil
+		return s.relabelCancelled(ie.noted, op, false), nil
 	}
 	st, _ := s.interruptStop(op, err)
 	return st, nil
@@ -126,9 +126,14 @@ func (s *Session) keepCancelled(st *Stop, op string) *Stop {
 
 // relabelCancelled names op as the operation of the cancelled stop cur
 // (a query's continue becomes the query), in the session's state when cur
-// is still what it holds.
-func (s *Session) relabelCancelled(cur *Stop, op string) *Stop {
+// is still what it holds. internal says the command's own breakpoints
+// made the stop (a query's), so its reason is "cancelled" even where the
+// interrupt met one of their hits: the client never set them.
+func (s *Session) relabelCancelled(cur *Stop, op string, internal bool) *Stop {
 	cp := *cur
+	if internal {
+		cp.Reason, cp.Breakpoint = "cancelled", 0
+	}
 	old := cancelledPrefix
 	if cur.Cancelled != "" {
 		old += " (" + cur.Cancelled + ")"
@@ -171,7 +176,7 @@ func (s *Session) noteCancelled(ctx context.Context, err error) {
 func (s *Session) queryCancelled(ctx context.Context, st *Stop, err error) (*Stop, error) {
 	switch {
 	case err == nil && st != nil && st.Cancelled != "":
-		return s.relabelCancelled(st, "rr_query"), nil
+		return s.relabelCancelled(st, "rr_query", true), nil
 	case err == nil || !errors.Is(ctx.Err(), context.Canceled) || s.c.Exited() || s.c.Dead() != nil:
 		return st, err
 	}
