@@ -85,10 +85,29 @@ func TestCancelledStop(t *testing.T) {
 					t.Fatal("no resume started")
 				}
 			}
+			// Watch the session's state as a client would, as often as
+			// it can, until the command has returned.
+			returned := make(chan struct{})
+			seen := make(chan []*Stop, 1)
+			go func() {
+				var shown []*Stop
+				for {
+					if c := s.Info().Cancelled; c != nil && (len(shown) == 0 || shown[len(shown)-1] != c) {
+						shown = append(shown, c)
+					}
+					select {
+					case <-returned:
+						seen <- shown
+						return
+					default:
+					}
+				}
+			}()
 			cancel()
 			var r result
 			select {
 			case r = <-done:
+				close(returned)
 			case <-deadline.C:
 				t.Fatal("the cancelled operation never returned: the target was not interrupted")
 			}
@@ -106,6 +125,15 @@ func TestCancelledStop(t *testing.T) {
 			}
 			if c := s.Info().Cancelled; c == nil || c.Reason != "cancelled" || c.Cancelled != tc.op || c.Frame == nil {
 				t.Fatalf("session state after the cancel: %+v, want the cancelled stop", c)
+			}
+			// Every cancelled stop the session showed while the command
+			// ended named the command: it is named when it is kept, so no
+			// client reading the state meanwhile (rr_session_list) sees it
+			// without its command (a race once seen in CI).
+			for _, c := range <-seen {
+				if c.Cancelled != tc.op || c.Reason != "cancelled" {
+					t.Errorf("while the command ended the session showed the cancelled stop %q (reason %s), want %q", c.Cancelled, c.Reason, tc.op)
+				}
 			}
 			if _, err := s.Threads(t.Context()); err != nil {
 				t.Fatalf("session unusable after the cancel: %v", err)

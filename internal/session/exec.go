@@ -230,6 +230,7 @@ func (s *Session) otherBPAt(ctx context.Context, b *breakpoint) *breakpoint {
 // Continue resumes forward (or backward) until a breakpoint, watchpoint,
 // signal, exit or the start of the recording.
 func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
+	ctx = naming(ctx, moveName("continue", rev), false)
 	var out *Stop
 	err := s.do(ctx, s.limit(rev), func(ctx context.Context) error {
 		if err := s.canMove(rev); err != nil {
@@ -263,11 +264,12 @@ func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
 			}
 		}
 	})
-	return s.asStop(moveName("continue", rev), out, err)
+	return s.asStop(ctx, out, err)
 }
 
 // StepInstruction steps n machine instructions; over steps over calls.
 func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*Stop, error) {
+	ctx = naming(ctx, moveName(map[bool]string{true: "nexti", false: "stepi"}[over], rev), false)
 	var out *Stop
 	err := s.do(ctx, s.limit(rev), func(ctx context.Context) error {
 		if err := s.canMove(rev); err != nil {
@@ -300,7 +302,7 @@ func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*
 		}
 		return nil
 	})
-	return s.asStop(moveName(map[bool]string{true: "nexti", false: "stepi"}[over], rev), out, err)
+	return s.asStop(ctx, out, err)
 }
 
 // here is where the selected thread is, as stepping needs it.
@@ -548,6 +550,7 @@ func (s *Session) Next(ctx context.Context, n int, rev bool) (*Stop, error) {
 }
 
 func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, error) {
+	ctx = naming(ctx, moveName(map[bool]string{true: "step", false: "next"}[into], rev), false)
 	var out *Stop
 	err := s.do(ctx, s.limit(rev), func(ctx context.Context) error {
 		if err := s.canMove(rev); err != nil {
@@ -573,7 +576,7 @@ func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, e
 		}
 		return nil
 	})
-	return s.asStop(moveName(map[bool]string{true: "step", false: "next"}[into], rev), out, err)
+	return s.asStop(ctx, out, err)
 }
 
 // stepLine performs one source-level step.
@@ -727,6 +730,7 @@ func (s *Session) stepOutNoLines(ctx context.Context) (rsp.Stop, bool, error) {
 // Finish runs until the selected frame returns (or, in reverse, back to
 // its call site).
 func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
+	ctx = naming(ctx, moveName("finish", rev), false)
 	var out *Stop
 	err := s.do(ctx, s.limit(rev), func(ctx context.Context) error {
 		if err := s.canMove(rev); err != nil {
@@ -792,7 +796,7 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 		}
 		return nil
 	})
-	return s.asStop(moveName("finish", rev), out, err)
+	return s.asStop(ctx, out, err)
 }
 
 var errNoValue = errors.New("no return value")

@@ -39,6 +39,7 @@ func (s *Session) Goto(ctx context.Context, m Moment) (*Stop, error) {
 // the monitor's replay_seek, then the stop there). The stop's reason is
 // "goto"; the message names the count.
 func (s *Session) seekIcount(ctx context.Context, n int64) (*Stop, error) {
+	ctx = naming(ctx, "rr_goto", false)
 	var out *Stop
 	err := s.do(ctx, s.to.Reverse, func(ctx context.Context) error {
 		st, err := s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.SeekIcount(ctx, n) })
@@ -59,7 +60,7 @@ func (s *Session) seekIcount(ctx context.Context, n int64) (*Stop, error) {
 		out.Message = strings.TrimSpace(fmt.Sprintf("At instruction count %d of the QEMU replay. %s", n, out.Message))
 		return nil
 	})
-	return s.asStop("rr_goto", out, err)
+	return s.asStop(ctx, out, err)
 }
 
 // replayIcount is a QEMU replay's instruction count now, for a query row;

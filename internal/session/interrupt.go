@@ -60,35 +60,61 @@ func (s *Session) interruptedAt(ctx context.Context, st rsp.Stop, err error) err
 	return &interruptedError{stop: out, err: err, cancelled: errors.Is(ctx.Err(), context.Canceled)}
 }
 
+// command names the command a call runs for in its cancelled stop. The
+// outermost command names it: the continues of a query are the query's.
+type command struct {
+	name string
+	// ownStops: the command's own breakpoints make its stops (a query's),
+	// so its cancelled stop has reason "cancelled" even where the interrupt
+	// met one of their hits: the client never set them.
+	ownStops bool
+}
+
+type commandKey struct{}
+
+// naming returns ctx naming the command name, unless an outer command
+// already named one.
+func naming(ctx context.Context, name string, ownStops bool) context.Context {
+	if _, ok := ctx.Value(commandKey{}).(command); ok {
+		return ctx
+	}
+	return context.WithValue(ctx, commandKey{}, command{name: name, ownStops: ownStops})
+}
+
+// commandOf is the command ctx names (the zero command when none).
+func commandOf(ctx context.Context) command {
+	c, _ := ctx.Value(commandKey{}).(command)
+	return c
+}
+
 // asStop returns the stop of an interrupted move as its result: a time
 // limit is a stop with reason "interrupted", a cancellation by the client
-// one with reason "cancelled" naming op (or, either way, what the program
-// stopped for meanwhile), the place, and why — not a tool error.
-func (s *Session) asStop(op string, out *Stop, err error) (*Stop, error) {
+// one with reason "cancelled" naming the command ctx names (or, either
+// way, what the program stopped for meanwhile), the place, and why — not a
+// tool error.
+func (s *Session) asStop(ctx context.Context, out *Stop, err error) (*Stop, error) {
 	var ie *interruptedError
 	if !errors.As(err, &ie) {
 		return out, err
 	}
 	if ie.cancelled && ie.noted != nil {
-		// The command's do kept the cancelled stop (noteCancelled): name
-		// the operation in the session's state too.
-		return s.relabelCancelled(ie.noted, op, false), nil
+		return ie.noted, nil // the command's do kept it (noteCancelled)
 	}
-	st, _ := s.interruptStop(op, err)
+	st, _ := s.interruptStop(ctx, err)
 	return st, nil
 }
 
-// interruptStop is the structured stop of an operation op that a time
-// limit or the client's cancellation ended, for a command that reports it
-// itself (rr_last_write); ok is false when err is something else. A
-// cancelled stop is kept in the session's state.
-func (s *Session) interruptStop(op string, err error) (*Stop, bool) {
+// interruptStop is the structured stop of the command ctx names that a
+// time limit or the client's cancellation ended, for a command that
+// reports it itself (rr_last_write); ok is false when err is something
+// else. A cancelled stop is kept in the session's state.
+func (s *Session) interruptStop(ctx context.Context, err error) (*Stop, bool) {
 	var ie *interruptedError
 	if !errors.As(err, &ie) {
 		return nil, false
 	}
 	if ie.cancelled {
-		return s.keepCancelled(ie.stop, op), true
+		return s.keepCancelled(ie.stop, commandOf(ctx)), true
 	}
 	st := ie.stop
 	st.Message = strings.TrimSpace(fmt.Sprintf("Interrupted: the command ran past its time limit (RR_MCP_TIMEOUT_FORWARD / RR_MCP_TIMEOUT_REVERSE); the program is stopped in %s and the session is usable. %s", st.where(), st.Message))
@@ -107,40 +133,24 @@ func moveName(m string, rev bool) string {
 const cancelledPrefix = "Cancelled by the client"
 
 // keepCancelled stores, as the session's cancelled stop, a copy of st
-// with reason cancelled, op (empty when unknown) and a message saying so.
-// Stored stops are never changed afterwards (Info reads them unlocked).
-func (s *Session) keepCancelled(st *Stop, op string) *Stop {
+// with reason cancelled, the command cmd (unnamed when cmd is zero) and a
+// message saying so. Stored stops are never changed afterwards (Info
+// reads them unlocked).
+func (s *Session) keepCancelled(st *Stop, cmd command) *Stop {
 	cp := *st
-	if cp.Reason == "interrupted" || cp.Reason == "step" {
+	if cp.Reason == "interrupted" || cp.Reason == "step" || cmd.ownStops {
 		cp.Reason = "cancelled"
 	}
-	cp.Cancelled = op
+	if cmd.ownStops {
+		cp.Breakpoint = 0
+	}
+	cp.Cancelled = cmd.name
 	head := cancelledPrefix
-	if op != "" {
-		head += " (" + op + ")"
+	if cmd.name != "" {
+		head += " (" + cmd.name + ")"
 	}
 	cp.Message = strings.TrimSpace(fmt.Sprintf("%s: the program was interrupted and is stopped in %s; the session is usable. %s", head, cp.where(), st.Message))
 	s.cancelled.Store(&cp)
-	return &cp
-}
-
-// relabelCancelled names op as the operation of the cancelled stop cur
-// (a query's continue becomes the query), in the session's state when cur
-// is still what it holds. internal says the command's own breakpoints
-// made the stop (a query's), so its reason is "cancelled" even where the
-// interrupt met one of their hits: the client never set them.
-func (s *Session) relabelCancelled(cur *Stop, op string, internal bool) *Stop {
-	cp := *cur
-	if internal {
-		cp.Reason, cp.Breakpoint = "cancelled", 0
-	}
-	old := cancelledPrefix
-	if cur.Cancelled != "" {
-		old += " (" + cur.Cancelled + ")"
-	}
-	cp.Message = strings.Replace(cur.Message, old, cancelledPrefix+" ("+op+")", 1)
-	cp.Cancelled = op
-	s.cancelled.CompareAndSwap(cur, &cp)
 	return &cp
 }
 
@@ -157,7 +167,7 @@ func (s *Session) noteCancelled(ctx context.Context, err error) {
 	var ie *interruptedError
 	switch {
 	case errors.As(err, &ie):
-		ie.noted = s.keepCancelled(ie.stop, "")
+		ie.noted = s.keepCancelled(ie.stop, commandOf(ctx))
 	case s.c != nil && s.c.Dead() == nil && !s.c.Exited():
 		last := s.c.LastStop()
 		if last.Raw == "" {
@@ -165,7 +175,7 @@ func (s *Session) noteCancelled(ctx context.Context, err error) {
 		}
 		ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		s.keepCancelled(s.makeStop(ictx, last), "")
+		s.keepCancelled(s.makeStop(ictx, last), commandOf(ctx))
 	}
 }
 
@@ -175,8 +185,6 @@ func (s *Session) noteCancelled(ctx context.Context, err error) {
 // is. Other results pass through.
 func (s *Session) queryCancelled(ctx context.Context, st *Stop, err error) (*Stop, error) {
 	switch {
-	case err == nil && st != nil && st.Cancelled != "":
-		return s.relabelCancelled(st, "rr_query", true), nil
 	case err == nil || !errors.Is(ctx.Err(), context.Canceled) || s.c.Exited() || s.c.Dead() != nil:
 		return st, err
 	}
@@ -189,7 +197,7 @@ func (s *Session) queryCancelled(ctx context.Context, st *Stop, err error) (*Sto
 		return st, err
 	}
 	here.Reason = "cancelled"
-	return s.keepCancelled(here, "rr_query"), nil
+	return s.keepCancelled(here, commandOf(ctx)), nil
 }
 
 // keepingCancelled runs the clean-up f of a command made of several (a

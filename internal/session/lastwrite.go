@@ -44,6 +44,7 @@ const maxWatchChunks = 4
 // the reverse watchpoint stop (just after the write) one reverse step puts
 // the thread on it, where memory still holds the old value.
 func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (*LastWrites, error) {
+	ctx = naming(ctx, "rr_last_write", false)
 	if count <= 0 {
 		count = 1
 	}
@@ -91,7 +92,7 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 			if errors.Is(err, rsp.ErrHistoryStart) {
 				break
 			}
-			if ist, ok := s.interruptStop("rr_last_write", err); ok {
+			if ist, ok := s.interruptStop(ctx, err); ok {
 				// A time limit or the client's cancel ended the search:
 				// the writers found so far and where the program is.
 				out.Stop, interrupted = ist, true

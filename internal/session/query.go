@@ -55,6 +55,7 @@ type QueryResult struct {
 // evaluates them (agentcond.go), so a false condition costs no round
 // trip; each row costs one stop plus the reads of its values.
 func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, error) {
+	ctx = naming(ctx, "rr_query", true)
 	if o.Limit <= 0 {
 		o.Limit = 20
 		if o.Kind == "lines" {

@@ -36,6 +36,7 @@ func (s *Session) When(ctx context.Context) (Position, error) {
 
 // RunToEvent seeks the replay to right after event ev completed.
 func (s *Session) RunToEvent(ctx context.Context, ev int64) (*Stop, error) {
+	ctx = naming(ctx, fmt.Sprintf("the seek to event %d", ev), false)
 	var out *Stop
 	err := s.do(ctx, s.to.Reverse, func(ctx context.Context) error {
 		if err := s.needEvents("rr_run_to_event"); err != nil {
@@ -54,7 +55,7 @@ func (s *Session) RunToEvent(ctx context.Context, ev int64) (*Stop, error) {
 		out.Reason = "event"
 		return nil
 	})
-	return s.asStop(fmt.Sprintf("the seek to event %d", ev), out, err)
+	return s.asStop(ctx, out, err)
 }
 
 // CheckpointSave creates an rr checkpoint at the current position.
@@ -89,6 +90,7 @@ func (s *Session) CheckpointSave(ctx context.Context) (Checkpoint, error) {
 
 // CheckpointRestore returns the replay to checkpoint id.
 func (s *Session) CheckpointRestore(ctx context.Context, id int) (*Stop, error) {
+	ctx = naming(ctx, fmt.Sprintf("the restore of checkpoint %d", id), false)
 	var out *Stop
 	err := s.do(ctx, s.to.Reverse, func(ctx context.Context) error {
 		if !s.caps.Checkpoints {
@@ -119,7 +121,7 @@ func (s *Session) CheckpointRestore(ctx context.Context, id int) (*Stop, error) 
 		out.Reason = "checkpoint"
 		return nil
 	})
-	return s.asStop(fmt.Sprintf("the restore of checkpoint %d", id), out, err)
+	return s.asStop(ctx, out, err)
 }
 
 // Checkpoints lists rr checkpoints.
