@@ -30,9 +30,10 @@ func (r *reporter) send(ctx context.Context, msg string) {
 // withProgress attaches a reporter when the client sent a progress token,
 // and starts a heartbeat that says every second that the call still runs
 // (continue, reverse continue, software watchpoints, last-writer searches
-// give no other sign). The returned stop ends the heartbeat. mcp-go queues
-// notifications apart from results (they can arrive after the result, and
-// a full queue drops them), so progress is advisory.
+// give no other sign). The returned stop ends the heartbeat. Progress is
+// advisory: mcp-go drops a notification when the transport's queue (1024
+// on rrmcp's stdio, internal/stdio) is full; those it queued before the
+// result are written before it.
 func withProgress(ctx context.Context, req mcp.CallToolRequest, name string) (context.Context, func()) {
 	srv := server.ServerFromContext(ctx)
 	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil || srv == nil {

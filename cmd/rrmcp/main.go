@@ -18,16 +18,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"log"
 	"os"
 	"os/signal"
 	"runtime/pprof"
 	"syscall"
 
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/rrmcp/rrmcp/internal/claudehook"
 	"github.com/rrmcp/rrmcp/internal/session"
+	"github.com/rrmcp/rrmcp/internal/stdio"
 	"github.com/rrmcp/rrmcp/tools"
 )
 
@@ -109,20 +107,10 @@ func run(verbose bool) int {
 	// the sessions are stopped.
 	signal.Ignore(syscall.SIGPIPE)
 
-	srv := tools.New(m, tools.Options{Log: func(format string, args ...any) {
-		fmt.Fprintf(os.Stderr, "rrmcp: "+format+"\n", args...)
-	}, Timing: os.Getenv("RRMCP_DEBUG_TIMING") != ""})
-	stdio := server.NewStdioServer(srv)
-	stdio.SetErrorLogger(log.New(os.Stderr, "rrmcp: ", 0))
-	// tools/call runs on a worker pool (mcp-go's default is 5). A resume
-	// holds a worker until it stops, so several running sessions must not
-	// starve rr_interrupt or calls on other sessions.
-	server.WithWorkerPoolSize(64)(stdio)
-	out := &lockedWriter{w: os.Stdout}
-	in := newLineCap(os.Stdin, maxLine, func(prefix []byte, n int) {
-		out.Write(lineTooLongReply(prefix, n, maxLine)) //nolint:errcheck
-	})
-	if err := stdio.Listen(ctx, in, out); err != nil && ctx.Err() == nil {
+	warn := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "rrmcp: "+format+"\n", args...) }
+	srv := tools.New(m, tools.Options{Log: warn, Timing: os.Getenv("RRMCP_DEBUG_TIMING") != ""})
+	err = stdio.Serve(ctx, srv, os.Stdin, os.Stdout, stdio.Options{Log: warn})
+	if err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		m.Close()
 		return 1

@@ -1,0 +1,384 @@
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// Options tune Serve.
+type Options struct {
+	// MaxLine caps one JSON-RPC message (one line) in bytes; a longer one
+	// is dropped and answered with a "request too large" error. Default
+	// 4 MiB.
+	MaxLine int
+	// MaxInFlight caps the requests served at once; past it the server
+	// reads no more input until one ends. Default 256.
+	MaxInFlight int
+	// Grace bounds the wait, at the end, for the requests still running
+	// to return once cancelled. Default 10 s.
+	Grace time.Duration
+	// Log reports what the client cannot be told (a write that failed, a
+	// handler that panicked). Default: silent.
+	Log func(format string, args ...any)
+}
+
+// Serve answers the MCP messages of one client read from in with srv,
+// writing replies and notifications to out, until in ends or ctx is done.
+// Then it cancels the requests still running and waits for them to return.
+//
+// Each request runs on the goroutine that read it, and that goroutine
+// hands reading on to another first: a call's reply leaves without a
+// goroutine switch on its way (the wake-up of another thread would cost
+// more than the rest of a quick call), while a long call (a continue)
+// never stops the next message (rr_interrupt, a cancel) being read.
+// Notifications a call sent before its reply are written before the reply.
+func Serve(ctx context.Context, srv *server.MCPServer, in io.Reader, out io.Writer, o Options) error {
+	if o.MaxLine <= 0 {
+		o.MaxLine = 4 << 20
+	}
+	if o.MaxInFlight <= 0 {
+		o.MaxInFlight = 256
+	}
+	if o.Grace <= 0 {
+		o.Grace = 10 * time.Second
+	}
+	if o.Log == nil {
+		o.Log = func(string, ...any) {}
+	}
+	sess := &session{notes: make(chan mcp.JSONRPCNotification, 1024)}
+	if err := srv.RegisterSession(ctx, sess); err != nil {
+		return fmt.Errorf("stdio: register the client's session: %w", err)
+	}
+	defer srv.UnregisterSession(context.WithoutCancel(ctx), sess.SessionID())
+	ctx, cancel := context.WithCancel(srv.WithContext(ctx, sess))
+	defer cancel()
+	c := &conn{
+		srv: srv, sess: sess, opt: o, out: out,
+		in:        bufio.NewReaderSize(in, 64<<10),
+		slots:     make(chan struct{}, o.MaxInFlight),
+		inflight:  map[string]context.CancelFunc{},
+		ended:     make(chan error, 1),
+		pause:     make(chan chan struct{}),
+		notesDone: make(chan struct{}),
+	}
+	stopNotes := make(chan struct{})
+	go c.writeNotes(stopNotes)
+	c.turn = make(chan struct{}, 1)
+	c.turn <- struct{}{}
+	c.idle.Add(1)
+	go c.serve(ctx)
+	var err error
+	select {
+	case err = <-c.ended:
+	case <-ctx.Done():
+	}
+	// The reader may still be blocked in a read: it ends with the input
+	// (or the process). Requests end with their context; one that does
+	// not within the grace period is left to the process's exit.
+	cancel()
+	waited := make(chan struct{})
+	go func() {
+		c.requests.Wait()
+		close(waited)
+	}()
+	grace := time.NewTimer(o.Grace)
+	defer grace.Stop()
+	select {
+	case <-waited:
+	case <-grace.C:
+		o.Log("stdio: requests still running %v after the end of input; not waiting for them", o.Grace)
+	}
+	close(stopNotes)
+	<-c.notesDone
+	if errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return err
+}
+
+// conn is one client's connection.
+type conn struct {
+	srv  *server.MCPServer
+	sess *session
+	opt  Options
+	in   *bufio.Reader // read by the goroutine holding the turn only
+	out  io.Writer
+
+	wmu       sync.Mutex         // one message per Write
+	pause     chan chan struct{} // a reply pauses writeNotes until it is written
+	notesDone chan struct{}      // writeNotes has returned
+
+	slots    chan struct{} // one per request being served
+	mu       sync.Mutex
+	inflight map[string]context.CancelFunc // by request id (its JSON text)
+	requests sync.WaitGroup
+	ended    chan error // the input's end, once
+
+	turn chan struct{} // the right to read the input, held by one goroutine
+	idle atomic.Int32  // goroutines waiting for the turn
+}
+
+// envelope is what the reader needs of a message to route it.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params struct {
+		RequestID json.RawMessage `json:"requestId"` // notifications/cancelled
+	} `json:"params"`
+}
+
+// serve is one of the connection's goroutines. In its turn it reads
+// messages up to a request, passes the turn to an idle goroutine (starting
+// one when none is), answers the request, and waits for its turn again.
+func (c *conn) serve(ctx context.Context) {
+	for {
+		select {
+		case <-c.turn:
+		case <-ctx.Done():
+			return
+		}
+		c.idle.Add(-1)
+		id, msg, ok := c.nextRequest(ctx)
+		if !ok {
+			return // the input ended: no turn to pass on
+		}
+		// Track the request before reading on: a cancel right behind it
+		// finds it.
+		key := string(id)
+		rctx, cancel := context.WithCancel(ctx)
+		c.mu.Lock()
+		c.inflight[key] = cancel
+		c.mu.Unlock()
+		c.requests.Add(1)
+		if c.idle.Load() == 0 {
+			c.idle.Add(1)
+			go c.serve(ctx)
+		}
+		c.turn <- struct{}{}
+		c.answer(rctx, id, msg)
+		c.mu.Lock()
+		delete(c.inflight, key)
+		c.mu.Unlock()
+		cancel()
+		<-c.slots
+		c.requests.Done()
+		if c.idle.Add(1) > maxIdle {
+			c.idle.Add(-1)
+			return
+		}
+	}
+}
+
+// maxIdle is how many goroutines wait for a turn to read at most.
+const maxIdle = 4
+
+// nextRequest reads messages until a request, serving the others (a
+// notification, a parse error) on the way; it returns the request's id
+// and text with a slot taken for it, or ok false when the input ended.
+func (c *conn) nextRequest(ctx context.Context) (id json.RawMessage, msg []byte, ok bool) {
+	for {
+		line, err := c.readLine()
+		if err != nil {
+			c.ended <- err
+			return nil, nil, false
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var env envelope
+		if err := json.Unmarshal(line, &env); err != nil {
+			c.write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`))
+			continue
+		}
+		isRequest := len(env.ID) > 0 && !bytes.Equal(env.ID, []byte("null"))
+		switch {
+		case env.Method == "":
+			// A reply to a request of ours (we send none) or junk.
+			if isRequest {
+				c.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"Invalid Request: no method"}}`, env.ID))
+			}
+			continue
+		case !isRequest:
+			if env.Method == string(mcp.MethodNotificationCancelled) {
+				c.cancel(env.Params.RequestID)
+			}
+			// Notifications carry no reply; they are quick and keep
+			// their order (initialized before what follows).
+			c.answer(ctx, nil, line)
+			continue
+		}
+		select {
+		case c.slots <- struct{}{}:
+		case <-ctx.Done():
+			c.ended <- ctx.Err()
+			return nil, nil, false
+		}
+		return bytes.Clone(env.ID), bytes.Clone(line), true
+	}
+}
+
+// cancel ends the request with the given id, if it is running.
+func (c *conn) cancel(id json.RawMessage) {
+	c.mu.Lock()
+	cancel := c.inflight[string(id)]
+	c.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// answer runs one message through the server and writes its reply.
+func (c *conn) answer(ctx context.Context, id json.RawMessage, msg []byte) {
+	var resp mcp.JSONRPCMessage
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				c.opt.Log("stdio: panic serving a message: %v", p)
+				if id != nil {
+					resp = json.RawMessage(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":%q}}`, id, fmt.Sprintf("internal error: %v", p)))
+				}
+			}
+		}()
+		resp = c.srv.HandleMessage(ctx, msg)
+	}()
+	if resp == nil || id == nil {
+		return
+	}
+	b, err := json.Marshal(resp)
+	if err != nil {
+		c.opt.Log("stdio: encode a reply: %v", err)
+		b = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":%q}}`, id, "internal error: the reply could not be encoded: "+err.Error())
+	}
+	c.write(b)
+}
+
+// write writes one message line, after the notifications queued before
+// it. The notification writer (writeNotes) is paused meanwhile: it never
+// holds a notification taken from the queue while a reply is written, so
+// what a call sent before its reply comes before it.
+func (c *conn) write(msg []byte) {
+	done := make(chan struct{})
+	select {
+	case c.pause <- done:
+		defer close(done)
+	case <-c.notesDone:
+	}
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	for drained := false; !drained; {
+		select {
+		case n := <-c.sess.notes:
+			c.writeNote(n)
+		default:
+			drained = true
+		}
+	}
+	c.writeLine(msg)
+}
+
+// writeNotes writes notifications as they come, until stop is closed.
+func (c *conn) writeNotes(stop <-chan struct{}) {
+	defer close(c.notesDone)
+	for {
+		select {
+		case n := <-c.sess.notes:
+			c.wmu.Lock()
+			c.writeNote(n)
+			c.wmu.Unlock()
+		case done := <-c.pause:
+			<-done // a reply is being written
+		case <-stop:
+			return
+		}
+	}
+}
+
+func (c *conn) writeNote(n mcp.JSONRPCNotification) {
+	b, err := json.Marshal(n)
+	if err != nil {
+		c.opt.Log("stdio: encode a notification %s: %v", n.Method, err)
+		return
+	}
+	c.writeLine(b)
+}
+
+// writeLine writes msg and its newline with one Write; wmu is held.
+func (c *conn) writeLine(msg []byte) {
+	msg = append(msg, '\n')
+	if _, err := c.out.Write(msg); err != nil {
+		c.opt.Log("stdio: write: %v", err)
+	}
+}
+
+// readLine returns the next line without its newline. A line over
+// MaxLine is dropped (read to its end but not kept) and answered with an
+// error naming the limit.
+func (c *conn) readLine() ([]byte, error) {
+	for {
+		line, err := c.in.ReadSlice('\n')
+		n := len(line)
+		if err == bufio.ErrBufferFull {
+			// Longer than the buffer: gather it, up to the limit.
+			long := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull {
+				line, err = c.in.ReadSlice('\n')
+				n += len(line)
+				if len(long) <= c.opt.MaxLine {
+					long = append(long, line...)
+				}
+			}
+			line = long
+		}
+		if err == nil {
+			n--
+			line = line[:len(line)-1]
+		}
+		if n > c.opt.MaxLine {
+			c.write(tooLongReply(line[:min(len(line), 512)], n, c.opt.MaxLine))
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err != nil && !(err == io.EOF && len(line) > 0) {
+			return nil, err // a last line without its newline is still served
+		}
+		return line, nil
+	}
+}
+
+var idRE = regexp.MustCompile(`"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?[0-9]{1,20})`)
+
+// tooLongReply is the JSON-RPC error for a dropped line, with the
+// request's id when its first bytes carry one.
+func tooLongReply(prefix []byte, n, max int) []byte {
+	id := "null"
+	if m := idRE.FindSubmatch(prefix); m != nil {
+		id = string(m[1])
+	}
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":"request too large: the message is over rrmcp's limit of %d bytes per JSON-RPC line (it was %d bytes long and was dropped); send smaller arguments"}}`, id, max, n)
+}
+
+// session is the one client of a stdio server, as mcp-go's server sees
+// it: where its notifications go and whether it has initialized.
+type session struct {
+	notes       chan mcp.JSONRPCNotification
+	initialized atomic.Bool
+}
+
+func (s *session) SessionID() string                                   { return "stdio" }
+func (s *session) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.notes }
+func (s *session) Initialize()                                         { s.initialized.Store(true) }
+func (s *session) Initialized() bool                                   { return s.initialized.Load() }
