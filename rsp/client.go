@@ -486,6 +486,65 @@ func (c *Client) exchangeConsole(ctx context.Context, pkt string, out func([]byt
 	}
 }
 
+// exchangeAll sends pkts and returns their replies in order. In no-ack
+// mode all are written at once, before any reply is read: the server
+// answers requests in the order they came, so the batch costs one round
+// trip. With acks they go one after the other. None may resume the target
+// (their replies are not stop replies).
+func (c *Client) exchangeAll(ctx context.Context, pkts ...string) ([][]byte, error) {
+	out := make([][]byte, 0, len(pkts))
+	if c.conn.ack || len(pkts) < 2 {
+		for _, pkt := range pkts {
+			r, err := c.exchange(ctx, pkt)
+			if err != nil {
+				return out, err
+			}
+			out = append(out, r)
+		}
+		return out, nil
+	}
+	first := pkts[0]
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("rsp: %s: %w", short(first), err)
+	}
+	if err := c.conn.deadErr(); err != nil {
+		return nil, fmt.Errorf("rsp: %s: %w", short(first), err)
+	}
+	for _, pkt := range pkts {
+		if err := c.g.check(pkt); err != nil {
+			return nil, err
+		}
+		if expectsStop(pkt) {
+			return nil, fmt.Errorf("rsp: %s: a request that resumes or stops cannot be batched", short(pkt))
+		}
+	}
+	disarm := c.arm(ctx)
+	defer disarm()
+	if err := c.resync(); err != nil {
+		return nil, c.wrap(ctx, first, err)
+	}
+	c.pending += len(pkts)
+	if err := c.conn.writePackets(pkts); err != nil {
+		return nil, c.wrap(ctx, first, err)
+	}
+	for _, pkt := range pkts {
+		for {
+			p, err := c.conn.readPacket()
+			if err != nil {
+				return out, c.wrap(ctx, pkt, err)
+			}
+			if isStopReply(p) {
+				c.log.Debug("rsp: discarded stray stop reply", "request", short(pkt), "packet", printable(p))
+				continue
+			}
+			c.pending--
+			out = append(out, p)
+			break
+		}
+	}
+	return out, nil
+}
+
 // replyError maps "" to ErrUnsupported and "Exx" to *Error.
 func replyError(pkt string, p []byte) error {
 	if len(p) == 0 {

@@ -435,6 +435,25 @@ func (c *conn) writePacket(payload []byte) error {
 	}
 }
 
+// pipelinedNote marks, in the packet log, a request sent with the one
+// before it, before its reply: the two cost one round trip.
+const pipelinedNote = "pipelined"
+
+// writePackets frames payloads and writes them with one write, without
+// waiting for acks: for no-ack mode only.
+func (c *conn) writePackets(payloads []string) error {
+	c.wbuf = c.wbuf[:0]
+	for i, p := range payloads {
+		c.wbuf = AppendFrame(c.wbuf, []byte(p))
+		note := ""
+		if i > 0 {
+			note = pipelinedNote
+		}
+		c.log.packet("->", []byte(p), note)
+	}
+	return c.writeRaw(c.wbuf)
+}
+
 // readAck waits for '+' (true) or '-' (false). A packet start counts as an
 // implicit ack (some stubs omit it) and is left in the buffer.
 func (c *conn) readAck() (bool, error) {

@@ -233,22 +233,93 @@ func (c *Client) ReadMemory(ctx context.Context, addr uint64, p []byte) (int, er
 	for n < len(p) {
 		want := min(len(p)-n, c.readChunk())
 		a := addr + uint64(n)
-		pkt := "m" + strconv.FormatUint(a, 16) + "," + strconv.FormatInt(int64(want), 16)
-		r, err := c.query(ctx, pkt)
+		pkt := memRequest(a, want)
+		r, err := c.exchange(ctx, pkt)
 		if err != nil {
 			return n, fmt.Errorf("read memory %#x: %w", a, err)
 		}
-		b, err := hex.DecodeString(r)
-		if err != nil || len(b) > want {
-			return n, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(r)), Msg: "bad memory reply"}
-		}
-		copy(p[n:], b)
-		n += len(b)
-		if len(b) < want {
-			return n, fmt.Errorf("read memory %#x: short read of %d/%d bytes: %w", a, len(b), want, io.ErrUnexpectedEOF)
+		m, err := decodeMemReply(pkt, r, a, p[n:n+want])
+		n += m
+		if err != nil {
+			return n, err
 		}
 	}
 	return n, nil
+}
+
+// memRequest is the m request for n bytes at addr.
+func memRequest(addr uint64, n int) string {
+	return "m" + strconv.FormatUint(addr, 16) + "," + strconv.FormatInt(int64(n), 16)
+}
+
+// decodeMemReply decodes the reply r to the m request pkt for len(p)
+// bytes at addr into p: an error reply, bad hex or a short read is an
+// error (with the bytes that came counted in n).
+func decodeMemReply(pkt string, r []byte, addr uint64, p []byte) (n int, err error) {
+	if err := replyError(pkt, r); err != nil {
+		return 0, fmt.Errorf("read memory %#x: %w", addr, err)
+	}
+	if len(r)%2 != 0 || len(r)/2 > len(p) {
+		return 0, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(string(r))), Msg: "bad memory reply"}
+	}
+	n, err = hex.Decode(p, r)
+	if err != nil {
+		return 0, &ProtocolError{Packet: pkt, Data: strconv.Quote(short(string(r))), Msg: "bad memory reply"}
+	}
+	if n < len(p) {
+		return n, fmt.Errorf("read memory %#x: short read of %d/%d bytes: %w", addr, n, len(p), io.ErrUnexpectedEOF)
+	}
+	return n, nil
+}
+
+// ReadRegistersMemory returns the registers of thread t (as ReadRegisters)
+// and reads len(p) bytes at addr into p (as ReadMemory) in one round trip
+// where the connection allows it (no-ack mode: the requests go out
+// together): what a debugger wants at a stop, the registers and the top of
+// the stack. memErr is the memory read's own failure (the registers are
+// good); err is the registers'.
+func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, addr uint64, p []byte) (g []byte, n int, memErr, err error) {
+	t = c.defThread(t)
+	_, cached := c.regs[t]
+	if cached || c.conn.ack || len(p) > c.readChunk() || c.features["binary-upload"] == "+" {
+		if g, err = c.ReadRegisters(ctx, t); err != nil {
+			return nil, 0, nil, err
+		}
+		n, memErr = c.ReadMemory(ctx, addr, p)
+		return g, n, memErr, nil
+	}
+	var pkts []string
+	if t != (Thread{}) && !(c.hgValid && c.hg == t) {
+		pkts = append(pkts, "Hg"+c.encThread(t))
+	}
+	mem := memRequest(addr, len(p))
+	pkts = append(pkts, "g", mem)
+	rs, err := c.exchangeAll(ctx, pkts...)
+	if err != nil {
+		c.hgValid = false
+		return nil, 0, nil, fmt.Errorf("read registers: %w", err)
+	}
+	if len(pkts) == 3 {
+		if err := replyError(pkts[0], rs[0]); err != nil || string(rs[0]) != "OK" {
+			c.hgValid = false
+			if err == nil {
+				err = &ProtocolError{Packet: pkts[0], Data: strconv.Quote(short(string(rs[0]))), Msg: "expected OK"}
+			}
+			return nil, 0, nil, fmt.Errorf("read registers: %w", err)
+		}
+		c.hg, c.hgValid = t, true
+		rs = rs[1:]
+	}
+	if err := replyError("g", rs[0]); err != nil {
+		return nil, 0, nil, fmt.Errorf("read registers: %w", err)
+	}
+	g, err = decodeHexUnavail(string(rs[0]))
+	if err != nil {
+		return nil, 0, nil, &ProtocolError{Packet: "g", Data: strconv.Quote(short(string(rs[0]))), Msg: err.Error()}
+	}
+	c.regs[t] = g
+	n, memErr = decodeMemReply(mem, rs[1], addr, p)
+	return bytes.Clone(g), n, memErr, nil
 }
 
 // readMemoryX reads with "x addr,len", whose reply is "b" + escaped binary

@@ -70,14 +70,25 @@ func (m *memCache) missRun(base, reqEnd uint64) uint64 {
 
 const pageSize = 4096
 
+func (m *memCache) init() {
+	if m.lines == nil {
+		m.lines = map[uint64][]byte{}
+		m.bad = map[uint64]bool{}
+		m.badPage = map[uint64]bool{}
+	}
+}
+
+// store caches the whole lines of b, read at the line address base.
+func (m *memCache) store(base uint64, b []byte) {
+	for l := 0; l+memLine <= len(b); l += memLine {
+		m.lines[base+uint64(l)] = b[l : l+memLine : l+memLine]
+	}
+}
+
 // readMem reads target memory through the line cache. Lines that cannot
 // be read whole (the edge of a mapping) are read byte-exact, uncached.
 func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, error) {
-	if s.mem.lines == nil {
-		s.mem.lines = map[uint64][]byte{}
-		s.mem.bad = map[uint64]bool{}
-		s.mem.badPage = map[uint64]bool{}
-	}
+	s.mem.init()
 	n := 0
 	for n < len(p) {
 		a := addr + uint64(n)
@@ -107,9 +118,7 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 					}
 				}
 			}
-			for l := 0; l+memLine <= got; l += memLine {
-				s.mem.lines[base+uint64(l)] = b[l : l+memLine : l+memLine]
-			}
+			s.mem.store(base, b[:got])
 			if blk, ok = s.mem.lines[base]; !ok {
 				s.mem.bad[base] = true
 			}
@@ -136,11 +145,46 @@ func (s *Session) memFunc(ctx context.Context) func(addr uint64, p []byte) (int,
 
 // regs returns the registers of thread t as DWARF-numbered values.
 func (s *Session) regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
-	var r dwarf.Regs
 	g, err := s.c.ReadRegisters(ctx, t)
 	if err != nil {
-		return r, err
+		return dwarf.Regs{}, err
 	}
+	return s.regsFrom(t, g)
+}
+
+// regsAtStop returns the registers of the thread that stopped and, in the
+// same round trip, caches the top of its stack (stackFirst bytes from the
+// line of the stack pointer the stop reply carried): nearly every stop is
+// followed by a look at the frame (its locals, a condition on them, a
+// backtrace), and the stack read then costs no round trip of its own.
+func (s *Session) regsAtStop(ctx context.Context) (dwarf.Regs, error) {
+	_, sp, ok := s.stopPCSP(s.cur)
+	if !ok || sp < memLine {
+		return s.regs(ctx, s.cur)
+	}
+	base := sp &^ (memLine - 1)
+	s.mem.init()
+	if _, cached := s.mem.lines[base]; cached {
+		return s.regs(ctx, s.cur)
+	}
+	b := make([]byte, stackFirst)
+	if pageEnd := (base | (pageSize - 1)) + 1; base+stackFirst > pageEnd && s.mem.badPage[pageEnd] {
+		b = b[:pageEnd-base]
+	}
+	g, n, _, err := s.c.ReadRegistersMemory(ctx, s.cur, base, b)
+	if err != nil {
+		return dwarf.Regs{}, err
+	}
+	// A short read (the top of the stack) keeps the whole lines it got;
+	// readMem reads the rest, if asked, on its own.
+	s.mem.store(base, b[:n])
+	s.mem.stack++
+	return s.regsFrom(s.cur, g)
+}
+
+// regsFrom decodes g, thread t's g reply, into DWARF-numbered registers.
+func (s *Session) regsFrom(t rsp.Thread, g []byte) (dwarf.Regs, error) {
+	var r dwarf.Regs
 	if s.regMap == nil {
 		td := s.c.Target()
 		if td == nil {
@@ -164,6 +208,35 @@ func (s *Session) regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
 	return r, nil
 }
 
+// stopPCSP returns the program counter and stack pointer of thread t from
+// the registers the stop reply carried (gdbserver and rr send rip, rsp and
+// rbp with every stop), if t is the thread that stopped and they are there.
+func (s *Session) stopPCSP(t rsp.Thread) (pc, sp uint64, ok bool) {
+	last := s.c.LastStop()
+	if t == (rsp.Thread{}) || last.Thread != t || len(last.Registers) == 0 {
+		return 0, 0, false
+	}
+	td := s.c.Target()
+	if td == nil {
+		return 0, 0, false
+	}
+	ripR, ok1 := td.Lookup(s.pcName())
+	rspR, ok2 := td.Lookup(s.spName())
+	rip, ok3 := last.Registers[ripR.Regnum]
+	rsp, ok4 := last.Registers[rspR.Regnum]
+	if n := s.ptrSize(); !ok1 || !ok2 || !ok3 || !ok4 || len(rip) != n || len(rsp) != n {
+		return 0, 0, false
+	}
+	var b [2][8]byte
+	copy(b[0][:], rip)
+	copy(b[1][:], rsp)
+	pc, sp = binary.LittleEndian.Uint64(b[0][:]), binary.LittleEndian.Uint64(b[1][:])
+	if t == s.cur {
+		s.mem.sp = sp
+	}
+	return pc, sp, true
+}
+
 // regSlot maps a register of the g packet to its DWARF number.
 type regSlot struct{ off, size, num int }
 
@@ -178,23 +251,8 @@ func (s *Session) pc(ctx context.Context, t rsp.Thread) (uint64, error) {
 // rbp with every stop) when t is the thread that stopped, saving a g
 // round trip; else from all registers.
 func (s *Session) pcSP(ctx context.Context, t rsp.Thread) (pc, sp uint64, err error) {
-	if last := s.c.LastStop(); t != (rsp.Thread{}) && last.Thread == t && len(last.Registers) > 0 {
-		if td := s.c.Target(); td != nil {
-			ripR, ok1 := td.Lookup(s.pcName())
-			rspR, ok2 := td.Lookup(s.spName())
-			rip, ok3 := last.Registers[ripR.Regnum]
-			rsp, ok4 := last.Registers[rspR.Regnum]
-			if n := s.ptrSize(); ok1 && ok2 && ok3 && ok4 && len(rip) == n && len(rsp) == n {
-				var b [2][8]byte
-				copy(b[0][:], rip)
-				copy(b[1][:], rsp)
-				pc, sp = binary.LittleEndian.Uint64(b[0][:]), binary.LittleEndian.Uint64(b[1][:])
-				if t == s.cur {
-					s.mem.sp = sp
-				}
-				return pc, sp, nil
-			}
-		}
+	if pc, sp, ok := s.stopPCSP(t); ok {
+		return pc, sp, nil
 	}
 	r, err := s.regs(ctx, t)
 	if err != nil {

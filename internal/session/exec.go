@@ -467,7 +467,7 @@ func (s *Session) runTo(ctx context.Context, addr uint64, rev bool, ok func(sp u
 		if st.Thread != (rsp.Thread{}) {
 			s.cur = st.Thread
 		}
-		regs, err := s.regs(ctx, s.cur)
+		regs, err := s.regsAtStop(ctx)
 		if err != nil {
 			return st, false, err
 		}

@@ -30,7 +30,10 @@ var signalMeaning = map[rsp.Signal]string{
 // line, watchpoint values and, for rr, the position. It also moves the
 // session's selection to the stopped thread and frame 0.
 func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
-	s.invalidate()
+	// The resume that led here dropped the per-stop caches (run); what was
+	// read since (the registers and stack block of the stop, by a command
+	// that looked before making its stop) is still good.
+	s.threads, s.frames, s.frame = nil, nil, 0
 	s.pending = 0
 	out := &Stop{}
 	if s.out != nil {
@@ -89,9 +92,10 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 			}
 		}
 	}
-	// All registers, not just the pc the stop reply carried: nearly every
-	// stop is followed by a look at the frame, which needs them.
-	regs, err := s.regs(ctx, s.cur)
+	// All registers, not just the pc the stop reply carried, and the top
+	// of the stack: nearly every stop is followed by a look at the frame,
+	// which needs them.
+	regs, err := s.regsAtStop(ctx)
 	if err == nil {
 		pc := regs.PC()
 		out.Frame = &Frame{Level: 0, Location: s.locate(ctx, pc)}
