@@ -489,7 +489,10 @@ func (c *Client) exchangeConsole(ctx context.Context, pkt string, out func([]byt
 // exchangeAll sends pkts and returns their replies in order. In no-ack
 // mode all are written at once, before any reply is read: the server
 // answers requests in the order they came, so the batch costs one round
-// trip. With acks they go one after the other. None may resume the target
+// trip. (gdbserver reads packets from its buffer one by one; rr keeps the
+// bytes after a packet in its input buffer for the next request:
+// src/GdbServerConnection.cc read_packet and process_packet's erase of
+// the one packet, rr at 5c202cd8; QEMU's stub parses byte by byte.) With acks they go one after the other. None may resume the target
 // (their replies are not stop replies).
 func (c *Client) exchangeAll(ctx context.Context, pkts ...string) ([][]byte, error) {
 	out := make([][]byte, 0, len(pkts))

@@ -127,3 +127,27 @@ func FuzzDecodePacket(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeMemReply(t *testing.T) {
+	var rspErr *Error
+	for _, tc := range []struct {
+		reply   string
+		want    int
+		n       int
+		wantErr func(error) bool
+	}{
+		{"01020304", 4, 4, nil},
+		{"0102", 4, 2, func(err error) bool { return errors.Is(err, io.ErrUnexpectedEOF) }},
+		{"E01", 4, 0, func(err error) bool { return errors.As(err, &rspErr) }},
+		{"", 4, 0, func(err error) bool { return errors.Is(err, ErrUnsupported) }},
+		{"0102030405", 4, 0, func(err error) bool { var pe *ProtocolError; return errors.As(err, &pe) }},
+		{"010", 4, 0, func(err error) bool { var pe *ProtocolError; return errors.As(err, &pe) }},
+		{"zz", 4, 0, func(err error) bool { var pe *ProtocolError; return errors.As(err, &pe) }},
+	} {
+		p := make([]byte, tc.want)
+		n, err := decodeMemReply("m1000,4", []byte(tc.reply), 0x1000, p)
+		if n != tc.n || (tc.wantErr == nil) != (err == nil) || (err != nil && !tc.wantErr(err)) {
+			t.Errorf("reply %q: %d bytes, %v; want %d bytes", tc.reply, n, err, tc.n)
+		}
+	}
+}

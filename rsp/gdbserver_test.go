@@ -749,3 +749,66 @@ func refusedDebugRegister(err error) bool {
 	var e *rsp.Error
 	return errors.Is(err, rsp.ErrUnsupported) || errors.As(err, &e) && e.Code == 1 && e.Text == ""
 }
+
+// TestGDBServerReadRegistersMemory: the registers and a block of stack
+// read together equal what ReadRegisters and ReadMemory read apart; in
+// no-ack mode the requests go out in one batch (one round trip: the log
+// marks the memory request "pipelined"), with acks one after the other.
+func TestGDBServerReadRegistersMemory(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		opts      rsp.Options
+		pipelined bool
+	}{{"noack", rsp.Options{}, true}, {"ack", rsp.Options{KeepAckMode: true}, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tg := gsStartOpts(t, tc.opts, "counter")
+			ctx := gsCtx(t)
+			c := tg.c
+			if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, tg.sym("hit"), 0); err != nil {
+				t.Fatal(err)
+			}
+			st, err := c.Continue(ctx)
+			if err != nil || !st.SWBreak {
+				t.Fatalf("continue: %v, %v", st, err)
+			}
+			sp := tg.reg(ctx, "rsp") // reads g, which is then cached: resume to drop it
+			if st, err = c.Continue(ctx); err != nil || !st.SWBreak {
+				t.Fatalf("continue: %v, %v", st, err)
+			}
+			mark := len(tg.sent.String())
+			both := make([]byte, 512)
+			g, n, memErr, err := c.ReadRegistersMemory(ctx, st.Thread, sp, both)
+			if err != nil || memErr != nil || n != len(both) {
+				t.Fatalf("ReadRegistersMemory: %d bytes, %v, %v", n, memErr, err)
+			}
+			log := tg.sent.String()[mark:]
+			if strings.Contains(log, "(pipelined)") != tc.pipelined {
+				t.Errorf("pipelined %v wanted; packet log:\n%s", tc.pipelined, log)
+			}
+			apart := make([]byte, 512)
+			if _, err := c.ReadMemory(ctx, sp, apart); err != nil {
+				t.Fatal(err)
+			}
+			g2, err := c.ReadRegisters(ctx, st.Thread)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(g, g2) || !bytes.Equal(both, apart) {
+				t.Errorf("read together: registers %x, memory %x\nread apart: %x, %x", g, both, g2, apart)
+			}
+			// An unreadable block: the registers still come, the memory
+			// read fails alone.
+			if st, err = c.Continue(ctx); err != nil || !st.SWBreak {
+				t.Fatalf("continue: %v, %v", st, err)
+			}
+			g3, _, memErr, err := c.ReadRegistersMemory(ctx, st.Thread, 0, both[:64])
+			var re *rsp.Error
+			if err != nil || len(g3) != len(g) || !errors.As(memErr, &re) {
+				t.Errorf("unreadable block: %d register bytes, memory error %v, error %v; want registers and an *rsp.Error", len(g3), memErr, err)
+			}
+			if _, err := c.ReadMemory(ctx, sp, apart[:8]); err != nil {
+				t.Errorf("the connection after the batch: %v", err)
+			}
+		})
+	}
+}
