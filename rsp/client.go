@@ -92,6 +92,10 @@ type Client struct {
 	regs     map[Thread][]byte // g cache, dropped on resume and writes
 	bps      map[Breakpoint]bool
 	bpOrder  []Breakpoint
+	// owed are breakpoints of the table that a step over took out of the
+	// server and the next resume puts back, in the same write as the
+	// resume (stepover.go).
+	owed []Breakpoint
 }
 
 // Dial connects to addr ("host:port") over TCP and performs the handshake.
@@ -494,6 +498,21 @@ func (c *Client) exchangeConsole(ctx context.Context, pkt string, out func([]byt
 // src/GdbServerConnection.cc read_packet and process_packet's erase of
 // the one packet, rr at 5c202cd8; QEMU's stub parses byte by byte.) With acks they go one after the other. None may resume the target
 // (their replies are not stop replies).
+// readReply reads the next reply, passing console output on.
+func (c *Client) readReply() ([]byte, error) {
+	for {
+		p, err := c.conn.readPacket()
+		if err != nil {
+			return nil, err
+		}
+		if isConsole(p) {
+			c.console(p)
+			continue
+		}
+		return p, nil
+	}
+}
+
 func (c *Client) exchangeAll(ctx context.Context, pkts ...string) ([][]byte, error) {
 	out := make([][]byte, 0, len(pkts))
 	if c.conn.ack || len(pkts) < 2 {
@@ -625,6 +644,14 @@ func (c *Client) Exchange(ctx context.Context, payload string, allowResume bool)
 			bp := Breakpoint{Type: BreakpointType(typ), Addr: addr, Kind: kind}
 			if payload[0] == 'z' && !c.bps[bp] {
 				return "", refused(payload, "z for a breakpoint that was never inserted")
+			}
+			if c.dropOwed(bp) {
+				// A step over took it out of the server already: a z has
+				// nothing to remove, a Z puts it back now.
+				if payload[0] == 'z' {
+					c.delBP(bp)
+					return "OK", nil
+				}
 			}
 			p, err := c.exchange(ctx, payload)
 			if err == nil && string(p) == "OK" {

@@ -107,6 +107,12 @@ func (c *Client) RemoveBreakpoint(ctx context.Context, typ BreakpointType, addr 
 	if !c.bps[b] {
 		return refused(b.packet('z'), "no such breakpoint was inserted")
 	}
+	if c.dropOwed(b) {
+		// A step over took it out of the server already.
+		c.delBP(b)
+		c.retire(b)
+		return nil
+	}
 	if err := c.cmd(ctx, b.packet('z')); err != nil {
 		var re *Error
 		if !errors.As(err, &re) {
@@ -124,6 +130,7 @@ func (c *Client) RemoveBreakpoint(ctx context.Context, typ BreakpointType, addr 
 // reinsertBreakpoints re-sends Z for the whole table, after the server
 // dropped them (rr's vRun, QEMU's "?").
 func (c *Client) reinsertBreakpoints(ctx context.Context) error {
+	c.owed = nil // all go back now
 	var errs []error
 	for _, b := range c.bpOrder {
 		if err := c.cmd(ctx, b.packet('Z')); err != nil {
@@ -209,6 +216,17 @@ func (c *Client) encThread(t Thread) string {
 // the stream stays in sync; the stop is returned with ctx's error.
 // raw is the reply when it was not a stop (empty or Exx).
 func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal bool) (st Stop, raw string, err error) {
+	return c.resumeAfter(ctx, nil, pkt, dir, internal)
+}
+
+// resumeAfter is resume with breakpoint requests (z, from a step over)
+// sent first. They and the re-insertion of the breakpoints owed go out in
+// the same write as the resume where the connection is in no-ack mode:
+// the server handles them in order before it resumes, and their replies
+// come before the stop reply. A breakpoint the server fails to re-insert
+// gets the target interrupted at once (it must not run past it unseen)
+// and the error is returned with the stop.
+func (c *Client) resumeAfter(ctx context.Context, zs []Breakpoint, pkt string, dir Direction, internal bool) (st Stop, raw string, err error) {
 	if c.g.exited && !internal && !strings.HasPrefix(pkt, "vRun") {
 		return Stop{}, "", fmt.Errorf("rsp: %s: %w", pkt, ErrExited)
 	}
@@ -226,6 +244,20 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 	disarm()
 	if err != nil {
 		return Stop{}, "", c.wrap(ctx, pkt, err)
+	}
+	prefix := c.breakpointPrefix(zs)
+	if c.conn.ack && len(prefix) > 0 {
+		// With acks, one request at a time, before the resume.
+		for _, r := range prefix {
+			if err := c.cmd(ctx, r.pkt); err != nil {
+				if rerr := r.done(err); rerr != nil {
+					return Stop{}, "", rerr
+				}
+				continue
+			}
+			r.done(nil) //nolint:errcheck // no error to report
+		}
+		prefix = nil
 	}
 	c.regs = map[Thread][]byte{}
 	c.interrupted.Store(false)
@@ -265,8 +297,17 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 			<-sent
 		}
 	}()
-	c.pending++
-	err = c.conn.writePacket([]byte(pkt))
+	if len(prefix) > 0 {
+		pkts := make([]string, 0, len(prefix)+1)
+		for _, r := range prefix {
+			pkts = append(pkts, r.pkt)
+		}
+		c.pending += len(prefix) + 1
+		err = c.conn.writePackets(append(pkts, pkt))
+	} else {
+		c.pending++
+		err = c.conn.writePacket([]byte(pkt))
+	}
 	mu.Lock()
 	written = true
 	late := cancelled
@@ -276,6 +317,29 @@ func (c *Client) resume(ctx context.Context, pkt string, dir Direction, internal
 	}
 	if late {
 		c.Interrupt() //nolint:errcheck
+	}
+	var prefixErr error
+	for _, r := range prefix {
+		p, rerr := c.readReply()
+		if rerr != nil {
+			return Stop{}, "", c.wrap(ctx, r.pkt, rerr)
+		}
+		c.pending--
+		e := replyError(r.pkt, p)
+		if e == nil && string(p) != "OK" {
+			e = &ProtocolError{Packet: r.pkt, Data: strconv.Quote(short(string(p))), Msg: "expected OK"}
+		}
+		if e := r.done(e); e != nil {
+			if prefixErr == nil && r.insert {
+				// The target runs without a breakpoint it should have:
+				// stop it where it is.
+				c.Interrupt() //nolint:errcheck
+			}
+			prefixErr = errors.Join(prefixErr, e)
+		}
+	}
+	if prefixErr != nil {
+		defer func() { err = errors.Join(prefixErr, err) }()
 	}
 
 	for {
@@ -399,12 +463,18 @@ func (c *Client) Step(ctx context.Context, t Thread) (Stop, error) {
 }
 
 func (c *Client) step(ctx context.Context, t Thread) (Stop, error) {
+	return c.stepAfter(ctx, nil, t)
+}
+
+// stepAfter single-steps thread t with the breakpoints zs taken out of the
+// server for the step (a step over them; they are owed afterwards).
+func (c *Client) stepAfter(ctx context.Context, zs []Breakpoint, t Thread) (Stop, error) {
 	if c.vcont["s"] {
 		pkt := "vCont;s"
 		if t != (Thread{}) {
 			pkt += ":" + c.encThread(t)
 		}
-		st, _, err := c.resume(ctx, pkt, Forward, false)
+		st, _, err := c.resumeAfter(ctx, zs, pkt, Forward, false)
 		return st, err
 	}
 	if t != (Thread{}) {
@@ -412,7 +482,7 @@ func (c *Client) step(ctx context.Context, t Thread) (Stop, error) {
 			return Stop{}, err
 		}
 	}
-	st, _, err := c.resume(ctx, "s", Forward, false)
+	st, _, err := c.resumeAfter(ctx, zs, "s", Forward, false)
 	return st, err
 }
 
@@ -441,34 +511,15 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 	if len(c.unfinished) > 0 {
 		sp0, spErr = c.readSP(ctx, last)
 	}
-	for _, b := range hits {
-		if err := c.RemoveBreakpoint(ctx, b.Type, b.Addr, b.Kind); err != nil {
-			c.restoreBreakpoints(ctx, hits)
-			return Stop{}, true, fmt.Errorf("step over breakpoint: %w", err)
-		}
+	st, err := c.stepAfter(ctx, hits, last.Thread)
+	if err != nil {
+		return st, true, err
 	}
-	st, serr := c.step(ctx, last.Thread)
-	var errs []error
-	if serr != nil {
-		errs = append(errs, serr)
-	} else {
-		c.noteInterruptedStepOver(ctx, st, last.Thread, pc)
-		if spErr == nil && len(c.unfinished) > 0 && st.Kind == StopSignal && (st.Signal == SIGTRAP || st.Signal == Sig0) {
-			c.finishedStepOver(pc, sp0)
-		}
+	c.noteInterruptedStepOver(ctx, st, last.Thread, pc)
+	if spErr == nil && len(c.unfinished) > 0 && st.Kind == StopSignal && (st.Signal == SIGTRAP || st.Signal == Sig0) {
+		c.finishedStepOver(pc, sp0)
 	}
-	if !c.g.exited && c.conn.deadErr() == nil {
-		// Put the breakpoints back even when ctx has ended (a timeout
-		// inside the step-over): the table must match the server.
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.InterruptTimeout)
-		defer cancel()
-		for _, b := range hits {
-			if err := c.InsertBreakpoint(rctx, b.Type, b.Addr, b.Kind); err != nil {
-				errs = append(errs, fmt.Errorf("step over breakpoint: %w", err))
-			}
-		}
-	}
-	return st, true, errors.Join(errs...)
+	return st, true, nil
 }
 
 // plainStep reports whether st is an ordinary single-step completion, after

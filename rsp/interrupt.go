@@ -159,22 +159,6 @@ func (c *Client) rollbackInsert(ctx context.Context, b Breakpoint) {
 	c.exchange(rctx, b.packet('z')) //nolint:errcheck
 }
 
-// restoreBreakpoints re-inserts step-over breakpoints after a removal was
-// cut short, so that the table and the server agree again. Z of a
-// breakpoint the server still has is harmless.
-func (c *Client) restoreBreakpoints(ctx context.Context, bps []Breakpoint) {
-	if c.conn.deadErr() != nil {
-		return
-	}
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.opts.InterruptTimeout)
-	defer cancel()
-	for _, b := range bps {
-		if err := c.cmd(rctx, b.packet('Z')); err == nil {
-			c.addBP(b)
-		}
-	}
-}
-
 // expectsStop reports whether a request's reply is a stop reply. A stop
 // reply received for any other request is stray (a duplicate, or the
 // answer to an interrupt that raced a stop) and is discarded.

@@ -2,6 +2,8 @@ package rsp
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 )
 
@@ -112,4 +114,70 @@ func (c *Client) goOn(ctx context.Context, st Stop, err error) (Stop, error) {
 		st, _, err = c.resume(ctx, c.contPacket(), Forward, false)
 	}
 	return st, err
+}
+
+// Stepping over a breakpoint costs no round trips of its own: the z that
+// takes it out goes in the same write as the single-step, and the Z that
+// puts it back in the same write as the next resume, whatever that is (a
+// continue, the range step of a next, another step over). Until then the
+// breakpoint is owed: still in the table (the program cannot reach it
+// without a resume), out of the server. The server handles the requests
+// in the order they came, so the step runs without it and the resume
+// after with it, as in GDB's remove/step/insert dance.
+
+// bpRequest is a Z or z request sent ahead of a resume, and what its
+// reply does to the table.
+type bpRequest struct {
+	pkt    string
+	insert bool
+	// done applies the reply (err is its error, nil for OK) and returns
+	// the error to report, if any.
+	done func(err error) error
+}
+
+// breakpointPrefix returns the requests to send before a resume that
+// steps over zs (nil for other resumes): the re-insertion of the owed
+// breakpoints, except those zs keeps out, and the removal of zs from the
+// server, except those already out. zs are owed from then on.
+func (c *Client) breakpointPrefix(zs []Breakpoint) []bpRequest {
+	var out []bpRequest
+	for _, b := range c.owed {
+		if slices.Contains(zs, b) {
+			continue // stays out for this step
+		}
+		out = append(out, bpRequest{pkt: b.packet('Z'), insert: true, done: func(err error) error {
+			if err != nil {
+				c.delBP(b)
+				return fmt.Errorf("re-insert %v at %#x after stepping over it: %w", b.Type, b.Addr, err)
+			}
+			return nil
+		}})
+	}
+	for _, b := range zs {
+		if slices.Contains(c.owed, b) {
+			continue // already out
+		}
+		out = append(out, bpRequest{pkt: b.packet('z'), done: func(err error) error {
+			var re *Error
+			if err == nil || errors.As(err, &re) {
+				// Out. (An error reply: the server did not have it, as
+				// when an earlier z's reply was lost to a cancellation.)
+				return nil
+			}
+			return fmt.Errorf("step over breakpoint: remove %v at %#x: %w", b.Type, b.Addr, err)
+		}})
+	}
+	c.owed = slices.Clone(zs)
+	return out
+}
+
+// dropOwed forgets b as owed (the client removes it from the table, or
+// the server got it back another way); it reports whether b was owed.
+func (c *Client) dropOwed(b Breakpoint) bool {
+	i := slices.Index(c.owed, b)
+	if i < 0 {
+		return false
+	}
+	c.owed = slices.Delete(c.owed, i, i+1)
+	return true
 }

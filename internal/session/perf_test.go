@@ -87,10 +87,10 @@ func TestPacketsPerCall(t *testing.T) {
 		{"registers", 1, func() error { _, err := s.Registers(ctx, nil); return err }},
 		{"locals", 0, func() error { _, _, err := s.Locals(ctx); return err }},
 		{"evaluate", 2, func() error { _, err := s.Evaluate(ctx, "list->next->name"); return err }},
-		{"continue", 5, func() error { _, err := s.Continue(ctx, false); return err }},
-		{"step", 6, func() error { _, err := s.Step(ctx, 1, false); return err }},
-		{"next", 6, func() error { _, err := s.Next(ctx, 1, false); return err }},
-		{"finish", 7, func() error { _, err := s.Finish(ctx, false); return err }},
+		{"continue", 3, func() error { _, err := s.Continue(ctx, false); return err }},
+		{"step", 3, func() error { _, err := s.Step(ctx, 1, false); return err }},
+		{"next", 3, func() error { _, err := s.Next(ctx, 1, false); return err }},
+		{"finish", 5, func() error { _, err := s.Finish(ctx, false); return err }},
 	}
 	for _, c := range cases {
 		// The first call may fill session-long caches (library list,
