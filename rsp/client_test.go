@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -921,5 +922,48 @@ func TestCachesInvalidated(t *testing.T) {
 	read()
 	if count("g") != 3 || count("Hgp3e8.3e8") != 2 {
 		t.Errorf("after raw Hg/P: g %d, Hg %d", count("g"), count("Hgp3e8.3e8"))
+	}
+}
+
+// A breakpoint the server refuses to take back after a step over (its Z
+// goes with the continue) must not let the program run past it unseen:
+// the client interrupts at once, returns that stop with the error, and
+// drops the breakpoint from its table.
+func TestStepOverReinsertFails(t *testing.T) {
+	var mu sync.Mutex
+	zs := 0
+	c, s := dialStub(t, "gdbserver", rsp.Options{}, func(req string) []string {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case strings.HasPrefix(req, "Z0"):
+			zs++
+			if zs > 1 {
+				return []string{"E01"}
+			}
+			return []string{"OK"}
+		case strings.HasPrefix(req, "vCont;s:"):
+			return []string{"T05thread:p3e8.3e8;"}
+		case req == "vCont;c":
+			return []string{} // runs until interrupted
+		case req == "\x03":
+			return []string{"T02thread:p3e8.3e8;"}
+		}
+		return nil
+	})
+	ctx := stubCtx(t)
+	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, 0x401000, 0); err != nil { // == rip
+		t.Fatal(err)
+	}
+	st, err := c.Continue(ctx)
+	var re *rsp.Error
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "re-insert") || st.Signal != rsp.SIGINT || errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("continue: stop %+v, error %v; want the interrupted stop and the re-insertion's error", st, err)
+	}
+	if !slices.Contains(s.requests(), "\x03") {
+		t.Errorf("no interrupt sent: %q", s.requests())
+	}
+	if bps := c.Breakpoints(); len(bps) != 0 {
+		t.Errorf("table %v, want the breakpoint the server refused gone", bps)
 	}
 }
