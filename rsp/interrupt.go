@@ -181,3 +181,20 @@ func (c *Client) boundOwed() func() {
 	})
 	return func() { t.Stop() }
 }
+
+// Settle waits for the replies still owed to requests that a time limit
+// or a cancellation abandoned (bounded by Options.InterruptTimeout, after
+// which the connection is declared dead), so that a caller about to
+// answer from what it cached knows whether the connection is still good.
+// Without owed replies it costs nothing.
+func (c *Client) Settle(ctx context.Context) error {
+	if c.pending == 0 && !c.interrupted.Load() {
+		return c.conn.deadErr()
+	}
+	disarm := c.arm(ctx)
+	defer disarm()
+	if err := c.resync(); err != nil {
+		return c.wrap(ctx, "(replies owed)", err)
+	}
+	return nil
+}

@@ -255,7 +255,7 @@ func TestFaultDeadConnection(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		rule faultproxy.Rule
-		move bool // the fault hits a continue (else a backtrace)
+		move bool // the fault hits a continue (else a memory read)
 	}{
 		{"cut mid-continue", faultproxy.Rule{Dir: faultproxy.ToClient, Prefix: "T", Action: faultproxy.Cut}, true},
 		{"garbled reply", faultproxy.Rule{Dir: faultproxy.ToClient, Prefix: "", Action: faultproxy.Garble}, false},
@@ -272,7 +272,10 @@ func TestFaultDeadConnection(t *testing.T) {
 			if tc.move {
 				_, err = s.Continue(short, false)
 			} else {
-				_, _, _, err = s.Backtrace(short, 10)
+				// A read of memory the stop did not bring (the stack
+				// came with the stop's registers): it must go to the
+				// server, so the fault meets it.
+				_, err = s.ReadMemory(short, "&bytes", 64)
 			}
 			cancel()
 			if err == nil {

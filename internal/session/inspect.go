@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"golang.org/x/arch/x86/x86asm"
@@ -71,15 +72,16 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 		if len(names) == 0 {
 			names = s.defaultRegisters()
 		}
+		pcName, spName, fpName := s.pcName(), s.spName(), s.fpName()
 		for _, n := range names {
 			n = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(n), "$"))
 			switch n {
 			case "pc":
-				n = s.pcName()
+				n = pcName
 			case "sp":
-				n = s.spName()
+				n = spName
 			case "fp":
-				n = s.fpName()
+				n = fpName
 			}
 			r, ok := td.Lookup(n)
 			if !ok {
@@ -89,7 +91,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 			if fr != nil {
 				num, ok := s.regNum(n)
 				b, known := fr.Regs.Bytes(num)
-				if n == s.pcName() {
+				if n == pcName {
 					b, known = le64(fr.PC), true
 				}
 				if known && len(b) > r.Size() {
@@ -108,13 +110,13 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 					v = v<<8 | uint64(val[i])
 				}
 				switch n {
-				case s.pcName():
+				case pcName:
 					reg.Natural = s.symbolize(ctx, v)
 				case "eflags":
 					reg.Natural = eflags(v)
 				default:
 					if r.Group == "general" || strings.HasPrefix(n, "r") || strings.HasPrefix(n, "e") {
-						reg.Natural = fmt.Sprint(int64(v))
+						reg.Natural = strconv.FormatInt(int64(v), 10)
 					}
 				}
 			}
@@ -136,7 +138,7 @@ func leHex(b []byte) string {
 		for i := len(b) - 1; i >= 0; i-- {
 			v = v<<8 | uint64(b[i])
 		}
-		return fmt.Sprintf("%#x", v)
+		return "0x" + strconv.FormatUint(v, 16)
 	}
 	var sb strings.Builder
 	sb.WriteString("0x")

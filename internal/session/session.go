@@ -124,7 +124,15 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 	}
 	defer s.release()
 	s.cancelled.Store(nil)
-	err := fn(ctx)
+	var err error
+	if s.c != nil && !s.running.Load() {
+		// A reply lost to an earlier time limit must be known before fn
+		// answers from the stop's caches.
+		err = s.c.Settle(ctx)
+	}
+	if err == nil {
+		err = fn(ctx)
+	}
 	if errors.Is(ctx.Err(), context.Canceled) {
 		s.noteCancelled(ctx, err)
 	}
