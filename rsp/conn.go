@@ -1,10 +1,12 @@
 package rsp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -93,14 +95,18 @@ func scanFrame(b []byte) (kind frameKind, payload []byte, csOK bool, consumed, j
 // byte, and escapes are undone later (unescapeBinary), so "}" is not special
 // here.
 func decodeRLE(p []byte) ([]byte, error) {
-	if !containsByte(p, '*') {
+	if bytes.IndexByte(p, '*') < 0 {
 		return p, nil
 	}
 	out := make([]byte, 0, len(p)*2)
 	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c != '*' {
-			out = append(out, c)
+		if j := bytes.IndexByte(p[i:], '*'); j != 0 {
+			// Copy the literal run up to the next marker at once.
+			if j < 0 {
+				j = len(p) - i
+			}
+			out = append(out, p[i:i+j]...)
+			i += j - 1
 			continue
 		}
 		if len(out) == 0 {
@@ -114,27 +120,20 @@ func decodeRLE(p []byte) ([]byte, error) {
 			return nil, fmt.Errorf("bad run-length count %q", p[i+1])
 		}
 		prev := out[len(out)-1]
-		for k := 0; k < n; k++ {
-			out = append(out, prev)
+		start := len(out)
+		out = slices.Grow(out, n)[:start+n]
+		for k := start; k < len(out); k++ {
+			out[k] = prev
 		}
 		i++
 	}
 	return out, nil
 }
 
-func containsByte(p []byte, c byte) bool {
-	for _, x := range p {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
 // unescapeBinary undoes the "}" escaping of binary payloads (qXfer, vFile,
 // x): "}" followed by c means c^0x20.
 func unescapeBinary(p []byte) ([]byte, error) {
-	if !containsByte(p, '}') {
+	if bytes.IndexByte(p, '}') < 0 {
 		return p, nil
 	}
 	out := make([]byte, 0, len(p))
