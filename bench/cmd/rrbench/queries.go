@@ -10,11 +10,16 @@ import (
 // The query-throughput rows (issue 14): collect the two arguments of
 // update(int i, long v) at each of its queryCalls calls
 // (bench/large/query/query.c), one whole run to done() timed. rrmcp's side
-// is the execution-wide `calls` query of rr_query; GDB's the three ways it
-// has. Only GDB-formatted dprintf is measured so far: with
-// `set dprintf-style agent` and with tracepoints (trace + collect) the
-// continue to done() did not come back through gdbmi here, not yet
-// understood, so those rows are missing rather than wrong.
+// is the execution-wide `calls` query of rr_query (each row of the table
+// says which mechanism collected it); GDB's the three ways it has: dprintf
+// formatted by GDB (a trap and round trips per call), dprintf formatted by
+// gdbserver (`set dprintf-style agent`: a trap per call, no round trip;
+// the text goes to gdbserver's stdout) and a tracepoint collecting i and v
+// (trap per call inside gdbserver; the timed run is the collection, not a
+// read-back with tfind). The agent rows run GDB with its default
+// `breakpoint condition-evaluation auto`: with `host` (the other rows'
+// setting) GDB never gives gdbserver the dprintf's commands and the run
+// hangs at the first call.
 
 const queryCalls = 100000
 
@@ -25,6 +30,12 @@ func queryCases() []benchCase {
 		{name: "query_calls_gdb_dprintf", unit: "ms", hits: queryCalls, reps: 1, exe: query, args: args,
 			desc: "collect i and v at each of the 100,000 calls of update(): rrmcp rr_query kind calls; GDB `dprintf update,\"%d %ld\\n\",i,v` with dprintf-style gdb (GDB formats; one trap and round trips per call)",
 			run:  gdbQuery("gdb")},
+		{name: "query_calls_gdb_agent_dprintf", unit: "ms", hits: queryCalls, reps: 1, exe: query, args: args, gdbCondEval: "auto",
+			desc: "the same with `set dprintf-style agent`: gdbserver formats and prints each call itself (one trap per call, no round trip to GDB)",
+			run:  gdbQuery("agent")},
+		{name: "query_calls_gdb_tracepoint", unit: "ms", hits: queryCalls, reps: 1, exe: query, args: args, gdbCondEval: "auto",
+			desc: "the same with a GDB tracepoint on update collecting i and v (`trace update`, `actions`/`collect i, v`, `tstart`, continue to done(), `tstop`; gdbserver collects, one trap per call; read-back not timed)",
+			run:  gdbQuery("trace")},
 	}
 }
 
@@ -48,15 +59,40 @@ func gdbQuery(style string) func(context.Context, string, maker, int) (measureme
 				if err := g.setBreak(ctx, "done", ""); err != nil {
 					return m, err
 				}
-				// The CLI command: -dprintf-insert's reply carries
-				// script={"..."}, a tuple holding a bare string, which is not
-				// valid MI, and the parser drops it.
-				cmd := "-interpreter-exec console " + gdbmi.Quote(`dprintf update,"%d %ld\n",i,v`)
-				if _, err := g.g.Run(ctx, "-gdb-set dprintf-style "+style); err != nil {
-					return m, err
+				var cmds []string
+				if style == "trace" {
+					// Tracepoints set before the libraries are loaded
+					// make GDB send their definitions again at the load
+					// event, which gdbserver refuses (E01, "already
+					// exists") while the trace runs: start it in main.
+					// GDB collects the registers with i and v (the frame
+					// base), ~2.4 KB a frame here: a 400 MB buffer holds
+					// them all.
+					if err := g.setBreak(ctx, "main", ""); err != nil {
+						return m, err
+					}
+					if st, err := g.cont(ctx); err != nil || st.function != "main" {
+						return m, fmt.Errorf("run to main: %+v %v", st, err)
+					}
+					cmds = []string{
+						"-gdb-set trace-buffer-size 400000000",
+						"-break-insert -a update",
+						"-break-commands 3 \"collect i, v\"",
+						"-trace-start",
+					}
+				} else {
+					// The CLI command: -dprintf-insert's reply carries
+					// script={"..."}, a tuple holding a bare string, which
+					// is not valid MI, and the parser drops it.
+					cmds = []string{
+						"-gdb-set dprintf-style " + style,
+						"-interpreter-exec console " + gdbmi.Quote(`dprintf update,"%d %ld\n",i,v`),
+					}
 				}
-				if _, err := g.g.Run(ctx, cmd); err != nil {
-					return m, err
+				for _, cmd := range cmds {
+					if _, err := g.g.Run(ctx, cmd); err != nil {
+						return m, fmt.Errorf("%s: %w", cmd, err)
+					}
 				}
 				var st stopInfo
 				if err := m.timed(d, true, func() (err error) {
@@ -69,6 +105,20 @@ func gdbQuery(style string) func(context.Context, string, maker, int) (measureme
 					return m, fmt.Errorf("stopped in %q, not done", st.function)
 				}
 				m.check = "reached done"
+				if style == "trace" {
+					if _, err := g.g.Run(ctx, "-trace-stop"); err != nil {
+						return m, err
+					}
+					rec, err := g.g.Run(ctx, "-trace-status")
+					if err != nil {
+						return m, err
+					}
+					frames, _ := rec.Field("frames")
+					if frames.Str != fmt.Sprint(queryCalls) {
+						return m, fmt.Errorf("the tracepoint collected %s frames, want %d", frames.Str, queryCalls)
+					}
+					m.check = fmt.Sprintf("reached done, %s trace frames", frames.Str)
+				}
 				if err := g.endSession(ctx); err != nil {
 					return m, err
 				}
