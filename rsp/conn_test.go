@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -148,6 +150,24 @@ func TestDecodeMemReply(t *testing.T) {
 		n, err := decodeMemReply("m1000,4", []byte(tc.reply), 0x1000, p)
 		if n != tc.n || (tc.wantErr == nil) != (err == nil) || (err != nil && !tc.wantErr(err)) {
 			t.Errorf("reply %q: %d bytes, %v; want %d bytes", tc.reply, n, err, tc.n)
+		}
+	}
+}
+
+func TestAppendPrintable(t *testing.T) {
+	long := strings.Repeat("a", maxLogPayload+5)
+	for _, tc := range []struct{ in, want string }{
+		{"m1000,4", "m1000,4"},
+		{"", ""},
+		{"T05\x00x", `"T05\x00x"`},
+		{long, long[:maxLogPayload] + "…(" + strconv.Itoa(len(long)) + " bytes)"},
+		{"\xff" + long, strconv.QuoteToASCII(("\xff" + long)[:maxLogPayload]) + "…(" + strconv.Itoa(len(long)+1) + " bytes)"},
+	} {
+		if got := string(appendPrintable([]byte("> "), []byte(tc.in))); got != "> "+tc.want {
+			t.Errorf("appendPrintable(%.20q) = %.60q, want %.60q", tc.in, got, "> "+tc.want)
+		}
+		if got := printable([]byte(tc.in)); got != tc.want {
+			t.Errorf("printable(%.20q) = %.60q", tc.in, got)
 		}
 	}
 }

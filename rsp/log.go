@@ -34,9 +34,8 @@ func (l *packetLog) packet(dir string, payload []byte, note string) {
 	if l == nil {
 		return
 	}
-	text := printable(payload)
 	if l.logger != nil && l.logger.Enabled(context.Background(), slog.LevelDebug) {
-		attrs := []any{"dir", dir, "packet", text}
+		attrs := []any{"dir", dir, "packet", printable(payload)}
 		if note != "" {
 			attrs = append(attrs, "note", note)
 		}
@@ -51,7 +50,7 @@ func (l *packetLog) packet(dir string, payload []byte, note string) {
 	b = append(b, ' ')
 	b = append(b, dir...)
 	b = append(b, ' ')
-	b = append(b, text...)
+	b = appendPrintable(b, payload)
 	if note != "" {
 		b = append(b, " ("...)
 		b = append(b, note...)
@@ -64,16 +63,31 @@ func (l *packetLog) packet(dir string, payload []byte, note string) {
 
 // printable returns p as text; non-printable bytes force Go quoting, and
 // long payloads are truncated.
-func printable(p []byte) string {
-	trunc := ""
-	if len(p) > maxLogPayload {
-		trunc = "…(" + strconv.Itoa(len(p)) + " bytes)"
+func printable(p []byte) string { return string(appendPrintable(nil, p)) }
+
+// appendPrintable appends p to dst as printable does (without a copy of
+// its own: the packet log formats every packet).
+func appendPrintable(dst, p []byte) []byte {
+	n := len(p)
+	if n > maxLogPayload {
 		p = p[:maxLogPayload]
 	}
+	quote := false
 	for _, c := range p {
 		if c < 0x20 || c >= 0x7f {
-			return strconv.QuoteToASCII(string(p)) + trunc
+			quote = true
+			break
 		}
 	}
-	return string(p) + trunc
+	if quote {
+		dst = strconv.AppendQuoteToASCII(dst, string(p))
+	} else {
+		dst = append(dst, p...)
+	}
+	if n > maxLogPayload {
+		dst = append(dst, "…("...)
+		dst = strconv.AppendInt(dst, int64(n), 10)
+		dst = append(dst, " bytes)"...)
+	}
+	return dst
 }

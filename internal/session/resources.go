@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -26,7 +27,7 @@ type packetRing struct {
 }
 
 func (r *packetRing) Write(p []byte) (int, error) {
-	line := strings.TrimRight(string(p), "\n")
+	line := string(bytes.TrimRight(p, "\n"))
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.lines) < packetRingLines {
