@@ -1,0 +1,187 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// traceCollects are the collect expressions of tracecalls' record(int
+// i, long v, struct rec *r, struct rec s): parameters (int, long,
+// pointer, struct by value on the stack), members through a pointer to a
+// global array, a string literal, and globals.
+var traceCollects = []string{"i", "v", "r", "r->id", "r->val", "r->name", "s", "s.id", "s.name", "total", "calls", "recs[1].val"}
+
+func traceQuery(t *testing.T, s *Session, o QueryOptions) *QueryResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	res, err := s.Query(ctx, o)
+	if err != nil {
+		t.Fatalf("Query(%+v): %v", o, err)
+	}
+	return res
+}
+
+// TestTraceQueryMatchesBreakpoints: on gdbserver the rows a tracepoint
+// collects are the rows the breakpoint path gives, values, frames and
+// numbering alike, over 2,001 calls, with the true final stop.
+func TestTraceQueryMatchesBreakpoints(t *testing.T) {
+	var got [2]*QueryResult
+	for i, mech := range []string{"", "breakpoint"} {
+		s := liveSession(t, "tracecalls", "")
+		got[i] = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "record", Collect: traceCollects, Limit: 5000, Mechanism: mech})
+	}
+	tp, bp := got[0], got[1]
+	if tp.Mechanism != "tracepoint" || bp.Mechanism != "breakpoint" {
+		t.Fatalf("mechanisms %q (%s), %q; want tracepoint, breakpoint", tp.Mechanism, tp.MechanismNote, bp.Mechanism)
+	}
+	if len(tp.Rows) != 2001 || len(bp.Rows) != 2001 {
+		t.Fatalf("%d and %d rows, want 2001", len(tp.Rows), len(bp.Rows))
+	}
+	for i := range 2000 {
+		if !reflect.DeepEqual(tp.Rows[i], bp.Rows[i]) {
+			t.Fatalf("row %d differs:\ntracepoint %+v %+v\nbreakpoint %+v %+v", i+1, tp.Rows[i], tp.Rows[i].Frame, bp.Rows[i], bp.Rows[i].Frame)
+		}
+	}
+	if r := tp.Rows[1].Values; r["i"] != "1" || r["v"] != "1000003" || r["r->name"] != `0x`+strings.TrimPrefix(r["r->name"], "0x") || !strings.Contains(r["r->name"], `"two"`) {
+		t.Errorf("row 2 values %v", r)
+	}
+	// The last call passes a heap pointer: what it points to was not
+	// collected, and says so; the rest of the row is right.
+	last, want := tp.Rows[2000].Values, bp.Rows[2000].Values
+	for _, e := range []string{"r->id", "r->val", "r->name"} {
+		if !strings.HasPrefix(last[e], "<not collected: ") {
+			t.Errorf("last row %s = %q, want <not collected: …>", e, last[e])
+		}
+	}
+	for _, e := range []string{"i", "v", "r", "s.id", "s.name", "total", "calls"} {
+		if last[e] != want[e] {
+			t.Errorf("last row %s = %q, want %q", e, last[e], want[e])
+		}
+	}
+	if tp.Ended != "exited" || bp.Ended != "exited" || tp.More || tp.Stop == nil || tp.Stop.Reason != "exited" {
+		t.Errorf("ended %q / %q, more %v, stop %+v", tp.Ended, bp.Ended, tp.More, tp.Stop)
+	}
+}
+
+// TestTraceQueryLimitCursor: pages of a query continue where the last
+// left off, the program stopped at each page's last row, as on the
+// breakpoint path; a breakpoint on another function ends a page.
+func TestTraceQueryLimitCursor(t *testing.T) {
+	s := liveSession(t, "tracecalls", "")
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	if _, err := s.SetBreakpoint(ctx, "other", "", false); err != nil {
+		t.Fatal(err)
+	}
+	collect := []string{"i", "r->val"}
+	cursor, seen := 1, 0
+	for page := 0; ; page++ {
+		res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "record", Collect: collect, Limit: 700, Cursor: cursor})
+		if res.Mechanism != "tracepoint" {
+			t.Fatalf("page %d: mechanism %q (%s)", page, res.Mechanism, res.MechanismNote)
+		}
+		for _, r := range res.Rows {
+			wantI := fmt.Sprint(seen)
+			if seen == 2000 {
+				wantI = "-1" // the last call
+			}
+			if r.N != seen+1 || r.Values["i"] != wantI {
+				t.Fatalf("page %d: row %+v after %d rows", page, r, seen)
+			}
+			seen++
+		}
+		switch page {
+		case 0, 1:
+			// Stopped at the last row: frame 0 is record with that i.
+			if !res.More || res.Ended != "limit" || res.NextCursor != seen+1 || res.Stop == nil || res.Stop.Frame == nil || res.Stop.Frame.Function != "record" {
+				t.Fatalf("page %d: %+v", page, res)
+			}
+			if v, err := s.Evaluate(ctx, "i"); err != nil || v.Value != fmt.Sprint(seen-1) {
+				t.Fatalf("page %d: stopped at i = %+v %v, want %d", page, v, err, seen-1)
+			}
+		case 2:
+			// other(1500) comes first.
+			if res.More || res.Ended != "breakpoint" || seen != 1501 || res.Stop.Frame.Function != "other" {
+				t.Fatalf("page %d: ended %q after %d rows, stop %+v", page, res.Ended, seen, res.Stop)
+			}
+		default:
+			if res.Ended != "exited" || seen != 2001 {
+				t.Fatalf("page %d: ended %q after %d rows", page, res.Ended, seen)
+			}
+			return
+		}
+		cursor = res.NextCursor
+		if res.NextCursor == 0 {
+			cursor = seen + 1
+		}
+	}
+}
+
+// TestTraceQueryAfterwards: after a tracepoint query the session behaves
+// as before: a breakpoint and continue stop at the next call (no stray
+// tracepoint, nothing left collecting), and a breakpoint-path query
+// numbers on.
+func TestTraceQueryAfterwards(t *testing.T) {
+	s := liveSession(t, "tracecalls", "")
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "record", Collect: []string{"i"}, Limit: 100})
+	if res.Mechanism != "tracepoint" || len(res.Rows) != 100 {
+		t.Fatalf("%s (%s), %d rows", res.Mechanism, res.MechanismNote, len(res.Rows))
+	}
+	bps, err := s.Breakpoints(ctx)
+	if err != nil || len(bps) != 0 {
+		t.Fatalf("breakpoints left: %+v %v", bps, err)
+	}
+	ts, err := s.c.TraceStatus(ctx)
+	if err != nil || ts.Running || ts.Frames > 0 {
+		t.Fatalf("trace state after the query: %+v %v", ts, err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "record", "i == 150", false); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	if v, err := s.Evaluate(ctx, "i"); err != nil || v.Value != "150" {
+		t.Fatalf("i = %+v %v", v, err)
+	}
+	if ts, err := s.c.TraceStatus(ctx); err != nil || ts.Frames > 0 || ts.Created > 0 {
+		t.Fatalf("something collected after the query: %+v %v", ts, err)
+	}
+}
+
+// TestTraceQueryFallback: expressions a tracepoint cannot collect (a
+// heap object) and conditions that do not compile keep the breakpoint
+// path, and say why; a simple condition is compiled into the tracepoint.
+func TestTraceQueryFallback(t *testing.T) {
+	for _, tc := range []struct {
+		name, fn, cond string
+		collect        []string
+		mech           string
+		rows           int
+		first          string
+	}{
+		{"heap", "byheap", "", []string{"p->val"}, "breakpoint", 10, "90"},
+		{"condition compiled", "record", "i >= 1990", []string{"i"}, "tracepoint", 10, "1990"},
+		{"condition not compiled", "record", "i % 500 == 1", []string{"i"}, "breakpoint", 4, "1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := liveSession(t, "tracecalls", "")
+			res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: tc.fn, Condition: tc.cond, Collect: tc.collect, Limit: 100})
+			if res.Mechanism != tc.mech || len(res.Rows) != tc.rows || res.Rows[0].Values[tc.collect[0]] != tc.first {
+				t.Fatalf("mechanism %q (%s), %d rows, first %v", res.Mechanism, res.MechanismNote, len(res.Rows), res.Rows[0].Values)
+			}
+			if tc.mech == "breakpoint" && res.MechanismNote == "" {
+				t.Error("no note says why the breakpoint path was used")
+			}
+			t.Logf("note: %s", res.MechanismNote)
+		})
+	}
+}
