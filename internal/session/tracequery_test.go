@@ -3,10 +3,15 @@ package session
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // traceCollects are the collect expressions of tracecalls' record(int
@@ -182,6 +187,81 @@ func TestTraceQueryFallback(t *testing.T) {
 				t.Error("no note says why the breakpoint path was used")
 			}
 			t.Logf("note: %s", res.MechanismNote)
+		})
+	}
+}
+
+// TestTraceQueryThroughput measures rows per second of both paths on
+// the query benchmark program (bench/large/query/query.c, update(int i,
+// long v) called 100,000 times; built here if missing), collecting i and
+// v up to the break at done(): the tracepoint path in one query and in
+// pages of 1,000 rows (rr_query's largest limit), the breakpoint path in
+// one query over the first 20,000 calls. Not in -short.
+func TestTraceQueryThroughput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a throughput measurement (about a minute)")
+	}
+	testenv.NeedTool(t, "gdbserver")
+	root := testenv.Root(t)
+	exe := filepath.Join(root, "bench", "large", "build", "query", "query")
+	if _, err := os.Stat(exe); err != nil {
+		if out, err := exec.Command("make", "-C", filepath.Join(root, "bench", "large"), "query").CombinedOutput(); err != nil {
+			t.Fatalf("make query: %v\n%s", err, out)
+		}
+	}
+	const calls = 100000
+	start := func(t *testing.T) *Session {
+		m := NewManager(Config{})
+		t.Cleanup(m.Close)
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe, fmt.Sprint(calls)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.SetBreakpoint(ctx, "done", "", false); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name  string
+		mech  string
+		limit int
+		rows  int // rows to collect
+	}{
+		{"tracepoint, one query", "", calls, calls},
+		{"tracepoint, pages of 1000", "", 1000, calls},
+		{"breakpoint, one query", "breakpoint", 20000, 20000},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := start(t)
+			ctx, cancel := context.WithTimeout(t.Context(), 300*time.Second)
+			defer cancel()
+			rows, last, cursor := 0, QueryRow{}, 1
+			mech := ""
+			t0 := time.Now()
+			for rows < tc.rows {
+				res, err := s.Query(ctx, QueryOptions{Kind: "calls", Function: "update", Collect: []string{"i", "v"}, Limit: min(tc.limit, tc.rows-rows), Cursor: cursor, Mechanism: tc.mech})
+				if err != nil {
+					t.Fatal(err)
+				}
+				mech = res.Mechanism
+				rows += len(res.Rows)
+				if len(res.Rows) > 0 {
+					last = res.Rows[len(res.Rows)-1]
+				}
+				if !res.More {
+					break
+				}
+				cursor = res.NextCursor
+			}
+			d := time.Since(t0)
+			want := tc.rows - 1
+			if rows != tc.rows || last.N != tc.rows || last.Values["i"] != fmt.Sprint(want) || last.Values["v"] != fmt.Sprint(int64(want)*7+3) {
+				t.Fatalf("%d rows, the last %+v", rows, last)
+			}
+			t.Logf("%s: %d rows in %v by %s: %.0f rows/s", tc.name, rows, d.Round(time.Millisecond), mech, float64(rows)/d.Seconds())
 		})
 	}
 }
