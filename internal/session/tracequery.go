@@ -160,6 +160,11 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
 			return s.traceSetup(ctx, plan, bp.Number, chunk)
 		}); err != nil {
+			// A cancel between two moves: the query's cancelled stop.
+			if st, cerr := s.queryCancelled(ctx, res.Stop, err); cerr == nil {
+				res.Stop, res.Ended = st, st.Reason
+				return nil, true, nil
+			}
 			return nil, true, fmt.Errorf("setting up the tracepoint run: %w", err)
 		}
 		st, err := s.Continue(ctx, false)
@@ -169,17 +174,19 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 		}
 		var frames []rsp.TraceFrame
 		var status rsp.TraceStatus
-		rctx := context.WithoutCancel(ctx)
-		rerr := s.do(rctx, s.to.Eval, func(ctx context.Context) error {
-			var err error
-			status, frames, err = s.traceCollect(ctx)
-			if err != nil {
-				return err
-			}
-			for i := range frames {
-				res.Rows = append(res.Rows, s.traceRow(ctx, o, plan, &frames[i], o.Cursor+len(res.Rows)))
-			}
-			return nil
+		var rerr error
+		s.keepingCancelled(func() { // a cancelled stop stays the session's
+			rerr = s.do(context.WithoutCancel(ctx), s.to.Eval, func(ctx context.Context) error {
+				var err error
+				status, frames, err = s.traceCollect(ctx)
+				if err != nil {
+					return err
+				}
+				for i := range frames {
+					res.Rows = append(res.Rows, s.traceRow(ctx, o, plan, &frames[i], o.Cursor+len(res.Rows)))
+				}
+				return nil
+			})
 		})
 		if o.Progress != nil && len(frames) > 0 {
 			o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", o.Cursor+len(res.Rows)-1, o.Cursor+o.Limit-1))

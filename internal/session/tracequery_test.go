@@ -265,3 +265,71 @@ func TestTraceQueryThroughput(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceQueryCancel: a client's cancel while the tracepoint run goes
+// on (deadlock's threads never call transfer_ab again) interrupts it:
+// the rows so far come back with the cancelled stop, no trace is left
+// running, and the session goes on normally.
+func TestTraceQueryCancel(t *testing.T) {
+	s := liveSession(t, "deadlock", "")
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	rowed := make(chan struct{}, 1)
+	type result struct {
+		res *QueryResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := s.Query(ctx, QueryOptions{Kind: "calls", Function: "transfer_ab", Collect: []string{"balance_a"}, Limit: 5,
+			Progress: func(int, string) {
+				select {
+				case rowed <- struct{}{}:
+				default:
+				}
+			}})
+		done <- result{res, err}
+	}()
+	deadline := time.NewTimer(60 * time.Second)
+	defer deadline.Stop()
+	select {
+	case <-rowed: // row 1: the tracepoint run comes next
+	case r := <-done:
+		t.Fatalf("the query ended before its first row: %+v %v", r.res, r.err)
+	case <-deadline.C:
+		t.Fatal("no first row")
+	}
+	for started := s.resumeStarted(); !s.running.Load(); started = s.resumeStarted() {
+		select {
+		case <-started:
+		case r := <-done:
+			t.Fatalf("the query ended before the cancel: %+v %v", r.res, r.err)
+		case <-deadline.C:
+			t.Fatal("the tracepoint run did not start")
+		}
+	}
+	cancel()
+	var r result
+	select {
+	case r = <-done:
+	case <-deadline.C:
+		t.Fatal("the cancelled query never returned")
+	}
+	if r.err != nil || r.res == nil {
+		t.Fatalf("cancelled query: %+v %v", r.res, r.err)
+	}
+	if r.res.Mechanism != "tracepoint" || len(r.res.Rows) != 1 || r.res.Ended != "cancelled" || r.res.Stop == nil || r.res.Stop.Reason != "cancelled" || r.res.Stop.Cancelled != "rr_query" {
+		t.Fatalf("cancelled query: mechanism %q (%s), %d rows, ended %q, stop %+v", r.res.Mechanism, r.res.MechanismNote, len(r.res.Rows), r.res.Ended, r.res.Stop)
+	}
+	tctx, tcancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer tcancel()
+	if ts, err := s.c.TraceStatus(tctx); err != nil || ts.Running {
+		t.Fatalf("trace state after the cancel: %+v %v", ts, err)
+	}
+	if bps, err := s.Breakpoints(tctx); err != nil || len(bps) != 0 {
+		t.Fatalf("breakpoints left: %+v %v", bps, err)
+	}
+	if _, err := s.Threads(tctx); err != nil {
+		t.Fatalf("session unusable after the cancel: %v", err)
+	}
+}
