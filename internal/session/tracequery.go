@@ -188,8 +188,10 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 				return nil
 			})
 		})
-		if o.Progress != nil && len(frames) > 0 {
-			o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", o.Cursor+len(res.Rows)-1, o.Cursor+o.Limit-1))
+		if o.Progress != nil { // one report per row, as the breakpoint path
+			for i := len(res.Rows) - len(frames); i < len(res.Rows); i++ {
+				o.Progress(i+1, fmt.Sprintf("row %d of at most %d", res.Rows[i].N, o.Cursor+o.Limit-1))
+			}
 		}
 		if err != nil {
 			return nil, true, err
