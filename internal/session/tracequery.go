@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"debug/elf"
 	"encoding/binary"
@@ -75,10 +76,131 @@ type tracePlan struct {
 	winOff  int64        // the stack window starts at sp + winOff
 	winLen  uint64
 	statics []rsp.TraceMemory
-	cfaReg  int // CFA rule at addr (DWARF register + offset)
+	chases  []traceChase // memory found through pointers (X actions)
+	cfaReg  int          // CFA rule at addr (DWARF register + offset)
 	cfaOff  int64
 	cond    []byte // the query's condition, compiled; nil for none
 	size    int    // bytes of one trace frame
+}
+
+// traceSpan is a range of addresses [lo, hi).
+type traceSpan struct{ lo, hi uint64 }
+
+// traceChase is memory a tracepoint reaches through pointers: len bytes
+// at addr, computed at each hit; at1 is where it was at the first hit.
+type traceChase struct {
+	addr agentexpr.Addr
+	len  uint64
+	at1  uint64
+}
+
+// Pointer chasing: at most this many pointers deep, and this far past
+// where a pointer points.
+const (
+	traceChaseDepth = 3
+	traceChaseReach = 4096
+)
+
+// planChases plans the collection of reads, which are neither stack
+// nor static data, through pointers: a read at a is reached from a
+// pointer-sized word (a register, a word of the stack window or of the
+// statics, or of memory reached so) whose value at the first hit is at
+// most traceChaseReach below a; the nearest wins. Whatever the choice,
+// a later hit where the expression reads elsewhere reads <not
+// collected>, never another object's bytes. why says what cannot be
+// reached.
+func (s *Session) planChases(ctx context.Context, p *tracePlan, f *dwarf.Frame, reads []traceSpan) (why string) {
+	type source struct {
+		at  agentexpr.Addr // evaluates to the pointer (Offs: see agentexpr.Addr)
+		val uint64         // its value at the first hit
+	}
+	ps := s.ptrSize()
+	var sources []source
+	for i, r := range p.dregs {
+		if v, ok := f.Regs.Get(r); ok {
+			sources = append(sources, source{agentexpr.Addr{Reg: p.regs[i], PtrSize: ps}, v})
+		}
+	}
+	// words of memory whose address at is (at.Offs[-1] the start of buf)
+	words := func(at agentexpr.Addr, start uint64, buf []byte) {
+		last := at.Offs[len(at.Offs)-1]
+		for e := (uint64(ps) - start%uint64(ps)) % uint64(ps); e+uint64(ps) <= uint64(len(buf)); e += uint64(ps) {
+			var v uint64
+			if ps == 4 {
+				v = uint64(binary.LittleEndian.Uint32(buf[e:]))
+			} else {
+				v = binary.LittleEndian.Uint64(buf[e:])
+			}
+			w := agentexpr.Addr{Reg: at.Reg, PtrSize: ps, Offs: append(slices.Clone(at.Offs[:len(at.Offs)-1]), last+int64(e))}
+			sources = append(sources, source{w, v})
+		}
+	}
+	read := func(a, n uint64) []byte {
+		buf := make([]byte, n)
+		if _, err := s.readMem(ctx, a, buf); err != nil {
+			return nil
+		}
+		return buf
+	}
+	sp := f.Regs.SP()
+	if buf := read(sp+uint64(p.winOff), p.winLen); buf != nil {
+		words(agentexpr.Addr{Reg: p.spReg, Offs: []int64{p.winOff}}, sp+uint64(p.winOff), buf)
+	}
+	for _, m := range p.statics {
+		if buf := read(m.Addr, m.Len); buf != nil {
+			words(agentexpr.Addr{Reg: -1, Offs: []int64{int64(m.Addr)}}, m.Addr, buf)
+		}
+	}
+	type chase struct {
+		src    int
+		lo, hi uint64
+	}
+	var chases []*chase
+	bySrc := map[int]*chase{}
+	for depth := 0; depth < traceChaseDepth && len(reads) > 0; depth++ {
+		var left []traceSpan
+		var grown []*chase
+		for _, r := range reads {
+			best := -1
+			for i, src := range sources {
+				if src.val >= 0x1000 && src.val <= r.lo && r.lo-src.val < traceChaseReach && (best < 0 || src.val > sources[best].val) {
+					best = i
+				}
+			}
+			if best < 0 {
+				left = append(left, r)
+				continue
+			}
+			c := bySrc[best]
+			if c == nil {
+				c = &chase{src: best, lo: r.lo, hi: r.hi}
+				bySrc[best] = c
+				chases = append(chases, c)
+			}
+			c.lo, c.hi = min(c.lo, r.lo), max(c.hi, r.hi)
+			grown = append(grown, c)
+		}
+		for _, c := range grown {
+			src := sources[c.src]
+			at := agentexpr.Addr{Reg: src.at.Reg, PtrSize: ps, Offs: append(slices.Clone(src.at.Offs), int64(c.lo-src.val))}
+			if buf := read(c.lo, c.hi-c.lo); buf != nil {
+				words(at, c.lo, buf)
+			}
+		}
+		reads = left
+	}
+	if len(reads) > 0 {
+		return fmt.Sprintf("the collect expressions read memory at %#x that no pointer of the frame or its static data reaches", reads[0].lo)
+	}
+	for _, c := range chases {
+		if c.hi-c.lo > traceMaxWindow {
+			return "the memory reached through pointers is too large to collect"
+		}
+		src := sources[c.src]
+		at := agentexpr.Addr{Reg: src.at.Reg, PtrSize: ps, Offs: append(slices.Clone(src.at.Offs), int64(c.lo-src.val))}
+		p.chases = append(p.chases, traceChase{addr: at, len: c.hi - c.lo, at1: c.lo})
+	}
+	return ""
 }
 
 // notCollectedError is a read of memory a trace frame does not have.
@@ -294,7 +416,7 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 		}
 	}
 	// Evaluate on the live frame, logging the reads.
-	type span struct{ lo, hi uint64 }
+	type span = traceSpan
 	var reads []span
 	logged := func(ctx context.Context, addr uint64, buf []byte) (int, error) {
 		n, err := s.readMem(ctx, addr, buf)
@@ -310,7 +432,7 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 	}
 	sp := f.Regs.SP()
 	lo, hi := sp, f.CFA+2*uint64(s.ptrSize())
-	var statics []span
+	var statics, others []span
 	for _, r := range reads {
 		switch {
 		case r.lo >= sp-traceRedZone && r.hi <= sp+traceMaxWindow:
@@ -326,14 +448,14 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 			}
 			statics = append(statics, r)
 		default:
-			return nil, fmt.Sprintf("the collect expressions read memory at %#x, neither the stack frame nor the program's static data", r.lo)
+			others = append(others, r)
 		}
 	}
 	if hi-lo > traceMaxWindow {
 		return nil, "the stack frame is too large to collect"
 	}
 	p.winOff, p.winLen = int64(lo-sp), hi-lo
-	slices.SortFunc(statics, func(a, b span) int { return int(a.lo - b.lo) })
+	slices.SortFunc(statics, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
 	for _, r := range statics {
 		if n := len(p.statics); n > 0 && r.lo <= p.statics[n-1].Addr+p.statics[n-1].Len {
 			m := &p.statics[n-1]
@@ -342,10 +464,18 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 		}
 		p.statics = append(p.statics, rsp.TraceMemory{Addr: r.lo, Len: r.hi - r.lo})
 	}
+	if len(others) > 0 {
+		if why := s.planChases(ctx, p, f, others); why != "" {
+			return nil, why
+		}
+	}
 	blocks := func(n uint64) int { return int(n) + 11*int((n+65534)/65535) }
 	p.size = 6 + 13*len(p.regs) + blocks(p.winLen)
 	for _, m := range p.statics {
 		p.size += blocks(m.Len)
+	}
+	for _, c := range p.chases {
+		p.size += blocks(c.len) // at most: a NULL on the way records nothing
 	}
 	// Check the plan on row 1: what the tracepoint would collect must
 	// give the live values.
@@ -386,6 +516,11 @@ func (s *Session) liveTraceFrame(ctx context.Context, p *tracePlan, f *dwarf.Fra
 	}
 	for _, m := range p.statics {
 		if err := read(m.Addr, m.Len); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range p.chases {
+		if err := read(c.at1, c.len); err != nil {
 			return nil, err
 		}
 	}
@@ -485,6 +620,9 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk int
 			agentexpr.Collect(p.spReg, p.winOff, p.winLen),
 			agentexpr.Increment(traceCountVar),
 		},
+	}
+	for _, c := range p.chases {
+		tp.Exprs = append(tp.Exprs, agentexpr.CollectAt(c.addr, c.len))
 	}
 	if err := s.c.DefineTracepoint(ctx, tp); err != nil {
 		return err

@@ -173,7 +173,8 @@ func TestTraceQueryFallback(t *testing.T) {
 		rows           int
 		first          string
 	}{
-		{"heap", "byheap", "", []string{"p->val"}, "breakpoint", 10, "90"},
+		{"heap through a pointer", "byheap", "", []string{"p->val", "p->id", "p->name"}, "tracepoint", 10, "90"},
+		{"heap out of reach", "byheap", "", []string{"*(long *)((char *)p + 8192)"}, "breakpoint", 10, "0"},
 		{"condition compiled", "record", "i >= 1990", []string{"i"}, "tracepoint", 10, "1990"},
 		{"condition not compiled", "record", "i % 500 == 1", []string{"i"}, "breakpoint", 4, "1"},
 	} {
@@ -397,5 +398,37 @@ func TestTraceQueryMatchesGDBDprintf(t *testing.T) {
 		if got != want {
 			t.Fatalf("row %d: %q, GDB's dprintf %q", i+1, got, want)
 		}
+	}
+}
+
+// TestTraceQueryPointerChase: memory reached only through pointers (a
+// heap struct, a heap list two deep) is collected by agent bytecode
+// that follows the pointers at each hit, and the rows equal the
+// breakpoint path's.
+func TestTraceQueryPointerChase(t *testing.T) {
+	for _, tc := range []struct {
+		fn      string
+		collect []string
+		rows    int
+	}{
+		{"byheap", []string{"p->val", "p->id", "p->name", "*p"}, 10},
+		{"walk", []string{"n->v", "n->next->v", "n->next->next", "*n->next"}, 20},
+	} {
+		t.Run(tc.fn, func(t *testing.T) {
+			var got [2]*QueryResult
+			for i, mech := range []string{"", "breakpoint"} {
+				s := liveSession(t, "tracecalls", "")
+				got[i] = traceQuery(t, s, QueryOptions{Kind: "calls", Function: tc.fn, Collect: tc.collect, Limit: 100, Mechanism: mech})
+			}
+			if got[0].Mechanism != "tracepoint" || len(got[0].Rows) != tc.rows {
+				t.Fatalf("%s (%s), %d rows", got[0].Mechanism, got[0].MechanismNote, len(got[0].Rows))
+			}
+			for i := range got[0].Rows {
+				if !reflect.DeepEqual(got[0].Rows[i].Values, got[1].Rows[i].Values) {
+					t.Fatalf("row %d: tracepoint %v, breakpoint %v", i+1, got[0].Rows[i].Values, got[1].Rows[i].Values)
+				}
+			}
+			t.Logf("last row %v", got[0].Rows[tc.rows-1].Values)
+		})
 	}
 }

@@ -3,8 +3,8 @@
  * struct-by-value arguments, for rr_query kind calls: the tracepoint path
  * and the breakpoint path must give the same rows. other() is called once
  * on the way (a breakpoint there ends a query early); byheap() takes a
- * heap pointer (memory a tracepoint does not collect); the last record()
- * call passes one too.
+ * heap pointer, walk() a heap list (memory a tracepoint reaches only
+ * through pointers); the last record() call passes a heap pointer too.
  * Root cause: none (exits 0)
  * Symptom:    prints the totals and exits with status 0
  * Build (in testprogs/src):
@@ -41,6 +41,16 @@ __attribute__((noinline)) long byheap(struct rec *p)
 	return p->val;
 }
 
+struct node {
+	long v;
+	struct node *next;
+};
+
+__attribute__((noinline)) long walk(struct node *n)
+{
+	return n->v + n->next->v;
+}
+
 int main(void)
 {
 	struct rec local = {7, 70, "local"};
@@ -58,8 +68,18 @@ int main(void)
 		heap->val += i;
 		total += byheap(heap);
 	}
+	struct node *b = malloc(sizeof *b), *a = malloc(sizeof *a);
+	a->next = b;
+	b->next = NULL;
+	for (int i = 0; i < 20; i++) {
+		a->v = i;
+		b->v = 100 + i * i;
+		total += walk(a);
+	}
 	record(-1, -1, heap, local);
 	printf("total %ld calls %d\n", total, calls);
 	free(heap);
+	free(a);
+	free(b);
 	return 0;
 }
