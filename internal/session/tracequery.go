@@ -534,8 +534,10 @@ func (s *Session) traceRow(ctx context.Context, o QueryOptions, p *tracePlan, tf
 		return row
 	}
 	row.Values = map[string]string{}
-	f := *p.frame
-	f.Regs = dwarf.Regs{}
+	// A new Frame, never a copy of the first hit's: a Frame caches its
+	// physical frame (registers) once used.
+	pf := p.frame
+	f := dwarf.Frame{PC: p.addr, Image: pf.Image, Bias: pf.Bias, Function: pf.Function, Name: pf.Name}
 	for i, r := range p.dregs {
 		if v, ok := tf.Vars[traceRegVar0+i]; ok {
 			f.Regs.Set(r, uint64(v))

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // traceCollects are the collect expressions of tracecalls' record(int
@@ -429,6 +430,33 @@ func TestTraceQueryPointerChase(t *testing.T) {
 				}
 			}
 			t.Logf("last row %v", got[0].Rows[tc.rows-1].Values)
+		})
+	}
+}
+
+// TestTraceQueryOptimizedAndI386: at -O2 (a parameter in a register,
+// and entry values) and on i386 the tracepoint rows equal the
+// breakpoint path's over 300 calls of counter's hit(i).
+func TestTraceQueryOptimizedAndI386(t *testing.T) {
+	collect := []string{"i", "total", "hits", "list->name", "list->next->value", "bytes[3]", "greeting"}
+	for _, prog := range []string{"counter-O2", "counter-m32"} {
+		t.Run(prog, func(t *testing.T) {
+			var got [2]*QueryResult
+			for i, mech := range []string{"", "breakpoint"} {
+				s := liveSession(t, prog, "")
+				if i == 0 && s.c.Dialect() != rsp.DialectGDBServer {
+					t.Skipf("%s runs under %v here, which has no tracepoints", prog, s.c.Dialect())
+				}
+				got[i] = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "hit", Collect: collect, Limit: 300, Mechanism: mech})
+			}
+			if got[0].Mechanism != "tracepoint" || len(got[0].Rows) != 300 || len(got[1].Rows) != 300 {
+				t.Fatalf("%s (%s), %d and %d rows", got[0].Mechanism, got[0].MechanismNote, len(got[0].Rows), len(got[1].Rows))
+			}
+			for i := range got[0].Rows {
+				if !reflect.DeepEqual(got[0].Rows[i], got[1].Rows[i]) {
+					t.Fatalf("row %d: tracepoint %+v, breakpoint %+v", i+1, got[0].Rows[i], got[1].Rows[i])
+				}
+			}
 		})
 	}
 }
