@@ -22,6 +22,9 @@ type QueryOptions struct {
 	Mechanism string
 	// Progress, if set, hears of each row collected.
 	Progress func(rows int, msg string)
+	// traceChunk (tests) bounds the rows of one tracepoint run; 0: as
+	// many as the trace buffer takes.
+	traceChunk int
 }
 
 // QueryRow is one numbered moment of a query.

@@ -279,6 +279,9 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 	defer s.traceCleanup(ctx, bp.Number)
 	for len(res.Rows) < o.Limit {
 		chunk := min(o.Limit-len(res.Rows), max(1, (traceMaxBuf-4096)/plan.size))
+		if o.traceChunk > 0 {
+			chunk = min(chunk, o.traceChunk)
+		}
 		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
 			return s.traceSetup(ctx, plan, bp.Number, chunk)
 		}); err != nil {

@@ -460,3 +460,25 @@ func TestTraceQueryOptimizedAndI386(t *testing.T) {
 		})
 	}
 }
+
+// TestTraceQueryChunks: a query longer than one tracepoint run (the
+// trace buffer's capacity, here forced to 30 rows) runs in several,
+// stopping between them, and its rows are the breakpoint path's.
+func TestTraceQueryChunks(t *testing.T) {
+	var got [2]*QueryResult
+	for i, mech := range []string{"", "breakpoint"} {
+		s := liveSession(t, "tracecalls", "")
+		got[i] = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "record", Collect: []string{"i", "r->val", "s.name"}, Limit: 100, Mechanism: mech, traceChunk: 30})
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		if v, err := s.Evaluate(ctx, "i"); err != nil || v.Value != "99" {
+			t.Errorf("%s: stopped at i = %+v %v, want the last row's 99", got[i].Mechanism, v, err)
+		}
+		cancel()
+	}
+	if got[0].Mechanism != "tracepoint" || !reflect.DeepEqual(got[0].Rows, got[1].Rows) {
+		t.Fatalf("%s (%s): rows differ", got[0].Mechanism, got[0].MechanismNote)
+	}
+	if got[0].NextCursor != 101 || !got[0].More || got[0].Ended != "limit" || got[0].Note != got[1].Note {
+		t.Errorf("tracepoint %+v, breakpoint %+v", got[0], got[1])
+	}
+}
