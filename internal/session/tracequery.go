@@ -277,6 +277,7 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 		o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", row.N, o.Cursor+o.Limit-1))
 	}
 	defer s.traceCleanup(ctx, bp.Number)
+	firstStop := st
 	for len(res.Rows) < o.Limit {
 		chunk := min(o.Limit-len(res.Rows), max(1, (traceMaxBuf-4096)/plan.size))
 		if o.traceChunk > 0 {
@@ -289,6 +290,13 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 			if st, cerr := s.queryCancelled(ctx, res.Stop, err); cerr == nil {
 				res.Stop, res.Ended = st, st.Reason
 				return nil, true, nil
+			}
+			if len(res.Rows) == 1 && ctx.Err() == nil {
+				// Nothing ran yet: the breakpoint path goes on from the
+				// first hit (after the deferred clean-up).
+				res.Rows, res.Mechanism = nil, ""
+				res.MechanismNote = fmt.Sprintf("the server refused the tracepoint run (%v)", err)
+				return firstStop, false, nil
 			}
 			return nil, true, fmt.Errorf("setting up the tracepoint run: %w", err)
 		}
