@@ -79,8 +79,9 @@ type tracePlan struct {
 	chases  []traceChase // memory found through pointers (X actions)
 	cfaReg  int          // CFA rule at addr (DWARF register + offset)
 	cfaOff  int64
-	cond    []byte // the query's condition, compiled; nil for none
-	size    int    // bytes of one trace frame
+	cond    []byte    // the query's condition, compiled; nil for none
+	loc     *Location // of addr, for the rows' frames (once)
+	size    int       // bytes of one trace frame
 }
 
 // traceSpan is a range of addresses [lo, hi).
@@ -540,7 +541,11 @@ func (s *Session) liveTraceFrame(ctx context.Context, p *tracePlan, f *dwarf.Fra
 
 // traceRow is row n evaluated on trace frame tf.
 func (s *Session) traceRow(ctx context.Context, o QueryOptions, p *tracePlan, tf *rsp.TraceFrame, n int) QueryRow {
-	row := QueryRow{N: n, Frame: &Frame{Level: 0, Location: s.locate(ctx, p.addr)}}
+	if p.loc == nil {
+		loc := s.locate(ctx, p.addr) // as makeStop says it at a stop there
+		p.loc = &loc
+	}
+	row := QueryRow{N: n, Frame: &Frame{Level: 0, Location: *p.loc}}
 	if len(o.Collect) == 0 {
 		return row
 	}
