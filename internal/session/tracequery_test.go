@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -480,5 +481,32 @@ func TestTraceQueryChunks(t *testing.T) {
 	}
 	if got[0].NextCursor != 101 || !got[0].More || got[0].Ended != "limit" || got[0].Note != got[1].Note {
 		t.Errorf("tracepoint %+v, breakpoint %+v", got[0], got[1])
+	}
+}
+
+// TestTraceQueryQEMUUsesBreakpoints: QEMU's gdbstub has no tracepoints:
+// kind calls stops at each call there, and says so.
+func TestTraceQueryQEMUUsesBreakpoints(t *testing.T) {
+	qemu := testenv.NeedTool(t, "qemu-i386") // the i386 peer the tests already use
+	exe := testenv.Prog(t, "counter-m32")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	srv, addr, err := proc.StartQEMUUser(ctx, qemu, exe, nil, filepath.Dir(exe), nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Stop(time.Second) }) //nolint:errcheck
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	s, _, err := m.Connect(ctx, ConnectOptions{Address: addr, Program: exe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.c.Dialect() != rsp.DialectQEMU {
+		t.Fatalf("dialect %v", s.c.Dialect())
+	}
+	res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "hit", Collect: []string{"i", "list->name"}, Limit: 3})
+	if res.Mechanism != "breakpoint" || res.MechanismNote != "" || len(res.Rows) != 3 || res.Rows[2].Values["i"] != "2" {
+		t.Fatalf("mechanism %q (%q), rows %+v", res.Mechanism, res.MechanismNote, res.Rows)
 	}
 }
