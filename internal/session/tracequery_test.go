@@ -510,3 +510,44 @@ func TestTraceQueryQEMUUsesBreakpoints(t *testing.T) {
 		t.Fatalf("mechanism %q (%q), rows %+v", res.Mechanism, res.MechanismNote, res.Rows)
 	}
 }
+
+// TestTraceQueryThreads: eight threads call tick(id) 50 times each at
+// once; the tracepoint collects every call (400 rows, 50 per id), with
+// or without a limit that stops the run in the middle.
+func TestTraceQueryThreads(t *testing.T) {
+	for _, limit := range []int{1000, 120} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			s := liveSession(t, "threads_bp", "")
+			res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"id"}, Limit: limit})
+			if res.Mechanism != "tracepoint" {
+				t.Fatalf("%s (%s)", res.Mechanism, res.MechanismNote)
+			}
+			per := map[string]int{}
+			for i, r := range res.Rows {
+				if r.N != i+1 {
+					t.Fatalf("row %d numbered %d", i+1, r.N)
+				}
+				per[r.Values["id"]]++
+			}
+			want := min(limit, 400)
+			if len(res.Rows) != want || len(per) != 8 && limit > 400 {
+				t.Fatalf("%d rows (want %d), per id %v", len(res.Rows), want, per)
+			}
+			for id, n := range per {
+				if limit > 400 && n != 50 {
+					t.Errorf("id %s: %d rows, want 50", id, n)
+				}
+			}
+			if limit < 400 {
+				if !res.More || res.Stop == nil || res.Stop.Frame == nil || res.Stop.Frame.Function != "tick" {
+					t.Fatalf("more %v, stop %+v", res.More, res.Stop)
+				}
+				// The rest, from where it stopped.
+				rest := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"id"}, Limit: 1000, Cursor: res.NextCursor})
+				if got := len(res.Rows) + len(rest.Rows); got != 400 || rest.Ended != "exited" {
+					t.Fatalf("%d + %d rows, ended %q", len(res.Rows), len(rest.Rows), rest.Ended)
+				}
+			}
+		})
+	}
+}
