@@ -7,12 +7,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/agentexpr"
 	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // rr_query kind calls collected by a tracepoint (gdbserver).
@@ -284,7 +286,9 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 		if o.traceChunk > 0 {
 			chunk = min(chunk, o.traceChunk)
 		}
+		var maps []symbols.Mapping // at the start of the run
 		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+			maps = s.procMaps()
 			return s.traceSetup(ctx, plan, bp.Number, chunk)
 		}); err != nil {
 			// A cancel between two moves: the query's cancelled stop.
@@ -312,7 +316,7 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 		s.keepingCancelled(func() { // a cancelled stop stays the session's
 			rerr = s.do(context.WithoutCancel(ctx), s.to.Eval, func(ctx context.Context) error {
 				var err error
-				status, frames, err = s.traceCollect(ctx)
+				status, frames, err = s.traceCollect(ctx, maps)
 				if err != nil {
 					return err
 				}
@@ -654,8 +658,9 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk int
 
 // traceCollect ends the run (unless the program is gone: gdbserver 13
 // drops the connection at a QTStop after the exit) and reads its
-// frames.
-func (s *Session) traceCollect(ctx context.Context) (rsp.TraceStatus, []rsp.TraceFrame, error) {
+// frames, without the blocks no mapping of before (the memory map at
+// the start of the run) or of the end of the run could have given.
+func (s *Session) traceCollect(ctx context.Context, before []symbols.Mapping) (rsp.TraceStatus, []rsp.TraceFrame, error) {
 	if s.exited == nil {
 		if err := s.c.TraceStop(ctx); err != nil {
 			return rsp.TraceStatus{}, nil, err
@@ -674,7 +679,52 @@ func (s *Session) traceCollect(ctx context.Context) (rsp.TraceStatus, []rsp.Trac
 		order = s.img.ELF().ByteOrder
 	}
 	frames, err := rsp.ParseTraceFrames(buf, s.c.Target().Size, order)
+	if maps := slices.Concat(before, s.procMaps()); err == nil && len(maps) > 0 {
+		dropUnreadable(frames, maps)
+	}
 	return st, frames, err
+}
+
+// procMaps is the live program's memory map (/proc/PID/maps of a local
+// process), or nil.
+func (s *Session) procMaps() []symbols.Mapping {
+	if s.exited != nil || s.kind != KindLive || s.pid <= 0 {
+		return nil
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", s.pid))
+	if err != nil {
+		return nil
+	}
+	maps, err := symbols.ParseMaps(string(b))
+	if err != nil {
+		return nil
+	}
+	return maps
+}
+
+// dropUnreadable drops the memory blocks of frames that no readable
+// mapping holds: gdbserver records a block even where its read failed
+// (a wild pointer followed by agent bytecode), with bytes that are not
+// the program's; without the block the value reads <not collected>.
+func dropUnreadable(frames []rsp.TraceFrame, maps []symbols.Mapping) {
+	readable := func(lo, hi uint64) bool { // by one or adjacent mappings
+		for cur := lo; cur < hi; {
+			i := slices.IndexFunc(maps, func(m symbols.Mapping) bool {
+				return len(m.Perms) > 0 && m.Perms[0] == 'r' && m.Start <= cur && cur < m.End
+			})
+			if i < 0 {
+				return false
+			}
+			cur = maps[i].End
+		}
+		return true
+	}
+	for i := range frames {
+		f := &frames[i]
+		f.Memory = slices.DeleteFunc(f.Memory, func(b rsp.TraceBlock) bool {
+			return !readable(b.Addr, b.Addr+uint64(len(b.Data)))
+		})
+	}
 }
 
 // traceCleanup leaves no tracepoint, trace run or server-side stop rule

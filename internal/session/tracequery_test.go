@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // traceCollects are the collect expressions of tracecalls' record(int
@@ -550,4 +552,57 @@ func TestTraceQueryThreads(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestDropUnreadable(t *testing.T) {
+	maps := []symbols.Mapping{
+		{Start: 0x1000, End: 0x2000, Perms: "r--p"},
+		{Start: 0x2000, End: 0x3000, Perms: "rw-p"},
+		{Start: 0x5000, End: 0x6000, Perms: "---p"},
+	}
+	blocks := []rsp.TraceBlock{
+		{Addr: 0x1000, Data: make([]byte, 16)}, // kept
+		{Addr: 0x1ff8, Data: make([]byte, 16)}, // kept: two adjacent mappings
+		{Addr: 0x2ff8, Data: make([]byte, 16)}, // dropped: runs past the last
+		{Addr: 0x5000, Data: make([]byte, 8)},  // dropped: not readable
+		{Addr: 0xdead0, Data: make([]byte, 8)}, // dropped: unmapped
+		{Addr: 0x2000, Data: make([]byte, 0)},  // kept: empty
+	}
+	frames := []rsp.TraceFrame{{Tracepoint: 1, Memory: slices.Clone(blocks)}, {Tracepoint: 1}}
+	dropUnreadable(frames, maps)
+	var got []uint64
+	for _, b := range frames[0].Memory {
+		got = append(got, b.Addr)
+	}
+	if want := []uint64{0x1000, 0x1ff8, 0x2000}; !reflect.DeepEqual(got, want) || len(frames[1].Memory) != 0 {
+		t.Errorf("kept %#x, want %#x", got, want)
+	}
+}
+
+// TestTraceQueryWildPointer: where a pointer the tracepoint follows
+// points nowhere, gdbserver records a block anyway; the row says the
+// memory was not collected instead of showing those bytes.
+func TestTraceQueryWildPointer(t *testing.T) {
+	var got [2]*QueryResult
+	for i, mech := range []string{"", "breakpoint"} {
+		s := liveSession(t, "tracecalls", "")
+		got[i] = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "wild", Collect: []string{"p", "p->val"}, Limit: 10, Mechanism: mech})
+	}
+	tp, bp := got[0], got[1]
+	if tp.Mechanism != "tracepoint" || len(tp.Rows) != 4 || len(bp.Rows) != 4 {
+		t.Fatalf("%s (%s): %d and %d rows", tp.Mechanism, tp.MechanismNote, len(tp.Rows), len(bp.Rows))
+	}
+	for i := range 4 {
+		tv, bv := tp.Rows[i].Values, bp.Rows[i].Values
+		if i == 2 {
+			if tv["p"] != bv["p"] || !strings.HasPrefix(tv["p->val"], "<not collected: ") || !strings.HasPrefix(bv["p->val"], "<error: ") {
+				t.Errorf("row 3 (a pointer to nowhere): tracepoint %v, breakpoint %v", tv, bv)
+			}
+			continue
+		}
+		if !reflect.DeepEqual(tv, bv) {
+			t.Errorf("row %d: tracepoint %v, breakpoint %v", i+1, tv, bv)
+		}
+	}
+	t.Logf("row 3: %v / %v", tp.Rows[2].Values, bp.Rows[2].Values)
 }

@@ -4,7 +4,8 @@
  * and the breakpoint path must give the same rows. other() is called once
  * on the way (a breakpoint there ends a query early); byheap() takes a
  * heap pointer, walk() a heap list (memory a tracepoint reaches only
- * through pointers); the last record() call passes a heap pointer too.
+ * through pointers), wild() once a pointer to nowhere; the last record()
+ * call passes a heap pointer too.
  * Root cause: none (exits 0)
  * Symptom:    prints the totals and exits with status 0
  * Build (in testprogs/src):
@@ -41,6 +42,13 @@ __attribute__((noinline)) long byheap(struct rec *p)
 	return p->val;
 }
 
+/* wild(p) only passes p on: the third of its four calls gets a pointer
+ * to nowhere. */
+__attribute__((noinline)) long wild(struct rec *p)
+{
+	return (long)p;
+}
+
 struct node {
 	long v;
 	struct node *next;
@@ -68,6 +76,8 @@ int main(void)
 		heap->val += i;
 		total += byheap(heap);
 	}
+	for (int i = 0; i < 4; i++)
+		calls += wild(i == 2 ? (struct rec *)0x10000 : heap) == 0;
 	struct node *b = malloc(sizeof *b), *a = malloc(sizeof *a);
 	a->next = b;
 	b->next = NULL;
