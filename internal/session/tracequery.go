@@ -481,6 +481,11 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 		p.statics = append(p.statics, rsp.TraceMemory{Addr: r.lo, Len: r.hi - r.lo})
 	}
 	if len(others) > 0 {
+		if s.procMaps() == nil {
+			// Without the memory map a failed read of a wild pointer
+			// would pass for data (dropUnreadable).
+			return nil, "memory reached through pointers is only collected for a local process (its memory map tells failed reads)"
+		}
 		if why := s.planChases(ctx, p, f, others); why != "" {
 			return nil, why
 		}
