@@ -27,9 +27,14 @@
 // WhenTicks, WhenTid, Checkpoint, Checkpoints, DeleteCheckpoint, Restart /
 // SeekEvent / SeekTicks / RestoreCheckpoint (vRun + dummy resume + breakpoint
 // re-insertion), Monitor (qRcmd), PassSignals (QPassSignals), CurrentThread
-// (qC), Detach, Kill, Close, and Exchange for raw requests. Pure parsers:
-// ParseStop, ParseThread, ParseTargetDesc,
-// SignalFromLinux.
+// (qC), Detach, Kill, Close, and Exchange for raw requests.
+// Tracepoints (trace.go): SupportsTracepoints, TraceInit (QTinit),
+// DefineTracepoint (QTDP with R/M/X actions and a condition),
+// DefineTraceVariable (QTDV), SetTraceBufferSize (QTBuffer:size),
+// TraceStart, TraceStop, TraceStatus (qTStatus) and TraceBuffer
+// (qTBuffer, the raw frames). Pure parsers:
+// ParseStop, ParseThread, ParseTargetDesc, ParseTraceStatus,
+// ParseTraceFrames, SignalFromLinux.
 //
 // # Concurrency
 //

@@ -220,7 +220,11 @@ type queryOut struct {
 func (o queryOut) Text() string {
 	q := o.Result
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s rows (ended: %s)\n", len(q.Rows), q.Kind, q.Ended)
+	fmt.Fprintf(&b, "%d %s rows (ended: %s", len(q.Rows), q.Kind, q.Ended)
+	if q.Mechanism != "" {
+		fmt.Fprintf(&b, "; collected by %s", q.Mechanism)
+	}
+	b.WriteString(")\n")
 	for _, r := range q.Rows {
 		fmt.Fprintf(&b, "#%d", r.N)
 		if r.Frame != nil {
@@ -246,6 +250,9 @@ func (o queryOut) Text() string {
 	if q.Note != "" {
 		b.WriteString(q.Note + "\n")
 	}
+	if q.MechanismNote != "" {
+		b.WriteString("Not collected by a tracepoint: " + q.MechanismNote + ".\n")
+	}
 	if q.Stop != nil && !q.More {
 		b.WriteString(stopText(q.Stop))
 	}
@@ -263,7 +270,7 @@ func sortedKeys(m map[string]string) []string {
 
 func (r *registry) queryTool() {
 	add(r, "rr_query", "Execution-wide query",
-		"Run forward collecting one numbered row per call of a function (kind calls: with the collect expressions evaluated at each call, optionally only where condition holds) or per change of a value (kind writes: old and new value and the writer's line). Returns at most limit rows and a next_cursor: the program is left at the last row, so the same query with that cursor continues.",
+		"Run forward collecting one numbered row per call of a function (kind calls: with the collect expressions evaluated at each call, optionally only where condition holds) or per change of a value (kind writes: old and new value and the writer's line). Returns at most limit rows and a next_cursor: the program is left at the last row, so the same query with that cursor continues. On a live program (gdbserver) kind calls collects the rows after the first with a tracepoint, without stopping at each call (mechanism says which way; a value whose memory the tracepoint did not collect reads <not collected: …>).",
 		move,
 		func(ctx context.Context, in queryIn) (queryOut, error) {
 			if in.Limit < 0 || in.Limit > 1000 && in.Kind != "lines" {

@@ -2,6 +2,7 @@ package agentexpr
 
 import (
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"testing"
 )
@@ -150,5 +151,32 @@ func TestNotCompiled(t *testing.T) {
 	i, _ := Integer(4, true, 6, -20)
 	if _, err := Compile(i, "<>", i); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("Compile(<>): %v", err)
+	}
+}
+
+func TestTraceActions(t *testing.T) {
+	tests := []struct {
+		name string
+		code []byte
+		want string
+	}{
+		{"collect sp window", Collect(7, -16, 64),
+			"260007" + "25fffffffffffffff0" + "02" + "250000000000000040" + "0c27"},
+		{"collect fixed", Collect(-1, 0x4000, 8),
+			"250000000000004000" + "250000000000000008" + "0c27"},
+		{"record registers", RecordRegisters([]int{6, 7}, []int{0x110, 0x111}),
+			"2600062d0110292e0110" + "2600072d0111292e0111" + "27"},
+		{"increment", Increment(0x101), "2c0101220102" + "2d01012927"},
+		{"at least", VarAtLeast(0x101, 0x102), "2c01012c0102140e27"},
+		// *(rdi) + 8, 16 bytes: NULL checks jump to the end (offset 0x32).
+		{"collect through a pointer", CollectAt(Addr{Reg: 5, Offs: []int64{0, 8}, PtrSize: 8}, 16),
+			"260005" + "28231000152000" + "32" + "250000000000000000" + "02" + "1a" + "28231000152000" + "32" + "250000000000000008" + "02" + "250000000000000010" + "0c27"},
+		{"collect static then pointer", CollectAt(Addr{Reg: -1, Offs: []int64{0x4000, 4}, PtrSize: 4}, 4),
+			"2200" + "250000000000004000" + "02" + "19" + "28231000152000" + "29" + "250000000000000004" + "02" + "250000000000000004" + "0c27"},
+	}
+	for _, tt := range tests {
+		if got := hex.EncodeToString(tt.code); got != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
+		}
 	}
 }

@@ -49,7 +49,7 @@ type Process struct {
 	err  error         // Wait's result, valid after done
 
 	mu      sync.Mutex
-	lines   []Line // ring of the last KeepLines lines
+	lines   []Line // the last KeepLines lines (retained), and up to as many older
 	seq     int64
 	changed chan struct{} // closed and replaced on every new line
 }
@@ -136,9 +136,12 @@ func (p *Process) add(text string, isErr bool) {
 	p.mu.Lock()
 	p.seq++
 	l := Line{Seq: p.seq, Stderr: isErr, Text: text}
-	if len(p.lines) >= p.cfg.KeepLines {
-		copy(p.lines, p.lines[1:])
-		p.lines = p.lines[:len(p.lines)-1]
+	// Up to twice KeepLines are held, then the older half is dropped at
+	// once: dropping one line per line copied KeepLines lines each time,
+	// which gdbserver's two warnings per tracepoint hit made a CPU cost.
+	if len(p.lines) >= 2*p.cfg.KeepLines {
+		n := copy(p.lines, p.lines[len(p.lines)-p.cfg.KeepLines+1:])
+		p.lines = p.lines[:n]
 	}
 	p.lines = append(p.lines, l)
 	p.mu.Unlock()
@@ -193,12 +196,20 @@ func (p *Process) Lines(after int64) []Line {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []Line
-	for _, l := range p.lines {
+	for _, l := range p.retained() {
 		if l.Seq > after {
 			out = append(out, l)
 		}
 	}
 	return out
+}
+
+// retained is the last KeepLines lines (p.mu held).
+func (p *Process) retained() []Line {
+	if len(p.lines) > p.cfg.KeepLines {
+		return p.lines[len(p.lines)-p.cfg.KeepLines:]
+	}
+	return p.lines
 }
 
 // LastSeq is the Seq of the newest line, 0 before the first.
@@ -215,7 +226,7 @@ func (p *Process) LastSeq() int64 {
 func (p *Process) Tail(n int) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ls := p.lines
+	ls := p.retained()
 	if len(ls) > n {
 		ls = ls[len(ls)-n:]
 	}

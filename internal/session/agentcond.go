@@ -206,7 +206,7 @@ func (s *Session) condPacket(addr uint64) string {
 			continue
 		}
 		code := b.tcode[addr]
-		if b.cond == "" || code == nil || s.temps[addr] > 0 {
+		if b.cond == "" && !b.serverOnly || code == nil || s.temps[addr] > 0 {
 			return ""
 		}
 		codes = append(codes, code)

@@ -42,6 +42,10 @@ type breakpoint struct {
 	// (agentcond.go); ttried marks addresses where compiling was tried.
 	tcode  map[uint64][]byte
 	ttried map[uint64]bool
+	// serverOnly: the condition is tcode alone, with nothing for the host
+	// to evaluate (the stop rule of a query's tracepoint run,
+	// tracequery.go); every reported hit stops.
+	serverOnly bool
 }
 
 func (b *breakpoint) isWatch() bool { return b.typ >= rsp.WriteWatchpoint }

@@ -40,6 +40,15 @@
 // watchpoint reports only writes that change the value, and continuing a
 // live program after a signal stop delivers the signal.
 //
+// # Queries
+//
+// [Session.Query] (rr_query) runs forward collecting rows. Kind calls
+// stops at each call where it must (rr, QEMU: mechanism "breakpoint");
+// on gdbserver the rows after the first are collected by a tracepoint
+// the server runs without reporting the hits (mechanism "tracepoint",
+// tracequery.go), and read in bulk at the end; the first hit, a real
+// stop, plans and checks what the tracepoint collects.
+//
 // # Expressions
 //
 // Expressions are evaluated by package dwarf in the selected frame; what

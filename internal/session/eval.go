@@ -101,15 +101,27 @@ func (s *Session) scopeFor(ctx context.Context, expr string) (sc *dwarf.FrameSco
 // symbols, then the program's globals and the ELF symbols of every loaded
 // module for names f's image lacks.
 func (s *Session) frameScope(ctx context.Context, f *dwarf.Frame) *dwarf.FrameScope {
+	return s.frameScopeMem(ctx, f, nil)
+}
+
+// frameScopeMem is frameScope reading memory through read instead of the
+// session's cache (nil: the cache): a trace frame's snapshot
+// (tracequery.go).
+func (s *Session) frameScopeMem(ctx context.Context, f *dwarf.Frame, read dwarf.ReadMemoryFunc) *dwarf.FrameScope {
 	var sc *dwarf.FrameScope
 	var t *dwarf.Target
-	if s.exited == nil {
+	if s.exited == nil || read != nil {
 		t = s.target(ctx)
+	}
+	env := s.valueEnv(ctx, f.Image, f.Bias)
+	if read != nil {
+		t.ReadMemory = read
+		env.Mem = func(addr uint64, p []byte) (int, error) { return read(ctx, addr, p) }
 	}
 	sc = dwarf.NewFrameScope(ctx, f, dwarf.ScopeOptions{
 		Target: t,
 		Types:  s.types,
-		Env:    s.valueEnv(ctx, f.Image, f.Bias),
+		Env:    env,
 		Globals: func(ctx context.Context, name string) (dwarf.Object, error) {
 			if f.Image != s.img && s.img != nil {
 				if v, err := s.img.Global(ctx, name, t, &f.Regs, s.bias); err == nil {

@@ -17,8 +17,14 @@ type QueryOptions struct {
 	AtReturn   bool     // calls: also run each call to its return and record the value returned
 	Limit      int      // rows to return (default 20)
 	Cursor     int      // number of the first row (a previous result's NextCursor; default 1)
+	// Mechanism "breakpoint" makes kind calls stop at every call even
+	// where a tracepoint could collect the rows; "" picks the fastest.
+	Mechanism string
 	// Progress, if set, hears of each row collected.
 	Progress func(rows int, msg string)
+	// traceChunk (tests) bounds the rows of one tracepoint run; 0: as
+	// many as the trace buffer takes.
+	traceChunk int
 }
 
 // QueryRow is one numbered moment of a query.
@@ -47,6 +53,13 @@ type QueryResult struct {
 	NextCursor int    `json:"next_cursor,omitempty" jsonschema:"pass as cursor to the same query for the rest"`
 	Stop       *Stop  `json:"stop,omitempty" jsonschema:"where the session is now"`
 	Note       string `json:"note,omitempty"`
+	// Mechanism says how kind calls collected the rows: "tracepoint"
+	// (the server collected them without stopping: gdbserver) or
+	// "breakpoint" (a stop per row).
+	Mechanism string `json:"mechanism,omitempty" jsonschema:"calls: tracepoint (collected by the server without stopping) or breakpoint (one stop per row)"`
+	// MechanismNote says why a server with tracepoints did not collect
+	// the rows with one.
+	MechanismNote string `json:"mechanism_note,omitempty" jsonschema:"calls: why the rows were not collected by a tracepoint on a server that has them"`
 }
 
 // Query runs the program forward collecting one row per call of a
@@ -96,11 +109,23 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			s.keepingCancelled(func() { s.RemoveBreakpoint(rctx, bp.Number) }) //nolint:errcheck
 		}
 	}()
-	for {
-		st, err := s.Continue(ctx, false)
-		if st, err = s.queryCancelled(ctx, st, err); err != nil {
+	var first *Stop // a stop the tracepoint path came to and leaves to this loop
+	if o.Kind == "calls" {
+		var done bool
+		if first, done, err = s.traceCalls(ctx, o, bp, res); done {
 			return res, err
 		}
+		res.Mechanism = "breakpoint"
+	}
+	for {
+		st := first
+		if first == nil {
+			st, err = s.Continue(ctx, false)
+			if st, err = s.queryCancelled(ctx, st, err); err != nil {
+				return res, err
+			}
+		}
+		first = nil
 		res.Stop = st
 		if st.Breakpoint != bp.Number || (st.Reason != "breakpoint" && st.Reason != "watchpoint") {
 			res.Ended = st.Reason
@@ -109,21 +134,7 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			}
 			return res, nil
 		}
-		row := QueryRow{N: o.Cursor + len(res.Rows), Frame: st.Frame, Position: st.Position, Icount: s.replayIcount(ctx)}
-		if st.Watch != nil {
-			row.Old, row.New = st.Watch.Old, st.Watch.New
-		}
-		for _, e := range o.Collect {
-			if row.Values == nil {
-				row.Values = map[string]string{}
-			}
-			v, err := s.Evaluate(ctx, e)
-			if err != nil {
-				row.Values[e] = "<error: " + err.Error() + ">"
-				continue
-			}
-			row.Values[e] = v.Value
-		}
+		row := s.hitRow(ctx, o, st, o.Cursor+len(res.Rows))
 		if o.AtReturn {
 			fin, err := s.Finish(ctx, false)
 			if err != nil {
@@ -148,6 +159,27 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			return res, nil
 		}
 	}
+}
+
+// hitRow is row n of a query stopped at st, a hit of its breakpoint or
+// watchpoint: the collect expressions evaluated there.
+func (s *Session) hitRow(ctx context.Context, o QueryOptions, st *Stop, n int) QueryRow {
+	row := QueryRow{N: n, Frame: st.Frame, Position: st.Position, Icount: s.replayIcount(ctx)}
+	if st.Watch != nil {
+		row.Old, row.New = st.Watch.Old, st.Watch.New
+	}
+	for _, e := range o.Collect {
+		if row.Values == nil {
+			row.Values = map[string]string{}
+		}
+		v, err := s.Evaluate(ctx, e)
+		if err != nil {
+			row.Values[e] = "<error: " + err.Error() + ">"
+			continue
+		}
+		row.Values[e] = v.Value
+	}
+	return row
 }
 
 // functionLines returns the file of function name and its lines that have

@@ -1,0 +1,803 @@
+package session
+
+import (
+	"cmp"
+	"context"
+	"debug/elf"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/agentexpr"
+	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
+)
+
+// rr_query kind calls collected by a tracepoint (gdbserver).
+//
+// The breakpoint path stops at every call and reads each row's values
+// with several round trips. Where the server runs tracepoints (GNU
+// gdbserver; not rr, not QEMU) the rows after the first are collected by
+// the server without stopping:
+//
+//  1. The first hit is an ordinary stop of the query's breakpoint. Its
+//     values are evaluated live (row 1, as the breakpoint path does), and
+//     again on a snapshot of the frame that logs every memory read. The
+//     reads plan what a tracepoint must collect: the registers, a stack
+//     window around the frame (sp-relative, an X action), and the static
+//     ranges of the program's writable data (M actions). Read-only data
+//     of the program is read live (it cannot change). A read anywhere
+//     else (the heap, a library) is not collectable: the breakpoint path
+//     goes on. The plan is checked on row 1 itself: the values evaluated
+//     from exactly what the tracepoint would collect must equal the live
+//     ones, or the breakpoint path goes on.
+//  2. One tracepoint at the breakpoint address collects the plan, with
+//     the query's condition compiled as its condition (agentcond.go; a
+//     condition that does not compile keeps the breakpoint path). The
+//     registers travel as trace state variables (tracev), since gdbserver
+//     records every register for an R action (2.4 KB per frame with
+//     AVX-512). An X action counts the frames collected in a trace state
+//     variable, and the query's breakpoint gets the server-side condition
+//     count >= stop-at: the program stops exactly at the last row wanted,
+//     with that row collected, as the breakpoint path leaves it.
+//  3. The run ends at that stop, or at any other (exit, another
+//     breakpoint, a signal, a cancel: interrupt); then the buffer is read
+//     in bulk (qTBuffer) and each frame evaluated on the host with the
+//     same evaluator, reading the frame's snapshot. A value that needs
+//     memory the frame lacks reads "<not collected: …>".
+//
+// Runs are cut in chunks that fit the trace buffer; between chunks the
+// program stops at the breakpoint, and the trace is set up again.
+
+// Trace state variables and limits of the tracepoint path.
+const (
+	traceTP = 1 // the tracepoint's number
+	// Trace state variables: gdbserver's own #1 is $trace_timestamp
+	// (a getter that QTinit keeps and QTDV does not replace), so ours
+	// start higher.
+	traceCountVar  = 0x101    // frames collected in this run
+	traceStopVar   = 0x102    // frames after which the breakpoint stops
+	traceRegVar0   = 0x110    // the variable of the first recorded register
+	traceMaxBuf    = 64 << 20 // trace buffer bytes at most
+	traceMaxWindow = 16 << 10 // stack window bytes at most
+	traceRedZone   = 128      // bytes below sp the window may start
+)
+
+// tracePlan is what the tracepoint collects at each hit.
+type tracePlan struct {
+	addr    uint64
+	frame   *dwarf.Frame // the live frame of the first hit
+	regs    []int        // target register numbers recorded
+	dregs   []int        // their DWARF numbers
+	pcReg   int          // DWARF number of the pc
+	spReg   int          // target register number of the stack pointer
+	winOff  int64        // the stack window starts at sp + winOff
+	winLen  uint64
+	statics []rsp.TraceMemory
+	chases  []traceChase // memory found through pointers (X actions)
+	cfaReg  int          // CFA rule at addr (DWARF register + offset)
+	cfaOff  int64
+	cond    []byte    // the query's condition, compiled; nil for none
+	loc     *Location // of addr, for the rows' frames (once)
+	size    int       // bytes of one trace frame
+}
+
+// traceSpan is a range of addresses [lo, hi).
+type traceSpan struct{ lo, hi uint64 }
+
+// traceChase is memory a tracepoint reaches through pointers: len bytes
+// at addr, computed at each hit; at1 is where it was at the first hit.
+type traceChase struct {
+	addr agentexpr.Addr
+	len  uint64
+	at1  uint64
+}
+
+// Pointer chasing: at most this many pointers deep, and this far past
+// where a pointer points.
+const (
+	traceChaseDepth = 3
+	traceChaseReach = 4096
+)
+
+// planChases plans the collection of reads, which are neither stack
+// nor static data, through pointers: a read at a is reached from a
+// pointer-sized word (a register, a word of the stack window or of the
+// statics, or of memory reached so) whose value at the first hit is at
+// most traceChaseReach below a; the nearest wins. Whatever the choice,
+// a later hit where the expression reads elsewhere reads <not
+// collected>, never another object's bytes. why says what cannot be
+// reached.
+func (s *Session) planChases(ctx context.Context, p *tracePlan, f *dwarf.Frame, reads []traceSpan) (why string) {
+	type source struct {
+		at  agentexpr.Addr // evaluates to the pointer (Offs: see agentexpr.Addr)
+		val uint64         // its value at the first hit
+	}
+	ps := s.ptrSize()
+	var sources []source
+	for i, r := range p.dregs {
+		if v, ok := f.Regs.Get(r); ok {
+			sources = append(sources, source{agentexpr.Addr{Reg: p.regs[i], PtrSize: ps}, v})
+		}
+	}
+	// words of memory whose address at is (at.Offs[-1] the start of buf)
+	words := func(at agentexpr.Addr, start uint64, buf []byte) {
+		last := at.Offs[len(at.Offs)-1]
+		for e := (uint64(ps) - start%uint64(ps)) % uint64(ps); e+uint64(ps) <= uint64(len(buf)); e += uint64(ps) {
+			var v uint64
+			if ps == 4 {
+				v = uint64(binary.LittleEndian.Uint32(buf[e:]))
+			} else {
+				v = binary.LittleEndian.Uint64(buf[e:])
+			}
+			w := agentexpr.Addr{Reg: at.Reg, PtrSize: ps, Offs: append(slices.Clone(at.Offs[:len(at.Offs)-1]), last+int64(e))}
+			sources = append(sources, source{w, v})
+		}
+	}
+	read := func(a, n uint64) []byte {
+		buf := make([]byte, n)
+		if _, err := s.readMem(ctx, a, buf); err != nil {
+			return nil
+		}
+		return buf
+	}
+	sp := f.Regs.SP()
+	if buf := read(sp+uint64(p.winOff), p.winLen); buf != nil {
+		words(agentexpr.Addr{Reg: p.spReg, Offs: []int64{p.winOff}}, sp+uint64(p.winOff), buf)
+	}
+	for _, m := range p.statics {
+		if buf := read(m.Addr, m.Len); buf != nil {
+			words(agentexpr.Addr{Reg: -1, Offs: []int64{int64(m.Addr)}}, m.Addr, buf)
+		}
+	}
+	type chase struct {
+		src    int
+		lo, hi uint64
+	}
+	var chases []*chase
+	bySrc := map[int]*chase{}
+	for depth := 0; depth < traceChaseDepth && len(reads) > 0; depth++ {
+		var left []traceSpan
+		var grown []*chase
+		for _, r := range reads {
+			best := -1
+			for i, src := range sources {
+				if src.val >= 0x1000 && src.val <= r.lo && r.lo-src.val < traceChaseReach && (best < 0 || src.val > sources[best].val) {
+					best = i
+				}
+			}
+			if best < 0 {
+				left = append(left, r)
+				continue
+			}
+			c := bySrc[best]
+			if c == nil {
+				c = &chase{src: best, lo: r.lo, hi: r.hi}
+				bySrc[best] = c
+				chases = append(chases, c)
+			}
+			c.lo, c.hi = min(c.lo, r.lo), max(c.hi, r.hi)
+			grown = append(grown, c)
+		}
+		for _, c := range grown {
+			src := sources[c.src]
+			at := agentexpr.Addr{Reg: src.at.Reg, PtrSize: ps, Offs: append(slices.Clone(src.at.Offs), int64(c.lo-src.val))}
+			if buf := read(c.lo, c.hi-c.lo); buf != nil {
+				words(at, c.lo, buf)
+			}
+		}
+		reads = left
+	}
+	if len(reads) > 0 {
+		return fmt.Sprintf("the collect expressions read memory at %#x that no pointer of the frame or its static data reaches", reads[0].lo)
+	}
+	for _, c := range chases {
+		if c.hi-c.lo > traceMaxWindow {
+			return "the memory reached through pointers is too large to collect"
+		}
+		src := sources[c.src]
+		at := agentexpr.Addr{Reg: src.at.Reg, PtrSize: ps, Offs: append(slices.Clone(src.at.Offs), int64(c.lo-src.val))}
+		p.chases = append(p.chases, traceChase{addr: at, len: c.hi - c.lo, at1: c.lo})
+	}
+	return ""
+}
+
+// notCollectedError is a read of memory a trace frame does not have.
+type notCollectedError struct {
+	addr uint64
+	n    int
+}
+
+func (e *notCollectedError) Error() string {
+	return fmt.Sprintf("not collected by the tracepoint: %d bytes at %#x", e.n, e.addr)
+}
+
+// traceSnap reads memory from one trace frame; read-only data of the
+// program is read live.
+type traceSnap struct {
+	s    *Session
+	f    *rsp.TraceFrame
+	miss error // the first read that missed, since the last reset
+}
+
+func (sn *traceSnap) read(ctx context.Context, addr uint64, p []byte) (int, error) {
+	if sn.f.ReadMemory(addr, p) {
+		return len(p), nil
+	}
+	if sn.s.readOnlyData(addr, uint64(len(p))) {
+		return sn.s.readFileData(addr, p)
+	}
+	err := &notCollectedError{addr: addr, n: len(p)}
+	if sn.miss == nil {
+		sn.miss = err
+	}
+	return 0, err
+}
+
+// traceCalls runs the tracepoint path of Query kind calls with bp, the
+// query's breakpoint. done says it answered the query (res filled, err
+// its error). Otherwise the breakpoint path goes on: from first, a stop
+// already reached that it must handle as its own first stop, or (first
+// nil) from a Continue.
+func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint, res *QueryResult) (first *Stop, done bool, err error) {
+	var why string
+	s.do(ctx, s.to.Eval, func(ctx context.Context) error { //nolint:errcheck // why says it
+		why = s.traceEligible(o, bp)
+		return nil
+	})
+	if why != "" {
+		if why != "-" {
+			res.MechanismNote = why
+		}
+		return nil, false, nil
+	}
+	st, err := s.Continue(ctx, false)
+	if st, err = s.queryCancelled(ctx, st, err); err != nil {
+		res.Stop = st
+		return nil, true, err
+	}
+	if st.Breakpoint != bp.Number || st.Reason != "breakpoint" {
+		return st, false, nil // the loop reports it
+	}
+	row := s.hitRow(ctx, o, st, o.Cursor)
+	var plan *tracePlan
+	s.do(ctx, s.to.Eval, func(ctx context.Context) error { //nolint:errcheck // why says it
+		plan, why = s.planTrace(ctx, o, row, bp.Number)
+		return nil
+	})
+	if plan == nil {
+		res.MechanismNote = why
+		return st, false, nil
+	}
+	res.Mechanism = "tracepoint"
+	res.Rows = append(res.Rows, row)
+	res.Stop = st
+	if o.Progress != nil {
+		o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", row.N, o.Cursor+o.Limit-1))
+	}
+	defer s.traceCleanup(ctx, bp.Number)
+	firstStop := st
+	for len(res.Rows) < o.Limit {
+		chunk := min(o.Limit-len(res.Rows), max(1, (traceMaxBuf-4096)/plan.size))
+		if o.traceChunk > 0 {
+			chunk = min(chunk, o.traceChunk)
+		}
+		var maps []symbols.Mapping // at the start of the run
+		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+			maps = s.procMaps()
+			return s.traceSetup(ctx, plan, bp.Number, chunk)
+		}); err != nil {
+			// A cancel between two moves: the query's cancelled stop.
+			if st, cerr := s.queryCancelled(ctx, res.Stop, err); cerr == nil {
+				res.Stop, res.Ended = st, st.Reason
+				return nil, true, nil
+			}
+			if len(res.Rows) == 1 && ctx.Err() == nil {
+				// Nothing ran yet: the breakpoint path goes on from the
+				// first hit (after the deferred clean-up).
+				res.Rows, res.Mechanism = nil, ""
+				res.MechanismNote = fmt.Sprintf("the server refused the tracepoint run (%v)", err)
+				return firstStop, false, nil
+			}
+			return nil, true, fmt.Errorf("setting up the tracepoint run: %w", err)
+		}
+		st, err := s.Continue(ctx, false)
+		st, err = s.queryCancelled(ctx, st, err)
+		if st != nil {
+			res.Stop = st
+		}
+		var frames []rsp.TraceFrame
+		var status rsp.TraceStatus
+		var rerr error
+		s.keepingCancelled(func() { // a cancelled stop stays the session's
+			rerr = s.do(context.WithoutCancel(ctx), s.to.Eval, func(ctx context.Context) error {
+				var err error
+				status, frames, err = s.traceCollect(ctx, maps)
+				if err != nil {
+					return err
+				}
+				for i := range frames {
+					res.Rows = append(res.Rows, s.traceRow(ctx, o, plan, &frames[i], o.Cursor+len(res.Rows)))
+				}
+				return nil
+			})
+		})
+		if o.Progress != nil { // one report per row, as the breakpoint path
+			for i := len(res.Rows) - len(frames); i < len(res.Rows); i++ {
+				o.Progress(i+1, fmt.Sprintf("row %d of at most %d", res.Rows[i].N, o.Cursor+o.Limit-1))
+			}
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		if rerr != nil {
+			return nil, true, fmt.Errorf("reading the trace buffer: %w", rerr)
+		}
+		if status.StopReason == "tfull" || status.Created > status.Frames && status.Frames >= 0 {
+			res.Note = fmt.Sprintf("The trace buffer overflowed: %d calls were not collected.", status.Created-status.Frames)
+		}
+		if st.Breakpoint != bp.Number || st.Reason != "breakpoint" {
+			res.Ended = st.Reason
+			if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
+				res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
+			}
+			return nil, true, nil
+		}
+		if len(frames) != chunk {
+			return nil, true, fmt.Errorf("the tracepoint run stopped after %d of %d calls: %w", len(frames), chunk, ErrUnsupported)
+		}
+	}
+	last := res.Rows[len(res.Rows)-1].N
+	res.Ended, res.More = "limit", true
+	res.NextCursor = last + 1
+	res.Note = fmt.Sprintf("Cut at %d rows; the program is stopped at row %d: run the same query with cursor=%d for the rest.", o.Limit, last, last+1)
+	return nil, true, nil
+}
+
+// traceEligible says why the tracepoint path cannot serve the query
+// ("" if it can, "-" where tracepoints are not a thing to mention: not
+// gdbserver, or a mechanism forced).
+func (s *Session) traceEligible(o QueryOptions, bp Breakpoint) string {
+	switch {
+	case o.Mechanism == "breakpoint":
+		return "-"
+	case s.c == nil || s.c.Dialect() != rsp.DialectGDBServer || s.exited != nil:
+		return "-"
+	case !s.c.SupportsTracepoints():
+		return "the server does not support tracepoints"
+	case o.AtReturn:
+		return "at_return needs a stop at each return"
+	case o.Limit < 2:
+		return "one row needs one stop"
+	case s.img == nil:
+		return "the program has no debug information"
+	case len(s.softWatches()) > 0:
+		return "a software watchpoint single-steps the program"
+	}
+	b, err := s.findBP(bp.Number)
+	if err != nil || b.pending || len(b.addrs) != 1 || b.typ != rsp.SoftwareBreakpoint {
+		return "the function has more than one breakpoint location"
+	}
+	for _, ob := range s.bps {
+		if ob != b && ob.enabled && slices.Contains(ob.addrs, b.addrs[0]) {
+			return fmt.Sprintf("breakpoint #%d is at the same address", ob.num)
+		}
+	}
+	return ""
+}
+
+// planTrace plans the tracepoint at the first hit, where the live values
+// of the row are row's (see the package comment above). nil and why
+// when the tracepoint cannot collect what the values need.
+func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, bpNum int) (*tracePlan, string) {
+	f := s.quickFrame(ctx)
+	if f == nil || f.CFA == 0 {
+		return nil, "the frame at the breakpoint is inlined or has no call frame information"
+	}
+	b, err := s.findBP(bpNum)
+	if err != nil || len(b.addrs) != 1 || f.PC != b.addrs[0] {
+		return nil, "the stop is not at the breakpoint address"
+	}
+	p := &tracePlan{addr: f.PC, frame: f}
+	td := s.c.Target()
+	spr, ok := td.Lookup(s.spName())
+	if !ok {
+		return nil, "the target has no stack pointer register"
+	}
+	p.spReg = spr.Regnum
+	if p.pcReg, ok = s.regNum(s.pcName()); !ok {
+		return nil, "no DWARF number for the pc"
+	}
+	ngpr := 16
+	if s.i386() {
+		ngpr = 8
+	}
+	for n := range ngpr {
+		r, ok := td.Lookup(s.regName(n))
+		if !ok || r.Size() > 8 {
+			continue
+		}
+		p.regs, p.dregs = append(p.regs, r.Regnum), append(p.dregs, n)
+	}
+	if p.cfaReg, p.cfaOff, ok = s.cfaRule(f.Image, f.PC-f.Bias); !ok || !slices.Contains(p.dregs, p.cfaReg) {
+		return nil, "the CFA rule at the breakpoint is not register + offset"
+	}
+	if o.Condition != "" {
+		if p.cond, ok = s.compileCond(ctx, o.Condition, f); !ok {
+			return nil, "the condition does not compile to agent bytecode"
+		}
+	}
+	// Evaluate on the live frame, logging the reads.
+	type span = traceSpan
+	var reads []span
+	logged := func(ctx context.Context, addr uint64, buf []byte) (int, error) {
+		n, err := s.readMem(ctx, addr, buf)
+		if n > 0 {
+			reads = append(reads, span{addr, addr + uint64(n)})
+		}
+		return n, err
+	}
+	for _, e := range o.Collect {
+		if v := s.snapValue(ctx, s.frameScopeMem(ctx, f, logged), e, nil); v != row.Values[e] {
+			return nil, fmt.Sprintf("%s evaluates differently outside a stop (%s, not %s)", e, v, row.Values[e])
+		}
+	}
+	sp := f.Regs.SP()
+	lo, hi := sp, f.CFA+2*uint64(s.ptrSize())
+	var statics, others []span
+	for _, r := range reads {
+		switch {
+		case r.lo >= sp-traceRedZone && r.hi <= sp+traceMaxWindow:
+			lo, hi = min(lo, r.lo), max(hi, r.hi)
+		case s.readOnlyData(r.lo, r.hi-r.lo):
+		case s.writableData(r.lo, r.hi-r.lo):
+			// The whole object: another hit may read another element
+			// of the same array.
+			if s.syms != nil {
+				if sym, off, err := s.syms.LookupAddr(r.lo - s.bias); err == nil && sym.Size <= traceMaxWindow && off+r.hi-r.lo <= sym.Size {
+					r = span{r.lo - off, r.lo - off + sym.Size}
+				}
+			}
+			statics = append(statics, r)
+		default:
+			others = append(others, r)
+		}
+	}
+	if hi-lo > traceMaxWindow {
+		return nil, "the stack frame is too large to collect"
+	}
+	p.winOff, p.winLen = int64(lo-sp), hi-lo
+	slices.SortFunc(statics, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
+	for _, r := range statics {
+		if n := len(p.statics); n > 0 && r.lo <= p.statics[n-1].Addr+p.statics[n-1].Len {
+			m := &p.statics[n-1]
+			m.Len = max(m.Len, r.hi-m.Addr)
+			continue
+		}
+		p.statics = append(p.statics, rsp.TraceMemory{Addr: r.lo, Len: r.hi - r.lo})
+	}
+	if len(others) > 0 {
+		if s.procMaps() == nil {
+			// Without the memory map a failed read of a wild pointer
+			// would pass for data (dropUnreadable).
+			return nil, "memory reached through pointers is only collected for a local process (its memory map tells failed reads)"
+		}
+		if why := s.planChases(ctx, p, f, others); why != "" {
+			return nil, why
+		}
+	}
+	blocks := func(n uint64) int { return int(n) + 11*int((n+65534)/65535) }
+	p.size = 6 + 13*len(p.regs) + blocks(p.winLen)
+	for _, m := range p.statics {
+		p.size += blocks(m.Len)
+	}
+	for _, c := range p.chases {
+		p.size += blocks(c.len) // at most: a NULL on the way records nothing
+	}
+	// Check the plan on row 1: what the tracepoint would collect must
+	// give the live values.
+	tf, err := s.liveTraceFrame(ctx, p, f)
+	if err != nil {
+		return nil, fmt.Sprintf("reading the frame: %v", err)
+	}
+	check := s.traceRow(ctx, o, p, tf, row.N)
+	for _, e := range o.Collect {
+		if check.Values[e] != row.Values[e] {
+			return nil, fmt.Sprintf("%s needs more than a tracepoint collects (%s, not %s)", e, check.Values[e], row.Values[e])
+		}
+	}
+	return p, ""
+}
+
+// liveTraceFrame is the trace frame plan p would collect at live frame
+// f, read now.
+func (s *Session) liveTraceFrame(ctx context.Context, p *tracePlan, f *dwarf.Frame) (*rsp.TraceFrame, error) {
+	tf := &rsp.TraceFrame{Tracepoint: traceTP, Vars: map[int]int64{}}
+	for i, r := range p.dregs {
+		v, ok := f.Regs.Get(r)
+		if !ok {
+			return nil, fmt.Errorf("register %s unknown", s.regName(r))
+		}
+		tf.Vars[traceRegVar0+i] = int64(v)
+	}
+	read := func(addr, n uint64) error {
+		buf := make([]byte, n)
+		if _, err := s.readMem(ctx, addr, buf); err != nil {
+			return err
+		}
+		tf.Memory = append(tf.Memory, rsp.TraceBlock{Addr: addr, Data: buf})
+		return nil
+	}
+	if err := read(f.Regs.SP()+uint64(p.winOff), p.winLen); err != nil {
+		return nil, err
+	}
+	for _, m := range p.statics {
+		if err := read(m.Addr, m.Len); err != nil {
+			return nil, err
+		}
+	}
+	for _, c := range p.chases {
+		if err := read(c.at1, c.len); err != nil {
+			return nil, err
+		}
+	}
+	return tf, nil
+}
+
+// traceRow is row n evaluated on trace frame tf.
+func (s *Session) traceRow(ctx context.Context, o QueryOptions, p *tracePlan, tf *rsp.TraceFrame, n int) QueryRow {
+	if p.loc == nil {
+		loc := s.locate(ctx, p.addr) // as makeStop says it at a stop there
+		p.loc = &loc
+	}
+	row := QueryRow{N: n, Frame: &Frame{Level: 0, Location: *p.loc}}
+	if len(o.Collect) == 0 {
+		return row
+	}
+	row.Values = map[string]string{}
+	// A new Frame, never a copy of the first hit's: a Frame caches its
+	// physical frame (registers) once used.
+	pf := p.frame
+	f := dwarf.Frame{PC: p.addr, Image: pf.Image, Bias: pf.Bias, Function: pf.Function, Name: pf.Name}
+	for i, r := range p.dregs {
+		if v, ok := tf.Vars[traceRegVar0+i]; ok {
+			f.Regs.Set(r, uint64(v))
+		}
+	}
+	f.Regs.Set(p.pcReg, p.addr)
+	cfa, ok := f.Regs.Get(p.cfaReg)
+	if !ok {
+		for _, e := range o.Collect {
+			row.Values[e] = "<not collected: the frame's registers>"
+		}
+		return row
+	}
+	f.CFA = cfa + uint64(p.cfaOff)
+	sn := &traceSnap{s: s, f: tf}
+	fs := s.frameScopeMem(ctx, &f, sn.read)
+	for _, e := range o.Collect {
+		row.Values[e] = s.snapValue(ctx, fs, e, sn)
+	}
+	return row
+}
+
+// snapValue is the value of expr in scope fs as a query row shows it
+// (Evaluate's native path, errors as "<error: …>"); with sn, a value
+// that needed memory the trace frame lacks is "<not collected: …>".
+func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr string, sn *traceSnap) string {
+	if sn != nil {
+		sn.miss = nil
+	}
+	o, err := dwarf.EvalExpr(ctx, fs, expr)
+	var v string
+	if err == nil {
+		v = fs.Values().Format(o)
+	}
+	var nc *notCollectedError
+	if sn != nil && sn.miss != nil || errors.As(err, &nc) {
+		if nc == nil {
+			nc, _ = sn.miss.(*notCollectedError)
+		}
+		return "<not collected: " + strings.TrimPrefix(nc.Error(), "not collected by the tracepoint: ") + ">"
+	}
+	if err != nil {
+		return "<error: " + exprError(expr, err).Error() + ">"
+	}
+	if msg, ok := strings.CutPrefix(v, "<error: "); ok {
+		return "<error: " + fmt.Sprintf("%q: %s", expr, strings.TrimSuffix(msg, ">")) + ">"
+	}
+	return v
+}
+
+// traceSetup defines the tracepoint run of plan p for chunk more rows
+// and arms the query breakpoint bpNum to stop at the last.
+func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk int) error {
+	b, err := s.findBP(bpNum)
+	if err != nil {
+		return err
+	}
+	if err := s.c.TraceInit(ctx); err != nil {
+		return err
+	}
+	if err := s.c.SetTraceBufferSize(ctx, int64(chunk*p.size+4096)); err != nil {
+		return err
+	}
+	vars := make([]int, len(p.regs))
+	for i := range vars {
+		vars[i] = traceRegVar0 + i
+		if err := s.c.DefineTraceVariable(ctx, vars[i], 0, fmt.Sprintf("rrmcp_r%d", i)); err != nil {
+			return err
+		}
+	}
+	if err := s.c.DefineTraceVariable(ctx, traceCountVar, 0, "rrmcp_rows"); err != nil {
+		return err
+	}
+	if err := s.c.DefineTraceVariable(ctx, traceStopVar, int64(chunk), "rrmcp_stop_at"); err != nil {
+		return err
+	}
+	tp := rsp.Tracepoint{
+		Number: traceTP, Addr: p.addr, Enabled: true, Pass: uint64(chunk), Cond: p.cond,
+		Memory: p.statics,
+		Exprs: [][]byte{
+			agentexpr.RecordRegisters(p.regs, vars),
+			agentexpr.Collect(p.spReg, p.winOff, p.winLen),
+			agentexpr.Increment(traceCountVar),
+		},
+	}
+	for _, c := range p.chases {
+		tp.Exprs = append(tp.Exprs, agentexpr.CollectAt(c.addr, c.len))
+	}
+	if err := s.c.DefineTracepoint(ctx, tp); err != nil {
+		return err
+	}
+	if b.tcode == nil {
+		b.ttried, b.tcode = map[uint64]bool{}, map[uint64][]byte{}
+	}
+	b.tcode[p.addr], b.ttried[p.addr], b.serverOnly = agentexpr.VarAtLeast(traceCountVar, traceStopVar), true, true
+	return s.c.TraceStart(ctx)
+}
+
+// traceCollect ends the run (unless the program is gone: gdbserver 13
+// drops the connection at a QTStop after the exit) and reads its
+// frames, without the blocks no mapping of before (the memory map at
+// the start of the run) or of the end of the run could have given.
+func (s *Session) traceCollect(ctx context.Context, before []symbols.Mapping) (rsp.TraceStatus, []rsp.TraceFrame, error) {
+	if s.exited == nil {
+		if err := s.c.TraceStop(ctx); err != nil {
+			return rsp.TraceStatus{}, nil, err
+		}
+	}
+	st, err := s.c.TraceStatus(ctx)
+	if err != nil {
+		return st, nil, err
+	}
+	buf, err := s.c.TraceBuffer(ctx)
+	if err != nil {
+		return st, nil, err
+	}
+	var order binary.ByteOrder = binary.LittleEndian
+	if s.img != nil && s.img.ELF().ByteOrder != nil {
+		order = s.img.ELF().ByteOrder
+	}
+	frames, err := rsp.ParseTraceFrames(buf, s.c.Target().Size, order)
+	if maps := slices.Concat(before, s.procMaps()); err == nil && len(maps) > 0 {
+		dropUnreadable(frames, maps)
+	}
+	return st, frames, err
+}
+
+// procMaps is the live program's memory map (/proc/PID/maps of a local
+// process), or nil.
+func (s *Session) procMaps() []symbols.Mapping {
+	if s.exited != nil || s.kind != KindLive || s.pid <= 0 {
+		return nil
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", s.pid))
+	if err != nil {
+		return nil
+	}
+	maps, err := symbols.ParseMaps(string(b))
+	if err != nil {
+		return nil
+	}
+	return maps
+}
+
+// dropUnreadable drops the memory blocks of frames that no readable
+// mapping holds: gdbserver records a block even where its read failed
+// (a wild pointer followed by agent bytecode), with bytes that are not
+// the program's; without the block the value reads <not collected>.
+func dropUnreadable(frames []rsp.TraceFrame, maps []symbols.Mapping) {
+	readable := func(lo, hi uint64) bool { // by one or adjacent mappings
+		for cur := lo; cur < hi; {
+			i := slices.IndexFunc(maps, func(m symbols.Mapping) bool {
+				return len(m.Perms) > 0 && m.Perms[0] == 'r' && m.Start <= cur && cur < m.End
+			})
+			if i < 0 {
+				return false
+			}
+			cur = maps[i].End
+		}
+		return true
+	}
+	for i := range frames {
+		f := &frames[i]
+		f.Memory = slices.DeleteFunc(f.Memory, func(b rsp.TraceBlock) bool {
+			return !readable(b.Addr, b.Addr+uint64(len(b.Data)))
+		})
+	}
+}
+
+// traceCleanup leaves no tracepoint, trace run or server-side stop rule
+// behind.
+func (s *Session) traceCleanup(ctx context.Context, bpNum int) {
+	rctx := context.WithoutCancel(ctx)
+	s.keepingCancelled(func() {
+		s.do(rctx, s.to.Breakpoint, func(ctx context.Context) error { //nolint:errcheck // best effort
+			if b, err := s.findBP(bpNum); err == nil {
+				clear(b.tcode)
+				clear(b.ttried)
+				b.serverOnly = false
+			}
+			if s.exited != nil || s.c.Dead() != nil {
+				return nil
+			}
+			if err := s.c.TraceInit(ctx); err != nil {
+				return err
+			}
+			return s.c.SetTraceBufferSize(ctx, -1)
+		})
+	})
+}
+
+// readOnlyData reports whether [addr, addr+n) is in a read-only,
+// allocated section of the program other than code (constants, string
+// literals): the same at every hit. Only the start is checked.
+func (s *Session) readOnlyData(addr, n uint64) bool {
+	// A string is read in chunks that may run past its section.
+	sec := s.programSection(addr, 1)
+	return sec != nil && sec.Flags&elf.SHF_WRITE == 0 && sec.Flags&elf.SHF_EXECINSTR == 0
+}
+
+// readFileData reads read-only data of the program from its file (the
+// program may have exited when trace frames are evaluated). Bytes past
+// the section read as zeros: a string read in chunks ends there.
+func (s *Session) readFileData(addr uint64, p []byte) (int, error) {
+	sec := s.programSection(addr, 1)
+	if sec == nil || sec.Type == elf.SHT_NOBITS {
+		return 0, &notCollectedError{addr: addr, n: len(p)}
+	}
+	off := addr - s.bias - sec.Addr
+	n := min(uint64(len(p)), sec.Size-off)
+	if _, err := sec.ReadAt(p[:n], int64(off)); err != nil {
+		return 0, fmt.Errorf("read %s of the program: %w", sec.Name, err)
+	}
+	clear(p[n:])
+	return len(p), nil
+}
+
+// writableData reports whether [addr, addr+n) is in a writable section
+// of the program (.data, .bss): a static address.
+func (s *Session) writableData(addr, n uint64) bool {
+	sec := s.programSection(addr, n)
+	return sec != nil && sec.Flags&elf.SHF_WRITE != 0
+}
+
+// programSection is the allocated section of the program holding the
+// run-time range [addr, addr+n), or nil.
+func (s *Session) programSection(addr, n uint64) *elf.Section {
+	if s.img == nil || s.img.ELF() == nil || addr < s.bias {
+		return nil
+	}
+	a := addr - s.bias
+	for _, sec := range s.img.ELF().Sections {
+		if sec.Flags&elf.SHF_ALLOC != 0 && a >= sec.Addr && a+n <= sec.Addr+sec.Size {
+			return sec
+		}
+	}
+	return nil
+}
