@@ -16,6 +16,11 @@ import (
 // Frame is one frame of a backtrace, numbered like GDB's: frame 0 is the
 // innermost. An inlined call yields its own Frame (Inlined true) sharing
 // PC, CFA and Regs with the physical frame it was inlined into.
+//
+// A Frame caches, once used, the physical frame its fields describe (and,
+// from Unwind, its link to the caller). Build a new Frame for other
+// registers or another pc: a copy of a used Frame whose PC, CFA or Regs are
+// then changed still answers for the old ones.
 type Frame struct {
 	Level int
 	// PC is the runtime pc: the stop pc for frame 0 (and frames inlined
