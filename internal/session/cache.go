@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -92,6 +93,10 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 	n := 0
 	for n < len(p) {
 		a := addr + uint64(n)
+		if m := s.readOnlyFile(a, p[n:]); m > 0 {
+			n += m
+			continue
+		}
 		base := a &^ (memLine - 1)
 		off := int(a - base)
 		want := min(len(p)-n, memLine-off)
@@ -135,6 +140,26 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 		}
 	}
 	return n, nil
+}
+
+// readOnlyFile reads from the program's file what of p, at addr, lies in
+// one of its read-only data sections (string literals, constants: .rodata
+// and the like, never code or anything relocated at load), and returns how
+// many bytes that was (0: none; the target is asked). Such memory is what
+// the file says for the whole run, so reading it costs no round trip
+// (GDB's `set trust-readonly-sections on`, which rrmcp always does; a
+// program that makes its .rodata writable and changes it is not seen).
+func (s *Session) readOnlyFile(addr uint64, p []byte) int {
+	sec := s.programSection(addr, 1)
+	if sec == nil || sec.Type == elf.SHT_NOBITS || sec.Flags&(elf.SHF_WRITE|elf.SHF_EXECINSTR) != 0 {
+		return 0
+	}
+	off := addr - s.bias - sec.Addr
+	n := min(uint64(len(p)), sec.Size-off)
+	if m, err := sec.ReadAt(p[:n], int64(off)); err != nil || uint64(m) != n {
+		return 0
+	}
+	return int(n)
 }
 
 // memFunc binds readMem to the context of one evaluation, for a

@@ -86,7 +86,7 @@ func TestPacketsPerCall(t *testing.T) {
 		{"read_memory", 1, func() error { _, err := s.ReadMemory(ctx, "&bytes", 64); return err }},
 		{"registers", 1, func() error { _, err := s.Registers(ctx, nil); return err }},
 		{"locals", 0, func() error { _, _, err := s.Locals(ctx); return err }},
-		{"evaluate", 2, func() error { _, err := s.Evaluate(ctx, "list->next->name"); return err }},
+		{"evaluate", 1, func() error { _, err := s.Evaluate(ctx, "list->next->name"); return err }},
 		{"continue", 3, func() error { _, err := s.Continue(ctx, false); return err }},
 		{"step", 3, func() error { _, err := s.Step(ctx, 1, false); return err }},
 		{"next", 3, func() error { _, err := s.Next(ctx, 1, false); return err }},
