@@ -764,17 +764,12 @@ func (s *Session) readOnlyData(addr, n uint64) bool {
 }
 
 // readFileData reads read-only data of the program from its file (the
-// program may have exited when trace frames are evaluated). Bytes past
-// the section read as zeros: a string read in chunks ends there.
+// program may have exited when trace frames are evaluated; readOnlyFile).
+// Bytes past the section read as zeros: a string read in chunks ends there.
 func (s *Session) readFileData(addr uint64, p []byte) (int, error) {
-	sec := s.programSection(addr, 1)
-	if sec == nil || sec.Type == elf.SHT_NOBITS {
+	n := s.readOnlyFile(addr, p)
+	if n == 0 {
 		return 0, &notCollectedError{addr: addr, n: len(p)}
-	}
-	off := addr - s.bias - sec.Addr
-	n := min(uint64(len(p)), sec.Size-off)
-	if _, err := sec.ReadAt(p[:n], int64(off)); err != nil {
-		return 0, fmt.Errorf("read %s of the program: %w", sec.Name, err)
 	}
 	clear(p[n:])
 	return len(p), nil
