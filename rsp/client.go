@@ -454,50 +454,71 @@ func (c *Client) exchange(ctx context.Context, pkt string) ([]byte, error) {
 // exchangeConsole is exchange for requests whose reply may be preceded by
 // "O" console-output packets (qRcmd); each is passed to out.
 func (c *Client) exchangeConsole(ctx context.Context, pkt string, out func([]byte)) ([]byte, error) {
+	rs, err := c.exchangeBatch(ctx, []string{pkt}, out)
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
+}
+
+// exchangeBatch sends pkts, all in one write (in no-ack mode only, or one
+// packet), and returns their replies in order. Console output ("O"
+// packets) before a reply goes to out when out is not nil; a stop reply
+// for a request that expects none is stray and dropped.
+func (c *Client) exchangeBatch(ctx context.Context, pkts []string, out func([]byte)) ([][]byte, error) {
+	first := pkts[0]
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("rsp: %s: %w", short(pkt), err)
+		return nil, fmt.Errorf("rsp: %s: %w", short(first), err)
 	}
 	if err := c.conn.deadErr(); err != nil {
-		return nil, fmt.Errorf("rsp: %s: %w", short(pkt), err)
+		return nil, fmt.Errorf("rsp: %s: %w", short(first), err)
 	}
-	if err := c.g.check(pkt); err != nil {
-		return nil, err
+	for _, pkt := range pkts {
+		if err := c.g.check(pkt); err != nil {
+			return nil, err
+		}
+		if len(pkts) > 1 && expectsStop(pkt) {
+			return nil, fmt.Errorf("rsp: %s: a request that resumes or stops cannot be batched", short(pkt))
+		}
 	}
 	disarm := c.arm(ctx)
 	defer disarm()
 	if err := c.resync(); err != nil {
-		return nil, c.wrap(ctx, pkt, err)
+		return nil, c.wrap(ctx, first, err)
 	}
-	c.pending++
-	if err := c.conn.writePacket([]byte(pkt)); err != nil {
-		return nil, c.wrap(ctx, pkt, err)
+	c.pending += len(pkts)
+	var err error
+	if len(pkts) == 1 {
+		err = c.conn.writePacket([]byte(first))
+	} else {
+		err = c.conn.writePackets(pkts)
 	}
-	for {
-		p, err := c.conn.readPacket()
-		if err != nil {
-			return nil, c.wrap(ctx, pkt, err)
-		}
-		if out != nil && isConsole(p) {
-			out(p)
-			continue
-		}
-		if isStopReply(p) && !expectsStop(pkt) {
-			c.log.Debug("rsp: discarded stray stop reply", "request", short(pkt), "packet", printable(p))
-			continue
-		}
-		c.pending--
-		return p, nil
+	if err != nil {
+		return nil, c.wrap(ctx, first, err)
 	}
+	replies := make([][]byte, 0, len(pkts))
+	for _, pkt := range pkts {
+		for {
+			p, err := c.conn.readPacket()
+			if err != nil {
+				return nil, c.wrap(ctx, pkt, err)
+			}
+			if out != nil && isConsole(p) {
+				out(p)
+				continue
+			}
+			if isStopReply(p) && !expectsStop(pkt) {
+				c.log.Debug("rsp: discarded stray stop reply", "request", short(pkt), "packet", printable(p))
+				continue
+			}
+			c.pending--
+			replies = append(replies, p)
+			break
+		}
+	}
+	return replies, nil
 }
 
-// exchangeAll sends pkts and returns their replies in order. In no-ack
-// mode all are written at once, before any reply is read: the server
-// answers requests in the order they came, so the batch costs one round
-// trip. (gdbserver reads packets from its buffer one by one; rr keeps the
-// bytes after a packet in its input buffer for the next request:
-// src/GdbServerConnection.cc read_packet and process_packet's erase of
-// the one packet, rr at 5c202cd8; QEMU's stub parses byte by byte.) With acks they go one after the other. None may resume the target
-// (their replies are not stop replies).
 // readReply reads the next reply, passing console output on.
 func (c *Client) readReply() ([]byte, error) {
 	for {
@@ -513,56 +534,25 @@ func (c *Client) readReply() ([]byte, error) {
 	}
 }
 
+// exchangeAll sends pkts and returns their replies in order. In no-ack
+// mode all are written at once, before any reply is read: the server
+// answers requests in the order they came, so the batch costs one round
+// trip. (gdbserver reads packets from its buffer one by one; rr keeps the
+// bytes after a packet in its input buffer for the next request:
+// src/GdbServerConnection.cc read_packet and process_packet's erase of
+// the one packet, rr at 5c202cd8; QEMU's stub parses byte by byte.)
+// With acks they go one after the other. None may resume the target.
 func (c *Client) exchangeAll(ctx context.Context, pkts ...string) ([][]byte, error) {
+	if !c.conn.ack {
+		return c.exchangeBatch(ctx, pkts, nil)
+	}
 	out := make([][]byte, 0, len(pkts))
-	if c.conn.ack || len(pkts) < 2 {
-		for _, pkt := range pkts {
-			r, err := c.exchange(ctx, pkt)
-			if err != nil {
-				return out, err
-			}
-			out = append(out, r)
-		}
-		return out, nil
-	}
-	first := pkts[0]
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("rsp: %s: %w", short(first), err)
-	}
-	if err := c.conn.deadErr(); err != nil {
-		return nil, fmt.Errorf("rsp: %s: %w", short(first), err)
-	}
 	for _, pkt := range pkts {
-		if err := c.g.check(pkt); err != nil {
-			return nil, err
+		r, err := c.exchange(ctx, pkt)
+		if err != nil {
+			return out, err
 		}
-		if expectsStop(pkt) {
-			return nil, fmt.Errorf("rsp: %s: a request that resumes or stops cannot be batched", short(pkt))
-		}
-	}
-	disarm := c.arm(ctx)
-	defer disarm()
-	if err := c.resync(); err != nil {
-		return nil, c.wrap(ctx, first, err)
-	}
-	c.pending += len(pkts)
-	if err := c.conn.writePackets(pkts); err != nil {
-		return nil, c.wrap(ctx, first, err)
-	}
-	for _, pkt := range pkts {
-		for {
-			p, err := c.conn.readPacket()
-			if err != nil {
-				return out, c.wrap(ctx, pkt, err)
-			}
-			if isStopReply(p) {
-				c.log.Debug("rsp: discarded stray stop reply", "request", short(pkt), "packet", printable(p))
-				continue
-			}
-			c.pending--
-			out = append(out, p)
-			break
-		}
+		out = append(out, r)
 	}
 	return out, nil
 }

@@ -108,13 +108,22 @@ func (c *Client) ReadRegisters(ctx context.Context, t Thread) ([]byte, error) {
 			return nil, fmt.Errorf("read registers: %w", err)
 		}
 	}
-	r, err := c.query(ctx, "g")
+	r, err := c.exchange(ctx, "g")
 	if err != nil {
 		return nil, fmt.Errorf("read registers: %w", err)
 	}
-	g, err := decodeHexUnavail(r)
+	return c.keepRegs(t, r)
+}
+
+// keepRegs decodes r, the reply to g for thread t, caches it and returns
+// a copy.
+func (c *Client) keepRegs(t Thread, r []byte) ([]byte, error) {
+	if err := replyError("g", r); err != nil {
+		return nil, fmt.Errorf("read registers: %w", err)
+	}
+	g, err := decodeHexUnavail(string(r))
 	if err != nil {
-		return nil, &ProtocolError{Packet: "g", Data: strconv.Quote(short(r)), Msg: err.Error()}
+		return nil, &ProtocolError{Packet: "g", Data: strconv.Quote(short(string(r))), Msg: err.Error()}
 	}
 	c.regs[t] = g
 	return bytes.Clone(g), nil
@@ -310,16 +319,11 @@ func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, addr uint64,
 		c.hg, c.hgValid = t, true
 		rs = rs[1:]
 	}
-	if err := replyError("g", rs[0]); err != nil {
-		return nil, 0, nil, fmt.Errorf("read registers: %w", err)
+	if g, err = c.keepRegs(t, rs[0]); err != nil {
+		return nil, 0, nil, err
 	}
-	g, err = decodeHexUnavail(string(rs[0]))
-	if err != nil {
-		return nil, 0, nil, &ProtocolError{Packet: "g", Data: strconv.Quote(short(string(rs[0]))), Msg: err.Error()}
-	}
-	c.regs[t] = g
 	n, memErr = decodeMemReply(mem, rs[1], addr, p)
-	return bytes.Clone(g), n, memErr, nil
+	return g, n, memErr, nil
 }
 
 // readMemoryX reads with "x addr,len", whose reply is "b" + escaped binary

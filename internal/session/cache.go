@@ -93,15 +93,15 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 	n := 0
 	for n < len(p) {
 		a := addr + uint64(n)
-		if m := s.readOnlyFile(a, p[n:]); m > 0 {
-			n += m
-			continue
-		}
 		base := a &^ (memLine - 1)
 		off := int(a - base)
 		want := min(len(p)-n, memLine-off)
 		blk, ok := s.mem.lines[base]
 		if !ok && !s.mem.bad[base] {
+			if m := s.readOnlyFile(a, p[n:]); m > 0 {
+				n += m // never cached: the file is at hand
+				continue
+			}
 			end := s.mem.missRun(base, addr+uint64(len(p)))
 			b := make([]byte, end-base)
 			got, err := s.c.ReadMemory(ctx, base, b)
@@ -150,8 +150,8 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 // (GDB's `set trust-readonly-sections on`, which rrmcp always does; a
 // program that makes its .rodata writable and changes it is not seen).
 func (s *Session) readOnlyFile(addr uint64, p []byte) int {
-	sec := s.programSection(addr, 1)
-	if sec == nil || sec.Type == elf.SHT_NOBITS || sec.Flags&(elf.SHF_WRITE|elf.SHF_EXECINSTR) != 0 {
+	sec := s.readOnlySection(addr)
+	if sec == nil || sec.Type == elf.SHT_NOBITS {
 		return 0
 	}
 	off := addr - s.bias - sec.Addr
@@ -160,6 +160,31 @@ func (s *Session) readOnlyFile(addr uint64, p []byte) int {
 		return 0
 	}
 	return int(n)
+}
+
+// readOnlySection is the program's read-only data section (not code)
+// holding addr, or nil.
+func (s *Session) readOnlySection(addr uint64) *elf.Section {
+	sec := s.programSection(addr, 1)
+	if sec == nil || sec.Flags&(elf.SHF_WRITE|elf.SHF_EXECINSTR) != 0 {
+		return nil
+	}
+	return sec
+}
+
+// programSection is the allocated section of the program holding the
+// run-time range [addr, addr+n), or nil.
+func (s *Session) programSection(addr, n uint64) *elf.Section {
+	if s.img == nil || s.img.ELF() == nil || addr < s.bias {
+		return nil
+	}
+	a := addr - s.bias
+	for _, sec := range s.img.ELF().Sections {
+		if sec.Flags&elf.SHF_ALLOC != 0 && a >= sec.Addr && a+n <= sec.Addr+sec.Size {
+			return sec
+		}
+	}
+	return nil
 }
 
 // memFunc binds readMem to the context of one evaluation, for a

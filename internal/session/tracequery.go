@@ -228,7 +228,7 @@ func (sn *traceSnap) read(ctx context.Context, addr uint64, p []byte) (int, erro
 	if sn.f.ReadMemory(addr, p) {
 		return len(p), nil
 	}
-	if sn.s.readOnlyData(addr, uint64(len(p))) {
+	if sn.s.readOnlySection(addr) != nil {
 		return sn.s.readFileData(addr, p)
 	}
 	err := &notCollectedError{addr: addr, n: len(p)}
@@ -453,7 +453,7 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 		switch {
 		case r.lo >= sp-traceRedZone && r.hi <= sp+traceMaxWindow:
 			lo, hi = min(lo, r.lo), max(hi, r.hi)
-		case s.readOnlyData(r.lo, r.hi-r.lo):
+		case s.readOnlySection(r.lo) != nil: // a string read in chunks may run past its section
 		case s.writableData(r.lo, r.hi-r.lo):
 			// The whole object: another hit may read another element
 			// of the same array.
@@ -754,15 +754,6 @@ func (s *Session) traceCleanup(ctx context.Context, bpNum int) {
 	})
 }
 
-// readOnlyData reports whether [addr, addr+n) is in a read-only,
-// allocated section of the program other than code (constants, string
-// literals): the same at every hit. Only the start is checked.
-func (s *Session) readOnlyData(addr, n uint64) bool {
-	// A string is read in chunks that may run past its section.
-	sec := s.programSection(addr, 1)
-	return sec != nil && sec.Flags&elf.SHF_WRITE == 0 && sec.Flags&elf.SHF_EXECINSTR == 0
-}
-
 // readFileData reads read-only data of the program from its file (the
 // program may have exited when trace frames are evaluated; readOnlyFile).
 // Bytes past the section read as zeros: a string read in chunks ends there.
@@ -780,19 +771,4 @@ func (s *Session) readFileData(addr uint64, p []byte) (int, error) {
 func (s *Session) writableData(addr, n uint64) bool {
 	sec := s.programSection(addr, n)
 	return sec != nil && sec.Flags&elf.SHF_WRITE != 0
-}
-
-// programSection is the allocated section of the program holding the
-// run-time range [addr, addr+n), or nil.
-func (s *Session) programSection(addr, n uint64) *elf.Section {
-	if s.img == nil || s.img.ELF() == nil || addr < s.bias {
-		return nil
-	}
-	a := addr - s.bias
-	for _, sec := range s.img.ELF().Sections {
-		if sec.Flags&elf.SHF_ALLOC != 0 && a >= sec.Addr && a+n <= sec.Addr+sec.Size {
-			return sec
-		}
-	}
-	return nil
 }
