@@ -60,41 +60,41 @@ type removedOut struct {
 
 func (r removedOut) Text() string { return fmt.Sprintf("Breakpoint #%d removed.", r.Removed) }
 
+func (in *bpSetIn) check() error {
+	return notEmpty("location", in.Location, "; give a function, file:line or *address")
+}
+
+func (in *watchIn) check() error {
+	switch in.AccessType {
+	case "":
+		in.AccessType = "write"
+	case "write", "read", "access":
+	default:
+		return &session.ArgError{Arg: "access_type", Msg: fmt.Sprintf("%q is not one of write, read, access", in.AccessType)}
+	}
+	return notEmpty("expression", in.Expression, "")
+}
+
 func (r *registry) breakpointTools() {
-	add(r, "rr_breakpoint_set", "Set breakpoint",
+	addOn(r, "rr_breakpoint_set", "Set breakpoint",
 		"Set a breakpoint at a function, file:line, or *address, optionally with a condition. Works in both directions of execution.",
 		edit,
-		func(ctx context.Context, in bpSetIn) (bpOut, error) {
-			if strings.TrimSpace(in.Location) == "" {
-				return bpOut{}, &session.ArgError{Arg: "location", Msg: "is empty; give a function, file:line or *address"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return bpOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in bpSetIn) (bpOut, error) {
 			bp, err := s.AddBreakpoint(ctx, session.BreakpointRequest{Location: in.Location, Condition: in.Condition, Temporary: in.Temporary, Hardware: in.Hardware})
 			return bpOut{bp}, err
 		})
 
-	add(r, "rr_breakpoint_remove", "Remove breakpoint",
+	addOn(r, "rr_breakpoint_remove", "Remove breakpoint",
 		"Remove a breakpoint or watchpoint by number.",
 		hints{destructive: true, idempotent: true},
-		func(ctx context.Context, in bpNumIn) (removedOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return removedOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in bpNumIn) (removedOut, error) {
 			return removedOut{in.BreakpointNumber}, s.RemoveBreakpoint(ctx, in.BreakpointNumber)
 		})
 
-	add(r, "rr_breakpoint_list", "List breakpoints",
+	addOn(r, "rr_breakpoint_list", "List breakpoints",
 		"List breakpoints and watchpoints with their addresses, conditions and hit counts.",
 		inspect,
-		func(ctx context.Context, in noArgs) (bpListOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return bpListOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in noArgs) (bpListOut, error) {
 			bps, err := s.Breakpoints(ctx)
 			return bpListOut{bps}, err
 		})
@@ -104,46 +104,24 @@ func (r *registry) breakpointTools() {
 		if !on {
 			name, title, desc = "rr_breakpoint_disable", "Disable breakpoint", "Disable a breakpoint or watchpoint without removing it."
 		}
-		add(r, name, title, desc, edit, func(ctx context.Context, in bpNumIn) (bpOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return bpOut{}, err
-			}
+		addOn(r, name, title, desc, edit, func(ctx context.Context, s *session.Session, in bpNumIn) (bpOut, error) {
 			bp, err := s.EnableBreakpoint(ctx, in.BreakpointNumber, on)
 			return bpOut{bp}, err
 		})
 	}
 
-	add(r, "rr_breakpoint_condition", "Set breakpoint condition",
+	addOn(r, "rr_breakpoint_condition", "Set breakpoint condition",
 		"Set or clear (empty condition) the condition of a breakpoint.",
 		edit,
-		func(ctx context.Context, in bpCondIn) (bpOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return bpOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in bpCondIn) (bpOut, error) {
 			bp, err := s.SetCondition(ctx, in.BreakpointNumber, in.Condition)
 			return bpOut{bp}, err
 		})
 
-	add(r, "rr_watchpoint_set", "Set watchpoint",
+	addOn(r, "rr_watchpoint_set", "Set watchpoint",
 		"Set a hardware watchpoint on an lvalue (up to 8 bytes per watchpoint, 4 at once). With reverse rr_continue it finds the last write to a corrupted value. The stop reports old and new values.",
 		edit,
-		func(ctx context.Context, in watchIn) (bpOut, error) {
-			switch in.AccessType {
-			case "":
-				in.AccessType = "write"
-			case "write", "read", "access":
-			default:
-				return bpOut{}, &session.ArgError{Arg: "access_type", Msg: fmt.Sprintf("%q is not one of write, read, access", in.AccessType)}
-			}
-			if strings.TrimSpace(in.Expression) == "" {
-				return bpOut{}, &session.ArgError{Arg: "expression", Msg: "is empty"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return bpOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in watchIn) (bpOut, error) {
 			bp, err := s.SetWatchpoint(ctx, in.Expression, in.AccessType)
 			return bpOut{bp}, err
 		})

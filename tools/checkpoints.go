@@ -43,50 +43,34 @@ type cpDeletedOut struct {
 func (c cpDeletedOut) Text() string { return fmt.Sprintf("Checkpoint %d deleted.", c.Deleted) }
 
 func (r *registry) checkpointTools() {
-	add(r, "rr_checkpoint_save", "Save checkpoint",
+	addOn(r, "rr_checkpoint_save", "Save checkpoint",
 		"Save a checkpoint at the current position of an rr replay, to come back with rr_checkpoint_restore.",
 		hints{},
-		func(ctx context.Context, in noArgs) (cpOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return cpOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in noArgs) (cpOut, error) {
 			cp, err := s.CheckpointSave(ctx)
 			return cpOut{cp}, err
 		})
 
-	add(r, "rr_checkpoint_restore", "Restore checkpoint",
+	addOn(r, "rr_checkpoint_restore", "Restore checkpoint",
 		"Return the rr replay to a saved checkpoint. Breakpoints stay set.",
 		hints{idempotent: true},
-		func(ctx context.Context, in cpIn) (stopOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return stopOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in cpIn) (stopOut, error) {
 			st, err := s.CheckpointRestore(ctx, in.CheckpointID)
 			return stopOut{st}, err
 		})
 
-	add(r, "rr_checkpoint_list", "List checkpoints",
+	addOn(r, "rr_checkpoint_list", "List checkpoints",
 		"List the checkpoints of an rr replay.",
 		inspect,
-		func(ctx context.Context, in noArgs) (cpListOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return cpListOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in noArgs) (cpListOut, error) {
 			cps, err := s.Checkpoints(ctx)
 			return cpListOut{cps}, err
 		})
 
-	add(r, "rr_checkpoint_delete", "Delete checkpoint",
+	addOn(r, "rr_checkpoint_delete", "Delete checkpoint",
 		"Delete a checkpoint of an rr replay.",
 		hints{destructive: true, idempotent: true},
-		func(ctx context.Context, in cpIn) (cpDeletedOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return cpDeletedOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in cpIn) (cpDeletedOut, error) {
 			return cpDeletedOut{in.CheckpointID}, s.CheckpointDelete(ctx, in.CheckpointID)
 		})
 }

@@ -57,40 +57,27 @@ func (i interruptOut) Text() string {
 	return "Nothing is running; the program is already stopped."
 }
 
-func count(n int) (int, error) {
-	switch {
-	case n == 0:
-		return 1, nil
-	case n < 0 || n > 100000:
-		return 0, &session.ArgError{Arg: "count", Msg: "must be between 1 and 100000"}
+func (in *stepIn) check() error { return inRange("count", &in.Count, 1, 100000) }
+
+func (in *eventIn) check() error {
+	if in.EventNumber < 0 {
+		return &session.ArgError{Arg: "event_number", Msg: "must be >= 0"}
 	}
-	return n, nil
+	return nil
 }
 
 func (r *registry) execTools() {
-	add(r, "rr_continue", "Continue",
+	addOn(r, "rr_continue", "Continue",
 		"Continue forward, or backward with reverse=true, until a breakpoint, watchpoint, signal, exit or the start of the recording. Returns where it stopped, with the source line.",
 		move,
-		func(ctx context.Context, in continueIn) (stopOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return stopOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in continueIn) (stopOut, error) {
 			st, err := s.Continue(ctx, in.Reverse)
 			return stopOut{st}, err
 		})
 
 	stepper := func(name, title, desc string, op func(s *session.Session, ctx context.Context, n int, rev bool) (*session.Stop, error)) {
-		add(r, name, title, desc, move, func(ctx context.Context, in stepIn) (stopOut, error) {
-			n, err := count(in.Count)
-			if err != nil {
-				return stopOut{}, err
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return stopOut{}, err
-			}
-			st, err := op(s, ctx, n, in.Reverse)
+		addOn(r, name, title, desc, move, func(ctx context.Context, s *session.Session, in stepIn) (stopOut, error) {
+			st, err := op(s, ctx, in.Count, in.Reverse)
 			return stopOut{st}, err
 		})
 	}
@@ -111,53 +98,34 @@ func (r *registry) execTools() {
 			return s.StepInstruction(ctx, n, true, rev)
 		})
 
-	add(r, "rr_finish", "Finish function",
+	addOn(r, "rr_finish", "Finish function",
 		"Run until the selected function returns (forward), or back to its call site (reverse=true).",
 		move,
-		func(ctx context.Context, in finishIn) (stopOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return stopOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in finishIn) (stopOut, error) {
 			st, err := s.Finish(ctx, in.Reverse)
 			return stopOut{st}, err
 		})
 
-	add(r, "rr_run_to_event", "Run to event",
+	addOn(r, "rr_run_to_event", "Run to event",
 		"Jump to an rr event number (rr replays only): the replay is positioned right after that event completed. Breakpoints stay set.",
 		hints{idempotent: true},
-		func(ctx context.Context, in eventIn) (stopOut, error) {
-			if in.EventNumber < 0 {
-				return stopOut{}, &session.ArgError{Arg: "event_number", Msg: "must be >= 0"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return stopOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in eventIn) (stopOut, error) {
 			st, err := s.RunToEvent(ctx, in.EventNumber)
 			return stopOut{st}, err
 		})
 
-	add(r, "rr_when", "Current rr event",
+	addOn(r, "rr_when", "Current rr event",
 		"Return the current position in the rr recording: the last completed event and the tick count of the current thread.",
 		inspect,
-		func(ctx context.Context, in noArgs) (whenOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return whenOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in noArgs) (whenOut, error) {
 			p, err := s.When(ctx)
 			return whenOut{p}, err
 		})
 
-	add(r, "rr_interrupt", "Interrupt",
+	addOn(r, "rr_interrupt", "Interrupt",
 		"Interrupt a running continue/step/finish of the session (like Ctrl-C). The running tool call then returns with reason \"interrupted\".",
 		hints{idempotent: true},
-		func(ctx context.Context, in noArgs) (interruptOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return interruptOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in noArgs) (interruptOut, error) {
 			sent, err := s.Interrupt()
 			return interruptOut{sent}, err
 		})

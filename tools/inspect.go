@@ -167,119 +167,81 @@ func (d disOut) Text() string {
 	return strings.Join(lines, "\n")
 }
 
+func (in *evalIn) check() error { return notEmpty("expression", in.Expression, "") }
+
+func (in *memIn) check() error {
+	if err := inRange("count", &in.Count, 64, 65536); err != nil {
+		return err
+	}
+	return notEmpty("address", in.Address, "")
+}
+
+func (in *srcIn) check() error {
+	if in.Line < 0 {
+		return &session.ArgError{Arg: "line", Msg: "must be >= 1"}
+	}
+	return inRange("count", &in.Count, 10, 1000)
+}
+
+func (in *disIn) check() error { return upTo("count", in.Count, 4096) }
+
 func (r *registry) inspectTools() {
-	add(r, "rr_evaluate", "Evaluate expression",
+	addOn(r, "rr_evaluate", "Evaluate expression",
 		"Evaluate a C/C++ expression in the selected frame (variables, members, array elements, pointer arithmetic, casts, registers as $rip). rrmcp's own evaluator answers; expressions it cannot handle go to GDB, and the result says which engine answered.",
 		inspect,
-		func(ctx context.Context, in evalIn) (evalOut, error) {
-			if strings.TrimSpace(in.Expression) == "" {
-				return evalOut{}, &session.ArgError{Arg: "expression", Msg: "is empty"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return evalOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in evalIn) (evalOut, error) {
 			v, err := s.Evaluate(ctx, in.Expression)
 			return evalOut{v}, err
 		})
 
-	add(r, "rr_ptype", "Type of an expression",
+	addOn(r, "rr_ptype", "Type of an expression",
 		"Show the type of an expression or a type name as GDB's ptype does (typedefs resolved, struct/union/enum members and C++ class members expanded), or only its name (whatis=true). Use it to learn a structure's layout before reading memory or writing conditions.",
 		inspect,
-		func(ctx context.Context, in ptypeIn) (ptypeOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return ptypeOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in ptypeIn) (ptypeOut, error) {
 			v, err := s.Ptype(ctx, in.Expression, in.Whatis)
 			return ptypeOut{v}, err
 		})
 
-	add(r, "rr_locals", "Local variables",
+	addOn(r, "rr_locals", "Local variables",
 		"List the arguments and local variables of the selected frame with their values.",
 		inspect,
-		func(ctx context.Context, in listIn) (localsOut, error) {
-			n, err := in.limit(64)
-			if err != nil {
-				return localsOut{}, err
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return localsOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in listIn) (localsOut, error) {
 			vs, f, err := s.Locals(ctx)
 			out := localsOut{Frame: f, Locals: vs}
-			if len(vs) > n {
-				out.Locals, out.Cut = vs[:n], len(vs)-n
+			if len(vs) > in.Limit {
+				out.Locals, out.Cut = vs[:in.Limit], len(vs)-in.Limit
 			}
 			return out, err
 		})
 
-	add(r, "rr_read_memory", "Read memory",
+	addOn(r, "rr_read_memory", "Read memory",
 		"Read raw bytes of target memory (hex dump).",
 		inspect,
-		func(ctx context.Context, in memIn) (memOut, error) {
-			switch {
-			case in.Count == 0:
-				in.Count = 64
-			case in.Count < 0 || in.Count > 65536:
-				return memOut{}, &session.ArgError{Arg: "count", Msg: "must be between 1 and 65536"}
-			}
-			if strings.TrimSpace(in.Address) == "" {
-				return memOut{}, &session.ArgError{Arg: "address", Msg: "is empty"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return memOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in memIn) (memOut, error) {
 			m, err := s.ReadMemory(ctx, in.Address, in.Count)
 			return memOut{m}, err
 		})
 
-	add(r, "rr_registers", "Registers",
+	addOn(r, "rr_registers", "Registers",
 		"Read CPU registers of the selected frame (caller frames show the values the unwinder recovered).",
 		inspect,
-		func(ctx context.Context, in regsIn) (regsOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return regsOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in regsIn) (regsOut, error) {
 			rs, err := s.Registers(ctx, in.RegisterNames)
 			return regsOut{rs}, err
 		})
 
-	add(r, "rr_source_lines", "Source lines",
+	addOn(r, "rr_source_lines", "Source lines",
 		"List source lines around the selected frame's line, or around file:line.",
 		inspect,
-		func(ctx context.Context, in srcIn) (srcOut, error) {
-			switch {
-			case in.Count == 0:
-				in.Count = 10
-			case in.Count < 0 || in.Count > 1000:
-				return srcOut{}, &session.ArgError{Arg: "count", Msg: "must be between 1 and 1000"}
-			}
-			if in.Line < 0 {
-				return srcOut{}, &session.ArgError{Arg: "line", Msg: "must be >= 1"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return srcOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in srcIn) (srcOut, error) {
 			src, err := s.SourceLines(ctx, in.File, in.Line, in.Count)
 			return srcOut{src}, err
 		})
 
-	add(r, "rr_disassemble", "Disassemble",
+	addOn(r, "rr_disassemble", "Disassemble",
 		"Disassemble machine code (x86-64, GNU syntax) at the pc, a function or an address; call and jump targets are shown as symbols.",
 		inspect,
-		func(ctx context.Context, in disIn) (disOut, error) {
-			if in.Count < 0 || in.Count > 4096 {
-				return disOut{}, &session.ArgError{Arg: "count", Msg: "must be between 1 and 4096"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return disOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in disIn) (disOut, error) {
 			ins, err := s.Disassemble(ctx, in.Location, in.Count)
 			return disOut{ins}, err
 		})

@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"strings"
 
 	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -27,18 +26,13 @@ func (r rawOut) Text() string {
 	return "Reply: " + r.Reply
 }
 
+func (in *rawIn) check() error { return notEmpty("packet", in.Packet, "") }
+
 func (r *registry) rawTools() {
-	add(r, "rr_rsp_packet", "Send raw RSP packet",
+	addOn(r, "rr_rsp_packet", "Send raw RSP packet",
 		"Send one raw GDB remote-protocol packet to the session's server and return the reply (for research). Read-only packets (q…, m, p, g, ?, H) are sent as they are; memory/register/breakpoint writes and settings (M, X, P, G, Z/z, Q…, qRcmd) need allow_write; resume packets (vCont, c, s, bc, bs, vRun) need allow_resume. Always refused, with the reason: vFile:* (host files), QNonStop, QStartNoAckMode and other protocol-mode changes, k, vKill, D, monitor commands that stop the server (exit), packets that would crash rr, and packets over the server's PacketSize. '#', '$', '}' and '*' in the payload are escaped by rrmcp.",
 		hints{destructive: true, openWorld: true},
-		func(ctx context.Context, in rawIn) (rawOut, error) {
-			if strings.TrimSpace(in.Packet) == "" {
-				return rawOut{}, &session.ArgError{Arg: "packet", Msg: "is empty"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return rawOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in rawIn) (rawOut, error) {
 			rep, err := s.RawPacket(ctx, in.Packet, rsp.RawAllow{Write: in.AllowWrite, Resume: in.AllowResume})
 			return rawOut{Packet: in.Packet, Reply: rep}, err
 		})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -91,6 +92,61 @@ var (
 // texter is what every tool result implements: the readable text that
 // accompanies the structured content.
 type texter interface{ Text() string }
+
+// sessionIn is an input that names a session (every input embedding
+// sessionArg).
+type sessionIn interface{ sessionID() string }
+
+// checker is an input that validates itself (and fills in its defaults)
+// before any session is looked up, so a bad argument is reported as such
+// whatever state the sessions are in.
+type checker interface{ check() error }
+
+// addOn registers a tool that works on one session: the input is checked
+// (when it is a checker), the session it names is looked up, and fn gets
+// both. Every session tool is registered this way, so its handler is one
+// session call and the shaping of its result.
+func addOn[In sessionIn, Out texter](r *registry, name, title, desc string, h hints, fn func(ctx context.Context, s *session.Session, in In) (Out, error)) {
+	add(r, name, title, desc, h, func(ctx context.Context, in In) (Out, error) {
+		var zero Out
+		if c, ok := any(&in).(checker); ok {
+			if err := c.check(); err != nil {
+				return zero, err
+			}
+		}
+		s, err := r.m.Get(in.sessionID())
+		if err != nil {
+			return zero, err
+		}
+		return fn(ctx, s, in)
+	})
+}
+
+// inRange checks an optional count argument: 0 becomes def, anything
+// outside 1..max is an argument error.
+func inRange(arg string, v *int, def, max int) error {
+	if *v == 0 {
+		*v = def
+	}
+	return upTo(arg, *v, max)
+}
+
+// upTo checks an optional argument whose 0 the session reads as its
+// default: anything outside 0..max is an argument error.
+func upTo(arg string, v, max int) error {
+	if v < 0 || v > max {
+		return &session.ArgError{Arg: arg, Msg: fmt.Sprintf("must be between 1 and %d", max)}
+	}
+	return nil
+}
+
+// notEmpty checks a required text argument.
+func notEmpty(arg, v, what string) error {
+	if strings.TrimSpace(v) == "" {
+		return &session.ArgError{Arg: arg, Msg: "is empty" + what}
+	}
+	return nil
+}
 
 // add registers a tool whose input schema is derived from In and output
 // schema from Out. h runs with decoded, validated input; an error becomes

@@ -13,7 +13,7 @@ type sessionArg struct {
 	Session string `json:"session,omitempty" jsonschema:"session id from rr_replay_start/rr_live_start/rr_connect; default: the most recent session"`
 }
 
-func (r *registry) session(a sessionArg) (*session.Session, error) { return r.m.Get(a.Session) }
+func (a sessionArg) sessionID() string { return a.Session }
 
 // started is the result of the tools that start a session.
 type started struct {

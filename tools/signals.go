@@ -30,14 +30,10 @@ func (o signalOut) Text() string {
 }
 
 func (r *registry) signalTools() {
-	add(r, "rr_signal_handle", "Signal handling",
+	addOn(r, "rr_signal_handle", "Signal handling",
 		"Show or change how the session treats a signal, like GDB's `handle`: stop (report it as a stop), print, pass (deliver it to the program). Defaults are GDB's: SIGALRM, SIGURG, SIGCHLD, SIGIO, SIGVTALRM, SIGPROF, SIGWINCH and SIGPOLL pass silently (the server delivers them without stopping, QPassSignals); SIGINT and SIGTRAP stop and are not passed; every other signal stops and is passed on the next continue. Omit stop, print and pass to show the current handling.",
 		hints{idempotent: true},
-		func(ctx context.Context, in signalIn) (signalOut, error) {
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return signalOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in signalIn) (signalOut, error) {
 			h, err := s.HandleSignal(ctx, in.Signal, in.Stop, in.Print, in.Pass)
 			return signalOut{h}, err
 		})

@@ -104,71 +104,52 @@ func (t threadOut) Text() string {
 	return s
 }
 
+func (in *backtraceIn) check() error { return inRange("max_depth", &in.MaxDepth, 64, 10000) }
+
+func (in *frameIn) check() error {
+	if in.FrameLevel < 0 {
+		return &session.ArgError{Arg: "frame_level", Msg: "must be >= 0"}
+	}
+	return nil
+}
+
+func (in *threadIn) check() error {
+	return notEmpty("thread_id", in.ThreadID, "; see rr_thread_list")
+}
+
 func (r *registry) stackTools() {
-	add(r, "rr_backtrace", "Backtrace",
+	addOn(r, "rr_backtrace", "Backtrace",
 		"Get the call stack of the current thread: function, file:line and pc of each frame, innermost first.",
 		inspect,
-		func(ctx context.Context, in backtraceIn) (backtraceOut, error) {
-			if in.MaxDepth < 0 || in.MaxDepth > 10000 {
-				return backtraceOut{}, &session.ArgError{Arg: "max_depth", Msg: "must be between 1 and 10000"}
-			}
-			if in.MaxDepth == 0 {
-				in.MaxDepth = 64
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return backtraceOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in backtraceIn) (backtraceOut, error) {
 			fr, more, sel, err := s.Backtrace(ctx, in.MaxDepth)
 			return backtraceOut{Frames: fr, Truncated: more, Selected: sel}, err
 		})
 
-	add(r, "rr_select_frame", "Select frame",
+	addOn(r, "rr_select_frame", "Select frame",
 		"Select a stack frame; rr_locals, rr_evaluate, rr_source_lines and rr_finish then use it.",
 		edit,
-		func(ctx context.Context, in frameIn) (frameOut, error) {
-			if in.FrameLevel < 0 {
-				return frameOut{}, &session.ArgError{Arg: "frame_level", Msg: "must be >= 0"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return frameOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in frameIn) (frameOut, error) {
 			f, err := s.SelectFrame(ctx, in.FrameLevel)
 			return frameOut{f}, err
 		})
 
-	add(r, "rr_thread_list", "List threads",
+	addOn(r, "rr_thread_list", "List threads",
 		"List the threads of the debuggee with their current location.",
 		inspect,
-		func(ctx context.Context, in listIn) (threadsOut, error) {
-			n, err := in.limit(64)
-			if err != nil {
-				return threadsOut{}, err
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return threadsOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in listIn) (threadsOut, error) {
 			th, err := s.Threads(ctx)
 			out := threadsOut{Threads: th}
-			if len(th) > n {
-				out.Threads, out.Cut = th[:n], len(th)-n
+			if len(th) > in.Limit {
+				out.Threads, out.Cut = th[:in.Limit], len(th)-in.Limit
 			}
 			return out, err
 		})
 
-	add(r, "rr_thread_select", "Select thread",
+	addOn(r, "rr_thread_select", "Select thread",
 		"Make another thread current for inspection and stepping.",
 		edit,
-		func(ctx context.Context, in threadIn) (threadOut, error) {
-			if strings.TrimSpace(in.ThreadID) == "" {
-				return threadOut{}, &session.ArgError{Arg: "thread_id", Msg: "is empty; see rr_thread_list"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return threadOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in threadIn) (threadOut, error) {
 			th, err := s.SelectThread(ctx, in.ThreadID)
 			return threadOut{th}, err
 		})

@@ -47,28 +47,50 @@ func (o lastWriteOut) Text() string {
 	return b.String()
 }
 
+func (in *lastWriteIn) check() error {
+	if err := upTo("count", in.Count, 20); err != nil {
+		return err
+	}
+	if in.Size < 0 || in.Size > 32 {
+		return &session.ArgError{Arg: "size", Msg: "must be between 1 and 32 bytes"}
+	}
+	return notEmpty("expression", in.Expression, "; give a variable, member, *pointer or *ADDRESS")
+}
+
+func (in *triageIn) check() error {
+	if err := upTo("max_frames", in.MaxFrames, 64); err != nil {
+		return err
+	}
+	return upTo("max_locals", in.MaxLocals, 256)
+}
+
+func (in *outputIn) check() error {
+	return upTo("limit", in.Limit, 65536)
+}
+
+func (in *queryIn) check() error {
+	if in.Limit < 0 || in.Limit > 1000 && in.Kind != "lines" {
+		return &session.ArgError{Arg: "limit", Msg: "must be between 1 and 1000"}
+	}
+	return nil
+}
+
+func (in *gotoIn) check() error {
+	if in.Event < 0 || in.Icount < 0 {
+		return &session.ArgError{Arg: "event", Msg: "event and icount must be positive"}
+	}
+	return nil
+}
+
 func (r *registry) timeTravelTools() {
 	r.triageTool()
 	r.outputTool()
 	r.queryTool()
 	r.gotoTool()
-	add(r, "rr_last_write", "Who wrote this",
+	addOn(r, "rr_last_write", "Who wrote this",
 		"Run backward to the statement that last changed a value (an lvalue expression or *ADDRESS) and report the writer: function, file:line and source line, old and new value, thread, and the moment (rr event/ticks, QEMU icount). count > 1 follows the chain of earlier changes. Needs a backend with history (rr, QEMU replay); a live program says it cannot.",
 		move,
-		func(ctx context.Context, in lastWriteIn) (lastWriteOut, error) {
-			if in.Count < 0 || in.Count > 20 {
-				return lastWriteOut{}, &session.ArgError{Arg: "count", Msg: "must be between 1 and 20"}
-			}
-			if in.Size < 0 || in.Size > 32 {
-				return lastWriteOut{}, &session.ArgError{Arg: "size", Msg: "must be between 1 and 32 bytes"}
-			}
-			if strings.TrimSpace(in.Expression) == "" {
-				return lastWriteOut{}, &session.ArgError{Arg: "expression", Msg: "is required: a variable, member, *pointer or *ADDRESS"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return lastWriteOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in lastWriteIn) (lastWriteOut, error) {
 			res, err := s.LastWrite(ctx, in.Expression, in.Size, in.Count)
 			return lastWriteOut{res}, err
 		})
@@ -145,20 +167,10 @@ func (o triageOut) Text() string {
 }
 
 func (r *registry) triageTool() {
-	add(r, "rr_triage", "Crash report",
+	addOn(r, "rr_triage", "Crash report",
 		"One call at a crash (a signal stop, the end of a recording, or any stop): the signal and its meaning, the faulting instruction decoded with its operands and their values, the backtrace with arguments, the crashing frame's locals, and on backends with history the last writer of the faulting pointer (as rr_last_write; the session then stands at that write). Bounded by max_frames/max_locals; says when it cut.",
 		move,
-		func(ctx context.Context, in triageIn) (triageOut, error) {
-			if in.MaxFrames < 0 || in.MaxFrames > 64 {
-				return triageOut{}, &session.ArgError{Arg: "max_frames", Msg: "must be between 1 and 64"}
-			}
-			if in.MaxLocals < 0 || in.MaxLocals > 256 {
-				return triageOut{}, &session.ArgError{Arg: "max_locals", Msg: "must be between 1 and 256"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return triageOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in triageIn) (triageOut, error) {
 			t, err := s.Triage(ctx, session.TriageOptions{MaxFrames: in.MaxFrames, MaxLocals: in.MaxLocals, Suspect: in.Suspect})
 			return triageOut{t}, err
 		})
@@ -185,17 +197,10 @@ func (o outputOut) Text() string {
 }
 
 func (r *registry) outputTool() {
-	add(r, "rr_output", "Program output",
+	addOn(r, "rr_output", "Program output",
 		"Read what the debugged program wrote to stdout or stderr (captured by rr_live_start; on an rr replay, what rr echoed of the program's writes while replaying forward), never mixed into the MCP stream, by byte offset. Every stop says how many bytes were written so far; offset=-N reads the last N bytes.",
 		inspect,
-		func(ctx context.Context, in outputIn) (outputOut, error) {
-			if in.Limit < 0 || in.Limit > 65536 {
-				return outputOut{}, &session.ArgError{Arg: "limit", Msg: "must be between 1 and 65536"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return outputOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in outputIn) (outputOut, error) {
 			o, err := s.Output(ctx, in.Stream, in.Offset, in.Limit)
 			return outputOut{o}, err
 		})
@@ -269,17 +274,10 @@ func sortedKeys(m map[string]string) []string {
 }
 
 func (r *registry) queryTool() {
-	add(r, "rr_query", "Execution-wide query",
+	addOn(r, "rr_query", "Execution-wide query",
 		"Run forward collecting one numbered row per call of a function (kind calls: with the collect expressions evaluated at each call, optionally only where condition holds) or per change of a value (kind writes: old and new value and the writer's line). Returns at most limit rows and a next_cursor: the program is left at the last row, so the same query with that cursor continues. On a live program (gdbserver) kind calls collects the rows after the first with a tracepoint, without stopping at each call (mechanism says which way; a value whose memory the tracepoint did not collect reads <not collected: …>).",
 		move,
-		func(ctx context.Context, in queryIn) (queryOut, error) {
-			if in.Limit < 0 || in.Limit > 1000 && in.Kind != "lines" {
-				return queryOut{}, &session.ArgError{Arg: "limit", Msg: "must be between 1 and 1000"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return queryOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in queryIn) (queryOut, error) {
 			q, err := s.Query(ctx, session.QueryOptions{Kind: in.Kind, Function: in.Function, Expression: in.Expression, Collect: in.Collect, Condition: in.Condition, AtReturn: in.AtReturn, Limit: in.Limit, Cursor: in.Cursor, Progress: progressFunc(ctx)})
 			return queryOut{q}, err
 		})
@@ -292,17 +290,10 @@ type gotoIn struct {
 }
 
 func (r *registry) gotoTool() {
-	add(r, "rr_goto", "Go to a moment",
+	addOn(r, "rr_goto", "Go to a moment",
 		"Put the session at a moment a query row or rr_last_write reported: on rr by event, on a QEMU replay by instruction count. A live program cannot travel and says so.",
 		move,
-		func(ctx context.Context, in gotoIn) (stopOut, error) {
-			if in.Event < 0 || in.Icount < 0 {
-				return stopOut{}, &session.ArgError{Arg: "event", Msg: "event and icount must be positive"}
-			}
-			s, err := r.session(in.sessionArg)
-			if err != nil {
-				return stopOut{}, err
-			}
+		func(ctx context.Context, s *session.Session, in gotoIn) (stopOut, error) {
 			st, err := s.Goto(ctx, session.Moment{Event: in.Event, Icount: in.Icount})
 			return stopOut{st}, err
 		})
@@ -332,12 +323,4 @@ type listIn struct {
 	Limit int `json:"limit,omitempty" jsonschema:"most entries to return (default 64, at most 10000); the reply says how many it left out"`
 }
 
-func (l listIn) limit(def int) (int, error) {
-	switch {
-	case l.Limit == 0:
-		return def, nil
-	case l.Limit < 0 || l.Limit > 10000:
-		return 0, &session.ArgError{Arg: "limit", Msg: "must be between 1 and 10000"}
-	}
-	return l.Limit, nil
-}
+func (l *listIn) check() error { return inRange("limit", &l.Limit, 64, 10000) }
