@@ -32,14 +32,21 @@ const (
 	frameNak                     // '-'
 	framePacket                  // "$...#cs"
 	frameNotify                  // "%...#cs"
+	frameInterrupt               // 0x03, the one byte a debugger sends outside a frame
 )
+
+// errChecksumDigits is scanFrame's error for a frame whose two checksum
+// characters are not hex digits (the frame is consumed).
+var errChecksumDigits = errors.New("bad checksum digits")
 
 // scanFrame looks at the start of b. It returns the kind of the first
 // complete item, the raw (still run-length encoded) payload of a packet,
 // whether its checksum matched, and how many bytes were consumed (junk and
 // incomplete frames included where they can be dropped). junk counts the
-// bytes that were skipped as not belonging to any frame.
-func scanFrame(b []byte) (kind frameKind, payload []byte, csOK bool, consumed, junk int, err error) {
+// bytes that were skipped as not belonging to any frame. A frame longer
+// than max bytes is an error. Both sides of the protocol use it: the
+// client's decodePacket and a stub's [RequestReader].
+func scanFrame(b []byte, max int) (kind frameKind, payload []byte, csOK bool, consumed, junk int, err error) {
 	i := 0
 	for i < len(b) {
 		switch b[i] {
@@ -47,6 +54,8 @@ func scanFrame(b []byte) (kind frameKind, payload []byte, csOK bool, consumed, j
 			return frameAck, nil, false, i + 1, junk, nil
 		case '-':
 			return frameNak, nil, false, i + 1, junk, nil
+		case interruptCh:
+			return frameInterrupt, nil, false, i + 1, junk, nil
 		case '$', '%':
 			start := i
 		restart:
@@ -64,7 +73,7 @@ func scanFrame(b []byte) (kind frameKind, payload []byte, csOK bool, consumed, j
 					}
 					hi, lo := b[j+1], b[j+2]
 					if !isHex(hi) || !isHex(lo) {
-						return frameNone, nil, false, j + 3, junk, fmt.Errorf("bad checksum digits %q", b[j+1:j+3])
+						return frameNone, nil, false, j + 3, junk, fmt.Errorf("%w %q", errChecksumDigits, b[j+1:j+3])
 					}
 					want := unhex(hi)<<4 | unhex(lo)
 					var sum byte
@@ -77,8 +86,8 @@ func scanFrame(b []byte) (kind frameKind, payload []byte, csOK bool, consumed, j
 					}
 					return k, b[start+1 : j], sum == want, j + 3, junk, nil
 				}
-				if j-start > maxFrame {
-					return frameNone, nil, false, j, junk, fmt.Errorf("frame longer than %d bytes", maxFrame)
+				if j-start > max {
+					return frameNone, nil, false, j, junk, fmt.Errorf("frame longer than %d bytes", max)
 				}
 			}
 			return frameNone, nil, false, start, junk, nil
@@ -199,7 +208,7 @@ type packet struct {
 // else for a frame that cannot be decoded.
 func decodePacket(b []byte) (pkt packet, err error) {
 	for pkt.consumed < len(b) {
-		kind, raw, ok, n, junk, err := scanFrame(b[pkt.consumed:])
+		kind, raw, ok, n, junk, err := scanFrame(b[pkt.consumed:], maxFrame)
 		pkt.consumed += n
 		pkt.junk += junk
 		if err != nil {
@@ -209,6 +218,9 @@ func decodePacket(b []byte) (pkt packet, err error) {
 		case frameNone:
 			return pkt, io.ErrUnexpectedEOF
 		case frameAck, frameNak:
+			continue
+		case frameInterrupt: // a server never sends it: junk
+			pkt.junk++
 			continue
 		}
 		pkt.notify = kind == frameNotify

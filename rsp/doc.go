@@ -36,6 +36,10 @@
 // ParseStop, ParseThread, ParseTargetDesc, ParseTraceStatus,
 // ParseTraceFrames, SignalFromLinux.
 //
+// The other side of the wire: code that plays the server (rrmcp's relay
+// for GDB, test fakes) reads requests with [RequestReader] and frames
+// replies with [AppendFrame]; both run the framing the client runs.
+//
 // # Concurrency
 //
 // A Client is not safe for concurrent use; the caller serialises calls

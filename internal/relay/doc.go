@@ -19,7 +19,7 @@
 // include), so no byte sequence GDB or anyone else sends to the relay port
 // can reach the backend except a well-formed read. GDB's own Hg is sent
 // again before each register read, because the session moves the server's
-// thread selection between GDB's requests. The framing (checksums, acks,
-// no-ack mode, "}" escapes) is the server side of the protocol and lives
-// here; package rsp is the client side.
+// thread selection between GDB's requests. The framing is package rsp's
+// (rsp.RequestReader, the stub side, runs the same frame scanner as the
+// client); acks and no-ack mode toward GDB are the relay's.
 package relay

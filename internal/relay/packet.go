@@ -1,6 +1,7 @@
 package relay
 
 import (
+	"strconv"
 	"strings"
 )
 
@@ -231,11 +232,8 @@ func isAddrLen(s string) bool {
 	if !ok || !isHexN(addr, 16) || !isHexN(n, 8) {
 		return false
 	}
-	var v uint64
-	for i := 0; i < len(n); i++ {
-		v = v<<4 | uint64(unhex(n[i]))
-	}
-	return v > 0 && v <= packetSize
+	v, err := strconv.ParseUint(n, 16, 32)
+	return err == nil && v > 0 && v <= packetSize
 }
 
 // isThreadID accepts the RSP thread-id forms: -1, 0, hex, and
@@ -266,18 +264,6 @@ func isFeatureAnnex(s string) bool {
 		}
 	}
 	return true
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	case c >= 'A' && c <= 'F':
-		return c - 'A' + 10
-	}
-	return 0
 }
 
 // sanitizeStop reduces a backend stop reply to what GDB understands

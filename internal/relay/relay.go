@@ -1,7 +1,6 @@
 package relay
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // ForwardFunc sends one request packet (payload only) to the backend over
@@ -149,36 +150,37 @@ func (r *Relay) acceptLoop() {
 
 // serve handles one connection until EOF, k, or an error.
 func (r *Relay) serve(c io.ReadWriter) error {
-	s := session{r: r, rd: bufio.NewReader(c), w: c, ack: true}
+	s := session{r: r, w: c, ack: true}
+	rd := rsp.NewRequestReader(c, maxRequest)
 	for {
-		it, err := readItem(s.rd)
+		req, err := rd.Next()
 		if err != nil {
 			return err
 		}
-		switch it.kind {
-		case '-':
+		switch req.Kind {
+		case rsp.RequestNak:
 			if s.ack && s.last != nil {
 				if _, err := s.w.Write(s.last); err != nil {
 					return err
 				}
 			}
 			continue
-		case '+', 0x03: // acks need no answer; the target never runs
+		case rsp.RequestAck, rsp.RequestInterrupt: // acks need no answer; the target never runs
 			continue
 		}
 		if s.ack {
 			ack := []byte{'+'}
-			if !it.csOK {
+			if !req.ChecksumOK {
 				ack[0] = '-'
 			}
 			if _, err := s.w.Write(ack); err != nil {
 				return err
 			}
 		}
-		if !it.csOK {
+		if !req.ChecksumOK {
 			continue
 		}
-		done, err := s.handle(unescape(it.raw))
+		done, err := s.handle(string(req.Payload))
 		if err != nil || done {
 			return err
 		}
@@ -188,7 +190,6 @@ func (r *Relay) serve(c io.ReadWriter) error {
 // session is the state of one GDB connection.
 type session struct {
 	r    *Relay
-	rd   *bufio.Reader
 	w    io.Writer
 	ack  bool
 	last []byte // the last reply frame, resent on '-'
@@ -298,7 +299,7 @@ func (s *session) handle(pkt string) (done bool, err error) {
 }
 
 func (s *session) reply(payload string) error {
-	s.last = appendFrame(s.last[:0], payload)
+	s.last = rsp.AppendFrame(s.last[:0], frameSafe(payload))
 	_, err := s.w.Write(s.last)
 	return err
 }

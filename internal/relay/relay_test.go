@@ -1,7 +1,6 @@
 package relay
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // fakeBackend records forwarded packets and answers from a table.
@@ -41,7 +42,7 @@ func (b *fakeBackend) packets() []string {
 type client struct {
 	t  *testing.T
 	c  net.Conn
-	rd *bufio.Reader
+	rd *rsp.RequestReader // replies are read with the same framing as requests
 }
 
 func dial(t *testing.T, r *Relay) *client {
@@ -52,7 +53,7 @@ func dial(t *testing.T, r *Relay) *client {
 	}
 	c.SetDeadline(time.Now().Add(10 * time.Second))
 	t.Cleanup(func() { c.Close() })
-	return &client{t: t, c: c, rd: bufio.NewReader(c)}
+	return &client{t: t, c: c, rd: rsp.NewRequestReader(c, maxRequest)}
 }
 
 func (c *client) write(s string) {
@@ -62,32 +63,32 @@ func (c *client) write(s string) {
 	}
 }
 
-// expect reads exactly want from the connection.
+// expect reads one acknowledgement, want being "+" or "-".
 func (c *client) expect(want string) {
 	c.t.Helper()
-	buf := make([]byte, len(want))
-	if _, err := io.ReadFull(c.rd, buf); err != nil {
+	req, err := c.rd.Next()
+	if err != nil {
 		c.t.Fatalf("reading %q: %v", want, err)
 	}
-	if string(buf) != want {
-		c.t.Fatalf("read %q, want %q", buf, want)
+	if got := string(rune(req.Kind)); got != want {
+		c.t.Fatalf("read %q (payload %q), want %q", got, req.Payload, want)
 	}
 }
 
 // reply reads one "$…#cs" frame, checks its checksum and unescapes it.
 func (c *client) reply() string {
 	c.t.Helper()
-	it, err := readItem(c.rd)
+	req, err := c.rd.Next()
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	if it.kind != '$' || !it.csOK {
-		c.t.Fatalf("got item %q (checksum ok %v), want a packet", it.kind, it.csOK)
+	if req.Kind != rsp.RequestPacket || !req.ChecksumOK {
+		c.t.Fatalf("got %q (checksum ok %v), want a packet", rune(req.Kind), req.ChecksumOK)
 	}
-	return unescape(it.raw)
+	return string(req.Payload)
 }
 
-func frame(p string) string { return string(appendFrame(nil, p)) }
+func frame(p string) string { return string(rsp.AppendFrame(nil, frameSafe(p))) }
 
 func TestRelayHandshakeAndRefusals(t *testing.T) {
 	be := &fakeBackend{replies: map[string]string{
@@ -157,7 +158,7 @@ func TestRelayHandshakeAndRefusals(t *testing.T) {
 	// No-ack mode: nothing but replies came back (a stray '+' would have
 	// broken the exact reads above). k closes the connection.
 	c.write(frame("k"))
-	if _, err := c.rd.ReadByte(); !errors.Is(err, io.EOF) {
+	if _, err := c.rd.Next(); !errors.Is(err, io.EOF) {
 		t.Fatalf("after k: read err = %v, want EOF", err)
 	}
 
@@ -273,20 +274,20 @@ func FuzzRelayPacket(f *testing.F) {
 				t.Fatalf("forwarded an annex target.xml does not include: %q", p)
 			}
 		}
-		rd := bufio.NewReader(&out)
+		rd := rsp.NewRequestReader(&out, maxRequest)
 		for {
-			it, err := readItem(rd)
+			req, err := rd.Next()
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
 				t.Fatalf("relay output is not framed: %v (%q)", err, out.String())
 			}
-			if it.kind == '$' && !it.csOK {
+			if req.Kind == rsp.RequestPacket && !req.ChecksumOK {
 				t.Fatalf("relay wrote a bad checksum (%q)", out.String())
 			}
-			if it.kind != '$' && it.kind != '+' && it.kind != '-' {
-				t.Fatalf("relay wrote item %q", it.kind)
+			if req.Kind == rsp.RequestInterrupt {
+				t.Fatalf("relay wrote an interrupt byte (%q)", out.String())
 			}
 		}
 	})
