@@ -109,7 +109,7 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			s.keepingCancelled(func() { s.RemoveBreakpoint(rctx, bp.Number) }) //nolint:errcheck
 		}
 	}()
-	var first *Stop // a stop the tracepoint path came to and leaves to this loop
+	var first queryStart // where the tracepoint path leaves this loop to begin
 	if o.Kind == "calls" {
 		var done bool
 		if first, done, err = s.traceCalls(ctx, o, bp, res); done {
@@ -118,14 +118,14 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 		res.Mechanism = "breakpoint"
 	}
 	for {
-		st := first
-		if first == nil {
+		st, known := first.stop, first.row
+		if st == nil {
 			st, err = s.Continue(ctx, false)
 			if st, err = s.queryCancelled(ctx, st, err); err != nil {
 				return res, err
 			}
 		}
-		first = nil
+		first = queryStart{}
 		res.Stop = st
 		if st.Breakpoint != bp.Number || (st.Reason != "breakpoint" && st.Reason != "watchpoint") {
 			res.Ended = st.Reason
@@ -134,7 +134,12 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			}
 			return res, nil
 		}
-		row := s.hitRow(ctx, o, st, o.Cursor+len(res.Rows))
+		var row QueryRow
+		if known != nil { // read by the tracepoint path at this very stop
+			row = *known
+		} else {
+			row = s.hitRow(ctx, o, st, o.Cursor+len(res.Rows))
+		}
 		if o.AtReturn {
 			fin, err := s.Finish(ctx, false)
 			if err != nil {

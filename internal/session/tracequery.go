@@ -238,30 +238,36 @@ func (sn *traceSnap) read(ctx context.Context, addr uint64, p []byte) (int, erro
 	return 0, err
 }
 
+// queryStart is where the tracepoint path leaves the breakpoint path to
+// begin: a stop already reached, which the loop handles as its first one
+// (with its row when that was collected already), or nothing, and the loop
+// starts with a Continue.
+type queryStart struct {
+	stop *Stop
+	row  *QueryRow // stop's row, when it was read (the stop is a hit)
+}
+
 // traceCalls runs the tracepoint path of Query kind calls with bp, the
 // query's breakpoint. done says it answered the query (res filled, err
-// its error). Otherwise the breakpoint path goes on: from first, a stop
-// already reached that it must handle as its own first stop, or (first
-// nil) from a Continue.
-func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint, res *QueryResult) (first *Stop, done bool, err error) {
+// its error). Otherwise the breakpoint path goes on from first.
+func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint, res *QueryResult) (first queryStart, done bool, err error) {
+	var ok bool
 	var why string
 	s.do(ctx, s.to.Eval, func(ctx context.Context) error { //nolint:errcheck // why says it
-		why = s.traceEligible(o, bp)
+		ok, why = s.traceEligible(o, bp)
 		return nil
 	})
-	if why != "" {
-		if why != "-" {
-			res.MechanismNote = why
-		}
-		return nil, false, nil
+	if !ok {
+		res.MechanismNote = why
+		return queryStart{}, false, nil
 	}
 	st, err := s.Continue(ctx, false)
 	if st, err = s.queryCancelled(ctx, st, err); err != nil {
 		res.Stop = st
-		return nil, true, err
+		return queryStart{}, true, err
 	}
 	if st.Breakpoint != bp.Number || st.Reason != "breakpoint" {
-		return st, false, nil // the loop reports it
+		return queryStart{stop: st}, false, nil // the loop reports it
 	}
 	row := s.hitRow(ctx, o, st, o.Cursor)
 	var plan *tracePlan
@@ -271,7 +277,7 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 	})
 	if plan == nil {
 		res.MechanismNote = why
-		return st, false, nil
+		return queryStart{stop: st, row: &row}, false, nil
 	}
 	res.Mechanism = "tracepoint"
 	res.Rows = append(res.Rows, row)
@@ -280,7 +286,7 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 		o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", row.N, o.Cursor+o.Limit-1))
 	}
 	defer s.traceCleanup(ctx, bp.Number)
-	firstStop := st
+	firstStop, firstRow := st, row
 	for len(res.Rows) < o.Limit {
 		chunk := min(o.Limit-len(res.Rows), max(1, (traceMaxBuf-4096)/plan.size))
 		if o.traceChunk > 0 {
@@ -294,16 +300,16 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 			// A cancel between two moves: the query's cancelled stop.
 			if st, cerr := s.queryCancelled(ctx, res.Stop, err); cerr == nil {
 				res.Stop, res.Ended = st, st.Reason
-				return nil, true, nil
+				return queryStart{}, true, nil
 			}
 			if len(res.Rows) == 1 && ctx.Err() == nil {
 				// Nothing ran yet: the breakpoint path goes on from the
 				// first hit (after the deferred clean-up).
 				res.Rows, res.Mechanism = nil, ""
 				res.MechanismNote = fmt.Sprintf("the server refused the tracepoint run (%v)", err)
-				return firstStop, false, nil
+				return queryStart{stop: firstStop, row: &firstRow}, false, nil
 			}
-			return nil, true, fmt.Errorf("setting up the tracepoint run: %w", err)
+			return queryStart{}, true, fmt.Errorf("setting up the tracepoint run: %w", err)
 		}
 		st, err := s.Continue(ctx, false)
 		st, err = s.queryCancelled(ctx, st, err)
@@ -332,10 +338,10 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 			}
 		}
 		if err != nil {
-			return nil, true, err
+			return queryStart{}, true, err
 		}
 		if rerr != nil {
-			return nil, true, fmt.Errorf("reading the trace buffer: %w", rerr)
+			return queryStart{}, true, fmt.Errorf("reading the trace buffer: %w", rerr)
 		}
 		if status.StopReason == "tfull" || status.Created > status.Frames && status.Frames >= 0 {
 			res.Note = fmt.Sprintf("The trace buffer overflowed: %d calls were not collected.", status.Created-status.Frames)
@@ -345,49 +351,49 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 			if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
 				res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
 			}
-			return nil, true, nil
+			return queryStart{}, true, nil
 		}
 		if len(frames) != chunk {
-			return nil, true, fmt.Errorf("the tracepoint run stopped after %d of %d calls: %w", len(frames), chunk, ErrUnsupported)
+			return queryStart{}, true, fmt.Errorf("the tracepoint run stopped after %d of %d calls: %w", len(frames), chunk, ErrUnsupported)
 		}
 	}
 	last := res.Rows[len(res.Rows)-1].N
 	res.Ended, res.More = "limit", true
 	res.NextCursor = last + 1
 	res.Note = fmt.Sprintf("Cut at %d rows; the program is stopped at row %d: run the same query with cursor=%d for the rest.", o.Limit, last, last+1)
-	return nil, true, nil
+	return queryStart{}, true, nil
 }
 
-// traceEligible says why the tracepoint path cannot serve the query
-// ("" if it can, "-" where tracepoints are not a thing to mention: not
-// gdbserver, or a mechanism forced).
-func (s *Session) traceEligible(o QueryOptions, bp Breakpoint) string {
+// traceEligible says whether the tracepoint path can serve the query,
+// and why not: why is empty where tracepoints are not a thing to mention
+// (not gdbserver, or a mechanism forced).
+func (s *Session) traceEligible(o QueryOptions, bp Breakpoint) (ok bool, why string) {
 	switch {
 	case o.Mechanism == "breakpoint":
-		return "-"
+		return false, ""
 	case s.c == nil || s.c.Dialect() != rsp.DialectGDBServer || s.exited != nil:
-		return "-"
+		return false, ""
 	case !s.c.SupportsTracepoints():
-		return "the server does not support tracepoints"
+		return false, "the server does not support tracepoints"
 	case o.AtReturn:
-		return "at_return needs a stop at each return"
+		return false, "at_return needs a stop at each return"
 	case o.Limit < 2:
-		return "one row needs one stop"
+		return false, "one row needs one stop"
 	case s.img == nil:
-		return "the program has no debug information"
+		return false, "the program has no debug information"
 	case len(s.softWatches()) > 0:
-		return "a software watchpoint single-steps the program"
+		return false, "a software watchpoint single-steps the program"
 	}
 	b, err := s.findBP(bp.Number)
 	if err != nil || b.pending || len(b.addrs) != 1 || b.typ != rsp.SoftwareBreakpoint {
-		return "the function has more than one breakpoint location"
+		return false, "the function has more than one breakpoint location"
 	}
 	for _, ob := range s.bps {
 		if ob != b && ob.enabled && slices.Contains(ob.addrs, b.addrs[0]) {
-			return fmt.Sprintf("breakpoint #%d is at the same address", ob.num)
+			return false, fmt.Sprintf("breakpoint #%d is at the same address", ob.num)
 		}
 	}
-	return ""
+	return true, ""
 }
 
 // planTrace plans the tracepoint at the first hit, where the live values
