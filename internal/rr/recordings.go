@@ -151,8 +151,9 @@ func (t Traces) List(base string) (string, []Recording, error) {
 	return base, out, nil
 }
 
-// traceArg checks a trace_dir argument and makes it absolute.
-func traceArg(dir string) (string, error) {
+// CheckTraceDir checks a trace_dir argument (an *errkind.ArgError when it
+// is not an rr trace directory) and makes it absolute.
+func CheckTraceDir(dir string) (string, error) {
 	if strings.TrimSpace(dir) == "" {
 		return "", errkind.Argf("trace_dir", "is empty (rr_list_recordings shows the recordings)")
 	}
@@ -171,7 +172,7 @@ func traceArg(dir string) (string, error) {
 
 // PS lists the processes of a recording (never nil).
 func (t Traces) PS(ctx context.Context, trace string) ([]TraceProcess, error) {
-	dir, err := traceArg(trace)
+	dir, err := CheckTraceDir(trace)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +188,7 @@ func (t Traces) PS(ctx context.Context, trace string) ([]TraceProcess, error) {
 
 // TraceInfo returns `rr traceinfo` of a recording, decoded from its JSON.
 func (t Traces) TraceInfo(ctx context.Context, trace string) (map[string]any, error) {
-	dir, err := traceArg(trace)
+	dir, err := CheckTraceDir(trace)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +197,7 @@ func (t Traces) TraceInfo(ctx context.Context, trace string) (map[string]any, er
 
 // Pack runs `rr pack` on a recording and returns its absolute path.
 func (t Traces) Pack(ctx context.Context, trace string) (string, error) {
-	dir, err := traceArg(trace)
+	dir, err := CheckTraceDir(trace)
 	if err != nil {
 		return "", err
 	}

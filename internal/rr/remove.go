@@ -23,7 +23,7 @@ type Removed struct {
 // link (itself in the trace root, such as latest-trace) is removed as a
 // link and reported as one.
 func (t Traces) Remove(ctx context.Context, trace string) (Removed, error) {
-	dir, err := traceArg(trace)
+	dir, err := CheckTraceDir(trace)
 	if err != nil {
 		return Removed{}, err
 	}

@@ -51,7 +51,7 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 		return nil, nil, rr.ErrNotInstalled.Explain("replay")
 	}
 	if o.TraceDir != "" {
-		if err := checkTraceDir(o.TraceDir); err != nil {
+		if _, err := rr.CheckTraceDir(o.TraceDir); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -199,19 +199,4 @@ func (m *Manager) Connect(ctx context.Context, o ConnectOptions) (*Session, *Sto
 
 func (m *Manager) newSession(k Kind) *Session {
 	return &Session{m: m, kind: k, to: m.cfg.Timeouts, sem: make(chan struct{}, 1), cur: rsp.AnyThread}
-}
-
-// checkTraceDir accepts only rr trace directories.
-func checkTraceDir(dir string) error {
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return argErrorf("trace_dir", "%s does not exist (rr_list_recordings shows the recordings)", dir)
-	}
-	if !fi.IsDir() {
-		return argErrorf("trace_dir", "%s is not a directory", dir)
-	}
-	if !rr.IsTraceDir(dir) {
-		return argErrorf("trace_dir", "%s is not an rr trace directory", dir)
-	}
-	return nil
 }
