@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rrmcp/rrmcp/internal/session"
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
 // Bounds of numeric arguments not bounded where they are checked.
@@ -43,12 +43,12 @@ func clipEchoes(msg string, args map[string]any) string {
 	walk(args)
 	for _, s := range long {
 		if strings.Contains(msg, s) {
-			msg = strings.ReplaceAll(msg, s, session.Shorten(s, echoLimit/2))
+			msg = strings.ReplaceAll(msg, s, errkind.Shorten(s, echoLimit/2))
 		}
 		// Quoted forms (%q) of the argument.
 		if q := fmt.Sprintf("%q", s); strings.Contains(msg, q) {
-			msg = strings.ReplaceAll(msg, q, fmt.Sprintf("%q", session.Shorten(s, echoLimit/2)))
+			msg = strings.ReplaceAll(msg, q, fmt.Sprintf("%q", errkind.Shorten(s, echoLimit/2)))
 		}
 	}
-	return session.Shorten(msg, msgLimit)
+	return errkind.Shorten(msg, msgLimit)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/internal/session"
 )
 
@@ -19,8 +20,8 @@ type recordIn struct {
 }
 
 type recordOut struct {
-	Result session.RecordResult `json:"result"`
-	Loop   *session.RecordLoop  `json:"loop,omitempty" jsonschema:"until_failure: the attempts and the failing run's conditions"`
+	Result rr.Recorded    `json:"result"`
+	Loop   *rr.RecordLoop `json:"loop,omitempty" jsonschema:"until_failure: the attempts and the failing run's conditions"`
 }
 
 func (r recordOut) Text() string {
@@ -51,8 +52,8 @@ type listRecIn struct {
 }
 
 type listRecOut struct {
-	BaseDir    string              `json:"base_dir"`
-	Recordings []session.Recording `json:"recordings"`
+	BaseDir    string         `json:"base_dir"`
+	Recordings []rr.Recording `json:"recordings"`
 }
 
 func (l listRecOut) Text() string {
@@ -77,7 +78,7 @@ type traceIn struct {
 }
 
 type psOut struct {
-	Processes []session.TraceProcess `json:"processes"`
+	Processes []rr.TraceProcess `json:"processes"`
 }
 
 func (p psOut) Text() string {
@@ -87,10 +88,10 @@ func (p psOut) Text() string {
 	lines := []string{"PID\tPPID\tEXIT\tCMD"}
 	for _, pr := range p.Processes {
 		ppid := "--"
-		if pr.PPID != 0 {
-			ppid = itoa(pr.PPID)
+		if pr.Ppid != 0 {
+			ppid = itoa(pr.Ppid)
 		}
-		lines = append(lines, fmt.Sprintf("%d\t%s\t%s\t%s", pr.PID, ppid, pr.Exit, pr.Command))
+		lines = append(lines, fmt.Sprintf("%d\t%s\t%s\t%s", pr.Pid, ppid, pr.Exit, pr.Command))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -119,7 +120,7 @@ func (r *registry) recordingTools() {
 			if in.Timeout < 0 || in.Timeout > maxRecordSeconds {
 				return recordOut{}, &session.ArgError{Arg: "timeout", Msg: "must be a positive number of seconds, at most a week (604800)"}
 			}
-			o := session.RecordOptions{
+			o := rr.RecordRequest{
 				Command: in.Command, Dir: in.WorkingDirectory, Env: in.Env,
 				TraceDir: in.TraceDir, Chaos: in.Chaos, Timeout: seconds(in.Timeout),
 			}
@@ -129,14 +130,14 @@ func (r *registry) recordingTools() {
 					return recordOut{}, err
 				}
 				uf.Progress = progressFunc(ctx)
-				loop, err := r.m.RecordUntilFailure(ctx, o, uf)
+				loop, err := r.traces.RecordUntilFailure(ctx, o, uf)
 				out := recordOut{Loop: loop}
 				if loop != nil && loop.Result != nil {
 					out.Result = *loop.Result
 				}
 				return out, err
 			}
-			res, err := r.m.Record(ctx, o)
+			res, err := r.traces.Record(ctx, o)
 			return recordOut{Result: res}, err
 		})
 
@@ -144,7 +145,7 @@ func (r *registry) recordingTools() {
 		"List the rr recordings in the trace directory.",
 		inspect,
 		func(ctx context.Context, in listRecIn) (listRecOut, error) {
-			base, recs, err := r.m.ListRecordings(in.TraceBaseDir)
+			base, recs, err := r.traces.List(in.TraceBaseDir)
 			return listRecOut{BaseDir: base, Recordings: recs}, err
 		})
 
@@ -152,7 +153,7 @@ func (r *registry) recordingTools() {
 		"List the processes in an rr recording (PID, parent, exit code, command); pass a PID to rr_replay_start to debug a child.",
 		inspect,
 		func(ctx context.Context, in traceIn) (psOut, error) {
-			ps, err := r.m.PS(ctx, in.TraceDir)
+			ps, err := r.traces.PS(ctx, in.TraceDir)
 			return psOut{ps}, err
 		})
 
@@ -160,7 +161,7 @@ func (r *registry) recordingTools() {
 		"Get the metadata of an rr recording (rr traceinfo, as JSON).",
 		inspect,
 		func(ctx context.Context, in traceIn) (traceInfoOut, error) {
-			info, err := r.m.TraceInfo(ctx, in.TraceDir)
+			info, err := r.traces.TraceInfo(ctx, in.TraceDir)
 			return traceInfoOut{info}, err
 		})
 
@@ -168,7 +169,7 @@ func (r *registry) recordingTools() {
 		"Delete one rr recording. The path, with symbolic links resolved, must be a recording directly under the trace root ($_RR_TRACE_DIR or ~/.local/share/rr) that looks like an rr trace; anything else is refused. A symbolic link in the trace root (e.g. latest-trace) is removed as a link; the recording it points to is kept.",
 		hints{destructive: true, idempotent: true},
 		func(ctx context.Context, in traceIn) (pathOut, error) {
-			rm, err := r.m.RemoveRecording(ctx, in.TraceDir)
+			rm, err := r.traces.Remove(ctx, in.TraceDir)
 			if err != nil {
 				return pathOut{}, err
 			}
@@ -182,7 +183,7 @@ func (r *registry) recordingTools() {
 		"Make an rr recording self-contained (rr pack) so it can be moved to another machine or kept after the binaries change.",
 		hints{idempotent: true},
 		func(ctx context.Context, in traceIn) (pathOut, error) {
-			p, err := r.m.Pack(ctx, in.TraceDir)
+			p, err := r.traces.Pack(ctx, in.TraceDir)
 			return pathOut{Path: p, Message: "Trace packed: " + p}, err
 		})
 }

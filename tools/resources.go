@@ -36,7 +36,7 @@ func (r *registry) resources() {
 		mcp.WithResourceDescription("The rr recordings under the trace root ($_RR_TRACE_DIR or ~/.local/share/rr), as rr_list_recordings returns them. Updated after rr_record, rr_rm and rr_pack."),
 		mcp.WithMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			base, recs, err := r.m.ListRecordings("")
+			base, recs, err := r.traces.List("")
 			if err != nil {
 				return nil, err
 			}
@@ -47,11 +47,11 @@ func (r *registry) resources() {
 		mcp.WithTemplateMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			name := templateArg(req, "name")
-			info, err := r.m.TraceInfo(ctx, name)
+			info, err := r.traces.TraceInfo(ctx, name)
 			if err != nil {
 				return nil, fmt.Errorf("recording %q: %w", name, err)
 			}
-			ps, err := r.m.PS(ctx, name)
+			ps, err := r.traces.PS(ctx, name)
 			if err != nil {
 				return nil, fmt.Errorf("recording %q: %w", name, err)
 			}
@@ -193,7 +193,7 @@ func (r *registry) watchOutput(subs *subscriptions, client, uri string) {
 func (r *registry) stamp(uri string) string {
 	switch {
 	case uri == uriRecordings:
-		base, recs, err := r.m.ListRecordings("")
+		base, recs, err := r.traces.List("")
 		raw, _ := json.Marshal(recs)
 		return fmt.Sprint(base, string(raw), err)
 	case uri == uriSessions:

@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/internal/session"
 )
 
@@ -67,7 +68,10 @@ type registry struct {
 	srv   *server.MCPServer
 	hooks *server.Hooks
 	m     *session.Manager
-	log   func(format string, args ...any)
+	// traces: the recordings the recording tools work on (rr's trace
+	// root); no session is involved.
+	traces rr.Traces
+	log    func(format string, args ...any)
 	// timing: report server time per call in _meta (Options.Timing).
 	timing bool
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/internal/session"
 )
 
@@ -307,14 +308,14 @@ type untilFailureIn struct {
 	Budget         float64 `json:"budget,omitempty" jsonschema:"seconds for all attempts (default 600)"`
 }
 
-func (u *untilFailureIn) options() (session.UntilFailure, error) {
+func (u *untilFailureIn) options() (rr.UntilFailure, error) {
 	if u.MaxAttempts < 0 || u.MaxAttempts > 1000 {
-		return session.UntilFailure{}, &session.ArgError{Arg: "until_failure.max_attempts", Msg: "must be between 1 and 1000"}
+		return rr.UntilFailure{}, &session.ArgError{Arg: "until_failure.max_attempts", Msg: "must be between 1 and 1000"}
 	}
 	if u.Budget < 0 || u.Budget > maxRecordSeconds {
-		return session.UntilFailure{}, &session.ArgError{Arg: "until_failure.budget", Msg: "must be a positive number of seconds"}
+		return rr.UntilFailure{}, &session.ArgError{Arg: "until_failure.budget", Msg: "must be a positive number of seconds"}
 	}
-	return session.UntilFailure{ExitCode: u.ExitCode, Signal: u.Signal, OutputContains: u.OutputContains, MaxAttempts: u.MaxAttempts, Budget: seconds(u.Budget)}, nil
+	return rr.UntilFailure{ExitCode: u.ExitCode, Signal: u.Signal, OutputContains: u.OutputContains, MaxAttempts: u.MaxAttempts, Budget: seconds(u.Budget)}, nil
 }
 
 // listIn is the input of a tool that returns a list: its limit.

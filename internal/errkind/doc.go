@@ -33,4 +33,8 @@
 // Errors carry their kind by wrapping (fmt.Errorf("...: %w", kind)) or,
 // where a package needs its own text, by a sentinel made with [New]. Match
 // with errors.Is; never look at err.Error().
+//
+// Bad tool input is an [*ArgError] (made with [Argf]), which names the
+// argument; match it with errors.As. [Shorten] cuts what an error message
+// echoes of an input.
 package errkind

@@ -9,4 +9,9 @@
 //     with a sleep;
 //   - Stop ends the whole group in steps, SIGTERM then SIGKILL, and always
 //     waits for the child.
+//
+// The program a user asks to run (under gdbserver, or recorded by rr) is
+// checked before any helper starts: [CheckLaunch] and [ResolveProgram]
+// name the bad argument in an *errkind.ArgError instead of leaving a
+// fork/exec failure of the helper to explain it.
 package proc

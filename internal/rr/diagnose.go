@@ -186,3 +186,28 @@ func AsFailure(err error) (*Failure, bool) {
 	ok := errors.As(err, &f)
 	return f, ok
 }
+
+// Explain is the tool error for f: one sentence with the cause and the
+// fix, rr's own line, and the way on without rr. what is "record" or
+// "replay". It matches errkind.Unsupported and ErrUnavailable, and
+// errors.As finds f in it.
+func (f *Failure) Explain(what string) error {
+	msg := fmt.Sprintf("rr could not %s: %s", what, f.Cause)
+	msg += "; fix: " + f.Fix
+	if !strings.Contains(f.Fix, "rr_live_start") {
+		msg += "; to debug without a recording use rr_live_start"
+	}
+	if f.Said != "" {
+		msg += " (rr said: " + f.Said + ")"
+	}
+	return fmt.Errorf("%s: %w", msg, &failureErr{f: f})
+}
+
+// failureErr carries f and errkind.Unsupported for errors.Is/As; its text
+// is the kind's, which the tool layer cuts from messages.
+type failureErr struct{ f *Failure }
+
+func (e *failureErr) Error() string { return errkind.Unsupported.Error() }
+func (e *failureErr) Unwrap() []error {
+	return []error{errkind.Unsupported, e.f}
+}

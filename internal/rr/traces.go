@@ -11,7 +11,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
 // ErrNotTrace: a path is not an rr trace directory.
@@ -105,10 +108,10 @@ func ListTraces(root string) ([]Trace, error) {
 
 // TraceProcess is one line of `rr ps`.
 type TraceProcess struct {
-	Pid     int
-	Ppid    int    // 0 when rr prints "--"
-	Exit    string // exit status or signal as rr prints it ("0", "-11", "none")
-	Command string
+	Pid     int    `json:"pid"`
+	Ppid    int    `json:"ppid,omitempty"` // 0 when rr prints "--"
+	Exit    string `json:"exit" jsonschema:"exit status, or -N for death by signal N, or none"`
+	Command string `json:"command"`
 }
 
 // ParsePS parses `rr ps` output: a "PID\tPPID\tEXIT\tCMD" header, then one
@@ -155,9 +158,15 @@ func TraceInfo(ctx context.Context, rrPath, trace string) (map[string]any, error
 	return v, nil
 }
 
+// run runs rr (rrPath; "" = rr on PATH) on a trace directory, the last
+// of args, with at most a minute to finish, in its own process group. A
+// failure says what rr printed, cleaned (see stderrMessage).
 func run(ctx context.Context, rrPath string, args ...string) ([]byte, error) {
 	if rrPath == "" {
 		rrPath = "rr"
+	}
+	if _, err := exec.LookPath(rrPath); err != nil {
+		return nil, fmt.Errorf("rr is not installed (not on PATH): %w", errkind.Unsupported)
 	}
 	if trace := args[len(args)-1]; !IsTraceDir(trace) {
 		return nil, fmt.Errorf("rr %s: %s: %w", args[0], trace, ErrNotTrace)
@@ -165,11 +174,37 @@ func run(ctx context.Context, rrPath string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, rrPath, args...)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("rr %s: %w: %s", args[0], err, lastLines(stderr.String(), 3))
+		msg := err.Error()
+		if ee, ok := err.(*exec.ExitError); ok && len(ee.Stderr) > 0 {
+			msg = stderrMessage(string(ee.Stderr))
+		}
+		return nil, fmt.Errorf("rr %s: %s", args[0], msg)
 	}
 	return out, nil
+}
+
+// stderrMessage turns what rr printed on failure into one clean message:
+// an uncaught C++ exception (rr pack on a damaged trace: "terminate called
+// after throwing…", "what(): …", "stack: …") becomes its what() text; the
+// stack addresses are dropped.
+func stderrMessage(stderr string) string {
+	var keep []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "", strings.HasPrefix(l, "stack:"), strings.HasPrefix(l, "terminate called"):
+		case strings.HasPrefix(l, "what():"):
+			keep = append(keep, "rr failed on an unreadable or damaged trace: "+strings.TrimSpace(strings.TrimPrefix(l, "what():")))
+		default:
+			keep = append(keep, l)
+		}
+	}
+	if len(keep) == 0 {
+		return "rr failed without saying why"
+	}
+	return errkind.Shorten(strings.Join(keep, "; "), 1000)
 }

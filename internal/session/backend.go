@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"strings"
 
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/rr"
@@ -49,10 +48,10 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 		}
 	}
 	if _, err := exec.LookPath("rr"); err != nil {
-		return nil, nil, rrFailure("replay", rr.ErrNotInstalled)
+		return nil, nil, rr.ErrNotInstalled.Explain("replay")
 	}
 	if o.TraceDir != "" {
-		if err := checkTraceDir(o.TraceDir); err != nil {
+		if _, err := rr.CheckTraceDir(o.TraceDir); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -74,7 +73,7 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 		switch {
 		case errors.As(err, new(*rr.Failure)):
 			f, _ := rr.AsFailure(err)
-			return nil, nil, rrFailure("replay", f)
+			return nil, nil, f.Explain("replay")
 		case errors.Is(err, proc.ErrExited):
 			return nil, nil, fmt.Errorf("rr replay exited before serving: %w", err)
 		}
@@ -129,10 +128,10 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 			}
 		}
 	} else {
-		if err := checkLaunch(o.Command, o.Dir, o.Env); err != nil {
+		if err := proc.CheckLaunch(o.Command, o.Dir, o.Env); err != nil {
 			return nil, nil, err
 		}
-		prog, perr := resolveProgram(o.Command[0], o.Dir)
+		prog, perr := proc.ResolveProgram(o.Command[0], o.Dir)
 		if perr != nil {
 			return nil, nil, perr
 		}
@@ -177,33 +176,6 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 	return s, st, nil
 }
 
-// resolveProgram finds the executable the way a shell would, relative to
-// dir for paths with a slash.
-func resolveProgram(name, dir string) (string, error) {
-	if !strings.Contains(name, "/") {
-		p, err := exec.LookPath(name)
-		if err != nil {
-			return "", argErrorf("command", "program %q is not on PATH; give a path such as ./%s", name, name)
-		}
-		name = p
-	}
-	if !filepath.IsAbs(name) && dir != "" {
-		name = filepath.Join(dir, name)
-	}
-	abs, err := filepath.Abs(name)
-	if err != nil {
-		return "", argErrorf("command", "%v", err)
-	}
-	fi, err := os.Stat(abs)
-	switch {
-	case err != nil:
-		return "", argErrorf("command", "program %s does not exist", abs)
-	case fi.IsDir() || fi.Mode()&0o111 == 0:
-		return "", argErrorf("command", "%s is not an executable file", abs)
-	}
-	return abs, nil
-}
-
 // Connect attaches a session to an RSP server somebody else started.
 func (m *Manager) Connect(ctx context.Context, o ConnectOptions) (*Session, *Stop, error) {
 	s := m.newSession(KindConnect)
@@ -227,19 +199,4 @@ func (m *Manager) Connect(ctx context.Context, o ConnectOptions) (*Session, *Sto
 
 func (m *Manager) newSession(k Kind) *Session {
 	return &Session{m: m, kind: k, to: m.cfg.Timeouts, sem: make(chan struct{}, 1), cur: rsp.AnyThread}
-}
-
-// checkTraceDir accepts only rr trace directories.
-func checkTraceDir(dir string) error {
-	fi, err := os.Stat(dir)
-	if err != nil {
-		return argErrorf("trace_dir", "%s does not exist (rr_list_recordings shows the recordings)", dir)
-	}
-	if !fi.IsDir() {
-		return argErrorf("trace_dir", "%s is not a directory", dir)
-	}
-	if !rr.IsTraceDir(dir) {
-		return argErrorf("trace_dir", "%s is not an rr trace directory", dir)
-	}
-	return nil
 }

@@ -20,6 +20,12 @@
 //
 // Code asks [Session.Caps] instead of testing which backend it is.
 //
+// What needs no session lives elsewhere: recording, listing, packing and
+// removing rr traces is internal/rr ([rr.Traces], which the tools call
+// directly); checking a program's command line, working directory and
+// environment before it is launched is internal/proc (shared with
+// rr_record).
+//
 // # Concurrency
 //
 // A [Manager] holds several sessions; each session serializes its
@@ -65,6 +71,7 @@
 //
 // The error vocabulary is small: [ErrNoSession], [ErrNotStopped],
 // [ErrNoReverse], [ErrUnsupported], [ErrExited], [ErrTimeout] and
-// [*ArgError] for bad input. Package tools turns them into messages that
-// say what to do next.
+// [*ArgError] for bad input (errkind's, the same type internal/rr and
+// internal/proc return). Package tools turns them into messages that say
+// what to do next.
 package session

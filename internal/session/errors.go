@@ -1,10 +1,6 @@
 package session
 
-import (
-	"fmt"
-
-	"github.com/rrmcp/rrmcp/internal/errkind"
-)
+import "github.com/rrmcp/rrmcp/internal/errkind"
 
 // Error vocabulary of the package: the kinds of internal/errkind (one
 // vocabulary for every layer), so that errors.Is(err, ErrNotFound) also
@@ -36,19 +32,9 @@ var (
 	ErrUnsupportedExpr = errkind.UnsupportedExpr
 )
 
-// ArgError reports invalid input: which argument, and why.
-type ArgError struct {
-	Arg string // argument name as the tool calls it
-	Msg string
-}
+// ArgError reports invalid input: which argument, and why. It is
+// errkind's, so that bad input found by internal/rr or internal/proc is
+// the same error.
+type ArgError = errkind.ArgError
 
-func (e *ArgError) Error() string {
-	if e.Arg == "" {
-		return e.Msg
-	}
-	return fmt.Sprintf("%s: %s", e.Arg, e.Msg)
-}
-
-func argErrorf(arg, format string, a ...any) error {
-	return &ArgError{Arg: arg, Msg: fmt.Sprintf(format, a...)}
-}
+func argErrorf(arg, format string, a ...any) error { return errkind.Argf(arg, format, a...) }

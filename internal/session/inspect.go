@@ -13,6 +13,7 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/errkind"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 )
@@ -207,7 +208,7 @@ func (s *Session) SourceLines(ctx context.Context, file string, line, count int)
 		}
 		path := s.findSource(file)
 		if path == "" {
-			return fmt.Errorf("no source file %q in the program's debug information%s (rr_source_lines reads only the sources the program was built from): %w", Shorten(file, 200), s.suggestFileOrEmpty(file), ErrNotFound)
+			return fmt.Errorf("no source file %q in the program's debug information%s (rr_source_lines reads only the sources the program was built from): %w", errkind.Shorten(file, 200), s.suggestFileOrEmpty(file), ErrNotFound)
 		}
 		lines, err := s.readSource(path)
 		if err != nil {

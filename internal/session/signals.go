@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rrmcp/rrmcp/internal/errkind"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -125,7 +126,7 @@ func ParseSignal(name string) (rsp.Signal, error) {
 			return sig, nil
 		}
 	}
-	return 0, argErrorf("signal", "%q is not a signal name (e.g. SIGURG, SIGALRM) or Linux signal number", Shorten(name, 40))
+	return 0, argErrorf("signal", "%q is not a signal name (e.g. SIGURG, SIGALRM) or Linux signal number", errkind.Shorten(name, 40))
 }
 
 // HandleSignal changes (nil fields keep theirs) and returns how the session

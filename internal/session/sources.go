@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
 // maxSourceSize bounds one source file read from the host.
@@ -114,7 +116,7 @@ func ParseSourceMap(v string) ([]PathSubstitution, error) {
 		from, to, ok := strings.Cut(r, "=")
 		from, to = filepath.Clean(strings.TrimSpace(from)), filepath.Clean(strings.TrimSpace(to))
 		if !ok || !filepath.IsAbs(from) || !filepath.IsAbs(to) {
-			return nil, fmt.Errorf("RRMCP_SOURCE_MAP: %q is not an absolute from=to pair", Shorten(r, 80))
+			return nil, fmt.Errorf("RRMCP_SOURCE_MAP: %q is not an absolute from=to pair", errkind.Shorten(r, 80))
 		}
 		out = append(out, PathSubstitution{From: from, To: to})
 	}

@@ -1,4 +1,4 @@
-package session
+package rr
 
 import (
 	"errors"
@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rrmcp/rrmcp/internal/rr"
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
-// Manager.Record turns each rr failure into one tool error: "rr could not
-// record: CAUSE; fix: FIX ... (rr said: LINE)", matching ErrUnsupported and
-// carrying the *rr.Failure. The fake rr on PATH prints rr's own fatal line
-// (wording from the rr source file each row names; rr.TestDiagnose covers
-// every cause).
+// Traces.Record turns each rr failure into one tool error: "rr could not
+// record: CAUSE; fix: FIX ... (rr said: LINE)", matching
+// errkind.Unsupported and carrying the *Failure. The fake rr on PATH
+// prints rr's own fatal line (wording from the rr source file each row
+// names; TestDiagnose covers every cause).
 func TestRecordFailureErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -41,13 +41,12 @@ func TestRecordFailureErrors(t *testing.T) {
 			if tc.line == "" {
 				t.Setenv("PATH", bin)
 			}
-			m := NewManager(Config{})
-			_, err := m.Record(t.Context(), RecordOptions{Command: []string{"/bin/true"}})
+			_, err := Traces{}.Record(t.Context(), RecordRequest{Command: []string{"/bin/true"}})
 			if err == nil {
 				t.Fatal("Record succeeded")
 			}
-			if !errors.Is(err, ErrUnsupported) || !errors.Is(err, rr.ErrUnavailable) {
-				t.Errorf("error %v: Is(ErrUnsupported) %v, Is(rr.ErrUnavailable) %v", err, errors.Is(err, ErrUnsupported), errors.Is(err, rr.ErrUnavailable))
+			if !errors.Is(err, errkind.Unsupported) || !errors.Is(err, ErrUnavailable) {
+				t.Errorf("error %v: Is(errkind.Unsupported) %v, Is(ErrUnavailable) %v", err, errors.Is(err, errkind.Unsupported), errors.Is(err, ErrUnavailable))
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {

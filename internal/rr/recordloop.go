@@ -1,4 +1,4 @@
-package session
+package rr
 
 import (
 	"context"
@@ -7,8 +7,6 @@ import (
 	"os"
 	"strings"
 	"time"
-
-	"github.com/rrmcp/rrmcp/internal/rr"
 )
 
 // UntilFailure says what counts as the failure to catch and how long to
@@ -32,16 +30,16 @@ type Attempt struct {
 
 // RecordLoop is the outcome of RecordUntilFailure.
 type RecordLoop struct {
-	Failed     bool          `json:"failed" jsonschema:"a recording matched the failure predicate; result is that trace"`
-	Attempts   int           `json:"attempts"`
-	Passed     []Attempt     `json:"passed,omitempty" jsonschema:"attempts that did not fail (their traces were deleted); the last 20"`
-	Conditions string        `json:"conditions" jsonschema:"how the failing run was recorded (chaos mode, attempt number)"`
-	Result     *RecordResult `json:"result,omitempty" jsonschema:"the failing recording"`
-	Ended      string        `json:"ended" jsonschema:"failed, max_attempts, budget or cancelled"`
+	Failed     bool      `json:"failed" jsonschema:"a recording matched the failure predicate; result is that trace"`
+	Attempts   int       `json:"attempts"`
+	Passed     []Attempt `json:"passed,omitempty" jsonschema:"attempts that did not fail (their traces were deleted); the last 20"`
+	Conditions string    `json:"conditions" jsonschema:"how the failing run was recorded (chaos mode, attempt number)"`
+	Result     *Recorded `json:"result,omitempty" jsonschema:"the failing recording"`
+	Ended      string    `json:"ended" jsonschema:"failed, max_attempts, budget or cancelled"`
 }
 
 // matches reports whether a recording is the failure asked for.
-func (u UntilFailure) matches(r RecordResult) bool {
+func (u UntilFailure) matches(r Recorded) bool {
 	set := false
 	if u.ExitCode != nil {
 		set = true
@@ -69,7 +67,7 @@ func (u UntilFailure) matches(r RecordResult) bool {
 // trace is deleted before the next attempt). rr's chaos mode picks its
 // randomness itself and prints no seed, so the conditions are chaos mode
 // and the attempt number.
-func (m *Manager) RecordUntilFailure(ctx context.Context, o RecordOptions, u UntilFailure) (*RecordLoop, error) {
+func (t Traces) RecordUntilFailure(ctx context.Context, o RecordRequest, u UntilFailure) (*RecordLoop, error) {
 	if u.MaxAttempts <= 0 {
 		u.MaxAttempts = 20
 	}
@@ -89,7 +87,7 @@ func (m *Manager) RecordUntilFailure(ctx context.Context, o RecordOptions, u Unt
 		if u.Progress != nil {
 			u.Progress(n, fmt.Sprintf("recording attempt %d of at most %d", n, u.MaxAttempts))
 		}
-		res, err := m.Record(bctx, o)
+		res, err := t.Record(bctx, o)
 		if err != nil && errors.Is(ctx.Err(), context.Canceled) {
 			out.Ended = "cancelled" // the client cancelled: the attempts so far
 			return out, nil
@@ -106,7 +104,7 @@ func (m *Manager) RecordUntilFailure(ctx context.Context, o RecordOptions, u Unt
 			out.Conditions = fmt.Sprintf("rr record --chaos, attempt %d of at most %d (rr's chaos mode prints no seed; re-recording may need as many attempts)", n, u.MaxAttempts)
 			return out, nil
 		}
-		if rr.IsTraceDir(res.TraceDir) {
+		if IsTraceDir(res.TraceDir) {
 			os.RemoveAll(res.TraceDir) //nolint:errcheck // a passing run's trace is not kept
 		}
 		out.Passed = append(out.Passed, Attempt{N: n, ExitCode: res.ExitCode, Signal: res.Signal})

@@ -1,4 +1,4 @@
-package session
+package rr
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/rrmcp/rrmcp/internal/rr"
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
 // Removed is what rr_rm removed.
@@ -17,16 +17,17 @@ type Removed struct {
 	LinkTo string
 }
 
-// RemoveRecording deletes one recording. The path, with every symbolic link
+// Remove deletes one recording. The path, with every symbolic link
 // resolved, must be a direct child of the trace root and look like an rr
-// trace; anything else is refused. A symbolic link (itself in the trace
-// root, such as latest-trace) is removed as a link and reported as one.
-func (m *Manager) RemoveRecording(ctx context.Context, trace string) (Removed, error) {
-	dir, err := m.traceArg(trace)
+// trace; anything else is refused (an *errkind.ArgError). A symbolic
+// link (itself in the trace root, such as latest-trace) is removed as a
+// link and reported as one.
+func (t Traces) Remove(ctx context.Context, trace string) (Removed, error) {
+	dir, err := CheckTraceDir(trace)
 	if err != nil {
 		return Removed{}, err
 	}
-	root, err := filepath.Abs(rr.TraceRoot())
+	root, err := filepath.Abs(t.root())
 	if err != nil {
 		return Removed{}, fmt.Errorf("trace root: %w", err)
 	}
@@ -35,13 +36,13 @@ func (m *Manager) RemoveRecording(ctx context.Context, trace string) (Removed, e
 	}
 	resolved, err := filepath.EvalSymlinks(dir)
 	if err != nil {
-		return Removed{}, argErrorf("trace_dir", "cannot resolve %s: %v", dir, err)
+		return Removed{}, errkind.Argf("trace_dir", "cannot resolve %s: %v", dir, err)
 	}
 	if resolved == root || filepath.Dir(resolved) != root {
-		return Removed{}, argErrorf("trace_dir", "%s is not a recording directly under the trace root %s; rr_rm removes only those (rr_list_recordings shows them)", Shorten(dir, 200), root)
+		return Removed{}, errkind.Argf("trace_dir", "%s is not a recording directly under the trace root %s; rr_rm removes only those (rr_list_recordings shows them)", errkind.Shorten(dir, 200), root)
 	}
-	if !rr.IsTraceDir(resolved) {
-		return Removed{}, argErrorf("trace_dir", "%s is not an rr trace directory (no version/events files)", resolved)
+	if !IsTraceDir(resolved) {
+		return Removed{}, errkind.Argf("trace_dir", "%s is not an rr trace directory (no version/events files)", resolved)
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {
@@ -50,7 +51,7 @@ func (m *Manager) RemoveRecording(ctx context.Context, trace string) (Removed, e
 	if fi.Mode()&os.ModeSymlink != 0 {
 		parent, err := filepath.EvalSymlinks(filepath.Dir(dir))
 		if err != nil || parent != root {
-			return Removed{}, argErrorf("trace_dir", "%s is a symbolic link outside the trace root %s; remove the recording by its own path %s", dir, root, resolved)
+			return Removed{}, errkind.Argf("trace_dir", "%s is a symbolic link outside the trace root %s; remove the recording by its own path %s", dir, root, resolved)
 		}
 		if err := os.Remove(dir); err != nil {
 			return Removed{}, fmt.Errorf("remove link %s: %w", dir, err)

@@ -1,4 +1,4 @@
-package session
+package rr
 
 import (
 	"context"
@@ -23,7 +23,6 @@ func TestRecordUntilFailureCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+":/usr/bin:/bin")
-	m := NewManager(Config{})
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	type res struct {
@@ -32,7 +31,7 @@ func TestRecordUntilFailureCancelled(t *testing.T) {
 	}
 	done := make(chan res, 1)
 	go func() {
-		out, err := m.RecordUntilFailure(ctx, RecordOptions{Command: []string{"/bin/true"}, TraceDir: filepath.Join(t.TempDir(), "trace")}, UntilFailure{MaxAttempts: 3})
+		out, err := Traces{}.RecordUntilFailure(ctx, RecordRequest{Command: []string{"/bin/true"}, TraceDir: filepath.Join(t.TempDir(), "trace")}, UntilFailure{MaxAttempts: 3})
 		done <- res{out, err}
 	}()
 	// Opening the FIFO for reading blocks until the fake rr writes to it.
