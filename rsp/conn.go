@@ -27,12 +27,12 @@ const (
 type frameKind int
 
 const (
-	frameNone   frameKind = iota // need more bytes
-	frameAck                     // '+'
-	frameNak                     // '-'
-	framePacket                  // "$...#cs"
-	frameNotify                  // "%...#cs"
-	frameInterrupt               // 0x03, the one byte a debugger sends outside a frame
+	frameNone      frameKind = iota // need more bytes
+	frameAck                        // '+'
+	frameNak                        // '-'
+	framePacket                     // "$...#cs"
+	frameNotify                     // "%...#cs"
+	frameInterrupt                  // 0x03, the one byte a debugger sends outside a frame
 )
 
 // errChecksumDigits is scanFrame's error for a frame whose two checksum
