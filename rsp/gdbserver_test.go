@@ -73,15 +73,10 @@ func gsStart(t *testing.T, prog string, args ...string) *gsTarget {
 
 func gsStartOpts(t *testing.T, opts rsp.Options, prog string, args ...string) *gsTarget {
 	t.Helper()
-	testenv.NeedTool(t, "gdbserver")
 	exe := testenv.Prog(t, prog)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	srv, addr, err := proc.StartGDBServer(ctx, exe, args, t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Stop(time.Second) })
+	srv, addr := testenv.GDBServer(t, ctx, exe, args...)
 	log := &gsWatch{buf: new(bytes.Buffer)}
 	opts.PacketLog = log
 	c, err := rsp.Dial(ctx, addr, opts)

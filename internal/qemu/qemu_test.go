@@ -45,10 +45,7 @@ var recordOnce struct {
 
 func recording(t *testing.T) *qemu.Recording {
 	t.Helper()
-	testenv.QEMU(t)
-	testenv.NeedTool(t, "qemu-img")
-	testenv.NeedTool(t, "gcc")
-	root := testenv.Root(t)
+	testenv.NeedKernelRecording(t)
 	recordOnce.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
@@ -58,12 +55,7 @@ func recording(t *testing.T) *qemu.Recording {
 			return
 		}
 		recordOnce.dir = dir
-		kernel, err := qemu.BuildKernel(ctx, filepath.Join(root, "testprogs", "kernel"), dir)
-		if err != nil {
-			recordOnce.err = err
-			return
-		}
-		recordOnce.rec, recordOnce.err = qemu.Record(ctx, filepath.Join(dir, "rec"), kernel)
+		_, recordOnce.rec, recordOnce.err = testenv.RecordKernel(ctx, dir)
 	})
 	if recordOnce.err != nil {
 		t.Fatal(recordOnce.err)
