@@ -21,39 +21,20 @@ import (
 	"github.com/rrmcp/rrmcp/symbols"
 )
 
-var shapes struct {
-	once sync.Once
-	dir  string
-	exe  string
-	err  error
-}
+var shapes testenv.Shared[string]
 
 // buildShapes compiles testdata/shapes.cc once per test binary.
 func buildShapes(t *testing.T) string {
 	t.Helper()
 	testenv.NeedTool(t, "g++")
-	shapes.once.Do(func() {
-		shapes.dir, shapes.err = os.MkdirTemp("", "gdbmi-test-")
-		if shapes.err != nil {
-			return
-		}
-		shapes.exe = filepath.Join(shapes.dir, "shapes")
-		src := filepath.Join(testenv.Root(t), "internal", "gdbmi", "testdata", "shapes.cc")
-		shapes.err = testenv.CompileDebug("g++", src, shapes.exe)
+	src := filepath.Join(testenv.Root(t), "internal", "gdbmi", "testdata", "shapes.cc")
+	return shapes.Get(t, func(dir string) (string, error) {
+		exe := filepath.Join(dir, "shapes")
+		return exe, testenv.CompileDebug("g++", src, exe)
 	})
-	if shapes.err != nil {
-		t.Fatal(shapes.err)
-	}
-	return shapes.exe
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if shapes.dir != "" {
-		os.RemoveAll(shapes.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(shapes.Run(m)) }
 
 // target is a gdbserver-run program driven by an rsp.Client, with the
 // session-style lock that orders the test's and the relay's use of it.
