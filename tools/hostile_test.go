@@ -23,7 +23,7 @@ var figures struct {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := server.Run(m)
 	figures.Lock()
 	if figures.tried > 0 {
 		// make test greps these lines out of the verbose log.

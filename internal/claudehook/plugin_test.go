@@ -34,10 +34,8 @@ func TestPluginHookFires(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(plugin, "scripts", "plugin-rrmcp.sh"), launcher, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "build", "-o", filepath.Join(plugin, "bin", "rrmcp"), "./cmd/rrmcp")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build rrmcp: %v\n%s", err, out)
+	if err := testenv.GoBuild(filepath.Join(plugin, "bin", "rrmcp"), "./cmd/rrmcp"); err != nil {
+		t.Fatal(err)
 	}
 	raw, err := os.ReadFile(filepath.Join(root, "hooks", "hooks.json"))
 	if err != nil {

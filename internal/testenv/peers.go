@@ -100,3 +100,19 @@ func NodeCLI(t testing.TB, what, env, bin, install string) string {
 	}
 	return p
 }
+
+// GoBuild builds the module's package pkg (./cmd/rrmcp or an import path)
+// into the file out with the extra go build flags, from the module root.
+// The error carries go's output.
+func GoBuild(out, pkg string, flags ...string) error {
+	root, err := findRoot()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command("go", append(append([]string{"build", "-o", out}, flags...), pkg)...)
+	cmd.Dir = root
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return nil
+}
