@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -23,11 +22,7 @@ func BenchmarkGDBServerRoundTrip(b *testing.B) {
 		b.Run(mode.name, func(b *testing.B) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			srv, addr, err := proc.StartGDBServer(ctx, exe, nil, b.TempDir(), nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer srv.Stop(time.Second)
+			_, addr := testenv.GDBServer(b, ctx, exe)
 			c, err := rsp.Dial(ctx, addr, mode.opts)
 			if err != nil {
 				b.Fatal(err)

@@ -73,15 +73,10 @@ func gsStart(t *testing.T, prog string, args ...string) *gsTarget {
 
 func gsStartOpts(t *testing.T, opts rsp.Options, prog string, args ...string) *gsTarget {
 	t.Helper()
-	testenv.NeedTool(t, "gdbserver")
 	exe := testenv.Prog(t, prog)
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	srv, addr, err := proc.StartGDBServer(ctx, exe, args, t.TempDir(), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Stop(time.Second) })
+	srv, addr := testenv.GDBServer(t, ctx, exe, args...)
 	log := &gsWatch{buf: new(bytes.Buffer)}
 	opts.PacketLog = log
 	c, err := rsp.Dial(ctx, addr, opts)
@@ -160,6 +155,29 @@ func (tg *gsTarget) u32(ctx context.Context, addr uint64) uint32 {
 		tg.t.Fatalf("read memory %#x: %v", addr, err)
 	}
 	return binary.LittleEndian.Uint32(b[:])
+}
+
+// breakAt inserts a software breakpoint at the symbol name and returns its
+// run-time address.
+func (tg *gsTarget) breakAt(ctx context.Context, name string) uint64 {
+	tg.t.Helper()
+	addr := tg.sym(name)
+	if err := tg.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, addr, 0); err != nil {
+		tg.t.Fatal(err)
+	}
+	return addr
+}
+
+// runTo inserts a software breakpoint at the symbol name and continues: the
+// program must stop on it (swbreak). It returns the address and the stop.
+func (tg *gsTarget) runTo(ctx context.Context, name string) (uint64, rsp.Stop) {
+	tg.t.Helper()
+	addr := tg.breakAt(ctx, name)
+	st, err := tg.c.Continue(ctx)
+	if err != nil || !st.SWBreak {
+		tg.t.Fatalf("continue to %s: %v, %v", name, st, err)
+	}
+	return addr, st
 }
 
 func gsCtx(t *testing.T) context.Context {
@@ -248,10 +266,7 @@ func TestGDBServerBreakpointMemory(t *testing.T) {
 	tg := gsStart(t, "counter")
 	ctx := gsCtx(t)
 	c := tg.c
-	hit, hits := tg.sym("hit"), tg.sym("hits")
-	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, hit, 0); err != nil {
-		t.Fatal(err)
-	}
+	hit, hits := tg.breakAt(ctx, "hit"), tg.sym("hits")
 	for i := range 3 {
 		st, err := c.Continue(ctx)
 		if err != nil {
@@ -339,13 +354,7 @@ func TestGDBServerStep(t *testing.T) {
 	tg := gsStart(t, "counter")
 	ctx := gsCtx(t)
 	c := tg.c
-	square := tg.sym("square")
-	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, square, 0); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Continue(ctx); err != nil {
-		t.Fatal(err)
-	}
+	square, _ := tg.runTo(ctx, "square")
 	sp0 := tg.reg(ctx, "rsp")
 	// square starts with push %rbp (a one-byte instruction): one step moves
 	// the pc by one and the stack pointer by 8.
@@ -450,14 +459,7 @@ func TestGDBServerThreads(t *testing.T) {
 	tg := gsStart(t, "race")
 	ctx := gsCtx(t)
 	c := tg.c
-	bump := tg.sym("bump")
-	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, bump, 0); err != nil {
-		t.Fatal(err)
-	}
-	st, err := c.Continue(ctx)
-	if err != nil || !st.SWBreak {
-		t.Fatalf("stop = %v, %v", st, err)
-	}
+	bump, st := tg.runTo(ctx, "bump")
 	ths, err := c.Threads(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -607,12 +609,7 @@ func TestGDBServerLibrariesVFile(t *testing.T) {
 	tg := gsStart(t, "counter")
 	ctx := gsCtx(t)
 	c := tg.c
-	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, tg.sym("main"), 0); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Continue(ctx); err != nil {
-		t.Fatal(err)
-	}
+	tg.runTo(ctx, "main")
 	doc, err := c.ReadXfer(ctx, "libraries-svr4", "")
 	if err != nil {
 		t.Fatal(err)
@@ -696,10 +693,7 @@ func TestGDBServerAckMode(t *testing.T) {
 	if c.NoAckMode() {
 		t.Fatal("no-ack mode negotiated despite KeepAckMode")
 	}
-	hit := tg.sym("hit")
-	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, hit, 0); err != nil {
-		t.Fatal(err)
-	}
+	tg.breakAt(ctx, "hit")
 	for i := range 2 {
 		if st, err := c.Continue(ctx); err != nil || !st.SWBreak {
 			t.Fatalf("continue %d: %v, %v", i, st, err)
@@ -764,15 +758,10 @@ func TestGDBServerReadRegistersMemory(t *testing.T) {
 			tg := gsStartOpts(t, tc.opts, "counter")
 			ctx := gsCtx(t)
 			c := tg.c
-			if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, tg.sym("hit"), 0); err != nil {
-				t.Fatal(err)
-			}
+			tg.runTo(ctx, "hit")
+			sp := tg.reg(ctx, "rsp") // reads g, which is then cached: resume to drop it
 			st, err := c.Continue(ctx)
 			if err != nil || !st.SWBreak {
-				t.Fatalf("continue: %v, %v", st, err)
-			}
-			sp := tg.reg(ctx, "rsp") // reads g, which is then cached: resume to drop it
-			if st, err = c.Continue(ctx); err != nil || !st.SWBreak {
 				t.Fatalf("continue: %v, %v", st, err)
 			}
 			mark := len(tg.sent.String())

@@ -38,17 +38,7 @@ func TestQEMUAckModeStdio(t *testing.T) {
 	cmd := exec.Command(qemu, "-S", "-display", "none", "-nodefaults", "-monitor", "none", "-serial", "none", "-gdb", "stdio")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testenv.StartPiped(t, cmd)
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	t.Cleanup(func() {

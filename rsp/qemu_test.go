@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -182,22 +181,10 @@ func (q *qemuPeer) expectCounter(what string, want uint32) error {
 const qemuAttempts = 2
 
 func runQEMU(t *testing.T, scenario func(q *qemuPeer) error) {
-	testenv.QEMU(t)
-	testenv.NeedTool(t, "qemu-img")
-	testenv.NeedTool(t, "make")
-	testenv.NeedTool(t, "gcc")
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Second)
 	defer cancel()
-	dir := t.TempDir()
-	kernel, err := qemu.BuildKernel(ctx, filepath.Join(testenv.Root(t), "testprogs", "kernel"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	kernel, rec := testenv.KernelRecording(t, ctx, t.TempDir())
 	syms, err := readKernelSyms(kernel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := qemu.Record(ctx, filepath.Join(dir, "rec"), kernel)
 	if err != nil {
 		t.Fatal(err)
 	}

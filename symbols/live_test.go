@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // liveProc is the pie fixture running with "wait": it has printed its own
@@ -32,17 +34,7 @@ func startLive(t *testing.T) *liveProc {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, bin, "wait")
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testenv.StartPiped(t, cmd)
 	t.Cleanup(func() {
 		stdin.Close() // the program exits on EOF
 		cmd.Wait()

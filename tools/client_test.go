@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,37 +16,20 @@ import (
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
-var (
-	buildOnce sync.Once
-	binPath   string
-	buildErr  error
-)
+// server is cmd/rrmcp, built once per test binary (TestMain removes it).
+var server testenv.Shared[string]
 
 // serverBin builds cmd/rrmcp once per test binary.
 func serverBin(t testing.TB) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "rrmcp-test-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "rrmcp")
-		args := []string{"build", "-o", binPath}
+	return server.Get(t, func(dir string) (string, error) {
+		bin := filepath.Join(dir, "rrmcp")
+		var flags []string
 		if os.Getenv("RRMCP_TEST_RACE") != "" {
-			args = append(args, "-race") // race-check the server itself
+			flags = append(flags, "-race") // race-check the server itself
 		}
-		cmd := exec.Command("go", append(args, "./cmd/rrmcp")...)
-		cmd.Dir = testenv.Root(t)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = err
-			binPath = string(out)
-		}
+		return bin, testenv.GoBuild(bin, "./cmd/rrmcp", flags...)
 	})
-	if buildErr != nil {
-		t.Fatalf("build rrmcp: %v\n%s", buildErr, binPath)
-	}
-	return binPath
 }
 
 // initialize starts c and runs the MCP handshake as a client speaking the

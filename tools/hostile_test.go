@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // figures are the hostile-input numbers make test prints (TestMain).
@@ -21,7 +23,7 @@ var figures struct {
 }
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := server.Run(m)
 	figures.Lock()
 	if figures.tried > 0 {
 		// make test greps these lines out of the verbose log.
@@ -39,11 +41,7 @@ func TestMain(m *testing.M) {
 // 100 MB line whole, growing to 366 MB).
 func TestLineCap(t *testing.T) {
 	cmd := exec.Command(serverBin(t))
-	stdin, _ := cmd.StdinPipe()
-	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	stdin, stdout := testenv.StartPiped(t, cmd)
 	t.Cleanup(func() { stdin.Close(); cmd.Process.Kill(); cmd.Wait() })
 	replies := make(chan map[string]any, 8)
 	go func() {

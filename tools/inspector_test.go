@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,17 +18,7 @@ import (
 // module root (npm install @modelcontextprotocol/inspector@2.12.0).
 func inspector(t *testing.T) string {
 	t.Helper()
-	p := os.Getenv("RRMCP_INSPECTOR")
-	if p == "" {
-		p = filepath.Join(testenv.Root(t), "node_modules", ".bin", "mcp-inspector")
-	}
-	if _, err := os.Stat(p); err != nil {
-		if testenv.InCI() {
-			t.Fatalf("MCP Inspector CLI not found at %s (CI must run: npm install @modelcontextprotocol/inspector@2.12.0)", p)
-		}
-		t.Skipf("MCP Inspector CLI not found at %s (npm install @modelcontextprotocol/inspector@2.12.0, or set RRMCP_INSPECTOR)", p)
-	}
-	return p
+	return testenv.NodeCLI(t, "MCP Inspector CLI", "RRMCP_INSPECTOR", "mcp-inspector", "npm install @modelcontextprotocol/inspector@2.12.0")
 }
 
 // inspectorRunner returns run, which runs the Inspector CLI against a

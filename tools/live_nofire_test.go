@@ -2,7 +2,6 @@ package tools_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,9 +17,8 @@ func nofirePath(t *testing.T) []string {
 	t.Helper()
 	real := testenv.NeedTool(t, "gdbserver")
 	dir := t.TempDir()
-	out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "gdbserver"), "github.com/rrmcp/rrmcp/internal/faultproxy/nofire").CombinedOutput()
-	if err != nil {
-		t.Fatalf("build nofire: %v\n%s", err, out)
+	if err := testenv.GoBuild(filepath.Join(dir, "gdbserver"), "github.com/rrmcp/rrmcp/internal/faultproxy/nofire"); err != nil {
+		t.Fatal(err)
 	}
 	return []string{"PATH=" + dir + string(os.PathListSeparator) + os.Getenv("PATH"), "NOFIRE_GDBSERVER=" + real}
 }

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
@@ -208,11 +207,7 @@ func TestLiveAttachConnectRaw(t *testing.T) {
 
 	// rr_connect to a gdbserver somebody else started.
 	counter := testenv.Prog(t, "counter")
-	gs, addr, err := proc.StartGDBServer(t.Context(), counter, nil, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { gs.Stop(0) })
+	_, addr := testenv.GDBServer(t, t.Context(), counter)
 	c.ok("rr_connect", args{"address": addr, "program": counter}, "connect backend", "forward execution only")
 	c.ok("rr_breakpoint_set", args{"location": "walk"})
 	c.ok("rr_continue", nil, "walk", "counter.c")

@@ -155,17 +155,7 @@ func BenchmarkStdio(b *testing.B) {
 // line-based client: the server's own framing cost per call.
 func BenchmarkStdioRaw(b *testing.B) {
 	cmd := exec.Command(serverBin(b))
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
+	stdin, stdout := testenv.StartPiped(b, cmd)
 	b.Cleanup(func() { stdin.Close(); cmd.Wait() }) //nolint:errcheck
 	r := bufio.NewReader(stdout)
 	send := func(msg string) {

@@ -21,20 +21,9 @@ import (
 // runs again on a fresh replay, and two of them are a skip that make test
 // lists, never a pass.
 func TestQEMUReverseGotoTool(t *testing.T) {
-	testenv.QEMU(t)
-	testenv.NeedTool(t, "qemu-img")
-	testenv.NeedTool(t, "gcc")
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Second)
 	defer cancel()
-	dir := t.TempDir()
-	kernel, err := qemu.BuildKernel(ctx, filepath.Join(testenv.Root(t), "testprogs", "kernel"), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, err := qemu.Record(ctx, filepath.Join(dir, "rec"), kernel)
-	if err != nil {
-		t.Fatal(err)
-	}
+	kernel, rec := testenv.KernelRecording(t, ctx, t.TempDir())
 	src, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "kernel", "kernel.c"))
 	if err != nil {
 		t.Fatal(err)

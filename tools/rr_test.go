@@ -89,10 +89,8 @@ func TestRRDemo(t *testing.T) {
 	testenv.Prog(t, "list_corrupt")
 	dir := t.TempDir()
 	demo := filepath.Join(dir, "rrmcp-demo")
-	build := exec.Command("go", "build", "-o", demo, "./cmd/rrmcp-demo")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	if err := testenv.GoBuild(demo, "./cmd/rrmcp-demo"); err != nil {
+		t.Fatal(err)
 	}
 	out, err := exec.CommandContext(t.Context(), demo, "-server", serverBin(t), "-backend", "rr",
 		"-prog", filepath.Join(root, "testprogs", "build", "list_corrupt")).CombinedOutput()

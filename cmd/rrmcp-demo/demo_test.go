@@ -16,14 +16,11 @@ import (
 // the root cause that the program's header names.
 func TestDemoLive(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
-	root := testenv.Root(t)
 	prog := testenv.Prog(t, "list_corrupt")
 	dir := t.TempDir()
 	for _, b := range []string{"rrmcp", "rrmcp-demo"} {
-		build := exec.Command("go", "build", "-o", filepath.Join(dir, b), "./cmd/"+b)
-		build.Dir = root
-		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("build %s: %v\n%s", b, err, out)
+		if err := testenv.GoBuild(filepath.Join(dir, b), "./cmd/"+b); err != nil {
+			t.Fatal(err)
 		}
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)

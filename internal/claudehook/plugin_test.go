@@ -34,10 +34,8 @@ func TestPluginHookFires(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(plugin, "scripts", "plugin-rrmcp.sh"), launcher, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	build := exec.Command("go", "build", "-o", filepath.Join(plugin, "bin", "rrmcp"), "./cmd/rrmcp")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("build rrmcp: %v\n%s", err, out)
+	if err := testenv.GoBuild(filepath.Join(plugin, "bin", "rrmcp"), "./cmd/rrmcp"); err != nil {
+		t.Fatal(err)
 	}
 	raw, err := os.ReadFile(filepath.Join(root, "hooks", "hooks.json"))
 	if err != nil {
@@ -100,17 +98,7 @@ func TestPluginHookFires(t *testing.T) {
 // node_modules/.bin/claude (make deps installs @anthropic-ai/claude-code).
 func claudeCLI(t *testing.T) string {
 	t.Helper()
-	claude := os.Getenv("RRMCP_CLAUDE")
-	if claude == "" {
-		claude = filepath.Join(testenv.Root(t), "node_modules", ".bin", "claude")
-	}
-	if _, err := os.Stat(claude); err != nil {
-		if testenv.InCI() {
-			t.Fatalf("Claude Code CLI not found at %s (make deps installs @anthropic-ai/claude-code)", claude)
-		}
-		t.Skipf("Claude Code CLI not found at %s (make deps, or set RRMCP_CLAUDE)", claude)
-	}
-	return claude
+	return testenv.NodeCLI(t, "Claude Code CLI", "RRMCP_CLAUDE", "claude", "make deps (installs @anthropic-ai/claude-code)")
 }
 
 // TestPluginInstalls installs the plugin from this checkout the way the

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/rrmcp/rrmcp/internal/faultproxy"
-	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -48,15 +47,10 @@ func faultSession(t *testing.T, prog, fn string) (*session.Session, *session.Man
 // waited for before the connection is declared dead).
 func faultSessionBound(t *testing.T, prog, fn string, bound time.Duration) (*session.Session, *session.Manager, *faultproxy.Proxy) {
 	t.Helper()
-	testenv.NeedTool(t, "gdbserver")
 	path := testenv.Prog(t, prog)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	srv, addr, err := proc.StartGDBServer(ctx, path, nil, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Stop(0) })
+	_, addr := testenv.GDBServer(t, ctx, path)
 	px, err := faultproxy.Start(addr)
 	if err != nil {
 		t.Fatal(err)

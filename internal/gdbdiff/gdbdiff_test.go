@@ -178,21 +178,10 @@ func TestGDBDifferential(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	checkPeers(t)
-	specs, err := parseStops(filepath.Join("testdata", "stops.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	specs, progs, byProg := loadStops(t, filepath.Join("testdata", "stops.txt"))
 	known, err := parseKnown(knownPath)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var progs []string
-	byProg := map[string][]*stopSpec{}
-	for _, sp := range specs {
-		if byProg[sp.Prog] == nil {
-			progs = append(progs, sp.Prog)
-		}
-		byProg[sp.Prog] = append(byProg[sp.Prog], sp)
 	}
 	if len(specs) < 50 {
 		t.Errorf("stops.txt has %d stops; issue 3 asks for at least 50", len(specs))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // stopKind is what makes a stop.
@@ -35,6 +36,25 @@ type stopSpec struct {
 }
 
 func (s *stopSpec) String() string { return s.Prog + "/" + s.ID }
+
+// loadStops reads the stops table at path (the test fails on an error) and
+// groups its stops by program: progs in the order of each program's first
+// stop, byProg its stops in table order.
+func loadStops(t *testing.T, path string) (specs []*stopSpec, progs []string, byProg map[string][]*stopSpec) {
+	t.Helper()
+	specs, err := parseStops(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byProg = map[string][]*stopSpec{}
+	for _, sp := range specs {
+		if byProg[sp.Prog] == nil {
+			progs = append(progs, sp.Prog)
+		}
+		byProg[sp.Prog] = append(byProg[sp.Prog], sp)
+	}
+	return specs, progs, byProg
+}
 
 // parseStops reads a stops table.
 func parseStops(path string) ([]*stopSpec, error) {

@@ -5,10 +5,8 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -17,69 +15,26 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/relay"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 )
 
-var shapes struct {
-	once sync.Once
-	dir  string
-	exe  string
-	err  error
-}
+var shapes testenv.Shared[string]
 
 // buildShapes compiles testdata/shapes.cc once per test binary.
 func buildShapes(t *testing.T) string {
 	t.Helper()
 	testenv.NeedTool(t, "g++")
-	shapes.once.Do(func() {
-		shapes.dir, shapes.err = os.MkdirTemp("", "gdbmi-test-")
-		if shapes.err != nil {
-			return
-		}
-		shapes.exe = filepath.Join(shapes.dir, "shapes")
-		src := filepath.Join(testenv.Root(t), "internal", "gdbmi", "testdata", "shapes.cc")
-		out, err := exec.Command("g++", "-g", "-O0", "-no-pie", "-fno-omit-frame-pointer", "-o", shapes.exe, src).CombinedOutput()
-		if err != nil {
-			shapes.err = fmt.Errorf("g++: %v\n%s", err, out)
-		}
+	src := filepath.Join(testenv.Root(t), "internal", "gdbmi", "testdata", "shapes.cc")
+	return shapes.Get(t, func(dir string) (string, error) {
+		exe := filepath.Join(dir, "shapes")
+		return exe, testenv.CompileDebug("g++", src, exe)
 	})
-	if shapes.err != nil {
-		t.Fatal(shapes.err)
-	}
-	return shapes.exe
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if shapes.dir != "" {
-		os.RemoveAll(shapes.dir)
-	}
-	os.Exit(code)
-}
-
-func symbolAddr(t *testing.T, exe, name string) uint64 {
-	t.Helper()
-	f, err := elf.Open(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range syms {
-		if strings.HasPrefix(s.Name, name) && s.Value != 0 {
-			return s.Value
-		}
-	}
-	t.Fatalf("no symbol %s in %s", name, exe)
-	return 0
-}
+func TestMain(m *testing.M) { os.Exit(shapes.Run(m)) }
 
 // target is a gdbserver-run program driven by an rsp.Client, with the
 // session-style lock that orders the test's and the relay's use of it.
@@ -117,12 +72,7 @@ func (tg *target) regs(t *testing.T, ctx context.Context) string {
 
 func startTarget(t *testing.T, ctx context.Context, exe string) *target {
 	t.Helper()
-	testenv.NeedTool(t, "gdbserver")
-	srv, addr, err := proc.StartGDBServer(ctx, exe, nil, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Stop(0) })
+	_, addr := testenv.GDBServer(t, ctx, exe)
 	c, err := rsp.Dial(ctx, addr, rsp.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +118,7 @@ func TestEvaluateThroughRelay(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	tg := startTarget(t, ctx, exe)
-	stopHere := symbolAddr(t, exe, "_Z9stop_herePK5Shape")
+	stopHere := testenv.Symbol(t, exe, "_Z9stop_herePK5Shape")
 	tg.runTo(t, ctx, stopHere)
 	before := tg.regs(t, ctx)
 
@@ -350,15 +300,10 @@ func childrenNamed(t *testing.T, name string) []int {
 // benchmarks' GDB side): break, continue, finish.
 func TestLaunchRunStop(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
-	testenv.NeedTool(t, "gdbserver")
 	exe := buildShapes(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	srv, addr, err := proc.StartGDBServer(ctx, exe, nil, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop(0)
+	_, addr := testenv.GDBServer(t, ctx, exe)
 	g, err := Config{}.Launch(ctx, exe)
 	if err != nil {
 		t.Fatal(err)
@@ -417,7 +362,7 @@ func TestEvaluateThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	bias := av[symbols.AT_ENTRY] - entry
-	bump := bias + symbolAddr(t, exe, "bump")
+	bump := bias + testenv.Symbol(t, exe, "bump")
 	tg.runTo(t, ctx, bump)
 
 	tg.mu.Lock()

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -35,49 +34,21 @@ func TestParseVersion(t *testing.T) {
 	}
 }
 
-// record builds the kernel and records it once per test binary.
-var recordOnce struct {
-	sync.Once
-	dir string
-	rec *qemu.Recording
-	err error
-}
+// recorded is the test kernel's recording, made once per test binary.
+var recorded testenv.Shared[*qemu.Recording]
 
 func recording(t *testing.T) *qemu.Recording {
 	t.Helper()
-	testenv.QEMU(t)
-	testenv.NeedTool(t, "qemu-img")
-	testenv.NeedTool(t, "gcc")
-	root := testenv.Root(t)
-	recordOnce.Do(func() {
+	testenv.NeedKernelRecording(t)
+	return recorded.Get(t, func(dir string) (*qemu.Recording, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		dir, err := os.MkdirTemp("", "rrmcp-qemu-test-")
-		if err != nil {
-			recordOnce.err = err
-			return
-		}
-		recordOnce.dir = dir
-		kernel, err := qemu.BuildKernel(ctx, filepath.Join(root, "testprogs", "kernel"), dir)
-		if err != nil {
-			recordOnce.err = err
-			return
-		}
-		recordOnce.rec, recordOnce.err = qemu.Record(ctx, filepath.Join(dir, "rec"), kernel)
+		_, rec, err := testenv.RecordKernel(ctx, dir)
+		return rec, err
 	})
-	if recordOnce.err != nil {
-		t.Fatal(recordOnce.err)
-	}
-	return recordOnce.rec
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if recordOnce.dir != "" {
-		os.RemoveAll(recordOnce.dir)
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(recorded.Run(m)) }
 
 func TestRecord(t *testing.T) {
 	rec := recording(t)

@@ -2,7 +2,6 @@ package relay
 
 import (
 	"context"
-	"debug/elf"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -20,31 +18,10 @@ func buildChain(t *testing.T) string {
 	testenv.NeedTool(t, "gcc")
 	exe := filepath.Join(t.TempDir(), "chain")
 	src := filepath.Join(testenv.Root(t), "internal", "relay", "testdata", "chain.c")
-	out, err := exec.Command("gcc", "-g", "-O0", "-no-pie", "-fno-omit-frame-pointer", "-o", exe, src).CombinedOutput()
-	if err != nil {
-		t.Fatalf("gcc: %v\n%s", err, out)
+	if err := testenv.CompileDebug("gcc", src, exe); err != nil {
+		t.Fatal(err)
 	}
 	return exe
-}
-
-func symbolAddr(t *testing.T, exe, name string) uint64 {
-	t.Helper()
-	f, err := elf.Open(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range syms {
-		if s.Name == name {
-			return s.Value
-		}
-	}
-	t.Fatalf("no symbol %s in %s", name, exe)
-	return 0
 }
 
 // TestRelayWithGDB drives real GDB through the relay against a real
@@ -54,23 +31,18 @@ func symbolAddr(t *testing.T, exe, name string) uint64 {
 // its unmodified locals give).
 func TestRelayWithGDB(t *testing.T) {
 	gdb := testenv.NeedTool(t, "gdb")
-	testenv.NeedTool(t, "gdbserver")
 	exe := buildChain(t)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 
-	srv, addr, err := proc.StartGDBServer(ctx, exe, nil, "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Stop(0)
+	_, addr := testenv.GDBServer(t, ctx, exe)
 	c, err := rsp.Dial(ctx, addr, rsp.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
 	var mu sync.Mutex // stands in for the session's lock on the client
-	bp := symbolAddr(t, exe, "stop_here")
+	bp := testenv.Symbol(t, exe, "stop_here")
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, bp, 1); err != nil {
 		t.Fatal(err)
 	}
