@@ -118,7 +118,7 @@ func TestEvaluateThroughRelay(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
 	tg := startTarget(t, ctx, exe)
-	stopHere := testenv.Symbol(t, exe, "_Z9stop_herePK5Shape")
+	stopHere := testenv.Symbol(t, exe, "_Z9stop_herePK5Shape").Value
 	tg.runTo(t, ctx, stopHere)
 	before := tg.regs(t, ctx)
 
@@ -362,7 +362,7 @@ func TestEvaluateThreads(t *testing.T) {
 		t.Fatal(err)
 	}
 	bias := av[symbols.AT_ENTRY] - entry
-	bump := bias + testenv.Symbol(t, exe, "bump")
+	bump := bias + testenv.Symbol(t, exe, "bump").Value
 	tg.runTo(t, ctx, bump)
 
 	tg.mu.Lock()

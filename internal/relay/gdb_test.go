@@ -42,7 +42,7 @@ func TestRelayWithGDB(t *testing.T) {
 	}
 	defer c.Close()
 	var mu sync.Mutex // stands in for the session's lock on the client
-	bp := testenv.Symbol(t, exe, "stop_here")
+	bp := testenv.Symbol(t, exe, "stop_here").Value
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, bp, 1); err != nil {
 		t.Fatal(err)
 	}

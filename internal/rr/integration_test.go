@@ -69,7 +69,9 @@ func TestRRReverseWatchpoint(t *testing.T) {
 		t.Fatalf("rr handshake: noack %v features %v", c.NoAckMode(), c.Features())
 	}
 
-	hitsAddr, hitLo, hitHi := symbols(t, prog)
+	hitsAddr := testenv.Symbol(t, prog, "hits").Value
+	hit := testenv.Symbol(t, prog, "hit")
+	hitLo, hitHi := hit.Value, hit.Value+hit.Size
 	base := loadBias(ctx, t, c, prog)
 	hitsAddr, hitLo, hitHi = hitsAddr+base, hitLo+base, hitHi+base
 
@@ -124,30 +126,6 @@ func TestRRReverseWatchpoint(t *testing.T) {
 	}
 }
 
-// symbols returns the link-time addresses of `hits` and of hit().
-func symbols(t *testing.T, prog string) (hits, hitLo, hitHi uint64) {
-	f, err := elf.Open(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	syms, err := f.Symbols()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range syms {
-		switch s.Name {
-		case "hits":
-			hits = s.Value
-		case "hit":
-			hitLo, hitHi = s.Value, s.Value+s.Size
-		}
-	}
-	if hits == 0 || hitLo == 0 {
-		t.Fatalf("%s has no hits/hit symbols", prog)
-	}
-	return hits, hitLo, hitHi
-}
 
 // loadBias is where the (PIE) program was loaded: AT_ENTRY minus the ELF entry.
 func loadBias(ctx context.Context, t *testing.T, c *rsp.Client, prog string) uint64 {

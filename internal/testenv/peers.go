@@ -28,10 +28,10 @@ func GDBServer(t testing.TB, ctx context.Context, prog string, args ...string) (
 	return srv, addr
 }
 
-// Symbol returns the link-time address of the ELF symbol called exactly
-// name in exe; the test fails when exe cannot be read or has no such
-// symbol.
-func Symbol(t testing.TB, exe, name string) uint64 {
+// Symbol returns the ELF symbol called exactly name in exe (Value is its
+// link-time address); the test fails when exe cannot be read or has no
+// such symbol.
+func Symbol(t testing.TB, exe, name string) elf.Symbol {
 	t.Helper()
 	f, err := elf.Open(exe)
 	if err != nil {
@@ -44,11 +44,11 @@ func Symbol(t testing.TB, exe, name string) uint64 {
 	}
 	for _, s := range syms {
 		if s.Name == name {
-			return s.Value
+			return s
 		}
 	}
 	t.Fatalf("testenv: no symbol %s in %s", name, exe)
-	return 0
+	return elf.Symbol{}
 }
 
 // CompileDebug compiles the C or C++ source src with compiler (gcc or g++)
