@@ -126,7 +126,6 @@ func TestRRReverseWatchpoint(t *testing.T) {
 	}
 }
 
-
 // loadBias is where the (PIE) program was loaded: AT_ENTRY minus the ELF entry.
 func loadBias(ctx context.Context, t *testing.T, c *rsp.Client, prog string) uint64 {
 	f, err := elf.Open(prog)
