@@ -16,7 +16,7 @@ type Lang uint8
 const (
 	LangC Lang = iota
 	LangCPlusPlus
-	LangGo // types print without C's "struct "; strings and slices as Go prints them (pretty_go.go)
+	LangGo // types print without C's "struct "; strings and slices as Go prints them (package dwarf/format)
 )
 
 // Type is a C or C++ type read from DWARF. The concrete types are
@@ -290,7 +290,7 @@ type StructMember struct {
 	Static *StaticMember
 }
 
-// Members returns fields and static Members in declaration order, as GDB
+// Members returns fields and static members in declaration order, as GDB
 // prints them.
 func (t *StructType) Members() []StructMember {
 	out := make([]StructMember, 0, len(t.Fields)+len(t.Statics))
@@ -439,6 +439,7 @@ type FuncType struct {
 func (t *FuncType) String() string { return TypeString(t) }
 func (t *FuncType) Size() int64    { return 1 }
 
+// SizeOf is t.Size(), and -1 for a nil type.
 func SizeOf(t Type) int64 {
 	if t == nil {
 		return -1

@@ -83,9 +83,10 @@ type ValueEnv struct {
 	// program (nil or ok false: unknown). Go's type names use it to find
 	// the type descriptors' block (runtime.types).
 	SymbolAddr func(name string) (addr uint64, ok bool)
-	// Limits; zero means GDB's defaults.
+	// Print settings, read by package dwarf/format; zero means GDB's
+	// defaults.
 	MaxElements int // "print elements": 200
-	MaxDepth    int // nesting depth of Structured children: 4
+	MaxDepth    int // nesting depth of format.Structured children: 4
 	// Repeats is the "repeat count threshold" (10).
 	Repeats int
 	// Raw disables the libstdc++ pretty printers (GDB's print/r).
@@ -129,6 +130,8 @@ func (env *ValueEnv) Read(addr uint64, n int) ([]byte, error) {
 	return b, nil
 }
 
+// ReadUint reads an n-byte little-endian unsigned integer at runtime
+// address addr.
 func (env *ValueEnv) ReadUint(addr uint64, n int) (uint64, error) {
 	b, err := env.Read(addr, n)
 	if err != nil {
@@ -137,6 +140,7 @@ func (env *ValueEnv) ReadUint(addr uint64, n int) (uint64, error) {
 	return DecodeUint(b), nil
 }
 
+// DecodeUint decodes up to 8 little-endian bytes as an unsigned integer.
 func DecodeUint(b []byte) uint64 {
 	var buf [8]byte
 	copy(buf[:], b)
@@ -189,6 +193,8 @@ func (env *ValueEnv) locBytes(l Location, n int) ([]byte, error) {
 	return l.Read(context.Background(), mem, n) // env.Mem is bound to its call's context
 }
 
+// IsSignedType reports whether t (through typedefs and qualifiers) is a
+// signed integer or signed enum type.
 func IsSignedType(t Type) bool {
 	switch u := Resolve(t).(type) {
 	case *BaseType:
@@ -446,6 +452,8 @@ func (env *ValueEnv) Int(o Object) (int64, error) {
 	return DecodeInt(b, IsSignedType(o.Type)), nil
 }
 
+// DecodeInt decodes up to 8 little-endian bytes as an integer,
+// sign-extended when signed.
 func DecodeInt(b []byte, signed bool) int64 {
 	if len(b) > 8 {
 		b = b[:8]
@@ -457,7 +465,9 @@ func DecodeInt(b []byte, signed bool) int64 {
 	return int64(v)
 }
 
-// Float reads a floating-point object (4, 8, or x87 10/16-byte).
+// DecodeFloat decodes a floating-point value of 4, 8, or x87 10/12/16
+// bytes; x87 values also come as a *big.Float (nil otherwise). ok is
+// false for other sizes.
 func DecodeFloat(b []byte) (float64, *big.Float, bool) {
 	switch len(b) {
 	case 4:
@@ -504,7 +514,7 @@ func (env *ValueEnv) PointerSize() uint64 {
 	return 8
 }
 
-// Member finds a data Member by name in o's type or its bases.
+// Member finds a data member by name in o's type or its bases.
 func (env *ValueEnv) Member(o Object, name string) (Object, error) {
 	st, ok := Resolve(o.Type).(*StructType)
 	if !ok {
