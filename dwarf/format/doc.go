@@ -11,7 +11,6 @@
 //
 //	o, _ := eval.EvalExpr(ctx, sc, "g_map")
 //	s := format.Text(sc.Values(), o)                 // what GDB prints after "$1 = "
-//	m := format.MemberText(sc.Values(), o)           // as a member of an aggregate
 //	v := format.Structured(sc.Values(), "g_map", o)  // JSON-ready, with children
 //
 // Unless ValueEnv.Raw is set, the printers of libstdc++ (std::string,

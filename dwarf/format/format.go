@@ -18,14 +18,12 @@ type printer struct{ *dwarf.ValueEnv }
 // address ("(int &) @0x...: 5").
 func Text(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{env}).text(o) }
 
-// MemberText prints o as GDB prints it inside an aggregate (pointers
-// without the type prefix).
-func MemberText(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{env}).memberText(o) }
-
 func (env *printer) text(o dwarf.Object) string {
 	return env.format(o, true, 0, nil)
 }
 
+// memberText prints o as GDB prints it inside an aggregate (pointers
+// without the type prefix).
 func (env *printer) memberText(o dwarf.Object) string {
 	return env.format(o, false, 0, nil)
 }
