@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	corefile "github.com/rrmcp/rrmcp/internal/coredump"
 	"github.com/rrmcp/rrmcp/internal/testenv"
@@ -301,4 +302,30 @@ func openWithDebugFile(path string) (*Image, error) {
 		}
 	}
 	return LoadSplit(f, nil)
+}
+
+func needTools(t *testing.T, tools ...string) {
+	t.Helper()
+	for _, tool := range tools {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s not installed: %v", tool, err)
+			}
+			t.Skipf("%s not installed: %v", tool, err)
+		}
+	}
+}
+
+// compile builds testdata/values/src with cc into dir.
+func compile(t *testing.T, cc, src string, extra ...string) string {
+	t.Helper()
+	needTools(t, cc)
+	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), filepath.Ext(src)))
+	args := append([]string{"-O0", "-g", "-o", out, filepath.Join("testdata", "values", src)}, extra...)
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	if b, err := exec.CommandContext(ctx, cc, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", cc, args, err, b)
+	}
+	return out
 }

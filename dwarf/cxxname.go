@@ -33,7 +33,7 @@ func canonArgs(b *strings.Builder, s string) {
 			return
 		}
 		b.WriteByte('<')
-		args := splitTopLevel(s[i+1 : end])
+		args := SplitTopLevel(s[i+1 : end])
 		for j, a := range args {
 			if j > 0 {
 				b.WriteString(", ")
@@ -80,8 +80,8 @@ func matchAngle(s string, i int) int {
 	return -1
 }
 
-// splitTopLevel splits a template argument list at top-level commas.
-func splitTopLevel(s string) []string {
+// SplitTopLevel splits a template argument list at top-level commas.
+func SplitTopLevel(s string) []string {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -163,4 +163,13 @@ func canonBuiltins(a string) string {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// TemplateBase returns the name of a class template instance without its
+// arguments: "std::vector" for "std::vector<int, std::allocator<int> >".
+func TemplateBase(name string) string {
+	if i := strings.IndexByte(name, '<'); i >= 0 {
+		return name[:i]
+	}
+	return name
 }

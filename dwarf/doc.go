@@ -1,10 +1,23 @@
 // Package dwarf reads the debug information of C and C++ programs on
 // x86-64 Linux: line tables, functions with qualified C++ names, inlined
-// call chains, call-frame information for unwinding, and the locations of
-// variables. The type model, value formatting and the C/C++ expression
-// evaluator live in the same package (types*.go, value*.go, format*.go,
-// pretty*.go, expr*.go); the expression syntax is package cexpr, and
-// [FrameScope] is the one scope every evaluation of the server runs in.
+// call chains, call-frame information for unwinding, the locations of
+// variables, and the type model (types*.go: C/C++ types with GDB's
+// ptype/whatis spelling).
+//
+// It also holds the typed view of target data that everything above it
+// shares: an [Object] is a type plus where its bytes are, a [ValueEnv]
+// reads objects (bytes, members, elements, pointees, C strings), and a
+// [FrameScope] turns a frame's variables, registers and types into
+// Objects; it is the one scope every evaluation of the server runs in.
+// The packages built on it:
+//
+//   - [github.com/rrmcp/rrmcp/dwarf/cexpr] parses C/C++ expressions;
+//   - [github.com/rrmcp/rrmcp/dwarf/eval] evaluates them in a scope
+//     (eval.EvalExpr(ctx, frameScope, "p->x"));
+//   - [github.com/rrmcp/rrmcp/dwarf/format] prints Objects as GDB does,
+//     with the libstdc++ and Go pretty printers.
+//
+// This package imports none of them.
 //
 // It is built on Go's debug/elf and debug/dwarf (imported as stddwarf) and
 // on delve's pkg/dwarf readers where they work: frame for .eh_frame and
@@ -53,6 +66,9 @@
 //		v, _ := f.Scope().Lookup("x")              // block, function, CU statics, globals
 //		b, _ := v.Location.Read(mem, size)         // bytes of the value (size from the type)
 //		e, _ := f.EntryValue(v)                    // GDB's x@entry, from call-site info
+//		sc := dwarf.NewFrameScope(ctx, f, dwarf.ScopeOptions{Target: t, Types: types})
+//		o, _ := sc.Local(ctx, "x")                 // x as a typed Object
+//		n, _ := sc.Values().Int(o)                 // (package format prints it, eval evaluates in sc)
 //	}
 //
 // Other entry points: [LoadFrom] reuses DWARF that package symbols has

@@ -1,12 +1,16 @@
-package dwarf
+package dwarf_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+)
 
 // TestEdgeCXXLikeGDB covers multiple inheritance (pointer adjustment in
 // casts), pointers and references to bases, classes holding library
 // types, nested namespaces and constant static members.
 func TestEdgeCXXLikeGDB(t *testing.T) {
-	bin := compile(t, "g++", "edge.cpp")
+	bin := dwarf.Compile(t, "g++", "edge.cpp")
 	exprs := []string{"g_c", "g_bp", "*g_bp", "g_ap", "*g_ap", "g_br", "(C *)g_bp", "*(C *)g_bp", "((C *)g_bp)->c",
 		"(B *)&g_c", "(A *)&g_c", "g_person", "g_person.name", "g_person.tags", "g_person.scores", "g_person.friend_",
 		"*g_person.friend_", "g_person.friend_->name", "g_pv", "*g_pv", "(*g_pv)[1]", "g_pv->size()", "ns::inner::depth",
@@ -14,5 +18,5 @@ func TestEdgeCXXLikeGDB(t *testing.T) {
 		"sizeof(ns::inner::T)", "g_c.a + g_c.b + g_c.c", "g_bp->b", "*(std::string *)&g_fs1",
 		"*(std::string *)&g_fs2", "*(std::string *)&g_fs3"}
 	s := stopInGDB(t, bin, stopAtHere, exprs)
-	checkEval(t, s, LangCPlusPlus, exprs)
+	checkEval(t, s, dwarf.LangCPlusPlus, exprs)
 }

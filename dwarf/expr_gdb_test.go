@@ -1,4 +1,4 @@
-package dwarf
+package dwarf_test
 
 import (
 	"context"
@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/eval"
+	"github.com/rrmcp/rrmcp/dwarf/format"
+
 	stddwarf "debug/dwarf"
 )
 
@@ -15,18 +19,18 @@ import (
 // DWARF, locals of main at the addresses GDB reported.
 type coreScope struct {
 	s    *gdbStop
-	lang Lang
+	lang dwarf.Lang
 }
 
-func (c *coreScope) Values() *ValueEnv { return c.s.env }
-func (c *coreScope) Lang() Lang        { return c.lang }
-func (c *coreScope) Local(_ context.Context, name string) (Object, error) {
+func (c *coreScope) Values() *dwarf.ValueEnv { return c.s.env }
+func (c *coreScope) Lang() dwarf.Lang        { return c.lang }
+func (c *coreScope) Local(_ context.Context, name string) (dwarf.Object, error) {
 	if _, ok := c.s.printed["(unsigned long)&"+name]; !ok {
-		return Object{}, fmt.Errorf("local %s: %w", name, ErrNotFound)
+		return dwarf.Object{}, fmt.Errorf("local %s: %w", name, dwarf.ErrNotFound)
 	}
 	return c.s.localVar(name)
 }
-func (c *coreScope) Global(_ context.Context, name string) (Object, error) {
+func (c *coreScope) Global(_ context.Context, name string) (dwarf.Object, error) {
 	if o, err := c.s.globalVar(name); err == nil {
 		return o, nil
 	}
@@ -34,7 +38,7 @@ func (c *coreScope) Global(_ context.Context, name string) (Object, error) {
 	for {
 		e, err := r.Next()
 		if err != nil || e == nil {
-			return Object{}, fmt.Errorf("global %s: %w", name, ErrNotFound)
+			return dwarf.Object{}, fmt.Errorf("global %s: %w", name, dwarf.ErrNotFound)
 		}
 		if e.Tag != stddwarf.TagSubprogram {
 			continue
@@ -46,15 +50,15 @@ func (c *coreScope) Global(_ context.Context, name string) (Object, error) {
 		}
 		ft, err := c.s.types.FuncTypeOf(e.Offset)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
-		return MemObject(ft, lo+c.s.bias), nil
+		return dwarf.MemObject(ft, lo+c.s.bias), nil
 	}
 }
-func (c *coreScope) Register(name string) (Object, error) {
-	return Object{}, fmt.Errorf("register %s in a core test: %w", name, ErrNotFound)
+func (c *coreScope) Register(name string) (dwarf.Object, error) {
+	return dwarf.Object{}, fmt.Errorf("register %s in a core test: %w", name, dwarf.ErrNotFound)
 }
-func (c *coreScope) LookupType(name string) (Type, error) { return c.s.types.LookupType(name) }
+func (c *coreScope) LookupType(name string) (dwarf.Type, error) { return c.s.types.LookupType(name) }
 
 // evalRouted are expressions GDB evaluates and we deliberately do not:
 // they must fail with ErrUnsupportedExpr (the MCP layer asks GDB).
@@ -72,7 +76,7 @@ var evalKnownDiff = map[string]string{
 	"(VLeft)g_diamond": "sliced virtual base",
 }
 
-func checkEval(t *testing.T, s *gdbStop, lang Lang, exprs []string) {
+func checkEval(t *testing.T, s *gdbStop, lang dwarf.Lang, exprs []string) {
 	t.Helper()
 	sc := &coreScope{s, lang}
 	agree := 0
@@ -83,9 +87,9 @@ func checkEval(t *testing.T, s *gdbStop, lang Lang, exprs []string) {
 			expr, letter = src[3:], src[1]
 		}
 		s.env.Letter = letter
-		o, err := EvalExpr(context.Background(), sc, expr)
+		o, err := eval.EvalExpr(context.Background(), sc, expr)
 		if evalRouted[src] {
-			if !errors.Is(err, ErrUnsupportedExpr) {
+			if !errors.Is(err, eval.ErrUnsupportedExpr) {
 				t.Errorf("print %s: want ErrUnsupportedExpr, got %v", src, err)
 			}
 			continue
@@ -96,7 +100,7 @@ func checkEval(t *testing.T, s *gdbStop, lang Lang, exprs []string) {
 		}
 		if strings.HasPrefix(want, "ERROR") {
 			if err == nil {
-				t.Errorf("print %s: gdb failed (%s) but we printed %s", src, want, s.env.Format(o))
+				t.Errorf("print %s: gdb failed (%s) but we printed %s", src, want, format.Text(s.env, o))
 			} else {
 				agree++
 			}
@@ -106,7 +110,7 @@ func checkEval(t *testing.T, s *gdbStop, lang Lang, exprs []string) {
 			t.Errorf("print %s: %v (gdb: %s)", src, err, want)
 			continue
 		}
-		got := s.env.Format(o)
+		got := format.Text(s.env, o)
 		s.env.Letter = 0
 		if got != want {
 			t.Errorf("print %s:\n got: %s\nwant: %s", src, got, want)
@@ -183,28 +187,28 @@ var frameKnownDiff = map[string]string{}
 // evaluates exprs in frame 0 of the stop through FrameScope.
 func checkFrameScope(t *testing.T, s *gdbStop, exprs []string) {
 	t.Helper()
-	img, err := Open(s.bin)
+	img, err := dwarf.Open(s.bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer img.Close()
-	c := openCore(t, s.core)
-	tgt := c.target(t)
-	bt, err := img.Unwind(t.Context(), tgt, c.regs, 0, UnwindOptions{})
+	c := dwarf.OpenCore(t, s.core)
+	tgt := c.Target(t)
+	bt, err := img.Unwind(t.Context(), tgt, c.Regs(), 0, dwarf.UnwindOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(bt.Frames) < 1 {
 		t.Fatalf("backtrace has %d frames", len(bt.Frames))
 	}
-	sc := NewFrameScope(t.Context(), bt.Frames[0], imageOptions(img, tgt))
+	sc := dwarf.NewFrameScope(t.Context(), bt.Frames[0], imageOptions(img, tgt))
 	agree := 0
 	for _, src := range exprs {
 		want := s.printed[src]
 		got := ""
-		o, err := EvalExpr(t.Context(), sc, src)
+		o, err := eval.EvalExpr(t.Context(), sc, src)
 		if err == nil {
-			got = sc.Values().Format(o)
+			got = format.Text(sc.Values(), o)
 		}
 		switch {
 		case err != nil && strings.HasPrefix(want, "ERROR"):
@@ -235,7 +239,7 @@ func checkMethodScope(t *testing.T, bin string) {
 // TestOptimizedLikeGDB prints globals and main's variables of an -O2
 // build (where GDB shows <optimized out> for some locals).
 func TestOptimizedLikeGDB(t *testing.T) {
-	bin := compile(t, "gcc", "cvals.c", "-O2")
+	bin := dwarf.Compile(t, "gcc", "cvals.c", "-O2")
 	exprs := append(append([]string{}, cExprs...), cFrameExprs...)
 	s := stopInGDB(t, bin, stopAtHere, exprs)
 	t.Run("format", func(t *testing.T) { checkPrinted(t, s, cExprs, false) })
@@ -245,17 +249,17 @@ func TestOptimizedLikeGDB(t *testing.T) {
 // checkImageScope evaluates global expressions without a frame.
 func checkImageScope(t *testing.T, s *gdbStop, exprs []string) {
 	t.Helper()
-	img, err := Open(s.bin)
+	img, err := dwarf.Open(s.bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer img.Close()
-	c := openCore(t, s.core)
-	sc := NewFrameScope(t.Context(), &Frame{Image: img, Bias: s.bias}, imageOptions(img, c.target(t)))
+	c := dwarf.OpenCore(t, s.core)
+	sc := dwarf.NewFrameScope(t.Context(), &dwarf.Frame{Image: img, Bias: s.bias}, imageOptions(img, c.Target(t)))
 	agree := 0
 	for _, src := range exprs {
 		want := s.printed[src]
-		v, err := sc.evaluate(t, src)
+		v, err := evaluate(t, sc, src)
 		if err != nil {
 			t.Errorf("print %s: %v (gdb: %s)", src, err, want)
 			continue
@@ -270,45 +274,45 @@ func checkImageScope(t *testing.T, s *gdbStop, exprs []string) {
 }
 
 // imageOptions reads memory through t, with one TypeReader per image.
-func imageOptions(img *Image, t *Target) ScopeOptions {
-	trs := map[*Image]*TypeReader{img: NewTypeReader(img.DWARF())}
-	return ScopeOptions{Target: t, Types: func(i *Image) *TypeReader {
+func imageOptions(img *dwarf.Image, t *dwarf.Target) dwarf.ScopeOptions {
+	trs := map[*dwarf.Image]*dwarf.TypeReader{img: dwarf.NewTypeReader(img.DWARF())}
+	return dwarf.ScopeOptions{Target: t, Types: func(i *dwarf.Image) *dwarf.TypeReader {
 		if trs[i] == nil && i.DWARF() != nil {
-			trs[i] = NewTypeReader(i.DWARF())
+			trs[i] = dwarf.NewTypeReader(i.DWARF())
 		}
 		return trs[i]
 	}}
 }
 
-func (s *FrameScope) evaluate(t *testing.T, src string) (string, error) {
-	o, err := EvalExpr(t.Context(), s, src)
+func evaluate(t *testing.T, s *dwarf.FrameScope, src string) (string, error) {
+	o, err := eval.EvalExpr(t.Context(), s, src)
 	if err != nil {
 		return "", err
 	}
-	return s.Values().Format(o), nil
+	return format.Text(s.Values(), o), nil
 }
 
 // TestVLALikeGDB prints C99 variable-length arrays (bounds evaluated in
 // the frame) and a flexible array member.
 func TestVLALikeGDB(t *testing.T) {
-	bin := compile(t, "gcc", "vla.c")
+	bin := dwarf.Compile(t, "gcc", "vla.c")
 	exprs := []string{"vla", "m2", "sizeof(vla)", "vla[1]", "*gf", "gf->data", "m2[1]", "sizeof(m2)", "n", "vla[n-1]"}
 	s := stopInGDB(t, bin, stopAtHere, exprs)
 	checkFrameScope(t, s, exprs)
 	types := map[string]string{"vla": "int [4]", "m2": "int [2][4]"}
-	img, err := Open(s.bin)
+	img, err := dwarf.Open(s.bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer img.Close()
-	c := openCore(t, s.core)
-	bt, err := img.Unwind(t.Context(), c.target(t), c.regs, 0, UnwindOptions{})
+	c := dwarf.OpenCore(t, s.core)
+	bt, err := img.Unwind(t.Context(), c.Target(t), c.Regs(), 0, dwarf.UnwindOptions{})
 	if err != nil || len(bt.Frames) == 0 {
 		t.Fatalf("unwind: %v", err)
 	}
-	sc := NewFrameScope(t.Context(), bt.Frames[0], imageOptions(img, c.target(t)))
+	sc := dwarf.NewFrameScope(t.Context(), bt.Frames[0], imageOptions(img, c.Target(t)))
 	for src, want := range types {
-		o, err := EvalExpr(t.Context(), sc, src)
+		o, err := eval.EvalExpr(t.Context(), sc, src)
 		if err != nil {
 			t.Errorf("%s: %v", src, err)
 			continue
@@ -322,7 +326,7 @@ func TestVLALikeGDB(t *testing.T) {
 // TestDWARF4LikeGDB repeats the C comparisons on a -gdwarf-4 build
 // (bitfields as DW_AT_bit_offset, other forms).
 func TestDWARF4LikeGDB(t *testing.T) {
-	bin := compile(t, "gcc", "cvals.c", "-gdwarf-4")
+	bin := dwarf.Compile(t, "gcc", "cvals.c", "-gdwarf-4")
 	exprs := append(append([]string{}, cExprs...), cFrameExprs...)
 	s := stopInGDB(t, bin, stopAtHere, exprs)
 	t.Run("format", func(t *testing.T) { checkPrinted(t, s, cExprs, false) })
@@ -333,18 +337,18 @@ func TestDWARF4LikeGDB(t *testing.T) {
 // TestTypeUnitsUnsupported: types in DWARF 4 type units (ref_sig8) are
 // reported as unsupported, not mistaken for void.
 func TestTypeUnitsUnsupported(t *testing.T) {
-	bin := compile(t, "gcc", "cvals.c", "-gdwarf-4", "-fdebug-types-section")
-	img, err := Open(bin)
+	bin := dwarf.Compile(t, "gcc", "cvals.c", "-gdwarf-4", "-fdebug-types-section")
+	img, err := dwarf.Open(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer img.Close()
-	sc := NewFrameScope(t.Context(), &Frame{Image: img}, imageOptions(img, nil))
-	_, err = EvalExpr(t.Context(), sc, "sizeof(n1)")
+	sc := dwarf.NewFrameScope(t.Context(), &dwarf.Frame{Image: img}, imageOptions(img, nil))
+	_, err = eval.EvalExpr(t.Context(), sc, "sizeof(n1)")
 	if err == nil {
 		t.Skip("this gcc put no types in type units")
 	}
-	if !errors.Is(err, ErrUnsupported) && !errors.Is(err, ErrNotFound) {
+	if !errors.Is(err, dwarf.ErrUnsupported) && !errors.Is(err, dwarf.ErrNotFound) {
 		t.Errorf("sizeof(n1) with type units: %v, want ErrUnsupported", err)
 	}
 }
@@ -370,14 +374,14 @@ var cxxNativeOnly = map[string]*regexp.Regexp{
 }
 
 func checkNativeOnly(t *testing.T, s *gdbStop) {
-	sc := &coreScope{s, LangCPlusPlus}
+	sc := &coreScope{s, dwarf.LangCPlusPlus}
 	for src, want := range cxxNativeOnly {
-		o, err := EvalExpr(t.Context(), sc, src)
+		o, err := eval.EvalExpr(t.Context(), sc, src)
 		if err != nil {
 			t.Errorf("%s: %v", src, err)
 			continue
 		}
-		if got := s.env.Format(o); !want.MatchString(got) {
+		if got := format.Text(s.env, o); !want.MatchString(got) {
 			t.Errorf("%s = %s, want %v", src, got, want)
 		}
 	}

@@ -662,7 +662,7 @@ func (m *exprMachine) typed(t uint64) error {
 	if t == 0 || m.env.baseType == nil {
 		return nil
 	}
-	if _, enc, err := m.env.baseType(t); err == nil && enc == ateFloat {
+	if _, enc, err := m.env.baseType(t); err == nil && enc == EncFloat {
 		return nil
 	}
 	return m.convert(t)
@@ -682,7 +682,7 @@ func (m *exprMachine) convert(t uint64) error {
 	if err != nil {
 		return err
 	}
-	if enc == ateFloat {
+	if enc == EncFloat {
 		return fmt.Errorf("floating-point DWARF stack: %w", ErrUnsupported)
 	}
 	if size <= 0 || size >= 8 {
@@ -691,7 +691,7 @@ func (m *exprMachine) convert(t uint64) error {
 	v := m.stack[len(m.stack)-1]
 	bits := uint(size * 8)
 	v &= 1<<bits - 1
-	if (enc == ateSigned || enc == ateSignedChar) && v&(1<<(bits-1)) != 0 {
+	if (enc == EncSigned || enc == EncSignedChar) && v&(1<<(bits-1)) != 0 {
 		v |= ^uint64(0) << bits
 	}
 	m.stack[len(m.stack)-1] = v

@@ -54,9 +54,9 @@ func testEnv() *exprEnv {
 		},
 		baseType: func(off uint64) (int, int64, error) {
 			if off == 0x30 {
-				return 1, ateSigned, nil
+				return 1, EncSigned, nil
 			}
-			return 4, ateUnsigned, nil
+			return 4, EncUnsigned, nil
 		},
 	}
 }

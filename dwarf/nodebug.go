@@ -15,7 +15,7 @@ type NoDebugType struct {
 	Sym string
 }
 
-func (t *NoDebugType) String() string { return typeString(t) }
+func (t *NoDebugType) String() string { return TypeString(t) }
 func (t *NoDebugType) Size() int64    { return -1 }
 
 // NoDebugObject returns the object of a data symbol without debug
@@ -24,8 +24,8 @@ func NoDebugObject(sym string, addr uint64) Object {
 	return MemObject(&NoDebugType{CommonType: CommonType{Name: "<data variable, no debug info>", ByteSize: -1}, Sym: sym}, addr)
 }
 
-// noDebugError is GDB's error for using such a value without a cast.
-func noDebugError(t *NoDebugType) error {
+// NoDebugError is GDB's error for using such a value without a cast.
+func NoDebugError(t *NoDebugType) error {
 	return fmt.Errorf("'%s' has unknown type; cast it to its declared type", t.Sym)
 }
 

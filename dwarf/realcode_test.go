@@ -174,7 +174,7 @@ func TestOpaqueTypeAcrossUnits(t *testing.T) {
 			if got := strings.Join(names, ","); got != "id,name,next" {
 				t.Errorf("members of *current: %s, want id,name,next", got)
 			}
-			if h := memberHint(st); h != " (struct Obj has: id, name, next)" {
+			if h := st.MembersHint(); h != " (struct Obj has: id, name, next)" {
 				t.Errorf("no-member hint: %q", h)
 			}
 			out := runGDB(t, bin, "print sizeof(*current)", "ptype current", "print sizeof(struct Obj)", "whatis (Obj *)0")

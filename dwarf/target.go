@@ -195,10 +195,3 @@ type FormatError struct {
 func (e *FormatError) Error() string {
 	return fmt.Sprintf("dwarf: %s at %#x: %s", e.Section, e.Offset, e.Msg)
 }
-
-// ErrUnsupportedExpr is returned (wrapped with what was not supported,
-// e.g. "function calls") for valid C/C++ that the evaluator does not
-// handle; callers may hand such expressions to GDB instead.
-var ErrUnsupportedExpr = errkind.UnsupportedExpr
-
-func unsupported(what string) error { return fmt.Errorf("%w: %s", ErrUnsupportedExpr, what) }

@@ -16,7 +16,7 @@ type Lang uint8
 const (
 	LangC Lang = iota
 	LangCPlusPlus
-	LangGo // types print without C's "struct "; strings and slices as Go prints them (pretty_go.go)
+	LangGo // types print without C's "struct "; strings and slices as Go prints them (package dwarf/format)
 )
 
 // Type is a C or C++ type read from DWARF. The concrete types are
@@ -63,39 +63,39 @@ type BaseType struct {
 
 // DW_ATE_* base type encodings.
 const (
-	ateAddress     = 0x1
-	ateBoolean     = 0x2
-	ateComplex     = 0x3
-	ateFloat       = 0x4
-	ateSigned      = 0x5
-	ateSignedChar  = 0x6
-	ateUnsigned    = 0x7
-	ateUnsignedChr = 0x8
-	ateUTF         = 0x10
+	EncAddress      = 0x1
+	EncBoolean      = 0x2
+	EncComplex      = 0x3
+	EncFloat        = 0x4
+	EncSigned       = 0x5
+	EncSignedChar   = 0x6
+	EncUnsigned     = 0x7
+	EncUnsignedChar = 0x8
+	EncUTF          = 0x10
 )
 
-func (t *BaseType) String() string { return typeString(t) }
+func (t *BaseType) String() string { return TypeString(t) }
 
 // IsSigned reports whether integer values of the type are signed.
-func (t *BaseType) IsSigned() bool { return t.Encoding == ateSigned || t.Encoding == ateSignedChar }
+func (t *BaseType) IsSigned() bool { return t.Encoding == EncSigned || t.Encoding == EncSignedChar }
 
 // IsFloat reports whether the type is a floating-point type.
-func (t *BaseType) IsFloat() bool { return t.Encoding == ateFloat }
+func (t *BaseType) IsFloat() bool { return t.Encoding == EncFloat }
 
 // IsChar reports whether GDB prints values of the type as characters
 // (char, signed/unsigned char, char8/16/32_t, wchar_t).
 func (t *BaseType) IsChar() bool {
 	switch t.Encoding {
-	case ateSignedChar, ateUnsignedChr, ateUTF:
+	case EncSignedChar, EncUnsignedChar, EncUTF:
 		return true
-	case ateSigned, ateUnsigned:
+	case EncSigned, EncUnsigned:
 		return t.Name == "wchar_t"
 	}
 	return false
 }
 
 // IsBool reports whether the type is bool/_Bool.
-func (t *BaseType) IsBool() bool { return t.Encoding == ateBoolean }
+func (t *BaseType) IsBool() bool { return t.Encoding == EncBoolean }
 
 // VoidType is void (a DW_AT_type that is absent).
 type VoidType struct{ CommonType }
@@ -105,7 +105,7 @@ func (t *VoidType) String() string { return "void" }
 // UnspecifiedType is DW_TAG_unspecified_type (decltype(nullptr)).
 type UnspecifiedType struct{ CommonType }
 
-func (t *UnspecifiedType) String() string { return typeString(t) }
+func (t *UnspecifiedType) String() string { return TypeString(t) }
 
 // PointerType is T *.
 type PointerType struct {
@@ -113,7 +113,7 @@ type PointerType struct {
 	Elem Type
 }
 
-func (t *PointerType) String() string { return typeString(t) }
+func (t *PointerType) String() string { return TypeString(t) }
 
 // ReferenceType is T & or, with Rvalue, T &&.
 type ReferenceType struct {
@@ -122,7 +122,7 @@ type ReferenceType struct {
 	Rvalue bool
 }
 
-func (t *ReferenceType) String() string { return typeString(t) }
+func (t *ReferenceType) String() string { return TypeString(t) }
 
 // PtrToMemberType is T Class::* (Elem a data type) or a pointer to member
 // function (Elem a *FuncType).
@@ -132,7 +132,7 @@ type PtrToMemberType struct {
 	Class Type
 }
 
-func (t *PtrToMemberType) String() string { return typeString(t) }
+func (t *PtrToMemberType) String() string { return TypeString(t) }
 
 // QualType is a cv-qualified or atomic type. Qual is "const", "volatile",
 // "restrict" or "_Atomic".
@@ -142,8 +142,8 @@ type QualType struct {
 	Elem Type
 }
 
-func (t *QualType) String() string { return typeString(t) }
-func (t *QualType) Size() int64    { return sizeOf(t.Elem) }
+func (t *QualType) String() string { return TypeString(t) }
+func (t *QualType) Size() int64    { return SizeOf(t.Elem) }
 
 // TypedefType is a typedef or using-alias.
 type TypedefType struct {
@@ -151,8 +151,8 @@ type TypedefType struct {
 	Elem Type
 }
 
-func (t *TypedefType) String() string { return typeString(t) }
-func (t *TypedefType) Size() int64    { return sizeOf(t.Elem) }
+func (t *TypedefType) String() string { return TypeString(t) }
+func (t *TypedefType) Size() int64    { return SizeOf(t.Elem) }
 
 // StructType is a struct, class or union.
 type StructType struct {
@@ -219,7 +219,7 @@ func (t *StructType) Typedefs() []*TypedefType {
 	return t.typedefs
 }
 
-func (t *StructType) String() string { return typeString(t) }
+func (t *StructType) String() string { return TypeString(t) }
 func (t *StructType) Size() int64 {
 	if c := t.complete(); !c.Incomplete {
 		return c.ByteSize
@@ -284,23 +284,23 @@ type StaticMember struct {
 	Const []byte
 }
 
-// member is a field or a static member in declaration order.
-type member struct {
-	field  *Field
-	static *StaticMember
+// StructMember is a field or a static member of a struct, in declaration order.
+type StructMember struct {
+	Field  *Field
+	Static *StaticMember
 }
 
-// members returns fields and static members in declaration order, as GDB
+// Members returns fields and static members in declaration order, as GDB
 // prints them.
-func (t *StructType) members() []member {
-	out := make([]member, 0, len(t.Fields)+len(t.Statics))
+func (t *StructType) Members() []StructMember {
+	out := make([]StructMember, 0, len(t.Fields)+len(t.Statics))
 	i, j := 0, 0
 	for i < len(t.Fields) || j < len(t.Statics) {
 		if j >= len(t.Statics) || (i < len(t.Fields) && t.Fields[i].die < t.Statics[j].Decl) {
-			out = append(out, member{field: &t.Fields[i]})
+			out = append(out, StructMember{Field: &t.Fields[i]})
 			i++
 		} else {
-			out = append(out, member{static: &t.Statics[j]})
+			out = append(out, StructMember{Static: &t.Statics[j]})
 			j++
 		}
 	}
@@ -387,12 +387,12 @@ func (t *ArrayType) sized(eval func(*dynBound) (int64, error)) (*ArrayType, erro
 	return &c, nil
 }
 
-func (t *ArrayType) String() string { return typeString(t) }
+func (t *ArrayType) String() string { return TypeString(t) }
 func (t *ArrayType) Size() int64 {
 	if t.Count < 0 {
 		return 0
 	}
-	es := sizeOf(t.Elem)
+	es := SizeOf(t.Elem)
 	if es < 0 {
 		return -1
 	}
@@ -423,7 +423,7 @@ type EnumValue struct {
 	Val  int64
 }
 
-func (t *EnumType) String() string { return typeString(t) }
+func (t *EnumType) String() string { return TypeString(t) }
 
 // FuncType is a function type.
 type FuncType struct {
@@ -436,10 +436,11 @@ type FuncType struct {
 	Prototyped bool
 }
 
-func (t *FuncType) String() string { return typeString(t) }
+func (t *FuncType) String() string { return TypeString(t) }
 func (t *FuncType) Size() int64    { return 1 }
 
-func sizeOf(t Type) int64 {
+// SizeOf is t.Size(), and -1 for a nil type.
+func SizeOf(t Type) int64 {
 	if t == nil {
 		return -1
 	}
@@ -590,9 +591,9 @@ func (t *EnumType) isFlagEnum() bool {
 	return len(t.Values) > 0
 }
 
-// formatEnum spells v as GDB does: the enumerator, a flag combination
+// ValueText spells v as GDB does: the enumerator, a flag combination
 // "(A | B)", "(A | unknown: 0x8)", or the plain number.
-func (t *EnumType) formatEnum(v int64) string {
+func (t *EnumType) ValueText(v int64) string {
 	if t.flags {
 		s := "["
 		for _, e := range t.Values {

@@ -54,7 +54,7 @@ func FuzzTypeReader(f *testing.F) {
 				if typ, err := tr.Type(off); err == nil {
 					_ = typ.String()
 					_ = PtypeString(typ)
-					_ = sizeOf(typ)
+					_ = SizeOf(typ)
 				}
 			}
 		}

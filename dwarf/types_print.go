@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -55,8 +56,8 @@ func baseName(t Type) string {
 	return "?"
 }
 
-// typeString spells t as GDB's whatis does.
-func typeString(t Type) string { return declString(t, "", nil) }
+// TypeString spells t as GDB's whatis does.
+func TypeString(t Type) string { return declString(t, "", nil) }
 
 // declString builds a C declarator around decl. base, when not nil, is
 // used to spell the innermost named type (ptype expands it).
@@ -265,7 +266,7 @@ func enumBody(t *EnumType) string {
 		b.WriteString(t.Name + " ")
 	}
 	if t.Underlying != nil && t.Lang == LangCPlusPlus { // GDB: C++ only
-		b.WriteString(": " + typeString(t.Underlying) + " ")
+		b.WriteString(": " + TypeString(t.Underlying) + " ")
 	}
 	b.WriteString("{")
 	next := int64(0)
@@ -324,8 +325,8 @@ func structBody(t *StructType, indent int) string {
 		}
 	}
 	nfields := 0
-	for _, mem := range t.members() {
-		if s := mem.static; s != nil {
+	for _, mem := range t.Members() {
+		if s := mem.Static; s != nil {
 			if labels {
 				label(s.Access)
 			}
@@ -333,7 +334,7 @@ func structBody(t *StructType, indent int) string {
 			b.WriteString(pad + "    static " + declString(s.Type, s.Name, sub) + ";\n")
 			continue
 		}
-		f := *mem.field
+		f := *mem.Field
 		if f.Artificial && strings.HasPrefix(f.Name, "_vptr") {
 			continue
 		}
@@ -438,7 +439,7 @@ func templateSubst(t *StructType) (sub func(Type) string, with string) {
 	for _, p := range t.TemplateParams {
 		if p.Type != nil && !p.HasValue && p.Name != "" {
 			names = append(names, p.Name)
-			args = append(args, typeString(p.Type))
+			args = append(args, TypeString(p.Type))
 		}
 	}
 	parts := make([]string, len(names))
@@ -490,7 +491,7 @@ func substTemplateIDs(s string, f func(string) string) string {
 		case '>':
 			depth--
 			if depth == 0 && start >= 0 {
-				args := splitTopLevel(s[start:i])
+				args := SplitTopLevel(s[start:i])
 				for k := range args {
 					args[k] = f(strings.TrimSpace(args[k]))
 				}
@@ -519,7 +520,31 @@ func substTemplateIDs(s string, f func(string) string) string {
 // ("whatis node_t" prints "struct node"); other types print as String.
 func WhatisTypeName(t Type) string {
 	if td, ok := t.(*TypedefType); ok && td.Elem != nil {
-		return typeString(td.Elem)
+		return TypeString(td.Elem)
 	}
-	return typeString(t)
+	return TypeString(t)
+}
+
+// MembersHint says what the struct has, or that only its declaration is
+// known, for the evaluator's "There is no member named x." error.
+func (st *StructType) MembersHint() string {
+	if st.Incomplete {
+		return fmt.Sprintf(" (%s is only declared, and no compile unit of the program defines it: was the file that defines it built without -g?)", TypeString(st))
+	}
+	var names []string
+	for _, m := range st.Members() {
+		switch {
+		case m.Field != nil && m.Field.Name != "":
+			names = append(names, m.Field.Name)
+		case m.Static != nil:
+			names = append(names, m.Static.Name)
+		}
+	}
+	if len(names) == 0 {
+		return fmt.Sprintf(" (%s has no data members)", TypeString(st))
+	}
+	if len(names) > 12 {
+		names = append(names[:12], "...")
+	}
+	return fmt.Sprintf(" (%s has: %s)", TypeString(st), strings.Join(names, ", "))
 }

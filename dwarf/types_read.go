@@ -50,6 +50,9 @@ type cuSpan struct {
 const maxTypeDepth = 200
 
 // NewTypeReader returns a reader for the types in d.
+// dwLangGo is DW_LANG_Go.
+const dwLangGo = 0x16
+
 func NewTypeReader(d *stddwarf.Data) *TypeReader {
 	r := &TypeReader{
 		data:    d,
@@ -382,7 +385,7 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 				} else if bo, ok := c.Val(stddwarf.AttrBitOffset).(int64); ok {
 					storage, ok := c.Val(stddwarf.AttrByteSize).(int64)
 					if !ok {
-						storage = sizeOf(ft)
+						storage = SizeOf(ft)
 					}
 					f.BitOffset = storage*8 - bo - bs
 				}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"strings"
 )
 
 // Object is a typed piece of target data: its type and where its bytes
@@ -82,9 +83,10 @@ type ValueEnv struct {
 	// program (nil or ok false: unknown). Go's type names use it to find
 	// the type descriptors' block (runtime.types).
 	SymbolAddr func(name string) (addr uint64, ok bool)
-	// Limits; zero means GDB's defaults.
+	// Print settings, read by package dwarf/format; zero means GDB's
+	// defaults.
 	MaxElements int // "print elements": 200
-	MaxDepth    int // nesting depth of Structured children: 4
+	MaxDepth    int // nesting depth of format.Structured children: 4
 	// Repeats is the "repeat count threshold" (10).
 	Repeats int
 	// Raw disables the libstdc++ pretty printers (GDB's print/r).
@@ -99,34 +101,15 @@ type ValueEnv struct {
 	ImplicitPointee func(die stddwarf.Offset) (Object, error)
 }
 
-func (env *ValueEnv) maxElements() int {
-	if env.MaxElements > 0 {
-		return env.MaxElements
-	}
-	return 200
+// MemoryError is GDB's wording for an unreadable address.
+type MemoryError struct{ addr uint64 }
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("Cannot access memory at address %#x", e.addr)
 }
 
-func (env *ValueEnv) repeats() int {
-	if env.Repeats > 0 {
-		return env.Repeats
-	}
-	return 10
-}
-
-func (env *ValueEnv) maxDepth() int {
-	if env.MaxDepth > 0 {
-		return env.MaxDepth
-	}
-	return 4
-}
-
-// memError is GDB's wording for an unreadable address.
-type memError struct{ addr uint64 }
-
-func (e *memError) Error() string { return fmt.Sprintf("Cannot access memory at address %#x", e.addr) }
-
-// read returns n bytes at runtime address addr.
-func (env *ValueEnv) read(addr uint64, n int) ([]byte, error) {
+// Read returns n bytes at runtime address addr.
+func (env *ValueEnv) Read(addr uint64, n int) ([]byte, error) {
 	if env == nil || env.Mem == nil {
 		return nil, ErrNoMemory
 	}
@@ -138,24 +121,27 @@ func (env *ValueEnv) read(addr uint64, n int) ([]byte, error) {
 		return b, nil
 	}
 	if addr+uint64(n) < addr { // wraps around the address space
-		return nil, &memError{addr}
+		return nil, &MemoryError{addr}
 	}
 	got, err := env.Mem(addr, b)
 	if err != nil || got < n {
-		return nil, &memError{addr}
+		return nil, &MemoryError{addr}
 	}
 	return b, nil
 }
 
-func (env *ValueEnv) readUint(addr uint64, n int) (uint64, error) {
-	b, err := env.read(addr, n)
+// ReadUint reads an n-byte little-endian unsigned integer at runtime
+// address addr.
+func (env *ValueEnv) ReadUint(addr uint64, n int) (uint64, error) {
+	b, err := env.Read(addr, n)
 	if err != nil {
 		return 0, err
 	}
-	return leUint(b), nil
+	return DecodeUint(b), nil
 }
 
-func leUint(b []byte) uint64 {
+// DecodeUint decodes up to 8 little-endian bytes as an unsigned integer.
+func DecodeUint(b []byte) uint64 {
 	var buf [8]byte
 	copy(buf[:], b)
 	return binary.LittleEndian.Uint64(buf[:])
@@ -167,9 +153,9 @@ func (env *ValueEnv) Bytes(o Object) ([]byte, error) {
 	if o.Err != nil {
 		return nil, o.Err
 	}
-	size := sizeOf(o.Type)
+	size := SizeOf(o.Type)
 	if size < 0 {
-		return nil, fmt.Errorf("size of %s unknown: %w", typeString(o.Type), ErrUnsupported)
+		return nil, fmt.Errorf("size of %s unknown: %w", TypeString(o.Type), ErrUnsupported)
 	}
 	if o.BitSize > 0 {
 		nbytes := (o.BitOffset + o.BitSize + 7) / 8
@@ -186,7 +172,7 @@ func (env *ValueEnv) Bytes(o Object) ([]byte, error) {
 		mask := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(o.BitSize)), big.NewInt(1))
 		v.And(&v, mask)
 		u := v.Uint64()
-		if isSignedType(o.Type) && o.BitSize < 64 && u&(1<<(o.BitSize-1)) != 0 {
+		if IsSignedType(o.Type) && o.BitSize < 64 && u&(1<<(o.BitSize-1)) != 0 {
 			u |= ^uint64(0) << o.BitSize
 		}
 		out := make([]byte, max(size, 8))
@@ -198,7 +184,7 @@ func (env *ValueEnv) Bytes(o Object) ([]byte, error) {
 
 func (env *ValueEnv) locBytes(l Location, n int) ([]byte, error) {
 	if l.Kind == LocAddress {
-		return env.read(l.Addr, n)
+		return env.Read(l.Addr, n)
 	}
 	var mem ReadMemoryFunc
 	if env != nil && env.Mem != nil {
@@ -207,7 +193,9 @@ func (env *ValueEnv) locBytes(l Location, n int) ([]byte, error) {
 	return l.Read(context.Background(), mem, n) // env.Mem is bound to its call's context
 }
 
-func isSignedType(t Type) bool {
+// IsSignedType reports whether t (through typedefs and qualifiers) is a
+// signed integer or signed enum type.
+func IsSignedType(t Type) bool {
 	switch u := Resolve(t).(type) {
 	case *BaseType:
 		return u.IsSigned()
@@ -217,8 +205,8 @@ func isSignedType(t Type) bool {
 	return false
 }
 
-// sub returns the part of o at byte offset off with type t.
-func (env *ValueEnv) sub(o Object, t Type, off int64) Object {
+// Part returns the part of o at byte offset off with type t.
+func (env *ValueEnv) Part(o Object, t Type, off int64) Object {
 	if o.Err != nil {
 		return Object{Type: t, Err: o.Err}
 	}
@@ -228,11 +216,11 @@ func (env *ValueEnv) sub(o Object, t Type, off int64) Object {
 	case LocOptimizedOut:
 		return Object{Type: t, Loc: o.Loc}
 	case LocPieces:
-		if l, ok := subPieces(o.Loc, off, sizeOf(t)); ok {
+		if l, ok := subPieces(o.Loc, off, SizeOf(t)); ok {
 			return Object{Type: t, Loc: l}
 		}
 	}
-	size := sizeOf(t)
+	size := SizeOf(t)
 	b, err := env.Bytes(o)
 	if err != nil {
 		return Object{Type: t, Err: err}
@@ -245,7 +233,7 @@ func (env *ValueEnv) sub(o Object, t Type, off int64) Object {
 
 // Field returns member f of struct object o.
 func (env *ValueEnv) Field(o Object, f Field) Object {
-	s := env.sub(o, f.Type, f.ByteOffset)
+	s := env.Part(o, f.Type, f.ByteOffset)
 	if f.BitSize > 0 {
 		if o.Err != nil {
 			return s
@@ -305,7 +293,7 @@ func subPieces(l Location, off, size int64) (Location, bool) {
 // offset of a virtual base.
 func (env *ValueEnv) BaseObject(o Object, b Base) Object {
 	if b.OffsetExpr == nil {
-		return env.sub(o, b.Type, b.Offset)
+		return env.Part(o, b.Type, b.Offset)
 	}
 	addr, ok := o.Addr()
 	if !ok {
@@ -344,7 +332,7 @@ func (env *ValueEnv) evalMemberLoc(expr []byte, addr uint64) (uint64, error) {
 			if err != nil {
 				return 0, err
 			}
-			v, err := env.readUint(a, 8)
+			v, err := env.ReadUint(a, 8)
 			if err != nil {
 				return 0, err
 			}
@@ -362,7 +350,7 @@ func (env *ValueEnv) evalMemberLoc(expr []byte, addr uint64) (uint64, error) {
 			if i+n > len(expr) {
 				return 0, errors.New("member location: truncated")
 			}
-			v := leUint(expr[i : i+n])
+			v := DecodeUint(expr[i : i+n])
 			if op%2 == 1 && n < 8 && v&(1<<(8*n-1)) != 0 {
 				v |= ^uint64(0) << (8 * n)
 			}
@@ -405,13 +393,13 @@ func (env *ValueEnv) Elem(o Object, i int64) Object {
 	if !ok {
 		return Object{Type: o.Type, Err: errors.New("not an array")}
 	}
-	es := sizeOf(at.Elem)
-	return env.sub(o, at.Elem, i*es)
+	es := SizeOf(at.Elem)
+	return env.Part(o, at.Elem, i*es)
 }
 
-// implicitTarget resolves an implicit pointer (an optimized-away pointer
+// ImplicitTarget resolves an implicit pointer (an optimized-away pointer
 // whose target GDB shows) to the object it points to.
-func (env *ValueEnv) implicitTarget(o Object, elem Type) (Object, error) {
+func (env *ValueEnv) ImplicitTarget(o Object, elem Type) (Object, error) {
 	if env.ImplicitPointee == nil {
 		return Object{}, fmt.Errorf("implicit pointer: %w", ErrUnsupported)
 	}
@@ -419,7 +407,7 @@ func (env *ValueEnv) implicitTarget(o Object, elem Type) (Object, error) {
 	if err != nil {
 		return Object{}, err
 	}
-	return env.sub(target, elem, o.Loc.PtrOffset), nil
+	return env.Part(target, elem, o.Loc.PtrOffset), nil
 }
 
 // Deref returns the object a pointer or reference object points to.
@@ -434,7 +422,7 @@ func (env *ValueEnv) Deref(o Object) (Object, error) {
 		return Object{}, fmt.Errorf("attempt to take contents of a non-pointer value")
 	}
 	if o.Loc.Kind == LocImplicitPointer {
-		return env.implicitTarget(o, elem)
+		return env.ImplicitTarget(o, elem)
 	}
 	a, err := env.Uint(o)
 	if err != nil {
@@ -452,7 +440,7 @@ func (env *ValueEnv) Uint(o Object) (uint64, error) {
 	if len(b) > 8 {
 		b = b[:8]
 	}
-	return leUint(b), nil
+	return DecodeUint(b), nil
 }
 
 // Int reads o as an integer, sign-extended when its type is signed.
@@ -461,22 +449,26 @@ func (env *ValueEnv) Int(o Object) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return bytesToInt(b, isSignedType(o.Type)), nil
+	return DecodeInt(b, IsSignedType(o.Type)), nil
 }
 
-func bytesToInt(b []byte, signed bool) int64 {
+// DecodeInt decodes up to 8 little-endian bytes as an integer,
+// sign-extended when signed.
+func DecodeInt(b []byte, signed bool) int64 {
 	if len(b) > 8 {
 		b = b[:8]
 	}
-	v := leUint(b)
+	v := DecodeUint(b)
 	if signed && len(b) > 0 && len(b) < 8 && b[len(b)-1]&0x80 != 0 {
 		v |= ^uint64(0) << (8 * len(b))
 	}
 	return int64(v)
 }
 
-// Float reads a floating-point object (4, 8, or x87 10/16-byte).
-func floatValue(b []byte) (float64, *big.Float, bool) {
+// DecodeFloat decodes a floating-point value of 4, 8, or x87 10/12/16
+// bytes; x87 values also come as a *big.Float (nil otherwise). ok is
+// false for other sizes.
+func DecodeFloat(b []byte) (float64, *big.Float, bool) {
 	switch len(b) {
 	case 4:
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b))), nil, true
@@ -514,10 +506,195 @@ func sign(neg bool) int {
 	return 1
 }
 
-// ptr is the target's pointer size in bytes (PtrSize, 8 when unset).
-func (env *ValueEnv) ptr() uint64 {
+// PointerSize is the target's pointer size in bytes (PtrSize, 8 when unset).
+func (env *ValueEnv) PointerSize() uint64 {
 	if env != nil && env.PtrSize > 0 {
 		return uint64(env.PtrSize)
 	}
 	return 8
+}
+
+// Member finds a data member by name in o's type or its bases.
+func (env *ValueEnv) Member(o Object, name string) (Object, error) {
+	st, ok := Resolve(o.Type).(*StructType)
+	if !ok {
+		return Object{}, fmt.Errorf("member %s of non-struct %s", name, TypeString(o.Type))
+	}
+	f, path, ok := st.FieldByName(name)
+	if !ok {
+		return Object{}, fmt.Errorf("no member %s in %s: %w", name, st.Name, ErrNotFound)
+	}
+	for _, b := range path {
+		o = env.BaseObject(o, b)
+	}
+	r := env.Field(o, f)
+	return r, r.Err
+}
+
+// MemberPath follows a chain of member names.
+func (env *ValueEnv) MemberPath(o Object, names ...string) (Object, error) {
+	var err error
+	for _, n := range names {
+		if o, err = env.Member(o, n); err != nil {
+			return Object{}, err
+		}
+	}
+	return o, nil
+}
+
+// FindPointerMember searches o depth-first (members and bases) for a
+// member named name whose type is a pointer.
+func (env *ValueEnv) FindPointerMember(o Object, name string, depth int) (Object, bool) {
+	st, ok := Resolve(o.Type).(*StructType)
+	if !ok || depth > 12 {
+		return Object{}, false
+	}
+	for _, f := range st.Fields {
+		fo := env.Field(o, f)
+		if f.Name == name {
+			if _, ok := Resolve(f.Type).(*PointerType); ok {
+				return fo, true
+			}
+		}
+		if r, ok := env.FindPointerMember(fo, name, depth+1); ok {
+			return r, true
+		}
+	}
+	for _, b := range st.Bases {
+		if r, ok := env.FindPointerMember(env.BaseObject(o, b), name, depth+1); ok {
+			return r, true
+		}
+	}
+	return Object{}, false
+}
+
+// TemplateArg is the i-th template type argument of st: from its
+// DW_TAG_template_type_param children, or, when the compiler left those
+// out, parsed from the type name and looked up by name as GDB does.
+func (env *ValueEnv) TemplateArg(st *StructType, i int) Type {
+	if t := st.TemplateArg(i); t != nil {
+		return t
+	}
+	j := strings.IndexByte(st.Name, '<')
+	if j < 0 || !strings.HasSuffix(st.Name, ">") || env.Types == nil {
+		return nil
+	}
+	args := SplitTopLevel(st.Name[j+1 : len(st.Name)-1])
+	if i >= len(args) {
+		return nil
+	}
+	return env.typeFromName(strings.TrimSpace(args[i]), 0)
+}
+
+// typeFromName builds a type from a C++ type name: named types looked up
+// in Types, with trailing "*", "&" and "const" applied.
+func (env *ValueEnv) typeFromName(name string, depth int) Type {
+	if depth > 8 || name == "" {
+		return nil
+	}
+	lang := LangCPlusPlus
+	switch {
+	case strings.HasSuffix(name, "*"):
+		if e := env.typeFromName(strings.TrimSpace(name[:len(name)-1]), depth+1); e != nil {
+			return &PointerType{CommonType: CommonType{ByteSize: int64(env.PointerSize()), Lang: lang}, Elem: e}
+		}
+		return nil
+	case strings.HasSuffix(name, " const"):
+		if e := env.typeFromName(strings.TrimSuffix(name, " const"), depth+1); e != nil {
+			return &QualType{CommonType: CommonType{Lang: lang}, Qual: "const", Elem: e}
+		}
+		return nil
+	case strings.HasPrefix(name, "const "):
+		return env.typeFromName(strings.TrimPrefix(name, "const ")+" const", depth+1)
+	}
+	t, err := env.Types.LookupType(name)
+	if err != nil {
+		return nil
+	}
+	return t
+}
+
+// IsCharType reports whether t is a character type and returns it. In C,
+// wchar_t, char16_t and char32_t are typedefs of integer types; GDB
+// still prints them as characters, and so does this.
+func IsCharType(t Type) (*BaseType, bool) {
+	b, ok := Resolve(t).(*BaseType)
+	if !ok || b.ByteSize <= 0 {
+		return nil, false
+	}
+	if b.IsChar() {
+		return b, true
+	}
+	if w := wideTypedef(t); w != "" && !b.IsFloat() {
+		c := *b
+		c.Name = w
+		return &c, true
+	}
+	return nil, false
+}
+
+// wideTypedef returns "wchar_t", "char16_t" or "char32_t" when t is (a
+// typedef chain through) a typedef of that name.
+func wideTypedef(t Type) string {
+	for i := 0; i < 100 && t != nil; i++ {
+		switch u := t.(type) {
+		case *TypedefType:
+			switch u.Name {
+			case "wchar_t", "char16_t", "char32_t":
+				return u.Name
+			}
+			t = u.Elem
+		case *QualType:
+			t = u.Elem
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+// ReadCString reads a NUL-terminated string of element size es at addr,
+// up to limit characters.
+func (env *ValueEnv) ReadCString(addr uint64, es int, limit int) ([]uint64, bool, error) {
+	var out []uint64
+	const chunk = 64
+	for len(out) < limit {
+		n := chunk - int(addr%chunk)
+		buf, err := env.Read(addr, n)
+		if err != nil {
+			if len(out) == 0 {
+				return nil, false, err
+			}
+			return out, false, err
+		}
+		for i := 0; i+es <= len(buf); i += es {
+			c := DecodeUint(buf[i : i+es])
+			if c == 0 {
+				return out, false, nil
+			}
+			out = append(out, c)
+			if len(out) >= limit {
+				return out, true, nil
+			}
+		}
+		addr += uint64(n - n%es)
+	}
+	return out, true, nil
+}
+
+// StaticObject locates the definition of a static data member.
+func (env *ValueEnv) StaticObject(s StaticMember) Object {
+	if s.Const != nil {
+		b := make([]byte, max(SizeOf(s.Type), 0))
+		copy(b, s.Const)
+		return BytesObject(s.Type, b)
+	}
+	if env.Types == nil {
+		return Object{Type: s.Type, Err: ErrOptimizedOut}
+	}
+	a, ok := env.Types.StaticAddr(s.Decl)
+	if !ok {
+		return Object{Type: s.Type, Err: ErrOptimizedOut}
+	}
+	return MemObject(s.Type, a+env.Bias)
 }

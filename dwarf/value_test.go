@@ -1,4 +1,4 @@
-package dwarf
+package dwarf_test
 
 import (
 	"bytes"
@@ -15,6 +15,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/format"
 
 	stddwarf "debug/dwarf"
 
@@ -62,43 +65,17 @@ type gdbStop struct {
 	bin     string
 	exe     *elf.File
 	d       *stddwarf.Data
-	types   *TypeReader
+	types   *dwarf.TypeReader
 	bias    uint64
 	mem     *coreMem
 	printed map[string]string // expression -> GDB's text after "$N = "
-	env     *ValueEnv
+	env     *dwarf.ValueEnv
 	syms    []elf.Symbol
 	globals map[string]globalInfo
 	core    string // path of the core file
 }
 
 var buildMu sync.Mutex
-
-func needTools(t *testing.T, tools ...string) {
-	t.Helper()
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("%s not installed: %v", tool, err)
-			}
-			t.Skipf("%s not installed: %v", tool, err)
-		}
-	}
-}
-
-// compile builds testdata/values/src with cc into dir.
-func compile(t *testing.T, cc, src string, extra ...string) string {
-	t.Helper()
-	needTools(t, cc)
-	out := filepath.Join(t.TempDir(), strings.TrimSuffix(filepath.Base(src), filepath.Ext(src)))
-	args := append([]string{"-O0", "-g", "-o", out, filepath.Join("testdata", "values", src)}, extra...)
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	if b, err := exec.CommandContext(ctx, cc, args...).CombinedOutput(); err != nil {
-		t.Fatalf("%s %v: %v\n%s", cc, args, err, b)
-	}
-	return out
-}
 
 var markRe = regexp.MustCompile(`^<<<(\d+)>>>$`)
 
@@ -109,7 +86,7 @@ var stopAtHere = []string{"break here", "run", "finish"}
 // and prints every expression in exprs (plus helpers), returning all.
 func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 	t.Helper()
-	needTools(t, "gdb")
+	dwarf.NeedTools(t, "gdb")
 	core := filepath.Join(t.TempDir(), "core")
 	// Each command is a separate -ex: unlike a script, a failing -ex
 	// does not stop the ones after it.
@@ -157,11 +134,11 @@ func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 		}
 	}
 	s := &gdbStop{bin: bin, printed: printed, mem: &coreMem{}, core: core}
-	s.exe = openELF(t, bin)
+	s.exe = dwarf.OpenELF(t, bin)
 	if s.d, err = s.exe.DWARF(); err != nil {
 		t.Fatal(err)
 	}
-	s.types = NewTypeReader(s.d)
+	s.types = dwarf.NewTypeReader(s.d)
 	s.syms, _ = s.exe.Symbols()
 	mainAddr, err := strconv.ParseUint(strings.TrimSuffix(printed["(unsigned long)&main"], "UL"), 10, 64)
 	if err != nil {
@@ -172,14 +149,14 @@ func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 			s.bias = mainAddr - sym.Value
 		}
 	}
-	if err := s.mem.add(openELF(t, core), 0); err != nil {
+	if err := s.mem.add(dwarf.OpenELF(t, core), 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.mem.add(s.exe, s.bias); err != nil {
 		t.Fatal(err)
 	}
 	sort.SliceStable(s.syms, func(i, j int) bool { return s.syms[i].Value < s.syms[j].Value })
-	s.env = &ValueEnv{Mem: func(a uint64, p []byte) (int, error) { return s.mem.read(t.Context(), a, p) }, Types: s.types, Bias: s.bias, Symbolize: s.symbolize}
+	s.env = &dwarf.ValueEnv{Mem: func(a uint64, p []byte) (int, error) { return s.mem.read(t.Context(), a, p) }, Types: s.types, Bias: s.bias, Symbolize: s.symbolize}
 	return s
 }
 
@@ -216,19 +193,19 @@ type globalInfo struct {
 }
 
 // globalVar finds a global variable's type and address by name.
-func (s *gdbStop) globalVar(name string) (Object, error) {
+func (s *gdbStop) globalVar(name string) (dwarf.Object, error) {
 	if s.globals == nil {
 		s.indexGlobals()
 	}
 	g, ok := s.globals[name]
 	if !ok {
-		return Object{}, fmt.Errorf("variable %s: %w", name, ErrNotFound)
+		return dwarf.Object{}, fmt.Errorf("variable %s: %w", name, dwarf.ErrNotFound)
 	}
 	t, err := s.types.Type(g.typ)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
-	return MemObject(t, g.addr+s.bias), nil
+	return dwarf.MemObject(t, g.addr+s.bias), nil
 }
 
 func (s *gdbStop) indexGlobals() {
@@ -279,10 +256,10 @@ func (s *gdbStop) indexGlobals() {
 			}
 			n, _ = se.Val(stddwarf.AttrName).(string)
 			toff, hasType = se.Val(stddwarf.AttrType).(stddwarf.Offset)
-			qual = s.types.prefixOf(spec)
+			qual = s.types.PrefixOf(spec)
 		}
 		if n != "" && hasType {
-			g := globalInfo{toff, leUint(loc[1:])}
+			g := globalInfo{toff, dwarf.DecodeUint(loc[1:])}
 			s.globals[n] = g
 			if qual != "" {
 				s.globals[qual+n] = g
@@ -292,13 +269,13 @@ func (s *gdbStop) indexGlobals() {
 }
 
 // localVar finds a local of main by name and gets its address from GDB.
-func (s *gdbStop) localVar(name string) (Object, error) {
+func (s *gdbStop) localVar(name string) (dwarf.Object, error) {
 	r := s.d.Reader()
 	inMain := false
 	for {
 		e, err := r.Next()
 		if err != nil || e == nil {
-			return Object{}, fmt.Errorf("local %s: %w", name, ErrNotFound)
+			return dwarf.Object{}, fmt.Errorf("local %s: %w", name, dwarf.ErrNotFound)
 		}
 		switch e.Tag {
 		case stddwarf.TagSubprogram:
@@ -315,17 +292,17 @@ func (s *gdbStop) localVar(name string) (Object, error) {
 			}
 			t, err := s.types.Type(e.Val(stddwarf.AttrType).(stddwarf.Offset))
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			a, ok := s.printed["(unsigned long)&"+name]
 			if !ok {
-				return Object{}, fmt.Errorf("no address of %s from gdb", name)
+				return dwarf.Object{}, fmt.Errorf("no address of %s from gdb", name)
 			}
 			addr, err := strconv.ParseUint(a, 10, 64)
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
-			return MemObject(t, addr), nil
+			return dwarf.MemObject(t, addr), nil
 		}
 	}
 }
@@ -365,7 +342,7 @@ func checkPrinted(t *testing.T, s *gdbStop, names []string, local bool) {
 			t.Errorf("gdb did not print %s: %q", name, want)
 			continue
 		}
-		var o Object
+		var o dwarf.Object
 		var err error
 		if local {
 			o, err = s.localVar(name)
@@ -376,7 +353,7 @@ func checkPrinted(t *testing.T, s *gdbStop, names []string, local bool) {
 			t.Errorf("%s: %v", name, err)
 			continue
 		}
-		if got := s.env.Format(o); got != want {
+		if got := format.Text(s.env, o); got != want {
 			if reason, ok := printKnownDiff[name]; ok {
 				t.Logf("print %s: known difference (%s)", name, reason)
 				continue
@@ -389,7 +366,7 @@ func checkPrinted(t *testing.T, s *gdbStop, names []string, local bool) {
 // TestCLikeGDB stops cvals in GDB once and compares our printing of
 // variables and our evaluation of expressions with GDB's print.
 func TestCLikeGDB(t *testing.T) {
-	likeGDB{cc: "gcc", src: "cvals.c", lang: LangC, exprs: cExprs, locals: cLocals,
+	likeGDB{cc: "gcc", src: "cvals.c", lang: dwarf.LangC, exprs: cExprs, locals: cLocals,
 		eval: cEvalExprs, frame: cFrameExprs, types: cTypes}.check(t)
 }
 
@@ -398,7 +375,7 @@ func TestCLikeGDB(t *testing.T) {
 // the frame-scope expressions frame, and the image scope.
 type likeGDB struct {
 	cc, src                    string
-	lang                       Lang
+	lang                       dwarf.Lang
 	exprs, locals, eval, frame []string
 	types                      []typeCase
 }
@@ -407,7 +384,7 @@ type likeGDB struct {
 // comparisons as subtests; it returns the binary and the stop.
 func (l likeGDB) check(t *testing.T) (bin string, s *gdbStop) {
 	t.Helper()
-	bin = compile(t, l.cc, l.src)
+	bin = dwarf.Compile(t, l.cc, l.src)
 	exprs := append(append(append(append([]string{}, l.exprs...), l.eval...), localExprs(l.locals)...), l.frame...)
 	s = stopInGDB(t, bin, stopAtHere, exprs)
 	t.Run("format", func(t *testing.T) {
@@ -435,7 +412,7 @@ var cxxLocals = []string{"p", "cpp", "pts"}
 
 // TestCXXLikeGDB does the same for cxxvals (libstdc++ printers on).
 func TestCXXLikeGDB(t *testing.T) {
-	bin, s := likeGDB{cc: "g++", src: "cxxvals.cpp", lang: LangCPlusPlus, exprs: cxxExprs, locals: cxxLocals,
+	bin, s := likeGDB{cc: "g++", src: "cxxvals.cpp", lang: dwarf.LangCPlusPlus, exprs: cxxExprs, locals: cxxLocals,
 		eval: cxxEvalExprs, frame: cxxFrameExprs, types: cxxTypes}.check(t)
 	t.Run("method", func(t *testing.T) { checkMethodScope(t, bin) })
 	t.Run("native", func(t *testing.T) { checkNativeOnly(t, s) })
@@ -444,7 +421,7 @@ func TestCXXLikeGDB(t *testing.T) {
 // TestModernCXXLikeGDB covers the C++17/20 printers (variant,
 // string_view, bitset, span) and types GDB prints raw.
 func TestModernCXXLikeGDB(t *testing.T) {
-	bin := compile(t, "g++", "modern.cpp", "-std=c++20")
+	bin := dwarf.Compile(t, "g++", "modern.cpp", "-std=c++20")
 	exprs := []string{"g_var", "g_var2", "g_sv", "g_bits", "g_span", "g_fn", "g_ms", "g_uarr", "g_wpe", "g_il"}
 	s := stopInGDB(t, bin, stopAtHere, exprs)
 	checkPrinted(t, s, exprs, false)

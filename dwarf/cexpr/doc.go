@@ -6,7 +6,7 @@
 //
 // It knows nothing of DWARF or of a target: [Parse] turns text into an
 // [Expr] tree, asking only whether a name is a type (which decides whether
-// "(x) y" is a cast). Evaluation lives in package dwarf (dwarf.EvalExpr),
+// "(x) y" is a cast). Evaluation lives in package dwarf/eval (eval.EvalExpr),
 // which resolves names and types in a frame.
 //
 // Errors: a *[SyntaxError] with the byte offset of the problem, or

@@ -10,6 +10,8 @@ import (
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
+	"github.com/rrmcp/rrmcp/dwarf/eval"
+	"github.com/rrmcp/rrmcp/dwarf/format"
 )
 
 func (s *Session) types(img *dwarf.Image) *dwarf.TypeReader {
@@ -143,13 +145,13 @@ func (s *Session) evalObject(ctx context.Context, expr string) (dwarf.Object, *d
 	if err != nil {
 		return dwarf.Object{}, nil, err
 	}
-	o, err := dwarf.EvalExpr(ctx, fs, expr)
+	o, err := eval.EvalExpr(ctx, fs, expr)
 	if quick && quickFailed(fs, o, err) {
 		// A location needed memory the quick frame lacks: unwind.
 		if fs, err = s.scope(ctx); err != nil {
 			return dwarf.Object{}, nil, err
 		}
-		o, err = dwarf.EvalExpr(ctx, fs, expr)
+		o, err = eval.EvalExpr(ctx, fs, expr)
 	}
 	return o, fs, err
 }
@@ -162,7 +164,7 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error)
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
 		o, fs, err := s.evalObject(ctx, expr)
 		if err == nil {
-			out.Value = fs.Values().Format(o)
+			out.Value = format.Text(fs.Values(), o)
 			if msg, ok := strings.CutPrefix(out.Value, "<error: "); ok {
 				return fmt.Errorf("%q: %s", expr, strings.TrimSuffix(msg, ">"))
 			}
@@ -175,7 +177,7 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error)
 			out.Engine = "native"
 			return nil
 		}
-		if errors.Is(err, dwarf.ErrUnsupportedExpr) {
+		if errors.Is(err, eval.ErrUnsupportedExpr) {
 			v, gerr := s.gdbEvaluate(ctx, expr)
 			if gerr == nil {
 				out.Value, out.Engine = v, "gdb"
@@ -206,12 +208,12 @@ func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	ok, err := dwarf.EvalCondition(ctx, fs, cond)
+	ok, err := eval.EvalCondition(ctx, fs, cond)
 	if quick && err != nil && errors.Is(err, dwarf.ErrNoMemory) {
 		if fs, err = s.scope(ctx); err != nil {
 			return false, err
 		}
-		ok, err = dwarf.EvalCondition(ctx, fs, cond)
+		ok, err = eval.EvalCondition(ctx, fs, cond)
 	}
 	return ok, err
 }
@@ -259,7 +261,7 @@ func (s *Session) formatWatch(ctx context.Context, b *breakpoint, v []byte) stri
 	}
 	if b.lv != nil && b.lv.typ != nil && int(b.lv.typ.Size()) == len(v) {
 		env := s.valueEnv(ctx, s.img, s.bias)
-		return env.Format(dwarf.BytesObject(b.lv.typ, v))
+		return format.Text(env, dwarf.BytesObject(b.lv.typ, v))
 	}
 	return "0x" + hex.EncodeToString(v)
 }
@@ -331,7 +333,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 		return ""
 	}
 	env := s.valueEnv(ctx, callee.Image, callee.Bias)
-	return env.Format(dwarf.BytesObject(ft.Return, b[:size]))
+	return format.Text(env, dwarf.BytesObject(ft.Return, b[:size]))
 }
 
 // Locals lists the arguments and locals of the selected frame.
@@ -370,11 +372,11 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				if v.LocErr != nil {
 					val.Error = v.LocErr.Error()
 				}
-				val.Value = dwarf.OptimizedOutText(o.Type)
+				val.Value = format.OptimizedOutText(o.Type)
 				out = append(out, val)
 				return
 			}
-			val.Value = fs.Values().Format(o)
+			val.Value = format.Text(fs.Values(), o)
 			out = append(out, val)
 		}
 		for _, v := range f.Params(ctx) {
@@ -411,5 +413,5 @@ func quickFailed(fs *dwarf.FrameScope, o dwarf.Object, err error) bool {
 		return errors.Is(err, dwarf.ErrNoMemory)
 	}
 	return o.Err != nil && errors.Is(o.Err, dwarf.ErrNoMemory) ||
-		strings.Contains(fs.Values().Format(o), dwarf.ErrNoMemory.Error())
+		strings.Contains(format.Text(fs.Values(), o), dwarf.ErrNoMemory.Error())
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/eval"
+	"github.com/rrmcp/rrmcp/dwarf/format"
 	"github.com/rrmcp/rrmcp/internal/agentexpr"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
@@ -598,10 +600,10 @@ func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr stri
 	if sn != nil {
 		sn.miss = nil
 	}
-	o, err := dwarf.EvalExpr(ctx, fs, expr)
+	o, err := eval.EvalExpr(ctx, fs, expr)
 	var v string
 	if err == nil {
-		v = fs.Values().Format(o)
+		v = format.Text(fs.Values(), o)
 	}
 	var nc *notCollectedError
 	if sn != nil && sn.miss != nil || errors.As(err, &nc) {

@@ -1,43 +1,45 @@
-package dwarf
+package format
 
 import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+
+	"github.com/rrmcp/rrmcp/dwarf"
 )
 
 // GDB print format letters (print/x, /d, /a ...).
 
 // formatLetter prints a scalar in a GDB print format letter; ok is false
 // for aggregates (which recurse into their members).
-func (env *ValueEnv) formatLetter(o Object) (string, bool) {
+func (env *printer) formatLetter(o dwarf.Object) (string, bool) {
 	var size int
 	var signed bool
 	var v uint64
-	switch t := Resolve(o.Type).(type) {
-	case *BaseType, *EnumType, *PointerType:
+	switch t := dwarf.Resolve(o.Type).(type) {
+	case *dwarf.BaseType, *dwarf.EnumType, *dwarf.PointerType:
 		b, err := env.Bytes(o)
 		if err != nil {
 			return errorText(err), true
 		}
-		if bt, ok := t.(*BaseType); ok && bt.IsFloat() && env.Letter == 'c' {
+		if bt, ok := t.(*dwarf.BaseType); ok && bt.IsFloat() && env.Letter == 'c' {
 			return "", false
 		}
 		if env.Letter == 'a' {
 			// an address: the value as a 64-bit integer (floats
 			// converted, signed values sign-extended), with <sym>
-			if bt, ok := t.(*BaseType); ok && bt.IsFloat() {
-				f, _, _ := floatValue(b)
+			if bt, ok := t.(*dwarf.BaseType); ok && bt.IsFloat() {
+				f, _, _ := dwarf.DecodeFloat(b)
 				return env.addrWithSym(uint64(int64(f))), true
 			}
 			if len(b) > 8 {
 				return "", false
 			}
-			return env.addrWithSym(uint64(bytesToInt(b, isSignedType(o.Type)))), true
+			return env.addrWithSym(uint64(dwarf.DecodeInt(b, dwarf.IsSignedType(o.Type)))), true
 		}
 		if len(b) > 8 {
 			// x87 long double: its 10 significant bytes, as GDB
-			if bt, ok := t.(*BaseType); ok && bt.IsFloat() && len(b) >= 10 {
+			if bt, ok := t.(*dwarf.BaseType); ok && bt.IsFloat() && len(b) >= 10 {
 				b = b[:10]
 			}
 			if env.Letter == 'x' {
@@ -46,8 +48,8 @@ func (env *ValueEnv) formatLetter(o Object) (string, bool) {
 			return "", false
 		}
 		size = len(b)
-		v = leUint(b)
-		signed = isSignedType(o.Type)
+		v = dwarf.DecodeUint(b)
+		signed = dwarf.IsSignedType(o.Type)
 	default:
 		return "", false
 	}
@@ -70,7 +72,7 @@ func (env *ValueEnv) formatLetter(o Object) (string, bool) {
 	case 't':
 		return strconv.FormatUint(v&m, 2), true
 	case 'd':
-		return strconv.FormatInt(bytesToInt(binary.LittleEndian.AppendUint64(nil, v)[:size], true), 10), true
+		return strconv.FormatInt(dwarf.DecodeInt(binary.LittleEndian.AppendUint64(nil, v)[:size], true), 10), true
 	case 'u':
 		return strconv.FormatUint(v&m, 10), true
 	case 'c':

@@ -1,18 +1,17 @@
-package dwarf
+package format
 
 import (
 	"encoding/binary"
 	"fmt"
 	"strings"
-)
 
-// dwLangGo is DW_LANG_Go.
-const dwLangGo = 0x16
+	"github.com/rrmcp/rrmcp/dwarf"
+)
 
 // prettyPrintGo prints Go's runtime representations the way Go (and
 // delve) show them: a string as its quoted contents, a slice as its
 // length, capacity and elements. Other Go types print as their structs.
-func (env *ValueEnv) prettyPrintGo(o Object, st *StructType) (pretty, bool) {
+func (env *printer) prettyPrintGo(o dwarf.Object, st *dwarf.StructType) (pretty, bool) {
 	var p pretty
 	var err error
 	switch {
@@ -32,20 +31,20 @@ func (env *ValueEnv) prettyPrintGo(o Object, st *StructType) (pretty, bool) {
 }
 
 // ppGoString: struct string {str *uint8; len int} → "contents".
-func (env *ValueEnv) ppGoString(o Object) (pretty, error) {
-	str, err := env.member(o, "str")
+func (env *printer) ppGoString(o dwarf.Object) (pretty, error) {
+	str, err := env.Member(o, "str")
 	if err != nil {
 		return pretty{}, err
 	}
-	ln, err := env.member(o, "len")
+	ln, err := env.Member(o, "len")
 	if err != nil {
 		return pretty{}, err
 	}
-	pt, ok := Resolve(str.Type).(*PointerType)
+	pt, ok := dwarf.Resolve(str.Type).(*dwarf.PointerType)
 	if !ok {
 		return pretty{}, errNotPretty
 	}
-	bt, ok := Resolve(pt.Elem).(*BaseType)
+	bt, ok := dwarf.Resolve(pt.Elem).(*dwarf.BaseType)
 	if !ok || bt.ByteSize != 1 {
 		return pretty{}, errNotPretty
 	}
@@ -64,7 +63,7 @@ func (env *ValueEnv) ppGoString(o Object) (pretty, error) {
 		return pretty{isString: true, str: `""`}, nil
 	}
 	limit := uint64(env.maxElements())
-	b, err := env.read(addr, int(min(n, limit)))
+	b, err := env.Read(addr, int(min(n, limit)))
 	if err != nil {
 		return pretty{}, err
 	}
@@ -77,20 +76,20 @@ func (env *ValueEnv) ppGoString(o Object) (pretty, error) {
 
 // ppGoSlice: struct []T {array *T; len int; cap int} → "[]T len: 2, cap: 4
 // = {e0, e1}".
-func (env *ValueEnv) ppGoSlice(o Object, st *StructType) (pretty, error) {
-	arr, err := env.member(o, "array")
+func (env *printer) ppGoSlice(o dwarf.Object, st *dwarf.StructType) (pretty, error) {
+	arr, err := env.Member(o, "array")
 	if err != nil {
 		return pretty{}, err
 	}
-	ln, err := env.member(o, "len")
+	ln, err := env.Member(o, "len")
 	if err != nil {
 		return pretty{}, err
 	}
-	cp, err := env.member(o, "cap")
+	cp, err := env.Member(o, "cap")
 	if err != nil {
 		return pretty{}, err
 	}
-	pt, ok := Resolve(arr.Type).(*PointerType)
+	pt, ok := dwarf.Resolve(arr.Type).(*dwarf.PointerType)
 	if !ok || pt.Elem == nil {
 		return pretty{}, errNotPretty
 	}
@@ -110,10 +109,10 @@ func (env *ValueEnv) ppGoSlice(o Object, st *StructType) (pretty, error) {
 		return pretty{}, errNotPretty // not initialized yet: print the struct
 	}
 	p := pretty{head: fmt.Sprintf("%s len: %d, cap: %d", st.Name, n, c), hint: "array"}
-	size := uint64(Resolve(pt.Elem).Size())
+	size := uint64(dwarf.Resolve(pt.Elem).Size())
 	limit := uint64(env.maxElements())
 	for i := uint64(0); i < n && i < limit; i++ {
-		p.children = append(p.children, prettyChild{name: fmt.Sprintf("[%d]", i), val: MemObject(pt.Elem, addr+i*size)})
+		p.children = append(p.children, prettyChild{name: fmt.Sprintf("[%d]", i), val: dwarf.MemObject(pt.Elem, addr+i*size)})
 	}
 	p.more = n > limit
 	if n == 0 {
@@ -129,15 +128,15 @@ func (env *ValueEnv) ppGoSlice(o Object, st *StructType) (pretty, error) {
 // type:DYN, where the linker keeps one symbol per type); nil interfaces
 // print as IFACE(nil). An empty interface whose type descriptor has no
 // symbol of its own (recent linkers pack them) prints as its struct.
-func (env *ValueEnv) ppGoInterface(o Object, st *StructType) (pretty, error) {
+func (env *printer) ppGoInterface(o dwarf.Object, st *dwarf.StructType) (pretty, error) {
 	if env.Symbolize == nil || env.Types == nil {
 		return pretty{}, errNotPretty
 	}
-	tab, err := env.member(o, st.Fields[0].Name)
+	tab, err := env.Member(o, st.Fields[0].Name)
 	if err != nil {
 		return pretty{}, err
 	}
-	data, err := env.member(o, "data")
+	data, err := env.Member(o, "data")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -146,7 +145,7 @@ func (env *ValueEnv) ppGoInterface(o Object, st *StructType) (pretty, error) {
 		return pretty{}, err
 	}
 	name := st.Name // runtime.iface; the declared type's name (error) when there is one
-	if td, ok := o.Type.(*TypedefType); ok && td.Name != "" {
+	if td, ok := o.Type.(*dwarf.TypedefType); ok && td.Name != "" {
 		name = td.Name
 	}
 	if ta == 0 {
@@ -184,7 +183,7 @@ func (env *ValueEnv) ppGoInterface(o Object, st *StructType) (pretty, error) {
 	// A pointer stored directly in the interface: print what it points to.
 	if elem, ok := strings.CutPrefix(dyn, "*"); ok {
 		if t, err := env.Types.LookupType(elem); err == nil && da != 0 {
-			return pretty{isString: true, str: head + " *" + env.format(MemObject(t, da), false, 1, nil)}, nil
+			return pretty{isString: true, str: head + " *" + env.format(dwarf.MemObject(t, da), false, 1, nil)}, nil
 		}
 		return pretty{isString: true, str: fmt.Sprintf("%s %#x", head, da)}, nil
 	}
@@ -199,14 +198,14 @@ func (env *ValueEnv) ppGoInterface(o Object, st *StructType) (pretty, error) {
 	if err != nil || da == 0 {
 		return pretty{isString: true, str: fmt.Sprintf("%s %#x", head, da)}, nil
 	}
-	return pretty{isString: true, str: head + " " + env.format(MemObject(t, da), false, 1, nil)}, nil
+	return pretty{isString: true, str: head + " " + env.format(dwarf.MemObject(t, da), false, 1, nil)}, nil
 }
 
 // prettyPrintGoPointer prints Go values that are pointers underneath:
 // maps, as their entries.
-func (env *ValueEnv) prettyPrintGoPointer(o Object, pt *PointerType) (pretty, bool) {
-	name := typeString(o.Type)
-	ms, ok := Resolve(pt.Elem).(*StructType)
+func (env *printer) prettyPrintGoPointer(o dwarf.Object, pt *dwarf.PointerType) (pretty, bool) {
+	name := dwarf.TypeString(o.Type)
+	ms, ok := dwarf.Resolve(pt.Elem).(*dwarf.StructType)
 	if !ok || !strings.HasPrefix(name, "map[") || !strings.HasPrefix(ms.Name, "map<") || env.Types == nil {
 		return pretty{}, false
 	}
@@ -227,7 +226,7 @@ const maxMapGroups = 1 << 16
 // control word and eight slots {key, elem}; a slot is full when its
 // control byte has the high bit clear. The layouts come from the DWARF
 // types the compiler emits (map<K,V>, table<K,V>, noalg.map.group[K]V).
-func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, error) {
+func (env *printer) ppGoMap(o dwarf.Object, ms *dwarf.StructType, name string) (pretty, error) {
 	a, err := env.Uint(o)
 	if err != nil {
 		return pretty{}, err
@@ -235,13 +234,13 @@ func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, err
 	if a == 0 {
 		return pretty{isString: true, str: name + " nil"}, nil
 	}
-	m := MemObject(ms, a)
+	m := dwarf.MemObject(ms, a)
 	var used, dirPtr, dirLen uint64
 	for _, f := range []struct {
 		name string
 		dst  *uint64
 	}{{"used", &used}, {"dirPtr", &dirPtr}, {"dirLen", &dirLen}} {
-		fo, err := env.member(m, f.name)
+		fo, err := env.Member(m, f.name)
 		if err != nil {
 			return pretty{}, err
 		}
@@ -253,7 +252,7 @@ func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, err
 	if err != nil {
 		return pretty{}, errNotPretty
 	}
-	gsize := uint64(Resolve(gt).Size())
+	gsize := uint64(dwarf.Resolve(gt).Size())
 	var groups []uint64
 	if dirLen == 0 {
 		groups = []uint64{dirPtr}
@@ -261,21 +260,21 @@ func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, err
 		if dirLen > maxMapGroups {
 			return pretty{}, errNotPretty
 		}
-		dp, err := env.member(m, "dirPtr") // table<K,V> **
+		dp, err := env.Member(m, "dirPtr") // table<K,V> **
 		if err != nil {
 			return pretty{}, err
 		}
-		tpp, ok := Resolve(dp.Type).(*PointerType)
+		tpp, ok := dwarf.Resolve(dp.Type).(*dwarf.PointerType)
 		if !ok {
 			return pretty{}, errNotPretty
 		}
-		tp, ok := Resolve(tpp.Elem).(*PointerType)
+		tp, ok := dwarf.Resolve(tpp.Elem).(*dwarf.PointerType)
 		if !ok {
 			return pretty{}, errNotPretty
 		}
 		seen := map[uint64]bool{}
 		for i := uint64(0); i < dirLen; i++ {
-			ta, err := env.Uint(MemObject(tpp.Elem, dirPtr+8*i))
+			ta, err := env.Uint(dwarf.MemObject(tpp.Elem, dirPtr+8*i))
 			if err != nil {
 				return pretty{}, err
 			}
@@ -283,11 +282,11 @@ func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, err
 				continue
 			}
 			seen[ta] = true
-			g, err := env.memberPath(MemObject(tp.Elem, ta), "groups", "data")
+			g, err := env.MemberPath(dwarf.MemObject(tp.Elem, ta), "groups", "data")
 			if err != nil {
 				return pretty{}, err
 			}
-			lm, err := env.memberPath(MemObject(tp.Elem, ta), "groups", "lengthMask")
+			lm, err := env.MemberPath(dwarf.MemObject(tp.Elem, ta), "groups", "lengthMask")
 			if err != nil {
 				return pretty{}, err
 			}
@@ -304,8 +303,8 @@ func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, err
 	p := pretty{head: fmt.Sprintf("%s len: %d", name, used), hint: "map"}
 	limit := env.maxElements()
 	for _, ga := range groups {
-		g := MemObject(gt, ga)
-		ctrlO, err := env.member(g, "ctrl")
+		g := dwarf.MemObject(gt, ga)
+		ctrlO, err := env.Member(g, "ctrl")
 		if err != nil {
 			return pretty{}, err
 		}
@@ -313,15 +312,15 @@ func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, err
 		if err != nil {
 			return pretty{}, err
 		}
-		slots, err := env.member(g, "slots")
-		if err != nil || slots.Loc.Kind != LocAddress {
+		slots, err := env.Member(g, "slots")
+		if err != nil || slots.Loc.Kind != dwarf.LocAddress {
 			return pretty{}, errNotPretty
 		}
-		at, ok := Resolve(slots.Type).(*ArrayType)
+		at, ok := dwarf.Resolve(slots.Type).(*dwarf.ArrayType)
 		if !ok || at.Count != 8 {
 			return pretty{}, errNotPretty
 		}
-		ssize := uint64(Resolve(at.Elem).Size())
+		ssize := uint64(dwarf.Resolve(at.Elem).Size())
 		for i := uint64(0); i < 8; i++ {
 			if (ctrl>>(8*i))&0x80 != 0 {
 				continue // empty or deleted
@@ -330,9 +329,9 @@ func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, err
 				p.more = true
 				return p, nil
 			}
-			slot := MemObject(at.Elem, slots.Loc.Addr+i*ssize)
-			k, err1 := env.member(slot, "key")
-			v, err2 := env.member(slot, "elem")
+			slot := dwarf.MemObject(at.Elem, slots.Loc.Addr+i*ssize)
+			k, err1 := env.Member(slot, "key")
+			v, err2 := env.Member(slot, "elem")
 			if err1 != nil || err2 != nil {
 				return pretty{}, errNotPretty
 			}
@@ -350,7 +349,7 @@ func (env *ValueEnv) ppGoMap(o Object, ms *StructType, name string) (pretty, err
 // runtime.types, also type:*), and the name there is a flags byte, a
 // varint length and the bytes (internal/abi.Name); a descriptor flagged
 // TFlagExtraStar names its type with a leading '*' to drop.
-func (env *ValueEnv) goTypeName(ta uint64) (string, error) {
+func (env *printer) goTypeName(ta uint64) (string, error) {
 	if env.SymbolAddr == nil {
 		return "", errNotPretty
 	}
@@ -367,7 +366,7 @@ func (env *ValueEnv) goTypeName(ta uint64) (string, error) {
 	// there, else Go 1.21+'s on 64-bit targets.
 	tflagOff, strOff := int64(20), int64(40)
 	if t, err := env.Types.LookupType("internal/abi.Type"); err == nil {
-		if st, ok := Resolve(t).(*StructType); ok {
+		if st, ok := dwarf.Resolve(t).(*dwarf.StructType); ok {
 			for _, f := range st.Fields {
 				switch f.Name {
 				case "TFlag":
@@ -378,16 +377,16 @@ func (env *ValueEnv) goTypeName(ta uint64) (string, error) {
 			}
 		}
 	}
-	tflag, err := env.read(ta+uint64(tflagOff), 1)
+	tflag, err := env.Read(ta+uint64(tflagOff), 1)
 	if err != nil {
 		return "", err
 	}
-	so, err := env.read(ta+uint64(strOff), 4)
+	so, err := env.Read(ta+uint64(strOff), 4)
 	if err != nil {
 		return "", err
 	}
 	name := base + uint64(int64(int32(binary.LittleEndian.Uint32(so))))
-	head, err := env.read(name, 1+binary.MaxVarintLen16)
+	head, err := env.Read(name, 1+binary.MaxVarintLen16)
 	if err != nil {
 		return "", err
 	}
@@ -395,7 +394,7 @@ func (env *ValueEnv) goTypeName(ta uint64) (string, error) {
 	if w <= 0 || n == 0 || n > 4096 {
 		return "", errNotPretty
 	}
-	b, err := env.read(name+1+uint64(w), int(n))
+	b, err := env.Read(name+1+uint64(w), int(n))
 	if err != nil {
 		return "", err
 	}

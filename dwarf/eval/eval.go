@@ -1,4 +1,4 @@
-package dwarf
+package eval
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/errkind"
+
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
 
@@ -17,24 +20,24 @@ import (
 // The core's Frame provides one; tests use fakes.
 type EvalScope interface {
 	// Values gives memory, types and symbols for reading objects.
-	Values() *ValueEnv
+	Values() *dwarf.ValueEnv
 	// Lang is the language of the frame's compile unit.
-	Lang() Lang
+	Lang() dwarf.Lang
 	// Local finds a local variable or parameter visible at the frame's
 	// pc (innermost block first). It returns an error wrapping
 	// ErrNotFound when there is none.
-	Local(ctx context.Context, name string) (Object, error)
+	Local(ctx context.Context, name string) (dwarf.Object, error)
 	// Global finds a file-static or global variable, or a function (as
 	// an object of *FuncType at the function's entry), by plain or
 	// qualified name ("g", "geo::Shape::count_"). Error wraps
 	// ErrNotFound when there is none.
-	Global(ctx context.Context, name string) (Object, error)
+	Global(ctx context.Context, name string) (dwarf.Object, error)
 	// Register returns a register of the frame by GDB name ("rip",
 	// "eax", "xmm0"), typed as GDB types it.
-	Register(name string) (Object, error)
+	Register(name string) (dwarf.Object, error)
 	// LookupType finds a type by name ("node", "struct node",
 	// "geo::Circle", "uint32_t"); error wraps ErrNotFound.
-	LookupType(name string) (Type, error)
+	LookupType(name string) (dwarf.Type, error)
 }
 
 // EvalExpr parses and evaluates src in scope s. Errors: *cexpr.SyntaxError
@@ -42,7 +45,7 @@ type EvalScope interface {
 // cannot do, ErrNotFound (wrapped) for unknown names, and GDB-worded
 // errors for the rest ("Division by zero", "Cannot access memory at
 // address 0x0").
-func EvalExpr(ctx context.Context, s EvalScope, src string) (Object, error) {
+func EvalExpr(ctx context.Context, s EvalScope, src string) (dwarf.Object, error) {
 	isType := func(name string) bool {
 		if s == nil {
 			return false
@@ -54,10 +57,10 @@ func EvalExpr(ctx context.Context, s EvalScope, src string) (Object, error) {
 		if err != nil {
 			return false
 		}
-		if s.Lang() == LangC {
+		if s.Lang() == dwarf.LangC {
 			// a bare struct/union/enum tag is not a type name in C
 			switch t.(type) {
-			case *StructType, *EnumType:
+			case *dwarf.StructType, *dwarf.EnumType:
 				return false
 			}
 		}
@@ -65,7 +68,7 @@ func EvalExpr(ctx context.Context, s EvalScope, src string) (Object, error) {
 	}
 	e, err := cexpr.Parse(src, isType)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	return Eval(ctx, s, e)
 }
@@ -83,18 +86,18 @@ func EvalCondition(ctx context.Context, s EvalScope, src string) (bool, error) {
 
 // Eval evaluates a parsed expression. It never panics: a panic in the
 // evaluator is turned into an error.
-func Eval(ctx context.Context, s EvalScope, e cexpr.Expr) (o Object, err error) {
+func Eval(ctx context.Context, s EvalScope, e cexpr.Expr) (o dwarf.Object, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			o, err = Object{}, fmt.Errorf("evaluate expression: internal error: %v", r)
+			o, err = dwarf.Object{}, fmt.Errorf("evaluate expression: internal error: %v", r)
 		}
 	}()
 	ev := newEvaluator(ctx, s)
 	o, err = ev.eval(e)
-	if nd, ok := o.Type.(*NoDebugType); ok && err == nil {
-		return Object{}, noDebugError(nd)
+	if nd, ok := o.Type.(*dwarf.NoDebugType); ok && err == nil {
+		return dwarf.Object{}, dwarf.NoDebugError(nd)
 	}
-	if err == nil && o.Err != nil && !errors.Is(o.Err, ErrOptimizedOut) {
+	if err == nil && o.Err != nil && !errors.Is(o.Err, dwarf.ErrOptimizedOut) {
 		// An optimized-out result is a value (GDB prints <optimized
 		// out>); using it in an operation is the error.
 		err = o.Err
@@ -111,40 +114,40 @@ const maxFetch = 1 << 20
 // fetch reads a result that lives in memory, as GDB does before printing
 // it: an unreadable object is an error ("Cannot access memory at address
 // 0x..."), not a value full of <error: ...> members.
-func (ev *evaluator) fetch(o Object) error {
+func (ev *evaluator) fetch(o dwarf.Object) error {
 	a, ok := o.Addr()
 	if !ok {
 		return nil
 	}
-	switch Resolve(o.Type).(type) {
-	case *FuncType, *VoidType:
+	switch dwarf.Resolve(o.Type).(type) {
+	case *dwarf.FuncType, *dwarf.VoidType:
 		return nil
 	}
-	size := sizeOf(o.Type)
+	size := dwarf.SizeOf(o.Type)
 	if size <= 0 || size > maxFetch {
 		return nil
 	}
-	_, err := ev.env.read(a, int(size))
+	_, err := ev.env.Read(a, int(size))
 	return err
 }
 
 type evaluator struct {
 	ctx   context.Context
 	s     EvalScope
-	env   *ValueEnv
-	lang  Lang
-	types map[string]*BaseType
+	env   *dwarf.ValueEnv
+	lang  dwarf.Lang
+	types map[string]*dwarf.BaseType
 	steps int
 }
 
 func newEvaluator(ctx context.Context, s EvalScope) *evaluator {
-	ev := &evaluator{ctx: ctx, s: s, types: map[string]*BaseType{}}
+	ev := &evaluator{ctx: ctx, s: s, types: map[string]*dwarf.BaseType{}}
 	if s != nil {
 		ev.env = s.Values()
 		ev.lang = s.Lang()
 	}
 	if ev.env == nil {
-		ev.env = &ValueEnv{}
+		ev.env = &dwarf.ValueEnv{}
 	}
 	return ev
 }
@@ -156,17 +159,17 @@ var baseSpecs = map[string]struct {
 	size int64
 	enc  int64
 }{
-	"char": {1, ateSignedChar}, "signed char": {1, ateSignedChar}, "unsigned char": {1, ateUnsignedChr},
-	"short": {2, ateSigned}, "unsigned short": {2, ateUnsigned}, "int": {4, ateSigned},
-	"unsigned int": {4, ateUnsigned}, "long": {8, ateSigned}, "unsigned long": {8, ateUnsigned},
-	"long long": {8, ateSigned}, "unsigned long long": {8, ateUnsigned}, "bool": {1, ateBoolean},
-	"_Bool": {1, ateBoolean}, "float": {4, ateFloat}, "double": {8, ateFloat}, "long double": {16, ateFloat},
-	"wchar_t": {4, ateSigned}, "char16_t": {2, ateUTF}, "char32_t": {4, ateUTF}, "char8_t": {1, ateUTF},
-	"__int128": {16, ateSigned}, "unsigned __int128": {16, ateUnsigned},
+	"char": {1, dwarf.EncSignedChar}, "signed char": {1, dwarf.EncSignedChar}, "unsigned char": {1, dwarf.EncUnsignedChar},
+	"short": {2, dwarf.EncSigned}, "unsigned short": {2, dwarf.EncUnsigned}, "int": {4, dwarf.EncSigned},
+	"unsigned int": {4, dwarf.EncUnsigned}, "long": {8, dwarf.EncSigned}, "unsigned long": {8, dwarf.EncUnsigned},
+	"long long": {8, dwarf.EncSigned}, "unsigned long long": {8, dwarf.EncUnsigned}, "bool": {1, dwarf.EncBoolean},
+	"_Bool": {1, dwarf.EncBoolean}, "float": {4, dwarf.EncFloat}, "double": {8, dwarf.EncFloat}, "long double": {16, dwarf.EncFloat},
+	"wchar_t": {4, dwarf.EncSigned}, "char16_t": {2, dwarf.EncUTF}, "char32_t": {4, dwarf.EncUTF}, "char8_t": {1, dwarf.EncUTF},
+	"__int128": {16, dwarf.EncSigned}, "unsigned __int128": {16, dwarf.EncUnsigned},
 }
 
 // base returns a synthetic base type by canonical name.
-func (ev *evaluator) base(name string) *BaseType {
+func (ev *evaluator) base(name string) *dwarf.BaseType {
 	if t, ok := ev.types[name]; ok {
 		return t
 	}
@@ -177,7 +180,7 @@ func (ev *evaluator) base(name string) *BaseType {
 	if name == "long" || name == "unsigned long" {
 		sp.size = int64(ev.ptrSize()) // ILP32 on i386, LP64 on x86-64
 	}
-	t := &BaseType{CommonType: CommonType{Name: name, ByteSize: sp.size, Lang: ev.lang}, Encoding: sp.enc}
+	t := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: name, ByteSize: sp.size, Lang: ev.lang}, Encoding: sp.enc}
 	ev.types[name] = t
 	return t
 }
@@ -190,8 +193,8 @@ func (ev *evaluator) ptrSize() int64 {
 	return 8
 }
 
-func (ev *evaluator) boolType() *BaseType {
-	if ev.lang == LangCPlusPlus {
+func (ev *evaluator) boolType() *dwarf.BaseType {
+	if ev.lang == dwarf.LangCPlusPlus {
 		return ev.base("bool")
 	}
 	return ev.base("int")
@@ -210,9 +213,9 @@ func (ev *evaluator) step() error {
 	return nil
 }
 
-func (ev *evaluator) eval(e cexpr.Expr) (Object, error) {
+func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 	if err := ev.step(); err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	switch e := e.(type) {
 	case *cexpr.IntLit:
@@ -239,22 +242,22 @@ func (ev *evaluator) eval(e cexpr.Expr) (Object, error) {
 		for i, c := range e.Val {
 			b[i] = byte(c)
 		}
-		at := &ArrayType{CommonType: CommonType{ByteSize: int64(len(b)), Lang: ev.lang}, Elem: ct, Count: int64(len(b))}
-		return BytesObject(at, b), nil
+		at := &dwarf.ArrayType{CommonType: dwarf.CommonType{ByteSize: int64(len(b)), Lang: ev.lang}, Elem: ct, Count: int64(len(b))}
+		return dwarf.BytesObject(at, b), nil
 	case *cexpr.Ident:
 		return ev.ident(e.Name)
 	case *cexpr.This:
 		if ev.s == nil {
-			return Object{}, noSymbol("this")
+			return dwarf.Object{}, noSymbol("this")
 		}
 		o, err := ev.s.Local(ev.ctx, "this")
 		if err != nil {
-			return Object{}, noSymbol("this")
+			return dwarf.Object{}, noSymbol("this")
 		}
 		return o, nil
 	case *cexpr.Register:
 		if ev.s == nil {
-			return Object{}, fmt.Errorf("register $%s: %w", e.Name, ErrNotFound)
+			return dwarf.Object{}, fmt.Errorf("register $%s: %w", e.Name, dwarf.ErrNotFound)
 		}
 		return ev.s.Register(e.Name)
 	case *cexpr.Unary:
@@ -264,11 +267,11 @@ func (ev *evaluator) eval(e cexpr.Expr) (Object, error) {
 	case *cexpr.Conditional:
 		c, err := ev.eval(e.C)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		ok, err := ev.truth(c)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		if ok {
 			return ev.eval(e.X)
@@ -277,7 +280,7 @@ func (ev *evaluator) eval(e cexpr.Expr) (Object, error) {
 	case *cexpr.Member:
 		x, err := ev.eval(e.X)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		return ev.member(x, e.Name, e.Arrow)
 	case *cexpr.Index:
@@ -289,64 +292,64 @@ func (ev *evaluator) eval(e cexpr.Expr) (Object, error) {
 		if m, ok := e.Fn.(*cexpr.Member); ok {
 			recv, err := ev.eval(m.X)
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			if m.Arrow {
 				if recv, err = ev.deref(recv); err != nil {
-					return Object{}, err
+					return dwarf.Object{}, err
 				}
 			}
 			return ev.xmethodCall(recv, m.Name, e.Args)
 		}
-		return Object{}, unsupported("function calls")
+		return dwarf.Object{}, unsupported("function calls")
 	case *cexpr.Cast:
 		t, err := ev.resolveTypeSpec(e.Type)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		x, err := ev.eval(e.X)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		return ev.cast(x, t)
 	case *cexpr.Sizeof:
-		var t Type
+		var t dwarf.Type
 		if e.Type != nil {
 			var err error
 			if t, err = ev.resolveTypeSpec(e.Type); err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 		} else {
 			x, err := ev.eval(e.X)
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			t = x.Type
-			if r, ok := Resolve(t).(*ReferenceType); ok {
+			if r, ok := dwarf.Resolve(t).(*dwarf.ReferenceType); ok {
 				t = r.Elem
 			}
 		}
-		if nd, ok := t.(*NoDebugType); ok {
-			return Object{}, noDebugError(nd)
+		if nd, ok := t.(*dwarf.NoDebugType); ok {
+			return dwarf.Object{}, dwarf.NoDebugError(nd)
 		}
-		n := sizeOf(t)
+		n := dwarf.SizeOf(t)
 		if n < 0 {
-			return Object{}, fmt.Errorf("sizeof of incomplete type %s", typeString(t))
+			return dwarf.Object{}, fmt.Errorf("sizeof of incomplete type %s", dwarf.TypeString(t))
 		}
 		return ev.makeInt(ev.base("unsigned long"), n), nil
 	case *cexpr.Unsupported:
-		return Object{}, unsupported(e.What)
+		return dwarf.Object{}, unsupported(e.What)
 	case *cexpr.ConvFunc:
-		return Object{}, fmt.Errorf("$%s is a function: call it", e.Name)
+		return dwarf.Object{}, fmt.Errorf("$%s is a function: call it", e.Name)
 	}
-	return Object{}, unsupported(fmt.Sprintf("expression %T", e))
+	return dwarf.Object{}, unsupported(fmt.Sprintf("expression %T", e))
 }
 
 func noSymbol(name string) error {
-	return fmt.Errorf("No symbol %q in current context: %w", name, ErrNotFound)
+	return fmt.Errorf("No symbol %q in current context: %w", name, dwarf.ErrNotFound)
 }
 
-func (ev *evaluator) intLiteral(e *cexpr.IntLit) Object {
+func (ev *evaluator) intLiteral(e *cexpr.IntLit) dwarf.Object {
 	switch e.Long {
 	case -1:
 		return ev.makeInt(ev.boolType(), int64(e.Val))
@@ -376,8 +379,8 @@ func (ev *evaluator) intLiteral(e *cexpr.IntLit) Object {
 	return ev.makeInt(ev.base(name), int64(v))
 }
 
-func (ev *evaluator) makeInt(t Type, v int64) Object {
-	size := sizeOf(t)
+func (ev *evaluator) makeInt(t dwarf.Type, v int64) dwarf.Object {
+	size := dwarf.SizeOf(t)
 	if size <= 0 || size > 16 {
 		size = 8
 	}
@@ -386,17 +389,17 @@ func (ev *evaluator) makeInt(t Type, v int64) Object {
 	if v < 0 {
 		binary.LittleEndian.PutUint64(b[8:], ^uint64(0))
 	}
-	return BytesObject(t, b[:size])
+	return dwarf.BytesObject(t, b[:size])
 }
 
-func (ev *evaluator) makeFloat(t *BaseType, f float64) Object {
+func (ev *evaluator) makeFloat(t *dwarf.BaseType, f float64) dwarf.Object {
 	switch t.ByteSize {
 	case 4:
-		return BytesObject(t, binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(f))))
+		return dwarf.BytesObject(t, binary.LittleEndian.AppendUint32(nil, math.Float32bits(float32(f))))
 	case 8:
-		return BytesObject(t, binary.LittleEndian.AppendUint64(nil, math.Float64bits(f)))
+		return dwarf.BytesObject(t, binary.LittleEndian.AppendUint64(nil, math.Float64bits(f)))
 	}
-	return BytesObject(t, float64ToX87(f))
+	return dwarf.BytesObject(t, float64ToX87(f))
 }
 
 // float64ToX87 encodes f as an 80-bit x87 value in 16 bytes.
@@ -432,17 +435,17 @@ func float64ToX87(f float64) []byte {
 
 // ident resolves a name: locals, then members of this, then globals,
 // then enumerators and static members by qualified name.
-func (ev *evaluator) ident(name string) (Object, error) {
+func (ev *evaluator) ident(name string) (dwarf.Object, error) {
 	if ev.s == nil {
-		return Object{}, noSymbol(name)
+		return dwarf.Object{}, noSymbol(name)
 	}
 	global := strings.HasPrefix(name, "::")
 	name = strings.TrimPrefix(name, "::")
 	if !global && !strings.Contains(name, "::") {
 		if o, err := ev.s.Local(ev.ctx, name); err == nil {
 			return o, nil
-		} else if !errors.Is(err, ErrNotFound) {
-			return Object{}, err
+		} else if !errors.Is(err, dwarf.ErrNotFound) {
+			return dwarf.Object{}, err
 		}
 		if this, err := ev.s.Local(ev.ctx, "this"); err == nil {
 			if o, err := ev.member(this, name, true); err == nil {
@@ -454,11 +457,11 @@ func (ev *evaluator) ident(name string) (Object, error) {
 	if err == nil {
 		return o, nil
 	}
-	if !errors.Is(err, ErrNotFound) {
-		return Object{}, err
+	if !errors.Is(err, dwarf.ErrNotFound) {
+		return dwarf.Object{}, err
 	}
 	hint := ""
-	var nse *NoSymbolError
+	var nse *dwarf.NoSymbolError
 	if errors.As(err, &nse) {
 		hint = nse.Hint
 	}
@@ -469,46 +472,46 @@ func (ev *evaluator) ident(name string) (Object, error) {
 	}
 	if i := strings.LastIndex(name, "::"); i > 0 {
 		if t, err := ev.s.LookupType(name[:i]); err == nil {
-			if st, ok := Resolve(t).(*StructType); ok {
+			if st, ok := dwarf.Resolve(t).(*dwarf.StructType); ok {
 				if sm, ok := st.StaticByName(name[i+2:]); ok {
-					return ev.env.staticObject(sm), nil
+					return ev.env.StaticObject(sm), nil
 				}
 			}
 		}
 	}
 	if _, err := ev.s.LookupType(name); err == nil {
-		return Object{}, fmt.Errorf("attempt to use a type name as an expression")
+		return dwarf.Object{}, fmt.Errorf("attempt to use a type name as an expression")
 	}
-	return Object{}, fmt.Errorf("No symbol %q in current context%s: %w", name, hint, ErrNotFound)
+	return dwarf.Object{}, fmt.Errorf("No symbol %q in current context%s: %w", name, hint, dwarf.ErrNotFound)
 }
 
 // rvalue strips references: the referenced object.
-func (ev *evaluator) deref0(o Object) (Object, error) {
+func (ev *evaluator) deref0(o dwarf.Object) (dwarf.Object, error) {
 	for i := 0; i < 4; i++ {
-		r, ok := Resolve(o.Type).(*ReferenceType)
+		r, ok := dwarf.Resolve(o.Type).(*dwarf.ReferenceType)
 		if !ok {
 			return o, nil
 		}
-		if o.Loc.Kind == LocImplicitPointer {
-			t, err := ev.env.implicitTarget(o, r.Elem)
+		if o.Loc.Kind == dwarf.LocImplicitPointer {
+			t, err := ev.env.ImplicitTarget(o, r.Elem)
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			o = t
 			continue
 		}
 		a, err := ev.env.Uint(o)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
-		o = MemObject(r.Elem, a)
+		o = dwarf.MemObject(r.Elem, a)
 	}
 	return o, nil
 }
 
 // scalar is an arithmetic or pointer value.
 type scalar struct {
-	t        Type // resolved: *BaseType, *EnumType, *PointerType
+	t        dwarf.Type // resolved: *BaseType, *EnumType, *PointerType
 	isFloat  bool
 	isPtr    bool
 	f        float64
@@ -536,64 +539,64 @@ func (s scalar) bigOf() *big.Float {
 	return f
 }
 
-func (ev *evaluator) scalarOf(o Object) (scalar, error) {
+func (ev *evaluator) scalarOf(o dwarf.Object) (scalar, error) {
 	o, err := ev.deref0(o)
 	if err != nil {
 		return scalar{}, err
 	}
-	switch t := Resolve(o.Type).(type) {
-	case *BaseType:
+	switch t := dwarf.Resolve(o.Type).(type) {
+	case *dwarf.BaseType:
 		b, err := ev.env.Bytes(o)
 		if err != nil {
 			return scalar{}, err
 		}
 		if t.IsFloat() {
-			f, _, ok := floatValue(b)
+			f, _, ok := dwarf.DecodeFloat(b)
 			if !ok {
 				return scalar{}, unsupported("floating-point type of size " + strconv.Itoa(len(b)))
 			}
-			_, bf, _ := floatValue(b)
+			_, bf, _ := dwarf.DecodeFloat(b)
 			return scalar{t: t, isFloat: true, f: f, big: bf, size: t.ByteSize}, nil
 		}
-		if t.Encoding == ateComplex || len(b) > 8 {
+		if t.Encoding == dwarf.EncComplex || len(b) > 8 {
 			return scalar{}, unsupported("arithmetic on " + t.Name)
 		}
-		return scalar{t: t, i: bytesToInt(b, t.IsSigned()), unsigned: !t.IsSigned(), size: t.ByteSize}, nil
-	case *EnumType:
+		return scalar{t: t, i: dwarf.DecodeInt(b, t.IsSigned()), unsigned: !t.IsSigned(), size: t.ByteSize}, nil
+	case *dwarf.EnumType:
 		v, err := ev.env.Int(o)
 		if err != nil {
 			return scalar{}, err
 		}
 		return scalar{t: t, i: v, unsigned: t.Unsigned, size: t.ByteSize}, nil
-	case *PointerType:
+	case *dwarf.PointerType:
 		v, err := ev.env.Uint(o)
 		if err != nil {
 			return scalar{}, err
 		}
 		return scalar{t: o.Type, isPtr: true, i: int64(v), unsigned: true, size: 8}, nil
-	case *ArrayType:
+	case *dwarf.ArrayType:
 		a, ok := o.Addr()
 		if !ok {
 			return scalar{}, errors.New("only values in memory can be used as pointers")
 		}
-		pt := &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t.Elem}
+		pt := &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t.Elem}
 		return scalar{t: pt, isPtr: true, i: int64(a), unsigned: true, size: 8}, nil
-	case *FuncType:
+	case *dwarf.FuncType:
 		a, ok := o.Addr()
 		if !ok {
 			return scalar{}, errors.New("function not in memory")
 		}
-		pt := &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: o.Type}
+		pt := &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: o.Type}
 		return scalar{t: pt, isPtr: true, i: int64(a), unsigned: true, size: 8}, nil
-	case *StructType:
-		return scalar{}, unsupported("overloaded operator on " + typeString(o.Type))
-	case *PtrToMemberType:
+	case *dwarf.StructType:
+		return scalar{}, unsupported("overloaded operator on " + dwarf.TypeString(o.Type))
+	case *dwarf.PtrToMemberType:
 		return scalar{}, unsupported("arithmetic on pointers to members")
 	}
-	return scalar{}, fmt.Errorf("value of type %s is not a number", typeString(o.Type))
+	return scalar{}, fmt.Errorf("value of type %s is not a number", dwarf.TypeString(o.Type))
 }
 
-func (ev *evaluator) truth(o Object) (bool, error) {
+func (ev *evaluator) truth(o dwarf.Object) (bool, error) {
 	sc, err := ev.scalarOf(o)
 	if err != nil {
 		return false, err
@@ -613,7 +616,7 @@ func (ev *evaluator) promote(sc scalar) scalar {
 		sc.t, sc.size, sc.unsigned = ev.base("int"), 4, false
 		return sc
 	}
-	if _, ok := sc.t.(*EnumType); ok || isBool(sc.t) {
+	if _, ok := sc.t.(*dwarf.EnumType); ok || isBool(sc.t) {
 		if sc.size <= 4 {
 			if sc.unsigned {
 				sc.t = ev.base("unsigned int")
@@ -628,13 +631,13 @@ func (ev *evaluator) promote(sc scalar) scalar {
 	return sc
 }
 
-func isBool(t Type) bool {
-	b, ok := Resolve(t).(*BaseType)
+func isBool(t dwarf.Type) bool {
+	b, ok := dwarf.Resolve(t).(*dwarf.BaseType)
 	return ok && b.IsBool()
 }
 
 // arith returns the common type of two promoted arithmetic operands.
-func (ev *evaluator) common(a, b scalar) (Type, bool) {
+func (ev *evaluator) common(a, b scalar) (dwarf.Type, bool) {
 	if a.isFloat || b.isFloat {
 		size := int64(0)
 		if a.isFloat {
@@ -664,3 +667,10 @@ func (ev *evaluator) common(a, b scalar) (Type, bool) {
 	}
 	return b.t, false
 }
+
+// ErrUnsupportedExpr is returned (wrapped with what was not supported,
+// e.g. "function calls") for valid C/C++ that the evaluator does not
+// handle; callers may hand such expressions to GDB instead.
+var ErrUnsupportedExpr = errkind.UnsupportedExpr
+
+func unsupported(what string) error { return fmt.Errorf("%w: %s", ErrUnsupportedExpr, what) }

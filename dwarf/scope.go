@@ -149,7 +149,7 @@ func (s *FrameScope) paramSpelling(fn *Function) string {
 	}
 	ps := make([]string, 0, len(ft.Params))
 	for _, p := range ft.Params {
-		q := strings.ReplaceAll(typeString(p), " *", "*")
+		q := strings.ReplaceAll(TypeString(p), " *", "*")
 		ps = append(ps, strings.ReplaceAll(q, " &", "&"))
 	}
 	return strings.Join(ps, ", ")
@@ -300,22 +300,22 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	lang := s.Lang()
 	name = strings.ToLower(strings.TrimPrefix(name, "$"))
 	mk := func(t Type, v uint64) Object {
-		return BytesObject(t, binary.LittleEndian.AppendUint64(nil, v)[:sizeOf(t)])
+		return BytesObject(t, binary.LittleEndian.AppendUint64(nil, v)[:SizeOf(t)])
 	}
 	ptr := int64(8)
 	i386 := s.f.Image != nil && s.f.Image.Is32Bit()
 	if i386 {
 		ptr = 4
 	}
-	long := &BaseType{CommonType: CommonType{Name: "long", ByteSize: ptr, Lang: lang}, Encoding: ateSigned}
-	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: lang}, Encoding: ateSigned}
+	long := &BaseType{CommonType: CommonType{Name: "long", ByteSize: ptr, Lang: lang}, Encoding: EncSigned}
+	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: lang}, Encoding: EncSigned}
 	voidT := &VoidType{CommonType{Name: "void", Lang: lang}}
 	if i386 {
 		long = intT // i386: eax… are the whole (int) registers
 	} else if sub, ok := subRegisters[name]; ok {
 		v, ok := s.f.Scope().Register(sub.full)
 		if !ok {
-			return Object{Type: intT, Err: fmt.Errorf("register $%s: %w", name, errNotSaved)}, nil
+			return Object{Type: intT, Err: fmt.Errorf("register $%s: %w", name, ErrNotSaved)}, nil
 		}
 		return mk(intT, v>>sub.shift), nil
 	}
@@ -328,14 +328,14 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		// as its uint128 member)
 		b, ok := s.f.Scope().RegisterBytes(name)
 		if !ok || len(b) != 16 {
-			return Object{Type: uint128, Err: fmt.Errorf("register $%s: %w", name, errNotSaved)}, nil
+			return Object{Type: uint128, Err: fmt.Errorf("register $%s: %w", name, ErrNotSaved)}, nil
 		}
 		return BytesObject(uint128, b), nil
 	}
 	v, ok := s.f.Scope().Register(name)
 	if !ok {
 		// GDB: a caller-saved register the unwinder did not recover
-		return Object{Type: long, Err: fmt.Errorf("register $%s: %w", name, errNotSaved)}, nil
+		return Object{Type: long, Err: fmt.Errorf("register $%s: %w", name, ErrNotSaved)}, nil
 	}
 	switch reg {
 	case regnum.AMD64_Rip:
@@ -353,11 +353,11 @@ func (s *FrameScope) Register(name string) (Object, error) {
 }
 
 // uint128 types a vector register read whole.
-var uint128 = &BaseType{CommonType: CommonType{Name: "unsigned __int128", ByteSize: 16}, Encoding: ateUnsigned}
+var uint128 = &BaseType{CommonType: CommonType{Name: "unsigned __int128", ByteSize: 16}, Encoding: EncUnsigned}
 
-// errNotSaved is a register value the unwinder could not recover in an
+// ErrNotSaved is a register value the unwinder could not recover in an
 // outer frame; it prints as GDB's <not saved> and is optimized out.
-var errNotSaved = fmt.Errorf("not saved: %w", ErrOptimizedOut)
+var ErrNotSaved = fmt.Errorf("not saved: %w", ErrOptimizedOut)
 
 type subReg struct {
 	full  string
@@ -370,26 +370,6 @@ var subRegisters = map[string]subReg{
 	"esi": {"rsi", 0}, "edi": {"rdi", 0}, "ebp": {"rbp", 0}, "esp": {"rsp", 0},
 	"r8d": {"r8", 0}, "r9d": {"r9", 0}, "r10d": {"r10", 0}, "r11d": {"r11", 0},
 	"r12d": {"r12", 0}, "r13d": {"r13", 0}, "r14d": {"r14", 0}, "r15d": {"r15", 0},
-}
-
-// VariableValue is the structured value of a variable found by the
-// frame's scope or listed by Frame.Locals/Params ("info locals").
-func (s *FrameScope) VariableValue(ctx context.Context, v Variable) Value {
-	o, err := s.Object(ctx, v)
-	if err != nil {
-		return Value{Name: v.Name, Value: errorText(err), Error: err.Error()}
-	}
-	return s.env.Structured(v.Name, o)
-}
-
-// Evaluate evaluates a C/C++ expression in the frame and returns its
-// structured value; Value.Value is what GDB's print shows after "$1 = ".
-func (s *FrameScope) Evaluate(ctx context.Context, src string) (Value, error) {
-	o, err := EvalExpr(ctx, s, src)
-	if err != nil {
-		return Value{}, err
-	}
-	return s.env.Structured(src, o), nil
 }
 
 // eflagsType is GDB's i386_eflags flags type.

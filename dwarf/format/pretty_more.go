@@ -1,10 +1,12 @@
-package dwarf
+package format
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
 )
 
 // This file has the smaller libstdc++ printers (pair, tuple, atomic,
@@ -40,7 +42,7 @@ func abbreviateStd(name string) string {
 		return name
 	}
 	base := name[:i]
-	args := splitTopLevel(name[i+1 : len(name)-1])
+	args := dwarf.SplitTopLevel(name[i+1 : len(name)-1])
 	for k := range args {
 		args[k] = abbreviateStd(strings.TrimSpace(args[k]))
 	}
@@ -93,12 +95,12 @@ func abbreviateStd(name string) string {
 	return tmpl(base, args)
 }
 
-func (env *ValueEnv) ppPair(o Object) (pretty, error) {
-	first, err := env.member(o, "first")
+func (env *printer) ppPair(o dwarf.Object) (pretty, error) {
+	first, err := env.Member(o, "first")
 	if err != nil {
 		return pretty{}, err
 	}
-	second, err := env.member(o, "second")
+	second, err := env.Member(o, "second")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -108,13 +110,13 @@ func (env *ValueEnv) ppPair(o Object) (pretty, error) {
 // structNodes lists a struct's bases then fields as GDB's type.fields()
 // does: (object, name, is-base).
 type structNode struct {
-	obj  Object
+	obj  dwarf.Object
 	name string
 	base bool
 }
 
-func (env *ValueEnv) structNodes(o Object) []structNode {
-	st, ok := Resolve(o.Type).(*StructType)
+func (env *printer) structNodes(o dwarf.Object) []structNode {
+	st, ok := dwarf.Resolve(o.Type).(*dwarf.StructType)
 	if !ok {
 		return nil
 	}
@@ -128,12 +130,12 @@ func (env *ValueEnv) structNodes(o Object) []structNode {
 	return out
 }
 
-func isSpecializationOf(t Type, name string) bool {
-	n := templateBase(Resolve(t).Common().Name)
+func isSpecializationOf(t dwarf.Type, name string) bool {
+	n := dwarf.TemplateBase(dwarf.Resolve(t).Common().Name)
 	return n == "std::"+name || strings.HasSuffix(n, "::"+name)
 }
 
-func (env *ValueEnv) ppTuple(o Object, base string) (pretty, error) {
+func (env *printer) ppTuple(o dwarf.Object, base string) (pretty, error) {
 	head := o
 	nodes := env.structNodes(head)
 	p := pretty{head: base + " containing"}
@@ -147,7 +149,7 @@ func (env *ValueEnv) ppTuple(o Object, base string) (pretty, error) {
 	}
 	for count := 1; count < 64; count++ {
 		nodes = env.structNodes(head)
-		var impl Object
+		var impl dwarf.Object
 		done := false
 		switch len(nodes) {
 		case 0:
@@ -171,40 +173,40 @@ func (env *ValueEnv) ppTuple(o Object, base string) (pretty, error) {
 	return pretty{}, errNotPretty
 }
 
-func (env *ValueEnv) ppAtomic(o Object, st *StructType) (pretty, error) {
-	vt := env.templateArg(st, 0)
+func (env *printer) ppAtomic(o dwarf.Object, st *dwarf.StructType) (pretty, error) {
+	vt := env.TemplateArg(st, 0)
 	if vt == nil {
 		return pretty{}, errNotPretty
 	}
-	var v Object
+	var v dwarf.Object
 	var err error
-	switch t := Resolve(vt).(type) {
-	case *BaseType:
+	switch t := dwarf.Resolve(vt).(type) {
+	case *dwarf.BaseType:
 		switch {
 		case t.IsFloat():
-			v, err = env.member(o, "_M_fp")
+			v, err = env.Member(o, "_M_fp")
 		case t.IsBool():
-			v, err = env.memberPath(o, "_M_base", "_M_i")
+			v, err = env.MemberPath(o, "_M_base", "_M_i")
 		default:
-			v, err = env.member(o, "_M_i")
+			v, err = env.Member(o, "_M_i")
 		}
-	case *PointerType:
-		v, err = env.memberPath(o, "_M_b", "_M_p")
+	case *dwarf.PointerType:
+		v, err = env.MemberPath(o, "_M_b", "_M_p")
 	default:
-		v, err = env.member(o, "_M_i")
+		v, err = env.Member(o, "_M_i")
 	}
 	if err != nil {
 		return pretty{}, err
 	}
-	return pretty{isString: true, str: "std::atomic<" + abbreviateStd(typeString(vt)) + "> = { " + env.FormatMember(v) + " }"}, nil
+	return pretty{isString: true, str: "std::atomic<" + abbreviateStd(dwarf.TypeString(vt)) + "> = { " + env.memberText(v) + " }"}, nil
 }
 
-func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, error) {
-	elemT := env.templateArg(st, 0)
+func (env *printer) ppDeque(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
+	elemT := env.TemplateArg(st, 0)
 	if elemT == nil {
 		return pretty{}, errNotPretty
 	}
-	es := uint64(sizeOf(elemT))
+	es := uint64(dwarf.SizeOf(elemT))
 	if es == 0 {
 		return pretty{}, errNotPretty
 	}
@@ -212,24 +214,24 @@ func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, err
 	if es < 512 {
 		bufSize = 512 / es
 	}
-	get := func(it Object, name string) (uint64, error) {
-		m, err := env.member(it, name)
+	get := func(it dwarf.Object, name string) (uint64, error) {
+		m, err := env.Member(it, name)
 		if err != nil {
 			return 0, err
 		}
 		return env.Uint(m)
 	}
-	start, err := env.memberPath(o, "_M_impl", "_M_start")
+	start, err := env.MemberPath(o, "_M_impl", "_M_start")
 	if err != nil {
 		return pretty{}, err
 	}
-	finish, err := env.memberPath(o, "_M_impl", "_M_finish")
+	finish, err := env.MemberPath(o, "_M_impl", "_M_finish")
 	if err != nil {
 		return pretty{}, err
 	}
 	var v [7]uint64
 	for i, f := range []struct {
-		it   Object
+		it   dwarf.Object
 		name string
 	}{{start, "_M_node"}, {start, "_M_cur"}, {start, "_M_last"}, {finish, "_M_node"}, {finish, "_M_cur"}, {finish, "_M_first"}} {
 		if v[i], err = get(f.it, f.name); err != nil {
@@ -240,7 +242,7 @@ func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, err
 	if enode < snode || slast < scur || ecur < efirst {
 		return pretty{}, errNotPretty
 	}
-	w := env.ptr()
+	w := env.PointerSize()
 	size := bufSize*((enode-snode)/w-1) + (slast-scur)/es + (ecur-efirst)/es
 	if enode == snode {
 		size = (ecur - scur) / es
@@ -256,11 +258,11 @@ func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, err
 		if i > size {
 			return pretty{}, errNotPretty
 		}
-		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: MemObject(elemT, cur)})
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.MemObject(elemT, cur)})
 		cur += es
 		if cur == end {
 			node += w
-			if cur, err = env.readUint(node, int(w)); err != nil {
+			if cur, err = env.ReadUint(node, int(w)); err != nil {
 				return pretty{}, err
 			}
 			end = cur + bufSize*es
@@ -269,12 +271,12 @@ func (env *ValueEnv) ppDeque(o Object, st *StructType, base string) (pretty, err
 	return p, nil
 }
 
-func (env *ValueEnv) ppForwardList(o Object, st *StructType, base string) (pretty, error) {
-	elemT := env.templateArg(st, 0)
+func (env *printer) ppForwardList(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
+	elemT := env.TemplateArg(st, 0)
 	if elemT == nil {
 		return pretty{}, errNotPretty
 	}
-	head, err := env.memberPath(o, "_M_impl", "_M_head", "_M_next")
+	head, err := env.MemberPath(o, "_M_impl", "_M_head", "_M_next")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -286,7 +288,7 @@ func (env *ValueEnv) ppForwardList(o Object, st *StructType, base string) (prett
 		return pretty{head: "empty " + base}, nil
 	}
 	p := pretty{head: base}
-	w := env.ptr()
+	w := env.PointerSize()
 	voff := alignUp(w, alignOf(elemT)) // after _M_next
 	limit := env.maxElements()
 	for i := 0; node != 0; i++ {
@@ -297,8 +299,8 @@ func (env *ValueEnv) ppForwardList(o Object, st *StructType, base string) (prett
 		if i > 1<<20 {
 			return pretty{}, errNotPretty
 		}
-		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: MemObject(elemT, node+voff)})
-		if node, err = env.readUint(node, int(w)); err != nil {
+		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: dwarf.MemObject(elemT, node+voff)})
+		if node, err = env.ReadUint(node, int(w)); err != nil {
 			return pretty{}, err
 		}
 	}
@@ -307,8 +309,8 @@ func (env *ValueEnv) ppForwardList(o Object, st *StructType, base string) (prett
 
 // ppAdapter prints std::stack/queue/priority_queue as GDB's printer:
 // "std::stack wrapping: " + the printed container.
-func (env *ValueEnv) ppAdapter(o Object, base string) (pretty, error) {
-	c, err := env.member(o, "c")
+func (env *printer) ppAdapter(o dwarf.Object, base string) (pretty, error) {
+	c, err := env.Member(o, "c")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -323,57 +325,11 @@ func (env *ValueEnv) ppAdapter(o Object, base string) (pretty, error) {
 	return inner, nil
 }
 
-// templateArg is the i-th template type argument of st: from its
-// DW_TAG_template_type_param children, or, when the compiler left those
-// out, parsed from the type name and looked up by name as GDB does.
-func (env *ValueEnv) templateArg(st *StructType, i int) Type {
-	if t := st.TemplateArg(i); t != nil {
-		return t
-	}
-	j := strings.IndexByte(st.Name, '<')
-	if j < 0 || !strings.HasSuffix(st.Name, ">") || env.Types == nil {
-		return nil
-	}
-	args := splitTopLevel(st.Name[j+1 : len(st.Name)-1])
-	if i >= len(args) {
-		return nil
-	}
-	return env.typeFromName(strings.TrimSpace(args[i]), 0)
-}
-
-// typeFromName builds a type from a C++ type name: named types looked up
-// in Types, with trailing "*", "&" and "const" applied.
-func (env *ValueEnv) typeFromName(name string, depth int) Type {
-	if depth > 8 || name == "" {
-		return nil
-	}
-	lang := LangCPlusPlus
-	switch {
-	case strings.HasSuffix(name, "*"):
-		if e := env.typeFromName(strings.TrimSpace(name[:len(name)-1]), depth+1); e != nil {
-			return &PointerType{CommonType: CommonType{ByteSize: int64(env.ptr()), Lang: lang}, Elem: e}
-		}
-		return nil
-	case strings.HasSuffix(name, " const"):
-		if e := env.typeFromName(strings.TrimSuffix(name, " const"), depth+1); e != nil {
-			return &QualType{CommonType: CommonType{Lang: lang}, Qual: "const", Elem: e}
-		}
-		return nil
-	case strings.HasPrefix(name, "const "):
-		return env.typeFromName(strings.TrimPrefix(name, "const ")+" const", depth+1)
-	}
-	t, err := env.Types.LookupType(name)
-	if err != nil {
-		return nil
-	}
-	return t
-}
-
 // ppVariant prints std::variant: "std::variant<A, B> [index 1] = {v}".
-func (env *ValueEnv) ppVariant(o Object, st *StructType) (pretty, error) {
-	var alts []Type
+func (env *printer) ppVariant(o dwarf.Object, st *dwarf.StructType) (pretty, error) {
+	var alts []dwarf.Type
 	for i := 0; ; i++ {
-		t := env.templateArg(st, i)
+		t := env.TemplateArg(st, i)
 		if t == nil {
 			break
 		}
@@ -381,10 +337,10 @@ func (env *ValueEnv) ppVariant(o Object, st *StructType) (pretty, error) {
 	}
 	names := make([]string, len(alts))
 	for i, a := range alts {
-		names[i] = typeString(a)
+		names[i] = dwarf.TypeString(a)
 	}
 	head := "std::variant<" + strings.Join(names, ", ") + ">"
-	idx, err := env.member(o, "_M_index")
+	idx, err := env.Member(o, "_M_index")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -392,10 +348,10 @@ func (env *ValueEnv) ppVariant(o Object, st *StructType) (pretty, error) {
 	if err != nil {
 		return pretty{}, err
 	}
-	if int(n) >= len(alts) || n >= uint64(1)<<(8*sizeOf(idx.Type)-1) {
+	if int(n) >= len(alts) || n >= uint64(1)<<(8*dwarf.SizeOf(idx.Type)-1) {
 		return pretty{head: head + " [no contained value]"}, nil
 	}
-	u, err := env.member(o, "_M_u")
+	u, err := env.Member(o, "_M_u")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -404,7 +360,7 @@ func (env *ValueEnv) ppVariant(o Object, st *StructType) (pretty, error) {
 		return pretty{}, errNotPretty
 	}
 	// every alternative of the union lives at its start
-	v := MemObject(alts[n], a)
+	v := dwarf.MemObject(alts[n], a)
 	head += fmt.Sprintf(" [index %d]", n)
 	if inner, ok := env.prettyPrint(v); ok && len(inner.children) > 0 {
 		inner.head = head + " containing " + inner.head
@@ -414,9 +370,9 @@ func (env *ValueEnv) ppVariant(o Object, st *StructType) (pretty, error) {
 }
 
 // ppStringView prints std::basic_string_view as its string.
-func (env *ValueEnv) ppStringView(o Object) (pretty, error) {
-	p, err1 := env.member(o, "_M_str")
-	n, err2 := env.member(o, "_M_len")
+func (env *printer) ppStringView(o dwarf.Object) (pretty, error) {
+	p, err1 := env.Member(o, "_M_str")
+	n, err2 := env.Member(o, "_M_len")
 	if err := errors.Join(err1, err2); err != nil {
 		return pretty{}, err
 	}
@@ -429,9 +385,9 @@ func (env *ValueEnv) ppStringView(o Object) (pretty, error) {
 }
 
 // ppBitset prints std::bitset as its set bits: "std::bitset = {[0] = 1}".
-func (env *ValueEnv) ppBitset(o Object, base string) (pretty, error) {
+func (env *printer) ppBitset(o dwarf.Object, base string) (pretty, error) {
 	p := pretty{head: base}
-	w, err := env.member(o, "_M_w")
+	w, err := env.Member(o, "_M_w")
 	if err != nil {
 		return p, nil // an empty bitset has no words
 	}
@@ -439,8 +395,8 @@ func (env *ValueEnv) ppBitset(o Object, base string) (pretty, error) {
 	if err != nil {
 		return pretty{}, err
 	}
-	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: LangCPlusPlus}, Encoding: ateSigned}
-	one := BytesObject(intT, []byte{1, 0, 0, 0})
+	intT := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "int", ByteSize: 4, Lang: dwarf.LangCPlusPlus}, Encoding: dwarf.EncSigned}
+	one := dwarf.BytesObject(intT, []byte{1, 0, 0, 0})
 	for i, c := range b {
 		for bit := 0; bit < 8; bit++ {
 			if c&(1<<bit) != 0 {
@@ -452,17 +408,17 @@ func (env *ValueEnv) ppBitset(o Object, base string) (pretty, error) {
 }
 
 // ppSpan prints std::span: "std::span of length 3 = {1, 2, 3}".
-func (env *ValueEnv) ppSpan(o Object, st *StructType, base string) (pretty, error) {
-	ptr, err := env.member(o, "_M_ptr")
+func (env *printer) ppSpan(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
+	ptr, err := env.Member(o, "_M_ptr")
 	if err != nil {
 		return pretty{}, err
 	}
-	pt, ok := Resolve(ptr.Type).(*PointerType)
+	pt, ok := dwarf.Resolve(ptr.Type).(*dwarf.PointerType)
 	if !ok {
 		return pretty{}, errNotPretty
 	}
 	var n uint64
-	if ext, err := env.memberPath(o, "_M_extent", "_M_extent_value"); err == nil {
+	if ext, err := env.MemberPath(o, "_M_extent", "_M_extent_value"); err == nil {
 		if n, err = env.Uint(ext); err != nil {
 			return pretty{}, err
 		}
@@ -481,11 +437,11 @@ func (env *ValueEnv) ppSpan(o Object, st *StructType, base string) (pretty, erro
 	if err != nil {
 		return pretty{}, err
 	}
-	es := uint64(sizeOf(pt.Elem))
+	es := uint64(dwarf.SizeOf(pt.Elem))
 	p := pretty{head: fmt.Sprintf("%s of length %d", base, n), hint: "array"}
 	limit := uint64(env.maxElements())
 	for i := uint64(0); i < n && i < limit; i++ {
-		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: MemObject(pt.Elem, a+i*es)})
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.MemObject(pt.Elem, a+i*es)})
 	}
 	p.more = n > limit
 	return p, nil
@@ -493,13 +449,13 @@ func (env *ValueEnv) ppSpan(o Object, st *StructType, base string) (pretty, erro
 
 // ppInitializerList prints std::initializer_list: "std::initializer_list
 // of length 2 = {1, 2}".
-func (env *ValueEnv) ppInitializerList(o Object, base string) (pretty, error) {
-	arr, err1 := env.member(o, "_M_array")
-	ln, err2 := env.member(o, "_M_len")
+func (env *printer) ppInitializerList(o dwarf.Object, base string) (pretty, error) {
+	arr, err1 := env.Member(o, "_M_array")
+	ln, err2 := env.Member(o, "_M_len")
 	if err := errors.Join(err1, err2); err != nil {
 		return pretty{}, err
 	}
-	pt, ok := Resolve(arr.Type).(*PointerType)
+	pt, ok := dwarf.Resolve(arr.Type).(*dwarf.PointerType)
 	if !ok {
 		return pretty{}, errNotPretty
 	}
@@ -508,11 +464,11 @@ func (env *ValueEnv) ppInitializerList(o Object, base string) (pretty, error) {
 	if err := errors.Join(err1, err2); err != nil {
 		return pretty{}, err
 	}
-	es := uint64(sizeOf(pt.Elem))
+	es := uint64(dwarf.SizeOf(pt.Elem))
 	p := pretty{head: fmt.Sprintf("%s of length %d", base, n), hint: "array"}
 	limit := uint64(env.maxElements())
 	for i := uint64(0); i < n && i < limit; i++ {
-		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: MemObject(pt.Elem, a+i*es)})
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.MemObject(pt.Elem, a+i*es)})
 	}
 	p.more = n > limit
 	return p, nil

@@ -1,7 +1,9 @@
-package dwarf
+package format
 
 import (
 	"strconv"
+
+	"github.com/rrmcp/rrmcp/dwarf"
 )
 
 // Value is the structured, JSON-ready form of a printed value: the GDB
@@ -34,17 +36,16 @@ type Value struct {
 
 // Structured returns the structured form of o named name, with children
 // down to MaxDepth levels (default 4).
-func (env *ValueEnv) Structured(name string, o Object) Value {
-	v := env.structured(name, o, 0, true)
-	return v
+func Structured(env *dwarf.ValueEnv, name string, o dwarf.Object) Value {
+	return (&printer{env}).structured(name, o, 0, true)
 }
 
-func (env *ValueEnv) structured(name string, o Object, depth int, top bool) Value {
-	v := Value{Name: name, Type: typeString(o.Type)}
+func (env *printer) structured(name string, o dwarf.Object, depth int, top bool) Value {
+	v := Value{Name: name, Type: dwarf.TypeString(o.Type)}
 	if top {
-		v.Value = env.Format(o)
+		v.Value = env.text(o)
 	} else {
-		v.Value = env.FormatMember(o)
+		v.Value = env.memberText(o)
 	}
 	if a, ok := o.Addr(); ok {
 		v.Address = hex(a)
@@ -53,15 +54,15 @@ func (env *ValueEnv) structured(name string, o Object, depth int, top bool) Valu
 		v.Error = o.Err.Error()
 		return v
 	}
-	if o.Loc.Kind == LocOptimizedOut {
-		v.Error = ErrOptimizedOut.Error()
+	if o.Loc.Kind == dwarf.LocOptimizedOut {
+		v.Error = dwarf.ErrOptimizedOut.Error()
 		return v
 	}
 	if depth >= env.maxDepth() {
 		v.Truncated = env.hasChildren(o)
 		return v
 	}
-	add := func(n string, c Object) {
+	add := func(n string, c dwarf.Object) {
 		v.Children = append(v.Children, env.structured(n, c, depth+1, false))
 	}
 	if !env.Raw {
@@ -69,7 +70,7 @@ func (env *ValueEnv) structured(name string, o Object, depth int, top bool) Valu
 			for _, c := range p.children {
 				n := c.name
 				if c.key != nil {
-					n = "[" + env.FormatMember(*c.key) + "]"
+					n = "[" + env.memberText(*c.key) + "]"
 				}
 				add(n, c.val)
 			}
@@ -77,22 +78,22 @@ func (env *ValueEnv) structured(name string, o Object, depth int, top bool) Valu
 			return v
 		}
 	}
-	switch t := Resolve(o.Type).(type) {
-	case *StructType:
+	switch t := dwarf.Resolve(o.Type).(type) {
+	case *dwarf.StructType:
 		if t.Incomplete {
 			return v
 		}
 		for _, b := range t.Bases {
-			add("<"+typeString(b.Type)+">", env.BaseObject(o, b))
+			add("<"+dwarf.TypeString(b.Type)+">", env.BaseObject(o, b))
 		}
 		for _, f := range t.Fields {
 			add(f.Name, env.Field(o, f))
 		}
 		for _, s := range t.Statics {
-			add("static "+s.Name, env.staticObject(s))
+			add("static "+s.Name, env.StaticObject(s))
 		}
-	case *ArrayType:
-		if _, isChar := isCharType(t.Elem); isChar {
+	case *dwarf.ArrayType:
+		if _, isChar := dwarf.IsCharType(t.Elem); isChar {
 			return v // a string: the text says it all
 		}
 		n := t.Count
@@ -103,7 +104,7 @@ func (env *ValueEnv) structured(name string, o Object, depth int, top bool) Valu
 		for i := int64(0); i < n; i++ {
 			add("["+strconv.FormatInt(i, 10)+"]", env.Elem(o, i))
 		}
-	case *PointerType, *ReferenceType:
+	case *dwarf.PointerType, *dwarf.ReferenceType:
 		if !env.pointsToAggregate(t) {
 			return v
 		}
@@ -121,29 +122,29 @@ func (env *ValueEnv) structured(name string, o Object, depth int, top bool) Valu
 
 // pointsToAggregate reports whether a pointer's target is worth showing
 // as a child (structs and arrays; not chars, scalars or void).
-func (env *ValueEnv) pointsToAggregate(t Type) bool {
-	var elem Type
+func (env *printer) pointsToAggregate(t dwarf.Type) bool {
+	var elem dwarf.Type
 	switch p := t.(type) {
-	case *PointerType:
+	case *dwarf.PointerType:
 		elem = p.Elem
-	case *ReferenceType:
+	case *dwarf.ReferenceType:
 		elem = p.Elem
 	}
-	switch Resolve(elem).(type) {
-	case *StructType, *ArrayType:
+	switch dwarf.Resolve(elem).(type) {
+	case *dwarf.StructType, *dwarf.ArrayType:
 		return true
 	}
 	return false
 }
 
-func (env *ValueEnv) hasChildren(o Object) bool {
-	switch t := Resolve(o.Type).(type) {
-	case *StructType:
+func (env *printer) hasChildren(o dwarf.Object) bool {
+	switch t := dwarf.Resolve(o.Type).(type) {
+	case *dwarf.StructType:
 		return !t.Incomplete
-	case *ArrayType:
-		_, isChar := isCharType(t.Elem)
+	case *dwarf.ArrayType:
+		_, isChar := dwarf.IsCharType(t.Elem)
 		return !isChar && t.Count > 0
-	case *PointerType, *ReferenceType:
+	case *dwarf.PointerType, *dwarf.ReferenceType:
 		a, err := env.Uint(o)
 		return err == nil && a != 0 && env.pointsToAggregate(t)
 	}

@@ -1,34 +1,42 @@
-package dwarf
+package format
 
 import (
 	"errors"
 	"math/big"
 	"strconv"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
 )
 
-// Format prints o as GDB's print command does at top level: pointers carry
+// printer prints the values of one environment: the printers of this
+// package are its methods, and it reads through the embedded ValueEnv.
+type printer struct{ *dwarf.ValueEnv }
+
+// Text prints o as GDB's print command does at top level: pointers carry
 // their type ("(struct node *) 0x5555... <n1>"), references their
 // address ("(int &) @0x...: 5").
-func (env *ValueEnv) Format(o Object) string {
+func Text(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{env}).text(o) }
+
+func (env *printer) text(o dwarf.Object) string {
 	return env.format(o, true, 0, nil)
 }
 
-// FormatMember prints o as GDB prints it inside an aggregate (pointers
+// memberText prints o as GDB prints it inside an aggregate (pointers
 // without the type prefix).
-func (env *ValueEnv) FormatMember(o Object) string {
+func (env *printer) memberText(o dwarf.Object) string {
 	return env.format(o, false, 0, nil)
 }
 
 // errorText renders a read error the way GDB shows it inside a value.
 func errorText(err error) string {
-	if errors.Is(err, errNotSaved) {
+	if errors.Is(err, dwarf.ErrNotSaved) {
 		return "<not saved>"
 	}
-	if errors.Is(err, ErrOptimizedOut) {
+	if errors.Is(err, dwarf.ErrOptimizedOut) {
 		return "<optimized out>"
 	}
-	var me *memError
+	var me *dwarf.MemoryError
 	if errors.As(err, &me) {
 		return "<error: " + me.Error() + ">"
 	}
@@ -38,16 +46,16 @@ func errorText(err error) string {
 // OptimizedOutText is how GDB prints a value whose location is gone at
 // this pc: "<optimized out>", but a struct, class or union member by
 // member ("{a = <optimized out>, b = <optimized out>}").
-func OptimizedOutText(t Type) string { return optimizedOutText(t, 0) }
+func OptimizedOutText(t dwarf.Type) string { return optimizedOutText(t, 0) }
 
-func optimizedOutText(t Type, depth int) string {
-	st, ok := Resolve(t).(*StructType)
+func optimizedOutText(t dwarf.Type, depth int) string {
+	st, ok := dwarf.Resolve(t).(*dwarf.StructType)
 	if !ok || st.Incomplete || depth > maxFormatDepth {
 		return "<optimized out>"
 	}
 	var parts []string
 	for _, b := range st.Bases {
-		parts = append(parts, "<"+typeString(b.Type)+"> = "+optimizedOutText(b.Type, depth+1))
+		parts = append(parts, "<"+dwarf.TypeString(b.Type)+"> = "+optimizedOutText(b.Type, depth+1))
 	}
 	for _, f := range st.Fields {
 		v := optimizedOutText(f.Type, depth+1)
@@ -63,11 +71,11 @@ func optimizedOutText(t Type, depth int) string {
 // maxFormatDepth stops runaway recursion through self-containing values.
 const maxFormatDepth = 64
 
-func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool) string {
+func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf.Type]bool) string {
 	if o.Err != nil {
 		return errorText(o.Err)
 	}
-	if o.Loc.Kind == LocOptimizedOut {
+	if o.Loc.Kind == dwarf.LocOptimizedOut {
 		return OptimizedOutText(o.Type)
 	}
 	if depth > maxFormatDepth {
@@ -83,31 +91,31 @@ func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool)
 			return s
 		}
 	}
-	switch t := Resolve(o.Type).(type) {
-	case *BaseType:
+	switch t := dwarf.Resolve(o.Type).(type) {
+	case *dwarf.BaseType:
 		b, err := env.Bytes(o)
 		if err != nil {
 			return errorText(err)
 		}
-		if ct, ok := isCharType(o.Type); ok && !t.IsChar() {
+		if ct, ok := dwarf.IsCharType(o.Type); ok && !t.IsChar() {
 			t = ct
-			t.Encoding = ateUTF // print as a character
-			if bytesToInt(b, true) < 0 {
-				t.Encoding = ateSignedChar
+			t.Encoding = dwarf.EncUTF // print as a character
+			if dwarf.DecodeInt(b, true) < 0 {
+				t.Encoding = dwarf.EncSignedChar
 			}
 		}
 		return formatBase(t, b)
-	case *EnumType:
+	case *dwarf.EnumType:
 		v, err := env.Int(o)
 		if err != nil {
 			return errorText(err)
 		}
-		return t.formatEnum(v)
-	case *PointerType:
+		return t.ValueText(v)
+	case *dwarf.PointerType:
 		return env.formatPointer(o, t, top)
-	case *ReferenceType:
-		if o.Loc.Kind == LocImplicitPointer {
-			target, err := env.implicitTarget(o, t.Elem)
+	case *dwarf.ReferenceType:
+		if o.Loc.Kind == dwarf.LocImplicitPointer {
+			target, err := env.ImplicitTarget(o, t.Elem)
 			if err != nil {
 				return errorText(err)
 			}
@@ -115,7 +123,7 @@ func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool)
 			if !top {
 				return "<synthetic pointer>"
 			}
-			return "(" + typeString(o.Type) + ") <synthetic pointer>: " + v
+			return "(" + dwarf.TypeString(o.Type) + ") <synthetic pointer>: " + v
 		}
 		a, err := env.Uint(o)
 		if err != nil {
@@ -124,30 +132,30 @@ func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool)
 		if !env.Raw {
 			// GDB applies a pretty printer to the referenced object and
 			// shows only its text (top level and in members alike).
-			if p, ok := env.prettyPrint(MemObject(t.Elem, a)); ok {
+			if p, ok := env.prettyPrint(dwarf.MemObject(t.Elem, a)); ok {
 				return env.formatPretty(p, depth+1)
 			}
 		}
 		if !top {
 			return "@" + hex(a)
 		}
-		return "(" + typeString(o.Type) + ") @" + hex(a) + ": " +
-			env.format(MemObject(t.Elem, a), false, depth+1, nil)
-	case *PtrToMemberType:
+		return "(" + dwarf.TypeString(o.Type) + ") @" + hex(a) + ": " +
+			env.format(dwarf.MemObject(t.Elem, a), false, depth+1, nil)
+	case *dwarf.PtrToMemberType:
 		return env.formatPtrToMember(o, t)
-	case *StructType:
+	case *dwarf.StructType:
 		return env.formatStruct(o, t, depth, seenVB)
-	case *ArrayType:
+	case *dwarf.ArrayType:
 		return env.formatArray(o, t, depth)
-	case *FuncType:
+	case *dwarf.FuncType:
 		a, ok := o.Addr()
 		if !ok {
-			return "{" + typeString(o.Type) + "} <not in memory>"
+			return "{" + dwarf.TypeString(o.Type) + "} <not in memory>"
 		}
-		return "{" + typeString(o.Type) + "} " + env.addrWithSym(a)
-	case *UnspecifiedType:
+		return "{" + dwarf.TypeString(o.Type) + "} " + env.addrWithSym(a)
+	case *dwarf.UnspecifiedType:
 		return "<incomplete type>"
-	case *VoidType:
+	case *dwarf.VoidType:
 		return "void"
 	}
 	return "<unknown type>"
@@ -155,7 +163,7 @@ func (env *ValueEnv) format(o Object, top bool, depth int, seenVB map[Type]bool)
 
 func hex(v uint64) string { return "0x" + strconv.FormatUint(v, 16) }
 
-func (env *ValueEnv) addrWithSym(a uint64) string {
+func (env *printer) addrWithSym(a uint64) string {
 	s := hex(a)
 	if env.Symbolize != nil && a != 0 {
 		if name, ok := env.Symbolize(a); ok {
@@ -165,34 +173,34 @@ func (env *ValueEnv) addrWithSym(a uint64) string {
 	return s
 }
 
-func formatBase(t *BaseType, b []byte) string {
+func formatBase(t *dwarf.BaseType, b []byte) string {
 	switch {
 	case t.IsBool():
-		switch leUint(b) {
+		switch dwarf.DecodeUint(b) {
 		case 0:
 			return "false"
 		case 1:
 			return "true"
 		}
-		return strconv.FormatUint(leUint(b), 10)
+		return strconv.FormatUint(dwarf.DecodeUint(b), 10)
 	case t.IsFloat():
 		return formatFloat(b)
-	case t.Encoding == ateComplex:
+	case t.Encoding == dwarf.EncComplex:
 		h := len(b) / 2
 		return formatFloat(b[:h]) + " + " + formatFloat(b[h:]) + "i"
 	case t.IsChar():
-		v := bytesToInt(b, t.IsSigned())
+		v := dwarf.DecodeInt(b, t.IsSigned())
 		return strconv.FormatInt(v, 10) + " " + charPrefix(t) + "'" + escapeChar(uint64(v)&mask(len(b)), '\'') + "'"
 	case t.IsSigned():
 		if len(b) > 8 {
 			return bigInt(b, true).String()
 		}
-		return strconv.FormatInt(bytesToInt(b, true), 10)
+		return strconv.FormatInt(dwarf.DecodeInt(b, true), 10)
 	}
 	if len(b) > 8 { // __int128
 		return bigInt(b, false).String()
 	}
-	return strconv.FormatUint(leUint(b), 10)
+	return strconv.FormatUint(dwarf.DecodeUint(b), 10)
 }
 
 // bigInt decodes a little-endian integer of any size.
@@ -215,10 +223,10 @@ func mask(n int) uint64 {
 	return 1<<(8*n) - 1
 }
 
-func (env *ValueEnv) formatPointer(o Object, t *PointerType, top bool) string {
-	if o.Loc.Kind == LocImplicitPointer {
+func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool) string {
+	if o.Loc.Kind == dwarf.LocImplicitPointer {
 		if top {
-			return "(" + typeString(o.Type) + ") <synthetic pointer>"
+			return "(" + dwarf.TypeString(o.Type) + ") <synthetic pointer>"
 		}
 		return "<synthetic pointer>"
 	}
@@ -226,12 +234,12 @@ func (env *ValueEnv) formatPointer(o Object, t *PointerType, top bool) string {
 	if err != nil {
 		return errorText(err)
 	}
-	if ct, ok := isCharType(t.Elem); ok {
+	if ct, ok := dwarf.IsCharType(t.Elem); ok {
 		s := env.addrWithSym(a)
 		if a == 0 {
 			return s
 		}
-		cs, trunc, err := env.readCString(a, int(ct.ByteSize), env.maxElements())
+		cs, trunc, err := env.ReadCString(a, int(ct.ByteSize), env.maxElements())
 		if err != nil && len(cs) == 0 {
 			return s + " " + errorText(err)
 		}
@@ -239,32 +247,32 @@ func (env *ValueEnv) formatPointer(o Object, t *PointerType, top bool) string {
 	}
 	s := env.addrWithSym(a)
 	if top {
-		return "(" + typeString(o.Type) + ") " + s
+		return "(" + dwarf.TypeString(o.Type) + ") " + s
 	}
 	return s
 }
 
-func (env *ValueEnv) formatPtrToMember(o Object, t *PtrToMemberType) string {
+func (env *printer) formatPtrToMember(o dwarf.Object, t *dwarf.PtrToMemberType) string {
 	b, err := env.Bytes(o)
 	if err != nil {
 		return errorText(err)
 	}
-	cls, _ := Resolve(t.Class).(*StructType)
+	cls, _ := dwarf.Resolve(t.Class).(*dwarf.StructType)
 	clsName := ""
 	if t.Class != nil {
-		clsName = typeString(t.Class)
+		clsName = dwarf.TypeString(t.Class)
 	}
-	if _, ok := Resolve(t.Elem).(*FuncType); ok {
-		ptr := leUint(b[:min(8, len(b))])
+	if _, ok := dwarf.Resolve(t.Elem).(*dwarf.FuncType); ok {
+		ptr := dwarf.DecodeUint(b[:min(8, len(b))])
 		if ptr == 0 {
 			return "NULL"
 		}
 		if ptr&1 == 1 {
 			return "&virtual table offset " + strconv.FormatUint(ptr-1, 10)
 		}
-		return "(" + typeString(o.Type) + ") " + env.addrWithSym(ptr)
+		return "(" + dwarf.TypeString(o.Type) + ") " + env.addrWithSym(ptr)
 	}
-	off := bytesToInt(b, true)
+	off := dwarf.DecodeInt(b, true)
 	if off == -1 {
 		return "NULL"
 	}
@@ -278,32 +286,32 @@ func (env *ValueEnv) formatPtrToMember(o Object, t *PtrToMemberType) string {
 	return strconv.FormatInt(off, 10)
 }
 
-func (env *ValueEnv) formatStruct(o Object, t *StructType, depth int, seenVB map[Type]bool) string {
+func (env *printer) formatStruct(o dwarf.Object, t *dwarf.StructType, depth int, seenVB map[dwarf.Type]bool) string {
 	if t.Incomplete {
 		return "<incomplete type>"
 	}
 	if seenVB == nil {
-		seenVB = map[Type]bool{}
+		seenVB = map[dwarf.Type]bool{}
 	}
 	var parts []string
 	for _, b := range t.Bases {
 		if b.Virtual {
-			if seenVB[Resolve(b.Type)] {
+			if seenVB[dwarf.Resolve(b.Type)] {
 				continue
 			}
-			seenVB[Resolve(b.Type)] = true
+			seenVB[dwarf.Resolve(b.Type)] = true
 		}
 		sub := env.BaseObject(o, b)
-		parts = append(parts, "<"+typeString(b.Type)+"> = "+env.format(sub, false, depth+1, seenVB))
+		parts = append(parts, "<"+dwarf.TypeString(b.Type)+"> = "+env.format(sub, false, depth+1, seenVB))
 	}
 	// Virtual bases reachable only through the bases printed above are
 	// printed inside them; a class's own vbases are handled above.
-	for _, m := range t.members() {
-		if s := m.static; s != nil {
-			parts = append(parts, "static "+s.Name+" = "+env.format(env.staticObject(*s), false, depth+1, nil))
+	for _, m := range t.Members() {
+		if s := m.Static; s != nil {
+			parts = append(parts, "static "+s.Name+" = "+env.format(env.StaticObject(*s), false, depth+1, nil))
 			continue
 		}
-		f := *m.field
+		f := *m.Field
 		v := env.format(env.Field(o, f), false, depth+1, nil)
 		if f.Name == "" {
 			parts = append(parts, v)
@@ -317,24 +325,7 @@ func (env *ValueEnv) formatStruct(o Object, t *StructType, depth int, seenVB map
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// staticObject locates the definition of a static data member.
-func (env *ValueEnv) staticObject(s StaticMember) Object {
-	if s.Const != nil {
-		b := make([]byte, max(sizeOf(s.Type), 0))
-		copy(b, s.Const)
-		return BytesObject(s.Type, b)
-	}
-	if env.Types == nil {
-		return Object{Type: s.Type, Err: ErrOptimizedOut}
-	}
-	a, ok := env.Types.StaticAddr(s.Decl)
-	if !ok {
-		return Object{Type: s.Type, Err: ErrOptimizedOut}
-	}
-	return MemObject(s.Type, a+env.Bias)
-}
-
-func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
+func (env *printer) formatArray(o dwarf.Object, t *dwarf.ArrayType, depth int) string {
 	if t.Count <= 0 {
 		if t.Count == 0 {
 			return "{}"
@@ -342,18 +333,18 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 		// unknown bound (flexible array member): GDB shows the address
 		return env.addrWithSym(o.Loc.Addr)
 	}
-	if ct, ok := isCharType(t.Elem); ok && ct.ByteSize <= 4 && (env.Letter == 0 || env.Letter == 's') {
+	if ct, ok := dwarf.IsCharType(t.Elem); ok && ct.ByteSize <= 4 && (env.Letter == 0 || env.Letter == 's') {
 		es := int(ct.ByteSize)
 		n := int(t.Count)
 		const maxCharArray = 1 << 20 // bytes read for one char array
 		sub := o
 		if n*es > maxCharArray {
 			n = maxCharArray / es
-			sub = env.sub(o, &ArrayType{CommonType: CommonType{ByteSize: int64(n * es)}, Elem: t.Elem, Count: int64(n)}, 0)
+			sub = env.Part(o, &dwarf.ArrayType{CommonType: dwarf.CommonType{ByteSize: int64(n * es)}, Elem: t.Elem, Count: int64(n)}, 0)
 		}
 		b, err := env.Bytes(sub)
 		if err != nil {
-			if o.Loc.Kind != LocPieces {
+			if o.Loc.Kind != dwarf.LocPieces {
 				return errorText(err)
 			}
 			// partly optimized out: print element by element as GDB
@@ -364,7 +355,7 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 		}
 		cs := make([]uint64, n)
 		for i := range cs {
-			cs[i] = leUint(b[i*es : i*es+es])
+			cs[i] = dwarf.DecodeUint(b[i*es : i*es+es])
 		}
 		if int64(n) == t.Count && n > 0 && cs[n-1] == 0 {
 			cs = cs[:n-1] // GDB drops one trailing NUL
@@ -387,7 +378,7 @@ func (env *ValueEnv) formatArray(o Object, t *ArrayType, depth int) string {
 	return env.formatElems(o, t, depth)
 }
 
-func (env *ValueEnv) formatElems(o Object, t *ArrayType, depth int) string {
+func (env *printer) formatElems(o dwarf.Object, t *dwarf.ArrayType, depth int) string {
 	var parts []string
 	limit := env.maxElements()
 	thr := env.repeats()
@@ -417,4 +408,25 @@ func (env *ValueEnv) formatElems(o Object, t *ArrayType, depth int) string {
 		s += "..."
 	}
 	return s + "}"
+}
+
+func (env *printer) maxElements() int {
+	if env.MaxElements > 0 {
+		return env.MaxElements
+	}
+	return 200
+}
+
+func (env *printer) repeats() int {
+	if env.Repeats > 0 {
+		return env.Repeats
+	}
+	return 10
+}
+
+func (env *printer) maxDepth() int {
+	if env.MaxDepth > 0 {
+		return env.MaxDepth
+	}
+	return 4
 }

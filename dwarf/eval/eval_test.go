@@ -1,4 +1,4 @@
-package dwarf
+package eval
 
 import (
 	"context"
@@ -8,62 +8,65 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/format"
 )
 
 // fakeScope is an EvalScope over hand-made types and a small memory.
 type fakeScope struct {
-	env    *ValueEnv
-	lang   Lang
-	locals map[string]Object
-	global map[string]Object
-	types  map[string]Type
+	env    *dwarf.ValueEnv
+	lang   dwarf.Lang
+	locals map[string]dwarf.Object
+	global map[string]dwarf.Object
+	types  map[string]dwarf.Type
 	regs   map[string]uint64
 }
 
-func (f *fakeScope) Values() *ValueEnv { return f.env }
-func (f *fakeScope) Lang() Lang        { return f.lang }
-func (f *fakeScope) Local(_ context.Context, n string) (Object, error) {
+func (f *fakeScope) Values() *dwarf.ValueEnv { return f.env }
+func (f *fakeScope) Lang() dwarf.Lang        { return f.lang }
+func (f *fakeScope) Local(_ context.Context, n string) (dwarf.Object, error) {
 	if o, ok := f.locals[n]; ok {
 		return o, nil
 	}
-	return Object{}, fmt.Errorf("local %s: %w", n, ErrNotFound)
+	return dwarf.Object{}, fmt.Errorf("local %s: %w", n, dwarf.ErrNotFound)
 }
-func (f *fakeScope) Global(_ context.Context, n string) (Object, error) {
+func (f *fakeScope) Global(_ context.Context, n string) (dwarf.Object, error) {
 	if o, ok := f.global[n]; ok {
 		return o, nil
 	}
-	return Object{}, fmt.Errorf("global %s: %w", n, ErrNotFound)
+	return dwarf.Object{}, fmt.Errorf("global %s: %w", n, dwarf.ErrNotFound)
 }
-func (f *fakeScope) Register(n string) (Object, error) {
+func (f *fakeScope) Register(n string) (dwarf.Object, error) {
 	v, ok := f.regs[n]
 	if !ok {
-		return Object{}, fmt.Errorf("register %s: %w", n, ErrNotFound)
+		return dwarf.Object{}, fmt.Errorf("register %s: %w", n, dwarf.ErrNotFound)
 	}
-	return BytesObject(f.types["long"], binary.LittleEndian.AppendUint64(nil, v)), nil
+	return dwarf.BytesObject(f.types["long"], binary.LittleEndian.AppendUint64(nil, v)), nil
 }
-func (f *fakeScope) LookupType(n string) (Type, error) {
+func (f *fakeScope) LookupType(n string) (dwarf.Type, error) {
 	if t, ok := f.types[strings.TrimPrefix(n, "struct ")]; ok {
 		return t, nil
 	}
-	return nil, fmt.Errorf("type %s: %w", n, ErrNotFound)
+	return nil, fmt.Errorf("type %s: %w", n, dwarf.ErrNotFound)
 }
 
 // newFakeScope builds: struct node {int value; struct node *next;} n1
 // at 0x1000 -> n2 at 0x1010; int arr[4] at 0x2000; a Counter object
 // {int hits = 3} at 0x3000 with this pointing to it; char msg[] at
 // 0x4000; $rip = 0x401000.
-func newFakeScope(lang Lang) *fakeScope {
-	c := CommonType{Lang: lang}
-	intT := &BaseType{CommonType: CommonType{Name: "int", ByteSize: 4, Lang: lang}, Encoding: ateSigned}
-	longT := &BaseType{CommonType: CommonType{Name: "long", ByteSize: 8, Lang: lang}, Encoding: ateSigned}
-	charT := &BaseType{CommonType: CommonType{Name: "char", ByteSize: 1, Lang: lang}, Encoding: ateSignedChar}
-	node := &StructType{CommonType: CommonType{Name: "node", ByteSize: 16, Lang: lang}, Kind: "struct"}
-	nodePtr := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: node}
-	node.Fields = []Field{{Name: "value", Type: intT}, {Name: "next", Type: nodePtr, ByteOffset: 8}}
-	counter := &StructType{CommonType: CommonType{Name: "Counter", ByteSize: 4, Lang: lang}, Kind: "struct",
-		Fields: []Field{{Name: "hits", Type: intT}}}
-	arr := &ArrayType{CommonType: CommonType{ByteSize: 16, Lang: lang}, Elem: intT, Count: 4}
-	msg := &ArrayType{CommonType: CommonType{ByteSize: 6, Lang: lang}, Elem: charT, Count: 6}
+func newFakeScope(lang dwarf.Lang) *fakeScope {
+	c := dwarf.CommonType{Lang: lang}
+	intT := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "int", ByteSize: 4, Lang: lang}, Encoding: dwarf.EncSigned}
+	longT := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "long", ByteSize: 8, Lang: lang}, Encoding: dwarf.EncSigned}
+	charT := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "char", ByteSize: 1, Lang: lang}, Encoding: dwarf.EncSignedChar}
+	node := &dwarf.StructType{CommonType: dwarf.CommonType{Name: "node", ByteSize: 16, Lang: lang}, Kind: "struct"}
+	nodePtr := &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: 8, Lang: lang}, Elem: node}
+	node.Fields = []dwarf.Field{{Name: "value", Type: intT}, {Name: "next", Type: nodePtr, ByteOffset: 8}}
+	counter := &dwarf.StructType{CommonType: dwarf.CommonType{Name: "Counter", ByteSize: 4, Lang: lang}, Kind: "struct",
+		Fields: []dwarf.Field{{Name: "hits", Type: intT}}}
+	arr := &dwarf.ArrayType{CommonType: dwarf.CommonType{ByteSize: 16, Lang: lang}, Elem: intT, Count: 4}
+	msg := &dwarf.ArrayType{CommonType: dwarf.CommonType{ByteSize: 6, Lang: lang}, Elem: charT, Count: 6}
 	_ = c
 	mem := map[uint64][]byte{}
 	put := func(a uint64, b []byte) { mem[a] = b }
@@ -82,29 +85,29 @@ func newFakeScope(lang Lang) *fakeScope {
 		}
 		return 0, fmt.Errorf("no memory at %#x", addr)
 	}
-	counterPtr := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Elem: counter}
+	counterPtr := &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: 8, Lang: lang}, Elem: counter}
 	return &fakeScope{
-		env:  &ValueEnv{Mem: read},
+		env:  &dwarf.ValueEnv{Mem: read},
 		lang: lang,
-		locals: map[string]Object{
-			"np":   BytesObject(nodePtr, le64(0x1000)),
-			"this": BytesObject(counterPtr, le64(0x3000)),
-			"x":    BytesObject(intT, le32(7)),
+		locals: map[string]dwarf.Object{
+			"np":   dwarf.BytesObject(nodePtr, le64(0x1000)),
+			"this": dwarf.BytesObject(counterPtr, le64(0x3000)),
+			"x":    dwarf.BytesObject(intT, le32(7)),
 		},
-		global: map[string]Object{
-			"n1":  MemObject(node, 0x1000),
-			"arr": MemObject(arr, 0x2000),
-			"msg": MemObject(msg, 0x4000),
-			"x":   BytesObject(intT, le32(99)), // shadowed by the local
-			"g":   BytesObject(longT, le64(5)),
+		global: map[string]dwarf.Object{
+			"n1":  dwarf.MemObject(node, 0x1000),
+			"arr": dwarf.MemObject(arr, 0x2000),
+			"msg": dwarf.MemObject(msg, 0x4000),
+			"x":   dwarf.BytesObject(intT, le32(99)), // shadowed by the local
+			"g":   dwarf.BytesObject(longT, le64(5)),
 		},
-		types: map[string]Type{"int": intT, "long": longT, "node": node, "Counter": counter, "char": charT},
+		types: map[string]dwarf.Type{"int": intT, "long": longT, "node": node, "Counter": counter, "char": charT},
 		regs:  map[string]uint64{"rip": 0x401000, "rsp": 0x7ffe0000},
 	}
 }
 
 func TestEvalFakeScope(t *testing.T) {
-	s := newFakeScope(LangCPlusPlus)
+	s := newFakeScope(dwarf.LangCPlusPlus)
 	tests := []struct{ src, want string }{
 		{"x", "7"},
 		{"::x", "99"},
@@ -152,14 +155,14 @@ func TestEvalFakeScope(t *testing.T) {
 			t.Errorf("%s: %v", tt.src, err)
 			continue
 		}
-		if got := s.env.Format(o); got != tt.want {
+		if got := format.Text(s.env, o); got != tt.want {
 			t.Errorf("%s = %s, want %s", tt.src, got, tt.want)
 		}
 	}
 }
 
 func TestEvalErrors(t *testing.T) {
-	s := newFakeScope(LangC)
+	s := newFakeScope(dwarf.LangC)
 	unsupportedCases := []string{
 		"f(1)", "x = 1", "x++", "--x", "n1.*p", "$1", "$$", "$_", "typeid(x)", "dynamic_cast<node *>(np)",
 		"new int", "{int} 0x1000", "(int (*)(int))x",
@@ -173,7 +176,7 @@ func TestEvalErrors(t *testing.T) {
 	notFound := []string{"nosuch", "n1.nosuch", "np->nosuch", "(struct nosuch *)0", "$nosuchreg"}
 	for _, src := range notFound {
 		_, err := EvalExpr(context.Background(), s, src)
-		if !errors.Is(err, ErrNotFound) {
+		if !errors.Is(err, dwarf.ErrNotFound) {
 			t.Errorf("%s: got %v, want ErrNotFound", src, err)
 		}
 	}
@@ -189,7 +192,7 @@ func TestEvalErrors(t *testing.T) {
 		o, err := EvalExpr(context.Background(), s, src)
 		if err == nil {
 			// reads are lazy: the error shows when the value is printed
-			if got := s.env.Format(o); !strings.Contains(got, want) {
+			if got := format.Text(s.env, o); !strings.Contains(got, want) {
 				t.Errorf("%s: printed %s, want error %q", src, got, want)
 			}
 			continue
@@ -201,12 +204,12 @@ func TestEvalErrors(t *testing.T) {
 }
 
 func TestStructuredValue(t *testing.T) {
-	s := newFakeScope(LangC)
+	s := newFakeScope(dwarf.LangC)
 	o, err := EvalExpr(context.Background(), s, "np")
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := s.env.Structured("np", o)
+	v := format.Structured(s.env, "np", o)
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -216,11 +219,11 @@ func TestStructuredValue(t *testing.T) {
 		t.Errorf("Structured(np):\n got %s\nwant %s", b, want)
 	}
 	s.env.MaxDepth = 1
-	v = s.env.Structured("arr", s.global["arr"])
+	v = format.Structured(s.env, "arr", s.global["arr"])
 	if len(v.Children) != 4 || v.Children[3].Name != "[3]" || v.Children[3].Value != "40" {
 		t.Errorf("Structured(arr) children = %+v", v.Children)
 	}
-	v = s.env.Structured("np", s.locals["np"])
+	v = format.Structured(s.env, "np", s.locals["np"])
 	if len(v.Children) != 1 || !v.Children[0].Truncated || len(v.Children[0].Children) != 0 {
 		t.Errorf("Structured(np) at depth 1 = %+v", v)
 	}
@@ -234,7 +237,7 @@ func FuzzEvalExpr(f *testing.F) {
 		`$_regex(msg, "(")`, "$_memeq(np, np, 100000)", "$_strlen(x)"} {
 		f.Add(s)
 	}
-	s := newFakeScope(LangCPlusPlus)
+	s := newFakeScope(dwarf.LangCPlusPlus)
 	f.Fuzz(func(t *testing.T, src string) {
 		o, err := EvalExpr(context.Background(), s, src)
 		if err != nil {
@@ -243,7 +246,7 @@ func FuzzEvalExpr(f *testing.F) {
 			}
 			return
 		}
-		_ = s.env.Format(o)
-		_ = s.env.Structured("x", o)
+		_ = format.Text(s.env, o)
+		_ = format.Structured(s.env, "x", o)
 	})
 }

@@ -1,10 +1,12 @@
-package dwarf
+package format
 
 import (
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
 )
 
 // pretty is the result of a libstdc++ pretty printer, shaped like GDB's
@@ -22,40 +24,31 @@ type pretty struct {
 
 type prettyChild struct {
 	name string // "[0]", "get()", "[contained value]"; key text for maps
-	key  *Object
-	val  Object
+	key  *dwarf.Object
+	val  dwarf.Object
 }
 
 // errNotPretty says that no printer applies or the layout did not match;
 // the raw value is printed instead.
 var errNotPretty = errors.New("no pretty printer")
 
-// templateBase returns the name of a class template instance without its
-// arguments: "std::vector" for "std::vector<int, std::allocator<int> >".
-func templateBase(name string) string {
-	if i := strings.IndexByte(name, '<'); i >= 0 {
-		return name[:i]
-	}
-	return name
-}
-
 // prettyPrint applies a libstdc++ printer to o when its type is one we
 // know; ok is false otherwise or when the object's layout did not match.
-func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
-	if pt, ok := Resolve(o.Type).(*PointerType); ok && pt.Lang == LangGo {
+func (env *printer) prettyPrint(o dwarf.Object) (pretty, bool) {
+	if pt, ok := dwarf.Resolve(o.Type).(*dwarf.PointerType); ok && pt.Lang == dwarf.LangGo {
 		return env.prettyPrintGoPointer(o, pt)
 	}
-	st, ok := Resolve(o.Type).(*StructType)
-	if ok && !st.Incomplete && st.Lang == LangGo {
+	st, ok := dwarf.Resolve(o.Type).(*dwarf.StructType)
+	if ok && !st.Incomplete && st.Lang == dwarf.LangGo {
 		return env.prettyPrintGo(o, st)
 	}
-	if !ok || st.Incomplete || st.Lang != LangCPlusPlus ||
+	if !ok || st.Incomplete || st.Lang != dwarf.LangCPlusPlus ||
 		!(strings.HasPrefix(st.Name, "std::") || strings.HasPrefix(st.Name, "__gnu_cxx::")) {
 		return pretty{}, false
 	}
 	var p pretty
 	var err error
-	switch base := templateBase(st.Name); base {
+	switch base := dwarf.TemplateBase(st.Name); base {
 	case "std::__cxx11::basic_string", "std::basic_string":
 		p, err = env.ppString(o)
 	case "std::vector":
@@ -87,9 +80,9 @@ func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
 	case "__gnu_cxx::__normal_iterator":
 		p, err = env.ppIterator(o, "_M_current", 0, "non-dereferenceable iterator for std::vector")
 	case "std::_List_iterator", "std::_List_const_iterator":
-		p, err = env.ppIterator(o, "_M_node", 2*env.ptr(), "non-dereferenceable iterator for std::list")
+		p, err = env.ppIterator(o, "_M_node", 2*env.PointerSize(), "non-dereferenceable iterator for std::list")
 	case "std::_Rb_tree_iterator", "std::_Rb_tree_const_iterator":
-		p, err = env.ppIterator(o, "_M_node", 4*env.ptr(), "non-dereferenceable iterator for associative container")
+		p, err = env.ppIterator(o, "_M_node", 4*env.PointerSize(), "non-dereferenceable iterator for associative container")
 	case "std::_Deque_iterator":
 		p, err = env.ppIterator(o, "_M_cur", 0, "")
 	case "std::tuple":
@@ -111,7 +104,7 @@ func (env *ValueEnv) prettyPrint(o Object) (pretty, bool) {
 	return p, true
 }
 
-func (env *ValueEnv) formatPretty(p pretty, depth int) string {
+func (env *printer) formatPretty(p pretty, depth int) string {
 	if p.isString {
 		return p.str
 	}
@@ -144,66 +137,12 @@ func (env *ValueEnv) formatPretty(p pretty, depth int) string {
 	return p.head + " = " + s
 }
 
-// member finds a data member by name in o's type or its bases.
-func (env *ValueEnv) member(o Object, name string) (Object, error) {
-	st, ok := Resolve(o.Type).(*StructType)
-	if !ok {
-		return Object{}, fmt.Errorf("member %s of non-struct %s", name, typeString(o.Type))
-	}
-	f, path, ok := st.FieldByName(name)
-	if !ok {
-		return Object{}, fmt.Errorf("no member %s in %s: %w", name, st.Name, ErrNotFound)
-	}
-	for _, b := range path {
-		o = env.BaseObject(o, b)
-	}
-	r := env.Field(o, f)
-	return r, r.Err
-}
-
-// memberPath follows a chain of member names.
-func (env *ValueEnv) memberPath(o Object, names ...string) (Object, error) {
-	var err error
-	for _, n := range names {
-		if o, err = env.member(o, n); err != nil {
-			return Object{}, err
-		}
-	}
-	return o, nil
-}
-
-// findPointerMember searches o depth-first (members and bases) for a
-// member named name whose type is a pointer.
-func (env *ValueEnv) findPointerMember(o Object, name string, depth int) (Object, bool) {
-	st, ok := Resolve(o.Type).(*StructType)
-	if !ok || depth > 12 {
-		return Object{}, false
-	}
-	for _, f := range st.Fields {
-		fo := env.Field(o, f)
-		if f.Name == name {
-			if _, ok := Resolve(f.Type).(*PointerType); ok {
-				return fo, true
-			}
-		}
-		if r, ok := env.findPointerMember(fo, name, depth+1); ok {
-			return r, true
-		}
-	}
-	for _, b := range st.Bases {
-		if r, ok := env.findPointerMember(env.BaseObject(o, b), name, depth+1); ok {
-			return r, true
-		}
-	}
-	return Object{}, false
-}
-
-func (env *ValueEnv) ppString(o Object) (pretty, error) {
-	p, err := env.memberPath(o, "_M_dataplus", "_M_p")
+func (env *printer) ppString(o dwarf.Object) (pretty, error) {
+	p, err := env.MemberPath(o, "_M_dataplus", "_M_p")
 	if err != nil {
 		return pretty{}, err
 	}
-	ln, err := env.member(o, "_M_string_length")
+	ln, err := env.Member(o, "_M_string_length")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -221,7 +160,7 @@ func (env *ValueEnv) ppString(o Object) (pretty, error) {
 	// empty string.
 	switch l := int32(uint32(n)); {
 	case l == -1:
-		cs, trunc, err := env.readCString(addr, int(ct.ByteSize), env.maxElements())
+		cs, trunc, err := env.ReadCString(addr, int(ct.ByteSize), env.maxElements())
 		if err != nil && len(cs) == 0 {
 			return pretty{}, err
 		}
@@ -236,12 +175,12 @@ func (env *ValueEnv) ppString(o Object) (pretty, error) {
 
 // charPointer returns the address held by p, a pointer to a character type,
 // and that type; errNotPretty if p points to something else.
-func (env *ValueEnv) charPointer(p Object) (uint64, *BaseType, error) {
-	pt, ok := Resolve(p.Type).(*PointerType)
+func (env *printer) charPointer(p dwarf.Object) (uint64, *dwarf.BaseType, error) {
+	pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType)
 	if !ok {
 		return 0, nil, errNotPretty
 	}
-	ct, ok := isCharType(pt.Elem)
+	ct, ok := dwarf.IsCharType(pt.Elem)
 	if !ok {
 		return 0, nil, errNotPretty
 	}
@@ -251,16 +190,16 @@ func (env *ValueEnv) charPointer(p Object) (uint64, *BaseType, error) {
 
 // countedChars prints n characters of type ct at addr as a string literal,
 // cut at the print-elements limit as GDB does.
-func (env *ValueEnv) countedChars(addr, n uint64, ct *BaseType) (pretty, error) {
+func (env *printer) countedChars(addr, n uint64, ct *dwarf.BaseType) (pretty, error) {
 	limit := uint64(env.maxElements())
 	es := uint64(ct.ByteSize)
-	b, err := env.read(addr, int(min(n, limit)*es))
+	b, err := env.Read(addr, int(min(n, limit)*es))
 	if err != nil {
 		return pretty{}, err
 	}
 	cs := make([]uint64, len(b)/int(es))
 	for i := range cs {
-		cs[i] = leUint(b[uint64(i)*es : uint64(i+1)*es])
+		cs[i] = dwarf.DecodeUint(b[uint64(i)*es : uint64(i+1)*es])
 	}
 	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), n > limit)}, nil
 }
@@ -269,9 +208,9 @@ func (env *ValueEnv) countedChars(addr, n uint64, ct *BaseType) (pretty, error) 
 // the node (or element) pointer is member ptrName; the element is at
 // valueOff bytes into the node, typed by the iterator's first template
 // argument (or the pointer's target for valueOff 0).
-func (env *ValueEnv) ppIterator(o Object, ptrName string, valueOff uint64, nullText string) (pretty, error) {
-	st, _ := Resolve(o.Type).(*StructType)
-	p, err := env.member(o, ptrName)
+func (env *printer) ppIterator(o dwarf.Object, ptrName string, valueOff uint64, nullText string) (pretty, error) {
+	st, _ := dwarf.Resolve(o.Type).(*dwarf.StructType)
+	p, err := env.Member(o, ptrName)
 	if err != nil {
 		return pretty{}, err
 	}
@@ -282,41 +221,41 @@ func (env *ValueEnv) ppIterator(o Object, ptrName string, valueOff uint64, nullT
 	if a == 0 && nullText != "" {
 		return pretty{isString: true, str: nullText}, nil
 	}
-	var elem Type
+	var elem dwarf.Type
 	if valueOff == 0 {
-		pt, ok := Resolve(p.Type).(*PointerType)
+		pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType)
 		if !ok {
 			return pretty{}, errNotPretty
 		}
 		elem = pt.Elem
 	} else if st != nil {
-		elem = env.templateArg(st, 0)
+		elem = env.TemplateArg(st, 0)
 	}
 	if elem == nil {
 		return pretty{}, errNotPretty
 	}
-	v := MemObject(elem, a+alignUp(valueOff, alignOf(elem)))
-	return pretty{isString: true, str: env.FormatMember(v)}, nil
+	v := dwarf.MemObject(elem, a+alignUp(valueOff, alignOf(elem)))
+	return pretty{isString: true, str: env.memberText(v)}, nil
 }
 
-func (env *ValueEnv) ppVector(o Object, st *StructType) (pretty, error) {
-	start, err := env.memberPath(o, "_M_impl", "_M_start")
+func (env *printer) ppVector(o dwarf.Object, st *dwarf.StructType) (pretty, error) {
+	start, err := env.MemberPath(o, "_M_impl", "_M_start")
 	if err != nil {
 		return pretty{}, err
 	}
-	finish, err := env.memberPath(o, "_M_impl", "_M_finish")
+	finish, err := env.MemberPath(o, "_M_impl", "_M_finish")
 	if err != nil {
 		return pretty{}, err
 	}
-	eos, err := env.memberPath(o, "_M_impl", "_M_end_of_storage")
+	eos, err := env.MemberPath(o, "_M_impl", "_M_end_of_storage")
 	if err != nil {
 		return pretty{}, err
 	}
-	if _, isPtr := Resolve(start.Type).(*PointerType); !isPtr {
+	if _, isPtr := dwarf.Resolve(start.Type).(*dwarf.PointerType); !isPtr {
 		return env.ppVectorBool(start, finish, eos)
 	}
-	pt := Resolve(start.Type).(*PointerType)
-	es := uint64(sizeOf(pt.Elem))
+	pt := dwarf.Resolve(start.Type).(*dwarf.PointerType)
+	es := uint64(dwarf.SizeOf(pt.Elem))
 	s, err1 := env.Uint(start)
 	f, err2 := env.Uint(finish)
 	e, err3 := env.Uint(eos)
@@ -330,17 +269,17 @@ func (env *ValueEnv) ppVector(o Object, st *StructType) (pretty, error) {
 	p := pretty{head: fmt.Sprintf("std::vector of length %d, capacity %d", n, c), hint: "array"}
 	limit := uint64(env.maxElements())
 	for i := uint64(0); i < n && i < limit; i++ {
-		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: MemObject(pt.Elem, s+i*es)})
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.MemObject(pt.Elem, s+i*es)})
 	}
 	p.more = n > limit
 	return p, nil
 }
 
-func (env *ValueEnv) ppVectorBool(start, finish, eos Object) (pretty, error) {
-	sp, err1 := env.member(start, "_M_p")
-	so, err2 := env.member(start, "_M_offset")
-	fp, err3 := env.member(finish, "_M_p")
-	fo, err4 := env.member(finish, "_M_offset")
+func (env *printer) ppVectorBool(start, finish, eos dwarf.Object) (pretty, error) {
+	sp, err1 := env.Member(start, "_M_p")
+	so, err2 := env.Member(start, "_M_offset")
+	fp, err3 := env.Member(finish, "_M_p")
+	fo, err4 := env.Member(finish, "_M_offset")
 	if err := errors.Join(err1, err2, err3, err4); err != nil {
 		return pretty{}, err
 	}
@@ -355,16 +294,16 @@ func (env *ValueEnv) ppVectorBool(start, finish, eos Object) (pretty, error) {
 	n := (f-s)*8 + foff - soff
 	c := (e - s) * 8
 	p := pretty{head: fmt.Sprintf("std::vector<bool> of length %d, capacity %d", n, c), hint: "array"}
-	boolT := &BaseType{CommonType: CommonType{Name: "bool", ByteSize: 1, Lang: LangCPlusPlus}, Encoding: ateBoolean}
+	boolT := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "bool", ByteSize: 1, Lang: dwarf.LangCPlusPlus}, Encoding: dwarf.EncBoolean}
 	limit := uint64(env.maxElements())
 	for i := uint64(0); i < n && i < limit; i++ {
 		bit := soff + i
-		w, err := env.read(s+bit/8, 1)
+		w, err := env.Read(s+bit/8, 1)
 		if err != nil {
 			return pretty{}, err
 		}
 		v := (w[0] >> (bit % 8)) & 1
-		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: BytesObject(boolT, []byte{v})})
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.BytesObject(boolT, []byte{v})})
 	}
 	p.more = n > limit
 	return p, nil
@@ -378,9 +317,9 @@ func elements(n uint64) string {
 }
 
 // alignOf estimates the alignment of t as the ABI does.
-func alignOf(t Type) uint64 {
-	switch u := Resolve(t).(type) {
-	case *StructType:
+func alignOf(t dwarf.Type) uint64 {
+	switch u := dwarf.Resolve(t).(type) {
+	case *dwarf.StructType:
 		a := uint64(1)
 		for _, f := range u.Fields {
 			a = max(a, alignOf(f.Type))
@@ -392,10 +331,10 @@ func alignOf(t Type) uint64 {
 			a = max(a, 8)
 		}
 		return a
-	case *ArrayType:
+	case *dwarf.ArrayType:
 		return alignOf(u.Elem)
 	}
-	s := sizeOf(t)
+	s := dwarf.SizeOf(t)
 	switch {
 	case s >= 16:
 		return 16
@@ -409,7 +348,7 @@ func alignOf(t Type) uint64 {
 	return 1
 }
 
-func hasVptr(t *StructType) bool {
+func hasVptr(t *dwarf.StructType) bool {
 	for _, f := range t.Fields {
 		if f.Artificial {
 			return true
@@ -425,19 +364,19 @@ func alignUp(v, a uint64) uint64 {
 	return (v + a - 1) / a * a
 }
 
-func (env *ValueEnv) templateArgString(st *StructType, i int) string {
-	if t := env.templateArg(st, i); t != nil {
-		return abbreviateStd(typeString(t))
+func (env *printer) templateArgString(st *dwarf.StructType, i int) string {
+	if t := env.TemplateArg(st, i); t != nil {
+		return abbreviateStd(dwarf.TypeString(t))
 	}
 	return "?"
 }
 
-func (env *ValueEnv) ppUniquePtr(o Object, st *StructType) (pretty, error) {
-	t, err := env.member(o, "_M_t")
+func (env *printer) ppUniquePtr(o dwarf.Object, st *dwarf.StructType) (pretty, error) {
+	t, err := env.Member(o, "_M_t")
 	if err != nil {
 		return pretty{}, err
 	}
-	ptr, ok := env.findPointerMember(t, "_M_head_impl", 0)
+	ptr, ok := env.FindPointerMember(t, "_M_head_impl", 0)
 	if !ok {
 		return pretty{}, errNotPretty
 	}
@@ -447,12 +386,12 @@ func (env *ValueEnv) ppUniquePtr(o Object, st *StructType) (pretty, error) {
 	}, nil
 }
 
-func (env *ValueEnv) ppSharedPtr(o Object, st *StructType, base string) (pretty, error) {
-	ptr, err := env.member(o, "_M_ptr")
+func (env *printer) ppSharedPtr(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
+	ptr, err := env.Member(o, "_M_ptr")
 	if err != nil {
 		return pretty{}, err
 	}
-	pi, err := env.memberPath(o, "_M_refcount", "_M_pi")
+	pi, err := env.MemberPath(o, "_M_refcount", "_M_pi")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -466,8 +405,8 @@ func (env *ValueEnv) ppSharedPtr(o Object, st *StructType, base string) (pretty,
 		if err != nil {
 			return pretty{}, err
 		}
-		uc, err1 := env.member(counted, "_M_use_count")
-		wc, err2 := env.member(counted, "_M_weak_count")
+		uc, err1 := env.Member(counted, "_M_use_count")
+		wc, err2 := env.Member(counted, "_M_weak_count")
 		if err := errors.Join(err1, err2); err != nil {
 			return pretty{}, err
 		}
@@ -488,12 +427,12 @@ func (env *ValueEnv) ppSharedPtr(o Object, st *StructType, base string) (pretty,
 	}, nil
 }
 
-func (env *ValueEnv) ppOptional(o Object, st *StructType) (pretty, error) {
-	pl, err := env.member(o, "_M_payload")
+func (env *printer) ppOptional(o dwarf.Object, st *dwarf.StructType) (pretty, error) {
+	pl, err := env.Member(o, "_M_payload")
 	if err != nil {
 		return pretty{}, err
 	}
-	eng, err := env.member(pl, "_M_engaged")
+	eng, err := env.Member(pl, "_M_engaged")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -505,7 +444,7 @@ func (env *ValueEnv) ppOptional(o Object, st *StructType) (pretty, error) {
 	if e&0xff == 0 {
 		return pretty{head: head + " [no contained value]"}, nil
 	}
-	v, err := env.memberPath(pl, "_M_payload", "_M_value")
+	v, err := env.MemberPath(pl, "_M_payload", "_M_value")
 	if err != nil {
 		return pretty{}, err
 	}

@@ -1,33 +1,35 @@
-package dwarf
+package format
 
 import (
 	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
 )
 
 // Printers for the node-based libstdc++ containers: std::map/set
 // (_Rb_tree), std::unordered_* (_Hashtable) and std::list.
 
 // ppRbTree prints std::map/set/multimap/multiset by walking _Rb_tree.
-func (env *ValueEnv) ppRbTree(o Object, st *StructType, base string) (pretty, error) {
-	tree, err := env.member(o, "_M_t")
+func (env *printer) ppRbTree(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
+	tree, err := env.Member(o, "_M_t")
 	if err != nil {
 		return pretty{}, err
 	}
-	tst, ok := Resolve(tree.Type).(*StructType)
+	tst, ok := dwarf.Resolve(tree.Type).(*dwarf.StructType)
 	if !ok {
 		return pretty{}, errNotPretty
 	}
-	valT := env.templateArg(tst, 1)
+	valT := env.TemplateArg(tst, 1)
 	if valT == nil {
 		return pretty{}, errNotPretty
 	}
-	header, err := env.memberPath(tree, "_M_impl", "_M_header")
+	header, err := env.MemberPath(tree, "_M_impl", "_M_header")
 	if err != nil {
 		return pretty{}, err
 	}
-	cnt, err := env.memberPath(tree, "_M_impl", "_M_node_count")
+	cnt, err := env.MemberPath(tree, "_M_impl", "_M_node_count")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -44,9 +46,9 @@ func (env *ValueEnv) ppRbTree(o Object, st *StructType, base string) (pretty, er
 	if isMap {
 		p.hint = "map"
 	}
-	w := env.ptr()
+	w := env.PointerSize()
 	voff := alignUp(4*w, alignOf(valT))        // after _Rb_tree_node_base
-	node, err := env.readUint(hdr+2*w, int(w)) // _M_left: leftmost
+	node, err := env.ReadUint(hdr+2*w, int(w)) // _M_left: leftmost
 	if err != nil {
 		return pretty{}, err
 	}
@@ -59,10 +61,10 @@ func (env *ValueEnv) ppRbTree(o Object, st *StructType, base string) (pretty, er
 		if node == 0 || node == hdr {
 			return pretty{}, errNotPretty
 		}
-		v := MemObject(valT, node+voff)
+		v := dwarf.MemObject(valT, node+voff)
 		if isMap {
-			k, err1 := env.member(v, "first")
-			s, err2 := env.member(v, "second")
+			k, err1 := env.Member(v, "first")
+			s, err2 := env.Member(v, "second")
 			if errors.Join(err1, err2) != nil {
 				return pretty{}, errNotPretty
 			}
@@ -80,17 +82,17 @@ func (env *ValueEnv) ppRbTree(o Object, st *StructType, base string) (pretty, er
 // rbNext is _Rb_tree_increment on node addresses (_Rb_tree_node_base:
 // color, then _M_parent, _M_left and _M_right, one pointer each; 8, 16,
 // 24 on x86-64).
-func (env *ValueEnv) rbNext(node uint64) (uint64, error) {
-	w := env.ptr()
+func (env *printer) rbNext(node uint64) (uint64, error) {
+	w := env.PointerSize()
 	parentOff, leftOff, rightOff := w, 2*w, 3*w
-	right, err := env.readUint(node+rightOff, int(w))
+	right, err := env.ReadUint(node+rightOff, int(w))
 	if err != nil {
 		return 0, err
 	}
 	if right != 0 {
 		node = right
 		for i := 0; i < 1000; i++ {
-			left, err := env.readUint(node+leftOff, int(w))
+			left, err := env.ReadUint(node+leftOff, int(w))
 			if err != nil {
 				return 0, err
 			}
@@ -101,12 +103,12 @@ func (env *ValueEnv) rbNext(node uint64) (uint64, error) {
 		}
 		return 0, errNotPretty
 	}
-	parent, err := env.readUint(node+parentOff, int(w))
+	parent, err := env.ReadUint(node+parentOff, int(w))
 	if err != nil {
 		return 0, err
 	}
 	for i := 0; i < 1000; i++ {
-		pr, err := env.readUint(parent+rightOff, int(w))
+		pr, err := env.ReadUint(parent+rightOff, int(w))
 		if err != nil {
 			return 0, err
 		}
@@ -114,11 +116,11 @@ func (env *ValueEnv) rbNext(node uint64) (uint64, error) {
 			break
 		}
 		node = parent
-		if parent, err = env.readUint(parent+parentOff, int(w)); err != nil {
+		if parent, err = env.ReadUint(parent+parentOff, int(w)); err != nil {
 			return 0, err
 		}
 	}
-	nr, err := env.readUint(node+rightOff, int(w))
+	nr, err := env.ReadUint(node+rightOff, int(w))
 	if err != nil {
 		return 0, err
 	}
@@ -128,20 +130,20 @@ func (env *ValueEnv) rbNext(node uint64) (uint64, error) {
 	return node, nil
 }
 
-func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty, error) {
-	h, err := env.member(o, "_M_h")
+func (env *printer) ppHashtable(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
+	h, err := env.Member(o, "_M_h")
 	if err != nil {
 		return pretty{}, err
 	}
-	hst, ok := Resolve(h.Type).(*StructType)
+	hst, ok := dwarf.Resolve(h.Type).(*dwarf.StructType)
 	if !ok {
 		return pretty{}, errNotPretty
 	}
-	valT := env.templateArg(hst, 1)
+	valT := env.TemplateArg(hst, 1)
 	if valT == nil {
 		return pretty{}, errNotPretty
 	}
-	cnt, err := env.member(h, "_M_element_count")
+	cnt, err := env.Member(h, "_M_element_count")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -149,7 +151,7 @@ func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty,
 	if err != nil {
 		return pretty{}, err
 	}
-	bb, err := env.member(h, "_M_before_begin")
+	bb, err := env.Member(h, "_M_before_begin")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -162,9 +164,9 @@ func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty,
 	if isMap {
 		p.hint = "map"
 	}
-	w := env.ptr()
+	w := env.PointerSize()
 	voff := alignUp(w, alignOf(valT)) // after _M_nxt
-	node, err := env.readUint(first, int(w))
+	node, err := env.ReadUint(first, int(w))
 	if err != nil {
 		return pretty{}, err
 	}
@@ -174,10 +176,10 @@ func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty,
 			p.more = true
 			break
 		}
-		v := MemObject(valT, node+voff)
+		v := dwarf.MemObject(valT, node+voff)
 		if isMap {
-			k, err1 := env.member(v, "first")
-			s, err2 := env.member(v, "second")
+			k, err1 := env.Member(v, "first")
+			s, err2 := env.Member(v, "second")
 			if errors.Join(err1, err2) != nil {
 				return pretty{}, errNotPretty
 			}
@@ -185,19 +187,19 @@ func (env *ValueEnv) ppHashtable(o Object, st *StructType, base string) (pretty,
 		} else {
 			p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: v})
 		}
-		if node, err = env.readUint(node, int(w)); err != nil {
+		if node, err = env.ReadUint(node, int(w)); err != nil {
 			return pretty{}, err
 		}
 	}
 	return p, nil
 }
 
-func (env *ValueEnv) ppList(o Object, st *StructType, base string) (pretty, error) {
-	elemT := env.templateArg(st, 0)
+func (env *printer) ppList(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
+	elemT := env.TemplateArg(st, 0)
 	if elemT == nil {
 		return pretty{}, errNotPretty
 	}
-	hdr, err := env.memberPath(o, "_M_impl", "_M_node")
+	hdr, err := env.MemberPath(o, "_M_impl", "_M_node")
 	if err != nil {
 		return pretty{}, err
 	}
@@ -205,8 +207,8 @@ func (env *ValueEnv) ppList(o Object, st *StructType, base string) (pretty, erro
 	if !ok {
 		return pretty{}, errNotPretty
 	}
-	w := env.ptr()
-	node, err := env.readUint(ha, int(w))
+	w := env.PointerSize()
+	node, err := env.ReadUint(ha, int(w))
 	if err != nil {
 		return pretty{}, err
 	}
@@ -224,8 +226,8 @@ func (env *ValueEnv) ppList(o Object, st *StructType, base string) (pretty, erro
 		if node == 0 || i > 1<<20 {
 			return pretty{}, errNotPretty
 		}
-		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: MemObject(elemT, node+voff)})
-		if node, err = env.readUint(node, int(w)); err != nil {
+		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: dwarf.MemObject(elemT, node+voff)})
+		if node, err = env.ReadUint(node, int(w)); err != nil {
 			return pretty{}, err
 		}
 	}

@@ -1,9 +1,11 @@
-package dwarf
+package eval
 
 import (
 	"encoding/binary"
 	"errors"
 	"math/big"
+
+	"github.com/rrmcp/rrmcp/dwarf"
 
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
@@ -11,10 +13,10 @@ import (
 // Operators of the expression evaluator: unary, binary with C's usual
 // arithmetic conversions, pointer arithmetic and GDB's x@n.
 
-func (ev *evaluator) unary(e *cexpr.Unary) (Object, error) {
+func (ev *evaluator) unary(e *cexpr.Unary) (dwarf.Object, error) {
 	x, err := ev.eval(e.X)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	switch e.Op {
 	case "*":
@@ -24,7 +26,7 @@ func (ev *evaluator) unary(e *cexpr.Unary) (Object, error) {
 	}
 	sc, err := ev.scalarOf(x)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	switch e.Op {
 	case "!":
@@ -34,23 +36,23 @@ func (ev *evaluator) unary(e *cexpr.Unary) (Object, error) {
 		return ev.makeInt(ev.boolType(), b2i(sc.i == 0)), nil
 	case "+", "-", "~":
 		if sc.isPtr {
-			return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+			return dwarf.Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
 		}
 		sc = ev.promote(sc)
 		if sc.isFloat {
 			if e.Op == "~" {
-				return Object{}, errors.New("Argument to complement operation not an integer, boolean.")
+				return dwarf.Object{}, errors.New("Argument to complement operation not an integer, boolean.")
 			}
 			if e.Op == "-" {
 				sc.f = -sc.f
 				if sc.big != nil {
-					return ev.makeBigFloat(sc.t.(*BaseType), new(big.Float).Neg(sc.big)), nil
+					return ev.makeBigFloat(sc.t.(*dwarf.BaseType), new(big.Float).Neg(sc.big)), nil
 				}
 			}
 			if sc.big != nil {
-				return ev.makeBigFloat(sc.t.(*BaseType), sc.big), nil
+				return ev.makeBigFloat(sc.t.(*dwarf.BaseType), sc.big), nil
 			}
-			return ev.makeFloat(sc.t.(*BaseType), sc.f), nil
+			return ev.makeFloat(sc.t.(*dwarf.BaseType), sc.f), nil
 		}
 		switch e.Op {
 		case "-":
@@ -60,7 +62,7 @@ func (ev *evaluator) unary(e *cexpr.Unary) (Object, error) {
 		}
 		return ev.makeInt(sc.t, sc.i), nil
 	}
-	return Object{}, unsupported("operator " + e.Op)
+	return dwarf.Object{}, unsupported("operator " + e.Op)
 }
 
 func b2i(b bool) int64 {
@@ -70,123 +72,123 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-func (ev *evaluator) deref(x Object) (Object, error) {
+func (ev *evaluator) deref(x dwarf.Object) (dwarf.Object, error) {
 	x, err := ev.deref0(x)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
-	switch t := Resolve(x.Type).(type) {
-	case *PointerType:
-		if _, ok := Resolve(t.Elem).(*VoidType); ok {
-			return Object{}, errors.New("Attempt to take contents of a non-pointer value.")
+	switch t := dwarf.Resolve(x.Type).(type) {
+	case *dwarf.PointerType:
+		if _, ok := dwarf.Resolve(t.Elem).(*dwarf.VoidType); ok {
+			return dwarf.Object{}, errors.New("Attempt to take contents of a non-pointer value.")
 		}
-		if x.Loc.Kind == LocImplicitPointer {
-			return ev.env.implicitTarget(x, t.Elem)
+		if x.Loc.Kind == dwarf.LocImplicitPointer {
+			return ev.env.ImplicitTarget(x, t.Elem)
 		}
 		a, err := ev.env.Uint(x)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
-		return MemObject(t.Elem, a), nil
-	case *ArrayType:
+		return dwarf.MemObject(t.Elem, a), nil
+	case *dwarf.ArrayType:
 		return ev.env.Elem(x, 0), nil
-	case *FuncType:
+	case *dwarf.FuncType:
 		return x, nil
-	case *BaseType:
+	case *dwarf.BaseType:
 		if !t.IsFloat() {
 			// GDB allows *int: the int is an address of a long.
 			v, err := ev.env.Uint(x)
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
-			return MemObject(ev.base("long"), v), nil
+			return dwarf.MemObject(ev.base("long"), v), nil
 		}
-	case *StructType:
+	case *dwarf.StructType:
 		if p, ok := ev.smartPointer(x); ok {
 			return ev.deref(p)
 		}
-		return Object{}, unsupported("overloaded operator*")
+		return dwarf.Object{}, unsupported("overloaded operator*")
 	}
-	return Object{}, errors.New("Attempt to take contents of a non-pointer value.")
+	return dwarf.Object{}, errors.New("Attempt to take contents of a non-pointer value.")
 }
 
-func (ev *evaluator) pointerTo(t Type, addr uint64) Object {
-	pt := &PointerType{CommonType: CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t}
-	return BytesObject(pt, binary.LittleEndian.AppendUint64(nil, addr))
+func (ev *evaluator) pointerTo(t dwarf.Type, addr uint64) dwarf.Object {
+	pt := &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t}
+	return dwarf.BytesObject(pt, binary.LittleEndian.AppendUint64(nil, addr))
 }
 
-func (ev *evaluator) addressOf(x Object) (Object, error) {
-	if r, ok := Resolve(x.Type).(*ReferenceType); ok {
-		if x.Loc.Kind == LocImplicitPointer {
+func (ev *evaluator) addressOf(x dwarf.Object) (dwarf.Object, error) {
+	if r, ok := dwarf.Resolve(x.Type).(*dwarf.ReferenceType); ok {
+		if x.Loc.Kind == dwarf.LocImplicitPointer {
 			t, err := ev.deref0(x)
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			return ev.addressOf(t)
 		}
 		a, err := ev.env.Uint(x)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		return ev.pointerTo(r.Elem, a), nil
 	}
 	if x.BitSize > 0 {
-		return Object{}, errors.New("Attempt to take address of value not located in memory.")
+		return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
 	}
 	a, ok := x.Addr()
 	if !ok {
-		return Object{}, errors.New("Attempt to take address of value not located in memory.")
+		return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
 	}
 	return ev.pointerTo(x.Type, a), nil
 }
 
-func (ev *evaluator) binary(e *cexpr.Binary) (Object, error) {
+func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 	switch e.Op {
 	case "&&", "||":
 		x, err := ev.eval(e.X)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		a, err := ev.truth(x)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		if (e.Op == "&&" && !a) || (e.Op == "||" && a) {
 			return ev.makeInt(ev.boolType(), b2i(a)), nil
 		}
 		y, err := ev.eval(e.Y)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		b, err := ev.truth(y)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		return ev.makeInt(ev.boolType(), b2i(b)), nil
 	case ",":
 		if _, err := ev.eval(e.X); err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
 		return ev.eval(e.Y)
 	}
 	x, err := ev.eval(e.X)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	y, err := ev.eval(e.Y)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	if e.Op == "@" {
 		return ev.artificialArray(x, y)
 	}
 	a, err := ev.scalarOf(x)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	b, err := ev.scalarOf(y)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	if a.isPtr || b.isPtr {
 		return ev.pointerArith(e.Op, a, b)
@@ -194,7 +196,7 @@ func (ev *evaluator) binary(e *cexpr.Binary) (Object, error) {
 	a, b = ev.promote(a), ev.promote(b)
 	if e.Op == "<<" || e.Op == ">>" {
 		if a.isFloat || b.isFloat {
-			return Object{}, errors.New("Integer only operation.")
+			return dwarf.Object{}, errors.New("Integer only operation.")
 		}
 		n := uint64(b.i) & 63
 		v := a.i
@@ -209,7 +211,7 @@ func (ev *evaluator) binary(e *cexpr.Binary) (Object, error) {
 	}
 	ct, isFloat := ev.common(a, b)
 	if isFloat {
-		if bt := ct.(*BaseType); bt.ByteSize > 8 {
+		if bt := ct.(*dwarf.BaseType); bt.ByteSize > 8 {
 			return ev.bigFloatOp(e.Op, bt, a.bigOf(), b.bigOf())
 		}
 		fa, fb := a.f, b.f
@@ -219,10 +221,10 @@ func (ev *evaluator) binary(e *cexpr.Binary) (Object, error) {
 		if !b.isFloat {
 			fb = intToFloat(b)
 		}
-		return ev.floatOp(e.Op, ct.(*BaseType), fa, fb)
+		return ev.floatOp(e.Op, ct.(*dwarf.BaseType), fa, fb)
 	}
-	unsigned := !isSignedType(ct)
-	size := sizeOf(ct)
+	unsigned := !dwarf.IsSignedType(ct)
+	size := dwarf.SizeOf(ct)
 	return ev.intOp(e.Op, ct, a.i, b.i, unsigned, size)
 }
 
@@ -233,7 +235,7 @@ func intToFloat(s scalar) float64 {
 	return float64(s.i)
 }
 
-func (ev *evaluator) floatOp(op string, t *BaseType, a, b float64) (Object, error) {
+func (ev *evaluator) floatOp(op string, t *dwarf.BaseType, a, b float64) (dwarf.Object, error) {
 	switch op {
 	case "+":
 		return ev.makeFloat(t, a+b), nil
@@ -261,10 +263,10 @@ func (ev *evaluator) floatOp(op string, t *BaseType, a, b float64) (Object, erro
 		}
 		return ev.makeInt(ev.boolType(), b2i(r)), nil
 	}
-	return Object{}, errors.New("Integer only operation.")
+	return dwarf.Object{}, errors.New("Integer only operation.")
 }
 
-func (ev *evaluator) intOp(op string, t Type, a, b int64, unsigned bool, size int64) (Object, error) {
+func (ev *evaluator) intOp(op string, t dwarf.Type, a, b int64, unsigned bool, size int64) (dwarf.Object, error) {
 	truncate := func(v int64) int64 {
 		if size >= 8 {
 			return v
@@ -288,7 +290,7 @@ func (ev *evaluator) intOp(op string, t Type, a, b int64, unsigned bool, size in
 		r = a * b
 	case "/", "%":
 		if b == 0 {
-			return Object{}, errors.New("Division by zero")
+			return dwarf.Object{}, errors.New("Division by zero")
 		}
 		switch {
 		case unsigned && op == "/":
@@ -340,18 +342,18 @@ func (ev *evaluator) intOp(op string, t Type, a, b int64, unsigned bool, size in
 		}
 		return ev.makeInt(ev.boolType(), b2i(c)), nil
 	default:
-		return Object{}, unsupported("operator " + op)
+		return dwarf.Object{}, unsupported("operator " + op)
 	}
 	return ev.makeInt(t, truncate(r)), nil
 }
 
-func (ev *evaluator) pointerArith(op string, a, b scalar) (Object, error) {
+func (ev *evaluator) pointerArith(op string, a, b scalar) (dwarf.Object, error) {
 	elemSize := func(s scalar) int64 {
-		p, ok := Resolve(s.t).(*PointerType)
+		p, ok := dwarf.Resolve(s.t).(*dwarf.PointerType)
 		if !ok {
 			return 1
 		}
-		n := sizeOf(p.Elem)
+		n := dwarf.SizeOf(p.Elem)
 		if n <= 0 {
 			return 1 // void * and function pointers step by 1 as GDB does
 		}
@@ -363,7 +365,7 @@ func (ev *evaluator) pointerArith(op string, a, b scalar) (Object, error) {
 			a, b = b, a
 		}
 		if b.isPtr || b.isFloat {
-			return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+			return dwarf.Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
 		}
 		return ev.makeInt(a.t, a.i+b.i*elemSize(a)), nil
 	case "-":
@@ -383,37 +385,37 @@ func (ev *evaluator) pointerArith(op string, a, b scalar) (Object, error) {
 			return ev.intOp(op, ev.base("long"), a.i, b.i, true, 8)
 		}
 	}
-	return Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+	return dwarf.Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
 }
 
 // artificialArray is GDB's x@n: n objects of x's type starting at x.
-func (ev *evaluator) artificialArray(x, y Object) (Object, error) {
+func (ev *evaluator) artificialArray(x, y dwarf.Object) (dwarf.Object, error) {
 	x, err := ev.deref0(x)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	n, err := ev.scalarOf(y)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
 	if n.isFloat || n.isPtr || n.i <= 0 {
-		return Object{}, errors.New("Only values in memory can be extended with '@'.")
+		return dwarf.Object{}, errors.New("Only values in memory can be extended with '@'.")
 	}
 	a, ok := x.Addr()
 	if !ok {
-		return Object{}, errors.New("Only values in memory can be extended with '@'.")
+		return dwarf.Object{}, errors.New("Only values in memory can be extended with '@'.")
 	}
-	es := sizeOf(x.Type)
+	es := dwarf.SizeOf(x.Type)
 	if es <= 0 || n.i > 1<<24 {
-		return Object{}, errors.New("Only values in memory can be extended with '@'.")
+		return dwarf.Object{}, errors.New("Only values in memory can be extended with '@'.")
 	}
-	at := &ArrayType{CommonType: CommonType{ByteSize: es * n.i, Lang: ev.lang}, Elem: x.Type, Count: n.i}
-	return MemObject(at, a), nil
+	at := &dwarf.ArrayType{CommonType: dwarf.CommonType{ByteSize: es * n.i, Lang: ev.lang}, Elem: x.Type, Count: n.i}
+	return dwarf.MemObject(at, a), nil
 }
 
 // bigFloatOp does long double arithmetic with a 64-bit mantissa, as the
 // x87 does (GDB computes long doubles natively).
-func (ev *evaluator) bigFloatOp(op string, t *BaseType, a, b *big.Float) (Object, error) {
+func (ev *evaluator) bigFloatOp(op string, t *dwarf.BaseType, a, b *big.Float) (dwarf.Object, error) {
 	r := new(big.Float).SetPrec(64)
 	switch op {
 	case "+":
@@ -433,17 +435,17 @@ func (ev *evaluator) bigFloatOp(op string, t *BaseType, a, b *big.Float) (Object
 		res := map[string]bool{"==": c == 0, "!=": c != 0, "<": c < 0, ">": c > 0, "<=": c <= 0, ">=": c >= 0}[op]
 		return ev.makeInt(ev.boolType(), b2i(res)), nil
 	default:
-		return Object{}, errors.New("Integer only operation.")
+		return dwarf.Object{}, errors.New("Integer only operation.")
 	}
 	return ev.makeBigFloat(t, r), nil
 }
 
 // makeBigFloat encodes f as an x87 80-bit long double in t's bytes.
-func (ev *evaluator) makeBigFloat(t *BaseType, f *big.Float) Object {
+func (ev *evaluator) makeBigFloat(t *dwarf.BaseType, f *big.Float) dwarf.Object {
 	b := make([]byte, max(t.ByteSize, 10))
 	if f.IsInf() {
 		fv, _ := f.Float64()
-		return BytesObject(t, float64ToX87(fv)[:len(b)])
+		return dwarf.BytesObject(t, float64ToX87(fv)[:len(b)])
 	}
 	var sign uint16
 	if f.Signbit() {
@@ -458,12 +460,12 @@ func (ev *evaluator) makeBigFloat(t *BaseType, f *big.Float) Object {
 		e := exp - 1 + 16383
 		if e <= 0 || e >= 0x7fff {
 			fv, _ := f.Float64()
-			return BytesObject(t, float64ToX87(fv)[:len(b)])
+			return dwarf.BytesObject(t, float64ToX87(fv)[:len(b)])
 		}
 		binary.LittleEndian.PutUint64(b, u)
 		binary.LittleEndian.PutUint16(b[8:], sign|uint16(e))
 	} else {
 		binary.LittleEndian.PutUint16(b[8:], sign)
 	}
-	return BytesObject(t, b)
+	return dwarf.BytesObject(t, b)
 }

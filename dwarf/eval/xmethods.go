@@ -1,9 +1,11 @@
-package dwarf
+package eval
 
 import (
 	"encoding/binary"
 	"fmt"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
 
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
@@ -16,82 +18,82 @@ import (
 
 // smartPointer returns the stored pointer of a std::unique_ptr,
 // shared_ptr or weak_ptr object.
-func (ev *evaluator) smartPointer(x Object) (Object, bool) {
-	st, ok := Resolve(x.Type).(*StructType)
-	if !ok || st.Lang != LangCPlusPlus {
-		return Object{}, false
+func (ev *evaluator) smartPointer(x dwarf.Object) (dwarf.Object, bool) {
+	st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType)
+	if !ok || st.Lang != dwarf.LangCPlusPlus {
+		return dwarf.Object{}, false
 	}
-	switch templateBase(st.Name) {
+	switch dwarf.TemplateBase(st.Name) {
 	case "std::unique_ptr":
-		t, err := ev.env.member(x, "_M_t")
+		t, err := ev.env.Member(x, "_M_t")
 		if err != nil {
-			return Object{}, false
+			return dwarf.Object{}, false
 		}
-		return ev.env.findPointerMember(t, "_M_head_impl", 0)
+		return ev.env.FindPointerMember(t, "_M_head_impl", 0)
 	case "std::shared_ptr", "std::weak_ptr":
-		p, err := ev.env.member(x, "_M_ptr")
+		p, err := ev.env.Member(x, "_M_ptr")
 		return p, err == nil
 	}
-	return Object{}, false
+	return dwarf.Object{}, false
 }
 
 // xmethodIndex is container[i] for std::vector and std::array.
-func (ev *evaluator) xmethodIndex(x Object, st *StructType, i int64) (Object, error) {
-	switch templateBase(st.Name) {
+func (ev *evaluator) xmethodIndex(x dwarf.Object, st *dwarf.StructType, i int64) (dwarf.Object, error) {
+	switch dwarf.TemplateBase(st.Name) {
 	case "std::vector":
-		if et := ev.env.templateArg(st, 0); et != nil && isBool(et) {
+		if et := ev.env.TemplateArg(st, 0); et != nil && isBool(et) {
 			break // vector<bool> packs bits
 		}
-		start, err := ev.env.memberPath(x, "_M_impl", "_M_start")
+		start, err := ev.env.MemberPath(x, "_M_impl", "_M_start")
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
-		pt, ok := Resolve(start.Type).(*PointerType)
+		pt, ok := dwarf.Resolve(start.Type).(*dwarf.PointerType)
 		if !ok {
 			break
 		}
 		p, err := ev.env.Uint(start)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
-		return MemObject(pt.Elem, p+uint64(i*sizeOf(pt.Elem))), nil
+		return dwarf.MemObject(pt.Elem, p+uint64(i*dwarf.SizeOf(pt.Elem))), nil
 	case "std::__cxx11::basic_string", "std::basic_string":
-		p, err := ev.env.memberPath(x, "_M_dataplus", "_M_p")
+		p, err := ev.env.MemberPath(x, "_M_dataplus", "_M_p")
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
-		pt, ok := Resolve(p.Type).(*PointerType)
+		pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType)
 		if !ok {
 			break
 		}
 		a, err := ev.env.Uint(p)
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
-		return MemObject(pt.Elem, a+uint64(i*sizeOf(pt.Elem))), nil
+		return dwarf.MemObject(pt.Elem, a+uint64(i*dwarf.SizeOf(pt.Elem))), nil
 	case "std::array":
-		elems, err := ev.env.member(x, "_M_elems")
+		elems, err := ev.env.Member(x, "_M_elems")
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
-		if at, ok := Resolve(elems.Type).(*ArrayType); ok {
-			return ev.env.sub(elems, at.Elem, i*sizeOf(at.Elem)), nil
+		if at, ok := dwarf.Resolve(elems.Type).(*dwarf.ArrayType); ok {
+			return ev.env.Part(elems, at.Elem, i*dwarf.SizeOf(at.Elem)), nil
 		}
 	}
-	return Object{}, unsupported("operator[] of " + st.Name)
+	return dwarf.Object{}, unsupported("operator[] of " + st.Name)
 }
 
 // xmethodCall evaluates recv.name(args) for the libstdc++ xmethods.
-func (ev *evaluator) xmethodCall(recv Object, name string, args []cexpr.Expr) (Object, error) {
+func (ev *evaluator) xmethodCall(recv dwarf.Object, name string, args []cexpr.Expr) (dwarf.Object, error) {
 	recv, err := ev.deref0(recv)
 	if err != nil {
-		return Object{}, err
+		return dwarf.Object{}, err
 	}
-	st, ok := Resolve(recv.Type).(*StructType)
-	if !ok || st.Lang != LangCPlusPlus || !strings.HasPrefix(st.Name, "std::") {
-		return Object{}, unsupported("function calls")
+	st, ok := dwarf.Resolve(recv.Type).(*dwarf.StructType)
+	if !ok || st.Lang != dwarf.LangCPlusPlus || !strings.HasPrefix(st.Name, "std::") {
+		return dwarf.Object{}, unsupported("function calls")
 	}
-	base := templateBase(st.Name)
+	base := dwarf.TemplateBase(st.Name)
 	argInt := func() (int64, error) {
 		if len(args) != 1 {
 			return 0, fmt.Errorf("%s.%s takes one argument", base, name)
@@ -112,17 +114,17 @@ func (ev *evaluator) xmethodCall(recv Object, name string, args []cexpr.Expr) (O
 	isString := base == "std::__cxx11::basic_string" || base == "std::basic_string"
 	if isString && len(args) == 0 && (name == "c_str" || name == "data") {
 		// the character pointer, typed const CharT * as the functions return
-		p, err := ev.env.memberPath(recv, "_M_dataplus", "_M_p")
+		p, err := ev.env.MemberPath(recv, "_M_dataplus", "_M_p")
 		if err != nil {
-			return Object{}, err
+			return dwarf.Object{}, err
 		}
-		if pt, ok := Resolve(p.Type).(*PointerType); ok {
+		if pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType); ok {
 			a, err := ev.env.Uint(p)
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
-			ct := &PointerType{CommonType: CommonType{ByteSize: 8, Lang: LangCPlusPlus},
-				Elem: &QualType{CommonType: CommonType{Lang: LangCPlusPlus}, Qual: "const", Elem: pt.Elem}}
+			ct := &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: 8, Lang: dwarf.LangCPlusPlus},
+				Elem: &dwarf.QualType{CommonType: dwarf.CommonType{Lang: dwarf.LangCPlusPlus}, Qual: "const", Elem: pt.Elem}}
 			return ev.pointerToTyped(ct, a), nil
 		}
 	}
@@ -132,40 +134,40 @@ func (ev *evaluator) xmethodCall(recv Object, name string, args []cexpr.Expr) (O
 	size := func() (int64, error) {
 		switch base {
 		case "std::__cxx11::basic_string", "std::basic_string":
-			if c, err := ev.env.member(recv, "_M_string_length"); err == nil {
+			if c, err := ev.env.Member(recv, "_M_string_length"); err == nil {
 				n, err := ev.env.Uint(c)
 				return int64(n), err
 			}
 		case "std::vector":
-			if et := ev.env.templateArg(st, 0); et != nil && !isBool(et) {
-				start, err1 := ev.env.memberPath(recv, "_M_impl", "_M_start")
-				finish, err2 := ev.env.memberPath(recv, "_M_impl", "_M_finish")
+			if et := ev.env.TemplateArg(st, 0); et != nil && !isBool(et) {
+				start, err1 := ev.env.MemberPath(recv, "_M_impl", "_M_start")
+				finish, err2 := ev.env.MemberPath(recv, "_M_impl", "_M_finish")
 				if err1 == nil && err2 == nil {
 					s, err1 := ev.env.Uint(start)
 					f, err2 := ev.env.Uint(finish)
-					if es := sizeOf(et); err1 == nil && err2 == nil && es > 0 && f >= s {
+					if es := dwarf.SizeOf(et); err1 == nil && err2 == nil && es > 0 && f >= s {
 						return int64(f-s) / es, nil
 					}
 				}
 			}
 		case "std::array":
-			if elems, err := ev.env.member(recv, "_M_elems"); err == nil {
-				if at, ok := Resolve(elems.Type).(*ArrayType); ok {
+			if elems, err := ev.env.Member(recv, "_M_elems"); err == nil {
+				if at, ok := dwarf.Resolve(elems.Type).(*dwarf.ArrayType); ok {
 					return at.Count, nil
 				}
 			}
 		case "std::map", "std::multimap", "std::set", "std::multiset":
-			if c, err := ev.env.memberPath(recv, "_M_t", "_M_impl", "_M_node_count"); err == nil {
+			if c, err := ev.env.MemberPath(recv, "_M_t", "_M_impl", "_M_node_count"); err == nil {
 				n, err := ev.env.Uint(c)
 				return int64(n), err
 			}
 		case "std::unordered_map", "std::unordered_set", "std::unordered_multimap", "std::unordered_multiset":
-			if c, err := ev.env.memberPath(recv, "_M_h", "_M_element_count"); err == nil {
+			if c, err := ev.env.MemberPath(recv, "_M_h", "_M_element_count"); err == nil {
 				n, err := ev.env.Uint(c)
 				return int64(n), err
 			}
 		case "std::__cxx11::list", "std::list":
-			if c, err := ev.env.memberPath(recv, "_M_impl", "_M_node", "_M_size"); err == nil {
+			if c, err := ev.env.MemberPath(recv, "_M_impl", "_M_node", "_M_size"); err == nil {
 				n, err := ev.env.Uint(c)
 				return int64(n), err
 			}
@@ -177,7 +179,7 @@ func (ev *evaluator) xmethodCall(recv Object, name string, args []cexpr.Expr) (O
 		if len(args) == 0 {
 			n, err := size()
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			return ev.makeInt(ev.base("unsigned long"), n), nil
 		}
@@ -185,7 +187,7 @@ func (ev *evaluator) xmethodCall(recv Object, name string, args []cexpr.Expr) (O
 		if len(args) == 0 {
 			n, err := size()
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			return ev.makeInt(ev.base("bool"), b2i(n == 0)), nil
 		}
@@ -195,19 +197,19 @@ func (ev *evaluator) xmethodCall(recv Object, name string, args []cexpr.Expr) (O
 		case "back":
 			n, err := size()
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			i = n - 1
 		case "at":
 			if i, err = argInt(); err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			n, err := size()
 			if err != nil {
-				return Object{}, err
+				return dwarf.Object{}, err
 			}
 			if i < 0 || i >= n {
-				return Object{}, fmt.Errorf("%s::at: index %d out of range (size %d)", base, i, n)
+				return dwarf.Object{}, fmt.Errorf("%s::at: index %d out of range (size %d)", base, i, n)
 			}
 		}
 		if len(args) > 0 && name != "at" {
@@ -215,9 +217,9 @@ func (ev *evaluator) xmethodCall(recv Object, name string, args []cexpr.Expr) (O
 		}
 		return ev.xmethodIndex(recv, st, i)
 	}
-	return Object{}, unsupported("call of " + base + "::" + name)
+	return dwarf.Object{}, unsupported("call of " + base + "::" + name)
 }
 
-func (ev *evaluator) pointerToTyped(t *PointerType, addr uint64) Object {
-	return BytesObject(t, binary.LittleEndian.AppendUint64(nil, addr))
+func (ev *evaluator) pointerToTyped(t *dwarf.PointerType, addr uint64) dwarf.Object {
+	return dwarf.BytesObject(t, binary.LittleEndian.AppendUint64(nil, addr))
 }

@@ -1,0 +1,297 @@
+package eval
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
+)
+
+// Member access, indexing, casts and type names of the expression
+// evaluator.
+
+func (ev *evaluator) index(e *cexpr.Index) (dwarf.Object, error) {
+	x, err := ev.eval(e.X)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	x, err = ev.deref0(x)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	iv, err := ev.eval(e.Sub)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	i, err := ev.scalarOf(iv)
+	if st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
+		if err != nil || i.isFloat || i.isPtr {
+			return dwarf.Object{}, unsupported("overloaded operator[]")
+		}
+		return ev.xmethodIndex(x, st, i.i)
+	}
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	if i.isFloat || i.isPtr {
+		return dwarf.Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
+	}
+	switch t := dwarf.Resolve(x.Type).(type) {
+	case *dwarf.ArrayType:
+		if _, ok := x.Addr(); ok || (i.i >= 0 && i.i < t.Count) {
+			return ev.env.Elem(x, i.i), nil
+		}
+		return dwarf.Object{}, fmt.Errorf("no such vector element")
+	case *dwarf.PointerType:
+		es := dwarf.SizeOf(t.Elem)
+		if x.Loc.Kind == dwarf.LocImplicitPointer && es > 0 {
+			target, err := ev.env.ImplicitTarget(x, t.Elem)
+			if err != nil {
+				return dwarf.Object{}, err
+			}
+			return ev.env.Part(target, t.Elem, i.i*es), nil
+		}
+		p, err := ev.env.Uint(x)
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		if es <= 0 {
+			return dwarf.Object{}, fmt.Errorf("cannot subscript pointer to %s", dwarf.TypeString(t.Elem))
+		}
+		return dwarf.MemObject(t.Elem, p+uint64(i.i*es)), nil
+	}
+	return dwarf.Object{}, errors.New("cannot subscript something of type `" + dwarf.TypeString(x.Type) + "'")
+}
+
+func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Object, error) {
+	x, err := ev.deref0(x)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	if p, ok := dwarf.Resolve(x.Type).(*dwarf.PointerType); ok {
+		if _, isStruct := dwarf.Resolve(p.Elem).(*dwarf.StructType); isStruct || arrow {
+			if x, err = ev.deref(x); err != nil {
+				return dwarf.Object{}, err
+			}
+		}
+	} else if arrow {
+		if _, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
+			p, ok := ev.smartPointer(x)
+			if !ok {
+				return dwarf.Object{}, unsupported("overloaded operator->")
+			}
+			if x, err = ev.deref(p); err != nil {
+				return dwarf.Object{}, err
+			}
+		}
+	}
+	st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType)
+	if !ok {
+		return dwarf.Object{}, fmt.Errorf("Attempt to extract a component of a value that is not a structure%s.",
+			map[bool]string{true: " pointer", false: ""}[arrow])
+	}
+	if o, err := ev.env.Member(x, name); err == nil {
+		return o, nil
+	} else if !errors.Is(err, dwarf.ErrNotFound) {
+		return dwarf.Object{}, err
+	}
+	if sm, ok := st.StaticByName(name); ok {
+		return ev.env.StaticObject(sm), nil
+	}
+	for _, m := range st.Methods() {
+		if m.Name == name {
+			return dwarf.Object{}, unsupported("member functions")
+		}
+	}
+	return dwarf.Object{}, fmt.Errorf("There is no member named %s.%s: %w", name, st.MembersHint(), dwarf.ErrNotFound)
+}
+
+// resolveTypeSpec turns a parsed type name into a Type.
+func (ev *evaluator) resolveTypeSpec(ts *cexpr.TypeSpec) (dwarf.Type, error) {
+	var t dwarf.Type
+	if _, ok := baseSpecs[ts.Base]; ok {
+		if ev.s != nil {
+			if dt, err := ev.s.LookupType(ts.Base); err == nil {
+				t = dt
+			}
+		}
+		if t == nil {
+			t = ev.base(ts.Base)
+		}
+	} else if ts.Base == "void" {
+		t = &dwarf.VoidType{CommonType: dwarf.CommonType{Name: "void", Lang: ev.lang}}
+	} else {
+		if ev.s == nil {
+			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.Base, dwarf.ErrNotFound)
+		}
+		dt, err := ev.s.LookupType(ts.Base)
+		if err != nil {
+			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.Base, dwarf.ErrNotFound)
+		}
+		t = dt
+	}
+	for _, op := range ts.Ops {
+		switch {
+		case op == "*":
+			t = &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t}
+		case op == "&" || op == "&&":
+			t = &dwarf.ReferenceType{CommonType: dwarf.CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t, Rvalue: op == "&&"}
+		case op == "const" || op == "volatile":
+			t = &dwarf.QualType{CommonType: dwarf.CommonType{ByteSize: dwarf.SizeOf(t), Lang: ev.lang}, Qual: op, Elem: t}
+		case strings.HasPrefix(op, "["):
+			n, err := strconv.ParseInt(strings.Trim(op, "[]"), 0, 64)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("bad array size %s", op)
+			}
+			at := &dwarf.ArrayType{CommonType: dwarf.CommonType{Lang: ev.lang}, Elem: t, Count: n}
+			at.ByteSize = at.Size()
+			t = at
+		}
+	}
+	return t, nil
+}
+
+// baseOffset finds the byte offset of base class b inside derived class
+// d, for non-virtual inheritance.
+func baseOffset(d, b dwarf.Type) (int64, bool) {
+	ds, ok := dwarf.Resolve(d).(*dwarf.StructType)
+	if !ok {
+		return 0, false
+	}
+	target := dwarf.Resolve(b)
+	for _, base := range ds.Bases {
+		if base.Virtual || base.OffsetExpr != nil {
+			continue
+		}
+		if dwarf.Resolve(base.Type) == target || sameName(dwarf.Resolve(base.Type), target) {
+			return base.Offset, true
+		}
+		if off, ok := baseOffset(base.Type, b); ok {
+			return base.Offset + off, true
+		}
+	}
+	return 0, false
+}
+
+// upcast finds base class target inside struct object o (of type st),
+// through virtual bases too.
+func (ev *evaluator) upcast(o dwarf.Object, st *dwarf.StructType, target dwarf.Type, depth int) (dwarf.Object, bool) {
+	tr := dwarf.Resolve(target)
+	if depth > 32 {
+		return dwarf.Object{}, false
+	}
+	for _, b := range st.Bases {
+		bt := dwarf.Resolve(b.Type)
+		if bt == tr || sameName(bt, tr) {
+			return ev.env.BaseObject(o, b), true
+		}
+		if bs, ok := bt.(*dwarf.StructType); ok {
+			if r, ok := ev.upcast(ev.env.BaseObject(o, b), bs, target, depth+1); ok {
+				return r, true
+			}
+		}
+	}
+	return dwarf.Object{}, false
+}
+
+func sameName(a, b dwarf.Type) bool {
+	return a.Common().Name != "" && a.Common().Name == b.Common().Name
+}
+
+func (ev *evaluator) cast(x dwarf.Object, t dwarf.Type) (dwarf.Object, error) {
+	if _, ok := x.Type.(*dwarf.NoDebugType); ok {
+		// GDB: a cast of a symbol without debug info reads its memory
+		// as the cast's type.
+		if a, ok := x.Addr(); ok && dwarf.Resolve(t).Size() > 0 {
+			return dwarf.MemObject(t, a), nil
+		}
+	}
+	x, err := ev.deref0(x)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	switch tt := dwarf.Resolve(t).(type) {
+	case *dwarf.ReferenceType:
+		if xs, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
+			if b, ok := ev.upcast(x, xs, tt.Elem, 0); ok {
+				x = b
+			}
+		}
+		a, ok := x.Addr()
+		if !ok {
+			return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
+		}
+		return dwarf.BytesObject(t, binary.LittleEndian.AppendUint64(nil, a)), nil
+	case *dwarf.StructType:
+		if dwarf.Resolve(x.Type) == tt || sameName(dwarf.Resolve(x.Type), tt) {
+			x.Type = t
+			return x, nil
+		}
+		if xs, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
+			if o, ok := ev.upcast(x, xs, tt, 0); ok {
+				return o, o.Err
+			}
+		}
+		return dwarf.Object{}, errors.New("Invalid cast.")
+	case *dwarf.ArrayType:
+		return dwarf.Object{}, unsupported("cast to array type")
+	case *dwarf.VoidType:
+		return dwarf.BytesObject(t, nil), nil
+	}
+	sc, err := ev.scalarOf(x)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	switch tt := dwarf.Resolve(t).(type) {
+	case *dwarf.PointerType:
+		if sc.isFloat {
+			return dwarf.Object{}, errors.New("Invalid cast.")
+		}
+		v := sc.i
+		if sc.isPtr && v != 0 {
+			from, _ := dwarf.Resolve(sc.t).(*dwarf.PointerType)
+			if from != nil {
+				if fs, ok := dwarf.Resolve(from.Elem).(*dwarf.StructType); ok {
+					if b, ok := ev.upcast(dwarf.MemObject(from.Elem, uint64(v)), fs, tt.Elem, 0); ok {
+						if a, ok := b.Addr(); ok {
+							v = int64(a) // derived * -> base *
+						}
+					} else if off, ok := baseOffset(tt.Elem, from.Elem); ok {
+						v -= off // base * -> derived *
+					}
+				}
+			}
+		}
+		return ev.makeInt(t, v), nil
+	case *dwarf.BaseType:
+		if tt.IsFloat() {
+			f := sc.f
+			if !sc.isFloat {
+				f = intToFloat(sc)
+			}
+			return ev.makeFloat(tt, f), nil
+		}
+		v := sc.i
+		if sc.isFloat {
+			v = int64(sc.f)
+			if tt.IsBool() {
+				v = b2i(sc.f != 0)
+			}
+		} else if tt.IsBool() {
+			v = b2i(v != 0)
+		}
+		return ev.makeInt(t, v), nil
+	case *dwarf.EnumType:
+		v := sc.i
+		if sc.isFloat {
+			v = int64(sc.f)
+		}
+		return ev.makeInt(t, v), nil
+	}
+	return dwarf.Object{}, unsupported("cast to " + dwarf.TypeString(t))
+}
