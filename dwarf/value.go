@@ -86,7 +86,6 @@ type ValueEnv struct {
 	// Print settings, read by package dwarf/format; zero means GDB's
 	// defaults.
 	MaxElements int // "print elements": 200
-	MaxDepth    int // nesting depth of format.Structured children: 4
 	// Repeats is the "repeat count threshold" (10).
 	Repeats int
 	// Raw disables the libstdc++ pretty printers (GDB's print/r).

@@ -98,6 +98,7 @@ func TestBadInput(t *testing.T) {
 		{"rr_evaluate", args{"expression": "name +* ("}, []string{"expression"}},
 		{"rr_evaluate", args{"expression": "*(int *)0"}, []string{"Cannot access memory at address 0x0"}},
 		{"rr_evaluate", args{}, []string{`missing required argument "expression"`}},
+		{"rr_evaluate", args{"expression": "name", "expand": 5}, []string{"expand", "between 1 and 4"}},
 		{"rr_read_memory", args{"address": "0x0"}, []string{"cannot access memory at 0x0"}},
 		{"rr_read_memory", args{"address": "0x1000", "count": -5}, []string{"count"}},
 		{"rr_read_memory", args{"address": "nosuchvar"}, []string{"nosuchvar"}},

@@ -11,6 +11,7 @@ import (
 type evalIn struct {
 	sessionArg
 	Expression string `json:"expression" jsonschema:"C/C++ expression in the selected frame, e.g. n->next->name, a[i] + 1, *p, sizeof(struct foo), $rip"`
+	Expand     int    `json:"expand,omitempty" jsonschema:"also return the value's members, elements or pointee as parts, this many levels deep (0-4; default 0: the text only); at most 500 parts in all"`
 }
 
 type ptypeIn struct {
@@ -42,6 +43,18 @@ func (e evalOut) Text() string {
 	}
 	if e.Result.Engine == "gdb" {
 		t += "  [evaluated by GDB]"
+	}
+	for _, p := range e.Result.Parts {
+		t += "\n" + strings.Repeat("  ", p.Level) + p.Name + " = " + p.Value
+		if p.Error != "" {
+			t += "  [" + p.Error + "]"
+		}
+		if p.Cut {
+			t += "  (parts cut)"
+		}
+	}
+	if e.Result.PartsCut {
+		t += "\n  ... (parts cut: raise expand, or evaluate a part)"
 	}
 	return t
 }
@@ -167,7 +180,12 @@ func (d disOut) Text() string {
 	return strings.Join(lines, "\n")
 }
 
-func (in *evalIn) check() error { return notEmpty("expression", in.Expression, "") }
+func (in *evalIn) check() error {
+	if err := upTo("expand", in.Expand, 4); err != nil {
+		return err
+	}
+	return notEmpty("expression", in.Expression, "")
+}
 
 func (in *memIn) check() error {
 	if err := inRange("count", &in.Count, 64, 65536); err != nil {
@@ -187,10 +205,10 @@ func (in *disIn) check() error { return upTo("count", in.Count, 4096) }
 
 func (r *registry) inspectTools() {
 	addOn(r, "rr_evaluate", "Evaluate expression",
-		"Evaluate a C/C++ expression in the selected frame (variables, members, array elements, pointer arithmetic, casts, registers as $rip). rrmcp's own evaluator answers; expressions it cannot handle go to GDB, and the result says which engine answered.",
+		"Evaluate a C/C++ expression in the selected frame (variables, members, array elements, pointer arithmetic, casts, registers as $rip). rrmcp's own evaluator answers; expressions it cannot handle go to GDB, and the result says which engine answered. expand=N also returns the value's members, elements or pointee as parts, N levels deep (rrmcp's evaluator only).",
 		inspect,
 		func(ctx context.Context, s *session.Session, in evalIn) (evalOut, error) {
-			v, err := s.Evaluate(ctx, in.Expression)
+			v, err := s.EvaluateWith(ctx, in.Expression, session.EvalOptions{Expand: in.Expand})
 			return evalOut{v}, err
 		})
 

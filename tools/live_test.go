@@ -60,6 +60,10 @@ func TestLiveStepping(t *testing.T) {
 	c.ok("rr_continue", nil, "breakpoint #3", "counter.c:66")
 	c.ok("rr_evaluate", args{"expression": "x"}, "= 3")
 	c.ok("rr_evaluate", args{"expression": "list->next->name"}, `"beta"`)
+	ex := c.ok("rr_evaluate", args{"expression": "*list", "expand": 1}, "  name = ", "  value = 1", "  next = ")
+	if parts := ex.data["result"].(map[string]any)["parts"].([]any); len(parts) != 3 || parts[2].(map[string]any)["name"] != "next" {
+		t.Errorf("rr_evaluate *list expand=1: parts %v", parts)
+	}
 	c.ok("rr_read_memory", args{"address": "&greeting", "count": 8}, "hello")
 	c.ok("rr_thread_list", nil, "* Thread", "square")
 	th := c.ok("rr_thread_list", nil)

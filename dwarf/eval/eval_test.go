@@ -209,7 +209,7 @@ func TestStructuredValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := format.Structured(s.env, "np", o)
+	v := format.Structured(s.env, "np", o, format.Tree{Depth: 4})
 	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
@@ -218,14 +218,18 @@ func TestStructuredValue(t *testing.T) {
 	if string(b) != want {
 		t.Errorf("Structured(np):\n got %s\nwant %s", b, want)
 	}
-	s.env.MaxDepth = 1
-	v = format.Structured(s.env, "arr", s.global["arr"])
+	v = format.Structured(s.env, "arr", s.global["arr"], format.Tree{Depth: 1})
 	if len(v.Children) != 4 || v.Children[3].Name != "[3]" || v.Children[3].Value != "40" {
 		t.Errorf("Structured(arr) children = %+v", v.Children)
 	}
-	v = format.Structured(s.env, "np", s.locals["np"])
+	v = format.Structured(s.env, "np", s.locals["np"], format.Tree{Depth: 1})
 	if len(v.Children) != 1 || !v.Children[0].Truncated || len(v.Children[0].Children) != 0 {
 		t.Errorf("Structured(np) at depth 1 = %+v", v)
+	}
+	// The node bound: two of arr's four elements, then Truncated.
+	v = format.Structured(s.env, "arr", s.global["arr"], format.Tree{Depth: 1, Nodes: 2})
+	if len(v.Children) != 2 || !v.Truncated || v.Children[1].Name != "[1]" {
+		t.Errorf("Structured(arr) with 2 nodes = %+v", v)
 	}
 }
 
@@ -247,6 +251,6 @@ func FuzzEvalExpr(f *testing.F) {
 			return
 		}
 		_ = format.Text(s.env, o)
-		_ = format.Structured(s.env, "x", o)
+		_ = format.Structured(s.env, "x", o, format.Tree{Depth: 4, Nodes: 1000})
 	})
 }

@@ -7,11 +7,11 @@
 // A value is a [dwarf.Object] (from package eval, or from a
 // [dwarf.FrameScope] lookup); it is read through the [dwarf.ValueEnv]
 // that also carries the print settings (MaxElements, Repeats, Raw,
-// Letter, MaxDepth):
+// Letter):
 //
 //	o, _ := eval.EvalExpr(ctx, sc, "g_map")
 //	s := format.Text(sc.Values(), o)                 // what GDB prints after "$1 = "
-//	v := format.Structured(sc.Values(), "g_map", o)  // JSON-ready, with children
+//	v := format.Structured(sc.Values(), "g_map", o, format.Tree{Depth: 2, Nodes: 100}) // JSON-ready, with children
 //
 // Unless ValueEnv.Raw is set, the printers of libstdc++ (std::string,
 // vector, map, set, unordered containers, list, deque, forward_list,

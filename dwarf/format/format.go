@@ -11,12 +11,16 @@ import (
 
 // printer prints the values of one environment: the printers of this
 // package are its methods, and it reads through the embedded ValueEnv.
-type printer struct{ *dwarf.ValueEnv }
+type printer struct {
+	*dwarf.ValueEnv
+	tree  Tree // Structured's bounds
+	nodes int  // children Structured may still add (tree.Nodes > 0)
+}
 
 // Text prints o as GDB's print command does at top level: pointers carry
 // their type ("(struct node *) 0x5555... <n1>"), references their
 // address ("(int &) @0x...: 5").
-func Text(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{env}).text(o) }
+func Text(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{ValueEnv: env}).text(o) }
 
 func (env *printer) text(o dwarf.Object) string {
 	return env.format(o, true, 0, nil)
@@ -424,9 +428,3 @@ func (env *printer) repeats() int {
 	return 10
 }
 
-func (env *printer) maxDepth() int {
-	if env.MaxDepth > 0 {
-		return env.MaxDepth
-	}
-	return 4
-}

@@ -34,10 +34,20 @@ type Value struct {
 	Error string `json:"error,omitempty"`
 }
 
+// Tree bounds what [Structured] expands: Depth levels of children below
+// the value (0: none) and at most Nodes children in all (0: no bound
+// beyond the element limit at each level). A node left out for either
+// bound marks its parent Truncated.
+type Tree struct {
+	Depth int
+	Nodes int
+}
+
 // Structured returns the structured form of o named name, with children
-// down to MaxDepth levels (default 4).
-func Structured(env *dwarf.ValueEnv, name string, o dwarf.Object) Value {
-	return (&printer{env}).structured(name, o, 0, true)
+// as far as t allows.
+func Structured(env *dwarf.ValueEnv, name string, o dwarf.Object, t Tree) Value {
+	p := &printer{ValueEnv: env, tree: t, nodes: t.Nodes}
+	return p.structured(name, o, 0, true)
 }
 
 func (env *printer) structured(name string, o dwarf.Object, depth int, top bool) Value {
@@ -58,11 +68,18 @@ func (env *printer) structured(name string, o dwarf.Object, depth int, top bool)
 		v.Error = dwarf.ErrOptimizedOut.Error()
 		return v
 	}
-	if depth >= env.maxDepth() {
+	if depth >= env.tree.Depth {
 		v.Truncated = env.hasChildren(o)
 		return v
 	}
 	add := func(n string, c dwarf.Object) {
+		if env.tree.Nodes > 0 {
+			if env.nodes == 0 {
+				v.Truncated = true
+				return
+			}
+			env.nodes--
+		}
 		v.Children = append(v.Children, env.structured(n, c, depth+1, false))
 	}
 	if !env.Raw {

@@ -156,15 +156,36 @@ func (s *Session) evalObject(ctx context.Context, expr string) (dwarf.Object, *d
 	return o, fs, err
 }
 
+// EvalOptions say what Evaluate returns beyond the value's text.
+type EvalOptions struct {
+	// Expand is how many levels of the value's members, elements or
+	// pointee to return as children (0: none); at most expandNodes
+	// children in all.
+	Expand int
+}
+
+// expandNodes bounds the children of one expanded value.
+const expandNodes = 500
+
 // Evaluate evaluates a C/C++ expression in the selected frame: natively,
 // or through the GDB/MI fallback when our evaluator reports the
 // expression unsupported.
 func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error) {
+	return s.EvaluateWith(ctx, expr, EvalOptions{})
+}
+
+// EvaluateWith is Evaluate with options: the value's parts (the native
+// evaluator only; a GDB answer has none, and Engine says so).
+func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions) (EvalResult, error) {
 	out := EvalResult{Expression: expr}
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
 		o, fs, err := s.evalObject(ctx, expr)
 		if err == nil {
 			out.Value = format.Text(fs.Values(), o)
+			if opt.Expand > 0 {
+				v := format.Structured(fs.Values(), expr, o, format.Tree{Depth: opt.Expand, Nodes: expandNodes})
+				out.Parts, out.PartsCut = valueParts(v.Children, 1, nil), v.Truncated
+			}
 			if msg, ok := strings.CutPrefix(out.Value, "<error: "); ok {
 				return fmt.Errorf("%q: %s", expr, strings.TrimSuffix(msg, ">"))
 			}

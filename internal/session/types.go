@@ -1,5 +1,7 @@
 package session
 
+import "github.com/rrmcp/rrmcp/dwarf/format"
+
 // Kind names a backend.
 type Kind string
 
@@ -179,6 +181,34 @@ type EvalResult struct {
 	Address    string `json:"address,omitempty" jsonschema:"address of the lvalue, if it has one"`
 	// Engine is "native" (rrmcp's evaluator) or "gdb" (the GDB/MI fallback).
 	Engine string `json:"engine" jsonschema:"which evaluator answered: native or gdb"`
+	// Parts are the value's parts when asked for (EvalOptions.Expand),
+	// the tree in pre-order.
+	Parts []ValuePart `json:"parts,omitempty" jsonschema:"members, elements or the pointee of the value and of its parts, in pre-order: each part's level says how deep it is (1: a part of the value itself)"`
+	// PartsCut says that parts were left out.
+	PartsCut bool `json:"parts_cut,omitempty" jsonschema:"some parts were left out (the depth asked for, the element limit or the bound on parts in all)"`
+}
+
+// ValuePart is one part of an expanded value.
+type ValuePart struct {
+	Level int `json:"level" jsonschema:"1 for a part of the value, 2 for a part of that part, ..."`
+	// Name is a member name, "[3]" for an element, "<Base>" for a base
+	// class, "static x", "*p" for the pointee of p, "[key]" for a map.
+	Name    string `json:"name"`
+	Type    string `json:"type"`
+	Value   string `json:"value"`
+	Address string `json:"address,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Cut says that parts of this part were left out.
+	Cut bool `json:"cut,omitempty"`
+}
+
+// valueParts flattens the children of a structured value in pre-order.
+func valueParts(vs []format.Value, level int, out []ValuePart) []ValuePart {
+	for _, v := range vs {
+		out = append(out, ValuePart{Level: level, Name: v.Name, Type: v.Type, Value: v.Value, Address: v.Address, Error: v.Error, Cut: v.Truncated})
+		out = valueParts(v.Children, level+1, out)
+	}
+	return out
 }
 
 // Memory is a block of target memory.
