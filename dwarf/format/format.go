@@ -427,4 +427,3 @@ func (env *printer) repeats() int {
 	}
 	return 10
 }
-
