@@ -103,16 +103,22 @@ func (f *Frame) callSiteParam(ctx context.Context, callee *Frame, param stddwarf
 		if ref != param {
 			continue
 		}
-		val, _ := c.Val(stddwarf.AttrCallValue).([]byte)
-		if val == nil {
-			val, _ = c.Val(attrGNUCallSiteValue).([]byte)
-		}
-		if val == nil {
-			return 0, ErrOptimizedOut
-		}
-		return evalValue(val, f.exprEnv(ctx))
+		return f.callValue(ctx, c)
 	}
 	return 0, ErrOptimizedOut
+}
+
+// callValue evaluates, in this (caller) frame, the value a call-site
+// parameter entry c says was passed (DW_AT_call_value, or GNU's).
+func (f *Frame) callValue(ctx context.Context, c *godwarf.Tree) (uint64, error) {
+	val, _ := c.Val(stddwarf.AttrCallValue).([]byte)
+	if val == nil {
+		val, _ = c.Val(attrGNUCallSiteValue).([]byte)
+	}
+	if val == nil {
+		return 0, ErrOptimizedOut
+	}
+	return evalValue(val, f.exprEnv(ctx))
 }
 
 const (
@@ -132,16 +138,9 @@ func (f *Frame) callSiteValue(ctx context.Context, callee *Frame, reg int) (uint
 	if c == nil {
 		return 0, ErrOptimizedOut
 	}
-	val, _ := c.Val(stddwarf.AttrCallValue).([]byte)
-	if val == nil {
-		val, _ = c.Val(attrGNUCallSiteValue).([]byte)
-	}
-	if val == nil {
-		return 0, ErrOptimizedOut
-	}
 	// the value may itself be an entry value of the caller (a parameter
 	// passed through): that recursion ends at the outermost unwound frame
-	return evalValue(val, f.exprEnv(ctx))
+	return f.callValue(ctx, c)
 }
 
 // callSiteParamReg finds, at this (caller) frame's call site for callee,

@@ -300,14 +300,7 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 	best := 0
 	var bestC []cand
 	for _, u := range img.units {
-		any := false
-		for _, f := range u.fileTable() {
-			if f != "" && fileMatches(f, file) {
-				any = true
-				break
-			}
-		}
-		if !any {
+		if !u.mentions(file) {
 			continue
 		}
 		lt := u.lineTable()
@@ -499,14 +492,7 @@ func (img *Image) LinesWithCode(file string) []int {
 	}
 	seen := map[int]bool{}
 	for _, u := range img.units {
-		any := false
-		for _, f := range u.fileTable() {
-			if f != "" && fileMatches(f, file) {
-				any = true
-				break
-			}
-		}
-		if !any {
+		if !u.mentions(file) {
 			continue
 		}
 		lt := u.lineTable()
@@ -522,4 +508,15 @@ func (img *Image) LinesWithCode(file string) []int {
 	}
 	sort.Ints(out)
 	return out
+}
+
+// mentions reports whether the unit's file table names file (as
+// fileMatches compares names), so its line table may hold its lines.
+func (u *unit) mentions(file string) bool {
+	for _, f := range u.fileTable() {
+		if f != "" && fileMatches(f, file) {
+			return true
+		}
+	}
+	return false
 }

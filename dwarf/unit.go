@@ -294,7 +294,14 @@ func (u *unit) walk(deep bool) error {
 }
 
 func (u *unit) recordDecl(e *stddwarf.Entry, prefix string) {
-	d := &declInfo{scope: prefix}
+	u.decls[e.Offset] = newDeclInfo(e, u.version, prefix)
+}
+
+// newDeclInfo reads what a declaring entry says of its name (in scope,
+// the enclosing namespaces and classes as indexed), its links, linkage
+// name and declaration; version is its unit's DWARF version.
+func newDeclInfo(e *stddwarf.Entry, version int, scope string) *declInfo {
+	d := &declInfo{scope: scope}
 	d.name, _ = e.Val(stddwarf.AttrName).(string)
 	if o, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
 		d.ref = o
@@ -305,10 +312,10 @@ func (u *unit) recordDecl(e *stddwarf.Entry, prefix string) {
 	if d.linkage == "" {
 		d.linkage, _ = e.Val(attrMIPSLinkageName).(string)
 	}
-	d.declFile = declFileIndex(e, u.version)
+	d.declFile = declFileIndex(e, version)
 	d.declLine = attrInt(e, stddwarf.AttrDeclLine)
 	d.external, _ = e.Val(stddwarf.AttrExternal).(bool)
-	u.decls[e.Offset] = d
+	return d
 }
 
 // concreteFunc records a subprogram that has code and returns it.
@@ -395,21 +402,11 @@ func (img *Image) declAt(off stddwarf.Offset, self *unit) *declInfo {
 	if err != nil || e == nil {
 		return nil
 	}
-	d := &declInfo{}
-	d.name, _ = e.Val(stddwarf.AttrName).(string)
-	if o, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
-		d.ref = o
-	} else if o, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset); ok {
-		d.ref = o
-	}
-	d.linkage, _ = e.Val(stddwarf.AttrLinkageName).(string)
 	version := 5
 	if du := img.unitAt(off); du != nil {
 		version = du.version
 	}
-	d.declFile = declFileIndex(e, version)
-	d.declLine = attrInt(e, stddwarf.AttrDeclLine)
-	return d
+	return newDeclInfo(e, version, "")
 }
 
 // resolveDecl follows specification/abstract-origin links from off and

@@ -565,13 +565,9 @@ func (s *Session) Breakpoints(ctx context.Context) ([]Breakpoint, error) {
 
 // EnableBreakpoint enables or disables breakpoint n.
 func (s *Session) EnableBreakpoint(ctx context.Context, n int, on bool) (Breakpoint, error) {
-	var out Breakpoint
-	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
-		b, err := s.findBP(n)
-		if err != nil {
-			return err
-		}
+	return s.changeBP(ctx, n, func(ctx context.Context, b *breakpoint) error {
 		if b.enabled != on && !b.pending {
+			var err error
 			if on {
 				err = s.insert(ctx, b)
 			} else {
@@ -582,21 +578,14 @@ func (s *Session) EnableBreakpoint(ctx context.Context, n int, on bool) (Breakpo
 			}
 		}
 		b.enabled = on
-		out = b.info()
 		return nil
 	})
-	return out, err
 }
 
 // SetCondition sets (or with "" clears) the condition of breakpoint n.
 func (s *Session) SetCondition(ctx context.Context, n int, cond string) (Breakpoint, error) {
-	var out Breakpoint
-	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
-		b, err := s.findBP(n)
-		if err != nil {
-			return err
-		}
-		cond = strings.TrimSpace(cond)
+	cond = strings.TrimSpace(cond)
+	return s.changeBP(ctx, n, func(ctx context.Context, b *breakpoint) error {
 		if cond != "" {
 			if err := s.checkCondition(ctx, cond); err != nil {
 				return err
@@ -604,6 +593,22 @@ func (s *Session) SetCondition(ctx context.Context, n int, cond string) (Breakpo
 		}
 		b.cond = cond
 		b.tcode, b.ttried = nil, nil // recompiled at the next hit
+		return nil
+	})
+}
+
+// changeBP runs change on breakpoint n under the session lock and
+// returns the breakpoint as it is afterwards.
+func (s *Session) changeBP(ctx context.Context, n int, change func(ctx context.Context, b *breakpoint) error) (Breakpoint, error) {
+	var out Breakpoint
+	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+		b, err := s.findBP(n)
+		if err != nil {
+			return err
+		}
+		if err := change(ctx, b); err != nil {
+			return err
+		}
 		out = b.info()
 		return nil
 	})
