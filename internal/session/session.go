@@ -29,6 +29,12 @@ type Session struct {
 	caps       Caps
 	addr       string
 	srv        *proc.Process // gdbserver; nil for rr and connect
+	// ipa is the in-process agent preloaded into a live program (its
+	// path; "" without), ipaSyms that gdbserver was told its symbols
+	// (qSymbol; fasttrace.go), ipaAsked how many it asked for.
+	ipa      string
+	ipaSyms  bool
+	ipaAsked int
 	replay     *rr.Replay    // rr replay; nil for live and connect
 	program    string
 	traceDir   string
