@@ -18,7 +18,10 @@ var ftraceCollects = []string{"i", "v", "p", "p->x", "*p", "ticks", "sum", "pts[
 
 // ipaSession starts ftrace under gdbserver, with the in-process agent
 // when ipa; it skips where gdbserver or the agent is missing.
-func ipaSession(t *testing.T, ipa bool) *Session {
+func ipaSession(t *testing.T, ipa bool) *Session { return ipaProg(t, "ftrace", ipa) }
+
+// ipaProg is ipaSession running prog.
+func ipaProg(t *testing.T, prog string, ipa bool) *Session {
 	t.Helper()
 	testenv.NeedTool(t, "gdbserver")
 	if _, err := findInProcessAgent(); err != nil {
@@ -28,7 +31,7 @@ func ipaSession(t *testing.T, ipa bool) *Session {
 	t.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, "ftrace")}, InProcessAgent: ipa})
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, prog)}, InProcessAgent: ipa})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,13 +82,20 @@ func TestFastTraceQueryMatchesBreakpoints(t *testing.T) {
 
 // TestFastTraceQueryFallbacks: tock's first instruction is 3 bytes, too
 // short for the jump: a trap tracepoint collects, with the note saying
-// why; without the agent nothing says
+// why; a leaf function is refused for its red zone; without the agent nothing says
 // anything about fast tracepoints.
 func TestFastTraceQueryFallbacks(t *testing.T) {
 	s := ipaSession(t, true)
 	res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tock", Collect: []string{"i"}, Limit: 10})
 	if res.Mechanism != "tracepoint" || !strings.Contains(res.MechanismNote, "is 3 bytes; a fast tracepoint needs >= 5") || len(res.Rows) != 10 || res.Rows[9].Values["i"] != "900" {
 		t.Errorf("tock: %s (%s), %d rows %v", res.Mechanism, res.MechanismNote, len(res.Rows), res.Rows)
+	}
+	// tracecalls' record is a leaf whose first instruction (calls++)
+	// is 6 bytes: the red zone keeps it off the jump pad.
+	s = ipaProg(t, "tracecalls", true)
+	res = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "record", Collect: []string{"i"}, Limit: 10})
+	if res.Mechanism != "tracepoint" || !strings.Contains(res.MechanismNote, "record calls no function, so it may keep data in the red zone") || len(res.Rows) != 10 || res.Rows[9].Values["i"] != "9" {
+		t.Errorf("leaf: %s (%s), %d rows", res.Mechanism, res.MechanismNote, len(res.Rows))
 	}
 	s = ipaSession(t, false)
 	res = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 10})
