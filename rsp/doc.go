@@ -32,9 +32,13 @@
 // DefineTracepoint (QTDP with R/M/X actions and a condition),
 // DefineTraceVariable (QTDV), SetTraceBufferSize (QTBuffer:size),
 // TraceStart, TraceStop, TraceStatus (qTStatus) and TraceBuffer
-// (qTBuffer, the raw frames). Pure parsers:
+// (qTBuffer, the raw frames). Fast tracepoints (Tracepoint.Fast, QTDP's
+// F field; gdbserver's in-process agent): MinFastTracepointLen
+// (qTMinFTPILen), LookupSymbols (serves qSymbol, which tells gdbserver
+// the agent's symbols) and TraceStartRelocating (serves the qRelocInsn
+// requests nested in QTStart's reply with a Relocator). Pure parsers:
 // ParseStop, ParseThread, ParseTargetDesc, ParseTraceStatus,
-// ParseTraceFrames, SignalFromLinux.
+// ParseTraceFrames, ParseRelocRequest, SignalFromLinux.
 //
 // The other side of the wire: code that plays the server (rrmcp's relay
 // for GDB, test fakes) reads requests with [RequestReader] and frames

@@ -50,6 +50,12 @@ type Tracepoint struct {
 	// Exprs are 'X' actions: agent bytecode whose trace ops record
 	// memory (and tracev trace state variables).
 	Exprs [][]byte
+	// Fast, if > 0, makes it a fast tracepoint (QTDP's F field): the
+	// server replaces the Fast bytes of code at Addr (whole
+	// instructions, at least MinFastTracepointLen) with a jump to a
+	// jump pad in the in-process agent, which collects without a trap.
+	// TraceStart then relocates the displaced instruction (Relocator).
+	Fast int
 }
 
 // packets returns the QTDP packets that define tp: the tracepoint, then
@@ -70,6 +76,9 @@ func (tp Tracepoint) packets() []string {
 		en = "E"
 	}
 	first := fmt.Sprintf("QTDP:%x:%x:%s:0:%x", tp.Number, tp.Addr, en, tp.Pass)
+	if tp.Fast > 0 {
+		first += fmt.Sprintf(":F%x", tp.Fast)
+	}
 	if len(tp.Cond) > 0 {
 		first += fmt.Sprintf(":X%x,%s", len(tp.Cond), hex.EncodeToString(tp.Cond))
 	}
@@ -126,8 +135,144 @@ func (c *Client) SetTraceBufferSize(ctx context.Context, size int64) error {
 }
 
 // TraceStart starts a trace run (QTStart): the tracepoints are inserted
-// and hits are collected from the next resume on.
-func (c *Client) TraceStart(ctx context.Context) error { return c.cmd(ctx, "QTStart") }
+// and hits are collected from the next resume on. A run with fast
+// tracepoints needs TraceStartRelocating.
+func (c *Client) TraceStart(ctx context.Context) error { return c.TraceStartRelocating(ctx, nil) }
+
+// A Relocator returns the instruction code, which was at address from
+// (code holds it and the bytes after it), rewritten to run at address
+// to: the instruction alone, relocated. An error refuses.
+type Relocator func(from, to uint64, code []byte) ([]byte, error)
+
+// relocReadLen is how many bytes at an instruction TraceStartRelocating
+// reads for the Relocator: the longest x86 instruction is 15.
+const relocReadLen = 16
+
+// TraceStartRelocating is TraceStart serving the server's requests to
+// relocate instructions: while gdbserver builds the jump pad of a fast
+// tracepoint it answers QTStart with "qRelocInsn:FROM;TO" and waits for
+// the client to place the instruction that was at FROM, relocated, at
+// TO (with memory writes, which it serves meanwhile) and to answer
+// "qRelocInsn:LEN" (the bytes written) or "E01"; then comes the next
+// request or QTStart's own reply. reloc nil answers E01 to every
+// request (the server then fails the tracepoint's install).
+func (c *Client) TraceStartRelocating(ctx context.Context, reloc Relocator) error {
+	const pkt = "QTStart"
+	r, err := c.exchange(ctx, pkt)
+	for err == nil && strings.HasPrefix(string(r), "qRelocInsn:") {
+		ans := "E01"
+		if n, rerr := c.relocate(ctx, string(r), reloc); rerr == nil {
+			ans = fmt.Sprintf("qRelocInsn:%x", n)
+		} else {
+			c.log.Debug("rsp: refused to relocate", "request", string(r), "err", rerr)
+		}
+		r, err = c.exchange(ctx, ans)
+	}
+	if err != nil {
+		return err
+	}
+	if err := replyError(pkt, r); err != nil {
+		return err
+	}
+	if string(r) != "OK" {
+		return &ProtocolError{Packet: pkt, Data: strconv.Quote(short(string(r))), Msg: "expected OK"}
+	}
+	return nil
+}
+
+// relocate serves one "qRelocInsn:FROM;TO" request: it reads the code
+// at FROM, relocates it with reloc and writes it at TO; n is its length.
+func (c *Client) relocate(ctx context.Context, req string, reloc Relocator) (n int, err error) {
+	from, to, err := ParseRelocRequest(req)
+	if err != nil {
+		return 0, err
+	}
+	if reloc == nil {
+		return 0, fmt.Errorf("rsp: no relocator: %w", ErrUnsupported)
+	}
+	code := make([]byte, relocReadLen)
+	m, err := c.ReadMemory(ctx, from, code)
+	if err != nil && m == 0 {
+		// The instruction may end its mapping: read to the page's end.
+		code = code[:min(relocReadLen, int(4096-from%4096))]
+		if m, err = c.ReadMemory(ctx, from, code); err != nil {
+			return 0, err
+		}
+	}
+	out, err := reloc(from, to, code[:m])
+	if err != nil {
+		return 0, err
+	}
+	if err := c.WriteMemory(ctx, to, out); err != nil {
+		return 0, err
+	}
+	return len(out), nil
+}
+
+// ParseRelocRequest decodes gdbserver's "qRelocInsn:FROM;TO" (hex
+// addresses).
+func ParseRelocRequest(r string) (from, to uint64, err error) {
+	rest, ok := strings.CutPrefix(r, "qRelocInsn:")
+	f, t, ok2 := strings.Cut(rest, ";")
+	if ok && ok2 {
+		from, err1 := strconv.ParseUint(f, 16, 64)
+		to, err2 := strconv.ParseUint(t, 16, 64)
+		if err1 == nil && err2 == nil {
+			return from, to, nil
+		}
+	}
+	return 0, 0, &ProtocolError{Data: strconv.Quote(short(r)), Msg: "bad qRelocInsn request"}
+}
+
+// MinFastTracepointLen is the shortest instruction at which the server
+// can put a fast tracepoint (qTMinFTPILen): 5 on x86-64 (a jmp rel32).
+// 0 means the server cannot say yet (no process).
+func (c *Client) MinFastTracepointLen(ctx context.Context) (int, error) {
+	r, err := c.query(ctx, "qTMinFTPILen")
+	if err != nil {
+		return 0, err
+	}
+	n, perr := strconv.ParseUint(r, 16, 31)
+	if perr != nil {
+		return 0, &ProtocolError{Packet: "qTMinFTPILen", Data: strconv.Quote(short(r)), Msg: "not a hex length"}
+	}
+	return int(n), nil
+}
+
+// LookupSymbols serves the server's symbol lookups (qSymbol): the
+// client offers ("qSymbol::"), the server asks for one symbol by name
+// ("qSymbol:HEXNAME"), the client answers with its address
+// ("qSymbol:HEXADDR:HEXNAME", or "qSymbol::HEXNAME" when resolve does
+// not know it), until the server answers "OK". gdbserver asks for the
+// in-process agent's symbols (gdb_agent_*) this way, and for
+// libthread_db's; GDB offers after every library load. asked are the
+// names the server asked for.
+func (c *Client) LookupSymbols(ctx context.Context, resolve func(name string) (uint64, bool)) (asked []string, err error) {
+	pkt := "qSymbol::"
+	for {
+		r, err := c.query(ctx, pkt)
+		if err != nil {
+			return asked, err
+		}
+		if r == "OK" {
+			return asked, nil
+		}
+		hexName, ok := strings.CutPrefix(r, "qSymbol:")
+		name, herr := hex.DecodeString(hexName)
+		if !ok || herr != nil || len(name) == 0 {
+			return asked, &ProtocolError{Packet: short(pkt), Data: strconv.Quote(short(r)), Msg: "bad qSymbol request"}
+		}
+		if len(asked) >= 10000 {
+			return asked, &ProtocolError{Packet: short(pkt), Msg: "the server asked for more than 10000 symbols"}
+		}
+		asked = append(asked, string(name))
+		if addr, ok := resolve(string(name)); ok {
+			pkt = fmt.Sprintf("qSymbol:%x:%s", addr, hexName)
+		} else {
+			pkt = "qSymbol::" + hexName
+		}
+	}
+}
 
 // TraceStop ends the trace run (QTStop) and removes the tracepoints from
 // the code; the frames stay in the buffer. Stopping a stopped run is not

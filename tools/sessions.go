@@ -41,6 +41,7 @@ type liveStartIn struct {
 	WorkingDirectory string            `json:"working_directory,omitempty" jsonschema:"working directory of the program"`
 	Env              map[string]string `json:"env,omitempty" jsonschema:"extra environment variables for the program"`
 	AttachPID        int               `json:"attach_pid,omitempty" jsonschema:"instead of command: attach gdbserver to this running process"`
+	InProcessAgent   bool              `json:"in_process_agent,omitempty" jsonschema:"with command: preload gdbserver's in-process agent (libinproctrace.so) so rr_query kind calls can use fast tracepoints; adds a helper thread and LD_PRELOAD (inherited by children) to the program"`
 }
 
 type connectIn struct {
@@ -106,7 +107,7 @@ func (r *registry) sessionTools() {
 		})
 
 	add(r, "rr_live_start", "Start live session",
-		"Run a program under gdbserver (or attach to a running process) and debug it live. For machines where rr cannot record (no hardware PMU): forward execution, breakpoints, watchpoints and inspection work; reverse execution does not. The program stops before its first instruction; set breakpoints, then rr_continue. The program's stdout and stderr are kept for rr_output, never mixed into the MCP stream.",
+		"Run a program under gdbserver (or attach to a running process) and debug it live. For machines where rr cannot record (no hardware PMU): forward execution, breakpoints, watchpoints and inspection work; reverse execution does not. The program stops before its first instruction; set breakpoints, then rr_continue. The program's stdout and stderr are kept for rr_output, never mixed into the MCP stream. in_process_agent: true preloads gdbserver's in-process agent (libinproctrace.so, an extra thread in the program) so rr_query kind calls collects rows with fast tracepoints (a jump, no trap per call) where the function qualifies.",
 		hints{openWorld: true},
 		func(ctx context.Context, in liveStartIn) (started, error) {
 			switch {
@@ -118,8 +119,10 @@ func (r *registry) sessionTools() {
 				return started{}, &session.ArgError{Arg: "attach_pid", Msg: "must be a positive process id"}
 			case len(in.Command) > 0 && in.Command[0] == "":
 				return started{}, &session.ArgError{Arg: "command", Msg: "the program name is empty"}
+			case in.InProcessAgent && in.AttachPID != 0:
+				return started{}, &session.ArgError{Arg: "in_process_agent", Msg: "needs command: the agent is preloaded when the program starts, not into a running process"}
 			}
-			s, st, err := r.m.StartLive(ctx, session.LiveOptions{Command: in.Command, Dir: in.WorkingDirectory, Env: in.Env, AttachPID: in.AttachPID})
+			s, st, err := r.m.StartLive(ctx, session.LiveOptions{Command: in.Command, Dir: in.WorkingDirectory, Env: in.Env, AttachPID: in.AttachPID, InProcessAgent: in.InProcessAgent})
 			if err != nil {
 				return started{}, err
 			}

@@ -29,7 +29,20 @@ var gdbserverMsgRE = regexp.MustCompile(`^(Process .* created; pid = \d+|Listeni
 // and its stderr, line by line without gdbserver's own messages which
 // share that stream, to errLine. nil keeps either with gdbserver's output.
 func StartGDBServerOutput(ctx context.Context, prog string, args []string, dir string, env []string, stdout io.Writer, errLine func(b []byte)) (*Process, string, error) {
-	argv := append([]string{"--once", "127.0.0.1:0", prog}, args...)
+	return StartGDBServerWrapped(ctx, nil, prog, args, dir, env, stdout, errLine)
+}
+
+// StartGDBServerWrapped is StartGDBServerOutput starting the program
+// through wrapper (gdbserver's --wrapper WRAPPER --: gdbserver runs
+// "wrapper… prog args…", which must exec prog), e.g. ["env",
+// "LD_PRELOAD=lib.so"] to change the program's environment and not
+// gdbserver's own. The program's argv is the same as without it.
+func StartGDBServerWrapped(ctx context.Context, wrapper []string, prog string, args []string, dir string, env []string, stdout io.Writer, errLine func(b []byte)) (*Process, string, error) {
+	var argv []string
+	if len(wrapper) > 0 {
+		argv = append(append(append(argv, "--wrapper"), wrapper...), "--")
+	}
+	argv = append(append(argv, "--once", "127.0.0.1:0", prog), args...)
 	cfg := Config{Path: "gdbserver", Args: argv, Dir: dir, Env: env, Stdout: stdout}
 	if out := errLine; out != nil {
 		// gdbserver starts some messages with an empty line ("\nChild

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/rr"
@@ -29,6 +30,10 @@ type LiveOptions struct {
 	Dir       string
 	Env       map[string]string
 	AttachPID int
+	// InProcessAgent preloads gdbserver's in-process agent
+	// (libinproctrace.so) into the program, for fast tracepoints
+	// (rr_query kind calls, tracequery.go).
+	InProcessAgent bool
 }
 
 // ConnectOptions names an RSP server.
@@ -153,12 +158,25 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 		switch {
 		case qerr != nil:
 			return nil, nil, qerr
+		case qemu != "" && o.InProcessAgent:
+			return nil, nil, argErrorf("in_process_agent", "the 32-bit program runs under qemu-i386's stub, which has no in-process agent")
 		case qemu != "":
 			s.serverNote = note
 			p, addr, err = proc.StartQEMUUser(sctx, qemu, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
 			if err != nil {
 				return nil, nil, fmt.Errorf("start qemu-i386: %w", err)
 			}
+		case o.InProcessAgent:
+			lib, lerr := findInProcessAgent()
+			if lerr != nil {
+				return nil, nil, lerr
+			}
+			pre := lib
+			if old := envValue(env, o.Env, "LD_PRELOAD"); old != "" {
+				pre += ":" + old
+			}
+			s.ipa = lib
+			p, addr, err = proc.StartGDBServerWrapped(sctx, []string{"env", "LD_PRELOAD=" + pre}, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
 		default:
 			p, addr, err = proc.StartGDBServerOutput(sctx, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
 		}
@@ -174,6 +192,37 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 		return nil, nil, err
 	}
 	return s, st, nil
+}
+
+// findInProcessAgent is the path of libinproctrace.so, looked for where
+// Debian, Fedora and a default build of GDB install it.
+func findInProcessAgent() (string, error) {
+	dirs := []string{"/usr/lib", "/usr/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/local/lib", "/usr/local/lib64"}
+	for _, d := range dirs {
+		p := filepath.Join(d, "libinproctrace.so")
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	return "", &ArgError{Arg: "in_process_agent", Msg: fmt.Sprintf("gdbserver's in-process agent libinproctrace.so is not in %s (Debian and Ubuntu ship it in the gdbserver package; Fedora in gdb-gdbserver)", strings.Join(dirs, ", "))}
+}
+
+// envValue is the value of variable k for the program: extra's, else
+// env's (nil env: this process's environment).
+func envValue(env []string, extra map[string]string, k string) string {
+	if v, ok := extra[k]; ok {
+		return v
+	}
+	if env == nil {
+		return os.Getenv(k)
+	}
+	v := ""
+	for _, e := range env {
+		if name, val, ok := strings.Cut(e, "="); ok && name == k {
+			v = val
+		}
+	}
+	return v
 }
 
 // Connect attaches a session to an RSP server somebody else started.

@@ -53,7 +53,14 @@
 // on gdbserver the rows after the first are collected by a tracepoint
 // the server runs without reporting the hits (mechanism "tracepoint",
 // tracequery.go), and read in bulk at the end; the first hit, a real
-// stop, plans and checks what the tracepoint collects.
+// stop, plans and checks what the tracepoint collects. With gdbserver's
+// in-process agent preloaded (LiveOptions.InProcessAgent) the same plan
+// runs as a fast tracepoint (mechanism "fast tracepoint",
+// fasttrace.go): a jump to a jump pad in the program, no trap per call,
+// where the instruction at the address is long enough for the jump, the
+// function is not a leaf (the red zone) and the server builds the pad
+// (not for a PIE: the pads lie below 2 GiB); MechanismNote says why
+// not otherwise.
 //
 // # Expressions
 //

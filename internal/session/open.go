@@ -77,13 +77,17 @@ func (s *Session) loadProgram(ctx context.Context) {
 	if f, err := symbols.Open(s.program); err == nil {
 		s.syms = f
 	}
-	if img.ELF().Type != elf.ET_DYN {
+	if t := img.ELF().Type; t != elf.ET_DYN && t != elf.ET_EXEC {
 		return
 	}
+	// The auxiliary vector finds the library list (modules.go), of a
+	// position-dependent program too, and a PIE's load bias.
 	if b, err := s.c.Auxv(ctx); err == nil {
 		if av, err := symbols.ParseAuxv(b, s.ptrSize(), binary.LittleEndian); err == nil {
 			if e, ok := av[symbols.AT_ENTRY]; ok {
-				s.bias = e - img.ELF().Entry
+				if img.ELF().Type == elf.ET_DYN {
+					s.bias = e - img.ELF().Entry
+				}
 				s.auxv = av
 			}
 		}

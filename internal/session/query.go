@@ -54,9 +54,10 @@ type QueryResult struct {
 	Stop       *Stop  `json:"stop,omitempty" jsonschema:"where the session is now"`
 	Note       string `json:"note,omitempty"`
 	// Mechanism says how kind calls collected the rows: "tracepoint"
-	// (the server collected them without stopping: gdbserver) or
-	// "breakpoint" (a stop per row).
-	Mechanism string `json:"mechanism,omitempty" jsonschema:"calls: tracepoint (collected by the server without stopping) or breakpoint (one stop per row)"`
+	// (the server collected them without stopping: gdbserver), "fast
+	// tracepoint" (the in-process agent collected them without a trap:
+	// fasttrace.go) or "breakpoint" (a stop per row).
+	Mechanism string `json:"mechanism,omitempty" jsonschema:"calls: tracepoint (collected by the server without stopping), fast tracepoint (collected in the program by gdbserver's in-process agent, without a trap) or breakpoint (one stop per row)"`
 	// MechanismNote says why a server with tracepoints did not collect
 	// the rows with one.
 	MechanismNote string `json:"mechanism_note,omitempty" jsonschema:"calls: why the rows were not collected by a tracepoint on a server that has them"`

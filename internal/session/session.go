@@ -23,13 +23,19 @@ import (
 // the symbols of the debuggee. Its methods are safe for concurrent use;
 // operations are serialized, and each is bounded by its RR_MCP_TIMEOUT_*.
 type Session struct {
-	id         string
-	m          *Manager
-	kind       Kind
-	caps       Caps
-	addr       string
-	srv        *proc.Process // gdbserver; nil for rr and connect
-	replay     *rr.Replay    // rr replay; nil for live and connect
+	id   string
+	m    *Manager
+	kind Kind
+	caps Caps
+	addr string
+	srv  *proc.Process // gdbserver; nil for rr and connect
+	// ipa is the in-process agent preloaded into a live program (its
+	// path; "" without), ipaSyms that gdbserver was told its symbols
+	// (qSymbol; fasttrace.go), ipaAsked how many it asked for.
+	ipa        string
+	ipaSyms    bool
+	ipaAsked   int
+	replay     *rr.Replay // rr replay; nil for live and connect
 	program    string
 	traceDir   string
 	pid        int

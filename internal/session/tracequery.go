@@ -281,12 +281,24 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 		res.MechanismNote = why
 		return queryStart{stop: st, row: &row}, false, nil
 	}
-	res.Mechanism = "tracepoint"
 	res.Rows = append(res.Rows, row)
 	res.Stop = st
 	if o.Progress != nil {
 		o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", row.N, o.Cursor+o.Limit-1))
 	}
+	var fast int
+	s.do(ctx, s.to.Eval, func(ctx context.Context) error { //nolint:errcheck // why says it
+		fast, why = s.fastTrace(ctx, plan)
+		return nil
+	})
+	if fast > 0 {
+		if done, err := s.fastCalls(ctx, o, bp, res, plan, fast); done {
+			return queryStart{}, true, err
+		}
+	} else if why != "" {
+		res.MechanismNote = why
+	}
+	res.Mechanism = "tracepoint"
 	defer s.traceCleanup(ctx, bp.Number)
 	firstStop, firstRow := st, row
 	for len(res.Rows) < o.Limit {
@@ -297,7 +309,7 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 		var maps []symbols.Mapping // at the start of the run
 		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
 			maps = s.procMaps()
-			return s.traceSetup(ctx, plan, bp.Number, chunk)
+			return s.traceSetup(ctx, plan, bp.Number, chunk, 0)
 		}); err != nil {
 			// A cancel between two moves: the query's cancelled stop.
 			if st, cerr := s.queryCancelled(ctx, res.Stop, err); cerr == nil {
@@ -622,8 +634,10 @@ func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr stri
 }
 
 // traceSetup defines the tracepoint run of plan p for chunk more rows
-// and arms the query breakpoint bpNum to stop at the last.
-func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk int) error {
+// and arms the query breakpoint bpNum to stop at the last. fast > 0
+// makes it a fast tracepoint displacing fast bytes of code, whose pass
+// count ends the run (fasttrace.go) and which leaves bpNum alone.
+func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fast int) error {
 	b, err := s.findBP(bpNum)
 	if err != nil {
 		return err
@@ -658,6 +672,13 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk int
 	}
 	for _, c := range p.chases {
 		tp.Exprs = append(tp.Exprs, agentexpr.CollectAt(c.addr, c.len))
+	}
+	if fast > 0 {
+		tp.Fast = fast
+		if err := s.c.DefineTracepoint(ctx, tp); err != nil {
+			return err
+		}
+		return s.c.TraceStartRelocating(ctx, relocate)
 	}
 	if err := s.c.DefineTracepoint(ctx, tp); err != nil {
 		return err

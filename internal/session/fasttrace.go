@@ -1,0 +1,353 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/rrmcp/rrmcp/internal/x86reloc"
+	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
+	"golang.org/x/arch/x86/x86asm"
+)
+
+// rr_query kind calls collected by a fast tracepoint (gdbserver with
+// its in-process agent, LiveOptions.InProcessAgent).
+//
+// A fast tracepoint is the tracepoint of tracequery.go with the
+// instruction at its address replaced by a 5-byte jump to a jump pad in
+// the agent (libinproctrace.so, preloaded into the program), which saves
+// the registers, collects the plan's actions in the program's own
+// thread and jumps back through the displaced instruction, relocated:
+// no trap and no round trip to gdbserver per call. What it takes:
+//
+//   - the agent loaded, and gdbserver told its symbols (qSymbol, served
+//     from the libraries' ELF symbols once the agent is in the module
+//     list);
+//   - an instruction at the address at least qTMinFTPILen bytes long
+//     (5 on x86-64), or the trap tracepoint collects with a note saying
+//     so;
+//   - a function that is not a leaf: the jump pad pushes the registers
+//     below the stack pointer, over the red zone where a leaf function
+//     (GCC, Clang) may keep its locals;
+//   - the jump pad within a rel32 jump of the address: the agent puts
+//     its pads below 2 GiB, so a PIE program (0x5555…) is refused by
+//     the server at QTStart and the trap tracepoint collects instead.
+//
+// The server relocates the displaced instruction by asking the client
+// (qRelocInsn during QTStart, rsp.TraceStartRelocating; package
+// x86reloc rewrites it).
+//
+// A fast tracepoint never stops the program, and gdbserver's breakpoint
+// conditions cannot see the agent's trace state variables, so the stop
+// rule of the trap tracepoint (the query's breakpoint with count >=
+// stop-at) does not apply. Instead the tracepoint's pass count is the
+// rows of the run: at the last one the agent calls its stop_tracing
+// (gdb_agent_stop_tracing), where a breakpoint of the query stops the
+// program; gdbserver has then stopped the run and removed the jump. The
+// query's own breakpoint, out of the code during the run (at the same
+// address it would catch every call before the jump), is put back and
+// the program continues to the next call, a real stop whose row is read
+// live. So each run collects all rows but the last of its chunk, and
+// the query ends, as the breakpoint path does, stopped at its last row.
+
+// fastTrace says whether plan p can be collected by a fast tracepoint:
+// n the length of the instruction at p.addr, or 0 and why not ("" where
+// fast tracepoints are not a thing to mention: no agent).
+func (s *Session) fastTrace(ctx context.Context, p *tracePlan) (n int, why string) {
+	if s.ipa == "" {
+		return 0, ""
+	}
+	if s.i386() {
+		return 0, "fast tracepoints are only relocated for x86-64"
+	}
+	if why := s.agentSymbols(ctx); why != "" {
+		return 0, why
+	}
+	minLen, err := s.c.MinFastTracepointLen(ctx)
+	if err != nil || minLen <= 0 {
+		return 0, fmt.Sprintf("the server does not say the shortest instruction a fast tracepoint takes (qTMinFTPILen: %v)", err)
+	}
+	code := make([]byte, 16)
+	m, err := s.readMem(ctx, p.addr, code)
+	if m == 0 {
+		return 0, fmt.Sprintf("reading the instruction at %#x: %v", p.addr, err)
+	}
+	inst, err := x86asm.Decode(code[:m], 64)
+	if err != nil {
+		return 0, fmt.Sprintf("the instruction at %#x does not decode: %v", p.addr, err)
+	}
+	if inst.Len < minLen {
+		return 0, fmt.Sprintf("the instruction at %#x is %d bytes; a fast tracepoint needs >= %d", p.addr, inst.Len, minLen)
+	}
+	if why := s.leafFunction(ctx, p); why != "" {
+		return 0, why
+	}
+	return inst.Len, ""
+}
+
+// leafFunction says why a fast tracepoint may corrupt the function of
+// p.addr: it calls nothing, so it may keep data in the red zone below
+// the stack pointer, which the jump pad overwrites. "" when it calls.
+func (s *Session) leafFunction(ctx context.Context, p *tracePlan) string {
+	fn := p.frame.Function
+	if fn == nil || len(fn.Ranges) == 0 {
+		return "the function of the tracepoint has no address ranges to check for the red zone"
+	}
+	for _, r := range fn.Ranges {
+		lo, hi := r[0]+p.frame.Bias, r[1]+p.frame.Bias
+		if hi <= lo || hi-lo > 1<<20 {
+			continue
+		}
+		code := make([]byte, hi-lo)
+		if n, _ := s.readMem(ctx, lo, code); n < len(code) {
+			continue
+		}
+		for off := 0; off < len(code); {
+			inst, err := x86asm.Decode(code[off:], 64)
+			if err != nil {
+				off++
+				continue
+			}
+			if inst.Op == x86asm.CALL {
+				return ""
+			}
+			off += inst.Len
+		}
+	}
+	return fmt.Sprintf("%s calls no function, so it may keep data in the red zone below the stack pointer, which a fast tracepoint's jump pad overwrites", fn.Name)
+}
+
+// agentSymbols tells gdbserver the in-process agent's symbols (qSymbol)
+// once the agent is loaded; why says what is missing.
+func (s *Session) agentSymbols(ctx context.Context) (why string) {
+	if s.ipaSyms {
+		return ""
+	}
+	l := s.reloadLibs(ctx)
+	loaded := false
+	if l != nil {
+		for _, m := range l.as.Modules() {
+			if filepath.Base(m.Path) == filepath.Base(s.ipa) {
+				loaded = true
+			}
+		}
+	}
+	if !loaded {
+		var paths []string
+		if l != nil {
+			for _, m := range l.as.Modules() {
+				paths = append(paths, m.Path)
+			}
+		}
+		return fmt.Sprintf("the in-process agent %s is not in the program's library list %v", s.ipa, paths)
+	}
+	asked, err := s.c.LookupSymbols(ctx, func(name string) (uint64, bool) { return s.libSymbol(l, name) })
+	if err != nil {
+		return fmt.Sprintf("the server's symbol lookups (qSymbol) failed: %v", err)
+	}
+	s.ipaSyms = true
+	s.ipaAsked = len(asked)
+	return ""
+}
+
+// libSymbol is the runtime address of a symbol of the program or its
+// libraries (the first module that defines it), for qSymbol.
+func (s *Session) libSymbol(l *libs, name string) (uint64, bool) {
+	locs, err := l.as.LookupName(name)
+	if err != nil {
+		return 0, false
+	}
+	if len(locs) == 0 {
+		return 0, false
+	}
+	return locs[0].Symbol.Addr + locs[0].Module.Bias, true
+}
+
+// stopTracingAddr is the runtime address of the agent's
+// gdb_agent_stop_tracing, which it calls when a run's pass count is
+// reached.
+func (s *Session) stopTracingAddr(ctx context.Context) (uint64, bool) {
+	l := s.loadLibs(ctx)
+	if l == nil {
+		return 0, false
+	}
+	return s.libSymbol(l, "gdb_agent_stop_tracing")
+}
+
+// relocate moves the instruction a fast tracepoint displaces into its
+// jump pad (qRelocInsn).
+func relocate(from, to uint64, code []byte) ([]byte, error) {
+	return x86reloc.AMD64(code, from, to)
+}
+
+// fastCalls goes on with the rows of the query after its first hit
+// (res.Rows[0], the program stopped there) with fast tracepoints of plan
+// p, n the length of the instruction at p.addr. done false: nothing ran,
+// and the trap tracepoint path goes on with res.MechanismNote saying
+// why.
+func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, res *QueryResult, p *tracePlan, n int) (done bool, err error) {
+	stopAt, ok := s.stopTracingAddr(ctx)
+	if !ok {
+		res.MechanismNote = "the in-process agent has no gdb_agent_stop_tracing symbol"
+		return false, nil
+	}
+	b, err := s.findBP(bp.Number)
+	if err != nil {
+		return false, nil
+	}
+	res.Mechanism = "fast tracepoint"
+	report := func(from int) {
+		if o.Progress != nil { // one report per row, as the breakpoint path
+			for i := from; i < len(res.Rows); i++ {
+				o.Progress(i+1, fmt.Sprintf("row %d of at most %d", res.Rows[i].N, o.Cursor+o.Limit-1))
+			}
+		}
+	}
+	stopIn := false // the stop breakpoint is in the server's table
+	restore := func(ctx context.Context) error {
+		var err error
+		if stopIn {
+			if err = s.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, stopAt, 1); err == nil {
+				stopIn = false
+			}
+		}
+		if b.enabled && s.exited == nil {
+			if ierr := s.insert(ctx, b); ierr != nil && err == nil {
+				err = ierr
+			}
+		}
+		return err
+	}
+	defer func() {
+		s.keepingCancelled(func() {
+			s.do(context.WithoutCancel(ctx), s.to.Breakpoint, func(ctx context.Context) error { //nolint:errcheck // best effort
+				if s.exited != nil || s.c.Dead() != nil {
+					return nil
+				}
+				return restore(ctx)
+			})
+		})
+		s.traceCleanup(ctx, bp.Number)
+	}()
+	for len(res.Rows) < o.Limit {
+		chunk := min(o.Limit-len(res.Rows)-1, max(1, (traceMaxBuf-4096)/p.size))
+		if o.traceChunk > 0 {
+			chunk = min(chunk, o.traceChunk)
+		}
+		if chunk > 0 {
+			var maps []symbols.Mapping
+			if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+				maps = s.procMaps()
+				// The query's breakpoint would catch every call before
+				// the jump: out of the code for the run.
+				if err := s.uninsert(ctx, b); err != nil {
+					return err
+				}
+				if err := s.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, stopAt, 1); err != nil {
+					return err
+				}
+				stopIn = true
+				return s.traceSetup(ctx, p, bp.Number, chunk, n)
+			}); err != nil {
+				if st, cerr := s.queryCancelled(ctx, res.Stop, err); cerr == nil {
+					res.Stop, res.Ended = st, st.Reason
+					return true, nil
+				}
+				if len(res.Rows) == 1 && ctx.Err() == nil {
+					s.do(context.WithoutCancel(ctx), s.to.Breakpoint, func(ctx context.Context) error { //nolint:errcheck // the trap path sets up its own
+						s.c.TraceInit(ctx) //nolint:errcheck
+						return restore(ctx)
+					})
+					res.Mechanism = ""
+					res.MechanismNote = fmt.Sprintf("the server refused the fast tracepoint (%v)", err)
+					return false, nil
+				}
+				return true, fmt.Errorf("setting up the fast tracepoint run: %w", err)
+			}
+			st, err := s.Continue(ctx, false)
+			st, err = s.queryCancelled(ctx, st, err)
+			if st != nil {
+				res.Stop = st
+			}
+			var frames []rsp.TraceFrame
+			var status rsp.TraceStatus
+			var rerr error
+			atStop := false
+			var lost error // the frames of a run the exit cut
+			from := len(res.Rows)
+			s.keepingCancelled(func() {
+				rerr = s.do(context.WithoutCancel(ctx), s.to.Eval, func(ctx context.Context) error {
+					// The trap at gdb_agent_stop_tracing is no breakpoint of
+					// the session's: it reads as a step or a SIGTRAP.
+					atStop = err == nil && st != nil && s.exited == nil && st.Breakpoint == 0 && s.pcOr0(ctx) == stopAt
+					var err error
+					status, frames, err = s.traceCollect(ctx, maps)
+					if err != nil && (s.exited != nil || st != nil && (st.Reason == "exited" || st.Reason == "killed")) {
+						// gdbserver 13 with the agent drops the connection
+						// when asked for the buffer after the exit.
+						lost = err
+						return nil
+					}
+					if err != nil {
+						return err
+					}
+					for i := range frames {
+						res.Rows = append(res.Rows, s.traceRow(ctx, o, p, &frames[i], o.Cursor+len(res.Rows)))
+					}
+					if s.exited != nil {
+						return nil
+					}
+					return restore(ctx)
+				})
+			})
+			report(from)
+			if rerr != nil && err == nil && st != nil && (st.Reason == "exited" || st.Reason == "killed") {
+				lost, rerr = rerr, nil // see traceCollect above
+			}
+			if err != nil {
+				return true, err
+			}
+			if rerr != nil {
+				return true, fmt.Errorf("reading the trace buffer: %w", rerr)
+			}
+			if status.StopReason == "tfull" || status.Created > status.Frames && status.Frames >= 0 {
+				res.Note = fmt.Sprintf("The trace buffer overflowed: %d calls were not collected.", status.Created-status.Frames)
+			}
+			if !atStop {
+				res.Ended = st.Reason
+				if lost != nil {
+					res.Note = fmt.Sprintf("The program exited during a fast tracepoint run: the rows it collected after row %d were lost with the in-process agent's buffer (%v); query with a limit below the calls left, or without in_process_agent.", res.Rows[len(res.Rows)-1].N, lost)
+				}
+				if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
+					res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
+				}
+				return true, nil
+			}
+			if len(frames) != chunk {
+				return true, fmt.Errorf("the fast tracepoint run stopped after %d of %d calls: %w", len(frames), chunk, ErrUnsupported)
+			}
+		}
+		// The next call: a stop at the query's breakpoint.
+		st, err := s.Continue(ctx, false)
+		if st, err = s.queryCancelled(ctx, st, err); err != nil {
+			res.Stop = st
+			return true, err
+		}
+		res.Stop = st
+		if st.Breakpoint != bp.Number || st.Reason != "breakpoint" {
+			res.Ended = st.Reason
+			if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
+				res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
+			}
+			return true, nil
+		}
+		res.Rows = append(res.Rows, s.hitRow(ctx, o, st, o.Cursor+len(res.Rows)))
+		report(len(res.Rows) - 1)
+	}
+	last := res.Rows[len(res.Rows)-1].N
+	res.Ended, res.More = "limit", true
+	res.NextCursor = last + 1
+	res.Note = fmt.Sprintf("Cut at %d rows; the program is stopped at row %d: run the same query with cursor=%d for the rest.", o.Limit, last, last+1)
+	return true, nil
+}

@@ -1,0 +1,138 @@
+package session
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// ftraceCollects are the collect expressions of ftrace's tick(int i,
+// long v, struct pt *p): parameters, a global array's element through
+// a pointer, and globals.
+var ftraceCollects = []string{"i", "v", "p", "p->x", "*p", "ticks", "sum", "pts[2]"}
+
+// ipaSession starts ftrace under gdbserver, with the in-process agent
+// when ipa; it skips where gdbserver or the agent is missing.
+func ipaSession(t *testing.T, ipa bool) *Session { return ipaProg(t, "ftrace", ipa) }
+
+// ipaProg is ipaSession running prog.
+func ipaProg(t *testing.T, prog string, ipa bool) *Session {
+	t.Helper()
+	testenv.NeedTool(t, "gdbserver")
+	if _, err := findInProcessAgent(); err != nil {
+		t.Skip(err)
+	}
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, prog)}, InProcessAgent: ipa})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestFastTraceQueryMatchesBreakpoints: with the in-process agent, the
+// rows of tick's 3,000 calls come from a fast tracepoint and equal the
+// breakpoint path's, and each query ends as the breakpoint path does,
+// stopped at its last row; a cut query (limit, cursor) continues where
+// it stopped.
+func TestFastTraceQueryMatchesBreakpoints(t *testing.T) {
+	fs, bs := ipaSession(t, true), ipaSession(t, false)
+	var fast, bp []QueryRow
+	for _, page := range []struct{ cursor, limit int }{{1, 1000}, {1001, 1999}} {
+		start := time.Now()
+		f := traceQuery(t, fs, QueryOptions{Kind: "calls", Function: "tick", Collect: ftraceCollects, Limit: page.limit, Cursor: page.cursor, traceChunk: 700})
+		ft := time.Since(start)
+		start = time.Now()
+		b := traceQuery(t, bs, QueryOptions{Kind: "calls", Function: "tick", Collect: ftraceCollects, Limit: page.limit, Cursor: page.cursor, Mechanism: "breakpoint"})
+		t.Logf("page at %d: fast tracepoint %d rows in %v, breakpoints %d rows in %v (loaded machine)", page.cursor, len(f.Rows), ft, len(b.Rows), time.Since(start))
+		if f.Mechanism != "fast tracepoint" {
+			t.Fatalf("mechanism %q (%s), want fast tracepoint", f.Mechanism, f.MechanismNote)
+		}
+		if f.Ended != b.Ended || f.More != b.More || f.NextCursor != b.NextCursor || f.Note != b.Note {
+			t.Errorf("fast ended %q more %v next %d note %q; breakpoints %q %v %d %q", f.Ended, f.More, f.NextCursor, f.Note, b.Ended, b.More, b.NextCursor, b.Note)
+		}
+		if f.Stop == nil || b.Stop == nil || !reflect.DeepEqual(f.Stop.Frame, b.Stop.Frame) || f.Stop.Reason != b.Stop.Reason {
+			t.Errorf("final stops differ: fast %+v, breakpoints %+v", f.Stop, b.Stop)
+		}
+		fast, bp = append(fast, f.Rows...), append(bp, b.Rows...)
+	}
+	if len(fast) != 2999 || len(bp) != 2999 {
+		t.Fatalf("%d and %d rows, want 2999", len(fast), len(bp))
+	}
+	for i := range fast {
+		if !reflect.DeepEqual(fast[i], bp[i]) {
+			t.Fatalf("row %d differs:\nfast tracepoint %+v %+v\nbreakpoint      %+v %+v", i+1, fast[i], fast[i].Frame, bp[i], bp[i].Frame)
+		}
+	}
+	if r := fast[2].Values; r["i"] != "2" || r["v"] != "15838" || r["ticks"] != "2" {
+		t.Errorf("row 3 values %v", r)
+	}
+	if fs.ipaAsked == 0 {
+		t.Errorf("gdbserver asked for no symbol")
+	}
+}
+
+// TestFastTraceQueryFallbacks: tock's first instruction is 3 bytes, too
+// short for the jump: a trap tracepoint collects, with the note saying
+// why; a leaf function is refused for its red zone; without the agent nothing says
+// anything about fast tracepoints.
+func TestFastTraceQueryFallbacks(t *testing.T) {
+	s := ipaSession(t, true)
+	res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tock", Collect: []string{"i"}, Limit: 10})
+	if res.Mechanism != "tracepoint" || !strings.Contains(res.MechanismNote, "is 3 bytes; a fast tracepoint needs >= 5") || len(res.Rows) != 10 || res.Rows[9].Values["i"] != "900" {
+		t.Errorf("tock: %s (%s), %d rows %v", res.Mechanism, res.MechanismNote, len(res.Rows), res.Rows)
+	}
+	// tracecalls' record is a leaf whose first instruction (calls++)
+	// is 6 bytes: the red zone keeps it off the jump pad.
+	s = ipaProg(t, "tracecalls", true)
+	res = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "record", Collect: []string{"i"}, Limit: 10})
+	if res.Mechanism != "tracepoint" || !strings.Contains(res.MechanismNote, "record calls no function, so it may keep data in the red zone") || len(res.Rows) != 10 || res.Rows[9].Values["i"] != "9" {
+		t.Errorf("leaf: %s (%s), %d rows", res.Mechanism, res.MechanismNote, len(res.Rows))
+	}
+	s = ipaSession(t, false)
+	res = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 10})
+	if res.Mechanism != "tracepoint" || res.MechanismNote != "" {
+		t.Errorf("without the agent: %s (%s)", res.Mechanism, res.MechanismNote)
+	}
+}
+
+// TestFastTraceQueryExit: a query past the program's last call ends at
+// its exit; gdbserver 13 with the agent drops the connection when the
+// buffer is read after the exit, so the rows of the last run are lost:
+// the rows before it equal the breakpoint path's and the note says so.
+func TestFastTraceQueryExit(t *testing.T) {
+	fs, bs := ipaSession(t, true), ipaSession(t, false)
+	f := traceQuery(t, fs, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i", "ticks"}, Limit: 5000})
+	b := traceQuery(t, bs, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i", "ticks"}, Limit: 5000, Mechanism: "breakpoint"})
+	if f.Mechanism != "fast tracepoint" || f.Ended != "exited" || b.Ended != "exited" {
+		t.Fatalf("fast %s (%s) ended %q, breakpoints ended %q", f.Mechanism, f.MechanismNote, f.Ended, b.Ended)
+	}
+	if len(f.Rows) > len(b.Rows) || !reflect.DeepEqual(f.Rows, b.Rows[:len(f.Rows)]) {
+		t.Fatalf("fast %d rows, breakpoints %d, or they differ", len(f.Rows), len(b.Rows))
+	}
+	if len(f.Rows) < len(b.Rows) && !strings.Contains(f.Note, "were lost with the in-process agent's buffer") {
+		t.Errorf("fast %d rows of %d, note %q", len(f.Rows), len(b.Rows), f.Note)
+	}
+}
+
+// TestInProcessAgentMissing: the error names what is missing.
+func TestInProcessAgentMissing(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/libinproctrace.so"); err == nil {
+		if _, err := findInProcessAgent(); err != nil {
+			t.Fatalf("present but not found: %v", err)
+		}
+		return
+	}
+	_, err := findInProcessAgent()
+	if err == nil || !strings.Contains(err.Error(), "libinproctrace.so") {
+		t.Fatalf("err = %v", err)
+	}
+}

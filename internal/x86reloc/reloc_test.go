@@ -1,0 +1,72 @@
+package x86reloc
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"testing"
+
+	"golang.org/x/arch/x86/x86asm"
+)
+
+func TestAMD64(t *testing.T) {
+	const from, to = 0x401000, 0x40000000
+	for _, tc := range []struct {
+		name, code, want string
+		err              error
+	}{
+		{"no pc-relative operand", "4889e5" + "90", "4889e5", nil},
+		// mov 0x2eee(%rip),%eax reads 0x401000+6+0x2eee = 0x403ef4,
+		// which is 0x403ef4-0x40000006 = -0x3fbfc112 from the new end.
+		{"rip-relative load", "8b05ee2e0000", "8b05ee3e40c0", nil},
+		// movl $1,0x10(%rip): the immediate follows the displacement.
+		{"rip-relative with immediate", "c7051000000001000000", "c705101040c001000000", nil},
+		{"jmp rel8", "eb10", "e90d1040c0", nil},
+		{"jmp rel32", "e910000000", "e9101040c0", nil},
+		{"jcc rel8", "7410", "0f840c1040c0", nil},
+		{"jcc rel32", "0f8410000000", "0f84101040c0", nil},
+		// call rel32 to 0x401015: push 0x401005, jmp 0x401015.
+		{"call rel32", "e810000000", "488d6424f8c7042405104000c744240400000000e9fc0f40c0", nil},
+		{"loop", "e2fe", "", ErrCannotRelocate},
+		{"out of range", "8b0500000000", "", ErrCannotRelocate},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _ := hex.DecodeString(tc.code)
+			dst := uint64(to)
+			if tc.name == "out of range" {
+				dst = 0x7fff00000000
+			}
+			got, err := AMD64(code, from, dst)
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("err = %v, want %v", err, tc.err)
+			}
+			if hex.EncodeToString(got) != tc.want {
+				t.Fatalf("got %x, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzAMD64: a relocated instruction decodes, and one without a
+// pc-relative operand is copied as it is.
+func FuzzAMD64(f *testing.F) {
+	for _, s := range []string{"8b05ee2e0000", "e810000000", "7410", "4889e5"} {
+		b, _ := hex.DecodeString(s)
+		f.Add(b, uint64(0x401000), uint64(0x40000000))
+	}
+	f.Fuzz(func(t *testing.T, code []byte, from, to uint64) {
+		out, err := AMD64(code, from, to)
+		if err != nil {
+			return
+		}
+		inst, derr := x86asm.Decode(out, 64)
+		if derr != nil {
+			t.Fatalf("%x relocated to %x, which does not decode: %v", code, out, derr)
+		}
+		orig, _ := x86asm.Decode(code, 64)
+		if orig.PCRel == 0 && !bytes.Equal(out, code[:orig.Len]) {
+			t.Fatalf("%x changed to %x", code, out)
+		}
+		_ = inst
+	})
+}
