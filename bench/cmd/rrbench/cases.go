@@ -106,6 +106,9 @@ type benchCase struct {
 	// gdbCondEval sets GDB's breakpoint condition-evaluation mode for
 	// this case ("" = host).
 	gdbCondEval string
+	// agent starts rrmcp's live sessions with gdbserver's in-process
+	// agent (rr_live_start in_process_agent), for fast tracepoints.
+	agent bool
 }
 
 // gpRegs are the registers "read all registers" reads on both sides: the

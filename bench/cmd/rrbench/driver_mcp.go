@@ -36,7 +36,8 @@ type mcpDriver struct {
 	pc  *packetCounter
 	srv *proc.Process
 
-	args []string // the target's arguments
+	args  []string // the target's arguments
+	agent bool     // rr_live_start with in_process_agent
 }
 
 // newMCP spawns bin and initializes an MCP session with it.
@@ -184,7 +185,11 @@ func (s mcpStop) info() stopInfo {
 
 func (d *mcpDriver) start(ctx context.Context, exe string) error {
 	if d.pc == nil {
-		return d.call(ctx, "rr_live_start", map[string]any{"command": append([]string{exe}, d.args...)}, nil)
+		args := map[string]any{"command": append([]string{exe}, d.args...)}
+		if d.agent {
+			args["in_process_agent"] = true
+		}
+		return d.call(ctx, "rr_live_start", args, nil)
 	}
 	srv, addr, err := proc.StartGDBServer(ctx, exe, d.args, "", nil)
 	if err != nil {

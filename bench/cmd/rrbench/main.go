@@ -37,6 +37,8 @@ type env struct {
 	stl     string
 	curve   string
 	query   string
+	// queryFast is query built -DFAST -no-pie: a fast tracepoint fits.
+	queryFast string
 }
 
 func main() {
@@ -65,13 +67,14 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		}
 	}
 	e := &env{
-		root:    root,
-		rrmcp:   bin,
-		counter: filepath.Join(root, "testprogs", "build", "counter"),
-		sqlite:  filepath.Join(root, "bench", "large", "build", "sqlite3"),
-		stl:     filepath.Join(root, "bench", "large", "build", "stl", "stl"),
-		curve:   filepath.Join(root, "bench", "large", "build", "curves", "curve"),
-		query:   filepath.Join(root, "bench", "large", "build", "query", "query"),
+		root:      root,
+		rrmcp:     bin,
+		counter:   filepath.Join(root, "testprogs", "build", "counter"),
+		sqlite:    filepath.Join(root, "bench", "large", "build", "sqlite3"),
+		stl:       filepath.Join(root, "bench", "large", "build", "stl", "stl"),
+		curve:     filepath.Join(root, "bench", "large", "build", "curves", "curve"),
+		query:     filepath.Join(root, "bench", "large", "build", "query", "query"),
+		queryFast: filepath.Join(root, "bench", "large", "build", "query", "query-fast"),
 	}
 	if e.rrmcp == "" {
 		e.rrmcp = filepath.Join(root, "bin", "rrmcp")
@@ -117,14 +120,14 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		mkRR := func(ctx context.Context, exe string) (driver, error) {
 			d, err := newLean(ctx, e.rrmcp)
 			if err == nil {
-				d.args = c.args
+				d.args, d.agent = c.args, c.agent
 			}
 			return d, err
 		}
 		mkGo := func(ctx context.Context, exe string) (driver, error) {
 			d, err := newMCP(ctx, e.rrmcp)
 			if err == nil {
-				d.args = c.args
+				d.args, d.agent = c.args, c.agent
 			}
 			return d, err
 		}

@@ -25,6 +25,7 @@ const queryCalls = 100000
 
 func queryCases() []benchCase {
 	query := func(e *env) string { return e.query }
+	queryFast := func(e *env) string { return e.queryFast }
 	args := []string{fmt.Sprint(queryCalls)}
 	return []benchCase{
 		{name: "query_calls_gdb_dprintf", unit: "ms", hits: queryCalls, reps: 1, exe: query, args: args,
@@ -35,6 +36,9 @@ func queryCases() []benchCase {
 			run:  gdbQuery("agent")},
 		{name: "query_calls_gdb_tracepoint", unit: "ms", hits: queryCalls, reps: 1, exe: query, args: args, gdbCondEval: "auto",
 			desc: "the same with a GDB tracepoint on update collecting i and v (`trace update`, `actions`/`collect i, v`, `tstart`, continue to done(), `tstop`; gdbserver collects, one trap per call; read-back not timed)",
+			run:  gdbQuery("trace")},
+		{name: "query_calls_fast_tracepoint", unit: "ms", hits: queryCalls, reps: 1, exe: queryFast, args: args, gdbCondEval: "auto", agent: true,
+			desc: "the same on query built -DFAST -no-pie (update's first instruction a 6-byte load, and update not a leaf), rrmcp's session started with gdbserver's in-process agent (rr_live_start in_process_agent), so rr_query collects by a fast tracepoint: a jump to a collection pad, no trap; GDB: its trap tracepoint as in the row above on the same program",
 			run:  gdbQuery("trace")},
 	}
 }
@@ -141,6 +145,7 @@ func rrmcpQuery(ctx context.Context, d *mcpDriver, exe string, reps int) (measur
 			} `json:"rows"`
 			NextCursor int    `json:"next_cursor"`
 			Ended      string `json:"ended"`
+			Mechanism  string `json:"mechanism"`
 		} `json:"result"`
 	}
 	for i := 0; i < reps; i++ {
@@ -148,6 +153,7 @@ func rrmcpQuery(ctx context.Context, d *mcpDriver, exe string, reps int) (measur
 			return m, err
 		}
 		rows, lastI, lastV, ended := 0, "", "", ""
+		mechs := map[string]int{} // rows by the mechanism that collected their page
 		if err := m.timed(d, true, func() error {
 			for cursor := 1; ; {
 				var p page
@@ -155,6 +161,7 @@ func rrmcpQuery(ctx context.Context, d *mcpDriver, exe string, reps int) (measur
 					return err
 				}
 				rows += len(p.Result.Rows)
+				mechs[p.Result.Mechanism] += len(p.Result.Rows)
 				if n := len(p.Result.Rows); n > 0 {
 					lastI, lastV = p.Result.Rows[n-1].Values["i"], p.Result.Rows[n-1].Values["v"]
 				}
@@ -171,7 +178,7 @@ func rrmcpQuery(ctx context.Context, d *mcpDriver, exe string, reps int) (measur
 		if rows != queryCalls || lastI != fmt.Sprint(last) || lastV != fmt.Sprint(int64(last)*7+3) {
 			return m, fmt.Errorf("rr_query: %d rows, the last i=%s v=%s (ended %s); want %d rows ending i=%d v=%d", rows, lastI, lastV, ended, queryCalls, last, int64(last)*7+3)
 		}
-		m.check = fmt.Sprintf("%d rows, the last i=%s v=%s", rows, lastI, lastV)
+		m.check = fmt.Sprintf("%d rows, the last i=%s v=%s; by %v", rows, lastI, lastV, mechs)
 		if err := d.endSession(ctx); err != nil {
 			return m, err
 		}
