@@ -10,6 +10,24 @@ import (
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
+// kindHints is the advice for each kind of error the session reports,
+// tried in order with errors.Is.
+var kindHints = []struct {
+	kind error
+	hint string
+}{
+	{session.ErrNoSession, "Start a session with rr_replay_start (rr trace), rr_live_start (run a program under gdbserver) or rr_connect, or pass a valid session id."},
+	{session.ErrNoReverse, "Reverse execution needs an rr recording: record with rr_record on a machine with a hardware PMU, then rr_replay_start. In this session, use forward execution with breakpoints and watchpoints."},
+	{session.ErrTimeout, "The program was interrupted and the session is still usable. Raise the limit with the RR_MCP_TIMEOUT_* environment variables, or set a breakpoint closer to where you want to stop."},
+	{session.ErrExited, "Go backwards (reverse=true) if this is an rr replay, or stop the session and start a new one."},
+	{session.ErrNotStopped, "Wait for the running command to finish, or call rr_interrupt."},
+	{session.ErrUnsupportedExpr, "Simplify the expression (read members or array elements step by step), or use rr_read_memory."},
+	{session.ErrNotFound, "Check the spelling; rr_backtrace, rr_locals and rr_thread_list show what exists."},
+	{session.ErrUnsupported, "Not available with this backend or on this machine; the message says what to use instead (rr_session_list shows each session's capabilities)."},
+	{rsp.ErrClosed, "The connection to the debug server is gone; stop this session (rr_replay_stop) and start a new one."},
+	{rsp.ErrRefused, "rrmcp refused to send this request; the message says why (and which allow_ argument permits it, if any)."},
+}
+
 // explain turns an error from the session layer into a tool error message:
 // what went wrong, then what the agent can do next.
 func explain(tool string, err error) string {
@@ -17,29 +35,19 @@ func explain(tool string, err error) string {
 	var hint string
 	var ae *session.ArgError
 	var re *rsp.Error
-	switch {
-	case errors.As(err, &ae):
+	if errors.As(err, &ae) {
 		hint = "Fix the argument and call " + tool + " again."
-	case errors.Is(err, session.ErrNoSession):
-		hint = "Start a session with rr_replay_start (rr trace), rr_live_start (run a program under gdbserver) or rr_connect, or pass a valid session id."
-	case errors.Is(err, session.ErrNoReverse):
-		hint = "Reverse execution needs an rr recording: record with rr_record on a machine with a hardware PMU, then rr_replay_start. In this session, use forward execution with breakpoints and watchpoints."
-	case errors.Is(err, session.ErrTimeout):
-		hint = "The program was interrupted and the session is still usable. Raise the limit with the RR_MCP_TIMEOUT_* environment variables, or set a breakpoint closer to where you want to stop."
-	case errors.Is(err, session.ErrExited):
-		hint = "Go backwards (reverse=true) if this is an rr replay, or stop the session and start a new one."
-	case errors.Is(err, session.ErrNotStopped):
-		hint = "Wait for the running command to finish, or call rr_interrupt."
-	case errors.Is(err, session.ErrUnsupportedExpr):
-		hint = "Simplify the expression (read members or array elements step by step), or use rr_read_memory."
-	case errors.Is(err, session.ErrNotFound):
-		hint = "Check the spelling; rr_backtrace, rr_locals and rr_thread_list show what exists."
-	case errors.Is(err, session.ErrUnsupported):
-		hint = "Not available with this backend or on this machine; the message says what to use instead (rr_session_list shows each session's capabilities)."
-	case errors.Is(err, rsp.ErrClosed):
-		hint = "The connection to the debug server is gone; stop this session (rr_replay_stop) and start a new one."
-	case errors.Is(err, rsp.ErrRefused):
-		hint = "rrmcp refused to send this request; the message says why (and which allow_ argument permits it, if any)."
+	}
+	for _, k := range kindHints {
+		if hint != "" {
+			break
+		}
+		if errors.Is(err, k.kind) {
+			hint = k.hint
+		}
+	}
+	switch {
+	case hint != "":
 	case errors.As(err, &re):
 		hint = "The debug server refused the request: the address may be unmapped, or the server does not allow the operation in the program's current state."
 	case errors.Is(err, context.Canceled):
