@@ -197,13 +197,6 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 		return false, nil
 	}
 	res.Mechanism = "fast tracepoint"
-	report := func(from int) {
-		if o.Progress != nil { // one report per row, as the breakpoint path
-			for i := from; i < len(res.Rows); i++ {
-				o.Progress(i+1, fmt.Sprintf("row %d of at most %d", res.Rows[i].N, o.Cursor+o.Limit-1))
-			}
-		}
-	}
 	stopIn := false // the stop breakpoint is in the server's table
 	restore := func(ctx context.Context) error {
 		var err error
@@ -301,7 +294,7 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 					return restore(ctx)
 				})
 			})
-			report(from)
+			res.report(o, from)
 			if rerr != nil && err == nil && st != nil && (st.Reason == "exited" || st.Reason == "killed") {
 				lost, rerr = rerr, nil // see traceCollect above
 			}
@@ -311,17 +304,12 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 			if rerr != nil {
 				return true, fmt.Errorf("reading the trace buffer: %w", rerr)
 			}
-			if status.StopReason == "tfull" || status.Created > status.Frames && status.Frames >= 0 {
-				res.Note = fmt.Sprintf("The trace buffer overflowed: %d calls were not collected.", status.Created-status.Frames)
-			}
+			res.noteOverflow(status)
 			if !atStop {
-				res.Ended = st.Reason
 				if lost != nil {
 					res.Note = fmt.Sprintf("The program exited during a fast tracepoint run: the rows it collected after row %d were lost with the in-process agent's buffer (%v); query with a limit below the calls left, or without in_process_agent.", res.Rows[len(res.Rows)-1].N, lost)
 				}
-				if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
-					res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
-				}
+				res.endAt(st)
 				return true, nil
 			}
 			if len(frames) != chunk {
@@ -336,18 +324,12 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 		}
 		res.Stop = st
 		if st.Breakpoint != bp.Number || st.Reason != "breakpoint" {
-			res.Ended = st.Reason
-			if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
-				res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
-			}
+			res.endAt(st)
 			return true, nil
 		}
 		res.Rows = append(res.Rows, s.hitRow(ctx, o, st, o.Cursor+len(res.Rows)))
-		report(len(res.Rows) - 1)
+		res.report(o, len(res.Rows)-1)
 	}
-	last := res.Rows[len(res.Rows)-1].N
-	res.Ended, res.More = "limit", true
-	res.NextCursor = last + 1
-	res.Note = fmt.Sprintf("Cut at %d rows; the program is stopped at row %d: run the same query with cursor=%d for the rest.", o.Limit, last, last+1)
+	res.cutAtLimit(o)
 	return true, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // QueryOptions describes an execution-wide query, run forward from the
@@ -129,10 +131,7 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 		first = queryStart{}
 		res.Stop = st
 		if st.Breakpoint != bp.Number || (st.Reason != "breakpoint" && st.Reason != "watchpoint") {
-			res.Ended = st.Reason
-			if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
-				res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
-			}
+			res.endAt(st)
 			return res, nil
 		}
 		var row QueryRow
@@ -155,13 +154,9 @@ func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, erro
 			}
 		}
 		res.Rows = append(res.Rows, row)
-		if o.Progress != nil {
-			o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", row.N, o.Cursor+o.Limit-1))
-		}
+		res.report(o, len(res.Rows)-1)
 		if len(res.Rows) == o.Limit {
-			res.Ended, res.More = "limit", true
-			res.NextCursor = row.N + 1
-			res.Note = fmt.Sprintf("Cut at %d rows; the program is stopped at row %d: run the same query with cursor=%d for the rest.", o.Limit, row.N, row.N+1)
+			res.cutAtLimit(o)
 			return res, nil
 		}
 	}
@@ -278,5 +273,39 @@ func (s *Session) lineCounts(ctx context.Context, fn string, maxHits int, progre
 		if progress != nil && hits%100 == 0 {
 			progress(hits, fmt.Sprintf("%d line hits", hits))
 		}
+	}
+}
+
+// report sends a progress notification for each row from index from on:
+// one per row, on every path of a query.
+func (res *QueryResult) report(o QueryOptions, from int) {
+	if o.Progress == nil {
+		return
+	}
+	for i := from; i < len(res.Rows); i++ {
+		o.Progress(i+1, fmt.Sprintf("row %d of at most %d", res.Rows[i].N, o.Cursor+o.Limit-1))
+	}
+}
+
+// endAt ends the query at st, a stop that is not one of its rows.
+func (res *QueryResult) endAt(st *Stop) {
+	res.Ended = st.Reason
+	if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
+		res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
+	}
+}
+
+// cutAtLimit ends the query at its last row, the limit reached.
+func (res *QueryResult) cutAtLimit(o QueryOptions) {
+	last := res.Rows[len(res.Rows)-1].N
+	res.Ended, res.More = "limit", true
+	res.NextCursor = last + 1
+	res.Note = fmt.Sprintf("Cut at %d rows; the program is stopped at row %d: run the same query with cursor=%d for the rest.", o.Limit, last, last+1)
+}
+
+// noteOverflow says when a trace run collected fewer calls than it saw.
+func (res *QueryResult) noteOverflow(status rsp.TraceStatus) {
+	if status.StopReason == "tfull" || status.Created > status.Frames && status.Frames >= 0 {
+		res.Note = fmt.Sprintf("The trace buffer overflowed: %d calls were not collected.", status.Created-status.Frames)
 	}
 }

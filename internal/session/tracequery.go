@@ -283,9 +283,7 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 	}
 	res.Rows = append(res.Rows, row)
 	res.Stop = st
-	if o.Progress != nil {
-		o.Progress(len(res.Rows), fmt.Sprintf("row %d of at most %d", row.N, o.Cursor+o.Limit-1))
-	}
+	res.report(o, 0)
 	var fast int
 	s.do(ctx, s.to.Eval, func(ctx context.Context) error { //nolint:errcheck // why says it
 		fast, why = s.fastTrace(ctx, plan)
@@ -346,35 +344,23 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 				return nil
 			})
 		})
-		if o.Progress != nil { // one report per row, as the breakpoint path
-			for i := len(res.Rows) - len(frames); i < len(res.Rows); i++ {
-				o.Progress(i+1, fmt.Sprintf("row %d of at most %d", res.Rows[i].N, o.Cursor+o.Limit-1))
-			}
-		}
+		res.report(o, len(res.Rows)-len(frames))
 		if err != nil {
 			return queryStart{}, true, err
 		}
 		if rerr != nil {
 			return queryStart{}, true, fmt.Errorf("reading the trace buffer: %w", rerr)
 		}
-		if status.StopReason == "tfull" || status.Created > status.Frames && status.Frames >= 0 {
-			res.Note = fmt.Sprintf("The trace buffer overflowed: %d calls were not collected.", status.Created-status.Frames)
-		}
+		res.noteOverflow(status)
 		if st.Breakpoint != bp.Number || st.Reason != "breakpoint" {
-			res.Ended = st.Reason
-			if st.Reason == "breakpoint" || st.Reason == "watchpoint" {
-				res.Note = fmt.Sprintf("Another breakpoint (#%d) stopped the query; run it again to go on.", st.Breakpoint)
-			}
+			res.endAt(st)
 			return queryStart{}, true, nil
 		}
 		if len(frames) != chunk {
 			return queryStart{}, true, fmt.Errorf("the tracepoint run stopped after %d of %d calls: %w", len(frames), chunk, ErrUnsupported)
 		}
 	}
-	last := res.Rows[len(res.Rows)-1].N
-	res.Ended, res.More = "limit", true
-	res.NextCursor = last + 1
-	res.Note = fmt.Sprintf("Cut at %d rows; the program is stopped at row %d: run the same query with cursor=%d for the rest.", o.Limit, last, last+1)
+	res.cutAtLimit(o)
 	return queryStart{}, true, nil
 }
 
