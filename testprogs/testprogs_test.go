@@ -60,6 +60,7 @@ var symptoms = []symptom{
 	{prog: "counter-O2", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
 	{prog: "tracecalls", exit: 0, output: "total 1999340139866 calls 2001\n"},
 	{prog: "ftrace", exit: 0, output: "ticks 3000 sum 41636175000\n"},
+	{prog: "ftrace-pie", exit: 0, output: "ticks 3000 sum 41636175000\n"},
 	{prog: "recursion-m32", signal: syscall.SIGSEGV},
 	{prog: "signal_handler-m32", signal: syscall.SIGSEGV},
 	{prog: "cpp_shapes-m32", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},

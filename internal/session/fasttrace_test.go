@@ -97,6 +97,13 @@ func TestFastTraceQueryFallbacks(t *testing.T) {
 	if res.Mechanism != "tracepoint" || !strings.Contains(res.MechanismNote, "record calls no function, so it may keep data in the red zone") || len(res.Rows) != 10 || res.Rows[9].Values["i"] != "9" {
 		t.Errorf("leaf: %s (%s), %d rows", res.Mechanism, res.MechanismNote, len(res.Rows))
 	}
+	// A PIE lies too far from the agent's jump pads (below 2 GiB):
+	// gdbserver refuses at QTStart, the trap tracepoint takes over.
+	s = ipaProg(t, "ftrace-pie", true)
+	res = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 10})
+	if res.Mechanism != "tracepoint" || !strings.Contains(res.MechanismNote, "the server refused the fast tracepoint") || !strings.Contains(res.MechanismNote, "too far") || len(res.Rows) != 10 || res.Rows[9].Values["i"] != "9" {
+		t.Errorf("PIE: %s (%s), %d rows", res.Mechanism, res.MechanismNote, len(res.Rows))
+	}
 	s = ipaSession(t, false)
 	res = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 10})
 	if res.Mechanism != "tracepoint" || res.MechanismNote != "" {
