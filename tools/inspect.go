@@ -2,7 +2,9 @@ package tools
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/internal/session"
@@ -265,28 +267,38 @@ func (r *registry) inspectTools() {
 		})
 }
 
-// hexdump formats hex bytes 16 per line with addresses and ASCII.
+// hexdump formats hex bytes 16 per line with addresses and ASCII. It
+// runs on every rr_read_memory reply (up to 64 KiB), so it formats by
+// hand: no fmt call per byte.
 func hexdump(addr, hx string) string {
-	var start uint64
-	fmt.Sscanf(addr, "0x%x", &start)
+	start, _ := strconv.ParseUint(strings.TrimPrefix(addr, "0x"), 16, 64)
+	data, err := hex.DecodeString(hx)
+	if err != nil {
+		return hx
+	}
+	const digits = "0123456789abcdef"
 	var b strings.Builder
-	for off := 0; off < len(hx); off += 32 {
-		end := min(off+32, len(hx))
-		line := hx[off:end]
-		fmt.Fprintf(&b, "%#x: ", start+uint64(off/2))
-		var ascii strings.Builder
-		for i := 0; i+1 < len(line); i += 2 {
-			b.WriteString(line[i:i+2] + " ")
-			var c byte
-			fmt.Sscanf(line[i:i+2], "%02x", &c)
+	b.Grow(len(data)/16*80 + 80)
+	for off := 0; off < len(data); off += 16 {
+		line := data[off:min(off+16, len(data))]
+		b.WriteString("0x")
+		b.WriteString(strconv.FormatUint(start+uint64(off), 16))
+		b.WriteString(": ")
+		for _, c := range line {
+			b.WriteByte(digits[c>>4])
+			b.WriteByte(digits[c&15])
+			b.WriteByte(' ')
+		}
+		b.WriteString(strings.Repeat("   ", 16-len(line)))
+		b.WriteByte(' ')
+		for _, c := range line {
 			if c >= 0x20 && c < 0x7f {
-				ascii.WriteByte(c)
+				b.WriteByte(c)
 			} else {
-				ascii.WriteByte('.')
+				b.WriteByte('.')
 			}
 		}
-		b.WriteString(strings.Repeat("   ", (32-len(line))/2))
-		b.WriteString(" " + ascii.String() + "\n")
+		b.WriteByte('\n')
 	}
 	return b.String()
 }
