@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"os"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -141,5 +142,46 @@ func TestInProcessAgentMissing(t *testing.T) {
 	_, err := findInProcessAgent()
 	if err == nil || !strings.Contains(err.Error(), "libinproctrace.so") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestFastTraceQueryMatchesGDBDprintf: the fast tracepoint's rows hold
+// the values GDB's own dprintf prints at each call of tick (GDB is the
+// oracle, debugging the program natively).
+func TestFastTraceQueryMatchesGDBDprintf(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	exe := testenv.Prog(t, "ftrace")
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "gdb", "-batch", "-nx",
+		"-ex", `dprintf tick,"ROW %d %ld %d %d %d %ld\n",i,v,p->x,p->y,ticks,sum`, "-ex", "run", exe).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	var gdbRows []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if rest, ok := strings.CutPrefix(l, "ROW "); ok {
+			gdbRows = append(gdbRows, rest)
+		}
+	}
+	if len(gdbRows) != 3000 {
+		t.Fatalf("GDB printed %d rows, want 3000:\n%.2000s", len(gdbRows), out)
+	}
+	s := ipaSession(t, true)
+	collect := []string{"i", "v", "p->x", "p->y", "ticks", "sum"}
+	// 2,999 rows: the query stops at its last row, before the program
+	// exits (a run the exit cuts loses its rows, TestFastTraceQueryExit).
+	res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: collect, Limit: 2999, traceChunk: 1000})
+	if res.Mechanism != "fast tracepoint" || len(res.Rows) != 2999 {
+		t.Fatalf("%s (%s): %d rows", res.Mechanism, res.MechanismNote, len(res.Rows))
+	}
+	for i, r := range res.Rows {
+		var vs []string
+		for _, e := range collect {
+			vs = append(vs, r.Values[e])
+		}
+		if got, want := strings.Join(vs, " "), gdbRows[i]; got != want {
+			t.Fatalf("row %d: %q, GDB's dprintf %q", i+1, got, want)
+		}
 	}
 }
