@@ -209,6 +209,16 @@ func (g *GDB) run(ctx context.Context, cmd string) (Record, string, error) {
 		g.stdin.SetWriteDeadline(dl)
 	}
 	if _, err := g.stdin.WriteString(token + cmd + "\n"); err != nil {
+		// A write fails when gdb's end of the pipe is closed: gdb is
+		// exiting or gone. Give the process a moment to be reaped, so
+		// the error can say how it ended.
+		t := time.NewTimer(time.Second)
+		select {
+		case <-g.p.Done():
+		case <-t.C:
+		case <-ctx.Done():
+		}
+		t.Stop()
 		return Record{}, "", g.fail(fmt.Errorf("gdbmi: %s: write: %w", cmd, g.exitReason(err)))
 	}
 	select {
@@ -243,7 +253,7 @@ func (g *GDB) exitReason(err error) error {
 		if err == nil {
 			return ErrClosed
 		}
-		return err
+		return fmt.Errorf("%w: %w", ErrClosed, err)
 	}
 }
 
