@@ -263,33 +263,28 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 			if st != nil {
 				res.Stop = st
 			}
-			var frames []rsp.TraceFrame
 			var status rsp.TraceStatus
+			var frames int
 			var rerr error
 			atStop := false
 			var lost error // the frames of a run the exit cut
 			from := len(res.Rows)
+			runErr := err
 			s.keepingCancelled(func() {
 				rerr = s.do(context.WithoutCancel(ctx), s.to.Eval, func(ctx context.Context) error {
 					// The trap at gdb_agent_stop_tracing is no breakpoint of
 					// the session's: it reads as a step or a SIGTRAP.
-					atStop = err == nil && st != nil && s.exited == nil && st.Breakpoint == 0 && s.pcOr0(ctx) == stopAt
+					atStop = runErr == nil && st != nil && s.exited == nil && st.Breakpoint == 0 && s.pcOr0(ctx) == stopAt
 					var err error
-					status, frames, err = s.traceCollect(ctx, maps)
+					status, frames, err = s.collectRows(ctx, o, p, maps, res)
 					if err != nil && (s.exited != nil || st != nil && (st.Reason == "exited" || st.Reason == "killed")) {
 						// gdbserver 13 with the agent drops the connection
 						// when asked for the buffer after the exit.
 						lost = err
 						return nil
 					}
-					if err != nil {
+					if err != nil || s.exited != nil {
 						return err
-					}
-					for i := range frames {
-						res.Rows = append(res.Rows, s.traceRow(ctx, o, p, &frames[i], o.Cursor+len(res.Rows)))
-					}
-					if s.exited != nil {
-						return nil
 					}
 					return restore(ctx)
 				})
@@ -312,8 +307,8 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 				res.endAt(st)
 				return true, nil
 			}
-			if len(frames) != chunk {
-				return true, fmt.Errorf("the fast tracepoint run stopped after %d of %d calls: %w", len(frames), chunk, ErrUnsupported)
+			if frames != chunk {
+				return true, fmt.Errorf("the fast tracepoint run stopped after %d of %d calls: %w", frames, chunk, ErrUnsupported)
 			}
 		}
 		// The next call: a stop at the query's breakpoint.

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"os"
-	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -149,23 +148,9 @@ func TestInProcessAgentMissing(t *testing.T) {
 // the values GDB's own dprintf prints at each call of tick (GDB is the
 // oracle, debugging the program natively).
 func TestFastTraceQueryMatchesGDBDprintf(t *testing.T) {
-	testenv.NeedTool(t, "gdb")
-	exe := testenv.Prog(t, "ftrace")
-	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "gdb", "-batch", "-nx",
-		"-ex", `dprintf tick,"ROW %d %ld %d %d %d %ld\n",i,v,p->x,p->y,ticks,sum`, "-ex", "run", exe).CombinedOutput()
-	if err != nil {
-		t.Fatalf("gdb: %v\n%s", err, out)
-	}
-	var gdbRows []string
-	for _, l := range strings.Split(string(out), "\n") {
-		if rest, ok := strings.CutPrefix(l, "ROW "); ok {
-			gdbRows = append(gdbRows, rest)
-		}
-	}
+	gdbRows := gdbDprintfRows(t, "ftrace", "tick", "%d %ld %d %d %d %ld", "i,v,p->x,p->y,ticks,sum")
 	if len(gdbRows) != 3000 {
-		t.Fatalf("GDB printed %d rows, want 3000:\n%.2000s", len(gdbRows), out)
+		t.Fatalf("GDB printed %d rows, want 3000", len(gdbRows))
 	}
 	s := ipaSession(t, true)
 	collect := []string{"i", "v", "p->x", "p->y", "ticks", "sum"}

@@ -328,23 +328,17 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 		if st != nil {
 			res.Stop = st
 		}
-		var frames []rsp.TraceFrame
 		var status rsp.TraceStatus
+		var frames int
 		var rerr error
 		s.keepingCancelled(func() { // a cancelled stop stays the session's
 			rerr = s.do(context.WithoutCancel(ctx), s.to.Eval, func(ctx context.Context) error {
 				var err error
-				status, frames, err = s.traceCollect(ctx, maps)
-				if err != nil {
-					return err
-				}
-				for i := range frames {
-					res.Rows = append(res.Rows, s.traceRow(ctx, o, plan, &frames[i], o.Cursor+len(res.Rows)))
-				}
-				return nil
+				status, frames, err = s.collectRows(ctx, o, plan, maps, res)
+				return err
 			})
 		})
-		res.report(o, len(res.Rows)-len(frames))
+		res.report(o, len(res.Rows)-frames)
 		if err != nil {
 			return queryStart{}, true, err
 		}
@@ -356,12 +350,26 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 			res.endAt(st)
 			return queryStart{}, true, nil
 		}
-		if len(frames) != chunk {
-			return queryStart{}, true, fmt.Errorf("the tracepoint run stopped after %d of %d calls: %w", len(frames), chunk, ErrUnsupported)
+		if frames != chunk {
+			return queryStart{}, true, fmt.Errorf("the tracepoint run stopped after %d of %d calls: %w", frames, chunk, ErrUnsupported)
 		}
 	}
 	res.cutAtLimit(o)
 	return queryStart{}, true, nil
+}
+
+// collectRows reads the frames of the trace run that ended (maps: the
+// program's mappings at its start) and appends their rows to res; n is
+// how many it appended.
+func (s *Session) collectRows(ctx context.Context, o QueryOptions, p *tracePlan, maps []symbols.Mapping, res *QueryResult) (status rsp.TraceStatus, n int, err error) {
+	status, frames, err := s.traceCollect(ctx, maps)
+	if err != nil {
+		return status, 0, err
+	}
+	for i := range frames {
+		res.Rows = append(res.Rows, s.traceRow(ctx, o, p, &frames[i], o.Cursor+len(res.Rows)))
+	}
+	return status, len(frames), nil
 }
 
 // traceEligible says whether the tracepoint path can serve the query,

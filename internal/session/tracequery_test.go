@@ -366,24 +366,33 @@ func TestTraceQueryCancel(t *testing.T) {
 	}
 }
 
-// TestTraceQueryMatchesGDBDprintf: the tracepoint path's rows hold the
-// values GDB's own dprintf prints at each call (GDB is the oracle).
-func TestTraceQueryMatchesGDBDprintf(t *testing.T) {
+// gdbDprintfRows runs prog natively under GDB with a dprintf at fn
+// printing args in format, and returns the printed rows (GDB is the
+// oracle of the query tests).
+func gdbDprintfRows(t *testing.T, prog, fn, format, args string) []string {
+	t.Helper()
 	testenv.NeedTool(t, "gdb")
-	exe := testenv.Prog(t, "tracecalls")
+	exe := testenv.Prog(t, prog)
 	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "gdb", "-batch", "-nx",
-		"-ex", `dprintf record,"ROW %d %ld %d %ld %d\n",i,v,r->id,s.val,calls`, "-ex", "run", exe).CombinedOutput()
+		"-ex", fmt.Sprintf(`dprintf %s,"ROW %s\n",%s`, fn, format, args), "-ex", "run", exe).CombinedOutput()
 	if err != nil {
 		t.Fatalf("gdb: %v\n%s", err, out)
 	}
-	var gdbRows []string
+	var rows []string
 	for _, l := range strings.Split(string(out), "\n") {
 		if rest, ok := strings.CutPrefix(l, "ROW "); ok {
-			gdbRows = append(gdbRows, rest)
+			rows = append(rows, rest)
 		}
 	}
+	return rows
+}
+
+// TestTraceQueryMatchesGDBDprintf: the tracepoint path's rows hold the
+// values GDB's own dprintf prints at each call (GDB is the oracle).
+func TestTraceQueryMatchesGDBDprintf(t *testing.T) {
+	gdbRows := gdbDprintfRows(t, "tracecalls", "record", "%d %ld %d %ld %d", "i,v,r->id,s.val,calls")
 	s := liveSession(t, "tracecalls", "")
 	collect := []string{"i", "v", "r->id", "s.val", "calls"}
 	res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "record", Collect: collect, Limit: 5000})
