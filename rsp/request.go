@@ -24,8 +24,8 @@ const (
 // A Request is one item read by a [RequestReader].
 type Request struct {
 	Kind RequestKind
-	// Payload is a packet's payload with its "}" escapes undone (see
-	// [Unescape]); it is valid until the next call of Next.
+	// Payload is a packet's payload with its "}" escapes undone ("}c"
+	// stands for c^0x20); it is valid until the next call of Next.
 	Payload []byte
 	// ChecksumOK is false for a packet whose checksum did not match (or
 	// was not two hex digits): the stub should answer '-' and drop it.
@@ -79,7 +79,7 @@ func (rr *RequestReader) Next() (Request, error) {
 			if !ok {
 				return Request{Kind: RequestPacket}, nil
 			}
-			p, err := Unescape(raw)
+			p, err := unescapeBinary(raw)
 			if err != nil {
 				p = raw // left for the caller to refuse: it cannot be a valid request
 			}
@@ -100,7 +100,3 @@ func (rr *RequestReader) Next() (Request, error) {
 		}
 	}
 }
-
-// Unescape undoes the "}" escapes of a binary payload: "}" followed by c
-// stands for c^0x20.
-func Unescape(p []byte) ([]byte, error) { return unescapeBinary(p) }

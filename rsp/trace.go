@@ -139,10 +139,11 @@ func (c *Client) SetTraceBufferSize(ctx context.Context, size int64) error {
 // tracepoints needs TraceStartRelocating.
 func (c *Client) TraceStart(ctx context.Context) error { return c.TraceStartRelocating(ctx, nil) }
 
-// A Relocator returns the instruction code, which was at address from
-// (code holds it and the bytes after it), rewritten to run at address
-// to: the instruction alone, relocated. An error refuses.
-type Relocator func(from, to uint64, code []byte) ([]byte, error)
+// A Relocator returns the instruction at the start of code, which was at
+// address from (code holds it and the bytes after it), rewritten to run
+// at address to: the instruction alone, relocated. An error refuses.
+// x86reloc.AMD64 is one.
+type Relocator func(code []byte, from, to uint64) ([]byte, error)
 
 // relocReadLen is how many bytes at an instruction TraceStartRelocating
 // reads for the Relocator: the longest x86 instruction is 15.
@@ -199,7 +200,7 @@ func (c *Client) relocate(ctx context.Context, req string, reloc Relocator) (n i
 			return 0, err
 		}
 	}
-	out, err := reloc(from, to, code[:m])
+	out, err := reloc(code[:m], from, to)
 	if err != nil {
 		return 0, err
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/rrmcp/rrmcp/internal/x86reloc"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 	"golang.org/x/arch/x86/x86asm"
@@ -173,12 +172,6 @@ func (s *Session) stopTracingAddr(ctx context.Context) (uint64, bool) {
 		return 0, false
 	}
 	return s.libSymbol(l, "gdb_agent_stop_tracing")
-}
-
-// relocate moves the instruction a fast tracepoint displaces into its
-// jump pad (qRelocInsn).
-func relocate(from, to uint64, code []byte) ([]byte, error) {
-	return x86reloc.AMD64(code, from, to)
 }
 
 // fastCalls goes on with the rows of the query after its first hit

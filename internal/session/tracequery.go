@@ -15,6 +15,7 @@ import (
 	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/dwarf/format"
 	"github.com/rrmcp/rrmcp/internal/agentexpr"
+	"github.com/rrmcp/rrmcp/internal/x86reloc"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 )
@@ -672,7 +673,7 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fa
 		if err := s.c.DefineTracepoint(ctx, tp); err != nil {
 			return err
 		}
-		return s.c.TraceStartRelocating(ctx, relocate)
+		return s.c.TraceStartRelocating(ctx, x86reloc.AMD64)
 	}
 	if err := s.c.DefineTracepoint(ctx, tp); err != nil {
 		return err
