@@ -121,15 +121,23 @@ type regsOut struct {
 }
 
 func (r regsOut) Text() string {
-	var lines []string
-	for _, g := range r.Registers {
-		l := fmt.Sprintf("%-8s %s", g.Name, g.Value)
-		if g.Natural != "" {
-			l += "  " + g.Natural
+	var b strings.Builder
+	for i, g := range r.Registers {
+		if i > 0 {
+			b.WriteByte('\n')
 		}
-		lines = append(lines, l)
+		b.WriteString(g.Name) // as "%-8s %s"
+		for n := len(g.Name); n < 8; n++ {
+			b.WriteByte(' ')
+		}
+		b.WriteByte(' ')
+		b.WriteString(g.Value)
+		if g.Natural != "" {
+			b.WriteString("  ")
+			b.WriteString(g.Natural)
+		}
 	}
-	return strings.Join(lines, "\n")
+	return b.String()
 }
 
 type srcIn struct {

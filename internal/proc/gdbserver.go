@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"strings"
 )
 
 var listeningRE = regexp.MustCompile(`^Listening on port (\d+)`)
@@ -22,6 +23,17 @@ func StartGDBServer(ctx context.Context, prog string, args []string, dir string,
 // (gdbserver/server.cc, linux-low.cc); every other stderr line is the
 // program's.
 var gdbserverMsgRE = regexp.MustCompile(`^(Process .* created; pid = \d+|Listening on port \d+|Remote debugging from host .*|Child exited with status -?\d+|Child terminated with signal = .*|Detaching from process \d+|Killing process\(es\): .*|Killing all inferiors|gdbserver: .*|[Ww]arning: .*)$`)
+
+// gdbserverMsg reports whether line is gdbserver's own (gdbserverMsgRE).
+// Its warnings come first: on some kernels gdbserver warns twice at every
+// trap ("Warning: ptrace(regsets_store_inferior_registers): Bad
+// address"), and a tracepoint run traps 10,000 times a second.
+func gdbserverMsg(line string) bool {
+	if strings.HasPrefix(line, "Warning: ") || strings.HasPrefix(line, "warning: ") {
+		return true
+	}
+	return gdbserverMsgRE.MatchString(line)
+}
 
 // StartGDBServerOutput is StartGDBServer sending the program's stdout to
 // stdout (gdbserver writes nothing there; an *os.File is written by the
@@ -54,7 +66,7 @@ func StartGDBServerWrapped(ctx context.Context, wrapper []string, prog string, a
 				return
 			}
 			switch {
-			case gdbserverMsgRE.MatchString(l.Text):
+			case gdbserverMsg(l.Text):
 				blank = false
 			case l.Text == "" && !blank:
 				blank = true

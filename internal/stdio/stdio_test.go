@@ -227,3 +227,47 @@ func TestBadLines(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeReply: the replies encodeReply writes by hand are the bytes
+// json.Marshal gives for them.
+func TestEncodeReply(t *testing.T) {
+	type out struct {
+		Name  string            `json:"name"`
+		Value string            `json:"value,omitempty"`
+		Map   map[string]int    `json:"map,omitempty"`
+		Raw   json.RawMessage   `json:"raw,omitempty"`
+		Tags  map[string]string `json:"tags,omitempty"`
+	}
+	structured := mcp.NewToolResultStructured(out{
+		Name: "a<b>&c \u2028 é \"q\"", Value: "0x1\n\t", Map: map[string]int{"z": 1, "a": 2},
+		Raw: json.RawMessage(` { "x" : [1, 2] } `), Tags: map[string]string{"<": ">"},
+	}, "text <with> & \x01 control")
+	withMeta := mcp.NewToolResultText("t")
+	withMeta.Meta = &mcp.Meta{}
+	withMeta.Meta.SetMetaField("rrmcp/server_ms", 0.125)
+	for _, tc := range []struct {
+		name string
+		resp mcp.JSONRPCMessage
+	}{
+		{"structured", mcp.NewJSONRPCResultResponse(mcp.NewRequestId(int64(7)), structured)},
+		{"string id", mcp.NewJSONRPCResultResponse(mcp.NewRequestId("a\"b"), *structured)},
+		{"error result", mcp.NewJSONRPCResultResponse(mcp.NewRequestId(int64(1)), mcp.NewToolResultError("bad <input>"))},
+		{"meta", mcp.NewJSONRPCResultResponse(mcp.NewRequestId(int64(2)), withMeta)},
+		{"other result", mcp.NewJSONRPCResultResponse(mcp.NewRequestId(int64(3)), mcp.EmptyResult{})},
+		{"error", mcp.NewJSONRPCError(mcp.NewRequestId(int64(4)), mcp.INVALID_PARAMS, "no <such> tool", nil)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			want, err := json.Marshal(tc.resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := encodeReply(tc.resp)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(want) {
+				t.Errorf("encodeReply:\n got %s\nwant %s", got, want)
+			}
+		})
+	}
+}
