@@ -381,7 +381,18 @@ func (img *Image) BreakpointAddr(f *Function) (uint64, LineEntry) {
 	return pc, le
 }
 
-// skipPrologue implements GDB 13's amd64 prologue skipping.
+// StepIntoAddr returns where GDB's step stops in f when it steps into
+// it (infrun.c's step_into_function): past the prologue as the
+// architecture finds it, even in optimized gcc code, where "break
+// FUNCTION" (BreakpointAddr) trusts the entry.
+func (img *Image) StepIntoAddr(f *Function) uint64 {
+	if f.cu == nil {
+		return f.Entry
+	}
+	return img.archSkipPrologue(f)
+}
+
+// skipPrologue implements GDB 13's skip_prologue_sal on amd64.
 func (img *Image) skipPrologue(f *Function) uint64 {
 	u := f.cu
 	if u == nil {
@@ -390,7 +401,13 @@ func (img *Image) skipPrologue(f *Function) uint64 {
 	if strings.HasPrefix(u.producer, "GNU ") && u.mayHaveLoclist() && u.indexDeep() == nil && u.hasLoclist {
 		return f.Entry // locations_valid: GDB breaks at the entry
 	}
-	lt := u.lineTable()
+	return img.archSkipPrologue(f)
+}
+
+// archSkipPrologue implements GDB 13's amd64_skip_prologue (and
+// i386's), continued to the end of the line it ends in.
+func (img *Image) archSkipPrologue(f *Function) uint64 {
+	lt := f.cu.lineTable()
 	// prologue_end markers (clang) win
 	i := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr >= f.Entry })
 	for ; i < len(lt.rows) && f.contains(lt.rows[i].addr); i++ {

@@ -486,10 +486,41 @@ func (c *Client) stepAfter(ctx context.Context, zs []Breakpoint, t Thread) (Stop
 	return st, err
 }
 
+// RangeStep runs thread t (AnyThread: the thread that last stopped)
+// while its pc stays in [lo, hi): gdbserver's range stepping, vCont;r.
+// Where t sits on a breakpoint of the client's table, that breakpoint is
+// out of the server for the run, as Step takes it out for one
+// instruction, and goes back with the next resume: one resume where a
+// step over and a range step would be two. The caller must know that no
+// instruction in [lo, hi) can send t back to where it is, where the
+// breakpoint would have been hit.
+func (c *Client) RangeStep(ctx context.Context, t Thread, lo, hi uint64) (Stop, error) {
+	if t == (Thread{}) {
+		t = c.lastStop.Thread
+	}
+	pkt := fmt.Sprintf("vCont;r%x,%x:%s", lo, hi, c.encThread(t))
+	if !c.vcont["r"] {
+		return Stop{}, refused(pkt, "the server's vCont? lists no range stepping (r)")
+	}
+	if t == c.lastStop.Thread {
+		if st, over, err := c.stepOverBy(ctx, pkt); over || err != nil {
+			return st, err
+		}
+	}
+	st, _, err := c.resume(ctx, pkt, Forward, false)
+	return st, err
+}
+
 // stepOver does the step-over-breakpoint dance when the stopped thread's pc
 // holds a software or hardware breakpoint from the table. stepped reports
 // whether it single-stepped; st is that step's stop.
 func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
+	return c.stepOverBy(ctx, "")
+}
+
+// stepOverBy is stepOver resuming the thread with pkt (a range step of
+// it) instead of a single-step; over reports whether it resumed.
+func (c *Client) stepOverBy(ctx context.Context, pkt string) (st Stop, over bool, err error) {
 	last := c.lastStop
 	if c.opts.NoStepOver || len(c.bpOrder) == 0 || last.Kind != StopSignal || c.g.exited || last.Thread == (Thread{}) {
 		return Stop{}, false, nil
@@ -511,7 +542,11 @@ func (c *Client) stepOver(ctx context.Context) (Stop, bool, error) {
 	if len(c.unfinished) > 0 {
 		sp0, spErr = c.readSP(ctx, last)
 	}
-	st, err := c.stepAfter(ctx, hits, last.Thread)
+	if pkt == "" {
+		st, err = c.stepAfter(ctx, hits, last.Thread)
+	} else {
+		st, _, err = c.resumeAfter(ctx, hits, pkt, Forward, false)
+	}
 	if err != nil {
 		return st, true, err
 	}

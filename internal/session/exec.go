@@ -630,8 +630,19 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 		if err != nil {
 			return st, err
 		}
-		if done, err := s.lineDone(ctx, start, &h, rev, into); done || err != nil {
+		if !rev && s.bpAt(h.pc) != nil {
+			// Stepped onto a breakpoint (a loop back to the line's own
+			// start, a jump to a breakpoint of the same line): like GDB
+			// (bpstat_stop_status on the step's SIGTRAP), that is a hit;
+			// makeStop reports it, finishStop checks its condition.
+			return st, nil
+		}
+		done, refresh, err := s.lineDone(ctx, start, &h, rev, into)
+		if done || err != nil {
 			return st, err
+		}
+		if refresh {
+			start.line = h.line // GDB's set_step_info: the line to leave now
 		}
 		cur = h
 	}
@@ -639,8 +650,13 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 }
 
 // lineDone decides whether a step that began at start has finished now
-// that the thread is at h.
-func (s *Session) lineDone(ctx context.Context, start here, h *here, rev, into bool) (bool, error) {
+// that the thread is at h. Going forward, as GDB (infrun.c,
+// process_event_stop_test), a step ends at the start of a line-table row
+// of another line that is a statement (is_stmt); in the middle of
+// another line the step goes on to leave that line instead (refresh:
+// start's line becomes h's), and at the start of a row that is no
+// statement it goes on unchanged, in its own frame.
+func (s *Session) lineDone(ctx context.Context, start here, h *here, rev, into bool) (done, refresh bool, err error) {
 	sameFn := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img
 	if h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil {
 		// Recursion or a deeper frame: only the CFA tells frames apart.
@@ -653,25 +669,31 @@ func (s *Session) lineDone(ctx context.Context, start here, h *here, rev, into b
 		if !rev && h.sp > start.sp && start.cfa != 0 && h.sp >= start.cfa {
 			// Returned into a caller without line info (e.g. libc's
 			// __libc_start_call_main): stop there.
-			return true, nil
+			return true, false, nil
 		}
-		return false, nil
+		return false, false, nil
 	}
 	atRowStart := h.pc-h.bias == h.line.Addr
+	newLine := func() (done, refresh bool, err error) {
+		if rev {
+			return atRowStart, false, nil
+		}
+		return atRowStart && h.line.IsStmt, !atRowStart, nil
+	}
 	if sameFrame {
 		if h.line.Line == start.line.Line && h.line.File == start.line.File {
-			return false, nil
+			return false, false, nil
 		}
-		return atRowStart || !rev && h.line.IsStmt, nil
+		return newLine()
 	}
 	deeper := h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa)
 	if deeper {
 		// Only reachable for step (into): we are in a callee with lines;
 		// stop at the start of a line (in reverse: of its last line).
-		return into && atRowStart, nil
+		return into && atRowStart, false, nil
 	}
 	// Returned to a caller: stop at the beginning of a statement.
-	return atRowStart, nil
+	return newLine()
 }
 
 // stepCall handles a call instruction at cur.pc during a forward step.
@@ -695,6 +717,9 @@ func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into b
 	if err != nil {
 		return st, err
 	}
+	if s.bpAt(h.pc) != nil {
+		return st, nil // stepped onto a breakpoint at the callee's entry: a hit (stepLine)
+	}
 	if h.fn == nil || !h.hasLine {
 		// No debug info in the callee (libc, PLT): run back to the caller.
 		st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
@@ -704,8 +729,7 @@ func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into b
 		return st, nil
 	}
 	// Run to the end of the callee's prologue.
-	a, _ := h.img.BreakpointAddr(h.fn)
-	a += h.bias
+	a := h.img.StepIntoAddr(h.fn) + h.bias
 	if a == h.pc {
 		return st, nil
 	}
@@ -814,9 +838,10 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 	if h.pc < h.line.Addr+h.bias || h.pc >= end || end-h.pc > 4096 {
 		return 0
 	}
+	atBP := false
 	for _, b := range s.c.Breakpoints() {
 		if b.Addr == h.pc && (b.Type == rsp.SoftwareBreakpoint || b.Type == rsp.HardwareBreakpoint) {
-			return 0 // the client's single-step steps over it; vCont;r would report it
+			atBP = true
 		}
 	}
 	for a := h.pc; a < end; {
@@ -827,22 +852,46 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 		if isCall(in) {
 			return a
 		}
+		if atBP && mayBranchTo(in, a, h.pc) {
+			// The range step takes the breakpoint here out for the run
+			// (rsp.Client.RangeStep): it must not miss the breakpoint's
+			// next hit. The client's single-step steps over it instead.
+			return 0
+		}
 		a += uint64(in.Len)
 	}
 	return end
 }
 
+// mayBranchTo reports whether in, at a, may send the thread to target
+// other than by running on: a direct jump, jcc or loop there, or a jump
+// or return whose target the instruction does not hold.
+func mayBranchTo(in x86asm.Inst, a, target uint64) bool {
+	for _, arg := range in.Args {
+		if rel, ok := arg.(x86asm.Rel); ok {
+			return a+uint64(in.Len)+uint64(int64(rel)) == target
+		}
+	}
+	switch in.Op {
+	case x86asm.JMP, x86asm.LJMP, x86asm.RET, x86asm.LRET, x86asm.IRET, x86asm.IRETD, x86asm.IRETQ,
+		x86asm.SYSRET, x86asm.SYSEXIT:
+		return true
+	}
+	return false
+}
+
 // rangeStep runs the selected thread while its pc stays in [lo, hi)
-// (vCont;r). The stop looks like the end of a single-step.
+// (vCont;r), out of a breakpoint where it sits on one (rangeEnd checked
+// that nothing in the range leads back there). The stop looks like the
+// end of a single-step.
 func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error) {
-	pkt := fmt.Sprintf("vCont;r%x,%x:%s", lo, hi, s.cur)
 	if len(s.softWatches()) > 0 {
 		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.softRun(ctx, s.cur, lo, hi) })
 	}
 	return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		// Made again after a delivered signal from where it was
 		// interrupted, still inside [lo, hi).
-		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.Resume(ctx, pkt) })
+		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.RangeStep(ctx, s.cur, lo, hi) })
 	})
 }
 

@@ -26,6 +26,9 @@ func TestLineDone(t *testing.T) {
 		{"same line", at(f, 0x1014, 0x7f00, 0x7f20, 10, 0x1010, true), false, false, false},
 		{"next line", at(f, 0x1018, 0x7f00, 0x7f20, 11, 0x1018, true), false, false, true},
 		{"next line mid-row not stmt", at(f, 0x101c, 0x7f00, 0x7f20, 11, 0x1018, false), false, false, false},
+		{"next line mid-row stmt (GDB refreshes the range)", at(f, 0x101c, 0x7f00, 0x7f20, 11, 0x1018, true), false, false, false},
+		{"next line at a row that is no statement", at(f, 0x1018, 0x7f00, 0x7f20, 11, 0x1018, false), false, false, false},
+		{"returned to caller at a row that is no statement", at(g, 0x2050, 0x7f28, 0x7f60, 31, 0x2050, false), false, false, false},
 		{"reverse into previous line mid-row", at(f, 0x100c, 0x7f00, 0x7f20, 9, 0x1004, true), true, false, false},
 		{"reverse at previous line start", at(f, 0x1004, 0x7f00, 0x7f20, 9, 0x1004, true), true, false, true},
 		{"step into callee at line start", at(g, 0x2008, 0x7e00, 0x7ef0, 20, 0x2008, true), false, true, true},
@@ -40,7 +43,7 @@ func TestLineDone(t *testing.T) {
 		{"inside a callee without lines", at(nil, 0x9000, 0x7e00, 0, 0, 0, false), false, true, false},
 	} {
 		h := tc.h
-		got, err := (&Session{}).lineDone(context.Background(), start, &h, tc.rev, tc.into)
+		got, _, err := (&Session{}).lineDone(context.Background(), start, &h, tc.rev, tc.into)
 		if err != nil || got != tc.want {
 			t.Errorf("%s: lineDone = %v, %v; want %v", tc.name, got, err, tc.want)
 		}

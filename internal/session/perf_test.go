@@ -88,8 +88,8 @@ func TestPacketsPerCall(t *testing.T) {
 		{"locals", 0, func() error { _, _, err := s.Locals(ctx); return err }},
 		{"evaluate", 1, func() error { _, err := s.Evaluate(ctx, "list->next->name"); return err }},
 		{"continue", 3, func() error { _, err := s.Continue(ctx, false); return err }},
-		{"step", 3, func() error { _, err := s.Step(ctx, 1, false); return err }},
-		{"next", 3, func() error { _, err := s.Next(ctx, 1, false); return err }},
+		{"step", 2, func() error { _, err := s.Step(ctx, 1, false); return err }},
+		{"next", 2, func() error { _, err := s.Next(ctx, 1, false); return err }},
 		{"finish", 5, func() error { _, err := s.Finish(ctx, false); return err }},
 	}
 	for _, c := range cases {
