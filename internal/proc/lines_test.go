@@ -32,6 +32,7 @@ func TestRetainedLines(t *testing.T) {
 		}
 	}
 }
+
 // TestGDBServerMsg: gdbserver's own stderr lines are told from the
 // program's, the warnings' shortcut included.
 func TestGDBServerMsg(t *testing.T) {
