@@ -153,3 +153,27 @@ func (c *leanClient) close() error {
 	}
 	return err
 }
+
+// transportFloor times JSON-RPC pings through bin with the lean client:
+// the round trip every lean row pays before any tool runs (the pipes,
+// the server's read, dispatch and write; no session, no JSON of a
+// result).
+func transportFloor(ctx context.Context, bin string, n int) (stats, error) {
+	c, err := startLean(ctx, bin)
+	if err != nil {
+		return stats{}, err
+	}
+	defer c.close()
+	var ds []time.Duration
+	for i := range n + 20 {
+		var r leanReply
+		t0 := time.Now()
+		if err := c.request(ctx, "ping", `{}`, &r); err != nil {
+			return stats{}, fmt.Errorf("ping: %w", err)
+		}
+		if i >= 20 { // warm-up
+			ds = append(ds, time.Since(t0))
+		}
+	}
+	return summarize(millis(ds)), nil
+}

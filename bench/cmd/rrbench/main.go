@@ -100,6 +100,13 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		}
 	}
 	machine := describeMachine()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	floor, err := transportFloor(ctx, e.rrmcp, 500)
+	cancel()
+	if err != nil {
+		return fmt.Errorf("transport floor: %w", err)
+	}
+	machine = append(machine, fmt.Sprintf("JSON-RPC round trip through rrmcp (`ping` with the lean client, 500 times): %.3f ms (%.3f–%.3f), the floor under every lean figure", floor.Median, floor.P25, floor.P75))
 	for _, m := range machine {
 		logf("%s", m)
 	}
@@ -172,7 +179,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		command = "`make bench`, which runs " + command + ","
 	}
 	plots := writePlots(out, rows)
-	writeMarkdown(&md, command, machine, rows, profiles, plots, time.Since(start))
+	writeMarkdown(&md, command, machine, floor.Median, rows, profiles, plots, time.Since(start))
 	if err := os.WriteFile(filepath.Join(out, "RESULTS.md"), md.Bytes(), 0o644); err != nil {
 		return err
 	}
