@@ -146,22 +146,14 @@ func (ev *evaluator) addressOf(x dwarf.Object) (dwarf.Object, error) {
 func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 	switch e.Op {
 	case "&&", "||":
-		x, err := ev.eval(e.X)
-		if err != nil {
-			return dwarf.Object{}, err
-		}
-		a, err := ev.truth(x)
+		a, err := ev.condition(e.X)
 		if err != nil {
 			return dwarf.Object{}, err
 		}
 		if (e.Op == "&&" && !a) || (e.Op == "||" && a) {
 			return ev.makeInt(ev.boolType(), b2i(a)), nil
 		}
-		y, err := ev.eval(e.Y)
-		if err != nil {
-			return dwarf.Object{}, err
-		}
-		b, err := ev.truth(y)
+		b, err := ev.condition(e.Y)
 		if err != nil {
 			return dwarf.Object{}, err
 		}
