@@ -51,23 +51,8 @@ func (p *packetCounter) take() []string {
 // breakpoint at fn (hit, bottom) with the counter emptied.
 func countedSession(tb testing.TB, fn string) (*Session, *packetCounter) {
 	tb.Helper()
-	testenv.NeedTool(tb, "gdbserver")
-	path := testenv.Prog(tb, "counter")
 	pc := &packetCounter{}
-	m := NewManager(Config{PacketLog: pc})
-	tb.Cleanup(m.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{path}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := s.SetBreakpoint(ctx, fn, "", false); err != nil {
-		tb.Fatal(err)
-	}
-	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-		tb.Fatalf("continue to %s: %+v %v", fn, st, err)
-	}
+	s := liveSessionWith(tb, Config{PacketLog: pc}, "counter", fn)
 	pc.take()
 	return s, pc
 }
