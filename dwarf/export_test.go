@@ -14,6 +14,7 @@ var (
 	NeedTools = needTools
 	OpenCore  = openCore
 	OpenELF   = openELF
+	OpenImage = openImage
 )
 
 // Target is the core's memory and modules as a Target.

@@ -187,21 +187,7 @@ var frameKnownDiff = map[string]string{}
 // evaluates exprs in frame 0 of the stop through FrameScope.
 func checkFrameScope(t *testing.T, s *gdbStop, exprs []string) {
 	t.Helper()
-	img, err := dwarf.Open(s.bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	c := dwarf.OpenCore(t, s.core)
-	tgt := c.Target(t)
-	bt, err := img.Unwind(t.Context(), tgt, c.Regs(), 0, dwarf.UnwindOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(bt.Frames) < 1 {
-		t.Fatalf("backtrace has %d frames", len(bt.Frames))
-	}
-	sc := dwarf.NewFrameScope(t.Context(), bt.Frames[0], imageOptions(img, tgt))
+	sc := frame0Scope(t, s)
 	agree := 0
 	for _, src := range exprs {
 		want := s.printed[src]
@@ -228,6 +214,24 @@ func checkFrameScope(t *testing.T, s *gdbStop, exprs []string) {
 	t.Logf("frame scope: %d expressions, %d agree with gdb", len(exprs), agree)
 }
 
+// frame0Scope opens the stop's binary and core (until the test ends),
+// unwinds the core with the core helper's Unwind and returns the scope of
+// frame 0.
+func frame0Scope(t *testing.T, s *gdbStop) *dwarf.FrameScope {
+	t.Helper()
+	img := dwarf.OpenImage(t, s.bin)
+	c := dwarf.OpenCore(t, s.core)
+	tgt := c.Target(t)
+	bt, err := img.Unwind(t.Context(), tgt, c.Regs(), 0, dwarf.UnwindOptions{})
+	if err != nil {
+		t.Fatalf("unwind: %v", err)
+	}
+	if len(bt.Frames) < 1 {
+		t.Fatalf("backtrace has %d frames", len(bt.Frames))
+	}
+	return dwarf.NewFrameScope(t.Context(), bt.Frames[0], imageOptions(img, tgt))
+}
+
 // checkMethodScope stops inside a C++ member function: names resolve to
 // members of *this implicitly, and this prints like GDB.
 func checkMethodScope(t *testing.T, bin string) {
@@ -249,11 +253,7 @@ func TestOptimizedLikeGDB(t *testing.T) {
 // checkImageScope evaluates global expressions without a frame.
 func checkImageScope(t *testing.T, s *gdbStop, exprs []string) {
 	t.Helper()
-	img, err := dwarf.Open(s.bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := dwarf.OpenImage(t, s.bin)
 	c := dwarf.OpenCore(t, s.core)
 	sc := dwarf.NewFrameScope(t.Context(), &dwarf.Frame{Image: img, Bias: s.bias}, imageOptions(img, c.Target(t)))
 	agree := 0
@@ -300,17 +300,7 @@ func TestVLALikeGDB(t *testing.T) {
 	s := stopInGDB(t, bin, stopAtHere, exprs)
 	checkFrameScope(t, s, exprs)
 	types := map[string]string{"vla": "int [4]", "m2": "int [2][4]"}
-	img, err := dwarf.Open(s.bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
-	c := dwarf.OpenCore(t, s.core)
-	bt, err := img.Unwind(t.Context(), c.Target(t), c.Regs(), 0, dwarf.UnwindOptions{})
-	if err != nil || len(bt.Frames) == 0 {
-		t.Fatalf("unwind: %v", err)
-	}
-	sc := dwarf.NewFrameScope(t.Context(), bt.Frames[0], imageOptions(img, c.Target(t)))
+	sc := frame0Scope(t, s)
 	for src, want := range types {
 		o, err := eval.EvalExpr(t.Context(), sc, src)
 		if err != nil {
@@ -338,13 +328,9 @@ func TestDWARF4LikeGDB(t *testing.T) {
 // reported as unsupported, not mistaken for void.
 func TestTypeUnitsUnsupported(t *testing.T) {
 	bin := dwarf.Compile(t, "gcc", "cvals.c", "-gdwarf-4", "-fdebug-types-section")
-	img, err := dwarf.Open(bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer img.Close()
+	img := dwarf.OpenImage(t, bin)
 	sc := dwarf.NewFrameScope(t.Context(), &dwarf.Frame{Image: img}, imageOptions(img, nil))
-	_, err = eval.EvalExpr(t.Context(), sc, "sizeof(n1)")
+	_, err := eval.EvalExpr(t.Context(), sc, "sizeof(n1)")
 	if err == nil {
 		t.Skip("this gcc put no types in type units")
 	}

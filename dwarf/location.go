@@ -31,11 +31,15 @@ const (
 
 var locKindNames = [...]string{"optimized out", "address", "register", "value", "implicit pointer", "pieces"}
 
-func (k LocKind) String() string {
-	if int(k) < len(locKindNames) {
-		return locKindNames[k]
+func (k LocKind) String() string { return kindName(locKindNames[:], k, "LocKind") }
+
+// kindName is the String of a kind enumeration: names[k], or typ(k) for a
+// value past the table.
+func kindName[K ~uint8](names []string, k K, typ string) string {
+	if int(k) < len(names) {
+		return names[k]
 	}
-	return fmt.Sprintf("LocKind(%d)", uint8(k))
+	return fmt.Sprintf("%s(%d)", typ, uint8(k))
 }
 
 // Location is where the value of a variable lives at one pc in one frame.

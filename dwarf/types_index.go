@@ -99,15 +99,8 @@ func (r *TypeReader) scanCU(i int) {
 			}
 		case stddwarf.TagEnumerator:
 			if top.enum != 0 && name != "" {
-				var v int64
-				switch x := e.Val(stddwarf.AttrConstValue).(type) {
-				case int64:
-					v = x
-				case uint64:
-					v = int64(x)
-				}
 				if _, dup := r.enumerators[prefix+name]; !dup {
-					r.enumerators[prefix+name] = enumerator{top.enum, v}
+					r.enumerators[prefix+name] = enumerator{top.enum, enumeratorValue(e)}
 				}
 			}
 		case stddwarf.TagVariable:
@@ -131,27 +124,24 @@ func (r *TypeReader) scanCU(i int) {
 // addName indexes a definition under its DWARF name and, for C++, under
 // the canonical spelling Type names use.
 func (r *TypeReader) addName(name string, off stddwarf.Offset, lang Lang) {
-	if _, dup := r.names[name]; !dup {
-		r.names[name] = off
-	}
-	if lang == LangCPlusPlus {
-		if c := canonicalCxxName(name); c != name {
-			if _, dup := r.names[c]; !dup {
-				r.names[c] = off
-			}
-		}
-	}
+	addFirst(r.names, name, off, lang)
 }
 
 // addTag indexes a struct/class/union/enum definition under its tag.
 func (r *TypeReader) addTag(name string, off stddwarf.Offset, lang Lang) {
-	if _, dup := r.tags[name]; !dup {
-		r.tags[name] = off
+	addFirst(r.tags, name, off, lang)
+}
+
+// addFirst indexes off in m under name and, for C++, under its canonical
+// spelling, unless an earlier definition holds that key.
+func addFirst(m map[string]stddwarf.Offset, name string, off stddwarf.Offset, lang Lang) {
+	if _, dup := m[name]; !dup {
+		m[name] = off
 	}
 	if lang == LangCPlusPlus {
 		if c := canonicalCxxName(name); c != name {
-			if _, dup := r.tags[c]; !dup {
-				r.tags[c] = off
+			if _, dup := m[c]; !dup {
+				m[c] = off
 			}
 		}
 	}
@@ -388,14 +378,7 @@ func (r *TypeReader) enumeratorIn(rd *stddwarf.Reader, off stddwarf.Offset, name
 			break
 		}
 		if n, _ := c.Val(stddwarf.AttrName).(string); c.Tag == stddwarf.TagEnumerator && n == name && found == nil {
-			var v int64
-			switch x := c.Val(stddwarf.AttrConstValue).(type) {
-			case int64:
-				v = x
-			case uint64:
-				v = int64(x)
-			}
-			found = &enumerator{off, v}
+			found = &enumerator{off, enumeratorValue(c)}
 		}
 		if c.Children {
 			rd.SkipChildren()

@@ -476,14 +476,7 @@ func (r *TypeReader) readEnum(rd *stddwarf.Reader, e *stddwarf.Entry, common Com
 			}
 			if c.Tag == stddwarf.TagEnumerator {
 				n, _ := c.Val(stddwarf.AttrName).(string)
-				var v int64
-				switch x := c.Val(stddwarf.AttrConstValue).(type) {
-				case int64:
-					v = x
-				case uint64:
-					v = int64(x)
-				}
-				t.Values = append(t.Values, EnumValue{Name: n, Val: v})
+				t.Values = append(t.Values, EnumValue{Name: n, Val: enumeratorValue(c)})
 			}
 			if c.Children {
 				rd.SkipChildren()
@@ -657,4 +650,16 @@ func (r *TypeReader) FuncTypeOf(off stddwarf.Offset) (*FuncType, error) {
 		return nil, err
 	}
 	return t, nil
+}
+
+// enumeratorValue is the value of an enumerator DIE (its
+// DW_AT_const_value, signed or unsigned); 0 when it has none.
+func enumeratorValue(e *stddwarf.Entry) int64 {
+	switch x := e.Val(stddwarf.AttrConstValue).(type) {
+	case int64:
+		return x
+	case uint64:
+		return int64(x)
+	}
+	return 0
 }

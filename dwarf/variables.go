@@ -26,12 +26,7 @@ const (
 
 var varKindNames = [...]string{"local", "param", "static", "global"}
 
-func (k VarKind) String() string {
-	if int(k) < len(varKindNames) {
-		return varKindNames[k]
-	}
-	return fmt.Sprintf("VarKind(%d)", uint8(k))
-}
+func (k VarKind) String() string { return kindName(varKindNames[:], k, "VarKind") }
 
 // Variable is a variable found by scope lookup, with its location
 // evaluated in the frame it was looked up in.

@@ -34,6 +34,7 @@ type eventIn struct {
 	EventNumber int64 `json:"event_number" jsonschema:"rr event number (see rr_when)"`
 }
 
+// noArgs is the input of a tool that takes nothing but the session.
 type noArgs struct {
 	sessionArg
 }

@@ -49,10 +49,6 @@ type connectIn struct {
 	Program string `json:"program,omitempty" jsonschema:"the debuggee's executable on this machine, for symbols; default: asked from the server"`
 }
 
-type stopIn struct {
-	sessionArg
-}
-
 type stoppedOut struct {
 	Session session.Info `json:"session"`
 }
@@ -146,7 +142,7 @@ func (r *registry) sessionTools() {
 	add(r, "rr_replay_stop", "Stop session",
 		"Stop a session (replay, live or connect) and clean up: the debug server and everything it started are ended. Default: the most recent session.",
 		hints{destructive: true, idempotent: false},
-		func(ctx context.Context, in stopIn) (stoppedOut, error) {
+		func(ctx context.Context, in noArgs) (stoppedOut, error) {
 			info, err := r.m.Stop(ctx, in.Session)
 			return stoppedOut{Session: info}, err
 		})

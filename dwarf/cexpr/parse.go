@@ -210,6 +210,21 @@ func (p *parser) enter() error {
 	return nil
 }
 
+// closedBy runs parse and then expects the token close after what it
+// parsed: "(x)", "a[i]", "c ? x :", "static_cast<T>".
+func closedBy[T any](p *parser, parse func() (T, error), close string) (T, error) {
+	x, err := parse()
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	if err := p.expect(close); err != nil {
+		var zero T
+		return zero, err
+	}
+	return x, nil
+}
+
 func (p *parser) comma() (Expr, error) {
 	x, err := p.assign()
 	if err != nil {
@@ -257,11 +272,8 @@ func (p *parser) cond() (Expr, error) {
 		return c, nil
 	}
 	t := p.next()
-	x, err := p.comma()
+	x, err := closedBy(p, p.comma, ":")
 	if err != nil {
-		return nil, err
-	}
-	if err := p.expect(":"); err != nil {
 		return nil, err
 	}
 	y, err := p.cond()
@@ -326,11 +338,8 @@ func (p *parser) unary() (Expr, error) {
 		case "(":
 			if p.startsType(p.i + 1) {
 				p.next()
-				ts, err := p.typeName()
+				ts, err := closedBy(p, p.typeName, ")")
 				if err != nil {
-					return nil, err
-				}
-				if err := p.expect(")"); err != nil {
 					return nil, err
 				}
 				x, err := p.unary()
@@ -345,28 +354,22 @@ func (p *parser) unary() (Expr, error) {
 		switch t.s {
 		case "sizeof", "alignof", "_Alignof":
 			p.next()
+			var ts *TypeSpec
+			var x Expr
+			var err error
 			if p.is("(") && p.startsType(p.i+1) {
 				p.next()
-				ts, err := p.typeName()
-				if err != nil {
-					return nil, err
-				}
-				if err := p.expect(")"); err != nil {
-					return nil, err
-				}
-				if t.s != "sizeof" {
-					return &Unsupported{t.pos, "alignof"}, nil
-				}
-				return &Sizeof{t.pos, ts, nil}, nil
+				ts, err = closedBy(p, p.typeName, ")")
+			} else {
+				x, err = p.unary()
 			}
-			x, err := p.unary()
 			if err != nil {
 				return nil, err
 			}
 			if t.s != "sizeof" {
 				return &Unsupported{t.pos, "alignof"}, nil
 			}
-			return &Sizeof{t.pos, nil, x}, nil
+			return &Sizeof{t.pos, ts, x}, nil
 		case "new", "delete", "throw":
 			return nil, unsupportedSyntax(t, p)
 		}
@@ -622,11 +625,8 @@ func (p *parser) postfix() (Expr, error) {
 		switch t.s {
 		case "[":
 			p.next()
-			i, err := p.comma()
+			i, err := closedBy(p, p.comma, "]")
 			if err != nil {
-				return nil, err
-			}
-			if err := p.expect("]"); err != nil {
 				return nil, err
 			}
 			x = &Index{t.pos, x, i}
@@ -751,21 +751,15 @@ func (p *parser) primary() (Expr, error) {
 			if err := p.expect("<"); err != nil {
 				return nil, err
 			}
-			ts, err := p.typeName()
+			ts, err := closedBy(p, p.typeName, ">")
 			if err != nil {
-				return nil, err
-			}
-			if err := p.expect(">"); err != nil {
 				return nil, err
 			}
 			if err := p.expect("("); err != nil {
 				return nil, err
 			}
-			x, err := p.comma()
+			x, err := closedBy(p, p.comma, ")")
 			if err != nil {
-				return nil, err
-			}
-			if err := p.expect(")"); err != nil {
 				return nil, err
 			}
 			if t.s == "dynamic_cast" {
@@ -780,14 +774,7 @@ func (p *parser) primary() (Expr, error) {
 		switch t.s {
 		case "(":
 			p.next()
-			x, err := p.comma()
-			if err != nil {
-				return nil, err
-			}
-			if err := p.expect(")"); err != nil {
-				return nil, err
-			}
-			return x, nil
+			return closedBy(p, p.comma, ")")
 		case "::":
 			if p.toks[p.i+1].kind == tIdent {
 				name, j := p.qualifiedAt(p.i)

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"math/big"
@@ -145,22 +146,14 @@ func (ev *evaluator) addressOf(x dwarf.Object) (dwarf.Object, error) {
 func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 	switch e.Op {
 	case "&&", "||":
-		x, err := ev.eval(e.X)
-		if err != nil {
-			return dwarf.Object{}, err
-		}
-		a, err := ev.truth(x)
+		a, err := ev.condition(e.X)
 		if err != nil {
 			return dwarf.Object{}, err
 		}
 		if (e.Op == "&&" && !a) || (e.Op == "||" && a) {
 			return ev.makeInt(ev.boolType(), b2i(a)), nil
 		}
-		y, err := ev.eval(e.Y)
-		if err != nil {
-			return dwarf.Object{}, err
-		}
-		b, err := ev.truth(y)
+		b, err := ev.condition(e.Y)
 		if err != nil {
 			return dwarf.Object{}, err
 		}
@@ -246,24 +239,29 @@ func (ev *evaluator) floatOp(op string, t *dwarf.BaseType, a, b float64) (dwarf.
 	case "/":
 		return ev.makeFloat(t, a/b), nil
 	case "==", "!=", "<", ">", "<=", ">=":
-		var r bool
-		switch op {
-		case "==":
-			r = a == b
-		case "!=":
-			r = a != b
-		case "<":
-			r = a < b
-		case ">":
-			r = a > b
-		case "<=":
-			r = a <= b
-		case ">=":
-			r = a >= b
-		}
-		return ev.makeInt(ev.boolType(), b2i(r)), nil
+		return ev.makeInt(ev.boolType(), b2i(compare(op, a, b))), nil
 	}
 	return dwarf.Object{}, errors.New("Integer only operation.")
+}
+
+// compare applies the comparison operator op ("==", "!=", "<", ">", "<="
+// or ">=") to a and b; false for any other op.
+func compare[T cmp.Ordered](op string, a, b T) bool {
+	switch op {
+	case "==":
+		return a == b
+	case "!=":
+		return a != b
+	case "<":
+		return a < b
+	case ">":
+		return a > b
+	case "<=":
+		return a <= b
+	case ">=":
+		return a >= b
+	}
+	return false
 }
 
 func (ev *evaluator) intOp(op string, t dwarf.Type, a, b int64, unsigned bool, size int64) (dwarf.Object, error) {
@@ -313,32 +311,9 @@ func (ev *evaluator) intOp(op string, t dwarf.Type, a, b int64, unsigned bool, s
 	case "^":
 		r = a ^ b
 	case "==", "!=", "<", ">", "<=", ">=":
-		var c bool
-		switch op {
-		case "==":
-			c = a == b
-		case "!=":
-			c = a != b
-		case "<":
-			c = a < b
-			if unsigned {
-				c = ua < ub
-			}
-		case ">":
-			c = a > b
-			if unsigned {
-				c = ua > ub
-			}
-		case "<=":
-			c = a <= b
-			if unsigned {
-				c = ua <= ub
-			}
-		case ">=":
-			c = a >= b
-			if unsigned {
-				c = ua >= ub
-			}
+		c := compare(op, a, b)
+		if unsigned {
+			c = compare(op, ua, ub)
 		}
 		return ev.makeInt(ev.boolType(), b2i(c)), nil
 	default:
@@ -431,9 +406,7 @@ func (ev *evaluator) bigFloatOp(op string, t *dwarf.BaseType, a, b *big.Float) (
 		}
 		r.Quo(a, b)
 	case "==", "!=", "<", ">", "<=", ">=":
-		c := a.Cmp(b)
-		res := map[string]bool{"==": c == 0, "!=": c != 0, "<": c < 0, ">": c > 0, "<=": c <= 0, ">=": c >= 0}[op]
-		return ev.makeInt(ev.boolType(), b2i(res)), nil
+		return ev.makeInt(ev.boolType(), b2i(compare(op, a.Cmp(b), 0))), nil
 	default:
 		return dwarf.Object{}, errors.New("Integer only operation.")
 	}

@@ -265,11 +265,7 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 	case *cexpr.Binary:
 		return ev.binary(e)
 	case *cexpr.Conditional:
-		c, err := ev.eval(e.C)
-		if err != nil {
-			return dwarf.Object{}, err
-		}
-		ok, err := ev.truth(c)
+		ok, err := ev.condition(e.C)
 		if err != nil {
 			return dwarf.Object{}, err
 		}
@@ -594,6 +590,15 @@ func (ev *evaluator) scalarOf(o dwarf.Object) (scalar, error) {
 		return scalar{}, unsupported("arithmetic on pointers to members")
 	}
 	return scalar{}, fmt.Errorf("value of type %s is not a number", dwarf.TypeString(o.Type))
+}
+
+// condition evaluates e and says whether it is true (non-zero).
+func (ev *evaluator) condition(e cexpr.Expr) (bool, error) {
+	o, err := ev.eval(e)
+	if err != nil {
+		return false, err
+	}
+	return ev.truth(o)
 }
 
 func (ev *evaluator) truth(o dwarf.Object) (bool, error) {

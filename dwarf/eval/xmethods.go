@@ -44,33 +44,13 @@ func (ev *evaluator) xmethodIndex(x dwarf.Object, st *dwarf.StructType, i int64)
 		if et := ev.env.TemplateArg(st, 0); et != nil && isBool(et) {
 			break // vector<bool> packs bits
 		}
-		start, err := ev.env.MemberPath(x, "_M_impl", "_M_start")
-		if err != nil {
-			return dwarf.Object{}, err
+		if o, ok, err := ev.pointerIndex(x, i, "_M_impl", "_M_start"); ok || err != nil {
+			return o, err
 		}
-		pt, ok := dwarf.Resolve(start.Type).(*dwarf.PointerType)
-		if !ok {
-			break
-		}
-		p, err := ev.env.Uint(start)
-		if err != nil {
-			return dwarf.Object{}, err
-		}
-		return dwarf.MemObject(pt.Elem, p+uint64(i*dwarf.SizeOf(pt.Elem))), nil
 	case "std::__cxx11::basic_string", "std::basic_string":
-		p, err := ev.env.MemberPath(x, "_M_dataplus", "_M_p")
-		if err != nil {
-			return dwarf.Object{}, err
+		if o, ok, err := ev.pointerIndex(x, i, "_M_dataplus", "_M_p"); ok || err != nil {
+			return o, err
 		}
-		pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType)
-		if !ok {
-			break
-		}
-		a, err := ev.env.Uint(p)
-		if err != nil {
-			return dwarf.Object{}, err
-		}
-		return dwarf.MemObject(pt.Elem, a+uint64(i*dwarf.SizeOf(pt.Elem))), nil
 	case "std::array":
 		elems, err := ev.env.Member(x, "_M_elems")
 		if err != nil {
@@ -81,6 +61,25 @@ func (ev *evaluator) xmethodIndex(x dwarf.Object, st *dwarf.StructType, i int64)
 		}
 	}
 	return dwarf.Object{}, unsupported("operator[] of " + st.Name)
+}
+
+// pointerIndex is p[i] for the data pointer p, x's member at path (a
+// vector's _M_start, a string's _M_p); ok is false, with no error, when
+// that member is not a pointer.
+func (ev *evaluator) pointerIndex(x dwarf.Object, i int64, path ...string) (o dwarf.Object, ok bool, err error) {
+	p, err := ev.env.MemberPath(x, path...)
+	if err != nil {
+		return dwarf.Object{}, false, err
+	}
+	pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType)
+	if !ok {
+		return dwarf.Object{}, false, nil
+	}
+	a, err := ev.env.Uint(p)
+	if err != nil {
+		return dwarf.Object{}, false, err
+	}
+	return dwarf.MemObject(pt.Elem, a+uint64(i*dwarf.SizeOf(pt.Elem))), true, nil
 }
 
 // xmethodCall evaluates recv.name(args) for the libstdc++ xmethods.

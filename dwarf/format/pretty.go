@@ -239,11 +239,7 @@ func (env *printer) ppIterator(o dwarf.Object, ptrName string, valueOff uint64, 
 }
 
 func (env *printer) ppVector(o dwarf.Object, st *dwarf.StructType) (pretty, error) {
-	start, err := env.MemberPath(o, "_M_impl", "_M_start")
-	if err != nil {
-		return pretty{}, err
-	}
-	finish, err := env.MemberPath(o, "_M_impl", "_M_finish")
+	start, finish, err := env.startFinish(o)
 	if err != nil {
 		return pretty{}, err
 	}
@@ -267,12 +263,31 @@ func (env *printer) ppVector(o dwarf.Object, st *dwarf.StructType) (pretty, erro
 	}
 	n, c := (f-s)/es, (e-s)/es
 	p := pretty{head: fmt.Sprintf("std::vector of length %d, capacity %d", n, c), hint: "array"}
+	env.addArray(&p, pt.Elem, s, n)
+	return p, nil
+}
+
+// addArray adds the n elements of type elem stored from addr on to p's
+// children as "[i]", cut at the print-elements limit.
+func (env *printer) addArray(p *pretty, elem dwarf.Type, addr, n uint64) {
+	es := uint64(dwarf.SizeOf(elem))
 	limit := uint64(env.maxElements())
 	for i := uint64(0); i < n && i < limit; i++ {
-		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.MemObject(pt.Elem, s+i*es)})
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.MemObject(elem, addr+i*es)})
 	}
 	p.more = n > limit
-	return p, nil
+}
+
+// startFinish returns the iterators that bound a std::vector or a
+// std::deque: _M_impl._M_start and _M_impl._M_finish.
+func (env *printer) startFinish(o dwarf.Object) (start, finish dwarf.Object, err error) {
+	if start, err = env.MemberPath(o, "_M_impl", "_M_start"); err != nil {
+		return dwarf.Object{}, dwarf.Object{}, err
+	}
+	if finish, err = env.MemberPath(o, "_M_impl", "_M_finish"); err != nil {
+		return dwarf.Object{}, dwarf.Object{}, err
+	}
+	return start, finish, nil
 }
 
 func (env *printer) ppVectorBool(start, finish, eos dwarf.Object) (pretty, error) {

@@ -13,17 +13,9 @@ import (
 
 // ppRbTree prints std::map/set/multimap/multiset by walking _Rb_tree.
 func (env *printer) ppRbTree(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
-	tree, err := env.Member(o, "_M_t")
+	tree, valT, err := env.nodeValueType(o, "_M_t")
 	if err != nil {
 		return pretty{}, err
-	}
-	tst, ok := dwarf.Resolve(tree.Type).(*dwarf.StructType)
-	if !ok {
-		return pretty{}, errNotPretty
-	}
-	valT := env.TemplateArg(tst, 1)
-	if valT == nil {
-		return pretty{}, errNotPretty
 	}
 	header, err := env.MemberPath(tree, "_M_impl", "_M_header")
 	if err != nil {
@@ -41,11 +33,7 @@ func (env *printer) ppRbTree(o dwarf.Object, st *dwarf.StructType, base string) 
 	if !ok {
 		return pretty{}, errNotPretty
 	}
-	isMap := strings.HasSuffix(base, "map")
-	p := pretty{head: base + " with " + elements(n)}
-	if isMap {
-		p.hint = "map"
-	}
+	p := associative(base, n)
 	w := env.PointerSize()
 	voff := alignUp(4*w, alignOf(valT))        // after _Rb_tree_node_base
 	node, err := env.ReadUint(hdr+2*w, int(w)) // _M_left: leftmost
@@ -61,22 +49,83 @@ func (env *printer) ppRbTree(o dwarf.Object, st *dwarf.StructType, base string) 
 		if node == 0 || node == hdr {
 			return pretty{}, errNotPretty
 		}
-		v := dwarf.MemObject(valT, node+voff)
-		if isMap {
-			k, err1 := env.Member(v, "first")
-			s, err2 := env.Member(v, "second")
-			if errors.Join(err1, err2) != nil {
-				return pretty{}, errNotPretty
-			}
-			p.children = append(p.children, prettyChild{key: &k, val: s})
-		} else {
-			p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: v})
+		if err := env.addElement(&p, i, dwarf.MemObject(valT, node+voff)); err != nil {
+			return pretty{}, err
 		}
 		if node, err = env.rbNext(node); err != nil {
 			return pretty{}, err
 		}
 	}
 	return p, nil
+}
+
+// nodeValueType returns o's member named member (an _Rb_tree or a
+// _Hashtable) and the type of the values its nodes hold, the member's
+// second template argument.
+func (env *printer) nodeValueType(o dwarf.Object, member string) (dwarf.Object, dwarf.Type, error) {
+	m, err := env.Member(o, member)
+	if err != nil {
+		return dwarf.Object{}, nil, err
+	}
+	mst, ok := dwarf.Resolve(m.Type).(*dwarf.StructType)
+	if !ok {
+		return dwarf.Object{}, nil, errNotPretty
+	}
+	valT := env.TemplateArg(mst, 1)
+	if valT == nil {
+		return dwarf.Object{}, nil, errNotPretty
+	}
+	return m, valT, nil
+}
+
+// associative starts the printout of a map or set (base names which)
+// holding n elements: a map's elements print as key-value pairs.
+func associative(base string, n uint64) pretty {
+	p := pretty{head: base + " with " + elements(n)}
+	if strings.HasSuffix(base, "map") {
+		p.hint = "map"
+	}
+	return p
+}
+
+// addElement adds v, the i-th element of an associative container, to
+// p's children: a key-value pair for a map, "[i]" for a set.
+func (env *printer) addElement(p *pretty, i uint64, v dwarf.Object) error {
+	if p.hint != "map" {
+		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: v})
+		return nil
+	}
+	k, err1 := env.Member(v, "first")
+	s, err2 := env.Member(v, "second")
+	if errors.Join(err1, err2) != nil {
+		return errNotPretty
+	}
+	p.children = append(p.children, prettyChild{key: &k, val: s})
+	return nil
+}
+
+// addList adds the elements of a linked list to p's children as "[i]":
+// node is the first node, each node's first word links to the next, end
+// is the link after the last one, and the element (of type elem) is voff
+// bytes into its node.
+func (env *printer) addList(p *pretty, elem dwarf.Type, node, end, voff uint64) error {
+	w := env.PointerSize()
+	limit := env.maxElements()
+	for i := 0; node != end; i++ {
+		if i >= limit {
+			p.more = true
+			break
+		}
+		if node == 0 || i > 1<<20 {
+			return errNotPretty
+		}
+		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: dwarf.MemObject(elem, node+voff)})
+		var err error
+		if node, err = env.ReadUint(node, int(w)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rbNext is _Rb_tree_increment on node addresses (_Rb_tree_node_base:
@@ -131,17 +180,9 @@ func (env *printer) rbNext(node uint64) (uint64, error) {
 }
 
 func (env *printer) ppHashtable(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
-	h, err := env.Member(o, "_M_h")
+	h, valT, err := env.nodeValueType(o, "_M_h")
 	if err != nil {
 		return pretty{}, err
-	}
-	hst, ok := dwarf.Resolve(h.Type).(*dwarf.StructType)
-	if !ok {
-		return pretty{}, errNotPretty
-	}
-	valT := env.TemplateArg(hst, 1)
-	if valT == nil {
-		return pretty{}, errNotPretty
 	}
 	cnt, err := env.Member(h, "_M_element_count")
 	if err != nil {
@@ -159,11 +200,7 @@ func (env *printer) ppHashtable(o dwarf.Object, st *dwarf.StructType, base strin
 	if !ok {
 		return pretty{}, errNotPretty
 	}
-	isMap := strings.HasSuffix(base, "map")
-	p := pretty{head: base + " with " + elements(n)}
-	if isMap {
-		p.hint = "map"
-	}
+	p := associative(base, n)
 	w := env.PointerSize()
 	voff := alignUp(w, alignOf(valT)) // after _M_nxt
 	node, err := env.ReadUint(first, int(w))
@@ -176,16 +213,8 @@ func (env *printer) ppHashtable(o dwarf.Object, st *dwarf.StructType, base strin
 			p.more = true
 			break
 		}
-		v := dwarf.MemObject(valT, node+voff)
-		if isMap {
-			k, err1 := env.Member(v, "first")
-			s, err2 := env.Member(v, "second")
-			if errors.Join(err1, err2) != nil {
-				return pretty{}, errNotPretty
-			}
-			p.children = append(p.children, prettyChild{key: &k, val: s})
-		} else {
-			p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: v})
+		if err := env.addElement(&p, i, dwarf.MemObject(valT, node+voff)); err != nil {
+			return pretty{}, err
 		}
 		if node, err = env.ReadUint(node, int(w)); err != nil {
 			return pretty{}, err
@@ -217,19 +246,8 @@ func (env *printer) ppList(o dwarf.Object, st *dwarf.StructType, base string) (p
 	}
 	p := pretty{head: base}
 	voff := alignUp(2*w, alignOf(elemT)) // after _M_next, _M_prev
-	limit := env.maxElements()
-	for i := 0; node != ha; i++ {
-		if i >= limit {
-			p.more = true
-			break
-		}
-		if node == 0 || i > 1<<20 {
-			return pretty{}, errNotPretty
-		}
-		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: dwarf.MemObject(elemT, node+voff)})
-		if node, err = env.ReadUint(node, int(w)); err != nil {
-			return pretty{}, err
-		}
+	if err := env.addList(&p, elemT, node, ha, voff); err != nil {
+		return pretty{}, err
 	}
 	return p, nil
 }

@@ -221,11 +221,7 @@ func (env *printer) ppDeque(o dwarf.Object, st *dwarf.StructType, base string) (
 		}
 		return env.Uint(m)
 	}
-	start, err := env.MemberPath(o, "_M_impl", "_M_start")
-	if err != nil {
-		return pretty{}, err
-	}
-	finish, err := env.MemberPath(o, "_M_impl", "_M_finish")
+	start, finish, err := env.startFinish(o)
 	if err != nil {
 		return pretty{}, err
 	}
@@ -288,21 +284,9 @@ func (env *printer) ppForwardList(o dwarf.Object, st *dwarf.StructType, base str
 		return pretty{head: "empty " + base}, nil
 	}
 	p := pretty{head: base}
-	w := env.PointerSize()
-	voff := alignUp(w, alignOf(elemT)) // after _M_next
-	limit := env.maxElements()
-	for i := 0; node != 0; i++ {
-		if i >= limit {
-			p.more = true
-			break
-		}
-		if i > 1<<20 {
-			return pretty{}, errNotPretty
-		}
-		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: dwarf.MemObject(elemT, node+voff)})
-		if node, err = env.ReadUint(node, int(w)); err != nil {
-			return pretty{}, err
-		}
+	voff := alignUp(env.PointerSize(), alignOf(elemT)) // after _M_next
+	if err := env.addList(&p, elemT, node, 0, voff); err != nil {
+		return pretty{}, err
 	}
 	return p, nil
 }
@@ -437,13 +421,8 @@ func (env *printer) ppSpan(o dwarf.Object, st *dwarf.StructType, base string) (p
 	if err != nil {
 		return pretty{}, err
 	}
-	es := uint64(dwarf.SizeOf(pt.Elem))
 	p := pretty{head: fmt.Sprintf("%s of length %d", base, n), hint: "array"}
-	limit := uint64(env.maxElements())
-	for i := uint64(0); i < n && i < limit; i++ {
-		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.MemObject(pt.Elem, a+i*es)})
-	}
-	p.more = n > limit
+	env.addArray(&p, pt.Elem, a, n)
 	return p, nil
 }
 
@@ -464,12 +443,7 @@ func (env *printer) ppInitializerList(o dwarf.Object, base string) (pretty, erro
 	if err := errors.Join(err1, err2); err != nil {
 		return pretty{}, err
 	}
-	es := uint64(dwarf.SizeOf(pt.Elem))
 	p := pretty{head: fmt.Sprintf("%s of length %d", base, n), hint: "array"}
-	limit := uint64(env.maxElements())
-	for i := uint64(0); i < n && i < limit; i++ {
-		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.MemObject(pt.Elem, a+i*es)})
-	}
-	p.more = n > limit
+	env.addArray(&p, pt.Elem, a, n)
 	return p, nil
 }

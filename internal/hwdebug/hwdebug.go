@@ -148,7 +148,6 @@ func Run(ctx context.Context, c *rsp.Client) (Verdict, error) {
 	second := pc + uint64(in.Len)
 	slot := (sp - 8) &^ 7
 	var v Verdict
-	var notes []string
 	zerr := c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, slot, 8)
 	berr := c.InsertBreakpoint(ctx, rsp.HardwareBreakpoint, second, 1)
 	if zerr != nil && berr != nil {
@@ -179,22 +178,28 @@ func Run(ctx context.Context, c *rsp.Client) (Verdict, error) {
 			break // a watch stop comes after the breakpoint's
 		}
 	}
-	switch {
-	case zerr != nil:
-		notes = append(notes, fmt.Sprintf("gdbserver refused a hardware watchpoint (%v); using software watchpoints", zerr))
-	case v.Watch:
-		notes = append(notes, "hardware watchpoints fire on this machine; using them (software watchpoints when more than 4 are set or the range is longer than 8 bytes)")
-	default:
-		notes = append(notes, "hardware watchpoints do not fire on this machine (gdbserver accepts them but the debug registers never trigger, as in VMs that do not virtualize them); using software watchpoints")
-	}
-	switch {
-	case berr != nil:
-		notes = append(notes, fmt.Sprintf("hardware breakpoints refused (%v)", berr))
-	case v.Break:
-		notes = append(notes, "hardware breakpoints fire")
-	default:
-		notes = append(notes, "hardware breakpoints do not fire (breakpoints are software breakpoints)")
-	}
-	v.Reason = strings.Join(notes, "; ")
+	v.Reason = strings.Join([]string{
+		probeNote(zerr, v.Watch,
+			"gdbserver refused a hardware watchpoint (%v); using software watchpoints",
+			"hardware watchpoints fire on this machine; using them (software watchpoints when more than 4 are set or the range is longer than 8 bytes)",
+			"hardware watchpoints do not fire on this machine (gdbserver accepts them but the debug registers never trigger, as in VMs that do not virtualize them); using software watchpoints"),
+		probeNote(berr, v.Break,
+			"hardware breakpoints refused (%v)",
+			"hardware breakpoints fire",
+			"hardware breakpoints do not fire (breakpoints are software breakpoints)"),
+	}, "; ")
 	return v, nil
+}
+
+// probeNote says how one kind of hardware trap fared in the probe: the
+// server refused it (refused, a format for the server's error), it fired,
+// or it was accepted and stayed silent.
+func probeNote(refusal error, fired bool, refused, fires, silent string) string {
+	switch {
+	case refusal != nil:
+		return fmt.Sprintf(refused, refusal)
+	case fired:
+		return fires
+	}
+	return silent
 }

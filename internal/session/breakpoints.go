@@ -303,10 +303,7 @@ func (s *Session) AddBreakpoint(ctx context.Context, r BreakpointRequest) (Break
 				return err
 			}
 		}
-		s.nextBP++
-		b.num = s.nextBP
-		s.bps = append(s.bps, b)
-		out = b.info()
+		out = s.number(b)
 		return nil
 	})
 	return out, err
@@ -679,13 +676,19 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 				}
 			}
 		}
-		s.nextBP++
-		b.num = s.nextBP
-		s.bps = append(s.bps, b)
-		out = b.info()
+		out = s.number(b)
 		return nil
 	})
 	return out, err
+}
+
+// number gives b, inserted, the next breakpoint number and lists it
+// among the session's breakpoints.
+func (s *Session) number(b *breakpoint) Breakpoint {
+	s.nextBP++
+	b.num = s.nextBP
+	s.bps = append(s.bps, b)
+	return b.info()
 }
 
 // makeSoft turns b into a software watchpoint (softwatch.go), for the

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestCancelledStop: a client that cancels a long operation on a
@@ -160,14 +158,5 @@ func TestCancelledStop(t *testing.T) {
 // get env, stopped at its first instruction.
 func liveSessionEnv(t *testing.T, prog string, env []string) *Session {
 	t.Helper()
-	testenv.NeedTool(t, "gdbserver")
-	m := NewManager(Config{Env: env})
-	t.Cleanup(m.Close)
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
-	defer cancel()
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, prog)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return liveSessionWith(t, Config{Env: env}, prog, "")
 }

@@ -217,10 +217,7 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 		s.traceCleanup(ctx, bp.Number)
 	}()
 	for len(res.Rows) < o.Limit {
-		chunk := min(o.Limit-len(res.Rows)-1, max(1, (traceMaxBuf-4096)/p.size))
-		if o.traceChunk > 0 {
-			chunk = min(chunk, o.traceChunk)
-		}
+		chunk := runChunk(o, p, o.Limit-len(res.Rows)-1)
 		if chunk > 0 {
 			var maps []symbols.Mapping
 			if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
@@ -251,11 +248,7 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 				}
 				return true, fmt.Errorf("setting up the fast tracepoint run: %w", err)
 			}
-			st, err := s.Continue(ctx, false)
-			st, err = s.queryCancelled(ctx, st, err)
-			if st != nil {
-				res.Stop = st
-			}
+			st, err := s.traceRun(ctx, res)
 			var status rsp.TraceStatus
 			var frames int
 			var rerr error

@@ -46,18 +46,7 @@ func TestGoProgram(t *testing.T) {
 			// may arrive while a continue steps over a breakpoint: the
 			// client finishes the step over when the handler returns
 			// (rsp/stepover.go), so no breakpoint is reported twice.
-			m := NewManager(Config{})
-			t.Cleanup(m.Close)
-			s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{prog}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.SetBreakpoint(ctx, "main.main", "", false); err != nil {
-				t.Fatal(err)
-			}
-			if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-				t.Fatalf("continue to main.main: %+v %v", st, err)
-			}
+			s := liveSession(t, build, "main.main")
 			frames, _, _, err := s.Backtrace(ctx, 10)
 			if err != nil || len(frames) == 0 || frames[0].Function != "main.main" || filepath.Base(frames[0].File) != "main.go" {
 				t.Fatalf("at main.main: %+v %v", frames, err)

@@ -15,9 +15,16 @@ import (
 // liveSession starts prog under gdbserver and stops it at function fn.
 func liveSession(tb testing.TB, prog, fn string) *Session {
 	tb.Helper()
+	return liveSessionWith(tb, Config{}, prog, fn)
+}
+
+// liveSessionWith is liveSession with a manager configured by cfg; with
+// fn empty the program stays at its first instruction.
+func liveSessionWith(tb testing.TB, cfg Config, prog, fn string) *Session {
+	tb.Helper()
 	testenv.NeedTool(tb, "gdbserver")
 	path := testenv.Prog(tb, prog)
-	m := NewManager(Config{})
+	m := NewManager(cfg)
 	tb.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

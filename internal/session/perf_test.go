@@ -47,26 +47,12 @@ func (p *packetCounter) take() []string {
 	return out
 }
 
-// countedSession is liveSession with a packet counter, stopped at hit().
-func countedSession(tb testing.TB) (*Session, *packetCounter) {
+// countedSession is liveSession with a packet counter, stopped at a
+// breakpoint at fn (hit, bottom) with the counter emptied.
+func countedSession(tb testing.TB, fn string) (*Session, *packetCounter) {
 	tb.Helper()
-	testenv.NeedTool(tb, "gdbserver")
-	path := testenv.Prog(tb, "counter")
 	pc := &packetCounter{}
-	m := NewManager(Config{PacketLog: pc})
-	tb.Cleanup(m.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{path}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := s.SetBreakpoint(ctx, "hit", "", false); err != nil {
-		tb.Fatal(err)
-	}
-	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-		tb.Fatalf("continue to hit: %+v %v", st, err)
-	}
+	s := liveSessionWith(tb, Config{PacketLog: pc}, "counter", fn)
 	pc.take()
 	return s, pc
 }
@@ -76,7 +62,7 @@ func countedSession(tb testing.TB) (*Session, *packetCounter) {
 // itself brings the registers and the top of the stack (one round trip),
 // so the frame's locals cost none.
 func TestPacketsPerCall(t *testing.T) {
-	s, pc := countedSession(t)
+	s, pc := countedSession(t, "hit")
 	ctx := t.Context()
 	cases := []struct {
 		name   string
@@ -121,7 +107,7 @@ func TestPacketsPerCall(t *testing.T) {
 // benchFresh times call on a fresh stop at hit() each iteration, as the
 // benchmark driver does (the continue is not timed).
 func benchFresh(b *testing.B, call func(ctx context.Context, s *Session) error) {
-	s, _ := countedSession(b)
+	s, _ := countedSession(b, "hit")
 	ctx := context.Background()
 	for b.Loop() {
 		b.StopTimer()
@@ -130,7 +116,7 @@ func benchFresh(b *testing.B, call func(ctx context.Context, s *Session) error) 
 			b.Fatal(err)
 		}
 		if st.Reason != "breakpoint" { // 10,000 hits done: start over
-			s, _ = countedSession(b)
+			s, _ = countedSession(b, "hit")
 		}
 		b.StartTimer()
 		if err := call(ctx, s); err != nil {
@@ -332,21 +318,8 @@ func TestTargetConditions(t *testing.T) {
 // TestPacketsBacktrace: a 20-frame backtrace on a fresh stop reads the
 // stack in a few round trips.
 func TestPacketsBacktrace(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	pc := &packetCounter{}
-	m := NewManager(Config{PacketLog: pc})
-	t.Cleanup(m.Close)
+	s, pc := countedSession(t, "bottom")
 	ctx := t.Context()
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, "counter")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.SetBreakpoint(ctx, "bottom", "", false); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-		t.Fatalf("continue to bottom: %+v %v", st, err)
-	}
 	// The first backtrace reads the library list (once per session).
 	t0 := time.Now()
 	if _, _, _, err := s.Backtrace(ctx, 64); err != nil {
@@ -417,7 +390,7 @@ func TestQuickFrameAgrees(t *testing.T) {
 // TestVectorRegisterNative: $xmm0 is evaluated natively (no GDB
 // fallback), as the whole 128 bits, and equals what Registers reports.
 func TestVectorRegisterNative(t *testing.T) {
-	s, _ := countedSession(t)
+	s, _ := countedSession(t, "hit")
 	ctx := t.Context()
 	regs, err := s.Registers(ctx, []string{"xmm0"})
 	if err != nil || len(regs) != 1 {

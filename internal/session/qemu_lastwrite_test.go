@@ -30,14 +30,12 @@ func kernelLine(t *testing.T, marker string) int {
 	return 0
 }
 
-// TestQEMUReverseLastWrite: the kernel sets slot = 7 in kmain, then
-// corrupt() overwrites it with 0xdead (PLANTED-WRITE). Stopped after
-// that, LastWrite with count 2 must name the planted line in corrupt with
-// old 7 and new 57005, then kmain's "slot = 7" with old 0 and new 7, with
-// QEMU instruction counts decreasing.
-func TestQEMUReverseLastWrite(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
-	defer cancel()
+// qemuAfterCorrupt starts a QEMU replay of the kernel and runs it to the
+// line after corrupt() overwrote slot, off the breakpoint that stopped
+// it: a reverse-continue from a breakpoint hit is where QEMU 10's replay
+// deadlocks most (rsp/qemu_test.go).
+func qemuAfterCorrupt(t *testing.T, ctx context.Context) *Session {
+	t.Helper()
 	s, _, _ := qemuSession(t, ctx)
 	after := kernelLine(t, "sum += slot - 0xdead")
 	bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("kernel.c:%d", after), "", false)
@@ -47,16 +45,30 @@ func TestQEMUReverseLastWrite(t *testing.T) {
 	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
 		t.Fatalf("continue to kernel.c:%d: %+v %v", after, st, err)
 	}
-	// Off the breakpoint: a reverse-continue from a breakpoint hit is
-	// where QEMU 10's replay deadlocks most (rsp/qemu_test.go).
 	if err := s.RemoveBreakpoint(ctx, bp.Number); err != nil {
 		t.Fatal(err)
 	}
+	return s
+}
+
+// qemuDeadlock says whether err is a timeout: QEMU 10's replay deadlocks
+// now and then in a reverse seek (peers.md §2.5, rsp/qemu_test.go), which
+// the tests report as a skip that make test lists, never as a pass.
+func qemuDeadlock(err error) bool {
+	return errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// TestQEMUReverseLastWrite: the kernel sets slot = 7 in kmain, then
+// corrupt() overwrites it with 0xdead (PLANTED-WRITE). Stopped after
+// that, LastWrite with count 2 must name the planted line in corrupt with
+// old 7 and new 57005, then kmain's "slot = 7" with old 0 and new 7, with
+// QEMU instruction counts decreasing.
+func TestQEMUReverseLastWrite(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
+	defer cancel()
+	s := qemuAfterCorrupt(t, ctx)
 	lw, err := s.LastWrite(ctx, "slot", 0, 2)
-	if errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
-		// QEMU 10's replay deadlocks now and then in a reverse seek
-		// (peers.md §2.5, rsp/qemu_test.go): say so as a skip that
-		// make test lists, never as a pass.
+	if qemuDeadlock(err) {
 		t.Skip("SKIP(qemu deadlock): " + err.Error())
 	}
 	if err != nil {
@@ -90,25 +102,12 @@ func TestQEMUReverseLastWrite(t *testing.T) {
 func TestQEMUReverseTriage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
 	defer cancel()
-	s, _, _ := qemuSession(t, ctx)
-	after := kernelLine(t, "sum += slot - 0xdead")
-	bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("kernel.c:%d", after), "", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-		t.Fatalf("continue to kernel.c:%d: %+v %v", after, st, err)
-	}
-	if err := s.RemoveBreakpoint(ctx, bp.Number); err != nil {
-		t.Fatal(err)
-	}
+	s := qemuAfterCorrupt(t, ctx)
 	tr, err := s.Triage(ctx, TriageOptions{Suspect: "slot"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if errors.Is(tr.lastWriterErr, ErrTimeout) || errors.Is(tr.lastWriterErr, context.DeadlineExceeded) {
-		// QEMU 10's reverse-seek deadlock (see TestQEMUReverseLastWrite):
-		// a listed skip, never a pass.
+	if qemuDeadlock(tr.lastWriterErr) {
 		t.Skip("SKIP(qemu deadlock): " + tr.LastWriterWhy)
 	}
 	if len(tr.Backtrace) == 0 || tr.Backtrace[0].Function != "kmain" || tr.Instruction == nil {

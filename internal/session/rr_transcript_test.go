@@ -78,6 +78,20 @@ func rrTranscriptSession(t *testing.T, name string) (*Session, *rsptest.Server) 
 	return s, f
 }
 
+// rrWrite is a write as the transcript's rr reports it: the writing pc,
+// the values before and after, and the event and ticks of the stop.
+type rrWrite struct {
+	pc       string
+	old, new string
+	ev, tk   int64
+}
+
+// is says whether a writer or row found (pc, old and new value, position)
+// is w.
+func (w rrWrite) is(pc, old, new string, pos *Position) bool {
+	return pc == w.pc && old == w.old && new == w.new && pos != nil && pos.Event == w.ev && pos.Ticks == w.tk
+}
+
 // TestRRLastWrite: rr_last_write on rr's dialect (testdata/rr/last_write.txtar):
 // rr's reverse-continue stops at the writing instruction itself, old value
 // in memory, so each writer is that stop with its event and ticks, and the
@@ -88,11 +102,7 @@ func TestRRLastWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []struct {
-		pc       string
-		old, new string
-		ev, tk   int64
-	}{
+	want := []rrWrite{
 		{"0x401136", "0x02000000", "0x03000000", 8, 4200},
 		{"0x401150", "0x01000000", "0x02000000", 6, 3100},
 	}
@@ -103,7 +113,7 @@ func TestRRLastWrite(t *testing.T) {
 	}
 	for i, w := range want {
 		got := lw.Writers[i]
-		if got.Frame.PC != w.pc || got.Old != w.old || got.New != w.new || got.Position == nil || got.Position.Event != w.ev || got.Position.Ticks != w.tk {
+		if !w.is(got.Frame.PC, got.Old, got.New, got.Position) {
 			t.Errorf("writer %d: %+v (position %+v); want pc %s old %s new %s at event %d ticks %d", i, got, got.Position, w.pc, w.old, w.new, w.ev, w.tk)
 		}
 	}
@@ -123,11 +133,7 @@ func TestRRQueryGoto(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []struct {
-		pc       string
-		old, new string
-		ev, tk   int64
-	}{
+	want := []rrWrite{
 		{"0x40113d", "0x0100000000000000", "0x0200000000000000", 12, 6000},
 		{"0x401157", "0x0200000000000000", "0x0300000000000000", 15, 7300},
 	}
@@ -136,7 +142,7 @@ func TestRRQueryGoto(t *testing.T) {
 	}
 	for i, w := range want {
 		r := q.Rows[i]
-		if r.Frame == nil || r.Frame.PC != w.pc || r.Old != w.old || r.New != w.new || r.Position == nil || r.Position.Event != w.ev || r.Position.Ticks != w.tk {
+		if r.Frame == nil || !w.is(r.Frame.PC, r.Old, r.New, r.Position) {
 			t.Errorf("row %d: %+v (frame %+v, position %+v); want pc %s old %s new %s at event %d ticks %d", i+1, r, r.Frame, r.Position, w.pc, w.old, w.new, w.ev, w.tk)
 		}
 	}

@@ -301,10 +301,7 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 	defer s.traceCleanup(ctx, bp.Number)
 	firstStop, firstRow := st, row
 	for len(res.Rows) < o.Limit {
-		chunk := min(o.Limit-len(res.Rows), max(1, (traceMaxBuf-4096)/plan.size))
-		if o.traceChunk > 0 {
-			chunk = min(chunk, o.traceChunk)
-		}
+		chunk := runChunk(o, plan, o.Limit-len(res.Rows))
 		var maps []symbols.Mapping // at the start of the run
 		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
 			maps = s.procMaps()
@@ -324,11 +321,7 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 			}
 			return queryStart{}, true, fmt.Errorf("setting up the tracepoint run: %w", err)
 		}
-		st, err := s.Continue(ctx, false)
-		st, err = s.queryCancelled(ctx, st, err)
-		if st != nil {
-			res.Stop = st
-		}
+		st, err := s.traceRun(ctx, res)
 		var status rsp.TraceStatus
 		var frames int
 		var rerr error
@@ -357,6 +350,28 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 	}
 	res.cutAtLimit(o)
 	return queryStart{}, true, nil
+}
+
+// runChunk is how many calls one trace run collects: want at most, as
+// many frames of p's size as the trace buffer holds, and no more than
+// o.traceChunk where that is set.
+func runChunk(o QueryOptions, p *tracePlan, want int) int {
+	chunk := min(want, max(1, (traceMaxBuf-4096)/p.size))
+	if o.traceChunk > 0 {
+		chunk = min(chunk, o.traceChunk)
+	}
+	return chunk
+}
+
+// traceRun continues the program through a trace run, set up, and keeps
+// the stop it reached (a cancelled one included) as res.Stop.
+func (s *Session) traceRun(ctx context.Context, res *QueryResult) (*Stop, error) {
+	st, err := s.Continue(ctx, false)
+	st, err = s.queryCancelled(ctx, st, err)
+	if st != nil {
+		res.Stop = st
+	}
+	return st, err
 }
 
 // collectRows reads the frames of the trace run that ended (maps: the

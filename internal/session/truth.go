@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -19,26 +17,8 @@ import (
 // next reverse request gets E14). A reverse-continue stops only at a
 // breakpoint, a watchpoint, the start of history or an interrupt, so a
 // plain stop that is none of the others is told apart by the replay's
-// instruction count, which QEMU's monitor reports ("info replay"):
-// 0 is the start; otherwise a watchpoint fired.
-
-// replayCountRE reads HMP's "info replay" answer ("Replaying execution
-// 'FILE': instruction count = N").
-var replayCountRE = regexp.MustCompile(`instruction count = (\d+)`)
-
-// replayCount returns the replay's instruction count from QEMU's monitor.
-func (s *Session) replayCount(ctx context.Context) (uint64, bool) {
-	out, err := s.c.Monitor(ctx, "info replay")
-	if err != nil {
-		return 0, false
-	}
-	m := replayCountRE.FindStringSubmatch(out)
-	if m == nil {
-		return 0, false
-	}
-	n, err := strconv.ParseUint(m[1], 10, 64)
-	return n, err == nil
-}
+// instruction count, which QEMU's monitor reports ("info replay",
+// rsp.Client.ReplayIcount): 0 is the start; otherwise a watchpoint fired.
 
 // explainReverseStop fills in what a plain reverse-continue stop on QEMU
 // was: the start of the recording, or the watchpoint that fired.
@@ -47,7 +27,7 @@ func (s *Session) explainReverseStop(ctx context.Context, st rsp.Stop) rsp.Stop 
 		st.Signal != rsp.SIGTRAP || st.Watch != rsp.WatchNone || st.AtHistoryStart || st.Interrupted || st.SWBreak || st.HWBreak {
 		return st
 	}
-	if n, ok := s.replayCount(ctx); ok && n == 0 {
+	if n, err := s.c.ReplayIcount(ctx); err == nil && n == 0 {
 		st.AtHistoryStart = true
 		return st
 	}
