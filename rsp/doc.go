@@ -140,6 +140,10 @@
 // Forward resumes from a pc that holds a table breakpoint first step over
 // it (remove, single-step, re-insert), as gdb and delve do; servers may
 // otherwise re-report the same breakpoint. Options.NoStepOver turns it off.
+// RangeStep makes the step over and the range step one resume: the
+// breakpoint is out for the whole range (the caller checks that nothing
+// in it leads back there). The removal goes out in the same write as the
+// resume, and the re-insertion with the next one.
 //
 // # Packet log
 //
