@@ -491,9 +491,9 @@ func (c *Client) stepAfter(ctx context.Context, zs []Breakpoint, t Thread) (Stop
 // Where t sits on a breakpoint of the client's table, that breakpoint is
 // out of the server for the run, as Step takes it out for one
 // instruction, and goes back with the next resume: one resume where a
-// step over and a range step would be two. The caller must know that no
-// instruction in [lo, hi) can send t back to where it is, where the
-// breakpoint would have been hit.
+// step over and a range step would be two. That is done where t is at
+// lo, and the caller must know that no instruction in [lo, hi) can send
+// t back to lo, where the breakpoint would have been hit.
 func (c *Client) RangeStep(ctx context.Context, t Thread, lo, hi uint64) (Stop, error) {
 	if t == (Thread{}) {
 		t = c.lastStop.Thread
@@ -503,8 +503,10 @@ func (c *Client) RangeStep(ctx context.Context, t Thread, lo, hi uint64) (Stop, 
 		return Stop{}, refused(pkt, "the server's vCont? lists no range stepping (r)")
 	}
 	if t == c.lastStop.Thread {
-		if st, over, err := c.stepOverBy(ctx, pkt); over || err != nil {
-			return st, err
+		if pc, err := c.readPC(ctx, c.lastStop); err == nil && pc == lo {
+			if st, over, err := c.stepOverBy(ctx, pkt); over || err != nil {
+				return st, err
+			}
 		}
 	}
 	st, _, err := c.resume(ctx, pkt, Forward, false)

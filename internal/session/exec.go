@@ -838,12 +838,7 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 	if h.pc < h.line.Addr+h.bias || h.pc >= end || end-h.pc > 4096 {
 		return 0
 	}
-	atBP := false
-	for _, b := range s.c.Breakpoints() {
-		if b.Addr == h.pc && (b.Type == rsp.SoftwareBreakpoint || b.Type == rsp.HardwareBreakpoint) {
-			atBP = true
-		}
-	}
+	atBP := s.breakAt(h.pc)
 	for a := h.pc; a < end; {
 		in, err := s.insn(ctx, a)
 		if err != nil {

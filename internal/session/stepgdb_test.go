@@ -132,16 +132,13 @@ func sessionSteps(t *testing.T, exe, loc, op string, steps int) []string {
 	return pcs
 }
 
+// stopPC is the pc of st, written as GDB's printf "%#lx" writes it.
 func stopPC(t *testing.T, st *Stop) string {
 	t.Helper()
 	if st.Frame == nil {
 		t.Fatalf("stop without a frame: %+v", st)
 	}
-	var pc uint64
-	if _, err := fmt.Sscanf(st.Frame.PC, "0x%x", &pc); err != nil {
-		t.Fatalf("stop pc %q: %v", st.Frame.PC, err)
-	}
-	return fmt.Sprintf("%#x", pc)
+	return st.Frame.PC
 }
 
 var gdbPCLine = regexp.MustCompile(`(?m)^PC (0x[0-9a-f]+)$`)
