@@ -96,6 +96,13 @@ type Client struct {
 	// server and the next resume puts back, in the same write as the
 	// resume (stepover.go).
 	owed []Breakpoint
+	// doomed are breakpoints taken out of the table (RemoveBreakpointLater)
+	// that are still in the server: the next resume takes them out, in
+	// the same write as the resume.
+	doomed []Breakpoint
+	// fresh are the owed breakpoints that InsertBreakpointLater added and
+	// the server has not had yet (for the error message).
+	fresh []Breakpoint
 }
 
 // Dial connects to addr ("host:port") over TCP and performs the handshake.

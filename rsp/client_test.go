@@ -736,6 +736,127 @@ func TestStepOverBreakpoint(t *testing.T) {
 	}
 }
 
+// TestBreakpointLater: InsertBreakpointLater and RemoveBreakpointLater
+// change the table at once and send their Z and z with the next resume,
+// before it; a removal not yet sent goes before a detach.
+func TestBreakpointLater(t *testing.T) {
+	var mu sync.Mutex
+	refuse := false
+	c, s := dialStub(t, "gdbserver", rsp.Options{}, func(req string) []string {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case refuse && strings.HasPrefix(req, "Z0,402000"):
+			return []string{"E01"}
+		case strings.HasPrefix(req, "vCont;s:"):
+			return []string{"T05thread:p3e8.3e8;"}
+		case req == "vCont;c":
+			if refuse {
+				return []string{} // runs until interrupted
+			}
+			return []string{"T05thread:p3e8.3e8;swbreak:;"}
+		case req == "\x03":
+			return []string{"T02thread:p3e8.3e8;"}
+		}
+		return nil
+	})
+	ctx := stubCtx(t)
+	since := func(n int) []string { // without the g reads of the step-over checks
+		return slices.DeleteFunc(s.requests()[n:], func(r string) bool { return r == "g" })
+	}
+	table := func() []uint64 {
+		var out []uint64
+		for _, b := range c.Breakpoints() {
+			out = append(out, b.Addr)
+		}
+		return out
+	}
+	sw := rsp.SoftwareBreakpoint
+
+	// Inserted and removed before any resume: nothing is sent.
+	n := len(s.requests())
+	c.InsertBreakpointLater(sw, 0x402000, 0)
+	if got := table(); !slices.Equal(got, []uint64{0x402000}) {
+		t.Errorf("table after a later insert: %#x", got)
+	}
+	if err := c.RemoveBreakpointLater(sw, 0x402000, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RemoveBreakpointLater(sw, 0x402000, 0); err == nil {
+		t.Error("removing a breakpoint not in the table: no error")
+	}
+	if got := since(n); len(got) != 0 || len(table()) != 0 {
+		t.Errorf("insert and remove later, no resume: sent %q, table %#x", got, table())
+	}
+
+	// Inserted later: its Z goes before the continue.
+	c.InsertBreakpointLater(sw, 0x402000, 0)
+	n = len(s.requests())
+	if _, err := c.Continue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := since(n), []string{"Z0,402000,1", "vCont;c"}; !slices.Equal(got, want) {
+		t.Errorf("continue after a later insert:\n got %q\nwant %q", got, want)
+	}
+
+	// Removed later: out of the table at once, its z before the next
+	// resume; put back before that, nothing is sent for it at all.
+	if err := c.RemoveBreakpointLater(sw, 0x402000, 0); err != nil {
+		t.Fatal(err)
+	}
+	if len(table()) != 0 {
+		t.Errorf("table after a later removal: %#x", table())
+	}
+	if err := c.InsertBreakpoint(ctx, sw, 0x402000, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RemoveBreakpointLater(sw, 0x402000, 0); err != nil {
+		t.Fatal(err)
+	}
+	c.InsertBreakpointLater(sw, 0x402000, 0)
+	if err := c.RemoveBreakpointLater(sw, 0x402000, 0); err != nil {
+		t.Fatal(err)
+	}
+	n = len(s.requests())
+	if _, err := c.Step(ctx, rsp.AnyThread); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := since(n), []string{"z0,402000,1", "vCont;s:p3e8.3e8"}; !slices.Equal(got, want) {
+		t.Errorf("step after a later removal:\n got %q\nwant %q", got, want)
+	}
+
+	// Refused: the resume that carried it interrupts the program at
+	// once and returns the insertion's error; the table drops it.
+	mu.Lock()
+	refuse = true
+	mu.Unlock()
+	c.InsertBreakpointLater(sw, 0x402000, 0)
+	st, err := c.Continue(ctx)
+	var re *rsp.Error
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "insert software breakpoint at 0x402000 (sent with the resume)") || st.Signal != rsp.SIGINT {
+		t.Fatalf("continue with a refused later insert: stop %+v, error %v", st, err)
+	}
+	if len(table()) != 0 {
+		t.Errorf("table after the refusal: %#x", table())
+	}
+	mu.Lock()
+	refuse = false
+	mu.Unlock()
+
+	// A removal not yet sent goes before the detach.
+	if err := c.InsertBreakpoint(ctx, sw, 0x403000, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RemoveBreakpointLater(sw, 0x403000, 0); err != nil {
+		t.Fatal(err)
+	}
+	n = len(s.requests())
+	c.Detach(ctx) //nolint:errcheck // the stub's answer to D does not matter here
+	if got := since(n); len(got) < 2 || got[0] != "z0,403000,1" || !strings.HasPrefix(got[1], "D") {
+		t.Errorf("detach after a later removal: sent %q", got)
+	}
+}
+
 func TestLoggerAndBinaryUpload(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

@@ -81,12 +81,12 @@ func (c *Client) Breakpoints() []Breakpoint {
 // watchpoints kind is the watched length in bytes. Inserting an entry that
 // is already in the table is a no-op.
 func (c *Client) InsertBreakpoint(ctx context.Context, typ BreakpointType, addr uint64, kind int) error {
-	if (typ == SoftwareBreakpoint || typ == HardwareBreakpoint) && kind == 0 {
-		kind = c.g.bpKind
-	}
-	b := Breakpoint{Type: typ, Addr: addr, Kind: kind}
+	b := c.breakpoint(typ, addr, kind)
 	if c.bps[b] {
 		return nil
+	}
+	if c.undoom(b) {
+		return nil // still in the server
 	}
 	if err := c.cmd(ctx, b.packet('Z')); err != nil {
 		c.rollbackInsert(ctx, b)
@@ -97,18 +97,65 @@ func (c *Client) InsertBreakpoint(ctx context.Context, typ BreakpointType, addr 
 	return nil
 }
 
-// RemoveBreakpoint sends z for an entry of the client's table. Removing an
-// entry that is not in the table is refused locally (rr dies on it).
-func (c *Client) RemoveBreakpoint(ctx context.Context, typ BreakpointType, addr uint64, kind int) error {
+// InsertBreakpointLater adds a breakpoint to the client's table at no
+// cost of its own: its Z goes to the server in the same write as the next
+// resume, as a step over's re-insertion does (stepover.go). Where the
+// server refuses it, that resume interrupts the target at once and returns
+// the error with the stop. It suits a breakpoint that matters only to the
+// run that follows (the return address of a finish); InsertBreakpoint
+// checks with the server at once. kind is as for InsertBreakpoint.
+func (c *Client) InsertBreakpointLater(typ BreakpointType, addr uint64, kind int) {
+	b := c.breakpoint(typ, addr, kind)
+	if c.bps[b] {
+		return
+	}
+	if !c.undoom(b) {
+		c.owed = append(c.owed, b)
+		c.fresh = append(c.fresh, b)
+	}
+	c.addBP(b)
+	delete(c.moribund, addr) // alive again
+}
+
+// RemoveBreakpointLater takes an entry out of the client's table at no cost
+// of its own: its z goes to the server in the same write as the next
+// resume (or before a detach). Until then the server still has it, which
+// nothing but a run can tell: the server shows memory without its
+// breakpoints. Removing an entry that is not in the table is refused.
+func (c *Client) RemoveBreakpointLater(typ BreakpointType, addr uint64, kind int) error {
+	b := c.breakpoint(typ, addr, kind)
+	if !c.bps[b] {
+		return refused(b.packet('z'), "no such breakpoint was inserted")
+	}
+	if !c.dropOwed(b) {
+		c.doomed = append(c.doomed, b)
+	}
+	c.dropFresh(b)
+	c.delBP(b)
+	c.retire(b)
+	return nil
+}
+
+// breakpoint is the table entry for a request; kind 0 of a software or
+// hardware breakpoint is the architecture's length.
+func (c *Client) breakpoint(typ BreakpointType, addr uint64, kind int) Breakpoint {
 	if (typ == SoftwareBreakpoint || typ == HardwareBreakpoint) && kind == 0 {
 		kind = c.g.bpKind
 	}
-	b := Breakpoint{Type: typ, Addr: addr, Kind: kind}
+	return Breakpoint{Type: typ, Addr: addr, Kind: kind}
+}
+
+// RemoveBreakpoint sends z for an entry of the client's table. Removing an
+// entry that is not in the table is refused locally (rr dies on it).
+func (c *Client) RemoveBreakpoint(ctx context.Context, typ BreakpointType, addr uint64, kind int) error {
+	b := c.breakpoint(typ, addr, kind)
 	if !c.bps[b] {
 		return refused(b.packet('z'), "no such breakpoint was inserted")
 	}
 	if c.dropOwed(b) {
-		// A step over took it out of the server already.
+		// A step over took it out of the server already (or it was
+		// never sent: InsertBreakpointLater).
+		c.dropFresh(b)
 		c.delBP(b)
 		c.retire(b)
 		return nil
@@ -130,7 +177,7 @@ func (c *Client) RemoveBreakpoint(ctx context.Context, typ BreakpointType, addr 
 // reinsertBreakpoints re-sends Z for the whole table, after the server
 // dropped them (rr's vRun, QEMU's "?").
 func (c *Client) reinsertBreakpoints(ctx context.Context) error {
-	c.owed = nil // all go back now
+	c.owed, c.doomed, c.fresh = nil, nil, nil // all go back now; the server had none
 	var errs []error
 	for _, b := range c.bpOrder {
 		if err := c.cmd(ctx, b.packet('Z')); err != nil {
@@ -706,6 +753,10 @@ func (c *Client) Detach(ctx context.Context) error {
 	if c.multiprocess && c.pid > 0 {
 		pkt = "D;" + hexID(c.pid)
 	}
+	for _, b := range c.doomed { // the program runs on without them
+		c.cmd(ctx, b.packet('z')) //nolint:errcheck // detaching anyway
+	}
+	c.doomed = nil
 	err := c.cmd(ctx, pkt)
 	c.Close()
 	if err != nil {

@@ -124,6 +124,11 @@ func (c *Client) goOn(ctx context.Context, st Stop, err error) (Stop, error) {
 // without a resume), out of the server. The server handles the requests
 // in the order they came, so the step runs without it and the resume
 // after with it, as in GDB's remove/step/insert dance.
+//
+// InsertBreakpointLater and RemoveBreakpointLater use the same write: a
+// breakpoint inserted later is owed from the start, and one removed
+// later is doomed, out of the table and still in the server until the
+// next resume's z.
 
 // bpRequest is a Z or z request sent ahead of a resume, and what its
 // reply does to the table.
@@ -136,11 +141,22 @@ type bpRequest struct {
 }
 
 // breakpointPrefix returns the requests to send before a resume that
-// steps over zs (nil for other resumes): the re-insertion of the owed
-// breakpoints, except those zs keeps out, and the removal of zs from the
-// server, except those already out. zs are owed from then on.
+// steps over zs (nil for other resumes): the removal of the doomed
+// breakpoints, the insertion of the owed ones, except those zs keeps out,
+// and the removal of zs from the server, except those already out. zs
+// are owed from then on.
 func (c *Client) breakpointPrefix(zs []Breakpoint) []bpRequest {
 	var out []bpRequest
+	for _, b := range c.doomed {
+		out = append(out, bpRequest{pkt: b.packet('z'), done: func(err error) error {
+			var re *Error
+			if err == nil || errors.As(err, &re) {
+				return nil // out (an error reply: it already was)
+			}
+			return fmt.Errorf("remove %v at %#x: %w", b.Type, b.Addr, err)
+		}})
+	}
+	c.doomed = nil
 	for _, b := range c.owed {
 		if slices.Contains(zs, b) {
 			continue // stays out for this step
@@ -148,8 +164,12 @@ func (c *Client) breakpointPrefix(zs []Breakpoint) []bpRequest {
 		out = append(out, bpRequest{pkt: b.packet('Z'), insert: true, done: func(err error) error {
 			if err != nil {
 				c.delBP(b)
+				if c.dropFresh(b) {
+					return fmt.Errorf("insert %v at %#x (sent with the resume): %w", b.Type, b.Addr, err)
+				}
 				return fmt.Errorf("re-insert %v at %#x after stepping over it: %w", b.Type, b.Addr, err)
 			}
+			c.dropFresh(b)
 			return nil
 		}})
 	}
@@ -169,6 +189,30 @@ func (c *Client) breakpointPrefix(zs []Breakpoint) []bpRequest {
 	}
 	c.owed = slices.Clone(zs)
 	return out
+}
+
+// dropFresh forgets b as inserted with InsertBreakpointLater and not yet
+// sent; it reports whether it was.
+func (c *Client) dropFresh(b Breakpoint) bool {
+	i := slices.Index(c.fresh, b)
+	if i < 0 {
+		return false
+	}
+	c.fresh = slices.Delete(c.fresh, i, i+1)
+	return true
+}
+
+// undoom puts b, removed with RemoveBreakpointLater but still in the
+// server, back in the table; it reports whether b was such a breakpoint.
+func (c *Client) undoom(b Breakpoint) bool {
+	i := slices.Index(c.doomed, b)
+	if i < 0 {
+		return false
+	}
+	c.doomed = slices.Delete(c.doomed, i, i+1)
+	c.addBP(b)
+	delete(c.moribund, b.Addr)
+	return true
 }
 
 // dropOwed forgets b as owed (the client removes it from the table, or

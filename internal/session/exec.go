@@ -389,7 +389,10 @@ func (s *Session) insnMode(ctx context.Context, pc uint64, mode int) (x86asm.Ins
 	if in, ok := s.insns[pc]; ok {
 		return in, nil
 	}
-	b := make([]byte, 16)
+	// One read for the instructions that follow too: a line's row is
+	// decoded from its start to its end (rangeEnd), which would otherwise
+	// cost a round trip per instruction the first time.
+	b := make([]byte, insnRead)
 	n, err := s.c.ReadMemory(ctx, pc, b)
 	if n == 0 {
 		return x86asm.Inst{}, err
@@ -402,7 +405,35 @@ func (s *Session) insnMode(ctx context.Context, pc uint64, mode int) (x86asm.Ins
 		s.insns = map[uint64]x86asm.Inst{}
 	}
 	s.insns[pc] = in
-	return in, nil
+	// The bytes after an instruction are the next one's, up to a jump
+	// or return (what follows it may be data or padding). A decode that
+	// would need bytes past the read fails and ends the walk.
+	for a, rest := pc, b[:n]; !endsFlow(in); {
+		a, rest = a+uint64(in.Len), rest[in.Len:]
+		next, err := x86asm.Decode(rest, mode)
+		if err != nil {
+			break
+		}
+		if _, ok := s.insns[a]; !ok {
+			s.insns[a] = next
+		}
+		in = next
+	}
+	return s.insns[pc], nil
+}
+
+// insnRead is how many bytes of code insn reads at once.
+const insnRead = 64
+
+// endsFlow reports whether nothing after in is reached by falling
+// through it.
+func endsFlow(in x86asm.Inst) bool {
+	switch in.Op {
+	case x86asm.JMP, x86asm.LJMP, x86asm.RET, x86asm.LRET, x86asm.IRET, x86asm.IRETD, x86asm.IRETQ,
+		x86asm.SYSRET, x86asm.SYSEXIT, x86asm.UD2, x86asm.HLT:
+		return true
+	}
+	return false
 }
 
 func isCall(in x86asm.Inst) bool { return in.Op == x86asm.CALL || in.Op == x86asm.LCALL }
@@ -410,7 +441,7 @@ func isRet(in x86asm.Inst) bool  { return in.Op == x86asm.RET || in.Op == x86asm
 
 // tempBP inserts an internal breakpoint at a and returns its remover. A
 // user breakpoint already there is left alone.
-func (s *Session) tempBP(ctx context.Context, a uint64) (func(), error) {
+func (s *Session) tempBP(ctx context.Context, a uint64) func() {
 	if s.temps == nil {
 		s.temps = map[uint64]int{}
 	}
@@ -427,32 +458,25 @@ func (s *Session) tempBP(ctx context.Context, a uint64) (func(), error) {
 	}
 	for _, e := range s.c.Breakpoints() {
 		if e.Type == rsp.SoftwareBreakpoint && e.Addr == a {
-			return untemp, nil
+			return untemp
 		}
 	}
-	if err := s.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, a, 0); err != nil {
-		untemp()
-		return nil, err
-	}
+	// Both go to the server with the resumes around them, in the same
+	// writes: a temporary breakpoint costs no round trip of its own.
+	s.c.InsertBreakpointLater(rsp.SoftwareBreakpoint, a, 0)
 	return func() {
 		untemp()
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
 		if s.exited == nil {
-			s.c.RemoveBreakpoint(rctx, rsp.SoftwareBreakpoint, a, 0) //nolint:errcheck
+			s.c.RemoveBreakpointLater(rsp.SoftwareBreakpoint, a, 0) //nolint:errcheck // not in the table: a failed insertion took it out
 		}
-	}, nil
+	}
 }
 
 // runTo continues (forward or backward) until the thread reaches addr with
 // a stack pointer satisfying ok. Any other stop (user breakpoint, signal,
 // exit) is returned with done=false.
 func (s *Session) runTo(ctx context.Context, addr uint64, rev bool, ok func(sp uint64) bool) (rsp.Stop, bool, error) {
-	remove, err := s.tempBP(ctx, addr)
-	if err != nil {
-		return rsp.Stop{}, false, err
-	}
-	defer remove()
+	defer s.tempBP(ctx, addr)()
 	for {
 		st, err := s.cont(ctx, rev)
 		if err != nil {
