@@ -3,7 +3,9 @@ package rsp_test
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -854,6 +856,55 @@ func TestBreakpointLater(t *testing.T) {
 	c.Detach(ctx) //nolint:errcheck // the stub's answer to D does not matter here
 	if got := since(n); len(got) < 2 || got[0] != "z0,403000,1" || !strings.HasPrefix(got[1], "D") {
 		t.Errorf("detach after a later removal: sent %q", got)
+	}
+}
+
+// TestTraceBuffer: the whole buffer comes back whatever used says, as
+// gdbserver serves it (replies cut at its packet size, "l" at the end, an
+// error past it); with used right, the requests for it go out together
+// and one more finds the end mark.
+func TestTraceBuffer(t *testing.T) {
+	buf := make([]byte, 100_000)
+	for i := range buf {
+		buf[i] = byte(i * 7)
+	}
+	for _, most := range []int{1 << 20, 3000} { // the server's cap on a reply
+		var mu sync.Mutex
+		var reqs []string
+		c, _ := dialStub(t, "gdbserver", rsp.Options{}, func(req string) []string {
+			var off, n int
+			if _, err := fmt.Sscanf(req, "qTBuffer:%x,%x", &off, &n); err != nil {
+				return nil
+			}
+			mu.Lock()
+			reqs = append(reqs, req)
+			mu.Unlock()
+			switch {
+			case off == len(buf):
+				return []string{"l"}
+			case off > len(buf):
+				return []string{"E01"}
+			}
+			n = min(n, len(buf)-off, most)
+			return []string{hex.EncodeToString(buf[off : off+n])}
+		})
+		ctx := stubCtx(t)
+		for _, used := range []int64{-1, int64(len(buf)), 6000, int64(len(buf)) + 5000} {
+			mu.Lock()
+			reqs = nil
+			mu.Unlock()
+			got, err := c.TraceBuffer(ctx, used)
+			if err != nil || !bytes.Equal(got, buf) {
+				t.Errorf("cap %d, used %d: %d bytes, %v; want the %d bytes", most, used, len(got), err, len(buf))
+			}
+			mu.Lock()
+			var chunk int
+			fmt.Sscanf(reqs[0], "qTBuffer:0,%x", &chunk) //nolint:errcheck // checked by the count
+			if want := (len(buf)+chunk-1)/chunk + 1; most > chunk && used == int64(len(buf)) && len(reqs) != want {
+				t.Errorf("used right: %d requests, want %d", len(reqs), want)
+			}
+			mu.Unlock()
+		}
 	}
 }
 

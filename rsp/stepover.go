@@ -193,23 +193,14 @@ func (c *Client) breakpointPrefix(zs []Breakpoint) []bpRequest {
 
 // dropFresh forgets b as inserted with InsertBreakpointLater and not yet
 // sent; it reports whether it was.
-func (c *Client) dropFresh(b Breakpoint) bool {
-	i := slices.Index(c.fresh, b)
-	if i < 0 {
-		return false
-	}
-	c.fresh = slices.Delete(c.fresh, i, i+1)
-	return true
-}
+func (c *Client) dropFresh(b Breakpoint) bool { return drop(&c.fresh, b) }
 
 // undoom puts b, removed with RemoveBreakpointLater but still in the
 // server, back in the table; it reports whether b was such a breakpoint.
 func (c *Client) undoom(b Breakpoint) bool {
-	i := slices.Index(c.doomed, b)
-	if i < 0 {
+	if !drop(&c.doomed, b) {
 		return false
 	}
-	c.doomed = slices.Delete(c.doomed, i, i+1)
 	c.addBP(b)
 	delete(c.moribund, b.Addr)
 	return true
@@ -217,11 +208,13 @@ func (c *Client) undoom(b Breakpoint) bool {
 
 // dropOwed forgets b as owed (the client removes it from the table, or
 // the server got it back another way); it reports whether b was owed.
-func (c *Client) dropOwed(b Breakpoint) bool {
-	i := slices.Index(c.owed, b)
-	if i < 0 {
-		return false
+func (c *Client) dropOwed(b Breakpoint) bool { return drop(&c.owed, b) }
+
+// drop deletes b from *list and reports whether it was there.
+func drop(list *[]Breakpoint, b Breakpoint) bool {
+	i := slices.Index(*list, b)
+	if i >= 0 {
+		*list = slices.Delete(*list, i, i+1)
 	}
-	c.owed = slices.Delete(c.owed, i, i+1)
-	return true
+	return i >= 0
 }

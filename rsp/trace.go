@@ -293,25 +293,60 @@ func (c *Client) TraceStatus(ctx context.Context) (TraceStatus, error) {
 	return st, nil
 }
 
-// TraceBuffer reads the whole trace buffer (qTBuffer:offset,length
-// until "l"): the raw trace frames, for ParseTraceFrames.
-func (c *Client) TraceBuffer(ctx context.Context) ([]byte, error) {
+// TraceBuffer reads the whole trace buffer (qTBuffer), to the end the
+// server marks "l". used is how many bytes it holds as qTStatus says
+// (TraceStatus.Used), or -1 where that is not known: with it the requests
+// for those bytes go out together, in one write where the connection is
+// in no-ack mode (one round trip instead of one per packet's worth). The
+// end is always the server's: the read goes on where used was too small.
+func (c *Client) TraceBuffer(ctx context.Context, used int64) ([]byte, error) {
 	var out []byte
 	chunk := max(c.packetSize/2-16, 256)
+	read := func(pkt, r string, want int) (end bool, err error) {
+		if r == "l" {
+			return true, nil
+		}
+		b, err := hex.DecodeString(r)
+		if err != nil || len(b) == 0 || len(b) > want {
+			return true, &ProtocolError{Packet: short(pkt), Data: strconv.Quote(short(r)), Msg: "bad trace buffer data"}
+		}
+		out = append(out, b...)
+		return false, nil
+	}
+	if used > 0 {
+		var pkts []string
+		for off := int64(0); off < used; off += int64(chunk) {
+			pkts = append(pkts, fmt.Sprintf("qTBuffer:%x,%x", off, min(int64(chunk), used-off)))
+		}
+		rs, err := c.exchangeAll(ctx, pkts...)
+		if err != nil {
+			return out, err
+		}
+		for i, p := range rs {
+			if err := replyError(pkts[i], p); err != nil {
+				if i == 0 {
+					return out, err
+				}
+				break // past the end used said: the server says where it is
+			}
+			want := int(min(int64(chunk), used-int64(i*chunk)))
+			if end, err := read(pkts[i], string(p), want); end || err != nil {
+				return out, err
+			}
+			if len(out) != i*chunk+want {
+				break // a short reply: the rest one by one, from where it ended
+			}
+		}
+	}
 	for {
 		pkt := fmt.Sprintf("qTBuffer:%x,%x", len(out), chunk)
 		r, err := c.query(ctx, pkt)
 		if err != nil {
 			return out, err
 		}
-		if r == "l" {
-			return out, nil
+		if end, err := read(pkt, r, chunk); end || err != nil {
+			return out, err
 		}
-		b, err := hex.DecodeString(r)
-		if err != nil || len(b) == 0 {
-			return out, &ProtocolError{Packet: short(pkt), Data: strconv.Quote(short(r)), Msg: "bad trace buffer data"}
-		}
-		out = append(out, b...)
 	}
 }
 
@@ -332,6 +367,15 @@ type TraceStatus struct {
 	Free      int64 // tfree: free bytes in the buffer
 	Size      int64 // tsize: buffer size
 	Circular  bool
+}
+
+// Used is how many bytes of the buffer hold frames (Size - Free), or -1
+// where the server did not say.
+func (st TraceStatus) Used() int64 {
+	if st.Size < 0 || st.Free < 0 || st.Free > st.Size {
+		return -1
+	}
+	return st.Size - st.Free
 }
 
 // ParseTraceStatus decodes a qTStatus reply: "T0" or "T1" followed by

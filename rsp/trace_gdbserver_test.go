@@ -48,7 +48,7 @@ func TestGDBServerTracepoint(t *testing.T) {
 	if ts.Running || ts.StopReason != "tpasscount" || ts.StopTracepoint != 1 || ts.Frames != 5 {
 		t.Errorf("status = %+v, want stopped by the pass count of #1 with 5 frames", ts)
 	}
-	buf, err := c.TraceBuffer(ctx)
+	buf, err := c.TraceBuffer(ctx, ts.Used())
 	if err != nil {
 		t.Fatal(err)
 	}

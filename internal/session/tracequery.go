@@ -62,6 +62,7 @@ const (
 	// Trace state variables: gdbserver's own #1 is $trace_timestamp
 	// (a getter that QTinit keeps and QTDV does not replace), so ours
 	// start higher.
+	tracePadVar    = 0x100    // defined first, lost to the agent (traceSetup)
 	traceCountVar  = 0x101    // frames collected in this run
 	traceStopVar   = 0x102    // frames after which the breakpoint stops
 	traceRegVar0   = 0x110    // the variable of the first recorded register
@@ -520,27 +521,54 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 			return nil, why
 		}
 	}
-	blocks := func(n uint64) int { return int(n) + 11*int((n+65534)/65535) }
-	p.size = 6 + 13*len(p.regs) + blocks(p.winLen)
-	for _, m := range p.statics {
-		p.size += blocks(m.Len)
-	}
-	for _, c := range p.chases {
-		p.size += blocks(c.len) // at most: a NULL on the way records nothing
-	}
 	// Check the plan on row 1: what the tracepoint would collect must
-	// give the live values.
-	tf, err := s.liveTraceFrame(ctx, p, f)
-	if err != nil {
-		return nil, fmt.Sprintf("reading the frame: %v", err)
-	}
-	check := s.traceRow(ctx, o, p, tf, row.N)
-	for _, e := range o.Collect {
-		if check.Values[e] != row.Values[e] {
-			return nil, fmt.Sprintf("%s needs more than a tracepoint collects (%s, not %s)", e, check.Values[e], row.Values[e])
+	// give the live values. First with only the registers that locate
+	// the frame (the CFA's and the stack pointer: enough where the
+	// values live in memory, as at -O0), which makes each frame a third
+	// of the size; then with every general register.
+	all := *p
+	few := *p
+	few.regs, few.dregs = nil, nil
+	spDwarf, _ := s.regNum(s.spName())
+	for i, n := range p.dregs {
+		if n == p.cfaReg || n == spDwarf {
+			few.regs, few.dregs = append(few.regs, p.regs[i]), append(few.dregs, n)
 		}
 	}
-	return p, ""
+	var why string
+	for _, q := range []*tracePlan{&few, &all} {
+		q.size = traceFrameSize(q)
+		tf, err := s.liveTraceFrame(ctx, q, f)
+		if err != nil {
+			return nil, fmt.Sprintf("reading the frame: %v", err)
+		}
+		check := s.traceRow(ctx, o, q, tf, row.N)
+		why = ""
+		for _, e := range o.Collect {
+			if check.Values[e] != row.Values[e] {
+				why = fmt.Sprintf("%s needs more than a tracepoint collects (%s, not %s)", e, check.Values[e], row.Values[e])
+				break
+			}
+		}
+		if why == "" {
+			return q, ""
+		}
+	}
+	return nil, why
+}
+
+// traceFrameSize is the most bytes one frame of plan p takes in the
+// trace buffer.
+func traceFrameSize(p *tracePlan) int {
+	blocks := func(n uint64) int { return int(n) + 11*int((n+65534)/65535) }
+	size := 6 + 13*len(p.regs) + blocks(p.winLen)
+	for _, m := range p.statics {
+		size += blocks(m.Len)
+	}
+	for _, c := range p.chases {
+		size += blocks(c.len) // at most: a NULL on the way records nothing
+	}
+	return size
 }
 
 // liveTraceFrame is the trace frame plan p would collect at live frame
@@ -658,6 +686,15 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fa
 	if err := s.c.SetTraceBufferSize(ctx, int64(chunk*p.size+4096)); err != nil {
 		return err
 	}
+	// gdbserver copies the variables to the in-process agent of a fast
+	// tracepoint and drops the one defined first: its fix-up after the
+	// copy loop clears the next pointer of the last-but-one entry
+	// (tracepoint.cc, download_trace_state_variables, gdb 13.1 lines
+	// 6275-6281), so the agent's setv and tracev find no such variable
+	// and the frame records 0. That one is a pad nobody reads.
+	if err := s.c.DefineTraceVariable(ctx, tracePadVar, 0, "rrmcp_pad"); err != nil {
+		return err
+	}
 	vars := make([]int, len(p.regs))
 	for i := range vars {
 		vars[i] = traceRegVar0 + i
@@ -714,7 +751,7 @@ func (s *Session) traceCollect(ctx context.Context, before []symbols.Mapping) (r
 	if err != nil {
 		return st, nil, err
 	}
-	buf, err := s.c.TraceBuffer(ctx)
+	buf, err := s.c.TraceBuffer(ctx, st.Used())
 	if err != nil {
 		return st, nil, err
 	}
