@@ -46,6 +46,18 @@ type EvalScope interface {
 // errors for the rest ("Division by zero", "Cannot access memory at
 // address 0x0").
 func EvalExpr(ctx context.Context, s EvalScope, src string) (dwarf.Object, error) {
+	e, err := Parse(ctx, s, src)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	return Eval(ctx, s, e)
+}
+
+// Parse parses src as EvalExpr does in scope s, where a name is a type
+// unless s has a variable of that name. The tree may be evaluated again
+// (Eval) in any scope where the names mean the same: the same pc of
+// another stop.
+func Parse(ctx context.Context, s EvalScope, src string) (cexpr.Expr, error) {
 	isType := func(name string) bool {
 		if s == nil {
 			return false
@@ -66,11 +78,7 @@ func EvalExpr(ctx context.Context, s EvalScope, src string) (dwarf.Object, error
 		}
 		return true
 	}
-	e, err := cexpr.Parse(src, isType)
-	if err != nil {
-		return dwarf.Object{}, err
-	}
-	return Eval(ctx, s, e)
+	return cexpr.Parse(src, isType)
 }
 
 // EvalCondition evaluates a breakpoint condition: true when the value is

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/dwarf/format"
 	"github.com/rrmcp/rrmcp/internal/agentexpr"
@@ -85,9 +86,10 @@ type tracePlan struct {
 	chases  []traceChase // memory found through pointers (X actions)
 	cfaReg  int          // CFA rule at addr (DWARF register + offset)
 	cfaOff  int64
-	cond    []byte    // the query's condition, compiled; nil for none
-	loc     *Location // of addr, for the rows' frames (once)
-	size    int       // bytes of one trace frame
+	cond    []byte                // the query's condition, compiled; nil for none
+	loc     *Location             // of addr, for the rows' frames (once)
+	exprs   map[string]cexpr.Expr // the collected expressions, parsed (once)
+	size    int                   // bytes of one trace frame
 }
 
 // traceSpan is a range of addresses [lo, hi).
@@ -473,7 +475,7 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 		return n, err
 	}
 	for _, e := range o.Collect {
-		if v := s.snapValue(ctx, s.frameScopeMem(ctx, f, logged), e, nil); v != row.Values[e] {
+		if v := s.snapValue(ctx, s.frameScopeMem(ctx, f, logged), e, nil, nil); v != row.Values[e] {
 			return nil, fmt.Sprintf("%s evaluates differently outside a stop (%s, not %s)", e, v, row.Values[e])
 		}
 	}
@@ -637,8 +639,18 @@ func (s *Session) traceRow(ctx context.Context, o QueryOptions, p *tracePlan, tf
 	f.CFA = cfa + uint64(p.cfaOff)
 	sn := &traceSnap{s: s, f: tf}
 	fs := s.frameScopeMem(ctx, &f, sn.read)
+	if p.exprs == nil {
+		// Parsed once: every row is at the same pc, where names mean
+		// the same (a failed parse is made again each row, for its error).
+		p.exprs = map[string]cexpr.Expr{}
+		for _, e := range o.Collect {
+			if x, err := eval.Parse(ctx, fs, e); err == nil {
+				p.exprs[e] = x
+			}
+		}
+	}
 	for _, e := range o.Collect {
-		row.Values[e] = s.snapValue(ctx, fs, e, sn)
+		row.Values[e] = s.snapValue(ctx, fs, e, p.exprs[e], sn)
 	}
 	return row
 }
@@ -646,11 +658,17 @@ func (s *Session) traceRow(ctx context.Context, o QueryOptions, p *tracePlan, tf
 // snapValue is the value of expr in scope fs as a query row shows it
 // (Evaluate's native path, errors as "<error: …>"); with sn, a value
 // that needed memory the trace frame lacks is "<not collected: …>".
-func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr string, sn *traceSnap) string {
+func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr string, parsed cexpr.Expr, sn *traceSnap) string {
 	if sn != nil {
 		sn.miss = nil
 	}
-	o, err := eval.EvalExpr(ctx, fs, expr)
+	var o dwarf.Object
+	var err error
+	if parsed != nil {
+		o, err = eval.Eval(ctx, fs, parsed)
+	} else {
+		o, err = eval.EvalExpr(ctx, fs, expr)
+	}
 	var v string
 	if err == nil {
 		v = format.Text(fs.Values(), o)
