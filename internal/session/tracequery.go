@@ -335,6 +335,9 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 				return err
 			})
 		})
+		if err == nil && rerr == nil && frames == chunk {
+			frames = s.settleRunEnd(ctx, o, st, bp, res, frames)
+		}
 		res.report(o, len(res.Rows)-frames)
 		if err != nil {
 			return queryStart{}, true, err
@@ -389,6 +392,29 @@ func (s *Session) collectRows(ctx context.Context, o QueryOptions, p *tracePlan,
 		res.Rows = append(res.Rows, s.traceRow(ctx, o, p, &frames[i], o.Cursor+len(res.Rows)))
 	}
 	return status, len(frames), nil
+}
+
+// settleRunEnd makes a run's rows agree with where it stopped, after a
+// run that collected all its chunk (n rows, appended to res last). The
+// hit that collected the last row fulfilled the stop condition, and
+// gdbserver stopped the program to report it; but in all-stop it then
+// reports any thread's pending event, picked at random (linux-low.cc,
+// select_event_lwp, called from linux_wait_1: "Giving equal priority to
+// all LWPs that have had events", gdb 13.1), and keeps the fulfilling
+// hit pending, to be processed (collected) again at the next resume.
+// That happens when several threads hit the tracepoint at once. So the
+// last row goes, whichever thread stopped: where the stop is that hit,
+// the stop's own row takes its place; where it is another thread's hit
+// at the breakpoint, that hit was never collected and is the last row
+// (the pending one comes again); any other stop ends the run a row
+// short. It returns the run's rows now.
+func (s *Session) settleRunEnd(ctx context.Context, o QueryOptions, st *Stop, bp Breakpoint, res *QueryResult, n int) int {
+	res.Rows = res.Rows[:len(res.Rows)-1]
+	if st == nil || st.Breakpoint != bp.Number || st.Reason != "breakpoint" {
+		return n - 1
+	}
+	res.Rows = append(res.Rows, s.hitRow(ctx, o, st, o.Cursor+len(res.Rows)))
+	return n
 }
 
 // traceEligible says whether the tracepoint path can serve the query,

@@ -563,6 +563,50 @@ func TestTraceQueryThreads(t *testing.T) {
 	}
 }
 
+// TestTraceQueryThreadsPages: eight threads call tick() together, and
+// a query pages through all 400 calls 7 rows at a time. At a page's end
+// several threads are often at the tracepoint at once, and gdbserver may
+// report another thread's hit than the one that ended the run
+// (settleRunEnd): every call is still one row, no call is lost or seen
+// twice, and the rows are numbered without a gap.
+func TestTraceQueryThreadsPages(t *testing.T) {
+	s := liveSession(t, "threads_bp", "")
+	seen := map[string]int{} // "id/round": rows
+	rows, cursor := 0, 1
+	for page := 0; ; page++ {
+		if page > 400 {
+			t.Fatalf("no end after %d pages", page)
+		}
+		res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"id", "round"}, Limit: 7, Cursor: cursor})
+		if page == 0 && res.Mechanism != "tracepoint" {
+			t.Fatalf("%s (%s)", res.Mechanism, res.MechanismNote)
+		}
+		for _, r := range res.Rows {
+			if rows++; r.N != rows {
+				t.Fatalf("page %d: row numbered %d, want %d", page, r.N, rows)
+			}
+			seen[r.Values["id"]+"/"+r.Values["round"]]++
+		}
+		if !res.More {
+			if res.Ended != "exited" {
+				t.Fatalf("ended %q after %d rows", res.Ended, rows)
+			}
+			break
+		}
+		cursor = res.NextCursor
+	}
+	for id := range 8 {
+		for round := range 50 {
+			if n := seen[fmt.Sprintf("%d/%d", id, round)]; n != 1 {
+				t.Errorf("call of thread %d, round %d: %d rows, want 1", id, round, n)
+			}
+		}
+	}
+	if rows != 400 {
+		t.Errorf("%d rows, want 400", rows)
+	}
+}
+
 func TestDropUnreadable(t *testing.T) {
 	maps := []symbols.Mapping{
 		{Start: 0x1000, End: 0x2000, Perms: "r--p"},

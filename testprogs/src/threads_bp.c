@@ -2,7 +2,8 @@
  * threads_bp: eight threads run through one function at the same moment.
  *
  * - NTHREADS threads meet at a barrier, then each calls tick() ROUNDS
- *   times, so a breakpoint on tick() is hit by several threads at once
+ *   times (round 0 to ROUNDS-1: each call has its own (id, round)), so
+ *   a breakpoint on tick() is hit by several threads at once
  *   (tests of stops nobody asked for when a breakpoint is removed while
  *   other threads' hits are still pending).
  * Root cause: none (exits 0)
@@ -20,10 +21,10 @@ static pthread_barrier_t start;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int ticks;
 
-static void tick(int id)
+static void tick(int id, int round)
 {
 	pthread_mutex_lock(&lock);
-	ticks += id >= 0;
+	ticks += id >= 0 && round >= 0;
 	pthread_mutex_unlock(&lock);
 }
 
@@ -32,7 +33,7 @@ static void *worker(void *arg)
 	int id = (int)(long)arg;
 	pthread_barrier_wait(&start);
 	for (int i = 0; i < ROUNDS; i++)
-		tick(id);
+		tick(id, i);
 	return NULL;
 }
 
