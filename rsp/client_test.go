@@ -908,6 +908,52 @@ func TestTraceBuffer(t *testing.T) {
 	}
 }
 
+// TestDefineTraceRun: the whole definition goes out in order, QTinit
+// first; a refusal of any part is the error.
+func TestDefineTraceRun(t *testing.T) {
+	refuse := ""
+	var mu sync.Mutex
+	c, s := dialStub(t, "gdbserver", rsp.Options{}, func(req string) []string {
+		mu.Lock()
+		defer mu.Unlock()
+		if strings.HasPrefix(req, "QT") {
+			if refuse != "" && strings.HasPrefix(req, refuse) {
+				return []string{"E01"}
+			}
+			return []string{"OK"}
+		}
+		return nil
+	})
+	ctx := stubCtx(t)
+	run := rsp.TraceRun{
+		BufferSize:  0x1000,
+		Variables:   []rsp.TraceVariable{{Number: 0x100, Name: "a"}, {Number: 0x101, Initial: 6, Name: "b"}},
+		Tracepoints: []rsp.Tracepoint{{Number: 1, Addr: 0x401000, Enabled: true, Pass: 6, Exprs: [][]byte{{0x27}}}},
+	}
+	n := len(s.requests())
+	if err := c.DefineTraceRun(ctx, run); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"QTinit", "QTBuffer:size:1000", "QTDV:100:0:0:61", "QTDV:101:6:0:62", "QTDP:1:401000:E:0:6-", "QTDP:-1:401000:X1,27"}
+	if got := s.requests()[n:]; !slices.Equal(got, want) {
+		t.Errorf("sent %q\nwant %q", got, want)
+	}
+	mu.Lock()
+	refuse = "QTDV:101"
+	mu.Unlock()
+	var re *rsp.Error
+	if err := c.DefineTraceRun(ctx, run); !errors.As(err, &re) || !strings.Contains(err.Error(), "QTDV:101") {
+		t.Errorf("a refused variable: %v", err)
+	}
+	n = len(s.requests())
+	if err := c.DefineTraceRun(ctx, rsp.TraceRun{BufferSize: -1}); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.requests()[n:]; !slices.Equal(got, []string{"QTinit", "QTBuffer:size:-1"}) {
+		t.Errorf("reset: sent %q", got)
+	}
+}
+
 func TestLoggerAndBinaryUpload(t *testing.T) {
 	var logs bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))

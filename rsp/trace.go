@@ -100,38 +100,60 @@ func (c *Client) SupportsTracepoints() bool {
 	return c.Supports("Tracepoints") || c.Supports("ConditionalTracepoints")
 }
 
-// TraceInit clears every tracepoint, trace state variable and the trace
-// buffer (QTinit); it stops a run in progress.
-func (c *Client) TraceInit(ctx context.Context) error { return c.cmd(ctx, "QTinit") }
+// TraceRun is what a trace run is to collect, for DefineTraceRun.
+type TraceRun struct {
+	// BufferSize is the size of the server's trace buffer in bytes
+	// (QTBuffer:size): 0 leaves it as it is, < 0 restores the server's
+	// default.
+	BufferSize  int64
+	Variables   []TraceVariable
+	Tracepoints []Tracepoint
+}
 
-// DefineTracepoint defines tp (QTDP, one packet per action). Define
-// tracepoints after TraceInit and before TraceStart.
-func (c *Client) DefineTracepoint(ctx context.Context, tp Tracepoint) error {
-	if tp.Number <= 0 {
-		return fmt.Errorf("rsp: tracepoint number %d: must be positive", tp.Number)
+// TraceVariable is a trace state variable (QTDV), for the getv, setv and
+// tracev ops of agent bytecode.
+type TraceVariable struct {
+	Number  int
+	Initial int64
+	Name    string
+}
+
+// DefineTraceRun clears every tracepoint, trace state variable and the
+// trace buffer (QTinit, which stops a run in progress) and defines run:
+// its buffer size, variables (QTDV) and tracepoints (QTDP, one packet per
+// action). The requests go in one write where the connection is in
+// no-ack mode, one round trip in all; each must be answered OK. Start
+// the run with TraceStart.
+func (c *Client) DefineTraceRun(ctx context.Context, run TraceRun) error {
+	pkts := []string{"QTinit"}
+	switch {
+	case run.BufferSize < 0:
+		pkts = append(pkts, "QTBuffer:size:-1")
+	case run.BufferSize > 0:
+		pkts = append(pkts, fmt.Sprintf("QTBuffer:size:%x", run.BufferSize))
 	}
-	for _, p := range tp.packets() {
-		if err := c.cmd(ctx, p); err != nil {
+	for _, v := range run.Variables {
+		pkts = append(pkts, fmt.Sprintf("QTDV:%x:%x:0:%s", v.Number, uint64(v.Initial), hex.EncodeToString([]byte(v.Name))))
+	}
+	for _, tp := range run.Tracepoints {
+		if tp.Number <= 0 {
+			return fmt.Errorf("rsp: tracepoint number %d: must be positive", tp.Number)
+		}
+		pkts = append(pkts, tp.packets()...)
+	}
+	rs, err := c.exchangeAll(ctx, pkts...)
+	if err != nil {
+		return err
+	}
+	for i, r := range rs {
+		if err := replyError(pkts[i], r); err != nil {
 			return err
+		}
+		if string(r) != "OK" {
+			return &ProtocolError{Packet: short(pkts[i]), Data: strconv.Quote(short(string(r))), Msg: "expected OK"}
 		}
 	}
 	return nil
-}
-
-// DefineTraceVariable defines trace state variable n with its initial
-// value (QTDV), for the getv/setv/tracev ops of agent bytecode.
-func (c *Client) DefineTraceVariable(ctx context.Context, n int, initial int64, name string) error {
-	return c.cmd(ctx, fmt.Sprintf("QTDV:%x:%x:0:%s", n, uint64(initial), hex.EncodeToString([]byte(name))))
-}
-
-// SetTraceBufferSize sets the size of the server's trace buffer in bytes
-// (QTBuffer:size; not while a run is in progress). size < 0 restores the
-// server's default.
-func (c *Client) SetTraceBufferSize(ctx context.Context, size int64) error {
-	if size < 0 {
-		return c.cmd(ctx, "QTBuffer:size:-1")
-	}
-	return c.cmd(ctx, fmt.Sprintf("QTBuffer:size:%x", size))
 }
 
 // TraceStart starts a trace run (QTStart): the tracepoints are inserted

@@ -19,14 +19,11 @@ func TestGDBServerTracepoint(t *testing.T) {
 		t.Skipf("gdbserver does not advertise Tracepoints+: %v", c.Features())
 	}
 	hit, hits := tg.sym("hit"), tg.sym("hits")
-	if err := c.TraceInit(ctx); err != nil {
-		t.Fatal(err)
-	}
 	rsp7, _ := c.Target().Lookup("rsp")
 	x := []byte{0x26, 0, byte(rsp7.Regnum), 0x22, 0, 0x02, 0x22, 32, 0x0c, 0x27}
 	tp := rsp.Tracepoint{Number: 1, Addr: hit, Enabled: true, Pass: 5, Registers: true,
 		Memory: []rsp.TraceMemory{{Addr: hits, Len: 4}}, Exprs: [][]byte{x}}
-	if err := c.DefineTracepoint(ctx, tp); err != nil {
+	if err := c.DefineTraceRun(ctx, rsp.TraceRun{Tracepoints: []rsp.Tracepoint{tp}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, tg.sym("chain"), 1); err != nil {

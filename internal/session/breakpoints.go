@@ -240,6 +240,9 @@ func (s *Session) removeEntry(ctx context.Context, b *breakpoint, a uint64) erro
 			if err := s.c.RemoveBreakpoint(ctx, b.typ, a, kind); err != nil {
 				return fmt.Errorf("remove breakpoint at %#x: %w", a, err)
 			}
+			if b.typ == rsp.SoftwareBreakpoint {
+				delete(s.tconds, a) // the server dropped its conditions with it
+			}
 		}
 	}
 	return nil

@@ -239,7 +239,7 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 				}
 				if len(res.Rows) == 1 && ctx.Err() == nil {
 					s.do(context.WithoutCancel(ctx), s.to.Breakpoint, func(ctx context.Context) error { //nolint:errcheck // the trap path sets up its own
-						s.c.TraceInit(ctx) //nolint:errcheck
+						s.c.DefineTraceRun(ctx, rsp.TraceRun{}) //nolint:errcheck // QTinit: nothing defined
 						return restore(ctx)
 					})
 					res.Mechanism = ""

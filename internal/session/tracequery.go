@@ -724,34 +724,24 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fa
 	if err != nil {
 		return err
 	}
-	if err := s.c.TraceInit(ctx); err != nil {
-		return err
-	}
-	if err := s.c.SetTraceBufferSize(ctx, int64(chunk*p.size+4096)); err != nil {
-		return err
-	}
 	// gdbserver copies the variables to the in-process agent of a fast
 	// tracepoint and drops the one defined first: its fix-up after the
 	// copy loop clears the next pointer of the last-but-one entry
 	// (tracepoint.cc, download_trace_state_variables, gdb 13.1 lines
 	// 6275-6281), so the agent's setv and tracev find no such variable
 	// and the frame records 0. That one is a pad nobody reads.
-	if err := s.c.DefineTraceVariable(ctx, tracePadVar, 0, "rrmcp_pad"); err != nil {
-		return err
+	run := rsp.TraceRun{
+		BufferSize: int64(chunk*p.size + 4096),
+		Variables:  []rsp.TraceVariable{{Number: tracePadVar, Name: "rrmcp_pad"}},
 	}
 	vars := make([]int, len(p.regs))
 	for i := range vars {
 		vars[i] = traceRegVar0 + i
-		if err := s.c.DefineTraceVariable(ctx, vars[i], 0, fmt.Sprintf("rrmcp_r%d", i)); err != nil {
-			return err
-		}
+		run.Variables = append(run.Variables, rsp.TraceVariable{Number: vars[i], Name: fmt.Sprintf("rrmcp_r%d", i)})
 	}
-	if err := s.c.DefineTraceVariable(ctx, traceCountVar, 0, "rrmcp_rows"); err != nil {
-		return err
-	}
-	if err := s.c.DefineTraceVariable(ctx, traceStopVar, int64(chunk), "rrmcp_stop_at"); err != nil {
-		return err
-	}
+	run.Variables = append(run.Variables,
+		rsp.TraceVariable{Number: traceCountVar, Name: "rrmcp_rows"},
+		rsp.TraceVariable{Number: traceStopVar, Initial: int64(chunk), Name: "rrmcp_stop_at"})
 	tp := rsp.Tracepoint{
 		Number: traceTP, Addr: p.addr, Enabled: true, Pass: uint64(chunk), Cond: p.cond,
 		Memory: p.statics,
@@ -764,15 +754,13 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fa
 	for _, c := range p.chases {
 		tp.Exprs = append(tp.Exprs, agentexpr.CollectAt(c.addr, c.len))
 	}
-	if fast > 0 {
-		tp.Fast = fast
-		if err := s.c.DefineTracepoint(ctx, tp); err != nil {
-			return err
-		}
-		return s.c.TraceStartRelocating(ctx, x86reloc.AMD64)
-	}
-	if err := s.c.DefineTracepoint(ctx, tp); err != nil {
+	tp.Fast = fast
+	run.Tracepoints = []rsp.Tracepoint{tp}
+	if err := s.c.DefineTraceRun(ctx, run); err != nil {
 		return err
+	}
+	if fast > 0 {
+		return s.c.TraceStartRelocating(ctx, x86reloc.AMD64)
 	}
 	if b.tcode == nil {
 		b.ttried, b.tcode = map[uint64]bool{}, map[uint64][]byte{}
@@ -866,10 +854,7 @@ func (s *Session) traceCleanup(ctx context.Context, bpNum int) {
 			if s.exited != nil || s.c.Dead() != nil {
 				return nil
 			}
-			if err := s.c.TraceInit(ctx); err != nil {
-				return err
-			}
-			return s.c.SetTraceBufferSize(ctx, -1)
+			return s.c.DefineTraceRun(ctx, rsp.TraceRun{BufferSize: -1})
 		})
 	})
 }
