@@ -19,7 +19,8 @@
 // or p), ReadRegisterByName, ReadRegisterUint, WriteRegister (P, or g/G),
 // ReadMemory (m chunked by PacketSize; x with binary-upload+), WriteMemory
 // (X on rr, M elsewhere), InsertBreakpoint / RemoveBreakpoint (Z/z 0–4
-// with the client's own table), Continue, ContinueWithSignal, Step,
+// with the client's own table), InsertBreakpointLater /
+// RemoveBreakpointLater (the same, sent with the next resume), Continue, ContinueWithSignal, Step,
 // Resume (raw vCont), ReverseContinue (Hc-1 + bc), ReverseStep (Hc<tid> +
 // bs), Interrupt (0x03, from any goroutine), Threads (qfThreadInfo), SelectThread
 // (Hg/Hc), Auxv, ExecFile, ReadXfer, VFileSetFS / VFileOpen /
@@ -28,11 +29,10 @@
 // SeekEvent / SeekTicks / RestoreCheckpoint (vRun + dummy resume + breakpoint
 // re-insertion), Monitor (qRcmd), PassSignals (QPassSignals), CurrentThread
 // (qC), Detach, Kill, Close, and Exchange for raw requests.
-// Tracepoints (trace.go): SupportsTracepoints, TraceInit (QTinit),
-// DefineTracepoint (QTDP with R/M/X actions and a condition),
-// DefineTraceVariable (QTDV), SetTraceBufferSize (QTBuffer:size),
-// TraceStart, TraceStop, TraceStatus (qTStatus) and TraceBuffer
-// (qTBuffer, the raw frames). Fast tracepoints (Tracepoint.Fast, QTDP's
+// Tracepoints (trace.go): SupportsTracepoints, DefineTraceRun (QTinit,
+// QTBuffer:size, QTDV and QTDP with R/M/X actions and a condition, in
+// one write), TraceStart, TraceStop, TraceStatus (qTStatus) and
+// TraceBuffer (qTBuffer, the raw frames). Fast tracepoints (Tracepoint.Fast, QTDP's
 // F field; gdbserver's in-process agent): MinFastTracepointLen
 // (qTMinFTPILen), LookupSymbols (serves qSymbol, which tells gdbserver
 // the agent's symbols) and TraceStartRelocating (serves the qRelocInsn
