@@ -31,6 +31,9 @@ type Options struct {
 	// as "rrmcp/server_ms", so a benchmark can tell server time from the
 	// client's and the transport's. Off by default (RRMCP_DEBUG_TIMING=1).
 	Timing bool
+	// reflectSchemas (tests) builds every tool's schemas by reflection,
+	// not from schemas.json.
+	reflectSchemas bool
 }
 
 // New returns an MCP server with every rrmcp tool registered on m.
@@ -48,6 +51,9 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 		server.WithRecovery(),
 	)
 	r := &registry{srv: s, m: m, log: opts.Log, hooks: hooks, timing: opts.Timing}
+	if !opts.reflectSchemas {
+		r.schemas = readSchemas()
+	}
 	r.recordingTools()
 	r.sessionTools()
 	r.execTools()
@@ -74,6 +80,8 @@ type registry struct {
 	log    func(format string, args ...any)
 	// timing: report server time per call in _meta (Options.Timing).
 	timing bool
+	// schemas: the tools' schemas from schemas.json (schemas.go).
+	schemas map[string]toolSchemas
 }
 
 // ServerTimeMetaKey is the _meta key carrying Options.Timing's figure.
@@ -156,16 +164,14 @@ func notEmpty(arg, v, what string) error {
 // schema from Out. h runs with decoded, validated input; an error becomes
 // a tool error with advice.
 func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn func(ctx context.Context, in In) (Out, error)) {
-	tool := mcp.NewTool(name,
+	tool := mcp.NewTool(name, append(schemaOptions[In, Out](r, name),
 		mcp.WithTitleAnnotation(title),
 		mcp.WithDescription(desc),
-		mcp.WithInputSchema[In](),
-		mcp.WithOutputSchema[Out](),
 		mcp.WithReadOnlyHintAnnotation(h.readOnly),
 		mcp.WithDestructiveHintAnnotation(h.destructive),
 		mcp.WithIdempotentHintAnnotation(h.idempotent),
 		mcp.WithOpenWorldHintAnnotation(h.openWorld),
-	)
+	)...)
 	r.srv.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer func() {
 			if p := recover(); p != nil {
