@@ -363,6 +363,38 @@ func (img *Image) inlineUnits(name string) []*unit {
 // inlinesByKey returns the unit's inlined calls by lookup key of the
 // inlined function, built on first use the way indexAll builds the
 // image's inlineBy; units that cannot hold inlined calls are not walked.
+// noOriginNamed reports whether u, a C unit, holds no inlined copy of
+// function name. Such a copy needs an abstract origin: a subprogram DIE
+// of that name in the unit, at its top level, since C does not nest
+// functions. u's shallow index, which skips function bodies, has none.
+// (GNU C's nested functions live in bodies; the shallow index does not
+// know them, so FuncsByName does not find them either.) Where an origin
+// may sit in another unit (DW_FORM_ref_addr: LTO, dwz) or the unit is
+// not C, it reports false. inlineUnits narrows by the name's string
+// offset, which has false positives in a large unit (the four bytes
+// occur by chance); this rules them out without walking the bodies.
+func (u *unit) noOriginNamed(name string) bool {
+	switch u.lang {
+	case 0x1, 0x2, 0xc, 0x1d, 0x2c: // DW_LANG_C89, C, C99, C11, C17
+	default:
+		return false
+	}
+	if strings.ContainsAny(name, ":<(") || u.img.abbrevAny(u.abbrevOff, func(_ stddwarf.Tag, _ stddwarf.Attr, form uint64) bool {
+		return form == 0x10 || form == 0x1f20 || form == 0x1f21 // DW_FORM_ref_addr, GNU_ref_alt, GNU_strp_alt
+	}) {
+		return false
+	}
+	if u.index() != nil {
+		return false
+	}
+	for _, d := range u.decls {
+		if d.name == name {
+			return false
+		}
+	}
+	return true
+}
+
 func (u *unit) inlinesByKey() map[string][]inlineSite {
 	u.inlOnce.Do(func() {
 		m := map[string][]inlineSite{}
@@ -606,7 +638,7 @@ func (img *Image) InlinedCopies(name string) []InlinedCopy {
 		units, ok := img.lazyInl[name]
 		img.lazyMu.Unlock()
 		if !ok {
-			units = img.inlineUnits(name)
+			units = slices.DeleteFunc(img.inlineUnits(name), func(u *unit) bool { return u.noOriginNamed(name) })
 			img.lazyMu.Lock()
 			if img.lazyInl == nil {
 				img.lazyInl = map[string][]*unit{}

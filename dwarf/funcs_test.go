@@ -509,3 +509,32 @@ func TestMayHaveLoclist(t *testing.T) {
 		}
 	}
 }
+
+// TestNoOriginNamed: a C unit without a top-level subprogram of a name
+// holds no inlined copy of it, and InlinedCopies does not walk its bodies
+// to find out; a unit that has one, or a C++ unit, is walked.
+func TestNoOriginNamed(t *testing.T) {
+	c := openImage(t, buildTestProg(t, "gcc", "sample.c", "-g", "-O2"))
+	if err := c.listUnits(); err != nil {
+		t.Fatal(err)
+	}
+	u := c.units[slices.IndexFunc(c.units, func(u *unit) bool { return strings.HasSuffix(u.name, "sample.c") })]
+	if u.noOriginNamed("helper") || !u.noOriginNamed("no_such_function") {
+		t.Errorf("sample.c: helper (inlined) %v, no_such_function %v; want false, true", u.noOriginNamed("helper"), u.noOriginNamed("no_such_function"))
+	}
+	if got := c.InlinedCopies("no_such_function"); len(got) != 0 || u.inlByKey != nil {
+		t.Errorf("copies of no_such_function %v; bodies walked: %v", got, u.inlByKey != nil)
+	}
+	if len(c.InlinedCopies("helper")) == 0 || u.inlByKey == nil {
+		t.Error("helper's copies not found by walking the unit")
+	}
+	cpp := openImage(t, buildTestProg(t, "g++", "shapes.cpp", "-g", "-O2"))
+	if err := cpp.listUnits(); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range cpp.units {
+		if u.noOriginNamed("no_such_function") {
+			t.Errorf("C++ unit %s: told no origin without walking", u.name)
+		}
+	}
+}
