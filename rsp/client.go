@@ -592,12 +592,21 @@ func (c *Client) query(ctx context.Context, pkt string) (string, error) {
 
 // cmd sends pkt and expects "OK".
 func (c *Client) cmd(ctx context.Context, pkt string) error {
-	r, err := c.query(ctx, pkt)
+	p, err := c.exchange(ctx, pkt)
 	if err != nil {
 		return err
 	}
-	if r != "OK" {
-		return &ProtocolError{Packet: short(pkt), Data: strconv.Quote(short(r)), Msg: "expected OK"}
+	return okReply(pkt, p)
+}
+
+// okReply is the error of reply p to pkt, a request answered "OK": an
+// *Error for an error reply, a *ProtocolError for anything else but OK.
+func okReply(pkt string, p []byte) error {
+	if err := replyError(pkt, p); err != nil {
+		return err
+	}
+	if string(p) != "OK" {
+		return &ProtocolError{Packet: short(pkt), Data: strconv.Quote(short(string(p))), Msg: "expected OK"}
 	}
 	return nil
 }

@@ -309,11 +309,8 @@ func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, addr uint64,
 		return nil, 0, nil, fmt.Errorf("read registers: %w", err)
 	}
 	if len(pkts) == 3 {
-		if err := replyError(pkts[0], rs[0]); err != nil || string(rs[0]) != "OK" {
+		if err := okReply(pkts[0], rs[0]); err != nil {
 			c.hgValid = false
-			if err == nil {
-				err = &ProtocolError{Packet: pkts[0], Data: strconv.Quote(short(string(rs[0]))), Msg: "expected OK"}
-			}
 			return nil, 0, nil, fmt.Errorf("read registers: %w", err)
 		}
 		c.hg, c.hgValid = t, true

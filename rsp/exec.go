@@ -372,11 +372,7 @@ func (c *Client) resumeAfter(ctx context.Context, zs []Breakpoint, pkt string, d
 			return Stop{}, "", c.wrap(ctx, r.pkt, rerr)
 		}
 		c.pending--
-		e := replyError(r.pkt, p)
-		if e == nil && string(p) != "OK" {
-			e = &ProtocolError{Packet: r.pkt, Data: strconv.Quote(short(string(p))), Msg: "expected OK"}
-		}
-		if e := r.done(e); e != nil {
+		if e := r.done(okReply(r.pkt, p)); e != nil {
 			if prefixErr == nil && r.insert {
 				// The target runs without a breakpoint it should have:
 				// stop it where it is.

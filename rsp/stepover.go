@@ -148,13 +148,7 @@ type bpRequest struct {
 func (c *Client) breakpointPrefix(zs []Breakpoint) []bpRequest {
 	var out []bpRequest
 	for _, b := range c.doomed {
-		out = append(out, bpRequest{pkt: b.packet('z'), done: func(err error) error {
-			var re *Error
-			if err == nil || errors.As(err, &re) {
-				return nil // out (an error reply: it already was)
-			}
-			return fmt.Errorf("remove %v at %#x: %w", b.Type, b.Addr, err)
-		}})
+		out = append(out, removal(b, "remove"))
 	}
 	c.doomed = nil
 	for _, b := range c.owed {
@@ -177,18 +171,24 @@ func (c *Client) breakpointPrefix(zs []Breakpoint) []bpRequest {
 		if slices.Contains(c.owed, b) {
 			continue // already out
 		}
-		out = append(out, bpRequest{pkt: b.packet('z'), done: func(err error) error {
-			var re *Error
-			if err == nil || errors.As(err, &re) {
-				// Out. (An error reply: the server did not have it, as
-				// when an earlier z's reply was lost to a cancellation.)
-				return nil
-			}
-			return fmt.Errorf("step over breakpoint: remove %v at %#x: %w", b.Type, b.Addr, err)
-		}})
+		out = append(out, removal(b, "step over breakpoint: remove"))
 	}
 	c.owed = slices.Clone(zs)
 	return out
+}
+
+// removal is the request that takes b out of the server; what names it
+// in the error.
+func removal(b Breakpoint, what string) bpRequest {
+	return bpRequest{pkt: b.packet('z'), done: func(err error) error {
+		var re *Error
+		if err == nil || errors.As(err, &re) {
+			// Out. (An error reply: the server did not have it, as when
+			// an earlier z's reply was lost to a cancellation.)
+			return nil
+		}
+		return fmt.Errorf("%s %v at %#x: %w", what, b.Type, b.Addr, err)
+	}}
 }
 
 // dropFresh forgets b as inserted with InsertBreakpointLater and not yet

@@ -146,11 +146,8 @@ func (c *Client) DefineTraceRun(ctx context.Context, run TraceRun) error {
 		return err
 	}
 	for i, r := range rs {
-		if err := replyError(pkts[i], r); err != nil {
+		if err := okReply(pkts[i], r); err != nil {
 			return err
-		}
-		if string(r) != "OK" {
-			return &ProtocolError{Packet: short(pkts[i]), Data: strconv.Quote(short(string(r))), Msg: "expected OK"}
 		}
 	}
 	return nil
@@ -194,13 +191,7 @@ func (c *Client) TraceStartRelocating(ctx context.Context, reloc Relocator) erro
 	if err != nil {
 		return err
 	}
-	if err := replyError(pkt, r); err != nil {
-		return err
-	}
-	if string(r) != "OK" {
-		return &ProtocolError{Packet: pkt, Data: strconv.Quote(short(string(r))), Msg: "expected OK"}
-	}
-	return nil
+	return okReply(pkt, r)
 }
 
 // relocate serves one "qRelocInsn:FROM;TO" request: it reads the code
