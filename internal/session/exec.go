@@ -428,9 +428,15 @@ const insnRead = 64
 // endsFlow reports whether nothing after in is reached by falling
 // through it.
 func endsFlow(in x86asm.Inst) bool {
+	return transfers(in) || in.Op == x86asm.UD2 || in.Op == x86asm.HLT
+}
+
+// transfers reports whether in always goes elsewhere: a jump, or a
+// return from a call, an interrupt or a system call.
+func transfers(in x86asm.Inst) bool {
 	switch in.Op {
 	case x86asm.JMP, x86asm.LJMP, x86asm.RET, x86asm.LRET, x86asm.IRET, x86asm.IRETD, x86asm.IRETQ,
-		x86asm.SYSRET, x86asm.SYSEXIT, x86asm.UD2, x86asm.HLT:
+		x86asm.SYSRET, x86asm.SYSEXIT:
 		return true
 	}
 	return false
@@ -891,12 +897,7 @@ func mayBranchTo(in x86asm.Inst, a, target uint64) bool {
 			return a+uint64(in.Len)+uint64(int64(rel)) == target
 		}
 	}
-	switch in.Op {
-	case x86asm.JMP, x86asm.LJMP, x86asm.RET, x86asm.LRET, x86asm.IRET, x86asm.IRETD, x86asm.IRETQ,
-		x86asm.SYSRET, x86asm.SYSEXIT:
-		return true
-	}
-	return false
+	return transfers(in) // a target the instruction does not hold
 }
 
 // rangeStep runs the selected thread while its pc stays in [lo, hi)
