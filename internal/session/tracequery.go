@@ -407,10 +407,13 @@ func (s *Session) collectRows(ctx context.Context, o QueryOptions, p *tracePlan,
 // the stop's own row takes its place; where it is another thread's hit
 // at the breakpoint, that hit was never collected and is the last row
 // (the pending one comes again); any other stop ends the run a row
-// short. It returns the run's rows now.
+// short. A hit at the breakpoint is a row whatever the stop's reason: a
+// query cancelled as the run ended says "cancelled" of it, and the next
+// continue steps over it, uncounted otherwise. It returns the run's rows
+// now.
 func (s *Session) settleRunEnd(ctx context.Context, o QueryOptions, st *Stop, bp Breakpoint, res *QueryResult, n int) int {
 	res.Rows = res.Rows[:len(res.Rows)-1]
-	if st == nil || st.Breakpoint != bp.Number || st.Reason != "breakpoint" {
+	if st == nil || st.Breakpoint != bp.Number {
 		return n - 1
 	}
 	res.Rows = append(res.Rows, s.hitRow(ctx, o, st, o.Cursor+len(res.Rows)))
