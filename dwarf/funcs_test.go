@@ -525,6 +525,15 @@ func TestNoOriginNamed(t *testing.T) {
 	if got := c.InlinedCopies("no_such_function"); len(got) != 0 || u.inlByKey != nil {
 		t.Errorf("copies of no_such_function %v; bodies walked: %v", got, u.inlByKey != nil)
 	}
+	// "local" is a local variable of leaf: its name is in the unit, so the
+	// narrowing by string offset keeps the unit, and only the shallow
+	// index tells that no function of that name is there.
+	if !slices.Contains(c.inlineUnits("local"), u) || !u.noOriginNamed("local") {
+		t.Errorf("local: kept by the string narrowing %v, no origin %v; want true, true", slices.Contains(c.inlineUnits("local"), u), u.noOriginNamed("local"))
+	}
+	if got := c.InlinedCopies("local"); len(got) != 0 || u.inlByKey != nil {
+		t.Errorf("copies of local %v; bodies walked: %v", got, u.inlByKey != nil)
+	}
 	if len(c.InlinedCopies("helper")) == 0 || u.inlByKey == nil {
 		t.Error("helper's copies not found by walking the unit")
 	}
