@@ -1,157 +1,263 @@
 package agentexpr
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 )
 
-// run interprets the subset of bytecode Compile emits, as gdbserver's
-// agent does (gdbserver/ax.cc): regs by number, mem little-endian.
-func run(t *testing.T, code []byte, regs map[int]uint64, mem map[uint64][]byte) uint64 {
-	t.Helper()
-	var st []uint64
-	pop := func() uint64 { v := st[len(st)-1]; st = st[:len(st)-1]; return v }
-	for pc := 0; pc < len(code); {
-		op := code[pc]
-		pc++
-		switch {
-		case op == opConst64:
-			st = append(st, binary.BigEndian.Uint64(code[pc:]))
-			pc += 8
-		case op == opReg:
-			st = append(st, regs[int(code[pc])<<8|int(code[pc+1])])
-			pc += 2
-		case op == opAdd:
-			b, a := pop(), pop()
-			st = append(st, a+b)
-		case op >= opRef8 && op <= opRef8+3:
-			n := 1 << (op - opRef8)
-			b := mem[pop()]
-			if len(b) < n {
-				t.Fatalf("read of %d bytes from %v", n, b)
-			}
-			var v uint64
-			for i := n - 1; i >= 0; i-- {
-				v = v<<8 | uint64(b[i])
-			}
-			st = append(st, v)
-		case op == opExt:
-			bits := code[pc]
-			pc++
-			v := pop()
-			sh := 64 - uint(bits)
-			st = append(st, uint64(int64(v<<sh)>>sh))
-		case op == opEqual:
-			b, a := pop(), pop()
-			st = append(st, b2u(a == b))
-		case op == opLessSigned:
-			b, a := pop(), pop()
-			st = append(st, b2u(int64(a) < int64(b)))
-		case op == opLessUnsigned:
-			b, a := pop(), pop()
-			st = append(st, b2u(a < b))
-		case op == opLogNot:
-			st = append(st, b2u(pop() == 0))
-		case op == opEnd:
-			if len(st) != 1 {
-				t.Fatalf("stack at end: %v", st)
-			}
-			return st[0]
-		default:
-			t.Fatalf("opcode %#x", op)
-		}
+// A small target: variables in memory at fixed addresses and in a
+// register, of the types a condition meets.
+var (
+	tInt    = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "int", ByteSize: 4}, Encoding: dwarf.EncSigned}
+	tUint   = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "unsigned int", ByteSize: 4}, Encoding: dwarf.EncUnsigned}
+	tChar   = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "char", ByteSize: 1}, Encoding: dwarf.EncSignedChar}
+	tUchar  = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "unsigned char", ByteSize: 1}, Encoding: dwarf.EncUnsignedChar}
+	tShort  = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "short", ByteSize: 2}, Encoding: dwarf.EncSigned}
+	tLong   = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "long", ByteSize: 8}, Encoding: dwarf.EncSigned}
+	tUlong  = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "unsigned long", ByteSize: 8}, Encoding: dwarf.EncUnsigned}
+	tDouble = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "double", ByteSize: 8}, Encoding: dwarf.EncFloat}
+	tNode   = &dwarf.StructType{CommonType: dwarf.CommonType{Name: "node", ByteSize: 32}, Kind: "struct"}
+	tNodeP  = &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: 8}, Elem: tNode}
+	tArr    = &dwarf.ArrayType{CommonType: dwarf.CommonType{ByteSize: 16}, Elem: tInt, Count: 4}
+	tColor  = &dwarf.EnumType{CommonType: dwarf.CommonType{Name: "color", ByteSize: 4}, Unsigned: true}
+	tInner  = &dwarf.StructType{CommonType: dwarf.CommonType{ByteSize: 8}, Kind: "union"}
+)
+
+func init() {
+	tInner.Fields = []dwarf.Field{{Name: "u", Type: tUint}, {Name: "s", Type: tShort}}
+	tNode.Fields = []dwarf.Field{
+		{Name: "x", Type: tInt, ByteOffset: 0},
+		{Name: "y", Type: tLong, ByteOffset: 8},
+		{Name: "next", Type: tNodeP, ByteOffset: 16},
+		{Name: "tag", Type: tUchar, ByteOffset: 24},
+		{Name: "bits", Type: tUint, ByteOffset: 28, BitSize: 3},
+		{Name: "", Type: tInner, ByteOffset: 28},
 	}
-	t.Fatal("no end opcode")
-	return 0
 }
 
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
+type fakeTarget struct {
+	regs map[int]uint64
+	mem  map[uint64]byte
 }
 
-func TestCompile(t *testing.T) {
-	// A variable i (int, at rbp-20 = reg 6 + -20), u (unsigned char at
-	// 0x1000), l (long at 0x2000), s (short -3 at 0x3000).
-	regs := map[int]uint64{6: 0x7fff0100}
-	le := func(v uint64, n int) []byte { b := make([]byte, 8); binary.LittleEndian.PutUint64(b, v); return b[:n] }
-	int32v := func(v int32) []byte { return le(uint64(uint32(v)), 4) }
-	i, _ := Integer(4, true, 6, -20)
-	u, _ := Integer(1, false, -1, 0x1000)
-	l, _ := Integer(8, true, -1, 0x2000)
-	s, _ := Integer(2, true, -1, 0x3000)
-	ui, _ := Integer(4, false, -1, 0x4000)
-	lit := func(tok string) Operand {
-		o, err := Literal(tok)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return o
+func (f *fakeTarget) put(addr uint64, v uint64, n int) {
+	for i := range n {
+		f.mem[addr+uint64(i)] = byte(v >> (8 * i))
 	}
+}
+
+func (f *fakeTarget) machine() Machine {
+	return Machine{
+		Reg: func(n int) (uint64, error) {
+			v, ok := f.regs[n]
+			if !ok {
+				return 0, fmt.Errorf("no register %d", n)
+			}
+			return v, nil
+		},
+		Mem: func(addr uint64, p []byte) error {
+			for i := range p {
+				b, ok := f.mem[addr+uint64(i)]
+				if !ok {
+					return fmt.Errorf("no memory at %#x", addr+uint64(i))
+				}
+				p[i] = b
+			}
+			return nil
+		},
+	}
+}
+
+// target: i (int, at reg 6 - 20), u (unsigned int at 0x4000), c (char
+// -3 at 0x1000), uc (unsigned char 200 at 0x1001), s (short at 0x3000),
+// l (long at 0x2000), ul (unsigned long at 0x2008), n (struct node * in
+// register 5), a (int[4] at 0x5000), red/blue enumerators, r (int in
+// register 3, high bits garbage), d (double).
+func target(i int32) (*fakeTarget, Scope) {
+	f := &fakeTarget{regs: map[int]uint64{6: 0x7fff0100, 5: 0x6000, 3: 0xdeadbeef00000007}, mem: map[uint64]byte{}}
+	f.put(0x7fff0100-20, uint64(uint32(i)), 4)
+	f.put(0x4000, 7, 4)
+	f.put(0x1000, uint64(0xfd), 1)
+	f.put(0x1001, 200, 1)
+	f.put(0x3000, 0xfffd, 2)
+	f.put(0x2000, 5, 8)
+	f.put(0x2008, 1<<63, 8)
+	// *n: {x: -1, y: 1<<40, next: 0, tag: 255, u: 0x10000}
+	f.put(0x6000, 0xffffffff, 4)
+	f.put(0x6008, 1<<40, 8)
+	f.put(0x6010, 0, 8)
+	f.put(0x6018, 255, 1)
+	f.put(0x601c, 0x10000, 4)
+	for k := range 4 {
+		f.put(0x5000+uint64(4*k), uint64(10*k), 4)
+	}
+	vars := map[string]Var{
+		"i":    {Type: tInt, Reg: 6, Off: -20},
+		"u":    {Type: tUint, Reg: -1, Off: 0x4000},
+		"c":    {Type: tChar, Reg: -1, Off: 0x1000},
+		"uc":   {Type: tUchar, Reg: -1, Off: 0x1001},
+		"s":    {Type: tShort, Reg: -1, Off: 0x3000},
+		"l":    {Type: tLong, Reg: -1, Off: 0x2000},
+		"ul":   {Type: tUlong, Reg: -1, Off: 0x2008},
+		"n":    {Type: tNodeP, InReg: true, Reg: 5},
+		"a":    {Type: tArr, Reg: -1, Off: 0x5000},
+		"r":    {Type: tInt, InReg: true, Reg: 3},
+		"d":    {Type: tDouble, Reg: -1, Off: 0x2000},
+		"red":  {Type: tColor, Const: true, Value: 0},
+		"blue": {Type: tColor, Const: true, Value: 2},
+	}
+	return f, Scope{PtrSize: 8, Var: func(name string) (Var, error) {
+		v, ok := vars[name]
+		if !ok {
+			return Var{}, fmt.Errorf("no symbol %q", name)
+		}
+		return v, nil
+	}}
+}
+
+// TestCompileCondition compiles conditions and runs them with Eval on a
+// fake target; the expected truth is C's (and dwarf/eval's) answer.
+func TestCompileCondition(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		a    Operand
-		op   string
-		b    Operand
-		iv   int32 // value of i
+		cond string
+		i    int32
 		want bool
 	}{
-		{"i == 5000", i, "==", lit("5000"), 5000, true},
-		{"i == 5000 (no)", i, "==", lit("5000"), 4999, false},
-		{"i != 0", i, "!=", lit("0"), 0, false},
-		{"i > 9997", i, ">", lit("9997"), 9998, true},
-		{"i <= 1", i, "<=", lit("1"), 1, true},
-		{"i >= -2 (negative i)", i, ">=", lit("-2"), -1, true},
-		{"i < -1 (negative)", i, "<", lit("-1"), -5, true},
-		{"u < 300 (char promoted)", u, "<", lit("300"), 0, true},
-		{"s < 0 (short sign-extended)", s, "<", lit("0"), 0, true},
-		{"l > i", l, ">", i, 7, false},
-		{"ui > -1 (unsigned compare, C)", ui, ">", lit("-1"), 0, false},
-		{"i < 0x80000000 (hex unsigned)", i, "<", lit("0x80000000"), -1, false},
+		{"i == 5000", 5000, true},
+		{"i == 5000", 4999, false},
+		{"i != 0", 0, false},
+		{"i > 9997", 9998, true},
+		{"i <= 1", 1, true},
+		{"i >= -2", -1, true},
+		{"i < -1", -5, true},
+		{"uc < 300", 0, true},
+		{"s < 0", 0, true},
+		{"l > i", 7, false},
+		{"u > -1", 0, false}, // -1 converts to unsigned int
+		{"i < 0x80000000", -1, false},
+		{"i + 1 < 0", -1, false},
+		{"i + 1 < 0", -2, true},
+		{"i * 1000000 < 0", 3000, true}, // int wraps at 32 bits
+		{"(long)i * 1000000 < 0", 3000, false},
+		{"i % 1000 == 0", 5000, true},
+		{"i % 1000 == 0", -3000, true},
+		{"i % 7 == -3", -10, true},
+		{"i / -1 == 5", -5, true},
+		{"100 / i == 0", 0, true}, // division by zero: reported, the host decides
+		{"l / i == 1", 5, true},
+		{"(i & 0xff) == 0x34", 0x1234, true},
+		{"(i | 1) == 7 && (i ^ 2) == 4", 6, true},
+		{"~i == -6", 5, true},
+		{"-i == 5", -5, true},
+		{"!i", 0, true},
+		{"!i", 3, false},
+		{"i << 28 < 0", 8, true},
+		{"i >> 1 == -1", -1, true},
+		{"u >> 1 == 3", 0, true},
+		{"i << 33 == 0", 1, true}, // the host shifts in 64 bits, then wraps to int
+		{"c == -3", 0, true},
+		{"c < uc", 0, true},
+		{"ul > 0", 0, true},
+		{"ul > l", 0, true},
+		{"r == 7", 0, true},
+		{"n->x == -1", 0, true},
+		{"n->y == 1099511627776", 0, true},
+		{"n->tag == 255", 0, true},
+		{"(*n).x < 0", 0, true},
+		{"n->u == 65536 && n->s == 0", 0, true},
+		{"n->next == 0", 0, true},
+		{"n->next->x == 3", 0, true}, // NULL: reported
+		{"n != 0", 0, true},
+		{"&a[2] - &a[0] == 2", 0, true},
+		{"a[i] == 20", 2, true},
+		{"*(a + 3) == 30", 0, true},
+		{"a[1] + a[2] == 30", 0, true},
+		{"blue == 2", 0, true},
+		{"i > 0 ? i : -i", 0, false},
+		{"i > 0 ? i : -i", -4, true},
+		{"i > 3 || n->next->x", 4, true}, // || does not evaluate its right side
+		{"i > 3 && n->x", 4, true},
+		{"i > 3 && n->next->x", 2, false},
+		{"(unsigned char)i == 0x34", 0x1234, true},
+		{"(short)i < 0", 0x8000, true},
+		{"(bool)i", 2, true},
+		{"'a' == 97", 0, true},
+		{"true", 0, true},
 	} {
-		code, err := Compile(tc.a, tc.op, tc.b)
+		f, sc := target(tc.i)
+		e, err := cexpr.Parse(tc.cond, func(string) bool { return false })
 		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
+			t.Fatalf("%s: %v", tc.cond, err)
 		}
-		mem := map[uint64][]byte{
-			0x7fff0100 - 20: int32v(tc.iv),
-			0x1000:          {200},
-			0x2000:          le(5, 8),
-			0x3000:          le(uint64(0xfffd), 2),
-			0x4000:          le(7, 4),
+		code, err := CompileCondition(e, sc)
+		if err != nil {
+			t.Errorf("%s: %v", tc.cond, err)
+			continue
 		}
-		if got := run(t, code, regs, mem) == 1; got != tc.want {
-			t.Errorf("%s with i = %d: %v, want %v (code % x)", tc.name, tc.iv, got, tc.want, code)
+		v, err := Eval(code, f.machine())
+		if err != nil {
+			t.Errorf("%s with i = %d: %v (code % x)", tc.cond, tc.i, err, code)
+			continue
+		}
+		if got := v != 0; got != tc.want {
+			t.Errorf("%s with i = %d: %v, want %v (code % x)", tc.cond, tc.i, got, tc.want, code)
 		}
 	}
 }
 
-func TestNotCompiled(t *testing.T) {
-	if _, _, _, ok := ParseSimple("a + b > 3"); ok {
-		t.Error("ParseSimple took a + b > 3")
-	}
-	if a, op, b, ok := ParseSimple(" n->x == 3"); ok {
-		t.Errorf("ParseSimple took a member access: %q %q %q", a, op, b)
-	}
-	if a, op, b, ok := ParseSimple("i<=-0x10"); !ok || a != "i" || op != "<=" || b != "-0x10" {
-		t.Errorf("ParseSimple(i<=-0x10) = %q %q %q %v", a, op, b, ok)
-	}
-	for _, tok := range []string{"010", "99999999999999999999"} {
-		if _, err := Literal(tok); !errors.Is(err, ErrUnsupported) {
-			t.Errorf("Literal(%s): %v, want ErrUnsupported", tok, err)
+func TestCompileConditionUnsupported(t *testing.T) {
+	_, sc := target(0)
+	for _, cond := range []string{
+		"d > 1.5", "f(1)", "i = 3", "n->bits == 1", "$rax == 1", "n->nosuch == 1",
+		"\"a\"", "i > 0 ? n : i", "(struct node *)i == 0", "(float)i > 0",
+	} {
+		e, err := cexpr.Parse(cond, func(s string) bool { return s == "node" })
+		if err != nil {
+			continue // not even parsed: the host says why
+		}
+		if code, err := CompileCondition(e, sc); err == nil {
+			t.Errorf("%s compiled to % x", cond, code)
+		} else if !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s: %v, not ErrUnsupported", cond, err)
 		}
 	}
-	if _, err := Integer(3, true, -1, 0); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("Integer(3 bytes): %v", err)
+	// A name that does not resolve keeps its own error.
+	e, _ := cexpr.Parse("nosuch > 1", nil)
+	if _, err := CompileCondition(e, sc); err == nil || errors.Is(err, ErrUnsupported) {
+		t.Errorf("nosuch: %v", err)
 	}
-	i, _ := Integer(4, true, 6, -20)
-	if _, err := Compile(i, "<>", i); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("Compile(<>): %v", err)
+}
+
+func TestEvalErrors(t *testing.T) {
+	f, _ := target(0)
+	for _, code := range [][]byte{
+		{opConst8, 1, opConst8, 0, opDivSigned, opEnd},
+		{opConst64, 0x80, 0, 0, 0, 0, 0, 0, 0, opConst64, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, opDivSigned, opEnd},
+		{opAdd, opEnd},
+		{opConst8},
+		{opConst8, 1},
+		{opConst8, 0, opRef8 + 3, opEnd},
+		{opTrace, opEnd},
+		{opEnd},
+	} {
+		if v, err := Eval(code, f.machine()); !errors.Is(err, ErrEval) {
+			t.Errorf("% x: %v, %v; want ErrEval", code, v, err)
+		}
 	}
+}
+
+func FuzzEval(f *testing.F) {
+	f.Add([]byte{opConst8, 1, opEnd})
+	f.Add([]byte{opConst8, 1, opIfGoto, 0, 0, opEnd})
+	ft, _ := target(0)
+	f.Fuzz(func(t *testing.T, code []byte) {
+		Eval(code, ft.machine()) //nolint:errcheck // must not panic or hang
+	})
 }
 
 func TestTraceActions(t *testing.T) {

@@ -7,16 +7,6 @@ import "encoding/binary"
 // actions and for a breakpoint condition that reads trace state
 // variables. Each returns a whole program, ending in end.
 
-// More opcodes.
-const (
-	opTrace  = 0x0c
-	opConst8 = 0x22
-	opPop    = 0x29
-	opGetv   = 0x2c
-	opSetv   = 0x2d
-	opTracev = 0x2e
-)
-
 // Collect records size bytes of memory at reg + off (reg < 0: at off) in
 // the trace frame (an 'M' block; the server splits blocks over 64 KiB).
 func Collect(reg int, off int64, size uint64) []byte {
@@ -63,14 +53,6 @@ func VarAtLeast(a, b int) []byte {
 		opLessSigned, opLogNot, opEnd}
 }
 
-// More opcodes for addresses.
-const (
-	opLessUns16 = opLessUnsigned
-	opIfGoto    = 0x20
-	opDup       = 0x28
-	opConst16   = 0x23
-)
-
 // Addr is an address computed at the hit by following pointers: start
 // with register Reg (Reg < 0: with 0), then for each offset of Offs add
 // it and, before every offset but the first, load the pointer-sized word
@@ -93,7 +75,7 @@ func CollectAt(a Addr, size uint64) []byte {
 	var code []byte
 	var skips []int // if_goto operands to patch with the end's offset
 	notNull := func() {
-		code = append(code, opDup, opConst16, minPointer>>8, minPointer&0xff, opLessUns16, opIfGoto, 0, 0)
+		code = append(code, opDup, opConst16, minPointer>>8, minPointer&0xff, opLessUnsigned, opIfGoto, 0, 0)
 		skips = append(skips, len(code)-2)
 	}
 	if a.Reg >= 0 {

@@ -2,33 +2,37 @@ package session
 
 import (
 	"context"
-	stddwarf "debug/dwarf"
 	"debug/elf"
+	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/internal/agentexpr"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // Target-side breakpoint conditions.
 //
-// A breakpoint condition of the simple form `a OP b` (OP one of < <= > >=
-// == !=; a and b integer literals, or integer/pointer variables: a
-// parameter or local of the function addressed from the frame base, or a
-// global) is compiled to GDB agent bytecode and sent with the breakpoint
-// (`Z0,addr,1;Xlen,bytes`), so gdbserver evaluates it and reports only
-// the hits where it is true — as GDB does by default. Everything else, and
-// every reported hit, is still evaluated by the host: the bytecode only
-// filters, it never decides alone that a stop happened.
+// A breakpoint condition is compiled to GDB agent bytecode
+// (agentexpr.CompileCondition: integers, pointers, members, arithmetic,
+// comparisons, logic) and sent with the breakpoint (`Z0,addr,1;Xlen,bytes`),
+// so gdbserver evaluates it and reports only the hits where it is true, as
+// GDB does by default. Everything else, and every reported hit, is still
+// evaluated by the host: the bytecode only filters, it never decides alone
+// that a stop happened.
 //
 // Compilation needs the frame at the breakpoint, so it happens at the
-// first hit (evaluated by the host). The frame base of a local must be
-// DW_OP_call_frame_cfa and the CFA rule at the address reg+offset, read
-// from the image's .eh_frame.
+// first hit, which the host evaluates. A variable must be addressed the
+// same way at every hit of that address: in a register, at a fixed
+// address, or in the frame (DW_OP_fbreg with a DW_OP_call_frame_cfa frame
+// base, and a CFA rule reg+offset read from the image's CFI). The code is
+// then run here on the live registers and memory (agentexpr.Eval), and it
+// is used only where it gives the host's answer.
 
 // targetCondsOK reports whether the server evaluates agent bytecode
 // conditions that rrmcp sends: gdbserver (ConditionalBreakpoints+).
@@ -36,164 +40,171 @@ func (s *Session) targetCondsOK() bool {
 	return s.c != nil && s.c.Dialect() == rsp.DialectGDBServer && s.c.Supports("ConditionalBreakpoints")
 }
 
-// compileCond compiles b's condition for the breakpoint address of frame
-// f (frame 0, stopped at that address). ok is false when the condition is
-// not of the simple form or a variable is not simply addressed.
-func (s *Session) compileCond(ctx context.Context, cond string, f *dwarf.Frame) ([]byte, bool) {
-	ta, op, tb, ok := agentexpr.ParseSimple(cond)
-	if !ok || f == nil || f.Inlined || f.Function == nil || f.Image == nil {
+// compileCond compiles cond for the breakpoint address of frame f (frame
+// 0, stopped at that address), where the host has just found it want. ok
+// is false where it does not compile, or where the code run on this stop
+// does not give want.
+func (s *Session) compileCond(ctx context.Context, cond string, f *dwarf.Frame, want bool) ([]byte, bool) {
+	if f == nil || f.Inlined || f.Function == nil || f.Image == nil || s.c.Target() == nil {
 		return nil, false
 	}
-	a, ok := s.axOperandOf(ctx, ta, f)
-	if !ok {
+	fs, err := s.scope(ctx)
+	if err != nil {
 		return nil, false
 	}
-	b, ok := s.axOperandOf(ctx, tb, f)
-	if !ok {
+	e, err := eval.Parse(ctx, fs, cond)
+	if err != nil {
 		return nil, false
 	}
-	code, err := agentexpr.Compile(a, op, b)
-	return code, err == nil
+	sc := agentexpr.Scope{PtrSize: s.ptrSize(), Var: func(name string) (agentexpr.Var, error) {
+		return s.axVar(ctx, fs, f, name)
+	}}
+	code, err := agentexpr.CompileCondition(e, sc)
+	if err != nil {
+		return nil, false
+	}
+	got, err := agentexpr.Eval(code, s.axMachine(ctx, f))
+	return code, err == nil && (got != 0) == want
 }
 
-// axOperandOf resolves a literal or a variable name in frame f.
-func (s *Session) axOperandOf(ctx context.Context, tok string, f *dwarf.Frame) (agentexpr.Operand, bool) {
-	if agentexpr.IsLiteral(tok) {
-		o, err := agentexpr.Literal(tok)
-		return o, err == nil
+// axMachine is the live target as agentexpr.Eval reads it: frame f's
+// registers (by the target's register numbers) and memory.
+func (s *Session) axMachine(ctx context.Context, f *dwarf.Frame) agentexpr.Machine {
+	td := s.c.Target()
+	return agentexpr.Machine{
+		Reg: func(n int) (uint64, error) {
+			for d := range 17 {
+				if r, ok := td.Lookup(s.regName(d)); ok && r.Regnum == n {
+					if v, ok := f.Regs.Get(d); ok {
+						return v, nil
+					}
+				}
+			}
+			return 0, fmt.Errorf("register %d unknown in the frame", n)
+		},
+		Mem: func(addr uint64, p []byte) error {
+			n, err := s.readMem(ctx, addr, p)
+			if err == nil && n < len(p) {
+				err = fmt.Errorf("%d of %d bytes at %#x", n, len(p), addr)
+			}
+			return err
+		},
 	}
-	// A variable: a parameter or local in scope, else a global.
-	var vars []dwarf.Variable
-	vars = append(vars, f.Params(ctx)...)
-	vars = append(vars, f.Locals(ctx)...)
-	for _, v := range vars {
-		if v.Name != tok || v.Shadowed {
-			continue
+}
+
+// axVar resolves a name of a condition in frame f as the host does
+// (eval's ident: a local or parameter, a global, an enumerator), to
+// where it is at every hit of f's address.
+func (s *Session) axVar(ctx context.Context, fs *dwarf.FrameScope, f *dwarf.Frame, name string) (agentexpr.Var, error) {
+	var none agentexpr.Var
+	if strings.Contains(name, "::") {
+		return none, fmt.Errorf("qualified name %s: %w", name, agentexpr.ErrUnsupported)
+	}
+	if obj, err := fs.Local(ctx, name); err == nil {
+		for _, v := range append(f.Params(ctx), f.Locals(ctx)...) {
+			if v.Name == name && !v.Shadowed && v.Location.Kind == obj.Loc.Kind && v.Location.Addr == obj.Loc.Addr {
+				return s.axLocal(v, f)
+			}
 		}
-		return s.axLocal(v, f)
+		return none, fmt.Errorf("local %s: %w", name, agentexpr.ErrUnsupported)
+	} else if !errors.Is(err, dwarf.ErrNotFound) {
+		return none, err
 	}
-	return s.axGlobal(ctx, tok, f)
+	if _, err := fs.Local(ctx, "this"); err == nil {
+		return none, fmt.Errorf("%s may be a member of this: %w", name, agentexpr.ErrUnsupported)
+	}
+	obj, err := fs.Global(ctx, name)
+	if err == nil {
+		return s.axGlobal(obj, name, f)
+	}
+	if !errors.Is(err, dwarf.ErrNotFound) {
+		return none, err
+	}
+	if tr := s.types(f.Image); tr != nil {
+		if et, v, ok := tr.Enumerator(name); ok {
+			return agentexpr.Var{Type: et, Const: true, Value: v}, nil
+		}
+	}
+	return none, err
 }
 
-// axLocal addresses a frame-base-relative variable as CFA-register +
-// offset.
-func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (agentexpr.Operand, bool) {
-	var o agentexpr.Operand
-	size, signed, ok := s.axType(v.Image, v.TypeOff)
-	if !ok || v.Location.Kind != dwarf.LocAddress || v.Image != f.Image {
-		return o, false
+// axLocal addresses a parameter or local: in a register, or at CFA
+// register + offset.
+func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (agentexpr.Var, error) {
+	none := agentexpr.Var{}
+	unsupported := func(why string) (agentexpr.Var, error) {
+		return none, fmt.Errorf("%s %s: %w", v.Name, why, agentexpr.ErrUnsupported)
+	}
+	if v.Image != f.Image || v.TypeOff == 0 {
+		return unsupported("has no type")
+	}
+	tr := s.types(v.Image)
+	if tr == nil {
+		return unsupported("has no type")
+	}
+	t, err := tr.Type(v.TypeOff)
+	if err != nil {
+		return none, err
+	}
+	td := s.c.Target()
+	gdbReg := func(dw int) (int, bool) {
+		name := s.regName(dw)
+		if name == "" {
+			return 0, false
+		}
+		r, ok := td.Lookup(name)
+		return r.Regnum, ok
+	}
+	switch v.Location.Kind {
+	case dwarf.LocRegister:
+		n, ok := gdbReg(v.Location.Reg)
+		if !ok {
+			return unsupported("is in a register the server does not name")
+		}
+		return agentexpr.Var{Type: t, InReg: true, Reg: n}, nil
+	case dwarf.LocAddress:
+	default:
+		return unsupported("is not in memory or a register")
 	}
 	fbOff, ok := v.CFAOffset(f.Function)
 	if !ok {
-		return o, false
+		return unsupported("is not addressed from the frame base")
 	}
-	reg, cfaOff, ok := s.cfaRule(f.Image, f.PC-f.Bias)
+	reg, cfaOff, ok := f.Image.CFARule(f.PC - f.Bias)
 	if !ok {
-		return o, false
+		return unsupported("is in a frame whose CFA is not register + offset")
 	}
-	name := s.regName(reg)
-	td := s.c.Target()
-	if td == nil || name == "" {
-		return o, false
-	}
-	r, ok := td.Lookup(name)
+	n, ok := gdbReg(reg)
 	if !ok {
-		return o, false
+		return unsupported("is in a frame whose CFA register the server does not name")
 	}
 	// Cross-check with the host's answer at this very stop.
 	rv, ok := f.Regs.Get(reg)
 	if !ok || rv+uint64(cfaOff+fbOff) != v.Location.Addr || f.CFA != 0 && rv+uint64(cfaOff) != f.CFA {
-		return o, false
+		return unsupported("is not where its frame base says")
 	}
-	o, err := agentexpr.Integer(size, signed, r.Regnum, cfaOff+fbOff)
-	return o, err == nil
+	return agentexpr.Var{Type: t, Reg: n, Off: cfaOff + fbOff}, nil
 }
 
-// axGlobal addresses a global variable of static storage.
-func (s *Session) axGlobal(ctx context.Context, name string, f *dwarf.Frame) (agentexpr.Operand, bool) {
-	var none agentexpr.Operand
-	fs, err := s.scope(ctx)
-	if err != nil {
-		return none, false
-	}
-	obj, err := fs.Global(ctx, name)
-	if err != nil {
-		return none, false
+// axGlobal addresses a global: a constant (LocValue), or an object of the
+// main program at its symbol's fixed address (not thread-local storage,
+// whose address differs per thread).
+func (s *Session) axGlobal(obj dwarf.Object, name string, f *dwarf.Frame) (agentexpr.Var, error) {
+	none := agentexpr.Var{}
+	if obj.Loc.Kind == dwarf.LocValue && len(obj.Loc.Bytes) <= 8 && obj.Type != nil {
+		b := make([]byte, 8)
+		copy(b, obj.Loc.Bytes)
+		return agentexpr.Var{Type: obj.Type, Const: true, Value: int64(binary.LittleEndian.Uint64(b))}, nil
 	}
 	a, ok := obj.Addr()
-	if !ok || obj.Type == nil {
-		return none, false
-	}
-	// Only an object of the main program at its symbol's fixed address
-	// (not thread-local storage, whose address differs per thread).
-	if s.syms == nil || f.Image != s.img || a < s.bias {
-		return none, false
+	if !ok || obj.Type == nil || s.syms == nil || f.Image != s.img || a < s.bias {
+		return none, fmt.Errorf("global %s: %w", name, agentexpr.ErrUnsupported)
 	}
 	sym, off, err := s.syms.LookupAddr(a - s.bias)
 	if err != nil || off != 0 || sym.Name != name || sym.Type != elf.STT_OBJECT {
-		return none, false
+		return none, fmt.Errorf("global %s is not at its symbol: %w", name, agentexpr.ErrUnsupported)
 	}
-	size, signed, ok := axTypeOf(obj.Type)
-	if !ok {
-		return none, false
-	}
-	o, err := agentexpr.Integer(size, signed, -1, int64(a))
-	return o, err == nil
-}
-
-// axType is axTypeOf for the type DIE at off of img.
-func (s *Session) axType(img *dwarf.Image, off stddwarf.Offset) (size int, signed, ok bool) {
-	tr := s.types(img)
-	if tr == nil || off == 0 {
-		return 0, false, false
-	}
-	t, err := tr.Type(off)
-	if err != nil {
-		return 0, false, false
-	}
-	return axTypeOf(t)
-}
-
-// axTypeOf gives the size and signedness of an integer, boolean,
-// character or pointer type (through typedefs and qualifiers).
-func axTypeOf(t dwarf.Type) (size int, signed, ok bool) {
-	for {
-		switch tt := t.(type) {
-		case *dwarf.TypedefType:
-			t = tt.Elem
-			continue
-		case *dwarf.QualType:
-			t = tt.Elem
-			continue
-		}
-		break
-	}
-	switch tt := t.(type) {
-	case *dwarf.PointerType:
-		if n := tt.Size(); n == 4 || n == 8 {
-			return int(n), false, true // DW_AT_byte_size: 4 on i386
-		}
-		return 8, false, true
-	case *dwarf.BaseType:
-		switch tt.Encoding {
-		case 0x5, 0x6: // DW_ATE_signed, signed_char
-			signed = true
-		case 0x2, 0x7, 0x8: // boolean, unsigned, unsigned_char
-		default:
-			return 0, false, false
-		}
-		if tt.BitSize != 0 {
-			return 0, false, false
-		}
-		return int(tt.Size()), signed, true
-	}
-	return 0, false, false
-}
-
-// cfaRule returns the CFA rule (DWARF register + offset) at file address
-// pc of img, from its call frame information.
-func (s *Session) cfaRule(img *dwarf.Image, pc uint64) (reg int, off int64, ok bool) {
-	return img.CFARule(pc)
+	return agentexpr.Var{Type: obj.Type, Reg: -1, Off: int64(a)}, nil
 }
 
 // condPacket is the Z0 packet that installs addr with the conditions of
@@ -288,8 +299,8 @@ func (s *Session) syncConds(ctx context.Context) {
 }
 
 // noteCondHit compiles b's condition for the address of frame 0 the
-// first time b is hit there (the host has just evaluated it).
-func (s *Session) noteCondHit(ctx context.Context, b *breakpoint) {
+// first time b is hit there (the host has just found it want).
+func (s *Session) noteCondHit(ctx context.Context, b *breakpoint, want bool) {
 	if !s.targetCondsOK() || b.typ != rsp.SoftwareBreakpoint || s.frame != 0 {
 		return
 	}
@@ -301,7 +312,7 @@ func (s *Session) noteCondHit(ctx context.Context, b *breakpoint) {
 		b.ttried, b.tcode = map[uint64]bool{}, map[uint64][]byte{}
 	}
 	b.ttried[f.PC] = true
-	if code, ok := s.compileCond(ctx, b.cond, f); ok {
+	if code, ok := s.compileCond(ctx, b.cond, f, want); ok {
 		b.tcode[f.PC] = code
 	}
 }

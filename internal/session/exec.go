@@ -186,7 +186,7 @@ func (s *Session) judgeStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	if b.cond != "" {
 		ok, err := s.condTrue(ctx, b.cond)
 		if err == nil {
-			s.noteCondHit(ctx, b)
+			s.noteCondHit(ctx, b, ok)
 		}
 		if err == nil && !ok {
 			// Another breakpoint at this address may still want the stop.
@@ -358,7 +358,7 @@ func (s *Session) whereCFA(ctx context.Context, withCFA bool) (here, error) {
 func (s *Session) cfa(ctx context.Context, img *dwarf.Image, bias uint64, regs dwarf.Regs) uint64 {
 	// Frame 0's CFA is its CFI rule applied to the registers: no stack
 	// read. Unwinding is the fallback (no FDE, an expression rule).
-	if reg, off, ok := s.cfaRule(img, regs.PC()-bias); ok {
+	if reg, off, ok := img.CFARule(regs.PC() - bias); ok {
 		if v, ok := regs.Get(reg); ok {
 			return v + uint64(off)
 		}

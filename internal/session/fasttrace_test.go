@@ -170,3 +170,35 @@ func TestFastTraceQueryMatchesGDBDprintf(t *testing.T) {
 		}
 	}
 }
+
+// TestFastTraceQueryCondition: a condition compiled to agent bytecode
+// rides on the fast tracepoint (gdbserver's agent compiles it to native
+// code where it has every opcode, and interprets it otherwise: the
+// division and remainder), and the rows equal the breakpoint path's,
+// where rrmcp evaluates the condition at each stop.
+func TestFastTraceQueryCondition(t *testing.T) {
+	// The limit stays below the calls that match: a fast tracepoint
+	// run that reaches the program's exit loses its rows with the agent.
+	for _, cond := range []string{
+		"i > 5",
+		"(i & 7) == 3 && p->x >= 0 && v > 10",
+		"(i % 7 == 3 || v / 1000 == 11) && p->x >= 0",
+	} {
+		t.Run(cond, func(t *testing.T) {
+			fs, bs := ipaSession(t, true), ipaSession(t, false)
+			f := traceQuery(t, fs, QueryOptions{Kind: "calls", Function: "tick", Condition: cond, Collect: []string{"i", "v", "p->x"}, Limit: 200})
+			b := traceQuery(t, bs, QueryOptions{Kind: "calls", Function: "tick", Condition: cond, Collect: []string{"i", "v", "p->x"}, Limit: 200, Mechanism: "breakpoint"})
+			if f.Mechanism != "fast tracepoint" {
+				t.Fatalf("mechanism %q (%s), want fast tracepoint", f.Mechanism, f.MechanismNote)
+			}
+			if len(f.Rows) != len(b.Rows) || len(b.Rows) != 200 {
+				t.Fatalf("%d rows by fast tracepoint (%s, %s), %d by breakpoints", len(f.Rows), f.Ended, f.Note, len(b.Rows))
+			}
+			for i := range f.Rows {
+				if !reflect.DeepEqual(f.Rows[i].Values, b.Rows[i].Values) {
+					t.Fatalf("row %d: fast tracepoint %v, breakpoint %v", i+1, f.Rows[i].Values, b.Rows[i].Values)
+				}
+			}
+		})
+	}
+}

@@ -88,7 +88,7 @@ func (s *Session) quickFrame(ctx context.Context) *dwarf.Frame {
 	if fn == nil || len(fn.InlineChain(pc-bias)) > 0 {
 		return nil
 	}
-	reg, off, ok := s.cfaRule(img, pc-bias)
+	reg, off, ok := img.CFARule(pc - bias)
 	if !ok {
 		return nil
 	}
@@ -110,7 +110,7 @@ func (s *Session) fillCFA(fr []*dwarf.Frame) {
 	if last.CFA != 0 || last.Image == nil || last.Name != "main" {
 		return
 	}
-	reg, off, ok := s.cfaRule(last.Image, last.PC-last.Bias)
+	reg, off, ok := last.Image.CFARule(last.PC - last.Bias)
 	if !ok {
 		return
 	}

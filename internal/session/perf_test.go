@@ -236,7 +236,20 @@ func TestTargetConditions(t *testing.T) {
 		{"i > -1", []string{"0", "1", "2"}, true},
 		{"hits == 7", []string{"7"}, true},
 		{"i < 0x2", []string{"0", "1"}, true},
-		{"i % 2 == 1", []string{"1", "3", "5"}, false},
+		{"i % 2 == 1", []string{"1", "3", "5"}, true},
+		{"i + 1 < 3", []string{"0", "1"}, true},
+		{"list->next->value == 2 && i == 4", []string{"4"}, true},
+		{"bytes[i % 64] == 63 && i > 100", []string{"127", "191", "255"}, true},
+		{"total == 4950", []string{"100"}, true},
+		{"greeting[0] == 'h' && i == 2", []string{"2"}, true},
+		{"(char)i == -1", []string{"255", "511", "767"}, true},
+		{"i > 9000 ? hits == 9998 : 0", []string{"9998"}, true},
+		// i = 3 divides by zero: the code reports the hit, and the
+		// host stops there, saying the condition could not be evaluated.
+		{"i / (i - 3) == 2", []string{"3", "5", "6"}, true},
+		// Left to the host: doubles.
+		{"ratio * i > 4999", []string{"9999"}, false},
+		{"(double)i > 9998.5", []string{"9999"}, false},
 	} {
 		t.Run(c.cond, func(t *testing.T) {
 			s, pc := start(t)

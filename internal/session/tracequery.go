@@ -485,11 +485,11 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 		}
 		p.regs, p.dregs = append(p.regs, r.Regnum), append(p.dregs, n)
 	}
-	if p.cfaReg, p.cfaOff, ok = s.cfaRule(f.Image, f.PC-f.Bias); !ok || !slices.Contains(p.dregs, p.cfaReg) {
+	if p.cfaReg, p.cfaOff, ok = f.Image.CFARule(f.PC - f.Bias); !ok || !slices.Contains(p.dregs, p.cfaReg) {
 		return nil, "the CFA rule at the breakpoint is not register + offset"
 	}
 	if o.Condition != "" {
-		if p.cond, ok = s.compileCond(ctx, o.Condition, f); !ok {
+		if p.cond, ok = s.compileCond(ctx, o.Condition, f, true); !ok {
 			return nil, "the condition does not compile to agent bytecode"
 		}
 	}

@@ -180,7 +180,8 @@ func TestTraceQueryFallback(t *testing.T) {
 		{"heap through a pointer", "byheap", "", []string{"p->val", "p->id", "p->name"}, "tracepoint", 10, "90"},
 		{"heap out of reach", "byheap", "", []string{"*(long *)((char *)p + 8192)"}, "breakpoint", 10, "0"},
 		{"condition compiled", "record", "i >= 1990", []string{"i"}, "tracepoint", 10, "1990"},
-		{"condition not compiled", "record", "i % 500 == 1", []string{"i"}, "breakpoint", 4, "1"},
+		{"condition with arithmetic compiled", "record", "i % 500 == 1 && r->val >= 10", []string{"i"}, "tracepoint", 4, "1"},
+		{"condition not compiled", "record", "i % 500 == 1 && (double)i >= 0", []string{"i"}, "breakpoint", 4, "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := liveSession(t, "tracecalls", "")

@@ -1,0 +1,192 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// condGen writes random conditions over condprobe's probe(): its
+// parameters, the struct behind p, globals and enumerators, with the
+// operators agentexpr compiles.
+type condGen struct{ r *rand.Rand }
+
+func (g condGen) atom() string {
+	atoms := []string{"a", "b", "c", "d", "e", "seq", "flags", "mode", "RUN", "STOP",
+		"p->x", "p->y", "p->tag", "p->next->x", "p->vals[seq % 4]", "items[1].x", "items[seq % 3].y",
+		"(*p).tag", "&items[2] - &items[0]"}
+	lits := []string{"0", "1", "-1", "2", "7", "100", "255", "-128", "32767", "65535", "0x7fffffff",
+		"0x80000000", "4294967295", "1000000", "3", "'a'", "500", "-500"}
+	if g.r.IntN(3) == 0 {
+		return lits[g.r.IntN(len(lits))]
+	}
+	return atoms[g.r.IntN(len(atoms))]
+}
+
+func (g condGen) expr(depth int) string {
+	if depth == 0 || g.r.IntN(3) == 0 {
+		return g.atom()
+	}
+	x, y := g.expr(depth-1), g.expr(depth-1)
+	switch k := g.r.IntN(12); {
+	case k < 6:
+		ops := []string{"+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>"}
+		return "(" + x + " " + ops[g.r.IntN(len(ops))] + " " + y + ")"
+	case k == 6:
+		return []string{"-", "~", "!"}[g.r.IntN(3)] + "(" + x + ")"
+	case k == 7:
+		casts := []string{"char", "unsigned char", "short", "unsigned short", "int", "unsigned int", "long", "unsigned long", "long long"}
+		return "(" + casts[g.r.IntN(len(casts))] + ")(" + x + ")"
+	case k == 8:
+		return "(" + g.cmp(depth-1) + " ? " + x + " : " + y + ")"
+	default:
+		return x
+	}
+}
+
+func (g condGen) cmp(depth int) string {
+	ops := []string{"==", "!=", "<", "<=", ">", ">="}
+	return g.expr(depth) + " " + ops[g.r.IntN(len(ops))] + " " + g.expr(depth)
+}
+
+func (g condGen) cond() string {
+	c := g.cmp(2)
+	switch g.r.IntN(4) {
+	case 0:
+		c += " && " + g.cmp(1)
+	case 1:
+		c += " || " + g.cmp(1)
+	}
+	return c
+}
+
+// TestTargetConditionsDifferential checks agentexpr against the host's
+// evaluator on a real peer: random conditions on probe() (300 calls,
+// edge values, a NULL pointer one call in four), each set on a
+// breakpoint that gdbserver filters with the compiled bytecode, must
+// stop at exactly the calls where rrmcp's own evaluation at an
+// unconditional breakpoint finds them true or fails (a failed
+// condition stops, and so does compiled code where the host would fail).
+// For -O0, -O2 (parameters in registers) and i386.
+func TestTargetConditionsDifferential(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	const nconds = 24
+	for _, prog := range []string{"condprobe", "condprobe-O2", "condprobe-m32"} {
+		t.Run(prog, func(t *testing.T) {
+			exe := testenv.Prog(t, prog)
+			seed := uint64(len(prog))*7919 + 1
+			g := condGen{rand.New(rand.NewPCG(seed, 42))}
+			var conds []string
+			for len(conds) < nconds {
+				if c := g.cond(); !slices.Contains(conds, c) {
+					conds = append(conds, c)
+				}
+			}
+			want := hostStops(t, exe, conds)
+			compiled := 0
+			for i, cond := range conds {
+				got, target := targetStops(t, exe, cond)
+				if target {
+					compiled++
+				}
+				if !slices.Equal(got, want[i]) {
+					t.Errorf("%s (seed %d): stops at seq %v, host says %v (compiled: %v)", cond, seed, got, want[i], target)
+				}
+			}
+			t.Logf("%s: %d of %d random conditions compiled to bytecode", prog, compiled, len(conds))
+			if compiled < len(conds)*3/4 {
+				t.Errorf("only %d of %d conditions compiled", compiled, len(conds))
+			}
+		})
+	}
+}
+
+// hostStops runs exe to its end with an unconditional breakpoint on
+// probe and evaluates every condition at every call as a conditional
+// breakpoint's hit is evaluated: it returns, per condition, the calls
+// (seq) where it is true or fails.
+func hostStops(t *testing.T, exe string, conds []string) [][]int {
+	t.Helper()
+	ctx := t.Context()
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "probe", "", false); err != nil {
+		t.Fatal(err)
+	}
+	out := make([][]int, len(conds))
+	for {
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Reason == "exited" {
+			return out
+		}
+		n := seqAt(t, s)
+		err = s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+			for i, c := range conds {
+				if ok, err := s.condTrue(ctx, c); ok || err != nil {
+					out[i] = append(out[i], n)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// targetStops runs exe with cond on probe's breakpoint; it returns the
+// calls it stopped at and whether the condition went to gdbserver.
+func targetStops(t *testing.T, exe, cond string) ([]int, bool) {
+	t.Helper()
+	ctx := t.Context()
+	pc := &packetCounter{}
+	m := NewManager(Config{PacketLog: pc})
+	defer m.Close()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "probe", cond, false); err != nil {
+		t.Fatalf("%s: %v", cond, err)
+	}
+	var stops []int
+	for {
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Reason == "exited" {
+			break
+		}
+		stops = append(stops, seqAt(t, s))
+	}
+	target := slices.ContainsFunc(pc.take(), func(p string) bool {
+		return strings.HasPrefix(p, "Z0,") && strings.Contains(p, ";X")
+	})
+	return stops, target
+}
+
+func seqAt(t *testing.T, s *Session) int {
+	t.Helper()
+	r, err := s.Evaluate(t.Context(), "seq")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if _, err := fmt.Sscan(r.Value, &n); err != nil {
+		t.Fatalf("seq = %q", r.Value)
+	}
+	return n
+}
