@@ -822,3 +822,51 @@ func parseIntLit(t token) (Expr, error) {
 	}
 	return lit, nil
 }
+
+// TypeName is the C type of an integer literal (C11 6.4.4.1): the first of
+// its candidate types whose range holds the value, where long is
+// longSize bytes (8, or 4 on i386); "bool" for true and false, "long" for
+// nullptr. A value no candidate holds (a decimal one above the largest
+// signed type) is unsigned, as GDB types it.
+func (l *IntLit) TypeName(longSize int) string {
+	switch l.Long {
+	case -1:
+		return "bool"
+	case -2:
+		return "long"
+	}
+	hexOct, longs := l.Long >= 8, l.Long%8
+	var names []string
+	switch {
+	case longs == 0:
+		names = []string{"int", "unsigned int", "long", "unsigned long", "long long", "unsigned long long"}
+	case longs == 1:
+		names = []string{"long", "unsigned long", "long long", "unsigned long long"}
+	default:
+		names = []string{"long long", "unsigned long long"}
+	}
+	for _, n := range names {
+		unsigned := strings.HasPrefix(n, "unsigned")
+		if unsigned && !l.Unsigned && !hexOct || !unsigned && l.Unsigned {
+			continue // decimal: signed types only; a u suffix: unsigned only
+		}
+		size := 4
+		switch strings.TrimPrefix(n, "unsigned ") {
+		case "long":
+			size = longSize
+		case "long long":
+			size = 8
+		}
+		bits := 8 * size
+		if !unsigned {
+			bits--
+		}
+		if bits >= 64 || l.Val>>bits == 0 {
+			return n
+		}
+	}
+	if longSize == 8 && longs < 2 {
+		return "unsigned long"
+	}
+	return "unsigned long long"
+}

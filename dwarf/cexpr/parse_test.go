@@ -184,3 +184,42 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestIntLitTypeName(t *testing.T) {
+	for _, tc := range []struct {
+		src      string
+		longSize int
+		want     string
+	}{
+		{"7", 8, "int"},
+		{"2147483648", 8, "long"},
+		{"2147483648", 4, "long long"},
+		{"4294967295", 4, "long long"},
+		{"0xffffffff", 8, "unsigned int"},
+		{"0xffffffff", 4, "unsigned int"},
+		{"0x100000000", 4, "long long"},
+		{"0xffffffffffffffff", 8, "unsigned long"},
+		{"0xffffffffffffffff", 4, "unsigned long long"},
+		{"18446744073709551615", 8, "unsigned long"},
+		{"7u", 8, "unsigned int"},
+		{"7L", 4, "long"},
+		{"4294967295L", 4, "long long"},
+		{"4294967295UL", 4, "unsigned long"},
+		{"7LL", 8, "long long"},
+		{"7ULL", 8, "unsigned long long"},
+		{"017", 8, "int"},
+		{"true", 8, "bool"},
+	} {
+		e, err := Parse(tc.src, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		l, ok := e.(*IntLit)
+		if !ok {
+			t.Fatalf("%s: %T", tc.src, e)
+		}
+		if got := l.TypeName(tc.longSize); got != tc.want {
+			t.Errorf("%s with %d-byte long: %s, want %s", tc.src, tc.longSize, got, tc.want)
+		}
+	}
+}

@@ -354,33 +354,10 @@ func noSymbol(name string) error {
 }
 
 func (ev *evaluator) intLiteral(e *cexpr.IntLit) dwarf.Object {
-	switch e.Long {
-	case -1:
+	if e.Long == -1 {
 		return ev.makeInt(ev.boolType(), int64(e.Val))
-	case -2:
-		return ev.makeInt(ev.base("long"), 0)
 	}
-	hexOct := e.Long >= 8
-	long := e.Long % 8
-	v := e.Val
-	var name string
-	switch {
-	case long == 0 && !e.Unsigned && v <= math.MaxInt32:
-		name = "int"
-	case long == 0 && (e.Unsigned || hexOct) && v <= math.MaxUint32:
-		name = "unsigned int"
-	case !e.Unsigned && v <= math.MaxInt64:
-		name = "long"
-		if long >= 2 {
-			name = "long long"
-		}
-	default:
-		name = "unsigned long"
-		if long >= 2 {
-			name = "unsigned long long"
-		}
-	}
-	return ev.makeInt(ev.base(name), int64(v))
+	return ev.makeInt(ev.base(e.TypeName(int(dwarf.SizeOf(ev.base("long"))))), int64(e.Val))
 }
 
 func (ev *evaluator) makeInt(t dwarf.Type, v int64) dwarf.Object {

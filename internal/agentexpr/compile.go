@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
@@ -333,34 +334,22 @@ func (c *compiler) expr(e cexpr.Expr) (val, error) {
 	return val{}, fmt.Errorf("%T: %w", e, ErrUnsupported)
 }
 
-// intLit types a literal as dwarf/eval's intLiteral does.
+// intLit types a literal as C (and dwarf/eval) types it.
 func (c *compiler) intLit(e *cexpr.IntLit) (val, error) {
-	long := int(c.sc.PtrSize)
-	v := e.Val
-	var t val
-	switch {
-	case e.Long == -1: // true, false
-		t = intVal(1, false)
-	case e.Long < 0: // nullptr
+	if e.Long < -1 {
 		return val{}, fmt.Errorf("nullptr: %w", ErrUnsupported)
-	case e.Long%8 == 0 && !e.Unsigned && v <= math.MaxInt32:
-		t = intVal(4, true)
-	case e.Long%8 == 0 && (e.Unsigned || e.Long >= 8) && v <= math.MaxUint32:
-		t = intVal(4, false)
-	case !e.Unsigned && v <= math.MaxInt64:
-		t = intVal(long, true)
-		if e.Long%8 >= 2 {
-			t.size = 8
-		}
-	default:
-		t = intVal(long, false)
-		if e.Long%8 >= 2 {
-			t.size = 8
-		}
 	}
-	// The host truncates a value wider than its type (a long of 4 bytes
-	// on i386) to the type: so does norm.
-	c.constant(v)
+	name := e.TypeName(c.sc.PtrSize)
+	t := intVal(4, !strings.HasPrefix(name, "unsigned"))
+	switch strings.TrimPrefix(name, "unsigned ") {
+	case "bool":
+		t = intVal(1, false)
+	case "long":
+		t.size = c.sc.PtrSize
+	case "long long":
+		t.size = 8
+	}
+	c.constant(e.Val)
 	c.norm(t.size, t.signed)
 	return t, nil
 }
