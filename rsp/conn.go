@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -107,18 +106,14 @@ func decodeRLE(p []byte) ([]byte, error) {
 	if bytes.IndexByte(p, '*') < 0 {
 		return p, nil
 	}
-	out := make([]byte, 0, len(p)*2)
+	// Size the output first: a register packet expands many times over
+	// (runs of zeros), and growing as it goes cost more than decoding.
+	size := len(p)
 	for i := 0; i < len(p); i++ {
-		if j := bytes.IndexByte(p[i:], '*'); j != 0 {
-			// Copy the literal run up to the next marker at once.
-			if j < 0 {
-				j = len(p) - i
-			}
-			out = append(out, p[i:i+j]...)
-			i += j - 1
+		if p[i] != '*' {
 			continue
 		}
-		if len(out) == 0 {
+		if i == 0 {
 			return nil, errors.New("run-length marker at start of packet")
 		}
 		if i+1 >= len(p) {
@@ -128,11 +123,22 @@ func decodeRLE(p []byte) ([]byte, error) {
 		if n < 0 || p[i+1] > 126 {
 			return nil, fmt.Errorf("bad run-length count %q", p[i+1])
 		}
-		prev := out[len(out)-1]
-		start := len(out)
-		out = slices.Grow(out, n)[:start+n]
-		for k := start; k < len(out); k++ {
-			out[k] = prev
+		size += n - 2
+		i++
+	}
+	out := make([]byte, 0, size)
+	for i := 0; i < len(p); i++ {
+		j := bytes.IndexByte(p[i:], '*')
+		if j < 0 {
+			return append(out, p[i:]...), nil
+		}
+		// The literal run up to the marker, then the repeats of its
+		// last byte.
+		out = append(out, p[i:i+j]...)
+		i += j
+		prev, n := out[len(out)-1], int(p[i+1])-29
+		for range n {
+			out = append(out, prev)
 		}
 		i++
 	}

@@ -281,46 +281,66 @@ func decodeMemReply(pkt string, r []byte, addr uint64, p []byte) (n int, err err
 	return n, nil
 }
 
+// MemRead is one read of a ReadRegistersMemory batch: len(P) bytes at
+// Addr into P. N and Err are its outcome: the bytes read, and the read's
+// own failure (as ReadMemory returns them).
+type MemRead struct {
+	Addr uint64
+	P    []byte
+	N    int
+	Err  error
+}
+
 // ReadRegistersMemory returns the registers of thread t (as ReadRegisters)
-// and reads len(p) bytes at addr into p (as ReadMemory) in one round trip
-// where the connection allows it (no-ack mode: the requests go out
-// together): what a debugger wants at a stop, the registers and the top of
-// the stack. memErr is the memory read's own failure (the registers are
-// good); err is the registers'.
-func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, addr uint64, p []byte) (g []byte, n int, memErr, err error) {
+// and does the reads (as ReadMemory, each filling its N and Err) in one
+// round trip where the connection allows it (no-ack mode: the requests go
+// out together): what a debugger wants at a stop, the registers, the top
+// of the stack and what it read there the last time. err is the
+// registers' failure; a read's own failure leaves the registers good.
+func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, reads []MemRead) (g []byte, err error) {
 	t = c.defThread(t)
 	_, cached := c.regs[t]
-	if cached || c.conn.ack || len(p) > c.readChunk() || c.features["binary-upload"] == "+" {
+	long := false
+	for _, r := range reads {
+		long = long || len(r.P) > c.readChunk()
+	}
+	if cached || c.conn.ack || long || c.features["binary-upload"] == "+" {
 		if g, err = c.ReadRegisters(ctx, t); err != nil {
-			return nil, 0, nil, err
+			return nil, err
 		}
-		n, memErr = c.ReadMemory(ctx, addr, p)
-		return g, n, memErr, nil
+		for i := range reads {
+			reads[i].N, reads[i].Err = c.ReadMemory(ctx, reads[i].Addr, reads[i].P)
+		}
+		return g, nil
 	}
 	var pkts []string
 	if t != (Thread{}) && !(c.hgValid && c.hg == t) {
 		pkts = append(pkts, "Hg"+c.encThread(t))
 	}
-	mem := memRequest(addr, len(p))
-	pkts = append(pkts, "g", mem)
+	pkts = append(pkts, "g")
+	for _, r := range reads {
+		pkts = append(pkts, memRequest(r.Addr, len(r.P)))
+	}
 	rs, err := c.exchangeAll(ctx, pkts...)
 	if err != nil {
 		c.hgValid = false
-		return nil, 0, nil, fmt.Errorf("read registers: %w", err)
+		return nil, fmt.Errorf("read registers: %w", err)
 	}
-	if len(pkts) == 3 {
+	if pkts[0] != "g" {
 		if err := okReply(pkts[0], rs[0]); err != nil {
 			c.hgValid = false
-			return nil, 0, nil, fmt.Errorf("read registers: %w", err)
+			return nil, fmt.Errorf("read registers: %w", err)
 		}
 		c.hg, c.hgValid = t, true
-		rs = rs[1:]
+		pkts, rs = pkts[1:], rs[1:]
 	}
 	if g, err = c.keepRegs(t, rs[0]); err != nil {
-		return nil, 0, nil, err
+		return nil, err
 	}
-	n, memErr = decodeMemReply(mem, rs[1], addr, p)
-	return g, n, memErr, nil
+	for i := range reads {
+		reads[i].N, reads[i].Err = decodeMemReply(pkts[1+i], rs[1+i], reads[i].Addr, reads[i].P)
+	}
+	return g, nil
 }
 
 // readMemoryX reads with "x addr,len", whose reply is "b" + escaped binary

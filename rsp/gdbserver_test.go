@@ -765,18 +765,23 @@ func TestGDBServerReadRegistersMemory(t *testing.T) {
 				t.Fatalf("continue: %v, %v", st, err)
 			}
 			mark := len(tg.sent.String())
-			both := make([]byte, 512)
-			g, n, memErr, err := c.ReadRegistersMemory(ctx, st.Thread, sp, both)
-			if err != nil || memErr != nil || n != len(both) {
-				t.Fatalf("ReadRegistersMemory: %d bytes, %v, %v", n, memErr, err)
+			both, data := make([]byte, 512), make([]byte, 64)
+			dataAddr := tg.sym("bytes")
+			reads := []rsp.MemRead{{Addr: sp, P: both}, {Addr: dataAddr, P: data}}
+			g, err := c.ReadRegistersMemory(ctx, st.Thread, reads)
+			if err != nil || reads[0].Err != nil || reads[0].N != len(both) || reads[1].Err != nil || reads[1].N != len(data) {
+				t.Fatalf("ReadRegistersMemory: %+v, %v", reads, err)
 			}
 			log := tg.sent.String()[mark:]
 			if strings.Contains(log, "(pipelined)") != tc.pipelined {
 				t.Errorf("pipelined %v wanted; packet log:\n%s", tc.pipelined, log)
 			}
-			apart := make([]byte, 512)
+			apart, dataApart := make([]byte, 512), make([]byte, 64)
 			if _, err := c.ReadMemory(ctx, sp, apart); err != nil {
 				t.Fatal(err)
+			}
+			if _, err := c.ReadMemory(ctx, dataAddr, dataApart); err != nil || !bytes.Equal(data, dataApart) {
+				t.Errorf("the second read of the batch: %x, apart %x (%v)", data, dataApart, err)
 			}
 			g2, err := c.ReadRegisters(ctx, st.Thread)
 			if err != nil {
@@ -790,10 +795,11 @@ func TestGDBServerReadRegistersMemory(t *testing.T) {
 			if st, err = c.Continue(ctx); err != nil || !st.SWBreak {
 				t.Fatalf("continue: %v, %v", st, err)
 			}
-			g3, _, memErr, err := c.ReadRegistersMemory(ctx, st.Thread, 0, both[:64])
+			reads = []rsp.MemRead{{Addr: 0, P: both[:64]}, {Addr: sp, P: both[64:128]}}
+			g3, err := c.ReadRegistersMemory(ctx, st.Thread, reads)
 			var re *rsp.Error
-			if err != nil || len(g3) != len(g) || !errors.As(memErr, &re) {
-				t.Errorf("unreadable block: %d register bytes, memory error %v, error %v; want registers and an *rsp.Error", len(g3), memErr, err)
+			if err != nil || len(g3) != len(g) || !errors.As(reads[0].Err, &re) || reads[1].Err != nil || reads[1].N != 64 {
+				t.Errorf("unreadable block: %d register bytes, reads %+v, error %v; want registers, an *rsp.Error, then the good read", len(g3), reads, err)
 			}
 			if _, err := c.ReadMemory(ctx, sp, apart[:8]); err != nil {
 				t.Errorf("the connection after the batch: %v", err)

@@ -12,7 +12,8 @@
 //	if err == nil {
 //		fmt.Println(format.Text(sc.Values(), o)) // what GDB prints after "$1 = "
 //	}
-//	ok, err := eval.EvalCondition(ctx, sc, "i == 3") // a breakpoint condition
+//	cond, err := eval.Parse(ctx, sc, "i == 3") // a breakpoint condition,
+//	ok, err := eval.Truth(ctx, sc, cond)        // at each hit of its pc
 //
 // The evaluator follows GDB's C rules: integer promotion and the usual
 // arithmetic conversions, pointer arithmetic, GDB's @ operator, casts

@@ -81,10 +81,10 @@ func Parse(ctx context.Context, s EvalScope, src string) (cexpr.Expr, error) {
 	return cexpr.Parse(src, isType)
 }
 
-// EvalCondition evaluates a breakpoint condition: true when the value is
+// Truth evaluates a parsed breakpoint condition: true when its value is
 // non-zero.
-func EvalCondition(ctx context.Context, s EvalScope, src string) (bool, error) {
-	o, err := EvalExpr(ctx, s, src)
+func Truth(ctx context.Context, s EvalScope, e cexpr.Expr) (bool, error) {
+	o, err := Eval(ctx, s, e)
 	if err != nil {
 		return false, err
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -35,6 +36,9 @@ type memCache struct {
 	badPage map[uint64]bool
 	sp      uint64 // stack pointer of the selected thread; 0 = unknown
 	stack   int    // stack reads since the stop
+	// fetched, while not nil, collects the lines read through the cache
+	// (noting what a breakpoint condition reads: notePrefetch).
+	fetched *[]uint64
 }
 
 func (m *memCache) reset() {
@@ -127,8 +131,12 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 			if blk, ok = s.mem.lines[base]; !ok {
 				s.mem.bad[base] = true
 			}
+
 		}
 		if ok {
+			if f := s.mem.fetched; f != nil && !slices.Contains(*f, base) {
+				*f = append(*f, base)
+			}
 			copy(p[n:n+want], blk[off:off+want])
 			n += want
 			continue
@@ -208,7 +216,7 @@ func (s *Session) regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
 // followed by a look at the frame (its locals, a condition on them, a
 // backtrace), and the stack read then costs no round trip of its own.
 func (s *Session) regsAtStop(ctx context.Context) (dwarf.Regs, error) {
-	_, sp, ok := s.stopPCSP(s.cur)
+	pc, sp, ok := s.stopPCSP(s.cur)
 	if !ok || sp < memLine {
 		return s.regs(ctx, s.cur)
 	}
@@ -221,15 +229,53 @@ func (s *Session) regsAtStop(ctx context.Context) (dwarf.Regs, error) {
 	if pageEnd := (base | (pageSize - 1)) + 1; base+stackFirst > pageEnd && s.mem.badPage[pageEnd] {
 		b = b[:pageEnd-base]
 	}
-	g, n, _, err := s.c.ReadRegistersMemory(ctx, s.cur, base, b)
+	reads := []rsp.MemRead{{Addr: base, P: b}}
+	for _, l := range s.prefetch[pc] {
+		if l < base || l >= base+uint64(len(b)) {
+			reads = append(reads, rsp.MemRead{Addr: l, P: make([]byte, memLine)})
+		}
+	}
+	g, err := s.c.ReadRegistersMemory(ctx, s.cur, reads)
 	if err != nil {
 		return dwarf.Regs{}, err
 	}
 	// A short read (the top of the stack) keeps the whole lines it got;
 	// readMem reads the rest, if asked, on its own.
-	s.mem.store(base, b[:n])
+	for _, r := range reads {
+		s.mem.store(r.Addr, r.P[:r.N])
+	}
 	s.mem.stack++
 	return s.regsFrom(s.cur, g)
+}
+
+// maxPrefetch bounds the lines prefetched at a stop.
+const maxPrefetch = 4
+
+// notePrefetch runs fn, and keeps the memory lines it read (at most
+// maxPrefetch, besides those of the stack that regsAtStop reads anyway)
+// as those to read with the registers at the next stop at pc: what a
+// breakpoint's condition reads besides the top of the stack (a global, a
+// structure behind a pointer) then costs no round trip of its own at its
+// later hits.
+func (s *Session) notePrefetch(pc uint64, fn func()) {
+	var read []uint64
+	s.mem.fetched = &read
+	fn()
+	s.mem.fetched = nil
+	stack := s.mem.sp &^ (memLine - 1)
+	lines := read[:0]
+	for _, l := range read {
+		if (l < stack || l >= stack+stackFirst) && len(lines) < maxPrefetch {
+			lines = append(lines, l)
+		}
+	}
+	if len(s.prefetch) >= maxParsedConds {
+		s.prefetch = nil
+	}
+	if s.prefetch == nil {
+		s.prefetch = map[uint64][]uint64{}
+	}
+	s.prefetch[pc] = lines
 }
 
 // regsFrom decodes g, thread t's g reply, into DWARF-numbered registers.

@@ -223,21 +223,51 @@ func exprError(expr string, err error) error {
 	return fmt.Errorf("%q: %w", expr, err)
 }
 
-// condTrue evaluates a breakpoint condition at the current stop.
+// condTrue evaluates a breakpoint condition at the current stop. In frame
+// 0 the parsed condition is kept per pc (parsing asks the scope of every
+// name whether it is a type): a conditional breakpoint's later hits only
+// evaluate it.
 func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
 	fs, quick, err := s.scopeFor(ctx, cond)
 	if err != nil {
 		return false, err
 	}
-	ok, err := eval.EvalCondition(ctx, fs, cond)
+	key := condAt{cond, s.pcOr0(ctx)}
+	e, ok := s.conds[key]
+	if !ok || s.frame != 0 {
+		if e, err = eval.Parse(ctx, fs, cond); err != nil {
+			return false, err
+		}
+		if s.frame == 0 {
+			if s.conds == nil || len(s.conds) >= maxParsedConds {
+				s.conds = map[condAt]cexpr.Expr{}
+			}
+			s.conds[key] = e
+		}
+	}
+	eval1 := func() { ok, err = eval.Truth(ctx, fs, e) }
+	if s.frame == 0 {
+		s.notePrefetch(key.pc, eval1)
+	} else {
+		eval1()
+	}
 	if quick && err != nil && errors.Is(err, dwarf.ErrNoMemory) {
 		if fs, err = s.scope(ctx); err != nil {
 			return false, err
 		}
-		ok, err = eval.EvalCondition(ctx, fs, cond)
+		ok, err = eval.Truth(ctx, fs, e)
 	}
 	return ok, err
 }
+
+// condAt is a condition parsed at a pc (in frame 0).
+type condAt struct {
+	cond string
+	pc   uint64
+}
+
+// maxParsedConds bounds Session.conds.
+const maxParsedConds = 256
 
 // parseExpr checks syntax only.
 func (s *Session) parseExpr(expr string) error {

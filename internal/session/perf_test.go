@@ -104,6 +104,32 @@ func TestPacketsPerCall(t *testing.T) {
 	}
 }
 
+// TestPacketsPerHostHit: a condition the host evaluates (a double) costs
+// three round trips per false hit: the step over the breakpoint, the
+// continue, and the registers with the top of the stack and the lines of
+// the globals the condition read at the previous hit (prefetched: no
+// read of its own).
+func TestPacketsPerHostHit(t *testing.T) {
+	s, pc := countedSession(t, "main")
+	ctx := t.Context()
+	if _, err := s.SetBreakpoint(ctx, "hit", "ratio * i < 0 || i == 60 || list->next->value == 7", false); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	if v, err := s.Evaluate(ctx, "i"); err != nil || v.Value != "60" {
+		t.Fatalf("i = %+v %v", v, err)
+	}
+	sent := pc.take()
+	const hits, budget = 61, 3
+	t.Logf("%d round trips for %d hits; the last ten: %s", len(sent), hits, strings.Join(sent[max(0, len(sent)-10):], " | "))
+	if len(sent) > budget*hits+8 && os.Getenv("RRMCP_NO_PACKET_BUDGET") == "" {
+		t.Errorf("%d round trips for %d hits, budget %d per hit", len(sent), hits, budget)
+	}
+}
+
 // benchFresh times call on a fresh stop at hit() each iteration, as the
 // benchmark driver does (the continue is not timed).
 func benchFresh(b *testing.B, call func(ctx context.Context, s *Session) error) {
