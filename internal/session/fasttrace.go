@@ -191,8 +191,21 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 	}
 	res.Mechanism = "fast tracepoint"
 	stopIn := false // the stop breakpoint is in the server's table
+	// A run that reaches the program's end would lose the rows in the
+	// agent's buffer with the process: a breakpoint at libc's _exit (which
+	// exit and the return from main reach) stops it while they are there.
+	exitAt, exitOK := uint64(0), false
+	if l := s.loadLibs(ctx); l != nil {
+		exitAt, exitOK = s.libSymbol(l, "_exit")
+	}
+	exitIn := false
 	restore := func(ctx context.Context) error {
 		var err error
+		if exitIn {
+			if err = s.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, exitAt, 1); err == nil {
+				exitIn = false
+			}
+		}
 		if stopIn {
 			if err = s.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, stopAt, 1); err == nil {
 				stopIn = false
@@ -231,6 +244,11 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 					return err
 				}
 				stopIn = true
+				if exitOK && !exitIn {
+					if err := s.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, exitAt, 1); err == nil {
+						exitIn = true
+					}
+				}
 				return s.traceSetup(ctx, p, bp.Number, chunk, n)
 			}); err != nil {
 				if st, cerr := s.queryCancelled(ctx, res.Stop, err); cerr == nil {
@@ -253,7 +271,8 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 			var frames int
 			var rerr error
 			atStop := false
-			var lost error // the frames of a run the exit cut
+			exiting := false // stopped at _exit: the rows are still there
+			var lost error   // the frames of a run the exit cut
 			from := len(res.Rows)
 			runErr := err
 			s.keepingCancelled(func() {
@@ -261,6 +280,7 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 					// The trap at gdb_agent_stop_tracing is no breakpoint of
 					// the session's: it reads as a step or a SIGTRAP.
 					atStop = runErr == nil && st != nil && s.exited == nil && st.Breakpoint == 0 && s.pcOr0(ctx) == stopAt
+					exiting = runErr == nil && st != nil && s.exited == nil && exitIn && st.Breakpoint == 0 && s.pcOr0(ctx) == exitAt
 					var err error
 					status, frames, err = s.collectRows(ctx, o, p, maps, res)
 					if err != nil && (s.exited != nil || st != nil && (st.Reason == "exited" || st.Reason == "killed")) {
@@ -286,9 +306,20 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 				return true, fmt.Errorf("reading the trace buffer: %w", rerr)
 			}
 			res.noteOverflow(status)
+			if exiting {
+				// Every call before the exit is a row: the program ends
+				// as it would have on the breakpoint path.
+				st, err := s.Continue(ctx, false)
+				if st, err = s.queryCancelled(ctx, st, err); err != nil {
+					return true, err
+				}
+				res.Stop = st
+				res.endAt(st)
+				return true, nil
+			}
 			if !atStop {
 				if lost != nil {
-					res.Note = fmt.Sprintf("The program exited during a fast tracepoint run: the rows it collected after row %d were lost with the in-process agent's buffer (%v); query with a limit below the calls left, or without in_process_agent.", res.Rows[len(res.Rows)-1].N, lost)
+					res.Note = fmt.Sprintf("The program ended during a fast tracepoint run other than through _exit (a signal, a direct exit_group): the rows it collected after row %d were lost with the in-process agent's buffer (%v); query with a limit below the calls left, or without in_process_agent.", res.Rows[len(res.Rows)-1].N, lost)
 				}
 				res.endAt(st)
 				return true, nil
