@@ -148,6 +148,9 @@ func bpText(bp session.Breakpoint) string {
 	}
 	if bp.Condition != "" {
 		fmt.Fprintf(&b, " if %s", bp.Condition)
+		if bp.ConditionBy != "" {
+			fmt.Fprintf(&b, " (evaluated by %s)", bp.ConditionBy)
+		}
 	}
 	if bp.Pending {
 		b.WriteString(" (pending: resolved when the program's shared libraries are loaded, at main)")

@@ -301,7 +301,13 @@ func (s *Session) syncConds(ctx context.Context) {
 // noteCondHit compiles b's condition for the address of frame 0 the
 // first time b is hit there (the host has just found it want).
 func (s *Session) noteCondHit(ctx context.Context, b *breakpoint, want bool) {
-	if !s.targetCondsOK() || b.typ != rsp.SoftwareBreakpoint || s.frame != 0 {
+	if !s.targetCondsOK() || b.typ != rsp.SoftwareBreakpoint {
+		if b.ttried == nil {
+			b.ttried = map[uint64]bool{0: true} // evaluated by rrmcp (Breakpoint.ConditionBy)
+		}
+		return
+	}
+	if s.frame != 0 {
 		return
 	}
 	f, err := s.curFrame(ctx)

@@ -53,6 +53,13 @@ func (b *breakpoint) isWatch() bool { return b.typ >= rsp.WriteWatchpoint }
 func (b *breakpoint) info() Breakpoint {
 	out := Breakpoint{Number: b.num, Location: b.spec, Function: b.fn, File: b.file, Line: b.line,
 		Condition: b.cond, Enabled: b.enabled, Temporary: b.temp, Hits: b.hits}
+	switch {
+	case b.cond == "" || b.serverOnly:
+	case len(b.tcode) > 0:
+		out.ConditionBy = "server"
+	case len(b.ttried) > 0:
+		out.ConditionBy = "rrmcp"
+	}
 	switch b.typ {
 	case rsp.WriteWatchpoint:
 		out.Type = "watchpoint"

@@ -308,6 +308,10 @@ func TestTargetConditions(t *testing.T) {
 			if c.target != (cond > 0) {
 				t.Errorf("conditional Z0 packets: %d, want target-side %v", cond, c.target)
 			}
+			bps, err := s.Breakpoints(ctx)
+			if want := map[bool]string{true: "server", false: "rrmcp"}[c.target]; err != nil || len(bps) != 1 || bps[0].ConditionBy != want {
+				t.Errorf("breakpoints %+v (%v); want the condition evaluated by %s", bps, err, want)
+			}
 		})
 	}
 	t.Run("shared address", func(t *testing.T) {

@@ -102,22 +102,24 @@ type Stop struct {
 
 // Breakpoint is a breakpoint or watchpoint the session manages.
 type Breakpoint struct {
-	Number     int      `json:"number"`
-	Type       string   `json:"type" jsonschema:"breakpoint, watchpoint, read-watchpoint or access-watchpoint"`
-	Location   string   `json:"location" jsonschema:"as given"`
-	Addresses  []string `json:"addresses,omitempty"`
-	Function   string   `json:"function,omitempty"`
-	File       string   `json:"file,omitempty"`
-	Line       int      `json:"line,omitempty"`
-	Condition  string   `json:"condition,omitempty"`
-	Enabled    bool     `json:"enabled"`
-	Temporary  bool     `json:"temporary,omitempty"`
-	Hits       int      `json:"hits"`
-	Size       int      `json:"size,omitempty" jsonschema:"watched bytes"`
-	Expression string   `json:"expression,omitempty"`
-	Pending    bool     `json:"pending,omitempty" jsonschema:"not resolved yet: set when the shared libraries are loaded"`
-	Mechanism  string   `json:"mechanism,omitempty" jsonschema:"watchpoints: hardware watchpoint (debug registers) or software watchpoint (single-stepping); breakpoints asked for as hardware: hardware breakpoint or software breakpoint (the note says why)"`
-	Note       string   `json:"note,omitempty" jsonschema:"why a watchpoint or a breakpoint asked for as hardware is a software one, and what it costs"`
+	Number    int      `json:"number"`
+	Type      string   `json:"type" jsonschema:"breakpoint, watchpoint, read-watchpoint or access-watchpoint"`
+	Location  string   `json:"location" jsonschema:"as given"`
+	Addresses []string `json:"addresses,omitempty"`
+	Function  string   `json:"function,omitempty"`
+	File      string   `json:"file,omitempty"`
+	Line      int      `json:"line,omitempty"`
+	Condition string   `json:"condition,omitempty"`
+	// ConditionBy says who evaluates the condition (agentcond.go).
+	ConditionBy string `json:"condition_evaluated_by,omitempty" jsonschema:"server: compiled to agent bytecode at the first hit, so hits where it is false cost no stop; rrmcp: evaluated at every hit (floating point, calls, or a server without target-side conditions); absent before the first hit"`
+	Enabled     bool   `json:"enabled"`
+	Temporary   bool   `json:"temporary,omitempty"`
+	Hits        int    `json:"hits"`
+	Size        int    `json:"size,omitempty" jsonschema:"watched bytes"`
+	Expression  string `json:"expression,omitempty"`
+	Pending     bool   `json:"pending,omitempty" jsonschema:"not resolved yet: set when the shared libraries are loaded"`
+	Mechanism   string `json:"mechanism,omitempty" jsonschema:"watchpoints: hardware watchpoint (debug registers) or software watchpoint (single-stepping); breakpoints asked for as hardware: hardware breakpoint or software breakpoint (the note says why)"`
+	Note        string `json:"note,omitempty" jsonschema:"why a watchpoint or a breakpoint asked for as hardware is a software one, and what it costs"`
 }
 
 // Thread is one thread of the debuggee.
