@@ -42,7 +42,10 @@
 // the line table and temporary breakpoints (at return addresses, with a
 // stack check for recursion); their reverse variants use the server's
 // bs/bc the same way. User breakpoints stay inserted across resumes, and
-// conditions are evaluated by rrmcp at each hit. As in GDB, a write
+// conditions are evaluated by rrmcp at each reported hit; on gdbserver a
+// condition that compiles to agent bytecode (package agentexpr) goes with
+// the breakpoint from its first hit on, so that the server reports only
+// the hits where it holds (agentcond.go). As in GDB, a write
 // watchpoint reports only writes that change the value, and continuing a
 // live program after a signal stop delivers the signal.
 //
