@@ -36,12 +36,42 @@ type memCache struct {
 	badPage map[uint64]bool
 	sp      uint64 // stack pointer of the selected thread; 0 = unknown
 	stack   int    // stack reads since the stop
-	// fetched, while not nil, collects the lines read through the cache
-	// (noting what a breakpoint condition reads: notePrefetch).
-	fetched *[]uint64
+	// At a stop that regsAtStop read (stopPC), the lines read away from
+	// the stack are noted (touched); reset keeps them as learned[stopPC],
+	// which regsAtStop reads with the registers at the next stop there:
+	// what a breakpoint's condition, or an agent at each hit, reads (a
+	// global, a structure behind a pointer) then costs no round trip of
+	// its own.
+	stopPC  uint64
+	touched []uint64
+	learned map[uint64][]uint64
+}
+
+// maxPrefetch bounds the lines learned for a pc; maxLearned the pcs.
+const (
+	maxPrefetch = 4
+	maxLearned  = 256
+)
+
+// touch notes that line base was read at this stop.
+func (m *memCache) touch(base uint64) {
+	if m.stopPC == 0 || len(m.touched) == maxPrefetch || slices.Contains(m.touched, base) {
+		return
+	}
+	if stack := m.sp &^ (memLine - 1); m.sp != 0 && base >= stack && base < stack+stackSpan {
+		return // the stack: regsAtStop reads its top anyway
+	}
+	m.touched = append(m.touched, base)
 }
 
 func (m *memCache) reset() {
+	if m.stopPC != 0 {
+		if m.learned == nil || len(m.learned) >= maxLearned {
+			m.learned = map[uint64][]uint64{}
+		}
+		m.learned[m.stopPC] = m.touched
+		m.stopPC, m.touched = 0, nil
+	}
 	m.lines = nil
 	m.bad = nil
 	m.badPage = nil
@@ -134,9 +164,7 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 
 		}
 		if ok {
-			if f := s.mem.fetched; f != nil && !slices.Contains(*f, base) {
-				*f = append(*f, base)
-			}
+			s.mem.touch(base)
 			copy(p[n:n+want], blk[off:off+want])
 			n += want
 			continue
@@ -230,7 +258,7 @@ func (s *Session) regsAtStop(ctx context.Context) (dwarf.Regs, error) {
 		b = b[:pageEnd-base]
 	}
 	reads := []rsp.MemRead{{Addr: base, P: b}}
-	for _, l := range s.prefetch[pc] {
+	for _, l := range s.mem.learned[pc] {
 		if l < base || l >= base+uint64(len(b)) {
 			reads = append(reads, rsp.MemRead{Addr: l, P: make([]byte, memLine)})
 		}
@@ -244,38 +272,9 @@ func (s *Session) regsAtStop(ctx context.Context) (dwarf.Regs, error) {
 	for _, r := range reads {
 		s.mem.store(r.Addr, r.P[:r.N])
 	}
+	s.mem.stopPC = pc
 	s.mem.stack++
 	return s.regsFrom(s.cur, g)
-}
-
-// maxPrefetch bounds the lines prefetched at a stop.
-const maxPrefetch = 4
-
-// notePrefetch runs fn, and keeps the memory lines it read (at most
-// maxPrefetch, besides those of the stack that regsAtStop reads anyway)
-// as those to read with the registers at the next stop at pc: what a
-// breakpoint's condition reads besides the top of the stack (a global, a
-// structure behind a pointer) then costs no round trip of its own at its
-// later hits.
-func (s *Session) notePrefetch(pc uint64, fn func()) {
-	var read []uint64
-	s.mem.fetched = &read
-	fn()
-	s.mem.fetched = nil
-	stack := s.mem.sp &^ (memLine - 1)
-	lines := read[:0]
-	for _, l := range read {
-		if (l < stack || l >= stack+stackFirst) && len(lines) < maxPrefetch {
-			lines = append(lines, l)
-		}
-	}
-	if len(s.prefetch) >= maxParsedConds {
-		s.prefetch = nil
-	}
-	if s.prefetch == nil {
-		s.prefetch = map[uint64][]uint64{}
-	}
-	s.prefetch[pc] = lines
 }
 
 // regsFrom decodes g, thread t's g reply, into DWARF-numbered registers.

@@ -245,12 +245,7 @@ func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
 			s.conds[key] = e
 		}
 	}
-	eval1 := func() { ok, err = eval.Truth(ctx, fs, e) }
-	if s.frame == 0 {
-		s.notePrefetch(key.pc, eval1)
-	} else {
-		eval1()
-	}
+	ok, err = eval.Truth(ctx, fs, e)
 	if quick && err != nil && errors.Is(err, dwarf.ErrNoMemory) {
 		if fs, err = s.scope(ctx); err != nil {
 			return false, err

@@ -84,12 +84,9 @@ type Session struct {
 	handing bool                          // a signal is being delivered with a return to where it came (stepsignal.go)
 	gdb     *gdbFallback
 	trs     map[*dwarf.Image]*dwarf.TypeReader
-	conds   map[condAt]cexpr.Expr // breakpoint conditions parsed (condTrue)
-	// prefetch: per pc, the memory lines (other than the stack's) its
-	// breakpoint's condition read at the last hit (notePrefetch).
-	prefetch map[uint64][]uint64
-	insns    map[uint64]x86asm.Inst // decoded code, kept across stops
-	regMap   []regSlot              // g layout → DWARF numbers, built once
+	conds   map[condAt]cexpr.Expr  // breakpoint conditions parsed (condTrue)
+	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
+	regMap  []regSlot              // g layout → DWARF numbers, built once
 
 	tconds map[uint64]string // conditional Z0 installed per address
 	temps  map[uint64]int    // temporary breakpoints (finish, next) per address
