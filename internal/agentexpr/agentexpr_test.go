@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/rrmcp/rrmcp/dwarf"
@@ -283,6 +284,57 @@ func TestTraceActions(t *testing.T) {
 	for _, tt := range tests {
 		if got := hex.EncodeToString(tt.code); got != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestCompileDepth: gdbserver's agent stack holds 100 values and does not
+// check a push against it: a condition whose code would need more than
+// maxDepth is left to the host.
+func TestCompileDepth(t *testing.T) {
+	f, sc := target(0)
+	nest := func(n int) string {
+		return strings.Repeat("i + (", n) + "1" + strings.Repeat(")", n) + " != 0"
+	}
+	for _, tc := range []struct {
+		n  int
+		ok bool
+	}{{40, true}, {70, false}} {
+		e, err := cexpr.Parse(nest(tc.n), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, err := CompileCondition(e, sc)
+		if tc.ok != (err == nil) || err != nil && !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%d levels: %v", tc.n, err)
+			continue
+		}
+		if err == nil {
+			if v, err := Eval(code, f.machine()); err != nil || v != 1 {
+				t.Errorf("%d levels with i = 0: %d, %v", tc.n, v, err)
+			}
+		}
+	}
+}
+
+func TestMaxStack(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		code []byte
+		want int
+		ok   bool
+	}{
+		{"constant", []byte{opConst8, 1, opEnd}, 1, true},
+		{"sum", []byte{opConst8, 1, opConst8, 2, opDup, opAdd, opAdd, opEnd}, 3, true},
+		{"both branches", []byte{opConst8, 1, opIfGoto, 0, 10, opConst8, 0, opGoto, 0, 12, opConst8, 1, opDup, opPop, opEnd}, 2, true},
+		{"underflow", []byte{opConst8, 1, opAdd, opEnd}, 0, false},
+		{"backward jump", []byte{opConst8, 1, opGoto, 0, 0}, 0, false},
+		{"off the end", []byte{opConst8, 1}, 0, false},
+		{"unknown opcode", []byte{opTrace, opEnd}, 0, false},
+	} {
+		got, err := maxStack(tc.code)
+		if tc.ok != (err == nil) || tc.ok && got != tc.want {
+			t.Errorf("%s: %d, %v; want %d, ok %v", tc.name, got, err, tc.want, tc.ok)
 		}
 	}
 }

@@ -38,7 +38,7 @@ type Var struct {
 const MaxCode = 4096
 
 // maxDepth bounds the agent's stack use: gdbserver's stack holds 100
-// entries (ax.cc STACK_MAX).
+// entries (ax.cc STACK_MAX) and nothing checks a push against it.
 const maxDepth = 64
 
 // CompileCondition compiles a breakpoint condition to agent bytecode that
@@ -67,9 +67,6 @@ func CompileCondition(e cexpr.Expr, sc Scope) ([]byte, error) {
 	if _, err := c.scalar(e); err != nil {
 		return nil, err
 	}
-	if c.err != nil {
-		return nil, c.err
-	}
 	c.op(opEnd)
 	if len(c.report) > 0 {
 		at := len(c.code)
@@ -81,6 +78,9 @@ func CompileCondition(e cexpr.Expr, sc Scope) ([]byte, error) {
 	if len(c.code) > MaxCode {
 		return nil, fmt.Errorf("%d bytes of bytecode: %w", len(c.code), ErrUnsupported)
 	}
+	if d, err := maxStack(c.code); err != nil || d > maxDepth {
+		return nil, fmt.Errorf("the code needs %d values on the agent's stack (%v): %w", d, err, ErrUnsupported)
+	}
 	return c.code, nil
 }
 
@@ -89,8 +89,6 @@ type compiler struct {
 	sc     Scope
 	code   []byte
 	report []int // offsets of jump targets to patch with the report exit
-	depth  int   // stack entries the code so far leaves (an upper bound)
-	err    error // the stack grew too deep
 }
 
 // val is what the code so far leaves on the agent's stack: the address
@@ -110,18 +108,8 @@ func intVal(size int, signed bool) val { return val{size: size, signed: signed} 
 
 func (c *compiler) op(b ...byte) { c.code = append(c.code, b...) }
 
-// push and pop track the stack's depth.
-func (c *compiler) push() {
-	c.depth++
-	if c.depth > maxDepth && c.err == nil {
-		c.err = fmt.Errorf("more than %d values on the agent's stack: %w", maxDepth, ErrUnsupported)
-	}
-}
-func (c *compiler) pop(n int) { c.depth -= n }
-
 // constant pushes v in the shortest constant opcode (they zero-extend).
 func (c *compiler) constant(v uint64) {
-	c.push()
 	switch {
 	case v <= math.MaxUint8:
 		c.op(opConst8, byte(v))
@@ -151,7 +139,6 @@ func (c *compiler) land(p int) {
 // reportIf pops the top and, when it is nonzero, ends the condition true.
 func (c *compiler) reportIf() {
 	c.report = append(c.report, c.jump(opIfGoto))
-	c.pop(1)
 }
 
 // norm makes the top canonical for an integer of size bytes.
@@ -171,10 +158,8 @@ func (c *compiler) norm(size int, signed bool) {
 // members); gdbserver would read garbage there instead of failing.
 func (c *compiler) guardPointer() {
 	c.op(opDup)
-	c.push()
 	c.constant(minPointer)
 	c.op(opLessUnsigned)
-	c.pop(1)
 	c.reportIf()
 }
 
@@ -287,16 +272,22 @@ func common(a, b val) val {
 	return b
 }
 
+// converts says whether a canonical integer of type from needs code to
+// become one of type to.
+func converts(from, to val) bool {
+	return to.size < 8 && (from.size != to.size || from.signed != to.signed)
+}
+
 // convert converts the canonical integer on top from type from to type to.
 func (c *compiler) convert(from, to val) {
-	if to.size < 8 && (from.size != to.size || from.signed != to.signed) {
+	if converts(from, to) {
 		c.norm(to.size, to.signed)
 	}
 }
 
 // convertBelow converts the integer under the top.
 func (c *compiler) convertBelow(from, to val) {
-	if to.size < 8 && (from.size != to.size || from.signed != to.signed) {
+	if converts(from, to) {
 		c.op(opSwap)
 		c.norm(to.size, to.signed)
 		c.op(opSwap)
@@ -304,9 +295,6 @@ func (c *compiler) convertBelow(from, to val) {
 }
 
 func (c *compiler) expr(e cexpr.Expr) (val, error) {
-	if c.err != nil {
-		return val{}, c.err
-	}
 	switch e := e.(type) {
 	case *cexpr.IntLit:
 		return c.intLit(e)
@@ -372,7 +360,6 @@ func (c *compiler) ident(name string) (val, error) {
 		c.norm(size, signed)
 		return intVal(size, signed), nil
 	case v.InReg:
-		c.push()
 		c.op(opReg, byte(v.Reg>>8), byte(v.Reg))
 		if size, signed, ok := intInfo(v.Type); ok {
 			c.norm(size, signed)
@@ -388,12 +375,10 @@ func (c *compiler) ident(name string) (val, error) {
 		return val{}, fmt.Errorf("%s has no sized type: %w", name, ErrUnsupported)
 	}
 	if v.Reg >= 0 {
-		c.push()
 		c.op(opReg, byte(v.Reg>>8), byte(v.Reg))
 		if v.Off != 0 {
 			c.constant(uint64(v.Off))
 			c.op(opAdd)
-			c.pop(1)
 		}
 	} else {
 		c.constant(uint64(v.Off))
@@ -433,7 +418,6 @@ func (c *compiler) unary(e *cexpr.Unary) (val, error) {
 		case "-":
 			c.constant(0)
 			c.op(opSwap, opSub)
-			c.pop(1)
 			c.norm(x.size, x.signed)
 		case "~":
 			c.op(opBitNot)
@@ -481,12 +465,10 @@ func (c *compiler) binary(e *cexpr.Binary) (val, error) {
 		return c.pointerOp(e.Op, a, b)
 	}
 	a, b = promote(a), promote(b)
-	defer c.pop(1) // two operands in, one out
 	switch e.Op {
 	case "<<", ">>":
 		c.constant(63)
 		c.op(opBitAnd)
-		c.pop(1)
 		switch {
 		case e.Op == "<<":
 			c.op(opLsh)
@@ -554,7 +536,6 @@ func (c *compiler) compare(op string, signed bool) {
 // would trap on the most negative 64-bit value.
 func (c *compiler) divide(op string, signed bool) {
 	c.op(opDup)
-	c.push()
 	c.op(opLogNot)
 	c.reportIf()
 	if !signed {
@@ -566,12 +547,9 @@ func (c *compiler) divide(op string, signed bool) {
 		return
 	}
 	c.op(opDup)
-	c.push()
 	c.constant(math.MaxUint64)
 	c.op(opEqual)
-	c.pop(1)
 	minusOne := c.jump(opIfGoto)
-	c.pop(1)
 	if op == "/" {
 		c.op(opDivSigned)
 	} else {
@@ -583,7 +561,6 @@ func (c *compiler) divide(op string, signed bool) {
 	if op == "/" {
 		c.constant(0)
 		c.op(opSwap, opSub)
-		c.pop(1)
 	} else {
 		c.op(opPop, opConst8, 0)
 	}
@@ -593,7 +570,6 @@ func (c *compiler) divide(op string, signed bool) {
 // pointerOp is a binary operator with a pointer operand, as dwarf/eval's
 // pointerArith does it.
 func (c *compiler) pointerOp(op string, a, b val) (val, error) {
-	defer c.pop(1)
 	switch op {
 	case "==", "!=", "<", ">", "<=", ">=":
 		c.compare(op, false)
@@ -621,7 +597,6 @@ func (c *compiler) pointerOp(op string, a, b val) (val, error) {
 			if n := elemSize(a); n > 1 {
 				c.constant(n)
 				c.op(opDivSigned)
-				c.pop(1)
 			}
 			c.norm(c.sc.PtrSize, true)
 			return intVal(c.sc.PtrSize, true), nil
@@ -639,7 +614,6 @@ func (c *compiler) scale(n uint64) {
 	if n > 1 {
 		c.constant(n)
 		c.op(opMul)
-		c.pop(1)
 	}
 }
 
@@ -655,7 +629,6 @@ func (c *compiler) logical(e *cexpr.Binary) (val, error) {
 		c.op(opLogNot, opLogNot)
 	}
 	decided := c.jump(opIfGoto)
-	c.pop(1)
 	if _, err := c.scalar(e.Y); err != nil {
 		return val{}, err
 	}
@@ -679,13 +652,11 @@ func (c *compiler) conditional(e *cexpr.Conditional) (val, error) {
 		return val{}, err
 	}
 	toX := c.jump(opIfGoto)
-	c.pop(1)
 	y, err := c.scalar(e.Y)
 	if err != nil {
 		return val{}, err
 	}
 	end := c.jump(opGoto)
-	c.pop(1)
 	c.land(toX)
 	x, err := c.scalar(e.X)
 	if err != nil {
@@ -732,7 +703,6 @@ func (c *compiler) member(e *cexpr.Member) (val, error) {
 	if off != 0 {
 		c.constant(uint64(off))
 		c.op(opAdd)
-		c.pop(1)
 	}
 	return val{addr: true, t: f.Type}, nil
 }
@@ -784,7 +754,6 @@ func (c *compiler) index(e *cexpr.Index) (val, error) {
 	}
 	c.scale(uint64(dwarf.SizeOf(elem)))
 	c.op(opAdd)
-	c.pop(1)
 	return val{addr: true, t: elem}, nil
 }
 
@@ -827,4 +796,65 @@ func (c *compiler) cast(e *cexpr.Cast) (val, error) {
 	}
 	c.convert(x, to)
 	return to, nil
+}
+
+// maxStack is the most values code leaves on the agent's stack on any of
+// its paths, for the opcodes CompileCondition emits (jumps go forward
+// only).
+func maxStack(code []byte) (int, error) {
+	// Operand bytes, values taken from the stack and values put back.
+	type shape struct{ args, pops, pushes int }
+	bin, un := shape{0, 2, 1}, shape{0, 1, 1}
+	shapes := map[byte]shape{
+		opAdd: bin, opSub: bin, opMul: bin, opDivSigned: bin, opDivUnsigned: bin, opRemSigned: bin,
+		opRemUnsigned: bin, opLsh: bin, opRshSigned: bin, opRshUnsigned: bin, opBitAnd: bin,
+		opBitOr: bin, opBitXor: bin, opEqual: bin, opLessSigned: bin, opLessUnsigned: bin,
+		opLogNot: un, opBitNot: un, opRef8: un, opRef8 + 1: un, opRef8 + 2: un, opRef8 + 3: un,
+		opExt: {1, 1, 1}, opZeroExt: {1, 1, 1}, opSwap: {0, 2, 2},
+		opConst8: {1, 0, 1}, opConst16: {2, 0, 1}, opConst32: {4, 0, 1}, opConst64: {8, 0, 1},
+		opReg: {2, 0, 1}, opDup: {0, 1, 2}, opPop: {0, 1, 0}, opIfGoto: {2, 1, 0}, opGoto: {2, 0, 0},
+		opEnd: {0, 1, 1},
+	}
+	most := 0
+	seen := map[int]int{} // pc -> the deepest stack it was reached with
+	var walk func(pc, d int) error
+	walk = func(pc, d int) error {
+		for {
+			if prev, ok := seen[pc]; ok && prev >= d {
+				return nil
+			}
+			seen[pc] = d
+			if pc >= len(code) {
+				return fmt.Errorf("runs off the code at %d", pc)
+			}
+			op := code[pc]
+			sh, ok := shapes[op]
+			if !ok || pc+1+sh.args > len(code) {
+				return fmt.Errorf("opcode %#x at %d", op, pc)
+			}
+			if d < sh.pops {
+				return fmt.Errorf("stack underflow at %d", pc)
+			}
+			d += sh.pushes - sh.pops
+			most = max(most, d)
+			next := pc + 1 + sh.args
+			switch op {
+			case opEnd:
+				return nil
+			case opGoto, opIfGoto:
+				to := int(binary.BigEndian.Uint16(code[pc+1:]))
+				if to <= pc {
+					return fmt.Errorf("a backward jump at %d", pc)
+				}
+				if op == opGoto {
+					next = to
+				} else if err := walk(to, d); err != nil {
+					return err
+				}
+			}
+			pc = next
+		}
+	}
+	err := walk(0, 0)
+	return most, err
 }
