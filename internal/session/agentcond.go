@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
-	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/internal/agentexpr"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -52,7 +51,7 @@ func (s *Session) compileCond(ctx context.Context, cond string, f *dwarf.Frame, 
 	if err != nil {
 		return nil, false
 	}
-	e, err := eval.Parse(ctx, fs, cond)
+	e, err := s.parsedCond(ctx, fs, cond)
 	if err != nil {
 		return nil, false
 	}
@@ -301,13 +300,8 @@ func (s *Session) syncConds(ctx context.Context) {
 // noteCondHit compiles b's condition for the address of frame 0 the
 // first time b is hit there (the host has just found it want).
 func (s *Session) noteCondHit(ctx context.Context, b *breakpoint, want bool) {
-	if !s.targetCondsOK() || b.typ != rsp.SoftwareBreakpoint {
-		if b.ttried == nil {
-			b.ttried = map[uint64]bool{0: true} // evaluated by rrmcp (Breakpoint.ConditionBy)
-		}
-		return
-	}
-	if s.frame != 0 {
+	b.evaluated = true
+	if !s.targetCondsOK() || b.typ != rsp.SoftwareBreakpoint || s.frame != 0 {
 		return
 	}
 	f, err := s.curFrame(ctx)

@@ -42,6 +42,9 @@ type breakpoint struct {
 	// (agentcond.go); ttried marks addresses where compiling was tried.
 	tcode  map[uint64][]byte
 	ttried map[uint64]bool
+	// evaluated: the condition was evaluated at a hit, so where it is
+	// evaluated is known (Breakpoint.ConditionBy).
+	evaluated bool
 	// serverOnly: the condition is tcode alone, with nothing for the host
 	// to evaluate (the stop rule of a query's tracepoint run,
 	// tracequery.go); every reported hit stops.
@@ -57,7 +60,7 @@ func (b *breakpoint) info() Breakpoint {
 	case b.cond == "" || b.serverOnly:
 	case len(b.tcode) > 0:
 		out.ConditionBy = "server"
-	case len(b.ttried) > 0:
+	case b.evaluated:
 		out.ConditionBy = "rrmcp"
 	}
 	switch b.typ {
@@ -599,7 +602,7 @@ func (s *Session) SetCondition(ctx context.Context, n int, cond string) (Breakpo
 			}
 		}
 		b.cond = cond
-		b.tcode, b.ttried = nil, nil // recompiled at the next hit
+		b.tcode, b.ttried, b.evaluated = nil, nil, false // recompiled at the next hit
 		return nil
 	})
 }

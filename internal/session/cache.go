@@ -161,7 +161,6 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 			if blk, ok = s.mem.lines[base]; !ok {
 				s.mem.bad[base] = true
 			}
-
 		}
 		if ok {
 			s.mem.touch(base)

@@ -223,29 +223,17 @@ func exprError(expr string, err error) error {
 	return fmt.Errorf("%q: %w", expr, err)
 }
 
-// condTrue evaluates a breakpoint condition at the current stop. In frame
-// 0 the parsed condition is kept per pc (parsing asks the scope of every
-// name whether it is a type): a conditional breakpoint's later hits only
-// evaluate it.
+// condTrue evaluates a breakpoint condition at the current stop.
 func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
 	fs, quick, err := s.scopeFor(ctx, cond)
 	if err != nil {
 		return false, err
 	}
-	key := condAt{cond, s.pcOr0(ctx)}
-	e, ok := s.conds[key]
-	if !ok || s.frame != 0 {
-		if e, err = eval.Parse(ctx, fs, cond); err != nil {
-			return false, err
-		}
-		if s.frame == 0 {
-			if s.conds == nil || len(s.conds) >= maxParsedConds {
-				s.conds = map[condAt]cexpr.Expr{}
-			}
-			s.conds[key] = e
-		}
+	e, err := s.parsedCond(ctx, fs, cond)
+	if err != nil {
+		return false, err
 	}
-	ok, err = eval.Truth(ctx, fs, e)
+	ok, err := eval.Truth(ctx, fs, e)
 	if quick && err != nil && errors.Is(err, dwarf.ErrNoMemory) {
 		if fs, err = s.scope(ctx); err != nil {
 			return false, err
@@ -253,6 +241,29 @@ func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
 		ok, err = eval.Truth(ctx, fs, e)
 	}
 	return ok, err
+}
+
+// parsedCond is cond parsed in scope fs of the selected frame. In frame 0
+// the tree is kept per pc (parsing asks the scope of every name whether
+// it is a type): a conditional breakpoint's later hits, and the compiling
+// of its condition (agentcond.go), only evaluate it.
+func (s *Session) parsedCond(ctx context.Context, fs *dwarf.FrameScope, cond string) (cexpr.Expr, error) {
+	if s.frame != 0 {
+		return eval.Parse(ctx, fs, cond)
+	}
+	key := condAt{cond, s.pcOr0(ctx)}
+	if e, ok := s.conds[key]; ok {
+		return e, nil
+	}
+	e, err := eval.Parse(ctx, fs, cond)
+	if err != nil {
+		return nil, err
+	}
+	if s.conds == nil || len(s.conds) >= maxParsedConds {
+		s.conds = map[condAt]cexpr.Expr{}
+	}
+	s.conds[key] = e
+	return e, nil
 }
 
 // condAt is a condition parsed at a pc (in frame 0).

@@ -194,8 +194,10 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 	// A run that reaches the program's end would lose the rows in the
 	// agent's buffer with the process: a breakpoint at libc's _exit (which
 	// exit and the return from main reach) stops it while they are there.
+	// The library list is read again: one from before libc was loaded has
+	// only ld.so's own _exit, which the exit does not reach.
 	exitAt, exitOK := uint64(0), false
-	if l := s.loadLibs(ctx); l != nil {
+	if l := s.reloadLibs(ctx); l != nil {
 		exitAt, exitOK = s.libSymbol(l, "_exit")
 	}
 	exitIn := false
@@ -207,8 +209,10 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 			}
 		}
 		if stopIn {
-			if err = s.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, stopAt, 1); err == nil {
+			if serr := s.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, stopAt, 1); serr == nil {
 				stopIn = false
+			} else if err == nil {
+				err = serr
 			}
 		}
 		if b.enabled && s.exited == nil {
@@ -244,7 +248,10 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 					return err
 				}
 				stopIn = true
-				if exitOK && !exitIn {
+				// Not over a breakpoint of the user's (in the server,
+				// or due there with the next resume): removing ours
+				// would remove it from the server.
+				if exitOK && !exitIn && s.bpAt(exitAt) == nil && !s.breakAt(exitAt) {
 					if err := s.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, exitAt, 1); err == nil {
 						exitIn = true
 					}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -203,5 +204,47 @@ func TestFastTraceQueryCondition(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFastTraceQueryUserExitBreakpoint: with a breakpoint of the user's
+// where the fast tracepoint run stops at the exit (libc's _exit), the run
+// stops there as the user's breakpoint (every row collected), and the
+// query leaves it in the server.
+func TestFastTraceQueryUserExitBreakpoint(t *testing.T) {
+	ctx := t.Context()
+	fs, bs := ipaSession(t, true), ipaSession(t, false)
+	var ubps [2]Breakpoint
+	var addrs [2]uint64
+	for i, s := range []*Session{fs, bs} {
+		// From main on, libc is loaded: the address the run stops at.
+		b, err := s.SetBreakpoint(ctx, "main", "", true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Breakpoint != b.Number {
+			t.Fatalf("to main: %+v %v", st, err)
+		}
+		var ok bool
+		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+			addrs[i], ok = s.libSymbol(s.reloadLibs(ctx), "_exit")
+			return nil
+		}); err != nil || !ok {
+			t.Fatalf("no _exit: %v", err)
+		}
+		if ubps[i], err = s.SetBreakpoint(ctx, fmt.Sprintf("*%#x", addrs[i]), "", false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := traceQuery(t, fs, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 5000})
+	b := traceQuery(t, bs, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 5000, Mechanism: "breakpoint"})
+	if f.Mechanism != "fast tracepoint" || f.Ended != "breakpoint" || f.Stop == nil || f.Stop.Breakpoint != ubps[0].Number {
+		t.Fatalf("fast %s (%s) ended %q at %+v, %d rows, note %q", f.Mechanism, f.MechanismNote, f.Ended, f.Stop, len(f.Rows), f.Note)
+	}
+	if !reflect.DeepEqual(f.Rows, b.Rows) || b.Ended != "breakpoint" {
+		t.Fatalf("fast %d rows, breakpoints %d (ended %q), or they differ", len(f.Rows), len(b.Rows), b.Ended)
+	}
+	if !fs.breakAt(addrs[0]) {
+		t.Errorf("the user's breakpoint at _exit (%#x) is no longer in the server: %+v", addrs[0], fs.c.Breakpoints())
 	}
 }
