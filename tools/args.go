@@ -10,13 +10,23 @@ import (
 	"strings"
 )
 
-// decodeArgs decodes the tool arguments into dst (a pointer to a struct
-// with json tags). Unlike mcp-go's BindArguments it rejects unknown
-// arguments, requires every field whose tag lacks omitempty, and says in
-// plain words what is wrong.
-func decodeArgs(args map[string]any, dst any) error {
+// decodeArgs decodes a call's arguments (the JSON text the client sent,
+// an object, or nothing) into dst (a pointer to a struct with json tags).
+// Unlike mcp-go's BindArguments it rejects unknown arguments, requires
+// every field whose tag lacks omitempty, takes null as not given, and
+// says in plain words what is wrong. The text is decoded once into dst:
+// numbers keep their precision (an integer above 2^53 is not rounded
+// through a float).
+func decodeArgs(raw json.RawMessage, dst any) error {
 	t := reflect.TypeOf(dst).Elem()
 	known, required := argFields(t)
+	var args map[string]json.RawMessage
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := json.Unmarshal(raw, &args); err != nil {
+			return fmt.Errorf("the arguments must be a JSON object of named arguments, not %s", jsonKindOf(raw))
+		}
+	}
+	nulls := false
 	for k, v := range args {
 		if !slices.Contains(known, k) {
 			if len(known) == 0 {
@@ -24,8 +34,9 @@ func decodeArgs(args map[string]any, dst any) error {
 			}
 			return fmt.Errorf("unknown argument %q; this tool takes: %s", k, strings.Join(known, ", "))
 		}
-		if v == nil {
+		if string(v) == "null" {
 			delete(args, k) // null = not given
+			nulls = true
 		}
 	}
 	for _, k := range required {
@@ -33,12 +44,17 @@ func decodeArgs(args map[string]any, dst any) error {
 			return fmt.Errorf("missing required argument %q", k)
 		}
 	}
-	b, err := json.Marshal(args)
-	if err != nil {
-		return fmt.Errorf("arguments are not valid JSON values: %v", err)
+	if len(args) == 0 {
+		return nil
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
+	if nulls {
+		var err error
+		if raw, err = json.Marshal(args); err != nil {
+			return fmt.Errorf("arguments are not valid JSON values: %v", err)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields() // in nested objects too
 	if err := dec.Decode(dst); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -47,6 +63,23 @@ func decodeArgs(args map[string]any, dst any) error {
 		return fmt.Errorf("bad arguments: %v", err)
 	}
 	return nil
+}
+
+// jsonKindOf names a JSON value's kind for an error message.
+func jsonKindOf(raw json.RawMessage) string {
+	switch b := bytes.TrimSpace(raw); {
+	case len(b) == 0:
+		return "nothing"
+	case b[0] == '[':
+		return "an array"
+	case b[0] == '"':
+		return "a string"
+	case b[0] == 't' || b[0] == 'f':
+		return "a boolean"
+	case b[0] == '{':
+		return "malformed JSON"
+	}
+	return "a number"
 }
 
 // argFields lists the JSON names of t's fields and the required ones.

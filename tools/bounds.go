@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -21,7 +22,9 @@ const (
 // clipEchoes cuts every long string argument that msg repeats to a short
 // prefix saying how long it was, and msg itself to msgLimit: an error never
 // echoes a whole (possibly huge) input.
-func clipEchoes(msg string, args map[string]any) string {
+func clipEchoes(msg string, raw json.RawMessage) string {
+	var args any
+	json.Unmarshal(raw, &args) //nolint:errcheck // nothing to clip in what does not decode
 	var long []string
 	var walk func(v any)
 	walk = func(v any) {

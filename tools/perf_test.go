@@ -3,7 +3,6 @@ package tools_test
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os/exec"
@@ -14,9 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/internal/testenv"
-	"github.com/rrmcp/rrmcp/tools"
 )
 
 // benchClient is an in-process MCP client on a live session of counter
@@ -178,22 +175,5 @@ func BenchmarkStdioRaw(b *testing.B) {
 		id++
 		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"rr_session_list","arguments":{}}}`, id))
 		recv()
-	}
-}
-
-// BenchmarkHandleMessage times the server side of one tools/call without
-// any transport: decode, dispatch, tool, encode.
-func BenchmarkHandleMessage(b *testing.B) {
-	m := session.NewManager(session.Config{})
-	b.Cleanup(m.Close)
-	srv := tools.New(m, tools.Options{})
-	ctx := context.Background()
-	srv.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`))
-	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"rr_session_list","arguments":{}}}`)
-	for b.Loop() {
-		resp := srv.HandleMessage(ctx, msg)
-		if _, err := json.Marshal(resp); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

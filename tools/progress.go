@@ -34,12 +34,11 @@ func (r *reporter) send(ctx context.Context, msg string) {
 // advisory: mcp-go drops a notification when the transport's queue (1024
 // on rrmcp's stdio, internal/stdio) is full; those it queued before the
 // result are written before it.
-func withProgress(ctx context.Context, req mcp.CallToolRequest, name string) (context.Context, func()) {
-	srv := server.ServerFromContext(ctx)
-	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil || srv == nil {
+func (reg *registry) withProgress(ctx context.Context, req mcp.CallToolRequest, name string) (context.Context, func()) {
+	if req.Params.Meta == nil || req.Params.Meta.ProgressToken == nil {
 		return ctx, func() {}
 	}
-	r := &reporter{srv: srv, tok: req.Params.Meta.ProgressToken}
+	r := &reporter{srv: reg.srv, tok: req.Params.Meta.ProgressToken}
 	ctx = context.WithValue(ctx, progressKey{}, r)
 	done := make(chan struct{})
 	go func() {

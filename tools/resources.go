@@ -31,7 +31,7 @@ const (
 // a client subscribed to a resource gets notifications/resources/updated
 // after a tool call that changed it.
 func (r *registry) resources() {
-	subs := &subscriptions{bySub: map[string]map[string]string{}}
+	subs := r.subs
 	r.srv.AddResource(mcp.NewResource(uriRecordings, "recordings",
 		mcp.WithResourceDescription("The rr recordings under the trace root ($_RR_TRACE_DIR or ~/.local/share/rr), as rr_list_recordings returns them. Updated after rr_record, rr_rm and rr_pack."),
 		mcp.WithMIMEType("application/json")),
@@ -148,13 +148,17 @@ func (r *registry) resources() {
 		}
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) { subs.drop(cs.SessionID()) })
-	hooks.AddAfterCallTool(func(ctx context.Context, _ any, _ *mcp.CallToolRequest, _ any) {
-		for _, c := range subs.changed(r.stamp) {
-			if err := r.srv.SendNotificationToSpecificClient(c.client, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": c.uri}); err != nil {
-				r.log("rrmcp: notify %s of %s: %v", c.client, c.uri, err)
-			}
+}
+
+// afterCall notifies the clients subscribed to a resource that a tool
+// call changed. It runs at the end of every tool call (add), so the
+// notification is queued before the call's reply is written.
+func (r *registry) afterCall() {
+	for _, c := range r.subs.changed(r.stamp) {
+		if err := r.srv.SendNotificationToSpecificClient(c.client, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": c.uri}); err != nil {
+			r.log("rrmcp: notify %s of %s: %v", c.client, c.uri, err)
 		}
-	})
+	}
 }
 
 // watchOutput notifies a client subscribed to a session's output as lines

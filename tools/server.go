@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"strings"
@@ -50,7 +51,8 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 		server.WithInstructions(instructions),
 		server.WithRecovery(),
 	)
-	r := &registry{srv: s, m: m, log: opts.Log, hooks: hooks, timing: opts.Timing}
+	r := &registry{srv: s, m: m, log: opts.Log, hooks: hooks, timing: opts.Timing,
+		subs: &subscriptions{bySub: map[string]map[string]string{}}}
 	if !opts.reflectSchemas {
 		r.schemas = readSchemas()
 	}
@@ -82,6 +84,8 @@ type registry struct {
 	timing bool
 	// schemas: the tools' schemas from schemas.json (schemas.go).
 	schemas map[string]toolSchemas
+	// subs: the clients' resource subscriptions (resources.go).
+	subs *subscriptions
 }
 
 // ServerTimeMetaKey is the _meta key carrying Options.Timing's figure.
@@ -160,6 +164,20 @@ func notEmpty(arg, v, what string) error {
 	return nil
 }
 
+// rawArgs is the JSON text of a call's arguments: as the client sent it
+// (mcp-go keeps it when it decodes a message, and rrmcp's transport sets
+// it), or encoded from the decoded value of a request made in process.
+func rawArgs(req mcp.CallToolRequest) json.RawMessage {
+	if len(req.Params.RawArguments) > 0 || req.Params.Arguments == nil {
+		return req.Params.RawArguments
+	}
+	b, err := json.Marshal(req.Params.Arguments)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
 // add registers a tool whose input schema is derived from In and output
 // schema from Out. h runs with decoded, validated input; an error becomes
 // a tool error with advice.
@@ -173,6 +191,7 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 		mcp.WithOpenWorldHintAnnotation(h.openWorld),
 	)...)
 	r.srv.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer r.afterCall()
 		defer func() {
 			if p := recover(); p != nil {
 				r.log("rrmcp: panic in %s: %v\n%s", name, p, debug.Stack())
@@ -192,15 +211,16 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 				}
 			}()
 		}
+		raw := rawArgs(req)
 		var in In
-		if err := decodeArgs(req.GetArguments(), &in); err != nil {
-			return mcp.NewToolResultError(clipEchoes(fmt.Sprintf("%s: %v", name, err), req.GetArguments())), nil
+		if err := decodeArgs(raw, &in); err != nil {
+			return mcp.NewToolResultError(clipEchoes(fmt.Sprintf("%s: %v", name, err), raw)), nil
 		}
-		pctx, stop := withProgress(ctx, req, name)
+		pctx, stop := r.withProgress(ctx, req, name)
 		out, err := fn(pctx, in)
 		stop()
 		if err != nil {
-			return mcp.NewToolResultError(clipEchoes(explain(name, err), req.GetArguments())), nil
+			return mcp.NewToolResultError(clipEchoes(explain(name, err), raw)), nil
 		}
 		return mcp.NewToolResultStructured(out, out.Text()), nil
 	})

@@ -13,7 +13,17 @@
 // notifications a call sent are written before its reply, and a line over
 // the limit is dropped with an error reply.
 //
-// Messages themselves are mcp-go's: each goes through
-// MCPServer.HandleMessage, which does the protocol (initialize, tools,
-// resources, prompts, cancellation of in-flight requests).
+// The protocol is mcp-go's: MCPServer.HandleMessage answers initialize,
+// the listings, resources, prompts, pings. A tool call, the message that
+// matters for latency, is answered by calling the registered tool's
+// handler directly: Serve has already decoded the message's envelope, and
+// mcp-go's router would decode its text five more times and encode the
+// result through a map (a third of the server's time in a quick call).
+// The reply is byte for byte the one HandleMessage gives
+// (TestCallToolAsHandleMessage); calls using what only mcp-go's router
+// does (task augmentation, multi round trip, the 2026-07-28 protocol's
+// per-request _meta, an unknown tool) go through HandleMessage. A handler
+// called directly has the client session in its context
+// (server.ClientSessionFromContext) but not server.ServerFromContext:
+// rrmcp's handlers hold their server.
 package stdio

@@ -131,12 +131,24 @@ type conn struct {
 	idle atomic.Int32  // goroutines waiting for the turn
 }
 
-// envelope is what the reader needs of a message to route it.
+// envelope is what Serve reads of a message: enough to route it, and
+// for a tool call, to make it (callTool). The values stay JSON text until
+// a route needs them, so a message of any shape decodes.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
 		RequestID json.RawMessage `json:"requestId"` // notifications/cancelled
+		// tools/call
+		Name      json.RawMessage `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		Meta      json.RawMessage `json:"_meta"`
+		// tools/call features left to mcp-go (task augmentation, multi
+		// round trip)
+		Task           json.RawMessage `json:"task"`
+		InputResponses json.RawMessage `json:"inputResponses"`
+		RequestState   json.RawMessage `json:"requestState"`
 	} `json:"params"`
 }
 
@@ -151,12 +163,13 @@ func (c *conn) serve(ctx context.Context) {
 			return
 		}
 		c.idle.Add(-1)
-		id, msg, ok := c.nextRequest(ctx)
+		env, msg, ok := c.nextRequest(ctx)
 		if !ok {
 			return // the input ended: no turn to pass on
 		}
 		// Track the request before reading on: a cancel right behind it
 		// finds it.
+		id := env.ID
 		key := string(id)
 		rctx, cancel := context.WithCancel(ctx)
 		c.mu.Lock()
@@ -168,7 +181,7 @@ func (c *conn) serve(ctx context.Context) {
 			go c.serve(ctx)
 		}
 		c.turn <- struct{}{}
-		c.answer(rctx, id, msg)
+		c.answer(rctx, env, msg)
 		c.mu.Lock()
 		delete(c.inflight, key)
 		c.mu.Unlock()
@@ -186,9 +199,10 @@ func (c *conn) serve(ctx context.Context) {
 const maxIdle = 4
 
 // nextRequest reads messages until a request, serving the others (a
-// notification, a parse error) on the way; it returns the request's id
-// and text with a slot taken for it, or ok false when the input ended.
-func (c *conn) nextRequest(ctx context.Context) (id json.RawMessage, msg []byte, ok bool) {
+// notification, a parse error) on the way; it returns the request's
+// envelope and text with a slot taken for it, or ok false when the input
+// ended.
+func (c *conn) nextRequest(ctx context.Context) (env *envelope, msg []byte, ok bool) {
 	for {
 		line, err := c.readLine()
 		if err != nil {
@@ -198,8 +212,11 @@ func (c *conn) nextRequest(ctx context.Context) (id json.RawMessage, msg []byte,
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		var env envelope
-		if err := json.Unmarshal(line, &env); err != nil {
+		// The line is the reader's buffer until the next read: what
+		// outlives it is a copy (the envelope's values point into it).
+		line = bytes.Clone(line)
+		env = new(envelope)
+		if err := json.Unmarshal(line, env); err != nil {
 			c.write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`))
 			continue
 		}
@@ -217,7 +234,7 @@ func (c *conn) nextRequest(ctx context.Context) (id json.RawMessage, msg []byte,
 			}
 			// Notifications carry no reply; they are quick and keep
 			// their order (initialized before what follows).
-			c.answer(ctx, nil, line)
+			c.answer(ctx, env, line)
 			continue
 		}
 		select {
@@ -226,7 +243,7 @@ func (c *conn) nextRequest(ctx context.Context) (id json.RawMessage, msg []byte,
 			c.ended <- ctx.Err()
 			return nil, nil, false
 		}
-		return bytes.Clone(env.ID), bytes.Clone(line), true
+		return env, line, true
 	}
 }
 
@@ -240,39 +257,111 @@ func (c *conn) cancel(id json.RawMessage) {
 	}
 }
 
-// answer runs one message through the server and writes its reply.
-func (c *conn) answer(ctx context.Context, id json.RawMessage, msg []byte) {
-	var resp mcp.JSONRPCMessage
+// answer runs one message through the server and writes its reply (a
+// request's; a notification has none).
+func (c *conn) answer(ctx context.Context, env *envelope, msg []byte) {
+	var id json.RawMessage
+	if len(env.ID) > 0 && !bytes.Equal(env.ID, []byte("null")) {
+		id = env.ID
+	}
+	var b []byte
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
 				c.opt.Log("stdio: panic serving a message: %v", p)
-				if id != nil {
-					resp = json.RawMessage(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":%q}}`, id, fmt.Sprintf("internal error: %v", p)))
-				}
+				b = internalError(id, fmt.Sprintf("internal error: %v", p))
 			}
 		}()
-		resp = c.srv.HandleMessage(ctx, msg)
+		if id == nil {
+			c.srv.HandleMessage(ctx, msg)
+			return
+		}
+		if b = c.callTool(ctx, env); b != nil {
+			return
+		}
+		resp := c.srv.HandleMessage(ctx, msg)
+		if resp == nil {
+			return
+		}
+		var err error
+		if b, err = encodeReply(resp); err != nil {
+			c.opt.Log("stdio: encode a reply: %v", err)
+			b = internalError(id, "internal error: the reply could not be encoded: "+err.Error())
+		}
 	}()
-	if resp == nil || id == nil {
-		return
+	if b != nil && id != nil {
+		c.write(b)
 	}
-	b, err := encodeReply(resp)
-	if err != nil {
-		c.opt.Log("stdio: encode a reply: %v", err)
-		b = fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":%q}}`, id, "internal error: the reply could not be encoded: "+err.Error())
-	}
-	c.write(b)
 }
 
-// encodeReply encodes a reply as json.Marshal does. A tool call's result
-// encodes itself (mcp.CallToolResult's MarshalJSON, compact JSON from
-// json.Marshal) and goes into the reply as it is: json.Marshal of the
-// whole reply would check and compact those bytes once more, a tenth of
-// the server's time in a quick call.
+// internalError is a JSON-RPC internal error reply.
+func internalError(id json.RawMessage, msg string) []byte {
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32603,"message":%q}}`, id, msg)
+}
+
+// callTool answers a tools/call of a registered tool by calling the
+// tool's handler, and returns the reply; nil when the message is anything
+// else, or a call that uses what mcp-go's router adds (task augmentation,
+// multi round trip, the 2026-07-28 protocol's per-request _meta), which
+// HandleMessage then serves. The reply is the one HandleMessage gives
+// (TestCallToolAsHandleMessage): the call's work is all in the handler
+// (package tools: arguments, progress, the result, the resource
+// notifications), so what is left out here is mcp-go's routing, which
+// decodes a tool call's text five times over (the envelope, the protocol
+// era, the trace context, the request, the arguments into a map) before
+// the handler decodes the arguments once more.
+func (c *conn) callTool(ctx context.Context, env *envelope) []byte {
+	p := &env.Params
+	if env.Method != string(mcp.MethodToolsCall) || env.JSONRPC != mcp.JSONRPC_VERSION || !plainID(env.ID) ||
+		len(p.Task) > 0 || len(p.InputResponses) > 0 || len(p.RequestState) > 0 {
+		return nil
+	}
+	var req mcp.CallToolRequest
+	if json.Unmarshal(p.Name, &req.Params.Name) != nil {
+		return nil
+	}
+	if len(p.Meta) > 0 {
+		if json.Unmarshal(p.Meta, &req.Params.Meta) != nil || mcp.IsModernProtocol(req.Params.Meta.ProtocolVersion()) {
+			return nil
+		}
+	}
+	tool := c.srv.GetTool(req.Params.Name)
+	if tool == nil {
+		return nil // HandleMessage says it is unknown
+	}
+	req.Method = env.Method
+	req.Params.RawArguments = p.Arguments
+	res, err := tool.Handler(ctx, req)
+	if err != nil || res == nil {
+		// rrmcp's handlers answer every failure with a tool error.
+		return internalError(env.ID, fmt.Sprintf("internal error: tool %s returned no result: %v", req.Params.Name, err))
+	}
+	b, err := encodeResponse(env.ID, res)
+	if err != nil {
+		return internalError(env.ID, "internal error: the reply could not be encoded: "+err.Error())
+	}
+	return b
+}
+
+// plainID reports whether a request id is a JSON string or integer, which
+// a reply carries back as it came. Other ids are HandleMessage's to
+// judge.
+func plainID(id json.RawMessage) bool {
+	if len(id) == 0 {
+		return false
+	}
+	if id[0] == '"' {
+		return true
+	}
+	_, err := strconv.ParseInt(string(id), 10, 64)
+	return err == nil
+}
+
+// encodeReply encodes a reply of HandleMessage as json.Marshal does,
+// a tool call's result as encodeResponse does.
 func encodeReply(resp mcp.JSONRPCMessage) ([]byte, error) {
 	r, ok := resp.(mcp.JSONRPCResponse)
-	if !ok {
+	if !ok || r.JSONRPC != mcp.JSONRPC_VERSION {
 		return json.Marshal(resp)
 	}
 	var res *mcp.CallToolResult
@@ -289,18 +378,45 @@ func encodeReply(resp mcp.JSONRPCMessage) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := res.MarshalJSON()
+	return encodeResponse(id, res)
+}
+
+// encodeResponse encodes the reply carrying a tool call's result,
+// byte for byte as json.Marshal of mcp-go's JSONRPCResponse does.
+// mcp.CallToolResult's MarshalJSON builds a map and has it sorted and
+// encoded; the result's fields are written here in that order from a
+// struct instead. Results using other fields (resultType, multi round
+// trip, raw structured content) take MarshalJSON.
+func encodeResponse(id json.RawMessage, res *mcp.CallToolResult) ([]byte, error) {
+	var body []byte
+	var err error
+	if res.ResultType != "" || len(res.InputRequests) > 0 || res.RequestState != "" || len(res.RawStructuredContent) > 0 {
+		body, err = res.MarshalJSON()
+	} else {
+		w := wireResult{Meta: res.Meta, Content: res.Content, IsError: res.IsError, StructuredContent: res.StructuredContent}
+		if w.Content == nil {
+			w.Content = []mcp.Content{}
+		}
+		body, err = json.Marshal(w)
+	}
 	if err != nil {
 		return nil, err
 	}
 	b := make([]byte, 0, len(body)+len(id)+40)
-	b = append(b, `{"jsonrpc":`...)
-	b = strconv.AppendQuote(b, r.JSONRPC)
-	b = append(b, `,"id":`...)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
 	b = append(b, `,"result":`...)
 	b = append(b, body...)
 	return append(b, '}'), nil
+}
+
+// wireResult is mcp.CallToolResult as its MarshalJSON writes it, the
+// fields in the sorted order of its map's keys.
+type wireResult struct {
+	Meta              *mcp.Meta     `json:"_meta,omitempty"`
+	Content           []mcp.Content `json:"content"`
+	IsError           bool          `json:"isError,omitempty"`
+	StructuredContent any           `json:"structuredContent,omitempty"`
 }
 
 // write writes one message line, after the notifications queued before

@@ -105,7 +105,7 @@ func testServer(ended chan<- string) *server.MCPServer {
 	})
 	srv.AddTool(mcp.NewTool("chatty"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		for i := 1; i <= 100; i++ {
-			if err := server.ServerFromContext(ctx).SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			if err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 				"progressToken": req.Params.Meta.ProgressToken, "progress": i}); err != nil {
 				return nil, err
 			}
