@@ -237,11 +237,25 @@ func (f *Frame) EntryValue(ctx context.Context, v Variable) (Variable, error) {
 	if f.Inlined || f.Function == nil || v.Kind != VarParam {
 		return Variable{}, fmt.Errorf("%s@entry: %w", v.Name, ErrOptimizedOut)
 	}
-	r := f.Image.dw.Reader()
-	r.Seek(v.Offset)
-	e, err := r.Next()
-	if err != nil || e == nil {
-		return Variable{}, &FormatError{".debug_info", uint64(v.Offset), fmt.Sprint("read parameter: ", err)}
+	var e attrGetter
+	if root, err := f.Function.Tree(); err == nil {
+		// A parameter of an out-of-line frame is a child of its function's
+		// DIE, already loaded.
+		for _, c := range root.Children {
+			if c.Offset == v.Offset {
+				e = c
+				break
+			}
+		}
+	}
+	if e == nil {
+		r := f.Image.dw.Reader()
+		r.Seek(v.Offset)
+		de, err := r.Next()
+		if err != nil || de == nil {
+			return Variable{}, &FormatError{".debug_info", uint64(v.Offset), fmt.Sprint("read parameter: ", err)}
+		}
+		e = de
 	}
 	fld := e.AttrField(stddwarf.AttrLocation)
 	if fld == nil {
@@ -252,6 +266,7 @@ func (f *Frame) EntryValue(ctx context.Context, v Variable) (Variable, error) {
 	case stddwarf.ClassExprLoc, stddwarf.ClassBlock:
 		expr, _ = fld.Val.([]byte)
 	default:
+		var err error
 		if expr, err = f.Image.loclistExpr(f.Function.cu, fld, f.Function.Entry); err != nil {
 			return Variable{}, err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/go-delve/delve/pkg/dwarf/frame"
 )
@@ -14,6 +15,47 @@ type cfiTable struct {
 	eh    frame.FrameDescriptionEntries // from .eh_frame (preferred)
 	debug frame.FrameDescriptionEntries // from .debug_frame
 	err   error
+
+	// rules caches what rulesAt computed, by file address: a debugger
+	// stops at the same few pcs again and again (breakpoints, the lines
+	// of a loop), and running an FDE's program up to a pc is most of
+	// unwinding one frame.
+	mu    sync.Mutex
+	rules map[uint64]frameRules
+}
+
+// frameRules is the unwinding rule set at one pc.
+type frameRules struct {
+	fc     *frame.FrameContext // in the Regs numbering (arch.frameContext); nil: no FDE
+	signal bool                // the FDE is a signal trampoline's
+	err    error
+}
+
+// maxCachedRules bounds cfiTable.rules; when full it starts again.
+const maxCachedRules = 4096
+
+// rulesAt returns the unwinding rules at file address pc: fc nil when no
+// FDE covers pc. fc is shared: callers do not modify it.
+func (img *Image) rulesAt(pc uint64) (fc *frame.FrameContext, signal bool, err error) {
+	t := img.cfiFor()
+	t.mu.Lock()
+	r, ok := t.rules[pc]
+	t.mu.Unlock()
+	if !ok {
+		if fde := t.fdeFor(pc); fde != nil {
+			r.signal = isSignalFrame(fde)
+			if r.fc, r.err = establish(fde, pc); r.err == nil {
+				r.fc = img.arch.frameContext(r.fc)
+			}
+		}
+		t.mu.Lock()
+		if len(t.rules) >= maxCachedRules || t.rules == nil {
+			t.rules = make(map[uint64]frameRules)
+		}
+		t.rules[pc] = r
+		t.mu.Unlock()
+	}
+	return r.fc, r.signal, r.err
 }
 
 // cfiFor returns the CFI of the image, parsed on first use.
@@ -143,14 +185,9 @@ var errOutermost = errors.New("outermost frame")
 // pc when it is a register plus an offset (the register in Regs'
 // numbering); ok is false without CFI or for an expression rule.
 func (img *Image) CFARule(pc uint64) (reg int, off int64, ok bool) {
-	fde := img.cfiFor().fdeFor(pc)
-	if fde == nil {
+	fc, _, err := img.rulesAt(pc)
+	if fc == nil || err != nil || fc.CFA.Rule != frame.RuleCFA {
 		return 0, 0, false
 	}
-	fc, err := establish(fde, pc)
-	if err != nil || fc.CFA.Rule != frame.RuleCFA {
-		return 0, 0, false
-	}
-	fc = img.arch.frameContext(fc)
 	return int(fc.CFA.Reg), fc.CFA.Offset, true
 }

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -211,6 +212,52 @@ func FuzzCFI(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRulesAtCached: the rules rulesAt keeps for a pc are the ones the
+// FDE's program gives there, whether computed now, taken from the cache,
+// or computed again after the cache filled up; the caller that reads them
+// (applyCFI) does not change them.
+func TestRulesAtCached(t *testing.T) {
+	// The C library: enough code to fill the cache, whatever the build.
+	const libc = "/lib/x86_64-linux-gnu/libc.so.6"
+	if _, err := os.Stat(libc); err != nil {
+		t.Skipf("needs %s (Debian's x86-64 C library): %v", libc, err)
+	}
+	img := openImage(t, libc)
+	var pcs []uint64
+	for _, fde := range img.cfiFor().eh {
+		for pc := fde.Begin(); pc < fde.End() && len(pcs) < 3*maxCachedRules; pc++ {
+			pcs = append(pcs, pc)
+		}
+	}
+	if len(pcs) <= maxCachedRules {
+		t.Fatalf("only %d pcs with CFI: the cache never fills", len(pcs))
+	}
+	want := func(pc uint64) *frame.FrameContext {
+		fc, err := establish(img.cfiFor().fdeFor(pc), pc)
+		if err != nil {
+			t.Fatalf("establish %#x: %v", pc, err)
+		}
+		return img.arch.frameContext(fc)
+	}
+	for round := 0; round < 2; round++ {
+		for _, pc := range pcs {
+			got, _, err := img.rulesAt(pc)
+			if err != nil {
+				t.Fatalf("rulesAt %#x: %v", pc, err)
+			}
+			if w := want(pc); !reflect.DeepEqual(got.CFA, w.CFA) || !reflect.DeepEqual(got.Regs, w.Regs) || got.RetAddrReg != w.RetAddrReg {
+				t.Fatalf("round %d, pc %#x: rules %+v, the FDE gives %+v", round, pc, got, w)
+			}
+		}
+	}
+	if n := len(img.cfiFor().rules); n == 0 || n > maxCachedRules {
+		t.Errorf("%d rules cached, want 1..%d", n, maxCachedRules)
+	}
+	if fc, _, err := img.rulesAt(1); fc != nil || err != nil {
+		t.Errorf("rulesAt(1) = %+v, %v; want no rules", fc, err)
+	}
 }
 
 // TestHotColdFunction checks a function split by gcc into a hot part and

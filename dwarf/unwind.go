@@ -177,13 +177,9 @@ func (p *physFrame) unwindOne(ctx context.Context, t *Target, innermost bool) (*
 		return nil, fmt.Errorf("no module for pc %#x", p.pc)
 	}
 	file := p.lookup - p.bias
-	fde := p.mod.cfiFor().fdeFor(file)
-	if fde != nil {
-		fc, err := establish(fde, file)
-		if err == nil {
-			p.signal = isSignalFrame(fde)
-			return p.applyCFI(ctx, t, p.mod.arch.frameContext(fc))
-		}
+	if fc, signal, err := p.mod.rulesAt(file); fc != nil && err == nil {
+		p.signal = signal
+		return p.applyCFI(ctx, t, fc)
 	}
 	if name, _, ok := p.mod.SymbolAt(file); ok && name == "__restore_rt" && p.ar.ptr() == 8 {
 		p.signal = true
