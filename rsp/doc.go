@@ -142,8 +142,11 @@
 // otherwise re-report the same breakpoint. Options.NoStepOver turns it off.
 // RangeStep makes the step over and the range step one resume: the
 // breakpoint is out for the whole range (the caller checks that nothing
-// in it leads back there). The removal goes out in the same write as the
-// resume, and the re-insertion with the next one.
+// in it leads back there). ContinuePast does the same for a continue, for
+// a caller that knows no thread comes back to the pc before the next stop
+// (a finish whose function returns without passing there again). The
+// removal goes out in the same write as the resume, and the re-insertion
+// with the next one.
 //
 // # Packet log
 //

@@ -70,6 +70,14 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 }
 
 func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
+	return s.contPast(ctx, rev, false)
+}
+
+// contPast is cont; past: the breakpoints at the current pc may stay out
+// of the server for the whole continue (rsp.Client.ContinuePast), because
+// the caller proved the thread cannot come back to the pc before the next
+// stop (returnsWithout).
+func (s *Session) contPast(ctx context.Context, rev, past bool) (rsp.Stop, error) {
 	if !rev && s.pending != 0 && !s.handing && len(s.softWatches()) > 0 && s.c.Dialect() != rsp.DialectRR {
 		// A continue delivering a signal would run unchecked: deliver it
 		// and come back here, then continue with the checks.
@@ -113,6 +121,9 @@ func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 		}
 		if len(s.softWatches()) > 0 {
 			return s.softRun(ctx, t, 0, 0)
+		}
+		if past && !condAtPC {
+			return s.c.ContinuePast(ctx)
 		}
 		return s.c.Continue(ctx)
 	})
@@ -482,9 +493,16 @@ func (s *Session) tempBP(ctx context.Context, a uint64) func() {
 // a stack pointer satisfying ok. Any other stop (user breakpoint, signal,
 // exit) is returned with done=false.
 func (s *Session) runTo(ctx context.Context, addr uint64, rev bool, ok func(sp uint64) bool) (rsp.Stop, bool, error) {
+	return s.runToPast(ctx, addr, rev, false, ok)
+}
+
+// runToPast is runTo; past: the first continue may leave the breakpoints
+// at the current pc out (contPast).
+func (s *Session) runToPast(ctx context.Context, addr uint64, rev, past bool, ok func(sp uint64) bool) (rsp.Stop, bool, error) {
 	defer s.tempBP(ctx, addr)()
 	for {
-		st, err := s.cont(ctx, rev)
+		st, err := s.contPast(ctx, rev, past)
+		past = false
 		if err != nil {
 			return st, false, err
 		}
@@ -812,7 +830,8 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 		var done bool
 		if !rev {
 			cfa := callee.CFA
-			st, done, err = s.runTo(ctx, caller.PC, false, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
+			past := phys == 0 && s.returnsWithout(ctx, callee)
+			st, done, err = s.runToPast(ctx, caller.PC, false, past, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
 		} else {
 			entry := uint64(0)
 			if callee.Function != nil {

@@ -86,7 +86,10 @@ type Session struct {
 	trs     map[*dwarf.Image]*dwarf.TypeReader
 	conds   map[condAt]cexpr.Expr  // breakpoint conditions parsed (condTrue)
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
-	regMap  []regSlot              // g layout → DWARF numbers, built once
+	// pastSafe: per pc, whether the code from it returns without coming
+	// back to it (returnsWithout), kept across stops
+	pastSafe map[uint64]bool
+	regMap   []regSlot // g layout → DWARF numbers, built once
 
 	tconds map[uint64]string // conditional Z0 installed per address
 	temps  map[uint64]int    // temporary breakpoints (finish, next) per address

@@ -1,0 +1,189 @@
+package session
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"debug/elf"
+	"fmt"
+	"os"
+	"strconv"
+
+	"golang.org/x/arch/x86/x86asm"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// A finish from a breakpoint has to step off it before continuing to the
+// return address, and put it back before the continue: GDB's
+// remove/step/insert dance, two resumes and two round trips. The
+// breakpoint can stay out for the whole continue when nothing can execute
+// its pc before the function returns; then the step off it and the
+// continue are one resume (rsp.Client.ContinuePast), and the breakpoint
+// goes back with the next resume. returnsWithout proves that, and
+// TestFinishPast checks both that the proof is taken where it holds and
+// that a breakpoint the program does reach again still stops the finish.
+
+// returnsWithout reports whether, finishing callee (the innermost frame,
+// stopped at a breakpoint), no thread can execute callee's pc before the
+// function returns. It holds when
+//   - the program is a local live process (gdbserver; its /proc readable)
+//     with one thread, so no other thread runs the code, and no signal the
+//     server passes silently has a handler (a handler would run inside the
+//     continue, and could call the function);
+//   - from the pc, the function's code reaches its returns without coming
+//     back to the pc, calling anything (which could recurse), making a
+//     system call (which could make a thread) or jumping indirectly or out
+//     of the function: control flow by direct jumps only, decoded from the
+//     program's file.
+//
+// The threads and handlers are read at each finish (two small /proc files,
+// no round trip); the code is walked once per pc.
+func (s *Session) returnsWithout(ctx context.Context, callee *dwarf.Frame) bool {
+	if s.kind != KindLive || s.pid <= 0 || s.exited != nil || s.c.Dialect() != rsp.DialectGDBServer ||
+		callee.Function == nil || callee.Image != s.img || callee.Inlined {
+		return false
+	}
+	pc := callee.PC
+	at := false
+	for _, b := range s.c.Breakpoints() {
+		if b.Addr == pc && (b.Type == rsp.SoftwareBreakpoint || b.Type == rsp.HardwareBreakpoint) {
+			at = true
+		}
+	}
+	if !at {
+		return false // a plain continue is one resume already
+	}
+	safe, ok := s.pastSafe[pc]
+	if !ok {
+		safe = s.codeReturnsWithout(callee)
+		if s.pastSafe == nil || len(s.pastSafe) > 1<<12 {
+			s.pastSafe = map[uint64]bool{}
+		}
+		s.pastSafe[pc] = safe
+	}
+	return safe && s.aloneWithoutPassedHandlers()
+}
+
+// maxPastWalk bounds the instructions codeReturnsWithout decodes.
+const maxPastWalk = 4096
+
+// codeReturnsWithout is returnsWithout's walk of the code from f's pc.
+func (s *Session) codeReturnsWithout(f *dwarf.Frame) bool {
+	pc := f.PC
+	var lo, hi uint64
+	for _, r := range f.Function.Ranges {
+		if a, b := r[0]+f.Bias, r[1]+f.Bias; pc >= a && pc < b {
+			lo, hi = a, b
+		}
+	}
+	if hi == 0 || hi-lo > 1<<20 {
+		return false
+	}
+	sec := s.programSection(lo, hi-lo)
+	if sec == nil || sec.Flags&elf.SHF_EXECINSTR == 0 || sec.Type == elf.SHT_NOBITS {
+		return false
+	}
+	code := make([]byte, hi-lo)
+	if n, err := sec.ReadAt(code, int64(lo-s.bias-sec.Addr)); err != nil || n != len(code) {
+		return false
+	}
+	mode := 64
+	if r, ok := s.softRegs(); ok {
+		mode = r.mode
+	}
+	return returnsWithout(code, lo, pc, mode)
+}
+
+// returnsWithout walks code (loaded at lo) from the instruction at pc:
+// true when every path ends in a return (or a trap) without reaching pc
+// again, calling, making a system call, or jumping indirectly or outside
+// code.
+func returnsWithout(code []byte, lo, pc uint64, mode int) bool {
+	hi := lo + uint64(len(code))
+	seen := map[uint64]bool{}
+	work := []uint64{pc}
+	for len(work) > 0 {
+		a := work[len(work)-1]
+		work = work[:len(work)-1]
+		if a < lo || a >= hi {
+			return false // out of the function (a tail call, a cold part)
+		}
+		if seen[a] {
+			continue
+		}
+		if seen[a] = true; len(seen) > maxPastWalk {
+			return false
+		}
+		in, err := x86asm.Decode(code[a-lo:], mode)
+		if err != nil {
+			return false
+		}
+		next := a + uint64(in.Len)
+		var succ []uint64
+		switch in.Op {
+		case x86asm.RET, x86asm.LRET, x86asm.UD2, x86asm.HLT:
+			// returns, or traps (a stop)
+		case x86asm.INT:
+			if imm, ok := in.Args[0].(x86asm.Imm); !ok || imm != 3 {
+				return false // int $0x80: a system call
+			}
+			// int3: a trap
+		case x86asm.CALL, x86asm.LCALL, x86asm.SYSCALL, x86asm.SYSENTER, x86asm.INTO,
+			x86asm.LJMP, x86asm.IRET, x86asm.IRETD, x86asm.IRETQ, x86asm.SYSRET, x86asm.SYSEXIT:
+			return false
+		default:
+			rel, isRel := in.Args[0].(x86asm.Rel)
+			switch {
+			case in.Op == x86asm.JMP && isRel:
+				succ = append(succ, uint64(int64(next)+int64(rel)))
+			case in.Op == x86asm.JMP:
+				return false // indirect
+			case isRel:
+				// a conditional jump, a loop, jcxz
+				succ = append(succ, uint64(int64(next)+int64(rel)), next)
+			default:
+				succ = append(succ, next)
+			}
+		}
+		for _, t := range succ {
+			if t == pc {
+				return false
+			}
+			work = append(work, t)
+		}
+	}
+	return true
+}
+
+// aloneWithoutPassedHandlers reports whether the live process has one
+// thread and no handler for a signal the server passes without stopping
+// (/proc/PID/task, /proc/PID/status's SigCgt).
+func (s *Session) aloneWithoutPassedHandlers() bool {
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", s.pid))
+	if err != nil || len(tasks) != 1 {
+		return false
+	}
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.pid))
+	if err != nil {
+		return false
+	}
+	var caught uint64
+	found := false
+	for sc := bufio.NewScanner(bytes.NewReader(status)); sc.Scan(); {
+		if v, ok := bytes.CutPrefix(sc.Bytes(), []byte("SigCgt:")); ok {
+			caught, err = strconv.ParseUint(string(bytes.TrimSpace(v)), 16, 64)
+			found = err == nil
+		}
+	}
+	if !found {
+		return false
+	}
+	for _, sig := range s.passList() {
+		if n := sig.Linux(); n >= 1 && n <= 64 && caught&(1<<(n-1)) != 0 {
+			return false
+		}
+	}
+	return true
+}
