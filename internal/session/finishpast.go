@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"debug/elf"
@@ -158,32 +157,48 @@ func returnsWithout(code []byte, lo, pc uint64, mode int) bool {
 }
 
 // aloneWithoutPassedHandlers reports whether the live process has one
-// thread and no handler for a signal the server passes without stopping
-// (/proc/PID/task, /proc/PID/status's SigCgt).
+// thread and no handler for a signal the server passes without stopping:
+// /proc/PID/stat's num_threads and sigcatch (one small read; sigcatch
+// has the signals below 32 only, so a passed real-time signal makes it
+// false).
 func (s *Session) aloneWithoutPassedHandlers() bool {
-	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", s.pid))
-	if err != nil || len(tasks) != 1 {
-		return false
-	}
-	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.pid))
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.pid))
 	if err != nil {
 		return false
 	}
-	var caught uint64
-	found := false
-	for sc := bufio.NewScanner(bytes.NewReader(status)); sc.Scan(); {
-		if v, ok := bytes.CutPrefix(sc.Bytes(), []byte("SigCgt:")); ok {
-			caught, err = strconv.ParseUint(string(bytes.TrimSpace(v)), 16, 64)
-			found = err == nil
-		}
-	}
-	if !found {
+	// The fields after the command name, which ends at the last ')':
+	// state is field 3, num_threads 20, sigcatch 34.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
 		return false
 	}
-	for _, sig := range s.passList() {
-		if n := sig.Linux(); n >= 1 && n <= 64 && caught&(1<<(n-1)) != 0 {
-			return false
-		}
+	f := bytes.Fields(b[i+1:])
+	if len(f) < 32 {
+		return false
 	}
-	return true
+	threads, err1 := strconv.Atoi(string(f[20-3]))
+	caught, err2 := strconv.ParseUint(string(f[34-3]), 10, 64)
+	if err1 != nil || err2 != nil || threads != 1 {
+		return false
+	}
+	passed, ok := s.passedMask()
+	return ok && caught&passed == 0
+}
+
+// passedMask is the set of Linux signals the server passes without
+// stopping (passList), as a bit mask (bit n-1 for signal n); ok false
+// when one of them is 32 or above. GDB's signals that Linux does not have
+// (SIGLWP, SIGWAITING, ...) never come.
+func (s *Session) passedMask() (mask uint64, ok bool) {
+	for _, sig := range s.passList() {
+		n := sig.Linux()
+		switch {
+		case n < 1:
+			continue
+		case n > 31:
+			return 0, false
+		}
+		mask |= 1 << (n - 1)
+	}
+	return mask, true
 }
