@@ -15,12 +15,33 @@ type printer struct {
 	*dwarf.ValueEnv
 	tree  Tree // Structured's bounds
 	nodes int  // children Structured may still add (tree.Nodes > 0)
+	// errs: the errors printed as "<error: ...>" in place of a value or
+	// a part of it, in order (Render).
+	errs []error
 }
 
 // Text prints o as GDB's print command does at top level: pointers carry
 // their type ("(struct node *) 0x5555... <n1>"), references their
 // address ("(int &) @0x...: 5").
 func Text(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{ValueEnv: env}).text(o) }
+
+// Render is Text with the errors the text shows as "<error: ...>" in
+// place of a value: whole is the one that stands for the entire value
+// (nil when anything of it printed), parts every one of them, a member's
+// or a pointee's included, in order. Callers judge them with errors.Is
+// and errors.As, not by reading the text.
+func Render(env *dwarf.ValueEnv, o dwarf.Object) (text string, whole error, parts []error) {
+	p := &printer{ValueEnv: env}
+	text = p.text(o)
+	if len(p.errs) > 0 && text == errorString(p.errs[0]) {
+		whole = p.errs[0]
+		var me *dwarf.MemoryError
+		if errors.As(whole, &me) {
+			whole = me // the error the text shows
+		}
+	}
+	return text, whole, p.errs
+}
 
 func (env *printer) text(o dwarf.Object) string {
 	return env.format(o, true, 0, nil)
@@ -32,8 +53,17 @@ func (env *printer) memberText(o dwarf.Object) string {
 	return env.format(o, false, 0, nil)
 }
 
-// errorText renders a read error the way GDB shows it inside a value.
-func errorText(err error) string {
+// errorText renders a read error the way GDB shows it inside a value,
+// and keeps the errors shown as "<error: ...>" for Render.
+func (env *printer) errorText(err error) string {
+	if !errors.Is(err, dwarf.ErrNotSaved) && !errors.Is(err, dwarf.ErrOptimizedOut) {
+		env.errs = append(env.errs, err)
+	}
+	return errorString(err)
+}
+
+// errorString is errorText's text.
+func errorString(err error) string {
 	if errors.Is(err, dwarf.ErrNotSaved) {
 		return "<not saved>"
 	}
@@ -77,7 +107,7 @@ const maxFormatDepth = 64
 
 func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf.Type]bool) string {
 	if o.Err != nil {
-		return errorText(o.Err)
+		return env.errorText(o.Err)
 	}
 	if o.Loc.Kind == dwarf.LocOptimizedOut {
 		return OptimizedOutText(o.Type)
@@ -99,7 +129,7 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 	case *dwarf.BaseType:
 		b, err := env.Bytes(o)
 		if err != nil {
-			return errorText(err)
+			return env.errorText(err)
 		}
 		if ct, ok := dwarf.IsCharType(o.Type); ok && !t.IsChar() {
 			t = ct
@@ -112,7 +142,7 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 	case *dwarf.EnumType:
 		v, err := env.Int(o)
 		if err != nil {
-			return errorText(err)
+			return env.errorText(err)
 		}
 		return t.ValueText(v)
 	case *dwarf.PointerType:
@@ -121,7 +151,7 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 		if o.Loc.Kind == dwarf.LocImplicitPointer {
 			target, err := env.ImplicitTarget(o, t.Elem)
 			if err != nil {
-				return errorText(err)
+				return env.errorText(err)
 			}
 			v := env.format(target, false, depth+1, nil)
 			if !top {
@@ -131,7 +161,7 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 		}
 		a, err := env.Uint(o)
 		if err != nil {
-			return errorText(err)
+			return env.errorText(err)
 		}
 		if !env.Raw {
 			// GDB applies a pretty printer to the referenced object and
@@ -236,7 +266,7 @@ func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool
 	}
 	a, err := env.Uint(o)
 	if err != nil {
-		return errorText(err)
+		return env.errorText(err)
 	}
 	if ct, ok := dwarf.IsCharType(t.Elem); ok {
 		s := env.addrWithSym(a)
@@ -245,7 +275,7 @@ func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool
 		}
 		cs, trunc, err := env.ReadCString(a, int(ct.ByteSize), env.maxElements())
 		if err != nil && len(cs) == 0 {
-			return s + " " + errorText(err)
+			return s + " " + env.errorText(err)
 		}
 		return s + " " + env.formatChars(cs, charPrefix(ct), trunc)
 	}
@@ -259,7 +289,7 @@ func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool
 func (env *printer) formatPtrToMember(o dwarf.Object, t *dwarf.PtrToMemberType) string {
 	b, err := env.Bytes(o)
 	if err != nil {
-		return errorText(err)
+		return env.errorText(err)
 	}
 	cls, _ := dwarf.Resolve(t.Class).(*dwarf.StructType)
 	clsName := ""
@@ -349,7 +379,7 @@ func (env *printer) formatArray(o dwarf.Object, t *dwarf.ArrayType, depth int) s
 		b, err := env.Bytes(sub)
 		if err != nil {
 			if o.Loc.Kind != dwarf.LocPieces {
-				return errorText(err)
+				return env.errorText(err)
 			}
 			// partly optimized out: print element by element as GDB
 			return env.formatElems(o, t, depth)

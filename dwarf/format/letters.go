@@ -20,7 +20,7 @@ func (env *printer) formatLetter(o dwarf.Object) (string, bool) {
 	case *dwarf.BaseType, *dwarf.EnumType, *dwarf.PointerType:
 		b, err := env.Bytes(o)
 		if err != nil {
-			return errorText(err), true
+			return env.errorText(err), true
 		}
 		if bt, ok := t.(*dwarf.BaseType); ok && bt.IsFloat() && env.Letter == 'c' {
 			return "", false

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -181,13 +182,15 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
 		o, fs, err := s.evalObject(ctx, expr)
 		if err == nil {
-			out.Value = format.Text(fs.Values(), o)
+			var whole error
+			out.Value, whole, _ = format.Render(fs.Values(), o)
+			if whole != nil {
+				// Nothing of the value could be read.
+				return fmt.Errorf("%q: %w", expr, whole)
+			}
 			if opt.Expand > 0 {
 				v := format.Structured(fs.Values(), expr, o, format.Tree{Depth: opt.Expand, Nodes: expandNodes})
 				out.Parts, out.PartsCut = valueParts(v.Children, 1, nil), v.Truncated
-			}
-			if msg, ok := strings.CutPrefix(out.Value, "<error: "); ok {
-				return fmt.Errorf("%q: %s", expr, strings.TrimSuffix(msg, ">"))
 			}
 			if o.Type != nil {
 				out.Type = o.Type.String()
@@ -469,6 +472,9 @@ func quickFailed(fs *dwarf.FrameScope, o dwarf.Object, err error) bool {
 	if err != nil {
 		return errors.Is(err, dwarf.ErrNoMemory)
 	}
-	return o.Err != nil && errors.Is(o.Err, dwarf.ErrNoMemory) ||
-		strings.Contains(format.Text(fs.Values(), o), dwarf.ErrNoMemory.Error())
+	if o.Err != nil {
+		return errors.Is(o.Err, dwarf.ErrNoMemory)
+	}
+	_, _, parts := format.Render(fs.Values(), o)
+	return slices.ContainsFunc(parts, func(e error) bool { return errors.Is(e, dwarf.ErrNoMemory) })
 }

@@ -699,8 +699,9 @@ func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr stri
 		o, err = eval.EvalExpr(ctx, fs, expr)
 	}
 	var v string
+	var whole error
 	if err == nil {
-		v = format.Text(fs.Values(), o)
+		v, whole, _ = format.Render(fs.Values(), o)
 	}
 	var nc *notCollectedError
 	if sn != nil && sn.miss != nil || errors.As(err, &nc) {
@@ -712,8 +713,8 @@ func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr stri
 	if err != nil {
 		return "<error: " + exprError(expr, err).Error() + ">"
 	}
-	if msg, ok := strings.CutPrefix(v, "<error: "); ok {
-		return "<error: " + fmt.Sprintf("%q: %s", expr, strings.TrimSuffix(msg, ">")) + ">"
+	if whole != nil {
+		return "<error: " + exprError(expr, whole).Error() + ">"
 	}
 	return v
 }
