@@ -158,15 +158,18 @@ func (c *Client) DefineTraceRun(ctx context.Context, run TraceRun) error {
 // tracepoints needs TraceStartRelocating.
 func (c *Client) TraceStart(ctx context.Context) error { return c.TraceStartRelocating(ctx, nil) }
 
-// A Relocator returns the instruction at the start of code, which was at
-// address from (code holds it and the bytes after it), rewritten to run
-// at address to: the instruction alone, relocated. An error refuses.
-// x86reloc.AMD64 is one.
+// A Relocator returns the code displaced from address from by a fast
+// tracepoint (code holds it and the bytes after it), rewritten to run at
+// address to: the instruction at from, or the few instructions there the
+// tracepoint's jump displaces (Tracepoint.Fast bytes), relocated. An
+// error refuses. x86reloc.AMD64 relocates one instruction,
+// x86reloc.AMD64Span several.
 type Relocator func(code []byte, from, to uint64) ([]byte, error)
 
 // relocReadLen is how many bytes at an instruction TraceStartRelocating
-// reads for the Relocator: the longest x86 instruction is 15.
-const relocReadLen = 16
+// reads for the Relocator: a jump's 5 bytes less one, and the longest
+// x86 instruction (15) after them.
+const relocReadLen = 32
 
 // TraceStartRelocating is TraceStart serving the server's requests to
 // relocate instructions: while gdbserver builds the jump pad of a fast

@@ -227,6 +227,34 @@ func (a *AddressSpace) LookupName(name string) ([]Location, error) {
 	return out, nil
 }
 
+// Carry moves into a the module files old has opened, for the modules of
+// a at the same path and bias that a has not opened: a library list read
+// again keeps the files and the symbol tables already read from them.
+// old no longer holds them (its Close leaves them open). The vDSO, read
+// through old's ReadMemory, is not carried.
+func (a *AddressSpace) Carry(old *AddressSpace) {
+	if old == nil || old == a {
+		return
+	}
+	old.mu.Lock()
+	defer old.mu.Unlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for _, m := range a.mods {
+		if m.tried || m.VDSO {
+			continue
+		}
+		for _, o := range old.mods {
+			if o.File != nil && !o.VDSO && o.Path == m.Path && o.Bias == m.Bias {
+				m.File, o.File = o.File, nil
+				m.tried = true
+				m.setRange()
+				break
+			}
+		}
+	}
+}
+
 // Close closes every module file the AddressSpace holds.
 func (a *AddressSpace) Close() error {
 	a.mu.Lock()

@@ -137,3 +137,38 @@ func TestConcurrentLookups(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestCarry: a library list read again keeps the files (and the symbol
+// tables read from them) of the modules it still has at the same path
+// and bias; the old address space's Close leaves them open; a module
+// moved to another bias is opened anew.
+func TestCarry(t *testing.T) {
+	cxx := fixture(t, "cxx")
+	old := NewAddressSpace([]Module{{Path: cxx, Bias: 0x400000}})
+	if _, err := old.LookupName("Foo::bar"); err != nil {
+		t.Fatal(err)
+	}
+	f := old.mods[0].File
+	if f == nil {
+		t.Fatal("the lookup opened no file")
+	}
+	same := NewAddressSpace([]Module{{Path: cxx, Bias: 0x400000}})
+	moved := NewAddressSpace([]Module{{Path: cxx, Bias: 0x500000}})
+	moved.Carry(old)
+	same.Carry(old)
+	if same.mods[0].File != f {
+		t.Errorf("the module at the same path and bias did not get the open file")
+	}
+	if moved.mods[0].File != nil {
+		t.Errorf("a module at another bias got the file")
+	}
+	if err := old.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, as := range []*AddressSpace{same, moved} {
+		if locs, err := as.LookupName("Foo::bar"); err != nil || len(locs) != 2 {
+			t.Errorf("after the old one closed: %v, %v", locs, err)
+		}
+		as.Close()
+	}
+}

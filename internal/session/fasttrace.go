@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/rrmcp/rrmcp/internal/x86reloc"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 	"golang.org/x/arch/x86/x86asm"
@@ -23,9 +24,14 @@ import (
 //   - the agent loaded, and gdbserver told its symbols (qSymbol, served
 //     from the libraries' ELF symbols once the agent is in the module
 //     list);
-//   - an instruction at the address at least qTMinFTPILen bytes long
-//     (5 on x86-64), or the trap tracepoint collects with a note saying
-//     so;
+//   - room for the jump (qTMinFTPILen, 5 bytes on x86-64): the
+//     instruction at the address, or where it is shorter (as at most -O0
+//     statements; GDB refuses those) the few instructions that make
+//     room, moved into the pad together. They move only where no thread
+//     can ever run from inside them (spanMovable: no jump lands there,
+//     only the last transfers control, no breakpoint, no stopped thread
+//     in them, the query's own thread stepped out first); otherwise the
+//     trap tracepoint collects with a note saying why;
 //   - a function that is not a leaf: the jump pad pushes the registers
 //     below the stack pointer, over the red zone where a leaf function
 //     (GCC, Clang) may keep its locals;
@@ -51,8 +57,10 @@ import (
 // the query ends, as the breakpoint path does, stopped at its last row.
 
 // fastTrace says whether plan p can be collected by a fast tracepoint:
-// n the length of the instruction at p.addr, or 0 and why not ("" where
-// fast tracepoints are not a thing to mention: no agent).
+// n the bytes of code at p.addr its jump displaces (whole instructions:
+// the first, or the first few where it is shorter than the jump), or 0
+// and why not ("" where fast tracepoints are not a thing to mention: no
+// agent).
 func (s *Session) fastTrace(ctx context.Context, p *tracePlan) (n int, why string) {
 	if s.ipa == "" {
 		return 0, ""
@@ -67,54 +75,182 @@ func (s *Session) fastTrace(ctx context.Context, p *tracePlan) (n int, why strin
 	if err != nil || minLen <= 0 {
 		return 0, fmt.Sprintf("the server does not say the shortest instruction a fast tracepoint takes (qTMinFTPILen: %v)", err)
 	}
-	code := make([]byte, 16)
+	code := make([]byte, 32)
 	m, err := s.readMem(ctx, p.addr, code)
 	if m == 0 {
 		return 0, fmt.Sprintf("reading the instruction at %#x: %v", p.addr, err)
 	}
-	inst, err := x86asm.Decode(code[:m], 64)
-	if err != nil {
-		return 0, fmt.Sprintf("the instruction at %#x does not decode: %v", p.addr, err)
+	// The jump displaces whole instructions: the first, or as many as
+	// reach minLen (GDB takes only the first, and gives up where it is
+	// shorter than the jump).
+	var insts []x86asm.Inst
+	for n < minLen {
+		inst, err := x86asm.Decode(code[n:m], 64)
+		if err != nil {
+			return 0, fmt.Sprintf("the instruction at %#x does not decode: %v", p.addr+uint64(n), err)
+		}
+		insts = append(insts, inst)
+		n += inst.Len
 	}
-	if inst.Len < minLen {
-		return 0, fmt.Sprintf("the instruction at %#x is %d bytes; a fast tracepoint needs >= %d", p.addr, inst.Len, minLen)
-	}
-	if why := s.leafFunction(ctx, p); why != "" {
+	fc, why := s.functionCode(ctx, p)
+	if why != "" {
 		return 0, why
 	}
-	return inst.Len, ""
+	if why := leafFunction(fc, p.frame.Function.Name); why != "" {
+		return 0, why
+	}
+	p.firstLen = insts[0].Len
+	if len(insts) > 1 {
+		if why := s.spanMovable(ctx, p, n, insts, fc); why != "" {
+			return 0, fmt.Sprintf("the instruction at %#x is %d bytes, shorter than a fast tracepoint's %d-byte jump, and the %d instructions that would make room cannot move: %s", p.addr, insts[0].Len, minLen, len(insts), why)
+		}
+	}
+	return n, ""
 }
 
-// leafFunction says why a fast tracepoint may corrupt the function of
-// p.addr: it calls nothing, so it may keep data in the red zone below
-// the stack pointer, which the jump pad overwrites. "" when it calls.
-func (s *Session) leafFunction(ctx context.Context, p *tracePlan) string {
+// codeRange is the code of one address range of a function.
+type codeRange struct {
+	lo   uint64
+	code []byte
+}
+
+// functionCode reads the code of the function of p.addr, every range.
+func (s *Session) functionCode(ctx context.Context, p *tracePlan) ([]codeRange, string) {
 	fn := p.frame.Function
 	if fn == nil || len(fn.Ranges) == 0 {
-		return "the function of the tracepoint has no address ranges to check for the red zone"
+		return nil, "the function of the tracepoint has no address ranges to check"
 	}
+	var out []codeRange
 	for _, r := range fn.Ranges {
 		lo, hi := r[0]+p.frame.Bias, r[1]+p.frame.Bias
 		if hi <= lo || hi-lo > 1<<20 {
-			continue
+			return nil, fmt.Sprintf("%s has an address range [%#x, %#x) too large to check", fn.Name, lo, hi)
 		}
 		code := make([]byte, hi-lo)
-		if n, _ := s.readMem(ctx, lo, code); n < len(code) {
-			continue
+		if n, err := s.readMem(ctx, lo, code); n < len(code) {
+			return nil, fmt.Sprintf("reading the code of %s at %#x: %v", fn.Name, lo, err)
 		}
-		for off := 0; off < len(code); {
-			inst, err := x86asm.Decode(code[off:], 64)
+		out = append(out, codeRange{lo, code})
+	}
+	return out, ""
+}
+
+// forInsts calls f with each instruction of fc and its address, decoded
+// in a linear sweep (an undecodable byte is passed over), until f
+// returns false.
+func forInsts(fc []codeRange, f func(a uint64, inst x86asm.Inst) bool) {
+	for _, r := range fc {
+		for off := 0; off < len(r.code); {
+			inst, err := x86asm.Decode(r.code[off:], 64)
 			if err != nil {
 				off++
 				continue
 			}
-			if inst.Op == x86asm.CALL {
-				return ""
+			if !f(r.lo+uint64(off), inst) {
+				return
 			}
 			off += inst.Len
 		}
 	}
-	return fmt.Sprintf("%s calls no function, so it may keep data in the red zone below the stack pointer, which a fast tracepoint's jump pad overwrites", fn.Name)
+}
+
+// leafFunction says why a fast tracepoint may corrupt the function
+// (name, its code fc): it calls nothing, so it may keep data in the red
+// zone below the stack pointer, which the jump pad overwrites. "" when
+// it calls.
+func leafFunction(fc []codeRange, name string) string {
+	calls := false
+	forInsts(fc, func(_ uint64, inst x86asm.Inst) bool {
+		calls = inst.Op == x86asm.CALL
+		return !calls
+	})
+	if calls {
+		return ""
+	}
+	return fmt.Sprintf("%s calls no function, so it may keep data in the red zone below the stack pointer, which a fast tracepoint's jump pad overwrites", name)
+}
+
+// spanMovable says why the instructions insts, the n bytes at p.addr,
+// cannot all move into a jump pad ("" when they can). The jump
+// overwrites the first bytes of the second and later ones, so no thread
+// may ever run from inside the span: no jump of the function lands in
+// it (and the function has no indirect jump, whose targets are
+// unknown), no thread is stopped in it, no breakpoint sits in it (the
+// pad runs the moved copy, never the trap), and only the last may
+// transfer control (a call before it would return into the span).
+func (s *Session) spanMovable(ctx context.Context, p *tracePlan, n int, insts []x86asm.Inst, fc []codeRange) string {
+	lo, hi := p.addr, p.addr+uint64(n)
+	inside := func(a uint64) bool { return a > lo && a < hi }
+	for i, inst := range insts[:len(insts)-1] {
+		if x86reloc.TransfersControl(inst) {
+			return fmt.Sprintf("instruction %d (%v) transfers control", i+1, inst.Op)
+		}
+	}
+	var why string
+	forInsts(fc, func(a uint64, inst x86asm.Inst) bool {
+		if rel, ok := inst.Args[0].(x86asm.Rel); ok {
+			if t := uint64(int64(a) + int64(inst.Len) + int64(rel)); inside(t) {
+				why = fmt.Sprintf("the %v at %#x jumps to %#x, inside them", inst.Op, a, t)
+			}
+		} else if inst.Op == x86asm.JMP {
+			why = fmt.Sprintf("the function has an indirect jump (at %#x), which may land inside them", a)
+		}
+		return why == ""
+	})
+	if why != "" {
+		return why
+	}
+	for _, b := range s.c.Breakpoints() {
+		if inside(b.Addr) {
+			return fmt.Sprintf("a breakpoint at %#x is inside them", b.Addr)
+		}
+	}
+	ts, err := s.c.Threads(ctx)
+	if err != nil {
+		return fmt.Sprintf("listing the threads to see that none is inside them: %v", err)
+	}
+	for _, t := range ts {
+		if t == s.cur {
+			continue // at lo, the query's stop: stepOutOfSpan moves it
+		}
+		pc, err := s.pc(ctx, t)
+		if err != nil {
+			return fmt.Sprintf("reading the pc of thread %v: %v", t, err)
+		}
+		// A thread at lo itself would be stepped over the jump by the
+		// server when it resumes: one instruction, into the span.
+		if pc >= lo && pc < hi {
+			return fmt.Sprintf("thread %v is stopped in them, at %#x", t, pc)
+		}
+	}
+	return ""
+}
+
+// stepOutOfSpan single-steps the current thread out of [lo, lo+n), the
+// instructions a fast tracepoint's jump displaces, before the jump goes
+// in: resumed at lo, the server would step it over the jump by one
+// instruction only, into the span, where the jump's own bytes are. (The
+// call it is in was collected at the query's stop, as a trap tracepoint
+// or a one-instruction fast one leaves it uncollected.)
+func (s *Session) stepOutOfSpan(ctx context.Context, lo uint64, n int) error {
+	for range n {
+		pc, err := s.pc(ctx, s.cur)
+		if err != nil {
+			return err
+		}
+		if pc < lo || pc >= lo+uint64(n) {
+			return nil
+		}
+		st, err := s.c.Step(ctx, s.cur)
+		if err != nil {
+			return err
+		}
+		if !plainStep(st) {
+			return fmt.Errorf("stepping out of the instructions at %#x before the fast tracepoint goes in: the step stopped for %v: %w", lo, st, ErrUnsupported)
+		}
+		s.invalidate()
+	}
+	return nil
 }
 
 // agentSymbols tells gdbserver the in-process agent's symbols (qSymbol)
@@ -248,6 +384,11 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 					return err
 				}
 				stopIn = true
+				if n > p.firstLen {
+					if err := s.stepOutOfSpan(ctx, p.addr, n); err != nil {
+						return err
+					}
+				}
 				// Not over a breakpoint of the user's (in the server,
 				// or due there with the next resume): removing ours
 				// would remove it from the server.

@@ -81,15 +81,52 @@ func TestFastTraceQueryMatchesBreakpoints(t *testing.T) {
 	}
 }
 
-// TestFastTraceQueryFallbacks: tock's first instruction is 3 bytes, too
-// short for the jump: a trap tracepoint collects, with the note saying
-// why; a leaf function is refused for its red zone; without the agent nothing says
-// anything about fast tracepoints.
+// TestFastTraceQueryMultiInstruction: tock's first instruction (3
+// bytes) is too short for the jump alone, and the next one moves into the
+// jump pad with it (where GDB gives up): its 30 calls come from a fast
+// tracepoint, in chunks (each run starts with the thread stopped at the
+// tracepoint, which is stepped out of the moved instructions first), and
+// equal the breakpoint path's rows; the program runs to its end as
+// without it.
+func TestFastTraceQueryMultiInstruction(t *testing.T) {
+	fs, bs := ipaSession(t, true), ipaSession(t, false)
+	collect := []string{"i", "sum", "ticks"}
+	f := traceQuery(t, fs, QueryOptions{Kind: "calls", Function: "tock", Collect: collect, Limit: 40, traceChunk: 7})
+	b := traceQuery(t, bs, QueryOptions{Kind: "calls", Function: "tock", Collect: collect, Limit: 40, Mechanism: "breakpoint"})
+	if f.Mechanism != "fast tracepoint" {
+		t.Fatalf("mechanism %q (%s), want fast tracepoint", f.Mechanism, f.MechanismNote)
+	}
+	if len(f.Rows) != 30 || len(b.Rows) != 30 || f.Ended != b.Ended {
+		t.Fatalf("fast %d rows (%s, %s), breakpoints %d (%s)", len(f.Rows), f.Ended, f.Note, len(b.Rows), b.Ended)
+	}
+	for i := range f.Rows {
+		if !reflect.DeepEqual(f.Rows[i], b.Rows[i]) {
+			t.Fatalf("row %d differs:\nfast tracepoint %+v\nbreakpoint      %+v", i+1, f.Rows[i], b.Rows[i])
+		}
+	}
+	if r := f.Rows[29].Values; r["i"] != "2900" || r["ticks"] != "2901" {
+		t.Errorf("row 30 values %v", r)
+	}
+	if f.Ended != "exited" {
+		t.Fatalf("the query ended %q, want at the program's exit (no 31st call)", f.Ended)
+	}
+	out, err := fs.Output(t.Context(), "stdout", 0, 0)
+	if err != nil || !strings.Contains(out.Text, "ticks 3000 sum 41636175000") {
+		t.Errorf("the program's output after the query: %+v %v", out, err)
+	}
+}
+
+// TestFastTraceQueryFallbacks: spin's first instruction is its loop's
+// 2-byte jump, and the loop comes back 2 bytes in: nothing there can
+// move into a jump pad, and a trap tracepoint collects, with the note
+// saying why; a leaf function is refused for its red zone; without the
+// agent nothing says anything about fast tracepoints.
 func TestFastTraceQueryFallbacks(t *testing.T) {
 	s := ipaSession(t, true)
-	res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tock", Collect: []string{"i"}, Limit: 10})
-	if res.Mechanism != "tracepoint" || !strings.Contains(res.MechanismNote, "is 3 bytes; a fast tracepoint needs >= 5") || len(res.Rows) != 10 || res.Rows[9].Values["i"] != "900" {
-		t.Errorf("tock: %s (%s), %d rows %v", res.Mechanism, res.MechanismNote, len(res.Rows), res.Rows)
+	res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "spin", Collect: []string{"n"}, Limit: 10})
+	if res.Mechanism != "tracepoint" || !strings.Contains(res.MechanismNote, "is 2 bytes, shorter than a fast tracepoint's 5-byte jump") ||
+		!strings.Contains(res.MechanismNote, "cannot move: instruction 1 (JMP) transfers control") || len(res.Rows) != 10 || res.Rows[9].Values["n"] != "2" {
+		t.Errorf("spin: %s (%s), %d rows %v", res.Mechanism, res.MechanismNote, len(res.Rows), res.Rows)
 	}
 	// tracecalls' record is a leaf whose first instruction (calls++)
 	// is 6 bytes: the red zone keeps it off the jump pad.

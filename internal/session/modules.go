@@ -82,6 +82,7 @@ func (s *Session) reloadLibs(ctx context.Context) *libs {
 	l := &libs{as: symbols.NewAddressSpace(mods), imgs: map[string]*dwarf.Image{}, files: map[string]*symbols.File{}, stops: s.stops}
 	l.as.ReadMemory = read
 	if old != nil {
+		l.as.Carry(old.as)
 		for p, img := range old.imgs {
 			l.imgs[p] = img
 		}

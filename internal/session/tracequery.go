@@ -90,6 +90,9 @@ type tracePlan struct {
 	loc     *Location             // of addr, for the rows' frames (once)
 	exprs   map[string]cexpr.Expr // the collected expressions, parsed (once)
 	size    int                   // bytes of one trace frame
+	// firstLen: the length of the instruction at addr, where a fast
+	// tracepoint's jump displaces more (fastTrace)
+	firstLen int
 }
 
 // traceSpan is a range of addresses [lo, hi).
@@ -764,7 +767,14 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fa
 		return err
 	}
 	if fast > 0 {
-		return s.c.TraceStartRelocating(ctx, x86reloc.AMD64)
+		// The instructions the jump displaces move into the pad
+		// together (x86reloc.AMD64Span), one or several.
+		return s.c.TraceStartRelocating(ctx, func(code []byte, from, to uint64) ([]byte, error) {
+			if from == p.addr {
+				return x86reloc.AMD64Span(code, from, to, fast)
+			}
+			return x86reloc.AMD64(code, from, to)
+		})
 	}
 	if b.tcode == nil {
 		b.ttried, b.tcode = map[uint64]bool{}, map[uint64][]byte{}

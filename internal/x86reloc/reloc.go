@@ -1,7 +1,8 @@
-// Package x86reloc moves one x86-64 instruction to another address,
+// Package x86reloc moves x86-64 instructions to another address,
 // as a fast tracepoint's jump pad needs it (gdbserver's qRelocInsn,
 // rsp.Relocator): the displaced instruction runs in the pad, then the
-// pad jumps back.
+// pad jumps back. Where the first instruction is shorter than the jump,
+// the few it needs move together (AMD64Span).
 //
 // What changes with the address (GDB's amd64_relocate_instruction is
 // the reference for the cases): a RIP-relative memory operand and a
@@ -95,4 +96,50 @@ func AMD64(code []byte, from, to uint64) ([]byte, error) {
 	}
 	copy(out[off:], r)
 	return out, nil
+}
+
+// AMD64Span relocates the whole instructions in code[:n] (which was at
+// from) to run at to, one after the other, as one fast tracepoint's
+// jump displaces when the first instruction is shorter than the jump:
+// each is rewritten as AMD64 does for its own new address. Only the
+// last may transfer control (a jump or call in the middle would skip or
+// return into the rest); n must end an instruction.
+func AMD64Span(code []byte, from, to uint64, n int) ([]byte, error) {
+	if n > len(code) {
+		return nil, fmt.Errorf("%d bytes at %#x, %d read: %w", n, from, len(code), ErrCannotRelocate)
+	}
+	var out []byte
+	for off := 0; off < n; {
+		inst, err := x86asm.Decode(code[off:], 64)
+		if err != nil {
+			return nil, fmt.Errorf("decode at %#x: %w", from+uint64(off), err)
+		}
+		if off+inst.Len > n {
+			return nil, fmt.Errorf("the instruction at %#x ends past %d bytes: %w", from+uint64(off), n, ErrCannotRelocate)
+		}
+		if off+inst.Len < n && TransfersControl(inst) {
+			return nil, fmt.Errorf("%v at %#x transfers control before the end of the %d bytes: %w", inst.Op, from+uint64(off), n, ErrCannotRelocate)
+		}
+		b, err := AMD64(code[off:], from+uint64(off), to+uint64(len(out)))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+		off += inst.Len
+	}
+	return out, nil
+}
+
+// TransfersControl reports whether inst may go elsewhere than the next
+// instruction: a jump, call, return, loop, system call, interrupt or
+// trap.
+func TransfersControl(inst x86asm.Inst) bool {
+	switch inst.Op {
+	case x86asm.JMP, x86asm.LJMP, x86asm.CALL, x86asm.LCALL, x86asm.RET, x86asm.LRET,
+		x86asm.SYSCALL, x86asm.SYSENTER, x86asm.SYSEXIT, x86asm.SYSRET, x86asm.INT, x86asm.INTO,
+		x86asm.IRET, x86asm.IRETD, x86asm.IRETQ, x86asm.UD2, x86asm.HLT:
+		return true
+	}
+	_, rel := inst.Args[0].(x86asm.Rel) // jcc, loop, jrcxz
+	return rel
 }

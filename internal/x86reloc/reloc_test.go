@@ -70,3 +70,57 @@ func FuzzAMD64(f *testing.F) {
 		_ = inst
 	})
 }
+
+// TestAMD64Span: the instructions a 5-byte jump displaces when the
+// first is shorter, each relocated for its own new address; control
+// may leave only at the last.
+func TestAMD64Span(t *testing.T) {
+	const from, to = 0x401000, 0x40000000
+	for _, tc := range []struct {
+		name, code string
+		n          int
+		want       string
+		err        error
+	}{
+		// tock's first statement (gcc -O0): two 3-byte moves.
+		{"two moves", "8b45e4" + "8945f4" + "90", 6, "8b45e48945f4", nil},
+		// push %rbp; mov %rsp,%rbp; then a RIP-relative load (at
+		// 0x401004, reading 0x401004+6+0x2eee = 0x403ef8, which is
+		// -0x3fbfc112 from its new end 0x4000000a).
+		{"prologue and a rip-relative load", "55" + "4889e5" + "8b05ee2e0000", 10, "554889e58b05ee3e40c0", nil},
+		// the last may be a jump: nop; jmp rel8 to 0x401013 (rel32 from
+		// the new 0x40000006).
+		{"a jump last", "90" + "90" + "90" + "eb10", 5, "909090e90d1040c0", nil},
+		{"a jump before the end", "eb00" + "909090", 5, "", ErrCannotRelocate},
+		{"a call before the end", "e800000000" + "90", 6, "", ErrCannotRelocate},
+		{"n inside an instruction", "8b45e4" + "8945f4", 5, "", ErrCannotRelocate},
+		{"n past what was read", "8b45e4", 6, "", ErrCannotRelocate},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _ := hex.DecodeString(tc.code)
+			got, err := AMD64Span(code, from, to, tc.n)
+			if !errors.Is(err, tc.err) {
+				t.Fatalf("err %v, want %v", err, tc.err)
+			}
+			if err == nil && hex.EncodeToString(got) != tc.want {
+				t.Errorf("got %x, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestTransfersControl(t *testing.T) {
+	for code, want := range map[string]bool{
+		"c3": true, "e800000000": true, "ffd0": true, "eb00": true, "7400": true, "e2fe": true,
+		"0f05": true, "cc": true, "0f0b": true, "4889e5": false, "8b05ee2e0000": false, "90": false, "55": false,
+	} {
+		b, _ := hex.DecodeString(code)
+		inst, err := x86asm.Decode(b, 64)
+		if err != nil {
+			t.Fatalf("%s: %v", code, err)
+		}
+		if got := TransfersControl(inst); got != want {
+			t.Errorf("%s (%v): %v, want %v", code, inst, got, want)
+		}
+	}
+}

@@ -38,7 +38,7 @@ func queryCases() []benchCase {
 			desc: "the same with a GDB tracepoint on update collecting i and v (`trace update`, `actions`/`collect i, v`, `tstart`, continue to done(), `tstop`; gdbserver collects, one trap per call; read-back not timed)",
 			run:  gdbQuery("trace")},
 		{name: "query_calls_fast_tracepoint", unit: "ms", hits: queryCalls, reps: 1, exe: queryFast, args: args, gdbCondEval: "auto", agent: true,
-			desc: "the same on query built -DFAST -no-pie (update's first instruction a 6-byte load, and update not a leaf), rrmcp's session started with gdbserver's in-process agent (rr_live_start in_process_agent), so rr_query collects by a fast tracepoint: a jump to a collection pad, no trap; GDB: its trap tracepoint as in the row above on the same program",
+			desc: "the same on query built -DFAST -no-pie (update not a leaf; its first instruction a 4-byte load, shorter than the 5-byte jump, so the next moves into the pad with it, where GDB refuses a fast tracepoint), rrmcp's session started with gdbserver's in-process agent (rr_live_start in_process_agent), so rr_query collects by a fast tracepoint: a jump to a collection pad, no trap; GDB: its trap tracepoint as in the row above on the same program",
 			run:  gdbQuery("trace")},
 	}
 }

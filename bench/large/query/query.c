@@ -3,19 +3,19 @@
  * its two arguments at each call, then break at done().
  *
  * Built with -DFAST (and -no-pie: the in-process agent's jump pads lie
- * below 2 GiB) for the fast-tracepoint row: update's first instruction is
- * then a 6-byte RIP-relative load, room for the pad's 5-byte jump, and
- * update calls another function, so it keeps no locals in the red zone
- * below the stack pointer, which the jump pad pushes over. total ends
- * the same in both builds.
+ * below 2 GiB) for the fast-tracepoint row: update then calls another
+ * function, so it keeps no locals in the red zone below the stack
+ * pointer, which the jump pad pushes over. Its first instruction (a
+ * 4-byte load of v from the stack) is shorter than the pad's 5-byte
+ * jump, as at most -O0 statements: the next one moves into the pad with
+ * it (GDB refuses a fast tracepoint there). total ends the same in both
+ * builds.
  */
 #include <stdlib.h>
 
 volatile long total;
 
 #ifdef FAST
-int calls_made;
-
 __attribute__((noinline)) long twice(long v)
 {
 	return 2 * v;
@@ -25,7 +25,6 @@ __attribute__((noinline)) long twice(long v)
 __attribute__((noinline)) void update(int i, long v)
 {
 #ifdef FAST
-	calls_made++;
 	total += twice(v) - v - i;
 #else
 	total += v - i;
