@@ -29,9 +29,10 @@ import (
 //     statements; GDB refuses those) the few instructions that make
 //     room, moved into the pad together. They move only where no thread
 //     can ever run from inside them (spanMovable: no jump lands there,
-//     only the last transfers control, no breakpoint, no stopped thread
-//     in them, the query's own thread stepped out first); otherwise the
-//     trap tracepoint collects with a note saying why;
+//     only the last transfers control, no breakpoint in them; and before
+//     each run every thread stopped in them, the query's own among them,
+//     is stepped out: stepOutOfSpan); otherwise the trap tracepoint
+//     collects with a note saying why;
 //   - a function that is not a leaf: the jump pad pushes the registers
 //     below the stack pointer, over the red zone where a leaf function
 //     (GCC, Clang) may keep its locals;
@@ -101,7 +102,7 @@ func (s *Session) fastTrace(ctx context.Context, p *tracePlan) (n int, why strin
 	}
 	p.firstLen = insts[0].Len
 	if len(insts) > 1 {
-		if why := s.spanMovable(ctx, p, n, insts, fc); why != "" {
+		if why := s.spanMovable(p, n, insts, fc); why != "" {
 			return 0, fmt.Sprintf("the instruction at %#x is %d bytes, shorter than a fast tracepoint's %d-byte jump, and the %d instructions that would make room cannot move: %s", p.addr, insts[0].Len, minLen, len(insts), why)
 		}
 	}
@@ -175,10 +176,11 @@ func leafFunction(fc []codeRange, name string) string {
 // overwrites the first bytes of the second and later ones, so no thread
 // may ever run from inside the span: no jump of the function lands in
 // it (and the function has no indirect jump, whose targets are
-// unknown), no thread is stopped in it, no breakpoint sits in it (the
-// pad runs the moved copy, never the trap), and only the last may
-// transfer control (a call before it would return into the span).
-func (s *Session) spanMovable(ctx context.Context, p *tracePlan, n int, insts []x86asm.Inst, fc []codeRange) string {
+// unknown), no breakpoint sits in it (the pad runs the moved copy, never
+// the trap), and only the last may transfer control (a call before it
+// would return into the span). Threads stopped in it are stepped out
+// before each run (stepOutOfSpan).
+func (s *Session) spanMovable(p *tracePlan, n int, insts []x86asm.Inst, fc []codeRange) string {
 	lo, hi := p.addr, p.addr+uint64(n)
 	inside := func(a uint64) bool { return a > lo && a < hi }
 	for i, inst := range insts[:len(insts)-1] {
@@ -205,50 +207,50 @@ func (s *Session) spanMovable(ctx context.Context, p *tracePlan, n int, insts []
 			return fmt.Sprintf("a breakpoint at %#x is inside them", b.Addr)
 		}
 	}
-	ts, err := s.c.Threads(ctx)
-	if err != nil {
-		return fmt.Sprintf("listing the threads to see that none is inside them: %v", err)
-	}
-	for _, t := range ts {
-		if t == s.cur {
-			continue // at lo, the query's stop: stepOutOfSpan moves it
-		}
-		pc, err := s.pc(ctx, t)
-		if err != nil {
-			return fmt.Sprintf("reading the pc of thread %v: %v", t, err)
-		}
-		// A thread at lo itself would be stepped over the jump by the
-		// server when it resumes: one instruction, into the span.
-		if pc >= lo && pc < hi {
-			return fmt.Sprintf("thread %v is stopped in them, at %#x", t, pc)
-		}
-	}
 	return ""
 }
 
-// stepOutOfSpan single-steps the current thread out of [lo, lo+n), the
-// instructions a fast tracepoint's jump displaces, before the jump goes
-// in: resumed at lo, the server would step it over the jump by one
-// instruction only, into the span, where the jump's own bytes are. (The
-// call it is in was collected at the query's stop, as a trap tracepoint
-// or a one-instruction fast one leaves it uncollected.)
+// stepOutOfSpan single-steps every thread stopped in [lo, lo+n), the
+// instructions a fast tracepoint's jump displaces, out of them before the
+// jump goes in (each run: the threads move between runs). A thread
+// resumed at lo would be stepped over the jump by the server by one
+// instruction only, into the span, where the jump's own bytes are; one
+// inside would run them. The query's own thread is at lo (the call it is
+// in was collected at the query's stop, as a trap tracepoint or a
+// one-instruction fast one leaves it uncollected). Where the process has
+// one thread (/proc) only that one is looked at; else every thread's pc
+// is read (qfThreadInfo and a g each).
 func (s *Session) stepOutOfSpan(ctx context.Context, lo uint64, n int) error {
-	for range n {
-		pc, err := s.pc(ctx, s.cur)
+	threads := []rsp.Thread{s.cur}
+	if st, ok := s.procStat(); !ok || st.threads != 1 {
+		ts, err := s.c.Threads(ctx)
 		if err != nil {
-			return err
+			return fmt.Errorf("list the threads to step them out of the instructions at %#x: %w", lo, err)
 		}
-		if pc < lo || pc >= lo+uint64(n) {
-			return nil
+		threads = ts
+	}
+	for _, t := range threads {
+		for range n + 1 {
+			pc, err := s.pc(ctx, t)
+			if err != nil {
+				return err
+			}
+			if pc < lo || pc >= lo+uint64(n) {
+				break
+			}
+			st, err := s.c.Step(ctx, t)
+			if err != nil {
+				return err
+			}
+			s.invalidate()
+			// A worker that hit the query's breakpoint with the thread
+			// that stopped reports that hit (pending in the server) in
+			// place of its first step: the pc says whether it moved.
+			pendingHit := st.Kind == rsp.StopSignal && st.Signal == rsp.SIGTRAP && st.Watch == rsp.WatchNone && (st.Thread == t || st.Thread == rsp.Thread{})
+			if !plainStep(st) && !pendingHit {
+				return fmt.Errorf("stepping thread %v out of the instructions at %#x before the fast tracepoint goes in: the step stopped for %v: %w", t, lo, st, ErrUnsupported)
+			}
 		}
-		st, err := s.c.Step(ctx, s.cur)
-		if err != nil {
-			return err
-		}
-		if !plainStep(st) {
-			return fmt.Errorf("stepping out of the instructions at %#x before the fast tracepoint goes in: the step stopped for %v: %w", lo, st, ErrUnsupported)
-		}
-		s.invalidate()
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // ftraceCollects are the collect expressions of ftrace's tick(int i,
@@ -283,5 +284,53 @@ func TestFastTraceQueryUserExitBreakpoint(t *testing.T) {
 	}
 	if !fs.breakAt(addrs[0]) {
 		t.Errorf("the user's breakpoint at _exit (%#x) is no longer in the server: %+v", addrs[0], fs.c.Breakpoints())
+	}
+}
+
+// TestStepOutOfSpan: before a run, the threads stopped in the
+// instructions a fast tracepoint's jump displaces are stepped out, each
+// by itself, and the others are left where they are (threads_bp: eight
+// workers, one stopped at tick's breakpoint, the rest elsewhere).
+func TestStepOutOfSpan(t *testing.T) {
+	s := liveSession(t, "threads_bp", "tick")
+	ctx := t.Context()
+	// As a query does before a run: its breakpoint out (a worker's
+	// pending hit of it goes with it).
+	bps, err := s.Breakpoints(ctx)
+	if err != nil || len(bps) != 1 {
+		t.Fatalf("breakpoints %v %v", bps, err)
+	}
+	if err := s.RemoveBreakpoint(ctx, bps[0].Number); err != nil {
+		t.Fatal(err)
+	}
+	if st, ok := s.procStat(); !ok || st.threads < 2 {
+		t.Fatalf("procStat: %+v %v, want several threads", st, ok)
+	}
+	ts, err := s.c.Threads(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := map[rsp.Thread]uint64{}
+	for _, th := range ts {
+		if before[th], err = s.pc(ctx, th); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cur := s.cur
+	lo := before[cur]
+	if err := s.stepOutOfSpan(ctx, lo, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, th := range ts {
+		pc, err := s.pc(ctx, th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case before[th] == lo && pc == lo:
+			t.Errorf("thread %v still at %#x", th, lo)
+		case before[th] != lo && pc != before[th]:
+			t.Errorf("thread %v moved from %#x to %#x: it was not in the span", th, before[th], pc)
+		}
 	}
 }

@@ -157,32 +157,48 @@ func returnsWithout(code []byte, lo, pc uint64, mode int) bool {
 }
 
 // aloneWithoutPassedHandlers reports whether the live process has one
-// thread and no handler for a signal the server passes without stopping:
-// /proc/PID/stat's num_threads and sigcatch (one small read; sigcatch
-// has the signals below 32 only, so a passed real-time signal makes it
-// false).
+// thread and no handler for a signal the server passes without stopping.
 func (s *Session) aloneWithoutPassedHandlers() bool {
+	st, ok := s.procStat()
+	if !ok || st.threads != 1 {
+		return false
+	}
+	passed, ok := s.passedMask()
+	return ok && st.caught&passed == 0
+}
+
+// procState is what procStat reads of a live process.
+type procState struct {
+	threads int
+	caught  uint64 // the signals below 32 it has handlers for (bit n-1: signal n)
+}
+
+// procStat reads the live process's /proc/PID/stat (one small read):
+// num_threads and sigcatch, which has the signals below 32 only.
+func (s *Session) procStat() (procState, bool) {
+	if s.kind != KindLive || s.pid <= 0 || s.exited != nil {
+		return procState{}, false
+	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.pid))
 	if err != nil {
-		return false
+		return procState{}, false
 	}
 	// The fields after the command name, which ends at the last ')':
 	// state is field 3, num_threads 20, sigcatch 34.
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return false
+		return procState{}, false
 	}
 	f := bytes.Fields(b[i+1:])
 	if len(f) < 32 {
-		return false
+		return procState{}, false
 	}
 	threads, err1 := strconv.Atoi(string(f[20-3]))
 	caught, err2 := strconv.ParseUint(string(f[34-3]), 10, 64)
-	if err1 != nil || err2 != nil || threads != 1 {
-		return false
+	if err1 != nil || err2 != nil {
+		return procState{}, false
 	}
-	passed, ok := s.passedMask()
-	return ok && caught&passed == 0
+	return procState{threads: threads, caught: caught}, true
 }
 
 // passedMask is the set of Linux signals the server passes without
