@@ -927,6 +927,12 @@ func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error
 	if len(s.softWatches()) > 0 {
 		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.softRun(ctx, s.cur, lo, hi) })
 	}
+	if s.straight(ctx, lo, hi) {
+		// One trap at hi instead of the server's single-step per
+		// instruction.
+		st, _, err := s.runToPast(ctx, hi, false, true, nil)
+		return st, err
+	}
 	return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		// Made again after a delivered signal from where it was
 		// interrupted, still inside [lo, hi).

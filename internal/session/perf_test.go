@@ -104,6 +104,11 @@ func TestPacketsPerCall(t *testing.T) {
 		if len(sent) > c.budget && os.Getenv("RRMCP_NO_PACKET_BUDGET") == "" {
 			t.Errorf("%s made %d round trips, budget %d", c.name, len(sent), c.budget)
 		}
+		// hit's first line runs straight through: one trap at its end
+		// (straight), not the server's single step per instruction.
+		if all := strings.Join(sent, " | "); (c.name == "step" || c.name == "next") && (!strings.Contains(all, "vCont;c") || strings.Contains(all, "vCont;r")) {
+			t.Errorf("%s: %s; want a continue to the line's end", c.name, all)
+		}
 	}
 }
 

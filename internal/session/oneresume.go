@@ -11,9 +11,15 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/x86reloc"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
+// Resumes made one where GDB makes two or many, because the code proves
+// that nothing can meet what the shortcut leaves out: a finish that keeps
+// its breakpoint out (returnsWithout), and a line step that runs straight
+// to a breakpoint at its end instead of single-stepping (straight).
+//
 // A finish from a breakpoint has to step off it before continuing to the
 // return address, and put it back before the continue: GDB's
 // remove/step/insert dance, two resumes and two round trips. The
@@ -23,6 +29,7 @@ import (
 // goes back with the next resume. returnsWithout proves that, and
 // TestFinishPast checks both that the proof is taken where it holds and
 // that a breakpoint the program does reach again still stops the finish.
+// TestStepFromBreakpointMatchesGDB holds straight's steps to GDB's.
 
 // returnsWithout reports whether, finishing callee (the innermost frame,
 // stopped at a breakpoint), no thread can execute callee's pc before the
@@ -63,6 +70,36 @@ func (s *Session) returnsWithout(ctx context.Context, callee *dwarf.Frame) bool 
 		s.pastSafe[pc] = safe
 	}
 	return safe && s.aloneWithoutPassedHandlers()
+}
+
+// straight reports whether the range step [lo, hi) of the current
+// thread can be a continue to a temporary breakpoint at hi, with the
+// breakpoints at lo out of the server meanwhile: the code from lo to hi
+// runs straight through (no instruction in it transfers control, so the
+// thread reaches hi, or stops for a fault, a signal or a watchpoint as a
+// range step would), no breakpoint of the table lies past lo up to hi
+// (the stop at hi is ours), no signal is to be delivered, and, as for
+// returnsWithout, the live process has one thread and no handler for a
+// silently passed signal (nobody else runs the code meanwhile). The
+// server single-steps a range step one instruction at a time; this is
+// one trap.
+func (s *Session) straight(ctx context.Context, lo, hi uint64) bool {
+	if s.kind != KindLive || s.exited != nil || s.pending != 0 || s.c.Dialect() != rsp.DialectGDBServer || hi-lo > 4096 {
+		return false
+	}
+	for a := lo; a < hi; {
+		in, err := s.insn(ctx, a)
+		if err != nil || x86reloc.TransfersControl(in) {
+			return false
+		}
+		a += uint64(in.Len)
+	}
+	for _, b := range s.c.Breakpoints() {
+		if b.Addr > lo && b.Addr <= hi {
+			return false
+		}
+	}
+	return s.aloneWithoutPassedHandlers()
 }
 
 // maxPastWalk bounds the instructions codeReturnsWithout decodes.

@@ -108,3 +108,23 @@ func TestAloneWithoutPassedHandlers(t *testing.T) {
 		t.Errorf("signal_handler with SIGUSR1 passed silently and a handler for it: true")
 	}
 }
+
+// TestStraightRefused: a line step runs straight to a breakpoint at the
+// line's end only where no other breakpoint lies on the way or there:
+// with one at the next line's start, the range step is made, and the
+// step stops on that breakpoint as a hit.
+func TestStraightRefused(t *testing.T) {
+	s, pc := countedSession(t, "hit")
+	ctx := t.Context()
+	if _, err := s.SetBreakpoint(ctx, "counter.c:39", "", false); err != nil { // total += i
+		t.Fatal(err)
+	}
+	pc.take()
+	st, err := s.Step(ctx, 1, false)
+	if err != nil || st.Reason != "breakpoint" || st.Frame.Line != 39 {
+		t.Fatalf("step: %+v %v, want the breakpoint at :39", st, err)
+	}
+	if sent := strings.Join(pc.take(), " | "); !strings.Contains(sent, "vCont;r") {
+		t.Errorf("step: %s; want the range step", sent)
+	}
+}
