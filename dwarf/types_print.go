@@ -221,25 +221,32 @@ func PtypeString(t Type) string {
 }
 
 // stripDeclTypedefs resolves the typedefs that a declarator walks
-// through, so that "ptype binop" prints int (*)(int, int).
-func stripDeclTypedefs(t Type) Type {
+// through, so that "ptype binop" prints int (*)(int, int). It goes
+// maxTypeDepth declarators deep, as declString does: a cyclic type (a
+// pointer to itself, in malformed DWARF) ends there.
+func stripDeclTypedefs(t Type) Type { return stripDeclTypedefsDepth(t, 0) }
+
+func stripDeclTypedefsDepth(t Type, depth int) Type {
 	t = stripTypedefs(t)
+	if depth >= maxTypeDepth {
+		return t
+	}
 	switch u := t.(type) {
 	case *PointerType:
 		c := *u
-		c.Elem = stripDeclTypedefs(u.Elem)
+		c.Elem = stripDeclTypedefsDepth(u.Elem, depth+1)
 		return &c
 	case *ArrayType:
 		c := *u
-		c.Elem = stripDeclTypedefs(u.Elem)
+		c.Elem = stripDeclTypedefsDepth(u.Elem, depth+1)
 		return &c
 	case *QualType:
 		c := *u
-		c.Elem = stripDeclTypedefs(u.Elem)
+		c.Elem = stripDeclTypedefsDepth(u.Elem, depth+1)
 		return &c
 	case *ReferenceType:
 		c := *u
-		c.Elem = stripDeclTypedefs(u.Elem)
+		c.Elem = stripDeclTypedefsDepth(u.Elem, depth+1)
 		return &c
 	}
 	return t
