@@ -84,10 +84,10 @@ func (s *Session) returnsWithout(ctx context.Context, callee *dwarf.Frame) bool 
 // server single-steps a range step one instruction at a time; this is
 // one trap.
 func (s *Session) straight(ctx context.Context, lo, hi uint64) bool {
-	if s.kind != KindLive || s.exited != nil || s.pending != 0 || s.c.Dialect() != rsp.DialectGDBServer || hi-lo > 4096 {
+	if s.kind != KindLive || s.exited != nil || s.pending != 0 || s.c.Dialect() != rsp.DialectGDBServer {
 		return false
 	}
-	for a := lo; a < hi; {
+	for a := lo; a < hi; { // at most 4096 bytes (rangeEnd)
 		in, err := s.insn(ctx, a)
 		if err != nil || x86reloc.TransfersControl(in) {
 			return false
@@ -100,6 +100,12 @@ func (s *Session) straight(ctx context.Context, lo, hi uint64) bool {
 		}
 	}
 	return s.aloneWithoutPassedHandlers()
+}
+
+// isInt3 reports whether in is int3 (a trap), not int $n (a system call).
+func isInt3(in x86asm.Inst) bool {
+	imm, ok := in.Args[0].(x86asm.Imm)
+	return in.Op == x86asm.INT && ok && imm == 3
 }
 
 // maxPastWalk bounds the instructions codeReturnsWithout decodes.
@@ -158,30 +164,19 @@ func returnsWithout(code []byte, lo, pc uint64, mode int) bool {
 		}
 		next := a + uint64(in.Len)
 		var succ []uint64
-		switch in.Op {
-		case x86asm.RET, x86asm.LRET, x86asm.UD2, x86asm.HLT:
+		rel, isRel := in.Args[0].(x86asm.Rel)
+		switch {
+		case isRet(in) || in.Op == x86asm.UD2 || in.Op == x86asm.HLT || isInt3(in):
 			// returns, or traps (a stop)
-		case x86asm.INT:
-			if imm, ok := in.Args[0].(x86asm.Imm); !ok || imm != 3 {
-				return false // int $0x80: a system call
-			}
-			// int3: a trap
-		case x86asm.CALL, x86asm.LCALL, x86asm.SYSCALL, x86asm.SYSENTER, x86asm.INTO,
-			x86asm.LJMP, x86asm.IRET, x86asm.IRETD, x86asm.IRETQ, x86asm.SYSRET, x86asm.SYSEXIT:
-			return false
+		case in.Op == x86asm.JMP && isRel:
+			succ = append(succ, uint64(int64(next)+int64(rel)))
+		case isRel && !isCall(in):
+			// a conditional jump, a loop, jcxz
+			succ = append(succ, uint64(int64(next)+int64(rel)), next)
+		case x86reloc.TransfersControl(in):
+			return false // a call, a system call, an indirect jump, ...
 		default:
-			rel, isRel := in.Args[0].(x86asm.Rel)
-			switch {
-			case in.Op == x86asm.JMP && isRel:
-				succ = append(succ, uint64(int64(next)+int64(rel)))
-			case in.Op == x86asm.JMP:
-				return false // indirect
-			case isRel:
-				// a conditional jump, a loop, jcxz
-				succ = append(succ, uint64(int64(next)+int64(rel)), next)
-			default:
-				succ = append(succ, next)
-			}
+			succ = append(succ, next)
 		}
 		for _, t := range succ {
 			if t == pc {
@@ -241,17 +236,33 @@ func (s *Session) procStat() (procState, bool) {
 // passedMask is the set of Linux signals the server passes without
 // stopping (passList), as a bit mask (bit n-1 for signal n); ok false
 // when one of them is 32 or above. GDB's signals that Linux does not have
-// (SIGLWP, SIGWAITING, ...) never come.
+// (SIGLWP, SIGWAITING, ...) never come. It is worked out once per change
+// of the signal handling (applySignals forgets it): finishes and steps
+// ask at every move.
 func (s *Session) passedMask() (mask uint64, ok bool) {
+	if s.passed.known {
+		return s.passed.mask, s.passed.ok
+	}
+	ok = true
 	for _, sig := range s.passList() {
 		n := sig.Linux()
 		switch {
 		case n < 1:
 			continue
 		case n > 31:
-			return 0, false
+			mask, ok = 0, false
+		}
+		if !ok {
+			break
 		}
 		mask |= 1 << (n - 1)
 	}
-	return mask, true
+	s.passed = passedSignals{known: true, mask: mask, ok: ok}
+	return mask, ok
+}
+
+// passedSignals is passedMask's answer, kept.
+type passedSignals struct {
+	known, ok bool
+	mask      uint64
 }

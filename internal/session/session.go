@@ -89,7 +89,8 @@ type Session struct {
 	// pastSafe: per pc, whether the code from it returns without coming
 	// back to it (returnsWithout), kept across stops
 	pastSafe map[uint64]bool
-	regMap   []regSlot // g layout → DWARF numbers, built once
+	passed   passedSignals // passedMask's answer for the signal handling now
+	regMap   []regSlot     // g layout → DWARF numbers, built once
 
 	tconds map[uint64]string // conditional Z0 installed per address
 	temps  map[uint64]int    // temporary breakpoints (finish, next) per address

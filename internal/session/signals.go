@@ -75,6 +75,7 @@ func (s *Session) passList() []rsp.Signal {
 // QPassSignals; without it, stops for such signals are resumed by
 // signalGoesOn.
 func (s *Session) applySignals(ctx context.Context) error {
+	s.passed = passedSignals{} // the handling changed: passedMask again
 	if !s.c.Supports("QPassSignals") {
 		return nil
 	}
