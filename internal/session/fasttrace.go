@@ -2,9 +2,11 @@ package session
 
 import (
 	"context"
+	"debug/elf"
 	"fmt"
 	"path/filepath"
 
+	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/x86reloc"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
@@ -76,29 +78,33 @@ func (s *Session) fastTrace(ctx context.Context, p *tracePlan) (n int, why strin
 	if err != nil || minLen <= 0 {
 		return 0, fmt.Sprintf("the server does not say the shortest instruction a fast tracepoint takes (qTMinFTPILen: %v)", err)
 	}
-	code := make([]byte, 32)
-	m, err := s.readMem(ctx, p.addr, code)
-	if m == 0 {
-		return 0, fmt.Sprintf("reading the instruction at %#x: %v", p.addr, err)
+	if p.frame.Function == nil {
+		return 0, "the function of the tracepoint has no address ranges to check"
 	}
-	// The jump displaces whole instructions: the first, or as many as
-	// reach minLen (GDB takes only the first, and gives up where it is
-	// shorter than the jump).
-	var insts []x86asm.Inst
-	for n < minLen {
-		inst, err := x86asm.Decode(code[n:m], 64)
-		if err != nil {
-			return 0, fmt.Sprintf("the instruction at %#x does not decode: %v", p.addr+uint64(n), err)
-		}
-		insts = append(insts, inst)
-		n += inst.Len
-	}
-	fc, why := s.functionCode(ctx, p)
+	fc, why := s.functionCode(ctx, p.frame.Function, p.frame.Bias)
 	if why != "" {
 		return 0, why
 	}
 	if why := leafFunction(fc, p.frame.Function.Name); why != "" {
 		return 0, why
+	}
+	// The jump displaces whole instructions: the first, or as many as
+	// reach minLen (GDB takes only the first, and gives up where it is
+	// shorter than the jump).
+	var code []byte
+	for _, r := range fc {
+		if p.addr >= r.lo && p.addr < r.lo+uint64(len(r.code)) {
+			code = r.code[p.addr-r.lo:]
+		}
+	}
+	var insts []x86asm.Inst
+	for n < minLen {
+		inst, err := x86asm.Decode(code[min(n, len(code)):], 64)
+		if err != nil {
+			return 0, fmt.Sprintf("the instruction at %#x does not decode: %v", p.addr+uint64(n), err)
+		}
+		insts = append(insts, inst)
+		n += inst.Len
 	}
 	p.firstLen = insts[0].Len
 	if len(insts) > 1 {
@@ -115,19 +121,26 @@ type codeRange struct {
 	code []byte
 }
 
-// functionCode reads the code of the function of p.addr, every range.
-func (s *Session) functionCode(ctx context.Context, p *tracePlan) ([]codeRange, string) {
-	fn := p.frame.Function
-	if fn == nil || len(fn.Ranges) == 0 {
-		return nil, "the function of the tracepoint has no address ranges to check"
+// functionCode reads the code of fn (loaded at bias), every range: from
+// the program's file where the range is in its code (no round trip),
+// else from memory (a library's function).
+func (s *Session) functionCode(ctx context.Context, fn *dwarf.Function, bias uint64) ([]codeRange, string) {
+	if len(fn.Ranges) == 0 {
+		return nil, fmt.Sprintf("%s has no address ranges to check", fn.Name)
 	}
 	var out []codeRange
 	for _, r := range fn.Ranges {
-		lo, hi := r[0]+p.frame.Bias, r[1]+p.frame.Bias
+		lo, hi := r[0]+bias, r[1]+bias
 		if hi <= lo || hi-lo > 1<<20 {
 			return nil, fmt.Sprintf("%s has an address range [%#x, %#x) too large to check", fn.Name, lo, hi)
 		}
 		code := make([]byte, hi-lo)
+		if sec := s.programSection(lo, hi-lo); sec != nil && sec.Flags&elf.SHF_EXECINSTR != 0 && sec.Type != elf.SHT_NOBITS {
+			if n, err := sec.ReadAt(code, int64(lo-s.bias-sec.Addr)); err == nil && n == len(code) {
+				out = append(out, codeRange{lo, code})
+				continue
+			}
+		}
 		if n, err := s.readMem(ctx, lo, code); n < len(code) {
 			return nil, fmt.Sprintf("reading the code of %s at %#x: %v", fn.Name, lo, err)
 		}

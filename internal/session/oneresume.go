@@ -3,7 +3,6 @@ package session
 import (
 	"bytes"
 	"context"
-	"debug/elf"
 	"fmt"
 	"os"
 	"strconv"
@@ -63,7 +62,7 @@ func (s *Session) returnsWithout(ctx context.Context, callee *dwarf.Frame) bool 
 	}
 	safe, ok := s.pastSafe[pc]
 	if !ok {
-		safe = s.codeReturnsWithout(callee)
+		safe = s.codeReturnsWithout(ctx, callee)
 		if s.pastSafe == nil || len(s.pastSafe) > 1<<12 {
 			s.pastSafe = map[uint64]bool{}
 		}
@@ -111,31 +110,23 @@ func isInt3(in x86asm.Inst) bool {
 // maxPastWalk bounds the instructions codeReturnsWithout decodes.
 const maxPastWalk = 4096
 
-// codeReturnsWithout is returnsWithout's walk of the code from f's pc.
-func (s *Session) codeReturnsWithout(f *dwarf.Frame) bool {
-	pc := f.PC
-	var lo, hi uint64
-	for _, r := range f.Function.Ranges {
-		if a, b := r[0]+f.Bias, r[1]+f.Bias; pc >= a && pc < b {
-			lo, hi = a, b
-		}
-	}
-	if hi == 0 || hi-lo > 1<<20 {
-		return false
-	}
-	sec := s.programSection(lo, hi-lo)
-	if sec == nil || sec.Flags&elf.SHF_EXECINSTR == 0 || sec.Type == elf.SHT_NOBITS {
-		return false
-	}
-	code := make([]byte, hi-lo)
-	if n, err := sec.ReadAt(code, int64(lo-s.bias-sec.Addr)); err != nil || n != len(code) {
+// codeReturnsWithout is returnsWithout's walk of the code from f's pc,
+// in the range of its function that holds it.
+func (s *Session) codeReturnsWithout(ctx context.Context, f *dwarf.Frame) bool {
+	fc, why := s.functionCode(ctx, f.Function, f.Bias)
+	if why != "" {
 		return false
 	}
 	mode := 64
 	if r, ok := s.softRegs(); ok {
 		mode = r.mode
 	}
-	return returnsWithout(code, lo, pc, mode)
+	for _, r := range fc {
+		if f.PC >= r.lo && f.PC < r.lo+uint64(len(r.code)) {
+			return returnsWithout(r.code, r.lo, f.PC, mode)
+		}
+	}
+	return false
 }
 
 // returnsWithout walks code (loaded at lo) from the instruction at pc:
