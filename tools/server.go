@@ -49,7 +49,6 @@ func New(m *session.Manager, opts Options) *server.MCPServer {
 		server.WithResourceCapabilities(true, true),
 		server.WithPromptCapabilities(false),
 		server.WithInstructions(instructions),
-		server.WithRecovery(),
 	)
 	r := &registry{srv: s, m: m, log: opts.Log, hooks: hooks, timing: opts.Timing,
 		subs: &subscriptions{bySub: map[string]map[string]string{}}}
