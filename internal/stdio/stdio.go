@@ -39,11 +39,14 @@ type Options struct {
 // writing replies and notifications to out, until in ends or ctx is done.
 // Then it cancels the requests still running and waits for them to return.
 //
-// Each request runs on the goroutine that read it, and that goroutine
-// hands reading on to another first: a call's reply leaves without a
-// goroutine switch on its way (the wake-up of another thread would cost
-// more than the rest of a quick call), while a long call (a continue)
-// never stops the next message (rr_interrupt, a cancel) being read.
+// Each request runs on the goroutine that read it, which reads on after
+// it when the answer was quick, and otherwise hands reading on to
+// another goroutine once the request has run for handOn: a quick call's
+// reply leaves without waking another thread on its way (a wake-up costs
+// more than the rest of a quick call: after a continue, when the threads
+// went to sleep, half of an rr_locals round trip), while a long call (a
+// continue) never stops the next message (rr_interrupt, a cancel) being
+// read.
 // Notifications a call sent before its reply are written before the reply.
 func Serve(ctx context.Context, srv *server.MCPServer, in io.Reader, out io.Writer, o Options) error {
 	if o.MaxLine <= 0 {
@@ -119,6 +122,7 @@ type conn struct {
 
 	wmu       sync.Mutex         // one message per Write
 	pause     chan chan struct{} // a reply pauses writeNotes until it is written
+	written   uint64             // notifications taken from the queue (wmu)
 	notesDone chan struct{}      // writeNotes has returned
 
 	slots    chan struct{} // one per request being served
@@ -163,37 +167,55 @@ func (c *conn) serve(ctx context.Context) {
 			return
 		}
 		c.idle.Add(-1)
-		env, msg, ok := c.nextRequest(ctx)
-		if !ok {
-			return // the input ended: no turn to pass on
+		for c.serveOne(ctx) {
 		}
-		// Track the request before reading on: a cancel right behind it
-		// finds it.
-		id := env.ID
-		key := string(id)
-		rctx, cancel := context.WithCancel(ctx)
-		c.mu.Lock()
-		c.inflight[key] = cancel
-		c.mu.Unlock()
-		c.requests.Add(1)
-		if c.idle.Load() == 0 {
-			c.idle.Add(1)
-			go c.serve(ctx)
-		}
-		c.turn <- struct{}{}
-		c.answer(rctx, env, msg)
-		c.mu.Lock()
-		delete(c.inflight, key)
-		c.mu.Unlock()
-		cancel()
-		<-c.slots
-		c.requests.Done()
 		if c.idle.Add(1) > maxIdle {
 			c.idle.Add(-1)
 			return
 		}
 	}
 }
+
+// serveOne reads up to the next request and answers it. Reading passes
+// to another goroutine only if the answer takes longer than handOn (a
+// timer hands the turn on then), so a quick call keeps the turn and wakes
+// no other thread; it reports whether this goroutine still holds the
+// turn.
+func (c *conn) serveOne(ctx context.Context) (kept bool) {
+	env, msg, ok := c.nextRequest(ctx)
+	if !ok {
+		return false // the input ended: no turn to pass on
+	}
+	// Track the request before reading on: a cancel right behind it
+	// finds it.
+	key := string(env.ID)
+	rctx, cancel := context.WithCancel(ctx)
+	c.mu.Lock()
+	c.inflight[key] = cancel
+	c.mu.Unlock()
+	c.requests.Add(1)
+	handing := time.AfterFunc(handOn, func() {
+		if c.idle.Load() == 0 {
+			c.idle.Add(1)
+			go c.serve(ctx)
+		}
+		c.turn <- struct{}{}
+	})
+	c.answer(rctx, env, msg)
+	kept = handing.Stop()
+	c.mu.Lock()
+	delete(c.inflight, key)
+	c.mu.Unlock()
+	cancel()
+	<-c.slots
+	c.requests.Done()
+	return kept
+}
+
+// handOn is how long a request may keep the turn to read: past it, the
+// next message (a cancel, rr_interrupt, another call) is read by another
+// goroutine while this one still answers.
+const handOn = time.Millisecond
 
 // maxIdle is how many goroutines wait for a turn to read at most.
 const maxIdle = 4
@@ -419,11 +441,20 @@ type wireResult struct {
 	StructuredContent any           `json:"structuredContent,omitempty"`
 }
 
-// write writes one message line, after the notifications queued before
-// it. The notification writer (writeNotes) is paused meanwhile: it never
-// holds a notification taken from the queue while a reply is written, so
-// what a call sent before its reply comes before it.
+// write writes one message line, after the notifications sent before
+// it: when every notification sent has been written (the usual case of a
+// reply), at once, costing no goroutine switch; otherwise writeNotes is
+// paused (it never holds a notification taken from the queue while a
+// reply is written) and the queue is written out first, so that what a
+// call sent before its reply comes before it, in order.
 func (c *conn) write(msg []byte) {
+	c.wmu.Lock()
+	if c.sess.sent.Load() == c.written {
+		c.writeLine(msg)
+		c.wmu.Unlock()
+		return
+	}
+	c.wmu.Unlock()
 	done := make(chan struct{})
 	select {
 	case c.pause <- done:
@@ -432,15 +463,20 @@ func (c *conn) write(msg []byte) {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	for drained := false; !drained; {
+	c.drainNotes()
+	c.writeLine(msg)
+}
+
+// drainNotes writes the notifications in the queue; wmu is held.
+func (c *conn) drainNotes() {
+	for {
 		select {
 		case n := <-c.sess.notes:
 			c.writeNote(n)
 		default:
-			drained = true
+			return
 		}
 	}
-	c.writeLine(msg)
 }
 
 // writeNotes writes notifications as they come, until stop is closed.
@@ -460,7 +496,9 @@ func (c *conn) writeNotes(stop <-chan struct{}) {
 	}
 }
 
+// writeNote writes a notification taken from the queue; wmu is held.
 func (c *conn) writeNote(n mcp.JSONRPCNotification) {
+	c.written++
 	b, err := json.Marshal(n)
 	if err != nil {
 		c.opt.Log("stdio: encode a notification %s: %v", n.Method, err)
@@ -529,11 +567,20 @@ func tooLongReply(prefix []byte, n, max int) []byte {
 // session is the one client of a stdio server, as mcp-go's server sees
 // it: where its notifications go and whether it has initialized.
 type session struct {
-	notes       chan mcp.JSONRPCNotification
+	notes chan mcp.JSONRPCNotification
+	// sent counts the calls of NotificationChannel, which mcp-go makes
+	// for each notification right before it sends it: a reply written
+	// when as many were taken from the queue has none to wait for. (One
+	// dropped because the queue was full leaves sent ahead for good:
+	// each reply then pauses writeNotes, which is slower, not wrong.)
+	sent        atomic.Uint64
 	initialized atomic.Bool
 }
 
-func (s *session) SessionID() string                                   { return "stdio" }
-func (s *session) NotificationChannel() chan<- mcp.JSONRPCNotification { return s.notes }
-func (s *session) Initialize()                                         { s.initialized.Store(true) }
-func (s *session) Initialized() bool                                   { return s.initialized.Load() }
+func (s *session) SessionID() string { return "stdio" }
+func (s *session) NotificationChannel() chan<- mcp.JSONRPCNotification {
+	s.sent.Add(1)
+	return s.notes
+}
+func (s *session) Initialize()       { s.initialized.Store(true) }
+func (s *session) Initialized() bool { return s.initialized.Load() }

@@ -112,6 +112,13 @@ func testServer(ended chan<- string) *server.MCPServer {
 		}
 		return mcp.NewToolResultText("chatty"), nil
 	})
+	srv.AddTool(mcp.NewTool("once"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			"progressToken": req.Params.Meta.ProgressToken, "progress": 1}); err != nil {
+			return nil, err
+		}
+		return mcp.NewToolResultText("once"), nil
+	})
 	srv.AddTool(mcp.NewTool("wait"), func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		<-ctx.Done()
 		ended <- fmt.Sprint(context.Cause(ctx))
@@ -137,6 +144,27 @@ func TestNotificationsBeforeReply(t *testing.T) {
 		}
 		if r := c.next(); r["id"] != float64(id) || r["result"] == nil {
 			t.Fatalf("call %d: %v, want its result after its 100 notifications", id, r)
+		}
+	}
+}
+
+// TestNotificationBeforeQuickReply: a call that sends one notification
+// and replies at once, many times over. The notification is often in the
+// hand of the goroutine that writes notifications (taken from the queue,
+// not written yet) when the reply is written: the reply must wait for it
+// (write's slow path), and otherwise not (its fast path). Both paths are
+// taken here; a reply written ahead of its notification fails.
+func TestNotificationBeforeQuickReply(t *testing.T) {
+	c := serve(t, testServer(nil), Options{})
+	for id := 1; id <= 2000; id++ {
+		c.call(id, "once")
+		m := c.next()
+		p, _ := m["params"].(map[string]any)
+		if m["method"] != "notifications/progress" || p["progressToken"] != fmt.Sprintf("p%d", id) {
+			t.Fatalf("call %d: %v, want its notification before its reply", id, m)
+		}
+		if r := c.next(); r["id"] != float64(id) || r["result"] == nil {
+			t.Fatalf("call %d: %v, want its result", id, r)
 		}
 	}
 }
