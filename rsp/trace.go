@@ -162,8 +162,8 @@ func (c *Client) TraceStart(ctx context.Context) error { return c.TraceStartRelo
 // tracepoint (code holds it and the bytes after it), rewritten to run at
 // address to: the instruction at from, or the few instructions there the
 // tracepoint's jump displaces (Tracepoint.Fast bytes), relocated. An
-// error refuses. x86reloc.AMD64 relocates one instruction,
-// x86reloc.AMD64Span several.
+// error refuses. x86code.Relocate relocates one instruction,
+// x86code.RelocateSpan several.
 type Relocator func(code []byte, from, to uint64) ([]byte, error)
 
 // relocReadLen is how many bytes at an instruction TraceStartRelocating

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -419,7 +420,7 @@ func (s *Session) insnMode(ctx context.Context, pc uint64, mode int) (x86asm.Ins
 	// The bytes after an instruction are the next one's, up to a jump
 	// or return (what follows it may be data or padding). A decode that
 	// would need bytes past the read fails and ends the walk.
-	for a, rest := pc, b[:n]; !endsFlow(in); {
+	for a, rest := pc, b[:n]; !x86code.EndsFlow(in); {
 		a, rest = a+uint64(in.Len), rest[in.Len:]
 		next, err := x86asm.Decode(rest, mode)
 		if err != nil {
@@ -435,26 +436,6 @@ func (s *Session) insnMode(ctx context.Context, pc uint64, mode int) (x86asm.Ins
 
 // insnRead is how many bytes of code insn reads at once.
 const insnRead = 64
-
-// endsFlow reports whether nothing after in is reached by falling
-// through it.
-func endsFlow(in x86asm.Inst) bool {
-	return transfers(in) || in.Op == x86asm.UD2 || in.Op == x86asm.HLT
-}
-
-// transfers reports whether in always goes elsewhere: a jump, or a
-// return from a call, an interrupt or a system call.
-func transfers(in x86asm.Inst) bool {
-	switch in.Op {
-	case x86asm.JMP, x86asm.LJMP, x86asm.RET, x86asm.LRET, x86asm.IRET, x86asm.IRETD, x86asm.IRETQ,
-		x86asm.SYSRET, x86asm.SYSEXIT:
-		return true
-	}
-	return false
-}
-
-func isCall(in x86asm.Inst) bool { return in.Op == x86asm.CALL || in.Op == x86asm.LCALL }
-func isRet(in x86asm.Inst) bool  { return in.Op == x86asm.RET || in.Op == x86asm.LRET }
 
 // tempBP inserts an internal breakpoint at a and returns its remover. A
 // user breakpoint already there is left alone.
@@ -549,7 +530,7 @@ func (s *Session) nextInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 			return rsp.Stop{}, err
 		}
 		in, err := s.insn(ctx, h.pc)
-		if err != nil || !isCall(in) {
+		if err != nil || !x86code.IsCall(in) {
 			return s.stepInsn(ctx, false)
 		}
 		ret := h.pc + uint64(in.Len)
@@ -576,7 +557,7 @@ func (s *Session) backOutOfCallee(ctx context.Context, st rsp.Stop, before here)
 		return st, err
 	}
 	in, err := s.insn(ctx, h.pc)
-	if err != nil || !isRet(in) || h.entry == 0 {
+	if err != nil || !x86code.IsReturn(in) || h.entry == 0 {
 		return st, nil
 	}
 	spAtRet := h.sp
@@ -650,7 +631,7 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 		if !rev {
 			in, ierr := s.insn(ctx, cur.pc)
 			switch {
-			case ierr == nil && isCall(in):
+			case ierr == nil && x86code.IsCall(in):
 				st, err = s.stepCall(ctx, cur, in, into)
 			default:
 				if hi := s.rangeEnd(ctx, cur); hi > cur.pc+uint64(in.Len) {
@@ -893,10 +874,10 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 		if err != nil {
 			return a
 		}
-		if isCall(in) {
+		if x86code.IsCall(in) {
 			return a
 		}
-		if atBP && mayBranchTo(in, a, h.pc) {
+		if atBP && x86code.MayBranchTo(in, a, h.pc) {
 			// The range step takes the breakpoint here out for the run
 			// (rsp.Client.RangeStep): it must not miss the breakpoint's
 			// next hit. The client's single-step steps over it instead.
@@ -905,18 +886,6 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 		a += uint64(in.Len)
 	}
 	return end
-}
-
-// mayBranchTo reports whether in, at a, may send the thread to target
-// other than by running on: a direct jump, jcc or loop there, or a jump
-// or return whose target the instruction does not hold.
-func mayBranchTo(in x86asm.Inst, a, target uint64) bool {
-	for _, arg := range in.Args {
-		if rel, ok := arg.(x86asm.Rel); ok {
-			return a+uint64(in.Len)+uint64(int64(rel)) == target
-		}
-	}
-	return transfers(in) // a target the instruction does not hold
 }
 
 // rangeStep runs the selected thread while its pc stays in [lo, hi)

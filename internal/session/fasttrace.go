@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/rrmcp/rrmcp/dwarf"
-	"github.com/rrmcp/rrmcp/internal/x86reloc"
+	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 	"golang.org/x/arch/x86/x86asm"
@@ -44,7 +44,7 @@ import (
 //
 // The server relocates the displaced instruction by asking the client
 // (qRelocInsn during QTStart, rsp.TraceStartRelocating; package
-// x86reloc rewrites it).
+// x86code rewrites it).
 //
 // A fast tracepoint never stops the program, and gdbserver's breakpoint
 // conditions cannot see the agent's trace state variables, so the stop
@@ -175,7 +175,7 @@ func forInsts(fc []codeRange, f func(a uint64, inst x86asm.Inst) bool) {
 func leafFunction(fc []codeRange, name string) string {
 	calls := false
 	forInsts(fc, func(_ uint64, inst x86asm.Inst) bool {
-		calls = inst.Op == x86asm.CALL
+		calls = x86code.IsCall(inst)
 		return !calls
 	})
 	if calls {
@@ -197,7 +197,7 @@ func (s *Session) spanMovable(p *tracePlan, n int, insts []x86asm.Inst, fc []cod
 	lo, hi := p.addr, p.addr+uint64(n)
 	inside := func(a uint64) bool { return a > lo && a < hi }
 	for i, inst := range insts[:len(insts)-1] {
-		if x86reloc.TransfersControl(inst) {
+		if x86code.TransfersControl(inst) {
 			return fmt.Sprintf("instruction %d (%v) transfers control", i+1, inst.Op)
 		}
 	}

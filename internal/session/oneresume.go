@@ -7,10 +7,8 @@ import (
 	"os"
 	"strconv"
 
-	"golang.org/x/arch/x86/x86asm"
-
 	"github.com/rrmcp/rrmcp/dwarf"
-	"github.com/rrmcp/rrmcp/internal/x86reloc"
+	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -88,7 +86,7 @@ func (s *Session) straight(ctx context.Context, lo, hi uint64) bool {
 	}
 	for a := lo; a < hi; { // at most 4096 bytes (rangeEnd)
 		in, err := s.insn(ctx, a)
-		if err != nil || x86reloc.TransfersControl(in) {
+		if err != nil || x86code.TransfersControl(in) {
 			return false
 		}
 		a += uint64(in.Len)
@@ -100,15 +98,6 @@ func (s *Session) straight(ctx context.Context, lo, hi uint64) bool {
 	}
 	return s.aloneWithoutPassedHandlers()
 }
-
-// isInt3 reports whether in is int3 (a trap), not int $n (a system call).
-func isInt3(in x86asm.Inst) bool {
-	imm, ok := in.Args[0].(x86asm.Imm)
-	return in.Op == x86asm.INT && ok && imm == 3
-}
-
-// maxPastWalk bounds the instructions codeReturnsWithout decodes.
-const maxPastWalk = 4096
 
 // codeReturnsWithout is returnsWithout's walk of the code from f's pc,
 // in the range of its function that holds it.
@@ -123,60 +112,10 @@ func (s *Session) codeReturnsWithout(ctx context.Context, f *dwarf.Frame) bool {
 	}
 	for _, r := range fc {
 		if f.PC >= r.lo && f.PC < r.lo+uint64(len(r.code)) {
-			return returnsWithout(r.code, r.lo, f.PC, mode)
+			return x86code.ReturnsWithout(r.code, r.lo, f.PC, mode)
 		}
 	}
 	return false
-}
-
-// returnsWithout walks code (loaded at lo) from the instruction at pc:
-// true when every path ends in a return (or a trap) without reaching pc
-// again, calling, making a system call, or jumping indirectly or outside
-// code.
-func returnsWithout(code []byte, lo, pc uint64, mode int) bool {
-	hi := lo + uint64(len(code))
-	seen := map[uint64]bool{}
-	work := []uint64{pc}
-	for len(work) > 0 {
-		a := work[len(work)-1]
-		work = work[:len(work)-1]
-		if a < lo || a >= hi {
-			return false // out of the function (a tail call, a cold part)
-		}
-		if seen[a] {
-			continue
-		}
-		if seen[a] = true; len(seen) > maxPastWalk {
-			return false
-		}
-		in, err := x86asm.Decode(code[a-lo:], mode)
-		if err != nil {
-			return false
-		}
-		next := a + uint64(in.Len)
-		var succ []uint64
-		rel, isRel := in.Args[0].(x86asm.Rel)
-		switch {
-		case isRet(in) || in.Op == x86asm.UD2 || in.Op == x86asm.HLT || isInt3(in):
-			// returns, or traps (a stop)
-		case in.Op == x86asm.JMP && isRel:
-			succ = append(succ, uint64(int64(next)+int64(rel)))
-		case isRel && !isCall(in):
-			// a conditional jump, a loop, jcxz
-			succ = append(succ, uint64(int64(next)+int64(rel)), next)
-		case x86reloc.TransfersControl(in):
-			return false // a call, a system call, an indirect jump, ...
-		default:
-			succ = append(succ, next)
-		}
-		for _, t := range succ {
-			if t == pc {
-				return false
-			}
-			work = append(work, t)
-		}
-	}
-	return true
 }
 
 // aloneWithoutPassedHandlers reports whether the live process has one

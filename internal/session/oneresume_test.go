@@ -6,40 +6,6 @@ import (
 	"testing"
 )
 
-// TestReturnsWithout: the code walk behind a finish that leaves the
-// breakpoint at its pc out (x86-64 code loaded at 0x1000, walked from
-// pc 0x1000).
-func TestReturnsWithout(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		code []byte
-		want bool
-	}{
-		{"straight to ret", []byte{0xb8, 1, 0, 0, 0, 0xc3}, true},                                                              // mov $1,%eax; ret
-		{"forward branch", []byte{0x74, 0x01, 0x90, 0xc3}, true},                                                               // je +1; nop; ret
-		{"both arms return", []byte{0x74, 0x01, 0xc3, 0x90, 0xc3}, true},                                                       // je +1; ret; nop; ret
-		{"loop back to pc", []byte{0x83, 0xc0, 0x01, 0x75, 0xfb, 0xc3}, false},                                                 // L: add $1,%eax; jne L; ret
-		{"loop not through pc", []byte{0x90, 0x83, 0xc0, 0x01, 0x75, 0xfb, 0xc3}, true},                                        // nop; L: add; jne L; ret
-		{"loop instruction to pc", []byte{0x90, 0xe2, 0xfd, 0xc3}, false},                                                      // nop; loop -3 (to pc); ret
-		{"call", []byte{0xe8, 0, 0, 0, 0, 0xc3}, false},                                                                        // call; ret
-		{"indirect jump", []byte{0xff, 0xe0}, false},                                                                           // jmp *%rax
-		{"indirect call", []byte{0xff, 0xd0, 0xc3}, false},                                                                     // call *%rax
-		{"syscall", []byte{0x0f, 0x05, 0xc3}, false},                                                                           // syscall; ret
-		{"int 0x80", []byte{0xcd, 0x80, 0xc3}, false},                                                                          // int $0x80; ret
-		{"int3 traps", []byte{0xcc}, true},                                                                                     // int3
-		{"jump out of the function", []byte{0xe9, 0x00, 0x10, 0, 0}, false},                                                    // jmp +0x1000
-		{"falls off the end", []byte{0x90, 0x90}, false},                                                                       // nop; nop
-		{"undecodable", []byte{0x0f, 0xff}, false},                                                                             // (no instruction)
-		{"jump back before pc, then ret", []byte{0x90, 0xeb, 0x01, 0xc3, 0xeb, 0xfd}, true},                                    // nop; jmp +1; ret; jmp -3
-		{"back edge to pc after a detour", []byte{0x90, 0xeb, 0x01, 0xc3, 0xeb, 0xfa}, false},                                  // nop; jmp +1; ret; jmp -6 (pc)
-		{"conditional back edge to pc", []byte{0x85, 0xc0, 0x7e, 0x01, 0xc3, 0x0f, 0x8f, 0xf5, 0xff, 0xff, 0xff, 0xc3}, false}, // test; jle +1; ret; jg -11 (pc); ret
-	} {
-		if got := returnsWithout(tc.code, 0x1000, 0x1000, 64); got != tc.want {
-			t.Errorf("%s: returnsWithout = %v, want %v", tc.name, got, tc.want)
-		}
-	}
-}
-
 // TestFinishPast: a finish from a breakpoint that the function cannot
 // reach again before it returns is one resume (no single-step off the
 // breakpoint); one inside a loop is stepped off and put back, so the

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/arch/x86/x86asm"
 
+	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -236,11 +237,11 @@ func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint
 			return a, x86asm.Inst{}, false // single-step the undecodable one next
 		}
 		a += uint64(in.Len)
-		if !mayWrite(in) {
+		if !x86code.MayWrite(in) {
 			continue
 		}
 		if m, ok := in.Args[0].(x86asm.Mem); ok && m.Base == x86asm.RIP && m.Index == 0 && m.Segment == 0 &&
-			in.MemBytes > 0 && !isStringOrStack(in) && !overlapsAny(ws, a+uint64(m.Disp), in.MemBytes) {
+			in.MemBytes > 0 && !x86code.StoresElsewhere(in) && !overlapsAny(ws, a+uint64(m.Disp), in.MemBytes) {
 			continue // a fixed address none of ws covers
 		}
 		return a, in, true
@@ -260,7 +261,7 @@ func (r softRegSet) storeAddr(store x86asm.Inst, regs map[int][]byte) (addr uint
 		return sp, r.mode / 8, ok
 	}
 	m, isMem := store.Args[0].(x86asm.Mem)
-	if !isMem || m.Index != 0 || m.Segment != 0 || store.MemBytes <= 0 || isStringOrStack(store) {
+	if !isMem || m.Index != 0 || m.Segment != 0 || store.MemBytes <= 0 || x86code.StoresElsewhere(store) {
 		return 0, 0, false
 	}
 	var base uint64
@@ -276,18 +277,6 @@ func (r softRegSet) storeAddr(store x86asm.Inst, regs map[int][]byte) (addr uint
 	return base + uint64(m.Disp), store.MemBytes, ok
 }
 
-// isStringOrStack reports instructions whose stores are not (only) their
-// first operand.
-func isStringOrStack(in x86asm.Inst) bool {
-	switch in.Op {
-	case x86asm.PUSH, x86asm.CALL, x86asm.LCALL, x86asm.ENTER, x86asm.XCHG, x86asm.CMPXCHG8B, x86asm.CMPXCHG16B,
-		x86asm.MOVSB, x86asm.MOVSW, x86asm.MOVSD, x86asm.MOVSQ, x86asm.STOSB, x86asm.STOSW, x86asm.STOSD, x86asm.STOSQ,
-		x86asm.XSAVE, x86asm.XSAVEOPT, x86asm.FXSAVE, x86asm.FXSAVE64, x86asm.SYSCALL, x86asm.SYSENTER, x86asm.INT:
-		return true
-	}
-	return false
-}
-
 // overlapsAny reports whether [addr, addr+n) meets a watched range.
 func overlapsAny(ws []*breakpoint, addr uint64, n int) bool {
 	for _, b := range ws {
@@ -297,25 +286,6 @@ func overlapsAny(ws []*breakpoint, addr uint64, n int) bool {
 		}
 	}
 	return false
-}
-
-// mayWrite reports whether an instruction may write memory: a memory
-// destination (x86asm lists the destination first), an exchange with
-// memory, or an implicit store (push, call, string stores, system calls,
-// which may write anything). Unsure means yes.
-func mayWrite(in x86asm.Inst) bool {
-	switch in.Op {
-	case x86asm.NOP, x86asm.PREFETCHNTA, x86asm.PREFETCHT0, x86asm.PREFETCHT1, x86asm.PREFETCHT2, x86asm.PREFETCHW,
-		x86asm.LEA, x86asm.CMP, x86asm.TEST, x86asm.BT:
-		return false
-	case x86asm.PUSH, x86asm.PUSHF, x86asm.PUSHFD, x86asm.PUSHFQ, x86asm.PUSHA, x86asm.PUSHAD,
-		x86asm.CALL, x86asm.LCALL, x86asm.SYSCALL, x86asm.SYSENTER, x86asm.INT, x86asm.INTO, x86asm.ENTER,
-		x86asm.XCHG, x86asm.CMPXCHG8B, x86asm.CMPXCHG16B, x86asm.MOVSB, x86asm.MOVSW, x86asm.MOVSD, x86asm.MOVSQ,
-		x86asm.STOSB, x86asm.STOSW, x86asm.STOSD, x86asm.STOSQ, x86asm.XSAVE, x86asm.XSAVEOPT, x86asm.FXSAVE, x86asm.FXSAVE64:
-		return true
-	}
-	_, ok := in.Args[0].(x86asm.Mem)
-	return ok
 }
 
 // unchangedWrite reports whether st is a write-watchpoint stop (the

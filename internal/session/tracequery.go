@@ -16,7 +16,7 @@ import (
 	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/dwarf/format"
 	"github.com/rrmcp/rrmcp/internal/agentexpr"
-	"github.com/rrmcp/rrmcp/internal/x86reloc"
+	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 )
@@ -768,12 +768,12 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fa
 	}
 	if fast > 0 {
 		// The instructions the jump displaces move into the pad
-		// together (x86reloc.AMD64Span), one or several.
+		// together (x86code.RelocateSpan), one or several.
 		return s.c.TraceStartRelocating(ctx, func(code []byte, from, to uint64) ([]byte, error) {
 			if from == p.addr {
-				return x86reloc.AMD64Span(code, from, to, fast)
+				return x86code.RelocateSpan(code, from, to, fast)
 			}
-			return x86reloc.AMD64(code, from, to)
+			return x86code.Relocate(code, from, to)
 		})
 	}
 	if b.tcode == nil {

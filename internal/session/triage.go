@@ -8,6 +8,7 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -170,12 +171,12 @@ func (s *Session) faultInsn(ctx context.Context, regs dwarf.Regs) (*x86asm.Inst,
 		if r == x86asm.RIP {
 			return pc + uint64(in.Len), true
 		}
-		n, ok := dwarf.RegNum(strings.ToLower(regFull(r)))
+		n, ok := dwarf.RegNum(strings.ToLower(x86code.FullReg(r).String()))
 		if !ok {
 			return 0, false
 		}
 		v, ok := regs.Get(n)
-		return truncReg(r, v), ok
+		return x86code.Truncate(r, v), ok
 	}
 	for _, a := range in.Args {
 		if a == nil {
@@ -224,30 +225,6 @@ func (s *Session) faultInsn(ctx context.Context, regs dwarf.Regs) (*x86asm.Inst,
 		base = firstBase
 	}
 	return &in, fi, base
-}
-
-// regFull names the 64-bit register containing r (eax -> RAX).
-func regFull(r x86asm.Reg) string {
-	switch {
-	case r >= x86asm.RAX && r <= x86asm.R15:
-		return r.String()
-	case r >= x86asm.EAX && r <= x86asm.R15L:
-		return (r - x86asm.EAX + x86asm.RAX).String()
-	case r >= x86asm.AX && r <= x86asm.R15W:
-		return (r - x86asm.AX + x86asm.RAX).String()
-	}
-	return r.String()
-}
-
-// truncReg keeps the bits of v that r names.
-func truncReg(r x86asm.Reg, v uint64) uint64 {
-	switch {
-	case r >= x86asm.EAX && r <= x86asm.R15L:
-		return v & 0xffffffff
-	case r >= x86asm.AX && r <= x86asm.R15W:
-		return v & 0xffff
-	}
-	return v
 }
 
 func leUint(b []byte) uint64 {

@@ -1,4 +1,4 @@
-package x86reloc
+package x86code
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 )
 
-func TestAMD64(t *testing.T) {
+func TestRelocate(t *testing.T) {
 	const from, to = 0x401000, 0x40000000
 	for _, tc := range []struct {
 		name, code, want string
@@ -36,7 +36,7 @@ func TestAMD64(t *testing.T) {
 			if tc.name == "out of range" {
 				dst = 0x7fff00000000
 			}
-			got, err := AMD64(code, from, dst)
+			got, err := Relocate(code, from, dst)
 			if !errors.Is(err, tc.err) {
 				t.Fatalf("err = %v, want %v", err, tc.err)
 			}
@@ -47,15 +47,15 @@ func TestAMD64(t *testing.T) {
 	}
 }
 
-// FuzzAMD64: a relocated instruction decodes, and one without a
+// FuzzRelocate: a relocated instruction decodes, and one without a
 // pc-relative operand is copied as it is.
-func FuzzAMD64(f *testing.F) {
+func FuzzRelocate(f *testing.F) {
 	for _, s := range []string{"8b05ee2e0000", "e810000000", "7410", "4889e5"} {
 		b, _ := hex.DecodeString(s)
 		f.Add(b, uint64(0x401000), uint64(0x40000000))
 	}
 	f.Fuzz(func(t *testing.T, code []byte, from, to uint64) {
-		out, err := AMD64(code, from, to)
+		out, err := Relocate(code, from, to)
 		if err != nil {
 			return
 		}
@@ -71,10 +71,10 @@ func FuzzAMD64(f *testing.F) {
 	})
 }
 
-// TestAMD64Span: the instructions a 5-byte jump displaces when the
+// TestRelocateSpan: the instructions a 5-byte jump displaces when the
 // first is shorter, each relocated for its own new address; control
 // may leave only at the last.
-func TestAMD64Span(t *testing.T) {
+func TestRelocateSpan(t *testing.T) {
 	const from, to = 0x401000, 0x40000000
 	for _, tc := range []struct {
 		name, code string
@@ -98,7 +98,7 @@ func TestAMD64Span(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _ := hex.DecodeString(tc.code)
-			got, err := AMD64Span(code, from, to, tc.n)
+			got, err := RelocateSpan(code, from, to, tc.n)
 			if !errors.Is(err, tc.err) {
 				t.Fatalf("err %v, want %v", err, tc.err)
 			}
@@ -106,21 +106,5 @@ func TestAMD64Span(t *testing.T) {
 				t.Errorf("got %x, want %s", got, tc.want)
 			}
 		})
-	}
-}
-
-func TestTransfersControl(t *testing.T) {
-	for code, want := range map[string]bool{
-		"c3": true, "e800000000": true, "ffd0": true, "eb00": true, "7400": true, "e2fe": true,
-		"0f05": true, "cc": true, "0f0b": true, "4889e5": false, "8b05ee2e0000": false, "90": false, "55": false,
-	} {
-		b, _ := hex.DecodeString(code)
-		inst, err := x86asm.Decode(b, 64)
-		if err != nil {
-			t.Fatalf("%s: %v", code, err)
-		}
-		if got := TransfersControl(inst); got != want {
-			t.Errorf("%s (%v): %v, want %v", code, inst, got, want)
-		}
 	}
 }

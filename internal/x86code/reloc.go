@@ -1,17 +1,4 @@
-// Package x86reloc moves x86-64 instructions to another address,
-// as a fast tracepoint's jump pad needs it (gdbserver's qRelocInsn,
-// rsp.Relocator): the displaced instruction runs in the pad, then the
-// pad jumps back. Where the first instruction is shorter than the jump,
-// the few it needs move together (AMD64Span).
-//
-// What changes with the address (GDB's amd64_relocate_instruction is
-// the reference for the cases): a RIP-relative memory operand and a
-// rel32 jmp, jcc or call get their displacement recomputed; a rel8 jmp
-// or jcc becomes its rel32 form; a direct call becomes a push of the
-// original return address and a jmp, so the callee returns to the code
-// after the original instruction and unwinds through it. Instructions
-// without a pc-relative operand are copied as they are.
-package x86reloc
+package x86code
 
 import (
 	"encoding/binary"
@@ -22,15 +9,29 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 )
 
+// Moving instructions, as a fast tracepoint's jump pad needs it
+// (gdbserver's qRelocInsn, rsp.Relocator): the displaced instruction
+// runs in the pad, then the pad jumps back. Where the first instruction
+// is shorter than the jump, the few it needs move together
+// (RelocateSpan).
+//
+// What changes with the address (GDB's amd64_relocate_instruction is
+// the reference for the cases): a RIP-relative memory operand and a
+// rel32 jmp, jcc or call get their displacement recomputed; a rel8 jmp
+// or jcc becomes its rel32 form; a direct call becomes a push of the
+// original return address and a jmp, so the callee returns to the code
+// after the original instruction and unwinds through it. Instructions
+// without a pc-relative operand are copied as they are.
+
 // ErrCannotRelocate is returned for an instruction that cannot run at
 // the new address (a loop or jrcxz, whose rel8 has no rel32 form, or a
 // displacement the move puts out of rel32 range).
 var ErrCannotRelocate = errors.New("cannot relocate the instruction")
 
-// AMD64 returns the instruction at the start of code, which was at
+// Relocate returns the instruction at the start of code, which was at
 // address from, rewritten to run at address to. code may hold bytes
 // after the instruction.
-func AMD64(code []byte, from, to uint64) ([]byte, error) {
+func Relocate(code []byte, from, to uint64) ([]byte, error) {
 	inst, err := x86asm.Decode(code, 64)
 	if err != nil {
 		return nil, fmt.Errorf("decode at %#x: %w", from, err)
@@ -98,13 +99,13 @@ func AMD64(code []byte, from, to uint64) ([]byte, error) {
 	return out, nil
 }
 
-// AMD64Span relocates the whole instructions in code[:n] (which was at
+// RelocateSpan relocates the whole instructions in code[:n] (which was at
 // from) to run at to, one after the other, as one fast tracepoint's
 // jump displaces when the first instruction is shorter than the jump:
-// each is rewritten as AMD64 does for its own new address. Only the
+// each is rewritten as Relocate does for its own new address. Only the
 // last may transfer control (a jump or call in the middle would skip or
 // return into the rest); n must end an instruction.
-func AMD64Span(code []byte, from, to uint64, n int) ([]byte, error) {
+func RelocateSpan(code []byte, from, to uint64, n int) ([]byte, error) {
 	if n > len(code) {
 		return nil, fmt.Errorf("%d bytes at %#x, %d read: %w", n, from, len(code), ErrCannotRelocate)
 	}
@@ -120,7 +121,7 @@ func AMD64Span(code []byte, from, to uint64, n int) ([]byte, error) {
 		if off+inst.Len < n && TransfersControl(inst) {
 			return nil, fmt.Errorf("%v at %#x transfers control before the end of the %d bytes: %w", inst.Op, from+uint64(off), n, ErrCannotRelocate)
 		}
-		b, err := AMD64(code[off:], from+uint64(off), to+uint64(len(out)))
+		b, err := Relocate(code[off:], from+uint64(off), to+uint64(len(out)))
 		if err != nil {
 			return nil, err
 		}
@@ -128,18 +129,4 @@ func AMD64Span(code []byte, from, to uint64, n int) ([]byte, error) {
 		off += inst.Len
 	}
 	return out, nil
-}
-
-// TransfersControl reports whether inst may go elsewhere than the next
-// instruction: a jump, call, return, loop, system call, interrupt or
-// trap.
-func TransfersControl(inst x86asm.Inst) bool {
-	switch inst.Op {
-	case x86asm.JMP, x86asm.LJMP, x86asm.CALL, x86asm.LCALL, x86asm.RET, x86asm.LRET,
-		x86asm.SYSCALL, x86asm.SYSENTER, x86asm.SYSEXIT, x86asm.SYSRET, x86asm.INT, x86asm.INTO,
-		x86asm.IRET, x86asm.IRETD, x86asm.IRETQ, x86asm.UD2, x86asm.HLT:
-		return true
-	}
-	_, rel := inst.Args[0].(x86asm.Rel) // jcc, loop, jrcxz
-	return rel
 }
