@@ -323,11 +323,20 @@ func (img *Image) inlineUnits(name string) []*unit {
 	}
 	// every place in .debug_str where a DW_AT_name of base can point
 	// (the linker merges string tails, so not only string starts)
+	// (searched a window at a time, each released once searched)
 	var pats [][]byte
-	for i := 0; ; {
-		j := bytes.Index(str[i:], []byte(base))
+	defer img.release(str)
+	for i, done := 0, 0; i < len(str); {
+		if i-done >= releaseStep {
+			img.release(str[done:i])
+			done = i
+		}
+		// a match starting before i+releaseStep ends in the window
+		win := str[i:min(len(str), i+releaseStep+len(base))]
+		j := bytes.Index(win, []byte(base))
 		if j < 0 {
-			break
+			i += releaseStep
+			continue
 		}
 		at := i + j
 		if end := at + len(base); end < len(str) && (str[end] == 0 || str[end] == '<') {
@@ -356,6 +365,7 @@ func (img *Image) inlineUnits(name string) []*unit {
 				break
 			}
 		}
+		img.release(data)
 	}
 	return out
 }
@@ -434,8 +444,8 @@ func addFuncKeys(m map[string][]*Function, f *Function) {
 // function with the lookup key name, found through ELF symbols; ok is
 // false if symbols cannot tell.
 func (img *Image) nameUnits(name string) (units []*unit, ok bool) {
-	tabs := img.functionSymtabs()
-	if len(tabs) == 0 || name == "" {
+	tab := img.functionSymtab()
+	if tab == nil || name == "" {
 		return nil, false
 	}
 	var match func(sym []byte) bool
@@ -463,12 +473,17 @@ func (img *Image) nameUnits(name string) (units []*unit, ok bool) {
 		}
 	}
 	var addrs []uint64
-	for _, t := range tabs {
-		t.each(func(sym []byte, addr uint64) {
-			if match(sym) {
-				addrs = append(addrs, addr)
+	err := tab.EachSymbol(elf.SHT_SYMTAB, func(e symbols.RawSymbol) bool {
+		switch elf.ST_TYPE(e.Info) { // a defined function (or untyped) symbol
+		case elf.STT_FUNC, elf.STT_GNU_IFUNC, elf.STT_NOTYPE:
+			if e.Section != elf.SHN_UNDEF && e.Value != 0 && match(e.Name) {
+				addrs = append(addrs, e.Value)
 			}
-		})
+		}
+		return true
+	})
+	if err != nil {
+		return nil, false
 	}
 	slices.Sort(addrs)
 	// every unit covering one of the addresses: the linker points the
@@ -515,101 +530,36 @@ func lastComponent(n string) string {
 	return n[last:]
 }
 
-// symtabData is one ELF symbol table and its string table, read in
-// place (memory-mapped where the image was opened so).
-type symtabData struct {
-	syms, strs []byte
-	elf32      bool // Elf32_Sym entries (16 bytes) rather than Elf64_Sym (24)
-}
-
-// sym decodes the entry at byte offset off: name offset, type, section,
-// value and size.
-func (t symtabData) sym(off int) (name uint32, typ elf.SymType, shndx uint16, value, size uint64) {
-	e := t.syms[off:]
-	if t.elf32 {
-		return binary.LittleEndian.Uint32(e[0:]), elf.SymType(e[12] & 0xf), binary.LittleEndian.Uint16(e[14:]),
-			uint64(binary.LittleEndian.Uint32(e[4:])), uint64(binary.LittleEndian.Uint32(e[8:]))
-	}
-	return binary.LittleEndian.Uint32(e[0:]), elf.SymType(e[4] & 0xf), binary.LittleEndian.Uint16(e[6:]),
-		binary.LittleEndian.Uint64(e[8:]), binary.LittleEndian.Uint64(e[16:])
-}
-
-// entSize is the size of one symbol table entry.
-func (t symtabData) entSize() int {
-	if t.elf32 {
-		return 16
-	}
-	return 24
-}
-
-// each calls fn with the name and address of every defined function
-// (or untyped) symbol.
-func (t symtabData) each(fn func(name []byte, addr uint64)) {
-	t.entries(func(name []byte, typ elf.SymType, shndx uint16, addr, _ uint64) {
-		if (typ == elf.STT_FUNC || typ == elf.STT_GNU_IFUNC || typ == elf.STT_NOTYPE) && shndx != uint16(elf.SHN_UNDEF) && addr != 0 {
-			fn(name, addr)
-		}
-	})
-}
-
-// entries calls fn for every symbol but the null entry 0, in table order.
-func (t symtabData) entries(fn func(name []byte, typ elf.SymType, shndx uint16, value, size uint64)) {
-	n := t.entSize()
-	for off := n; off+n <= len(t.syms); off += n {
-		ni, typ, shndx, value, size := t.sym(off)
-		var name []byte
-		if ni > 0 && int(ni) < len(t.strs) {
-			name = t.strs[ni:]
-			if z := bytes.IndexByte(name, 0); z >= 0 {
-				name = name[:z]
-			}
-		}
-		fn(name, typ, shndx, value, size)
-	}
-}
-
-// rawSymtab returns f's symbol table of the given type (SHT_SYMTAB or
-// SHT_DYNSYM) in place, or ok false if f has none.
-func (img *Image) rawSymtab(f *elf.File, typ elf.SectionType) (t symtabData, ok bool) {
-	if f.Class != elf.ELFCLASS64 && f.Class != elf.ELFCLASS32 {
-		return t, false
-	}
-	for _, s := range f.Sections {
-		if s.Type != typ || s.Link == 0 || int(s.Link) >= len(f.Sections) {
-			continue
-		}
-		t = symtabData{img.fileSection(f, s), img.fileSection(f, f.Sections[s.Link]), f.Class == elf.ELFCLASS32}
-		return t, len(t.syms) > 0
-	}
-	return t, false
-}
-
-// hasLocals reports whether the table kept its local symbols (it has
-// STT_FILE entries): "strip -x" and "strip --strip-unneeded" drop them,
-// and with them the symbols of static functions.
-func (t symtabData) hasLocals() bool {
-	n := t.entSize()
-	for off := n; off+n <= len(t.syms); off += n {
-		if _, typ, _, _, _ := t.sym(off); typ == elf.STT_FILE {
-			return true
-		}
-	}
-	return false
-}
-
-// functionSymtabs returns the .symtab of the code file, or else of the
-// debug file; nil if neither has a complete one (a stripped image), in
-// which case name lookups index every unit.
-func (img *Image) functionSymtabs() []symtabData {
+// functionSymtab returns the file whose .symtab lazy name lookups scan:
+// the code file's, or else its separate debug file's; nil if neither has
+// a complete one (a stripped image), in which case name lookups index
+// every unit.
+func (img *Image) functionSymtab() *symbols.File {
 	img.fnSymOnce.Do(func() {
-		for _, f := range []*elf.File{img.exe, img.dbg} {
-			if t, ok := img.rawSymtab(f, elf.SHT_SYMTAB); ok && len(t.strs) > 0 && t.hasLocals() {
-				img.fnSyms = []symtabData{t}
+		files := []*symbols.File{img.syms}
+		if d, err := img.syms.DebugFile(); err == nil {
+			files = append(files, d)
+		}
+		for _, f := range files {
+			if hasLocals(f) {
+				img.fnSyms = f
 				return
 			}
 		}
 	})
 	return img.fnSyms
+}
+
+// hasLocals reports whether f's .symtab kept its local symbols (it has
+// STT_FILE entries): "strip -x" and "strip --strip-unneeded" drop them,
+// and with them the symbols of static functions.
+func hasLocals(f *symbols.File) bool {
+	found := false
+	_ = f.EachSymbol(elf.SHT_SYMTAB, func(e symbols.RawSymbol) bool {
+		found = elf.ST_TYPE(e.Info) == elf.STT_FILE
+		return !found
+	})
+	return found
 }
 
 // InlinedCopy is one inlined instance of a function.

@@ -594,3 +594,37 @@ func TestNoOriginNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestScansRelease: the whole-section scans behind lazy name lookups (a
+// name searched for in .debug_str and in each unit's bytes, the pass
+// over .symtab) leave what they read out of the resident set, so that a
+// large program's DWARF does not become the server's memory (the STL
+// benchmark program's 101 MB of sections were resident after a
+// breakpoint was set by name).
+func TestScansRelease(t *testing.T) {
+	// the unused types of <map> too: sections of many pages
+	bin := buildTestProg(t, "g++", "shapes.cpp", "-g", "-O2", "-fno-eliminate-unused-debug-types", "-include", "map")
+	img := openImage(t, bin)
+	if len(img.FuncsByName("total")) == 0 {
+		t.Fatal("total not found")
+	}
+	if units := img.inlineUnits("area"); len(units) == 0 {
+		t.Fatal("no unit can hold an inlined area (no inlined subroutines at -O2?)")
+	}
+	strtab, err := img.syms.SectionData(".strtab")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sec := range []struct {
+		name string
+		b    []byte
+	}{{".debug_str", img.section(".debug_str")}, {".debug_info", img.section(".debug_info")}, {".strtab", strtab}} {
+		r, n := testenv.Resident(t, sec.b)
+		if n < 4 && sec.name != ".strtab" { // (.strtab: symbols.TestRelease)
+			t.Fatalf("%s: %d whole pages; too small to tell", sec.name, n)
+		}
+		if r != 0 {
+			t.Errorf("%s: %d of its %d pages resident after the scans, want none", sec.name, r, n)
+		}
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -56,7 +58,7 @@ type Image struct {
 	syms *symbols.File // the code file's symbol table
 
 	fnSymOnce sync.Once
-	fnSyms    []symtabData // .symtab sections for lazy name lookups, nil if none
+	fnSyms    *symbols.File // the .symtab lazy name lookups scan, nil if none
 	lazyMu    sync.Mutex
 	lazyBy    map[string][]*Function // FuncsByName results found without indexAll
 	lazyInl   map[string][]*unit     // InlinedCopies: the units to look in
@@ -64,6 +66,7 @@ type Image struct {
 	secMu     sync.Mutex
 	secs      map[string][]byte
 	sectionFn func(name string) ([]byte, error)
+	releaseFn func(b []byte) // Sources.Release
 }
 
 type unitRange struct {
@@ -81,7 +84,7 @@ func Open(path string) (*Image, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open image: %w", err)
 	}
-	src := Sources{Exe: sf.ELF(), Symbols: sf, Section: sf.SectionData}
+	src := Sources{Exe: sf.ELF(), Symbols: sf, Section: sf.SectionData, Release: sf.Release}
 	if sf.HasDWARF() { // this file's own DWARF only, as LoadSplit
 		if src.DWARF, err = sf.DWARF(); err != nil {
 			sf.Close()
@@ -137,6 +140,11 @@ type Sources struct {
 	// (".debug_loclists", ".debug_addr", ".debug_frame", ...), nil if
 	// absent. Nil: read through Debug, which copies.
 	Section func(name string) ([]byte, error)
+	// Release is told of a part of a section (as Section returned it)
+	// that a scan has read and will not need soon, so that a
+	// memory-mapped file's pages can leave the resident set
+	// (symbols.File.Release). Nil: nothing is released.
+	Release func(b []byte)
 }
 
 // LoadFrom builds an Image from debug data the caller already holds.
@@ -144,7 +152,7 @@ func LoadFrom(src Sources) (*Image, error) {
 	if src.DWARF == nil {
 		img, err := LoadSplit(src.Exe, src.Debug)
 		if err == nil {
-			img.sectionFn = src.Section
+			img.sectionFn, img.releaseFn = src.Section, src.Release
 			if src.Symbols != nil {
 				img.syms = src.Symbols
 			}
@@ -166,7 +174,7 @@ func LoadFrom(src Sources) (*Image, error) {
 	if syms == nil {
 		syms = symbols.FromELF(src.Exe, dbg)
 	}
-	return &Image{exe: src.Exe, dbg: dbg, dw: src.DWARF, syms: syms, secs: map[string][]byte{}, sectionFn: src.Section, arch: a}, nil
+	return &Image{exe: src.Exe, dbg: dbg, dw: src.DWARF, syms: syms, secs: map[string][]byte{}, sectionFn: src.Section, releaseFn: src.Release, arch: a}, nil
 }
 
 // Close releases the file if the Image opened it (Open); the Image and
@@ -218,6 +226,18 @@ func (img *Image) section(name string) []byte {
 	return b
 }
 
+// release hands b, read from a section (section), back to the source
+// (Sources.Release) once a scan is past it.
+func (img *Image) release(b []byte) {
+	if img.releaseFn != nil && len(b) > 0 {
+		img.releaseFn(b)
+	}
+}
+
+// releaseStep is how much of a section a scan reads before it releases
+// what it has read.
+const releaseStep = 4 << 20
+
 // fileSection returns the contents of section s of f, which is the code
 // or the debug file, without copying where the caller supplied the debug
 // file's sections (LoadFrom); nil on error.
@@ -249,18 +269,23 @@ func (img *Image) listUnits() error {
 			img.unitsErr = err
 			return
 		}
+		// Each unit's first DIE, read where its header says it is: the
+		// units' children are not decoded (a reader's SkipChildren
+		// would decode every DIE of a unit, and its strings, to find
+		// the next one).
+		offs := slices.Sorted(maps.Keys(versions))
 		r := img.dw.Reader()
-		for {
+		for _, off := range offs {
+			r.Seek(off)
 			e, err := r.Next()
 			if err != nil {
 				img.unitsErr = fmt.Errorf("list compile units: %w", err)
 				return
 			}
-			if e == nil {
-				break
+			if e == nil || e.Offset != off {
+				continue
 			}
 			if e.Tag != stddwarf.TagCompileUnit && e.Tag != stddwarf.TagPartialUnit {
-				r.SkipChildren()
 				continue
 			}
 			h := versions[e.Offset]
@@ -276,7 +301,6 @@ func (img *Image) listUnits() error {
 				}
 			}
 			u.ranges = rs
-			r.SkipChildren()
 		}
 		sort.Slice(img.units, func(i, j int) bool { return img.units[i].off < img.units[j].off })
 		sort.Slice(img.unitPCs, func(i, j int) bool { return img.unitPCs[i].lo < img.unitPCs[j].lo })
@@ -393,6 +417,13 @@ func (img *Image) SymbolAt(pc uint64) (name string, off uint64, ok bool) {
 		return "", 0, false
 	}
 	return s.Name, off, true
+}
+
+// FunctionNamedAt returns the name of the code symbol that starts at the
+// file address pc, as SymbolAt names it, without indexing the symbol
+// table when nothing has yet (symbols.File.FunctionNamedAt).
+func (img *Image) FunctionNamedAt(pc uint64) (string, bool) {
+	return img.syms.FunctionNamedAt(pc)
 }
 
 // SymbolAddr returns the file address of the ELF function symbol with

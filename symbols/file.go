@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unsafe"
 )
 
 // DefaultDebugRoot is the default root for separate debug files.
@@ -74,6 +75,31 @@ func Open(path string) (*File, error) {
 }
 
 type munmapper []byte
+
+// Release tells the kernel that the pages of b, a part of what
+// SectionData returned for this file, are not needed for now: a
+// memory-mapped file's pages leave the process's resident set (they stay
+// in the page cache, and a later read of b faults them in again). A scan
+// of a large section (a name searched for in .debug_str, a pass over
+// .symtab) releases what it has read, so that the file's size does not
+// become the process's. Only the pages wholly inside b are released; b
+// stays valid. It does nothing where b is not part of this file's
+// mapping (a copied or decompressed section, a file that is not mapped).
+func (f *File) Release(b []byte) {
+	if len(b) == 0 || len(f.data) == 0 {
+		return
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(f.data)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	if p < base || p+uintptr(len(b)) > base+uintptr(len(f.data)) {
+		return
+	}
+	lo := (p - base + pageSize - 1) &^ (pageSize - 1)
+	hi := (p - base + uintptr(len(b))) &^ (pageSize - 1)
+	if lo < hi {
+		_ = syscall.Madvise(f.data[lo:hi], syscall.MADV_DONTNEED)
+	}
+}
 
 func (m munmapper) Close() error { return syscall.Munmap(m) }
 

@@ -1,6 +1,7 @@
 package symbols
 
 import (
+	"bytes"
 	"cmp"
 	"debug/elf"
 	"fmt"
@@ -89,4 +90,53 @@ func (f *File) FunctionAddr(name string) (uint64, error) {
 		}
 	}
 	return 0, fmt.Errorf("function symbol %q: %w", name, ErrNoSymbol)
+}
+
+// FunctionNamedAt returns the name (without version) of a code symbol
+// whose value is exactly addr, as FunctionAt would name it, without
+// indexing the tables when nothing has yet: one pass over .symtab (or
+// the separate debug file's), then .dynsym. Naming one address, such as
+// the entry point at a first stop in the loader, then costs no sorted
+// copy of a large program's table.
+func (f *File) FunctionNamedAt(addr uint64) (string, bool) {
+	src := f
+	if f.elf.SectionByType(elf.SHT_SYMTAB) == nil {
+		if d, err := f.DebugFile(); err == nil {
+			src = d
+		}
+	}
+	var found, weakFound string
+	look := func(file *File) func(RawSymbol) bool {
+		return func(e RawSymbol) bool {
+			if e.Value != addr || !file.addressable(e.Name, e.Info, e.Section) {
+				return true
+			}
+			switch elf.ST_TYPE(e.Info) { // the code symbols gdbFunctions keeps
+			case elf.STT_FUNC, elf.STT_GNU_IFUNC:
+			case elf.STT_NOTYPE:
+				if e.Size == 0 && !bytes.HasPrefix(e.Name, []byte("_start")) {
+					return true
+				}
+			default:
+				return true
+			}
+			name, _ := SplitVersion(string(e.Name))
+			if elf.ST_BIND(e.Info) != elf.STB_WEAK {
+				found = name // GDB's pick: a weak alias yields
+				return false
+			}
+			if weakFound == "" {
+				weakFound = name
+			}
+			return true
+		}
+	}
+	_ = src.EachSymbol(elf.SHT_SYMTAB, look(src))
+	if found == "" {
+		_ = f.EachSymbol(elf.SHT_DYNSYM, look(f))
+	}
+	if found == "" {
+		found = weakFound
+	}
+	return found, found != ""
 }

@@ -98,12 +98,17 @@ func (f *File) loadSymbols() (*symtab, error) {
 			src = d
 		}
 	}
-	if src.elf.SectionByType(elf.SHT_SYMTAB) != nil {
-		es, err := src.elf.Symbols()
-		if err != nil {
-			return nil, fmt.Errorf("read .symtab of %s: %w: %w", src.describe(), ErrMalformed, err)
+	if err := src.EachSymbol(elf.SHT_SYMTAB, func(e RawSymbol) bool {
+		if src.addressable(e.Name, e.Info, e.Section) {
+			name, version := SplitVersion(string(e.Name))
+			all = append(all, Symbol{
+				Name: name, Version: version, Addr: e.Value, Size: e.Size,
+				Type: elf.ST_TYPE(e.Info), Bind: elf.ST_BIND(e.Info), Section: e.Section, Source: SourceSymtab,
+			})
 		}
-		all = src.appendSymbols(all, es, SourceSymtab)
+		return true
+	}); err != nil {
+		return nil, fmt.Errorf("read .symtab of %s: %w", src.describe(), err)
 	}
 	var dyn []elf.Symbol
 	if f.elf.SectionByType(elf.SHT_DYNSYM) != nil {
@@ -168,19 +173,7 @@ func (f *File) describe() string {
 // appendSymbols keeps the addressable symbols of es.
 func (f *File) appendSymbols(dst []Symbol, es []elf.Symbol, src Source) []Symbol {
 	for _, e := range es {
-		typ, bind := elf.ST_TYPE(e.Info), elf.ST_BIND(e.Info)
-		switch typ {
-		case elf.STT_FUNC, elf.STT_OBJECT, elf.STT_NOTYPE, elf.STT_GNU_IFUNC, elf.STT_TLS:
-		default:
-			continue
-		}
-		// Names starting with '.' are assembler-internal labels (.L123,
-		// .annobin_*) and '$' marks ARM/AArch64 mapping symbols; neither
-		// names code for a human.
-		if e.Name == "" || e.Name[0] == '.' || e.Name[0] == '$' || e.Section == elf.SHN_UNDEF || e.Section >= elf.SHN_LORESERVE {
-			continue
-		}
-		if int(e.Section) >= len(f.elf.Sections) || f.elf.Sections[e.Section].Flags&elf.SHF_ALLOC == 0 {
+		if !f.addressable([]byte(e.Name), e.Info, e.Section) {
 			continue
 		}
 		name, version := SplitVersion(e.Name)
@@ -189,7 +182,7 @@ func (f *File) appendSymbols(dst []Symbol, es []elf.Symbol, src Source) []Symbol
 		}
 		dst = append(dst, Symbol{
 			Name: name, Version: version, Addr: e.Value, Size: e.Size,
-			Type: typ, Bind: bind, Section: e.Section, Source: src,
+			Type: elf.ST_TYPE(e.Info), Bind: elf.ST_BIND(e.Info), Section: e.Section, Source: src,
 		})
 	}
 	return dst

@@ -103,8 +103,12 @@ func (s *Session) module(ctx context.Context, pc uint64) (*dwarf.Image, uint64, 
 		if s.img.FuncAt(fpc) != nil {
 			return s.img, s.bias, true
 		}
-		if _, _, ok := s.img.SymbolAt(fpc); ok && inText(s.img, fpc) {
-			return s.img, s.bias, true
+		// The program's code without DWARF; a pc elsewhere (the loader,
+		// a library) leaves the program's symbol table unread.
+		if inText(s.img, fpc) {
+			if _, _, ok := s.img.SymbolAt(fpc); ok {
+				return s.img, s.bias, true
+			}
 		}
 	}
 	l := s.loadLibs(ctx)
@@ -167,10 +171,10 @@ func openLib(path string) (*dwarf.Image, *symbols.File, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	src := dwarf.Sources{Exe: sf.ELF(), Section: sf.SectionData}
+	src := dwarf.Sources{Exe: sf.ELF(), Symbols: sf, Section: sf.SectionData, Release: sf.Release}
 	if df, err := sf.DWARFFile(); err == nil {
 		if dw, err := sf.DWARF(); err == nil {
-			src.Debug, src.DWARF, src.Section = df.ELF(), dw, df.SectionData
+			src.Debug, src.DWARF, src.Section, src.Release = df.ELF(), dw, df.SectionData, df.Release
 		}
 	}
 	img, err := dwarf.LoadFrom(src)

@@ -3,6 +3,7 @@ package testenv
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // Root returns the module root (the directory holding go.mod).
@@ -146,4 +148,31 @@ func QEMU(t testing.TB) string {
 		t.Skip(msg)
 	}
 	return p
+}
+
+// Resident returns how many of the memory pages wholly inside b are in
+// the process's resident set (read from /proc/self/pagemap), and how
+// many such pages there are. The test is skipped where pagemap cannot be
+// read.
+func Resident(t testing.TB, b []byte) (resident, pages int) {
+	t.Helper()
+	f, err := os.Open("/proc/self/pagemap")
+	if err != nil {
+		t.Skipf("resident pages: %v", err)
+	}
+	defer f.Close()
+	const page = 4096
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	lo, hi := (start+page-1)/page, (start+uintptr(len(b)))/page
+	for p := lo; p < hi; p++ {
+		var e [8]byte
+		if _, err := f.ReadAt(e[:], int64(p*8)); err != nil {
+			t.Skipf("resident pages: read pagemap: %v", err)
+		}
+		pages++
+		if binary.LittleEndian.Uint64(e[:])&(1<<63) != 0 {
+			resident++
+		}
+	}
+	return resident, pages
 }
