@@ -69,19 +69,57 @@ func Off(env []string) bool {
 // Cache runs the probe once and remembers the verdict. The zero value is
 // ready to use; one Cache per server process.
 type Cache struct {
-	once sync.Once
+	mu   sync.Mutex
+	done chan struct{} // nil until Start; closed when v is set
 	v    Verdict
 }
 
-// Get returns the cached verdict, probing on the first call. env decides
-// Forced (see Off); nil means os.Environ().
+// Start begins the probe in the background unless it has begun: a
+// session that may need the verdict starts it when it opens, so that the
+// probe's own gdbserver runs beside the session's start instead of
+// before it.
+func (c *Cache) Start() {
+	c.started(true)
+}
+
+// started returns the channel closed when the verdict is known, starting
+// the probe if start and it has not begun; nil if it has not begun.
+func (c *Cache) started(start bool) <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done == nil && start {
+		done := make(chan struct{})
+		c.done = done
+		go func() {
+			defer close(done)
+			ctx, cancel := context.WithTimeout(context.Background(), probeLimit)
+			defer cancel()
+			v := Probe(ctx)
+			c.mu.Lock()
+			c.v = v
+			c.mu.Unlock()
+		}()
+	}
+	return c.done
+}
+
+// probeLimit bounds one run of the probe.
+const probeLimit = 20 * time.Second
+
+// Get returns the verdict, starting the probe if nothing has and waiting
+// for it while ctx allows (a verdict saying the probe has not finished
+// otherwise: hardware is then not used). env decides Forced (see Off);
+// nil means os.Environ().
 func (c *Cache) Get(ctx context.Context, env []string) Verdict {
-	c.once.Do(func() {
-		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 20*time.Second)
-		defer cancel()
-		c.v = Probe(pctx)
-	})
-	v := c.v
+	var v Verdict
+	select {
+	case <-c.started(true):
+		c.mu.Lock()
+		v = c.v
+		c.mu.Unlock()
+	case <-ctx.Done():
+		v = Verdict{Reason: fmt.Sprintf("the hardware debug register probe has not finished (%v); using software watchpoints", context.Cause(ctx))}
+	}
 	if env == nil {
 		env = os.Environ()
 	}
@@ -90,6 +128,17 @@ func (c *Cache) Get(ctx context.Context, env []string) Verdict {
 		v.Reason = fmt.Sprintf("hardware watchpoints turned off (%s=off); using software watchpoints (probe: %s)", EnvVar, v.Reason)
 	}
 	return v
+}
+
+// Known returns the verdict as Get does if the probe has finished, and
+// false (without waiting) if it has not.
+func (c *Cache) Known(env []string) (Verdict, bool) {
+	select {
+	case <-c.started(false): // (nil before Start: never ready)
+		return c.Get(context.Background(), env), true
+	default:
+		return Verdict{}, false
+	}
 }
 
 // Probe runs the probe (see the package comment). It never fails: when

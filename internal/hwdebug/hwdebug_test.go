@@ -65,7 +65,19 @@ func TestOff(t *testing.T) {
 		}
 	}
 	var c hwdebug.Cache
+	if v, ok := c.Known(nil); ok {
+		t.Errorf("a verdict before the probe began: %+v", v)
+	}
 	v := c.Get(t.Context(), []string{"RRMCP_HW_WATCHPOINTS=off"})
+	if k, ok := c.Known([]string{"RRMCP_HW_WATCHPOINTS=off"}); !ok || k != v {
+		t.Errorf("Known after Get: %+v %v, want %+v", k, ok, v)
+	}
+	done, cancel := context.WithCancel(t.Context())
+	cancel()
+	var fresh hwdebug.Cache
+	if w := fresh.Get(done, nil); w.UseHardwareWatch() || !strings.Contains(w.Reason, "has not finished") {
+		t.Errorf("Get with no time to wait: %+v, want software watchpoints until the probe finishes", w)
+	}
 	if v.UseHardwareWatch() || !v.Forced || !strings.Contains(v.Reason, "turned off") {
 		t.Errorf("forced off: %+v", v)
 	}

@@ -301,7 +301,7 @@ func (s *Session) AddBreakpoint(ctx context.Context, r BreakpointRequest) (Break
 		}
 		if r.Hardware {
 			b.hwAsked = true
-			if b.note = s.hardwareBreakNote(); b.note == "" {
+			if b.note = s.hardwareBreakNote(ctx); b.note == "" {
 				b.typ = rsp.HardwareBreakpoint
 			}
 		}
@@ -654,7 +654,7 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 		case "access":
 			typ = rsp.AccessWatchpoint
 		}
-		why := s.softReason(lv.size)
+		why := s.softReason(ctx, lv.size)
 		if why == "" && (lv.size <= 0 || lv.size > 8) {
 			return argErrorf("expression", "%s is %d bytes; a hardware watchpoint covers 1, 2, 4 or 8 bytes (watch a member or element instead)", expr, lv.size)
 		}
@@ -766,8 +766,8 @@ func (s *Session) refreshWatches(ctx context.Context) {
 
 // hardwareBreakNote says why a hardware breakpoint cannot be used here,
 // "" when it can: on a live backend the probe must have seen one fire.
-func (s *Session) hardwareBreakNote() string {
-	if s.c.Dialect() != rsp.DialectGDBServer || s.hw.Break {
+func (s *Session) hardwareBreakNote(ctx context.Context) string {
+	if s.c.Dialect() != rsp.DialectGDBServer || s.hardware(ctx).Break {
 		return ""
 	}
 	return "hardware breakpoints do not fire here (the debug register probe saw none trigger; rr_session_list shows its verdict); using a software breakpoint"

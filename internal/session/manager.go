@@ -3,12 +3,14 @@ package session
 import (
 	"context"
 	"fmt"
-	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"io"
 	"slices"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // Config configures a Manager.
@@ -98,14 +100,23 @@ func (m *Manager) idsLocked() string {
 	return fmt.Sprint(m.order)
 }
 
-// List returns a summary of every session, oldest first.
-func (m *Manager) List() []Info {
+// List returns a summary of every session, oldest first. Where a session
+// is on gdbserver, it first waits (while ctx allows) for the hardware
+// debug register probe that began when the session opened, so that the
+// summary says what watchpoints are used.
+func (m *Manager) List(ctx context.Context) []Info {
 	m.mu.Lock()
 	ss := make([]*Session, 0, len(m.order))
 	for _, id := range m.order {
 		ss = append(ss, m.sessions[id])
 	}
 	m.mu.Unlock()
+	for _, s := range ss {
+		if s.c != nil && s.c.Dialect() == rsp.DialectGDBServer {
+			m.hw.Get(ctx, m.cfg.Env)
+			break
+		}
+	}
 	out := make([]Info, 0, len(ss))
 	for _, s := range ss {
 		out = append(out, s.Info())

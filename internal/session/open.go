@@ -27,7 +27,7 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 		s.caps.Events, s.caps.Checkpoints, s.caps.Seek = true, true, true
 	}
 	if c.Dialect() == rsp.DialectGDBServer {
-		s.hw = m.hw.Get(ctx, m.cfg.Env)
+		m.hw.Start() // asked for at the first hardware breakpoint or watchpoint (hardware)
 	}
 	s.pid = int(c.Pid())
 	if s.program == "" {

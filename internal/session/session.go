@@ -95,7 +95,8 @@ type Session struct {
 	tconds map[uint64]string // conditional Z0 installed per address
 	temps  map[uint64]int    // temporary breakpoints (finish, next) per address
 
-	hw hwdebug.Verdict // whether hardware watchpoints work (live sessions; softwatch.go)
+	hw      hwdebug.Verdict // whether hardware watchpoints work (live sessions; softwatch.go): hardware()
+	hwKnown bool            // hw holds the probe's verdict
 }
 
 // acquire takes the session's operation lock, honouring ctx.
@@ -241,8 +242,31 @@ func (s *Session) Info() Info {
 		state = "exited"
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hw.Reason, Server: s.serverNote,
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hardwareNote(), Server: s.serverNote,
 		Cancelled: s.cancelled.Load()}
+}
+
+// hardware is the verdict of the hardware debug register probe on a live
+// backend (the zero verdict elsewhere), waited for at the first call
+// (the probe began when the session opened); the session lock is held.
+func (s *Session) hardware(ctx context.Context) hwdebug.Verdict {
+	if !s.hwKnown && s.c != nil && s.c.Dialect() == rsp.DialectGDBServer {
+		s.hw, s.hwKnown = s.m.hw.Get(ctx, s.m.cfg.Env), ctx.Err() == nil
+	}
+	return s.hw
+}
+
+// hardwareNote is the probe's verdict in a sentence for the session's
+// description, without waiting: "" where no probe applies.
+func (s *Session) hardwareNote() string {
+	if s.c == nil || s.c.Dialect() != rsp.DialectGDBServer {
+		return ""
+	}
+	v, ok := s.m.hw.Known(s.m.cfg.Env)
+	if !ok {
+		return "the hardware debug register probe is still running (it decides between hardware and software watchpoints)"
+	}
+	return v.Reason
 }
 
 // Interrupt stops a running resume (like Ctrl-C). It does not wait for

@@ -34,13 +34,13 @@ const softCost = "while it is set, continue, next, step and finish run the progr
 // softReason says why a watchpoint of size bytes must be a software one,
 // or "" when hardware can take it. Only the live backend (gdbserver) has
 // the forward stepping software watchpoints need.
-func (s *Session) softReason(size int) string {
+func (s *Session) softReason(ctx context.Context, size int) string {
 	if _, ok := s.softRegs(); !ok || s.c.Dialect() != rsp.DialectGDBServer {
 		return ""
 	}
 	switch {
-	case !s.hw.UseHardwareWatch():
-		return s.hw.Reason
+	case !s.hardware(ctx).UseHardwareWatch():
+		return s.hardware(ctx).Reason
 	case size > 8:
 		return fmt.Sprintf("%d bytes is more than one hardware watchpoint covers (8)", size)
 	}
