@@ -189,6 +189,11 @@ func (img *Image) Close() error {
 	return c.Close()
 }
 
+// Symbols returns the symbol table of the image's code file (with its
+// separate debug file): the one the image names pcs without DWARF by.
+// It is the Image's: closed with it where the Image opened it (Open).
+func (img *Image) Symbols() *symbols.File { return img.syms }
+
 // DWARF returns the stdlib DWARF data of the image, or nil if it has none.
 func (img *Image) DWARF() *stddwarf.Data { return img.dw }
 
@@ -275,7 +280,14 @@ func (img *Image) listUnits() error {
 		// the next one).
 		offs := slices.Sorted(maps.Keys(versions))
 		r := img.dw.Reader()
-		for _, off := range offs {
+		// (each unit's bytes go back once its first DIE is read)
+		if len(offs) > 0 {
+			defer img.releaseRange(".debug_info", uint64(versions[offs[len(offs)-1]].start), uint64(len(img.section(".debug_info"))))
+		}
+		for i, off := range offs {
+			if i > 0 {
+				img.releaseRange(".debug_info", uint64(versions[offs[i-1]].start), uint64(versions[off].start))
+			}
 			r.Seek(off)
 			e, err := r.Next()
 			if err != nil {
@@ -369,9 +381,27 @@ func (img *Image) unitVersions() (map[stddwarf.Offset]unitHeader, error) {
 			abbrev = uint64(binary.LittleEndian.Uint32(hdr[abbrevAt:]))
 		}
 		m[stddwarf.Offset(die)] = unitHeader{v, stddwarf.Offset(off), abbrev}
-		off += hlen + length
+		next := off + hlen + length
+		img.releaseRange(".debug_info", off, next)
+		off = next
 	}
 	return m, nil
+}
+
+// releaseRange releases [lo, hi) of the named section (release) where
+// the section is read in place: a reader that touches a few bytes of
+// each of many places (unit headers, units' first DIEs) gives each back
+// before the next, since the kernel may map the whole large page cache
+// folio around a read (Linux 6.18: up to 2 MiB), which over a whole
+// section makes all of it resident.
+func (img *Image) releaseRange(name string, lo, hi uint64) {
+	if img.releaseFn == nil {
+		return
+	}
+	b := img.section(name)
+	if lo < hi && hi <= uint64(len(b)) {
+		img.release(b[lo:hi])
+	}
 }
 
 type unitHeader struct {

@@ -265,6 +265,10 @@ func (f *File) dwarfData() (*dwarf.Data, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dwarf: %w", err)
 	}
+	// New read every unit's header: on a kernel that maps a large page
+	// cache folio whole at a fault (Linux 6.18 maps up to 2 MiB), a read
+	// every few hundred KiB makes all of .debug_info resident.
+	f.Release(base["info"])
 	for _, e := range extras {
 		if e.suffix == "types" {
 			err = d.AddTypes(fmt.Sprintf("types-%d", e.i), e.data)

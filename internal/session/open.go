@@ -73,10 +73,7 @@ func (s *Session) loadProgram(ctx context.Context) {
 		s.imgErr = fmt.Errorf("cannot read %s: %v: %w", s.program, err, ErrNoDebugInfo)
 		return
 	}
-	s.img = img
-	if f, err := symbols.Open(s.program); err == nil {
-		s.syms = f
-	}
+	s.img, s.syms = img, img.Symbols() // one mapping and one table of the program
 	if t := img.ELF().Type; t != elf.ET_DYN && t != elf.ET_EXEC {
 		return
 	}

@@ -64,7 +64,7 @@ type Session struct {
 	bias   uint64       // load bias of the main program
 	libs   *libs        // shared libraries, loaded on demand
 	auxv   symbols.Auxv
-	syms   *symbols.File       // ELF symbols of the main program
+	syms   *symbols.File       // ELF symbols of the main program: img.Symbols(), closed with img
 	src    map[string][]string // source files by path, read once
 	stops  int                 // counts stops; caches keyed by it
 
@@ -335,10 +335,7 @@ func (s *Session) close(ctx context.Context) {
 		s.libs.close()
 	}
 	if s.img != nil {
-		s.img.Close()
-	}
-	if s.syms != nil {
-		s.syms.Close()
+		s.img.Close() // and s.syms, the image's
 	}
 	if got {
 		<-s.sem
