@@ -254,7 +254,7 @@ func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
 // Global finds a static or global variable, a function::static, or a
 // function of the frame's image, then asks ScopeOptions.Globals.
 func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
-	err := fmt.Errorf("no symbol %q in current context: %w", name, ErrNotFound)
+	var err error // (made when needed: a found global costs no error text)
 	if s.f.Image != nil {
 		// Local looked in the blocks; globals (TLS too) read through
 		// the scope's target, also in a frame built without one.
@@ -278,6 +278,9 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 	}
 	if s.globals != nil {
 		return s.globals(ctx, name)
+	}
+	if err == nil {
+		err = fmt.Errorf("no symbol %q in current context: %w", name, ErrNotFound)
 	}
 	return Object{}, err
 }

@@ -45,6 +45,11 @@ var rootOnce = sync.OnceValues(func() (string, error) {
 
 func findRoot() (string, error) { return rootOnce() }
 
+// ModuleRoot returns the module root (the directory holding go.mod above
+// the working directory), for a program that is not a test (the
+// benchmark command).
+func ModuleRoot() (string, error) { return rootOnce() }
+
 // buildOnce builds testprogs/ at most once per test binary.
 var buildOnce = sync.OnceValue(func() error {
 	root, err := findRoot()

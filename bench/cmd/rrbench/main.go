@@ -26,6 +26,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // env holds the paths every case needs.
@@ -62,8 +64,8 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 	start := time.Now()
 	if root == "" {
 		var err error
-		if root, err = findRoot(); err != nil {
-			return err
+		if root, err = testenv.ModuleRoot(); err != nil {
+			return fmt.Errorf("%w; use -root", err)
 		}
 	}
 	e := &env{
@@ -195,23 +197,6 @@ func runSide(c benchCase, exe string, mk maker, reps int, timeout time.Duration)
 
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "rrbench: "+format+"\n", args...)
-}
-
-func findRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", fmt.Errorf("no go.mod above the working directory; use -root")
-		}
-		dir = parent
-	}
 }
 
 // buildAll builds rrmcp (always: the benchmark measures the current code),
