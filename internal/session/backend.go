@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rrmcp/rrmcp/internal/outlog"
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -64,14 +65,14 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 	defer cancel()
 	// rr echoes the program's writes as it replays them forward: its
 	// stdout is the program's, its stderr shared with rr's messages.
-	out, err := newOutputLog()
+	out, err := outlog.New()
 	if err != nil {
 		return nil, nil, err
 	}
 	rep, err := rr.StartReplay(sctx, rr.ReplayOptions{TraceDir: o.TraceDir, Pid: o.PID, OnFork: o.Fork, GotoEvent: o.GotoEvent,
-		Stdout: out.stdout, Stderr: out.addErr})
+		Stdout: out.Stdout(), Stderr: out.AddStderr})
 	if err != nil {
-		out.stdout.Close()
+		out.Close()
 		if errors.Is(err, rr.ErrNoProcess) {
 			return nil, nil, argErrorf("pid", "process %d is not in the recording (rr_ps lists them)", o.PID)
 		}
@@ -151,7 +152,7 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 				env = append(env, k+"="+v)
 			}
 		}
-		if s.out, err = newOutputLog(); err != nil {
+		if s.out, err = outlog.New(); err != nil {
 			return nil, nil, err
 		}
 		qemu, note, qerr := m.i386Server(sctx, prog)
@@ -162,7 +163,7 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 			return nil, nil, argErrorf("in_process_agent", "the 32-bit program runs under qemu-i386's stub, which has no in-process agent")
 		case qemu != "":
 			s.serverNote = note
-			p, addr, err = proc.StartQEMUUser(sctx, qemu, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
+			p, addr, err = proc.StartQEMUUser(sctx, qemu, prog, o.Command[1:], o.Dir, env, s.out.Stdout(), s.out.AddStderr)
 			if err != nil {
 				return nil, nil, fmt.Errorf("start qemu-i386: %w", err)
 			}
@@ -176,9 +177,9 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 				pre += ":" + old
 			}
 			s.ipa = lib
-			p, addr, err = proc.StartGDBServerWrapped(sctx, []string{"env", "LD_PRELOAD=" + pre}, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
+			p, addr, err = proc.StartGDBServerWrapped(sctx, []string{"env", "LD_PRELOAD=" + pre}, prog, o.Command[1:], o.Dir, env, s.out.Stdout(), s.out.AddStderr)
 		default:
-			p, addr, err = proc.StartGDBServerOutput(sctx, prog, o.Command[1:], o.Dir, env, s.out.stdout, s.out.addErr)
+			p, addr, err = proc.StartGDBServerOutput(sctx, prog, o.Command[1:], o.Dir, env, s.out.Stdout(), s.out.AddStderr)
 		}
 	}
 	if err != nil {

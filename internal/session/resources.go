@@ -100,7 +100,7 @@ func (s *Session) ServerOutput() ([]OutputLine, error) {
 func (s *Session) OutputStamp() string {
 	var n int64
 	if s.out != nil {
-		n = s.out.stdoutSize()
+		n = s.out.StdoutSize()
 	}
 	var seq int64
 	switch {

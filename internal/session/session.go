@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
+	"github.com/rrmcp/rrmcp/internal/outlog"
 
 	"golang.org/x/arch/x86/x86asm"
 
@@ -40,9 +42,9 @@ type Session struct {
 	program    string
 	traceDir   string
 	pid        int
-	attached   bool       // live session attached to an existing process
-	serverNote string     // why the debug server is not the usual one (an i386 program under qemu-i386)
-	out        *outputLog // the program's stdout/stderr (live sessions that started it)
+	attached   bool        // live session attached to an existing process
+	serverNote string      // why the debug server is not the usual one (an i386 program under qemu-i386)
+	out        *outlog.Log // the program's stdout/stderr (live sessions that started it)
 	// cancelled is where the last command the client cancelled left the
 	// program (its result may never reach the client); cleared by the
 	// next command.
@@ -336,6 +338,9 @@ func (s *Session) close(ctx context.Context) {
 	}
 	if s.img != nil {
 		s.img.Close() // and s.syms, the image's
+	}
+	if s.out != nil {
+		s.out.Close()
 	}
 	if got {
 		<-s.sem

@@ -37,7 +37,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	s.pending = 0
 	out := &Stop{}
 	if s.out != nil {
-		out.Output = s.out.size()
+		out.Output = s.out.Size()
 	}
 	if st.Thread != (rsp.Thread{}) {
 		s.cur = st.Thread

@@ -1,0 +1,164 @@
+// Package outlog keeps a debugged program's output apart from the MCP
+// stream: its stdout in an unlinked temporary file that the program
+// writes itself (so the size is exact at every stop), its stderr
+// gathered from the pipe it shares with the debug server's messages (so
+// at a stop the last line may still be on the way). The last MaxKept
+// bytes of each stream are kept and read by offset; offsets stay valid
+// after older bytes are dropped.
+package outlog
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+)
+
+// MaxKept bounds the bytes kept per stream; older bytes are dropped
+// (reading them says they are gone).
+const MaxKept = 4 << 20
+
+// Stream names one of the program's output streams.
+type Stream int
+
+const (
+	Stdout Stream = iota
+	Stderr
+)
+
+func (s Stream) String() string {
+	if s == Stderr {
+		return "stderr"
+	}
+	return "stdout"
+}
+
+// Log is one program's captured output.
+type Log struct {
+	stdout  *os.File
+	mu      sync.Mutex
+	stderr  kept
+	drained atomic.Bool // the last stderr bytes were waited for once
+}
+
+// kept is the kept tail of a stream.
+type kept struct {
+	base int64 // offset of data[0]
+	data []byte
+}
+
+// New creates the stdout file.
+func New() (*Log, error) {
+	f, err := os.CreateTemp("", "rrmcp-stdout-")
+	if err != nil {
+		return nil, fmt.Errorf("capture the program's output: %w", err)
+	}
+	os.Remove(f.Name()) //nolint:errcheck // kept open; gone with the log
+	return &Log{stdout: f}, nil
+}
+
+// Stdout is the file to give the program as its standard output.
+func (l *Log) Stdout() *os.File { return l.stdout }
+
+// AddStderr appends b, read from the stderr pipe.
+func (l *Log) AddStderr(b []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := &l.stderr
+	st.data = append(st.data, b...)
+	if over := len(st.data) - MaxKept; over > 0 {
+		st.data = append([]byte(nil), st.data[over:]...)
+		st.base += int64(over)
+	}
+}
+
+// StdoutSize is how many bytes the program has written to stdout.
+func (l *Log) StdoutSize() int64 {
+	fi, err := l.stdout.Stat()
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
+
+// Size is how many bytes the program has written so far.
+type Size struct {
+	Stdout int64 `json:"stdout"`
+	Stderr int64 `json:"stderr"`
+}
+
+// Size returns the streams' sizes.
+func (l *Log) Size() *Size {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return &Size{Stdout: l.StdoutSize(), Stderr: l.stderr.base + int64(len(l.stderr.data))}
+}
+
+// FirstDrain reports whether this is the first call: a reader waits once,
+// after the program is gone, for stderr bytes still in the pipe.
+func (l *Log) FirstDrain() bool { return !l.drained.Swap(true) }
+
+// Slice is what Read returns of a stream.
+type Slice struct {
+	Offset     int64 // where Text starts (past Dropped bytes)
+	Text       []byte
+	Total      int64 // bytes written to the stream so far
+	NextOffset int64 // when more is there: the offset to read next
+	Dropped    int64 // bytes asked for before Offset that are no longer kept
+}
+
+// ErrPastEnd is returned by Read for an offset past what was written
+// (the Slice says how much was).
+var ErrPastEnd = errors.New("offset past the end of the stream")
+
+// Read returns up to limit bytes of stream from offset; a negative
+// offset counts back from the end.
+func (l *Log) Read(stream Stream, offset int64, limit int) (Slice, error) {
+	// The stream's kept bytes [base, base+len(data)) and its total.
+	var (
+		base, total int64
+		data        []byte
+	)
+	if stream == Stdout {
+		total = l.StdoutSize()
+		if offset < 0 {
+			offset = max(total+offset, 0)
+		}
+		if offset >= 0 && offset <= total {
+			data = make([]byte, min(int64(limit), total-offset))
+			if _, err := l.stdout.ReadAt(data, offset); err != nil && len(data) > 0 {
+				return Slice{}, fmt.Errorf("read the captured stdout: %w", err)
+			}
+		}
+		base = offset
+	} else {
+		l.mu.Lock()
+		st := l.stderr
+		l.mu.Unlock()
+		base, data, total = st.base, st.data, st.base+int64(len(st.data))
+		if offset < 0 {
+			offset = max(total+offset, 0)
+		}
+	}
+	out := Slice{Offset: offset, Total: total}
+	if offset > total {
+		return out, ErrPastEnd
+	}
+	if offset < base {
+		out.Dropped, out.Offset = base-offset, base
+		offset = base
+	}
+	b := data[offset-base:]
+	if len(b) > limit {
+		b = b[:limit]
+	}
+	if end := offset + int64(len(b)); end < total {
+		out.NextOffset = end
+	}
+	out.Text = b
+	return out, nil
+}
+
+// Close closes the stdout file (the program may still hold it).
+func (l *Log) Close() error { return l.stdout.Close() }

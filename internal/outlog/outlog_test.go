@@ -1,0 +1,58 @@
+package outlog
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+)
+
+// TestRead: stdout as the program wrote its file, stderr as the pipe
+// brought it; reads by offset, from the end, cut at the limit, past the
+// end, and before what is still kept.
+func TestRead(t *testing.T) {
+	l, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.Stdout().WriteString("hello, world\n"); err != nil {
+		t.Fatal(err)
+	}
+	l.AddStderr([]byte("warn 1\n"))
+	l.AddStderr([]byte("warn 2\n"))
+	if sz := l.Size(); sz.Stdout != 13 || sz.Stderr != 14 {
+		t.Fatalf("Size = %+v, want 13 and 14", sz)
+	}
+	for _, tc := range []struct {
+		stream        Stream
+		offset        int64
+		limit         int
+		text          string
+		at, next, gap int64
+	}{
+		{Stdout, 0, 100, "hello, world\n", 0, 0, 0},
+		{Stdout, 7, 5, "world", 7, 12, 0},
+		{Stdout, -6, 100, "world\n", 7, 0, 0},
+		{Stdout, -100, 5, "hello", 0, 5, 0},
+		{Stderr, 0, 7, "warn 1\n", 0, 7, 0},
+		{Stderr, -7, 100, "warn 2\n", 7, 0, 0},
+		{Stdout, 13, 100, "", 13, 0, 0},
+	} {
+		sl, err := l.Read(tc.stream, tc.offset, tc.limit)
+		if err != nil || string(sl.Text) != tc.text || sl.Offset != tc.at || sl.NextOffset != tc.next || sl.Dropped != tc.gap {
+			t.Errorf("Read(%v, %d, %d) = %+v %q, %v; want %q at %d, next %d, dropped %d", tc.stream, tc.offset, tc.limit, sl, sl.Text, err, tc.text, tc.at, tc.next, tc.gap)
+		}
+	}
+	if sl, err := l.Read(Stderr, 15, 10); !errors.Is(err, ErrPastEnd) || sl.Total != 14 {
+		t.Errorf("past the end: %+v %v, want ErrPastEnd with the total", sl, err)
+	}
+	// Past MaxKept the oldest stderr bytes go; their offsets stay valid.
+	l.AddStderr(bytes.Repeat([]byte("x"), MaxKept))
+	sl, err := l.Read(Stderr, 0, 10)
+	if err != nil || sl.Dropped != 14 || sl.Offset != 14 || string(sl.Text) != "xxxxxxxxxx" || sl.Total != MaxKept+14 {
+		t.Errorf("after dropping: %+v, %v; want 14 bytes dropped, x's from offset 14", sl, err)
+	}
+	if !l.FirstDrain() || l.FirstDrain() {
+		t.Error("FirstDrain: want true once, then false")
+	}
+}
