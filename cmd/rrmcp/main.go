@@ -25,6 +25,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/claudehook"
 	"github.com/rrmcp/rrmcp/internal/session"
+	"github.com/rrmcp/rrmcp/internal/sources"
 	"github.com/rrmcp/rrmcp/internal/stdio"
 	"github.com/rrmcp/rrmcp/tools"
 )
@@ -76,7 +77,7 @@ func run(verbose bool) int {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		return 2
 	}
-	srcMap, err := session.ParseSourceMap(os.Getenv("RRMCP_SOURCE_MAP"))
+	srcMap, err := sources.ParseMap(os.Getenv("RRMCP_SOURCE_MAP"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		return 2

@@ -14,6 +14,7 @@ import (
 	"github.com/rrmcp/rrmcp/internal/outlog"
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/rr"
+	"github.com/rrmcp/rrmcp/internal/sources"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -248,5 +249,5 @@ func (m *Manager) Connect(ctx context.Context, o ConnectOptions) (*Session, *Sto
 }
 
 func (m *Manager) newSession(k Kind) *Session {
-	return &Session{m: m, kind: k, to: m.cfg.Timeouts, sem: make(chan struct{}, 1), cur: rsp.AnyThread}
+	return &Session{m: m, kind: k, to: m.cfg.Timeouts, sem: make(chan struct{}, 1), cur: rsp.AnyThread, src: sources.Cache{Rules: m.cfg.SourceMap}}
 }

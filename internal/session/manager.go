@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
+	"github.com/rrmcp/rrmcp/internal/sources"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -29,7 +30,7 @@ type Config struct {
 	// SourceMap rewrites the source paths the debug information names
 	// before they are read (GDB's set substitute-path), e.g. when the
 	// program was built elsewhere. Only named files are ever read.
-	SourceMap []PathSubstitution
+	SourceMap []sources.Substitution
 }
 
 // Manager owns the sessions of one MCP server. It is safe for concurrent

@@ -351,17 +351,7 @@ func (s *Session) sourceLine(file string, n int) string {
 }
 
 // sourceFile is readSource for frames' source lines: a file that could not
-// be read is remembered (nil) and not tried again.
+// be read is remembered and not tried again.
 func (s *Session) sourceFile(file string) []string {
-	if l, ok := s.src[file]; ok {
-		return l
-	}
-	lines, err := s.readSource(file)
-	if err != nil {
-		if s.src == nil {
-			s.src = map[string][]string{}
-		}
-		s.src[file] = nil
-	}
-	return lines
+	return s.src.Quiet(file)
 }

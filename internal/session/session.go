@@ -11,6 +11,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"github.com/rrmcp/rrmcp/internal/outlog"
+	"github.com/rrmcp/rrmcp/internal/sources"
 
 	"golang.org/x/arch/x86/x86asm"
 
@@ -66,9 +67,9 @@ type Session struct {
 	bias   uint64       // load bias of the main program
 	libs   *libs        // shared libraries, loaded on demand
 	auxv   symbols.Auxv
-	syms   *symbols.File       // ELF symbols of the main program: img.Symbols(), closed with img
-	src    map[string][]string // source files by path, read once
-	stops  int                 // counts stops; caches keyed by it
+	syms   *symbols.File // ELF symbols of the main program: img.Symbols(), closed with img
+	src    sources.Cache // source files by path, read once (Rules: Config.SourceMap)
+	stops  int           // counts stops; caches keyed by it
 
 	mem     memCache
 	threads []rsp.Thread // nil = not read since the last stop
