@@ -24,7 +24,9 @@
 // removing rr traces is internal/rr ([rr.Traces], which the tools call
 // directly); checking a program's command line, working directory and
 // environment before it is launched is internal/proc (shared with
-// rr_record).
+// rr_record); the program's captured output is internal/outlog, the
+// source-file policy internal/sources, and what an x86 instruction does
+// (control flow, stores, relocation) internal/x86code.
 //
 // # Concurrency
 //

@@ -157,7 +157,7 @@ func (s *Session) SourceFiles(ctx context.Context) ([]string, error) {
 }
 
 // SourceFile returns the full name and text of a source file the debug
-// information names (see findSource for the policy).
+// information names (package sources has the policy).
 func (s *Session) SourceFile(ctx context.Context, file string) (string, string, error) {
 	var path, text string
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
