@@ -86,8 +86,8 @@ type munmapper []byte
 // stays valid. It does nothing where b is not part of this file's
 // mapping (a copied or decompressed section, a file that is not mapped).
 func (f *File) Release(b []byte) {
-	if len(b) == 0 || len(f.data) == 0 {
-		return
+	if len(b) == 0 || len(f.data) == 0 || f.closer == nil {
+		return // (nothing mapped, or no longer: the range may be reused)
 	}
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(f.data)))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))

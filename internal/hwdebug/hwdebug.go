@@ -111,14 +111,23 @@ const probeLimit = 20 * time.Second
 // otherwise: hardware is then not used). env decides Forced (see Off);
 // nil means os.Environ().
 func (c *Cache) Get(ctx context.Context, env []string) Verdict {
-	var v Verdict
+	done := c.started(true)
+	v := Verdict{Reason: "the hardware debug register probe has not finished; using software watchpoints"}
 	select {
-	case <-c.started(true):
+	case <-done:
+	default: // (a finished probe wins over a context that is done too)
+		select {
+		case <-done:
+		case <-ctx.Done():
+			v.Reason = fmt.Sprintf("the hardware debug register probe has not finished (%v); using software watchpoints", context.Cause(ctx))
+		}
+	}
+	select {
+	case <-done:
 		c.mu.Lock()
 		v = c.v
 		c.mu.Unlock()
-	case <-ctx.Done():
-		v = Verdict{Reason: fmt.Sprintf("the hardware debug register probe has not finished (%v); using software watchpoints", context.Cause(ctx))}
+	default:
 	}
 	if env == nil {
 		env = os.Environ()
