@@ -140,22 +140,38 @@ func (s *Session) frameScopeMem(ctx context.Context, f *dwarf.Frame, read dwarf.
 	return sc
 }
 
-// evalObject evaluates expr natively in the selected frame.
-func (s *Session) evalObject(ctx context.Context, expr string) (dwarf.Object, *dwarf.FrameScope, error) {
-	fs, quick, err := s.scopeFor(ctx, expr)
+// evalObject evaluates expr natively in the selected frame. quick says
+// it was a quick frame (quickFrame: no stack read), where a location
+// needing target memory fails with dwarf.ErrNoMemory: the object itself
+// is checked here, and a caller that reads more of it (its members and
+// pointees, as printing does) checks what it read and evaluates again in
+// the unwound frame (evalUnwound). Callers that use only the object's
+// own value, address or type pay for nothing more.
+func (s *Session) evalObject(ctx context.Context, expr string) (o dwarf.Object, fs *dwarf.FrameScope, quick bool, err error) {
+	fs, quick, err = s.scopeFor(ctx, expr)
 	if err != nil {
-		return dwarf.Object{}, nil, err
+		return dwarf.Object{}, nil, false, err
+	}
+	o, err = eval.EvalExpr(ctx, fs, expr)
+	if quick && (noMemory(err) || err == nil && noMemory(o.Err)) {
+		return s.evalUnwound(ctx, expr)
+	}
+	return o, fs, quick, err
+}
+
+// evalUnwound is evalObject in the unwound selected frame.
+func (s *Session) evalUnwound(ctx context.Context, expr string) (dwarf.Object, *dwarf.FrameScope, bool, error) {
+	fs, err := s.scope(ctx)
+	if err != nil {
+		return dwarf.Object{}, nil, false, err
 	}
 	o, err := eval.EvalExpr(ctx, fs, expr)
-	if quick && quickFailed(fs, o, err) {
-		// A location needed memory the quick frame lacks: unwind.
-		if fs, err = s.scope(ctx); err != nil {
-			return dwarf.Object{}, nil, err
-		}
-		o, err = eval.EvalExpr(ctx, fs, expr)
-	}
-	return o, fs, err
+	return o, fs, false, err
 }
+
+// noMemory reports an error of a location that needed target memory a
+// quick frame lacks.
+func noMemory(err error) bool { return err != nil && errors.Is(err, dwarf.ErrNoMemory) }
 
 // EvalOptions say what Evaluate returns beyond the value's text.
 type EvalOptions struct {
@@ -180,10 +196,21 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error)
 func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions) (EvalResult, error) {
 	out := EvalResult{Expression: expr}
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
-		o, fs, err := s.evalObject(ctx, expr)
+		o, fs, quick, err := s.evalObject(ctx, expr)
+		var whole error
 		if err == nil {
-			var whole error
-			out.Value, whole, _ = format.Render(fs.Values(), o)
+			var parts []error
+			out.Value, whole, parts = format.Render(fs.Values(), o)
+			if quick && slices.ContainsFunc(parts, noMemory) {
+				// A member's or pointee's location needed memory the
+				// quick frame lacks.
+				out.Value, whole = "", nil
+				if o, fs, _, err = s.evalUnwound(ctx, expr); err == nil {
+					out.Value, whole, _ = format.Render(fs.Values(), o)
+				}
+			}
+		}
+		if err == nil {
 			if whole != nil {
 				// Nothing of the value could be read.
 				return fmt.Errorf("%q: %w", expr, whole)
@@ -295,7 +322,7 @@ type lvalue struct {
 // lvalueOf evaluates expr to an object in memory. "*0xADDR" without a type
 // watches 8 bytes... no: it is evaluated as a long.
 func (s *Session) lvalueOf(ctx context.Context, expr string) (*lvalue, error) {
-	o, fs, err := s.evalObject(ctx, expr)
+	o, fs, _, err := s.evalObject(ctx, expr)
 	if err != nil {
 		// A bare "*ADDRESS" the evaluator rejects: watch a long there.
 		if a, perr := parseAddr(strings.TrimPrefix(strings.TrimSpace(expr), "*")); perr == nil && strings.HasPrefix(strings.TrimSpace(expr), "*") {
@@ -337,7 +364,7 @@ func (s *Session) addressOf(ctx context.Context, expr string) (uint64, error) {
 	if a, err := parseAddr(expr); err == nil {
 		return a, nil
 	}
-	o, fs, err := s.evalObject(ctx, expr)
+	o, fs, _, err := s.evalObject(ctx, expr)
 	if err != nil {
 		return 0, exprError(expr, err)
 	}
@@ -464,17 +491,4 @@ func orUnknown(s string) string {
 		return "this function"
 	}
 	return s
-}
-
-// quickFailed reports whether an evaluation in a quick frame ran into a
-// location that needed target memory (the result or any part of it).
-func quickFailed(fs *dwarf.FrameScope, o dwarf.Object, err error) bool {
-	if err != nil {
-		return errors.Is(err, dwarf.ErrNoMemory)
-	}
-	if o.Err != nil {
-		return errors.Is(o.Err, dwarf.ErrNoMemory)
-	}
-	_, _, parts := format.Render(fs.Values(), o)
-	return slices.ContainsFunc(parts, func(e error) bool { return errors.Is(e, dwarf.ErrNoMemory) })
 }
