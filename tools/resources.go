@@ -61,7 +61,8 @@ func (r *registry) resources() {
 		mcp.WithResourceDescription("The open debugging sessions (as rr_session_list). Updated when a session starts, stops or changes state."),
 		mcp.WithMIMEType("application/json")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
-			return jsonContents(req.Params.URI, sessionsOut{Sessions: r.m.List(ctx)})
+			r.m.Settle(ctx)
+			return jsonContents(req.Params.URI, sessionsOut{Sessions: r.m.List()})
 		})
 	r.srv.AddResourceTemplate(mcp.NewResourceTemplate(tmplSources, "session source files",
 		mcp.WithTemplateDescription("The source files the session's debug information names (main program and loaded libraries); read one with rrmcp://sessions/{session}/source/{path}."),
@@ -201,9 +202,7 @@ func (r *registry) stamp(uri string) string {
 		raw, _ := json.Marshal(recs)
 		return fmt.Sprint(base, string(raw), err)
 	case uri == uriSessions:
-		now, cancel := context.WithCancel(context.Background())
-		cancel() // the summaries as they are: no wait for the probe
-		raw, _ := json.Marshal(r.m.List(now))
+		raw, _ := json.Marshal(r.m.List())
 		return string(raw)
 	}
 	rest, ok := strings.CutPrefix(uri, "rrmcp://sessions/")

@@ -151,6 +151,7 @@ func (r *registry) sessionTools() {
 		"List the open debugging sessions; the last one is the default for tools called without session.",
 		inspect,
 		func(ctx context.Context, in listSessionsIn) (sessionsOut, error) {
-			return sessionsOut{Sessions: r.m.List(ctx)}, nil
+			r.m.Settle(ctx)
+			return sessionsOut{Sessions: r.m.List()}, nil
 		})
 }

@@ -289,7 +289,7 @@ func TestFaultDeadConnection(t *testing.T) {
 				t.Errorf("continue after %s: %v, want the connection reported gone", tc.name, err)
 			}
 			state := ""
-			for _, in := range m.List(t.Context()) {
+			for _, in := range m.List() {
 				if in.ID == s.ID() {
 					state = in.State
 				}

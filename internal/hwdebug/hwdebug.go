@@ -112,22 +112,18 @@ const probeLimit = 20 * time.Second
 // nil means os.Environ().
 func (c *Cache) Get(ctx context.Context, env []string) Verdict {
 	done := c.started(true)
-	v := Verdict{Reason: "the hardware debug register probe has not finished; using software watchpoints"}
 	select {
 	case <-done:
-	default: // (a finished probe wins over a context that is done too)
-		select {
-		case <-done:
-		case <-ctx.Done():
-			v.Reason = fmt.Sprintf("the hardware debug register probe has not finished (%v); using software watchpoints", context.Cause(ctx))
-		}
+	case <-ctx.Done():
 	}
+	var v Verdict
 	select {
-	case <-done:
+	case <-done: // (also where ctx ended as the probe finished)
 		c.mu.Lock()
 		v = c.v
 		c.mu.Unlock()
 	default:
+		v = Verdict{Reason: fmt.Sprintf("the hardware debug register probe has not finished (%v); using software watchpoints", context.Cause(ctx))}
 	}
 	if env == nil {
 		env = os.Environ()

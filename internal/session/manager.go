@@ -101,28 +101,35 @@ func (m *Manager) idsLocked() string {
 	return fmt.Sprint(m.order)
 }
 
-// List returns a summary of every session, oldest first. Where a session
-// is on gdbserver, it first waits (while ctx allows) for the hardware
-// debug register probe that began when the session opened, so that the
-// summary says what watchpoints are used.
-func (m *Manager) List(ctx context.Context) []Info {
+// List returns a summary of every session, oldest first, as it is now: a
+// gdbserver session's watchpoint verdict may be still to come (Settle).
+func (m *Manager) List() []Info {
 	m.mu.Lock()
 	ss := make([]*Session, 0, len(m.order))
 	for _, id := range m.order {
 		ss = append(ss, m.sessions[id])
 	}
 	m.mu.Unlock()
-	for _, s := range ss {
-		if s.c != nil && s.c.Dialect() == rsp.DialectGDBServer {
-			m.hw.Get(ctx, m.cfg.Env)
-			break
-		}
-	}
 	out := make([]Info, 0, len(ss))
 	for _, s := range ss {
 		out = append(out, s.Info())
 	}
 	return out
+}
+
+// Settle waits, while ctx allows, for what a session summary (List) may
+// still lack: the hardware debug register probe a gdbserver session
+// began when it opened, whose verdict says what watchpoints are used.
+func (m *Manager) Settle(ctx context.Context) {
+	m.mu.Lock()
+	var gdbserver bool
+	for _, s := range m.sessions {
+		gdbserver = gdbserver || s.c != nil && s.c.Dialect() == rsp.DialectGDBServer
+	}
+	m.mu.Unlock()
+	if gdbserver {
+		m.hw.Get(ctx, m.cfg.Env)
+	}
 }
 
 // Stop ends the session with the given id ("" = most recent): it

@@ -300,7 +300,7 @@ func TestQEMUConnectionLost(t *testing.T) {
 	if got := s.Info().State; got != "dead" {
 		t.Errorf("session state %q after the connection was lost, want dead", got)
 	}
-	for _, in := range s.m.List(t.Context()) {
+	for _, in := range s.m.List() {
 		if in.ID == s.ID() && in.State != "dead" {
 			t.Errorf("session list shows %+v, want state dead", in)
 		}

@@ -9,16 +9,15 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/rrmcp/rrmcp/internal/hwdebug"
-	"github.com/rrmcp/rrmcp/internal/outlog"
-	"github.com/rrmcp/rrmcp/internal/sources"
-
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
+	"github.com/rrmcp/rrmcp/internal/outlog"
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/rr"
+	"github.com/rrmcp/rrmcp/internal/sources"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 )
@@ -97,9 +96,6 @@ type Session struct {
 
 	tconds map[uint64]string // conditional Z0 installed per address
 	temps  map[uint64]int    // temporary breakpoints (finish, next) per address
-
-	hw      hwdebug.Verdict // whether hardware watchpoints work (live sessions; softwatch.go): hardware()
-	hwKnown bool            // hw holds the probe's verdict
 }
 
 // acquire takes the session's operation lock, honouring ctx.
@@ -249,14 +245,15 @@ func (s *Session) Info() Info {
 		Cancelled: s.cancelled.Load()}
 }
 
-// hardware is the verdict of the hardware debug register probe on a live
-// backend (the zero verdict elsewhere), waited for at the first call
-// (the probe began when the session opened); the session lock is held.
+// hardware is the verdict of the hardware debug register probe on
+// gdbserver (whether hardware watchpoints and breakpoints work;
+// softwatch.go), the zero verdict elsewhere; waited for while ctx allows
+// (the probe began when the session opened).
 func (s *Session) hardware(ctx context.Context) hwdebug.Verdict {
-	if !s.hwKnown && s.c != nil && s.c.Dialect() == rsp.DialectGDBServer {
-		s.hw, s.hwKnown = s.m.hw.Get(ctx, s.m.cfg.Env), ctx.Err() == nil
+	if s.c == nil || s.c.Dialect() != rsp.DialectGDBServer {
+		return hwdebug.Verdict{}
 	}
-	return s.hw
+	return s.m.hw.Get(ctx, s.m.cfg.Env)
 }
 
 // hardwareNote is the probe's verdict in a sentence for the session's

@@ -38,9 +38,10 @@ func (s *Session) softReason(ctx context.Context, size int) string {
 	if _, ok := s.softRegs(); !ok || s.c.Dialect() != rsp.DialectGDBServer {
 		return ""
 	}
+	hw := s.hardware(ctx)
 	switch {
-	case !s.hardware(ctx).UseHardwareWatch():
-		return s.hardware(ctx).Reason
+	case !hw.UseHardwareWatch():
+		return hw.Reason
 	case size > 8:
 		return fmt.Sprintf("%d bytes is more than one hardware watchpoint covers (8)", size)
 	}
