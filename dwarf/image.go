@@ -449,13 +449,6 @@ func (img *Image) SymbolAt(pc uint64) (name string, off uint64, ok bool) {
 	return s.Name, off, true
 }
 
-// FunctionNamedAt returns the name of the code symbol that starts at the
-// file address pc, as SymbolAt names it, without indexing the symbol
-// table when nothing has yet (symbols.File.FunctionNamedAt).
-func (img *Image) FunctionNamedAt(pc uint64) (string, bool) {
-	return img.syms.FunctionNamedAt(pc)
-}
-
 // SymbolAddr returns the file address of the ELF function symbol with
 // this exact (mangled) name.
 func (img *Image) SymbolAddr(name string) (uint64, bool) {

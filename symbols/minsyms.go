@@ -1,7 +1,6 @@
 package symbols
 
 import (
-	"bytes"
 	"cmp"
 	"debug/elf"
 	"fmt"
@@ -21,15 +20,9 @@ import (
 func gdbFunctions(all []Symbol) []Symbol {
 	var out []Symbol
 	for _, s := range all {
-		switch {
-		case s.Addr == 0:
-			continue
-		case s.Type == elf.STT_FUNC, s.Type == elf.STT_GNU_IFUNC:
-		case s.Type == elf.STT_NOTYPE && (s.Size > 0 || strings.HasPrefix(s.Name, "_start")):
-		default:
-			continue
+		if s.Addr != 0 && gdbCode(s.Type, s.Size, s.Name) {
+			out = append(out, s)
 		}
-		out = append(out, s)
 	}
 	// At one address a weak alias yields to a non-weak name (libc's
 	// .dynsym has gsignal (weak) before raise (global); GDB says raise).
@@ -40,6 +33,19 @@ func gdbFunctions(all []Symbol) []Symbol {
 		return cmp.Compare(weak(a), weak(b))
 	})
 	return slices.CompactFunc(out, func(a, b Symbol) bool { return a.Addr == b.Addr })
+}
+
+// gdbCode reports whether a symbol is code as GDB's minimal symbols see
+// it: a function, an IFUNC, a sized untyped symbol or an unsized
+// "_start*" label.
+func gdbCode(typ elf.SymType, size uint64, name string) bool {
+	switch typ {
+	case elf.STT_FUNC, elf.STT_GNU_IFUNC:
+		return true
+	case elf.STT_NOTYPE:
+		return size > 0 || strings.HasPrefix(name, "_start")
+	}
+	return false
 }
 
 func weak(s Symbol) int {
@@ -111,16 +117,10 @@ func (f *File) FunctionNamedAt(addr uint64) (string, bool) {
 			if e.Value != addr || !file.addressable(e.Name, e.Info, e.Section) {
 				return true
 			}
-			switch elf.ST_TYPE(e.Info) { // the code symbols gdbFunctions keeps
-			case elf.STT_FUNC, elf.STT_GNU_IFUNC:
-			case elf.STT_NOTYPE:
-				if e.Size == 0 && !bytes.HasPrefix(e.Name, []byte("_start")) {
-					return true
-				}
-			default:
+			name, _ := SplitVersion(string(e.Name))
+			if !gdbCode(elf.ST_TYPE(e.Info), e.Size, name) {
 				return true
 			}
-			name, _ := SplitVersion(string(e.Name))
 			if elf.ST_BIND(e.Info) != elf.STB_WEAK {
 				found = name // GDB's pick: a weak alias yields
 				return false

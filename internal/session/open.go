@@ -97,7 +97,7 @@ func (s *Session) loadProgram(ctx context.Context) {
 func (s *Session) outsideProgram(pc string) string {
 	msg := fmt.Sprintf("The program counter %s is outside %s (firmware or loader code; GDB shows it as \"?? ()\").", pc, filepath.Base(s.program))
 	e := s.img.ELF().Entry
-	if name, ok := s.img.FunctionNamedAt(e); ok {
+	if name, ok := s.syms.FunctionNamedAt(e); ok {
 		return msg + fmt.Sprintf(" The program starts at %s (%#x): set a breakpoint there or on a function of it and continue.", name, e+s.bias)
 	}
 	return msg + " Set a breakpoint on a function of the program and continue."
