@@ -41,8 +41,8 @@ import (
 //     of the function: control flow by direct jumps only, decoded from the
 //     program's file.
 //
-// The threads and handlers are read at each finish (two small /proc files,
-// no round trip); the code is walked once per pc.
+// The threads and handlers are read at each finish (one small /proc
+// file, no round trip); the code is walked once per pc.
 func (s *Session) returnsWithout(ctx context.Context, callee *dwarf.Frame) bool {
 	if s.kind != KindLive || s.pid <= 0 || s.exited != nil || s.c.Dialect() != rsp.DialectGDBServer ||
 		callee.Function == nil || callee.Image != s.img || callee.Inlined {
@@ -176,16 +176,13 @@ func (s *Session) passedMask() (mask uint64, ok bool) {
 	ok = true
 	for _, sig := range s.passList() {
 		n := sig.Linux()
-		switch {
-		case n < 1:
-			continue
-		case n > 31:
+		if n > 31 {
 			mask, ok = 0, false
-		}
-		if !ok {
 			break
 		}
-		mask |= 1 << (n - 1)
+		if n >= 1 {
+			mask |= 1 << (n - 1)
+		}
 	}
 	s.passed = passedSignals{known: true, mask: mask, ok: ok}
 	return mask, ok

@@ -105,7 +105,7 @@ func NodeCLI(t testing.TB, what, env, bin, install string) string {
 // into the file out with the extra go build flags, from the module root.
 // The error carries go's output.
 func GoBuild(out, pkg string, flags ...string) error {
-	root, err := findRoot()
+	root, err := ModuleRoot()
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ func NeedKernelRecording(t testing.TB) {
 // records a run of it under QEMU into dir/rec; ctx bounds both. It returns
 // the kernel's path and the recording.
 func RecordKernel(ctx context.Context, dir string) (string, *qemu.Recording, error) {
-	root, err := findRoot()
+	root, err := ModuleRoot()
 	if err != nil {
 		return "", nil, err
 	}

@@ -19,7 +19,7 @@ import (
 // Root returns the module root (the directory holding go.mod).
 func Root(t testing.TB) string {
 	t.Helper()
-	root, err := findRoot()
+	root, err := ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,16 +43,14 @@ var rootOnce = sync.OnceValues(func() (string, error) {
 	}
 })
 
-func findRoot() (string, error) { return rootOnce() }
-
 // ModuleRoot returns the module root (the directory holding go.mod above
-// the working directory), for a program that is not a test (the
+// the working directory), also for a program that is not a test (the
 // benchmark command).
 func ModuleRoot() (string, error) { return rootOnce() }
 
 // buildOnce builds testprogs/ at most once per test binary.
 var buildOnce = sync.OnceValue(func() error {
-	root, err := findRoot()
+	root, err := ModuleRoot()
 	if err != nil {
 		return err
 	}
