@@ -163,3 +163,13 @@ func ExampleSignalFromLinux() {
 	// Output:
 	// 30 SIGUSR1 10
 }
+
+func ExampleSignal_Meaning() {
+	for _, s := range []rsp.Signal{rsp.SIGSEGV, rsp.SIGABRT, rsp.Sig0} {
+		fmt.Printf("%s: %q\n", s, s.Meaning())
+	}
+	// Output:
+	// SIGSEGV: "Segmentation fault: invalid memory access"
+	// SIGABRT: "Aborted (abort(), assert failure or detected heap corruption)"
+	// SIG0: ""
+}

@@ -106,3 +106,27 @@ func (s Signal) Linux() int {
 	}
 	return -1
 }
+
+// meanings are the explanations of the signals a crash or a stop names.
+var meanings = map[Signal]string{
+	SIGSEGV: "Segmentation fault: invalid memory access",
+	SIGABRT: "Aborted (abort(), assert failure or detected heap corruption)",
+	SIGBUS:  "Bus error: misaligned or unmapped file-backed access",
+	SIGFPE:  "Arithmetic exception (integer division by zero, overflow)",
+	SIGILL:  "Illegal instruction",
+	SIGKILL: "Killed",
+	SIGTERM: "Terminated",
+	SIGINT:  "Interrupt",
+	SIGPIPE: "Broken pipe",
+	SIGTRAP: "Trace/breakpoint trap",
+	SIGSYS:  "Bad system call",
+	SIGALRM: "Alarm clock",
+	SIGCHLD: "Child status changed",
+	SIGUSR1: "User-defined signal 1",
+	SIGUSR2: "User-defined signal 2",
+}
+
+// Meaning says in a few words what the signal means where it ends or
+// stops a program ("Segmentation fault: invalid memory access"), or ""
+// for signals without one.
+func (s Signal) Meaning() string { return meanings[s] }

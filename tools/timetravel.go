@@ -8,6 +8,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/internal/session"
+	"github.com/rrmcp/rrmcp/internal/triage"
 )
 
 type lastWriteIn struct {
@@ -105,7 +106,7 @@ type triageIn struct {
 }
 
 type triageOut struct {
-	Report *session.Triage `json:"report"`
+	Report *triage.Report `json:"report"`
 }
 
 func (o triageOut) Text() string {
@@ -172,7 +173,7 @@ func (r *registry) triageTool() {
 		"One call at a crash (a signal stop, the end of a recording, or any stop): the signal and its meaning, the faulting instruction decoded with its operands and their values, the backtrace with arguments, the crashing frame's locals, and on backends with history the last writer of the faulting pointer (as rr_last_write; the session then stands at that write). Bounded by max_frames/max_locals; says when it cut.",
 		move,
 		func(ctx context.Context, s *session.Session, in triageIn) (triageOut, error) {
-			t, err := s.Triage(ctx, session.TriageOptions{MaxFrames: in.MaxFrames, MaxLocals: in.MaxLocals, Suspect: in.Suspect})
+			t, err := triage.Run(ctx, s, triage.Options{MaxFrames: in.MaxFrames, MaxLocals: in.MaxLocals, Suspect: in.Suspect})
 			return triageOut{t}, err
 		})
 }

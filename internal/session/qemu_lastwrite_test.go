@@ -95,29 +95,3 @@ func TestQEMUReverseLastWrite(t *testing.T) {
 		t.Errorf("icounts %d, %d: want decreasing, positive", lw.Writers[0].Icount, lw.Writers[1].Icount)
 	}
 }
-
-// TestQEMUReverseTriage: Triage on the QEMU replay (no signal: it reports
-// the current stop) gives the backtrace kmain and, for suspect slot, the
-// planted writer found going backward.
-func TestQEMUReverseTriage(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), 45*time.Second)
-	defer cancel()
-	s := qemuAfterCorrupt(t, ctx)
-	tr, err := s.Triage(ctx, TriageOptions{Suspect: "slot"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if qemuDeadlock(tr.lastWriterErr) {
-		t.Skip("SKIP(qemu deadlock): " + tr.LastWriterWhy)
-	}
-	if len(tr.Backtrace) == 0 || tr.Backtrace[0].Function != "kmain" || tr.Instruction == nil {
-		t.Fatalf("triage: %+v", tr)
-	}
-	if tr.LastWriter == nil || len(tr.LastWriter.Writers) != 1 {
-		t.Fatalf("triage last writer: %+v (%s)", tr.LastWriter, tr.LastWriterWhy)
-	}
-	w := tr.LastWriter.Writers[0]
-	if w.Frame.Function != "corrupt" || w.Frame.Line != kernelLine(t, "slot = v; /* PLANTED-WRITE */") || w.Old != "7" || w.New != "57005" {
-		t.Errorf("triage last writer %+v", w)
-	}
-}

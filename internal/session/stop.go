@@ -8,24 +8,6 @@ import (
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
-var signalMeaning = map[rsp.Signal]string{
-	rsp.SIGSEGV: "Segmentation fault: invalid memory access",
-	rsp.SIGABRT: "Aborted (abort(), assert failure or detected heap corruption)",
-	rsp.SIGBUS:  "Bus error: misaligned or unmapped file-backed access",
-	rsp.SIGFPE:  "Arithmetic exception (integer division by zero, overflow)",
-	rsp.SIGILL:  "Illegal instruction",
-	rsp.SIGKILL: "Killed",
-	rsp.SIGTERM: "Terminated",
-	rsp.SIGINT:  "Interrupt",
-	rsp.SIGPIPE: "Broken pipe",
-	rsp.SIGTRAP: "Trace/breakpoint trap",
-	rsp.SIGSYS:  "Bad system call",
-	rsp.SIGALRM: "Alarm clock",
-	rsp.SIGCHLD: "Child status changed",
-	rsp.SIGUSR1: "User-defined signal 1",
-	rsp.SIGUSR2: "User-defined signal 2",
-}
-
 // makeStop turns a stop reply into a Stop with the top frame, its source
 // line, watchpoint values and, for rr, the position. It also moves the
 // session's selection to the stopped thread and frame 0.
@@ -54,7 +36,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	case st.Kind == rsp.StopTerminated:
 		out.Reason = "killed"
 		out.Signal = st.Signal.String()
-		out.SignalMeaning = signalMeaning[st.Signal]
+		out.SignalMeaning = st.Signal.Meaning()
 		s.exited = &st
 		return out
 	case st.Kind == rsp.StopNoResumed:
@@ -78,7 +60,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	default:
 		out.Reason = "signal"
 		out.Signal = st.Signal.String()
-		out.SignalMeaning = signalMeaning[st.Signal]
+		out.SignalMeaning = st.Signal.Meaning()
 		if s.c.Dialect() != rsp.DialectRR { // a replay's signals are replayed anyway
 			s.pending = st.Signal
 			out.Message = "Continuing delivers " + out.Signal + " to the program."

@@ -1,4 +1,4 @@
-package session
+package triage
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -28,88 +29,80 @@ type FaultInsn struct {
 	Operands []Operand `json:"operands"`
 }
 
-// TriageFrame is a backtrace frame with its arguments.
-type TriageFrame struct {
-	Frame
-	Args []Value `json:"args,omitempty"`
+// Frame is a backtrace frame with its arguments.
+type Frame struct {
+	session.Frame
+	Args []session.Value `json:"args,omitempty"`
 }
 
-// Triage is a crash report: everything an agent asks first, in one reply.
-type Triage struct {
-	Reason        string        `json:"reason" jsonschema:"the stop being triaged: signal, killed, exited, history-end, ..."`
-	Signal        string        `json:"signal,omitempty"`
-	SignalMeaning string        `json:"signal_meaning,omitempty"`
-	Instruction   *FaultInsn    `json:"instruction,omitempty"`
-	Backtrace     []TriageFrame `json:"backtrace"`
-	MoreFrames    bool          `json:"more_frames,omitempty" jsonschema:"the backtrace was cut at max_frames; rr_backtrace gives the rest"`
-	Locals        []Value       `json:"locals,omitempty" jsonschema:"arguments and locals of the crashing frame"`
-	MoreLocals    bool          `json:"more_locals,omitempty" jsonschema:"cut at max_locals; rr_locals gives all"`
-	Suspect       string        `json:"suspect,omitempty" jsonschema:"the expression whose last writer was searched (the faulting pointer's variable)"`
-	LastWriter    *LastWrites   `json:"last_writer,omitempty"`
-	LastWriterWhy string        `json:"last_writer_note,omitempty" jsonschema:"why there is no last writer"`
-	Notes         []string      `json:"notes,omitempty"`
+// Report is a crash report: everything an agent asks first, in one reply.
+type Report struct {
+	Reason        string              `json:"reason" jsonschema:"the stop being triaged: signal, killed, exited, history-end, ..."`
+	Signal        string              `json:"signal,omitempty"`
+	SignalMeaning string              `json:"signal_meaning,omitempty"`
+	Instruction   *FaultInsn          `json:"instruction,omitempty"`
+	Backtrace     []Frame             `json:"backtrace"`
+	MoreFrames    bool                `json:"more_frames,omitempty" jsonschema:"the backtrace was cut at max_frames; rr_backtrace gives the rest"`
+	Locals        []session.Value     `json:"locals,omitempty" jsonschema:"arguments and locals of the crashing frame"`
+	MoreLocals    bool                `json:"more_locals,omitempty" jsonschema:"cut at max_locals; rr_locals gives all"`
+	Suspect       string              `json:"suspect,omitempty" jsonschema:"the expression whose last writer was searched (the faulting pointer's variable)"`
+	LastWriter    *session.LastWrites `json:"last_writer,omitempty"`
+	LastWriterWhy string              `json:"last_writer_note,omitempty" jsonschema:"why there is no last writer"`
+	Notes         []string            `json:"notes,omitempty"`
 
 	lastWriterErr error // the last-writer search's error, behind LastWriterWhy
 }
 
-// TriageOptions bounds the report.
-type TriageOptions struct {
+// Options bounds the report.
+type Options struct {
 	MaxFrames int    // default 8
 	MaxLocals int    // default 16
 	Suspect   string // lvalue whose last writer to find; "" = the local holding the faulting pointer
 }
 
-// Triage reports on the current stop: signal, the faulting instruction
+// Run reports on the current stop of s: signal, the faulting instruction
 // with operand values, backtrace with arguments, the crashing frame's
 // locals and, where the backend keeps history, the last writer of the
-// faulting pointer.
-func (s *Session) Triage(ctx context.Context, o TriageOptions) (*Triage, error) {
+// faulting pointer (the session is then at that write). A program that
+// has exited gives the report of how it ended and an error matching
+// session.ErrExited.
+func Run(ctx context.Context, s *session.Session, o Options) (*Report, error) {
 	if o.MaxFrames <= 0 {
 		o.MaxFrames = 8
 	}
 	if o.MaxLocals <= 0 {
 		o.MaxLocals = 16
 	}
-	out := &Triage{}
-	var fault uint64 // base register value of the faulting memory operand
-	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
-		if e := s.exited; e != nil {
-			out.Reason = "exited"
-			if e.Kind == rsp.StopTerminated {
-				out.Reason, out.Signal, out.SignalMeaning = "killed", e.Signal.String(), signalMeaning[e.Signal]
-			}
-			return s.exitedErr("nothing is left to inspect: start again (rr_live_start) and rr_continue to the signal (it stops there, before the program dies), or replay a recording")
-		}
-		last := s.c.LastStop()
-		out.Reason = "stopped"
-		if last.Kind == rsp.StopSignal && last.Signal != rsp.SIGTRAP && last.Signal != rsp.Sig0 {
-			out.Reason, out.Signal, out.SignalMeaning = "signal", last.Signal.String(), signalMeaning[last.Signal]
-		} else if last.AboutToExit {
-			out.Reason = "history-end"
-		}
-		if out.Signal == "" {
-			out.Notes = append(out.Notes, "The program is not stopped at a signal; this reports the current stop.")
-		}
-		regs, err := s.regs(ctx, s.cur)
-		if err != nil {
-			return err
-		}
-		in, fi, base := s.faultInsn(ctx, regs)
-		if in != nil {
-			out.Instruction, fault = fi, base
-		}
-		return nil
-	})
+	out := &Report{}
+	st, err := s.StopState(ctx)
 	if err != nil {
 		return out, err
 	}
+	if st.Exited {
+		out.Reason = "exited"
+		if st.Stop.Kind == rsp.StopTerminated {
+			out.Reason, out.Signal, out.SignalMeaning = "killed", st.Stop.Signal.String(), st.Stop.Signal.Meaning()
+		}
+		return out, s.ExitedError("nothing is left to inspect: start again (rr_live_start) and rr_continue to the signal (it stops there, before the program dies), or replay a recording")
+	}
+	out.Reason = "stopped"
+	if last := st.Stop; last.Kind == rsp.StopSignal && last.Signal != rsp.SIGTRAP && last.Signal != rsp.Sig0 {
+		out.Reason, out.Signal, out.SignalMeaning = "signal", last.Signal.String(), last.Signal.Meaning()
+	} else if last.AboutToExit {
+		out.Reason = "history-end"
+	}
+	if out.Signal == "" {
+		out.Notes = append(out.Notes, "The program is not stopped at a signal; this reports the current stop.")
+	}
+	var fault uint64 // base register value of the faulting memory operand
+	out.Instruction, fault = faultInsn(ctx, s, st.Regs)
 	frames, more, _, err := s.Backtrace(ctx, o.MaxFrames)
 	if err != nil {
 		out.Notes = append(out.Notes, "backtrace: "+err.Error())
 	}
 	out.MoreFrames = more
 	for i, f := range frames {
-		tf := TriageFrame{Frame: f}
+		tf := Frame{Frame: f}
 		if _, err := s.SelectFrame(ctx, i); err == nil {
 			if vals, _, err := s.Locals(ctx); err == nil {
 				for _, v := range vals {
@@ -137,7 +130,7 @@ func (s *Session) Triage(ctx context.Context, o TriageOptions) (*Triage, error) 
 		out.Suspect = suspectFor(out.Locals, fault)
 	}
 	switch {
-	case !s.caps.Reverse:
+	case !s.Caps().Reverse:
 		out.LastWriterWhy = "This backend keeps no history, so the last writer cannot be found here; with rr (or a QEMU replay) rr_last_write answers it. Here: rr_watchpoint_set on the suspect before the crash and run again."
 	case out.Suspect == "":
 		out.LastWriterWhy = "No local holds the faulting pointer; call rr_last_write on the expression you suspect."
@@ -153,17 +146,18 @@ func (s *Session) Triage(ctx context.Context, o TriageOptions) (*Triage, error) 
 	return out, nil
 }
 
-// faultInsn decodes the instruction at the pc and evaluates its operands.
-// base is the base register's value of a memory operand that cannot be
-// read (the faulting pointer), or of the first memory operand.
-func (s *Session) faultInsn(ctx context.Context, regs dwarf.Regs) (*x86asm.Inst, *FaultInsn, uint64) {
+// faultInsn decodes the instruction at the pc and evaluates its operands
+// (nil where the pc holds no instruction it can read). base is the base
+// register's value of a memory operand that cannot be read (the faulting
+// pointer), or of the first memory operand.
+func faultInsn(ctx context.Context, s *session.Session, regs dwarf.Regs) (fi *FaultInsn, base uint64) {
 	pc := regs.PC()
-	in, err := s.insn(ctx, pc)
+	in, err := s.Instruction(ctx, pc)
 	if err != nil {
-		return nil, nil, 0
+		return nil, 0
 	}
-	fi := &FaultInsn{PC: hexAddr(pc), Text: x86asm.GNUSyntax(in, pc, nil)}
-	var base, firstBase uint64
+	fi = &FaultInsn{PC: hexAddr(pc), Text: x86asm.GNUSyntax(in, pc, nil)}
+	var firstBase uint64
 	reg := func(r x86asm.Reg) (uint64, bool) {
 		if r == 0 {
 			return 0, true
@@ -206,7 +200,7 @@ func (s *Session) faultInsn(ctx context.Context, regs dwarf.Regs) (*x86asm.Inst,
 			if size <= 0 || size > 16 {
 				size = 8
 			}
-			if v := s.peek(ctx, ea, size); v != nil {
+			if v, err := s.ReadBytes(ctx, ea, size); err == nil {
 				op.Value = "0x" + strconv.FormatUint(leUint(v), 16)
 			} else {
 				op.Error = "cannot read memory at " + hexAddr(ea)
@@ -224,8 +218,10 @@ func (s *Session) faultInsn(ctx context.Context, regs dwarf.Regs) (*x86asm.Inst,
 	if base == 0 {
 		base = firstBase
 	}
-	return &in, fi, base
+	return fi, base
 }
+
+func hexAddr(a uint64) string { return "0x" + strconv.FormatUint(a, 16) }
 
 func leUint(b []byte) uint64 {
 	var v uint64
@@ -236,7 +232,7 @@ func leUint(b []byte) uint64 {
 }
 
 // suspectFor names the pointer local or argument whose value is p.
-func suspectFor(vals []Value, p uint64) string {
+func suspectFor(vals []session.Value, p uint64) string {
 	for _, v := range vals {
 		if v.Name == "" || !strings.Contains(v.Type, "*") {
 			continue
