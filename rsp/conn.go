@@ -166,8 +166,10 @@ func unescapeBinary(p []byte) ([]byte, error) {
 	return out, nil
 }
 
-// escapeBinary escapes '#', '$', '}' and '*' for binary request payloads (X).
-func escapeBinary(dst, p []byte) []byte {
+// AppendEscaped appends p to dst with '#', '$', '}' and '*' escaped ("}"
+// then the byte xor 0x20): binary data in a request (X) or in a reply
+// (qXfer, x).
+func AppendEscaped(dst, p []byte) []byte {
 	for _, c := range p {
 		switch c {
 		case '#', '$', '}', '*':

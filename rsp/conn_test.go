@@ -72,7 +72,7 @@ func cs(p string) string {
 
 func TestEscapeRoundTrip(t *testing.T) {
 	in := []byte{'}', '#', '$', '*', 0, 0xff, 'a', 0x03}
-	esc := escapeBinary(nil, in)
+	esc := AppendEscaped(nil, in)
 	if bytes.ContainsAny(esc, "#$*") {
 		t.Fatalf("escaped data still has specials: %q", esc)
 	}
@@ -117,7 +117,7 @@ func FuzzDecodePacket(f *testing.F) {
 		}
 		// Whatever the payload, framing it and decoding gives it back
 		// (payloads never contain raw '#', '$' or '*' once escaped).
-		esc := escapeBinary(nil, b)
+		esc := AppendEscaped(nil, b)
 		pkt, err = decodePacket(AppendFrame(nil, esc))
 		out, n2 := pkt.payload, pkt.consumed
 		if err != nil || n2 != len(esc)+4 {

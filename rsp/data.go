@@ -393,7 +393,7 @@ func (c *Client) WriteMemory(ctx context.Context, addr uint64, data []byte) erro
 func (c *Client) writeChunk(ctx context.Context, addr uint64, part []byte) error {
 	head := strconv.FormatUint(addr, 16) + "," + strconv.FormatInt(int64(len(part)), 16) + ":"
 	if c.xOK >= 0 && (c.g.dialect == DialectRR || c.xOK == 1) {
-		pkt := escapeBinary([]byte("X"+head), part)
+		pkt := AppendEscaped([]byte("X"+head), part)
 		err := c.cmd(ctx, string(pkt))
 		if err == nil {
 			c.xOK = 1

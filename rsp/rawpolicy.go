@@ -85,7 +85,7 @@ func escapeText(pkt string) string {
 	if !strings.ContainsAny(pkt, "#$}*") {
 		return pkt
 	}
-	return string(escapeBinary(nil, []byte(pkt)))
+	return string(AppendEscaped(nil, []byte(pkt)))
 }
 
 // SendRaw sends one raw packet on behalf of a user after the class check:

@@ -1,9 +1,13 @@
-// Package coredump reads Linux x86-64 ELF core dumps: the threads' registers
-// (NT_PRSTATUS), the auxiliary vector (NT_AUXV), the mapped files (NT_FILE)
-// and memory, from the core's PT_LOAD segments or, for pages the core
-// omits (read-only file mappings), from the mapped files themselves. It is
-// what rr_core_open serves the inspection tools from, and what the DWARF
-// tests read GDB's cores with.
+// Package coredump reads Linux x86-64 ELF core dumps and serves them to a
+// debugger. [Open] reads the threads' registers (NT_PRSTATUS) and x87/SSE
+// state (NT_PRFPREG), the auxiliary vector (NT_AUXV), the mapped files
+// (NT_FILE) and memory, from the core's PT_LOAD segments or, for pages
+// the core omits (read-only file mappings), from the mapped files
+// themselves. [Server] answers RSP read requests from a core the way
+// gdbserver answers them from a process (its target description is
+// gdbserver's amd64 GNU/Linux one, so GDB accepts it too): rr_core_open
+// serves the inspection tools through it and the read-only relay
+// (internal/relay), and the DWARF tests read GDB's cores with [Open].
 package coredump
 
 import (
@@ -27,7 +31,29 @@ type Thread struct {
 	TID    int
 	Signal int // pr_cursig: the signal being delivered, 0 if none
 	Regs   [len(RegNames)]uint64
+	// FP is the thread's x87 and SSE state (NT_PRFPREG: the 512-byte
+	// FXSAVE area, FPOffset), nil when the core has none.
+	FP []byte
 }
+
+// Offsets of the x87 and SSE registers in Thread.FP (the FXSAVE layout,
+// 64-bit form): the x87 control, status and abridged tag words, the
+// last instruction's opcode, instruction and operand pointers, MXCSR,
+// st0-st7 (10 bytes each, 16 apart) and xmm0-xmm15 (16 bytes each).
+const (
+	FPCtrl  = 0
+	FPStat  = 2
+	FPTag   = 4 // abridged: one bit a register, set where it is valid
+	FPOp    = 6
+	FPIOff  = 8
+	FPISeg  = 12
+	FPOOff  = 16
+	FPOSeg  = 20
+	FPMXCSR = 24
+	FPSt0   = 32
+	FPXMM0  = 160
+	FPSize  = 512
+)
 
 // Reg returns a register by name ("rip", "rsp", "eflags", …).
 func (t Thread) Reg(name string) (uint64, bool) {
@@ -94,6 +120,7 @@ func (c *File) Close() error { return c.f.Close() }
 
 const (
 	ntPrstatus = 1
+	ntPrfpreg  = 2
 	ntAuxv     = 6
 	ntFile     = 0x46494c45
 	// Offsets in struct elf_prstatus (x86-64).
@@ -132,6 +159,12 @@ func (c *File) notes(data []byte) error {
 				c.PID = t.TID // the first thread is the one that got the signal; the main thread's id is the pid
 			}
 			c.Threads = append(c.Threads, t)
+		case ntPrfpreg:
+			// The kernel (and GDB's generate-core-file) write a thread's
+			// notes together, NT_PRSTATUS first.
+			if len(desc) >= FPSize && len(c.Threads) > 0 && c.Threads[len(c.Threads)-1].FP == nil {
+				c.Threads[len(c.Threads)-1].FP = append([]byte(nil), desc[:FPSize]...)
+			}
 		case ntAuxv:
 			c.Auxv = append([]byte(nil), desc...)
 		case ntFile:

@@ -37,12 +37,22 @@ func TestNotes(t *testing.T) {
 	huge := binary.LittleEndian.AppendUint64(nil, 1<<62) // count that overflows 16+24*n
 	huge = append(huge, make([]byte, 40)...)
 
+	fp := make([]byte, FPSize)
+	fp[FPMXCSR] = 0x80
+	pr2 := append([]byte(nil), pr...)
+	binary.LittleEndian.PutUint32(pr2[prPid:], 4243)
+
 	var c File
-	if err := c.notes(append(note(ntPrstatus, pr), note(ntFile, file)...)); err != nil {
+	// Each thread's NT_PRFPREG follows its NT_PRSTATUS; the second
+	// thread has none.
+	if err := c.notes(append(append(append(note(ntPrstatus, pr), note(ntPrfpreg, fp)...), note(ntPrstatus, pr2)...), note(ntFile, file)...)); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Threads) != 1 || c.Threads[0].TID != 4242 || c.Threads[0].Signal != 11 || c.PID != 4242 {
+	if len(c.Threads) != 2 || c.Threads[0].TID != 4242 || c.Threads[0].Signal != 11 || c.PID != 4242 || c.Threads[1].TID != 4243 {
 		t.Errorf("threads %+v pid %d", c.Threads, c.PID)
+	}
+	if len(c.Threads) == 2 && (len(c.Threads[0].FP) != FPSize || c.Threads[0].FP[FPMXCSR] != 0x80 || c.Threads[1].FP != nil) {
+		t.Errorf("x87/SSE state: %d bytes and %d bytes", len(c.Threads[0].FP), len(c.Threads[1].FP))
 	}
 	if rip, _ := c.Threads[0].Reg("rip"); rip != 0x401000 {
 		t.Errorf("rip %#x", rip)

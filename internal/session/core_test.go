@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -252,5 +253,59 @@ func TestKernelCore(t *testing.T) {
 		if i >= len(frames) || frames[i].Function != g[2] || fmt.Sprint(frames[i].Line) != g[4] {
 			t.Errorf("frame %d: ours %+v, gdb %s", i, frames[min(i, len(frames)-1)].Location, g[0])
 		}
+	}
+}
+
+// TestCoreFloatRegistersAndFallback: a core session has the threads' x87
+// and SSE registers (NT_PRFPREG), as GDB reads them from the core, and
+// an expression only GDB evaluates goes to the GDB fallback, which talks
+// to the core's server like to any other (before, GDB rejected the
+// server's target description and the fallback never started on a
+// core).
+func TestCoreFloatRegistersAndFallback(t *testing.T) {
+	prog := testenv.Prog(t, "null_deref")
+	corePath := gdbCore(t, prog)
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s, _, err := m.OpenCore(ctx, corePath, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"xmm0", "xmm1", "mxcsr", "fctrl", "ftag"}
+	regs, err := s.Registers(ctx, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmds []string
+	for _, n := range names {
+		if strings.HasPrefix(n, "xmm") {
+			cmds = append(cmds, "p/x $"+n+".uint128")
+		} else {
+			cmds = append(cmds, "p/x $"+n)
+		}
+	}
+	const expr = "(char[8])*(long*)$rsp" // a cast to an array: GDB's
+	out := gdbOnCore(t, prog, corePath, append(append([]string{"echo <P>\\n"}, cmds...), "p "+expr, "echo </P>\\n")...)
+	vals := regexp.MustCompile(`(?m)^\$\d+ = (.*)$`).FindAllStringSubmatch(section(out, "P"), -1)
+	if len(vals) != len(names)+1 {
+		t.Fatalf("gdb printed %d values:\n%s", len(vals), out)
+	}
+	num := func(s string) string { // the value, whatever the leading zeros
+		n, ok := new(big.Int).SetString(strings.TrimPrefix(s, "0x"), 16)
+		if !ok {
+			return s
+		}
+		return n.Text(16)
+	}
+	for i, r := range regs {
+		if r.Name != names[i] || num(r.Value) != num(vals[i][1]) {
+			t.Errorf("register %s = %s, GDB on the core: %s = %s", r.Name, r.Value, names[i], vals[i][1])
+		}
+	}
+	v, err := s.Evaluate(ctx, expr)
+	if err != nil || v.Engine != "gdb" || v.Value != vals[len(names)][1] {
+		t.Errorf("%s = %+v (%v); GDB on the core: %s", expr, v, err, vals[len(names)][1])
 	}
 }

@@ -58,7 +58,7 @@ type Session struct {
 	resuming chan struct{} // closed when a resume starts (see running.go)
 	gone     atomic.Bool   // closed
 	pkts     *packetRing   // this session's packet log (resources)
-	core     *coreServer   // the core dump served (KindCore)
+	core     func()        // closes the served core dump and its relay (KindCore)
 
 	// Everything below is guarded by sem.
 	img    *dwarf.Image // main program; nil without symbols
@@ -329,7 +329,7 @@ func (s *Session) close(ctx context.Context) {
 	}
 	s.m.logf("session %s: stopped after %v", s.id, time.Since(t0))
 	if s.core != nil {
-		s.core.close()
+		s.core()
 	}
 	if s.libs != nil {
 		s.libs.close()
