@@ -13,8 +13,9 @@ import (
 // "/comp/dir/abs/path.c"), and leaves relative directories relative to
 // nothing (they are relative to the compilation directory). The rules, as
 // GDB applies them:
-//   - directory entry 0 is the unit's compilation directory;
-//   - a relative directory entry is relative to DW_AT_comp_dir;
+//   - directory entry 0 is the unit's compilation directory (itself: not
+//     joined to DW_AT_comp_dir);
+//   - another relative directory entry is relative to DW_AT_comp_dir;
 //   - an absolute file name is used as it is; a relative one is joined to
 //     its directory entry.
 //
@@ -65,9 +66,18 @@ func (u *unit) v5FileNames() []string {
 	if h.bad || dirs == nil {
 		return nil
 	}
+	return v5Paths(u.compDir, dirs, files)
+}
+
+// v5Paths joins a DWARF 5 line table's file names to their directories.
+// Directory 0 is the compilation directory itself (glibc's units say
+// "./nptl" both there and in DW_AT_comp_dir): it is not joined to
+// DW_AT_comp_dir again.
+func v5Paths(compDir string, dirs []string, files []v5File) []string {
+	dirs = append([]string(nil), dirs...)
 	for i, d := range dirs {
-		if !path.IsAbs(d) && u.compDir != "" {
-			dirs[i] = path.Join(u.compDir, d)
+		if i > 0 && !path.IsAbs(d) && compDir != "" {
+			dirs[i] = path.Join(compDir, d)
 		}
 	}
 	out := make([]string, len(files))
@@ -79,8 +89,8 @@ func (u *unit) v5FileNames() []string {
 		}
 		if !path.IsAbs(name) && f.dir < uint64(len(dirs)) {
 			name = path.Join(dirs[f.dir], name)
-		} else if !path.IsAbs(name) && u.compDir != "" {
-			name = path.Join(u.compDir, name)
+		} else if !path.IsAbs(name) && compDir != "" {
+			name = path.Join(compDir, name)
 		}
 		if name != "" {
 			name = path.Clean(name)
