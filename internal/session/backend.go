@@ -7,9 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
 
 	"github.com/rrmcp/rrmcp/internal/outlog"
 	"github.com/rrmcp/rrmcp/internal/proc"
@@ -43,8 +40,6 @@ type ConnectOptions struct {
 	Address string
 	Program string // local copy of the executable; "" = ask the server
 }
-
-var gdbserverListenRE = regexp.MustCompile(`^Listening on port (\d+)`)
 
 // StartRR replays an rr recording under `rr replay -s 0` (package
 // internal/rr, which reads the port from rr's own output) and connects to it.
@@ -104,127 +99,35 @@ func (m *Manager) StartRR(ctx context.Context, o RROptions) (*Session, *Stop, er
 }
 
 // StartLive runs o.Command under gdbserver (or attaches gdbserver to
-// o.AttachPID) and connects to it. The program stops before its first
-// instruction.
+// o.AttachPID; proc.StartLive picks and starts the server) and connects
+// to it. The program stops before its first instruction.
 func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop, error) {
-	if _, err := exec.LookPath("gdbserver"); err != nil {
-		return nil, nil, fmt.Errorf("gdbserver is not installed (apt install gdbserver): %w", ErrUnsupported)
-	}
 	sctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Startup)
 	defer cancel()
 	s := m.newSession(KindLive)
-	var (
-		p    *proc.Process
-		addr string
-		err  error
-	)
-	if o.AttachPID > 0 {
-		exe, rerr := os.Readlink(fmt.Sprintf("/proc/%d/exe", o.AttachPID))
-		if rerr != nil {
-			return nil, nil, argErrorf("attach_pid", "no process %d that this user can debug: %v", o.AttachPID, rerr)
-		}
-		s.program, s.attached = exe, true
-		p, err = proc.Start(sctx, proc.Config{Path: "gdbserver", Args: []string{"--once", "--attach", "127.0.0.1:0", strconv.Itoa(o.AttachPID)}, Env: m.cfg.Env})
-		if err == nil {
-			var mm []string
-			mm, err = p.WaitLine(sctx, gdbserverListenRE)
-			if err != nil {
-				p.Stop(0) //nolint:errcheck
-			} else {
-				addr = "127.0.0.1:" + mm[1]
-			}
-		}
-	} else {
-		if err := proc.CheckLaunch(o.Command, o.Dir, o.Env); err != nil {
-			return nil, nil, err
-		}
-		prog, perr := proc.ResolveProgram(o.Command[0], o.Dir)
-		if perr != nil {
-			return nil, nil, perr
-		}
-		s.program = prog
-		env := m.cfg.Env
-		if len(o.Env) > 0 {
-			if env == nil {
-				env = os.Environ()
-			}
-			env = append([]string(nil), env...)
-			for k, v := range o.Env {
-				env = append(env, k+"="+v)
-			}
-		}
+	l := proc.Live{Command: o.Command, Dir: o.Dir, Env: m.cfg.Env, Extra: o.Env, AttachPID: o.AttachPID, Agent: o.InProcessAgent, I386: &m.i386}
+	if o.AttachPID <= 0 {
+		// The program's output, kept apart from the MCP stream.
+		var err error
 		if s.out, err = outlog.New(); err != nil {
 			return nil, nil, err
 		}
-		qemu, note, qerr := m.i386Server(sctx, prog)
-		switch {
-		case qerr != nil:
-			return nil, nil, qerr
-		case qemu != "" && o.InProcessAgent:
-			return nil, nil, argErrorf("in_process_agent", "the 32-bit program runs under qemu-i386's stub, which has no in-process agent")
-		case qemu != "":
-			s.serverNote = note
-			p, addr, err = proc.StartQEMUUser(sctx, qemu, prog, o.Command[1:], o.Dir, env, s.out.Stdout(), s.out.AddStderr)
-			if err != nil {
-				return nil, nil, fmt.Errorf("start qemu-i386: %w", err)
-			}
-		case o.InProcessAgent:
-			lib, lerr := findInProcessAgent()
-			if lerr != nil {
-				return nil, nil, lerr
-			}
-			pre := lib
-			if old := envValue(env, o.Env, "LD_PRELOAD"); old != "" {
-				pre += ":" + old
-			}
-			s.ipa = lib
-			p, addr, err = proc.StartGDBServerWrapped(sctx, []string{"env", "LD_PRELOAD=" + pre}, prog, o.Command[1:], o.Dir, env, s.out.Stdout(), s.out.AddStderr)
-		default:
-			p, addr, err = proc.StartGDBServerOutput(sctx, prog, o.Command[1:], o.Dir, env, s.out.Stdout(), s.out.AddStderr)
-		}
+		l.Stdout, l.ErrLine = s.out.Stdout(), s.out.AddStderr
 	}
+	srv, err := proc.StartLive(sctx, l)
 	if err != nil {
-		return nil, nil, fmt.Errorf("start gdbserver: %w", err)
+		if s.out != nil {
+			s.out.Close()
+		}
+		return nil, nil, err
 	}
-	s.srv = p
-	s.addr = addr
+	s.srv, s.addr, s.program, s.attached, s.ipa, s.serverNote = srv.Process, srv.Addr, srv.Program, srv.Attached, srv.Agent, srv.Note
 	st, err := m.open(ctx, s, rsp.DialectGDBServer, "")
 	if err != nil {
-		p.Stop(0) //nolint:errcheck
+		srv.Stop(0) //nolint:errcheck
 		return nil, nil, err
 	}
 	return s, st, nil
-}
-
-// findInProcessAgent is the path of libinproctrace.so, looked for where
-// Debian, Fedora and a default build of GDB install it.
-func findInProcessAgent() (string, error) {
-	dirs := []string{"/usr/lib", "/usr/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/local/lib", "/usr/local/lib64"}
-	for _, d := range dirs {
-		p := filepath.Join(d, "libinproctrace.so")
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-			return p, nil
-		}
-	}
-	return "", &ArgError{Arg: "in_process_agent", Msg: fmt.Sprintf("gdbserver's in-process agent libinproctrace.so is not in %s (Debian and Ubuntu ship it in the gdbserver package; Fedora in gdb-gdbserver)", strings.Join(dirs, ", "))}
-}
-
-// envValue is the value of variable k for the program: extra's, else
-// env's (nil env: this process's environment).
-func envValue(env []string, extra map[string]string, k string) string {
-	if v, ok := extra[k]; ok {
-		return v
-	}
-	if env == nil {
-		return os.Getenv(k)
-	}
-	v := ""
-	for _, e := range env {
-		if name, val, ok := strings.Cut(e, "="); ok && name == k {
-			v = val
-		}
-	}
-	return v
 }
 
 // Connect attaches a session to an RSP server somebody else started.

@@ -3,12 +3,12 @@ package session
 import (
 	"context"
 	"fmt"
-	"os"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -26,8 +26,8 @@ func ipaSession(t *testing.T, ipa bool) *Session { return ipaProg(t, "ftrace", i
 func ipaProg(t *testing.T, prog string, ipa bool) *Session {
 	t.Helper()
 	testenv.NeedTool(t, "gdbserver")
-	if _, err := findInProcessAgent(); err != nil {
-		t.Skip(err)
+	if !proc.HasInProcessAgent() {
+		t.Skip("gdbserver's in-process agent libinproctrace.so is not installed")
 	}
 	m := NewManager(Config{})
 	t.Cleanup(m.Close)
@@ -171,20 +171,6 @@ func TestFastTraceQueryExit(t *testing.T) {
 				t.Errorf("final stop %+v", f.Stop)
 			}
 		})
-	}
-}
-
-// TestInProcessAgentMissing: the error names what is missing.
-func TestInProcessAgentMissing(t *testing.T) {
-	if _, err := os.Stat("/usr/lib/libinproctrace.so"); err == nil {
-		if _, err := findInProcessAgent(); err != nil {
-			t.Fatalf("present but not found: %v", err)
-		}
-		return
-	}
-	_, err := findInProcessAgent()
-	if err == nil || !strings.Contains(err.Error(), "libinproctrace.so") {
-		t.Fatalf("err = %v", err)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/sources"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -45,7 +46,7 @@ type Manager struct {
 	closed   bool
 
 	hw   hwdebug.Cache // the hardware debug register probe, run once
-	i386 i386Probe     // whether the kernel runs i386 programs, probed once
+	i386 proc.I386Probe // whether the kernel runs i386 programs, probed once
 }
 
 // NewManager returns an empty Manager.

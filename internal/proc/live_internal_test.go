@@ -1,0 +1,72 @@
+package proc
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
+)
+
+// TestFindInProcessAgent: found where gdbserver's package installs it;
+// where it is not installed the error names the file and the packages.
+func TestFindInProcessAgent(t *testing.T) {
+	path, err := findInProcessAgent()
+	if _, serr := os.Stat("/usr/lib/libinproctrace.so"); serr == nil {
+		if err != nil || path != "/usr/lib/libinproctrace.so" {
+			t.Fatalf("present at /usr/lib but found %q (%v)", path, err)
+		}
+		return
+	}
+	var ae *errkind.ArgError
+	if err == nil && path == "" || err != nil && (!errors.As(err, &ae) || ae.Arg != "in_process_agent" || !strings.Contains(err.Error(), "gdbserver package")) {
+		t.Fatalf("path %q err %v", path, err)
+	}
+}
+
+func TestEnvValue(t *testing.T) {
+	env := []string{"A=1", "LD_PRELOAD=/x.so", "A=2"}
+	for _, c := range []struct {
+		env   []string
+		extra map[string]string
+		k     string
+		want  string
+	}{
+		{env, nil, "A", "2"}, // the last one counts, as for execve's users
+		{env, map[string]string{"LD_PRELOAD": "/y.so"}, "LD_PRELOAD", "/y.so"},
+		{env, nil, "B", ""},
+		{nil, nil, "PATH", os.Getenv("PATH")},
+	} {
+		if got := envValue(c.env, c.extra, c.k); got != c.want {
+			t.Errorf("envValue(%v, %v, %s) = %q, want %q", c.env, c.extra, c.k, got, c.want)
+		}
+	}
+}
+
+// TestI386Server: a 64-bit program always gets gdbserver; RRMCP_I386_PEER
+// forces the server of an i386 program, and a value it does not know is
+// an error naming the variable.
+func TestI386Server(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pr I386Probe
+	if q, note, err := pr.server(t.Context(), exe, []string{I386PeerEnv + "=qemu-i386"}); q != "" || note != "" || err != nil {
+		t.Errorf("64-bit program: %q %q %v", q, note, err)
+	}
+	m32 := i386ExitELF() // a tiny i386 program
+	f, err := os.CreateTemp(t.TempDir(), "m32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(m32) //nolint:errcheck
+	f.Close()
+	if q, _, err := pr.server(t.Context(), f.Name(), []string{I386PeerEnv + "=gdbserver"}); q != "" || err != nil {
+		t.Errorf("forced gdbserver: %q %v", q, err)
+	}
+	if _, _, err := pr.server(t.Context(), f.Name(), []string{I386PeerEnv + "=bochs"}); !errors.Is(err, errkind.Unsupported) || !strings.Contains(err.Error(), I386PeerEnv) {
+		t.Errorf("unknown peer: %v", err)
+	}
+}
