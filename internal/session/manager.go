@@ -45,7 +45,7 @@ type Manager struct {
 	next     int
 	closed   bool
 
-	hw   hwdebug.Cache // the hardware debug register probe, run once
+	hw   hwdebug.Cache  // the hardware debug register probe, run once
 	i386 proc.I386Probe // whether the kernel runs i386 programs, probed once
 }
 
