@@ -3,8 +3,6 @@ package tools_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,19 +22,7 @@ func TestQEMUReverseGotoTool(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Second)
 	defer cancel()
 	kernel, rec := testenv.KernelRecording(t, ctx, t.TempDir())
-	src, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "kernel", "kernel.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := func(marker string) int {
-		for i, l := range strings.Split(string(src), "\n") {
-			if strings.Contains(l, marker) {
-				return i + 1
-			}
-		}
-		t.Fatalf("kernel.c has no %q", marker)
-		return 0
-	}
+	line := func(marker string) int { return testenv.KernelLine(t, marker) }
 	var hangs []string
 	for attempt := 1; attempt <= 2; attempt++ {
 		hung := func() string {

@@ -25,8 +25,13 @@
 // directly); checking a program's command line, working directory and
 // environment before it is launched is internal/proc (shared with
 // rr_record); the program's captured output is internal/outlog, the
-// source-file policy internal/sources, and what an x86 instruction does
-// (control flow, stores, relocation) internal/x86code.
+// source-file policy internal/sources, what an x86 instruction does
+// (control flow, stores, relocation) internal/x86code, starting a live
+// program's debug server proc.StartLive, and answering a debugger from a
+// core file coredump.Server. The crash report (rr_triage) is
+// internal/triage, an analysis built on this package's exported
+// operations (machine.go: the stop, registers, raw memory and decoded
+// instructions for such analyses).
 //
 // # Concurrency
 //

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rrmcp/rrmcp/internal/qemu"
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 // TestQEMUReverseGoto: Goto by instruction count on the kernel's QEMU
@@ -19,7 +20,7 @@ import (
 // replay ended.
 func TestQEMUReverseGoto(t *testing.T) {
 	runQEMUSession(t, func(ctx context.Context, s *Session, _ *qemu.Replay) error {
-		after := kernelLine(t, "sum += slot - 0xdead")
+		after := testenv.KernelLine(t, "sum += slot - 0xdead")
 		bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("kernel.c:%d", after), "", false)
 		if err != nil {
 			return err
@@ -46,9 +47,9 @@ func TestQEMUReverseGoto(t *testing.T) {
 			old  string
 			new  string
 		}{
-			{"forward to the planted write", planted, "corrupt", kernelLine(t, "slot = v; /* PLANTED-WRITE */"), "7", "57005"},
-			{"backward to slot = 7", seven, "kmain", kernelLine(t, "slot = 7;"), "0", "7"},
-			{"forward again to the planted write", planted, "corrupt", kernelLine(t, "slot = v; /* PLANTED-WRITE */"), "7", "57005"},
+			{"forward to the planted write", planted, "corrupt", testenv.KernelLine(t, "slot = v; /* PLANTED-WRITE */"), "7", "57005"},
+			{"backward to slot = 7", seven, "kmain", testenv.KernelLine(t, "slot = 7;"), "0", "7"},
+			{"forward again to the planted write", planted, "corrupt", testenv.KernelLine(t, "slot = v; /* PLANTED-WRITE */"), "7", "57005"},
 		} {
 			st, err := qemuOp(ctx, "goto "+tc.what, func(ctx context.Context) (*Stop, error) { return s.Goto(ctx, Moment{Icount: tc.w.Icount}) })
 			if err != nil {

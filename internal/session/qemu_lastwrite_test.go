@@ -4,31 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
-
-// kernelLine returns the 1-based line of testprogs/kernel/kernel.c whose
-// text contains marker: the test knows the writer's line in advance.
-func kernelLine(t *testing.T, marker string) int {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "kernel", "kernel.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, marker) {
-			return i + 1
-		}
-	}
-	t.Fatalf("kernel.c has no line with %q", marker)
-	return 0
-}
 
 // qemuAfterCorrupt starts a QEMU replay of the kernel and runs it to the
 // line after corrupt() overwrote slot, off the breakpoint that stopped
@@ -37,7 +17,7 @@ func kernelLine(t *testing.T, marker string) int {
 func qemuAfterCorrupt(t *testing.T, ctx context.Context) *Session {
 	t.Helper()
 	s, _, _ := qemuSession(t, ctx)
-	after := kernelLine(t, "sum += slot - 0xdead")
+	after := testenv.KernelLine(t, "sum += slot - 0xdead")
 	bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("kernel.c:%d", after), "", false)
 	if err != nil {
 		t.Fatal(err)
@@ -82,8 +62,8 @@ func TestQEMUReverseLastWrite(t *testing.T) {
 		line     int
 		old, new string
 	}{
-		{"corrupt", kernelLine(t, "slot = v; /* PLANTED-WRITE */"), "7", "57005"},
-		{"kmain", kernelLine(t, "slot = 7;"), "0", "7"},
+		{"corrupt", testenv.KernelLine(t, "slot = v; /* PLANTED-WRITE */"), "7", "57005"},
+		{"kmain", testenv.KernelLine(t, "slot = 7;"), "0", "7"},
 	}
 	for i, w := range want {
 		got := lw.Writers[i]

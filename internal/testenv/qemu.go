@@ -2,7 +2,9 @@ package testenv
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rrmcp/rrmcp/internal/qemu"
@@ -48,4 +50,22 @@ func KernelRecording(t testing.TB, ctx context.Context, dir string) (string, *qe
 		t.Fatal(err)
 	}
 	return kernel, rec
+}
+
+// KernelLine returns the 1-based line of testprogs/kernel/kernel.c whose
+// text contains marker: a test knows the line of a statement of the test
+// kernel (a planted write) in advance.
+func KernelLine(t testing.TB, marker string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(Root(t), "testprogs", "kernel", "kernel.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, marker) {
+			return i + 1
+		}
+	}
+	t.Fatalf("kernel.c has no line with %q", marker)
+	return 0
 }

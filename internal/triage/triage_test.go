@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -113,23 +111,6 @@ func TestLiveCrash(t *testing.T) {
 	}
 }
 
-// kernelLine returns the 1-based line of testprogs/kernel/kernel.c whose
-// text contains marker.
-func kernelLine(t *testing.T, marker string) int {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "kernel", "kernel.c"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, marker) {
-			return i + 1
-		}
-	}
-	t.Fatalf("kernel.c has no line with %q", marker)
-	return 0
-}
-
 // TestQEMUReverse: on the test kernel's QEMU replay, stopped after
 // corrupt() overwrote slot (no signal: the report is of the current
 // stop), the report gives the backtrace kmain and, for suspect slot, the
@@ -151,7 +132,7 @@ func TestQEMUReverse(t *testing.T) {
 	if err != nil {
 		t.Fatalf("connect to the QEMU replay: %v\nQEMU output:\n%s", err, rep.Output(20))
 	}
-	after := kernelLine(t, "sum += slot - 0xdead")
+	after := testenv.KernelLine(t, "sum += slot - 0xdead")
 	bp, err := s.SetBreakpoint(ctx, fmt.Sprintf("kernel.c:%d", after), "", false)
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +162,7 @@ func TestQEMUReverse(t *testing.T) {
 		t.Fatalf("last writer: %+v (%s)", r.LastWriter, r.LastWriterWhy)
 	}
 	w := r.LastWriter.Writers[0]
-	if w.Frame.Function != "corrupt" || w.Frame.Line != kernelLine(t, "slot = v; /* PLANTED-WRITE */") || w.Old != "7" || w.New != "57005" {
+	if w.Frame.Function != "corrupt" || w.Frame.Line != testenv.KernelLine(t, "slot = v; /* PLANTED-WRITE */") || w.Old != "7" || w.New != "57005" {
 		t.Errorf("last writer %+v", w)
 	}
 }
