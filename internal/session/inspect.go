@@ -141,15 +141,21 @@ func leHex(b []byte) string {
 		}
 		return "0x" + strconv.FormatUint(v, 16)
 	}
+	// Wider registers (x87, xmm): the most significant byte without its
+	// leading zero, as GDB prints p/x of a 128-bit value.
 	var sb strings.Builder
 	sb.WriteString("0x")
 	started := false
 	for i := len(b) - 1; i >= 0; i-- {
-		if !started && b[i] == 0 && i > 0 {
+		switch {
+		case !started && b[i] == 0 && i > 0:
 			continue
+		case !started:
+			sb.WriteString(strconv.FormatUint(uint64(b[i]), 16))
+		default:
+			fmt.Fprintf(&sb, "%02x", b[i])
 		}
 		started = true
-		fmt.Fprintf(&sb, "%02x", b[i])
 	}
 	return sb.String()
 }
