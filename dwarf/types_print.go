@@ -120,6 +120,13 @@ func declString(t Type, decl string, base func(Type) string) string {
 				quals = append(quals, q.Qual)
 				inner = q.Elem
 			}
+			if a, ok := inner.(*ArrayType); ok {
+				// A qualified array is an array of qualified elements
+				// (C11 6.7.3p9): GCC's const char[8] __PRETTY_FUNCTION__
+				// is const(array(const char)), which GDB prints
+				// "const char [8]".
+				return declString(qualifyElems(a, quals), decl, base)
+			}
 			return orderQuals(quals) + " " + declString(inner, decl, base)
 		case *ArrayType:
 			n := ""
@@ -142,6 +149,31 @@ func declString(t Type, decl string, base func(Type) string) string {
 		}
 	}
 	return "?"
+}
+
+// qualifyElems is array a with quals applied to its innermost element
+// type (the ones it has already are not repeated).
+func qualifyElems(a *ArrayType, quals []string) Type {
+	c := *a
+	if inner, ok := a.Elem.(*ArrayType); ok {
+		c.Elem = qualifyElems(inner, quals)
+		return &c
+	}
+	var have []string
+	for e := a.Elem; ; {
+		q, ok := e.(*QualType)
+		if !ok {
+			break
+		}
+		have, e = append(have, q.Qual), q.Elem
+	}
+	c.Elem = a.Elem
+	for _, q := range quals {
+		if !slicesContains(have, q) {
+			c.Elem = &QualType{Qual: q, Elem: c.Elem}
+		}
+	}
+	return &c
 }
 
 var qualRank = map[string]int{"const": 0, "volatile": 1, "restrict": 2, "_Atomic": 3}
@@ -180,6 +212,13 @@ func spaced(decl string) string {
 // wrapDecl parenthesises a pointer declarator whose element is an array or
 // a function: int (*)[10], int (*)(int).
 func wrapDecl(elem Type, decl string) string {
+	for {
+		q, ok := elem.(*QualType) // a pointer to a const array
+		if !ok {
+			break
+		}
+		elem = q.Elem
+	}
 	switch elem.(type) {
 	case *ArrayType, *FuncType:
 		return "(" + decl + ")"

@@ -64,6 +64,12 @@ func TestDeclString(t *testing.T) {
 		{&FuncType{Return: intT, Variadic: true, Params: []Type{ptr(cnst(charT))}, Prototyped: true}, "", "int (const char *, ...)"},
 		{&ReferenceType{Elem: arr(intT, 3)}, "", "int (&)[3]"},
 		{&ReferenceType{Elem: intT, Rvalue: true}, "r", "int &&r"},
+		// A qualified array qualifies its elements, once (GCC's
+		// __PRETTY_FUNCTION__: const(array(const char))).
+		{cnst(arr(cnst(charT), 8)), "", "const char [8]"},
+		{cnst(arr(charT, 8)), "s", "const char s[8]"},
+		{&QualType{Qual: "volatile", Elem: arr(arr(cnst(intT), 3), 2)}, "m", "const volatile int m[2][3]"},
+		{ptr(cnst(arr(cnst(charT), 4))), "", "const char (*)[4]"},
 	}
 	for _, tt := range tests {
 		if got := declString(tt.t, tt.name, nil); got != tt.want {
