@@ -112,11 +112,17 @@ type triageOut struct {
 func (o triageOut) Text() string {
 	t := o.Report
 	var b strings.Builder
+	if t.Summary != "" {
+		b.WriteString(t.Summary + "\n")
+	}
 	fmt.Fprintf(&b, "Triage: %s", t.Reason)
 	if t.Signal != "" {
 		fmt.Fprintf(&b, " %s (%s)", t.Signal, t.SignalMeaning)
 	}
 	b.WriteString("\n")
+	if a := t.Assertion; a != nil {
+		fmt.Fprintf(&b, "Assertion failed: %s (in %s at %s:%d)\n", a.Condition, a.Function, a.File, a.Line)
+	}
 	if in := t.Instruction; in != nil {
 		fmt.Fprintf(&b, "Instruction at %s: %s\n", in.PC, in.Text)
 		for _, op := range in.Operands {
@@ -157,6 +163,15 @@ func (o triageOut) Text() string {
 			b.WriteString("  (more locals: raise max_locals or use rr_locals)\n")
 		}
 	}
+	if f := t.ProgramFrame; f != nil {
+		fmt.Fprintf(&b, "The program's own code: frame %d, %s\n", f.Level, frameText(f.Frame))
+		for _, v := range t.ProgramLocals {
+			fmt.Fprintf(&b, "  %s = %s\n", v.Name, v.Value)
+		}
+	}
+	if t.StderrTail != "" {
+		b.WriteString("Last lines of the program's stderr:\n  " + strings.ReplaceAll(t.StderrTail, "\n", "\n  ") + "\n")
+	}
 	if t.LastWriter != nil {
 		b.WriteString("Last writer of " + t.Suspect + ":\n" + lastWriteOut{t.LastWriter}.Text() + "\n")
 	} else if t.LastWriterWhy != "" {
@@ -170,7 +185,7 @@ func (o triageOut) Text() string {
 
 func (r *registry) triageTool() {
 	addOn(r, "rr_triage", "Crash report",
-		"One call at a crash (a signal stop, the end of a recording, or any stop): the signal and its meaning, the faulting instruction decoded with its operands and their values, the backtrace with arguments, the crashing frame's locals, and on backends with history the last writer of the faulting pointer (as rr_last_write; the session then stands at that write). Bounded by max_frames/max_locals; says when it cut.",
+		"One call at a crash (a signal stop, the end of a recording, or any stop): a one-sentence summary, the signal and its meaning, a failed assert()'s condition and place, the first frame in the program's own code with its locals when the crash is inside a library, the last lines of the program's stderr, the faulting instruction decoded with its operands and their values, the backtrace with arguments, the crashing frame's locals, and on backends with history the last writer of the faulting pointer (as rr_last_write; the session then stands at that write). Bounded by max_frames/max_locals; says when it cut.",
 		move,
 		func(ctx context.Context, s *session.Session, in triageIn) (triageOut, error) {
 			t, err := triage.Run(ctx, s, triage.Options{MaxFrames: in.MaxFrames, MaxLocals: in.MaxLocals, Suspect: in.Suspect})

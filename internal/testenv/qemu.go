@@ -57,7 +57,14 @@ func KernelRecording(t testing.TB, ctx context.Context, dir string) (string, *qe
 // kernel (a planted write) in advance.
 func KernelLine(t testing.TB, marker string) int {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(Root(t), "testprogs", "kernel", "kernel.c"))
+	return SourceLine(t, "kernel/kernel.c", marker)
+}
+
+// SourceLine returns the 1-based line of the file of testprogs (a path
+// below it: "src/assert_fail.c") whose text contains marker.
+func SourceLine(t testing.TB, file, marker string) int {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(Root(t), "testprogs", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,6 +73,6 @@ func KernelLine(t testing.TB, marker string) int {
 			return i + 1
 		}
 	}
-	t.Fatalf("kernel.c has no line with %q", marker)
+	t.Fatalf("%s has no line with %q", file, marker)
 	return 0
 }

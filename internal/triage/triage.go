@@ -2,6 +2,8 @@ package triage
 
 import (
 	"context"
+	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -37,6 +39,7 @@ type Frame struct {
 
 // Report is a crash report: everything an agent asks first, in one reply.
 type Report struct {
+	Summary       string              `json:"summary" jsonschema:"one sentence: what stopped the program, and where in its own code"`
 	Reason        string              `json:"reason" jsonschema:"the stop being triaged: signal, killed, exited, history-end, ..."`
 	Signal        string              `json:"signal,omitempty"`
 	SignalMeaning string              `json:"signal_meaning,omitempty"`
@@ -48,9 +51,24 @@ type Report struct {
 	Suspect       string              `json:"suspect,omitempty" jsonschema:"the expression whose last writer was searched (the faulting pointer's variable)"`
 	LastWriter    *session.LastWrites `json:"last_writer,omitempty"`
 	LastWriterWhy string              `json:"last_writer_note,omitempty" jsonschema:"why there is no last writer"`
-	Notes         []string            `json:"notes,omitempty"`
+	// ProgramFrame is where to look first when the stop is inside a
+	// library (abort, a string function given a bad pointer, an uncaught
+	// exception): the first frame in the program's own code.
+	ProgramFrame  *Frame          `json:"program_frame,omitempty" jsonschema:"when frame 0 is in a shared library: the first frame in the program's own code, with its arguments"`
+	ProgramLocals []session.Value `json:"program_locals,omitempty" jsonschema:"locals of program_frame (at most max_locals)"`
+	Assertion     *Assertion      `json:"assertion,omitempty" jsonschema:"a failed assert(): its condition and where, from glibc's __assert_fail arguments"`
+	StderrTail    string          `json:"stderr_tail,omitempty" jsonschema:"the last lines the program wrote to stderr (sessions that capture its output)"`
+	Notes         []string        `json:"notes,omitempty"`
 
 	lastWriterErr error // the last-writer search's error, behind LastWriterWhy
+}
+
+// Assertion is a failed assert() as glibc reports it.
+type Assertion struct {
+	Condition string `json:"condition"`
+	File      string `json:"file,omitempty"`
+	Line      int    `json:"line,omitempty"`
+	Function  string `json:"function,omitempty"`
 }
 
 // Options bounds the report.
@@ -83,6 +101,7 @@ func Run(ctx context.Context, s *session.Session, o Options) (*Report, error) {
 		if st.Stop.Kind == rsp.StopTerminated {
 			out.Reason, out.Signal, out.SignalMeaning = "killed", st.Stop.Signal.String(), st.Stop.Signal.Meaning()
 		}
+		out.Summary = "The program " + map[bool]string{true: "was killed by " + out.Signal, false: "has exited"}[out.Reason == "killed"] + "; nothing is left to inspect."
 		return out, s.ExitedError("nothing is left to inspect: start again (rr_live_start) and rr_continue to the signal (it stops there, before the program dies), or replay a recording")
 	}
 	out.Reason = "stopped"
@@ -96,28 +115,51 @@ func Run(ctx context.Context, s *session.Session, o Options) (*Report, error) {
 	}
 	var fault uint64 // base register value of the faulting memory operand
 	out.Instruction, fault = faultInsn(ctx, s, st.Regs)
-	frames, more, _, err := s.Backtrace(ctx, o.MaxFrames)
+	// Deeper than the report's backtrace: the program's own frame can be
+	// far below the library frames of an uncaught exception.
+	frames, more, _, err := s.Backtrace(ctx, max(o.MaxFrames, programDepth))
 	if err != nil {
 		out.Notes = append(out.Notes, "backtrace: "+err.Error())
 	}
-	out.MoreFrames = more
+	out.MoreFrames = more || len(frames) > o.MaxFrames
+	prog := -1 // the first frame in the program's own code
 	for i, f := range frames {
+		if f.Module == "" && f.Function != "" {
+			prog = i
+			break
+		}
+	}
+	for i, f := range frames {
+		assert := assertFunctions[f.Function] && out.Assertion == nil
+		if i >= o.MaxFrames && i != prog && !assert {
+			continue
+		}
 		tf := Frame{Frame: f}
+		var vals []session.Value
 		if _, err := s.SelectFrame(ctx, i); err == nil {
-			if vals, _, err := s.Locals(ctx); err == nil {
+			if vals, _, err = s.Locals(ctx); err == nil {
 				for _, v := range vals {
 					if v.Kind == "argument" {
 						tf.Args = append(tf.Args, v)
 					}
 				}
-				if i == 0 {
-					out.Locals = vals
-				}
 			} else if i == 0 {
 				out.Notes = append(out.Notes, "locals: "+err.Error())
 			}
 		}
-		out.Backtrace = append(out.Backtrace, tf)
+		if i == 0 {
+			out.Locals = vals
+		}
+		if i < o.MaxFrames {
+			out.Backtrace = append(out.Backtrace, tf)
+		}
+		if i == prog && i > 0 {
+			pf := tf
+			out.ProgramFrame, out.ProgramLocals = &pf, vals
+		}
+		if assert {
+			out.Assertion = assertionOf(tf.Args)
+		}
 	}
 	if len(frames) > 0 {
 		s.SelectFrame(ctx, 0) //nolint:errcheck
@@ -125,9 +167,23 @@ func Run(ctx context.Context, s *session.Session, o Options) (*Report, error) {
 	if len(out.Locals) > o.MaxLocals {
 		out.Locals, out.MoreLocals = out.Locals[:o.MaxLocals], true
 	}
+	if len(out.ProgramLocals) > o.MaxLocals {
+		out.ProgramLocals = out.ProgramLocals[:o.MaxLocals]
+	}
+	if o, err := s.Output(ctx, "stderr", -stderrBytes, stderrBytes); err == nil {
+		out.StderrTail = lastLines(o.Text, stderrLines)
+	}
+	out.Summary = summary(out)
 	out.Suspect = o.Suspect
 	if out.Suspect == "" && fault != 0 {
 		out.Suspect = suspectFor(out.Locals, fault)
+		if out.Suspect == "" && out.ProgramFrame != nil {
+			// A library given a bad pointer: the program's variable that
+			// holds it, searched for in the program's frame.
+			if out.Suspect = suspectFor(out.ProgramLocals, fault); out.Suspect != "" {
+				s.SelectFrame(ctx, out.ProgramFrame.Level) //nolint:errcheck
+			}
+		}
 	}
 	switch {
 	case !s.Caps().Reverse:
@@ -219,6 +275,120 @@ func faultInsn(ctx context.Context, s *session.Session, regs dwarf.Regs) (fi *Fa
 		base = firstBase
 	}
 	return fi, base
+}
+
+// How deep the report looks for the program's own frame, and how much of
+// the program's stderr it quotes.
+const (
+	programDepth = 64
+	stderrBytes  = 2048
+	stderrLines  = 8
+)
+
+// assertFunctions are glibc's functions that report a failed assert()
+// (assert/assert.c) and take its condition, file, line and function.
+var assertFunctions = map[string]bool{
+	"__assert_fail": true, "__GI___assert_fail": true, "__assert_fail_base": true,
+}
+
+// assertionOf reads a failed assertion from the arguments of glibc's
+// __assert_fail: assertion, file, line and function, the strings as GDB
+// prints a char pointer (0x… "text").
+func assertionOf(args []session.Value) *Assertion {
+	a := &Assertion{}
+	for _, v := range args {
+		switch v.Name {
+		case "assertion":
+			a.Condition = quoted(v.Value)
+		case "file":
+			a.File = quoted(v.Value)
+		case "line":
+			a.Line, _ = strconv.Atoi(v.Value)
+		case "function":
+			a.Function = quoted(v.Value)
+		}
+	}
+	if a.Condition == "" {
+		return nil
+	}
+	return a
+}
+
+// quoted is the C string in a value as GDB prints a char pointer
+// (0x555555556016 "n > 0"), or "".
+func quoted(v string) string {
+	i := strings.IndexByte(v, '"')
+	j := strings.LastIndexByte(v, '"')
+	if i < 0 || j <= i {
+		return ""
+	}
+	if u, err := strconv.Unquote(v[i : j+1]); err == nil {
+		return u
+	}
+	return v[i+1 : j]
+}
+
+// lastLines is at most n last lines of text.
+func lastLines(text string, n int) string {
+	text = strings.TrimRight(text, "\n")
+	lines := strings.Split(text, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// summary says in one sentence what stopped the program and where in its
+// own code.
+func summary(r *Report) string {
+	var b strings.Builder
+	switch {
+	case r.Signal != "":
+		b.WriteString(r.Signal)
+	case r.Reason == "history-end":
+		b.WriteString("The end of the recording")
+	default:
+		b.WriteString("Stopped (no signal)")
+	}
+	where := func(f *Frame) string {
+		w := f.Function
+		if w == "" {
+			w = f.PC
+		}
+		if f.File != "" {
+			w += " at " + path.Base(f.File) + ":" + strconv.Itoa(f.Line)
+		}
+		return w
+	}
+	if a := r.Assertion; a != nil {
+		fmt.Fprintf(&b, ": assertion `%s' failed", a.Condition)
+		if a.Function != "" {
+			fmt.Fprintf(&b, " in %s", a.Function)
+		}
+		if a.File != "" {
+			fmt.Fprintf(&b, " at %s:%d", path.Base(a.File), a.Line)
+		}
+		return b.String() + "."
+	}
+	if len(r.Backtrace) > 0 {
+		f := r.Backtrace[0]
+		b.WriteString(" in " + where(&f))
+		if f.Module != "" {
+			b.WriteString(" (" + f.Module + ")")
+		}
+	}
+	if r.ProgramFrame != nil {
+		b.WriteString(", called from the program's " + where(r.ProgramFrame))
+	}
+	if in := r.Instruction; in != nil && r.Signal == "SIGSEGV" || in != nil && r.Signal == "SIGBUS" {
+		for _, op := range in.Operands {
+			if op.Kind == "memory" && op.Error != "" && op.Address != "" {
+				b.WriteString(": the instruction's memory operand " + op.Address + " cannot be read")
+				break
+			}
+		}
+	}
+	return b.String() + "."
 }
 
 func hexAddr(a uint64) string { return "0x" + strconv.FormatUint(a, 16) }

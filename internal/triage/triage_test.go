@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os/exec"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -186,4 +189,112 @@ func qemuReport(t *testing.T, kernel, recDir string) (*Report, *session.Session)
 		t.Fatal(err)
 	}
 	return r, s
+}
+
+// gdbFrames runs prog under GDB to its signal and returns the function of
+// each backtrace frame: the oracle for the program's frame.
+func gdbFrames(t *testing.T, prog string) []string {
+	t.Helper()
+	out, err := exec.Command("gdb", "-nx", "-batch", "-ex", "run", "-ex", "bt", prog).CombinedOutput()
+	if err != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	var funcs []string
+	for _, m := range regexp.MustCompile(`(?m)^#\d+\s+(?:0x[0-9a-f]+ in )?(\S+) \(`).FindAllStringSubmatch(string(out), -1) {
+		funcs = append(funcs, m[1])
+	}
+	return funcs
+}
+
+// TestLiveAssert: assert_fail aborts in glibc; the report names the
+// failed assertion from __assert_fail's arguments, the first frame in the
+// program's own code (GDB's frame of average, with n=0) and its locals,
+// and quotes the message the program wrote to stderr, which is what the
+// program writes run on its own.
+func TestLiveAssert(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "gdb")
+	prog := testenv.Prog(t, "assert_fail")
+	funcs := gdbFrames(t, prog)
+	level := slices.Index(funcs, "average")
+	if level <= 0 {
+		t.Fatalf("GDB's backtrace %v has no average below frame 0", funcs)
+	}
+	var stderr strings.Builder
+	run := exec.Command(prog)
+	run.Stderr = &stderr
+	run.Run() //nolint:errcheck // it aborts
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	m := session.NewManager(session.Config{})
+	t.Cleanup(m.Close)
+	s, _, err := m.StartLive(ctx, session.LiveOptions{Command: []string{prog}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Signal != "SIGABRT" {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	r, err := Run(ctx, s, Options{MaxFrames: 2}) // the program's frame lies deeper
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Assertion{Condition: "n > 0", File: "assert_fail.c", Line: testenv.SourceLine(t, "src/assert_fail.c", "assert(n > 0)"), Function: "average"}
+	if r.Assertion == nil || *r.Assertion != want {
+		t.Errorf("assertion %+v, want %+v", r.Assertion, want)
+	}
+	if !strings.Contains(r.Summary, "assertion `n > 0' failed in average at assert_fail.c:") {
+		t.Errorf("summary %q", r.Summary)
+	}
+	f := r.ProgramFrame
+	if f == nil || f.Level != level || f.Function != "average" || len(r.Backtrace) != 2 || !r.MoreFrames {
+		t.Fatalf("program frame %+v (GDB: level %d of %v), %d frames", f, level, funcs, len(r.Backtrace))
+	}
+	n := slices.IndexFunc(f.Args, func(v session.Value) bool { return v.Name == "n" })
+	if n < 0 || f.Args[n].Value != "0" || len(r.ProgramLocals) < len(f.Args) {
+		t.Errorf("average's arguments %+v, locals %+v", f.Args, r.ProgramLocals)
+	}
+	if want := strings.TrimSpace(stderr.String()); want == "" || r.StderrTail != want {
+		t.Errorf("stderr tail %q, the program writes %q", r.StderrTail, want)
+	}
+}
+
+// TestSummary: the one sentence for each kind of stop.
+func TestSummary(t *testing.T) {
+	fr := func(fn, file string, line int, module string) Frame {
+		return Frame{Frame: session.Frame{Location: session.Location{Function: fn, File: file, Line: line, Module: module}}}
+	}
+	lib := fr("parse_int", "/src/libbuggy.c", 29, "libbuggy.so")
+	main := fr("main", "/src/shlib_crash.c", 22, "")
+	for _, c := range []struct {
+		r    Report
+		want string
+	}{
+		{Report{Signal: "SIGSEGV", Backtrace: []Frame{main}, Instruction: &FaultInsn{Operands: []Operand{{Kind: "register"}, {Kind: "memory", Address: "0x0", Error: "cannot read memory at 0x0"}}}},
+			"SIGSEGV in main at shlib_crash.c:22: the instruction's memory operand 0x0 cannot be read."},
+		{Report{Signal: "SIGSEGV", Backtrace: []Frame{lib, main}, ProgramFrame: &main},
+			"SIGSEGV in parse_int at libbuggy.c:29 (libbuggy.so), called from the program's main at shlib_crash.c:22."},
+		{Report{Signal: "SIGABRT", Backtrace: []Frame{lib}, Assertion: &Assertion{Condition: "n > 0", File: "a.c", Line: 17, Function: "average"}},
+			"SIGABRT: assertion `n > 0' failed in average at a.c:17."},
+		{Report{Reason: "stopped", Backtrace: []Frame{fr("kmain", "kernel.c", 40, "")}}, "Stopped (no signal) in kmain at kernel.c:40."},
+		{Report{Reason: "history-end"}, "The end of the recording."},
+	} {
+		if got := summary(&c.r); got != c.want {
+			t.Errorf("summary = %q\nwant      %q", got, c.want)
+		}
+	}
+}
+
+func TestQuoted(t *testing.T) {
+	for in, want := range map[string]string{
+		`0x555555556016 "n > 0"`:                           "n > 0",
+		`0x555555556040 <__PRETTY_FUNCTION__.0> "average"`: "average",
+		`0x4006 "a \"b\"\n"`:                               "a \"b\"\n",
+		`0x0`:                                              "",
+		`0x4006 "\303\251t\303\251"`:                       "été",
+	} {
+		if got := quoted(in); got != want {
+			t.Errorf("quoted(%s) = %q, want %q", in, got, want)
+		}
+	}
 }
