@@ -51,6 +51,7 @@ var symptoms = []symptom{
 	{prog: "fork_abort", exit: 1, output: "child killed by signal 6"},
 	{prog: "assert_fail", signal: syscall.SIGABRT, output: "Assertion `n > 0' failed"},
 	{prog: "shlib_crash", signal: syscall.SIGSEGV},
+	{prog: "thread_crash", signal: syscall.SIGSEGV},
 	{prog: "cpp_shapes", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "cpp_shapes-O2", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "recursion", signal: syscall.SIGSEGV},

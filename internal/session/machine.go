@@ -21,8 +21,11 @@ type StopState struct {
 	Stop rsp.Stop
 	// Exited says the program is gone; Regs is then zero.
 	Exited bool
-	// Regs are the selected thread's registers (DWARF numbering).
-	Regs dwarf.Regs
+	// Thread is the selected thread (rr_thread_select may have moved it
+	// off Stop.Thread, the one that stopped), Regs its registers (DWARF
+	// numbering).
+	Thread rsp.Thread
+	Regs   dwarf.Regs
 }
 
 // StopState returns the current stop and the selected thread's registers.
@@ -35,7 +38,7 @@ func (s *Session) StopState(ctx context.Context) (StopState, error) {
 			out.Stop, out.Exited = *e, true
 			return nil
 		}
-		out.Stop = s.c.LastStop()
+		out.Stop, out.Thread = s.c.LastStop(), s.cur
 		var err error
 		out.Regs, err = s.regs(ctx, s.cur)
 		return err

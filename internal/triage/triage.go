@@ -104,6 +104,16 @@ func Run(ctx context.Context, s *session.Session, o Options) (*Report, error) {
 		out.Summary = "The program " + map[bool]string{true: "was killed by " + out.Signal, false: "has exited"}[out.Reason == "killed"] + "; nothing is left to inspect."
 		return out, s.ExitedError("nothing is left to inspect: start again (rr_live_start) and rr_continue to the signal (it stops there, before the program dies), or replay a recording")
 	}
+	if t, was := st.Stop.Thread, st.Thread; t.Tid > 0 && t != was {
+		// The report is of the thread that stopped (got the signal), not
+		// of one the client selected since.
+		if _, err := s.SelectThread(ctx, t.String()); err == nil {
+			if st, err = s.StopState(ctx); err != nil {
+				return out, err
+			}
+			out.Notes = append(out.Notes, fmt.Sprintf("Selected thread %s, the one that stopped (thread %s was selected).", t, was))
+		}
+	}
 	out.Reason = "stopped"
 	if last := st.Stop; last.Kind == rsp.StopSignal && last.Signal != rsp.SIGTRAP && last.Signal != rsp.Sig0 {
 		out.Reason, out.Signal, out.SignalMeaning = "signal", last.Signal.String(), last.Signal.Meaning()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -295,6 +296,61 @@ func TestQuoted(t *testing.T) {
 	} {
 		if got := quoted(in); got != want {
 			t.Errorf("quoted(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSignalledThread: thread_crash gets SIGSEGV in worker 2's thread
+// while three threads wait. After the client selects a waiting thread,
+// the report is still of the thread that got the signal (compute, whose
+// memory operand cannot be read), and says it selected it; live and on
+// the program's core (GDB writes it).
+func TestSignalledThread(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "gdb")
+	prog := testenv.Prog(t, "thread_crash")
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
+	defer cancel()
+	m := session.NewManager(session.Config{})
+	t.Cleanup(m.Close)
+	live, _, err := m.StartLive(ctx, session.LiveOptions{Command: []string{prog}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := live.Continue(ctx, false); err != nil || st.Signal != "SIGSEGV" {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	corePath := filepath.Join(t.TempDir(), "core")
+	if out, err := exec.CommandContext(ctx, "gdb", "-nx", "-batch", "-ex", "run", "-ex", "generate-core-file "+corePath, prog).CombinedOutput(); err != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	core, _, err := m.OpenCore(ctx, corePath, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]*session.Session{"live": live, "core": core} {
+		ts, err := s.Threads(ctx)
+		if err != nil || len(ts) != 5 {
+			t.Fatalf("%s: threads %+v %v", name, ts, err)
+		}
+		var waiting string
+		for _, th := range ts {
+			if !th.Current {
+				waiting = th.ID
+			}
+		}
+		if _, err := s.SelectThread(ctx, waiting); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Run(ctx, s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Signal != "SIGSEGV" || len(r.Backtrace) == 0 || r.Backtrace[0].Function != "compute" || r.Instruction == nil {
+			t.Errorf("%s: report %q, frame 0 %+v", name, r.Summary, r.Backtrace)
+		}
+		if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "the one that stopped") }) {
+			t.Errorf("%s: notes %q do not say the stopped thread was selected", name, r.Notes)
 		}
 	}
 }
