@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -29,6 +30,10 @@ const (
 	rowStmt uint8 = 1 << iota
 	rowEndSeq
 	rowPrologueEnd
+	// rowEndFile ends the range of its file's previous row where the line
+	// program switches to another file (GDB's dwarf_finish_line marker):
+	// it has no line.
+	rowEndFile
 )
 
 // LineEntry is one position in the line table.
@@ -113,9 +118,43 @@ func (u *unit) readLines() (*lineTable, error) {
 			}
 		}
 	}
-	var lastLine int32 = -1
-	var lastFile uint32
-	var lineDisc bool
+	// The rows are kept as GDB keeps them (dwarf2/read.c's
+	// lnp_state_machine::record_line and buildsym's record_line): a
+	// table per file, where a switch to another file ends the previous
+	// file's range with a marker that deletes the previous file's rows
+	// at the same address, a row that is not a statement and switches
+	// files at an address that has a statement is ignored, and a row
+	// that repeats the line of the previous one is dropped when the line
+	// has had a non-zero discriminator. At -O2, with inlined code, this
+	// decides which file:line an address has. The tables are merged at
+	// the end; lookups (rowAt) treat each file apart.
+	perFile := make(map[uint32][]lineRow)
+	finish := func(file uint32, addr uint64, flags uint8) {
+		rows := perFile[file]
+		seen, last := false, int32(0)
+		for len(rows) > 0 {
+			r := rows[len(rows)-1]
+			seen, last = true, r.line
+			if r.addr != addr {
+				break
+			}
+			rows = rows[:len(rows)-1]
+		}
+		if seen && last != 0 {
+			rows = append(rows, lineRow{addr: addr, file: file, flags: flags})
+		}
+		perFile[file] = rows
+	}
+	var (
+		haveLast   bool   // a row was recorded in this sequence
+		lastFile   uint32 // the file of the last recorded row
+		lastLine   int32  // its line
+		lastAddr   uint64 // the address of the previous row, recorded or not
+		stmtAtAddr bool   // a statement row was seen at lastAddr
+		prevLine   int32  // the line of the previous row, recorded or not
+		lineDisc   bool   // that line has had a non-zero discriminator
+		endSeqs    []lineRow
+	)
 	for {
 		if err := lr.Next(&le); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -134,35 +173,51 @@ func (u *unit) readLines() (*lineTable, error) {
 				}
 			}
 		}
-		r := lineRow{addr: le.Address, line: int32(le.Line), col: int32(le.Column), file: fi}
+		if le.EndSequence {
+			if haveLast {
+				finish(lastFile, le.Address, rowEndFile)
+			}
+			endSeqs = append(endSeqs, lineRow{addr: le.Address, file: fi, flags: rowEndSeq})
+			haveLast, stmtAtAddr, prevLine, lineDisc = false, false, 0, false
+			lastAddr = 0
+			continue
+		}
+		line := int32(le.Line)
+		if line != prevLine {
+			lineDisc = le.Discriminator != 0
+		} else {
+			lineDisc = lineDisc || le.Discriminator != 0
+		}
+		prevLine = line
+		if le.Address != lastAddr {
+			lastAddr, stmtAtAddr = le.Address, false
+		}
+		changed := !haveLast || fi != lastFile
+		ignore := line == 0 || // GDB ignores line-0 rows; the previous line extends
+			changed && haveLast && !le.IsStmt && stmtAtAddr
+		stmtAtAddr = stmtAtAddr || le.IsStmt
+		if ignore {
+			continue
+		}
+		if changed && haveLast {
+			finish(lastFile, le.Address, rowEndFile)
+		}
+		if !changed && line == lastLine && lineDisc {
+			continue
+		}
+		r := lineRow{addr: le.Address, line: line, col: int32(le.Column), file: fi}
 		if le.IsStmt {
 			r.flags |= rowStmt
 		}
 		if le.PrologueEnd {
 			r.flags |= rowPrologueEnd
 		}
-		if le.EndSequence {
-			r.flags |= rowEndSeq
-			lt.rows = append(lt.rows, r)
-			lastLine = -1
-			continue
-		}
-		if le.Line == 0 {
-			continue // GDB ignores line-0 rows; the previous line extends
-		}
-		// Like GDB (dwarf_record_line_p), drop a row that repeats the
-		// file and line of the previous one when the line has had a
-		// non-zero discriminator.
-		if r.line != lastLine || fi != lastFile {
-			lineDisc = le.Discriminator != 0
-		} else {
-			lineDisc = lineDisc || le.Discriminator != 0
-			if lineDisc {
-				continue
-			}
-		}
-		lastLine, lastFile = r.line, fi
-		lt.rows = append(lt.rows, r)
+		perFile[fi] = append(perFile[fi], r)
+		haveLast, lastFile, lastLine = true, fi, line
+	}
+	lt.rows = endSeqs
+	for _, rows := range perFile {
+		lt.rows = append(lt.rows, rows...)
 	}
 	lt.files = make([]string, len(files))
 	for i, f := range files {
@@ -173,26 +228,53 @@ func (u *unit) readLines() (*lineTable, error) {
 	if v5 := u.fileTable(); u.version >= 5 && len(v5) == len(lt.files) {
 		copy(lt.files, v5)
 	}
+	// By address; at one address the end of a sequence first (the next
+	// sequence may start there), then each file's rows, its range ends
+	// first (a sequence that ends where another one of the same file
+	// starts; GDB's lte_is_less_than), then in their order.
 	sort.SliceStable(lt.rows, func(i, j int) bool {
 		a, b := lt.rows[i], lt.rows[j]
 		if a.addr != b.addr {
 			return a.addr < b.addr
 		}
-		return a.flags&rowEndSeq != 0 && b.flags&rowEndSeq == 0
+		if ae, be := a.flags&rowEndSeq != 0, b.flags&rowEndSeq != 0; ae != be {
+			return ae
+		}
+		if a.file != b.file {
+			return a.file < b.file
+		}
+		return a.flags&rowEndFile != 0 && b.flags&rowEndFile == 0
 	})
 	return lt, nil
 }
 
-// rowAt returns the index of the row covering pc, or -1.
+// rowAt returns the index of the row covering pc, or -1: as GDB's
+// find_pc_sect_line, the row with the greatest address at or below pc
+// among the files whose table has a line there (a file whose last entry
+// at or below pc ends its range does not count), preferring a statement
+// row of that file at the same address.
 func (lt *lineTable) rowAt(pc uint64) int {
 	i := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr > pc }) - 1
-	if i < 0 || lt.rows[i].flags&rowEndSeq != 0 {
+	var done []uint32 // files whose last entry at or below pc was seen
+	for ; i >= 0; i-- {
+		r := lt.rows[i]
+		if r.flags&rowEndSeq != 0 {
+			return -1 // the start of pc's sequence passed without a line
+		}
+		if slices.Contains(done, r.file) {
+			continue
+		}
+		done = append(done, r.file)
+		if r.flags&rowEndFile == 0 {
+			break
+		}
+	}
+	if i < 0 {
 		return -1
 	}
-	// prefer an is_stmt row at the same address (as GDB does)
 	if lt.rows[i].flags&rowStmt == 0 {
 		for j := i - 1; j >= 0 && lt.rows[j].addr == lt.rows[i].addr && lt.rows[j].flags&rowEndSeq == 0; j-- {
-			if lt.rows[j].flags&rowStmt != 0 {
+			if lt.rows[j].file == lt.rows[i].file && lt.rows[j].flags&rowStmt != 0 {
 				return j
 			}
 		}
