@@ -375,6 +375,10 @@ var subRegisters = map[string]subReg{
 	"r12d": {"r12", 0}, "r13d": {"r13", 0}, "r14d": {"r14", 0}, "r15d": {"r15", 0},
 }
 
+// EflagsText spells an EFLAGS value as GDB prints $eflags: the names of
+// the flags set ("[ PF ZF IF RF ]").
+func EflagsText(v uint64) string { return eflagsType(LangC).ValueText(int64(v)) }
+
 // eflagsType is GDB's i386_eflags flags type.
 func eflagsType(lang Lang) *EnumType {
 	names := []string{"CF", "", "PF", "", "AF", "", "ZF", "SF", "TF", "IF", "DF", "OF", "", "", "NT", "",

@@ -112,3 +112,19 @@ func TestTypeReaderConcurrent(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestEflagsText: $eflags as GDB prints it (i386_eflags, gdb's
+// features/i386/64bit-core.xml), RF and the other high flags included.
+func TestEflagsText(t *testing.T) {
+	for v, want := range map[uint64]string{
+		0x10246:  "[ PF ZF IF RF ]",
+		0x246:    "[ PF ZF IF ]",
+		0x2:      "[ ]",
+		0x244a97: "[ CF PF AF SF IF OF NT AC ID ]", // bits 0 1 2 4 7 9 11 14 18 21
+		0x3e0000: "[ VM AC VIF VIP ID ]",
+	} {
+		if got := EflagsText(v); got != want {
+			t.Errorf("EflagsText(%#x) = %q, want %q", v, got, want)
+		}
+	}
+}

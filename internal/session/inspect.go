@@ -114,7 +114,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 				case pcName:
 					reg.Natural = s.symbolize(ctx, v)
 				case "eflags":
-					reg.Natural = eflags(v)
+					reg.Natural = dwarf.EflagsText(v)
 				default:
 					if r.Group == "general" || strings.HasPrefix(n, "r") || strings.HasPrefix(n, "e") {
 						reg.Natural = strconv.FormatInt(int64(v), 10)
@@ -170,20 +170,6 @@ func regNames(td *rsp.TargetDesc) []string {
 		out = append(out, r.Name)
 	}
 	return out
-}
-
-func eflags(v uint64) string {
-	names := []struct {
-		bit  uint
-		name string
-	}{{0, "CF"}, {2, "PF"}, {4, "AF"}, {6, "ZF"}, {7, "SF"}, {8, "TF"}, {9, "IF"}, {10, "DF"}, {11, "OF"}}
-	var out []string
-	for _, n := range names {
-		if v&(1<<n.bit) != 0 {
-			out = append(out, n.name)
-		}
-	}
-	return "[ " + strings.Join(out, " ") + " ]"
 }
 
 // SourceLines lists count lines around file:line (default: the selected
