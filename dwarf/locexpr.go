@@ -316,6 +316,9 @@ func (m *exprMachine) run() (Location, error) {
 		at := m.r.pos
 		op := m.r.u8()
 		if err := m.step(op); err != nil {
+			if errors.Is(err, ErrOptimizedOut) {
+				return Location{}, err // says what is missing; GDB: <optimized out>
+			}
 			return Location{}, fmt.Errorf("DW_OP %#x at byte %d: %w", op, at, err)
 		}
 		if m.r.err != nil {
@@ -586,16 +589,16 @@ func (m *exprMachine) step(op byte) error {
 			return r.err
 		}
 		if m.env.entryValue == nil {
-			return fmt.Errorf("entry value: %w", ErrOptimizedOut)
+			return fmt.Errorf("the value at the function's entry (DW_OP_entry_value) is not known here: %w", ErrOptimizedOut)
 		}
 		v, err := m.env.entryValue(sub)
 		if err != nil {
 			if errors.Is(err, ErrOptimizedOut) {
-				return fmt.Errorf("entry value: %w", err)
+				return fmt.Errorf("the value at the function's entry (DW_OP_entry_value): %w", err)
 			}
 			// GDB (NO_ENTRY_VALUE_ERROR): a value whose entry value
 			// cannot be found is <optimized out>, whatever the reason.
-			return fmt.Errorf("entry value: %v: %w", err, ErrOptimizedOut)
+			return fmt.Errorf("the value at the function's entry (DW_OP_entry_value): %v: %w", err, ErrOptimizedOut)
 		}
 		return m.push(v)
 	case opConstType, opGNUConstType:

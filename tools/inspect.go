@@ -74,8 +74,8 @@ func (l localsOut) Text() string {
 		b.WriteString("No local variables.")
 	}
 	for _, v := range l.Locals {
-		val := v.Value
-		if v.Error != "" {
+		val := v.Value // "<optimized out>" as GDB prints it, where it has one
+		if val == "" && v.Error != "" {
 			val = "<" + v.Error + ">"
 		}
 		kind := ""
