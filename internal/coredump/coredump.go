@@ -80,8 +80,13 @@ type File struct {
 	Auxv     []byte
 }
 
-// ErrNotCore: the file is not an x86-64 ELF core dump.
+// ErrNotCore: the file is not an x86-64 ELF core dump. An i386 core
+// is also ErrI386.
 var ErrNotCore = errors.New("not an x86-64 ELF core dump")
+
+// ErrI386: the file is the core dump of an i386 program, which this
+// package does not read.
+var ErrI386 = errors.New("an i386 (32-bit) core dump")
 
 // Open reads a core file's notes; memory is read on demand.
 func Open(path string) (*File, error) {
@@ -91,6 +96,9 @@ func Open(path string) (*File, error) {
 	}
 	if f.Type != elf.ET_CORE || f.Machine != elf.EM_X86_64 || f.Class != elf.ELFCLASS64 {
 		f.Close()
+		if f.Type == elf.ET_CORE && f.Machine == elf.EM_386 {
+			return nil, fmt.Errorf("core %s is %w: %w", path, ErrI386, ErrNotCore)
+		}
 		return nil, fmt.Errorf("core %s is a %v %v file: %w", path, f.Type, f.Machine, ErrNotCore)
 	}
 	c := &File{f: f}

@@ -85,6 +85,24 @@ func TestOpenNotCore(t *testing.T) {
 	if _, err := Open(filepath.Join(t.TempDir(), "none")); err == nil {
 		t.Error("Open(missing file): no error")
 	}
+	// An i386 core: the ELF header alone (ET_CORE, EM_386), no segments.
+	h := []byte{0x7f, 'E', 'L', 'F', 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	le := binary.LittleEndian
+	h = le.AppendUint16(h, 4) // ET_CORE
+	h = le.AppendUint16(h, 3) // EM_386
+	h = le.AppendUint32(h, 1)
+	h = append(h, make([]byte, 12)...) // entry, phoff, shoff
+	h = le.AppendUint32(h, 0)          // flags
+	for _, v := range []uint16{52, 32, 0, 40, 0, 0} {
+		h = le.AppendUint16(h, v)
+	}
+	m32 := filepath.Join(t.TempDir(), "core.m32")
+	if err := os.WriteFile(m32, h, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(m32); !errors.Is(err, ErrI386) || !errors.Is(err, ErrNotCore) {
+		t.Errorf("Open(i386 core) = %v, want ErrI386 and ErrNotCore", err)
+	}
 }
 
 func FuzzNotes(f *testing.F) {

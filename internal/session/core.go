@@ -28,6 +28,9 @@ func (m *Manager) OpenCore(ctx context.Context, corePath, exe string) (*Session,
 		return nil, nil, argErrorf("executable", "%s is not a file: give the program that dumped the core", abs)
 	}
 	cf, err := coredump.Open(corePath)
+	if errors.Is(err, coredump.ErrI386) {
+		return nil, nil, fmt.Errorf("%v: rr_core_open reads x86-64 cores only; run the program with rr_live_start (i386 programs run there) and rr_continue to the crash, or open the core with GDB: %w", err, ErrUnsupported)
+	}
 	if err != nil {
 		if errors.Is(err, coredump.ErrNotCore) || errors.Is(err, os.ErrNotExist) {
 			return nil, nil, argErrorf("core_file", "%v", err)

@@ -301,3 +301,22 @@ func TestCoreFloatRegistersAndFallback(t *testing.T) {
 		t.Errorf("%s = %+v (%v); GDB on the core: %s", expr, v, err, vals[len(names)][1])
 	}
 }
+
+// TestCoreI386: an i386 core is refused with what to do instead (the
+// program runs under rr_live_start), not as a bad argument.
+func TestCoreI386(t *testing.T) {
+	h := []byte{0x7f, 'E', 'L', 'F', 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 3, 0, 1, 0, 0, 0}
+	h = append(h, make([]byte, 16)...)
+	h = append(h, 52, 0, 32, 0, 0, 0, 40, 0, 0, 0, 0, 0)
+	corePath := filepath.Join(t.TempDir(), "core.m32")
+	if err := os.WriteFile(corePath, h, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	_, _, err := m.OpenCore(t.Context(), corePath, testenv.Prog(t, "counter-m32"))
+	var ae *ArgError
+	if !errors.Is(err, ErrUnsupported) || errors.As(err, &ae) || !strings.Contains(err.Error(), "rr_live_start") {
+		t.Errorf("OpenCore(i386 core) = %v", err)
+	}
+}
