@@ -9,13 +9,10 @@ import (
 	"maps"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	stddwarf "debug/dwarf"
-
-	"github.com/ianlancetaylor/demangle"
 
 	"github.com/rrmcp/rrmcp/symbols"
 )
@@ -454,16 +451,6 @@ func (img *Image) SymbolAt(pc uint64) (name string, off uint64, ok bool) {
 func (img *Image) SymbolAddr(name string) (uint64, bool) {
 	a, err := img.syms.FunctionAddr(name)
 	return a, err == nil
-}
-
-// demangleSym turns an ELF symbol into the name GDB shows for a frame
-// without DWARF: the demangled name with parameters, c++filt style
-// ("std::terminate()"), or the plain C name.
-func demangleSym(name string) string {
-	if at := strings.IndexByte(name, '@'); at > 0 {
-		name = name[:at]
-	}
-	return demangle.Filter(name, demangle.Verbose)
 }
 
 // abbrevHasTag reports whether the abbreviation table at off in

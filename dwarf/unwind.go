@@ -7,6 +7,8 @@ import (
 
 	"github.com/go-delve/delve/pkg/dwarf/frame"
 	"github.com/go-delve/delve/pkg/dwarf/regnum"
+
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // UnwindOptions tune Unwind. The zero value behaves like GDB's default
@@ -361,7 +363,7 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 		f := base
 		f.Level = level
 		if name, _, ok := p.mod.SymbolAt(file); ok {
-			f.Name = demangleSym(name)
+			f.Name = symbols.FrameName(name)
 			if name == "__restore_rt" {
 				f.Signal, f.Name = true, SignalFrameName
 			}

@@ -24,11 +24,20 @@ func SplitVersion(name string) (base, version string) {
 	return name[:i], strings.TrimLeft(name[i:], "@")
 }
 
-// Demangle returns the demangled form of an ELF symbol name as GDB, nm -C
-// and c++filt -i print it (standard abbreviations such as std::string
-// kept): version suffixes are dropped, a "@plt" suffix is kept, and names
-// that are not mangled C++ are returned as they are.
-func Demangle(name string) string {
+// Demangle returns the demangled form of an ELF symbol name as nm -C and
+// c++filt -i print it (standard abbreviations such as std::string kept),
+// the form LookupName finds: version suffixes are dropped, a "@plt"
+// suffix is kept, and names that are not mangled C++ are returned as they
+// are.
+func Demangle(name string) string { return demangled(name, demangleLimit) }
+
+// FrameName is the name GDB gives a function without debug information
+// in a backtrace or a stop: Demangle's, with the standard abbreviations
+// spelled out as GDB (and c++filt without -i) does: So is
+// std::basic_ostream<char, std::char_traits<char> >.
+func FrameName(name string) string { return demangled(name, demangle.Verbose, demangleLimit) }
+
+func demangled(name string, opts ...demangle.Option) string {
 	base, _ := SplitVersion(name)
 	plt := strings.HasSuffix(base, "@plt")
 	if plt {
@@ -36,7 +45,7 @@ func Demangle(name string) string {
 	}
 	out := base
 	if strings.HasPrefix(base, "_Z") {
-		if s, err := demangle.ToString(base, demangleLimit); err == nil {
+		if s, err := demangle.ToString(base, opts...); err == nil {
 			out = s
 		}
 	}

@@ -165,31 +165,38 @@ func TestDemangleMatchesCxxfilt(t *testing.T) {
 	if err := os.WriteFile(in, []byte(strings.Join(names, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Split(strings.TrimRight(run(t, "sh", "-c", "c++filt -i < "+in), "\n"), "\n")
-	if len(want) != len(names) {
-		t.Fatalf("c++filt returned %d lines for %d names", len(want), len(names))
-	}
-	mangled, bad := 0, 0
-	for i, n := range names {
-		w := want[i]
-		if strings.HasPrefix(n, "_Z") {
-			mangled++
-			if _, v := SplitVersion(n); v != "" { // c++filt keeps "@VERSION"
-				w = strings.TrimSuffix(strings.TrimSuffix(w, "@"+v), "@")
-			}
-		} else {
-			w, _ = SplitVersion(w)
+	// Demangle is c++filt -i's form (what LookupName finds), FrameName
+	// c++filt's (what GDB shows for a frame without debug information).
+	for _, c := range []struct {
+		flag string
+		fn   func(string) string
+	}{{"-i", Demangle}, {"", FrameName}} {
+		want := strings.Split(strings.TrimRight(run(t, "sh", "-c", "c++filt "+c.flag+" < "+in), "\n"), "\n")
+		if len(want) != len(names) {
+			t.Fatalf("c++filt returned %d lines for %d names", len(want), len(names))
 		}
-		if got := Demangle(n); got != w {
-			bad++
-			if bad <= 20 {
-				t.Errorf("Demangle(%q) = %q, c++filt -i says %q", n, got, w)
+		mangled, bad := 0, 0
+		for i, n := range names {
+			w := want[i]
+			if strings.HasPrefix(n, "_Z") {
+				mangled++
+				if _, v := SplitVersion(n); v != "" { // c++filt keeps "@VERSION"
+					w = strings.TrimSuffix(strings.TrimSuffix(w, "@"+v), "@")
+				}
+			} else {
+				w, _ = SplitVersion(w)
+			}
+			if got := c.fn(n); got != w {
+				bad++
+				if bad <= 20 {
+					t.Errorf("c++filt %s: %q gives %q, c++filt says %q", c.flag, n, got, w)
+				}
 			}
 		}
-	}
-	t.Logf("%d names (%d mangled), %d differ from c++filt -i", len(names), mangled, bad)
-	if mangled < 20 {
-		t.Fatalf("only %d mangled names compared", mangled)
+		t.Logf("c++filt %s: %d names (%d mangled), %d differ", c.flag, len(names), mangled, bad)
+		if mangled < 20 {
+			t.Fatalf("only %d mangled names compared", mangled)
+		}
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"path/filepath"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,4 +147,42 @@ func (s *Session) invalidateForBench() {
 	s.acquire(context.Background())
 	s.invalidate()
 	s.release()
+}
+
+// TestLocateNamesLikeBacktrace: a pc in a library function without debug
+// information (libstdc++'s, under cpp_shapes' uncaught exception) has the
+// same demangled name in a stop or the thread list (locate) as in the
+// backtrace: the stop said _ZSt9terminatev+5 where the backtrace said
+// std::terminate() (found by a real-code differential).
+func TestLocateNamesLikeBacktrace(t *testing.T) {
+	s := liveSession(t, "cpp_shapes", "")
+	ctx := t.Context()
+	if st, err := s.Continue(ctx, false); err != nil || st.Signal != "SIGABRT" {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	frames, _, _, err := s.Backtrace(ctx, 30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, f := range frames {
+		if f.Module != "libstdc++.so.6" || f.Function == "" || f.File != "" {
+			continue
+		}
+		pc, _ := strconv.ParseUint(strings.TrimPrefix(f.PC, "0x"), 16, 64)
+		if f.Level > 0 {
+			pc-- // a return address: the call is before it (the callee may not return)
+		}
+		s.do(ctx, s.to.Eval, func(ctx context.Context) error { //nolint:errcheck
+			loc := s.locate(ctx, pc)
+			if name, _, _ := strings.Cut(loc.Function, "+"); name != f.Function || strings.HasPrefix(loc.Function, "_Z") {
+				t.Errorf("pc %s: locate says %q, the backtrace %q", f.PC, loc.Function, f.Function)
+			}
+			return nil
+		})
+		checked++
+	}
+	if checked == 0 {
+		t.Fatalf("no libstdc++ frame without debug information in %+v", frames)
+	}
 }

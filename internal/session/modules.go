@@ -233,8 +233,6 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 			if len(chain) > 0 {
 				loc.Function = chain[len(chain)-1].Name // the innermost inlined call
 			}
-		} else if name, off, ok := img.SymbolAt(fpc); ok {
-			loc.Function = symbolName(name, off)
 		}
 		if loc.File != "" {
 			loc.Source = s.sourceLine(loc.File, loc.Line)
@@ -243,13 +241,13 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 			loc.Module = filepath.Base(img.Path)
 		}
 		if loc.Function == "" {
-			loc.Function = s.symbolize(ctx, pc)
+			loc.Function = s.symbolize(ctx, pc) // demangled, as the backtrace names it
 		}
 		return loc
 	}
 	if l := s.loadLibs(ctx); l != nil {
 		if sl, err := l.as.Lookup(pc); err == nil {
-			loc.Function = symbolName(sl.Symbol.Demangled(), sl.Offset)
+			loc.Function = symbolName(symbols.FrameName(sl.Symbol.Name), sl.Offset)
 			loc.Module = filepath.Base(sl.Module.Path)
 		}
 	}
@@ -316,17 +314,17 @@ func (s *Session) symbolize(ctx context.Context, a uint64) string {
 	img, bias, ok := s.module(ctx, a)
 	if ok {
 		if name, off, ok := img.SymbolAt(a - bias); ok {
-			return symbolName(symbols.Demangle(name), off)
+			return symbolName(symbols.FrameName(name), off)
 		}
 	}
 	if s.img != nil && a >= s.bias {
 		if name, off, ok := s.img.SymbolAt(a - s.bias); ok && off < 1<<20 {
-			return symbolName(symbols.Demangle(name), off)
+			return symbolName(symbols.FrameName(name), off)
 		}
 	}
 	if l := s.loadLibs(ctx); l != nil {
 		if sl, err := l.as.Lookup(a); err == nil {
-			return symbolName(sl.Symbol.Demangled(), sl.Offset)
+			return symbolName(symbols.FrameName(sl.Symbol.Name), sl.Offset)
 		}
 	}
 	return ""
