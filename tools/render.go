@@ -33,6 +33,9 @@ func frameText(f session.Frame) string {
 	if f.Inlined {
 		s += " [inlined]"
 	}
+	if f.TailCall {
+		s += " [tail call]"
+	}
 	return s
 }
 

@@ -24,3 +24,15 @@ func TestLocalsText(t *testing.T) {
 		t.Errorf("text %q shows the DWARF error", out)
 	}
 }
+
+// TestFrameTextMarks: inlined and tail-call frames say so in the text.
+func TestFrameTextMarks(t *testing.T) {
+	f := session.Frame{Level: 3, Location: session.Location{PC: "0x5555555d7d1d", Function: "sqlite3BtreeBeginTrans"}, TailCall: true}
+	if got := frameText(f); !strings.HasSuffix(got, " [tail call]") {
+		t.Errorf("tail-call frame: %q", got)
+	}
+	f.TailCall, f.Inlined = false, true
+	if got := frameText(f); !strings.HasSuffix(got, " [inlined]") {
+		t.Errorf("inlined frame: %q", got)
+	}
+}

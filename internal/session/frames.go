@@ -146,7 +146,7 @@ func trimInlineEntry(frames []*dwarf.Frame, fn string) (out []*dwarf.Frame, foun
 
 // frameInfo converts a dwarf frame to the tool-facing Frame.
 func (s *Session) frameInfo(ctx context.Context, f *dwarf.Frame) Frame {
-	out := Frame{Level: f.Level, Inlined: f.Inlined}
+	out := Frame{Level: f.Level, Inlined: f.Inlined, TailCall: f.TailCall}
 	out.PC = hexAddr(f.PC)
 	if f.CFA != 0 {
 		out.CFA = hexAddr(f.CFA)

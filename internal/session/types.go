@@ -56,8 +56,12 @@ type Location struct {
 type Frame struct {
 	Level int `json:"level"`
 	Location
-	Inlined bool   `json:"inlined,omitempty"`
-	CFA     string `json:"cfa,omitempty"`
+	Inlined bool `json:"inlined,omitempty"`
+	// TailCall marks a frame found from the call-site information, for
+	// a function that tail-called (jumped to) the frame below it: it has
+	// no stack frame of its own, and its pc is after the tail jump.
+	TailCall bool   `json:"tail_call,omitempty" jsonschema:"a function that tail-called the frame below: found from call-site information, no stack frame of its own (GDB shows such frames where it can find them)"`
+	CFA      string `json:"cfa,omitempty"`
 }
 
 // WatchHit describes a watchpoint trigger.
