@@ -35,8 +35,15 @@ func (f *Frame) entryValue(ctx context.Context, expr []byte) (uint64, error) {
 		return 0, fmt.Errorf("entry value of % x: %w", expr, ErrUnsupported)
 	}
 	if f.Inlined {
-		// an inlined call has no entry of its own
-		return 0, ErrOptimizedOut
+		// An inlined call has no entry of its own: the register's entry
+		// value is the one at the entry of the function it was inlined
+		// into (GDB's dwarf_expr_reg_to_entry_parameter leaves the
+		// inline frames first).
+		fr := f.ph().fr
+		if len(fr) == 0 || fr[len(fr)-1].Inlined {
+			return 0, ErrOptimizedOut
+		}
+		f = fr[len(fr)-1]
 	}
 	v, err := f.callerValue(ctx, func(cf *Frame) (uint64, error) { return cf.callSiteValue(ctx, f, reg) })
 	if err == nil {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -318,5 +319,63 @@ func TestCoreI386(t *testing.T) {
 	var ae *ArgError
 	if !errors.Is(err, ErrUnsupported) || errors.As(err, &ae) || !strings.Contains(err.Error(), "rr_live_start") {
 		t.Errorf("OpenCore(i386 core) = %v", err)
+	}
+}
+
+// TestInlinedEntryValues: in thread_crash's core the waiting threads'
+// frame 0 is glibc's __futex_abstimed_wait_common64, inlined, whose
+// arguments private and cancel are entry values of the function it was
+// inlined into. Each thread's frame-0 arguments are GDB's (they were
+// <optimized out>: an inlined frame's entry values were not looked up).
+func TestInlinedEntryValues(t *testing.T) {
+	prog := testenv.Prog(t, "thread_crash")
+	corePath := gdbCore(t, prog)
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s, _, err := m.OpenCore(ctx, corePath, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := gdbOnCore(t, prog, corePath, "thread apply all bt 1")
+	want := map[string]string{} // LWP -> frame 0 as GDB prints it
+	lwp := regexp.MustCompile(`(?m)^Thread \d+ \(.*?LWP (\d+)\)\):?\n#0\s+(?:0x[0-9a-f]+ in )?(\S+ \(.*?\))`)
+	for _, m := range lwp.FindAllStringSubmatch(out, -1) {
+		want[m[1]] = m[2]
+	}
+	ts, err := s.Threads(ctx)
+	if err != nil || len(ts) != 5 || len(want) != 5 {
+		t.Fatalf("threads %d (%v), GDB's %d:\n%s", len(ts), err, len(want), out)
+	}
+	inlined := 0
+	for _, th := range ts {
+		if _, err := s.SelectThread(ctx, th.ID); err != nil {
+			t.Fatal(err)
+		}
+		vals, f, err := s.Locals(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var args []string
+		for _, v := range vals {
+			if v.Kind == "argument" {
+				val := v.Value
+				if p := strings.Index(val, ") 0x"); strings.HasPrefix(val, "(") && p > 0 {
+					val = val[p+2:] // GDB's frame line omits a pointer's (type)
+				}
+				args = append(args, v.Name+"="+val)
+			}
+		}
+		got := f.Function + " (" + strings.Join(args, ", ") + ")"
+		if w := want[strconv.Itoa(th.TID)]; got != w {
+			t.Errorf("thread %d frame 0: %s\nGDB: %s", th.TID, got, w)
+		}
+		if f.Inlined {
+			inlined++
+		}
+	}
+	if inlined == 0 {
+		t.Skip("SKIP(no glibc debug information): no thread's frame 0 is an inlined glibc function (libc6-dbg)")
 	}
 }
