@@ -263,16 +263,9 @@ func TestKernelCore(t *testing.T) {
 // server's target description and the fallback never started on a
 // core).
 func TestCoreFloatRegistersAndFallback(t *testing.T) {
-	prog := testenv.Prog(t, "null_deref")
-	corePath := gdbCore(t, prog)
-	m := NewManager(Config{})
-	t.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	s, _, err := m.OpenCore(ctx, corePath, prog)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, prog, corePath := coreOf(t, ctx, "null_deref")
 	names := []string{"xmm0", "xmm1", "mxcsr", "fctrl", "ftag"}
 	regs, err := s.Registers(ctx, names)
 	if err != nil {
@@ -328,16 +321,9 @@ func TestCoreI386(t *testing.T) {
 // inlined into. Each thread's frame-0 arguments are GDB's (they were
 // <optimized out>: an inlined frame's entry values were not looked up).
 func TestInlinedEntryValues(t *testing.T) {
-	prog := testenv.Prog(t, "thread_crash")
-	corePath := gdbCore(t, prog)
-	m := NewManager(Config{})
-	t.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	s, _, err := m.OpenCore(ctx, corePath, prog)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, prog, corePath := coreOf(t, ctx, "thread_crash")
 	out := gdbOnCore(t, prog, corePath, "thread apply all bt 1")
 	want := map[string]string{} // LWP -> frame 0 as GDB prints it
 	lwp := regexp.MustCompile(`(?m)^Thread \d+ \(.*?LWP (\d+)\)\):?\n#0\s+(?:0x[0-9a-f]+ in )?(\S+ \(.*?\))`)
@@ -378,4 +364,19 @@ func TestInlinedEntryValues(t *testing.T) {
 	if inlined == 0 {
 		t.Skip("SKIP(no glibc debug information): no thread's frame 0 is an inlined glibc function (libc6-dbg)")
 	}
+}
+
+// coreOf opens a session on the core GDB writes of test program name at
+// its crash, and returns it with the program's and the core's paths.
+func coreOf(t *testing.T, ctx context.Context, name string) (s *Session, prog, corePath string) {
+	t.Helper()
+	prog = testenv.Prog(t, name)
+	corePath = gdbCore(t, prog)
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	s, _, err := m.OpenCore(ctx, corePath, prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, prog, corePath
 }

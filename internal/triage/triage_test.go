@@ -50,19 +50,9 @@ func TestSuspectFor(t *testing.T) {
 // TestLiveTriage checks the same report against GDB's backtrace and
 // disassembly.)
 func TestLiveCrash(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	prog := testenv.Prog(t, "list_corrupt")
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	m := session.NewManager(session.Config{})
-	t.Cleanup(m.Close)
-	s, _, err := m.StartLive(ctx, session.LiveOptions{Command: []string{prog}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := s.Continue(ctx, false); err != nil || st.Signal != "SIGSEGV" {
-		t.Fatalf("continue: %+v %v", st, err)
-	}
+	s := liveAtSignal(t, ctx, "list_corrupt", "SIGSEGV")
 	r, err := Run(ctx, s, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -227,15 +217,7 @@ func TestLiveAssert(t *testing.T) {
 	run.Run() //nolint:errcheck // it aborts
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	m := session.NewManager(session.Config{})
-	t.Cleanup(m.Close)
-	s, _, err := m.StartLive(ctx, session.LiveOptions{Command: []string{prog}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := s.Continue(ctx, false); err != nil || st.Signal != "SIGABRT" {
-		t.Fatalf("continue: %+v %v", st, err)
-	}
+	s := liveAtSignal(t, ctx, "assert_fail", "SIGABRT")
 	r, err := Run(ctx, s, Options{MaxFrames: 2}) // the program's frame lies deeper
 	if err != nil {
 		t.Fatal(err)
@@ -311,15 +293,9 @@ func TestSignalledThread(t *testing.T) {
 	prog := testenv.Prog(t, "thread_crash")
 	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second)
 	defer cancel()
+	live := liveAtSignal(t, ctx, "thread_crash", "SIGSEGV")
 	m := session.NewManager(session.Config{})
 	t.Cleanup(m.Close)
-	live, _, err := m.StartLive(ctx, session.LiveOptions{Command: []string{prog}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if st, err := live.Continue(ctx, false); err != nil || st.Signal != "SIGSEGV" {
-		t.Fatalf("continue: %+v %v", st, err)
-	}
 	corePath := filepath.Join(t.TempDir(), "core")
 	if out, err := exec.CommandContext(ctx, "gdb", "-nx", "-batch", "-ex", "run", "-ex", "generate-core-file "+corePath, prog).CombinedOutput(); err != nil {
 		t.Fatalf("gdb: %v\n%s", err, out)
@@ -353,4 +329,21 @@ func TestSignalledThread(t *testing.T) {
 			t.Errorf("%s: notes %q do not say the stopped thread was selected", name, r.Notes)
 		}
 	}
+}
+
+// liveAtSignal runs prog under gdbserver to its first stop with signal
+// sig.
+func liveAtSignal(t *testing.T, ctx context.Context, prog, sig string) *session.Session {
+	t.Helper()
+	testenv.NeedTool(t, "gdbserver")
+	m := session.NewManager(session.Config{})
+	t.Cleanup(m.Close)
+	s, _, err := m.StartLive(ctx, session.LiveOptions{Command: []string{testenv.Prog(t, prog)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Signal != sig {
+		t.Fatalf("continue: %+v %v, want %s", st, err, sig)
+	}
+	return s
 }
