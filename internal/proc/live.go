@@ -138,13 +138,6 @@ func findInProcessAgent() (string, error) {
 	return "", errkind.Argf("in_process_agent", "gdbserver's in-process agent libinproctrace.so is not in %s (Debian and Ubuntu ship it in the gdbserver package; Fedora in gdb-gdbserver)", strings.Join(dirs, ", "))
 }
 
-// HasInProcessAgent says whether gdbserver's in-process agent is
-// installed where StartLive looks for it.
-func HasInProcessAgent() bool {
-	_, err := findInProcessAgent()
-	return err == nil
-}
-
 // envValue is the value of variable k for the program: extra's, else
 // env's (nil env: this process's environment).
 func envValue(env []string, extra map[string]string, k string) string {

@@ -2,13 +2,13 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -26,14 +26,15 @@ func ipaSession(t *testing.T, ipa bool) *Session { return ipaProg(t, "ftrace", i
 func ipaProg(t *testing.T, prog string, ipa bool) *Session {
 	t.Helper()
 	testenv.NeedTool(t, "gdbserver")
-	if !proc.HasInProcessAgent() {
-		t.Skip("gdbserver's in-process agent libinproctrace.so is not installed")
-	}
 	m := NewManager(Config{})
 	t.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{testenv.Prog(t, prog)}, InProcessAgent: ipa})
+	var ae *ArgError
+	if errors.As(err, &ae) && ae.Arg == "in_process_agent" {
+		t.Skip("SKIP(no in-process agent): " + err.Error())
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
