@@ -50,6 +50,7 @@ var lineTestProgs = []lineTestProg{
 	{"g++", "shapes.cpp", "-O0"},
 	{"g++", "shapes.cpp", "-O2"},
 	{"gcc", "sample.c", "-O2 -gdwarf-4"},
+	{"g++", "inventory.cpp", "-O2"},
 }
 
 // TestFunctionBreakpointsMatchGDB compares BreakpointAddr (prologue

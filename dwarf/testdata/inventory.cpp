@@ -38,6 +38,20 @@ __attribute__((noinline)) void corrupt(Inventory &inv)
     node->_M_right = nullptr;
 }
 
+__attribute__((noinline)) size_t count_tags(const Inventory &inv, char first)
+{
+    size_t n = 0;
+    for (const std::string &t : inv.tags)
+        if (!t.empty() && t[0] == first)
+            n++;
+    return n;
+}
+
+__attribute__((noinline)) std::string label(const Inventory &inv)
+{
+    return inv.owner + "/" + std::to_string(inv.items.size());
+}
+
 int main()
 {
     Inventory inv;
@@ -50,6 +64,7 @@ int main()
         inv.tags.push_back(std::string("tag") + k);
     }
     std::printf("total=%ld\n", total_count(inv, "item"));
+    std::printf("%zu tags, %s\n", count_tags(inv, 't'), label(inv).c_str());
     corrupt(inv);
     std::printf("total=%ld\n", total_count(inv, "item"));
     return 0;
