@@ -123,6 +123,13 @@ func (o triageOut) Text() string {
 	if a := t.Assertion; a != nil {
 		fmt.Fprintf(&b, "Assertion failed: %s (in %s at %s:%d)\n", a.Condition, a.Function, a.File, a.Line)
 	}
+	if e := t.Exception; e != nil {
+		fmt.Fprintf(&b, "Uncaught exception: %s", e.Type)
+		if e.What != "" {
+			fmt.Fprintf(&b, ", what(): %s", e.What)
+		}
+		b.WriteString("\n")
+	}
 	if in := t.Instruction; in != nil {
 		fmt.Fprintf(&b, "Instruction at %s: %s\n", in.PC, in.Text)
 		for _, op := range in.Operands {

@@ -57,6 +57,7 @@ type Report struct {
 	ProgramFrame  *Frame          `json:"program_frame,omitempty" jsonschema:"when frame 0 is in a shared library: the first frame in the program's own code, with its arguments"`
 	ProgramLocals []session.Value `json:"program_locals,omitempty" jsonschema:"locals of program_frame (at most max_locals)"`
 	Assertion     *Assertion      `json:"assertion,omitempty" jsonschema:"a failed assert(): its condition and where, from glibc's __assert_fail arguments"`
+	Exception     *Exception      `json:"exception,omitempty" jsonschema:"an uncaught C++ exception: its type and what(), as libstdc++'s terminate handler wrote them to stderr"`
 	StderrTail    string          `json:"stderr_tail,omitempty" jsonschema:"the last lines the program wrote to stderr (sessions that capture its output)"`
 	Notes         []string        `json:"notes,omitempty"`
 
@@ -69,6 +70,13 @@ type Assertion struct {
 	File      string `json:"file,omitempty"`
 	Line      int    `json:"line,omitempty"`
 	Function  string `json:"function,omitempty"`
+}
+
+// Exception is an uncaught C++ exception as libstdc++'s verbose
+// terminate handler reports it.
+type Exception struct {
+	Type string `json:"type"`
+	What string `json:"what,omitempty"`
 }
 
 // Options bounds the report.
@@ -132,13 +140,7 @@ func Run(ctx context.Context, s *session.Session, o Options) (*Report, error) {
 		out.Notes = append(out.Notes, "backtrace: "+err.Error())
 	}
 	out.MoreFrames = more || len(frames) > o.MaxFrames
-	prog := -1 // the first frame in the program's own code
-	for i, f := range frames {
-		if f.Module == "" && f.Function != "" {
-			prog = i
-			break
-		}
-	}
+	prog := programFrame(frames)
 	for i, f := range frames {
 		assert := assertFunctions[f.Function] && out.Assertion == nil
 		if i >= o.MaxFrames && i != prog && !assert {
@@ -182,6 +184,9 @@ func Run(ctx context.Context, s *session.Session, o Options) (*Report, error) {
 	}
 	if o, err := s.Output(ctx, "stderr", -stderrBytes, stderrBytes); err == nil {
 		out.StderrTail = lastLines(o.Text, stderrLines)
+		if out.Signal == "SIGABRT" {
+			out.Exception = uncaught(out.StderrTail)
+		}
 	}
 	out.Summary = summary(out)
 	out.Suspect = o.Suspect
@@ -338,6 +343,54 @@ func quoted(v string) string {
 	return v[i+1 : j]
 }
 
+// programFrame is the index of the first frame in the program's own
+// code, -1 for none: the first one in the program's image whose source
+// is not a system header (std::map::at inlined into it is not where to
+// look), else the first one in its image.
+func programFrame(frames []session.Frame) int {
+	first := -1
+	for i, f := range frames {
+		if f.Module != "" || f.Function == "" {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if !systemHeader(f.File) {
+			return i
+		}
+	}
+	return first
+}
+
+// systemHeader says whether a source file is a system or compiler header
+// (the C++ library's inlined code).
+func systemHeader(file string) bool {
+	return strings.HasPrefix(file, "/usr/include/") || strings.HasPrefix(file, "/usr/lib/") || strings.HasPrefix(file, "/usr/local/include/")
+}
+
+// uncaught reads the last uncaught C++ exception libstdc++'s verbose
+// terminate handler (__gnu_cxx::__verbose_terminate_handler) wrote:
+// "terminate called after throwing an instance of 'TYPE'" and, for a
+// std::exception, "  what():  TEXT".
+func uncaught(stderr string) *Exception {
+	const head = "terminate called after throwing an instance of '"
+	i := strings.LastIndex(stderr, head)
+	if i < 0 {
+		return nil
+	}
+	rest := stderr[i+len(head):]
+	typ, rest, ok := strings.Cut(rest, "'")
+	if !ok || typ == "" {
+		return nil
+	}
+	e := &Exception{Type: typ}
+	if _, w, ok := strings.Cut(rest, "what():  "); ok {
+		e.What, _, _ = strings.Cut(w, "\n")
+	}
+	return e
+}
+
 // lastLines is at most n last lines of text.
 func lastLines(text string, n int) string {
 	text = strings.TrimRight(text, "\n")
@@ -377,6 +430,16 @@ func summary(r *Report) string {
 		}
 		if a.File != "" {
 			fmt.Fprintf(&b, " at %s:%d", path.Base(a.File), a.Line)
+		}
+		return b.String() + "."
+	}
+	if e := r.Exception; e != nil {
+		fmt.Fprintf(&b, ": uncaught exception %s", e.Type)
+		if e.What != "" {
+			fmt.Fprintf(&b, " (what(): %s)", e.What)
+		}
+		if r.ProgramFrame != nil {
+			b.WriteString(", thrown from the program's " + where(r.ProgramFrame))
 		}
 		return b.String() + "."
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -190,9 +191,13 @@ func gdbFrames(t *testing.T, prog string) []string {
 	if err != nil {
 		t.Fatalf("gdb: %v\n%s", err, out)
 	}
+	// A name may hold spaces (std::map<…, …>::at, f(char const*)).
 	var funcs []string
-	for _, m := range regexp.MustCompile(`(?m)^#\d+\s+(?:0x[0-9a-f]+ in )?(\S+) \(`).FindAllStringSubmatch(string(out), -1) {
-		funcs = append(funcs, m[1])
+	for _, m := range regexp.MustCompile(`(?m)^#(\d+)\s+(?:0x[0-9a-f]+ in )?(.+?) \(`).FindAllStringSubmatch(string(out), -1) {
+		if n, _ := strconv.Atoi(m[1]); n != len(funcs) {
+			t.Fatalf("gdb's frame #%s after %d frames:\n%s", m[1], len(funcs), out)
+		}
+		funcs = append(funcs, m[2])
 	}
 	return funcs
 }
@@ -346,4 +351,49 @@ func liveAtSignal(t *testing.T, ctx context.Context, prog, sig string) *session.
 		t.Fatalf("continue: %+v %v, want %s", st, err, sig)
 	}
 	return s
+}
+
+// TestLiveUncaught: cpp_shapes dies of an uncaught std::out_of_range
+// thrown by std::map::at inside report(); the report names the exception
+// and its what() as the program's own stderr says them, and the program
+// frame is report (GDB's frame of it), not the inlined map::at of the
+// C++ library's header.
+func TestLiveUncaught(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	prog := testenv.Prog(t, "cpp_shapes")
+	funcs := gdbFrames(t, prog)
+	level := slices.Index(funcs, "report")
+	if level <= 0 {
+		t.Fatalf("GDB's backtrace %v has no report below frame 0", funcs)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s := liveAtSignal(t, ctx, "cpp_shapes", "SIGABRT")
+	r, err := Run(ctx, s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Exception; e == nil || e.Type != "std::out_of_range" || e.What != "map::at" {
+		t.Errorf("exception %+v, want std::out_of_range, map::at (stderr %q)", e, r.StderrTail)
+	}
+	if f := r.ProgramFrame; f == nil || f.Function != "report" || f.Level != level {
+		t.Errorf("program frame %+v, GDB's report is frame %d of %v", f, level, funcs)
+	}
+	if !strings.Contains(r.Summary, "uncaught exception std::out_of_range (what(): map::at), thrown from the program's report at cpp_shapes.cpp:") {
+		t.Errorf("summary %q", r.Summary)
+	}
+}
+
+func TestUncaught(t *testing.T) {
+	for in, want := range map[string]*Exception{
+		"terminate called after throwing an instance of 'std::out_of_range'\n  what():  map::at":                                  {Type: "std::out_of_range", What: "map::at"},
+		"terminate called after throwing an instance of 'int'":                                                                    {Type: "int"},
+		"a\nterminate called after throwing an instance of 'A'\nterminate called after throwing an instance of 'B'\n  what():  b": {Type: "B", What: "b"},
+		"Aborted": nil,
+	} {
+		got := uncaught(in)
+		if (got == nil) != (want == nil) || got != nil && *got != *want {
+			t.Errorf("uncaught(%q) = %+v, want %+v", in, got, want)
+		}
+	}
 }
