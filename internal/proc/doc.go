@@ -14,4 +14,9 @@
 // checked before any helper starts: [CheckLaunch] and [ResolveProgram]
 // name the bad argument in an *errkind.ArgError instead of leaving a
 // fork/exec failure of the helper to explain it.
+//
+// [StartLive] picks and starts a live program's debug server: gdbserver
+// running it (with gdbserver's in-process agent preloaded for fast
+// tracepoints) or attached to it, or QEMU user mode's gdbstub for an
+// i386 program on a kernel that cannot run one ([I386Probe]).
 package proc
