@@ -26,6 +26,7 @@ import (
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/internal/proc"
+	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -192,7 +193,7 @@ func Run(ctx context.Context, c *rsp.Client) (Verdict, error) {
 	if _, err := c.ReadMemory(ctx, pc, code); err != nil {
 		return Verdict{}, err
 	}
-	in, err := x86asm.Decode(code, 64)
+	in, err := x86code.Decode(code, 64)
 	if err != nil {
 		return Verdict{}, fmt.Errorf("decode the entry instruction: %w", err)
 	}

@@ -409,7 +409,7 @@ func (s *Session) insnMode(ctx context.Context, pc uint64, mode int) (x86asm.Ins
 	if n == 0 {
 		return x86asm.Inst{}, err
 	}
-	in, err := x86asm.Decode(b[:n], mode)
+	in, err := x86code.Decode(b[:n], mode)
 	if err != nil {
 		return in, err
 	}
@@ -419,10 +419,12 @@ func (s *Session) insnMode(ctx context.Context, pc uint64, mode int) (x86asm.Ins
 	s.insns[pc] = in
 	// The bytes after an instruction are the next one's, up to a jump
 	// or return (what follows it may be data or padding). A decode that
-	// would need bytes past the read fails and ends the walk.
+	// would need bytes past the read fails (x86code.Decode: x86asm alone
+	// would take a cut instruction's first prefix for one, and a later
+	// breakpoint would land inside an instruction) and ends the walk.
 	for a, rest := pc, b[:n]; !x86code.EndsFlow(in); {
 		a, rest = a+uint64(in.Len), rest[in.Len:]
-		next, err := x86asm.Decode(rest, mode)
+		next, err := x86code.Decode(rest, mode)
 		if err != nil {
 			break
 		}

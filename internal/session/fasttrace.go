@@ -99,7 +99,7 @@ func (s *Session) fastTrace(ctx context.Context, p *tracePlan) (n int, why strin
 	}
 	var insts []x86asm.Inst
 	for n < minLen {
-		inst, err := x86asm.Decode(code[min(n, len(code)):], 64)
+		inst, err := x86code.Decode(code[min(n, len(code)):], 64)
 		if err != nil {
 			return 0, fmt.Sprintf("the instruction at %#x does not decode: %v", p.addr+uint64(n), err)
 		}
@@ -155,7 +155,7 @@ func (s *Session) functionCode(ctx context.Context, fn *dwarf.Function, bias uin
 func forInsts(fc []codeRange, f func(a uint64, inst x86asm.Inst) bool) {
 	for _, r := range fc {
 		for off := 0; off < len(r.code); {
-			inst, err := x86asm.Decode(r.code[off:], 64)
+			inst, err := x86code.Decode(r.code[off:], 64)
 			if err != nil {
 				off++
 				continue

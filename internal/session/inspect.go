@@ -14,6 +14,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/errkind"
+	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 )
@@ -284,7 +285,7 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 		}
 		a := start
 		for len(out) < count && len(buf) > 0 && (end == 0 || a < end) {
-			in, err := x86asm.Decode(buf, 64)
+			in, err := x86code.Decode(buf, 64)
 			ins := Instruction{Address: hexAddr(a), Current: a == pc, Symbol: s.symbolize(ctx, a)}
 			size := 1
 			if err != nil {

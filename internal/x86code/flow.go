@@ -82,7 +82,7 @@ func ReturnsWithout(code []byte, lo, pc uint64, mode int) bool {
 		if seen[a] = true; len(seen) > maxWalk {
 			return false
 		}
-		in, err := x86asm.Decode(code[a-lo:], mode)
+		in, err := Decode(code[a-lo:], mode)
 		if err != nil {
 			return false
 		}

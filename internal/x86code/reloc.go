@@ -32,7 +32,7 @@ var ErrCannotRelocate = errors.New("cannot relocate the instruction")
 // address from, rewritten to run at address to. code may hold bytes
 // after the instruction.
 func Relocate(code []byte, from, to uint64) ([]byte, error) {
-	inst, err := x86asm.Decode(code, 64)
+	inst, err := Decode(code, 64)
 	if err != nil {
 		return nil, fmt.Errorf("decode at %#x: %w", from, err)
 	}
@@ -111,7 +111,7 @@ func RelocateSpan(code []byte, from, to uint64, n int) ([]byte, error) {
 	}
 	var out []byte
 	for off := 0; off < n; {
-		inst, err := x86asm.Decode(code[off:], 64)
+		inst, err := Decode(code[off:], 64)
 		if err != nil {
 			return nil, fmt.Errorf("decode at %#x: %w", from+uint64(off), err)
 		}
