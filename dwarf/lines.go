@@ -490,11 +490,16 @@ func (img *Image) skipPrologue(f *Function) uint64 {
 // i386's), continued to the end of the line it ends in.
 func (img *Image) archSkipPrologue(f *Function) uint64 {
 	lt := f.cu.lineTable()
-	// prologue_end markers (clang) win
-	i := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr >= f.Entry })
-	for ; i < len(lt.rows) && f.contains(lt.rows[i].addr); i++ {
-		if lt.rows[i].flags&rowPrologueEnd != 0 {
-			return lt.rows[i].addr
+	// prologue_end markers (clang) win, those of the file of the entry's
+	// line only (GDB's skip_prologue_using_linetable reads that file's
+	// table): at -O2 an inlined header's row can carry one too.
+	if e := lt.rowAt(f.Entry); e >= 0 {
+		file := lt.rows[e].file
+		i := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr >= f.Entry })
+		for ; i < len(lt.rows) && f.contains(lt.rows[i].addr); i++ {
+			if r := lt.rows[i]; r.flags&rowPrologueEnd != 0 && r.file == file {
+				return r.addr
+			}
 		}
 	}
 	pc := img.analyzePrologue(f.Entry)

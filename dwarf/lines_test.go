@@ -51,6 +51,7 @@ var lineTestProgs = []lineTestProg{
 	{"g++", "shapes.cpp", "-O2"},
 	{"gcc", "sample.c", "-O2 -gdwarf-4"},
 	{"g++", "inventory.cpp", "-O2"},
+	{"clang++", "inventory.cpp", "-O2"},
 }
 
 // TestFunctionBreakpointsMatchGDB compares BreakpointAddr (prologue
