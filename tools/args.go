@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -20,39 +21,42 @@ import (
 func decodeArgs(raw json.RawMessage, dst any) error {
 	t := reflect.TypeOf(dst).Elem()
 	known, required := argFields(t)
-	var args map[string]json.RawMessage
-	if len(bytes.TrimSpace(raw)) > 0 {
-		if err := json.Unmarshal(raw, &args); err != nil {
-			return fmt.Errorf("the arguments must be a JSON object of named arguments, not %s", jsonKindOf(raw))
-		}
-	}
-	nulls := false
-	for k, v := range args {
-		if !slices.Contains(known, k) {
-			if len(known) == 0 {
-				return fmt.Errorf("unknown argument %q: this tool takes no arguments", k)
+	keys, ok := topKeys(raw)
+	if !ok {
+		// Not a plain object (or a key with escapes): read it as a map,
+		// which says what is wrong.
+		var args map[string]json.RawMessage
+		if len(bytes.TrimSpace(raw)) > 0 {
+			if err := json.Unmarshal(raw, &args); err != nil {
+				return fmt.Errorf("the arguments must be a JSON object of named arguments, not %s", jsonKindOf(raw))
 			}
-			return fmt.Errorf("unknown argument %q; this tool takes: %s", k, strings.Join(known, ", "))
 		}
-		if string(v) == "null" {
-			delete(args, k) // null = not given
-			nulls = true
-		}
-	}
-	for _, k := range required {
-		if _, ok := args[k]; !ok {
-			return fmt.Errorf("missing required argument %q", k)
+		keys = keys[:0]
+		for k, v := range args {
+			keys = append(keys, topKey{k, string(bytes.TrimSpace(v)) == "null"})
 		}
 	}
-	if len(args) == 0 {
+	given := 0
+	for _, k := range keys {
+		if !slices.Contains(known, k.name) {
+			if len(known) == 0 {
+				return fmt.Errorf("unknown argument %q: this tool takes no arguments", k.name)
+			}
+			return fmt.Errorf("unknown argument %q; this tool takes: %s", k.name, strings.Join(known, ", "))
+		}
+		if !k.null {
+			given++
+		}
+	}
+	for _, r := range required {
+		if !slices.ContainsFunc(keys, func(k topKey) bool { return k.name == r && !k.null }) {
+			return fmt.Errorf("missing required argument %q", r)
+		}
+	}
+	if given == 0 {
 		return nil
 	}
-	if nulls {
-		var err error
-		if raw, err = json.Marshal(args); err != nil {
-			return fmt.Errorf("arguments are not valid JSON values: %v", err)
-		}
-	}
+	// One decode into dst; a null leaves its field as it is (not given).
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields() // in nested objects too
 	if err := dec.Decode(dst); err != nil {
@@ -60,9 +64,127 @@ func decodeArgs(raw json.RawMessage, dst any) error {
 		if errors.As(err, &te) {
 			return fmt.Errorf("argument %q must be %s, not %s", te.Field, jsonKind(te.Type), te.Value)
 		}
+		var se *json.SyntaxError
+		if errors.As(err, &se) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("the arguments must be a JSON object of named arguments, not %s", jsonKindOf(raw))
+		}
 		return fmt.Errorf("bad arguments: %v", err)
 	}
 	return nil
+}
+
+// topKey is a key of the arguments object and whether its value is null.
+type topKey struct {
+	name string
+	null bool
+}
+
+// topKeys lists the keys of a JSON object without decoding its values
+// (they are decoded once, into the tool's struct). ok is false where the
+// text is not a well-formed object whose keys have no escapes; the
+// caller then reads it the slow way (so it does for keys that are not
+// plain printable ASCII). Empty text and null are no keys.
+func topKeys(raw []byte) (keys []topKey, ok bool) {
+	i := 0
+	ws := func() {
+		for i < len(raw) && (raw[i] == ' ' || raw[i] == '\t' || raw[i] == '\n' || raw[i] == '\r') {
+			i++
+		}
+	}
+	ws()
+	if i == len(raw) || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, true
+	}
+	if raw[i] != '{' {
+		return nil, false
+	}
+	i++
+	ws()
+	if i < len(raw) && raw[i] == '}' {
+		i++
+		ws()
+		return nil, i == len(raw)
+	}
+	for {
+		ws()
+		if i >= len(raw) || raw[i] != '"' {
+			return nil, false
+		}
+		end := bytes.IndexByte(raw[i+1:], '"')
+		if end < 0 {
+			return nil, false
+		}
+		name := raw[i+1 : i+1+end]
+		for _, c := range name {
+			if c == '\\' || c >= 0x80 || c < 0x20 {
+				return nil, false // escapes, non-ASCII: the map decode spells them
+			}
+		}
+		i += end + 2
+		ws()
+		if i >= len(raw) || raw[i] != ':' {
+			return nil, false
+		}
+		i++
+		ws()
+		start := i
+		if !skipValue(raw, &i) {
+			return nil, false
+		}
+		if slices.ContainsFunc(keys, func(k topKey) bool { return k.name == string(name) }) {
+			return nil, false // a repeated key: the last one counts, as in a map
+		}
+		keys = append(keys, topKey{string(name), string(raw[start:i]) == "null"})
+		ws()
+		if i >= len(raw) {
+			return nil, false
+		}
+		if raw[i] == '}' {
+			i++
+			ws()
+			return keys, i == len(raw)
+		}
+		if raw[i] != ',' {
+			return nil, false
+		}
+		i++
+	}
+}
+
+// skipValue moves *i past the JSON value at it (without checking it
+// further than its brackets and strings: the decode that follows does).
+func skipValue(raw []byte, i *int) bool {
+	depth := 0
+	for *i < len(raw) {
+		c := raw[*i]
+		switch {
+		case c == '"':
+			*i++
+			for *i < len(raw) && raw[*i] != '"' {
+				if raw[*i] == '\\' {
+					*i++
+				}
+				*i++
+			}
+			if *i >= len(raw) {
+				return false
+			}
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			if depth == 0 {
+				return true // the end of the enclosing object
+			}
+			depth--
+		case c == ',' && depth == 0:
+			return true
+		}
+		*i++
+		if depth == 0 && (c == '"' || c == '}' || c == ']') {
+			return true
+		}
+	}
+	return depth == 0
 }
 
 // jsonKindOf names a JSON value's kind for an error message.

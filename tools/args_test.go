@@ -34,6 +34,14 @@ func TestDecodeArgs(t *testing.T) {
 		{`{"name": "x", "count": 1.5}`, `argument "count" must be an integer, not number 1.5`, in{}},
 		{`{"name": "x", "flags": "a"}`, `argument "flags" must be an array of strings, not string`, in{}},
 		{`{"name": "x", "flags": ["a"], "count": null, "big": -1}`, `argument "big" must be an integer, not number -1`, in{}},
+		{`{"name": null}`, `missing required argument "name"`, in{}},
+		{`{"name": "a\"b,}", "flags": ["x]", "{"], "count": 2}`, "", in{Name: "a\"b,}", Count: 2, Flags: []string{"x]", "{"}}},
+		{`{"na\u006de": "x"}`, "", in{Name: "x"}}, // an escaped key: read the slow way
+		{`{"name": }`, `must be a JSON object of named arguments, not malformed JSON`, in{}},
+		{`{"name": "x"} {}`, `must be a JSON object of named arguments, not malformed JSON`, in{}},
+		{`{"name": "x", "flags": [1, {"a": [2]}]}`, `argument "flags" must be a string, not number`, in{}}, // (an element of it)
+		{`  {  "name" : "x" , "session":"s" }  `, "", in{sessionArg{"s"}, "x", 0, nil, 0}},
+		{`{"name": "x", "name": null}`, `missing required argument "name"`, in{}}, // the last one counts
 	} {
 		var got in
 		err := decodeArgs(json.RawMessage(tc.args), &got)
@@ -46,4 +54,56 @@ func TestDecodeArgs(t *testing.T) {
 			t.Errorf("%v: got %+v, want %+v", tc.args, got, tc.want)
 		}
 	}
+}
+
+func BenchmarkDecodeArgs(b *testing.B) {
+	type in struct {
+		sessionArg
+		RegisterNames []string `json:"register_names,omitempty"`
+		Address       string   `json:"address,omitempty"`
+		Count         int      `json:"count,omitempty"`
+	}
+	for _, args := range []string{
+		`{"address":"&bytes","count":64}`,
+		`{"register_names":["rax","rbx","rcx","rdx","rsi","rdi","rbp","rsp","r8","r9","r10","r11","r12","r13","r14","r15","rip","eflags","cs","ss","ds","es","fs","gs","fs_base","gs_base"]}`,
+		`{}`,
+	} {
+		b.Run(strings.SplitN(args, ":", 2)[0], func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				var v in
+				if err := decodeArgs(json.RawMessage(args), &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// FuzzTopKeys: where topKeys reads an object, it is valid JSON (as far as
+// a decode into a map says) with the same keys and nulls; it never
+// panics on anything else.
+func FuzzTopKeys(f *testing.F) {
+	for _, s := range []string{`{"name": "x", "count": null}`, `{"a":{"b":[1,"]"]},"c":"\"}"}`, `{}`, ``, `null`, `["x"]`, `{"a":}`, `{"a":1} x`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		keys, ok := topKeys(raw)
+		if !ok || len(keys) == 0 {
+			return
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return // malformed inside a value: the decode into the tool's struct says so
+		}
+		for _, k := range keys {
+			v, in := m[k.name]
+			if !in || (string(v) == "null") != k.null {
+				t.Fatalf("%q: key %+v, map %q", raw, k, m)
+			}
+		}
+		if len(m) > len(keys) {
+			t.Fatalf("%q: keys %+v, map %q", raw, keys, m)
+		}
+	})
 }
