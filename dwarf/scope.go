@@ -12,6 +12,7 @@ import (
 	"github.com/go-delve/delve/pkg/dwarf/regnum"
 	"github.com/ianlancetaylor/demangle"
 
+	"github.com/rrmcp/rrmcp/internal/errkind"
 	"github.com/rrmcp/rrmcp/symbols"
 )
 
@@ -324,6 +325,11 @@ func (s *FrameScope) Register(name string) (Object, error) {
 	}
 	reg, ok := s.f.Scope().regNum(name)
 	if !ok {
+		if vectorPseudo(name) {
+			// GDB builds these from raw registers (xmmN and ymmNh…):
+			// not evaluated here, so the session asks GDB.
+			return Object{}, fmt.Errorf("register $%s (a vector register GDB composes): %w", name, errkind.UnsupportedExpr)
+		}
 		return Object{}, fmt.Errorf("register $%s: %w", name, ErrNotFound)
 	}
 	if x := reg - regnum.AMD64_XMM0; x >= 0 && x < 16 {
@@ -353,6 +359,19 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		return mk(intT, v), nil
 	}
 	return mk(long, v), nil
+}
+
+// vectorPseudo says whether name is one of the x86 vector registers GDB
+// composes from parts the server sends: ymm0-31 and zmm0-31.
+func vectorPseudo(name string) bool {
+	for _, p := range []string{"ymm", "zmm"} {
+		if n, ok := strings.CutPrefix(name, p); ok {
+			if v, err := strconv.Atoi(n); err == nil && v >= 0 && v < 32 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // uint128 types a vector register read whole.

@@ -87,6 +87,16 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 			}
 			r, ok := td.Lookup(n)
 			if !ok {
+				if v, isYMM := ymm(td, g, n); isYMM {
+					// GDB's ymmN: xmmN and the upper half the server
+					// sends as ymmNh. Frame 0's: the unwinder recovers
+					// no vector registers.
+					if fr != nil {
+						v = "<not saved>"
+					}
+					out = append(out, Register{Name: n, Value: v})
+					continue
+				}
 				return argErrorf("register_names", "no register %q on this target (known: %s)", n, strings.Join(regNames(td), ", "))
 			}
 			val := g[r.Offset : r.Offset+r.Size()]
@@ -159,6 +169,23 @@ func leHex(b []byte) string {
 		started = true
 	}
 	return sb.String()
+}
+
+// ymm composes the AVX register name (ymm0 … ymm15, the pseudo register
+// GDB builds) from xmmN and the server's ymmNh in the 'g' reply g; false
+// where name is no such register or the target has no AVX state.
+func ymm(td *rsp.TargetDesc, g []byte, name string) (string, bool) {
+	num, ok := strings.CutPrefix(name, "ymm")
+	if !ok || strings.HasSuffix(num, "h") {
+		return "", false
+	}
+	lo, ok1 := td.Lookup("xmm" + num)
+	hi, ok2 := td.Lookup("ymm" + num + "h")
+	if !ok1 || !ok2 || lo.Size() != 16 || hi.Size() != 16 || hi.Offset+16 > len(g) || lo.Offset+16 > len(g) {
+		return "", false
+	}
+	b := append(append([]byte(nil), g[lo.Offset:lo.Offset+16]...), g[hi.Offset:hi.Offset+16]...)
+	return leHex(b), true
 }
 
 func regNames(td *rsp.TargetDesc) []string {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -457,5 +458,93 @@ func TestVectorRegisterNative(t *testing.T) {
 	}
 	if r.Type != "unsigned __int128" || r.Value != want.String() {
 		t.Errorf("$xmm0 = %s (%s), registers say %s = %s", r.Value, r.Type, regs[0].Value, want)
+	}
+}
+
+// TestYMMRegister: rr_registers composes ymmN as GDB does, from xmmN and
+// the upper half gdbserver sends as ymmNh; GDB (the fallback, connected
+// to the same program at the same stop) reads the same 256 bits. The
+// program puts 32 known bytes in ymm6 and all ones in ymm5, so both
+// halves are checked.
+func TestYMMRegister(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "gdb")
+	dir := t.TempDir()
+	src := filepath.Join(dir, "avx.c")
+	code := `static unsigned char pat[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+	17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 0xee};
+__attribute__((noinline)) void stop(void) { __asm__ volatile("" ::: "memory"); }
+int main(void)
+{
+	__asm__ volatile("vmovdqu %0, %%ymm6\n\tvpcmpeqd %%ymm5, %%ymm5, %%ymm5" :: "m"(pat) : "xmm5", "xmm6");
+	stop();
+	return 0;
+}
+`
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, "avx")
+	if err := testenv.CompileDebug("gcc", src, exe); err != nil {
+		t.Fatal(err)
+	}
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if td := s.c.Target(); td == nil {
+		t.Fatal("no target description")
+	} else if _, ok := td.Lookup("ymm0h"); !ok {
+		t.Skip("SKIP(no AVX): the target description has no ymm0h")
+	}
+	if _, err := s.SetBreakpoint(ctx, "stop", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	want6 := "0xee1f1e1d1c1b1a191817161514131211100f0e0d0c0b0a090807060504030201"
+	want5 := "0x" + strings.Repeat("f", 64)
+	for _, name := range []string{"ymm5", "ymm6", "ymm0"} {
+		regs, err := s.Registers(ctx, []string{name})
+		if err != nil || len(regs) != 1 {
+			t.Fatalf("registers %s: %+v %v", name, regs, err)
+		}
+		switch {
+		case name == "ymm5" && regs[0].Value != want5, name == "ymm6" && regs[0].Value != want6:
+			t.Errorf("%s = %s", name, regs[0].Value)
+		}
+		got, ok := new(big.Int).SetString(strings.TrimPrefix(regs[0].Value, "0x"), 16)
+		if !ok {
+			t.Fatalf("%s value %q", name, regs[0].Value)
+		}
+		r, err := s.Evaluate(ctx, "$"+name+".v2_int128")
+		if err != nil {
+			t.Fatalf("$%s.v2_int128: %v", name, err)
+		}
+		var lo, hi big.Int
+		parts := strings.Split(strings.Trim(r.Value, "{}"), ", ")
+		if _, ok := lo.SetString(parts[0], 10); len(parts) != 2 || !ok {
+			t.Fatalf("$%s.v2_int128 = %q", name, r.Value)
+		}
+		if _, ok := hi.SetString(parts[1], 10); !ok {
+			t.Fatalf("$%s.v2_int128 = %q", name, r.Value)
+		}
+		two128 := new(big.Int).Lsh(big.NewInt(1), 128)
+		for _, v := range []*big.Int{&lo, &hi} { // int128: two's complement
+			if v.Sign() < 0 {
+				v.Add(v, two128)
+			}
+		}
+		if want := new(big.Int).Add(new(big.Int).Lsh(&hi, 128), &lo); got.Cmp(want) != 0 {
+			t.Errorf("%s = %s; GDB's $%s.v2_int128 = %s (%#x)", name, regs[0].Value, name, r.Value, want)
+		}
+	}
+	if _, err := s.Registers(ctx, []string{"ymm16h0"}); err == nil {
+		t.Error("a register that does not exist was answered")
 	}
 }
