@@ -255,7 +255,8 @@ func (u *unit) readLines() (*lineTable, error) {
 // row of that file at the same address.
 func (lt *lineTable) rowAt(pc uint64) int {
 	i := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr > pc }) - 1
-	var done []uint32 // files whose last entry at or below pc was seen
+	var seen [8]uint32
+	done := seen[:0] // files whose last entry at or below pc was seen (no allocation for a few)
 	for ; i >= 0; i-- {
 		r := lt.rows[i]
 		if r.flags&rowEndSeq != 0 {

@@ -396,7 +396,11 @@ var subRegisters = map[string]subReg{
 
 // EflagsText spells an EFLAGS value as GDB prints $eflags: the names of
 // the flags set ("[ PF ZF IF RF ]").
-func EflagsText(v uint64) string { return eflagsType(LangC).ValueText(int64(v)) }
+func EflagsText(v uint64) string { return eflagsC.ValueText(int64(v)) }
+
+// eflagsC is eflagsType(LangC), made once: rr_registers spells eflags at
+// every call.
+var eflagsC = eflagsType(LangC)
 
 // eflagsType is GDB's i386_eflags flags type.
 func eflagsType(lang Lang) *EnumType {

@@ -19,8 +19,21 @@ import (
 // numbers keep their precision (an integer above 2^53 is not rounded
 // through a float).
 func decodeArgs(raw json.RawMessage, dst any) error {
-	t := reflect.TypeOf(dst).Elem()
+	return decodeArgsFields(raw, dst, newArgFields(reflect.TypeOf(dst).Elem()))
+}
+
+// argFieldList is what decodeArgs needs to know of an arguments type:
+// worked out once per tool (add), not at every call.
+type argFieldList struct{ known, required []string }
+
+func newArgFields(t reflect.Type) argFieldList {
 	known, required := argFields(t)
+	return argFieldList{known, required}
+}
+
+// decodeArgsFields is decodeArgs with dst's fields listed already.
+func decodeArgsFields(raw json.RawMessage, dst any, fields argFieldList) error {
+	known, required := fields.known, fields.required
 	keys, ok := topKeys(raw)
 	if !ok {
 		// Not a plain object (or a key with escapes): read it as a map,

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -68,11 +69,12 @@ func BenchmarkDecodeArgs(b *testing.B) {
 		`{"register_names":["rax","rbx","rcx","rdx","rsi","rdi","rbp","rsp","r8","r9","r10","r11","r12","r13","r14","r15","rip","eflags","cs","ss","ds","es","fs","gs","fs_base","gs_base"]}`,
 		`{}`,
 	} {
+		fields := newArgFields(reflect.TypeFor[in]()) // as add does, once per tool
 		b.Run(strings.SplitN(args, ":", 2)[0], func(b *testing.B) {
 			b.ReportAllocs()
 			for range b.N {
 				var v in
-				if err := decodeArgs(json.RawMessage(args), &v); err != nil {
+				if err := decodeArgsFields(json.RawMessage(args), &v, fields); err != nil {
 					b.Fatal(err)
 				}
 			}

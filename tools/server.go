@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -189,6 +190,7 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 		mcp.WithIdempotentHintAnnotation(h.idempotent),
 		mcp.WithOpenWorldHintAnnotation(h.openWorld),
 	)...)
+	fields := newArgFields(reflect.TypeFor[In]())
 	r.srv.AddTool(tool, func(ctx context.Context, req mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
 		defer r.afterCall()
 		defer func() {
@@ -212,7 +214,7 @@ func add[In any, Out texter](r *registry, name, title, desc string, h hints, fn 
 		}
 		raw := rawArgs(req)
 		var in In
-		if err := decodeArgs(raw, &in); err != nil {
+		if err := decodeArgsFields(raw, &in, fields); err != nil {
 			return mcp.NewToolResultError(clipEchoes(fmt.Sprintf("%s: %v", name, err), raw)), nil
 		}
 		pctx, stop := r.withProgress(ctx, req, name)

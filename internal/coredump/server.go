@@ -26,8 +26,9 @@ type Server struct {
 	f   *File
 	exe string
 
-	mu  sync.Mutex
-	sel int // thread selected by Hg
+	mu   sync.Mutex
+	sel  int    // thread selected by Hg
+	libs []byte // the library list, made at the first request
 }
 
 // NewServer serves f, a core dumped by the program exe (its absolute
@@ -138,6 +139,9 @@ func flagsXML(id string, bits ...string) string {
 	b.WriteString(`</flags>`)
 	return b.String()
 }
+
+// targetDesc is the target description every core is served with.
+var targetDesc = []byte(targetXML())
 
 func targetXML() string {
 	var b strings.Builder
@@ -314,13 +318,16 @@ func (c *Server) xfer(pkt string) (string, error) {
 		if parts[3] != "target.xml" {
 			return "E01", nil
 		}
-		data = []byte(targetXML())
+		data = targetDesc
 	case "auxv":
 		data = c.f.Auxv
 	case "exec-file":
 		data = []byte(c.exe)
 	case "libraries-svr4":
-		data = []byte(c.libraries())
+		if c.libs == nil { // once: GDB reads the list in chunks
+			c.libs = []byte(c.libraries())
+		}
+		data = c.libs
 	default:
 		return "", nil
 	}
