@@ -93,7 +93,7 @@ func (r *registry) resources() {
 			return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: text}}, nil
 		})
 	r.srv.AddResourceTemplate(mcp.NewResourceTemplate(tmplOutput, "session output",
-		mcp.WithTemplateDescription("What the program printed: for rr_live_start sessions the captured stdout (its last 64 KiB; rr_output reads all of it by offset), then the lines of gdbserver's stderr, which it shares with the program (marked \"[stderr]\"; gdbserver's own messages are among them); for rr replay sessions the stdout rr echoes as it replays the program's writes forward, then rr's stderr lines (the program's stderr among rr's own messages). Updated as lines arrive and after each tool call. Sessions made by rr_connect have no output here."),
+		mcp.WithTemplateDescription("What the program printed: for rr_live_start sessions the captured stdout and stderr (the last 64 KiB of each; rr_output reads all of them by offset), then gdbserver's own messages (marked \"[gdbserver]\"); for rr replay sessions the stdout rr echoes as it replays the program's writes forward, then rr's stderr lines (marked \"[stderr]\": the program's stderr among rr's own messages). Updated after each tool call, and for rr replay sessions as rr prints. Sessions made by rr_connect have no output here."),
 		mcp.WithTemplateMIMEType("text/plain")),
 		func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 			s, err := r.m.Get(templateArg(req, "session"))
@@ -105,9 +105,20 @@ func (r *registry) resources() {
 				return nil, err
 			}
 			var b strings.Builder
-			if o, err := s.Output(ctx, "stdout", -resourceStdoutMax, resourceStdoutMax); err == nil {
+			streams, mark := []string{"stdout"}, "[stderr] "
+			if s.StderrApart() {
+				streams, mark = append(streams, "stderr"), "[gdbserver] "
+			}
+			for _, stream := range streams {
+				o, err := s.Output(ctx, stream, -resourceStdoutMax, resourceStdoutMax)
+				if err != nil || o.Total == 0 && stream == "stderr" {
+					continue
+				}
+				if stream == "stderr" {
+					b.WriteString("[stderr]\n")
+				}
 				if o.Offset > 0 {
-					fmt.Fprintf(&b, "[stdout: %d earlier bytes not shown; rr_output reads them]\n", o.Offset)
+					fmt.Fprintf(&b, "[%s: %d earlier bytes not shown; rr_output reads them]\n", stream, o.Offset)
 				}
 				b.WriteString(o.Text)
 				if o.Text != "" && !strings.HasSuffix(o.Text, "\n") {
@@ -116,7 +127,7 @@ func (r *registry) resources() {
 			}
 			for _, l := range lines {
 				if l.Stderr {
-					b.WriteString("[stderr] ")
+					b.WriteString(mark)
 				}
 				b.WriteString(l.Text)
 				b.WriteByte('\n')

@@ -99,7 +99,7 @@ func TestResourcesLive(t *testing.T) {
 	if len(after) <= len(before) {
 		t.Errorf("packet log did not grow: %d then %d bytes", len(before), len(after))
 	}
-	mustRead("rrmcp://sessions/s1/output", "hits ", "done", "[stderr] Process "+prog+" created")
+	mustRead("rrmcp://sessions/s1/output", "hits ", "done", "[gdbserver] Process "+prog+" created")
 
 	// A call that changes nothing sends no update.
 	if err := c.Unsubscribe(t.Context(), mcp.UnsubscribeRequest{Params: mcp.UnsubscribeParams{URI: "rrmcp://sessions"}}); err != nil {

@@ -1,10 +1,10 @@
 // Package outlog keeps a debugged program's output apart from the MCP
-// stream: its stdout in an unlinked temporary file that the program
-// writes itself (so the size is exact at every stop), its stderr
-// gathered from the pipe it shares with the debug server's messages (so
-// at a stop the last line may still be on the way). The last MaxKept
-// bytes of each stream are kept and read by offset; offsets stay valid
-// after older bytes are dropped.
+// stream: each stream in an unlinked temporary file that the program
+// writes itself (so the size is exact at every stop), or, for stderr
+// under rr, which shares it with its own messages, gathered from that
+// pipe (so at a stop the last line may still be on the way; the last
+// MaxKept bytes are kept). Streams are read by offset; offsets stay
+// valid after older gathered bytes are dropped.
 package outlog
 
 import (
@@ -37,6 +37,7 @@ func (s Stream) String() string {
 // Log is one program's captured output.
 type Log struct {
 	stdout  *os.File
+	errFile *os.File // stderr, when the program writes it itself (NewFiles)
 	mu      sync.Mutex
 	stderr  kept
 	drained atomic.Bool // the last stderr bytes were waited for once
@@ -48,18 +49,43 @@ type kept struct {
 	data []byte
 }
 
-// New creates the stdout file.
+// New creates the stdout file; stderr is gathered (AddStderr).
 func New() (*Log, error) {
-	f, err := os.CreateTemp("", "rrmcp-stdout-")
+	f, err := tempFile("stdout")
+	if err != nil {
+		return nil, err
+	}
+	return &Log{stdout: f}, nil
+}
+
+// NewFiles creates a file for each stream.
+func NewFiles() (*Log, error) {
+	l, err := New()
+	if err != nil {
+		return nil, err
+	}
+	if l.errFile, err = tempFile("stderr"); err != nil {
+		l.Close()
+		return nil, err
+	}
+	return l, nil
+}
+
+func tempFile(stream string) (*os.File, error) {
+	f, err := os.CreateTemp("", "rrmcp-"+stream+"-")
 	if err != nil {
 		return nil, fmt.Errorf("capture the program's output: %w", err)
 	}
 	os.Remove(f.Name()) //nolint:errcheck // kept open; gone with the log
-	return &Log{stdout: f}, nil
+	return f, nil
 }
 
 // Stdout is the file to give the program as its standard output.
 func (l *Log) Stdout() *os.File { return l.stdout }
+
+// Stderr is the file to give the program as its standard error; nil
+// when stderr is gathered (New).
+func (l *Log) Stderr() *os.File { return l.errFile }
 
 // AddStderr appends b, read from the stderr pipe.
 func (l *Log) AddStderr(b []byte) {
@@ -74,12 +100,30 @@ func (l *Log) AddStderr(b []byte) {
 }
 
 // StdoutSize is how many bytes the program has written to stdout.
-func (l *Log) StdoutSize() int64 {
-	fi, err := l.stdout.Stat()
+func (l *Log) StdoutSize() int64 { return fileSize(l.stdout) }
+
+func fileSize(f *os.File) int64 {
+	fi, err := f.Stat()
 	if err != nil {
 		return 0
 	}
 	return fi.Size()
+}
+
+// file is the stream's file, nil for gathered stderr.
+func (l *Log) file(stream Stream) *os.File {
+	if stream == Stdout {
+		return l.stdout
+	}
+	return l.errFile
+}
+
+// stderrSize is the size of stderr, l.mu held.
+func (l *Log) stderrSize() int64 {
+	if l.errFile != nil {
+		return fileSize(l.errFile)
+	}
+	return l.stderr.base + int64(len(l.stderr.data))
 }
 
 // Size is how many bytes the program has written so far.
@@ -92,12 +136,13 @@ type Size struct {
 func (l *Log) Size() *Size {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return &Size{Stdout: l.StdoutSize(), Stderr: l.stderr.base + int64(len(l.stderr.data))}
+	return &Size{Stdout: l.StdoutSize(), Stderr: l.stderrSize()}
 }
 
-// FirstDrain reports whether this is the first call: a reader waits once,
-// after the program is gone, for stderr bytes still in the pipe.
-func (l *Log) FirstDrain() bool { return !l.drained.Swap(true) }
+// FirstDrain reports whether this is the first call for gathered stderr:
+// a reader waits once, after the program is gone, for stderr bytes still
+// in the pipe. A stderr file has none on the way.
+func (l *Log) FirstDrain() bool { return l.errFile == nil && !l.drained.Swap(true) }
 
 // Slice is what Read returns of a stream.
 type Slice struct {
@@ -120,15 +165,15 @@ func (l *Log) Read(stream Stream, offset int64, limit int) (Slice, error) {
 		base, total int64
 		data        []byte
 	)
-	if stream == Stdout {
-		total = l.StdoutSize()
+	if f := l.file(stream); f != nil {
+		total = fileSize(f)
 		if offset < 0 {
 			offset = max(total+offset, 0)
 		}
 		if offset >= 0 && offset <= total {
 			data = make([]byte, min(int64(limit), total-offset))
-			if _, err := l.stdout.ReadAt(data, offset); err != nil && len(data) > 0 {
-				return Slice{}, fmt.Errorf("read the captured stdout: %w", err)
+			if _, err := f.ReadAt(data, offset); err != nil && len(data) > 0 {
+				return Slice{}, fmt.Errorf("read the captured %s: %w", stream, err)
 			}
 		}
 		base = offset
@@ -160,5 +205,10 @@ func (l *Log) Read(stream Stream, offset int64, limit int) (Slice, error) {
 	return out, nil
 }
 
-// Close closes the stdout file (the program may still hold it).
-func (l *Log) Close() error { return l.stdout.Close() }
+// Close closes the files (the program may still hold them).
+func (l *Log) Close() error {
+	if l.errFile != nil {
+		l.errFile.Close()
+	}
+	return l.stdout.Close()
+}

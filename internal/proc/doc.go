@@ -4,9 +4,11 @@
 //   - each child runs in its own process group and gets SIGKILL if rrmcp dies
 //     (Pdeathsig), so nothing is left behind;
 //   - stdin is /dev/null unless given, and stdout/stderr are drained line by
-//     line into a bounded ring, never onto rrmcp's stdout (which belongs to MCP);
+//     line into a bounded ring, never onto rrmcp's stdout (which belongs to MCP),
+//     or stderr goes to a file read when asked for (Config.StderrFile);
 //   - readiness is read from the child's own output (WaitLine), never guessed
-//     with a sleep;
+//     with a sleep, or there is none to wait for: a live session's gdbserver
+//     speaks on a socket pair from its start ([StartGDBServerStdio]);
 //   - Stop ends the whole group in steps, SIGTERM then SIGKILL, and always
 //     waits for the child.
 //
@@ -17,6 +19,7 @@
 //
 // [StartLive] picks and starts a live program's debug server: gdbserver
 // running it (with gdbserver's in-process agent preloaded for fast
-// tracepoints) or attached to it, or QEMU user mode's gdbstub for an
+// tracepoints; the program writing its stdout and stderr to files of
+// its own) or attached to it, or QEMU user mode's gdbstub for an
 // i386 program on a kernel that cannot run one ([I386Probe]).
 package proc

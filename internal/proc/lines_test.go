@@ -32,32 +32,3 @@ func TestRetainedLines(t *testing.T) {
 		}
 	}
 }
-
-// TestGDBServerMsg: gdbserver's own stderr lines are told from the
-// program's, the warnings' shortcut included.
-func TestGDBServerMsg(t *testing.T) {
-	for _, tc := range []struct {
-		line string
-		want bool
-	}{
-		{"Warning: ptrace(regsets_store_inferior_registers): Bad address", true},
-		{"warning: no symbol", true},
-		{"Warning:", false}, // the pattern wants "Warning: "
-		{"Process /bin/true created; pid = 12", true},
-		{"Listening on port 4242", true},
-		{"Child exited with status 3", true},
-		{"Child terminated with signal = 0xb (SIGSEGV)", true},
-		{"gdbserver: something", true},
-		{"hello from the program", false},
-		{"WARNING: the program's own", false},
-		{" Warning: indented", false},
-		{"", false},
-	} {
-		if got := gdbserverMsg(tc.line); got != tc.want {
-			t.Errorf("gdbserverMsg(%q) = %v, want %v", tc.line, got, tc.want)
-		}
-		if got := gdbserverMsgRE.MatchString(tc.line); got != tc.want {
-			t.Errorf("gdbserverMsgRE on %q = %v, want %v (the shortcut must agree with the pattern)", tc.line, got, tc.want)
-		}
-	}
-}

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,9 +31,10 @@ type Live struct {
 	// Agent preloads gdbserver's in-process agent (libinproctrace.so)
 	// into the program, for fast tracepoints.
 	Agent bool
-	// Stdout and ErrLine receive the program's output (StartGDBServerOutput).
-	Stdout  io.Writer
-	ErrLine func(b []byte)
+	// Stdout and Stderr receive the program's output; the program
+	// writes them itself (under qemu-i386, which shares its stderr with
+	// its own messages, stderr is copied line by line).
+	Stdout, Stderr *os.File
 	// I386 is the kernel's verdict on i386 programs, probed once and
 	// shared between starts; nil probes each time.
 	I386 *I386Probe
@@ -42,7 +43,10 @@ type Live struct {
 // LiveServer is a debug server started for a live program.
 type LiveServer struct {
 	*Process
-	Addr     string // the loopback address it listens on
+	// Conn is the connection to gdbserver (StartGDBServerStdio); Addr
+	// the loopback address of a server that listens (qemu-i386).
+	Conn     net.Conn
+	Addr     string
 	Program  string // the program's absolute path
 	Attached bool   // attached to a running process (which outlives the session)
 	Agent    string // the in-process agent preloaded, "" without
@@ -65,16 +69,11 @@ func StartLive(ctx context.Context, l Live) (*LiveServer, error) {
 		if err != nil {
 			return nil, errkind.Argf("attach_pid", "no process %d that this user can debug: %v", l.AttachPID, err)
 		}
-		p, err := Start(ctx, Config{Path: "gdbserver", Args: []string{"--once", "--attach", "127.0.0.1:0", strconv.Itoa(l.AttachPID)}, Env: l.Env})
+		p, conn, err := StartGDBServerStdio(ctx, Stdio{AttachPID: l.AttachPID, Env: l.Env})
 		if err != nil {
 			return nil, fmt.Errorf("start gdbserver: %w", err)
 		}
-		m, err := p.WaitLine(ctx, listeningRE)
-		if err != nil {
-			p.Stop(0) //nolint:errcheck
-			return nil, fmt.Errorf("start gdbserver: %w", err)
-		}
-		return &LiveServer{Process: p, Addr: "127.0.0.1:" + m[1], Program: exe, Attached: true}, nil
+		return &LiveServer{Process: p, Conn: conn, Program: exe, Attached: true}, nil
 	}
 	if err := CheckLaunch(l.Command, l.Dir, l.Extra); err != nil {
 		return nil, err
@@ -102,23 +101,31 @@ func StartLive(ctx context.Context, l Live) (*LiveServer, error) {
 		return nil, errkind.Argf("in_process_agent", "the 32-bit program runs under qemu-i386's stub, which has no in-process agent")
 	case qemu != "":
 		s.Note = note
-		s.Process, s.Addr, err = StartQEMUUser(ctx, qemu, prog, l.Command[1:], l.Dir, env, l.Stdout, l.ErrLine)
+		var errLine func([]byte)
+		if l.Stderr != nil {
+			errLine = func(b []byte) { l.Stderr.Write(b) } //nolint:errcheck // a full disk loses output, not the session
+		}
+		var stdout io.Writer
+		if l.Stdout != nil {
+			stdout = l.Stdout
+		}
+		s.Process, s.Addr, err = StartQEMUUser(ctx, qemu, prog, l.Command[1:], l.Dir, env, stdout, errLine)
 		if err != nil {
 			return nil, fmt.Errorf("start qemu-i386: %w", err)
 		}
 		return s, nil
-	case l.Agent:
+	}
+	o := Stdio{Prog: prog, Args: l.Command[1:], Dir: l.Dir, Env: env, Stdout: l.Stdout, Stderr: l.Stderr}
+	if l.Agent {
 		if s.Agent, err = findInProcessAgent(); err != nil {
 			return nil, err
 		}
-		pre := s.Agent
+		o.Preload = s.Agent
 		if old := envValue(l.Env, l.Extra, "LD_PRELOAD"); old != "" {
-			pre += ":" + old
+			o.Preload += ":" + old
 		}
-		s.Process, s.Addr, err = StartGDBServerWrapped(ctx, []string{"env", "LD_PRELOAD=" + pre}, prog, l.Command[1:], l.Dir, env, l.Stdout, l.ErrLine)
-	default:
-		s.Process, s.Addr, err = StartGDBServerOutput(ctx, prog, l.Command[1:], l.Dir, env, l.Stdout, l.ErrLine)
 	}
+	s.Process, s.Conn, err = StartGDBServerStdio(ctx, o)
 	if err != nil {
 		return nil, fmt.Errorf("start gdbserver: %w", err)
 	}

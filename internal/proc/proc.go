@@ -29,6 +29,12 @@ type Config struct {
 	OnLine func(Line)
 	// Stdout, if set, receives the child's stdout instead of the line ring.
 	Stdout io.Writer
+	// StderrFile sends the child's stderr to an unlinked temporary file
+	// instead of a pipe: the child writes it without waking rrmcp, and
+	// its lines are read from the file when asked for (Lines, LastSeq,
+	// Tail, Scan). For a child that writes much nobody reads at once:
+	// gdbserver warns twice at every trap on some kernels.
+	StderrFile bool
 }
 
 // Line is one line of a child's output.
@@ -52,6 +58,11 @@ type Process struct {
 	lines   []Line // the last KeepLines lines (retained), and up to as many older
 	seq     int64
 	changed chan struct{} // closed and replaced on every new line
+
+	errFile *os.File // StderrFile: the child's stderr
+	scanMu  sync.Mutex
+	errRead lineWriter // the lines of errFile read so far (scanMu)
+	errOff  int64      // bytes of errFile read so far (scanMu)
 }
 
 // Start launches the child described by cfg. ctx only bounds the start-up;
@@ -75,21 +86,61 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 	if cfg.Stdout != nil {
 		cmd.Stdout = cfg.Stdout
 	}
+	if cfg.StderrFile {
+		f, err := os.CreateTemp("", "rrmcp-stderr-")
+		if err != nil {
+			return nil, fmt.Errorf("start %s: %w", cfg.Path, err)
+		}
+		os.Remove(f.Name()) //nolint:errcheck // kept open; gone with the process
+		p.errFile, p.errRead = f, lineWriter{p: p, stderr: true}
+		cmd.Stderr = f
+	}
 	// A grandchild outside the process group (a debuggee that gdbserver put
 	// in a group of its own) may hold the output pipes open after the child
 	// exited: stop waiting for it after WaitDelay rather than forever.
 	cmd.WaitDelay = waitDelay
 	if err := cmd.Start(); err != nil {
+		if p.errFile != nil {
+			p.errFile.Close()
+		}
 		return nil, fmt.Errorf("start %s: %w", cfg.Path, err)
 	}
 	go func() {
 		p.err = cmd.Wait()
 		stdout.flush()
 		stderr.flush()
+		if p.errFile != nil {
+			p.Scan()
+			p.scanMu.Lock()
+			p.errRead.flush()
+			p.scanMu.Unlock()
+		}
 		close(p.done)
 		p.notify()
 	}()
 	return p, nil
+}
+
+// Scan reads what the child wrote to its stderr file (Config.StderrFile)
+// since the last look and reports whether a line came; without a file
+// there is nothing to scan (lines arrive as they are written).
+func (p *Process) Scan() bool {
+	if p.errFile == nil {
+		return false
+	}
+	p.scanMu.Lock()
+	defer p.scanMu.Unlock()
+	seq := p.LastSeq()
+	var buf [32 << 10]byte
+	for {
+		n, err := p.errFile.ReadAt(buf[:], p.errOff)
+		p.errOff += int64(n)
+		p.errRead.Write(buf[:n]) //nolint:errcheck // never fails
+		if err != nil || n < len(buf) {
+			break
+		}
+	}
+	return p.LastSeq() != seq
 }
 
 // waitDelay bounds how long Wait keeps reading output after the child exited.
@@ -158,7 +209,8 @@ func (p *Process) notify() {
 	p.mu.Unlock()
 }
 
-// Changed returns a channel closed when the next output line arrives.
+// Changed returns a channel closed when the next output line arrives;
+// with a stderr file, when a Scan finds it.
 func (p *Process) Changed() <-chan struct{} {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -193,6 +245,7 @@ func (p *Process) ExitCode() int {
 
 // Lines returns the retained output lines with Seq > after.
 func (p *Process) Lines(after int64) []Line {
+	p.Scan()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []Line
@@ -212,7 +265,8 @@ func (p *Process) retained() []Line {
 	return p.lines
 }
 
-// LastSeq is the Seq of the newest line, 0 before the first.
+// LastSeq is the Seq of the newest line, 0 before the first; it does
+// not scan a stderr file (Scan does).
 func (p *Process) LastSeq() int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -224,6 +278,7 @@ func (p *Process) LastSeq() int64 {
 
 // Tail returns the last n retained output lines joined by newlines.
 func (p *Process) Tail(n int) string {
+	p.Scan()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ls := p.retained()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 func TestWaitLineAndStop(t *testing.T) {
@@ -183,5 +184,65 @@ func TestStartQEMUUser(t *testing.T) {
 	}
 	if err != nil || !strings.Contains(string(b[:n]), "$T05") {
 		t.Fatalf("stop reply of qemu-i386: %q %v, want a T05 stop", b[:n], err)
+	}
+}
+
+// TestStartGDBServerStdio runs a program under gdbserver on a socket pair
+// to its end: the arguments reach it as given (quotes, spaces, $ and all,
+// through the wrapper's shell), its stdout and stderr land in their own
+// files, LD_PRELOAD in its environment only, and gdbserver's messages in
+// gdbserver's file, read by Lines once scanned.
+func TestStartGDBServerStdio(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	stdout, err := os.Create(dir + "/out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := os.Create(dir + "/err")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An LD_PRELOAD that names no library: ld.so warns and runs on.
+	preload := dir + "/no such lib.so"
+	args := []string{"-c", `printf '%s|' "$@"; echo "[$LD_PRELOAD]"; echo to-stderr >&2`, "sh", "a b", "it's", "$HOME", `"q"`}
+	p, conn, err := proc.StartGDBServerStdio(ctx, proc.Stdio{Prog: "/bin/sh", Args: args, Dir: dir, Preload: preload, Stdout: stdout, Stderr: stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop(0)
+	c, err := rsp.NewClient(ctx, conn, rsp.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	st, err := c.Continue(ctx)
+	for err == nil && !st.Exited() {
+		st, err = c.Continue(ctx) // signals on the way (none expected)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Kind != rsp.StopExited || st.ExitCode != 0 {
+		t.Fatalf("stop %v, want exit 0", st)
+	}
+	out, _ := os.ReadFile(dir + "/out")
+	if want := `a b|it's|$HOME|"q"|[` + preload + "]\n"; string(out) != want {
+		t.Errorf("program stdout %q, want %q", out, want)
+	}
+	errText, _ := os.ReadFile(dir + "/err")
+	if !strings.HasSuffix(string(errText), "to-stderr\n") || strings.Contains(string(errText), "Process") {
+		t.Errorf("program stderr %q: want its own line last and none of gdbserver's", errText)
+	}
+	c.Close()
+	<-p.Done()
+	var lines []string
+	for _, l := range p.Lines(0) {
+		lines = append(lines, l.Text)
+	}
+	if all := strings.Join(lines, "\n"); !strings.Contains(all, "Process /bin/sh created") || strings.Contains(all, "to-stderr") {
+		t.Errorf("gdbserver's lines: %q; want its own messages and not the program's", all)
 	}
 }

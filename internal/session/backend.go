@@ -109,10 +109,10 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 	if o.AttachPID <= 0 {
 		// The program's output, kept apart from the MCP stream.
 		var err error
-		if s.out, err = outlog.New(); err != nil {
+		if s.out, err = outlog.NewFiles(); err != nil {
 			return nil, nil, err
 		}
-		l.Stdout, l.ErrLine = s.out.Stdout(), s.out.AddStderr
+		l.Stdout, l.Stderr = s.out.Stdout(), s.out.Stderr()
 	}
 	srv, err := proc.StartLive(sctx, l)
 	if err != nil {
@@ -121,9 +121,12 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 		}
 		return nil, nil, err
 	}
-	s.srv, s.addr, s.program, s.attached, s.ipa, s.serverNote = srv.Process, srv.Addr, srv.Program, srv.Attached, srv.Agent, srv.Note
+	s.srv, s.conn, s.addr, s.program, s.attached, s.ipa, s.serverNote = srv.Process, srv.Conn, srv.Addr, srv.Program, srv.Attached, srv.Agent, srv.Note
 	st, err := m.open(ctx, s, rsp.DialectGDBServer, "")
 	if err != nil {
+		if srv.Conn != nil {
+			srv.Conn.Close()
+		}
 		srv.Stop(0) //nolint:errcheck
 		return nil, nil, err
 	}

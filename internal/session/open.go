@@ -17,9 +17,19 @@ import (
 func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer string) (*Stop, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Connect)
 	defer cancel()
-	c, err := rsp.Dial(cctx, s.addr, rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.packetWriter(s), InterruptTimeout: m.cfg.Timeouts.Interrupt})
+	opts := rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.packetWriter(s), InterruptTimeout: m.cfg.Timeouts.Interrupt}
+	var (
+		c   *rsp.Client
+		err error
+	)
+	if s.conn != nil {
+		// A server started with its end of a socket pair (gdbserver -).
+		c, err = rsp.NewClient(cctx, s.conn, opts)
+	} else {
+		c, err = rsp.Dial(cctx, s.addr, opts)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("connect to the debug server at %s (raise RR_MCP_TIMEOUT_CONNECT if it is slow): %w", s.addr, err)
+		return nil, fmt.Errorf("connect to the debug %s (raise RR_MCP_TIMEOUT_CONNECT if it is slow): %w", s.serverName(), err)
 	}
 	s.c = c
 	s.caps = Caps{Reverse: c.Supports("ReverseContinue") && c.Supports("ReverseStep")}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/rrmcp/rrmcp/internal/outlog"
 	"io"
 	"sort"
 	"strings"
@@ -80,10 +81,10 @@ func (s *Session) PacketLog() PacketLog {
 type OutputLine = proc.Line
 
 // ServerOutput returns the retained output of the session's server
-// process: gdbserver's stderr (live: the program's stderr and gdbserver's
-// own messages; the program's stdout is captured apart, see Output), or
-// rr replay's, which replays the program's writes. A session connected to
-// an address has no process and no output (ErrUnsupported).
+// process: gdbserver's own messages (live: the program's stdout and
+// stderr are captured apart, see Output), or rr replay's, which replays
+// the program's writes (its stderr among rr's messages). A session
+// connected to an address has no process and no output (ErrUnsupported).
 func (s *Session) ServerOutput() ([]OutputLine, error) {
 	switch {
 	case s.srv != nil:
@@ -94,27 +95,35 @@ func (s *Session) ServerOutput() ([]OutputLine, error) {
 	return nil, fmt.Errorf("session %s is connected to %s, whose output rrmcp does not see: %w", s.id, s.addr, ErrUnsupported)
 }
 
+// StderrApart reports whether the program's stderr is captured apart
+// from the server's messages (live sessions that started the program);
+// otherwise it is among ServerOutput's lines.
+func (s *Session) StderrApart() bool { return s.out != nil && s.out.Stderr() != nil }
+
 // OutputStamp changes whenever the session's output does: the captured
-// stdout's size (which the program writes directly, so only a look tells)
-// and the server's line counter.
+// streams' sizes (which the program writes directly, so only a look
+// tells) and the server's line counter.
 func (s *Session) OutputStamp() string {
-	var n int64
+	var sz outlog.Size
 	if s.out != nil {
-		n = s.out.StdoutSize()
+		sz = *s.out.Size()
 	}
 	var seq int64
 	switch {
 	case s.srv != nil:
+		s.srv.Scan()
 		seq = s.srv.LastSeq()
 	case s.replay != nil:
 		seq = s.replay.LastSeq()
 	}
-	return fmt.Sprint(n, "/", seq)
+	return fmt.Sprint(sz.Stdout, "/", sz.Stderr, "/", seq)
 }
 
 // OutputChanged returns a channel closed when the session's server
 // process prints its next line; nil for a session without a process.
-// Writes to the captured stdout do not signal it (see OutputStamp).
+// Writes to the captured files (live: the program's stdout and stderr)
+// and gdbserver's messages, kept in a file, do not signal it (see
+// OutputStamp).
 func (s *Session) OutputChanged() <-chan struct{} {
 	switch {
 	case s.srv != nil:

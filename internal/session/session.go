@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -30,7 +31,8 @@ type Session struct {
 	m    *Manager
 	kind Kind
 	caps Caps
-	addr string
+	addr string        // the server's address; "" with conn
+	conn net.Conn      // the connection to a server started on a socket pair (live gdbserver)
 	srv  *proc.Process // gdbserver; nil for rr and connect
 	// ipa is the in-process agent preloaded into a live program (its
 	// path; "" without), ipaSyms that gdbserver was told its symbols
@@ -202,6 +204,14 @@ func (s *Session) serverState() string {
 		case <-time.After(200 * time.Millisecond):
 			return "rr is still running"
 		}
+	}
+	return s.serverName()
+}
+
+// serverName names the debug server for messages.
+func (s *Session) serverName() string {
+	if s.addr == "" {
+		return "server"
 	}
 	return "server at " + s.addr
 }

@@ -39,13 +39,19 @@ func (d *gdbDriver) pid() int     { return d.g.Pid() }
 
 // start launches exe under a fresh gdbserver and connects GDB to it.
 func (d *gdbDriver) start(ctx context.Context, exe string) error {
-	srv, addr, err := proc.StartGDBServer(ctx, exe, d.args, "", nil)
-	if err != nil {
-		return err
-	}
-	d.srv = srv
+	// GDB runs its gdbserver over a pipe (`target remote | gdbserver -`),
+	// as rrmcp's live sessions run theirs over a socket pair: the same
+	// kind of transport on both sides. Its warnings go nowhere, as
+	// rrmcp's go to a file nobody reads. Profile runs count the packets
+	// through a proxy, by address.
+	target := "| gdbserver --once - " + strings.Join(append([]string{exe}, d.args...), " ") + " 2>/dev/null"
 	if d.pc != nil {
-		if addr, err = d.pc.through(addr); err != nil {
+		srv, addr, err := proc.StartGDBServer(ctx, exe, d.args, "", nil)
+		if err != nil {
+			return err
+		}
+		d.srv = srv
+		if target, err = d.pc.through(addr); err != nil {
 			return err
 		}
 	}
@@ -67,7 +73,7 @@ func (d *gdbDriver) start(ctx context.Context, exe string) error {
 		}
 		d.setUp = true
 	}
-	_, err = d.g.Run(ctx, "-target-select remote "+addr)
+	_, err := d.g.Run(ctx, "-target-select remote "+target)
 	return err
 }
 
