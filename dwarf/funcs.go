@@ -661,14 +661,38 @@ func (f *Function) InlineChain(pc uint64) []InlineFrame {
 	return out
 }
 
-// startsAt reports whether the inlined call begins at file address pc:
+// StartsAt reports whether the inlined call begins at file address pc:
 // its entry, or the start of a range whose previous address is outside
-// the call (GDB's block_starting_point_at).
-func (fr *InlineFrame) startsAt(pc uint64) bool {
+// the call (GDB's block_starting_point_at). GDB hides such a call at a
+// stop there (skip_inline_frames): frame 0 is its caller, at the call
+// site, until a "step" goes into it.
+func (fr *InlineFrame) StartsAt(pc uint64) bool {
 	if pc == fr.Entry {
 		return true
 	}
 	return fr.tree != nil && treeContains(fr.tree, pc) && !treeContains(fr.tree, pc-1)
+}
+
+// End is the end of the inlined call's highest range (GDB's BLOCK_END),
+// 0 if unknown.
+func (fr *InlineFrame) End() uint64 {
+	var end uint64
+	if fr.tree != nil {
+		for _, r := range fr.tree.Ranges {
+			end = max(end, r[1])
+		}
+	}
+	return end
+}
+
+// HiddenAt is how many of the innermost calls of chain (InlineChain's,
+// outermost first) start at pc and are hidden there (StartsAt).
+func HiddenAt(chain []InlineFrame, pc uint64) int {
+	n := 0
+	for n < len(chain) && chain[len(chain)-1-n].StartsAt(pc) {
+		n++
+	}
+	return n
 }
 
 // entryPC returns GDB's entry pc of a DIE with code: DW_AT_low_pc, else

@@ -25,6 +25,10 @@ type UnwindOptions struct {
 	// function or line; it shows them after "stepi", at breakpoints on
 	// the inlined function itself and at address breakpoints ("*ADDR").
 	KeepInlineEntry bool
+	// ShowInlineEntries shows that many of the hidden calls, outermost
+	// first: each "step" at such a pc goes one call deeper without
+	// running (GDB's step_into_inline_frame).
+	ShowInlineEntries int
 }
 
 // Backtrace is the result of Unwind.
@@ -61,7 +65,11 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		}
 		cur.locate(ctx, modules, prev)
 		// frames for this physical frame (inlined ones first)
-		frames := cur.frames(len(bt.Frames), prev == nil && !opts.KeepInlineEntry)
+		show := opts.ShowInlineEntries // frame 0: the inlined calls starting at its pc shown
+		if prev != nil || opts.KeepInlineEntry {
+			show = -1 // all
+		}
+		frames := cur.frames(len(bt.Frames), show)
 		truncated := false
 		for _, f := range frames {
 			if len(bt.Frames) >= maxFrames {
@@ -84,7 +92,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 			if err == nil && !atMain {
 				next.t, next.ar = t, cur.ar
 				next.locate(ctx, modules, cur)
-				next.frames(0, false)
+				next.frames(0, -1)
 				cur.caller = next
 			}
 			bt.Stop = "max frames"
@@ -349,7 +357,10 @@ func (p *physFrame) popReturn(ctx context.Context, t *Target, sp uint64) (*physF
 
 // frames turns the physical frame into GDB-style frames: one per inlined
 // call active at the pc (innermost first), then the function itself.
-func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
+// With show >= 0 (frame 0) the calls that start at the pc are hidden,
+// all but the show outermost of them (UnwindOptions.ShowInlineEntries);
+// show < 0 keeps them all.
+func (p *physFrame) frames(level int, show int) []*Frame {
 	base := Frame{PC: p.pc, Regs: p.regs, Image: p.mod, Bias: p.bias, phys: p, ShowAddr: true}
 	if p.mod == nil {
 		f := base
@@ -377,10 +388,8 @@ func (p *physFrame) frames(level int, hideInlineEntry bool) []*Frame {
 	}
 	full := fn.InlineChain(file)
 	chain := full
-	if hideInlineEntry {
-		for len(chain) > 0 && chain[len(chain)-1].startsAt(file) {
-			chain = chain[:len(chain)-1]
-		}
+	if show >= 0 {
+		chain = full[:len(full)-max(HiddenAt(full, file)-show, 0)]
 	}
 	hidden := len(chain) < len(full)
 	le, _ := p.mod.PCToLine(file)
@@ -450,7 +459,7 @@ func (p *physFrame) tailFrames(ctx context.Context, next *physFrame, modules Mod
 		tp.regs.Set(16, tp.pc)
 		// GDB gives a tail-call frame no inline frames: it is named after
 		// the innermost function at its pc and shows that pc's line.
-		fs := tp.frames(0, false)
+		fs := tp.frames(0, -1)
 		f := fs[0]
 		f.Inlined = false // f.Inline stays: its scope is the frame's scope
 		if le, ok := mod.PCToLine(h.ret - 1); ok {

@@ -56,6 +56,7 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 		pc0 = s.pcOr0(ctx)
 	}
 	s.invalidate()
+	s.stepIn = 0
 	s.setRunning(true)
 	st, err := atHistoryStart(f(ctx))
 	s.setRunning(false)
@@ -626,32 +627,17 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 		}
 		return s.stepInsn(ctx, rev)
 	}
+	if !rev {
+		return s.stepLineForward(ctx, start, into)
+	}
+	// Backward: one instruction at a time, out of callees ("next"), to
+	// the start of a line (lineDone).
 	var last rsp.Stop
 	cur := start
 	for i := 0; i < maxSteps; i++ {
-		var st rsp.Stop
-		if !rev {
-			in, ierr := s.insn(ctx, cur.pc)
-			switch {
-			case ierr == nil && x86code.IsCall(in):
-				st, err = s.stepCall(ctx, cur, in, into)
-			default:
-				if hi := s.rangeEnd(ctx, cur); hi > cur.pc+uint64(in.Len) {
-					st, err = s.rangeStep(ctx, cur.pc, hi)
-				} else {
-					st, err = s.stepInsn(ctx, false)
-				}
-			}
-			if err == nil && s.unchangedWrite(ctx, st) {
-				// Like GDB, a write watchpoint stops only where the
-				// value changes: the step goes on from here.
-				st.Watch, st.WatchAddr, st.SWBreak, st.HWBreak = rsp.WatchNone, 0, false, false
-			}
-		} else {
-			st, err = s.stepInsn(ctx, true)
-			if err == nil && plainStep(st) && !into {
-				st, err = s.backOutOfCallee(ctx, st, cur)
-			}
+		st, err := s.stepInsn(ctx, true)
+		if err == nil && plainStep(st) && !into {
+			st, err = s.backOutOfCallee(ctx, st, cur)
 		}
 		if err != nil || !plainStep(st) {
 			return st, err
@@ -661,14 +647,7 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 		if err != nil {
 			return st, err
 		}
-		if !rev && s.bpAt(h.pc) != nil {
-			// Stepped onto a breakpoint (a loop back to the line's own
-			// start, a jump to a breakpoint of the same line): like GDB
-			// (bpstat_stop_status on the step's SIGTRAP), that is a hit;
-			// makeStop reports it, finishStop checks its condition.
-			return st, nil
-		}
-		done, refresh, err := s.lineDone(ctx, start, &h, rev, into)
+		done, refresh, err := s.lineDone(ctx, start, &h, into)
 		if done || err != nil {
 			return st, err
 		}
@@ -680,14 +659,242 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
 }
 
-// lineDone decides whether a step that began at start has finished now
-// that the thread is at h. Going forward, as GDB (infrun.c,
-// process_event_stop_test), a step ends at the start of a line-table row
-// of another line that is a statement (is_stmt); in the middle of
-// another line the step goes on to leave that line instead (refresh:
-// start's line becomes h's), and at the start of a row that is no
-// statement it goes on unchanged, in its own frame.
-func (s *Session) lineDone(ctx context.Context, start here, h *here, rev, into bool) (done, refresh bool, err error) {
+// stepFrameID is GDB's frame_id of the frame a step is in (infrun.c's
+// step_frame_id): the real frame's CFA (0: unknown), the entry of the
+// frame's code (the innermost inlined call shown, else the function; file
+// addresses) and how many inlined calls deep it is.
+type stepFrameID struct {
+	cfa, code uint64
+	depth     int
+}
+
+func (a stepFrameID) eq(b stepFrameID) bool {
+	return a.code == b.code && a.depth == b.depth && (a.cfa == b.cfa || a.cfa == 0 || b.cfa == 0)
+}
+
+// inlineView is the frame a stepping stop at h is in, as GDB sees it: the
+// inlined calls active at the pc (outermost first), how many of the
+// innermost are hidden because they start there (skip_inline_frames),
+// and the frame's id.
+type inlineView struct {
+	chain  []dwarf.InlineFrame
+	hidden int
+	id     stepFrameID
+}
+
+func (s *Session) inlineView(ctx context.Context, h *here) inlineView {
+	var v inlineView
+	if h.fn == nil {
+		v.id = stepFrameID{cfa: h.cfa, code: h.entry - h.bias}
+		return v
+	}
+	fpc := h.pc - h.bias
+	v.chain = h.fn.InlineChain(fpc)
+	v.hidden = s.hiddenInline(ctx, v.chain, h.pc, fpc)
+	v.id = v.frameID(h, len(v.chain)-v.hidden)
+	return v
+}
+
+// frameID is the id of the frame depth inlined calls deep at h (0: the
+// function's own frame).
+func (v inlineView) frameID(h *here, depth int) stepFrameID {
+	code := h.fn.Entry
+	if depth > 0 {
+		code = v.chain[depth-1].Entry
+	}
+	return stepFrameID{cfa: h.cfa, code: code, depth: depth}
+}
+
+// steppedInFrom reports whether the frame id is one of the frames the
+// visible frame at h was inlined into (GDB's stepped_in_from).
+func (v inlineView) steppedInFrom(h *here, id stepFrameID) bool {
+	for d := len(v.chain) - v.hidden - 1; d >= 0; d-- {
+		if v.frameID(h, d).eq(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// stepState is what a forward step steps from (GDB's step range,
+// step_frame_id and current_line).
+type stepState struct {
+	id     stepFrameID
+	file   string
+	line   int    // 0 after a row that is no statement, in another frame
+	lo, hi uint64 // the step range, runtime addresses
+}
+
+// stepLineForward is one forward "step" or "next" from start (which has
+// a line) as GDB does it (infcmd.c prepare_one_step, infrun.c
+// process_event_stop_test), inlined calls included: a call whose first
+// instruction is the pc is not entered yet, and the line stepped from is
+// its call site's. "step" there goes into it without running; "next"
+// steps over inlined calls made on the line it steps from, stops at one
+// made on another line (at its call site), and goes through the rest of
+// an inlined call it is inside of.
+func (s *Session) stepLineForward(ctx context.Context, start here, into bool) (rsp.Stop, error) {
+	v := s.inlineView(ctx, &start)
+	if into && v.hidden > 0 {
+		s.stepIn++
+		return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: s.cur}, nil
+	}
+	st := stepState{id: v.id, file: start.line.File, line: start.line.Line, lo: start.line.Addr + start.bias, hi: start.line.End + start.bias}
+	if v.hidden > 0 {
+		call := v.chain[len(v.chain)-v.hidden]
+		st.file, st.line = call.CallFile, call.CallLine
+		if end := call.End(); end != 0 && end+start.bias < st.hi {
+			st.hi = end + start.bias // GDB: gcc's missing rows make the row too long (PR gcc/98780)
+		}
+	}
+	return s.stepFrom(ctx, start, st, into)
+}
+
+// finishInline runs until the inlined frame level levels out from the
+// innermost one returns into its caller, as GDB's finish of an inlined
+// frame does (infcmd.c finish_command): a "next" whose frame is the
+// caller, from no line and an empty range, so that it goes through the
+// rest of the inlined call and stops where the caller goes on.
+func (s *Session) finishInline(ctx context.Context, level int) (rsp.Stop, error) {
+	start, err := s.where(ctx)
+	if err != nil {
+		return rsp.Stop{}, err
+	}
+	if start.fn == nil {
+		return rsp.Stop{}, fmt.Errorf("no debug information at %#x to find the inlined call's end: %w", start.pc, ErrNoDebugInfo)
+	}
+	v := s.inlineView(ctx, &start)
+	depth := len(v.chain) - v.hidden - level // the selected frame's
+	if depth < 1 {
+		return rsp.Stop{}, fmt.Errorf("frame %d is not an inlined call at the stop: %w", level, ErrUnsupported)
+	}
+	return s.stepFrom(ctx, start, stepState{id: v.frameID(&start, depth-1), lo: start.pc, hi: start.pc}, false)
+}
+
+// stepFrom is the loop of a forward step from start in state st.
+func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into bool) (rsp.Stop, error) {
+	var last rsp.Stop
+	cur := start
+	for i := 0; i < maxSteps; i++ {
+		var stop rsp.Stop
+		var err error
+		in, ierr := s.insn(ctx, cur.pc)
+		switch {
+		case ierr == nil && x86code.IsCall(in):
+			stop, err = s.stepCall(ctx, cur, in, into)
+		default:
+			hi := s.rangeEnd(ctx, cur)
+			if st.lo <= cur.pc && cur.pc < st.hi && hi > st.hi {
+				hi = st.hi
+			}
+			if hi > cur.pc+uint64(in.Len) {
+				stop, err = s.rangeStep(ctx, cur.pc, hi)
+			} else {
+				stop, err = s.stepInsn(ctx, false)
+			}
+		}
+		if err == nil && s.unchangedWrite(ctx, stop) {
+			// Like GDB, a write watchpoint stops only where the value
+			// changes: the step goes on from here.
+			stop.Watch, stop.WatchAddr, stop.SWBreak, stop.HWBreak = rsp.WatchNone, 0, false, false
+		}
+		if err != nil || !plainStep(stop) {
+			return stop, err
+		}
+		last = stop
+		h, err := s.whereCFA(ctx, false)
+		if err != nil {
+			return stop, err
+		}
+		if s.bpAt(h.pc) != nil {
+			// Stepped onto a breakpoint (a loop back to the line's own
+			// start, a jump to a breakpoint of the same line): like GDB
+			// (bpstat_stop_status on the step's SIGTRAP), that is a hit;
+			// makeStop reports it, finishStop checks its condition.
+			return stop, nil
+		}
+		if s.forwardDone(ctx, start, &h, &st, into) {
+			return stop, nil
+		}
+		cur = h
+	}
+	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
+}
+
+// forwardDone decides whether a forward step that began at start and
+// steps from st has finished now that the thread is at h, in GDB's
+// order (process_event_stop_test): a callee entered by "step", the step
+// range, inlined calls entered at their start (part one) or gone
+// through (part two), then the start of a statement of another line.
+// Otherwise st moves to h's row (set_step_info), unless h starts a row
+// that is no statement in the same frame.
+func (s *Session) forwardDone(ctx context.Context, start here, h *here, st *stepState, into bool) bool {
+	sameFn := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img
+	if h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil {
+		// Recursion or a deeper frame: only the CFA tells frames apart.
+		if regs, err := s.regs(ctx, s.cur); err == nil {
+			h.cfa = s.cfa(ctx, h.img, h.bias, regs)
+		}
+	}
+	if sameFn && h.cfa == 0 && h.sp == start.sp {
+		h.cfa = start.cfa
+	}
+	sameFrame := sameFn && (h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
+	if !h.hasLine {
+		// Returned into a caller without line info (e.g. libc's
+		// __libc_start_call_main): stop there.
+		return h.sp > start.sp && start.cfa != 0 && h.sp >= start.cfa
+	}
+	atRowStart := h.pc-h.bias == h.line.Addr
+	if !sameFrame && h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa) {
+		// A callee with lines, entered by "step" (stepCall): stop at the
+		// start of a line.
+		return into && atRowStart
+	}
+	if sameFrame && st.lo <= h.pc && h.pc < st.hi {
+		return false
+	}
+	v := s.inlineView(ctx, h)
+	if sameFrame && v.hidden > 0 && v.id.eq(st.id) {
+		// Stepped into an inlined call at its start.
+		call := v.chain[len(v.chain)-v.hidden]
+		sameLine := call.CallLine == st.line && call.CallFile == st.file
+		if !into {
+			return !sameLine // next: over a call made on the line; stop at another line's
+		}
+		if sameLine {
+			s.stepIn = 1 // step: into a call made on the line
+		}
+		return true
+	}
+	if sameFrame && len(v.chain)-v.hidden > 0 && !v.id.eq(st.id) && v.steppedInFrom(h, st.id) {
+		// Inside an inlined call made from the frame stepped in.
+		return into
+	}
+	refresh, line := true, h.line.Line
+	if atRowStart && (h.line.Line != st.line || h.line.File != st.file) {
+		if h.line.IsStmt {
+			return true
+		}
+		if v.id.eq(st.id) {
+			refresh = false // a row that is no statement: step on, from the same line
+		} else {
+			line = 0 // in another frame: from no line
+		}
+	}
+	st.lo, st.hi = h.line.Addr+h.bias, h.line.End+h.bias
+	if refresh {
+		st.id, st.file, st.line = v.id, h.line.File, line
+	}
+	return false
+}
+
+// lineDone decides whether a backward step that began at start has
+// finished now that the thread is at h: at the start of a row of another
+// line in its own frame or a caller's, or, for "step", of a row in a
+// callee (its last line). Going back through the middle of another
+// line moves start's line there (refresh).
+func (s *Session) lineDone(ctx context.Context, start here, h *here, into bool) (done, refresh bool, err error) {
 	sameFn := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img
 	if h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil {
 		// Recursion or a deeper frame: only the CFA tells frames apart.
@@ -697,34 +904,23 @@ func (s *Session) lineDone(ctx context.Context, start here, h *here, rev, into b
 	}
 	sameFrame := sameFn && (h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
 	if !h.hasLine {
-		if !rev && h.sp > start.sp && start.cfa != 0 && h.sp >= start.cfa {
-			// Returned into a caller without line info (e.g. libc's
-			// __libc_start_call_main): stop there.
-			return true, false, nil
-		}
 		return false, false, nil
 	}
 	atRowStart := h.pc-h.bias == h.line.Addr
-	newLine := func() (done, refresh bool, err error) {
-		if rev {
-			return atRowStart, false, nil
-		}
-		return atRowStart && h.line.IsStmt, !atRowStart, nil
-	}
 	if sameFrame {
 		if h.line.Line == start.line.Line && h.line.File == start.line.File {
 			return false, false, nil
 		}
-		return newLine()
+		return atRowStart, false, nil
 	}
 	deeper := h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa)
 	if deeper {
 		// Only reachable for step (into): we are in a callee with lines;
-		// stop at the start of a line (in reverse: of its last line).
+		// stop at the start of its last line.
 		return into && atRowStart, false, nil
 	}
 	// Returned to a caller: stop at the beginning of a statement.
-	return newLine()
+	return atRowStart, false, nil
 }
 
 // stepCall handles a call instruction at cur.pc during a forward step.
@@ -799,7 +995,22 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 		if sel >= len(fr) {
 			sel = 0
 		}
-		// An inlined frame shares the physical frame; finish the physical one.
+		if fr[sel].Inlined && !rev {
+			// An inlined frame returns into its caller in the same
+			// physical frame (GDB steps out of it).
+			st, err := s.finishInline(ctx, sel)
+			if err != nil {
+				return err
+			}
+			out, _ = s.finishStop(ctx, st)
+			if out.Reason == "step" {
+				out.Reason = "finish"
+				out.Message = fmt.Sprintf("Returned from inlined %s.", fr[sel].Name)
+			}
+			return nil
+		}
+		// In reverse, an inlined frame shares the physical frame; finish
+		// the physical one.
 		phys := sel
 		for phys+1 < len(fr) && fr[phys].Inlined {
 			phys++

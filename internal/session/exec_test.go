@@ -10,7 +10,8 @@ import (
 )
 
 // TestLineDone checks the decision that ends a source-level step, for
-// forward and reverse steps, into and over calls, and recursion.
+// forward (forwardDone) and reverse (lineDone) steps, into and over
+// calls, and recursion. Inlined calls are TestStepInlinedMatchesGDB's.
 func TestLineDone(t *testing.T) {
 	f := &dwarf.Function{Name: "f", Entry: 0x1000}
 	g := &dwarf.Function{Name: "g", Entry: 0x2000}
@@ -45,9 +46,16 @@ func TestLineDone(t *testing.T) {
 		{"inside a callee without lines", at(nil, 0x9000, 0x7e00, 0, 0, 0, false), false, true, false},
 	} {
 		h := tc.h
-		got, _, err := (&Session{}).lineDone(context.Background(), start, &h, tc.rev, tc.into)
-		if err != nil || got != tc.want {
-			t.Errorf("%s: lineDone = %v, %v; want %v", tc.name, got, err, tc.want)
+		if tc.rev {
+			got, _, err := (&Session{}).lineDone(context.Background(), start, &h, tc.into)
+			if err != nil || got != tc.want {
+				t.Errorf("%s: lineDone = %v, %v; want %v", tc.name, got, err, tc.want)
+			}
+			continue
+		}
+		st := stepState{id: stepFrameID{cfa: start.cfa, code: f.Entry}, file: "a.c", line: 10, lo: 0x1010, hi: 0x1018}
+		if got := (&Session{}).forwardDone(context.Background(), start, &h, &st, tc.into); got != tc.want {
+			t.Errorf("%s: forwardDone = %v; want %v", tc.name, got, tc.want)
 		}
 	}
 }

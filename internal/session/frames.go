@@ -39,6 +39,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	opts := dwarf.UnwindOptions{MaxFrames: maxFrames + 1}
 	keep, fn := s.inlineEntryAt(regs.PC())
 	opts.KeepInlineEntry = keep
+	opts.ShowInlineEntries = s.stepIn
 	bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, opts)
 	if err != nil && (bt == nil || len(bt.Frames) == 0) {
 		return nil, fmt.Errorf("unwind the stack: %w", err)

@@ -216,19 +216,13 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 		if f := img.FuncAt(fpc); f != nil {
 			loc.Function = f.Name
 			chain := f.InlineChain(fpc)
-			// Like GDB (and the unwinder's frame 0), an inlined call whose
-			// first instruction is the pc is not entered yet: show its
-			// call site in the caller.
-			// A user breakpoint on the inlined function (or on the
-			// address) shows it, as the backtrace does (inlineEntryAt).
-			keep, fn := s.inlineEntryAt(pc)
-			for len(chain) > 0 && chain[len(chain)-1].Entry == fpc {
-				in := chain[len(chain)-1]
-				if keep && (fn == "" || sameFunc(in.Name, fn)) {
-					break
-				}
+			if n := s.hiddenInline(ctx, chain, pc, fpc); n > 0 {
+				// Like GDB (and the unwinder's frame 0), inlined calls
+				// whose first instruction is the pc are not entered yet:
+				// the stop is at the call site in their caller.
+				in := chain[len(chain)-n]
 				loc.File, loc.Line = in.CallFile, in.CallLine
-				chain = chain[:len(chain)-1]
+				chain = chain[:len(chain)-n]
 			}
 			if len(chain) > 0 {
 				loc.Function = chain[len(chain)-1].Name // the innermost inlined call
@@ -252,6 +246,29 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 		}
 	}
 	return loc
+}
+
+// hiddenInline is how many of the innermost calls of chain (the inlined
+// calls active at pc, file address fpc) GDB hides at a stop there: those
+// that start at the pc (dwarf.HiddenAt), down to one a user breakpoint
+// there is set on (a breakpoint on the inlined function, or on the
+// address: inlineEntryAt), less those a "step" went into (stepIn).
+func (s *Session) hiddenInline(ctx context.Context, chain []dwarf.InlineFrame, pc, fpc uint64) int {
+	n := dwarf.HiddenAt(chain, fpc)
+	if keep, fn := s.inlineEntryAt(pc); keep {
+		for i := 0; i < n; i++ {
+			if fn == "" || sameFunc(chain[len(chain)-1-i].Name, fn) {
+				n = i
+				break
+			}
+		}
+	}
+	if s.stepIn > 0 {
+		if cur, err := s.pc(ctx, s.cur); err == nil && cur == pc {
+			n -= s.stepIn
+		}
+	}
+	return max(n, 0)
 }
 
 // dataSymbol names an address the way GDB prints <sym+off> after a
