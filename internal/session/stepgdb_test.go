@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -63,11 +65,11 @@ func lineOf(t *testing.T, marker string) int {
 // TestStepFromBreakpointMatchesGDB: rr_step and rr_next made at a
 // breakpoint (the step over it is part of the first range step, unless a
 // branch in the line leads back to the breakpoint) stop where GDB's step
-// and next stop, pc for pc, the breakpoint's new hits included, at -O0
-// and -O2, built by gcc and by clang. GDB debugging natively is the
-// oracle.
+// and next stop, pc, file and line, the breakpoint's new hits included,
+// at -O0 and -O2, built by gcc and by clang. GDB debugging natively is
+// the oracle.
 func TestStepFromBreakpointMatchesGDB(t *testing.T) {
-	gdb := testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	dir := t.TempDir()
 	src := filepath.Join(dir, "steploop.c")
@@ -88,20 +90,47 @@ func TestStepFromBreakpointMatchesGDB(t *testing.T) {
 			fmt.Sprintf("steploop.c:%d", lineOf(t, "call"))} {
 			for _, op := range []string{"next", "step"} {
 				t.Run(fmt.Sprintf("%s%s/%s/%s", cc, opt, loc, op), func(t *testing.T) {
-					want := gdbSteps(t, gdb, exe, loc, op, steps)
-					got := sessionSteps(t, exe, loc, op, steps)
-					if strings.Join(got, " ") != strings.Join(want, " ") {
-						t.Errorf("%s from break %s, %d times:\nrrmcp %v\nGDB   %v", op, loc, steps, got, want)
-					}
+					movesVsGDB(t, exe, loc, slices.Repeat([]string{op}, steps))
 				})
 			}
 		}
 	}
 }
 
-// sessionSteps breaks at loc, continues to it and makes op steps times
-// through a live session; it returns the pc of the stop and of each step.
-func sessionSteps(t *testing.T, exe, loc, op string, steps int) []string {
+// stepAt is where a move stopped: pc, source file (base name) and line.
+type stepAt struct {
+	pc   string
+	file string
+	line int
+}
+
+func (a stepAt) String() string { return fmt.Sprintf("%s %s:%d", a.pc, a.file, a.line) }
+
+func at(l Location) stepAt { return stepAt{pc: l.PC, file: filepath.Base(l.File), line: l.Line} }
+
+// movesVsGDB breaks at loc in exe, continues to it and makes the moves
+// (next, step, finish) through a live session and under GDB debugging
+// exe natively, and compares where each stopped, pc, file and line, up
+// to the program's exit. It returns rrmcp's stops.
+func movesVsGDB(t *testing.T, exe, loc string, moves []string) []stepAt {
+	t.Helper()
+	want := gdbMoves(t, exe, loc, moves)
+	got := sessionMoves(t, exe, loc, moves[:len(want)-1])
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			t.Fatalf("move %d (%s): stopped at %v, GDB at %v\nrrmcp: %v\nGDB:   %v", i, append([]string{"break " + loc}, moves...)[i], got[i], want[i], got[:i+1], want[:i+1])
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d stops, GDB %d\nrrmcp: %v\nGDB:   %v", len(got), len(want), got, want)
+	}
+	return got
+}
+
+// sessionMoves is movesVsGDB's run through a live session: the stop at
+// loc, then each move's, up to the exit. Each stop must name the frame
+// the backtrace starts with.
+func sessionMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 	m := NewManager(Config{})
 	t.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
@@ -114,54 +143,68 @@ func sessionSteps(t *testing.T, exe, loc, op string, steps int) []string {
 		t.Fatalf("break %s: %v", loc, err)
 	}
 	st, err := s.Continue(ctx, false)
-	if err != nil || st.Reason != "breakpoint" {
+	if err != nil || st.Reason != "breakpoint" || st.Frame == nil {
 		t.Fatalf("continue to %s: %+v %v", loc, st, err)
 	}
-	pcs := []string{stopPC(t, st)}
-	for range steps {
-		if op == "next" {
+	got := []stepAt{at(st.Frame.Location)}
+	for _, mv := range moves {
+		switch mv {
+		case "next":
 			st, err = s.Next(ctx, 1, false)
-		} else {
+		case "step":
 			st, err = s.Step(ctx, 1, false)
+		case "finish":
+			st, err = s.Finish(ctx, false)
+		default:
+			t.Fatalf("unknown move %q", mv)
 		}
 		if err != nil {
-			t.Fatalf("%s: %v", op, err)
+			t.Fatalf("%s: %v", mv, err)
 		}
-		pcs = append(pcs, stopPC(t, st))
+		if st.Frame == nil {
+			break // exited
+		}
+		got = append(got, at(st.Frame.Location))
+		bt, _, _, err := s.Backtrace(ctx, 1)
+		if err != nil || len(bt) == 0 || bt[0].Function != st.Frame.Function || bt[0].Line != st.Frame.Line {
+			t.Fatalf("%s: stop in %s:%d, backtrace %+v %v", mv, st.Frame.Function, st.Frame.Line, bt, err)
+		}
 	}
-	return pcs
+	return got
 }
 
-// stopPC is the pc of st, written as GDB's printf "%#lx" writes it.
-func stopPC(t *testing.T, st *Stop) string {
+// gdbStopRe reads a move's stop from GDB's `p/x $pc` and `frame 0`.
+var gdbStopRe = regexp.MustCompile(`(?s)\$\d+ = (0x[0-9a-f]+)\n#0 .*? at (\S+):(\d+)\n`)
+
+// gdbMoves is movesVsGDB's run under GDB.
+func gdbMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 	t.Helper()
-	if st.Frame == nil {
-		t.Fatalf("stop without a frame: %+v", st)
-	}
-	return st.Frame.PC
-}
-
-var gdbPCLine = regexp.MustCompile(`(?m)^PC (0x[0-9a-f]+)$`)
-
-// gdbSteps is sessionSteps done by GDB on the program run natively.
-func gdbSteps(t *testing.T, gdb, exe, loc, op string, steps int) []string {
-	args := []string{"-batch", "-nx", "-ex", "set confirm off", "-ex", "set pagination off",
-		"-ex", "break " + loc, "-ex", "run", "-ex", `printf "PC %#lx\n", $pc`}
-	for range steps {
-		args = append(args, "-ex", op, "-ex", `printf "PC %#lx\n", $pc`)
+	gdb := testenv.NeedTool(t, "gdb")
+	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "set width 0", "-ex", "set pagination off",
+		"-ex", "set confirm off", "-ex", "break " + loc, "-ex", "run"}
+	for _, mv := range append([]string{""}, moves...) {
+		if mv != "" {
+			args = append(args, "-ex", mv)
+		}
+		args = append(args, "-ex", `echo @@\n`, "-ex", "p/x $pc", "-ex", "frame 0")
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, gdb, append(args, exe)...).CombinedOutput()
-	if err != nil {
+	if ctx.Err() != nil {
 		t.Fatalf("gdb: %v\n%s", err, out)
 	}
-	var pcs []string
-	for _, m := range gdbPCLine.FindAllStringSubmatch(string(out), -1) {
-		pcs = append(pcs, m[1])
+	var stops []stepAt
+	for _, seg := range strings.Split(string(out), "@@\n")[1:] {
+		m := gdbStopRe.FindStringSubmatch(seg)
+		if m == nil {
+			break // the program exited
+		}
+		line, _ := strconv.Atoi(m[3])
+		stops = append(stops, stepAt{pc: m[1], file: filepath.Base(m[2]), line: line})
 	}
-	if len(pcs) != steps+1 {
-		t.Fatalf("gdb printed %d pcs, want %d:\n%s", len(pcs), steps+1, out)
+	if len(stops) < 2 {
+		t.Fatalf("GDB stopped %d times:\n%s", len(stops), out)
 	}
-	return pcs
+	return stops
 }
