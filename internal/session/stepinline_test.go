@@ -11,10 +11,9 @@ import (
 
 // TestStepInlinedMatchesGDB steps through testdata/stlsteps.cpp (g++ and
 // clang++ -O2: STL constructors, accessors, iterators and lambdas
-// inlined) with the
-// sequences of next, step and finish of a real-code differential, and
-// compares every stop's pc, file and line with GDB's over the same
-// sequence. It covers GDB's inline-frame model: a call whose first
+// inlined) with the sequences of next, step and finish of a real-code
+// differential, and compares every stop's pc, file and line with GDB's
+// over the same sequence. It covers GDB's inline-frame model: a call whose first
 // instruction is the pc is not entered yet (the stop is at its call
 // site), "step" there goes into it without running, "next" steps over
 // inlined calls made on its line, stops at the call site of one made on
