@@ -11,19 +11,8 @@ import (
 	"strings"
 )
 
-// decodeArgs decodes a call's arguments (the JSON text the client sent,
-// an object, or nothing) into dst (a pointer to a struct with json tags).
-// Unlike mcp-go's BindArguments it rejects unknown arguments, requires
-// every field whose tag lacks omitempty, takes null as not given, and
-// says in plain words what is wrong. The text is decoded once into dst:
-// numbers keep their precision (an integer above 2^53 is not rounded
-// through a float).
-func decodeArgs(raw json.RawMessage, dst any) error {
-	return decodeArgsFields(raw, dst, newArgFields(reflect.TypeOf(dst).Elem()))
-}
-
-// argFieldList is what decodeArgs needs to know of an arguments type:
-// worked out once per tool (add), not at every call.
+// argFieldList is what decodeArgsFields needs to know of an arguments
+// type: worked out once per tool (add), not at every call.
 type argFieldList struct{ known, required []string }
 
 func newArgFields(t reflect.Type) argFieldList {
@@ -31,7 +20,13 @@ func newArgFields(t reflect.Type) argFieldList {
 	return argFieldList{known, required}
 }
 
-// decodeArgsFields is decodeArgs with dst's fields listed already.
+// decodeArgsFields decodes a call's arguments (the JSON text the client
+// sent, an object, or nothing) into dst (a pointer to a struct with json
+// tags) whose fields newArgFields listed. Unlike mcp-go's BindArguments
+// it rejects unknown arguments, requires every field whose tag lacks
+// omitempty, takes null as not given, and says in plain words what is
+// wrong. The text is decoded once into dst: numbers keep their precision
+// (an integer above 2^53 is not rounded through a float).
 func decodeArgsFields(raw json.RawMessage, dst any, fields argFieldList) error {
 	known, required := fields.known, fields.required
 	keys, ok := topKeys(raw)

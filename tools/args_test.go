@@ -45,7 +45,7 @@ func TestDecodeArgs(t *testing.T) {
 		{`{"name": "x", "name": null}`, `missing required argument "name"`, in{}}, // the last one counts
 	} {
 		var got in
-		err := decodeArgs(json.RawMessage(tc.args), &got)
+		err := decodeArgsFields(json.RawMessage(tc.args), &got, newArgFields(reflect.TypeFor[in]()))
 		switch {
 		case tc.wantErr == "" && err != nil:
 			t.Errorf("%v: %v", tc.args, err)
