@@ -59,10 +59,11 @@ type Process struct {
 	seq     int64
 	changed chan struct{} // closed and replaced on every new line
 
-	errFile *os.File // StderrFile: the child's stderr
-	scanMu  sync.Mutex
-	errRead lineWriter // the lines of errFile read so far (scanMu)
-	errOff  int64      // bytes of errFile read so far (scanMu)
+	errFile  *os.File // StderrFile: the child's stderr
+	scanMu   sync.Mutex
+	errRead  lineWriter // the lines of errFile read so far (scanMu)
+	errOff   int64      // bytes of errFile read or skipped so far (scanMu)
+	errFreed int64      // bytes at its start whose disk space was given back (scanMu)
 }
 
 // Start launches the child described by cfg. ctx only bounds the start-up;
@@ -123,13 +124,15 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 
 // Scan reads what the child wrote to its stderr file (Config.StderrFile)
 // since the last look and reports whether a line came; without a file
-// there is nothing to scan (lines arrive as they are written).
+// there is nothing to scan (lines arrive as they are written). Of more
+// than maxUnread new bytes only the last maxUnread are read (Trim).
 func (p *Process) Scan() bool {
 	if p.errFile == nil {
 		return false
 	}
 	p.scanMu.Lock()
 	defer p.scanMu.Unlock()
+	p.trim()
 	seq := p.LastSeq()
 	var buf [32 << 10]byte
 	for {
@@ -140,7 +143,78 @@ func (p *Process) Scan() bool {
 			break
 		}
 	}
+	p.release()
 	return p.LastSeq() != seq
+}
+
+// Trim bounds what the stderr file holds and what the next Scan reads,
+// without reading: more than maxUnread bytes written since the last look
+// are skipped but for the last maxUnread (a line says how many were),
+// and the disk space of what was read or skipped is given back. Cheap
+// (a stat) when there is little: called at every stop, since a child
+// that writes at every trap (gdbserver's warnings) would fill the disk
+// over a long run that nobody reads.
+func (p *Process) Trim() {
+	if p.errFile == nil {
+		return
+	}
+	p.scanMu.Lock()
+	defer p.scanMu.Unlock()
+	if p.trim() {
+		p.release()
+	}
+}
+
+// StderrFileUse returns the disk space the stderr file uses and its
+// length (0, 0 without one): a hole takes no space.
+func (p *Process) StderrFileUse() (used, size int64) {
+	if p.errFile == nil {
+		return 0, 0
+	}
+	fi, err := p.errFile.Stat()
+	if err != nil {
+		return 0, 0
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, fi.Size()
+	}
+	return st.Blocks * 512, fi.Size()
+}
+
+// Limits of a stderr file: the bytes a Scan reads at most, and the read
+// bytes kept on disk before their space is given back.
+const (
+	maxUnread   = 1 << 20
+	releaseStep = 1 << 20
+)
+
+// trim skips all but the last maxUnread unread bytes (scanMu held) and
+// reports whether it did.
+func (p *Process) trim() bool {
+	fi, err := p.errFile.Stat()
+	if err != nil || fi.Size()-p.errOff <= maxUnread {
+		return false
+	}
+	skip := fi.Size() - maxUnread - p.errOff
+	p.errRead.buf = p.errRead.buf[:0]
+	p.add(fmt.Sprintf("[%d bytes of output not kept]", skip), true)
+	p.errOff += skip
+	return true
+}
+
+// release gives back the disk space of the bytes before errOff (scanMu
+// held), in steps of releaseStep: the file keeps its size and offsets,
+// with a hole where they were.
+func (p *Process) release() {
+	end := p.errOff &^ (releaseStep - 1)
+	if end <= p.errFreed {
+		return
+	}
+	const punchHole, keepSize = 0x02, 0x01 // FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
+	if err := syscall.Fallocate(int(p.errFile.Fd()), punchHole|keepSize, p.errFreed, end-p.errFreed); err == nil {
+		p.errFreed = end
+	}
 }
 
 // waitDelay bounds how long Wait keeps reading output after the child exited.

@@ -21,6 +21,9 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	if s.out != nil {
 		out.Output = s.out.Size()
 	}
+	if s.srv != nil {
+		s.srv.Trim() // gdbserver's messages: a file that a long run must not let fill the disk
+	}
 	if st.Thread != (rsp.Thread{}) {
 		s.cur = st.Thread
 		out.Thread = st.Thread.String()
