@@ -216,7 +216,7 @@ func (s *Session) serverState() string {
 // serverName names the debug server for messages.
 func (s *Session) serverName() string {
 	if s.addr == "" {
-		return "server"
+		return "server (gdbserver, on a socket pair)"
 	}
 	return "server at " + s.addr
 }
@@ -255,7 +255,11 @@ func (s *Session) Info() Info {
 	case s.c != nil && s.c.Exited():
 		state = "exited"
 	}
-	return Info{ID: s.id, Backend: s.kind, Address: s.addr, Program: s.program,
+	addr := s.addr
+	if addr == "" && s.srv != nil {
+		addr = fmt.Sprintf("gdbserver pid %d, on a socket pair", s.srv.Pid())
+	}
+	return Info{ID: s.id, Backend: s.kind, Address: addr, Program: s.program,
 		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hardwareNote(), Server: s.serverNote,
 		Cancelled: s.cancelled.Load()}
 }
