@@ -1,6 +1,7 @@
 package rsp
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strconv"
 	"strings"
@@ -378,6 +379,14 @@ func isAllHex(s string) bool {
 func decodeHexUnavail(s string) ([]byte, error) {
 	if len(s)%2 != 0 {
 		return nil, fmt.Errorf("odd-length hex")
+	}
+	if strings.IndexByte(s, 'x') < 0 {
+		// The common case, a g reply without unavailable registers (4.8
+		// KB at every stop with AVX-512): the table-driven decoder is
+		// five times faster than the loop below, which words the errors.
+		if b, err := hex.DecodeString(s); err == nil {
+			return b, nil
+		}
 	}
 	b := make([]byte, len(s)/2)
 	for i := range b {
