@@ -137,8 +137,16 @@ func decodeRLE(p []byte) ([]byte, error) {
 		out = append(out, p[i:i+j]...)
 		i += j
 		prev, n := out[len(out)-1], int(p[i+1])-29
-		for range n {
-			out = append(out, prev)
+		if n > 0 {
+			// Fill the run by doubling copies: a g reply is mostly runs
+			// of zeros, and a byte at a time was most of its decoding.
+			start := len(out)
+			out = out[:start+n]
+			run := out[start:]
+			run[0] = prev
+			for k := 1; k < n; k *= 2 {
+				copy(run[k:], run[:k])
+			}
 		}
 		i++
 	}
