@@ -1,0 +1,478 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"golang.org/x/arch/x86/x86asm"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/x86code"
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// Source-level stepping: step and next, forward as GDB does it with
+// inlined calls (GDB's step range, step frame id and skipped inline
+// frames), backward one instruction at a time; the finish of an inlined
+// frame; range stepping within a line.
+
+// Step steps n source lines, entering functions that have line info.
+func (s *Session) Step(ctx context.Context, n int, rev bool) (*Stop, error) {
+	return s.lineStep(ctx, n, rev, true)
+}
+
+// Next steps n source lines, stepping over calls.
+func (s *Session) Next(ctx context.Context, n int, rev bool) (*Stop, error) {
+	return s.lineStep(ctx, n, rev, false)
+}
+
+func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, error) {
+	ctx = naming(ctx, moveName(map[bool]string{true: "step", false: "next"}[into], rev), false)
+	var out *Stop
+	err := s.do(ctx, s.limit(rev), func(ctx context.Context) error {
+		if err := s.canMove(rev); err != nil {
+			return err
+		}
+		for i := 0; i < n; i++ {
+			st, err := s.stepLine(ctx, rev, into)
+			if err != nil {
+				return err
+			}
+			var again bool
+			out, again = s.finishStop(ctx, st)
+			for again { // a conditional breakpoint whose condition is false: keep going
+				st, err = s.stepLine(ctx, rev, into)
+				if err != nil {
+					return err
+				}
+				out, again = s.finishStop(ctx, st)
+			}
+			if out.Reason != "step" {
+				return nil
+			}
+		}
+		return nil
+	})
+	return s.asStop(ctx, out, err)
+}
+
+// stepLine performs one source-level step.
+func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error) {
+	start, err := s.where(ctx)
+	if err != nil {
+		return rsp.Stop{}, err
+	}
+	if !start.hasLine {
+		// No line info here: finish out of this function, like GDB's step
+		// in code without debug info.
+		if !rev {
+			if st, ok, err := s.stepOutNoLines(ctx); err != nil || !ok {
+				return st, err
+			}
+		}
+		return s.stepInsn(ctx, rev)
+	}
+	if !rev {
+		return s.stepLineForward(ctx, start, into)
+	}
+	// Backward: one instruction at a time, out of callees ("next"), to
+	// the start of a line (lineDone).
+	var last rsp.Stop
+	cur := start
+	for i := 0; i < maxSteps; i++ {
+		st, err := s.stepInsn(ctx, true)
+		if err == nil && plainStep(st) && !into {
+			st, err = s.backOutOfCallee(ctx, st, cur)
+		}
+		if err != nil || !plainStep(st) {
+			return st, err
+		}
+		last = st
+		h, err := s.whereCFA(ctx, false)
+		if err != nil {
+			return st, err
+		}
+		done, refresh, err := s.lineDone(ctx, start, &h, into)
+		if done || err != nil {
+			return st, err
+		}
+		if refresh {
+			start.line = h.line // GDB's set_step_info: the line to leave now
+		}
+		cur = h
+	}
+	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
+}
+
+// stepFrameID is GDB's frame_id of the frame a step is in (infrun.c's
+// step_frame_id): the real frame's CFA (0: unknown), the entry of the
+// frame's code (the innermost inlined call shown, else the function; file
+// addresses) and how many inlined calls deep it is.
+type stepFrameID struct {
+	cfa, code uint64
+	depth     int
+}
+
+func (a stepFrameID) eq(b stepFrameID) bool {
+	return a.code == b.code && a.depth == b.depth && (a.cfa == b.cfa || a.cfa == 0 || b.cfa == 0)
+}
+
+// inlineView is the frame a stepping stop at h is in, as GDB sees it: the
+// inlined calls active at the pc (outermost first), how many of the
+// innermost are hidden because they start there (skip_inline_frames),
+// and the frame's id.
+type inlineView struct {
+	chain  []dwarf.InlineFrame
+	hidden int
+	id     stepFrameID
+}
+
+func (s *Session) inlineView(ctx context.Context, h *here) inlineView {
+	var v inlineView
+	if h.fn == nil {
+		v.id = stepFrameID{cfa: h.cfa, code: h.entry - h.bias}
+		return v
+	}
+	fpc := h.pc - h.bias
+	v.chain = h.fn.InlineChain(fpc)
+	v.hidden = s.hiddenInline(ctx, v.chain, h.pc, fpc)
+	v.id = v.frameID(h, len(v.chain)-v.hidden)
+	return v
+}
+
+// frameID is the id of the frame depth inlined calls deep at h (0: the
+// function's own frame).
+func (v inlineView) frameID(h *here, depth int) stepFrameID {
+	code := h.fn.Entry
+	if depth > 0 {
+		code = v.chain[depth-1].Entry
+	}
+	return stepFrameID{cfa: h.cfa, code: code, depth: depth}
+}
+
+// steppedInFrom reports whether the frame id is one of the frames the
+// visible frame at h was inlined into (GDB's stepped_in_from).
+func (v inlineView) steppedInFrom(h *here, id stepFrameID) bool {
+	for d := len(v.chain) - v.hidden - 1; d >= 0; d-- {
+		if v.frameID(h, d).eq(id) {
+			return true
+		}
+	}
+	return false
+}
+
+// stepState is what a forward step steps from (GDB's step range,
+// step_frame_id and current_line).
+type stepState struct {
+	id     stepFrameID
+	file   string
+	line   int    // 0 after a row that is no statement, in another frame
+	lo, hi uint64 // the step range, runtime addresses
+}
+
+// stepLineForward is one forward "step" or "next" from start (which has
+// a line) as GDB does it (infcmd.c prepare_one_step, infrun.c
+// process_event_stop_test), inlined calls included: a call whose first
+// instruction is the pc is not entered yet, and the line stepped from is
+// its call site's. "step" there goes into it without running; "next"
+// steps over inlined calls made on the line it steps from, stops at one
+// made on another line (at its call site), and goes through the rest of
+// an inlined call it is inside of.
+func (s *Session) stepLineForward(ctx context.Context, start here, into bool) (rsp.Stop, error) {
+	v := s.inlineView(ctx, &start)
+	if into && v.hidden > 0 {
+		s.stepIn++
+		return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: s.cur}, nil
+	}
+	st := stepState{id: v.id, file: start.line.File, line: start.line.Line, lo: start.line.Addr + start.bias, hi: start.line.End + start.bias}
+	if v.hidden > 0 {
+		call := v.chain[len(v.chain)-v.hidden]
+		st.file, st.line = call.CallFile, call.CallLine
+		if end := call.End(); end != 0 && end+start.bias < st.hi {
+			st.hi = end + start.bias // GDB: gcc's missing rows make the row too long (PR gcc/98780)
+		}
+	}
+	return s.stepFrom(ctx, start, st, into)
+}
+
+// finishInline runs until the inlined frame level levels out from the
+// innermost one returns into its caller, as GDB's finish of an inlined
+// frame does (infcmd.c finish_command): a "next" whose frame is the
+// caller, from no line and an empty range, so that it goes through the
+// rest of the inlined call and stops where the caller goes on.
+func (s *Session) finishInline(ctx context.Context, level int) (rsp.Stop, error) {
+	start, err := s.where(ctx)
+	if err != nil {
+		return rsp.Stop{}, err
+	}
+	if start.fn == nil {
+		return rsp.Stop{}, fmt.Errorf("no debug information at %#x to find the inlined call's end: %w", start.pc, ErrNoDebugInfo)
+	}
+	v := s.inlineView(ctx, &start)
+	depth := len(v.chain) - v.hidden - level // the selected frame's
+	if depth < 1 {
+		return rsp.Stop{}, fmt.Errorf("frame %d is not an inlined call at the stop: %w", level, ErrUnsupported)
+	}
+	return s.stepFrom(ctx, start, stepState{id: v.frameID(&start, depth-1), lo: start.pc, hi: start.pc}, false)
+}
+
+// stepFrom is the loop of a forward step from start in state st.
+func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into bool) (rsp.Stop, error) {
+	var last rsp.Stop
+	cur := start
+	for i := 0; i < maxSteps; i++ {
+		var stop rsp.Stop
+		var err error
+		in, ierr := s.insn(ctx, cur.pc)
+		switch {
+		case ierr == nil && x86code.IsCall(in):
+			stop, err = s.stepCall(ctx, cur, in, into)
+		default:
+			hi := s.rangeEnd(ctx, cur)
+			if st.lo <= cur.pc && cur.pc < st.hi && hi > st.hi {
+				hi = st.hi
+			}
+			if hi > cur.pc+uint64(in.Len) {
+				stop, err = s.rangeStep(ctx, cur.pc, hi)
+			} else {
+				stop, err = s.stepInsn(ctx, false)
+			}
+		}
+		if err == nil && s.unchangedWrite(ctx, stop) {
+			// Like GDB, a write watchpoint stops only where the value
+			// changes: the step goes on from here.
+			stop.Watch, stop.WatchAddr, stop.SWBreak, stop.HWBreak = rsp.WatchNone, 0, false, false
+		}
+		if err != nil || !plainStep(stop) {
+			return stop, err
+		}
+		last = stop
+		h, err := s.whereCFA(ctx, false)
+		if err != nil {
+			return stop, err
+		}
+		if s.bpAt(h.pc) != nil {
+			// Stepped onto a breakpoint (a loop back to the line's own
+			// start, a jump to a breakpoint of the same line): like GDB
+			// (bpstat_stop_status on the step's SIGTRAP), that is a hit;
+			// makeStop reports it, finishStop checks its condition.
+			return stop, nil
+		}
+		if s.forwardDone(ctx, start, &h, &st, into) {
+			return stop, nil
+		}
+		cur = h
+	}
+	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
+}
+
+// forwardDone decides whether a forward step that began at start and
+// steps from st has finished now that the thread is at h, in GDB's
+// order (process_event_stop_test): a callee entered by "step", the step
+// range, inlined calls entered at their start (part one) or gone
+// through (part two), then the start of a statement of another line.
+// Otherwise st moves to h's row (set_step_info), unless h starts a row
+// that is no statement in the same frame.
+func (s *Session) forwardDone(ctx context.Context, start here, h *here, st *stepState, into bool) bool {
+	sameFn := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img
+	if h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil {
+		// Recursion or a deeper frame: only the CFA tells frames apart.
+		if regs, err := s.regs(ctx, s.cur); err == nil {
+			h.cfa = s.cfa(ctx, h.img, h.bias, regs)
+		}
+	}
+	if sameFn && h.cfa == 0 && h.sp == start.sp {
+		h.cfa = start.cfa
+	}
+	sameFrame := sameFn && (h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
+	if !h.hasLine {
+		// Returned into a caller without line info (e.g. libc's
+		// __libc_start_call_main): stop there.
+		return h.sp > start.sp && start.cfa != 0 && h.sp >= start.cfa
+	}
+	atRowStart := h.pc-h.bias == h.line.Addr
+	if !sameFrame && h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa) {
+		// A callee with lines, entered by "step" (stepCall): stop at the
+		// start of a line.
+		return into && atRowStart
+	}
+	if sameFrame && st.lo <= h.pc && h.pc < st.hi {
+		return false
+	}
+	v := s.inlineView(ctx, h)
+	if sameFrame && v.hidden > 0 && v.id.eq(st.id) {
+		// Stepped into an inlined call at its start.
+		call := v.chain[len(v.chain)-v.hidden]
+		sameLine := call.CallLine == st.line && call.CallFile == st.file
+		if !into {
+			return !sameLine // next: over a call made on the line; stop at another line's
+		}
+		if sameLine {
+			s.stepIn = 1 // step: into a call made on the line
+		}
+		return true
+	}
+	if sameFrame && len(v.chain)-v.hidden > 0 && !v.id.eq(st.id) && v.steppedInFrom(h, st.id) {
+		// Inside an inlined call made from the frame stepped in.
+		return into
+	}
+	refresh, line := true, h.line.Line
+	if atRowStart && (h.line.Line != st.line || h.line.File != st.file) {
+		if h.line.IsStmt {
+			return true
+		}
+		if v.id.eq(st.id) {
+			refresh = false // a row that is no statement: step on, from the same line
+		} else {
+			line = 0 // in another frame: from no line
+		}
+	}
+	st.lo, st.hi = h.line.Addr+h.bias, h.line.End+h.bias
+	if refresh {
+		st.id, st.file, st.line = v.id, h.line.File, line
+	}
+	return false
+}
+
+// lineDone decides whether a backward step that began at start has
+// finished now that the thread is at h: at the start of a row of another
+// line in its own frame or a caller's, or, for "step", of a row in a
+// callee (its last line). Going back through the middle of another
+// line moves start's line there (refresh).
+func (s *Session) lineDone(ctx context.Context, start here, h *here, into bool) (done, refresh bool, err error) {
+	sameFn := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img
+	if h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil {
+		// Recursion or a deeper frame: only the CFA tells frames apart.
+		if regs, err := s.regs(ctx, s.cur); err == nil {
+			h.cfa = s.cfa(ctx, h.img, h.bias, regs)
+		}
+	}
+	sameFrame := sameFn && (h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
+	if !h.hasLine {
+		return false, false, nil
+	}
+	atRowStart := h.pc-h.bias == h.line.Addr
+	if sameFrame {
+		if h.line.Line == start.line.Line && h.line.File == start.line.File {
+			return false, false, nil
+		}
+		return atRowStart, false, nil
+	}
+	deeper := h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa)
+	if deeper {
+		// Only reachable for step (into): we are in a callee with lines;
+		// stop at the start of its last line.
+		return into && atRowStart, false, nil
+	}
+	// Returned to a caller: stop at the beginning of a statement.
+	return atRowStart, false, nil
+}
+
+// stepCall handles a call instruction at cur.pc during a forward step.
+func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into bool) (rsp.Stop, error) {
+	ret := cur.pc + uint64(in.Len)
+	overCall := func() (rsp.Stop, error) {
+		st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
+		if err != nil || !done {
+			return st, err
+		}
+		return st, nil
+	}
+	if !into {
+		return overCall()
+	}
+	st, err := s.stepInsn(ctx, false)
+	if err != nil || !plainStep(st) {
+		return st, err
+	}
+	h, err := s.where(ctx)
+	if err != nil {
+		return st, err
+	}
+	if s.bpAt(h.pc) != nil {
+		return st, nil // stepped onto a breakpoint at the callee's entry: a hit (stepLine)
+	}
+	if h.fn == nil || !h.hasLine {
+		// No debug info in the callee (libc, PLT): run back to the caller.
+		st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
+		if err != nil || !done {
+			return st, err
+		}
+		return st, nil
+	}
+	// Run to the end of the callee's prologue.
+	a := h.img.StepIntoAddr(h.fn) + h.bias
+	if a == h.pc {
+		return st, nil
+	}
+	calleeSP := h.sp
+	st, _, err = s.runTo(ctx, a, false, func(sp uint64) bool { return sp <= calleeSP })
+	return st, err
+}
+
+// stepOutNoLines runs to the return address of a function without line
+// info. ok is false when the stop is something else.
+func (s *Session) stepOutNoLines(ctx context.Context) (rsp.Stop, bool, error) {
+	fr, err := s.unwind(ctx)
+	if err != nil || len(fr) < 2 {
+		return rsp.Stop{}, true, nil
+	}
+	caller := fr[1]
+	cfa := fr[0].CFA
+	st, done, err := s.runTo(ctx, caller.PC, false, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
+	return st, done, err
+}
+
+// rangeEnd returns where range stepping from h.pc may run to: the end of
+// the pc's line-table row, or the first call instruction before it (calls
+// are stepped over or into by stepCall). 0 means "single-step": the
+// server has no range stepping (only gdbserver is trusted with vCont;r:
+// rr exits on packets it does not know) or there is no row.
+func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
+	if !h.hasLine || h.line.End <= h.line.Addr || s.c.Dialect() != rsp.DialectGDBServer {
+		return 0
+	}
+	end := h.line.End + h.bias
+	if h.pc < h.line.Addr+h.bias || h.pc >= end || end-h.pc > 4096 {
+		return 0
+	}
+	atBP := s.breakAt(h.pc)
+	for a := h.pc; a < end; {
+		in, err := s.insn(ctx, a)
+		if err != nil {
+			return a
+		}
+		if x86code.IsCall(in) {
+			return a
+		}
+		if atBP && x86code.MayBranchTo(in, a, h.pc) {
+			// The range step takes the breakpoint here out for the run
+			// (rsp.Client.RangeStep): it must not miss the breakpoint's
+			// next hit. The client's single-step steps over it instead.
+			return 0
+		}
+		a += uint64(in.Len)
+	}
+	return end
+}
+
+// rangeStep runs the selected thread while its pc stays in [lo, hi)
+// (vCont;r), out of a breakpoint where it sits on one (rangeEnd checked
+// that nothing in the range leads back there). The stop looks like the
+// end of a single-step.
+func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error) {
+	if len(s.softWatches()) > 0 {
+		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.softRun(ctx, s.cur, lo, hi) })
+	}
+	if s.straight(ctx, lo, hi) {
+		// One trap at hi instead of the server's single-step per
+		// instruction.
+		st, _, err := s.runToPast(ctx, hi, false, true, nil)
+		return st, err
+	}
+	return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
+		// Made again after a delivered signal from where it was
+		// interrupted, still inside [lo, hi).
+		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.RangeStep(ctx, s.cur, lo, hi) })
+	})
+}
