@@ -2,9 +2,10 @@
 // stream: each stream in an unlinked temporary file that the program
 // writes itself (so the size is exact at every stop), or, for stderr
 // under rr, which shares it with its own messages, gathered from that
-// pipe (so at a stop the last line may still be on the way; the last
-// MaxKept bytes are kept). Streams are read by offset; offsets stay
-// valid after older gathered bytes are dropped.
+// pipe (so at a stop the last line may still be on the way). The last
+// MaxKept bytes of each stream are kept (a file's older ones become a
+// hole at a stop: Trim) and read by offset; offsets stay valid after
+// older bytes are dropped.
 package outlog
 
 import (
@@ -13,6 +14,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 )
 
 // MaxKept bounds the bytes kept per stream; older bytes are dropped
@@ -37,7 +39,8 @@ func (s Stream) String() string {
 // Log is one program's captured output.
 type Log struct {
 	stdout  *os.File
-	errFile *os.File // stderr, when the program writes it itself (NewFiles)
+	errFile *os.File        // stderr, when the program writes it itself (NewFiles)
+	freed   [2]atomic.Int64 // per stream: bytes at the file's start given back (Trim)
 	mu      sync.Mutex
 	stderr  kept
 	drained atomic.Bool // the last stderr bytes were waited for once
@@ -170,13 +173,14 @@ func (l *Log) Read(stream Stream, offset int64, limit int) (Slice, error) {
 		if offset < 0 {
 			offset = max(total+offset, 0)
 		}
-		if offset >= 0 && offset <= total {
-			data = make([]byte, min(int64(limit), total-offset))
-			if _, err := f.ReadAt(data, offset); err != nil && len(data) > 0 {
+		from := max(offset, l.freed[stream].Load()) // a hole reads as zeros: not the program's bytes
+		if from <= total {
+			data = make([]byte, min(int64(limit), total-from))
+			if _, err := f.ReadAt(data, from); err != nil && len(data) > 0 {
 				return Slice{}, fmt.Errorf("read the captured %s: %w", stream, err)
 			}
 		}
-		base = offset
+		base = from
 	} else {
 		l.mu.Lock()
 		st := l.stderr
@@ -203,6 +207,30 @@ func (l *Log) Read(stream Stream, offset int64, limit int) (Slice, error) {
 	}
 	out.Text = b
 	return out, nil
+}
+
+// Trim gives back the disk space of a captured file's bytes older than
+// its last MaxKept (in steps of a MiB; offsets stay, the file gets a
+// hole): a program that prints without end must not fill the disk over a
+// long run. Cheap (a stat per file) when there is little; called at every
+// stop.
+func (l *Log) Trim() {
+	const step = 1 << 20
+	for _, stream := range []Stream{Stdout, Stderr} {
+		f := l.file(stream)
+		if f == nil {
+			continue
+		}
+		end := (fileSize(f) - MaxKept) &^ (step - 1)
+		freed := l.freed[stream].Load()
+		if end <= freed {
+			continue
+		}
+		const punchHole, keepSize = 0x02, 0x01 // FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
+		if err := syscall.Fallocate(int(f.Fd()), punchHole|keepSize, freed, end-freed); err == nil {
+			l.freed[stream].Store(end)
+		}
+	}
 }
 
 // Close closes the files (the program may still hold them).

@@ -3,6 +3,7 @@ package outlog
 import (
 	"bytes"
 	"errors"
+	"syscall"
 	"testing"
 )
 
@@ -54,5 +55,41 @@ func TestRead(t *testing.T) {
 	}
 	if !l.FirstDrain() || l.FirstDrain() {
 		t.Error("FirstDrain: want true once, then false")
+	}
+}
+
+// TestTrim: a captured file keeps its last MaxKept bytes (and at most a
+// MiB more) on disk; a read of older offsets says they are gone instead
+// of returning the hole's zeros, and the sizes stay what was written.
+func TestTrim(t *testing.T) {
+	l, err := NewFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	chunk := bytes.Repeat([]byte("0123456789abcdef"), 4096) // 64 KiB
+	for range 160 {                                         // 10 MiB
+		if _, err := l.Stdout().Write(chunk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Trim()
+	const total = 160 << 16
+	if sz := l.Size(); sz.Stdout != total {
+		t.Fatalf("size %d after Trim, want %d", sz.Stdout, total)
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(l.Stdout().Fd()), &st); err != nil {
+		t.Fatal(err)
+	}
+	if used := st.Blocks * 512; used > MaxKept+2<<20 {
+		t.Errorf("%d bytes on disk after Trim, want at most about %d", used, MaxKept+1<<20)
+	}
+	sl, err := l.Read(Stdout, 0, 16)
+	if err != nil || sl.Dropped == 0 || sl.Offset < total-MaxKept-1<<20 || string(sl.Text) != "0123456789abcdef" {
+		t.Errorf("read at 0 after Trim: %+v %v", sl, err)
+	}
+	if sl, err := l.Read(Stdout, -16, 16); err != nil || string(sl.Text) != "0123456789abcdef" || sl.Dropped != 0 {
+		t.Errorf("read of the last bytes: %+v %v", sl, err)
 	}
 }

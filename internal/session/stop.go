@@ -19,6 +19,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	s.pending = 0
 	out := &Stop{}
 	if s.out != nil {
+		s.out.Trim() // a program printing without end must not fill the disk
 		out.Output = s.out.Size()
 	}
 	if s.srv != nil {
