@@ -34,6 +34,41 @@ type Thread struct {
 	// FP is the thread's x87 and SSE state (NT_PRFPREG: the 512-byte
 	// FXSAVE area, FPOffset), nil when the core has none.
 	FP []byte
+	// XState is the thread's XSAVE area (NT_X86_XSTATE, the standard
+	// layout: XSaveAVX holds the upper halves of ymm0-15), nil when the
+	// core has none.
+	XState []byte
+}
+
+// Offsets in an XSAVE area (Thread.XState) as the kernel writes it in a
+// core: the enabled features (XCR0, in the FXSAVE area's bytes the
+// kernel reserves for software), the features whose state the area
+// holds (XSTATE_BV; a clear bit: that state is in its initial state,
+// zeros), and the upper 128 bits of ymm0-15.
+const (
+	XSaveXCR0    = 464
+	XSaveStateBV = 512
+	XSaveAVX     = 576
+	XSaveAVXSize = 16 * 16
+	xcr0AVX      = 1 << 2
+)
+
+// HasAVX reports whether the thread's XSAVE area is there and its
+// processor had AVX enabled.
+func (t Thread) HasAVX() bool {
+	return len(t.XState) >= XSaveAVX+XSaveAVXSize && binary.LittleEndian.Uint64(t.XState[XSaveXCR0:])&xcr0AVX != 0
+}
+
+// YMMHigh returns the upper 128 bits of ymmN (zeros where the area
+// says the AVX state is in its initial state), or nil without AVX.
+func (t Thread) YMMHigh(n int) []byte {
+	if !t.HasAVX() || n < 0 || n >= 16 {
+		return nil
+	}
+	if binary.LittleEndian.Uint64(t.XState[XSaveStateBV:])&xcr0AVX == 0 {
+		return make([]byte, 16)
+	}
+	return t.XState[XSaveAVX+16*n : XSaveAVX+16*n+16]
 }
 
 // Offsets of the x87 and SSE registers in Thread.FP (the FXSAVE layout,
@@ -129,6 +164,7 @@ func (c *File) Close() error { return c.f.Close() }
 const (
 	ntPrstatus = 1
 	ntPrfpreg  = 2
+	ntXstate   = 0x202 // NT_X86_XSTATE
 	ntAuxv     = 6
 	ntFile     = 0x46494c45
 	// Offsets in struct elf_prstatus (x86-64).
@@ -172,6 +208,10 @@ func (c *File) notes(data []byte) error {
 			// notes together, NT_PRSTATUS first.
 			if len(desc) >= FPSize && len(c.Threads) > 0 && c.Threads[len(c.Threads)-1].FP == nil {
 				c.Threads[len(c.Threads)-1].FP = append([]byte(nil), desc[:FPSize]...)
+			}
+		case ntXstate:
+			if len(desc) >= XSaveAVX && len(c.Threads) > 0 && c.Threads[len(c.Threads)-1].XState == nil {
+				c.Threads[len(c.Threads)-1].XState = append([]byte(nil), desc...)
 			}
 		case ntAuxv:
 			c.Auxv = append([]byte(nil), desc...)

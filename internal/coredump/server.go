@@ -26,6 +26,9 @@ type Server struct {
 	f   *File
 	exe string
 
+	regs []serverReg // the register layout: serverRegs, or avxRegs where the core has AVX state
+	desc []byte      // its target description
+
 	mu   sync.Mutex
 	sel  int    // thread selected by Hg
 	libs []byte // the library list, made at the first request
@@ -34,7 +37,14 @@ type Server struct {
 // NewServer serves f, a core dumped by the program exe (its absolute
 // path: qXfer:exec-file names it, and it is left out of the libraries).
 func NewServer(f *File, exe string) *Server {
-	return &Server{f: f, exe: exe, sel: f.Threads[0].TID}
+	c := &Server{f: f, exe: exe, sel: f.Threads[0].TID, regs: serverRegs, desc: targetDesc}
+	for _, t := range f.Threads {
+		if t.HasAVX() {
+			c.regs, c.desc = avxRegs, avxTargetDesc
+			break
+		}
+	}
+	return c
 }
 
 func (c *Server) thread(tid int) (Thread, bool) {
@@ -70,6 +80,7 @@ type serverReg struct {
 	group   string // "" or the register group the XML names
 	feature string
 	fp      int // offset in Thread.FP; -1: a general register (Thread.Reg)
+	ymm     int // n of ymmNh (the upper half of ymmN, Thread.YMMHigh); -1 for the others
 }
 
 // serverRegs is gdbserver's amd64 GNU/Linux layout without AVX
@@ -82,7 +93,7 @@ var serverRegs = func() []serverReg {
 	var rs []serverReg
 	gen := func(feature, typ string, bits int, names ...string) {
 		for _, n := range names {
-			rs = append(rs, serverReg{name: n, bits: bits, typ: typ, feature: feature, fp: -1})
+			rs = append(rs, serverReg{name: n, bits: bits, typ: typ, feature: feature, fp: -1, ymm: -1})
 		}
 	}
 	gen(core, "int64", 64, "rax", "rbx", "rcx", "rdx", "rsi", "rdi")
@@ -92,20 +103,31 @@ var serverRegs = func() []serverReg {
 	gen(core, "i386_eflags", 32, "eflags")
 	gen(core, "int32", 32, "cs", "ss", "ds", "es", "fs", "gs")
 	for i := range 8 {
-		rs = append(rs, serverReg{name: fmt.Sprintf("st%d", i), bits: 80, typ: "i387_ext", feature: core, fp: FPSt0 + 16*i})
+		rs = append(rs, serverReg{name: fmt.Sprintf("st%d", i), bits: 80, typ: "i387_ext", feature: core, fp: FPSt0 + 16*i, ymm: -1})
 	}
 	for _, r := range []struct {
 		name string
 		off  int
 	}{{"fctrl", FPCtrl}, {"fstat", FPStat}, {"ftag", FPTag}, {"fiseg", FPISeg}, {"fioff", FPIOff}, {"foseg", FPOSeg}, {"fooff", FPOOff}, {"fop", FPOp}} {
-		rs = append(rs, serverReg{name: r.name, bits: 32, typ: "int", group: "float", feature: core, fp: r.off})
+		rs = append(rs, serverReg{name: r.name, bits: 32, typ: "int", group: "float", feature: core, fp: r.off, ymm: -1})
 	}
 	for i := range 16 {
-		rs = append(rs, serverReg{name: fmt.Sprintf("xmm%d", i), bits: 128, typ: "vec128", feature: sse, fp: FPXMM0 + 16*i})
+		rs = append(rs, serverReg{name: fmt.Sprintf("xmm%d", i), bits: 128, typ: "vec128", feature: sse, fp: FPXMM0 + 16*i, ymm: -1})
 	}
-	rs = append(rs, serverReg{name: "mxcsr", bits: 32, typ: "i386_mxcsr", group: "vector", feature: sse, fp: FPMXCSR})
+	rs = append(rs, serverReg{name: "mxcsr", bits: 32, typ: "i386_mxcsr", group: "vector", feature: sse, fp: FPMXCSR, ymm: -1})
 	gen("org.gnu.gdb.i386.linux", "int64", 64, "orig_rax")
 	gen("org.gnu.gdb.i386.segments", "int64", 64, "fs_base", "gs_base")
+	return rs
+}()
+
+// avxRegs is serverRegs with gdbserver's AVX feature after them
+// (features/i386/64bit-avx.xml): the upper halves of ymm0-15, which GDB
+// joins with xmm0-15 into its $ymmN pseudo registers.
+var avxRegs = func() []serverReg {
+	rs := append([]serverReg(nil), serverRegs...)
+	for i := range 16 {
+		rs = append(rs, serverReg{name: fmt.Sprintf("ymm%dh", i), bits: 128, typ: "uint128", feature: "org.gnu.gdb.i386.avx", fp: -1, ymm: i})
+	}
 	return rs
 }()
 
@@ -140,14 +162,17 @@ func flagsXML(id string, bits ...string) string {
 	return b.String()
 }
 
-// targetDesc is the target description every core is served with.
-var targetDesc = []byte(targetXML())
+// The target descriptions of the two layouts.
+var (
+	targetDesc    = []byte(targetXML(serverRegs))
+	avxTargetDesc = []byte(targetXML(avxRegs))
+)
 
-func targetXML() string {
+func targetXML(regs []serverReg) string {
 	var b strings.Builder
 	b.WriteString(`<?xml version="1.0"?><!DOCTYPE target SYSTEM "gdb-target.dtd"><target><architecture>i386:x86-64</architecture><osabi>GNU/Linux</osabi>`)
 	feature := ""
-	for i, r := range serverRegs {
+	for i, r := range regs {
 		if r.feature != feature {
 			if feature != "" {
 				b.WriteString(`</feature>`)
@@ -165,11 +190,16 @@ func targetXML() string {
 	return b.String()
 }
 
-// regHex is register i of thread t in hex, "xx" a byte where the core
-// has no x87/SSE state for the thread.
-func regHex(t Thread, i int) string {
-	r := serverRegs[i]
+// regHex is register r of thread t in hex, "xx" a byte where the core
+// has no x87/SSE (or AVX) state for the thread.
+func regHex(t Thread, r serverReg) string {
 	n := r.bits / 8
+	if r.ymm >= 0 {
+		if h := t.YMMHigh(r.ymm); h != nil {
+			return hex.EncodeToString(h)
+		}
+		return strings.Repeat("xx", n)
+	}
 	if r.fp < 0 {
 		v, _ := t.Reg(r.name)
 		var buf [8]byte
@@ -241,17 +271,17 @@ func (c *Server) Answer(_ context.Context, pkt string) (string, error) {
 	case pkt == "g":
 		t, _ := c.thread(c.sel)
 		var b strings.Builder
-		for i := range serverRegs {
-			b.WriteString(regHex(t, i))
+		for _, r := range c.regs {
+			b.WriteString(regHex(t, r))
 		}
 		return b.String(), nil
 	case strings.HasPrefix(pkt, "p"):
 		n, err := strconv.ParseUint(pkt[1:], 16, 16)
-		if err != nil || int(n) >= len(serverRegs) {
+		if err != nil || int(n) >= len(c.regs) {
 			return "E01", nil
 		}
 		t, _ := c.thread(c.sel)
-		return regHex(t, int(n)), nil
+		return regHex(t, c.regs[n]), nil
 	case strings.HasPrefix(pkt, "m"):
 		a, l, ok := strings.Cut(pkt[1:], ",")
 		addr, err1 := strconv.ParseUint(a, 16, 64)
@@ -318,7 +348,7 @@ func (c *Server) xfer(pkt string) (string, error) {
 		if parts[3] != "target.xml" {
 			return "E01", nil
 		}
-		data = targetDesc
+		data = c.desc
 	case "auxv":
 		data = c.f.Auxv
 	case "exec-file":

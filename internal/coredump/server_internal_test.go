@@ -50,7 +50,7 @@ func TestFullTag(t *testing.T) {
 func TestRegistersWithoutFP(t *testing.T) {
 	th := Thread{TID: 1}
 	th.Regs[16] = 0x401000 // rip
-	s := &Server{f: &File{Threads: []Thread{th}}, sel: 1}
+	s := NewServer(&File{Threads: []Thread{th}}, "")
 	g, _ := s.Answer(t.Context(), "g")
 	var want strings.Builder
 	for _, r := range serverRegs {

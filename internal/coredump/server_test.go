@@ -62,6 +62,7 @@ func TestServerMatchesGDB(t *testing.T) {
 			// "#0" line); the comparison starts at the marker.
 			cmds := []string{"echo @@@\\n", "bt", "info registers rip rsp rbp rax eflags fs_base gs_base orig_rax",
 				"info registers st0 st7 fctrl fstat ftag fiseg fioff foseg fooff fop xmm0 xmm1 xmm15 mxcsr",
+				"info registers ymm0 ymm1 ymm15",
 				"info threads", "frame 0", "info locals", "info sharedlibrary"}
 			_, want, _ := strings.Cut(gdbBatch(t, ctx, prog, []string{corePath}, cmds...), "@@@\n")
 			_, got, ok := strings.Cut(gdbBatch(t, ctx, prog, nil, append([]string{"target remote " + r.Addr()}, cmds...)...), "@@@\n")
@@ -89,6 +90,7 @@ func TestServerMatchesGDB(t *testing.T) {
 				{"backtrace", regexp.MustCompile(`(?m)^#\d+\s+(?:0x[0-9a-f]+ in )?\S+ \(.*?\)(?: at \S+:\d+)?`), nil},
 				{"registers", regexp.MustCompile(`(?m)^(?:rip|rsp|rbp|rax|eflags|[fg]s_base|orig_rax)\s+\S+.*$`), nil},
 				{"x87 and SSE registers", regexp.MustCompile(`(?m)^(?:st\d|f\w+|mxcsr)\s+\S+.*$|^xmm\d+\s+\{[^\n]*\}`), nil},
+				{"AVX registers", regexp.MustCompile(`(?m)^ymm\d+\s+\{[^\n]*\}`), nil},
 				{"threads", regexp.MustCompile(`(?m)^[* ]\s*\d+\s+(?:Thread|LWP|process) .*? ((?:0x[0-9a-f]+ in )?\S+ \(.*?\)(?: at \S+:\d+| from \S+)?)$`), nil},
 				{"libraries", regexp.MustCompile(`(?m)^0x[0-9a-f]+\s+0x[0-9a-f]+\s+Yes\s+(?:\(\*\)\s+)?(\S+)$`), resolve},
 			} {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -294,6 +295,39 @@ func TestCoreFloatRegistersAndFallback(t *testing.T) {
 	if err != nil || v.Engine != "gdb" || v.Value != vals[len(names)][1] {
 		t.Errorf("%s = %+v (%v); GDB on the core: %s", expr, v, err, vals[len(names)][1])
 	}
+	// AVX: the upper halves of ymm0-15 from the core's XSAVE area
+	// (NT_X86_XSTATE), joined with xmm0-15 as GDB's $ymmN.
+	if _, ok := s.c.Target().Lookup("ymm0h"); !ok {
+		t.Skip("SKIP(no AVX): the core has no AVX state (NT_X86_XSTATE), so the target description has no ymm0h")
+	}
+	ymms := []string{"ymm0", "ymm1", "ymm15"}
+	regs, err = s.Registers(ctx, ymms)
+	if err != nil || len(regs) != len(ymms) {
+		t.Fatalf("registers %v: %+v %v", ymms, regs, err)
+	}
+	var ycmds []string
+	for _, n := range ymms {
+		ycmds = append(ycmds, "p/x $"+n+".v2_int128")
+	}
+	out = gdbOnCore(t, prog, corePath, append(append([]string{"echo <Y>\\n"}, ycmds...), "echo </Y>\\n")...)
+	halves := regexp.MustCompile(`(?m)^\$\d+ = \{(0x[0-9a-f]+), (0x[0-9a-f]+)\}$`).FindAllStringSubmatch(section(out, "Y"), -1)
+	if len(halves) != len(ymms) {
+		t.Fatalf("gdb printed %d ymm values:\n%s", len(halves), out)
+	}
+	nonzero := 0
+	for i, r := range regs {
+		lo, _ := new(big.Int).SetString(halves[i][1][2:], 16)
+		hi, _ := new(big.Int).SetString(halves[i][2][2:], 16)
+		want := new(big.Int).Or(new(big.Int).Lsh(hi, 128), lo)
+		got, ok := new(big.Int).SetString(strings.TrimPrefix(r.Value, "0x"), 16)
+		if !ok || got.Cmp(want) != 0 {
+			t.Errorf("%s = %s, GDB on the core: %#x", r.Name, r.Value, want)
+		}
+		if hi.Sign() != 0 {
+			nonzero++
+		}
+	}
+	t.Logf("%d of %d ymm registers with a nonzero upper half", nonzero, len(ymms))
 }
 
 // TestCoreI386: an i386 core is refused with what to do instead (the

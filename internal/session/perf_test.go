@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/big"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -546,5 +547,20 @@ int main(void)
 	}
 	if _, err := s.Registers(ctx, []string{"ymm16h0"}); err == nil {
 		t.Error("a register that does not exist was answered")
+	}
+	// The same stop in a core GDB writes (NT_X86_XSTATE): rr_core_open's
+	// server reads the upper halves from the XSAVE area.
+	corePath := filepath.Join(dir, "core")
+	out, _ := exec.CommandContext(ctx, "gdb", "-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "break stop",
+		"-ex", "run", "-ex", "generate-core-file "+corePath, exe).CombinedOutput()
+	cs, _, err := m.OpenCore(ctx, corePath, exe)
+	if err != nil {
+		t.Fatalf("open the core: %v\n%s", err, out)
+	}
+	for name, want := range map[string]string{"ymm5": want5, "ymm6": want6} {
+		regs, err := cs.Registers(ctx, []string{name})
+		if err != nil || len(regs) != 1 || regs[0].Value != want {
+			t.Errorf("core: %s = %+v %v, want %s", name, regs, err, want)
+		}
 	}
 }
