@@ -1,9 +1,15 @@
 package proc
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestRetainedLines: whatever the number of lines, the last KeepLines
@@ -30,5 +36,58 @@ func TestRetainedLines(t *testing.T) {
 		if n > 0 && p.LastSeq() != int64(n) {
 			t.Errorf("%d lines: LastSeq = %d", n, p.LastSeq())
 		}
+	}
+}
+
+// TestStderrFileBounded: a child that writes much to its stderr file
+// (gdbserver warns twice at every trap on some kernels) neither fills
+// the disk nor makes a Scan read it all: past maxUnread unread bytes
+// Trim skips the older ones (a line says how many) and gives back the
+// disk space of what was read or skipped; the last lines stay readable.
+func TestStderrFileBounded(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	// 5 MB of numbered lines, then the last one; then the child waits
+	// for its stdin to close.
+	stdin, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", `seq 1 700000 >&2; echo the-end >&2; echo written; read x`},
+		Stdin: stdin, StderrFile: true, KeepLines: 300000})
+	stdin.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.WaitLine(ctx, regexp.MustCompile(`^written$`)); err != nil {
+		t.Fatal(err)
+	}
+	p.Trim()
+	var st syscall.Stat_t
+	if err := syscall.Fstat(int(p.errFile.Fd()), &st); err != nil {
+		t.Fatal(err)
+	}
+	if used := st.Blocks * 512; st.Size < 4<<20 || used > 2<<20+64<<10 {
+		t.Errorf("the stderr file is %d bytes long and uses %d on disk; want more than 4 MiB long and at most about 2 MiB used", st.Size, used)
+	}
+	lines := p.Lines(0)
+	if len(lines) == 0 || lines[len(lines)-1].Text != "the-end" {
+		t.Fatalf("last lines %v", lines[max(0, len(lines)-3):])
+	}
+	// The older lines are skipped, one line saying so.
+	skipped := slices.ContainsFunc(lines, func(l Line) bool { return strings.HasSuffix(l.Text, "bytes of output not kept]") })
+	if n := p.LastSeq(); n > 300000 || !skipped {
+		t.Errorf("%d lines read of 700,001 (a line says what was skipped: %v): the older ones should have been skipped", n, skipped)
+	}
+	// The child gone, the file is closed (its space with it); the lines
+	// stay.
+	w.Close()
+	<-p.Done()
+	p.scanMu.Lock()
+	closed := p.errFile == nil
+	p.scanMu.Unlock()
+	if !closed || p.Tail(1) != "the-end\n" {
+		t.Errorf("after the exit: file closed %v, last line %q", closed, p.Tail(1))
 	}
 }

@@ -59,7 +59,7 @@ type Process struct {
 	seq     int64
 	changed chan struct{} // closed and replaced on every new line
 
-	errFile  *os.File // StderrFile: the child's stderr
+	errFile  *os.File // StderrFile: the child's stderr, until it exited (scanMu)
 	scanMu   sync.Mutex
 	errRead  lineWriter // the lines of errFile read so far (scanMu)
 	errOff   int64      // bytes of errFile read or skipped so far (scanMu)
@@ -111,9 +111,13 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 		stdout.flush()
 		stderr.flush()
 		if p.errFile != nil {
+			// Read what is left, then close the file: its disk space
+			// goes with it, and the lines stay in the ring.
 			p.Scan()
 			p.scanMu.Lock()
 			p.errRead.flush()
+			p.errFile.Close()
+			p.errFile = nil
 			p.scanMu.Unlock()
 		}
 		close(p.done)
@@ -127,11 +131,11 @@ func Start(ctx context.Context, cfg Config) (*Process, error) {
 // there is nothing to scan (lines arrive as they are written). Of more
 // than maxUnread new bytes only the last maxUnread are read (Trim).
 func (p *Process) Scan() bool {
-	if p.errFile == nil {
-		return false
-	}
 	p.scanMu.Lock()
 	defer p.scanMu.Unlock()
+	if p.errFile == nil {
+		return false // none, or closed once the child exited
+	}
 	p.trim()
 	seq := p.LastSeq()
 	var buf [32 << 10]byte
@@ -155,31 +159,14 @@ func (p *Process) Scan() bool {
 // that writes at every trap (gdbserver's warnings) would fill the disk
 // over a long run that nobody reads.
 func (p *Process) Trim() {
+	p.scanMu.Lock()
+	defer p.scanMu.Unlock()
 	if p.errFile == nil {
 		return
 	}
-	p.scanMu.Lock()
-	defer p.scanMu.Unlock()
 	if p.trim() {
 		p.release()
 	}
-}
-
-// StderrFileUse returns the disk space the stderr file uses and its
-// length (0, 0 without one): a hole takes no space.
-func (p *Process) StderrFileUse() (used, size int64) {
-	if p.errFile == nil {
-		return 0, 0
-	}
-	fi, err := p.errFile.Stat()
-	if err != nil {
-		return 0, 0
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return 0, fi.Size()
-	}
-	return st.Blocks * 512, fi.Size()
 }
 
 // Limits of a stderr file: the bytes a Scan reads at most, and the read

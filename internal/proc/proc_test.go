@@ -246,32 +246,3 @@ func TestStartGDBServerStdio(t *testing.T) {
 		t.Errorf("gdbserver's lines: %q; want its own messages and not the program's", all)
 	}
 }
-
-// TestStderrFileBounded: a child that writes much to its stderr file
-// (gdbserver warns twice at every trap on some kernels) neither fills
-// the disk nor makes a Scan read it all: past maxUnread unread bytes
-// Trim skips the older ones (a line says how many) and gives back the
-// disk space of what was read or skipped; the last lines stay readable.
-func TestStderrFileBounded(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
-	defer cancel()
-	// 5 MB of numbered lines, then the last one.
-	p, err := proc.Start(ctx, proc.Config{Path: "sh", Args: []string{"-c", `seq 1 700000 >&2; echo the-end >&2`}, StderrFile: true, KeepLines: 300000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-p.Done()
-	p.Trim()
-	lines := p.Lines(0)
-	if len(lines) == 0 || lines[len(lines)-1].Text != "the-end" {
-		t.Fatalf("last lines %v", lines[max(0, len(lines)-3):])
-	}
-	// The older lines are skipped, one line saying so.
-	if n := p.LastSeq(); n > 300000 || !strings.HasSuffix(lines[0].Text, "bytes of output not kept]") {
-		t.Errorf("%d lines read of 700,001, the first %q: the older ones should have been skipped", n, lines[0].Text)
-	}
-	used, size := p.StderrFileUse()
-	if size < 4<<20 || used > 2<<20+64<<10 {
-		t.Errorf("the stderr file is %d bytes long and uses %d on disk; want more than 4 MiB long and at most about 2 MiB used", size, used)
-	}
-}
