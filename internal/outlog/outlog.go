@@ -215,22 +215,30 @@ func (l *Log) Read(stream Stream, offset int64, limit int) (Slice, error) {
 // long run. Cheap (a stat per file) when there is little; called at every
 // stop.
 func (l *Log) Trim() {
-	const step = 1 << 20
 	for _, stream := range []Stream{Stdout, Stderr} {
 		f := l.file(stream)
 		if f == nil {
 			continue
 		}
-		end := (fileSize(f) - MaxKept) &^ (step - 1)
-		freed := l.freed[stream].Load()
-		if end <= freed {
-			continue
-		}
-		const punchHole, keepSize = 0x02, 0x01 // FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
-		if err := syscall.Fallocate(int(f.Fd()), punchHole|keepSize, freed, end-freed); err == nil {
-			l.freed[stream].Store(end)
-		}
+		l.freed[stream].Store(FreeBefore(f, l.freed[stream].Load(), fileSize(f)-MaxKept))
 	}
+}
+
+// FreeBefore gives back the disk space of f's bytes from freed (where
+// the space is given back already) to end, rounded down to a MiB, and
+// returns where the space is given back now: the file keeps its size
+// and offsets, with a hole there (FALLOC_FL_PUNCH_HOLE). A file system
+// that cannot punch holes keeps the bytes.
+func FreeBefore(f *os.File, freed, end int64) int64 {
+	end &^= 1<<20 - 1
+	if end <= freed {
+		return freed
+	}
+	const punchHole, keepSize = 0x02, 0x01 // FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
+	if err := syscall.Fallocate(int(f.Fd()), punchHole|keepSize, freed, end-freed); err != nil {
+		return freed
+	}
+	return end
 }
 
 // Close closes the files (the program may still hold them).

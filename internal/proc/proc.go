@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/rrmcp/rrmcp/internal/outlog"
 )
 
 // Config describes a child process.
@@ -169,12 +171,8 @@ func (p *Process) Trim() {
 	}
 }
 
-// Limits of a stderr file: the bytes a Scan reads at most, and the read
-// bytes kept on disk before their space is given back.
-const (
-	maxUnread   = 1 << 20
-	releaseStep = 1 << 20
-)
+// maxUnread bounds the bytes of a stderr file a Scan reads.
+const maxUnread = 1 << 20
 
 // trim skips all but the last maxUnread unread bytes (scanMu held) and
 // reports whether it did.
@@ -191,17 +189,10 @@ func (p *Process) trim() bool {
 }
 
 // release gives back the disk space of the bytes before errOff (scanMu
-// held), in steps of releaseStep: the file keeps its size and offsets,
-// with a hole where they were.
+// held): the file keeps its size and offsets, with a hole where they
+// were.
 func (p *Process) release() {
-	end := p.errOff &^ (releaseStep - 1)
-	if end <= p.errFreed {
-		return
-	}
-	const punchHole, keepSize = 0x02, 0x01 // FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
-	if err := syscall.Fallocate(int(p.errFile.Fd()), punchHole|keepSize, p.errFreed, end-p.errFreed); err == nil {
-		p.errFreed = end
-	}
+	p.errFreed = outlog.FreeBefore(p.errFile, p.errFreed, p.errOff)
 }
 
 // waitDelay bounds how long Wait keeps reading output after the child exited.

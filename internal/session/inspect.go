@@ -410,6 +410,9 @@ func (s *Session) SelectThread(ctx context.Context, id string) (Thread, error) {
 			}
 			return fmt.Errorf("no thread %q; threads: %s: %w", id, strings.Join(have, ", "), ErrNotFound)
 		}
+		if s.cur != *pick {
+			s.stepIn = 0 // it was the stepping thread's
+		}
 		s.cur = *pick
 		s.frames, s.frame = nil, 0
 		out = Thread{ID: pick.String(), TID: int(pick.Tid), Current: true}

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/rrmcp/rrmcp/internal/outlog"
 	"io"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/rrmcp/rrmcp/internal/outlog"
 	"github.com/rrmcp/rrmcp/internal/proc"
 )
 

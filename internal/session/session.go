@@ -78,10 +78,11 @@ type Session struct {
 	frame   int          // selected frame level
 	frames  []*dwarf.Frame
 	framesT rsp.Thread // thread frames belong to
-	// stepIn is how many of the inlined calls that start at the stop pc
-	// a "step" went into without running (GDB's step_into_inline_frame):
-	// shown where GDB hides them (frame 0, the stop's location). Any
-	// resume resets it.
+	// stepIn is how many of the inlined calls that start at the selected
+	// thread's stop pc a "step" went into without running (GDB's
+	// step_into_inline_frame): shown where GDB hides them (frame 0, the
+	// stop's location). Any resume, and selecting another thread, resets
+	// it.
 	stepIn int
 
 	bps     []*breakpoint

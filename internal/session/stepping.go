@@ -92,12 +92,8 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 		if err != nil {
 			return st, err
 		}
-		done, refresh, err := s.lineDone(ctx, start, &h, into)
-		if done || err != nil {
-			return st, err
-		}
-		if refresh {
-			start.line = h.line // GDB's set_step_info: the line to leave now
+		if s.lineDone(ctx, start, &h, into) {
+			return st, nil
 		}
 		cur = h
 	}
@@ -274,24 +270,14 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 // Otherwise st moves to h's row (set_step_info), unless h starts a row
 // that is no statement in the same frame.
 func (s *Session) forwardDone(ctx context.Context, start here, h *here, st *stepState, into bool) bool {
-	sameFn := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img
-	if h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil {
-		// Recursion or a deeper frame: only the CFA tells frames apart.
-		if regs, err := s.regs(ctx, s.cur); err == nil {
-			h.cfa = s.cfa(ctx, h.img, h.bias, regs)
-		}
-	}
-	if sameFn && h.cfa == 0 && h.sp == start.sp {
-		h.cfa = start.cfa
-	}
-	sameFrame := sameFn && (h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
+	sameFrame, deeper := s.frameFrom(ctx, start, h)
 	if !h.hasLine {
 		// Returned into a caller without line info (e.g. libc's
 		// __libc_start_call_main): stop there.
 		return h.sp > start.sp && start.cfa != 0 && h.sp >= start.cfa
 	}
 	atRowStart := h.pc-h.bias == h.line.Addr
-	if !sameFrame && h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa) {
+	if deeper {
 		// A callee with lines, entered by "step" (stepCall): stop at the
 		// start of a line.
 		return into && atRowStart
@@ -334,38 +320,45 @@ func (s *Session) forwardDone(ctx context.Context, start here, h *here, st *step
 	return false
 }
 
-// lineDone decides whether a backward step that began at start has
-// finished now that the thread is at h: at the start of a row of another
-// line in its own frame or a caller's, or, for "step", of a row in a
-// callee (its last line). Going back through the middle of another
-// line moves start's line there (refresh).
-func (s *Session) lineDone(ctx context.Context, start here, h *here, into bool) (done, refresh bool, err error) {
+// frameFrom tells where h is against start's frame: the same frame (the
+// same function, and its CFA where only the CFA tells recursion apart),
+// or a deeper one (a callee). It fills h's CFA where it had to work it
+// out.
+func (s *Session) frameFrom(ctx context.Context, start here, h *here) (same, deeper bool) {
 	sameFn := h.fn != nil && start.fn != nil && h.fn.Entry == start.fn.Entry && h.img == start.img
-	if h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil {
+	switch {
+	case h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil:
 		// Recursion or a deeper frame: only the CFA tells frames apart.
 		if regs, err := s.regs(ctx, s.cur); err == nil {
 			h.cfa = s.cfa(ctx, h.img, h.bias, regs)
 		}
+	case sameFn && h.cfa == 0 && h.sp == start.sp:
+		h.cfa = start.cfa
 	}
-	sameFrame := sameFn && (h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
+	same = sameFn && (h.cfa == start.cfa || h.cfa == 0 || start.cfa == 0)
+	return same, !same && h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa)
+}
+
+// lineDone decides whether a backward step that began at start has
+// finished now that the thread is at h: at the start of a row of another
+// line in its own frame or a caller's, or, for "step", of a row in a
+// callee (its last line).
+func (s *Session) lineDone(ctx context.Context, start here, h *here, into bool) bool {
+	sameFrame, deeper := s.frameFrom(ctx, start, h)
 	if !h.hasLine {
-		return false, false, nil
+		return false
 	}
 	atRowStart := h.pc-h.bias == h.line.Addr
-	if sameFrame {
-		if h.line.Line == start.line.Line && h.line.File == start.line.File {
-			return false, false, nil
-		}
-		return atRowStart, false, nil
-	}
-	deeper := h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa)
-	if deeper {
+	switch {
+	case sameFrame:
+		return atRowStart && (h.line.Line != start.line.Line || h.line.File != start.line.File)
+	case deeper:
 		// Only reachable for step (into): we are in a callee with lines;
 		// stop at the start of its last line.
-		return into && atRowStart, false, nil
+		return into && atRowStart
 	}
 	// Returned to a caller: stop at the beginning of a statement.
-	return atRowStart, false, nil
+	return atRowStart
 }
 
 // stepCall handles a call instruction at cur.pc during a forward step.
