@@ -65,6 +65,16 @@ type Frame struct {
 	TailCall bool
 
 	phys *physFrame
+	// env is the expression environment last made for a call's ctx
+	// (envCtx): a frame's variables are looked up one by one, each
+	// lookup wanting it.
+	env    *exprEnv
+	envCtx context.Context
+	// fb is the frame base where DW_AT_frame_base is the CFA (gcc's
+	// DW_OP_call_frame_cfa), as found at CFA fbCFA: every variable of
+	// the frame wants it.
+	fb, fbCFA uint64
+	fbOK      bool
 }
 
 // ph returns the physical frame behind f; for a Frame built by hand (not
@@ -118,6 +128,10 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 // exprEnv returns the evaluation context for this frame's variables.
 func (f *Frame) exprEnv(ctx context.Context) *exprEnv {
 	p := f.ph()
+	if f.env != nil && f.envCtx == ctx && f.env.regs == &p.regs {
+		f.env.cfa, f.env.hasCFA = p.cfa, p.hasCFA // unwinding may have found it since
+		return f.env
+	}
 	env := &exprEnv{ctx: ctx, regs: &p.regs, cfa: p.cfa, hasCFA: p.hasCFA, bias: f.Bias, arch: p.ar}
 	if f.Image != nil {
 		env.arch = f.Image.arch
@@ -141,6 +155,7 @@ func (f *Frame) exprEnv(ctx context.Context) *exprEnv {
 			})
 		}
 	}
+	f.env, f.envCtx = env, ctx
 	return env
 }
 
@@ -164,9 +179,16 @@ func (f *Frame) frameBase(env *exprEnv) (uint64, error) {
 			return 0, err
 		}
 	}
+	if f.fbOK && env.hasCFA && f.fbCFA == env.cfa && env.regs == &f.ph().regs {
+		return f.fb, nil
+	}
 	sub := *env
 	sub.frameBase = nil // no recursion
-	return evalValue(expr, &sub)
+	fb, err := evalValue(expr, &sub)
+	if err == nil && env.hasCFA && env.regs == &f.ph().regs && len(expr) == 1 && expr[0] == opCallFrameCFA {
+		f.fb, f.fbCFA, f.fbOK = fb, env.cfa, true
+	}
+	return fb, err
 }
 
 // Params returns the frame's formal parameters in declaration order (GDB's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/internal/rr"
@@ -254,10 +255,18 @@ func (o queryOut) Text() string {
 		fmt.Fprintf(&b, "; collected by %s", q.Mechanism)
 	}
 	b.WriteString(")\n")
+	// A row has a frame where it differs from the row before's
+	// (QueryRow.Frame): a calls query's rows are all at one place.
+	located, same := false, false
 	for _, r := range q.Rows {
-		fmt.Fprintf(&b, "#%d", r.N)
+		b.WriteByte('#')
+		b.WriteString(strconv.Itoa(r.N))
 		if r.Frame != nil {
-			fmt.Fprintf(&b, " %s", locText(r.Frame.Location))
+			b.WriteByte(' ')
+			b.WriteString(locText(r.Frame.Location))
+			located = true
+		} else if located {
+			same = true
 		}
 		if r.Position != nil {
 			fmt.Fprintf(&b, " [event %d ticks %d]", r.Position.Event, r.Position.Ticks)
@@ -269,12 +278,18 @@ func (o queryOut) Text() string {
 			fmt.Fprintf(&b, " %s -> %s", orQ(r.Old), orQ(r.New))
 		}
 		for _, k := range sortedKeys(r.Values) {
-			fmt.Fprintf(&b, " %s=%s", k, r.Values[k])
+			b.WriteByte(' ')
+			b.WriteString(k)
+			b.WriteByte('=')
+			b.WriteString(r.Values[k])
 		}
 		if r.Returned != "" {
 			fmt.Fprintf(&b, " returned %s", r.Returned)
 		}
 		b.WriteString("\n")
+	}
+	if same {
+		b.WriteString("(A row without a location is where the row before it is.)\n")
 	}
 	if q.Note != "" {
 		b.WriteString(q.Note + "\n")

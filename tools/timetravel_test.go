@@ -180,7 +180,7 @@ func TestLiveQueryCalls(t *testing.T) {
 	want := gdbDprintf(t, prog, "square", "x")
 	var got []string
 	rows := func(r result) []any { return r.data["result"].(map[string]any)["rows"].([]any) }
-	r := c.ok("rr_query", args{"kind": "calls", "function": "square", "collect": []string{"x"}, "limit": 2}, "#1", "#2", "cursor=3")
+	r := c.ok("rr_query", args{"kind": "calls", "function": "square", "collect": []string{"x"}, "limit": 2}, "#1 square at ", "\n#2 x=", "A row without a location is where the row before it is", "cursor=3")
 	for _, row := range rows(r) {
 		got = append(got, row.(map[string]any)["values"].(map[string]any)["x"].(string))
 	}

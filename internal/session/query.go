@@ -32,7 +32,7 @@ type QueryOptions struct {
 // QueryRow is one numbered moment of a query.
 type QueryRow struct {
 	N        int               `json:"n" jsonschema:"hit number from where the query started (live); the row's moment"`
-	Frame    *Frame            `json:"frame,omitempty"`
+	Frame    *Frame            `json:"frame,omitempty" jsonschema:"where the row is; omitted where it is the same as the row before it in this page (every row of a calls query is at the function's first line)"`
 	Values   map[string]string `json:"values,omitempty" jsonschema:"collected expressions (calls)"`
 	Old      string            `json:"old,omitempty" jsonschema:"writes: value before"`
 	New      string            `json:"new,omitempty" jsonschema:"writes: value after"`
@@ -71,6 +71,32 @@ type QueryResult struct {
 // evaluates them (agentcond.go), so a false condition costs no round
 // trip; each row costs one stop plus the reads of its values.
 func (s *Session) Query(ctx context.Context, o QueryOptions) (*QueryResult, error) {
+	res, err := s.query(ctx, o)
+	if res != nil {
+		res.shareFrames()
+	}
+	return res, err
+}
+
+// shareFrames leaves a row's frame out where it is the row before's: a
+// page of a calls query says where its rows are once, not a thousand
+// times.
+func (res *QueryResult) shareFrames() {
+	var prev *Frame
+	for i := range res.Rows {
+		f := res.Rows[i].Frame
+		if f == nil {
+			continue
+		}
+		if prev != nil && *f == *prev {
+			res.Rows[i].Frame = nil
+			continue
+		}
+		prev = f
+	}
+}
+
+func (s *Session) query(ctx context.Context, o QueryOptions) (*QueryResult, error) {
 	ctx = naming(ctx, "rr_query", true)
 	if o.Limit <= 0 {
 		o.Limit = 20

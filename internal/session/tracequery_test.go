@@ -104,6 +104,12 @@ func TestTraceQueryLimitCursor(t *testing.T) {
 			}
 			seen++
 		}
+		// Every row is at record's first line: the page says so once.
+		for i, r := range res.Rows {
+			if (i == 0) != (r.Frame != nil) || i == 0 && r.Frame.Function != "record" {
+				t.Fatalf("page %d: row %d frame %+v; want record's in the first row only", page, i+1, r.Frame)
+			}
+		}
 		switch page {
 		case 0, 1:
 			// Stopped at the last row: frame 0 is record with that i.
