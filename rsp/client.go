@@ -25,6 +25,9 @@ type Options struct {
 	// PacketLog, if set, receives one line per packet: timestamp,
 	// direction ("->" sent, "<-" received, "<%" notification) and payload.
 	PacketLog io.Writer
+	// PacketRing, if set, keeps the last packets, formatted only when
+	// read: a log that costs little enough to keep on always.
+	PacketRing *PacketRing
 	// Logger, if set, receives the same packet log at debug level plus
 	// warnings. Nil discards.
 	Logger *slog.Logger
@@ -141,7 +144,7 @@ func NewClient(ctx context.Context, rwc io.ReadWriteCloser, opts Options) (*Clie
 		logger = slog.New(slog.DiscardHandler)
 	}
 	c := &Client{
-		conn:       newConn(rwc, newPacketLog(opts.PacketLog, opts.Logger)),
+		conn:       newConn(rwc, newPacketLog(opts.PacketLog, opts.PacketRing, opts.Logger)),
 		opts:       opts,
 		log:        logger,
 		packetSize: 1024,

@@ -79,6 +79,35 @@ func TestHandshakeRR(t *testing.T) {
 	}
 }
 
+// TestPacketRing: a ring keeps the last packets of a client and makes of
+// them, when read, the lines the packet log writes; long payloads are cut
+// as there, and the total counts every packet.
+func TestPacketRing(t *testing.T) {
+	var log bytes.Buffer
+	ring := rsp.NewPacketRing(4)
+	c, _ := dialStub(t, "rr", rsp.Options{PacketLog: &log, PacketRing: ring}, func(req string) []string {
+		if req == "m1000,1000" {
+			return []string{strings.Repeat("ab", 0x1000)}
+		}
+		return nil
+	})
+	b := make([]byte, 0x1000)
+	if _, err := c.ReadMemory(stubCtx(t), 0x1000, b); err != nil {
+		t.Fatal(err)
+	}
+	written := strings.Split(strings.TrimSuffix(log.String(), "\n"), "\n")
+	lines, total := ring.Lines()
+	if total != int64(len(written)) || len(lines) != 4 {
+		t.Fatalf("ring: %d lines of %d packets; the log wrote %d", len(lines), total, len(written))
+	}
+	if want := written[len(written)-4:]; !slices.Equal(lines, want) {
+		t.Errorf("ring lines:\n%q\nthe log's last four:\n%q", lines, want)
+	}
+	if last := lines[3]; !strings.Contains(last, "<- abab") || !strings.HasSuffix(last, "…(8192 bytes)") {
+		t.Errorf("the reply's line is %.80q…%q, want it cut after 2048 bytes", last, last[max(0, len(last)-20):])
+	}
+}
+
 // QEMU has no no-ack mode and retransmits until it sees '+': every reply
 // must be acknowledged before the next request.
 func TestAckModeQEMU(t *testing.T) {

@@ -163,7 +163,7 @@ func TestAppendPrintable(t *testing.T) {
 		{long, long[:maxLogPayload] + "…(" + strconv.Itoa(len(long)) + " bytes)"},
 		{"\xff" + long, strconv.QuoteToASCII(("\xff" + long)[:maxLogPayload]) + "…(" + strconv.Itoa(len(long)+1) + " bytes)"},
 	} {
-		if got := string(appendPrintable([]byte("> "), []byte(tc.in))); got != "> "+tc.want {
+		if got := string(appendPrintable([]byte("> "), []byte(tc.in), len(tc.in))); got != "> "+tc.want {
 			t.Errorf("appendPrintable(%.20q) = %.60q, want %.60q", tc.in, got, "> "+tc.want)
 		}
 		if got := printable([]byte(tc.in)); got != tc.want {

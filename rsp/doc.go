@@ -152,4 +152,6 @@
 //
 // Options.PacketLog (an io.Writer) gets one line per packet with a UTC
 // timestamp and direction; Options.Logger gets the same at debug level.
+// Options.PacketRing keeps the last packets raw and makes the same lines
+// when read (PacketRing.Lines).
 package rsp

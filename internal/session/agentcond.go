@@ -304,6 +304,9 @@ func (s *Session) noteCondHit(ctx context.Context, b *breakpoint, want bool) {
 	if !s.targetCondsOK() || b.typ != rsp.SoftwareBreakpoint || s.frame != 0 {
 		return
 	}
+	if pc, err := s.pc(ctx, s.cur); err == nil && b.ttried[pc] {
+		return // tried at this address: no frame to unwind at every hit
+	}
 	f, err := s.curFrame(ctx)
 	if err != nil || !slices.Contains(b.addrs, f.PC) || b.ttried[f.PC] {
 		return

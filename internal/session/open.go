@@ -17,7 +17,10 @@ import (
 func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer string) (*Stop, error) {
 	cctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Connect)
 	defer cancel()
-	opts := rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.packetWriter(s), InterruptTimeout: m.cfg.Timeouts.Interrupt}
+	if s.pkts == nil {
+		s.pkts = rsp.NewPacketRing(packetRingLines)
+	}
+	opts := rsp.Options{Dialect: d, RRVersion: rrVer, PacketLog: m.cfg.PacketLog, PacketRing: s.pkts, InterruptTimeout: m.cfg.Timeouts.Interrupt}
 	var (
 		c   *rsp.Client
 		err error

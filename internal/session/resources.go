@@ -1,71 +1,23 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/rrmcp/rrmcp/internal/outlog"
 	"github.com/rrmcp/rrmcp/internal/proc"
 )
 
 // packetRingLines bounds the packet log a session keeps for its packets
-// resource: the most recent lines, about 200 bytes each.
+// resource: the most recent packets.
 const packetRingLines = 4000
-
-// packetRing is a session's own RSP packet log (rsp.Options.PacketLog):
-// the last packetRingLines lines and how many were written in all. The rsp
-// package writes one whole line per Write.
-type packetRing struct {
-	mu    sync.Mutex
-	lines []string // ring, len <= packetRingLines
-	next  int      // where the next line goes once the ring is full
-	total int64
-}
-
-func (r *packetRing) Write(p []byte) (int, error) {
-	line := string(bytes.TrimRight(p, "\n"))
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.lines) < packetRingLines {
-		r.lines = append(r.lines, line)
-	} else {
-		r.lines[r.next] = line
-		r.next = (r.next + 1) % packetRingLines
-	}
-	r.total++
-	return len(p), nil
-}
 
 // PacketLog is the retained part of a session's packet log.
 type PacketLog struct {
 	Lines []string // oldest first: "15:04:05.000000 -> $qSupported... "
 	Total int64    // packets logged since the session started
-}
-
-func (r *packetRing) snapshot() PacketLog {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := PacketLog{Total: r.total, Lines: make([]string, 0, len(r.lines))}
-	out.Lines = append(out.Lines, r.lines[r.next:]...)
-	out.Lines = append(out.Lines, r.lines[:r.next]...)
-	return out
-}
-
-// packetWriter is where the session's client logs packets: its own ring,
-// and the manager's log when one is configured.
-func (m *Manager) packetWriter(s *Session) io.Writer {
-	if s.pkts == nil {
-		s.pkts = &packetRing{}
-	}
-	if m.cfg.PacketLog != nil {
-		return io.MultiWriter(m.cfg.PacketLog, s.pkts)
-	}
-	return s.pkts
 }
 
 // PacketLog returns the session's raw RSP packet log (the last
@@ -74,7 +26,8 @@ func (s *Session) PacketLog() PacketLog {
 	if s.pkts == nil {
 		return PacketLog{}
 	}
-	return s.pkts.snapshot()
+	lines, total := s.pkts.Lines()
+	return PacketLog{Lines: lines, Total: total}
 }
 
 // OutputLine is one line the session's debug server process printed.

@@ -54,13 +54,13 @@ type Session struct {
 	to        Timeouts
 
 	c        *rsp.Client
-	sem      chan struct{} // one operation at a time
-	running  atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
-	runMu    sync.Mutex    // guards resuming
-	resuming chan struct{} // closed when a resume starts (see running.go)
-	gone     atomic.Bool   // closed
-	pkts     *packetRing   // this session's packet log (resources)
-	core     func()        // closes the served core dump and its relay (KindCore)
+	sem      chan struct{}   // one operation at a time
+	running  atomic.Bool     // a resume is in flight (Interrupt may be sent); set with setRunning
+	runMu    sync.Mutex      // guards resuming
+	resuming chan struct{}   // closed when a resume starts (see running.go)
+	gone     atomic.Bool     // closed
+	pkts     *rsp.PacketRing // this session's packet log (resources)
+	core     func()          // closes the served core dump and its relay (KindCore)
 
 	// Everything below is guarded by sem.
 	img    *dwarf.Image // main program; nil without symbols
