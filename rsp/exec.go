@@ -639,8 +639,8 @@ func (c *Client) stopReg(ctx context.Context, st Stop, name, what string) (uint6
 		return 0, fmt.Errorf("no %s register in target description", what)
 	}
 	r, _ := c.tdesc.Lookup(name)
-	if b, ok := st.Registers[r.Regnum]; ok && len(b) == r.Size() {
-		return leUint(b, r.Name)
+	if v, ok := st.Register(r); ok {
+		return v, nil
 	}
 	g, err := c.ReadRegisters(ctx, st.Thread)
 	if err != nil {

@@ -147,7 +147,7 @@ type Stop struct {
 	// Registers holds expedited registers ("06:e0e6ffffff7f0000;") keyed by
 	// register number, as raw little-endian bytes. Unavailable ("xx") bytes
 	// are zero.
-	Registers map[int][]byte
+	Registers map[int][]byte // see Register
 	// Extra holds every other key:value field (fork, exec, library, create,
 	// syscall_entry, reason, ...), keyed by name.
 	Extra map[string]string
@@ -166,6 +166,18 @@ type Stop struct {
 	// debuggee is about to exit. State is still readable and reverse
 	// execution still works; a further forward resume gives W00.
 	AboutToExit bool
+}
+
+// Register returns the value of r, an integer register of at most 8
+// bytes, where the stop reply expedited it (gdbserver and rr send the pc,
+// stack and frame pointers with every stop).
+func (s Stop) Register(r Register) (uint64, bool) {
+	b, ok := s.Registers[r.Regnum]
+	if !ok || len(b) == 0 || len(b) != r.Size() {
+		return 0, false
+	}
+	v, err := leUint(b, r.Name)
+	return v, err == nil
 }
 
 // Exited reports whether the process is gone (W or X).

@@ -118,3 +118,27 @@ func FuzzParseStop(f *testing.F) {
 		}
 	})
 }
+
+// TestStopRegister: an expedited register's value, only where the reply
+// carried it whole.
+func TestStopRegister(t *testing.T) {
+	st, err := rsp.ParseStop("T0506:20e6ffffff7f0000;07:10e6ff;10:5051555555550000;thread:p1.1;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		r    rsp.Register
+		want uint64
+		ok   bool
+	}{
+		{rsp.Register{Name: "rbp", Regnum: 6, Bitsize: 64}, 0x7fffffffe620, true},
+		{rsp.Register{Name: "rip", Regnum: 16, Bitsize: 64}, 0x555555555150, true},
+		{rsp.Register{Name: "rsp", Regnum: 7, Bitsize: 64}, 0, false}, // 3 of 8 bytes
+		{rsp.Register{Name: "rax", Regnum: 0, Bitsize: 64}, 0, false}, // not sent
+		{rsp.Register{Name: "xmm0", Regnum: 6, Bitsize: 128}, 0, false},
+	} {
+		if v, ok := st.Register(tc.r); v != tc.want || ok != tc.ok {
+			t.Errorf("Register(%s) = %#x, %v; want %#x, %v", tc.r.Name, v, ok, tc.want, tc.ok)
+		}
+	}
+}

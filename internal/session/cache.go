@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"debug/elf"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -316,15 +315,11 @@ func (s *Session) stopPCSP(t rsp.Thread) (pc, sp uint64, ok bool) {
 	}
 	ripR, ok1 := td.Lookup(s.pcName())
 	rspR, ok2 := td.Lookup(s.spName())
-	rip, ok3 := last.Registers[ripR.Regnum]
-	rsp, ok4 := last.Registers[rspR.Regnum]
-	if n := s.ptrSize(); !ok1 || !ok2 || !ok3 || !ok4 || len(rip) != n || len(rsp) != n {
+	pc, ok3 := last.Register(ripR)
+	sp, ok4 := last.Register(rspR)
+	if n := s.ptrSize(); !ok1 || !ok2 || !ok3 || !ok4 || ripR.Size() != n || rspR.Size() != n {
 		return 0, 0, false
 	}
-	var b [2][8]byte
-	copy(b[0][:], rip)
-	copy(b[1][:], rsp)
-	pc, sp = binary.LittleEndian.Uint64(b[0][:]), binary.LittleEndian.Uint64(b[1][:])
 	if t == s.cur {
 		s.mem.sp = sp
 	}

@@ -144,7 +144,7 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 			// The range ended right after its store: when the stop
 			// reply's registers say where it wrote, and that is none
 			// of the watched bytes, there is nothing to compare.
-			if ea, n, ok := regs.storeAddr(store, st.Registers); ok && !overlapsAny(ws, ea, n) {
+			if ea, n, ok := regs.storeAddr(store, st); ok && !overlapsAny(ws, ea, n) {
 				continue
 			}
 		}
@@ -189,23 +189,10 @@ func (s *Session) softRegs() (softRegSet, bool) {
 	return softRegSet{}, false
 }
 
-// expedited returns register r from a stop reply's expedited registers.
-func expedited(regs map[int][]byte, r rsp.Register) (uint64, bool) {
-	b, ok := regs[r.Regnum]
-	if !ok || len(b) == 0 || len(b) > 8 || len(b) != r.Size() {
-		return 0, false
-	}
-	var v uint64
-	for i := len(b) - 1; i >= 0; i-- {
-		v = v<<8 | uint64(b[i])
-	}
-	return v, true
-}
-
 // stopPC is the pc after st: from the stop reply's expedited registers
 // when the server sent it (gdbserver does), else read.
 func (r softRegSet) stopPC(ctx context.Context, c *rsp.Client, st rsp.Stop, t rsp.Thread) (uint64, error) {
-	if pc, ok := expedited(st.Registers, r.pc); ok {
+	if pc, ok := st.Register(r.pc); ok {
 		return pc, nil
 	}
 	return c.ReadRegisterUint(ctx, t, r.pc.Name)
@@ -250,32 +237,19 @@ func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint
 	return a, x86asm.Inst{}, false
 }
 
-// storeAddr computes where store, just executed, wrote, from the stop
-// reply's expedited registers (gdbserver sends rbp, rsp and rip): a
-// push or call wrote 8 bytes at the new rsp; an rbp- or rsp-based
-// destination without index wrote MemBytes at base+disp (the
-// instruction did not change its base). ok is false otherwise.
-func (r softRegSet) storeAddr(store x86asm.Inst, regs map[int][]byte) (addr uint64, n int, ok bool) {
-	switch store.Op {
-	case x86asm.PUSH, x86asm.CALL:
-		sp, ok := expedited(regs, r.sp)
-		return sp, r.mode / 8, ok
-	}
-	m, isMem := store.Args[0].(x86asm.Mem)
-	if !isMem || m.Index != 0 || m.Segment != 0 || store.MemBytes <= 0 || x86code.StoresElsewhere(store) {
-		return 0, 0, false
-	}
-	var base uint64
-	switch m.Base {
-	case x86asm.RBP, x86asm.EBP:
-		base, ok = expedited(regs, r.fp)
-	case x86asm.RSP, x86asm.ESP:
-		base, ok = expedited(regs, r.sp)
-	}
-	if r.mode == 32 {
-		return uint64(uint32(base + uint64(m.Disp))), store.MemBytes, ok
-	}
-	return base + uint64(m.Disp), store.MemBytes, ok
+// storeAddr is where store, just executed, wrote (x86code.Written),
+// from the stop reply's expedited registers (gdbserver sends the frame
+// and stack pointers and the pc).
+func (r softRegSet) storeAddr(store x86asm.Inst, st rsp.Stop) (addr uint64, n int, ok bool) {
+	return x86code.Written(store, r.mode, func(reg x86asm.Reg) (uint64, bool) {
+		switch reg {
+		case x86asm.RBP, x86asm.EBP:
+			return st.Register(r.fp)
+		case x86asm.RSP, x86asm.ESP:
+			return st.Register(r.sp)
+		}
+		return 0, false
+	})
 }
 
 // overlapsAny reports whether [addr, addr+n) meets a watched range.

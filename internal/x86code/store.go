@@ -33,3 +33,35 @@ func StoresElsewhere(inst x86asm.Inst) bool {
 	}
 	return false
 }
+
+// Written says where store, an instruction that has just executed in
+// mode (64 or 32), wrote, from the registers after it (reg returns a
+// register's value, if known): a push or call wrote a word at the new
+// stack pointer; a destination based on the stack or frame pointer,
+// without index or segment, wrote MemBytes at base+disp (the instruction
+// did not change its base). ok is false otherwise.
+func Written(store x86asm.Inst, mode int, reg func(x86asm.Reg) (uint64, bool)) (addr uint64, n int, ok bool) {
+	sp := x86asm.RSP
+	if mode == 32 {
+		sp = x86asm.ESP
+	}
+	switch store.Op {
+	case x86asm.PUSH, x86asm.CALL:
+		v, ok := reg(sp)
+		return v, mode / 8, ok
+	}
+	m, isMem := store.Args[0].(x86asm.Mem)
+	if !isMem || m.Index != 0 || m.Segment != 0 || store.MemBytes <= 0 || StoresElsewhere(store) {
+		return 0, 0, false
+	}
+	switch m.Base {
+	case x86asm.RBP, x86asm.EBP, x86asm.RSP, x86asm.ESP:
+	default:
+		return 0, 0, false
+	}
+	base, ok := reg(m.Base)
+	if mode == 32 {
+		return uint64(uint32(base + uint64(m.Disp))), store.MemBytes, ok
+	}
+	return base + uint64(m.Disp), store.MemBytes, ok
+}

@@ -1,6 +1,11 @@
 package x86code
 
-import "testing"
+import (
+	"encoding/hex"
+	"testing"
+
+	"golang.org/x/arch/x86/x86asm"
+)
 
 // TestMayWrite: which instructions may store to memory, and which store
 // elsewhere than their first operand.
@@ -30,6 +35,41 @@ func TestMayWrite(t *testing.T) {
 		}
 		if got := StoresElsewhere(inst); got != tc.elsewhere {
 			t.Errorf("%s (%v): StoresElsewhere = %v, want %v", tc.what, inst, got, tc.elsewhere)
+		}
+	}
+}
+
+// TestWritten: where a store just executed wrote, from the stack and
+// frame pointers after it; nothing where the address needs more.
+func TestWritten(t *testing.T) {
+	regs := map[x86asm.Reg]uint64{x86asm.RSP: 0x7ff0, x86asm.RBP: 0x8000, x86asm.ESP: 0xfff0, x86asm.EBP: 0xfffff000}
+	reg := func(r x86asm.Reg) (uint64, bool) { v, ok := regs[r]; return v, ok }
+	for _, tc := range []struct {
+		code, what string
+		mode       int
+		addr       uint64
+		n          int
+		ok         bool
+	}{
+		{"55", "push %rbp", 64, 0x7ff0, 8, true},
+		{"e800000000", "call", 64, 0x7ff0, 8, true},
+		{"8945fc", "mov %eax,-4(%rbp)", 64, 0x7ffc, 4, true},
+		{"48890424", "mov %rax,(%rsp)", 64, 0x7ff0, 8, true},
+		{"c6442408ff", "movb $-1,8(%rsp)", 64, 0x7ff8, 1, true},
+		{"488900", "mov %rax,(%rax)", 64, 0, 0, false},
+		{"48890c05000000", "mov %rcx,(,%rax,1): an index", 64, 0, 0, false},
+		{"64488904250000", "mov %rax,%fs:0: a segment", 64, 0, 0, false},
+		{"f348ab", "rep stos", 64, 0, 0, false},
+		{"8945fc", "mov %eax,-4(%ebp), i386", 32, 0xffffeffc, 4, true},
+	} {
+		b, _ := hex.DecodeString(tc.code)
+		inst, err := x86asm.Decode(b, tc.mode)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.what, err)
+		}
+		addr, n, ok := Written(inst, tc.mode, reg)
+		if ok != tc.ok || ok && (addr != tc.addr || n != tc.n) {
+			t.Errorf("%s (%v): Written = %#x, %d, %v; want %#x, %d, %v", tc.what, inst, addr, n, ok, tc.addr, tc.n, tc.ok)
 		}
 	}
 }
