@@ -61,6 +61,31 @@ func TestRowsFor(t *testing.T) {
 		t.Errorf("hits/s = %v, %v", *r.RRMCPHitsPerS, *r.GDBHitsPerS)
 	}
 
+	// Each kind of row has the goal issue 14 gives it.
+	for _, tc := range []struct {
+		name, unit  string
+		lean, mcpGo float64
+		misses      bool
+	}{
+		{"locals", "ms", 0.49, 0.99, false},
+		{"locals", "ms", 0.51, 0.5, true},
+		{"locals", "ms", 0.4, 1.01, true},
+		{"cold_start_stl", "ms", 0.34, 0.2, true},
+		{"peak_rss_stl", "MiB", 0.49, 0, false},
+		{"query_calls_gdb_dprintf", "ms", 0.19, 0.19, false},
+		{"query_calls_gdb_dprintf", "ms", 0.21, 0.1, true},
+		{"query_calls_gdb_tracepoint", "ms", 1.1, 1.1, false},
+		{"query_calls_gdb_agent_dprintf", "ms", 0.9, 1.2, true},
+		{"query_calls_fast_tracepoint", "ms", 0.98, 0.9, false},
+		{"query_calls_fast_tracepoint", "ms", 1.0, 0.9, true},
+		{"software_watchpoint_loop", "ms", 0.9, 1.0, false},
+	} {
+		r := row{Name: tc.name, Unit: tc.unit, Ratio: tc.lean, MCPGoRatio: tc.mcpGo}
+		if r.missesGoal() != tc.misses {
+			t.Errorf("%s at %.2f lean, %.2f mcp-go: misses the goal = %v, want %v", tc.name, tc.lean, tc.mcpGo, !tc.misses, tc.misses)
+		}
+	}
+
 	c = benchCase{name: "cold", rss: "peak"}
 	rows = rowsFor(c, measurement{durs: ms(300), rss: []float64{30}}, measurement{}, measurement{rss: []float64{20}}, nil, nil, errors.New("boom"))
 	if len(rows) != 2 || rows[1].Name != "peak" || rows[1].Unit != "MiB" {
