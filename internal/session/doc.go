@@ -48,7 +48,10 @@
 // Source-level step, next and finish are built here from single-steps,
 // the line table and temporary breakpoints (at return addresses, with a
 // stack check for recursion); their reverse variants use the server's
-// bs/bc the same way. User breakpoints stay inserted across resumes, and
+// bs/bc the same way. Both directions follow GDB's model of inlined calls
+// (stepping.go): a call starting at the pc is hidden until "step" goes
+// into it, "next" goes through the inlined calls of its line, and finish
+// of an inlined frame steps out of it. User breakpoints stay inserted across resumes, and
 // conditions are evaluated by rrmcp at each reported hit; on gdbserver a
 // condition that compiles to agent bytecode (package agentexpr) goes with
 // the breakpoint from its first hit on, so that the server reports only

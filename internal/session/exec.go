@@ -565,8 +565,8 @@ func (s *Session) backOutOfCallee(ctx context.Context, st rsp.Stop, before here)
 	}
 	spAtRet := h.sp
 	st, done, err := s.runTo(ctx, h.entry, true, func(sp uint64) bool { return sp == spAtRet })
-	if err != nil || !done {
-		return st, err
+	if err != nil || !done || s.bpAt(h.entry) != nil {
+		return st, err // a user breakpoint at the callee's entry is a hit, as GDB's
 	}
 	return s.stepInsn(ctx, true) // onto the call instruction
 }
@@ -588,10 +588,11 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 		if sel >= len(fr) {
 			sel = 0
 		}
-		if fr[sel].Inlined && !rev {
+		if fr[sel].Inlined {
 			// An inlined frame returns into its caller in the same
-			// physical frame (GDB steps out of it).
-			st, err := s.finishInline(ctx, sel)
+			// physical frame (GDB steps out of it, in either
+			// direction).
+			st, err := s.finishInline(ctx, sel, rev)
 			if err != nil {
 				return err
 			}
@@ -599,25 +600,22 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 			if out.Reason == "step" {
 				out.Reason = "finish"
 				out.Message = fmt.Sprintf("Returned from inlined %s.", fr[sel].Name)
+				if rev {
+					out.Message = fmt.Sprintf("Back at the call of inlined %s.", fr[sel].Name)
+				}
 			}
 			return nil
 		}
-		// In reverse, an inlined frame shares the physical frame; finish
-		// the physical one.
-		phys := sel
-		for phys+1 < len(fr) && fr[phys].Inlined {
-			phys++
-		}
-		if phys+1 >= len(fr) {
+		if sel+1 >= len(fr) {
 			return fmt.Errorf("%q is the outermost frame; there is no caller to return to: %w", fr[sel].Name, ErrUnsupported)
 		}
-		callee, caller := fr[phys], fr[phys+1]
+		callee, caller := fr[sel], fr[sel+1]
 		fnName := callee.Name
 		var st rsp.Stop
 		var done bool
 		if !rev {
 			cfa := callee.CFA
-			past := phys == 0 && s.returnsWithout(ctx, callee)
+			past := sel == 0 && s.returnsWithout(ctx, callee)
 			st, done, err = s.runToPast(ctx, caller.PC, false, past, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
 		} else {
 			entry := uint64(0)
@@ -630,9 +628,10 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 				return fmt.Errorf("cannot find where %q starts: %w", fnName, ErrNoDebugInfo)
 			}
 			cfa := callee.CFA
-			// At the entry, sp = CFA - 8 (the return address was just pushed).
-			st, done, err = s.runTo(ctx, entry, true, func(sp uint64) bool { return cfa == 0 || sp == cfa-8 })
-			if err == nil && done {
+			// At the entry, sp = CFA - the return address just pushed.
+			ra := uint64(s.ptrSize())
+			st, done, err = s.runTo(ctx, entry, true, func(sp uint64) bool { return cfa == 0 || sp == cfa-ra })
+			if err == nil && done && s.bpAt(entry) == nil { // a user breakpoint at the entry is a hit, as GDB's
 				st, err = s.stepInsn(ctx, true) // onto the call instruction
 			}
 		}

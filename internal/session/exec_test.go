@@ -19,6 +19,7 @@ func TestLineDone(t *testing.T) {
 		return here{pc: pc, sp: sp, cfa: cfa, fn: fn, hasLine: line > 0,
 			line: dwarf.LineEntry{Addr: rowStart, File: "a.c", Line: line, IsStmt: stmt}}
 	}
+	entered := func(h here) here { h.entry = h.pc; return h }
 	start := at(f, 0x1010, 0x7f00, 0x7f20, 10, 0x1010, true)
 	for _, tc := range []struct {
 		name      string
@@ -43,16 +44,23 @@ func TestLineDone(t *testing.T) {
 		{"recursive call of the same function (next)", at(f, 0x1004, 0x7e00, 0x7ef0, 9, 0x1004, true), false, false, false},
 		{"recursive call of the same function (step)", at(f, 0x1004, 0x7e00, 0x7ef0, 9, 0x1004, true), false, true, true},
 		{"returned into a caller without lines", at(nil, 0x9000, 0x7f28, 0, 0, 0, false), false, false, true},
+		{"reverse to the start of the line", at(f, 0x1010, 0x7f00, 0x7f20, 10, 0x1010, true), true, false, true},
+		{"reverse to the function's entry, the line's start: on to the call", entered(at(f, 0x1010, 0x7f00, 0x7f20, 10, 0x1010, true)), true, false, false},
+		{"reverse back into a caller mid-row", at(g, 0x2044, 0x7f28, 0x7f60, 30, 0x2040, true), true, false, false},
+		{"reverse back into a caller at a statement's start", at(g, 0x2040, 0x7f28, 0x7f60, 30, 0x2040, true), true, false, true},
+		{"reverse back into code without lines", at(nil, 0x9000, 0x7f28, 0, 0, 0, false), true, false, true},
 		{"inside a callee without lines", at(nil, 0x9000, 0x7e00, 0, 0, 0, false), false, true, false},
 	} {
 		h := tc.h
+		st := stepState{id: stepFrameID{cfa: start.cfa, code: f.Entry}, file: "a.c", line: 10, lo: 0x1010, hi: 0x1018}
 		if tc.rev {
-			if got := (&Session{}).lineDone(context.Background(), start, &h, tc.into); got != tc.want {
-				t.Errorf("%s: lineDone = %v; want %v", tc.name, got, tc.want)
+			if got, moved := (&Session{}).backwardDone(context.Background(), start, &h, &st, tc.into); got != tc.want {
+				t.Errorf("%s: backwardDone = %v; want %v", tc.name, got, tc.want)
+			} else if caller := h.fn == g && h.sp > start.sp; moved != (caller && !got) {
+				t.Errorf("%s: backwardDone moved the step's frame: %v", tc.name, moved)
 			}
 			continue
 		}
-		st := stepState{id: stepFrameID{cfa: start.cfa, code: f.Entry}, file: "a.c", line: 10, lo: 0x1010, hi: 0x1018}
 		if got := (&Session{}).forwardDone(context.Background(), start, &h, &st, tc.into); got != tc.want {
 			t.Errorf("%s: forwardDone = %v; want %v", tc.name, got, tc.want)
 		}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -146,17 +147,38 @@ func sessionMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 	if err != nil || st.Reason != "breakpoint" || st.Frame == nil {
 		t.Fatalf("continue to %s: %+v %v", loc, st, err)
 	}
+	return movesOn(t, ctx, s, st, moves)
+}
+
+// movesOn makes the moves (GDB's next, step, finish and their reverse-
+// forms) on s, stopped at st, and returns where st and each move stopped,
+// up to the program's exit.
+func movesOn(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []string) []stepAt {
+	t.Helper()
 	got := []stepAt{at(st.Frame.Location)}
 	for _, mv := range moves {
-		switch mv {
+		var err error
+		rev := strings.HasPrefix(mv, "reverse-")
+		switch strings.TrimPrefix(mv, "reverse-") {
 		case "next":
-			st, err = s.Next(ctx, 1, false)
+			st, err = s.Next(ctx, 1, rev)
 		case "step":
-			st, err = s.Step(ctx, 1, false)
+			st, err = s.Step(ctx, 1, rev)
 		case "finish":
-			st, err = s.Finish(ctx, false)
+			st, err = s.Finish(ctx, rev)
 		default:
 			t.Fatalf("unknown move %q", mv)
+		}
+		if errors.Is(err, ErrUnsupported) {
+			// Refused where GDB refuses too ("finish" in the outermost
+			// frame): the thread stays where it is.
+			t.Logf("%s: %v", mv, err)
+			bt, _, _, err := s.Backtrace(ctx, 1)
+			if err != nil || len(bt) == 0 {
+				t.Fatalf("%s refused, then the backtrace: %+v %v", mv, bt, err)
+			}
+			got = append(got, at(bt[0].Location))
+			continue
 		}
 		if err != nil {
 			t.Fatalf("%s: %v", mv, err)
@@ -179,9 +201,19 @@ var gdbStopRe = regexp.MustCompile(`(?s)\$\d+ = (0x[0-9a-f]+)\n#0 .*? at (\S+):(
 // gdbMoves is movesVsGDB's run under GDB.
 func gdbMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 	t.Helper()
+	return gdbMovesAfter(t, exe, []string{"break " + loc, "run"}, moves)
+}
+
+// gdbMovesAfter is gdbMoves with the commands that bring GDB to the first
+// stop (setup) given.
+func gdbMovesAfter(t *testing.T, exe string, setup, moves []string) []stepAt {
+	t.Helper()
 	gdb := testenv.NeedTool(t, "gdb")
 	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "set width 0", "-ex", "set pagination off",
-		"-ex", "set confirm off", "-ex", "break " + loc, "-ex", "run"}
+		"-ex", "set confirm off"}
+	for _, c := range setup {
+		args = append(args, "-ex", c)
+	}
 	for _, mv := range append([]string{""}, moves...) {
 		if mv != "" {
 			args = append(args, "-ex", mv)

@@ -11,10 +11,11 @@ import (
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
-// Source-level stepping: step and next, forward as GDB does it with
-// inlined calls (GDB's step range, step frame id and skipped inline
-// frames), backward one instruction at a time; the finish of an inlined
-// frame; range stepping within a line.
+// Source-level stepping: step and next as GDB does them with inlined
+// calls (GDB's step range, step frame id and skipped inline frames),
+// forward by ranges and calls, backward one instruction at a time; the
+// finish of an inlined frame in either direction; range stepping within
+// a line.
 
 // Step steps n source lines, entering functions that have line info.
 func (s *Session) Step(ctx context.Context, n int, rev bool) (*Stop, error) {
@@ -75,29 +76,7 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 	if !rev {
 		return s.stepLineForward(ctx, start, into)
 	}
-	// Backward: one instruction at a time, out of callees ("next"), to
-	// the start of a line (lineDone).
-	var last rsp.Stop
-	cur := start
-	for i := 0; i < maxSteps; i++ {
-		st, err := s.stepInsn(ctx, true)
-		if err == nil && plainStep(st) && !into {
-			st, err = s.backOutOfCallee(ctx, st, cur)
-		}
-		if err != nil || !plainStep(st) {
-			return st, err
-		}
-		last = st
-		h, err := s.whereCFA(ctx, false)
-		if err != nil {
-			return st, err
-		}
-		if s.lineDone(ctx, start, &h, into) {
-			return st, nil
-		}
-		cur = h
-	}
-	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
+	return s.stepLineBackward(ctx, start, into)
 }
 
 // stepFrameID is GDB's frame_id of the frame a step is in (infrun.c's
@@ -166,6 +145,22 @@ type stepState struct {
 	lo, hi uint64 // the step range, runtime addresses
 }
 
+// stepState is set up from start as GDB's prepare_one_step does for a
+// step or next in either direction: the line's row as the step range, the
+// frame and line stepped from; where an inlined call starting at the pc is
+// hidden, its call site's line, and the range cut at the call's end.
+func (s *Session) lineStepState(start here, v inlineView) stepState {
+	st := stepState{id: v.id, file: start.line.File, line: start.line.Line, lo: start.line.Addr + start.bias, hi: start.line.End + start.bias}
+	if v.hidden > 0 {
+		call := v.chain[len(v.chain)-v.hidden]
+		st.file, st.line = call.CallFile, call.CallLine
+		if end := call.End(); end != 0 && end+start.bias < st.hi {
+			st.hi = end + start.bias // GDB: gcc's missing rows make the row too long (PR gcc/98780)
+		}
+	}
+	return st
+}
+
 // stepLineForward is one forward "step" or "next" from start (which has
 // a line) as GDB does it (infcmd.c prepare_one_step, infrun.c
 // process_event_stop_test), inlined calls included: a call whose first
@@ -180,15 +175,60 @@ func (s *Session) stepLineForward(ctx context.Context, start here, into bool) (r
 		s.stepIn++
 		return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: s.cur}, nil
 	}
-	st := stepState{id: v.id, file: start.line.File, line: start.line.Line, lo: start.line.Addr + start.bias, hi: start.line.End + start.bias}
-	if v.hidden > 0 {
-		call := v.chain[len(v.chain)-v.hidden]
-		st.file, st.line = call.CallFile, call.CallLine
-		if end := call.End(); end != 0 && end+start.bias < st.hi {
-			st.hi = end + start.bias // GDB: gcc's missing rows make the row too long (PR gcc/98780)
-		}
+	return s.stepFrom(ctx, start, s.lineStepState(start, v), into)
+}
+
+// stepLineBackward is one "reverse-step" or "reverse-next" from start
+// (which has a line), GDB's model backward: "step" at a hidden inlined
+// call goes into it without running, as forward; then the thread steps
+// back one instruction at a time (a "next" runs back out of the callees
+// it steps into, backOutOfCallee) until backwardDone.
+func (s *Session) stepLineBackward(ctx context.Context, start here, into bool) (rsp.Stop, error) {
+	v := s.inlineView(ctx, &start)
+	if into && v.hidden > 0 {
+		s.stepIn++
+		return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: s.cur}, nil
 	}
-	return s.stepFrom(ctx, start, st, into)
+	return s.stepBackFrom(ctx, start, s.lineStepState(start, v), into)
+}
+
+// stepBackFrom is the loop of a backward step from start in state st.
+// base is the frame the step is in (GDB's step_stack_frame_id): start's,
+// then the frame a refresh of st moved it to (a caller returned into).
+func (s *Session) stepBackFrom(ctx context.Context, start here, st stepState, into bool) (rsp.Stop, error) {
+	var last rsp.Stop
+	base, cur := start, start
+	for i := 0; i < maxSteps; i++ {
+		stop, err := s.stepInsn(ctx, true)
+		if err == nil && plainStep(stop) && !into {
+			stop, err = s.backOutOfCallee(ctx, stop, cur)
+		}
+		if err != nil || !plainStep(stop) {
+			return stop, err
+		}
+		last = stop
+		h, err := s.whereCFA(ctx, false)
+		if err != nil {
+			return stop, err
+		}
+		if s.bpAt(h.pc) != nil {
+			return stop, nil // stepped back onto a breakpoint: a hit, as forward
+		}
+		done, moved := s.backwardDone(ctx, base, &h, &st, into)
+		if done {
+			return stop, nil
+		}
+		if moved {
+			if h.cfa == 0 && h.img != nil {
+				if regs, err := s.regs(ctx, s.cur); err == nil {
+					h.cfa = s.cfa(ctx, h.img, h.bias, regs)
+				}
+			}
+			base = h
+		}
+		cur = h
+	}
+	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
 }
 
 // finishInline runs until the inlined frame level levels out from the
@@ -196,7 +236,7 @@ func (s *Session) stepLineForward(ctx context.Context, start here, into bool) (r
 // frame does (infcmd.c finish_command): a "next" whose frame is the
 // caller, from no line and an empty range, so that it goes through the
 // rest of the inlined call and stops where the caller goes on.
-func (s *Session) finishInline(ctx context.Context, level int) (rsp.Stop, error) {
+func (s *Session) finishInline(ctx context.Context, level int, rev bool) (rsp.Stop, error) {
 	start, err := s.where(ctx)
 	if err != nil {
 		return rsp.Stop{}, err
@@ -209,7 +249,11 @@ func (s *Session) finishInline(ctx context.Context, level int) (rsp.Stop, error)
 	if depth < 1 {
 		return rsp.Stop{}, fmt.Errorf("frame %d is not an inlined call at the stop: %w", level, ErrUnsupported)
 	}
-	return s.stepFrom(ctx, start, stepState{id: v.frameID(&start, depth-1), lo: start.pc, hi: start.pc}, false)
+	st := stepState{id: v.frameID(&start, depth-1), lo: start.pc, hi: start.pc}
+	if rev {
+		return s.stepBackFrom(ctx, start, st, false)
+	}
+	return s.stepFrom(ctx, start, st, false)
 }
 
 // stepFrom is the loop of a forward step from start in state st.
@@ -339,26 +383,63 @@ func (s *Session) frameFrom(ctx context.Context, start here, h *here) (same, dee
 	return same, !same && h.sp < start.sp && (start.cfa == 0 || h.cfa < start.cfa)
 }
 
-// lineDone decides whether a backward step that began at start has
-// finished now that the thread is at h: at the start of a row of another
-// line in its own frame or a caller's, or, for "step", of a row in a
-// callee (its last line).
-func (s *Session) lineDone(ctx context.Context, start here, h *here, into bool) bool {
-	sameFrame, deeper := s.frameFrom(ctx, start, h)
+// backwardDone decides whether a backward step in the frame of base,
+// stepping from st, has finished now that the thread is at h, in GDB's
+// order (process_event_stop_test, run backward): a callee stepped back
+// into by "step" stops at the start of a row (handle_step_into_function_
+// backward); no line stops; inside the step range of the same frame, the
+// step stops at the range's start, unless that is the function's entry
+// (then it goes on back to the call); inlined calls are reached at their
+// start (part one) or gone through (part two) as forward; then the start
+// of a statement of another line. Otherwise st moves to h's row (moved:
+// into another frame, a caller returned into backward).
+func (s *Session) backwardDone(ctx context.Context, base here, h *here, st *stepState, into bool) (done, moved bool) {
+	sameFrame, deeper := s.frameFrom(ctx, base, h)
+	atRowStart := h.hasLine && h.pc-h.bias == h.line.Addr
+	if deeper {
+		// Only "step" gets here with lines: "next" ran back out of the
+		// callee (backOutOfCallee). Stop at the start of its last line.
+		return into && atRowStart, false
+	}
 	if !h.hasLine {
-		return false
+		return true, false
 	}
-	atRowStart := h.pc-h.bias == h.line.Addr
-	switch {
-	case sameFrame:
-		return atRowStart && (h.line.Line != start.line.Line || h.line.File != start.line.File)
-	case deeper:
-		// Only reachable for step (into): we are in a callee with lines;
-		// stop at the start of its last line.
-		return into && atRowStart
+	v := s.inlineView(ctx, h)
+	if sameFrame && v.id.eq(st.id) && st.lo <= h.pc && h.pc < st.hi {
+		return h.pc == st.lo && h.pc != h.entry, false
 	}
-	// Returned to a caller: stop at the beginning of a statement.
-	return atRowStart
+	if sameFrame && v.hidden > 0 && v.id.eq(st.id) {
+		// Back at the start of an inlined call.
+		call := v.chain[len(v.chain)-v.hidden]
+		sameLine := call.CallLine == st.line && call.CallFile == st.file
+		if !into {
+			return !sameLine, false
+		}
+		if sameLine {
+			s.stepIn = 1
+		}
+		return true, false
+	}
+	if sameFrame && len(v.chain)-v.hidden > 0 && !v.id.eq(st.id) && v.steppedInFrom(h, st.id) {
+		// Back inside an inlined call made from the frame stepped in.
+		return into, false
+	}
+	refresh, line := true, h.line.Line
+	if atRowStart && (h.line.Line != st.line || h.line.File != st.file) {
+		if h.line.IsStmt {
+			return true, false
+		}
+		if v.id.eq(st.id) {
+			refresh = false
+		} else {
+			line = 0
+		}
+	}
+	st.lo, st.hi = h.line.Addr+h.bias, h.line.End+h.bias
+	if refresh {
+		st.id, st.file, st.line = v.id, h.line.File, line
+	}
+	return false, refresh && !sameFrame
 }
 
 // stepCall handles a call instruction at cur.pc during a forward step.
