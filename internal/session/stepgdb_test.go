@@ -155,19 +155,36 @@ func sessionMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 // up to the program's exit.
 func movesOn(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []string) []stepAt {
 	t.Helper()
+	got, err := tryMoves(t, ctx, s, st, moves, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+// tryMoves is movesOn returning its error; each move within each (when
+// not 0), a move that overruns it an errQEMUHung.
+func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []string, each time.Duration) ([]stepAt, error) {
+	t.Helper()
 	got := []stepAt{at(st.Frame.Location)}
 	for _, mv := range moves {
-		var err error
 		rev := strings.HasPrefix(mv, "reverse-")
-		switch strings.TrimPrefix(mv, "reverse-") {
-		case "next":
-			st, err = s.Next(ctx, 1, rev)
-		case "step":
-			st, err = s.Step(ctx, 1, rev)
-		case "finish":
-			st, err = s.Finish(ctx, rev)
-		default:
-			t.Fatalf("unknown move %q", mv)
+		move := func(ctx context.Context) (*Stop, error) {
+			switch strings.TrimPrefix(mv, "reverse-") {
+			case "next":
+				return s.Next(ctx, 1, rev)
+			case "step":
+				return s.Step(ctx, 1, rev)
+			case "finish":
+				return s.Finish(ctx, rev)
+			}
+			return nil, fmt.Errorf("unknown move %q", mv)
+		}
+		var err error
+		if each > 0 {
+			st, err = qemuOp(ctx, mv, move)
+		} else {
+			st, err = move(ctx)
 		}
 		if errors.Is(err, ErrUnsupported) {
 			// Refused where GDB refuses too ("finish" in the outermost
@@ -175,13 +192,13 @@ func movesOn(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []st
 			t.Logf("%s: %v", mv, err)
 			bt, _, _, err := s.Backtrace(ctx, 1)
 			if err != nil || len(bt) == 0 {
-				t.Fatalf("%s refused, then the backtrace: %+v %v", mv, bt, err)
+				return got, fmt.Errorf("%s refused, then the backtrace: %+v %v", mv, bt, err)
 			}
 			got = append(got, at(bt[0].Location))
 			continue
 		}
 		if err != nil {
-			t.Fatalf("%s: %v", mv, err)
+			return got, fmt.Errorf("%s: %w", mv, err)
 		}
 		if st.Frame == nil {
 			break // exited
@@ -189,10 +206,10 @@ func movesOn(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []st
 		got = append(got, at(st.Frame.Location))
 		bt, _, _, err := s.Backtrace(ctx, 1)
 		if err != nil || len(bt) == 0 || bt[0].Function != st.Frame.Function || bt[0].Line != st.Frame.Line {
-			t.Fatalf("%s: stop in %s:%d, backtrace %+v %v", mv, st.Frame.Function, st.Frame.Line, bt, err)
+			return got, fmt.Errorf("%s: stop in %s:%d, backtrace %+v %v", mv, st.Frame.Function, st.Frame.Line, bt, err)
 		}
 	}
-	return got
+	return got, nil
 }
 
 // gdbStopRe reads a move's stop from GDB's `p/x $pc` and `frame 0`.
@@ -208,6 +225,19 @@ func gdbMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 // stop (setup) given.
 func gdbMovesAfter(t *testing.T, exe string, setup, moves []string) []stepAt {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	stops, err := tryGDBMoves(t, ctx, exe, setup, moves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stops
+}
+
+// tryGDBMoves is gdbMovesAfter within ctx, returning its error: where ctx
+// ends first, an errQEMUHung (GDB waits for its server without end).
+func tryGDBMoves(t *testing.T, ctx context.Context, exe string, setup, moves []string) ([]stepAt, error) {
+	t.Helper()
 	gdb := testenv.NeedTool(t, "gdb")
 	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "set width 0", "-ex", "set pagination off",
 		"-ex", "set confirm off"}
@@ -220,11 +250,9 @@ func gdbMovesAfter(t *testing.T, exe string, setup, moves []string) []stepAt {
 		}
 		args = append(args, "-ex", `echo @@\n`, "-ex", "p/x $pc", "-ex", "frame 0")
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
 	out, err := exec.CommandContext(ctx, gdb, append(args, exe)...).CombinedOutput()
 	if ctx.Err() != nil {
-		t.Fatalf("gdb: %v\n%s", err, out)
+		return nil, fmt.Errorf("gdb did not finish in time: %w (%v)\n%s", errQEMUHung, err, out)
 	}
 	var stops []stepAt
 	for _, seg := range strings.Split(string(out), "@@\n")[1:] {
@@ -236,7 +264,7 @@ func gdbMovesAfter(t *testing.T, exe string, setup, moves []string) []stepAt {
 		stops = append(stops, stepAt{pc: m[1], file: filepath.Base(m[2]), line: line})
 	}
 	if len(stops) < 2 {
-		t.Fatalf("GDB stopped %d times:\n%s", len(stops), out)
+		return nil, fmt.Errorf("GDB stopped %d times:\n%s", len(stops), out)
 	}
-	return stops
+	return stops, nil
 }

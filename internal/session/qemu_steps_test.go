@@ -1,0 +1,129 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/qemu"
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// TestQEMUReverseStepsMatchGDB steps backward (and forward again) through
+// the test kernels in a QEMU replay, the reverse-capable peer, and
+// compares every stop's pc, file and line with GDB's over the same moves
+// on another replay of the same recording: reverse-step and reverse-next
+// into, through and out of inlined calls (kernel-inline.elf,
+// testprogs/kernel/inline.c at -O2, whose helpers gcc inlines into work
+// and kmain) and real calls (kernel.elf, -O0), reverse-finish of inlined
+// and real frames (i386: a 4-byte return address), forward moves after
+// them. A sequence whose replay hangs (QEMU 10's reverse-seek deadlock)
+// runs once more; two hangs skip the test saying so.
+func TestQEMUReverseStepsMatchGDB(t *testing.T) {
+	testenv.NeedKernelRecording(t)
+	testenv.NeedTool(t, "gdb")
+	ctx, cancel := context.WithTimeout(t.Context(), 240*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	if _, err := qemu.BuildKernel(ctx, filepath.Join(testenv.Root(t), "testprogs", "kernel"), dir); err != nil {
+		t.Fatal(err)
+	}
+	recs := map[string]string{} // recording directory by kernel
+	for _, seq := range []struct{ kernel, loc, moves string }{
+		{"kernel-inline.elf", "serial_puts", "reverse-finish reverse-next reverse-next reverse-next reverse-next reverse-step reverse-next reverse-next reverse-next reverse-next reverse-next"},
+		{"kernel-inline.elf", "serial_puts", "reverse-finish reverse-step reverse-step reverse-step reverse-step reverse-step reverse-step reverse-step reverse-step reverse-step reverse-step"},
+		{"kernel-inline.elf", "work", "next next next next next next next reverse-next reverse-next reverse-step reverse-step reverse-finish reverse-next reverse-next step step finish next"},
+		{"kernel-inline.elf", "inline.c:60", "reverse-step reverse-step reverse-step reverse-step reverse-step reverse-step reverse-step reverse-step reverse-next reverse-next reverse-next"},
+		{"kernel-inline.elf", "scale", "reverse-finish reverse-next reverse-next reverse-step reverse-step reverse-step finish next next step step reverse-finish"},
+		{"kernel-inline.elf", "inline.c:57", "next reverse-finish reverse-next next step step"},
+		{"kernel-inline.elf", "note", "reverse-next reverse-next reverse-next reverse-finish reverse-step reverse-step reverse-finish reverse-next next next step"},
+		{"kernel.elf", "corrupt", "reverse-finish reverse-next reverse-next reverse-step reverse-step reverse-step reverse-finish reverse-next reverse-next reverse-next"},
+		{"kernel.elf", "bump", "next next reverse-next reverse-next reverse-finish reverse-step reverse-next reverse-step reverse-finish"},
+	} {
+		kernel := filepath.Join(dir, seq.kernel)
+		if recs[seq.kernel] == "" {
+			rec, err := qemu.Record(ctx, filepath.Join(dir, "rec-"+seq.kernel), kernel)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs[seq.kernel] = rec.Dir
+		}
+		moves := strings.Fields(seq.moves)
+		var hangs []error
+		for attempt := 1; attempt <= 2; attempt++ {
+			err := reverseMovesVsGDB(t, ctx, kernel, recs[seq.kernel], seq.loc, moves)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, errQEMUHung) {
+				t.Fatalf("%s, break %s, then %s: %v", seq.kernel, seq.loc, seq.moves, err)
+			}
+			t.Logf("attempt %d: %v; QEMU was killed", attempt, err)
+			if hangs = append(hangs, err); len(hangs) == 2 {
+				t.Skip("SKIP(qemu deadlock): QEMU replay hung in both attempts (known QEMU 10 reverse-seek deadlock, docs/peers.md §2.5): " + errors.Join(hangs...).Error())
+			}
+		}
+	}
+}
+
+// reverseMovesVsGDB breaks at loc in a replay of the recording rec of
+// kernel, makes the moves under GDB, then through a session on another
+// replay, and compares the stops. A replay that hangs is errQEMUHung.
+func reverseMovesVsGDB(t *testing.T, ctx context.Context, kernel, rec, loc string, moves []string) error {
+	replay := func() (*qemu.Replay, error) {
+		rep, err := qemu.StartReplay(ctx, rec)
+		if err != nil {
+			return nil, err
+		}
+		t.Cleanup(rep.Kill)
+		return rep, nil
+	}
+	rep, err := replay()
+	if err != nil {
+		return err
+	}
+	gctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	want, err := tryGDBMoves(t, gctx, kernel, []string{"target remote " + rep.Addr(), "break " + loc, "continue"}, moves)
+	rep.Kill()
+	if err != nil {
+		return err
+	}
+	if rep, err = replay(); err != nil {
+		return err
+	}
+	defer rep.Kill()
+	m := NewManager(Config{})
+	defer m.Close()
+	s, _, err := m.Connect(ctx, ConnectOptions{Address: rep.Addr(), Program: kernel})
+	if err != nil {
+		return err
+	}
+	if _, err := s.SetBreakpoint(ctx, loc, "", false); err != nil {
+		return err
+	}
+	st, err := qemuOp(ctx, "continue", func(ctx context.Context) (*Stop, error) { return s.Continue(ctx, false) })
+	if err != nil {
+		return err
+	}
+	if st.Frame == nil {
+		return fmt.Errorf("continue to %s: %+v", loc, st)
+	}
+	got, err := tryMoves(t, ctx, s, st, moves[:len(want)-1], qemuOpTimeout)
+	if err != nil {
+		return err
+	}
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Errorf("move %d (%s): stopped at %v, GDB at %v\nrrmcp: %v\nGDB:   %v", i, append([]string{"break " + loc}, moves...)[i], got[i], want[i], got, want)
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("%d stops, GDB %d\nrrmcp: %v\nGDB:   %v", len(got), len(want), got, want)
+	}
+	return nil
+}
