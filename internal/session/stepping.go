@@ -73,10 +73,7 @@ func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error
 		}
 		return s.stepInsn(ctx, rev)
 	}
-	if !rev {
-		return s.stepLineForward(ctx, start, into)
-	}
-	return s.stepLineBackward(ctx, start, into)
+	return s.stepLineDir(ctx, start, into, rev)
 }
 
 // stepFrameID is GDB's frame_id of the frame a step is in (infrun.c's
@@ -161,35 +158,27 @@ func (s *Session) lineStepState(start here, v inlineView) stepState {
 	return st
 }
 
-// stepLineForward is one forward "step" or "next" from start (which has
-// a line) as GDB does it (infcmd.c prepare_one_step, infrun.c
+// stepLineDir is one "step" or "next" from start (which has a line), in
+// either direction, as GDB does it (infcmd.c prepare_one_step, infrun.c
 // process_event_stop_test), inlined calls included: a call whose first
 // instruction is the pc is not entered yet, and the line stepped from is
-// its call site's. "step" there goes into it without running; "next"
+// its call site's. "step" there goes into it without running; otherwise
+// the thread moves, forward by ranges and over or into calls (stepFrom,
+// forwardDone), backward one instruction at a time, running back out of
+// the callees a "next" steps into (stepBackFrom, backwardDone). "next"
 // steps over inlined calls made on the line it steps from, stops at one
 // made on another line (at its call site), and goes through the rest of
 // an inlined call it is inside of.
-func (s *Session) stepLineForward(ctx context.Context, start here, into bool) (rsp.Stop, error) {
+func (s *Session) stepLineDir(ctx context.Context, start here, into, rev bool) (rsp.Stop, error) {
 	v := s.inlineView(ctx, &start)
 	if into && v.hidden > 0 {
 		s.stepIn++
 		return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: s.cur}, nil
+	}
+	if rev {
+		return s.stepBackFrom(ctx, start, s.lineStepState(start, v), into)
 	}
 	return s.stepFrom(ctx, start, s.lineStepState(start, v), into)
-}
-
-// stepLineBackward is one "reverse-step" or "reverse-next" from start
-// (which has a line), GDB's model backward: "step" at a hidden inlined
-// call goes into it without running, as forward; then the thread steps
-// back one instruction at a time (a "next" runs back out of the callees
-// it steps into, backOutOfCallee) until backwardDone.
-func (s *Session) stepLineBackward(ctx context.Context, start here, into bool) (rsp.Stop, error) {
-	v := s.inlineView(ctx, &start)
-	if into && v.hidden > 0 {
-		s.stepIn++
-		return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: s.cur}, nil
-	}
-	return s.stepBackFrom(ctx, start, s.lineStepState(start, v), into)
 }
 
 // stepBackFrom is the loop of a backward step from start in state st.
@@ -203,17 +192,11 @@ func (s *Session) stepBackFrom(ctx context.Context, start here, st stepState, in
 		if err == nil && plainStep(stop) && !into {
 			stop, err = s.backOutOfCallee(ctx, stop, cur)
 		}
-		if err != nil || !plainStep(stop) {
+		h, end, err := s.steppedTo(ctx, stop, err)
+		if end {
 			return stop, err
 		}
 		last = stop
-		h, err := s.whereCFA(ctx, false)
-		if err != nil {
-			return stop, err
-		}
-		if s.bpAt(h.pc) != nil {
-			return stop, nil // stepped back onto a breakpoint: a hit, as forward
-		}
 		done, moved := s.backwardDone(ctx, base, &h, &st, into)
 		if done {
 			return stop, nil
@@ -229,6 +212,22 @@ func (s *Session) stepBackFrom(ctx context.Context, start here, st stepState, in
 		cur = h
 	}
 	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
+}
+
+// steppedTo is where a move of a source-level step's loop (stop, err)
+// left the thread, unless the step ends there (end): at an error, at a
+// stop that is no plain step, or on a breakpoint (a loop back to the
+// line's own start, a jump to a breakpoint, in either direction): like
+// GDB (bpstat_stop_status on the step's SIGTRAP), that is a hit, which
+// makeStop reports and finishStop checks the condition of.
+func (s *Session) steppedTo(ctx context.Context, stop rsp.Stop, err error) (h here, end bool, _ error) {
+	if err != nil || !plainStep(stop) {
+		return here{}, true, err
+	}
+	if h, err = s.whereCFA(ctx, false); err != nil {
+		return here{}, true, err
+	}
+	return h, s.bpAt(h.pc) != nil, nil
 }
 
 // finishInline runs until the inlined frame level levels out from the
@@ -283,21 +282,11 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 			// changes: the step goes on from here.
 			stop.Watch, stop.WatchAddr, stop.SWBreak, stop.HWBreak = rsp.WatchNone, 0, false, false
 		}
-		if err != nil || !plainStep(stop) {
+		h, end, err := s.steppedTo(ctx, stop, err)
+		if end {
 			return stop, err
 		}
 		last = stop
-		h, err := s.whereCFA(ctx, false)
-		if err != nil {
-			return stop, err
-		}
-		if s.bpAt(h.pc) != nil {
-			// Stepped onto a breakpoint (a loop back to the line's own
-			// start, a jump to a breakpoint of the same line): like GDB
-			// (bpstat_stop_status on the step's SIGTRAP), that is a hit;
-			// makeStop reports it, finishStop checks its condition.
-			return stop, nil
-		}
 		if s.forwardDone(ctx, start, &h, &st, into) {
 			return stop, nil
 		}
@@ -309,10 +298,7 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 // forwardDone decides whether a forward step that began at start and
 // steps from st has finished now that the thread is at h, in GDB's
 // order (process_event_stop_test): a callee entered by "step", the step
-// range, inlined calls entered at their start (part one) or gone
-// through (part two), then the start of a statement of another line.
-// Otherwise st moves to h's row (set_step_info), unless h starts a row
-// that is no statement in the same frame.
+// range, then inlineOrLineDone.
 func (s *Session) forwardDone(ctx context.Context, start here, h *here, st *stepState, into bool) bool {
 	sameFrame, deeper := s.frameFrom(ctx, start, h)
 	if !h.hasLine {
@@ -329,27 +315,38 @@ func (s *Session) forwardDone(ctx context.Context, start here, h *here, st *step
 	if sameFrame && st.lo <= h.pc && h.pc < st.hi {
 		return false
 	}
-	v := s.inlineView(ctx, h)
+	done, _ := s.inlineOrLineDone(ctx, h, s.inlineView(ctx, h), st, sameFrame, into)
+	return done
+}
+
+// inlineOrLineDone is what steps in both directions decide alike once h
+// is out of the step range, in GDB's order (process_event_stop_test): at
+// the start of an inlined call of the frame stepped in (part one: "step"
+// stops, going into a call made on the line it steps from; "next" stops
+// where the call's line is another), inside an inlined call made from
+// that frame (part two: "step" stops, "next" goes through), at the start
+// of a statement of another line. Otherwise st moves to h's row
+// (set_step_info), unless h starts a row that is no statement in the same
+// frame; refreshed says st took h's frame and line.
+func (s *Session) inlineOrLineDone(ctx context.Context, h *here, v inlineView, st *stepState, sameFrame, into bool) (done, refreshed bool) {
 	if sameFrame && v.hidden > 0 && v.id.eq(st.id) {
-		// Stepped into an inlined call at its start.
 		call := v.chain[len(v.chain)-v.hidden]
 		sameLine := call.CallLine == st.line && call.CallFile == st.file
 		if !into {
-			return !sameLine // next: over a call made on the line; stop at another line's
+			return !sameLine, false // next: over a call made on the line; stop at another line's
 		}
 		if sameLine {
 			s.stepIn = 1 // step: into a call made on the line
 		}
-		return true
+		return true, false
 	}
 	if sameFrame && len(v.chain)-v.hidden > 0 && !v.id.eq(st.id) && v.steppedInFrom(h, st.id) {
-		// Inside an inlined call made from the frame stepped in.
-		return into
+		return into, false
 	}
 	refresh, line := true, h.line.Line
-	if atRowStart && (h.line.Line != st.line || h.line.File != st.file) {
+	if h.pc-h.bias == h.line.Addr && (h.line.Line != st.line || h.line.File != st.file) {
 		if h.line.IsStmt {
-			return true
+			return true, false
 		}
 		if v.id.eq(st.id) {
 			refresh = false // a row that is no statement: step on, from the same line
@@ -361,7 +358,7 @@ func (s *Session) forwardDone(ctx context.Context, start here, h *here, st *step
 	if refresh {
 		st.id, st.file, st.line = v.id, h.line.File, line
 	}
-	return false
+	return false, refresh
 }
 
 // frameFrom tells where h is against start's frame: the same frame (the
@@ -389,10 +386,9 @@ func (s *Session) frameFrom(ctx context.Context, start here, h *here) (same, dee
 // into by "step" stops at the start of a row (handle_step_into_function_
 // backward); no line stops; inside the step range of the same frame, the
 // step stops at the range's start, unless that is the function's entry
-// (then it goes on back to the call); inlined calls are reached at their
-// start (part one) or gone through (part two) as forward; then the start
-// of a statement of another line. Otherwise st moves to h's row (moved:
-// into another frame, a caller returned into backward).
+// (then it goes on back to the call); then inlineOrLineDone, as forward.
+// moved says st moved into another frame (a caller returned into
+// backward).
 func (s *Session) backwardDone(ctx context.Context, base here, h *here, st *stepState, into bool) (done, moved bool) {
 	sameFrame, deeper := s.frameFrom(ctx, base, h)
 	atRowStart := h.hasLine && h.pc-h.bias == h.line.Addr
@@ -408,38 +404,8 @@ func (s *Session) backwardDone(ctx context.Context, base here, h *here, st *step
 	if sameFrame && v.id.eq(st.id) && st.lo <= h.pc && h.pc < st.hi {
 		return h.pc == st.lo && h.pc != h.entry, false
 	}
-	if sameFrame && v.hidden > 0 && v.id.eq(st.id) {
-		// Back at the start of an inlined call.
-		call := v.chain[len(v.chain)-v.hidden]
-		sameLine := call.CallLine == st.line && call.CallFile == st.file
-		if !into {
-			return !sameLine, false
-		}
-		if sameLine {
-			s.stepIn = 1
-		}
-		return true, false
-	}
-	if sameFrame && len(v.chain)-v.hidden > 0 && !v.id.eq(st.id) && v.steppedInFrom(h, st.id) {
-		// Back inside an inlined call made from the frame stepped in.
-		return into, false
-	}
-	refresh, line := true, h.line.Line
-	if atRowStart && (h.line.Line != st.line || h.line.File != st.file) {
-		if h.line.IsStmt {
-			return true, false
-		}
-		if v.id.eq(st.id) {
-			refresh = false
-		} else {
-			line = 0
-		}
-	}
-	st.lo, st.hi = h.line.Addr+h.bias, h.line.End+h.bias
-	if refresh {
-		st.id, st.file, st.line = v.id, h.line.File, line
-	}
-	return false, refresh && !sameFrame
+	done, refreshed := s.inlineOrLineDone(ctx, h, v, st, sameFrame, into)
+	return done, refreshed && !sameFrame
 }
 
 // stepCall handles a call instruction at cur.pc during a forward step.
