@@ -20,8 +20,9 @@ import (
 // into, through and out of inlined calls (kernel-inline.elf,
 // testprogs/kernel/inline.c at -O2, whose helpers gcc inlines into work
 // and kmain) and real calls (kernel.elf, -O0), reverse-finish of inlined
-// and real frames (i386: a 4-byte return address), forward moves after
-// them. A sequence whose replay hangs (QEMU 10's reverse-seek deadlock)
+// and real frames (i386: a 4-byte return address), stepi and nexti both
+// ways, continue and reverse-continue between breakpoint hits, forward
+// moves after them. A sequence whose replay hangs (QEMU 10's reverse-seek deadlock)
 // runs once more; two hangs skip the test saying so.
 func TestQEMUReverseStepsMatchGDB(t *testing.T) {
 	testenv.NeedKernelRecording(t)
@@ -41,6 +42,10 @@ func TestQEMUReverseStepsMatchGDB(t *testing.T) {
 		{"kernel-inline.elf", "scale", "reverse-finish reverse-next reverse-next reverse-step reverse-step reverse-step finish next next step step reverse-finish"},
 		{"kernel-inline.elf", "inline.c:57", "next reverse-finish reverse-next next step step"},
 		{"kernel-inline.elf", "note", "reverse-next reverse-next reverse-next reverse-finish reverse-step reverse-step reverse-finish reverse-next next next step"},
+		{"kernel.elf", "kmain", "nexti nexti stepi stepi stepi reverse-stepi reverse-nexti reverse-stepi reverse-stepi reverse-nexti next next step reverse-nexti reverse-nexti reverse-stepi"},
+		{"kernel-inline.elf", "kmain", "nexti nexti nexti stepi stepi reverse-stepi reverse-stepi reverse-nexti reverse-nexti stepi nexti"},
+		{"kernel.elf", "bump", "continue continue continue reverse-continue reverse-continue next reverse-next reverse-step continue reverse-finish"},
+		{"kernel-inline.elf", "note", "continue continue reverse-continue reverse-next reverse-continue continue"},
 		{"kernel.elf", "corrupt", "reverse-finish reverse-next reverse-next reverse-step reverse-step reverse-step reverse-finish reverse-next reverse-next reverse-next"},
 		{"kernel.elf", "bump", "next next reverse-next reverse-next reverse-finish reverse-step reverse-next reverse-step reverse-finish"},
 	} {
@@ -125,5 +130,6 @@ func reverseMovesVsGDB(t *testing.T, ctx context.Context, kernel, rec, loc strin
 	if len(got) != len(want) {
 		return fmt.Errorf("%d stops, GDB %d\nrrmcp: %v\nGDB:   %v", len(got), len(want), got, want)
 	}
+	t.Logf("%s, break %s: %d stops agree with GDB's", filepath.Base(kernel), loc, len(got))
 	return nil
 }

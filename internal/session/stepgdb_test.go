@@ -150,8 +150,8 @@ func sessionMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 	return movesOn(t, ctx, s, st, moves)
 }
 
-// movesOn makes the moves (GDB's next, step, finish and their reverse-
-// forms) on s, stopped at st, and returns where st and each move stopped,
+// movesOn makes the moves (GDB's next, step, finish, stepi, nexti,
+// continue and their reverse- forms) on s, stopped at st, and returns where st and each move stopped,
 // up to the program's exit.
 func movesOn(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []string) []stepAt {
 	t.Helper()
@@ -177,6 +177,10 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 				return s.Step(ctx, 1, rev)
 			case "finish":
 				return s.Finish(ctx, rev)
+			case "continue":
+				return s.Continue(ctx, rev)
+			case "stepi", "nexti":
+				return s.StepInstruction(ctx, 1, strings.HasSuffix(mv, "nexti"), rev)
 			}
 			return nil, fmt.Errorf("unknown move %q", mv)
 		}
