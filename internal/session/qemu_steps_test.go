@@ -46,6 +46,7 @@ func TestQEMUReverseStepsMatchGDB(t *testing.T) {
 		{"kernel-inline.elf", "kmain", "nexti nexti nexti stepi stepi reverse-stepi reverse-stepi reverse-nexti reverse-nexti stepi nexti"},
 		{"kernel.elf", "bump", "continue continue continue reverse-continue reverse-continue next reverse-next reverse-step continue reverse-finish"},
 		{"kernel-inline.elf", "note", "continue continue reverse-continue reverse-next reverse-continue continue"},
+		{"kernel.elf", "corrupt", "watch:counter reverse-continue reverse-continue reverse-step continue reverse-finish reverse-continue"},
 		{"kernel.elf", "corrupt", "reverse-finish reverse-next reverse-next reverse-step reverse-step reverse-step reverse-finish reverse-next reverse-next reverse-next"},
 		{"kernel.elf", "bump", "next next reverse-next reverse-next reverse-finish reverse-step reverse-next reverse-step reverse-finish"},
 	} {

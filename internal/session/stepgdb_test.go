@@ -151,7 +151,7 @@ func sessionMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 }
 
 // movesOn makes the moves (GDB's next, step, finish, stepi, nexti,
-// continue and their reverse- forms) on s, stopped at st, and returns where st and each move stopped,
+// continue and their reverse- forms; watch:EXPR sets a write watchpoint) on s, stopped at st, and returns where st and each move stopped,
 // up to the program's exit.
 func movesOn(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []string) []stepAt {
 	t.Helper()
@@ -168,6 +168,14 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 	t.Helper()
 	got := []stepAt{at(st.Frame.Location)}
 	for _, mv := range moves {
+		if expr, ok := strings.CutPrefix(mv, "watch:"); ok {
+			// A write watchpoint, set where the thread is.
+			if _, err := s.SetWatchpoint(ctx, expr, "write"); err != nil {
+				return got, fmt.Errorf("%s: %w", mv, err)
+			}
+			got = append(got, got[len(got)-1])
+			continue
+		}
 		rev := strings.HasPrefix(mv, "reverse-")
 		move := func(ctx context.Context) (*Stop, error) {
 			switch strings.TrimPrefix(mv, "reverse-") {
@@ -250,7 +258,7 @@ func tryGDBMoves(t *testing.T, ctx context.Context, exe string, setup, moves []s
 	}
 	for _, mv := range append([]string{""}, moves...) {
 		if mv != "" {
-			args = append(args, "-ex", mv)
+			args = append(args, "-ex", strings.Replace(mv, "watch:", "watch ", 1))
 		}
 		args = append(args, "-ex", `echo @@\n`, "-ex", "p/x $pc", "-ex", "frame 0")
 	}

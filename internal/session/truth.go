@@ -16,7 +16,8 @@ import (
 // when it reached the start of the recording (no replaylog:begin; only the
 // next reverse request gets E14). A reverse-continue stops only at a
 // breakpoint, a watchpoint, the start of history or an interrupt, so a
-// plain stop that is none of the others is told apart by the replay's
+// plain stop that is none of the others (at no breakpoint of the
+// server's table) is told apart by the replay's
 // instruction count, which QEMU's monitor reports ("info replay",
 // rsp.Client.ReplayIcount): 0 is the start; otherwise a watchpoint fired.
 
@@ -31,7 +32,11 @@ func (s *Session) explainReverseStop(ctx context.Context, st rsp.Stop) rsp.Stop 
 		st.AtHistoryStart = true
 		return st
 	}
-	if pc, err := s.pc(ctx, st.Thread); err == nil && s.bpAt(pc) != nil {
+	if pc, err := s.pc(ctx, st.Thread); err == nil && (s.bpAt(pc) != nil || s.breakAt(pc)) {
+		// At a breakpoint: a user's, or one a move put there (a reverse
+		// finish's at the function's entry). The watched value may still
+		// differ from the last stop's: QEMU's reverse-continue does not
+		// stop for the write just behind the thread where it starts.
 		return st
 	}
 	var watches []*breakpoint
