@@ -22,7 +22,7 @@ import (
 // and kmain) and real calls (kernel.elf, -O0), reverse-finish of inlined
 // and real frames (i386: a 4-byte return address), stepi and nexti both
 // ways, continue and reverse-continue between breakpoint hits, forward
-// moves after them. A sequence whose replay hangs (QEMU 10's reverse-seek deadlock)
+// moves after them, finish from frame 1 (an inlined frame's caller). A sequence whose replay hangs (QEMU 10's reverse-seek deadlock)
 // runs once more; two hangs skip the test saying so.
 func TestQEMUReverseStepsMatchGDB(t *testing.T) {
 	testenv.NeedKernelRecording(t)
@@ -54,6 +54,13 @@ func TestQEMUReverseStepsMatchGDB(t *testing.T) {
 		// rrmcp compares with the value at the last stop and stops.
 		{"kernel-inline.elf", "serial_puts", "watch:seen[2] reverse-continue reverse-step reverse-next reverse-continue reverse-next reverse-step"},
 		{"kernel.elf", "kmain", "watch:other continue continue next next reverse-continue reverse-next reverse-continue finish"},
+		// Not compared: reverse-finish from a frame other than 0. GDB's
+		// finish_backward runs back to the call of frame 0's function
+		// whichever frame is selected; rrmcp, as both do forward, to the
+		// call of the selected frame's.
+		{"kernel-inline.elf", "work", "next next reverse-step up+finish reverse-step reverse-step up+finish"},
+		{"kernel-inline.elf", "serial_puts", "reverse-finish reverse-step reverse-step up+finish reverse-step reverse-step up+finish"},
+		{"kernel.elf", "add", "up+finish reverse-step step up+finish next"},
 		{"kernel.elf", "corrupt", "watch:counter reverse-continue reverse-continue reverse-step continue reverse-finish reverse-continue"},
 		{"kernel.elf", "corrupt", "reverse-finish reverse-next reverse-next reverse-step reverse-step reverse-step reverse-finish reverse-next reverse-next reverse-next"},
 		{"kernel.elf", "bump", "next next reverse-next reverse-next reverse-finish reverse-step reverse-next reverse-step reverse-finish"},

@@ -151,7 +151,8 @@ func sessionMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 }
 
 // movesOn makes the moves (GDB's next, step, finish, stepi, nexti,
-// continue and their reverse- forms; watch:EXPR sets a write watchpoint) on s, stopped at st, and returns where st and each move stopped,
+// continue and their reverse- forms; watch:EXPR sets a write watchpoint;
+// up+MOVE makes the move from frame 1) on s, stopped at st, and returns where st and each move stopped,
 // up to the program's exit.
 func movesOn(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []string) []stepAt {
 	t.Helper()
@@ -176,9 +177,19 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 			got = append(got, got[len(got)-1])
 			continue
 		}
-		rev := strings.HasPrefix(mv, "reverse-")
+		cmd := mv
+		if before, after, ok := strings.Cut(mv, "+"); ok && before == "up" {
+			// up+MOVE: the move from frame 1 (GDB: up, then the move).
+			if _, err := s.SelectFrame(ctx, 1); err != nil {
+				// The outermost frame: GDB refuses "up" too and makes
+				// the move from frame 0.
+				t.Logf("%s: %v", mv, err)
+			}
+			cmd = after
+		}
+		rev := strings.HasPrefix(cmd, "reverse-")
 		move := func(ctx context.Context) (*Stop, error) {
-			switch strings.TrimPrefix(mv, "reverse-") {
+			switch strings.TrimPrefix(cmd, "reverse-") {
 			case "next":
 				return s.Next(ctx, 1, rev)
 			case "step":
@@ -188,7 +199,7 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 			case "continue":
 				return s.Continue(ctx, rev)
 			case "stepi", "nexti":
-				return s.StepInstruction(ctx, 1, strings.HasSuffix(mv, "nexti"), rev)
+				return s.StepInstruction(ctx, 1, strings.HasSuffix(cmd, "nexti"), rev)
 			}
 			return nil, fmt.Errorf("unknown move %q", mv)
 		}
@@ -257,8 +268,10 @@ func tryGDBMoves(t *testing.T, ctx context.Context, exe string, setup, moves []s
 		args = append(args, "-ex", c)
 	}
 	for _, mv := range append([]string{""}, moves...) {
-		if mv != "" {
-			args = append(args, "-ex", strings.Replace(mv, "watch:", "watch ", 1))
+		for _, c := range strings.Split(mv, "+") {
+			if c != "" {
+				args = append(args, "-ex", strings.Replace(c, "watch:", "watch ", 1))
+			}
 		}
 		args = append(args, "-ex", `echo @@\n`, "-ex", "p/x $pc", "-ex", "frame 0")
 	}
