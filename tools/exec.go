@@ -100,7 +100,7 @@ func (r *registry) execTools() {
 		})
 
 	addOn(r, "rr_finish", "Finish function",
-		"Run until the selected function returns (forward), or back to its call site (reverse=true).",
+		"Run until the selected function returns (forward), or back to its call site (reverse=true). In a frame of an inlined call it steps out of that call into its caller, in either direction, as GDB does.",
 		move,
 		func(ctx context.Context, s *session.Session, in finishIn) (stopOut, error) {
 			st, err := s.Finish(ctx, in.Reverse)
