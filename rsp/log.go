@@ -81,7 +81,7 @@ func appendLine(b []byte, t time.Time, dir string, payload []byte, n int, note s
 // of a formatted line. It is safe for concurrent use.
 type PacketRing struct {
 	mu    sync.Mutex
-	ents  []packetEntry // ring, len <= cap
+	ents  []packetEntry // ring, len <= limit
 	next  int           // where the next entry goes once the ring is full
 	total int64
 	limit int

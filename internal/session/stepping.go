@@ -142,8 +142,8 @@ type stepState struct {
 	lo, hi uint64 // the step range, runtime addresses
 }
 
-// stepState is set up from start as GDB's prepare_one_step does for a
-// step or next in either direction: the line's row as the step range, the
+// lineStepState is the step state GDB's prepare_one_step sets up for a
+// step or next from start, in either direction: the line's row as the step range, the
 // frame and line stepped from; where an inlined call starting at the pc is
 // hidden, its call site's line, and the range cut at the call's end.
 func (s *Session) lineStepState(start here, v inlineView) stepState {
