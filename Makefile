@@ -103,7 +103,7 @@ test: deps build testprogs
 	@# QEMU's reverse-execution deadlock is load-sensitive: its tests run alone, after the rest.
 	@set -o pipefail; export CI=$${CI:-true}; \
 	{ $(GO) test -json -count=1 -timeout 15m -skip '$(QEMU_REVERSE)' $(TESTFLAGS) ./... 2>&1; \
-	  $(GO) test -json -count=1 -p 1 -timeout 5m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ ./internal/session/ 2>&1; } | $(BIN)/testreport -log .test.log; \
+	  $(GO) test -json -count=1 -p 1 -timeout 10m -run '$(QEMU_REVERSE)' $(TESTFLAGS) ./rsp/ ./internal/session/ 2>&1; } | $(BIN)/testreport -log .test.log; \
 	rc=$$?; grep -h '^gdb-differential:\|^real-world-differential:' .test.log || true; \
 	awk '/^hostile-faults:/ {fi+=$$2; fs+=$$3; f=1} /^hostile-badinput:/ {bt+=$$2; bc+=$$3; b=1} \
 	     /^hostile-cycles:/ {cy+=$$2; lo+=$$3; c=1} \

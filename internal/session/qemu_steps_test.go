@@ -21,13 +21,14 @@ import (
 // testprogs/kernel/inline.c at -O2, whose helpers gcc inlines into work
 // and kmain) and real calls (kernel.elf, -O0), reverse-finish of inlined
 // and real frames (i386: a 4-byte return address), stepi and nexti both
-// ways, continue and reverse-continue between breakpoint hits, forward
-// moves after them, finish from frame 1 (an inlined frame's caller). A sequence whose replay hangs (QEMU 10's reverse-seek deadlock)
-// runs once more; two hangs skip the test saying so.
+// ways, continue and reverse-continue between breakpoint hits, write
+// watchpoints, finish from frame 1 (an inlined frame's caller), forward
+// moves after them. A sequence whose replay hangs (QEMU 10's reverse-seek
+// deadlock) runs once more; two hangs skip the test saying so.
 func TestQEMUReverseStepsMatchGDB(t *testing.T) {
 	testenv.NeedKernelRecording(t)
 	testenv.NeedTool(t, "gdb")
-	ctx, cancel := context.WithTimeout(t.Context(), 240*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 400*time.Second)
 	defer cancel()
 	dir := t.TempDir()
 	if _, err := qemu.BuildKernel(ctx, filepath.Join(testenv.Root(t), "testprogs", "kernel"), dir); err != nil {
