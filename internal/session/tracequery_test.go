@@ -536,20 +536,33 @@ func TestTraceQueryThreads(t *testing.T) {
 	for _, limit := range []int{1000, 120} {
 		t.Run(fmt.Sprint(limit), func(t *testing.T) {
 			s := liveSession(t, "threads_bp", "")
-			res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"id"}, Limit: limit})
+			res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"id", "round"}, Limit: limit})
 			if res.Mechanism != "tracepoint" {
 				t.Fatalf("%s (%s)", res.Mechanism, res.MechanismNote)
 			}
 			per := map[string]int{}
+			seen := map[string]int{} // "id/round": rows
 			for i, r := range res.Rows {
 				if r.N != i+1 {
 					t.Fatalf("row %d numbered %d", i+1, r.N)
 				}
 				per[r.Values["id"]]++
+				seen[r.Values["id"]+"/"+r.Values["round"]]++
 			}
 			want := min(limit, 400)
 			if len(res.Rows) != want || len(per) != 8 && limit > 400 {
-				t.Fatalf("%d rows (want %d), per id %v", len(res.Rows), want, per)
+				// Which calls, to tell a hit lost at the run's start
+				// from one at its end.
+				var odd []string
+				for id := range 8 {
+					for round := range 50 {
+						if k := fmt.Sprintf("%d/%d", id, round); seen[k] != 1 {
+							odd = append(odd, fmt.Sprintf("%s: %d rows", k, seen[k]))
+						}
+					}
+				}
+				t.Fatalf("%d rows (want %d), per id %v; calls not seen once (thread/round): %v; ended %q, note %q, first row %v, last row %v",
+					len(res.Rows), want, per, odd, res.Ended, res.Note, res.Rows[0].Values, res.Rows[len(res.Rows)-1].Values)
 			}
 			for id, n := range per {
 				if limit > 400 && n != 50 {
