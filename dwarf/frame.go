@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -70,11 +71,6 @@ type Frame struct {
 	// lookup wanting it.
 	env    *exprEnv
 	envCtx context.Context
-	// fb is the frame base where DW_AT_frame_base is the CFA (gcc's
-	// DW_OP_call_frame_cfa), as found at CFA fbCFA: every variable of
-	// the frame wants it.
-	fb, fbCFA uint64
-	fbOK      bool
 }
 
 // ph returns the physical frame behind f; for a Frame built by hand (not
@@ -128,7 +124,7 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 // exprEnv returns the evaluation context for this frame's variables.
 func (f *Frame) exprEnv(ctx context.Context) *exprEnv {
 	p := f.ph()
-	if f.env != nil && f.envCtx == ctx && f.env.regs == &p.regs {
+	if f.env != nil && sameCtx(f.envCtx, ctx) && f.env.regs == &p.regs {
 		f.env.cfa, f.env.hasCFA = p.cfa, p.hasCFA // unwinding may have found it since
 		return f.env
 	}
@@ -159,6 +155,15 @@ func (f *Frame) exprEnv(ctx context.Context) *exprEnv {
 	return env
 }
 
+// sameCtx reports whether a and b are the same context, comparing only
+// contexts behind pointers (what context.With* return): an interface
+// holding a value of another type may not be comparable, and == would
+// panic on it. Others are never the same, so nothing is kept for them.
+func sameCtx(a, b context.Context) bool {
+	t := reflect.TypeOf(a)
+	return t != nil && t.Kind() == reflect.Pointer && t == reflect.TypeOf(b) && a == b
+}
+
 // frameBase evaluates DW_AT_frame_base of the concrete function.
 func (f *Frame) frameBase(env *exprEnv) (uint64, error) {
 	root, err := f.Function.Tree()
@@ -179,16 +184,12 @@ func (f *Frame) frameBase(env *exprEnv) (uint64, error) {
 			return 0, err
 		}
 	}
-	if f.fbOK && env.hasCFA && f.fbCFA == env.cfa && env.regs == &f.ph().regs {
-		return f.fb, nil
+	if len(expr) == 1 && expr[0] == opCallFrameCFA && env.hasCFA {
+		return env.cfa, nil // gcc's frame base, wanted by every variable: no machine to run
 	}
 	sub := *env
 	sub.frameBase = nil // no recursion
-	fb, err := evalValue(expr, &sub)
-	if err == nil && env.hasCFA && env.regs == &f.ph().regs && len(expr) == 1 && expr[0] == opCallFrameCFA {
-		f.fb, f.fbCFA, f.fbOK = fb, env.cfa, true
-	}
-	return fb, err
+	return evalValue(expr, &sub)
 }
 
 // Params returns the frame's formal parameters in declaration order (GDB's

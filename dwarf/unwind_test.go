@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -201,5 +202,45 @@ func TestUnwindCrashes(t *testing.T) {
 			}
 			t.Run(opt+"/"+mode, func(t *testing.T) { compareBT(t, bt, want, out) })
 		}
+	}
+}
+
+// mapCtx is a context whose dynamic value is not comparable: == on two
+// interfaces holding it panics.
+type mapCtx struct {
+	context.Context
+	m map[string]int
+}
+
+// TestSameCtx: a frame's expression environment is kept for the context
+// of one call only, and a context == would panic on is never "the same"
+// (nothing is kept for it) instead of panicking.
+func TestSameCtx(t *testing.T) {
+	a, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b, cancelB := context.WithCancel(context.Background())
+	defer cancelB()
+	odd := mapCtx{Context: a, m: map[string]int{}}
+	for _, tc := range []struct {
+		name string
+		x, y context.Context
+		want bool
+	}{
+		{"same pointer context", a, a, true},
+		{"another call's", a, b, false},
+		{"a value context", context.Background(), context.Background(), false},
+		{"not comparable", odd, odd, false},
+		{"none kept", nil, a, false},
+	} {
+		if got := sameCtx(tc.x, tc.y); got != tc.want {
+			t.Errorf("%s: sameCtx = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	f := &Frame{PC: 0x1000}
+	if e1, e2 := f.exprEnv(odd), f.exprEnv(odd); e1 == e2 {
+		t.Error("an environment was kept for a context that cannot be compared")
+	}
+	if e1, e2 := f.exprEnv(a), f.exprEnv(a); e1 != e2 {
+		t.Error("the environment of one call was made twice")
 	}
 }

@@ -564,11 +564,22 @@ func (s *Session) backOutOfCallee(ctx context.Context, st rsp.Stop, before here)
 		return st, nil
 	}
 	spAtRet := h.sp
-	st, done, err := s.runTo(ctx, h.entry, true, func(sp uint64) bool { return sp == spAtRet })
-	if err != nil || !done || s.bpAt(h.entry) != nil {
-		return st, err // a user breakpoint at the callee's entry is a hit, as GDB's
+	st, _, err = s.backOntoCall(ctx, h.entry, func(sp uint64) bool { return sp == spAtRet })
+	return st, err
+}
+
+// backOntoCall runs backward to entry, a function's first instruction,
+// until atEntry holds of the stack pointer there (the call being undone),
+// then steps back once more onto the call instruction. done says entry
+// was reached; a user breakpoint at entry is then a hit, as GDB's, and
+// the thread stays there.
+func (s *Session) backOntoCall(ctx context.Context, entry uint64, atEntry func(sp uint64) bool) (st rsp.Stop, done bool, err error) {
+	st, done, err = s.runTo(ctx, entry, true, atEntry)
+	if err != nil || !done || s.bpAt(entry) != nil {
+		return st, done, err
 	}
-	return s.stepInsn(ctx, true) // onto the call instruction
+	st, err = s.stepInsn(ctx, true)
+	return st, done, err
 }
 
 // Finish runs until the selected frame returns (or, in reverse, back to
@@ -630,10 +641,7 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 			cfa := callee.CFA
 			// At the entry, sp = CFA - the return address just pushed.
 			ra := uint64(s.ptrSize())
-			st, done, err = s.runTo(ctx, entry, true, func(sp uint64) bool { return cfa == 0 || sp == cfa-ra })
-			if err == nil && done && s.bpAt(entry) == nil { // a user breakpoint at the entry is a hit, as GDB's
-				st, err = s.stepInsn(ctx, true) // onto the call instruction
-			}
+			st, done, err = s.backOntoCall(ctx, entry, func(sp uint64) bool { return cfa == 0 || sp == cfa-ra })
 		}
 		if err != nil {
 			return err

@@ -142,6 +142,17 @@ type stepState struct {
 	lo, hi uint64 // the step range, runtime addresses
 }
 
+// cfaHere works out h's CFA from the thread's registers (h is where the
+// selected thread is), where h has an image to read the CFI of.
+func (s *Session) cfaHere(ctx context.Context, h *here) {
+	if h.img == nil {
+		return
+	}
+	if regs, err := s.regs(ctx, s.cur); err == nil {
+		h.cfa = s.cfa(ctx, h.img, h.bias, regs)
+	}
+}
+
 // lineStepState is the step state GDB's prepare_one_step sets up for a
 // step or next from start, in either direction: the line's row as the step range, the
 // frame and line stepped from; where an inlined call starting at the pc is
@@ -202,10 +213,8 @@ func (s *Session) stepBackFrom(ctx context.Context, start here, st stepState, in
 			return stop, nil
 		}
 		if moved {
-			if h.cfa == 0 && h.img != nil {
-				if regs, err := s.regs(ctx, s.cur); err == nil {
-					h.cfa = s.cfa(ctx, h.img, h.bias, regs)
-				}
+			if h.cfa == 0 {
+				s.cfaHere(ctx, &h)
 			}
 			base = h
 		}
@@ -370,9 +379,7 @@ func (s *Session) frameFrom(ctx context.Context, start here, h *here) (same, dee
 	switch {
 	case h.cfa == 0 && start.cfa != 0 && (sameFn && h.sp != start.sp || h.sp < start.sp) && h.img != nil:
 		// Recursion or a deeper frame: only the CFA tells frames apart.
-		if regs, err := s.regs(ctx, s.cur); err == nil {
-			h.cfa = s.cfa(ctx, h.img, h.bias, regs)
-		}
+		s.cfaHere(ctx, h)
 	case sameFn && h.cfa == 0 && h.sp == start.sp:
 		h.cfa = start.cfa
 	}
