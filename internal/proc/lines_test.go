@@ -91,3 +91,31 @@ func TestStderrFileBounded(t *testing.T) {
 		t.Errorf("after the exit: file closed %v, last line %q", closed, p.Tail(1))
 	}
 }
+
+// TestWaitLineLinesAfter: a line WaitLine waits for is matched even when
+// more lines than are retained come after it before WaitLine looks
+// (here: stderr lines read from the file in one Scan after the stdout
+// line). WaitLine once looked only at the retained lines, and waited
+// for ever.
+func TestWaitLineLinesAfter(t *testing.T) {
+	for _, file := range []bool{true, false} {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		stdin, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Start(ctx, Config{Path: "sh", Args: []string{"-c", `seq 1 10 >&2; echo marker 7; seq 1 100 >&2; read x`},
+			Stdin: stdin, StderrFile: file, KeepLines: 4})
+		stdin.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.WaitLine(ctx, regexp.MustCompile(`^marker (\d+)$`))
+		if err != nil || m[1] != "7" {
+			t.Errorf("stderr file %v: WaitLine = %q, %v", file, m, err)
+		}
+		w.Close()
+		<-p.Done()
+		cancel()
+	}
+}

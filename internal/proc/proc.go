@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -60,6 +61,7 @@ type Process struct {
 	lines   []Line // the last KeepLines lines (retained), and up to as many older
 	seq     int64
 	changed chan struct{} // closed and replaced on every new line
+	waits   []*lineWait   // WaitLine's, each seeing every line as it is added
 
 	errFile  *os.File // StderrFile: the child's stderr, until it exited (scanMu)
 	scanMu   sync.Mutex
@@ -138,14 +140,16 @@ func (p *Process) Scan() bool {
 	if p.errFile == nil {
 		return false // none, or closed once the child exited
 	}
-	p.trim()
+	_, end := p.trim()
 	seq := p.LastSeq()
+	// Up to the size seen by trim: a child that writes faster than the
+	// lines are read does not keep one Scan going.
 	var buf [32 << 10]byte
-	for {
-		n, err := p.errFile.ReadAt(buf[:], p.errOff)
+	for p.errOff < end {
+		n, err := p.errFile.ReadAt(buf[:min(int64(len(buf)), end-p.errOff)], p.errOff)
 		p.errOff += int64(n)
 		p.errRead.Write(buf[:n]) //nolint:errcheck // never fails
-		if err != nil || n < len(buf) {
+		if err != nil || n == 0 {
 			break
 		}
 	}
@@ -166,7 +170,7 @@ func (p *Process) Trim() {
 	if p.errFile == nil {
 		return
 	}
-	if p.trim() {
+	if skipped, _ := p.trim(); skipped {
 		p.release()
 	}
 }
@@ -174,18 +178,21 @@ func (p *Process) Trim() {
 // maxUnread bounds the bytes of a stderr file a Scan reads.
 const maxUnread = 1 << 20
 
-// trim skips all but the last maxUnread unread bytes (scanMu held) and
-// reports whether it did.
-func (p *Process) trim() bool {
+// trim skips all but the last maxUnread unread bytes (scanMu held),
+// reports whether it did, and returns the file's size.
+func (p *Process) trim() (bool, int64) {
 	fi, err := p.errFile.Stat()
-	if err != nil || fi.Size()-p.errOff <= maxUnread {
-		return false
+	if err != nil {
+		return false, p.errOff
+	}
+	if fi.Size()-p.errOff <= maxUnread {
+		return false, fi.Size()
 	}
 	skip := fi.Size() - maxUnread - p.errOff
 	p.errRead.buf = p.errRead.buf[:0]
 	p.add(fmt.Sprintf("[%d bytes of output not kept]", skip), true)
 	p.errOff += skip
-	return true
+	return true, fi.Size()
 }
 
 // release gives back the disk space of the bytes before errOff (scanMu
@@ -247,6 +254,13 @@ func (p *Process) add(text string, isErr bool) {
 		p.lines = p.lines[:n]
 	}
 	p.lines = append(p.lines, l)
+	for i := 0; i < len(p.waits); {
+		if w := p.waits[i]; w.match(l) {
+			p.waits = slices.Delete(p.waits, i, i+1)
+		} else {
+			i++
+		}
+	}
 	p.mu.Unlock()
 	if p.cfg.OnLine != nil {
 		p.cfg.OnLine(l)
@@ -348,35 +362,63 @@ func (p *Process) Tail(n int) string {
 // WaitLine waits until an output line (stdout or stderr, retained or new)
 // matches re and returns its submatches. It fails with ErrExited, wrapped
 // with the output tail, if the child exits first, and with ctx's error on
-// deadline.
+// deadline. A line is matched as it arrives, so however many lines come
+// after it before WaitLine looks, it is not missed.
 func (p *Process) WaitLine(ctx context.Context, re *regexp.Regexp) ([]string, error) {
-	var after int64
-	for {
-		p.mu.Lock()
-		ch := p.changed
-		p.mu.Unlock()
-		for _, l := range p.Lines(after) {
-			after = l.Seq
-			if m := re.FindStringSubmatch(l.Text); m != nil {
-				return m, nil
-			}
+	w := &lineWait{re: re, found: make(chan []string, 1)}
+	p.mu.Lock()
+	for _, l := range p.retained() {
+		if w.match(l) {
+			p.mu.Unlock()
+			return <-w.found, nil
 		}
-		if ok, _ := p.Exited(); ok {
-			// Lines may have arrived between the scan and the exit check.
-			for _, l := range p.Lines(after) {
-				if m := re.FindStringSubmatch(l.Text); m != nil {
-					return m, nil
-				}
+	}
+	p.waits = append(p.waits, w)
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		if i := slices.Index(p.waits, w); i >= 0 {
+			p.waits = slices.Delete(p.waits, i, i+1)
+		}
+		p.mu.Unlock()
+	}()
+	for {
+		// A stderr file's lines come when it is scanned: at the start,
+		// and whenever something else woke us.
+		ch := p.Changed()
+		p.Scan()
+		select {
+		case m := <-w.found:
+			return m, nil
+		case <-p.done:
+			// The last lines were read before done was closed.
+			select {
+			case m := <-w.found:
+				return m, nil
+			default:
 			}
 			return nil, fmt.Errorf("%s: %w (status %d) before printing %q; output:\n%s",
 				p.cfg.Path, ErrExited, p.ExitCode(), re, p.Tail(20))
-		}
-		select {
-		case <-ch:
 		case <-ctx.Done():
 			return nil, fmt.Errorf("%s: waiting for %q: %w; output:\n%s", p.cfg.Path, re, ctx.Err(), p.Tail(20))
+		case <-ch:
 		}
 	}
+}
+
+// lineWait is one WaitLine's: the first line matching re sends its
+// submatches on found (p.mu held).
+type lineWait struct {
+	re    *regexp.Regexp
+	found chan []string // buffered: one send
+}
+
+func (w *lineWait) match(l Line) bool {
+	m := w.re.FindStringSubmatch(l.Text)
+	if m != nil {
+		w.found <- m
+	}
+	return m != nil
 }
 
 // Signal sends sig to the child's whole process group.
