@@ -23,10 +23,21 @@ const maxLen = 15
 // different fillers), and must come out the same length (an instruction that ends inside code does
 // not depend on what follows). x86asm's own view of an instruction it
 // does not know is kept: endbr64 is a REP prefix, then a nop.
+//
+// A memory operand's 32-bit displacement is sign-extended, as the
+// processor does (x86asm reads it unsigned: -0xa0(%rbp) came out as
+// 0xffffff60(%rbp), 4 GiB above the frame), but for an absolute i386
+// address (no base, no index), which is an address, not an offset.
 func Decode(code []byte, mode int) (x86asm.Inst, error) {
 	in, err := x86asm.Decode(code, mode)
 	if err != nil {
 		return in, err
+	}
+	for i, a := range in.Args {
+		if m, ok := a.(x86asm.Mem); ok && m.Disp >= 1<<31 && m.Disp < 1<<32 && (mode == 64 || m.Base != 0 || m.Index != 0) {
+			m.Disp -= 1 << 32
+			in.Args[i] = m
+		}
 	}
 	if len(code) < maxLen {
 		// Two fillers: a lone prefix before nops may still decode as a

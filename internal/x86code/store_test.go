@@ -57,13 +57,17 @@ func TestWritten(t *testing.T) {
 		{"48890424", "mov %rax,(%rsp)", 64, 0x7ff0, 8, true},
 		{"c6442408ff", "movb $-1,8(%rsp)", 64, 0x7ff8, 1, true},
 		{"488900", "mov %rax,(%rax)", 64, 0, 0, false},
-		{"48890c05000000", "mov %rcx,(,%rax,1): an index", 64, 0, 0, false},
-		{"64488904250000", "mov %rax,%fs:0: a segment", 64, 0, 0, false},
+		{"48890c0500000000", "mov %rcx,(,%rax,1): an index", 64, 0, 0, false},
+		{"644889042500000000", "mov %rax,%fs:0: a segment", 64, 0, 0, false},
 		{"f348ab", "rep stos", 64, 0, 0, false},
 		{"8945fc", "mov %eax,-4(%ebp), i386", 32, 0xffffeffc, 4, true},
+		// A 32-bit displacement is signed (x86asm reads it unsigned).
+		{"48898560ffffff", "mov %rax,-0xa0(%rbp)", 64, 0x7f60, 8, true},
+		{"898560ffffff", "mov %eax,-0xa0(%ebp), i386", 32, 0xffffef60, 4, true},
+		{"48898424a0000000", "mov %rax,0xa0(%rsp)", 64, 0x8090, 8, true},
 	} {
 		b, _ := hex.DecodeString(tc.code)
-		inst, err := x86asm.Decode(b, tc.mode)
+		inst, err := Decode(b, tc.mode)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.what, err)
 		}
