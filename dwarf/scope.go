@@ -3,17 +3,14 @@ package dwarf
 import (
 	"context"
 	stddwarf "debug/dwarf"
-	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/go-delve/delve/pkg/dwarf/regnum"
-	"github.com/ianlancetaylor/demangle"
 
 	"github.com/rrmcp/rrmcp/internal/errkind"
-	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // FrameScope is the EvalScope of a Frame: it turns the frame's variable
@@ -115,8 +112,8 @@ func (s *FrameScope) Lang() Lang {
 	return LangC
 }
 
-// symbolize names a runtime address like GDB's <sym+off>, using the ELF
-// symbols of the frame's image (or of the module t.Modules maps it to).
+// symbolize names a runtime address like GDB's <sym+off> (Image.AddrName),
+// in the frame's image or the module t.Modules maps it to.
 func (s *FrameScope) symbolize(ctx context.Context, addr uint64) (string, bool) {
 	img, bias := s.f.Image, s.f.Bias
 	if s.t != nil && s.t.Modules != nil {
@@ -124,36 +121,10 @@ func (s *FrameScope) symbolize(ctx context.Context, addr uint64) (string, bool) 
 			img, bias = m, b
 		}
 	}
-	if img == nil || addr < bias || s.types == nil {
+	if img == nil || addr < bias {
 		return "", false
 	}
-	sym, off, err := img.syms.LookupAddr(addr - bias)
-	if err != nil || (off >= sym.Size && !(sym.Size == 0 && off == 0)) {
-		return "", false
-	}
-	fn := sym.Type != elf.STT_OBJECT
-	cxxFunc := ""
-	if fn && !strings.HasPrefix(sym.Name, "_Z") {
-		if f := img.FuncAt(sym.Addr); f != nil && f.CPlusPlus() {
-			cxxFunc = sym.Name + "(" + s.paramSpelling(f) + ")"
-		}
-	}
-	return symbolText(symbolDisplayName(sym, fn, cxxFunc), off), true
-}
-
-// paramSpelling spells a function's parameter types as the demangler
-// does ("int, char**"), for GDB's C++ physnames of unmangled functions.
-func (s *FrameScope) paramSpelling(fn *Function) string {
-	ft, err := s.types.FuncTypeOf(fn.Offset)
-	if err != nil {
-		return ""
-	}
-	ps := make([]string, 0, len(ft.Params))
-	for _, p := range ft.Params {
-		q := strings.ReplaceAll(TypeString(p), " *", "*")
-		ps = append(ps, strings.ReplaceAll(q, " &", "&"))
-	}
-	return strings.Join(ps, ", ")
+	return img.AddrName(addr-bias, s.typesOf)
 }
 
 // Object returns the typed object of a variable found by the frame's
@@ -484,34 +455,4 @@ func staticIn(d *stddwarf.Data, types *TypeReader, bias uint64, off stddwarf.Off
 		}
 	}
 	return Object{}, false
-}
-
-// symbolDisplayName is the name GDB prints inside <...> for an ELF symbol:
-// demangled with parameters for C++ (cxxFunc, if set, is the physname of
-// an unmangled C++ function), and a gcc function-local static "buf.0" as
-// the variable's name.
-func symbolDisplayName(sym symbols.Symbol, fn bool, cxxFunc string) string {
-	name := sym.Name
-	if strings.HasPrefix(name, "_Z") {
-		if d, err := demangle.ToString(name); err == nil {
-			return d
-		}
-		return name
-	}
-	if cxxFunc != "" {
-		return cxxFunc
-	}
-	if !fn && sym.Bind == elf.STB_LOCAL {
-		if i := strings.LastIndexByte(name, '.'); i > 0 && i < len(name)-1 && strings.Trim(name[i+1:], "0123456789") == "" {
-			return name[:i]
-		}
-	}
-	return name
-}
-
-func symbolText(name string, off uint64) string {
-	if off == 0 {
-		return name
-	}
-	return name + "+" + strconv.FormatUint(off, 10)
 }

@@ -620,6 +620,12 @@ func (r *TypeReader) readFunc(rd *stddwarf.Reader, e *stddwarf.Entry, t *FuncTyp
 // FuncTypeOf builds the type of the function whose DW_TAG_subprogram DIE
 // is at off (for printing "{int (int, int)} 0x... <add>").
 func (r *TypeReader) FuncTypeOf(off stddwarf.Offset) (*FuncType, error) {
+	return r.funcTypeOf(off, false)
+}
+
+// funcTypeOf is FuncTypeOf, without the artificial parameters (a
+// method's this) if skipArtificial.
+func (r *TypeReader) funcTypeOf(off stddwarf.Offset, skipArtificial bool) (*FuncType, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	rd := r.data.Reader()
@@ -646,7 +652,7 @@ func (r *TypeReader) FuncTypeOf(off stddwarf.Offset) (*FuncType, error) {
 		}
 	}
 	t := &FuncType{CommonType: CommonType{Offset: off, Lang: r.lang(off)}}
-	if err := r.readFunc(rd, e, t, 0, false); err != nil {
+	if err := r.readFunc(rd, e, t, 0, skipArtificial); err != nil {
 		return nil, err
 	}
 	return t, nil

@@ -243,7 +243,11 @@ func (st *symtab) lookup(addr uint64) (Symbol, bool) {
 	g, _ := slices.BinarySearchFunc(st.groups, addr, func(i int, a uint64) int {
 		return cmp.Compare(st.syms[i].Addr, a+1)
 	})
-	// g is the first group with Addr > addr; walk back.
+	// g is the first group with Addr > addr; walk back. As GDB's
+	// lookup_minimal_symbol_by_pc_section: past a sized symbol that does
+	// not contain addr only a larger one before it that does (a symbol
+	// nested in another) names addr, not a zero-sized one.
+	passedSized := false
 	for n := 0; g > 0 && n < maxBackGroups; n++ {
 		g--
 		start := st.groups[g]
@@ -261,12 +265,13 @@ func (st *symtab) lookup(addr uint64) (Symbol, bool) {
 				unsized = s
 			}
 		}
-		if unsized != nil {
+		if unsized != nil && !passedSized {
 			if st.sameSection(unsized.Addr, addr) {
 				return *unsized, true
 			}
 			return Symbol{}, false
 		}
+		passedSized = passedSized || unsized == nil
 	}
 	return Symbol{}, false
 }

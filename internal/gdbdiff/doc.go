@@ -42,7 +42,10 @@
 // per-process random data: pointer-guard mangled jmp_bufs, canaries); the
 // backtrace (function, source file base name and line of every frame);
 // every local and argument of frame 0 with its value; and the value of
-// every expression in the table. The test prints
+// every expression in the table, where "x:EXPR" is a memory read compared
+// as GDB's x/4xb prints it (address, <symbol+offset>, bytes; GDB with
+// "set print asm-demangle on", so that x names code as print does)
+// against rr_read_memory's. The test prints
 // "gdb-differential: N stops, M agree" and fails unless every difference
 // is listed with a reason and both expected values (ours and GDB's) in
 // testdata/known_differences.txt; a listed field that differs in any other

@@ -21,15 +21,16 @@ type gdbSide struct {
 	args []string
 	env  []string
 
-	srv    *proc.Process
-	gdb    *proc.Process
-	stdin  io.WriteCloser
-	recs   chan gdbmi.Record
-	next   int
-	num    map[int]string // spec index -> GDB breakpoint number
-	byNum  map[string]int // GDB breakpoint number -> spec index
-	log    []string       // commands and replies, for failure messages
-	thread string         // GDB's id of the thread that last stopped
+	srv     *proc.Process
+	gdb     *proc.Process
+	stdin   io.WriteCloser
+	recs    chan gdbmi.Record
+	next    int
+	num     map[int]string   // spec index -> GDB breakpoint number
+	byNum   map[string]int   // GDB breakpoint number -> spec index
+	log     []string         // commands and replies, for failure messages
+	thread  string           // GDB's id of the thread that last stopped
+	console *strings.Builder // cli: what GDB prints for the command in flight
 }
 
 func newGDBSide(prog string, args, env []string) *gdbSide {
@@ -64,7 +65,7 @@ func (g *gdbSide) start(ctx context.Context) error {
 				pid, _ := strconv.Atoi(rec.String("pid"))
 				g.addPID(pid) // the debuggee, for abort
 			}
-			if err != nil || (rec.Kind != gdbmi.KindResult && rec.Kind != gdbmi.KindExec) {
+			if err != nil || (rec.Kind != gdbmi.KindResult && rec.Kind != gdbmi.KindExec && rec.Kind != gdbmi.KindConsole) {
 				return
 			}
 			g.recs <- rec
@@ -82,6 +83,8 @@ func (g *gdbSide) start(ctx context.Context) error {
 		"-gdb-set width 0",
 		"-gdb-set height 0",
 		"-gdb-set sysroot /",
+		// x names code as print does (demangled): rr_read_memory's names.
+		"-gdb-set print asm-demangle on",
 		"-target-select remote " + addr,
 	} {
 		if _, err := g.cmd(ctx, c); err != nil {
@@ -115,6 +118,9 @@ func (g *gdbSide) cmd(ctx context.Context, c string) (gdbmi.Record, error) {
 		if err != nil {
 			return rec, err
 		}
+		if rec.Kind == gdbmi.KindConsole && g.console != nil {
+			g.console.WriteString(rec.Text)
+		}
 		if rec.Kind != gdbmi.KindResult || rec.Token != tok {
 			continue
 		}
@@ -123,6 +129,14 @@ func (g *gdbSide) cmd(ctx context.Context, c string) (gdbmi.Record, error) {
 		}
 		return rec, nil
 	}
+}
+
+// cli runs a CLI command and returns what it printed.
+func (g *gdbSide) cli(ctx context.Context, c string) (string, error) {
+	g.console = new(strings.Builder)
+	defer func() { g.console = nil }()
+	_, err := g.cmd(ctx, "-interpreter-exec console "+gdbmi.Quote(c))
+	return g.console.String(), err
 }
 
 // exec runs an execution command and returns the *stopped record.
@@ -295,6 +309,24 @@ func (g *gdbSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		o.Callers = append(o.Callers, m)
 	}
 	for _, e := range sp.Exprs {
+		if x, ok := strings.CutPrefix(e, memPrefix); ok {
+			out, err := g.cli(ctx, fmt.Sprintf("x/%dxb %s", memBytes, x))
+			if err != nil {
+				o.Exprs = append(o.Exprs, "error: "+err.Error())
+				continue
+			}
+			o.Exprs = append(o.Exprs, gdbMemLine(out))
+			continue
+		}
+		if x, ok := strings.CutPrefix(e, insPrefix); ok {
+			out, err := g.cli(ctx, fmt.Sprintf("x/%di %s", insCount, x))
+			if err != nil {
+				o.Exprs = append(o.Exprs, "error: "+err.Error())
+				continue
+			}
+			o.Exprs = append(o.Exprs, gdbInsLines(out))
+			continue
+		}
 		rec, err := g.cmd(ctx, "-data-evaluate-expression "+gdbmi.Quote(e))
 		if err != nil {
 			o.Exprs = append(o.Exprs, "error: "+err.Error())

@@ -45,6 +45,8 @@ const (
 	realKnown  = "testdata/realworld_known.txt"
 	// maxExprsPerStop bounds one stop's generated expressions.
 	maxExprsPerStop = 40
+	// maxMemPerStop bounds its memory reads (x:), made beside them.
+	maxMemPerStop = 5
 )
 
 var realSummary struct {
@@ -264,6 +266,9 @@ func (g *exprGen) observe(ctx context.Context, sp *stopSpec) *observation {
 			out = append(out, e)
 		}
 	}
+	// Memory reads (x:, see stops.txt) where the pc and the pointers
+	// point: how each side names an address (code, globals, heap, stack).
+	mem := []string{memPrefix + "$pc", insPrefix + "$pc"}
 	vars, _ := rec.Field("variables")
 	for _, v := range vars.Values {
 		name, typ := str(v, "name"), str(v, "type")
@@ -276,12 +281,15 @@ func (g *exprGen) observe(ctx context.Context, sp *stopSpec) *observation {
 			add("(long)" + name)
 		case strings.HasSuffix(typ, "*"):
 			add("(unsigned long)" + name)
+			if len(mem) < maxMemPerStop && !strings.Contains(typ, "(") {
+				mem = append(mem, memPrefix+name)
+			}
 		}
 		for _, c := range g.children(ctx, name, 2) {
 			add(c)
 		}
 	}
-	g.exprs[sp.ID] = out
+	g.exprs[sp.ID] = append(out, mem...)
 	return &observation{}
 }
 

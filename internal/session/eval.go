@@ -37,7 +37,7 @@ func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *
 		Bias:    bias,
 		PtrSize: s.ptrSize(),
 		Symbolize: func(a uint64) (string, bool) {
-			n := s.dataSymbol(ctx, a)
+			n := s.addrName(ctx, a)
 			return n, n != ""
 		},
 		SymbolAddr: s.programSymbolAddr,

@@ -16,7 +16,6 @@ import (
 	"github.com/rrmcp/rrmcp/internal/errkind"
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
-	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // ReadMemory reads n bytes at an address or address expression.
@@ -39,7 +38,9 @@ func (s *Session) ReadMemory(ctx context.Context, addr string, n int) (Memory, e
 			}
 			return err
 		}
-		out = Memory{Address: hexAddr(a), Count: got, Hex: hex.EncodeToString(b[:got]), Symbol: s.symbolize(ctx, a)}
+		// Named as GDB's x command names it: by the symbol that covers
+		// the address, not by the last function before it.
+		out = Memory{Address: hexAddr(a), Count: got, Hex: hex.EncodeToString(b[:got]), Symbol: s.addrName(ctx, a)}
 		return nil
 	})
 	return out, err
@@ -123,7 +124,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 				}
 				switch n {
 				case pcName:
-					reg.Natural = s.symbolize(ctx, v)
+					reg.Natural = s.addrName(ctx, v)
 				case "eflags":
 					reg.Natural = dwarf.EflagsText(v)
 				default:
@@ -301,38 +302,21 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 			return argErrorf("location", "cannot read code at %#x: %v", start, err)
 		}
 		buf = buf[:n]
-		lookup := func(a uint64) (string, uint64) {
-			img, bias, ok := s.module(ctx, a)
-			if ok {
-				if name, off, ok := img.SymbolAt(a - bias); ok {
-					return symbols.Demangle(name), a - off
-				}
-			}
-			return "", 0
+		mode := 64
+		if s.ptrSize() == 4 {
+			mode = 32
 		}
 		a := start
 		for len(out) < count && len(buf) > 0 && (end == 0 || a < end) {
-			in, err := x86code.Decode(buf, 64)
-			ins := Instruction{Address: hexAddr(a), Current: a == pc, Symbol: s.symbolize(ctx, a)}
+			in, err := x86code.Decode(buf, mode)
+			ins := Instruction{Address: hexAddr(a), Current: a == pc, Symbol: s.addrName(ctx, a)}
 			size := 1
 			if err != nil {
 				ins.Text, ins.Bytes = "(bad)", hex.EncodeToString(buf[:1])
 			} else {
 				size = in.Len
 				ins.Bytes = hex.EncodeToString(buf[:size])
-				ins.Text = x86asm.GNUSyntax(in, a, lookup)
-				// Like objdump, name branch targets that are not a
-				// symbol's start (jumps inside a function, PLT stubs).
-				for _, arg := range in.Args {
-					if rel, ok := arg.(x86asm.Rel); ok {
-						target := a + uint64(size) + uint64(int64(rel))
-						if strings.Contains(ins.Text, fmt.Sprintf("%#x", target)) {
-							if name := s.dataSymbol(ctx, target); name != "" {
-								ins.Text += " <" + name + ">"
-							}
-						}
-					}
-				}
+				ins.Text = x86code.GNU(buf, in, a, mode) + s.operandNames(ctx, in, a)
 			}
 			out = append(out, ins)
 			buf = buf[size:]
@@ -341,6 +325,30 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 		return nil
 	})
 	return out, err
+}
+
+// operandNames names the addresses an instruction at a refers to as GDB's
+// disassembly does: a branch target after it ("call 0x… <hit>"), a
+// RIP-relative operand's address in a comment ("# 0x… <hits>").
+func (s *Session) operandNames(ctx context.Context, in x86asm.Inst, a uint64) string {
+	var b strings.Builder
+	for _, arg := range in.Args {
+		switch arg := arg.(type) {
+		case x86asm.Rel:
+			if name := s.addrName(ctx, a+uint64(in.Len)+uint64(int64(arg))); name != "" {
+				b.WriteString(" <" + name + ">")
+			}
+		case x86asm.Mem:
+			if arg.Base == x86asm.RIP {
+				target := a + uint64(in.Len) + uint64(arg.Disp)
+				fmt.Fprintf(&b, "        # %#x", target)
+				if name := s.addrName(ctx, target); name != "" {
+					b.WriteString(" <" + name + ">")
+				}
+			}
+		}
+	}
+	return b.String()
 }
 
 // Threads lists the debuggee's threads with their top frame.

@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -271,62 +270,27 @@ func (s *Session) hiddenInline(ctx context.Context, chain []dwarf.InlineFrame, p
 	return max(n, 0)
 }
 
-// dataSymbol names an address the way GDB prints <sym+off> after a
-// pointer value: only when a symbol really covers it. Like GDB
-// (build_address_symbolic), a zero-sized data symbol names nothing: the
-// linker's _DYNAMIC and _GLOBAL_OFFSET_TABLE_ are such.
-func (s *Session) dataSymbol(ctx context.Context, a uint64) string {
-	covers := func(sym symbols.Symbol, off uint64) bool {
-		if sym.Size == 0 {
-			return off == 0 && (sym.Type == elf.STT_FUNC || sym.Type == elf.STT_GNU_IFUNC)
-		}
-		return off < sym.Size
-	}
-	if name, ok := s.cFunctionSymbol(ctx, a); ok {
-		return name
-	}
-	if s.syms != nil && a >= s.bias {
-		if sym, off, err := s.syms.LookupAddr(a - s.bias); err == nil && covers(sym, off) {
-			return symbolName(versionedName(sym), off)
+// addrName names an address as GDB prints one, <name+off>
+// (dwarf.Image.AddrName): after a pointer value, in rr_read_memory's and
+// the disassembly's addresses, beside the pc in rr_registers. The program
+// is tried first, without listing the libraries.
+func (s *Session) addrName(ctx context.Context, a uint64) string {
+	if s.img != nil && a >= s.bias {
+		if name, ok := s.img.AddrName(a-s.bias, s.types); ok {
+			return name
 		}
 	}
-	if l := s.loadLibs(ctx); l != nil {
-		if sl, err := l.as.Lookup(a); err == nil && sl.Module.Path != s.program && covers(sl.Symbol, sl.Offset) {
-			return symbolName(versionedName(sl.Symbol), sl.Offset)
+	if img, bias, ok := s.module(ctx, a); ok && img != s.img && a >= bias {
+		if name, ok := img.AddrName(a-bias, s.types); ok {
+			return name
 		}
 	}
 	return ""
 }
 
-// versionedName is a data symbol's name as GDB prints it: a .symtab name
-// that carries its version (a copy-relocated library object in an
-// executable: _ZSt4cout@GLIBCXX_3.4) keeps it, "std::cout@GLIBCXX_3.4".
-func versionedName(sym symbols.Symbol) string {
-	if sym.Source == symbols.SourceSymtab && sym.Version != "" {
-		return sym.Demangled() + "@" + sym.Version
-	}
-	return sym.Demangled()
-}
-
-// cFunctionSymbol names a code address inside a C function with debug
-// information the way GDB's build_address_symbolic does: by the function
-// symbol, whose name is the linkage name of an asm-renamed function
-// (glibc's malloc is __GI___libc_malloc there, as in backtraces), not by
-// one of the ELF aliases at that address. C++ functions keep the ELF
-// naming (GDB adds their parameter lists).
-func (s *Session) cFunctionSymbol(ctx context.Context, a uint64) (string, bool) {
-	img, bias, ok := s.module(ctx, a)
-	if !ok || a < bias {
-		return "", false
-	}
-	f := img.FuncAt(a - bias)
-	if f == nil || f.CPlusPlus() || f.Name == "" || a-bias < f.Entry {
-		return "", false
-	}
-	return symbolName(f.Name, a-bias-f.Entry), true
-}
-
-// symbolize names an address as symbol+offset, or "".
+// symbolize names the function a pc is in, without debug information, as
+// a backtrace does: by the last function symbol before it, demangled
+// without parameters (symbol+offset), or "".
 func (s *Session) symbolize(ctx context.Context, a uint64) string {
 	img, bias, ok := s.module(ctx, a)
 	if ok {

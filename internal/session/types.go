@@ -167,7 +167,7 @@ type SourceLine struct {
 type Instruction struct {
 	Address string `json:"address"`
 	Bytes   string `json:"bytes"`
-	Text    string `json:"text" jsonschema:"GNU syntax; branch targets symbolized"`
+	Text    string `json:"text" jsonschema:"AT&T syntax as GDB prints it; branch targets and RIP-relative operands named <sym+off>"`
 	Symbol  string `json:"symbol,omitempty" jsonschema:"function+offset of the address"`
 	Current bool   `json:"current,omitempty"`
 }

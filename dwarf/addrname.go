@@ -1,0 +1,135 @@
+package dwarf
+
+import (
+	"debug/elf"
+	"strconv"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/symbols"
+)
+
+// AddrName names the file address a as GDB prints an address, <name+off>
+// (build_address_symbolic): by the function with debug information that
+// contains it, under its physname (the C name; for C++ the demangled
+// linkage name, or, where the DIE has none, the qualified name with its
+// parameter types as the DWARF spells them); else by the ELF symbol that
+// covers it (covers). An ELF symbol closer to a than the function's entry
+// wins, as in GDB. typesOf, if not nil, gives img's type reader, asked
+// for only to spell the parameters of a C++ function without a linkage
+// name. It reports false where nothing names a.
+func (img *Image) AddrName(a uint64, typesOf func(*Image) *TypeReader) (string, bool) {
+	sym, off, err := img.syms.LookupAddr(a)
+	covered := err == nil && img.covers(sym, off)
+	if f := img.FuncAt(a); f != nil && f.Name != "" && a >= f.Entry && !(covered && sym.Addr > f.Entry) {
+		return symbolText(physname(f, typesOf), a-f.Entry), true
+	}
+	if !covered {
+		return "", false
+	}
+	return symbolText(symbolDisplayName(sym), off), true
+}
+
+// covers reports whether an ELF symbol names the address off bytes into
+// it, as GDB's minimal symbols do: a sized symbol within its size; a
+// zero-sized code symbol anywhere after it in its section (_fini+4, in
+// .fini); a zero-sized data symbol never (the linker's _DYNAMIC).
+func (img *Image) covers(sym symbols.Symbol, off uint64) bool {
+	if sym.Size != 0 {
+		return off < sym.Size
+	}
+	var sec *elf.Section
+	if img.exe != nil && sym.Section > elf.SHN_UNDEF && int(sym.Section) < len(img.exe.Sections) {
+		sec = img.exe.Sections[sym.Section]
+	}
+	code := sym.Type == elf.STT_FUNC || sym.Type == elf.STT_GNU_IFUNC ||
+		sym.Type == elf.STT_NOTYPE && sec != nil && sec.Flags&elf.SHF_EXECINSTR != 0
+	switch {
+	case !code:
+		return false
+	case off == 0:
+		return true
+	}
+	return sec != nil && sym.Addr+off >= sec.Addr && sym.Addr+off < sec.Addr+sec.Size
+}
+
+// physname is a function's name as GDB's symbol prints it.
+func physname(f *Function, typesOf func(*Image) *TypeReader) string {
+	if !f.CPlusPlus() {
+		return f.Name
+	}
+	if f.LinkageName != "" {
+		return symbols.Demangle(f.LinkageName)
+	}
+	var types *TypeReader
+	if typesOf != nil {
+		types = typesOf(f.Image())
+	}
+	return f.Name + "(" + paramSpelling(f, types) + ")"
+}
+
+// paramSpelling spells a function's parameter types as GDB's physname
+// does, the demangler's way ("char const*, unsigned long", typedefs by
+// their names, no this), for C++ functions whose DIE has no linkage
+// name.
+func paramSpelling(fn *Function, types *TypeReader) string {
+	if types == nil {
+		return ""
+	}
+	ft, err := types.funcTypeOf(fn.Offset, true)
+	if err != nil {
+		return ""
+	}
+	ps := make([]string, 0, len(ft.Params))
+	for _, p := range ft.Params {
+		q := strings.ReplaceAll(TypeString(p), " *", "*")
+		q = strings.ReplaceAll(q, " &", "&")
+		ps = append(ps, canonicalCxxName(moveCV(canonBuiltins(q))))
+	}
+	return strings.Join(ps, ", ")
+}
+
+// symbolDisplayName is the name GDB prints inside <...> for an ELF symbol:
+// demangled; a .symtab name that carries its version (a copy-relocated
+// library object in an executable: _ZSt4cout@GLIBCXX_3.4) keeps it,
+// "std::cout@GLIBCXX_3.4". A gcc function-local static ("calls.1") is
+// named without its suffix where GDB's Ada decoder takes the symbol (it
+// tries every language's demangler on an ELF name, and prints the
+// decoded name): a name of lower-case letters, digits and single
+// underscores; "__PRETTY_FUNCTION__.0" keeps it.
+func symbolDisplayName(sym symbols.Symbol) string {
+	name := sym.Demangled()
+	if sym.Source == symbols.SourceSymtab && sym.Version != "" {
+		return name + "@" + sym.Version
+	}
+	if base, ok := adaDecodes(sym.Name); ok {
+		return base
+	}
+	return name
+}
+
+func symbolText(name string, off uint64) string {
+	if off == 0 {
+		return name
+	}
+	return name + "+" + strconv.FormatUint(off, 10)
+}
+
+// adaDecodes reports whether GDB's Ada decoder decodes an unmangled ELF
+// name with a ".N" suffix (ada_decode: no upper case, no leading
+// underscore, "__" would be a "."), and returns the name without it.
+func adaDecodes(name string) (string, bool) {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || i == len(name)-1 || strings.Trim(name[i+1:], "0123456789") != "" {
+		return "", false
+	}
+	base := name[:i]
+	if base[0] < 'a' || base[0] > 'z' || strings.Contains(base, "__") {
+		return "", false
+	}
+	for _, c := range base {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return "", false
+		}
+	}
+	return base, true
+}
