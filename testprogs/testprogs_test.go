@@ -61,6 +61,7 @@ var symptoms = []symptom{
 	{prog: "counter-O2", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
 	{prog: "tracecalls", exit: 0, output: "total 1999340139866 calls 2001\n"},
 	{prog: "condprobe", exit: 0, output: "655008215677\n"},
+	{prog: "bigframe", exit: 1, output: "bad record 3\n"},
 	{prog: "condprobe-O2", exit: 0, output: "655008215677\n"},
 	{prog: "condprobe-m32", exit: 0, output: "25703037\n"},
 	{prog: "ftrace", exit: 0, output: "ticks 3000 sum 41636175000\n"},

@@ -121,7 +121,8 @@ func watchMech(t *testing.T) (string, hwdebug.Verdict) {
 // picks (hardware where the debug registers fire, software where they do
 // not) and on the software path forced with RRMCP_HW_WATCHPOINTS=off. A
 // 64-byte array is always a software watchpoint (too long for a debug
-// register), and a fifth watchpoint is one when four hardware ones are set.
+// register), and a fifth watchpoint is one when four hardware ones are set;
+// a local far below the frame pointer (bigframe) is watched as well.
 func TestLiveWatchpointPaths(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	prog := testenv.Prog(t, "counter")
@@ -131,6 +132,8 @@ func TestLiveWatchpointPaths(t *testing.T) {
 	want := gdbWatchLines(t, prog, "counter.c:78", "sq", 2)
 	wantArr := gdbWatchLines(t, prog, "main", "bytes", 1)
 	nextBP, nexts := gdbNexts(t, prog, "sq", 6)
+	big := testenv.Prog(t, "bigframe")
+	wantBig := gdbWatchLines(t, big, "parse_record if n == 2", "r.status", 1)
 	for _, tc := range []struct {
 		name string
 		off  bool
@@ -200,6 +203,17 @@ func TestLiveWatchpointPaths(t *testing.T) {
 			c.ok("rr_watchpoint_set", args{"expression": "hits"}, "("+mech32+")")
 			c.ok("rr_breakpoint_disable", args{"breakpoint_number": 1})
 			c.ok("rr_continue", nil, "("+mech32+")", "old = 0, new = 1", wantM32[0])
+			c.ok("rr_replay_stop", nil)
+
+			// A local 0x130 bytes below the frame pointer: the stores to
+			// it carry a 32-bit displacement, which the software path
+			// once read unsigned and so placed the store 4 GiB away.
+			c.ok("rr_live_start", args{"command": []string{big}})
+			c.ok("rr_breakpoint_set", args{"location": "parse_record", "condition": "n == 2"})
+			c.ok("rr_continue", nil, "breakpoint #1")
+			c.ok("rr_watchpoint_set", args{"expression": "r.status"}, "("+mech+")")
+			c.ok("rr_breakpoint_disable", args{"breakpoint_number": 1})
+			c.ok("rr_continue", nil, "("+mech+")", "old = 0, new = 2", wantBig[0])
 			c.ok("rr_replay_stop", nil)
 
 			// Threads: main waits in pthread_join while the workers write
