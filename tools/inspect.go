@@ -267,7 +267,7 @@ func (r *registry) inspectTools() {
 		})
 
 	addOn(r, "rr_disassemble", "Disassemble",
-		"Disassemble machine code (x86-64, GNU syntax) at the pc, a function or an address; call and jump targets are shown as symbols.",
+		"Disassemble machine code (x86-64 or i386, AT&T syntax as GDB prints it) at the pc, a function or an address; call and jump targets and RIP-relative operands are named <symbol+offset>.",
 		inspect,
 		func(ctx context.Context, s *session.Session, in disIn) (disOut, error) {
 			ins, err := s.Disassemble(ctx, in.Location, in.Count)

@@ -27,7 +27,7 @@ type Operand struct {
 // FaultInsn is the decoded instruction at the crash.
 type FaultInsn struct {
 	PC       string    `json:"pc"`
-	Text     string    `json:"text" jsonschema:"GNU syntax, as rr_disassemble prints it"`
+	Text     string    `json:"text" jsonschema:"AT&T syntax, as rr_disassemble prints it"`
 	Operands []Operand `json:"operands"`
 }
 
@@ -227,7 +227,11 @@ func faultInsn(ctx context.Context, s *session.Session, regs dwarf.Regs) (fi *Fa
 	if err != nil {
 		return nil, 0
 	}
-	fi = &FaultInsn{PC: hexAddr(pc), Text: x86asm.GNUSyntax(in, pc, nil)}
+	text, err := s.Disassemble(ctx, fmt.Sprintf("*%#x", pc), 1)
+	if err != nil || len(text) != 1 {
+		return nil, 0
+	}
+	fi = &FaultInsn{PC: hexAddr(pc), Text: text[0].Text}
 	var firstBase uint64
 	reg := func(r x86asm.Reg) (uint64, bool) {
 		if r == 0 {
