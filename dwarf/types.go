@@ -177,8 +177,19 @@ type StructType struct {
 	methodsOnce sync.Once
 	methodDecls []methodDecl
 	methods     []Method
-	typedefOffs []stddwarf.Offset
-	typedefs    []*TypedefType
+	typedefDecls []typedefDecl
+	typedefs     []NestedTypedef
+}
+
+type typedefDecl struct {
+	off    stddwarf.Offset
+	access string
+}
+
+// NestedTypedef is a typedef declared inside a class, with its access.
+type NestedTypedef struct {
+	*TypedefType
+	Access string // "public", "protected" or "private"
 }
 
 type methodDecl struct {
@@ -201,10 +212,10 @@ func (t *StructType) Methods() []Method {
 				t.methods = append(t.methods, m)
 			}
 		}
-		for _, off := range t.typedefOffs {
-			if td, err := t.tr.readType(off, 0); err == nil {
+		for _, d := range t.typedefDecls {
+			if td, err := t.tr.readType(d.off, 0); err == nil {
 				if td, ok := td.(*TypedefType); ok {
-					t.typedefs = append(t.typedefs, td)
+					t.typedefs = append(t.typedefs, NestedTypedef{td, d.access})
 				}
 			}
 		}
@@ -214,7 +225,7 @@ func (t *StructType) Methods() []Method {
 
 // Typedefs returns the typedefs declared inside the class (those the
 // compiler emitted), as ptype lists them.
-func (t *StructType) Typedefs() []*TypedefType {
+func (t *StructType) Typedefs() []NestedTypedef {
 	t.Methods() // read together
 	return t.typedefs
 }

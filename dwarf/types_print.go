@@ -60,8 +60,16 @@ func baseName(t Type) string {
 func TypeString(t Type) string { return declString(t, "", nil) }
 
 // declString builds a C declarator around decl. base, when not nil, is
-// used to spell the innermost named type (ptype expands it).
+// used to spell the named types: the innermost, and those of parameter
+// lists (a class template's members print its parameters' names).
 func declString(t Type, decl string, base func(Type) string) string {
+	return declStringNames(t, decl, base, base)
+}
+
+// declStringNames is declString with base for the innermost named type
+// and names for those of parameter lists (ptype expands the innermost
+// only).
+func declStringNames(t Type, decl string, base, names func(Type) string) string {
 	for i := 0; i < maxTypeDepth; i++ {
 		switch u := t.(type) {
 		case nil:
@@ -125,9 +133,9 @@ func declString(t Type, decl string, base func(Type) string) string {
 				// (C11 6.7.3p9): GCC's const char[8] __PRETTY_FUNCTION__
 				// is const(array(const char)), which GDB prints
 				// "const char [8]".
-				return declString(qualifyElems(a, quals), decl, base)
+				return declStringNames(qualifyElems(a, quals), decl, base, names)
 			}
-			return orderQuals(quals) + " " + declString(inner, decl, base)
+			return orderQuals(quals) + " " + declStringNames(inner, decl, base, names)
 		case *ArrayType:
 			n := ""
 			if u.Count >= 0 {
@@ -137,7 +145,7 @@ func declString(t Type, decl string, base func(Type) string) string {
 			t = u.Elem
 			continue
 		case *FuncType:
-			decl += "(" + paramList(u) + ")"
+			decl += "(" + paramListWith(u, names) + ")"
 			t = u.Return
 			continue
 		default:
@@ -226,7 +234,6 @@ func wrapDecl(elem Type, decl string) string {
 	return decl
 }
 
-func paramList(f *FuncType) string { return paramListWith(f, nil) }
 
 // paramListWith spells parameters with base spelling the named types.
 func paramListWith(f *FuncType, base func(Type) string) string {
@@ -254,9 +261,9 @@ func paramListWith(f *FuncType, base func(Type) string) string {
 // there is printed with its members. The result does not include the
 // leading "type = ".
 func PtypeString(t Type) string {
-	return declString(stripDeclTypedefs(t), "", func(b Type) string {
+	return declStringNames(stripDeclTypedefs(t), "", func(b Type) string {
 		return typeBody(stripTypedefs(b), 0)
-	})
+	}, nil)
 }
 
 // stripDeclTypedefs resolves the typedefs that a declarator walks
@@ -295,7 +302,7 @@ func stripDeclTypedefsDepth(t Type, depth int) Type {
 func typeBody(t Type, indent int) string {
 	switch u := t.(type) {
 	case *StructType:
-		return structBody(u.complete(), indent)
+		return structBody(u.complete(), indent, 1)
 	case *EnumType:
 		return enumBody(u)
 	}
@@ -330,7 +337,11 @@ func enumBody(t *EnumType) string {
 	return b.String()
 }
 
-func structBody(t *StructType, indent int) string {
+// structBody prints a struct at GDB's show level (ptype's type is at 1,
+// its members at 0): a member of an anonymous struct or union type is
+// expanded while show is not negative, else written "struct {...}", as
+// GDB's c_type_print_base does.
+func structBody(t *StructType, indent, show int) string {
 	var b strings.Builder
 	pad := strings.Repeat("    ", indent)
 	b.WriteString(t.Kind)
@@ -363,6 +374,13 @@ func structBody(t *StructType, indent int) string {
 			labels = labels || cxx
 		}
 	}
+	// GDB's need_access_label_p counts methods and nested typedefs too.
+	for _, m := range t.Methods() {
+		labels = labels || cxx && !m.Artificial && m.Access != "public"
+	}
+	for _, td := range t.Typedefs() {
+		labels = labels || cxx && td.Access != "public"
+	}
 	section := ""
 	label := func(acc string) {
 		if acc != section {
@@ -390,7 +408,11 @@ func structBody(t *StructType, indent int) string {
 		nfields++
 		b.WriteString(pad + "    ")
 		if st, ok := Resolve(f.Type).(*StructType); ok && st.Name == "" {
-			b.WriteString(structBody(st, indent+1) + spaced(f.Name))
+			if show <= 0 {
+				b.WriteString(st.Kind + " {...}" + spaced(f.Name))
+			} else {
+				b.WriteString(structBody(st, indent+1, show-1) + spaced(f.Name))
+			}
 		} else {
 			b.WriteString(declString(f.Type, f.Name, sub))
 		}
@@ -417,6 +439,9 @@ func structBody(t *StructType, indent int) string {
 			name := td.Name
 			if _, inner, ok := splitScope(name); ok {
 				name = inner
+			}
+			if labels {
+				label(td.Access)
 			}
 			b.WriteString(pad + "    typedef " + declString(td.Elem, name, sub) + ";\n")
 		}

@@ -339,7 +339,7 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 		case stddwarf.TagTemplateValueParameter:
 			todo = append(todo, pending{c, 4})
 		case stddwarf.TagTypedef:
-			t.typedefOffs = append(t.typedefOffs, c.Offset)
+			t.typedefDecls = append(t.typedefDecls, typedefDecl{c.Offset, accessOf(c, defAccess)})
 		case stddwarf.TagSubprogram:
 			methods = append(methods, c)
 			var params []*stddwarf.Entry

@@ -45,7 +45,10 @@
 // every expression in the table, where "x:EXPR" is a memory read compared
 // as GDB's x/4xb prints it (address, <symbol+offset>, bytes; GDB with
 // "set print asm-demangle on", so that x names code as print does)
-// against rr_read_memory's. The test prints
+// against rr_read_memory's, "i:EXPR" a disassembly (GDB's x/16i against
+// rr_disassemble's) and "t:EXPR" and "w:EXPR" GDB's ptype and whatis
+// against rr_ptype's; the real-world stops have these at the pc and for
+// their variables. The test prints
 // "gdb-differential: N stops, M agree" and fails unless every difference
 // is listed with a reason and both expected values (ours and GDB's) in
 // testdata/known_differences.txt; a listed field that differs in any other

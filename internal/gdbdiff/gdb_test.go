@@ -318,6 +318,15 @@ func (g *gdbSide) observe(ctx context.Context, sp *stopSpec) *observation {
 			o.Exprs = append(o.Exprs, gdbMemLine(out))
 			continue
 		}
+		if cmd, x, ok := typeCommand(e); ok {
+			out, err := g.cli(ctx, cmd+" "+x)
+			if err != nil {
+				o.Exprs = append(o.Exprs, "error: "+err.Error())
+				continue
+			}
+			o.Exprs = append(o.Exprs, typeLine(out))
+			continue
+		}
 		if x, ok := strings.CutPrefix(e, insPrefix); ok {
 			out, err := g.cli(ctx, fmt.Sprintf("x/%di %s", insCount, x))
 			if err != nil {

@@ -16,11 +16,17 @@ import (
 // EXPR, compared line by line with GDB's x/16i EXPR: the address, its
 // <symbol+offset> and the instruction with the addresses it names
 // (rr_disassemble's Session.Disassemble), white space collapsed.
+//
+// "t:EXPR" and "w:EXPR" are GDB's ptype and whatis of EXPR (an expression
+// or a type name) against rr_ptype's (Session.Ptype), white space
+// collapsed.
 const (
-	memPrefix = "x:"
-	memBytes  = 4
-	insPrefix = "i:"
-	insCount  = 16
+	ptypePrefix  = "t:"
+	whatisPrefix = "w:"
+	memPrefix    = "x:"
+	memBytes     = 4
+	insPrefix    = "i:"
+	insCount     = 16
 )
 
 // gdbMemLine turns the first line of GDB's x/Nxb output,
@@ -74,6 +80,24 @@ func sessionInsLines(ins []session.Instruction) string {
 		ls = append(ls, strings.Join(strings.Fields(head+": "+in.Text), " "))
 	}
 	return strings.Join(ls, " | ")
+}
+
+// typeCommand reads a "t:" or "w:" expression: GDB's command and its
+// argument.
+func typeCommand(e string) (cmd, arg string, ok bool) {
+	if x, ok := strings.CutPrefix(e, ptypePrefix); ok {
+		return "ptype", x, true
+	}
+	if x, ok := strings.CutPrefix(e, whatisPrefix); ok {
+		return "whatis", x, true
+	}
+	return "", "", false
+}
+
+// typeLine is GDB's or rr_ptype's type text on one line, without
+// "type = ".
+func typeLine(out string) string {
+	return strings.Join(strings.Fields(strings.TrimPrefix(strings.TrimSpace(out), "type = ")), " ")
 }
 
 func TestMemLines(t *testing.T) {

@@ -47,6 +47,8 @@ const (
 	maxExprsPerStop = 40
 	// maxMemPerStop bounds its memory reads (x:), made beside them.
 	maxMemPerStop = 5
+	// maxTypesPerStop bounds its ptype and whatis pairs (t:, w:).
+	maxTypesPerStop = 8
 )
 
 var realSummary struct {
@@ -268,7 +270,9 @@ func (g *exprGen) observe(ctx context.Context, sp *stopSpec) *observation {
 	}
 	// Memory reads (x:, see stops.txt) where the pc and the pointers
 	// point: how each side names an address (code, globals, heap, stack).
+	// And each variable's ptype and whatis (t:, w:).
 	mem := []string{memPrefix + "$pc", insPrefix + "$pc"}
+	var types []string
 	vars, _ := rec.Field("variables")
 	for _, v := range vars.Values {
 		name, typ := str(v, "name"), str(v, "type")
@@ -276,6 +280,9 @@ func (g *exprGen) observe(ctx context.Context, sp *stopSpec) *observation {
 			continue
 		}
 		add(name)
+		if len(types) < 2*maxTypesPerStop {
+			types = append(types, ptypePrefix+name, whatisPrefix+name)
+		}
 		switch {
 		case scalarType.MatchString(typ):
 			add("(long)" + name)
@@ -289,7 +296,7 @@ func (g *exprGen) observe(ctx context.Context, sp *stopSpec) *observation {
 			add(c)
 		}
 	}
-	g.exprs[sp.ID] = append(out, mem...)
+	g.exprs[sp.ID] = append(append(out, mem...), types...)
 	return &observation{}
 }
 

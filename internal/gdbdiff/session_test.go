@@ -182,6 +182,15 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 			o.Exprs = append(o.Exprs, sessionMemLine(m))
 			continue
 		}
+		if cmd, x, ok := typeCommand(e); ok {
+			r, err := d.s.Ptype(ctx, x, cmd == "whatis")
+			if err != nil {
+				o.Exprs = append(o.Exprs, "error: "+err.Error())
+				continue
+			}
+			o.Exprs = append(o.Exprs, typeLine(r.Type))
+			continue
+		}
 		if x, ok := strings.CutPrefix(e, insPrefix); ok {
 			ins, err := d.s.Disassemble(ctx, "*"+x, insCount)
 			if err != nil {
