@@ -174,9 +174,9 @@ type StructType struct {
 
 	// Member functions are read on first use (only ptype needs their
 	// types, and reading them pulls in much of a C++ class graph).
-	methodsOnce sync.Once
-	methodDecls []methodDecl
-	methods     []Method
+	methodsOnce  sync.Once
+	methodDecls  []methodDecl
+	methods      []Method
 	typedefDecls []typedefDecl
 	typedefs     []NestedTypedef
 }

@@ -234,7 +234,6 @@ func wrapDecl(elem Type, decl string) string {
 	return decl
 }
 
-
 // paramListWith spells parameters with base spelling the named types.
 func paramListWith(f *FuncType, base func(Type) string) string {
 	if len(f.Params) == 0 {
