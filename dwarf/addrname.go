@@ -13,14 +13,14 @@ import (
 // contains it, under its physname (the C name; for C++ the demangled
 // linkage name, or, where the DIE has none, the qualified name with its
 // parameter types as the DWARF spells them); else by the ELF symbol that
-// covers it (covers). An ELF symbol closer to a than the function's entry
-// wins, as in GDB. typesOf, if not nil, gives img's type reader, asked
+// covers it (covers). An ELF symbol at a itself wins over a function
+// whose entry is elsewhere (a label inside it), as in GDB. typesOf, if not nil, gives img's type reader, asked
 // for only to spell the parameters of a C++ function without a linkage
 // name. It reports false where nothing names a.
 func (img *Image) AddrName(a uint64, typesOf func(*Image) *TypeReader) (string, bool) {
 	sym, off, err := img.syms.LookupAddr(a)
 	covered := err == nil && img.covers(sym, off)
-	if f := img.FuncAt(a); f != nil && f.Name != "" && a >= f.Entry && !(covered && sym.Addr > f.Entry) {
+	if f := img.FuncAt(a); f != nil && f.Name != "" && a >= f.Entry && !(covered && sym.Addr == a && f.Entry != a) {
 		return symbolText(physname(f, typesOf), a-f.Entry), true
 	}
 	if !covered {
