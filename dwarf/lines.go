@@ -465,14 +465,16 @@ func (img *Image) BreakpointAddr(f *Function) (uint64, LineEntry) {
 }
 
 // StepIntoAddr returns where GDB's step stops in f when it steps into
-// it (infrun.c's step_into_function): past the prologue as the
-// architecture finds it, even in optimized gcc code, where "break
-// FUNCTION" (BreakpointAddr) trusts the entry.
+// it (infrun.c's handle_step_into_function): past the prologue as the
+// architecture finds it (archSkipPrologue), continued to the end of the
+// line it ends in. Unlike "break FUNCTION" (BreakpointAddr), GDB 13 does
+// not read the line table's prologue_end marks here, and it trusts
+// optimized gcc code's entry only there.
 func (img *Image) StepIntoAddr(f *Function) uint64 {
 	if f.cu == nil {
 		return f.Entry
 	}
-	return img.archSkipPrologue(f)
+	return img.toLineEnd(f, img.archSkipPrologue(f))
 }
 
 // skipPrologue implements GDB 13's skip_prologue_sal on amd64.
@@ -484,36 +486,103 @@ func (img *Image) skipPrologue(f *Function) uint64 {
 	if strings.HasPrefix(u.producer, "GNU ") && u.mayHaveLoclist() && u.indexDeep() == nil && u.hasLoclist {
 		return f.Entry // locations_valid: GDB breaks at the entry
 	}
-	return img.archSkipPrologue(f)
+	if pc, ok := img.prologueEndMark(f); ok {
+		return pc
+	}
+	return img.toLineEnd(f, img.archSkipPrologue(f))
+}
+
+// prologueEndMark is GDB 13's skip_prologue_using_linetable: the first
+// row from f's entry to its end marked prologue_end (clang writes them),
+// in the table of the file of the entry's line only (at -O2 an inlined
+// header's row can carry one too).
+func (img *Image) prologueEndMark(f *Function) (uint64, bool) {
+	lt := f.cu.lineTable()
+	e := lt.rowAt(f.Entry)
+	if e < 0 {
+		return 0, false
+	}
+	file := lt.rows[e].file
+	i := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr >= f.Entry })
+	for ; i < len(lt.rows) && f.contains(lt.rows[i].addr); i++ {
+		if r := lt.rows[i]; r.flags&rowPrologueEnd != 0 && r.file == file {
+			return r.addr, true
+		}
+	}
+	return 0, false
 }
 
 // archSkipPrologue implements GDB 13's amd64_skip_prologue (and
-// i386's), continued to the end of the line it ends in.
+// i386's): for a unit whose producer GDB takes for LLVM (its producer_is_llvm:
+// "clang " or " F90 Flang " at the start, so not "Debian clang version"),
+// the end of the prologue's lines (skip_prologue_using_sal); otherwise
+// the address after [endbr64] push %rbp; mov %rsp,%rbp, or the entry of
+// a function without them.
 func (img *Image) archSkipPrologue(f *Function) uint64 {
-	lt := f.cu.lineTable()
-	// prologue_end markers (clang) win, those of the file of the entry's
-	// line only (GDB's skip_prologue_using_linetable reads that file's
-	// table): at -O2 an inlined header's row can carry one too.
-	if e := lt.rowAt(f.Entry); e >= 0 {
-		file := lt.rows[e].file
-		i := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr >= f.Entry })
-		for ; i < len(lt.rows) && f.contains(lt.rows[i].addr); i++ {
-			if r := lt.rows[i]; r.flags&rowPrologueEnd != 0 && r.file == file {
-				return r.addr
-			}
+	if p := f.cu.producer; strings.HasPrefix(p, "clang ") || strings.HasPrefix(p, " F90 Flang ") {
+		if pc := img.prologueUsingLines(f); pc != 0 {
+			return max(f.Entry, pc)
 		}
 	}
-	pc := img.analyzePrologue(f.Entry)
+	return img.analyzePrologue(f.Entry)
+}
+
+// toLineEnd continues a prologue's end pc that is in the middle of a
+// line to the end of that line, if it is still in f (GDB's
+// skip_prologue_sal and handle_step_into_function both do).
+func (img *Image) toLineEnd(f *Function, pc uint64) uint64 {
 	if pc == f.Entry {
 		return pc
 	}
-	j := lt.rowAt(pc)
-	if j >= 0 && lt.rows[j].addr != pc {
+	lt := f.cu.lineTable()
+	if j := lt.rowAt(pc); j >= 0 && lt.rows[j].addr != pc {
 		if end := lt.entry(j).End; end != 0 && f.contains(end) {
-			pc = end
+			return end
 		}
 	}
 	return pc
+}
+
+// prologueUsingLines is GDB 13's skip_prologue_using_sal: the end of the
+// entry's line, or of the lines after it with smaller line numbers (code
+// the scheduler moved into the prologue), stopping at an inlined call or
+// another file; the entry where a second row of the table starts there
+// too (a prologue of no instruction); 0 for a function of one line.
+func (img *Image) prologueUsingLines(f *Function) uint64 {
+	lt := f.cu.lineTable()
+	end := f.End()
+	i := lt.rowAt(f.Entry)
+	if i < 0 {
+		return 0
+	}
+	sal := lt.entry(i)
+	if sal.Line != 0 {
+		j := sort.Search(len(lt.rows), func(j int) bool { return lt.rows[j].addr >= sal.Addr })
+		for j < len(lt.rows) && lt.rows[j].line == 0 && lt.rows[j].addr == sal.Addr {
+			j++
+		}
+		if j+1 < len(lt.rows) && lt.rows[j+1].line != 0 && lt.rows[j+1].addr == f.Entry && lt.rows[j+1].file == lt.rows[j].file {
+			return f.Entry
+		}
+		if sal.End >= end {
+			return 0
+		}
+		for sal.End < end {
+			k := lt.rowAt(sal.End)
+			if k < 0 {
+				break
+			}
+			next := lt.entry(k)
+			if next.Line == 0 || next.Line >= sal.Line || next.File != sal.File || len(f.InlineChain(sal.End)) > 0 {
+				break
+			}
+			sal = next
+		}
+	}
+	if sal.End < end {
+		return sal.End
+	}
+	return sal.Addr
 }
 
 // analyzePrologue recognizes [endbr64] push %rbp; mov %rsp,%rbp and

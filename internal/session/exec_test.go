@@ -61,8 +61,10 @@ func TestLineDone(t *testing.T) {
 			}
 			continue
 		}
-		if got := (&Session{}).forwardDone(context.Background(), start, &h, &st, tc.into); got != tc.want {
+		if got, moved := (&Session{}).forwardDone(context.Background(), start, &h, &st, tc.into); got != tc.want {
 			t.Errorf("%s: forwardDone = %v; want %v", tc.name, got, tc.want)
+		} else if caller := h.fn == g && h.sp > start.sp; moved && !caller {
+			t.Errorf("%s: forwardDone moved the step's frame, not into a caller", tc.name)
 		}
 	}
 }

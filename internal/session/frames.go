@@ -11,7 +11,9 @@ const maxFrames = 1024
 
 // unwind returns the frames of the selected thread, cached per stop.
 func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
-	if s.frames != nil && s.framesT == s.cur {
+	// A "step" into an inlined call that starts at the pc does not run,
+	// and shows one more frame: frames unwound before are not these.
+	if s.frames != nil && s.framesT == s.cur && s.framesI == s.stepIn {
 		return s.frames, nil
 	}
 	if s.exited != nil {
@@ -28,7 +30,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	if img == nil {
 		// No symbols at all: a single frame with the pc.
 		s.frames = []*dwarf.Frame{{Level: 0, PC: regs.PC(), Regs: regs}}
-		s.framesT = s.cur
+		s.framesT, s.framesI = s.cur, s.stepIn
 		return s.frames, nil
 	}
 	// The unwinder computes a frame's CFA only when it unwinds past it,
@@ -47,7 +49,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	fr := bt.Frames
 	if keep && fn != "" {
 		var found bool
-		if fr, found = trimInlineEntry(fr, fn); !found {
+		if fr, found = trimInlineEntry(fr, fn, s.stepIn); !found {
 			// No inlined call of fn starts here: GDB hides them all.
 			opts.KeepInlineEntry = false
 			if bt2, _ := img.Unwind(ctx, s.target(ctx), regs, bias, opts); bt2 != nil && len(bt2.Frames) > 0 {
@@ -66,7 +68,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	}
 	s.fillCFA(fr)
 	s.frames = fr
-	s.framesT = s.cur
+	s.framesT, s.framesI = s.cur, s.stepIn
 	return s.frames, nil
 }
 
@@ -127,15 +129,16 @@ func (s *Session) fillCFA(fr []*dwarf.Frame) {
 
 // trimInlineEntry drops the frames of the inlined calls that start at
 // frame 0's pc and are nested inside fn, the function a breakpoint there
-// is on: GDB then shows fn as frame 0. found is false when no such frame
-// of fn starts there.
-func trimInlineEntry(frames []*dwarf.Frame, fn string) (out []*dwarf.Frame, found bool) {
+// is on: GDB then shows fn as frame 0, or, after stepIn "step"s into the
+// calls inside it (which do not run), the stepIn-th of them. found is
+// false when no such frame of fn starts there.
+func trimInlineEntry(frames []*dwarf.Frame, fn string, stepIn int) (out []*dwarf.Frame, found bool) {
 	for i, f := range frames {
 		if f.PC != frames[0].PC || (i > 0 && !frames[i-1].Inlined) {
 			break
 		}
 		if sameFunc(f.Name, fn) {
-			out = frames[i:]
+			out = frames[max(i-stepIn, 0):]
 			for j, g := range out {
 				g.Level = j
 			}

@@ -78,6 +78,7 @@ type Session struct {
 	frame   int          // selected frame level
 	frames  []*dwarf.Frame
 	framesT rsp.Thread // thread frames belong to
+	framesI int        // the stepIn frames were unwound with
 	// stepIn is how many of the inlined calls that start at the selected
 	// thread's stop pc a "step" went into without running (GDB's
 	// step_into_inline_frame): shown where GDB hides them (frame 0, the

@@ -132,11 +132,16 @@ func movesVsGDB(t *testing.T, exe, loc string, moves []string) []stepAt {
 // loc, then each move's, up to the exit. Each stop must name the frame
 // the backtrace starts with.
 func sessionMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
+	return sessionMovesWith(t, LiveOptions{Command: []string{exe}}, loc, moves)
+}
+
+// sessionMovesWith is sessionMoves of the program opts starts.
+func sessionMovesWith(t *testing.T, opts LiveOptions, loc string, moves []string) []stepAt {
 	m := NewManager(Config{})
 	t.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
+	s, _, err := m.StartLive(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

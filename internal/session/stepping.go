@@ -267,7 +267,7 @@ func (s *Session) finishInline(ctx context.Context, level int, rev bool) (rsp.St
 // stepFrom is the loop of a forward step from start in state st.
 func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into bool) (rsp.Stop, error) {
 	var last rsp.Stop
-	cur := start
+	base, cur := start, start
 	for i := 0; i < maxSteps; i++ {
 		var stop rsp.Stop
 		var err error
@@ -296,36 +296,42 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 			return stop, err
 		}
 		last = stop
-		if s.forwardDone(ctx, start, &h, &st, into) {
+		done, moved := s.forwardDone(ctx, base, &h, &st, into)
+		if done {
 			return stop, nil
+		}
+		if moved {
+			base = h // GDB's step_frame_id, refreshed (set_step_info)
 		}
 		cur = h
 	}
 	return last, fmt.Errorf("gave up after %d instructions without reaching a new line", maxSteps)
 }
 
-// forwardDone decides whether a forward step that began at start and
-// steps from st has finished now that the thread is at h, in GDB's
+// forwardDone decides whether a forward step in the frame of base,
+// stepping from st, has finished now that the thread is at h, in GDB's
 // order (process_event_stop_test): a callee entered by "step", the step
-// range, then inlineOrLineDone.
-func (s *Session) forwardDone(ctx context.Context, start here, h *here, st *stepState, into bool) bool {
-	sameFrame, deeper := s.frameFrom(ctx, start, h)
+// range, then inlineOrLineDone. moved says st moved into another frame
+// (a caller returned into), which is then the step's frame: the frame
+// the next stops are compared with, as GDB's step_frame_id.
+func (s *Session) forwardDone(ctx context.Context, base here, h *here, st *stepState, into bool) (done, moved bool) {
+	sameFrame, deeper := s.frameFrom(ctx, base, h)
 	if !h.hasLine {
 		// Returned into a caller without line info (e.g. libc's
 		// __libc_start_call_main): stop there.
-		return h.sp > start.sp && start.cfa != 0 && h.sp >= start.cfa
+		return h.sp > base.sp && base.cfa != 0 && h.sp >= base.cfa, false
 	}
 	atRowStart := h.pc-h.bias == h.line.Addr
 	if deeper {
 		// A callee with lines, entered by "step" (stepCall): stop at the
 		// start of a line.
-		return into && atRowStart
+		return into && atRowStart, false
 	}
 	if sameFrame && st.lo <= h.pc && h.pc < st.hi {
-		return false
+		return false, false
 	}
-	done, _ := s.inlineOrLineDone(ctx, h, s.inlineView(ctx, h), st, sameFrame, into)
-	return done
+	done, refreshed := s.inlineOrLineDone(ctx, h, s.inlineView(ctx, h), st, sameFrame, into)
+	return done, refreshed && !sameFrame
 }
 
 // inlineOrLineDone is what steps in both directions decide alike once h
