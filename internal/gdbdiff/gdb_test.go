@@ -309,31 +309,9 @@ func (g *gdbSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		o.Callers = append(o.Callers, m)
 	}
 	for _, e := range sp.Exprs {
-		if x, ok := strings.CutPrefix(e, memPrefix); ok {
-			out, err := g.cli(ctx, fmt.Sprintf("x/%dxb %s", memBytes, x))
-			if err != nil {
-				o.Exprs = append(o.Exprs, "error: "+err.Error())
-				continue
-			}
-			o.Exprs = append(o.Exprs, gdbMemLine(out))
-			continue
-		}
-		if cmd, x, ok := typeCommand(e); ok {
-			out, err := g.cli(ctx, cmd+" "+x)
-			if err != nil {
-				o.Exprs = append(o.Exprs, "error: "+err.Error())
-				continue
-			}
-			o.Exprs = append(o.Exprs, typeLine(out))
-			continue
-		}
-		if x, ok := strings.CutPrefix(e, insPrefix); ok {
-			out, err := g.cli(ctx, fmt.Sprintf("x/%di %s", insCount, x))
-			if err != nil {
-				o.Exprs = append(o.Exprs, "error: "+err.Error())
-				continue
-			}
-			o.Exprs = append(o.Exprs, gdbInsLines(out))
+		if c, x, ok := cliExprOf(e); ok {
+			out, err := g.cli(ctx, fmt.Sprintf(c.gdb, x))
+			o.Exprs = append(o.Exprs, cliResult(c.gdbLine(out), err))
 			continue
 		}
 		rec, err := g.cmd(ctx, "-data-evaluate-expression "+gdbmi.Quote(e))

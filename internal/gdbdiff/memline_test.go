@@ -1,6 +1,8 @@
 package gdbdiff
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -82,16 +84,51 @@ func sessionInsLines(ins []session.Instruction) string {
 	return strings.Join(ls, " | ")
 }
 
-// typeCommand reads a "t:" or "w:" expression: GDB's command and its
-// argument.
-func typeCommand(e string) (cmd, arg string, ok bool) {
-	if x, ok := strings.CutPrefix(e, ptypePrefix); ok {
-		return "ptype", x, true
+// cliExpr is a kind of stops.txt expression compared as GDB's CLI
+// prints it: the GDB command (a format of the argument), how to read its
+// output, and the session call that answers it, as one line each.
+type cliExpr struct {
+	gdb     string
+	gdbLine func(out string) string
+	session func(ctx context.Context, s *session.Session, arg string) (string, error)
+}
+
+var cliExprs = map[string]cliExpr{
+	memPrefix: {fmt.Sprintf("x/%dxb %%s", memBytes), gdbMemLine, func(ctx context.Context, s *session.Session, x string) (string, error) {
+		m, err := s.ReadMemory(ctx, x, memBytes)
+		return sessionMemLine(m), err
+	}},
+	insPrefix: {fmt.Sprintf("x/%di %%s", insCount), gdbInsLines, func(ctx context.Context, s *session.Session, x string) (string, error) {
+		ins, err := s.Disassemble(ctx, "*"+x, insCount)
+		return sessionInsLines(ins), err
+	}},
+	ptypePrefix: {"ptype %s", typeLine, func(ctx context.Context, s *session.Session, x string) (string, error) {
+		r, err := s.Ptype(ctx, x, false)
+		return typeLine(r.Type), err
+	}},
+	whatisPrefix: {"whatis %s", typeLine, func(ctx context.Context, s *session.Session, x string) (string, error) {
+		r, err := s.Ptype(ctx, x, true)
+		return typeLine(r.Type), err
+	}},
+}
+
+// cliExprOf reads e as a cliExpr and its argument.
+func cliExprOf(e string) (cliExpr, string, bool) {
+	for prefix, c := range cliExprs {
+		if x, ok := strings.CutPrefix(e, prefix); ok {
+			return c, x, true
+		}
 	}
-	if x, ok := strings.CutPrefix(e, whatisPrefix); ok {
-		return "whatis", x, true
+	return cliExpr{}, "", false
+}
+
+// cliResult is a compared value: the line, or the error as both sides
+// write one.
+func cliResult(line string, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
 	}
-	return "", "", false
+	return line
 }
 
 // typeLine is GDB's or rr_ptype's type text on one line, without

@@ -173,31 +173,9 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		addVar(o.Vars, v.Name, miValue(sessionValue(v)))
 	}
 	for _, e := range sp.Exprs {
-		if x, ok := strings.CutPrefix(e, memPrefix); ok {
-			m, err := d.s.ReadMemory(ctx, x, memBytes)
-			if err != nil {
-				o.Exprs = append(o.Exprs, "error: "+err.Error())
-				continue
-			}
-			o.Exprs = append(o.Exprs, sessionMemLine(m))
-			continue
-		}
-		if cmd, x, ok := typeCommand(e); ok {
-			r, err := d.s.Ptype(ctx, x, cmd == "whatis")
-			if err != nil {
-				o.Exprs = append(o.Exprs, "error: "+err.Error())
-				continue
-			}
-			o.Exprs = append(o.Exprs, typeLine(r.Type))
-			continue
-		}
-		if x, ok := strings.CutPrefix(e, insPrefix); ok {
-			ins, err := d.s.Disassemble(ctx, "*"+x, insCount)
-			if err != nil {
-				o.Exprs = append(o.Exprs, "error: "+err.Error())
-				continue
-			}
-			o.Exprs = append(o.Exprs, sessionInsLines(ins))
+		if c, x, ok := cliExprOf(e); ok {
+			line, err := c.session(ctx, d.s, x)
+			o.Exprs = append(o.Exprs, cliResult(line, err))
 			continue
 		}
 		r, err := d.s.Evaluate(ctx, e)
