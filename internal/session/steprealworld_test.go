@@ -10,9 +10,9 @@ import (
 )
 
 // TestRealWorldStepsMatchGDB: next, step and finish through real
-// open-source code built -O2 (the real-world differential's programs:
-// lua by gcc in its source tree, cJSON by clang and pugixml by g++, both
-// through CMake out of tree) stop where GDB's do, pc, file and line, move
+// open-source code built -O2 and -O0 (the real-world differential's
+// programs: lua by gcc in its source tree, also -m32, cJSON by clang and
+// pugixml by g++, both through CMake out of tree) stop where GDB's do, pc, file and line, move
 // for move, from a breakpoint on a function of each. GDB debugging the
 // program natively, run the same way, is the oracle.
 func TestRealWorldStepsMatchGDB(t *testing.T) {
@@ -43,6 +43,15 @@ func TestRealWorldStepsMatchGDB(t *testing.T) {
 		{"pugixml-O2", nil, "pugi::xml_node::traverse", mixed},
 		{"pugixml-O2", nil, "pugi::xml_document::load_file", deep},
 		{"pugixml-O2", nil, "simple_walker::for_each", nexts},
+		// -O0, and lua as i386 code.
+		{"lua-O0", luaArgs, "luaH_resize", deep},
+		{"lua-O0", luaArgs, "luaS_newlstr", mixed},
+		{"lua-m32-O0", luaArgs, "luaH_resize", deep},
+		{"lua-m32-O0", luaArgs, "lua_setfield", mixed},
+		{"cjson-O0", nil, "print_value", deep},
+		{"cjson-O0", nil, "create_objects", mixed},
+		{"pugixml-O0", nil, "pugi::xml_document::load_file", deep},
+		{"pugixml-O0", nil, "pugi::xml_node::traverse", mixed},
 	} {
 		t.Run(tc.prog+"/"+tc.fn, func(t *testing.T) {
 			exe := filepath.Join(dir, tc.prog)
@@ -51,6 +60,10 @@ func TestRealWorldStepsMatchGDB(t *testing.T) {
 					t.Fatalf("%v: make -C internal/gdbdiff/realworld builds it", err)
 				}
 				t.Skipf("%v: make -C internal/gdbdiff/realworld builds it", err)
+			}
+			if testenv.IsI386(exe) && testenv.I386Peer(t) != "gdbserver" {
+				// GDB runs the program natively as the oracle here.
+				t.Skipf("this kernel does not run i386 programs (peer %s), so GDB cannot run %s natively", testenv.I386Peer(t), tc.prog)
 			}
 			moves := strings.Fields(tc.moves)
 			want := gdbMovesAfter(t, exe, []string{"cd " + dir, "break " + tc.fn, "run " + gdbArgs(tc.args)}, moves)
