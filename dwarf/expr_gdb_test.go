@@ -138,6 +138,7 @@ var cEvalExprs = []string{
 	"g_i32", "g_u8", "(double)g_int32", "g_size * 2", "np->next->next->next", "g_arr + 1", "*(g_arr + 2)",
 	"m.darr", "m.darr[2] * 3", "g_mixed.col", "(int)g_mixed.col", "m.flag", "m.flag + 1", "g_vp",
 	"(char *)g_cp", "g_cp + 3", "*g_cp", "g_str[0]", "&g_str[7]", "g_dz / 0", "1 / 0", "nosuchvar",
+	"(unsigned char *)g_cp", "(const char *)g_cp", "(signed char *)g_cp", "(char *const)g_cp", "(unsigned char *)0",
 	"head->nosuch", "g_arr[", "main", "-g_d", "g_d < g_big", "g_neg", "(int)g_neg", "(unsigned)g_neg",
 	"g_badcol", "(float)1/3", "3 > 2 > 1", "1 + 2 == 3", "0x10 | 0x01", "1 << 4", "-1 >> 1", "-1u >> 1",
 	"g_mixed.bf.a + g_mixed.bf.b", "sizeof(node_t)", "(node_t *)0", "*(node_t *)&n2",

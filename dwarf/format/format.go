@@ -257,6 +257,41 @@ func mask(n int) uint64 {
 	return 1<<(8*n) - 1
 }
 
+// plainTextPointer reports whether print leaves out a pointer's type
+// before its string, as GDB's c_value_print does: only for a pointer type
+// without a name of its own whose target is named char, wchar_t, char16_t
+// or char32_t (const and volatile aside), so "unsigned char *" and a
+// typedef'd pointer keep it.
+func plainTextPointer(t dwarf.Type) bool {
+	for {
+		q, ok := t.(*dwarf.QualType)
+		if !ok {
+			break
+		}
+		t = q.Elem
+	}
+	p, ok := t.(*dwarf.PointerType)
+	if !ok {
+		return false
+	}
+	elem := p.Elem
+	for {
+		q, ok := elem.(*dwarf.QualType)
+		if !ok {
+			break
+		}
+		elem = q.Elem
+	}
+	if elem == nil {
+		return false
+	}
+	switch elem.Common().Name {
+	case "char", "wchar_t", "char16_t", "char32_t":
+		return true
+	}
+	return false
+}
+
 func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool) string {
 	if o.Loc.Kind == dwarf.LocImplicitPointer {
 		if top {
@@ -270,6 +305,9 @@ func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool
 	}
 	if ct, ok := dwarf.IsCharType(t.Elem); ok {
 		s := env.addrWithSym(a)
+		if top && !plainTextPointer(o.Type) {
+			s = "(" + dwarf.TypeString(o.Type) + ") " + s
+		}
 		if a == 0 {
 			return s
 		}
