@@ -385,7 +385,9 @@ func (s *Session) addressOf(ctx context.Context, expr string) (uint64, error) {
 	return v, nil
 }
 
-// returnValue formats rax as the callee's return type, or "".
+// returnValue is the value the callee returned, where the ABI left it
+// (dwarf.ReturnConvention: registers, or memory at the address in rax),
+// printed as GDB's finish does; "" where it cannot be read.
 func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	if callee.Function == nil || callee.Image == nil {
 		return ""
@@ -398,29 +400,41 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	if err != nil || ft.Return == nil {
 		return ""
 	}
-	rt := dwarf.Resolve(ft.Return)
-	switch rt.(type) {
-	case *dwarf.VoidType, *dwarf.StructType, *dwarf.ArrayType:
-		return ""
-	}
-	size := rt.Size()
-	if size <= 0 || size > 8 {
+	regNums, inMemory, ok := dwarf.ReturnConvention(ft.Return, s.ptrSize())
+	if !ok {
 		return ""
 	}
 	regs, err := s.regs(ctx, s.cur)
 	if err != nil {
 		return ""
 	}
-	reg := 0 // rax
-	if bt, ok := rt.(*dwarf.BaseType); ok && bt.IsFloat() {
-		reg = 17 // xmm0
-	}
-	b, ok := regs.Bytes(reg)
-	if !ok {
-		return ""
+	size := ft.Return.Size()
+	b := make([]byte, 0, size)
+	if inMemory {
+		// The callee returns the address of the value it wrote.
+		a, ok := regs.Get(0)
+		if !ok {
+			return ""
+		}
+		b = b[:size]
+		if n, err := s.readMem(ctx, a, b); n < len(b) || err != nil && n == 0 {
+			return ""
+		}
+	} else {
+		for _, r := range regNums {
+			v, ok := regs.Bytes(r)
+			if !ok {
+				return ""
+			}
+			b = append(b, v[:min(8, len(v))]...)
+		}
+		if int64(len(b)) < size {
+			return ""
+		}
+		b = b[:size]
 	}
 	env := s.valueEnv(ctx, callee.Image, callee.Bias)
-	return format.Text(env, dwarf.BytesObject(ft.Return, b[:size]))
+	return format.Text(env, dwarf.BytesObject(ft.Return, b))
 }
 
 // Locals lists the arguments and locals of the selected frame.

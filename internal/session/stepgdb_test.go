@@ -98,14 +98,21 @@ func TestStepFromBreakpointMatchesGDB(t *testing.T) {
 	}
 }
 
-// stepAt is where a move stopped: pc, source file (base name) and line.
+// stepAt is where a move stopped: pc, source file (base name) and line,
+// and, after a finish, the value the function returned.
 type stepAt struct {
 	pc   string
 	file string
 	line int
+	ret  string
 }
 
-func (a stepAt) String() string { return fmt.Sprintf("%s %s:%d", a.pc, a.file, a.line) }
+func (a stepAt) String() string {
+	if a.ret != "" {
+		return fmt.Sprintf("%s %s:%d (returned %s)", a.pc, a.file, a.line, a.ret)
+	}
+	return fmt.Sprintf("%s %s:%d", a.pc, a.file, a.line)
+}
 
 func at(l Location) stepAt { return stepAt{pc: l.PC, file: filepath.Base(l.File), line: l.Line} }
 
@@ -231,7 +238,11 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 		if st.Frame == nil {
 			break // exited
 		}
-		got = append(got, at(st.Frame.Location))
+		a := at(st.Frame.Location)
+		if cmd == "finish" {
+			a.ret = st.ReturnValue
+		}
+		got = append(got, a)
 		bt, _, _, err := s.Backtrace(ctx, 1)
 		if err != nil || len(bt) == 0 || bt[0].Function != st.Frame.Function || bt[0].Line != st.Frame.Line {
 			return got, fmt.Errorf("%s: stop in %s:%d, backtrace %+v %v", mv, st.Frame.Function, st.Frame.Line, bt, err)
@@ -239,6 +250,9 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 	}
 	return got, nil
 }
+
+// gdbReturnedRe reads the value a forward finish printed.
+var gdbReturnedRe = regexp.MustCompile(`(?m)^Value returned is \$\d+ = (.*)$`)
 
 // gdbStopRe reads a move's stop from GDB's `p/x $pc` and `frame 0`.
 var gdbStopRe = regexp.MustCompile(`(?s)\$\d+ = (0x[0-9a-f]+)\n#0 .*? at (\S+):(\d+)\n`)
@@ -285,13 +299,20 @@ func tryGDBMoves(t *testing.T, ctx context.Context, exe string, setup, moves []s
 		return nil, fmt.Errorf("gdb did not finish in time: %w (%v)\n%s", errQEMUHung, err, out)
 	}
 	var stops []stepAt
-	for _, seg := range strings.Split(string(out), "@@\n")[1:] {
+	segs := strings.Split(string(out), "@@\n")
+	for i, seg := range segs[1:] {
 		m := gdbStopRe.FindStringSubmatch(seg)
 		if m == nil {
 			break // the program exited
 		}
 		line, _ := strconv.Atoi(m[3])
-		stops = append(stops, stepAt{pc: m[1], file: filepath.Base(m[2]), line: line})
+		a := stepAt{pc: m[1], file: filepath.Base(m[2]), line: line}
+		// A finish's "Value returned is $N = V" comes before the stop's
+		// own segment: in the one before it.
+		if r := gdbReturnedRe.FindStringSubmatch(segs[i]); r != nil && i > 0 && moves[i-1] == "finish" {
+			a.ret = r[1]
+		}
+		stops = append(stops, a)
 	}
 	if len(stops) < 2 {
 		return nil, fmt.Errorf("GDB stopped %d times:\n%s", len(stops), out)

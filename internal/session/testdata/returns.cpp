@@ -1,0 +1,44 @@
+// Functions returning values of every kind the System V ABI places
+// differently, for TestFinishValuesMatchGDB: scalars in rax or xmm0,
+// small structs in rax:rdx, xmm0:xmm1 or a mix, large ones and classes
+// that are not trivially copyable (std::string) through memory.
+#include <string>
+
+struct Small { int a; long b; };
+struct Dbl { double x, y; };
+struct Mixed { double x; int n; };
+struct Floats { float a, b, c; };
+struct Big { long a, b, c; };
+struct WithDtor { int a; ~WithDtor() {} };
+struct Chars { char tag[6]; short n; };
+enum Color { RED, GREEN = 5 };
+
+__attribute__((noinline)) std::string mk(int n) { return std::string(n, 'x'); }
+__attribute__((noinline)) Small small(int n) { return Small{n, 2L * n}; }
+__attribute__((noinline)) Dbl dbl(double v) { return Dbl{v, v * 2}; }
+__attribute__((noinline)) Mixed mixed(int n) { return Mixed{1.5, n}; }
+__attribute__((noinline)) Floats floats(float v) { return Floats{v, v + 1, v + 2}; }
+__attribute__((noinline)) Big big(long v) { return Big{v, v + 1, v + 2}; }
+__attribute__((noinline)) WithDtor withdtor(int v) { return WithDtor{v}; }
+__attribute__((noinline)) Chars chars(short n) { return Chars{"abc", n}; }
+__attribute__((noinline)) Color color(int n) { return n ? GREEN : RED; }
+__attribute__((noinline)) const char *text(int n) { return n ? "yes" : "no"; }
+__attribute__((noinline)) unsigned char *bytes(unsigned char *p) { return p + 1; }
+__attribute__((noinline)) float half(float v) { return v / 2; }
+__attribute__((noinline)) bool odd(int n) { return n & 1; }
+
+unsigned char buf[8] = "hello";
+
+int main()
+{
+	std::string s = mk(3);
+	Small a = small(4);
+	Dbl d = dbl(2.5);
+	Mixed m = mixed(7);
+	Floats f = floats(1.25f);
+	Big b = big(9);
+	WithDtor w = withdtor(5);
+	Chars c = chars(12);
+	return (int)s.size() + a.a + (int)d.x + m.n + (int)f.a + (int)b.a + w.a + c.n + color(1) + text(1)[0] +
+	       bytes(buf)[0] + (int)half(3) + odd(3);
+}
