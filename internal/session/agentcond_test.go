@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -87,10 +88,14 @@ func TestTargetConditionsDifferential(t *testing.T) {
 					conds = append(conds, c)
 				}
 			}
-			want := hostStops(t, exe, conds)
+			want := retryResumeEINTR(t, func() ([][]int, error) { return hostStops(t, exe, conds) })
 			compiled := 0
 			for i, cond := range conds {
-				got, target := targetStops(t, exe, cond)
+				var target bool
+				got := retryResumeEINTR(t, func() (got []int, err error) {
+					got, target, err = targetStops(t, exe, cond)
+					return got, err
+				})
 				if target {
 					compiled++
 				}
@@ -110,7 +115,40 @@ func TestTargetConditionsDifferential(t *testing.T) {
 // probe and evaluates every condition at every call as a conditional
 // breakpoint's hit is evaluated: it returns, per condition, the calls
 // (seq) where it is true or fails.
-func hostStops(t *testing.T, exe string, conds []string) [][]int {
+// errResumeEINTR: gdbserver failed to resume the program, its ptrace
+// call interrupted ("resuming thread: Interrupted system call"), and
+// answered the vCont E01; its state is then beyond repair (it leaves its
+// SIGIO handler armed, which eats the next byte it receives). Seen here
+// on condprobe-m32 in up to 7 runs in 10 on a loaded machine, as often
+// before this session's changes as after. Not rrmcp's doing, and not
+// what these tests are about: the run is made again.
+var errResumeEINTR = errors.New("gdbserver could not resume the program (resuming thread: Interrupted system call)")
+
+// resumeEINTR reports whether s's gdbserver said that its resume failed.
+func resumeEINTR(s *Session, err error) error {
+	if err != nil && s.srv != nil && strings.Contains(s.srv.Tail(20), "resuming thread: Interrupted system call") {
+		return fmt.Errorf("%w: %v", errResumeEINTR, err)
+	}
+	return nil
+}
+
+// retryResumeEINTR runs run again (up to 5 times in all) while it fails
+// with errResumeEINTR, logging each time; any other error fails t.
+func retryResumeEINTR[T any](t *testing.T, run func() (T, error)) T {
+	t.Helper()
+	for try := 1; ; try++ {
+		v, err := run()
+		if err == nil {
+			return v
+		}
+		if !errors.Is(err, errResumeEINTR) || try == 5 {
+			t.Fatal(err)
+		}
+		t.Logf("run %d: %v; again", try, err)
+	}
+}
+
+func hostStops(t *testing.T, exe string, conds []string) ([][]int, error) {
 	t.Helper()
 	ctx := t.Context()
 	m := NewManager(Config{})
@@ -125,11 +163,14 @@ func hostStops(t *testing.T, exe string, conds []string) [][]int {
 	out := make([][]int, len(conds))
 	for {
 		st, err := s.Continue(ctx, false)
+		if e := resumeEINTR(s, err); e != nil {
+			return nil, e
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
 		if st.Reason == "exited" {
-			return out
+			return out, nil
 		}
 		n := seqAt(t, s)
 		err = s.do(ctx, s.to.Eval, func(ctx context.Context) error {
@@ -148,7 +189,7 @@ func hostStops(t *testing.T, exe string, conds []string) [][]int {
 
 // targetStops runs exe with cond on probe's breakpoint; it returns the
 // calls it stopped at and whether the condition went to gdbserver.
-func targetStops(t *testing.T, exe, cond string) ([]int, bool) {
+func targetStops(t *testing.T, exe, cond string) ([]int, bool, error) {
 	t.Helper()
 	ctx := t.Context()
 	pc := &packetCounter{}
@@ -164,8 +205,12 @@ func targetStops(t *testing.T, exe, cond string) ([]int, bool) {
 	var stops []int
 	for {
 		st, err := s.Continue(ctx, false)
+		if e := resumeEINTR(s, err); e != nil {
+			return nil, false, e
+		}
 		if err != nil {
-			t.Fatal(err)
+			sent := pc.take()
+			t.Fatalf("%s: %v; the last packets sent: %s; gdbserver said: %s", cond, err, strings.Join(sent[max(0, len(sent)-4):], " | "), s.srv.Tail(10))
 		}
 		if st.Reason == "exited" {
 			break
@@ -175,7 +220,7 @@ func targetStops(t *testing.T, exe, cond string) ([]int, bool) {
 	target := slices.ContainsFunc(pc.take(), func(p string) bool {
 		return strings.HasPrefix(p, "Z0,") && strings.Contains(p, ";X")
 	})
-	return stops, target
+	return stops, target, nil
 }
 
 func seqAt(t *testing.T, s *Session) int {

@@ -288,24 +288,32 @@ func TestTargetConditions(t *testing.T) {
 		{"(double)i > 9998.5", []string{"9999"}, false},
 	} {
 		t.Run(c.cond, func(t *testing.T) {
-			s, pc := start(t)
-			if _, err := s.SetBreakpoint(ctx, "hit", c.cond, false); err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for range 3 {
-				st, err := s.Continue(ctx, false)
-				if err != nil {
+			var s *Session
+			var pc *packetCounter
+			got := retryResumeEINTR(t, func() ([]string, error) {
+				s, pc = start(t)
+				if _, err := s.SetBreakpoint(ctx, "hit", c.cond, false); err != nil {
 					t.Fatal(err)
 				}
-				if st.Reason == "exited" {
-					break
+				var got []string
+				for range 3 {
+					st, err := s.Continue(ctx, false)
+					if e := resumeEINTR(s, err); e != nil {
+						return nil, e
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+					if st.Reason == "exited" {
+						break
+					}
+					if st.Reason != "breakpoint" {
+						t.Fatalf("stop: %+v", st)
+					}
+					got = append(got, eval(t, s, "i"))
 				}
-				if st.Reason != "breakpoint" {
-					t.Fatalf("stop: %+v", st)
-				}
-				got = append(got, eval(t, s, "i"))
-			}
+				return got, nil
+			})
 			if !slices.Equal(got, c.stops) {
 				t.Errorf("stops at i = %v, want %v", got, c.stops)
 			}
