@@ -124,12 +124,37 @@ func TestTargetConditionsDifferential(t *testing.T) {
 // what these tests are about: the run is made again.
 var errResumeEINTR = errors.New("gdbserver could not resume the program (resuming thread: Interrupted system call)")
 
-// resumeEINTR reports whether s's gdbserver said that its resume failed.
-func resumeEINTR(s *Session, err error) error {
+// resumeFailed is errResumeEINTR wrapping err where s's gdbserver said
+// that its resume failed, else nil.
+func resumeFailed(s *Session, err error) error {
 	if err != nil && s.srv != nil && strings.Contains(s.srv.Tail(20), "resuming thread: Interrupted system call") {
 		return fmt.Errorf("%w: %v", errResumeEINTR, err)
 	}
 	return nil
+}
+
+// continueOrEINTR continues s: the stop, or errResumeEINTR where
+// gdbserver said its resume failed; any other error fails t, with the
+// last packets pc saw (if not nil) and gdbserver's output.
+func continueOrEINTR(t *testing.T, s *Session, pc *packetCounter) (*Stop, error) {
+	t.Helper()
+	st, err := s.Continue(t.Context(), false)
+	if err == nil {
+		return st, nil
+	}
+	if e := resumeFailed(s, err); e != nil {
+		return nil, e
+	}
+	var sent []string
+	if pc != nil {
+		sent = pc.take()
+	}
+	tail := ""
+	if s.srv != nil {
+		tail = s.srv.Tail(10)
+	}
+	t.Fatalf("continue: %v; the last packets sent: %s; gdbserver said: %s", err, strings.Join(sent[max(0, len(sent)-4):], " | "), tail)
+	return nil, nil
 }
 
 // retryResumeEINTR runs run again (up to 5 times in all) while it fails
@@ -162,12 +187,9 @@ func hostStops(t *testing.T, exe string, conds []string) ([][]int, error) {
 	}
 	out := make([][]int, len(conds))
 	for {
-		st, err := s.Continue(ctx, false)
-		if e := resumeEINTR(s, err); e != nil {
-			return nil, e
-		}
+		st, err := continueOrEINTR(t, s, nil)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		if st.Reason == "exited" {
 			return out, nil
@@ -204,13 +226,9 @@ func targetStops(t *testing.T, exe, cond string) ([]int, bool, error) {
 	}
 	var stops []int
 	for {
-		st, err := s.Continue(ctx, false)
-		if e := resumeEINTR(s, err); e != nil {
-			return nil, false, e
-		}
+		st, err := continueOrEINTR(t, s, pc)
 		if err != nil {
-			sent := pc.take()
-			t.Fatalf("%s: %v; the last packets sent: %s; gdbserver said: %s", cond, err, strings.Join(sent[max(0, len(sent)-4):], " | "), s.srv.Tail(10))
+			return nil, false, err
 		}
 		if st.Reason == "exited" {
 			break

@@ -297,12 +297,9 @@ func TestTargetConditions(t *testing.T) {
 				}
 				var got []string
 				for range 3 {
-					st, err := s.Continue(ctx, false)
-					if e := resumeEINTR(s, err); e != nil {
-						return nil, e
-					}
+					st, err := continueOrEINTR(t, s, nil)
 					if err != nil {
-						t.Fatal(err)
+						return nil, err
 					}
 					if st.Reason == "exited" {
 						break

@@ -309,7 +309,7 @@ func tryGDBMoves(t *testing.T, ctx context.Context, exe string, setup, moves []s
 		a := stepAt{pc: m[1], file: filepath.Base(m[2]), line: line}
 		// A finish's "Value returned is $N = V" comes before the stop's
 		// own segment: in the one before it.
-		if r := gdbReturnedRe.FindStringSubmatch(segs[i]); r != nil && i > 0 && moves[i-1] == "finish" {
+		if r := gdbReturnedRe.FindStringSubmatch(segs[i]); r != nil && i > 0 && (moves[i-1] == "finish" || moves[i-1] == "up+finish") {
 			a.ret = r[1]
 		}
 		stops = append(stops, a)

@@ -462,11 +462,21 @@ func TestTraceQueryOptimizedAndI386(t *testing.T) {
 		t.Run(prog, func(t *testing.T) {
 			var got [2]*QueryResult
 			for i, mech := range []string{"", "breakpoint"} {
-				s := liveSession(t, prog, "")
-				if i == 0 && s.c.Dialect() != rsp.DialectGDBServer {
-					t.Skipf("%s runs under %v here, which has no tracepoints", prog, s.c.Dialect())
-				}
-				got[i] = traceQuery(t, s, QueryOptions{Kind: "calls", Function: "hit", Collect: collect, Limit: 300, Mechanism: mech})
+				got[i] = retryResumeEINTR(t, func() (*QueryResult, error) {
+					s := liveSession(t, prog, "")
+					if i == 0 && s.c.Dialect() != rsp.DialectGDBServer {
+						t.Skipf("%s runs under %v here, which has no tracepoints", prog, s.c.Dialect())
+					}
+					o := QueryOptions{Kind: "calls", Function: "hit", Collect: collect, Limit: 300, Mechanism: mech}
+					res, err := s.Query(t.Context(), o)
+					if e := resumeFailed(s, err); e != nil {
+						return nil, e
+					}
+					if err != nil {
+						t.Fatalf("Query(%+v): %v", o, err)
+					}
+					return res, nil
+				})
 			}
 			if got[0].Mechanism != "tracepoint" || len(got[0].Rows) != 300 || len(got[1].Rows) != 300 {
 				t.Fatalf("%s (%s), %d and %d rows", got[0].Mechanism, got[0].MechanismNote, len(got[0].Rows), len(got[1].Rows))
