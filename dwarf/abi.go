@@ -30,11 +30,12 @@ func ReturnConvention(t Type, ptrSize int) (regs []int, inMemory, ok bool) {
 		if ptrSize == 4 || size > 16 || nonTrivialCopy(u, 0) {
 			return nil, true, true
 		}
-		var sse [2]bool
-		sse[0], sse[1] = true, true
-		var x87 bool
-		if !classify(u, 0, &sse, &x87, 0) || x87 {
-			return nil, true, x87 // a long double: in memory here (GDB: st0)
+		sse, x87 := [2]bool{true, true}, false
+		if !classify(u, 0, &sse, &x87, 0) {
+			return nil, false, false
+		}
+		if x87 {
+			return nil, true, true // a struct holding a long double: memory
 		}
 		ints, floats := []int{0, 1}, []int{17, 18} // rax, rdx; xmm0, xmm1
 		for i := int64(0); i*8 < size; i++ {

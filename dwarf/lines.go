@@ -557,12 +557,11 @@ func (img *Image) prologueUsingLines(f *Function) uint64 {
 	}
 	sal := lt.entry(i)
 	if sal.Line != 0 {
-		j := sort.Search(len(lt.rows), func(j int) bool { return lt.rows[j].addr >= sal.Addr })
-		for j < len(lt.rows) && lt.rows[j].line == 0 && lt.rows[j].addr == sal.Addr {
-			j++
-		}
-		if j+1 < len(lt.rows) && lt.rows[j+1].line != 0 && lt.rows[j+1].addr == f.Entry && lt.rows[j+1].file == lt.rows[j].file {
-			return f.Entry
+		// Two rows at the entry: a prologue of no instruction.
+		if i+1 < len(lt.rows) {
+			if n := lt.rows[i+1]; n.line != 0 && n.addr == f.Entry && n.file == lt.rows[i].file {
+				return f.Entry
+			}
 		}
 		if sal.End >= end {
 			return 0

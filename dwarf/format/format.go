@@ -263,25 +263,11 @@ func mask(n int) uint64 {
 // or char32_t (const and volatile aside), so "unsigned char *" and a
 // typedef'd pointer keep it.
 func plainTextPointer(t dwarf.Type) bool {
-	for {
-		q, ok := t.(*dwarf.QualType)
-		if !ok {
-			break
-		}
-		t = q.Elem
-	}
-	p, ok := t.(*dwarf.PointerType)
+	p, ok := unqualified(t).(*dwarf.PointerType)
 	if !ok {
 		return false
 	}
-	elem := p.Elem
-	for {
-		q, ok := elem.(*dwarf.QualType)
-		if !ok {
-			break
-		}
-		elem = q.Elem
-	}
+	elem := unqualified(p.Elem)
 	if elem == nil {
 		return false
 	}
@@ -290,6 +276,17 @@ func plainTextPointer(t dwarf.Type) bool {
 		return true
 	}
 	return false
+}
+
+// unqualified is t without its const and volatile (typedefs kept).
+func unqualified(t dwarf.Type) dwarf.Type {
+	for {
+		q, ok := t.(*dwarf.QualType)
+		if !ok {
+			return t
+		}
+		t = q.Elem
+	}
 }
 
 func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool) string {

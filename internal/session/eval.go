@@ -417,7 +417,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 			return ""
 		}
 		b = b[:size]
-		if n, err := s.readMem(ctx, a, b); n < len(b) || err != nil && n == 0 {
+		if n, _ := s.readMem(ctx, a, b); n < len(b) {
 			return ""
 		}
 	} else {

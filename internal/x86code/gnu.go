@@ -47,8 +47,8 @@ func GNU(code []byte, in x86asm.Inst, pc uint64, mode int) string {
 	if n, ok := gnuNames[op]; ok {
 		op = n
 	}
-	if op == "mov" && in.Len >= 10 && hasImm(in) {
-		op = "movabs" // a 64-bit immediate
+	if op == "mov" && in.MemBytes == 0 && in.Len >= 10 && hasImm(in) {
+		op = "movabs" // a 64-bit immediate into a register
 	}
 	if op == "ret" && strings.HasSuffix(pre, "rep ") {
 		pre = strings.TrimSuffix(pre, "rep ") + "repz " // the AMD branch-predictor idiom
@@ -61,7 +61,7 @@ func GNU(code []byte, in x86asm.Inst, pc uint64, mode int) string {
 		args = strings.Replace(args, "%cs:", "", 1)
 		pre += "cs "
 	}
-	if i := zeroDispArg(code, in, mode); i >= 0 {
+	if zeroDisp(code, in, mode) {
 		if j := strings.Index(args, "("); j >= 0 && (j == 0 || strings.IndexByte(" ,:*", args[j-1]) >= 0) {
 			args = args[:j] + "0x0" + args[j:]
 		}
@@ -134,12 +134,12 @@ var gnuNames = map[string]string{
 // scaleOne is a base and an index with no scale: objdump writes ",1".
 var scaleOne = regexp.MustCompile(`\((%[a-z0-9]*),(%[a-z0-9]+)\)`)
 
-// zeroDispArg is the index of in's memory operand whose displacement is
-// encoded and zero (objdump prints it, "0x0(%rax)"; x86asm leaves it
-// out), or -1. The displacement byte is found by flipping each byte in
-// turn: the one that makes that operand's displacement 1, all else the
-// same, is it.
-func zeroDispArg(code []byte, in x86asm.Inst, mode int) int {
+// zeroDisp reports whether a memory operand of in has an encoded
+// displacement of zero (objdump prints it, "0x0(%rax)"; x86asm leaves it
+// out). The displacement byte is found by flipping each byte in turn:
+// the one that makes that operand's displacement 1, all else the same,
+// is it.
+func zeroDisp(code []byte, in x86asm.Inst, mode int) bool {
 	for i, a := range in.Args {
 		m, ok := a.(x86asm.Mem)
 		if !ok || m.Disp != 0 || m.Base == x86asm.RIP || m.Base == x86asm.EIP || m.Base == 0 && m.Index == 0 {
@@ -154,9 +154,9 @@ func zeroDispArg(code []byte, in x86asm.Inst, mode int) int {
 				continue
 			}
 			if dm, ok := d.Args[i].(x86asm.Mem); ok && dm.Disp == 1 && dm.Base == m.Base && dm.Index == m.Index && dm.Scale == m.Scale {
-				return i
+				return true
 			}
 		}
 	}
-	return -1
+	return false
 }
