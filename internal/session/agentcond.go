@@ -55,7 +55,7 @@ func (s *Session) compileCond(ctx context.Context, cond string, f *dwarf.Frame, 
 	if err != nil {
 		return nil, false
 	}
-	sc := agentexpr.Scope{PtrSize: s.ptrSize(), Var: func(name string) (agentexpr.Var, error) {
+	sc := agentexpr.Scope{PtrSize: s.inf.PtrSize(), Var: func(name string) (agentexpr.Var, error) {
 		return s.axVar(ctx, fs, f, name)
 	}}
 	code, err := agentexpr.CompileCondition(e, sc)
@@ -73,7 +73,7 @@ func (s *Session) axMachine(ctx context.Context, f *dwarf.Frame) agentexpr.Machi
 	return agentexpr.Machine{
 		Reg: func(n int) (uint64, error) {
 			for d := range 17 {
-				if r, ok := td.Lookup(s.regName(d)); ok && r.Regnum == n {
+				if r, ok := td.Lookup(s.inf.RegName(d)); ok && r.Regnum == n {
 					if v, ok := f.Regs.Get(d); ok {
 						return v, nil
 					}
@@ -82,7 +82,7 @@ func (s *Session) axMachine(ctx context.Context, f *dwarf.Frame) agentexpr.Machi
 			return 0, fmt.Errorf("register %d unknown in the frame", n)
 		},
 		Mem: func(addr uint64, p []byte) error {
-			n, err := s.readMem(ctx, addr, p)
+			n, err := s.inf.ReadMem(ctx, addr, p)
 			if err == nil && n < len(p) {
 				err = fmt.Errorf("%d of %d bytes at %#x", n, len(p), addr)
 			}
@@ -119,7 +119,7 @@ func (s *Session) axVar(ctx context.Context, fs *dwarf.FrameScope, f *dwarf.Fram
 	if !errors.Is(err, dwarf.ErrNotFound) {
 		return none, err
 	}
-	if tr := s.types(f.Image); tr != nil {
+	if tr := s.inf.Types(f.Image); tr != nil {
 		if et, v, ok := tr.Enumerator(name); ok {
 			return agentexpr.Var{Type: et, Const: true, Value: v}, nil
 		}
@@ -137,7 +137,7 @@ func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (agentexpr.Var, erro
 	if v.Image != f.Image || v.TypeOff == 0 {
 		return unsupported("has no type")
 	}
-	tr := s.types(v.Image)
+	tr := s.inf.Types(v.Image)
 	if tr == nil {
 		return unsupported("has no type")
 	}
@@ -147,7 +147,7 @@ func (s *Session) axLocal(v dwarf.Variable, f *dwarf.Frame) (agentexpr.Var, erro
 	}
 	td := s.c.Target()
 	gdbReg := func(dw int) (int, bool) {
-		name := s.regName(dw)
+		name := s.inf.RegName(dw)
 		if name == "" {
 			return 0, false
 		}
@@ -196,10 +196,10 @@ func (s *Session) axGlobal(obj dwarf.Object, name string, f *dwarf.Frame) (agent
 		return agentexpr.Var{Type: obj.Type, Const: true, Value: int64(binary.LittleEndian.Uint64(b))}, nil
 	}
 	a, ok := obj.Addr()
-	if !ok || obj.Type == nil || s.syms == nil || f.Image != s.img || a < s.bias {
+	if !ok || obj.Type == nil || s.inf.Syms == nil || f.Image != s.inf.Img || a < s.inf.Bias {
 		return none, fmt.Errorf("global %s: %w", name, agentexpr.ErrUnsupported)
 	}
-	sym, off, err := s.syms.LookupAddr(a - s.bias)
+	sym, off, err := s.inf.Syms.LookupAddr(a - s.inf.Bias)
 	if err != nil || off != 0 || sym.Name != name || sym.Type != elf.STT_OBJECT {
 		return none, fmt.Errorf("global %s is not at its symbol: %w", name, agentexpr.ErrUnsupported)
 	}
@@ -304,7 +304,7 @@ func (s *Session) noteCondHit(ctx context.Context, b *breakpoint, want bool) {
 	if !s.targetCondsOK() || b.typ != rsp.SoftwareBreakpoint || s.frame != 0 {
 		return
 	}
-	if pc, err := s.pc(ctx, s.cur); err == nil && b.ttried[pc] {
+	if pc, err := s.inf.PC(ctx, s.inf.Cur); err == nil && b.ttried[pc] {
 		return // tried at this address: no frame to unwind at every hit
 	}
 	f, err := s.curFrame(ctx)

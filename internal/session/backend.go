@@ -155,5 +155,5 @@ func (m *Manager) Connect(ctx context.Context, o ConnectOptions) (*Session, *Sto
 }
 
 func (m *Manager) newSession(k Kind) *Session {
-	return &Session{m: m, kind: k, to: m.cfg.Timeouts, sem: make(chan struct{}, 1), cur: rsp.AnyThread, src: sources.Cache{Rules: m.cfg.SourceMap}}
+	return &Session{m: m, kind: k, to: m.cfg.Timeouts, sem: make(chan struct{}, 1), src: sources.Cache{Rules: m.cfg.SourceMap}}
 }

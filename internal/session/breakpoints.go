@@ -12,7 +12,6 @@ import (
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/rsp"
-	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // breakpoint is a user breakpoint or watchpoint. Its server-side entries
@@ -93,17 +92,6 @@ func (b *breakpoint) info() Breakpoint {
 	}
 	out.Pending = b.pending
 	return out
-}
-
-// beforeLibs reports whether the dynamic linker has not loaded the
-// program's libraries yet (the program has not reached main).
-func (s *Session) beforeLibs(ctx context.Context) bool {
-	if s.img == nil || s.auxv == nil || len(s.img.FuncsByName("main")) == 0 {
-		return false
-	}
-	read := func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
-	_, err := symbols.LoadedModules(ctx, read, s.auxv, s.program, s.layout())
-	return errors.Is(err, symbols.ErrNotInitialized)
 }
 
 func (s *Session) hasPending() bool {
@@ -288,7 +276,7 @@ func (s *Session) AddBreakpoint(ctx context.Context, r BreakpointRequest) (Break
 		if err != nil {
 			// Before ld.so has loaded the program's libraries, a function
 			// or line that may be in one becomes a pending breakpoint.
-			if !errors.Is(err, ErrNotFound) || strings.HasPrefix(location, "*") || !s.beforeLibs(ctx) {
+			if !errors.Is(err, ErrNotFound) || strings.HasPrefix(location, "*") || !s.inf.BeforeLibs(ctx) {
 				return err
 			}
 			b = &breakpoint{typ: rsp.SoftwareBreakpoint, spec: location, pending: true}
@@ -338,8 +326,8 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		b.fn, b.file, b.line = l.Function, l.File, l.Line
 		return b, nil
 	}
-	if s.img == nil {
-		return nil, fmt.Errorf("cannot resolve %q: %w; use *ADDRESS", loc, s.imgErr)
+	if s.inf.Img == nil {
+		return nil, fmt.Errorf("cannot resolve %q: %w; use *ADDRESS", loc, s.inf.ImgErr)
 	}
 	file, lineStr, hasColon := cutLast(loc, ":")
 	if n, err := strconv.Atoi(lineStr); hasColon && err == nil && !strings.HasSuffix(file, ":") {
@@ -352,32 +340,32 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		}
 		return s.resolveLine(ctx, b, f.File, n)
 	}
-	if s.addFunctionBreakpoints(b, s.img, s.bias, loc) {
+	if s.addFunctionBreakpoints(b, s.inf.Img, s.inf.Bias, loc) {
 		return b, nil
 	}
-	if a, ok := s.img.SymbolAddr(loc); ok {
-		b.addrs, b.fn = []uint64{a + s.bias}, loc
+	if a, ok := s.inf.Img.SymbolAddr(loc); ok {
+		b.addrs, b.fn = []uint64{a + s.inf.Bias}, loc
 		return b, nil
 	}
-	if l := s.reloadLibs(ctx); l != nil {
+	if as := s.inf.ReloadAddressSpace(ctx); as != nil {
 		// Shared libraries: their DWARF (past the prologue, like the
 		// main program, and every inlined copy), then, as GDB's minimal
 		// symbols, their ELF symbols at other addresses: ld.so's DWARF
 		// has inlined copies of a malloc, libc's malloc is an ELF alias
 		// of __libc_malloc.
-		for _, mod := range l.as.Modules() {
-			img := s.libImage(l, mod.Path)
-			if img == nil || img == s.img {
+		for _, mod := range as.Modules() {
+			img := s.inf.LibImage(mod.Path)
+			if img == nil || img == s.inf.Img {
 				continue
 			}
 			s.addFunctionBreakpoints(b, img, mod.Bias, loc)
 		}
-		if locs, err := l.as.LookupName(loc); err == nil {
+		if locs, err := as.LookupName(loc); err == nil {
 			for _, sl := range locs {
 				a := sl.Symbol.Addr + sl.Module.Bias
 				// An alias of a function with DWARF (glibc's malloc is
 				// __libc_malloc): past its prologue, as GDB does.
-				if img := s.libImage(l, sl.Module.Path); img != nil {
+				if img := s.inf.LibImage(sl.Module.Path); img != nil {
 					if f := img.FuncAt(sl.Symbol.Addr); f != nil && f.Entry == sl.Symbol.Addr {
 						pc, le := img.BreakpointAddr(f)
 						a = pc + sl.Module.Bias
@@ -432,13 +420,13 @@ func (s *Session) resolveLine(ctx context.Context, b *breakpoint, file string, n
 	if n <= 0 {
 		return nil, argErrorf("location", "line numbers start at 1")
 	}
-	las, err := s.img.LineToAddrs(file, n)
-	bias := s.bias
+	las, err := s.inf.Img.LineToAddrs(file, n)
+	bias := s.inf.Bias
 	if err != nil || len(las) == 0 {
 		// A source file of a shared library?
-		if l := s.reloadLibs(ctx); l != nil {
-			for _, mod := range l.as.Modules() {
-				if img := s.libImage(l, mod.Path); img != nil && img != s.img {
+		if as := s.inf.ReloadAddressSpace(ctx); as != nil {
+			for _, mod := range as.Modules() {
+				if img := s.inf.LibImage(mod.Path); img != nil && img != s.inf.Img {
 					if la, err := img.LineToAddrs(file, n); err == nil && len(la) > 0 {
 						las, bias = la, mod.Bias
 						break
@@ -473,7 +461,7 @@ func (s *Session) suggestFunc(name string) string {
 	var cands []string
 	seen := map[string]bool{}
 	low := strings.ToLower(name)
-	for _, f := range s.img.Functions() {
+	for _, f := range s.inf.Img.Functions() {
 		n := f.Name
 		if seen[n] {
 			continue
@@ -500,7 +488,7 @@ func (s *Session) suggestFunc(name string) string {
 func (s *Session) suggestFile(file string) string {
 	base := filepath.Base(file)
 	var cands []string
-	for _, f := range s.img.Files() {
+	for _, f := range s.inf.Img.Files() {
 		if filepath.Base(f) == base {
 			return " (the file is known, but that line has no code; try a nearby line)"
 		}
@@ -722,7 +710,7 @@ func (s *Session) makeSoft(ctx context.Context, b *breakpoint, why string) error
 // peek reads n bytes or returns nil.
 func (s *Session) peek(ctx context.Context, a uint64, n int) []byte {
 	b := make([]byte, n)
-	if _, err := s.readMem(ctx, a, b); err != nil {
+	if _, err := s.inf.ReadMem(ctx, a, b); err != nil {
 		return nil
 	}
 	return b

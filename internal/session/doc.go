@@ -20,7 +20,9 @@
 //
 // Code asks [Session.Caps] instead of testing which backend it is.
 //
-// What needs no session lives elsewhere: recording, listing, packing and
+// What needs no session lives elsewhere: the process's registers, memory
+// and loaded images at a stop are internal/inferior (the session owns one
+// per connection and tells it when the process moves); recording, listing, packing and
 // removing rr traces is internal/rr ([rr.Traces], which the tools call
 // directly); checking a program's command line, working directory and
 // environment before it is launched is internal/proc (shared with
@@ -84,8 +86,12 @@
 //
 // # Caches
 //
-// Registers (one `g` per thread), memory (4 KiB aligned blocks) and the
-// thread list are cached per stop and dropped on every resume or write.
+// What the process holds at a stop is read through its
+// [inferior.Inferior]: registers, memory in 256-byte lines (the stack's top
+// and the lines read at the previous stop at the same pc come with the
+// registers in one round trip), the program's and libraries' images. That
+// cache, the thread list and the frames are dropped on every resume or
+// write (invalidate).
 //
 // # Errors
 //

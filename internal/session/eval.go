@@ -15,29 +15,14 @@ import (
 	"github.com/rrmcp/rrmcp/dwarf/format"
 )
 
-func (s *Session) types(img *dwarf.Image) *dwarf.TypeReader {
-	if img == nil || img.DWARF() == nil {
-		return nil
-	}
-	if s.trs == nil {
-		s.trs = map[*dwarf.Image]*dwarf.TypeReader{}
-	}
-	tr, ok := s.trs[img]
-	if !ok {
-		tr = dwarf.NewTypeReader(img.DWARF())
-		s.trs[img] = tr
-	}
-	return tr
-}
-
 func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *dwarf.ValueEnv {
 	return &dwarf.ValueEnv{
-		Mem:     s.memFunc(ctx),
-		Types:   s.types(img),
+		Mem:     s.inf.MemFunc(ctx),
+		Types:   s.inf.Types(img),
 		Bias:    bias,
-		PtrSize: s.ptrSize(),
+		PtrSize: s.inf.PtrSize(),
 		Symbolize: func(a uint64) (string, bool) {
-			n := s.addrName(ctx, a)
+			n := s.inf.AddrName(ctx, a)
 			return n, n != ""
 		},
 		SymbolAddr: s.programSymbolAddr,
@@ -47,14 +32,14 @@ func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *
 // programSymbolAddr is the runtime address of the program's ELF symbol
 // name (the first of that name).
 func (s *Session) programSymbolAddr(name string) (uint64, bool) {
-	if s.syms == nil {
+	if s.inf.Syms == nil {
 		return 0, false
 	}
-	syms, err := s.syms.LookupName(name)
+	syms, err := s.inf.Syms.LookupName(name)
 	if err != nil || len(syms) == 0 {
 		return 0, false
 	}
-	return syms[0].Addr + s.bias, true
+	return syms[0].Addr + s.inf.Bias, true
 }
 
 // scope returns the evaluation scope of the selected frame, or a global
@@ -71,7 +56,7 @@ func (s *Session) scope(ctx context.Context) (*dwarf.FrameScope, error) {
 // says the scope is such a frame: it has no memory for location
 // expressions that dereference.
 func (s *Session) scopeFor(ctx context.Context, expr string) (sc *dwarf.FrameScope, quick bool, err error) {
-	if s.img == nil && s.exited != nil {
+	if s.inf.Img == nil && s.exited != nil {
 		return nil, false, s.exitedErr("cannot evaluate")
 	}
 	var f *dwarf.Frame
@@ -82,20 +67,20 @@ func (s *Session) scopeFor(ctx context.Context, expr string) (sc *dwarf.FrameSco
 	if f == nil && s.exited == nil {
 		if cf, err := s.curFrame(ctx); err == nil {
 			f = cf
-			if f.Image == nil && s.img != nil {
+			if f.Image == nil && s.inf.Img != nil {
 				// a frame outside every known module: its registers,
 				// and the program's globals
 				c := *cf
-				c.Image, c.Bias = s.img, s.bias
+				c.Image, c.Bias = s.inf.Img, s.inf.Bias
 				f = &c
 			}
 		}
 	}
 	if f == nil || f.Image == nil {
-		if s.img == nil {
-			return nil, false, fmt.Errorf("cannot evaluate expressions: %w", s.imgErr)
+		if s.inf.Img == nil {
+			return nil, false, fmt.Errorf("cannot evaluate expressions: %w", s.inf.ImgErr)
 		}
-		f = &dwarf.Frame{Image: s.img, Bias: s.bias}
+		f = &dwarf.Frame{Image: s.inf.Img, Bias: s.inf.Bias}
 	}
 	return s.frameScope(ctx, f), quick, nil
 }
@@ -114,7 +99,7 @@ func (s *Session) frameScopeMem(ctx context.Context, f *dwarf.Frame, read dwarf.
 	var sc *dwarf.FrameScope
 	var t *dwarf.Target
 	if s.exited == nil || read != nil {
-		t = s.target(ctx)
+		t = s.inf.Target(ctx)
 	}
 	env := s.valueEnv(ctx, f.Image, f.Bias)
 	if read != nil {
@@ -123,11 +108,11 @@ func (s *Session) frameScopeMem(ctx context.Context, f *dwarf.Frame, read dwarf.
 	}
 	sc = dwarf.NewFrameScope(ctx, f, dwarf.ScopeOptions{
 		Target: t,
-		Types:  s.types,
+		Types:  s.inf.Types,
 		Env:    env,
 		Globals: func(ctx context.Context, name string) (dwarf.Object, error) {
-			if f.Image != s.img && s.img != nil {
-				if v, err := s.img.Global(ctx, name, t, &f.Regs, s.bias); err == nil {
+			if f.Image != s.inf.Img && s.inf.Img != nil {
+				if v, err := s.inf.Img.Global(ctx, name, t, &f.Regs, s.inf.Bias); err == nil {
 					return sc.Object(ctx, v)
 				}
 			}
@@ -347,7 +332,7 @@ func (s *Session) formatWatch(ctx context.Context, b *breakpoint, v []byte) stri
 		return ""
 	}
 	if b.lv != nil && b.lv.typ != nil && int(b.lv.typ.Size()) == len(v) {
-		env := s.valueEnv(ctx, s.img, s.bias)
+		env := s.valueEnv(ctx, s.inf.Img, s.inf.Bias)
 		return format.Text(env, dwarf.BytesObject(b.lv.typ, v))
 	}
 	return "0x" + hex.EncodeToString(v)
@@ -392,7 +377,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	if callee.Function == nil || callee.Image == nil {
 		return ""
 	}
-	tr := s.types(callee.Image)
+	tr := s.inf.Types(callee.Image)
 	if tr == nil {
 		return ""
 	}
@@ -400,11 +385,11 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	if err != nil || ft.Return == nil {
 		return ""
 	}
-	regNums, inMemory, ok := dwarf.ReturnConvention(ft.Return, s.ptrSize())
+	regNums, inMemory, ok := dwarf.ReturnConvention(ft.Return, s.inf.PtrSize())
 	if !ok {
 		return ""
 	}
-	regs, err := s.regs(ctx, s.cur)
+	regs, err := s.inf.Regs(ctx, s.inf.Cur)
 	if err != nil {
 		return ""
 	}
@@ -417,7 +402,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 			return ""
 		}
 		b = b[:size]
-		if n, _ := s.readMem(ctx, a, b); n < len(b) {
+		if n, _ := s.inf.ReadMem(ctx, a, b); n < len(b) {
 			return ""
 		}
 	} else {

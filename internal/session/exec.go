@@ -83,11 +83,11 @@ func (s *Session) contPast(ctx context.Context, rev, past bool) (rsp.Stop, error
 	if !rev && s.pending != 0 && !s.handing && len(s.softWatches()) > 0 && s.c.Dialect() != rsp.DialectRR {
 		// A continue delivering a signal would run unchecked: deliver it
 		// and come back here, then continue with the checks.
-		if st, done, err := s.deliverAndReturn(ctx, s.cur, s.pending); err != nil || !done {
+		if st, done, err := s.deliverAndReturn(ctx, s.inf.Cur, s.pending); err != nil || !done {
 			return st, err
 		}
 	}
-	sig, t := s.pending, s.cur
+	sig, t := s.pending, s.inf.Cur
 	s.pending = 0
 	var pc0 uint64
 	condAtPC := false
@@ -132,7 +132,7 @@ func (s *Session) contPast(ctx context.Context, rev, past bool) (rsp.Stop, error
 }
 
 func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
-	t := s.cur
+	t := s.inf.Cur
 	if !rev && len(s.softWatches()) == 0 {
 		return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
 			return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.Step(ctx, t) })
@@ -144,7 +144,7 @@ func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 		}
 		if len(s.softWatches()) > 0 {
 			// One instruction, checked: [pc, pc+1) ends after it.
-			if pc, err := s.pc(ctx, t); err == nil {
+			if pc, err := s.inf.PC(ctx, t); err == nil {
 				return s.softRun(ctx, t, pc, pc+1)
 			}
 		}
@@ -339,14 +339,14 @@ func (s *Session) whereCFA(ctx context.Context, withCFA bool) (here, error) {
 		err  error
 	)
 	if withCFA {
-		if regs, err = s.regs(ctx, s.cur); err != nil {
+		if regs, err = s.inf.Regs(ctx, s.inf.Cur); err != nil {
 			return here{}, err
 		}
 		h = here{pc: regs.PC(), sp: regs.SP()}
-	} else if h.pc, h.sp, err = s.pcSP(ctx, s.cur); err != nil {
+	} else if h.pc, h.sp, err = s.inf.PCSP(ctx, s.inf.Cur); err != nil {
 		return here{}, err
 	}
-	img, bias, ok := s.module(ctx, h.pc)
+	img, bias, ok := s.inf.Module(ctx, h.pc)
 	if !ok {
 		return h, nil
 	}
@@ -378,7 +378,7 @@ func (s *Session) cfa(ctx context.Context, img *dwarf.Image, bias uint64, regs d
 	}
 	// Not past main (that opens the C library's debug information):
 	// main's own CFA comes from its CFI rule.
-	if bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 8}); err == nil && len(bt.Frames) > 0 {
+	if bt, err := img.Unwind(ctx, s.inf.Target(ctx), regs, bias, dwarf.UnwindOptions{MaxFrames: 8}); err == nil && len(bt.Frames) > 0 {
 		s.fillCFA(bt.Frames)
 		return bt.Frames[0].CFA
 	}
@@ -497,9 +497,9 @@ func (s *Session) runToPast(ctx context.Context, addr uint64, rev, past bool, ok
 			return st, false, nil
 		}
 		if st.Thread != (rsp.Thread{}) {
-			s.cur = st.Thread
+			s.inf.Cur = st.Thread
 		}
-		regs, err := s.regsAtStop(ctx)
+		regs, err := s.inf.RegsAtStop(ctx)
 		if err != nil {
 			return st, false, err
 		}
@@ -640,7 +640,7 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 			}
 			cfa := callee.CFA
 			// At the entry, sp = CFA - the return address just pushed.
-			ra := uint64(s.ptrSize())
+			ra := uint64(s.inf.PtrSize())
 			st, done, err = s.backOntoCall(ctx, entry, func(sp uint64) bool { return cfa == 0 || sp == cfa-ra })
 		}
 		if err != nil {
@@ -672,9 +672,9 @@ var errNoValue = errors.New("no return value")
 // program's libraries, and resolves pending breakpoints there. done is
 // false when something else stopped the program first.
 func (s *Session) runToLibsLoaded(ctx context.Context) (rsp.Stop, bool, string, error) {
-	fns := s.img.FuncsByName("main")
-	a, _ := s.img.BreakpointAddr(fns[0])
-	st, done, err := s.runTo(ctx, a+s.bias, false, nil)
+	fns := s.inf.Img.FuncsByName("main")
+	a, _ := s.inf.Img.BreakpointAddr(fns[0])
+	st, done, err := s.runTo(ctx, a+s.inf.Bias, false, nil)
 	if err != nil || !done {
 		return st, done, "", err
 	}
@@ -682,6 +682,6 @@ func (s *Session) runToLibsLoaded(ctx context.Context) (rsp.Stop, bool, string, 
 }
 
 func (s *Session) pcOr0(ctx context.Context) uint64 {
-	pc, _ := s.pc(ctx, s.cur)
+	pc, _ := s.inf.PC(ctx, s.inf.Cur)
 	return pc
 }

@@ -82,14 +82,14 @@ func TestInsnCacheBoundaries(t *testing.T) {
 	s := liveSession(t, "cpp_shapes-O2", "main")
 	ctx := t.Context()
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
-		for _, f := range s.img.Functions() {
+		for _, f := range s.inf.Img.Functions() {
 			if f.Entry == 0 || len(f.Ranges) == 0 {
 				continue
 			}
-			s.insnMode(ctx, f.Entry+s.bias, 64) //nolint:errcheck
+			s.insnMode(ctx, f.Entry+s.inf.Bias, 64) //nolint:errcheck
 			for _, r := range f.Ranges {
 				for a := r[0]; a < r[1]; a += 7 {
-					s.insnMode(ctx, a+s.bias, 64) //nolint:errcheck // some are not instruction starts
+					s.insnMode(ctx, a+s.inf.Bias, 64) //nolint:errcheck // some are not instruction starts
 				}
 			}
 		}

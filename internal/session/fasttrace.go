@@ -68,7 +68,7 @@ func (s *Session) fastTrace(ctx context.Context, p *tracePlan) (n int, why strin
 	if s.ipa == "" {
 		return 0, ""
 	}
-	if s.i386() {
+	if s.inf.I386() {
 		return 0, "fast tracepoints are only relocated for x86-64"
 	}
 	if why := s.agentSymbols(ctx); why != "" {
@@ -135,13 +135,13 @@ func (s *Session) functionCode(ctx context.Context, fn *dwarf.Function, bias uin
 			return nil, fmt.Sprintf("%s has an address range [%#x, %#x) too large to check", fn.Name, lo, hi)
 		}
 		code := make([]byte, hi-lo)
-		if sec := s.programSection(lo, hi-lo); sec != nil && sec.Flags&elf.SHF_EXECINSTR != 0 && sec.Type != elf.SHT_NOBITS {
-			if n, err := sec.ReadAt(code, int64(lo-s.bias-sec.Addr)); err == nil && n == len(code) {
+		if sec := s.inf.ProgramSection(lo, hi-lo); sec != nil && sec.Flags&elf.SHF_EXECINSTR != 0 && sec.Type != elf.SHT_NOBITS {
+			if n, err := sec.ReadAt(code, int64(lo-s.inf.Bias-sec.Addr)); err == nil && n == len(code) {
 				out = append(out, codeRange{lo, code})
 				continue
 			}
 		}
-		if n, err := s.readMem(ctx, lo, code); n < len(code) {
+		if n, err := s.inf.ReadMem(ctx, lo, code); n < len(code) {
 			return nil, fmt.Sprintf("reading the code of %s at %#x: %v", fn.Name, lo, err)
 		}
 		out = append(out, codeRange{lo, code})
@@ -234,7 +234,7 @@ func (s *Session) spanMovable(p *tracePlan, n int, insts []x86asm.Inst, fc []cod
 // one thread (/proc) only that one is looked at; else every thread's pc
 // is read (qfThreadInfo and a g each).
 func (s *Session) stepOutOfSpan(ctx context.Context, lo uint64, n int) error {
-	threads := []rsp.Thread{s.cur}
+	threads := []rsp.Thread{s.inf.Cur}
 	if st, ok := s.procStat(); !ok || st.threads != 1 {
 		ts, err := s.c.Threads(ctx)
 		if err != nil {
@@ -244,7 +244,7 @@ func (s *Session) stepOutOfSpan(ctx context.Context, lo uint64, n int) error {
 	}
 	for _, t := range threads {
 		for range n + 1 {
-			pc, err := s.pc(ctx, t)
+			pc, err := s.inf.PC(ctx, t)
 			if err != nil {
 				return err
 			}
@@ -274,10 +274,10 @@ func (s *Session) agentSymbols(ctx context.Context) (why string) {
 	if s.ipaSyms {
 		return ""
 	}
-	l := s.reloadLibs(ctx)
+	as := s.inf.ReloadAddressSpace(ctx)
 	loaded := false
-	if l != nil {
-		for _, m := range l.as.Modules() {
+	if as != nil {
+		for _, m := range as.Modules() {
 			if filepath.Base(m.Path) == filepath.Base(s.ipa) {
 				loaded = true
 			}
@@ -285,14 +285,14 @@ func (s *Session) agentSymbols(ctx context.Context) (why string) {
 	}
 	if !loaded {
 		var paths []string
-		if l != nil {
-			for _, m := range l.as.Modules() {
+		if as != nil {
+			for _, m := range as.Modules() {
 				paths = append(paths, m.Path)
 			}
 		}
 		return fmt.Sprintf("the in-process agent %s is not in the program's library list %v", s.ipa, paths)
 	}
-	asked, err := s.c.LookupSymbols(ctx, func(name string) (uint64, bool) { return s.libSymbol(l, name) })
+	asked, err := s.c.LookupSymbols(ctx, func(name string) (uint64, bool) { return s.inf.SymbolAddr(ctx, name) })
 	if err != nil {
 		return fmt.Sprintf("the server's symbol lookups (qSymbol) failed: %v", err)
 	}
@@ -301,28 +301,11 @@ func (s *Session) agentSymbols(ctx context.Context) (why string) {
 	return ""
 }
 
-// libSymbol is the runtime address of a symbol of the program or its
-// libraries (the first module that defines it), for qSymbol.
-func (s *Session) libSymbol(l *libs, name string) (uint64, bool) {
-	locs, err := l.as.LookupName(name)
-	if err != nil {
-		return 0, false
-	}
-	if len(locs) == 0 {
-		return 0, false
-	}
-	return locs[0].Symbol.Addr + locs[0].Module.Bias, true
-}
-
 // stopTracingAddr is the runtime address of the agent's
 // gdb_agent_stop_tracing, which it calls when a run's pass count is
 // reached.
 func (s *Session) stopTracingAddr(ctx context.Context) (uint64, bool) {
-	l := s.loadLibs(ctx)
-	if l == nil {
-		return 0, false
-	}
-	return s.libSymbol(l, "gdb_agent_stop_tracing")
+	return s.inf.SymbolAddr(ctx, "gdb_agent_stop_tracing")
 }
 
 // fastCalls goes on with the rows of the query after its first hit
@@ -348,8 +331,8 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 	// The library list is read again: one from before libc was loaded has
 	// only ld.so's own _exit, which the exit does not reach.
 	exitAt, exitOK := uint64(0), false
-	if l := s.reloadLibs(ctx); l != nil {
-		exitAt, exitOK = s.libSymbol(l, "_exit")
+	if as := s.inf.ReloadAddressSpace(ctx); as != nil {
+		exitAt, exitOK = s.inf.SymbolAddr(ctx, "_exit")
 	}
 	exitIn := false
 	restore := func(ctx context.Context) error {

@@ -252,7 +252,8 @@ func TestFastTraceQueryUserExitBreakpoint(t *testing.T) {
 		}
 		var ok bool
 		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
-			addrs[i], ok = s.libSymbol(s.reloadLibs(ctx), "_exit")
+			s.inf.ReloadAddressSpace(ctx)
+			addrs[i], ok = s.inf.SymbolAddr(ctx, "_exit")
 			return nil
 		}); err != nil || !ok {
 			t.Fatalf("no _exit: %v", err)
@@ -299,17 +300,17 @@ func TestStepOutOfSpan(t *testing.T) {
 	}
 	before := map[rsp.Thread]uint64{}
 	for _, th := range ts {
-		if before[th], err = s.pc(ctx, th); err != nil {
+		if before[th], err = s.inf.PC(ctx, th); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cur := s.cur
+	cur := s.inf.Cur
 	lo := before[cur]
 	if err := s.stepOutOfSpan(ctx, lo, 1); err != nil {
 		t.Fatal(err)
 	}
 	for _, th := range ts {
-		pc, err := s.pc(ctx, th)
+		pc, err := s.inf.PC(ctx, th)
 		if err != nil {
 			t.Fatal(err)
 		}

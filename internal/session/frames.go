@@ -13,24 +13,24 @@ const maxFrames = 1024
 func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	// A "step" into an inlined call that starts at the pc does not run,
 	// and shows one more frame: frames unwound before are not these.
-	if s.frames != nil && s.framesT == s.cur && s.framesI == s.stepIn {
+	if s.frames != nil && s.framesT == s.inf.Cur && s.framesI == s.stepIn {
 		return s.frames, nil
 	}
 	if s.exited != nil {
 		return nil, s.exitedErr("there is no stack")
 	}
-	regs, err := s.regs(ctx, s.cur)
+	regs, err := s.inf.Regs(ctx, s.inf.Cur)
 	if err != nil {
 		return nil, fmt.Errorf("read registers: %w", err)
 	}
-	img, bias := s.img, s.bias
-	if m, b, ok := s.module(ctx, regs.PC()); ok {
+	img, bias := s.inf.Img, s.inf.Bias
+	if m, b, ok := s.inf.Module(ctx, regs.PC()); ok {
 		img, bias = m, b
 	}
 	if img == nil {
 		// No symbols at all: a single frame with the pc.
 		s.frames = []*dwarf.Frame{{Level: 0, PC: regs.PC(), Regs: regs}}
-		s.framesT, s.framesI = s.cur, s.stepIn
+		s.framesT, s.framesI = s.inf.Cur, s.stepIn
 		return s.frames, nil
 	}
 	// The unwinder computes a frame's CFA only when it unwinds past it,
@@ -42,7 +42,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	keep, fn := s.inlineEntryAt(regs.PC())
 	opts.KeepInlineEntry = keep
 	opts.ShowInlineEntries = s.stepIn
-	bt, err := img.Unwind(ctx, s.target(ctx), regs, bias, opts)
+	bt, err := img.Unwind(ctx, s.inf.Target(ctx), regs, bias, opts)
 	if err != nil && (bt == nil || len(bt.Frames) == 0) {
 		return nil, fmt.Errorf("unwind the stack: %w", err)
 	}
@@ -52,7 +52,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 		if fr, found = trimInlineEntry(fr, fn, s.stepIn); !found {
 			// No inlined call of fn starts here: GDB hides them all.
 			opts.KeepInlineEntry = false
-			if bt2, _ := img.Unwind(ctx, s.target(ctx), regs, bias, opts); bt2 != nil && len(bt2.Frames) > 0 {
+			if bt2, _ := img.Unwind(ctx, s.inf.Target(ctx), regs, bias, opts); bt2 != nil && len(bt2.Frames) > 0 {
 				fr = bt2.Frames
 			}
 		}
@@ -68,7 +68,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	}
 	s.fillCFA(fr)
 	s.frames = fr
-	s.framesT, s.framesI = s.cur, s.stepIn
+	s.framesT, s.framesI = s.inf.Cur, s.stepIn
 	return s.frames, nil
 }
 
@@ -78,12 +78,12 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 // plain function frame (inlined calls at the pc, no symbols, a CFA rule
 // other than register+offset): the caller unwinds then.
 func (s *Session) quickFrame(ctx context.Context) *dwarf.Frame {
-	regs, err := s.regs(ctx, s.cur)
+	regs, err := s.inf.Regs(ctx, s.inf.Cur)
 	if err != nil {
 		return nil
 	}
 	pc := regs.PC()
-	img, bias, ok := s.module(ctx, pc)
+	img, bias, ok := s.inf.Module(ctx, pc)
 	if !ok || img == nil {
 		return nil
 	}
@@ -156,11 +156,11 @@ func (s *Session) frameInfo(ctx context.Context, f *dwarf.Frame) Frame {
 		out.CFA = hexAddr(f.CFA)
 	}
 	out.Function, out.File, out.Line = f.Name, f.File, f.Line
-	if f.Image != nil && f.Image != s.img {
+	if f.Image != nil && f.Image != s.inf.Img {
 		out.Module = baseName(f.Image.Path)
 	}
 	if out.Function == "" {
-		out.Function = s.symbolize(ctx, f.PC)
+		out.Function = s.inf.Symbolize(ctx, f.PC)
 	}
 	if out.File != "" && out.Line > 0 {
 		out.Source = s.sourceLine(out.File, out.Line)

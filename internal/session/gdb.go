@@ -57,8 +57,8 @@ func (s *Session) gdbEvaluate(ctx context.Context, expr string) (string, error) 
 		s.gdb = &gdbFallback{relay: r, gdb: g}
 	}
 	tid := ""
-	if s.cur.Tid > 0 {
-		tid = s.cur.String()
+	if s.inf.Cur.Tid > 0 {
+		tid = s.inf.Cur.String()
 	}
 	v, err := s.gdb.gdb.Evaluate(ctx, expr, tid, s.frame)
 	if errors.Is(err, gdbmi.ErrClosed) {

@@ -22,7 +22,7 @@ func TestBreakInlinedOnlyFunction(t *testing.T) {
 	s := liveSession(t, "null_deref-O2", "")
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
-	if fs := s.img.FuncsByName("use"); len(fs) != 0 {
+	if fs := s.inf.Img.FuncsByName("use"); len(fs) != 0 {
 		t.Skipf("use has %d concrete copies in this build; the test needs a build where it is only inlined", len(fs))
 	}
 	bp, err := s.SetBreakpoint(ctx, "use", "", false)

@@ -30,7 +30,7 @@ func (s *Session) ReadMemory(ctx context.Context, addr string, n int) (Memory, e
 			return err
 		}
 		b := make([]byte, n)
-		got, err := s.readMem(ctx, a, b)
+		got, err := s.inf.ReadMem(ctx, a, b)
 		if got == 0 && err != nil {
 			var re *rsp.Error
 			if errors.As(err, &re) {
@@ -40,15 +40,11 @@ func (s *Session) ReadMemory(ctx context.Context, addr string, n int) (Memory, e
 		}
 		// Named as GDB's x command names it: by the symbol that covers
 		// the address, not by the last function before it.
-		out = Memory{Address: hexAddr(a), Count: got, Hex: hex.EncodeToString(b[:got]), Symbol: s.addrName(ctx, a)}
+		out = Memory{Address: hexAddr(a), Count: got, Hex: hex.EncodeToString(b[:got]), Symbol: s.inf.AddrName(ctx, a)}
 		return nil
 	})
 	return out, err
 }
-
-var defaultRegs = []string{"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip", "eflags",
-	"cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base"}
 
 // Registers reads registers of the selected frame. Frame 0 reads the
 // server's full register set; outer frames show what unwinding recovered.
@@ -62,7 +58,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 		if td == nil {
 			return fmt.Errorf("the server sent no register description: %w", ErrUnsupported)
 		}
-		g, err := s.c.ReadRegisters(ctx, s.cur)
+		g, err := s.c.ReadRegisters(ctx, s.inf.Cur)
 		if err != nil {
 			return err
 		}
@@ -73,9 +69,9 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 			}
 		}
 		if len(names) == 0 {
-			names = s.defaultRegisters()
+			names = s.inf.DefaultRegisters()
 		}
-		pcName, spName, fpName := s.pcName(), s.spName(), s.fpName()
+		pcName, spName, fpName := s.inf.PCName(), s.inf.SPName(), s.inf.FPName()
 		for _, n := range names {
 			n = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(n), "$"))
 			switch n {
@@ -102,7 +98,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 			}
 			val := g[r.Offset : r.Offset+r.Size()]
 			if fr != nil {
-				num, ok := s.regNum(n)
+				num, ok := s.inf.RegNum(n)
 				b, known := fr.Regs.Bytes(num)
 				if n == pcName {
 					b, known = le64(fr.PC), true
@@ -124,7 +120,7 @@ func (s *Session) Registers(ctx context.Context, names []string) ([]Register, er
 				}
 				switch n {
 				case pcName:
-					reg.Natural = s.addrName(ctx, v)
+					reg.Natural = s.inf.AddrName(ctx, v)
 				case "eflags":
 					reg.Natural = dwarf.EflagsText(v)
 				default:
@@ -250,7 +246,7 @@ func (s *Session) SourceLines(ctx context.Context, file string, line, count int)
 }
 
 func (s *Session) suggestFileOrEmpty(file string) string {
-	if s.img == nil {
+	if s.inf.Img == nil {
 		return ""
 	}
 	return s.suggestFile(file)
@@ -277,10 +273,10 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 		case loc == "":
 			start = pc
 		default:
-			if s.img != nil && !strings.HasPrefix(loc, "*") {
-				if fns := s.img.FuncsByName(loc); len(fns) > 0 {
-					start = fns[0].Entry + s.bias
-					end = fns[0].End() + s.bias
+			if s.inf.Img != nil && !strings.HasPrefix(loc, "*") {
+				if fns := s.inf.Img.FuncsByName(loc); len(fns) > 0 {
+					start = fns[0].Entry + s.inf.Bias
+					end = fns[0].End() + s.inf.Bias
 					break
 				}
 			}
@@ -297,19 +293,19 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 			}
 		}
 		buf := make([]byte, 16*count)
-		n, err := s.readMem(ctx, start, buf)
+		n, err := s.inf.ReadMem(ctx, start, buf)
 		if n == 0 {
 			return argErrorf("location", "cannot read code at %#x: %v", start, err)
 		}
 		buf = buf[:n]
 		mode := 64
-		if s.ptrSize() == 4 {
+		if s.inf.PtrSize() == 4 {
 			mode = 32
 		}
 		a := start
 		for len(out) < count && len(buf) > 0 && (end == 0 || a < end) {
 			in, err := x86code.Decode(buf, mode)
-			ins := Instruction{Address: hexAddr(a), Current: a == pc, Symbol: s.addrName(ctx, a)}
+			ins := Instruction{Address: hexAddr(a), Current: a == pc, Symbol: s.inf.AddrName(ctx, a)}
 			size := 1
 			if err != nil {
 				ins.Text, ins.Bytes = "(bad)", hex.EncodeToString(buf[:1])
@@ -335,14 +331,14 @@ func (s *Session) operandNames(ctx context.Context, in x86asm.Inst, a uint64) st
 	for _, arg := range in.Args {
 		switch arg := arg.(type) {
 		case x86asm.Rel:
-			if name := s.addrName(ctx, a+uint64(in.Len)+uint64(int64(arg))); name != "" {
+			if name := s.inf.AddrName(ctx, a+uint64(in.Len)+uint64(int64(arg))); name != "" {
 				b.WriteString(" <" + name + ">")
 			}
 		case x86asm.Mem:
 			if arg.Base == x86asm.RIP {
 				target := a + uint64(in.Len) + uint64(arg.Disp)
 				fmt.Fprintf(&b, "        # %#x", target)
-				if name := s.addrName(ctx, target); name != "" {
+				if name := s.inf.AddrName(ctx, target); name != "" {
 					b.WriteString(" <" + name + ">")
 				}
 			}
@@ -360,8 +356,8 @@ func (s *Session) Threads(ctx context.Context) ([]Thread, error) {
 			return err
 		}
 		for _, t := range ts {
-			th := Thread{ID: t.String(), TID: int(t.Tid), Current: t == s.cur}
-			if pc, err := s.pc(ctx, t); err == nil {
+			th := Thread{ID: t.String(), TID: int(t.Tid), Current: t == s.inf.Cur}
+			if pc, err := s.inf.PC(ctx, t); err == nil {
 				l := s.locate(ctx, pc)
 				th.Frame = &Frame{Location: l}
 			}
@@ -418,10 +414,10 @@ func (s *Session) SelectThread(ctx context.Context, id string) (Thread, error) {
 			}
 			return fmt.Errorf("no thread %q; threads: %s: %w", id, strings.Join(have, ", "), ErrNotFound)
 		}
-		if s.cur != *pick {
+		if s.inf.Cur != *pick {
 			s.stepIn = 0 // it was the stepping thread's
 		}
-		s.cur = *pick
+		s.inf.Cur = *pick
 		s.frames, s.frame = nil, 0
 		out = Thread{ID: pick.String(), TID: int(pick.Tid), Current: true}
 		if f, err := s.selectedFrame(ctx); err == nil {

@@ -191,7 +191,7 @@ func (s *Session) previousWrite(ctx context.Context, addr uint64, size int, b *b
 		return st, nil, nil
 	}
 	if st.Thread != (rsp.Thread{}) {
-		s.cur = st.Thread
+		s.inf.Cur = st.Thread
 	}
 	if s.c.Dialect() == rsp.DialectRR {
 		if st.Watch == rsp.WatchNone {
@@ -207,7 +207,7 @@ func (s *Session) previousWrite(ctx context.Context, addr uint64, size int, b *b
 	after := s.peek(ctx, addr, size)
 	// QEMU reports a reverse watchpoint stop without a watch field
 	// (peers.md §2.4), so the step back and the comparison decide.
-	t := s.cur
+	t := s.inf.Cur
 	bst, err := s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.ReverseStep(ctx, t) })
 	if errors.Is(err, rsp.ErrHistoryStart) {
 		return bst, nil, err
@@ -227,11 +227,11 @@ func (s *Session) previousWrite(ctx context.Context, addr uint64, size int, b *b
 // its place, the value before and after, and the moment (rr event and
 // ticks, QEMU instruction count).
 func (s *Session) writerHere(ctx context.Context, b *breakpoint, before, after []byte) (*Writer, error) {
-	pc, _, err := s.pcSP(ctx, s.cur)
+	pc, _, err := s.inf.PCSP(ctx, s.inf.Cur)
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{Frame: s.locate(ctx, pc), Thread: s.cur.String(), Old: s.formatWatch(ctx, b, before), New: s.formatWatch(ctx, b, after), oldBytes: before}
+	w := &Writer{Frame: s.locate(ctx, pc), Thread: s.inf.Cur.String(), Old: s.formatWatch(ctx, b, before), New: s.formatWatch(ctx, b, after), oldBytes: before}
 	if s.caps.Events {
 		if p, err := s.position(ctx); err == nil {
 			w.Position = &p

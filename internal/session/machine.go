@@ -38,9 +38,9 @@ func (s *Session) StopState(ctx context.Context) (StopState, error) {
 			out.Stop, out.Exited = *e, true
 			return nil
 		}
-		out.Stop, out.Thread = s.c.LastStop(), s.cur
+		out.Stop, out.Thread = s.c.LastStop(), s.inf.Cur
 		var err error
-		out.Regs, err = s.regs(ctx, s.cur)
+		out.Regs, err = s.inf.Regs(ctx, s.inf.Cur)
 		return err
 	})
 	return out, err
@@ -59,7 +59,7 @@ func (s *Session) ReadBytes(ctx context.Context, addr uint64, n int) ([]byte, er
 		if s.exited != nil {
 			return s.exitedErr("its memory is gone")
 		}
-		_, err := s.readMem(ctx, addr, b)
+		_, err := s.inf.ReadMem(ctx, addr, b)
 		return err
 	})
 	if err != nil {

@@ -30,15 +30,15 @@ func (s *Session) elfData(ctx context.Context, name string) (dwarf.Object, bool)
 		}
 		return dwarf.Object{}, false
 	}
-	if o, ok := find(s.syms, s.bias); ok {
+	if o, ok := find(s.inf.Syms, s.inf.Bias); ok {
 		return o, true
 	}
-	l := s.loadLibs(ctx)
-	if l == nil || l.as == nil {
+	as := s.inf.AddressSpace(ctx)
+	if as == nil {
 		return dwarf.Object{}, false
 	}
-	for _, m := range l.as.Modules() {
-		if f := l.files[m.Path]; f != nil {
+	for _, m := range as.Modules() {
+		if f := s.inf.LibSymbols(m.Path); f != nil {
 			if o, ok := find(f, m.Bias); ok {
 				return o, true
 			}
@@ -62,16 +62,16 @@ func (s *Session) noSymbolHint(ctx context.Context, f *dwarf.Frame, name string)
 			names = append(names, v.Name)
 		}
 	}
-	if s.img != nil {
+	if s.inf.Img != nil {
 		where = append(where, "the globals and functions of "+filepath.Base(s.program))
-		names = append(names, s.img.GlobalNames()...)
-		for _, f := range s.img.Functions() {
+		names = append(names, s.inf.Img.GlobalNames()...)
+		for _, f := range s.inf.Img.Functions() {
 			names = append(names, f.Name)
 		}
 	}
 	where = append(where, "the ELF symbol tables")
-	if s.syms != nil {
-		if syms, err := s.syms.Symbols(); err == nil {
+	if s.inf.Syms != nil {
+		if syms, err := s.inf.Syms.Symbols(); err == nil {
 			for _, sym := range syms {
 				if sym.Type == elf.STT_OBJECT || sym.Type == elf.STT_FUNC {
 					names = append(names, sym.Name)

@@ -45,7 +45,7 @@ import (
 // file, no round trip); the code is walked once per pc.
 func (s *Session) returnsWithout(ctx context.Context, callee *dwarf.Frame) bool {
 	if s.kind != KindLive || s.pid <= 0 || s.exited != nil || s.c.Dialect() != rsp.DialectGDBServer ||
-		callee.Function == nil || callee.Image != s.img || callee.Inlined {
+		callee.Function == nil || callee.Image != s.inf.Img || callee.Inlined {
 		return false
 	}
 	pc := callee.PC

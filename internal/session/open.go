@@ -2,14 +2,11 @@ package session
 
 import (
 	"context"
-	"debug/elf"
-	"encoding/binary"
 	"fmt"
 	"path/filepath"
 
-	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/inferior"
 	"github.com/rrmcp/rrmcp/rsp"
-	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // open connects s to its server, loads the program's symbols and
@@ -48,22 +45,27 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 			s.program = exe
 		}
 	}
+	local := 0
+	if s.kind == KindLive {
+		local = s.pid // its /proc/PID/maps lists the libraries before ld.so has
+	}
+	s.inf = inferior.New(c, s.program, local)
 	s.sem <- struct{}{}
 	defer s.release()
-	s.loadProgram(cctx)
+	s.inf.Load(cctx)
 	if err := s.applySignals(cctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("set the signals to pass: %w", err)
 	}
 	last := c.LastStop()
 	if last.Thread != (rsp.Thread{}) {
-		s.cur = last.Thread
+		s.inf.Cur = last.Thread
 	}
 	st := s.makeStop(cctx, last)
 	if st.Reason == "step" || st.Reason == "interrupted" {
 		st.Reason = "started"
 	}
-	if st.Frame != nil && st.Frame.Location.Function == "" && s.img != nil {
+	if st.Frame != nil && st.Frame.Location.Function == "" && s.inf.Img != nil {
 		st.Message = s.outsideProgram(st.Frame.Location.PC)
 	}
 	if err := m.add(s); err != nil {
@@ -73,45 +75,14 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	return st, nil
 }
 
-// loadProgram opens the main program's debug information and computes its
-// load bias from the auxiliary vector. Failures are remembered in imgErr:
-// the session still works at the machine level.
-func (s *Session) loadProgram(ctx context.Context) {
-	if s.program == "" {
-		s.imgErr = fmt.Errorf("the server did not say which program it runs (pass program to rr_connect): %w", ErrNoDebugInfo)
-		return
-	}
-	img, err := dwarf.Open(s.program)
-	if err != nil {
-		s.imgErr = fmt.Errorf("cannot read %s: %v: %w", s.program, err, ErrNoDebugInfo)
-		return
-	}
-	s.img, s.syms = img, img.Symbols() // one mapping and one table of the program
-	if t := img.ELF().Type; t != elf.ET_DYN && t != elf.ET_EXEC {
-		return
-	}
-	// The auxiliary vector finds the library list (modules.go), of a
-	// position-dependent program too, and a PIE's load bias.
-	if b, err := s.c.Auxv(ctx); err == nil {
-		if av, err := symbols.ParseAuxv(b, s.ptrSize(), binary.LittleEndian); err == nil {
-			if e, ok := av[symbols.AT_ENTRY]; ok {
-				if img.ELF().Type == elf.ET_DYN {
-					s.bias = e - img.ELF().Entry
-				}
-				s.auxv = av
-			}
-		}
-	}
-}
-
 // outsideProgram explains a first stop whose pc no symbol of the program
 // covers (a machine at its reset vector, a loader): where the program
 // starts and how to get there.
 func (s *Session) outsideProgram(pc string) string {
 	msg := fmt.Sprintf("The program counter %s is outside %s (firmware or loader code; GDB shows it as \"?? ()\").", pc, filepath.Base(s.program))
-	e := s.img.ELF().Entry
-	if name, ok := s.syms.FunctionNamedAt(e); ok {
-		return msg + fmt.Sprintf(" The program starts at %s (%#x): set a breakpoint there or on a function of it and continue.", name, e+s.bias)
+	e := s.inf.Img.ELF().Entry
+	if name, ok := s.inf.Syms.FunctionNamedAt(e); ok {
+		return msg + fmt.Sprintf(" The program starts at %s (%#x): set a breakpoint there or on a function of it and continue.", name, e+s.inf.Bias)
 	}
 	return msg + " Set a breakpoint on a function of the program and continue."
 }

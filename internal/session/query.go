@@ -217,21 +217,21 @@ func (s *Session) functionLines(ctx context.Context, name string) (string, []int
 		lines []int
 	)
 	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
-		if s.img == nil {
+		if s.inf.Img == nil {
 			return fmt.Errorf("no debug information for the program, so its lines are unknown: %w", ErrNoDebugInfo)
 		}
-		fns := s.img.FuncsByName(name)
+		fns := s.inf.Img.FuncsByName(name)
 		if len(fns) == 0 {
 			return argErrorf("function", "no function %q%s", name, s.suggestFunc(name))
 		}
 		f := fns[0]
-		le, ok := s.img.PCToLine(f.Entry)
+		le, ok := s.inf.Img.PCToLine(f.Entry)
 		if !ok {
 			return fmt.Errorf("function %s has no line information: %w", name, ErrNoDebugInfo)
 		}
 		file = le.File
-		for _, n := range s.img.LinesWithCode(file) {
-			addrs, err := s.img.LineToAddrs(file, n)
+		for _, n := range s.inf.Img.LinesWithCode(file) {
+			addrs, err := s.inf.Img.LineToAddrs(file, n)
 			if err != nil {
 				continue
 			}

@@ -92,8 +92,8 @@ func (s *Session) OutputChanged() <-chan struct{} {
 func (s *Session) SourceFiles(ctx context.Context) ([]string, error) {
 	var out []string
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
-		if s.img == nil {
-			return fmt.Errorf("%s has no line tables (%v): %w", s.program, s.imgErr, ErrNoDebugInfo)
+		if s.inf.Img == nil {
+			return fmt.Errorf("%s has no line tables (%v): %w", s.program, s.inf.ImgErr, ErrNoDebugInfo)
 		}
 		seen := map[string]bool{}
 		add := func(fs []string) {
@@ -104,13 +104,8 @@ func (s *Session) SourceFiles(ctx context.Context) ([]string, error) {
 				}
 			}
 		}
-		add(s.img.Files())
-		if s.libs != nil {
-			for _, img := range s.libs.imgs {
-				if img != nil {
-					add(img.Files())
-				}
-			}
+		for _, img := range s.inf.Images() {
+			add(img.Files())
 		}
 		return nil
 	})

@@ -15,12 +15,12 @@ import (
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
+	"github.com/rrmcp/rrmcp/internal/inferior"
 	"github.com/rrmcp/rrmcp/internal/outlog"
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/rr"
 	"github.com/rrmcp/rrmcp/internal/sources"
 	"github.com/rrmcp/rrmcp/rsp"
-	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // Session is one debugging session: a connection to a debug server plus
@@ -63,19 +63,11 @@ type Session struct {
 	core     func()          // closes the served core dump and its relay (KindCore)
 
 	// Everything below is guarded by sem.
-	img    *dwarf.Image // main program; nil without symbols
-	imgErr error        // why img is nil
-	bias   uint64       // load bias of the main program
-	libs   *libs        // shared libraries, loaded on demand
-	auxv   symbols.Auxv
-	syms   *symbols.File // ELF symbols of the main program: img.Symbols(), closed with img
-	src    sources.Cache // source files by path, read once (Rules: Config.SourceMap)
-	stops  int           // counts stops; caches keyed by it
+	inf *inferior.Inferior // the process: registers, memory, images; nil until open
+	src sources.Cache      // source files by path, read once (Rules: Config.SourceMap)
 
-	mem     memCache
 	threads []rsp.Thread // nil = not read since the last stop
-	cur     rsp.Thread   // selected thread
-	frame   int          // selected frame level
+	frame   int          // selected frame level (of inf.Cur)
 	frames  []*dwarf.Frame
 	framesT rsp.Thread // thread frames belong to
 	framesI int        // the stepIn frames were unwound with
@@ -94,14 +86,12 @@ type Session struct {
 	sigSeen []string                      // signals passed without a stop but printed, for the next stop
 	handing bool                          // a signal is being delivered with a return to where it came (stepsignal.go)
 	gdb     *gdbFallback
-	trs     map[*dwarf.Image]*dwarf.TypeReader
 	conds   map[condAt]cexpr.Expr  // breakpoint conditions parsed (condTrue)
 	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
 	// pastSafe: per pc, whether the code from it returns without coming
 	// back to it (returnsWithout), kept across stops
 	pastSafe map[uint64]bool
 	passed   passedSignals // passedMask's answer for the signal handling now
-	regMap   []regSlot     // g layout → DWARF numbers, built once
 
 	tconds map[uint64]string // conditional Z0 installed per address
 	temps  map[uint64]int    // temporary breakpoints (finish, next) per address
@@ -352,12 +342,7 @@ func (s *Session) close(ctx context.Context) {
 	if s.core != nil {
 		s.core()
 	}
-	if s.libs != nil {
-		s.libs.close()
-	}
-	if s.img != nil {
-		s.img.Close() // and s.syms, the image's
-	}
+	s.inf.Close()
 	if s.out != nil {
 		s.out.Close()
 	}
@@ -368,8 +353,9 @@ func (s *Session) close(ctx context.Context) {
 
 // invalidate drops every per-stop cache; called on resume and write.
 func (s *Session) invalidate() {
-	s.stops++
-	s.mem.reset()
+	if s.inf != nil {
+		s.inf.Invalidate()
+	}
 	s.threads = nil
 	s.frames = nil
 	s.frame = 0

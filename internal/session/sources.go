@@ -11,15 +11,8 @@ import "github.com/rrmcp/rrmcp/internal/sources"
 // none names it.
 func (s *Session) findSource(file string) string {
 	var files []string
-	if s.img != nil {
-		files = append(files, s.img.Files()...)
-	}
-	if s.libs != nil {
-		for _, img := range s.libs.imgs {
-			if img != nil {
-				files = append(files, img.Files()...)
-			}
-		}
+	for _, img := range s.inf.Images() {
+		files = append(files, img.Files()...)
 	}
 	return sources.Match(file, files)
 }

@@ -36,7 +36,7 @@ func TestStepiSignalDuringStepOver(t *testing.T) {
 			t.Fatalf("round %d: i = %+v %v, want %s", round, v, err, want)
 		}
 		start := s.c.LastStop()
-		pc0, err := s.pc(ctx, start.Thread)
+		pc0, err := s.inf.PC(ctx, start.Thread)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,7 +49,7 @@ func TestStepiSignalDuringStepOver(t *testing.T) {
 			if _, err := s.StepInstruction(ctx, 1, false, false); err != nil {
 				t.Fatal(err)
 			}
-			pc, err := s.pc(ctx, s.cur)
+			pc, err := s.inf.PC(ctx, s.inf.Cur)
 			if err != nil {
 				t.Fatal(err)
 			}

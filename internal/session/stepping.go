@@ -148,7 +148,7 @@ func (s *Session) cfaHere(ctx context.Context, h *here) {
 	if h.img == nil {
 		return
 	}
-	if regs, err := s.regs(ctx, s.cur); err == nil {
+	if regs, err := s.inf.Regs(ctx, s.inf.Cur); err == nil {
 		h.cfa = s.cfa(ctx, h.img, h.bias, regs)
 	}
 }
@@ -184,7 +184,7 @@ func (s *Session) stepLineDir(ctx context.Context, start here, into, rev bool) (
 	v := s.inlineView(ctx, &start)
 	if into && v.hidden > 0 {
 		s.stepIn++
-		return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: s.cur}, nil
+		return rsp.Stop{Kind: rsp.StopSignal, Signal: rsp.SIGTRAP, Thread: s.inf.Cur}, nil
 	}
 	if rev {
 		return s.stepBackFrom(ctx, start, s.lineStepState(start, v), into)
@@ -515,7 +515,7 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 // end of a single-step.
 func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error) {
 	if len(s.softWatches()) > 0 {
-		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.softRun(ctx, s.cur, lo, hi) })
+		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.softRun(ctx, s.inf.Cur, lo, hi) })
 	}
 	if s.straight(ctx, lo, hi) {
 		// One trap at hi instead of the server's single-step per
@@ -526,6 +526,6 @@ func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error
 	return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		// Made again after a delivered signal from where it was
 		// interrupted, still inside [lo, hi).
-		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.RangeStep(ctx, s.cur, lo, hi) })
+		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.RangeStep(ctx, s.inf.Cur, lo, hi) })
 	})
 }

@@ -24,7 +24,7 @@ const maxStepSignals = 8
 // and is passed) is delivered first the same way, so that stepping on
 // from a signal stop does not drop it, as continuing does not.
 func (s *Session) stepDelivering(ctx context.Context, step func(ctx context.Context) (rsp.Stop, error)) (rsp.Stop, error) {
-	if sig, t := s.pending, s.cur; sig != 0 && t != (rsp.Thread{}) && s.c.Dialect() != rsp.DialectRR {
+	if sig, t := s.pending, s.inf.Cur; sig != 0 && t != (rsp.Thread{}) && s.c.Dialect() != rsp.DialectRR {
 		if back, done, err := s.deliverAndReturn(ctx, t, sig); err != nil || !done {
 			return back, err
 		}
@@ -50,7 +50,7 @@ func (s *Session) stepDelivering(ctx context.Context, step func(ctx context.Cont
 // (a breakpoint in the handler, the program's end); st is that stop.
 // Without the pc it returns done with nothing delivered.
 func (s *Session) deliverAndReturn(ctx context.Context, t rsp.Thread, sig rsp.Signal) (st rsp.Stop, done bool, err error) {
-	pc0, sp0, err := s.pcSP(ctx, t)
+	pc0, sp0, err := s.inf.PCSP(ctx, t)
 	if err != nil {
 		s.pending = 0
 		return rsp.Stop{}, true, nil
@@ -58,7 +58,7 @@ func (s *Session) deliverAndReturn(ctx context.Context, t rsp.Thread, sig rsp.Si
 	// This returns the thread to pc0 by itself: the client's own
 	// finishing of a step over there must not take its stop.
 	s.c.ForgetInterruptedStepOver(pc0, sp0)
-	s.pending, s.cur = sig, t
+	s.pending, s.inf.Cur = sig, t
 	s.handing = true
 	defer func() { s.handing = false }()
 	return s.runTo(ctx, pc0, false, func(sp uint64) bool { return sp == sp0 })

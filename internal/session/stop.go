@@ -26,7 +26,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 		s.srv.Trim() // gdbserver's messages: a file that a long run must not let fill the disk
 	}
 	if st.Thread != (rsp.Thread{}) {
-		s.cur = st.Thread
+		s.inf.Cur = st.Thread
 		out.Thread = st.Thread.String()
 	}
 	switch {
@@ -81,7 +81,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	// All registers, not just the pc the stop reply carried, and the top
 	// of the stack: nearly every stop is followed by a look at the frame,
 	// which needs them.
-	regs, err := s.regsAtStop(ctx)
+	regs, err := s.inf.RegsAtStop(ctx)
 	if err == nil {
 		pc := regs.PC()
 		out.Frame = &Frame{Level: 0, Location: s.locate(ctx, pc)}

@@ -7,7 +7,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -126,7 +125,7 @@ func (s *Session) planChases(ctx context.Context, p *tracePlan, f *dwarf.Frame, 
 		at  agentexpr.Addr // evaluates to the pointer (Offs: see agentexpr.Addr)
 		val uint64         // its value at the first hit
 	}
-	ps := s.ptrSize()
+	ps := s.inf.PtrSize()
 	var sources []source
 	for i, r := range p.dregs {
 		if v, ok := f.Regs.Get(r); ok {
@@ -149,7 +148,7 @@ func (s *Session) planChases(ctx context.Context, p *tracePlan, f *dwarf.Frame, 
 	}
 	read := func(a, n uint64) []byte {
 		buf := make([]byte, n)
-		if _, err := s.readMem(ctx, a, buf); err != nil {
+		if _, err := s.inf.ReadMem(ctx, a, buf); err != nil {
 			return nil
 		}
 		return buf
@@ -237,7 +236,7 @@ func (sn *traceSnap) read(ctx context.Context, addr uint64, p []byte) (int, erro
 	if sn.f.ReadMemory(addr, p) {
 		return len(p), nil
 	}
-	if sn.s.readOnlySection(addr) != nil {
+	if sn.s.inf.ReadOnlySection(addr) != nil {
 		return sn.s.readFileData(addr, p)
 	}
 	err := &notCollectedError{addr: addr, n: len(p)}
@@ -438,7 +437,7 @@ func (s *Session) traceEligible(o QueryOptions, bp Breakpoint) (ok bool, why str
 		return false, "at_return needs a stop at each return"
 	case o.Limit < 2:
 		return false, "one row needs one stop"
-	case s.img == nil:
+	case s.inf.Img == nil:
 		return false, "the program has no debug information"
 	case len(s.softWatches()) > 0:
 		return false, "a software watchpoint single-steps the program"
@@ -469,20 +468,20 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 	}
 	p := &tracePlan{addr: f.PC, frame: f}
 	td := s.c.Target()
-	spr, ok := td.Lookup(s.spName())
+	spr, ok := td.Lookup(s.inf.SPName())
 	if !ok {
 		return nil, "the target has no stack pointer register"
 	}
 	p.spReg = spr.Regnum
-	if p.pcReg, ok = s.regNum(s.pcName()); !ok {
+	if p.pcReg, ok = s.inf.RegNum(s.inf.PCName()); !ok {
 		return nil, "no DWARF number for the pc"
 	}
 	ngpr := 16
-	if s.i386() {
+	if s.inf.I386() {
 		ngpr = 8
 	}
 	for n := range ngpr {
-		r, ok := td.Lookup(s.regName(n))
+		r, ok := td.Lookup(s.inf.RegName(n))
 		if !ok || r.Size() > 8 {
 			continue
 		}
@@ -500,7 +499,7 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 	type span = traceSpan
 	var reads []span
 	logged := func(ctx context.Context, addr uint64, buf []byte) (int, error) {
-		n, err := s.readMem(ctx, addr, buf)
+		n, err := s.inf.ReadMem(ctx, addr, buf)
 		if n > 0 {
 			reads = append(reads, span{addr, addr + uint64(n)})
 		}
@@ -512,18 +511,18 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 		}
 	}
 	sp := f.Regs.SP()
-	lo, hi := sp, f.CFA+2*uint64(s.ptrSize())
+	lo, hi := sp, f.CFA+2*uint64(s.inf.PtrSize())
 	var statics, others []span
 	for _, r := range reads {
 		switch {
 		case r.lo >= sp-traceRedZone && r.hi <= sp+traceMaxWindow:
 			lo, hi = min(lo, r.lo), max(hi, r.hi)
-		case s.readOnlySection(r.lo) != nil: // a string read in chunks may run past its section
+		case s.inf.ReadOnlySection(r.lo) != nil: // a string read in chunks may run past its section
 		case s.writableData(r.lo, r.hi-r.lo):
 			// The whole object: another hit may read another element
 			// of the same array.
-			if s.syms != nil {
-				if sym, off, err := s.syms.LookupAddr(r.lo - s.bias); err == nil && sym.Size <= traceMaxWindow && off+r.hi-r.lo <= sym.Size {
+			if s.inf.Syms != nil {
+				if sym, off, err := s.inf.Syms.LookupAddr(r.lo - s.inf.Bias); err == nil && sym.Size <= traceMaxWindow && off+r.hi-r.lo <= sym.Size {
 					r = span{r.lo - off, r.lo - off + sym.Size}
 				}
 			}
@@ -563,7 +562,7 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 	all := *p
 	few := *p
 	few.regs, few.dregs = nil, nil
-	spDwarf, _ := s.regNum(s.spName())
+	spDwarf, _ := s.inf.RegNum(s.inf.SPName())
 	for i, n := range p.dregs {
 		if n == p.cfaReg || n == spDwarf {
 			few.regs, few.dregs = append(few.regs, p.regs[i]), append(few.dregs, n)
@@ -612,13 +611,13 @@ func (s *Session) liveTraceFrame(ctx context.Context, p *tracePlan, f *dwarf.Fra
 	for i, r := range p.dregs {
 		v, ok := f.Regs.Get(r)
 		if !ok {
-			return nil, fmt.Errorf("register %s unknown", s.regName(r))
+			return nil, fmt.Errorf("register %s unknown", s.inf.RegName(r))
 		}
 		tf.Vars[traceRegVar0+i] = int64(v)
 	}
 	read := func(addr, n uint64) error {
 		buf := make([]byte, n)
-		if _, err := s.readMem(ctx, addr, buf); err != nil {
+		if _, err := s.inf.ReadMem(ctx, addr, buf); err != nil {
 			return err
 		}
 		tf.Memory = append(tf.Memory, rsp.TraceBlock{Addr: addr, Data: buf})
@@ -802,8 +801,8 @@ func (s *Session) traceCollect(ctx context.Context, before []symbols.Mapping) (r
 		return st, nil, err
 	}
 	var order binary.ByteOrder = binary.LittleEndian
-	if s.img != nil && s.img.ELF().ByteOrder != nil {
-		order = s.img.ELF().ByteOrder
+	if s.inf.Img != nil && s.inf.Img.ELF().ByteOrder != nil {
+		order = s.inf.Img.ELF().ByteOrder
 	}
 	frames, err := rsp.ParseTraceFrames(buf, s.c.Target().Size, order)
 	if maps := slices.Concat(before, s.procMaps()); err == nil && len(maps) > 0 {
@@ -815,18 +814,10 @@ func (s *Session) traceCollect(ctx context.Context, before []symbols.Mapping) (r
 // procMaps is the live program's memory map (/proc/PID/maps of a local
 // process), or nil.
 func (s *Session) procMaps() []symbols.Mapping {
-	if s.exited != nil || s.kind != KindLive || s.pid <= 0 {
+	if s.exited != nil {
 		return nil
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/maps", s.pid))
-	if err != nil {
-		return nil
-	}
-	maps, err := symbols.ParseMaps(string(b))
-	if err != nil {
-		return nil
-	}
-	return maps
+	return s.inf.Maps()
 }
 
 // dropUnreadable drops the memory blocks of frames that no readable
@@ -877,7 +868,7 @@ func (s *Session) traceCleanup(ctx context.Context, bpNum int) {
 // program may have exited when trace frames are evaluated; readOnlyFile).
 // Bytes past the section read as zeros: a string read in chunks ends there.
 func (s *Session) readFileData(addr uint64, p []byte) (int, error) {
-	n := s.readOnlyFile(addr, p)
+	n := s.inf.ReadOnlyFile(addr, p)
 	if n == 0 {
 		return 0, &notCollectedError{addr: addr, n: len(p)}
 	}
@@ -888,6 +879,6 @@ func (s *Session) readFileData(addr uint64, p []byte) (int, error) {
 // writableData reports whether [addr, addr+n) is in a writable section
 // of the program (.data, .bss): a static address.
 func (s *Session) writableData(addr, n uint64) bool {
-	sec := s.programSection(addr, n)
+	sec := s.inf.ProgramSection(addr, n)
 	return sec != nil && sec.Flags&elf.SHF_WRITE != 0
 }

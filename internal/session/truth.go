@@ -32,7 +32,7 @@ func (s *Session) explainReverseStop(ctx context.Context, st rsp.Stop) rsp.Stop 
 		st.AtHistoryStart = true
 		return st
 	}
-	if pc, err := s.pc(ctx, st.Thread); err == nil && (s.bpAt(pc) != nil || s.breakAt(pc)) {
+	if pc, err := s.inf.PC(ctx, st.Thread); err == nil && (s.bpAt(pc) != nil || s.breakAt(pc)) {
 		// At a breakpoint: a user's, or one a move put there (a reverse
 		// finish's at the function's entry). The watched value may still
 		// differ from the last stop's: QEMU's reverse-continue does not

@@ -1,4 +1,4 @@
-package session
+package inferior
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/errkind"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -119,25 +120,25 @@ func (m *memCache) store(base uint64, b []byte) {
 	}
 }
 
-// readMem reads target memory through the line cache. Lines that cannot
+// ReadMem reads target memory through the line cache. Lines that cannot
 // be read whole (the edge of a mapping) are read byte-exact, uncached.
-func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, error) {
-	s.mem.init()
+func (inf *Inferior) ReadMem(ctx context.Context, addr uint64, p []byte) (int, error) {
+	inf.mem.init()
 	n := 0
 	for n < len(p) {
 		a := addr + uint64(n)
 		base := a &^ (memLine - 1)
 		off := int(a - base)
 		want := min(len(p)-n, memLine-off)
-		blk, ok := s.mem.lines[base]
-		if !ok && !s.mem.bad[base] {
-			if m := s.readOnlyFile(a, p[n:]); m > 0 {
+		blk, ok := inf.mem.lines[base]
+		if !ok && !inf.mem.bad[base] {
+			if m := inf.ReadOnlyFile(a, p[n:]); m > 0 {
 				n += m // never cached: the file is at hand
 				continue
 			}
-			end := s.mem.missRun(base, addr+uint64(len(p)))
+			end := inf.mem.missRun(base, addr+uint64(len(p)))
 			b := make([]byte, end-base)
-			got, err := s.c.ReadMemory(ctx, base, b)
+			got, err := inf.c.ReadMemory(ctx, base, b)
 			if err != nil && (ctx.Err() != nil || errors.Is(err, rsp.ErrClosed)) {
 				return n, err
 			}
@@ -147,27 +148,27 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 					// The run crossed into a page that may be unmapped
 					// (the top of the stack): read up to the boundary and
 					// never read ahead across it again at this stop.
-					s.mem.badPage[pageEnd] = true
+					inf.mem.badPage[pageEnd] = true
 					b = b[:pageEnd-base]
-					if m, err := s.c.ReadMemory(ctx, base, b); err == nil {
+					if m, err := inf.c.ReadMemory(ctx, base, b); err == nil {
 						got = m
 					} else if ctx.Err() != nil || errors.Is(err, rsp.ErrClosed) {
 						return n, err
 					}
 				}
 			}
-			s.mem.store(base, b[:got])
-			if blk, ok = s.mem.lines[base]; !ok {
-				s.mem.bad[base] = true
+			inf.mem.store(base, b[:got])
+			if blk, ok = inf.mem.lines[base]; !ok {
+				inf.mem.bad[base] = true
 			}
 		}
 		if ok {
-			s.mem.touch(base)
+			inf.mem.touch(base)
 			copy(p[n:n+want], blk[off:off+want])
 			n += want
 			continue
 		}
-		m, err := s.c.ReadMemory(ctx, a, p[n:n+want])
+		m, err := inf.c.ReadMemory(ctx, a, p[n:n+want])
 		n += m
 		if err != nil {
 			return n, fmt.Errorf("cannot access memory at %#x: %w", a+uint64(m), err)
@@ -176,19 +177,19 @@ func (s *Session) readMem(ctx context.Context, addr uint64, p []byte) (int, erro
 	return n, nil
 }
 
-// readOnlyFile reads from the program's file what of p, at addr, lies in
+// ReadOnlyFile reads from the program's file what of p, at addr, lies in
 // one of its read-only data sections (string literals, constants: .rodata
 // and the like, never code or anything relocated at load), and returns how
 // many bytes that was (0: none; the target is asked). Such memory is what
 // the file says for the whole run, so reading it costs no round trip
 // (GDB's `set trust-readonly-sections on`, which rrmcp always does; a
 // program that makes its .rodata writable and changes it is not seen).
-func (s *Session) readOnlyFile(addr uint64, p []byte) int {
-	sec := s.readOnlySection(addr)
+func (inf *Inferior) ReadOnlyFile(addr uint64, p []byte) int {
+	sec := inf.ReadOnlySection(addr)
 	if sec == nil || sec.Type == elf.SHT_NOBITS {
 		return 0
 	}
-	off := addr - s.bias - sec.Addr
+	off := addr - inf.Bias - sec.Addr
 	n := min(uint64(len(p)), sec.Size-off)
 	if m, err := sec.ReadAt(p[:n], int64(off)); err != nil || uint64(m) != n {
 		return 0
@@ -196,24 +197,24 @@ func (s *Session) readOnlyFile(addr uint64, p []byte) int {
 	return int(n)
 }
 
-// readOnlySection is the program's read-only data section (not code)
+// ReadOnlySection is the program's read-only data section (not code)
 // holding addr, or nil.
-func (s *Session) readOnlySection(addr uint64) *elf.Section {
-	sec := s.programSection(addr, 1)
+func (inf *Inferior) ReadOnlySection(addr uint64) *elf.Section {
+	sec := inf.ProgramSection(addr, 1)
 	if sec == nil || sec.Flags&(elf.SHF_WRITE|elf.SHF_EXECINSTR) != 0 {
 		return nil
 	}
 	return sec
 }
 
-// programSection is the allocated section of the program holding the
+// ProgramSection is the allocated section of the program holding the
 // run-time range [addr, addr+n), or nil.
-func (s *Session) programSection(addr, n uint64) *elf.Section {
-	if s.img == nil || s.img.ELF() == nil || addr < s.bias {
+func (inf *Inferior) ProgramSection(addr, n uint64) *elf.Section {
+	if inf.Img == nil || inf.Img.ELF() == nil || addr < inf.Bias {
 		return nil
 	}
-	a := addr - s.bias
-	for _, sec := range s.img.ELF().Sections {
+	a := addr - inf.Bias
+	for _, sec := range inf.Img.ELF().Sections {
 		if sec.Flags&elf.SHF_ALLOC != 0 && a >= sec.Addr && a+n <= sec.Addr+sec.Size {
 			return sec
 		}
@@ -221,107 +222,107 @@ func (s *Session) programSection(addr, n uint64) *elf.Section {
 	return nil
 }
 
-// memFunc binds readMem to the context of one evaluation, for a
+// MemFunc binds readMem to the context of one evaluation, for a
 // dwarf.ValueEnv (made per call, never cached).
-func (s *Session) memFunc(ctx context.Context) func(addr uint64, p []byte) (int, error) {
-	return func(addr uint64, p []byte) (int, error) { return s.readMem(ctx, addr, p) }
+func (inf *Inferior) MemFunc(ctx context.Context) func(addr uint64, p []byte) (int, error) {
+	return func(addr uint64, p []byte) (int, error) { return inf.ReadMem(ctx, addr, p) }
 }
 
-// regs returns the registers of thread t as DWARF-numbered values.
-func (s *Session) regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
-	g, err := s.c.ReadRegisters(ctx, t)
+// Regs returns the registers of thread t as DWARF-numbered values.
+func (inf *Inferior) Regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error) {
+	g, err := inf.c.ReadRegisters(ctx, t)
 	if err != nil {
 		return dwarf.Regs{}, err
 	}
-	return s.regsFrom(t, g)
+	return inf.regsFrom(t, g)
 }
 
-// regsAtStop returns the registers of the thread that stopped and, in the
+// RegsAtStop returns the registers of the thread that stopped and, in the
 // same round trip, caches the top of its stack (stackFirst bytes from the
 // line of the stack pointer the stop reply carried): nearly every stop is
 // followed by a look at the frame (its locals, a condition on them, a
 // backtrace), and the stack read then costs no round trip of its own.
-func (s *Session) regsAtStop(ctx context.Context) (dwarf.Regs, error) {
-	pc, sp, ok := s.stopPCSP(s.cur)
+func (inf *Inferior) RegsAtStop(ctx context.Context) (dwarf.Regs, error) {
+	pc, sp, ok := inf.StopPCSP(inf.Cur)
 	if !ok || sp < memLine {
-		return s.regs(ctx, s.cur)
+		return inf.Regs(ctx, inf.Cur)
 	}
 	base := sp &^ (memLine - 1)
-	s.mem.init()
-	if _, cached := s.mem.lines[base]; cached {
-		return s.regs(ctx, s.cur)
+	inf.mem.init()
+	if _, cached := inf.mem.lines[base]; cached {
+		return inf.Regs(ctx, inf.Cur)
 	}
 	b := make([]byte, stackFirst)
-	if pageEnd := (base | (pageSize - 1)) + 1; base+stackFirst > pageEnd && s.mem.badPage[pageEnd] {
+	if pageEnd := (base | (pageSize - 1)) + 1; base+stackFirst > pageEnd && inf.mem.badPage[pageEnd] {
 		b = b[:pageEnd-base]
 	}
 	reads := []rsp.MemRead{{Addr: base, P: b}}
-	for _, l := range s.mem.learned[pc] {
+	for _, l := range inf.mem.learned[pc] {
 		if l < base || l >= base+uint64(len(b)) {
 			reads = append(reads, rsp.MemRead{Addr: l, P: make([]byte, memLine)})
 		}
 	}
-	g, err := s.c.ReadRegistersMemory(ctx, s.cur, reads)
+	g, err := inf.c.ReadRegistersMemory(ctx, inf.Cur, reads)
 	if err != nil {
 		return dwarf.Regs{}, err
 	}
 	// A short read (the top of the stack) keeps the whole lines it got;
 	// readMem reads the rest, if asked, on its own.
 	for _, r := range reads {
-		s.mem.store(r.Addr, r.P[:r.N])
+		inf.mem.store(r.Addr, r.P[:r.N])
 	}
-	s.mem.stopPC = pc
-	s.mem.stack++
-	return s.regsFrom(s.cur, g)
+	inf.mem.stopPC = pc
+	inf.mem.stack++
+	return inf.regsFrom(inf.Cur, g)
 }
 
 // regsFrom decodes g, thread t's g reply, into DWARF-numbered registers.
-func (s *Session) regsFrom(t rsp.Thread, g []byte) (dwarf.Regs, error) {
+func (inf *Inferior) regsFrom(t rsp.Thread, g []byte) (dwarf.Regs, error) {
 	var r dwarf.Regs
-	if s.regMap == nil {
-		td := s.c.Target()
+	if inf.regMap == nil {
+		td := inf.c.Target()
 		if td == nil {
-			return r, fmt.Errorf("the server sent no register description: %w", ErrUnsupported)
+			return r, fmt.Errorf("the server sent no register description: %w", errkind.Unsupported)
 		}
-		s.regMap = []regSlot{}
+		inf.regMap = []regSlot{}
 		for _, reg := range td.Registers {
-			if n, ok := s.regNum(reg.Name); ok {
-				s.regMap = append(s.regMap, regSlot{off: reg.Offset, size: reg.Size(), num: n})
+			if n, ok := inf.RegNum(reg.Name); ok {
+				inf.regMap = append(inf.regMap, regSlot{off: reg.Offset, size: reg.Size(), num: n})
 			}
 		}
 	}
-	for _, rs := range s.regMap {
+	for _, rs := range inf.regMap {
 		if rs.off+rs.size <= len(g) {
 			r.SetBytes(rs.num, g[rs.off:rs.off+rs.size])
 		}
 	}
-	if t == s.cur || t == (rsp.Thread{}) {
-		s.mem.sp = r.SP()
+	if t == inf.Cur || t == (rsp.Thread{}) {
+		inf.mem.sp = r.SP()
 	}
 	return r, nil
 }
 
-// stopPCSP returns the program counter and stack pointer of thread t from
+// StopPCSP returns the program counter and stack pointer of thread t from
 // the registers the stop reply carried (gdbserver and rr send rip, rsp and
 // rbp with every stop), if t is the thread that stopped and they are there.
-func (s *Session) stopPCSP(t rsp.Thread) (pc, sp uint64, ok bool) {
-	last := s.c.LastStop()
+func (inf *Inferior) StopPCSP(t rsp.Thread) (pc, sp uint64, ok bool) {
+	last := inf.c.LastStop()
 	if t == (rsp.Thread{}) || last.Thread != t || len(last.Registers) == 0 {
 		return 0, 0, false
 	}
-	td := s.c.Target()
+	td := inf.c.Target()
 	if td == nil {
 		return 0, 0, false
 	}
-	ripR, ok1 := td.Lookup(s.pcName())
-	rspR, ok2 := td.Lookup(s.spName())
+	ripR, ok1 := td.Lookup(inf.PCName())
+	rspR, ok2 := td.Lookup(inf.SPName())
 	pc, ok3 := last.Register(ripR)
 	sp, ok4 := last.Register(rspR)
-	if n := s.ptrSize(); !ok1 || !ok2 || !ok3 || !ok4 || ripR.Size() != n || rspR.Size() != n {
+	if n := inf.PtrSize(); !ok1 || !ok2 || !ok3 || !ok4 || ripR.Size() != n || rspR.Size() != n {
 		return 0, 0, false
 	}
-	if t == s.cur {
-		s.mem.sp = sp
+	if t == inf.Cur {
+		inf.mem.sp = sp
 	}
 	return pc, sp, true
 }
@@ -329,21 +330,21 @@ func (s *Session) stopPCSP(t rsp.Thread) (pc, sp uint64, ok bool) {
 // regSlot maps a register of the g packet to its DWARF number.
 type regSlot struct{ off, size, num int }
 
-// pc returns the program counter of thread t.
-func (s *Session) pc(ctx context.Context, t rsp.Thread) (uint64, error) {
-	pc, _, err := s.pcSP(ctx, t)
+// PC returns the program counter of thread t.
+func (inf *Inferior) PC(ctx context.Context, t rsp.Thread) (uint64, error) {
+	pc, _, err := inf.PCSP(ctx, t)
 	return pc, err
 }
 
-// pcSP returns the program counter and stack pointer of thread t: from
+// PCSP returns the program counter and stack pointer of thread t: from
 // the registers the stop reply carried (gdbserver and rr send rip, rsp and
 // rbp with every stop) when t is the thread that stopped, saving a g
 // round trip; else from all registers.
-func (s *Session) pcSP(ctx context.Context, t rsp.Thread) (pc, sp uint64, err error) {
-	if pc, sp, ok := s.stopPCSP(t); ok {
+func (inf *Inferior) PCSP(ctx context.Context, t rsp.Thread) (pc, sp uint64, err error) {
+	if pc, sp, ok := inf.StopPCSP(t); ok {
 		return pc, sp, nil
 	}
-	r, err := s.regs(ctx, t)
+	r, err := inf.Regs(ctx, t)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -1,4 +1,4 @@
-package session
+package inferior
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 // __kernel_sigreturn/__kernel_rt_sigreturn, through which every i386
 // system call and signal handler frame passes), copied once from target
 // memory; nil if it cannot be read.
-func (s *Session) vdsoImage(ctx context.Context, l *libs, mod symbols.Module) *dwarf.Image {
+func (inf *Inferior) vdsoImage(ctx context.Context, l *libs, mod symbols.Module) *dwarf.Image {
 	const key = "[vdso]"
 	if img, ok := l.imgs[key]; ok {
 		return img
@@ -24,7 +24,7 @@ func (s *Session) vdsoImage(ctx context.Context, l *libs, mod symbols.Module) *d
 	if base == 0 {
 		base = mod.Bias
 	}
-	buf, err := symbols.ReadImage(func(a uint64, p []byte) (int, error) { return s.c.ReadMemory(ctx, a, p) }, base)
+	buf, err := symbols.ReadImage(func(a uint64, p []byte) (int, error) { return inf.c.ReadMemory(ctx, a, p) }, base)
 	if err != nil {
 		return nil
 	}

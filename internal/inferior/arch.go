@@ -1,4 +1,4 @@
-package session
+package inferior
 
 import (
 	"github.com/rrmcp/rrmcp/dwarf"
@@ -11,9 +11,9 @@ import (
 // them (amd64 DWARF numbers; i386 registers share the slot of their
 // amd64 counterpart).
 
-// i386 reports whether the target is a 32-bit x86 one.
-func (s *Session) i386() bool {
-	td := s.c.Target()
+// I386 reports whether the target is a 32-bit x86 one.
+func (inf *Inferior) I386() bool {
+	td := inf.c.Target()
 	if td == nil {
 		return false
 	}
@@ -22,18 +22,18 @@ func (s *Session) i386() bool {
 	return eip && !rip
 }
 
-// regNum returns the dwarf.Regs number of a register name of the target
+// RegNum returns the dwarf.Regs number of a register name of the target
 // ("rax" or "eax", "pc", "sp", "fp").
-func (s *Session) regNum(name string) (int, bool) {
-	if s.i386() {
+func (inf *Inferior) RegNum(name string) (int, bool) {
+	if inf.I386() {
 		return dwarf.RegNum32(name)
 	}
 	return dwarf.RegNum(name)
 }
 
-// regName is the target's name of dwarf.Regs number n, or "".
-func (s *Session) regName(n int) string {
-	if s.i386() {
+// RegName is the target's name of dwarf.Regs number n, or "".
+func (inf *Inferior) RegName(n int) string {
+	if inf.I386() {
 		return dwarf.RegName32(n)
 	}
 	return dwarf.RegName(n)
@@ -41,40 +41,42 @@ func (s *Session) regName(n int) string {
 
 // pcName, spName and fpName are the target's names of the program
 // counter, stack pointer and frame pointer.
-func (s *Session) pcName() string { return s.archName("rip", "eip") }
-func (s *Session) spName() string { return s.archName("rsp", "esp") }
-func (s *Session) fpName() string { return s.archName("rbp", "ebp") }
+func (inf *Inferior) PCName() string { return inf.archName("rip", "eip") }
+func (inf *Inferior) SPName() string { return inf.archName("rsp", "esp") }
+func (inf *Inferior) FPName() string { return inf.archName("rbp", "ebp") }
 
-func (s *Session) archName(amd64, i386 string) string {
-	if s.i386() {
+func (inf *Inferior) archName(amd64, i386 string) string {
+	if inf.I386() {
 		return i386
 	}
 	return amd64
 }
 
-// ptrSize is the target's pointer size in bytes: the program's, else
-// the register set's.
-func (s *Session) ptrSize() int {
-	if s.img != nil {
-		return s.img.PtrSize()
+// PtrSize is the target's pointer size in bytes: the program's, else
+// the register set'p.
+func (inf *Inferior) PtrSize() int {
+	if inf.Img != nil {
+		return inf.Img.PtrSize()
 	}
-	if s.i386() {
+	if inf.I386() {
 		return 4
 	}
 	return 8
 }
 
-// defaultRegisters are the registers rr_registers shows when none are
+// DefaultRegisters are the registers rr_registers shows when none are
 // named, as GDB's "info registers" lists them.
 // Those the target does not have (fs_base on gdbserver's i386
 // description) are left out.
-func (s *Session) defaultRegisters() []string {
-	names := defaultRegs
-	if s.i386() {
+func (inf *Inferior) DefaultRegisters() []string {
+	names := []string{"rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp",
+		"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip", "eflags",
+		"cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base"}
+	if inf.I386() {
 		names = []string{"eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "eip", "eflags",
 			"cs", "ss", "ds", "es", "fs", "gs", "fs_base", "gs_base"}
 	}
-	td := s.c.Target()
+	td := inf.c.Target()
 	var out []string
 	for _, n := range names {
 		if _, ok := td.Lookup(n); ok {
