@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/linespec"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -310,14 +308,16 @@ func (s *Session) AddBreakpoint(ctx context.Context, r BreakpointRequest) (Break
 	return out, err
 }
 
-// resolveBreakpoint turns a location into addresses.
+// resolveBreakpoint turns a location into addresses (package linespec;
+// *EXPR is evaluated here, a bare LINE is in the selected frame's file).
 func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoint, error) {
+	spec, err := linespec.Parse(loc)
+	if err != nil {
+		return nil, err
+	}
 	b := &breakpoint{typ: rsp.SoftwareBreakpoint, spec: loc}
-	switch {
-	case loc == "":
-		return nil, argErrorf("location", "is empty")
-	case strings.HasPrefix(loc, "*"):
-		a, err := s.addressOf(ctx, strings.TrimSpace(loc[1:]))
+	if spec.Form == linespec.Address {
+		a, err := s.addressOf(ctx, spec.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -329,203 +329,24 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 	if s.inf.Img == nil {
 		return nil, fmt.Errorf("cannot resolve %q: %w; use *ADDRESS", loc, s.inf.ImgErr)
 	}
-	file, lineStr, hasColon := cutLast(loc, ":")
-	if n, err := strconv.Atoi(lineStr); hasColon && err == nil && !strings.HasSuffix(file, ":") {
-		return s.resolveLine(ctx, b, file, n)
-	}
-	if n, err := strconv.Atoi(loc); err == nil {
-		f, err := s.selectedFrame(ctx)
-		if err != nil || f.File == "" {
-			return nil, argErrorf("location", "line %d needs a current source file; give file:line", n)
+	var r linespec.Result
+	switch spec.Form {
+	case linespec.FileLine:
+		r, err = linespec.ResolveLine(ctx, s.inf, spec.File, spec.Line)
+	case linespec.Line:
+		f, ferr := s.selectedFrame(ctx)
+		if ferr != nil || f.File == "" {
+			return nil, argErrorf("location", "line %d needs a current source file; give file:line", spec.Line)
 		}
-		return s.resolveLine(ctx, b, f.File, n)
+		r, err = linespec.ResolveLine(ctx, s.inf, f.File, spec.Line)
+	default:
+		r, err = linespec.ResolveFunction(ctx, s.inf, spec.Name)
 	}
-	if s.addFunctionBreakpoints(b, s.inf.Img, s.inf.Bias, loc) {
-		return b, nil
+	if err != nil {
+		return nil, err
 	}
-	if a, ok := s.inf.Img.SymbolAddr(loc); ok {
-		b.addrs, b.fn = []uint64{a + s.inf.Bias}, loc
-		return b, nil
-	}
-	if as := s.inf.ReloadAddressSpace(ctx); as != nil {
-		// Shared libraries: their DWARF (past the prologue, like the
-		// main program, and every inlined copy), then, as GDB's minimal
-		// symbols, their ELF symbols at other addresses: ld.so's DWARF
-		// has inlined copies of a malloc, libc's malloc is an ELF alias
-		// of __libc_malloc.
-		for _, mod := range as.Modules() {
-			img := s.inf.LibImage(mod.Path)
-			if img == nil || img == s.inf.Img {
-				continue
-			}
-			s.addFunctionBreakpoints(b, img, mod.Bias, loc)
-		}
-		if locs, err := as.LookupName(loc); err == nil {
-			for _, sl := range locs {
-				a := sl.Symbol.Addr + sl.Module.Bias
-				// An alias of a function with DWARF (glibc's malloc is
-				// __libc_malloc): past its prologue, as GDB does.
-				if img := s.inf.LibImage(sl.Module.Path); img != nil {
-					if f := img.FuncAt(sl.Symbol.Addr); f != nil && f.Entry == sl.Symbol.Addr {
-						pc, le := img.BreakpointAddr(f)
-						a = pc + sl.Module.Bias
-						if b.file == "" {
-							b.file, b.line = le.File, le.Line
-						}
-					}
-				}
-				if !slices.Contains(b.addrs, a) {
-					b.addrs = append(b.addrs, a)
-				}
-			}
-		}
-		if len(b.addrs) > 0 {
-			if b.fn == "" {
-				b.fn = loc
-			}
-			return b, nil
-		}
-	}
-	hint := s.suggestFunc(loc)
-	if hint == "" {
-		hint = " in the program or its loaded shared libraries (for a library loaded later with dlopen, set it once the library is loaded)"
-	}
-	return nil, fmt.Errorf("no function named %q%s: %w", loc, hint, ErrNotFound)
-}
-
-// addFunctionBreakpoints adds to b the addresses where GDB's "break NAME"
-// stops in img: past the prologue of every function named name and at
-// the entry of every inlined copy (one breakpoint, several locations, as
-// GDB's 1.1, 1.2). It reports whether it found any.
-func (s *Session) addFunctionBreakpoints(b *breakpoint, img *dwarf.Image, bias uint64, name string) bool {
-	las := img.FunctionBreakpoints(name)
-	if len(las) > 0 {
-		b.byFunc = true
-	}
-	for _, la := range las {
-		b.addrs = append(b.addrs, la.Addr+bias)
-		if b.fn != "" {
-			continue
-		}
-		b.file, b.line = la.File, la.Line
-		b.fn = name // an inlined copy: la.Function is its caller
-		if la.Inline == "" && la.Function != nil {
-			b.fn = la.Function.Name
-		}
-	}
-	return len(las) > 0
-}
-
-func (s *Session) resolveLine(ctx context.Context, b *breakpoint, file string, n int) (*breakpoint, error) {
-	if n <= 0 {
-		return nil, argErrorf("location", "line numbers start at 1")
-	}
-	las, err := s.inf.Img.LineToAddrs(file, n)
-	bias := s.inf.Bias
-	if err != nil || len(las) == 0 {
-		// A source file of a shared library?
-		if as := s.inf.ReloadAddressSpace(ctx); as != nil {
-			for _, mod := range as.Modules() {
-				if img := s.inf.LibImage(mod.Path); img != nil && img != s.inf.Img {
-					if la, err := img.LineToAddrs(file, n); err == nil && len(la) > 0 {
-						las, bias = la, mod.Bias
-						break
-					}
-				}
-			}
-		}
-	}
-	if len(las) == 0 {
-		return nil, fmt.Errorf("no code at %s:%d%s: %w", file, n, s.suggestFile(file), ErrNotFound)
-	}
-	for _, la := range las {
-		b.addrs = append(b.addrs, la.Addr+bias)
-	}
-	b.file, b.line = las[0].File, las[0].Line
-	if las[0].Function != nil {
-		b.fn = las[0].Function.Name
-	}
+	b.addrs, b.fn, b.file, b.line, b.byFunc = r.Addrs, r.Function, r.File, r.Line, r.ByFunc
 	return b, nil
-}
-
-func cutLast(s, sep string) (before, after string, found bool) {
-	i := strings.LastIndex(s, sep)
-	if i < 0 {
-		return s, "", false
-	}
-	return s[:i], s[i+len(sep):], true
-}
-
-// suggestFunc proposes close function names.
-func (s *Session) suggestFunc(name string) string {
-	var cands []string
-	seen := map[string]bool{}
-	low := strings.ToLower(name)
-	for _, f := range s.inf.Img.Functions() {
-		n := f.Name
-		if seen[n] {
-			continue
-		}
-		short := n
-		if i := strings.LastIndex(n, "::"); i >= 0 {
-			short = n[i+2:]
-		}
-		if d := editDistance(strings.ToLower(short), low); d <= max(1, len(name)/4) || strings.Contains(strings.ToLower(n), low) {
-			cands = append(cands, n)
-			seen[n] = true
-		}
-	}
-	if len(cands) == 0 {
-		return ""
-	}
-	sort.Strings(cands)
-	if len(cands) > 5 {
-		cands = cands[:5]
-	}
-	return "; did you mean " + strings.Join(cands, ", ") + "?"
-}
-
-func (s *Session) suggestFile(file string) string {
-	base := filepath.Base(file)
-	var cands []string
-	for _, f := range s.inf.Img.Files() {
-		if filepath.Base(f) == base {
-			return " (the file is known, but that line has no code; try a nearby line)"
-		}
-		if strings.Contains(f, "/usr/") {
-			continue
-		}
-		cands = append(cands, filepath.Base(f))
-	}
-	slices.Sort(cands)
-	cands = slices.Compact(cands)
-	if len(cands) > 8 {
-		cands = cands[:8]
-	}
-	if len(cands) == 0 {
-		return ""
-	}
-	return " (source files: " + strings.Join(cands, ", ") + ")"
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := 1
-			if a[i-1] == b[j-1] {
-				c = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+c)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // RemoveBreakpoint deletes breakpoint or watchpoint n.

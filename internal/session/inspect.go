@@ -14,6 +14,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/errkind"
+	"github.com/rrmcp/rrmcp/internal/linespec"
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -225,7 +226,7 @@ func (s *Session) SourceLines(ctx context.Context, file string, line, count int)
 		}
 		path := s.findSource(file)
 		if path == "" {
-			return fmt.Errorf("no source file %q in the program's debug information%s (rr_source_lines reads only the sources the program was built from): %w", errkind.Shorten(file, 200), s.suggestFileOrEmpty(file), ErrNotFound)
+			return fmt.Errorf("no source file %q in the program's debug information%s (rr_source_lines reads only the sources the program was built from): %w", errkind.Shorten(file, 200), linespec.SuggestFile(s.inf.Img, file), ErrNotFound)
 		}
 		lines, err := s.readSource(path)
 		if err != nil {
@@ -243,13 +244,6 @@ func (s *Session) SourceLines(ctx context.Context, file string, line, count int)
 		return nil
 	})
 	return out, err
-}
-
-func (s *Session) suggestFileOrEmpty(file string) string {
-	if s.inf.Img == nil {
-		return ""
-	}
-	return s.suggestFile(file)
 }
 
 func sameFile(a, b string) bool {

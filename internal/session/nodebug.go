@@ -4,10 +4,10 @@ import (
 	"context"
 	"debug/elf"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/linespec"
 	"github.com/rrmcp/rrmcp/symbols"
 )
 
@@ -79,23 +79,7 @@ func (s *Session) noSymbolHint(ctx context.Context, f *dwarf.Frame, name string)
 			}
 		}
 	}
-	low := strings.ToLower(name)
-	seen := map[string]bool{}
-	var close []string
-	for _, n := range names {
-		if n == "" || seen[n] {
-			continue
-		}
-		seen[n] = true
-		short := n
-		if i := strings.LastIndex(n, "::"); i >= 0 {
-			short = n[i+2:]
-		}
-		if editDistance(strings.ToLower(short), low) <= max(1, len(name)/4) || (len(name) >= 3 && strings.Contains(strings.ToLower(short), low)) {
-			close = append(close, n)
-		}
-	}
-	sort.Strings(close)
+	close := linespec.CloseNames(name, names)
 	if len(close) > 6 {
 		close = close[:6]
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rrmcp/rrmcp/internal/linespec"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -222,7 +223,7 @@ func (s *Session) functionLines(ctx context.Context, name string) (string, []int
 		}
 		fns := s.inf.Img.FuncsByName(name)
 		if len(fns) == 0 {
-			return argErrorf("function", "no function %q%s", name, s.suggestFunc(name))
+			return argErrorf("function", "no function %q%s", name, linespec.SuggestFunction(s.inf.Img, name))
 		}
 		f := fns[0]
 		le, ok := s.inf.Img.PCToLine(f.Entry)
