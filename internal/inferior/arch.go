@@ -53,7 +53,7 @@ func (inf *Inferior) archName(amd64, i386 string) string {
 }
 
 // PtrSize is the target's pointer size in bytes: the program's, else
-// the register set'p.
+// the register set's.
 func (inf *Inferior) PtrSize() int {
 	if inf.Img != nil {
 		return inf.Img.PtrSize()

@@ -36,9 +36,9 @@ type memCache struct {
 	badPage map[uint64]bool
 	sp      uint64 // stack pointer of the selected thread; 0 = unknown
 	stack   int    // stack reads since the stop
-	// At a stop that regsAtStop read (stopPC), the lines read away from
+	// At a stop that RegsAtStop read (stopPC), the lines read away from
 	// the stack are noted (touched); reset keeps them as learned[stopPC],
-	// which regsAtStop reads with the registers at the next stop there:
+	// which RegsAtStop reads with the registers at the next stop there:
 	// what a breakpoint's condition, or an agent at each hit, reads (a
 	// global, a structure behind a pointer) then costs no round trip of
 	// its own.
@@ -59,7 +59,7 @@ func (m *memCache) touch(base uint64) {
 		return
 	}
 	if stack := m.sp &^ (memLine - 1); m.sp != 0 && base >= stack && base < stack+stackSpan {
-		return // the stack: regsAtStop reads its top anyway
+		return // the stack: RegsAtStop reads its top anyway
 	}
 	m.touched = append(m.touched, base)
 }
@@ -222,7 +222,7 @@ func (inf *Inferior) ProgramSection(addr, n uint64) *elf.Section {
 	return nil
 }
 
-// MemFunc binds readMem to the context of one evaluation, for a
+// MemFunc binds ReadMem to the context of one evaluation, for a
 // dwarf.ValueEnv (made per call, never cached).
 func (inf *Inferior) MemFunc(ctx context.Context) func(addr uint64, p []byte) (int, error) {
 	return func(addr uint64, p []byte) (int, error) { return inf.ReadMem(ctx, addr, p) }
@@ -267,7 +267,7 @@ func (inf *Inferior) RegsAtStop(ctx context.Context) (dwarf.Regs, error) {
 		return dwarf.Regs{}, err
 	}
 	// A short read (the top of the stack) keeps the whole lines it got;
-	// readMem reads the rest, if asked, on its own.
+	// ReadMem reads the rest, if asked, on its own.
 	for _, r := range reads {
 		inf.mem.store(r.Addr, r.P[:r.N])
 	}

@@ -36,7 +36,7 @@ func (l *libs) close() {
 }
 
 // loadLibs returns the library list, reading it the first time. The list
-// changes only when the program loads or unloads libraries; module()
+// changes only when the program loads or unloads libraries; Module
 // re-reads it (reloadLibs) when a pc falls outside every known module.
 func (inf *Inferior) loadLibs(ctx context.Context) *libs {
 	if inf.libs != nil {
