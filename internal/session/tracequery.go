@@ -865,7 +865,8 @@ func (s *Session) traceCleanup(ctx context.Context, bpNum int) {
 }
 
 // readFileData reads read-only data of the program from its file (the
-// program may have exited when trace frames are evaluated; inferior.Inferior.ReadOnlyFile).
+// program may have exited when trace frames are evaluated;
+// Inferior.ReadOnlyFile).
 // Bytes past the section read as zeros: a string read in chunks ends there.
 func (s *Session) readFileData(addr uint64, p []byte) (int, error) {
 	n := s.inf.ReadOnlyFile(addr, p)
