@@ -12,6 +12,7 @@ import (
 	"github.com/rrmcp/rrmcp/internal/errkind"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
+	"golang.org/x/arch/x86/x86asm"
 )
 
 // Inferior is the debugged process as seen through one connection to its
@@ -41,6 +42,7 @@ type Inferior struct {
 	libs   *libs // shared libraries, loaded on demand
 	regMap []regSlot
 	trs    map[*dwarf.Image]*dwarf.TypeReader
+	insns  map[uint64]x86asm.Inst // decoded code, kept across stops (code.go)
 }
 
 // New returns the inferior behind c running program (its path, "" when

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/arch/x86/x86asm"
-
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -385,61 +383,6 @@ func (s *Session) cfa(ctx context.Context, img *dwarf.Image, bias uint64, regs d
 	return 0
 }
 
-// insn decodes the instruction at pc. Code does not change while we
-// debug (we never write memory), so instructions are cached for the
-// session. The server hides its breakpoints from m reads.
-func (s *Session) insn(ctx context.Context, pc uint64) (x86asm.Inst, error) {
-	mode := 64
-	if r, ok := s.softRegs(); ok {
-		mode = r.mode // 32 for an i386 target
-	}
-	return s.insnMode(ctx, pc, mode)
-}
-
-// insnMode is insn for a decoding mode (64, or 32 for i386 targets); a
-// session debugs one kind of target, so the cache needs no mode key.
-func (s *Session) insnMode(ctx context.Context, pc uint64, mode int) (x86asm.Inst, error) {
-	if in, ok := s.insns[pc]; ok {
-		return in, nil
-	}
-	// One read for the instructions that follow too: a line's row is
-	// decoded from its start to its end (rangeEnd), which would otherwise
-	// cost a round trip per instruction the first time.
-	b := make([]byte, insnRead)
-	n, err := s.c.ReadMemory(ctx, pc, b)
-	if n == 0 {
-		return x86asm.Inst{}, err
-	}
-	in, err := x86code.Decode(b[:n], mode)
-	if err != nil {
-		return in, err
-	}
-	if s.insns == nil || len(s.insns) > 1<<16 {
-		s.insns = map[uint64]x86asm.Inst{}
-	}
-	s.insns[pc] = in
-	// The bytes after an instruction are the next one's, up to a jump
-	// or return (what follows it may be data or padding). A decode that
-	// would need bytes past the read fails (x86code.Decode: x86asm alone
-	// would take a cut instruction's first prefix for one, and a later
-	// breakpoint would land inside an instruction) and ends the walk.
-	for a, rest := pc, b[:n]; !x86code.EndsFlow(in); {
-		a, rest = a+uint64(in.Len), rest[in.Len:]
-		next, err := x86code.Decode(rest, mode)
-		if err != nil {
-			break
-		}
-		if _, ok := s.insns[a]; !ok {
-			s.insns[a] = next
-		}
-		in = next
-	}
-	return s.insns[pc], nil
-}
-
-// insnRead is how many bytes of code insn reads at once.
-const insnRead = 64
-
 // tempBP inserts an internal breakpoint at a and returns its remover. A
 // user breakpoint already there is left alone.
 func (s *Session) tempBP(ctx context.Context, a uint64) func() {
@@ -532,7 +475,7 @@ func (s *Session) nextInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 		if err != nil {
 			return rsp.Stop{}, err
 		}
-		in, err := s.insn(ctx, h.pc)
+		in, err := s.inf.Insn(ctx, h.pc)
 		if err != nil || !x86code.IsCall(in) {
 			return s.stepInsn(ctx, false)
 		}
@@ -559,7 +502,7 @@ func (s *Session) backOutOfCallee(ctx context.Context, st rsp.Stop, before here)
 	if err != nil || h.sp >= before.sp {
 		return st, err
 	}
-	in, err := s.insn(ctx, h.pc)
+	in, err := s.inf.Insn(ctx, h.pc)
 	if err != nil || !x86code.IsReturn(in) || h.entry == 0 {
 		return st, nil
 	}

@@ -77,7 +77,7 @@ func (s *Session) Instruction(ctx context.Context, pc uint64) (x86asm.Inst, erro
 			return s.exitedErr("its code is gone")
 		}
 		var err error
-		in, err = s.insn(ctx, pc)
+		in, err = s.inf.Insn(ctx, pc)
 		return err
 	})
 	return in, err

@@ -85,7 +85,7 @@ func (s *Session) straight(ctx context.Context, lo, hi uint64) bool {
 		return false
 	}
 	for a := lo; a < hi; { // at most 4096 bytes (rangeEnd)
-		in, err := s.insn(ctx, a)
+		in, err := s.inf.Insn(ctx, a)
 		if err != nil || x86code.TransfersControl(in) {
 			return false
 		}

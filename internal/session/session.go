@@ -10,8 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/arch/x86/x86asm"
-
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
@@ -86,8 +84,7 @@ type Session struct {
 	sigSeen []string                      // signals passed without a stop but printed, for the next stop
 	handing bool                          // a signal is being delivered with a return to where it came (stepsignal.go)
 	gdb     *gdbFallback
-	conds   map[condAt]cexpr.Expr  // breakpoint conditions parsed (condTrue)
-	insns   map[uint64]x86asm.Inst // decoded code, kept across stops
+	conds   map[condAt]cexpr.Expr // breakpoint conditions parsed (condTrue)
 	// pastSafe: per pc, whether the code from it returns without coming
 	// back to it (returnsWithout), kept across stops
 	pastSafe map[uint64]bool

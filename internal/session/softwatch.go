@@ -217,7 +217,7 @@ func (s *Session) breakAt(pc uint64) bool {
 func (s *Session) storeRangeEnd(ctx context.Context, pc uint64, ws []*breakpoint, mode int) (end uint64, store x86asm.Inst, stores bool) {
 	a := pc
 	for a-pc < 4096 {
-		in, err := s.insnMode(ctx, a, mode)
+		in, err := s.inf.InsnMode(ctx, a, mode)
 		if err != nil {
 			if a == pc {
 				return 0, x86asm.Inst{}, true

@@ -271,7 +271,7 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 	for i := 0; i < maxSteps; i++ {
 		var stop rsp.Stop
 		var err error
-		in, ierr := s.insn(ctx, cur.pc)
+		in, ierr := s.inf.Insn(ctx, cur.pc)
 		switch {
 		case ierr == nil && x86code.IsCall(in):
 			stop, err = s.stepCall(ctx, cur, in, into)
@@ -491,7 +491,7 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 	}
 	atBP := s.breakAt(h.pc)
 	for a := h.pc; a < end; {
-		in, err := s.insn(ctx, a)
+		in, err := s.inf.Insn(ctx, a)
 		if err != nil {
 			return a
 		}
