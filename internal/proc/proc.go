@@ -384,9 +384,13 @@ func (p *Process) WaitLine(ctx context.Context, re *regexp.Regexp) ([]string, er
 	}()
 	for {
 		// A stderr file's lines come when it is scanned: at the start,
-		// and whenever something else woke us.
-		ch := p.Changed()
+		// and whenever something else woke us. Not when this Scan found
+		// lines (ch is taken after it): each is matched as it is added,
+		// and a child flooding its file would keep this loop reading it
+		// for as long as it writes, every line of it, where Trim's bound
+		// should hold.
 		p.Scan()
+		ch := p.Changed()
 		select {
 		case m := <-w.found:
 			return m, nil
