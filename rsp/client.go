@@ -79,10 +79,11 @@ type Client struct {
 	threadsSeen     int                 // most threads a thread list has shown
 	stopThreads     map[Thread]struct{} // threads stop replies named (bounded)
 
-	pending      int          // replies still owed to requests abandoned on cancellation
-	interrupted  atomic.Bool  // 0x03 sent since the last sync
-	sigintOwed   bool         // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
-	interrupts   atomic.Int32 // 0x03 bytes sent during the current resume
+	pending      int           // replies still owed to requests abandoned on cancellation
+	deferred     *deferredRead // a Prefetch whose replies are owed (its requests count in pending)
+	interrupted  atomic.Bool   // 0x03 sent since the last sync
+	sigintOwed   bool          // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
+	interrupts   atomic.Int32  // 0x03 bytes sent during the current resume
 	running      atomic.Bool
 	rrCmdProbed  bool
 	pUnsupported bool
@@ -423,6 +424,11 @@ func (c *Client) wrap(ctx context.Context, pkt string, err error) error {
 // resync reads replies owed to abandoned requests and, after an interrupt,
 // flushes a possible stray stop reply (rr-rsp.md §12.22) with a qC probe.
 func (c *Client) resync() error {
+	if c.deferred != nil {
+		if err := c.finishDeferred(); err != nil {
+			return err
+		}
+	}
 	defer c.boundOwed()()
 	for c.pending > 0 {
 		p, err := c.conn.readPacket()

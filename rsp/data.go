@@ -99,6 +99,9 @@ func (c *Client) defThread(t Thread) Thread {
 // The result is cached until the next resume or register write, so reading
 // many registers costs one g.
 func (c *Client) ReadRegisters(ctx context.Context, t Thread) ([]byte, error) {
+	if err := c.settleDeferred(ctx); err != nil {
+		return nil, fmt.Errorf("read registers: %w", err)
+	}
 	t = c.defThread(t)
 	if g, ok := c.regs[t]; ok {
 		return bytes.Clone(g), nil
@@ -298,6 +301,9 @@ type MemRead struct {
 // of the stack and what it read there the last time. err is the
 // registers' failure; a read's own failure leaves the registers good.
 func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, reads []MemRead) (g []byte, err error) {
+	if err := c.settleDeferred(ctx); err != nil {
+		return nil, fmt.Errorf("read registers: %w", err)
+	}
 	t = c.defThread(t)
 	_, cached := c.regs[t]
 	long := false
@@ -341,6 +347,97 @@ func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, reads []MemR
 		reads[i].N, reads[i].Err = decodeMemReply(pkts[1+i], rs[1+i], reads[i].Addr, reads[i].P)
 	}
 	return g, nil
+}
+
+// Prefetch is ReadRegistersMemory without the wait: the requests go out
+// now, and the replies are read by the next request on the connection,
+// or by Settle, which then keep the registers (as ReadRegisters does) and
+// call done with the reads filled in (N, Err), or with the error that
+// kept them from being read. A debugger answers its client as soon as a
+// stop is known, with what it will want next already on its way (the
+// registers and the top of the stack, at every stop).
+//
+// It reports false, and sends nothing, where the requests cannot go out
+// together without a wait: acks, binary reads, reads longer than a
+// packet, registers already read, another thread to select first, or
+// replies still owed.
+func (c *Client) Prefetch(ctx context.Context, t Thread, reads []MemRead, done func(g []byte, reads []MemRead, err error)) bool {
+	t = c.defThread(t)
+	if _, cached := c.regs[t]; cached || c.conn.ack || c.features["binary-upload"] == "+" || c.deferred != nil ||
+		c.pending > 0 || c.interrupted.Load() || c.conn.deadErr() != nil || ctx.Err() != nil ||
+		t != (Thread{}) && !(c.hgValid && c.hg == t) {
+		return false
+	}
+	pkts := []string{"g"}
+	for _, r := range reads {
+		if len(r.P) > c.readChunk() {
+			return false
+		}
+		pkts = append(pkts, memRequest(r.Addr, len(r.P)))
+	}
+	for _, pkt := range pkts {
+		if c.g.check(pkt) != nil {
+			return false
+		}
+	}
+	disarm := c.arm(ctx)
+	defer disarm()
+	c.pending += len(pkts)
+	if err := c.conn.writePackets(pkts); err != nil {
+		// What reached the server is owed: the next request's resync
+		// reads it, or finds the connection gone.
+		return false
+	}
+	c.deferred = &deferredRead{t: t, pkts: pkts, reads: reads, done: done}
+	return true
+}
+
+// deferredRead is a Prefetch whose replies are owed.
+type deferredRead struct {
+	t     Thread
+	pkts  []string // g, then one m per read
+	reads []MemRead
+	done  func(g []byte, reads []MemRead, err error)
+}
+
+// settleDeferred reads the replies of a Prefetch, if one is owed.
+func (c *Client) settleDeferred(ctx context.Context) error {
+	if c.deferred == nil {
+		return nil
+	}
+	return c.Settle(ctx)
+}
+
+// finishDeferred reads the replies of the Prefetch (under the caller's
+// deadline) and hands them to its done.
+func (c *Client) finishDeferred() error {
+	d := c.deferred
+	c.deferred = nil
+	replies := make([][]byte, 0, len(d.pkts))
+	for len(replies) < len(d.pkts) {
+		p, err := c.conn.readPacket()
+		if err != nil {
+			d.done(nil, d.reads, err)
+			return err
+		}
+		switch {
+		case isConsole(p):
+			c.console(p)
+		case isStopReply(p):
+			c.log.Debug("rsp: discarded stray stop reply", "request", "g", "packet", printable(p))
+		default:
+			c.pending--
+			replies = append(replies, p)
+		}
+	}
+	g, err := c.keepRegs(d.t, replies[0])
+	if err == nil {
+		for i := range d.reads {
+			d.reads[i].N, d.reads[i].Err = decodeMemReply(d.pkts[1+i], replies[1+i], d.reads[i].Addr, d.reads[i].P)
+		}
+	}
+	d.done(g, d.reads, err)
+	return nil
 }
 
 // readMemoryX reads with "x addr,len", whose reply is "b" + escaped binary

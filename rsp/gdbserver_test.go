@@ -807,3 +807,89 @@ func TestGDBServerReadRegistersMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestGDBServerPrefetch: a prefetch sends the registers' and the reads'
+// requests together and returns at once; the next request reads their
+// replies first (the registers are then cached: no second g), and done
+// gets what a ReadRegistersMemory would have; a resume after a prefetch
+// reads its replies before resuming; an unreadable block fails alone. With
+// acks there is no prefetch.
+func TestGDBServerPrefetch(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts rsp.Options
+		ok   bool
+	}{{"noack", rsp.Options{}, true}, {"ack", rsp.Options{KeepAckMode: true}, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tg := gsStartOpts(t, tc.opts, "counter")
+			ctx := gsCtx(t)
+			c := tg.c
+			tg.runTo(ctx, "hit")
+			sp := tg.reg(ctx, "rsp")
+			st, err := c.Continue(ctx)
+			if err != nil || !st.SWBreak {
+				t.Fatalf("continue: %v, %v", st, err)
+			}
+			mark := len(tg.sent.String())
+			stack, data := make([]byte, 256), make([]byte, 64)
+			dataAddr := tg.sym("bytes")
+			var (
+				calls int
+				gotG  []byte
+				got   []rsp.MemRead
+				gotE  error
+			)
+			done := func(g []byte, reads []rsp.MemRead, err error) { calls, gotG, got, gotE = calls+1, g, reads, err }
+			ok := c.Prefetch(ctx, st.Thread, []rsp.MemRead{{Addr: sp, P: stack}, {Addr: dataAddr, P: data}}, done)
+			if ok != tc.ok {
+				t.Fatalf("Prefetch = %v, want %v", ok, tc.ok)
+			}
+			log := tg.sent.String()[mark:]
+			if !tc.ok {
+				if log != "" {
+					t.Errorf("a refused prefetch sent:\n%s", log)
+				}
+				return
+			}
+			if !strings.Contains(log, "(pipelined)") || calls != 0 {
+				t.Fatalf("after Prefetch: done called %d times; packet log:\n%s", calls, log)
+			}
+			g, err := c.ReadRegisters(ctx, st.Thread)
+			if err != nil || calls != 1 || gotE != nil || !bytes.Equal(g, gotG) {
+				t.Fatalf("ReadRegisters after the prefetch: %v; done called %d times, %v, registers equal %v", err, calls, gotE, bytes.Equal(g, gotG))
+			}
+			if n := strings.Count(tg.sent.String()[mark:], "-> g\n"); n != 1 {
+				t.Errorf("g sent %d times, want once (the prefetch's):\n%s", n, tg.sent.String()[mark:])
+			}
+			apart, dataApart := make([]byte, 256), make([]byte, 64)
+			if _, err := c.ReadMemory(ctx, sp, apart); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.ReadMemory(ctx, dataAddr, dataApart); err != nil {
+				t.Fatal(err)
+			}
+			if got[0].N != len(stack) || got[1].N != len(data) || !bytes.Equal(stack, apart) || !bytes.Equal(data, dataApart) {
+				t.Errorf("prefetched %+v: stack %x data %x; read apart %x %x", got, stack, data, apart, dataApart)
+			}
+			// A resume right after a prefetch: its replies are read first.
+			if st, err = c.Continue(ctx); err != nil || !st.SWBreak { // the registers are read: drop them
+				t.Fatalf("continue: %v, %v", st, err)
+			}
+			calls = 0
+			if !c.Prefetch(ctx, st.Thread, []rsp.MemRead{{Addr: 0, P: make([]byte, 64)}, {Addr: sp, P: stack[:64]}}, done) {
+				t.Fatal("second Prefetch refused")
+			}
+			st2, err := c.Continue(ctx)
+			if err != nil || !st2.SWBreak || calls != 1 {
+				t.Fatalf("continue after a prefetch: %v, %v; done called %d times", st2, err, calls)
+			}
+			var re *rsp.Error
+			if gotE != nil || !errors.As(got[0].Err, &re) || got[1].Err != nil || got[1].N != 64 {
+				t.Errorf("unreadable block: reads %+v, error %v; want an *rsp.Error, then the good read", got, gotE)
+			}
+			if _, err := c.ReadMemory(ctx, sp, apart[:8]); err != nil {
+				t.Errorf("the connection after the prefetch: %v", err)
+			}
+		})
+	}
+}

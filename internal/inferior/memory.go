@@ -123,6 +123,7 @@ func (m *memCache) store(base uint64, b []byte) {
 // ReadMem reads target memory through the line cache. Lines that cannot
 // be read whole (the edge of a mapping) are read byte-exact, uncached.
 func (inf *Inferior) ReadMem(ctx context.Context, addr uint64, p []byte) (int, error) {
+	inf.settle(ctx)
 	inf.mem.init()
 	n := 0
 	for n < len(p) {
@@ -239,33 +240,75 @@ func (inf *Inferior) Regs(ctx context.Context, t rsp.Thread) (dwarf.Regs, error)
 
 // RegsAtStop returns the registers of the thread that stopped and, in the
 // same round trip, caches the top of its stack (stackFirst bytes from the
-// line of the stack pointer the stop reply carried): nearly every stop is
-// followed by a look at the frame (its locals, a condition on them, a
-// backtrace), and the stack read then costs no round trip of its own.
+// line of the stack pointer the stop reply carried) and the lines read at
+// the previous stop at this pc: nearly every stop is followed by a look at
+// the frame (its locals, a condition on them, a backtrace), and the stack
+// read then costs no round trip of its own.
 func (inf *Inferior) RegsAtStop(ctx context.Context) (dwarf.Regs, error) {
-	pc, sp, ok := inf.StopPCSP(inf.Cur)
-	if !ok || sp < memLine {
+	inf.settle(ctx)
+	pc, reads, ok := inf.stopReads()
+	if !ok {
 		return inf.Regs(ctx, inf.Cur)
-	}
-	base := sp &^ (memLine - 1)
-	inf.mem.init()
-	if _, cached := inf.mem.lines[base]; cached {
-		return inf.Regs(ctx, inf.Cur)
-	}
-	b := make([]byte, stackFirst)
-	if pageEnd := (base | (pageSize - 1)) + 1; base+stackFirst > pageEnd && inf.mem.badPage[pageEnd] {
-		b = b[:pageEnd-base]
-	}
-	reads := []rsp.MemRead{{Addr: base, P: b}}
-	for _, l := range inf.mem.learned[pc] {
-		if l < base || l >= base+uint64(len(b)) {
-			reads = append(reads, rsp.MemRead{Addr: l, P: make([]byte, memLine)})
-		}
 	}
 	g, err := inf.c.ReadRegistersMemory(ctx, inf.Cur, reads)
 	if err != nil {
 		return dwarf.Regs{}, err
 	}
+	inf.keepStopReads(pc, reads)
+	return inf.regsFrom(inf.Cur, g)
+}
+
+// PrefetchStop is RegsAtStop without the wait: the requests go out now
+// and their replies fill the cache when the inferior, or anything else on
+// the connection, is asked next (rsp.Client.Prefetch). A stop is then
+// reported without that round trip, and the call that looks at it
+// (locals, a backtrace) finds its data read. Where the requests cannot be
+// sent ahead it does nothing: the first look reads them.
+func (inf *Inferior) PrefetchStop(ctx context.Context) {
+	pc, reads, ok := inf.stopReads()
+	if !ok {
+		return
+	}
+	gen, t := inf.stops, inf.Cur
+	inf.c.Prefetch(ctx, t, reads, func(g []byte, reads []rsp.MemRead, err error) {
+		if err != nil || inf.stops != gen {
+			return // the process has moved since: what was read is stale
+		}
+		inf.keepStopReads(pc, reads)
+		inf.regsFrom(t, g) //nolint:errcheck // the registers stay in the client's cache
+	})
+}
+
+// stopReads are the reads RegsAtStop makes with the registers: the top of
+// the stack and the lines learned at pc, the stop's pc; ok is false where
+// the stop reply did not carry the pc and stack pointer, or the stack's
+// line is cached already.
+func (inf *Inferior) stopReads() (pc uint64, reads []rsp.MemRead, ok bool) {
+	pc, sp, ok := inf.StopPCSP(inf.Cur)
+	if !ok || sp < memLine {
+		return 0, nil, false
+	}
+	base := sp &^ (memLine - 1)
+	inf.mem.init()
+	if _, cached := inf.mem.lines[base]; cached {
+		return 0, nil, false
+	}
+	b := make([]byte, stackFirst)
+	if pageEnd := (base | (pageSize - 1)) + 1; base+stackFirst > pageEnd && inf.mem.badPage[pageEnd] {
+		b = b[:pageEnd-base]
+	}
+	reads = []rsp.MemRead{{Addr: base, P: b}}
+	for _, l := range inf.mem.learned[pc] {
+		if l < base || l >= base+uint64(len(b)) {
+			reads = append(reads, rsp.MemRead{Addr: l, P: make([]byte, memLine)})
+		}
+	}
+	return pc, reads, true
+}
+
+// keepStopReads caches what the stop's reads got at pc.
+func (inf *Inferior) keepStopReads(pc uint64, reads []rsp.MemRead) {
+	inf.mem.init()
 	// A short read (the top of the stack) keeps the whole lines it got;
 	// ReadMem reads the rest, if asked, on its own.
 	for _, r := range reads {
@@ -273,7 +316,13 @@ func (inf *Inferior) RegsAtStop(ctx context.Context) (dwarf.Regs, error) {
 	}
 	inf.mem.stopPC = pc
 	inf.mem.stack++
-	return inf.regsFrom(inf.Cur, g)
+}
+
+// settle reads the replies of a PrefetchStop still owed, so that what it
+// read is in the cache before the cache is looked at. A failure shows in
+// the next request.
+func (inf *Inferior) settle(ctx context.Context) {
+	inf.c.Settle(ctx) //nolint:errcheck // see above
 }
 
 // regsFrom decodes g, thread t's g reply, into DWARF-numbered registers.
@@ -325,6 +374,30 @@ func (inf *Inferior) StopPCSP(t rsp.Thread) (pc, sp uint64, ok bool) {
 		inf.mem.sp = sp
 	}
 	return pc, sp, true
+}
+
+// StopRegs are the registers the stop reply carried for thread t
+// (gdbserver and rr send the pc, stack and frame pointers with every
+// stop), by DWARF number: enough for frame 0's CFA where its rule is on
+// one of them, without reading all registers. ok is false where t is not
+// the thread that stopped or the reply carried none.
+func (inf *Inferior) StopRegs(t rsp.Thread) (r dwarf.Regs, ok bool) {
+	last := inf.c.LastStop()
+	td := inf.c.Target()
+	if t == (rsp.Thread{}) || last.Thread != t || len(last.Registers) == 0 || td == nil {
+		return r, false
+	}
+	for regnum, b := range last.Registers {
+		reg, found := td.ByRegnum(regnum)
+		if !found || len(b) != reg.Size() {
+			continue
+		}
+		if n, known := inf.RegNum(reg.Name); known {
+			r.SetBytes(n, b)
+			ok = true
+		}
+	}
+	return r, ok
 }
 
 // regSlot maps a register of the g packet to its DWARF number.

@@ -329,19 +329,17 @@ type here struct {
 
 func (s *Session) where(ctx context.Context) (here, error) { return s.whereCFA(ctx, true) }
 
-// whereCFA is where; the CFA (an unwind step) only when withCFA.
+// whereCFA is where; the CFA (an unwind step) only when withCFA. The pc,
+// the stack pointer and, where frame 0's CFA rule is on one of them, the
+// CFA come from the registers the stop reply carried: a step that ends
+// here is reported without reading all registers (they are read ahead,
+// PrefetchStop).
 func (s *Session) whereCFA(ctx context.Context, withCFA bool) (here, error) {
 	var (
-		regs dwarf.Regs
-		h    here
-		err  error
+		h   here
+		err error
 	)
-	if withCFA {
-		if regs, err = s.inf.Regs(ctx, s.inf.Cur); err != nil {
-			return here{}, err
-		}
-		h = here{pc: regs.PC(), sp: regs.SP()}
-	} else if h.pc, h.sp, err = s.inf.PCSP(ctx, s.inf.Cur); err != nil {
+	if h.pc, h.sp, err = s.inf.PCSP(ctx, s.inf.Cur); err != nil {
 		return here{}, err
 	}
 	img, bias, ok := s.inf.Module(ctx, h.pc)
@@ -358,9 +356,22 @@ func (s *Session) whereCFA(ctx context.Context, withCFA bool) (here, error) {
 	} else if _, off, ok := img.SymbolAt(fpc); ok {
 		h.entry = h.pc - off
 	}
-	if withCFA {
-		h.cfa = s.cfa(ctx, img, bias, regs)
+	if !withCFA {
+		return h, nil
 	}
+	if regs, ok := s.inf.StopRegs(s.inf.Cur); ok && regs.PC() == h.pc {
+		if reg, off, ok := img.CFARule(fpc); ok {
+			if v, ok := regs.Get(reg); ok {
+				h.cfa = v + uint64(off)
+				return h, nil
+			}
+		}
+	}
+	regs, err := s.inf.Regs(ctx, s.inf.Cur)
+	if err != nil {
+		return here{}, err
+	}
+	h.cfa = s.cfa(ctx, img, bias, regs)
 	return h, nil
 }
 
@@ -442,14 +453,17 @@ func (s *Session) runToPast(ctx context.Context, addr uint64, rev, past bool, ok
 		if st.Thread != (rsp.Thread{}) {
 			s.inf.Cur = st.Thread
 		}
-		regs, err := s.inf.RegsAtStop(ctx)
+		// The stop reply's pc and stack pointer (read if it has none): the
+		// stop that ends the step is reported without the other
+		// registers (makeStop reads them ahead).
+		pc, sp, err := s.inf.PCSP(ctx, s.inf.Cur)
 		if err != nil {
 			return st, false, err
 		}
-		if regs.PC() != addr {
+		if pc != addr {
 			// A user breakpoint whose condition is false does not stop
 			// a step or finish.
-			if b := s.bpAt(regs.PC()); b != nil && b.cond != "" {
+			if b := s.bpAt(pc); b != nil && b.cond != "" {
 				s.invalidate()
 				if ok, err := s.condTrue(ctx, b.cond); err == nil && !ok {
 					continue
@@ -457,7 +471,7 @@ func (s *Session) runToPast(ctx context.Context, addr uint64, rev, past bool, ok
 			}
 			return st, false, nil // something else stopped us
 		}
-		if ok == nil || ok(regs.SP()) {
+		if ok == nil || ok(sp) {
 			// Our own breakpoint: to the caller this is a completed step.
 			st.SWBreak, st.HWBreak = false, false
 			return st, true, nil

@@ -23,13 +23,17 @@ import (
 type packetCounter struct {
 	mu   sync.Mutex
 	sent []string
+	owed int // requests sent whose replies are not read yet
 }
 
 func (p *packetCounter) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, line := range strings.Split(string(bytes.TrimSpace(b)), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[1] == "->" {
+		if f := strings.Fields(line); len(f) >= 2 && f[1] == "<-" {
+			p.owed--
+		} else if len(f) >= 2 && f[1] == "->" {
+			p.owed++
 			pkt := strings.Join(f[2:], " ")
 			if rest, ok := strings.CutSuffix(pkt, " (pipelined)"); ok && len(p.sent) > 0 {
 				p.sent[len(p.sent)-1] += " + " + rest
@@ -39,6 +43,13 @@ func (p *packetCounter) Write(b []byte) (int, error) {
 		}
 	}
 	return len(b), nil
+}
+
+// replyOwed is how many requests sent have no reply read yet.
+func (p *packetCounter) replyOwed() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.owed
 }
 
 func (p *packetCounter) take() []string {
@@ -137,6 +148,38 @@ func TestPacketsPerHostHit(t *testing.T) {
 	t.Logf("%d round trips for %d hits; the last ten: %s", len(sent), hits, strings.Join(sent[max(0, len(sent)-10):], " | "))
 	if len(sent) > budget*hits+8 && os.Getenv("RRMCP_NO_PACKET_BUDGET") == "" {
 		t.Errorf("%d round trips for %d hits, budget %d per hit", len(sent), hits, budget)
+	}
+}
+
+// TestStopBeforeItsReads: a move is reported as soon as its stop is known:
+// the registers and the top of the stack, asked for with the stop, are
+// read by the next call, which sends nothing of its own for them.
+func TestStopBeforeItsReads(t *testing.T) {
+	s, pc := countedSession(t, "hit")
+	ctx := t.Context()
+	for _, move := range []struct {
+		name string
+		do   func() (*Stop, error)
+	}{
+		{"continue", func() (*Stop, error) { return s.Continue(ctx, false) }},
+		{"step", func() (*Stop, error) { return s.Step(ctx, 1, false) }},
+		{"next", func() (*Stop, error) { return s.Next(ctx, 1, false) }},
+		{"finish", func() (*Stop, error) { return s.Finish(ctx, false) }},
+	} {
+		st, err := move.do()
+		if err != nil || st.Frame == nil || st.Frame.Location.Function == "" {
+			t.Fatalf("%s: %+v %v", move.name, st, err)
+		}
+		sent := pc.take()
+		if owed := pc.replyOwed(); owed != 2 || !strings.HasPrefix(sent[len(sent)-1], "g + m") {
+			t.Errorf("%s: %d replies owed after the stop (want the registers' and the stack's); sent %s", move.name, owed, strings.Join(sent, " | "))
+		}
+		if _, _, err := s.Locals(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if sent := pc.take(); len(sent) != 0 || pc.replyOwed() != 0 {
+			t.Errorf("%s: the locals after it sent %q, %d replies still owed", move.name, sent, pc.replyOwed())
+		}
 	}
 }
 

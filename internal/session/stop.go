@@ -78,12 +78,19 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 			}
 		}
 	}
-	// All registers, not just the pc the stop reply carried, and the top
-	// of the stack: nearly every stop is followed by a look at the frame,
-	// which needs them.
-	regs, err := s.inf.RegsAtStop(ctx)
-	if err == nil {
-		pc := regs.PC()
+	// The pc the stop reply carried (gdbserver and rr send rip, rsp and rbp
+	// with every stop) is enough for the stop: all registers and the top
+	// of the stack, which nearly every stop's next look at the frame needs,
+	// are asked for at the end and read by that look (PrefetchStop), so
+	// the stop is reported without waiting for them. Without the pc in the
+	// reply they are read now.
+	pc, _, prefetch := s.inf.StopPCSP(s.inf.Cur)
+	ok := prefetch
+	if !ok {
+		regs, err := s.inf.RegsAtStop(ctx)
+		pc, ok = regs.PC(), err == nil
+	}
+	if ok {
 		out.Frame = &Frame{Level: 0, Location: s.locate(ctx, pc)}
 		if bp := s.bpAt(pc); bp != nil && (out.Reason == "step" || st.SWBreak || st.HWBreak) && (st.SWBreak || st.HWBreak || st.Signal == rsp.SIGTRAP) {
 			out.Reason = "breakpoint"
@@ -100,6 +107,9 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 		if p, err := s.position(ctx); err == nil {
 			out.Position = &p
 		}
+	}
+	if prefetch {
+		s.inf.PrefetchStop(ctx)
 	}
 	return out
 }
