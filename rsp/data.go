@@ -198,6 +198,11 @@ func (c *Client) WriteRegister(ctx context.Context, t Thread, regnum int, val []
 			return fmt.Errorf("write register %d: %w", regnum, err)
 		}
 	}
+	// The stop reply's value of the register is stale from here on:
+	// LastStop's readers (a stop's pc and stack pointer) read it instead.
+	if t == c.lastStop.Thread {
+		delete(c.lastStop.Registers, regnum)
+	}
 	err := c.cmd(ctx, "P"+strconv.FormatInt(int64(regnum), 16)+"="+hex.EncodeToString(val))
 	if !errors.Is(err, ErrUnsupported) || c.g.dialect == DialectRR {
 		if err != nil {

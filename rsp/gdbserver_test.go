@@ -731,6 +731,18 @@ func TestGDBServerWriteRegister(t *testing.T) {
 	if !strings.Contains(tg.sent.String(), "-> G") {
 		t.Errorf("no G fallback in the packet log")
 	}
+	// The stop reply's value of a written register is not offered as the
+	// register's any more (a stop's pc is read from it).
+	rbp, _ := c.Target().Lookup("rbp")
+	if _, ok := c.LastStop().Register(rbp); !ok {
+		t.Fatalf("the stop reply carried no rbp: %+v", c.LastStop())
+	}
+	if err := c.WriteRegister(ctx, rsp.AnyThread, rbp.Regnum, binary.LittleEndian.AppendUint64(nil, 0x1234)); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := c.LastStop().Register(rbp); ok {
+		t.Errorf("after a write of rbp the stop reply still says %#x", v)
+	}
 }
 
 // refusedDebugRegister reports whether err is gdbserver saying it could not
