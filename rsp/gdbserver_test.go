@@ -756,6 +756,23 @@ func refusedDebugRegister(err error) bool {
 	return errors.Is(err, rsp.ErrUnsupported) || errors.As(err, &e) && e.Code == 1 && e.Text == ""
 }
 
+// gsAtHitAgain starts counter with opts, runs it to hit() and, after
+// reading its stack pointer there, to hit() once more, so that no
+// registers are cached: the stop, and that stack pointer (the frame is
+// the same).
+func gsAtHitAgain(t *testing.T, opts rsp.Options) (*gsTarget, context.Context, rsp.Stop, uint64) {
+	t.Helper()
+	tg := gsStartOpts(t, opts, "counter")
+	ctx := gsCtx(t)
+	tg.runTo(ctx, "hit")
+	sp := tg.reg(ctx, "rsp") // reads g, which is then cached: resume to drop it
+	st, err := tg.c.Continue(ctx)
+	if err != nil || !st.SWBreak {
+		t.Fatalf("continue: %v, %v", st, err)
+	}
+	return tg, ctx, st, sp
+}
+
 // TestGDBServerReadRegistersMemory: the registers and a block of stack
 // read together equal what ReadRegisters and ReadMemory read apart; in
 // no-ack mode the requests go out in one batch (one round trip: the log
@@ -767,15 +784,8 @@ func TestGDBServerReadRegistersMemory(t *testing.T) {
 		pipelined bool
 	}{{"noack", rsp.Options{}, true}, {"ack", rsp.Options{KeepAckMode: true}, false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			tg := gsStartOpts(t, tc.opts, "counter")
-			ctx := gsCtx(t)
+			tg, ctx, st, sp := gsAtHitAgain(t, tc.opts)
 			c := tg.c
-			tg.runTo(ctx, "hit")
-			sp := tg.reg(ctx, "rsp") // reads g, which is then cached: resume to drop it
-			st, err := c.Continue(ctx)
-			if err != nil || !st.SWBreak {
-				t.Fatalf("continue: %v, %v", st, err)
-			}
 			mark := len(tg.sent.String())
 			both, data := make([]byte, 512), make([]byte, 64)
 			dataAddr := tg.sym("bytes")
@@ -833,15 +843,8 @@ func TestGDBServerPrefetch(t *testing.T) {
 		ok   bool
 	}{{"noack", rsp.Options{}, true}, {"ack", rsp.Options{KeepAckMode: true}, false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			tg := gsStartOpts(t, tc.opts, "counter")
-			ctx := gsCtx(t)
+			tg, ctx, st, sp := gsAtHitAgain(t, tc.opts)
 			c := tg.c
-			tg.runTo(ctx, "hit")
-			sp := tg.reg(ctx, "rsp")
-			st, err := c.Continue(ctx)
-			if err != nil || !st.SWBreak {
-				t.Fatalf("continue: %v, %v", st, err)
-			}
 			mark := len(tg.sent.String())
 			stack, data := make([]byte, 256), make([]byte, 64)
 			dataAddr := tg.sym("bytes")
