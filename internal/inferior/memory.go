@@ -270,7 +270,8 @@ func (inf *Inferior) PrefetchStop(ctx context.Context) {
 		return
 	}
 	gen, t := inf.stops, inf.Cur
-	inf.c.Prefetch(ctx, t, reads, func(g []byte, reads []rsp.MemRead, err error) {
+	inf.prefetching = inf.c.Prefetch(ctx, t, reads, func(g []byte, reads []rsp.MemRead, err error) {
+		inf.prefetching = false
 		if err != nil || inf.stops != gen {
 			return // the process has moved since: what was read is stale
 		}
@@ -322,7 +323,9 @@ func (inf *Inferior) keepStopReads(pc uint64, reads []rsp.MemRead) {
 // read is in the cache before the cache is looked at. A failure shows in
 // the next request.
 func (inf *Inferior) settle(ctx context.Context) {
-	inf.c.Settle(ctx) //nolint:errcheck // see above
+	if inf.prefetching {
+		inf.c.Settle(ctx) //nolint:errcheck // see above
+	}
 }
 
 // regsFrom decodes g, thread t's g reply, into DWARF-numbered registers.
