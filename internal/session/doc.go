@@ -87,11 +87,12 @@
 // # Caches
 //
 // What the process holds at a stop is read through its
-// [inferior.Inferior]: registers, memory in 256-byte lines (the stack's top
-// and the lines read at the previous stop at the same pc come with the
-// registers in one round trip), the program's and libraries' images. That
-// cache, the thread list and the frames are dropped on every resume or
-// write (invalidate).
+// [inferior.Inferior]: registers, memory in 256-byte lines, the program's
+// and libraries' images. A stop is reported from the pc its reply carried;
+// all registers, the stack's top and the lines read at the previous stop
+// at the same pc are asked for with it, in one batch, and read by the first
+// look at it (PrefetchStop). That cache, the thread list and the frames are
+// dropped on every resume or write (invalidate).
 //
 // # Errors
 //
