@@ -237,6 +237,12 @@ func TestFastTraceQueryCondition(t *testing.T) {
 // stops there as the user's breakpoint (every row collected), and the
 // query leaves it in the server.
 func TestFastTraceQueryUserExitBreakpoint(t *testing.T) {
+	retryResumeEINTR(t, func() (struct{}, error) { return struct{}{}, fastTraceUserExit(t) })
+}
+
+// fastTraceUserExit is TestFastTraceQueryUserExitBreakpoint's run;
+// errResumeEINTR where gdbserver's resume failed.
+func fastTraceUserExit(t *testing.T) error {
 	ctx := t.Context()
 	fs, bs := ipaSession(t, true), ipaSession(t, false)
 	var ubps [2]Breakpoint
@@ -247,8 +253,12 @@ func TestFastTraceQueryUserExitBreakpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if st, err := s.Continue(ctx, false); err != nil || st.Breakpoint != b.Number {
-			t.Fatalf("to main: %+v %v", st, err)
+		st, err := continueOrEINTR(t, s, nil)
+		if err != nil {
+			return err
+		}
+		if st.Breakpoint != b.Number {
+			t.Fatalf("to main: %+v", st)
 		}
 		var ok bool
 		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
@@ -262,8 +272,14 @@ func TestFastTraceQueryUserExitBreakpoint(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f := traceQuery(t, fs, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 5000})
-	b := traceQuery(t, bs, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 5000, Mechanism: "breakpoint"})
+	f, err := queryOrEINTR(t, fs, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 5000})
+	if err != nil {
+		return err
+	}
+	b, err := queryOrEINTR(t, bs, QueryOptions{Kind: "calls", Function: "tick", Collect: []string{"i"}, Limit: 5000, Mechanism: "breakpoint"})
+	if err != nil {
+		return err
+	}
 	if f.Mechanism != "fast tracepoint" || f.Ended != "breakpoint" || f.Stop == nil || f.Stop.Breakpoint != ubps[0].Number {
 		t.Fatalf("fast %s (%s) ended %q at %+v, %d rows, note %q", f.Mechanism, f.MechanismNote, f.Ended, f.Stop, len(f.Rows), f.Note)
 	}
@@ -273,6 +289,7 @@ func TestFastTraceQueryUserExitBreakpoint(t *testing.T) {
 	if !fs.breakAt(addrs[0]) {
 		t.Errorf("the user's breakpoint at _exit (%#x) is no longer in the server: %+v", addrs[0], fs.c.Breakpoints())
 	}
+	return nil
 }
 
 // TestStepOutOfSpan: before a run, the threads stopped in the
