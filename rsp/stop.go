@@ -169,7 +169,7 @@ type Stop struct {
 }
 
 // Register returns the value of r, an integer register of at most 8
-// bytes, where the stop reply expedited it (gdbserver and rr send the pc,
+// bytes, where the stop reply expedited it (gdbserver sends the pc,
 // stack and frame pointers with every stop).
 func (s Stop) Register(r Register) (uint64, bool) {
 	b, ok := s.Registers[r.Regnum]

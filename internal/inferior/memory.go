@@ -355,7 +355,7 @@ func (inf *Inferior) regsFrom(t rsp.Thread, g []byte) (dwarf.Regs, error) {
 }
 
 // StopPCSP returns the program counter and stack pointer of thread t from
-// the registers the stop reply carried (gdbserver and rr send rip, rsp and
+// the registers the stop reply carried (gdbserver sends rip, rsp and
 // rbp with every stop), if t is the thread that stopped and they are there.
 func (inf *Inferior) StopPCSP(t rsp.Thread) (pc, sp uint64, ok bool) {
 	last := inf.c.LastStop()
@@ -380,7 +380,7 @@ func (inf *Inferior) StopPCSP(t rsp.Thread) (pc, sp uint64, ok bool) {
 }
 
 // StopRegs are the registers the stop reply carried for thread t
-// (gdbserver and rr send the pc, stack and frame pointers with every
+// (gdbserver sends the pc, stack and frame pointers with every
 // stop), by DWARF number: enough for frame 0's CFA where its rule is on
 // one of them, without reading all registers. ok is false where t is not
 // the thread that stopped or the reply carried none.
@@ -413,7 +413,7 @@ func (inf *Inferior) PC(ctx context.Context, t rsp.Thread) (uint64, error) {
 }
 
 // PCSP returns the program counter and stack pointer of thread t: from
-// the registers the stop reply carried (gdbserver and rr send rip, rsp and
+// the registers the stop reply carried (gdbserver sends rip, rsp and
 // rbp with every stop) when t is the thread that stopped, saving a g
 // round trip; else from all registers.
 func (inf *Inferior) PCSP(ctx context.Context, t rsp.Thread) (pc, sp uint64, err error) {

@@ -78,12 +78,12 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 			}
 		}
 	}
-	// The pc the stop reply carried (gdbserver and rr send rip, rsp and rbp
+	// The pc the stop reply carried (gdbserver sends rip, rsp and rbp
 	// with every stop) is enough for the stop: all registers and the top
 	// of the stack, which nearly every stop's next look at the frame needs,
 	// are asked for at the end and read by that look (PrefetchStop), so
 	// the stop is reported without waiting for them. Without the pc in the
-	// reply they are read now.
+	// reply (rr and QEMU send none) they are read now.
 	pc, _, prefetch := s.inf.StopPCSP(s.inf.Cur)
 	ok := prefetch
 	if !ok {
