@@ -270,7 +270,7 @@ func (inf *Inferior) PrefetchStop(ctx context.Context) {
 		return
 	}
 	gen, t := inf.stops, inf.Cur
-	inf.prefetching = inf.c.Prefetch(ctx, t, reads, func(g []byte, reads []rsp.MemRead, err error) {
+	sent := inf.c.Prefetch(ctx, t, reads, func(g []byte, reads []rsp.MemRead, err error) {
 		inf.prefetching = false
 		if err != nil || inf.stops != gen {
 			return // the process has moved since: what was read is stale
@@ -278,6 +278,7 @@ func (inf *Inferior) PrefetchStop(ctx context.Context) {
 		inf.keepStopReads(pc, reads)
 		inf.regsFrom(t, g) //nolint:errcheck // the registers stay in the client's cache
 	})
+	inf.prefetching = inf.prefetching || sent
 }
 
 // stopReads are the reads RegsAtStop makes with the registers: the top of
