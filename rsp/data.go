@@ -310,12 +310,7 @@ func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, reads []MemR
 		return nil, fmt.Errorf("read registers: %w", err)
 	}
 	t = c.defThread(t)
-	_, cached := c.regs[t]
-	long := false
-	for _, r := range reads {
-		long = long || len(r.P) > c.readChunk()
-	}
-	if cached || c.conn.ack || long || c.features["binary-upload"] == "+" {
+	if !c.batchable(t, reads) {
 		if g, err = c.ReadRegisters(ctx, t); err != nil {
 			return nil, err
 		}
@@ -328,10 +323,7 @@ func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, reads []MemR
 	if t != (Thread{}) && !(c.hgValid && c.hg == t) {
 		pkts = append(pkts, "Hg"+c.encThread(t))
 	}
-	pkts = append(pkts, "g")
-	for _, r := range reads {
-		pkts = append(pkts, memRequest(r.Addr, len(r.P)))
-	}
+	pkts = append(pkts, regsMemRequests(reads)...)
 	rs, err := c.exchangeAll(ctx, pkts...)
 	if err != nil {
 		c.hgValid = false
@@ -345,7 +337,39 @@ func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, reads []MemR
 		c.hg, c.hgValid = t, true
 		pkts, rs = pkts[1:], rs[1:]
 	}
-	if g, err = c.keepRegs(t, rs[0]); err != nil {
+	return c.keepRegsMem(t, pkts, rs, reads)
+}
+
+// batchable reports whether thread t's registers and reads can go out as
+// one batch: no acks, no binary reads, no read longer than a packet, and
+// the registers not read already.
+func (c *Client) batchable(t Thread, reads []MemRead) bool {
+	if _, cached := c.regs[t]; cached || c.conn.ack || c.features["binary-upload"] == "+" {
+		return false
+	}
+	for _, r := range reads {
+		if len(r.P) > c.readChunk() {
+			return false
+		}
+	}
+	return true
+}
+
+// regsMemRequests are g, then one m per read.
+func regsMemRequests(reads []MemRead) []string {
+	pkts := make([]string, 0, 1+len(reads))
+	pkts = append(pkts, "g")
+	for _, r := range reads {
+		pkts = append(pkts, memRequest(r.Addr, len(r.P)))
+	}
+	return pkts
+}
+
+// keepRegsMem decodes rs, the replies to regsMemRequests(reads) pkts:
+// thread t's registers (cached, and returned) and each read's N and Err.
+func (c *Client) keepRegsMem(t Thread, pkts []string, rs [][]byte, reads []MemRead) ([]byte, error) {
+	g, err := c.keepRegs(t, rs[0])
+	if err != nil {
 		return nil, err
 	}
 	for i := range reads {
@@ -368,18 +392,11 @@ func (c *Client) ReadRegistersMemory(ctx context.Context, t Thread, reads []MemR
 // replies still owed.
 func (c *Client) Prefetch(ctx context.Context, t Thread, reads []MemRead, done func(g []byte, reads []MemRead, err error)) bool {
 	t = c.defThread(t)
-	if _, cached := c.regs[t]; cached || c.conn.ack || c.features["binary-upload"] == "+" || c.deferred != nil ||
-		c.pending > 0 || c.interrupted.Load() || c.conn.deadErr() != nil || ctx.Err() != nil ||
-		t != (Thread{}) && !(c.hgValid && c.hg == t) {
+	if !c.batchable(t, reads) || c.deferred != nil || c.pending > 0 || c.interrupted.Load() ||
+		c.conn.deadErr() != nil || ctx.Err() != nil || t != (Thread{}) && !(c.hgValid && c.hg == t) {
 		return false
 	}
-	pkts := []string{"g"}
-	for _, r := range reads {
-		if len(r.P) > c.readChunk() {
-			return false
-		}
-		pkts = append(pkts, memRequest(r.Addr, len(r.P)))
-	}
+	pkts := regsMemRequests(reads)
 	for _, pkt := range pkts {
 		if c.g.check(pkt) != nil {
 			return false
@@ -404,6 +421,10 @@ type deferredRead struct {
 	reads []MemRead
 	done  func(g []byte, reads []MemRead, err error)
 }
+
+// Prefetched reports whether the replies of a Prefetch are still owed
+// (the next request, or Settle, reads them).
+func (c *Client) Prefetched() bool { return c.deferred != nil }
 
 // settleDeferred reads the replies of a Prefetch, if one is owed.
 func (c *Client) settleDeferred(ctx context.Context) error {
@@ -435,12 +456,7 @@ func (c *Client) finishDeferred() error {
 			replies = append(replies, p)
 		}
 	}
-	g, err := c.keepRegs(d.t, replies[0])
-	if err == nil {
-		for i := range d.reads {
-			d.reads[i].N, d.reads[i].Err = decodeMemReply(d.pkts[1+i], replies[1+i], d.reads[i].Addr, d.reads[i].P)
-		}
-	}
+	g, err := c.keepRegsMem(d.t, d.pkts, replies, d.reads)
 	d.done(g, d.reads, err)
 	return nil
 }

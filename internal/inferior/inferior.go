@@ -43,8 +43,6 @@ type Inferior struct {
 	regMap []regSlot
 	trs    map[*dwarf.Image]*dwarf.TypeReader
 	insns  map[uint64]x86asm.Inst // decoded code, kept across stops (code.go)
-	// prefetching: a PrefetchStop's replies are owed (memory.go)
-	prefetching bool
 }
 
 // New returns the inferior behind c running program (its path, "" when

@@ -270,15 +270,13 @@ func (inf *Inferior) PrefetchStop(ctx context.Context) {
 		return
 	}
 	gen, t := inf.stops, inf.Cur
-	sent := inf.c.Prefetch(ctx, t, reads, func(g []byte, reads []rsp.MemRead, err error) {
-		inf.prefetching = false
+	inf.c.Prefetch(ctx, t, reads, func(g []byte, reads []rsp.MemRead, err error) {
 		if err != nil || inf.stops != gen {
 			return // the process has moved since: what was read is stale
 		}
 		inf.keepStopReads(pc, reads)
 		inf.regsFrom(t, g) //nolint:errcheck // the registers stay in the client's cache
 	})
-	inf.prefetching = inf.prefetching || sent
 }
 
 // stopReads are the reads RegsAtStop makes with the registers: the top of
@@ -324,7 +322,7 @@ func (inf *Inferior) keepStopReads(pc uint64, reads []rsp.MemRead) {
 // read is in the cache before the cache is looked at. A failure shows in
 // the next request.
 func (inf *Inferior) settle(ctx context.Context) {
-	if inf.prefetching {
+	if inf.c.Prefetched() {
 		inf.c.Settle(ctx) //nolint:errcheck // see above
 	}
 }

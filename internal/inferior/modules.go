@@ -236,12 +236,8 @@ func (inf *Inferior) Symbolize(ctx context.Context, a uint64) string {
 			return symbolName(symbols.FrameName(name), off)
 		}
 	}
-	if l := inf.loadLibs(ctx); l != nil {
-		if sl, err := l.as.Lookup(a); err == nil {
-			return symbolName(symbols.FrameName(sl.Symbol.Name), sl.Offset)
-		}
-	}
-	return ""
+	name, _, _ := inf.ModuleSymbol(ctx, a)
+	return name
 }
 
 func symbolName(name string, off uint64) string {
