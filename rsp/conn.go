@@ -109,10 +109,7 @@ func decodeRLE(p []byte) ([]byte, error) {
 	// Size the output first: a register packet expands many times over
 	// (runs of zeros), and growing as it goes cost more than decoding.
 	size := len(p)
-	for i := 0; i < len(p); i++ {
-		if p[i] != '*' {
-			continue
-		}
+	for i := bytes.IndexByte(p, '*'); i >= 0; {
 		if i == 0 {
 			return nil, errors.New("run-length marker at start of packet")
 		}
@@ -124,7 +121,12 @@ func decodeRLE(p []byte) ([]byte, error) {
 			return nil, fmt.Errorf("bad run-length count %q", p[i+1])
 		}
 		size += n - 2
-		i++
+		// The count is never a marker itself.
+		next := bytes.IndexByte(p[i+2:], '*')
+		if next < 0 {
+			break
+		}
+		i += 2 + next
 	}
 	out := make([]byte, 0, size)
 	for i := 0; i < len(p); i++ {

@@ -171,3 +171,36 @@ func TestAppendPrintable(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecodeRLE checks decodeRLE against the rule written out a byte at a
+// time (gdb's read_frame): "*" and a count c repeat the previous decoded
+// byte c-29 more times; a marker first, last or with a count outside
+// ' '..'~' is an error.
+func FuzzDecodeRLE(f *testing.F) {
+	for _, s := range []string{"0*,", "0*,;07:20e6f*\"7f0* ;", "a**", "*a", "a*", "a*\x1c", "ab*!c*\"d", "x*~"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, p []byte) {
+		var want []byte
+		ok := true
+		for i := 0; i < len(p); i++ {
+			if p[i] != '*' {
+				want = append(want, p[i])
+				continue
+			}
+			if len(want) == 0 || i+1 >= len(p) || p[i+1] < 29 || p[i+1] > 126 {
+				ok = false
+				break
+			}
+			want = append(want, bytes.Repeat(want[len(want)-1:], int(p[i+1])-29)...)
+			i++
+		}
+		got, err := decodeRLE(bytes.Clone(p))
+		if (err == nil) != ok {
+			t.Fatalf("decodeRLE(%q): err %v, reference ok %v", p, err, ok)
+		}
+		if ok && !bytes.Equal(got, want) {
+			t.Fatalf("decodeRLE(%q) = %q, want %q", p, got, want)
+		}
+	})
+}
