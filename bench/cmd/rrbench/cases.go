@@ -109,6 +109,11 @@ type benchCase struct {
 	// agent starts rrmcp's live sessions with gdbserver's in-process
 	// agent (rr_live_start in_process_agent), for fast tracepoints.
 	agent bool
+	// oneCall marks a case timed as one rrmcp call of many seconds (the
+	// calls query): a client library's share of it is under a
+	// millisecond (the per-operation rows measure that share), so only
+	// the lean client runs it and the mcp-go column shows —.
+	oneCall bool
 }
 
 // gpRegs are the registers "read all registers" reads on both sides: the

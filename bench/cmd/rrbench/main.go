@@ -1,10 +1,12 @@
 // Command rrbench measures rrmcp against GDB/MI on the same targets, side by
 // side in one run (`make bench`). Each case runs through the built
 // bin/rrmcp over stdio twice, with a minimal raw JSON-RPC client (the
-// primary column) and with mcp-go's client, live backend, and once through `gdb --interpreter=mi3` driving a gdbserver on the same
+// primary column) and with mcp-go's client (the calls query, one call of
+// many seconds, with the lean client only), live backend, and once
+// through `gdb --interpreter=mi3` driving a gdbserver on the same
 // program. It prints a table and writes bench/RESULTS.md and
-// bench/results.json; for every case rrmcp loses it profiles rrmcp's side
-// in-process and puts the pprof summary into RESULTS.md.
+// bench/results.json; for every row that misses its goal it profiles
+// rrmcp's side in-process and puts the pprof summary into RESULTS.md.
 //
 // Usage (from the module root):
 //
@@ -50,7 +52,7 @@ func main() {
 	runRE := flag.String("run", "", "only cases whose name matches this regexp")
 	scale := flag.Float64("reps", 1, "multiply every case's repetitions by this factor")
 	out := flag.String("out", "", "directory for RESULTS.md, results.json and profiles/ (default ROOT/bench)")
-	profile := flag.Bool("profile", true, "profile rrmcp in-process for every case it loses")
+	profile := flag.Bool("profile", true, "profile rrmcp in-process for every row that misses its goal")
 	skipLarge := flag.Bool("skip-large", false, "skip the cold-start cases on the large binaries")
 	timeout := flag.Duration("case-timeout", 4*time.Minute, "limit for one side of one case")
 	flag.Parse()
@@ -126,6 +128,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		reps := max(1, int(math.Round(float64(c.reps)*scale)))
 		exe := c.exe(e)
 		logf("case %s: %d reps", c.name, reps)
+		caseStart := time.Now()
 		mkRR := func(ctx context.Context, exe string) (driver, error) {
 			d, err := newLean(ctx, e.rrmcp)
 			if err == nil {
@@ -141,7 +144,11 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 			return d, err
 		}
 		rr, rrErr := runSide(c, exe, mkRR, reps, timeout)
-		rrGo, rrGoErr := runSide(c, exe, mkGo, reps, timeout)
+		var rrGo measurement
+		var rrGoErr error
+		if !c.oneCall {
+			rrGo, rrGoErr = runSide(c, exe, mkGo, reps, timeout)
+		}
 		mkGDB := func(ctx context.Context, exe string) (driver, error) {
 			d, err := newGDB(ctx, exe)
 			if err == nil {
@@ -156,7 +163,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		rows = append(rows, rs...)
 		if profile {
 			for _, r := range rs {
-				if r.loses() && r.Error == "" {
+				if r.missesGoal() && r.Error == "" {
 					preps := 5 * reps // more samples for the profiler
 					if c.hits > 0 || c.large {
 						preps = 1 // one whole run is plenty
@@ -165,6 +172,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 				}
 			}
 		}
+		logf("case %s: %s", c.name, time.Since(caseStart).Round(100*time.Millisecond))
 	}
 
 	writeTable(os.Stdout, rows)

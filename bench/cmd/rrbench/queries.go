@@ -28,16 +28,16 @@ func queryCases() []benchCase {
 	queryFast := func(e *env) string { return e.queryFast }
 	args := []string{fmt.Sprint(queryCalls)}
 	return []benchCase{
-		{name: "query_calls_gdb_dprintf", unit: "ms", hits: queryCalls, reps: 1, exe: query, args: args,
+		{name: "query_calls_gdb_dprintf", unit: "ms", hits: queryCalls, reps: 1, oneCall: true, exe: query, args: args,
 			desc: "collect i and v at each of the 100,000 calls of update(): rrmcp rr_query kind calls; GDB `dprintf update,\"%d %ld\\n\",i,v` with dprintf-style gdb (GDB formats; one trap and round trips per call)",
 			run:  gdbQuery("gdb")},
-		{name: "query_calls_gdb_agent_dprintf", unit: "ms", hits: queryCalls, reps: 1, exe: query, args: args, gdbCondEval: "auto",
+		{name: "query_calls_gdb_agent_dprintf", unit: "ms", hits: queryCalls, reps: 1, oneCall: true, exe: query, args: args, gdbCondEval: "auto",
 			desc: "the same with `set dprintf-style agent`: gdbserver formats and prints each call itself (one trap per call, no round trip to GDB)",
 			run:  gdbQuery("agent")},
-		{name: "query_calls_gdb_tracepoint", unit: "ms", hits: queryCalls, reps: 1, exe: query, args: args, gdbCondEval: "auto",
+		{name: "query_calls_gdb_tracepoint", unit: "ms", hits: queryCalls, reps: 1, oneCall: true, exe: query, args: args, gdbCondEval: "auto",
 			desc: "the same with a GDB tracepoint on update collecting i and v (`trace update`, `actions`/`collect i, v`, `tstart`, continue to done(), `tstop`; gdbserver collects, one trap per call; read-back not timed)",
 			run:  gdbQuery("trace")},
-		{name: "query_calls_fast_tracepoint", unit: "ms", hits: queryCalls, reps: 1, exe: queryFast, args: args, gdbCondEval: "auto", agent: true,
+		{name: "query_calls_fast_tracepoint", unit: "ms", hits: queryCalls, reps: 1, oneCall: true, exe: queryFast, args: args, gdbCondEval: "auto", agent: true,
 			desc: "the same on query built -DFAST -no-pie (update not a leaf; its first instruction a 4-byte load, shorter than the 5-byte jump, so the next moves into the pad with it, where GDB refuses a fast tracepoint), rrmcp's session started with gdbserver's in-process agent (rr_live_start in_process_agent), so rr_query collects by a fast tracepoint: a jump to a collection pad, no trap; GDB: its trap tracepoint as in the row above on the same program",
 			run:  gdbQuery("trace")},
 	}

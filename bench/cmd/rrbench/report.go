@@ -299,7 +299,7 @@ func writeMarkdown(w io.Writer, command string, machine []string, floorMs float6
 	fmt.Fprintf(w, "\n## Method\n\n")
 	fmt.Fprintf(w, "Each case runs twice through rrmcp — the built `bin/rrmcp`, spawned and driven over stdio, once by a minimal raw JSON-RPC client and once by mcp-go's client (protocol 2025-11-25), live backend (`rr_live_start`, gdbserver) — and once through `gdb --interpreter=mi3` driving its own gdbserver on the same program, doing the same thing with the MI command named below. Times are wall-clock around one tool call / one MI command, as the front end's client sees it (for moves: until the stop result / `*stopped`). Per-operation cases do 3 untimed warm-ups, then each timed operation follows an untimed continue to a fresh stop in `hit()`, so no case profits from a cache filled by the previous repetition — with one exception, which is rrmcp's design: at a stop rrmcp reads, in the same round trip as the registers and the top of the stack, the memory lines (at most four, away from the stack) that were read at the previous stop at the same pc, so an operation repeated at each hit of a breakpoint (an agent's loop; a breakpoint condition) finds its data already read; that read is part of the continue's time. GDB runs with GDB's defaults plus what an unattended front end sets: `confirm off`, `pagination off`, `sysroot /` (read libraries from the local disk rather than through vFile) and `breakpoint condition-evaluation host` (GDB evaluates conditions itself; the `_target_cond` row uses GDB's default target-side mode, with a condition rrmcp also hands to gdbserver). Test program: `testprogs/build/counter` (-O0 -g). Numbers are medians with the interquartile range (p25–p75) in brackets; for the RSS rows min–max. **ratio = rrmcp ÷ GDB** of the medians: below 1 rrmcp is faster (or smaller).\n\n")
 	fmt.Fprintf(w, "## Results\n\n")
-	fmt.Fprintf(w, "Three views of each rrmcp call: **lean** is the wall time a minimal raw JSON-RPC client sees (one request line written to rrmcp's stdin, read lines until the reply with its id; what an automation agent without an MCP library writes), **mcp-go** the wall time through mcp-go's stdio client, and **server time** the time rrmcp itself spent in the tool handler, measured inside the server (`RRMCP_DEBUG_TIMING=1` puts it in each result's `_meta` as `%s`; median over the lean run). Lean − server is the transport and JSON; mcp-go − lean is the client library. ✗ marks a row that misses the goal (per operation: lean ≤ 0.5 × GDB and mcp-go ≤ 1 ×; cold start ≤ ⅓ ×; RSS ≤ ½ ×; the calls query: ≤ 0.2 × GDB's own dprintf (5 times its rate), ≤ 1.11 × where GDB traps once per call and does nothing more (agent dprintf, tracepoint: at least 0.9 of the trap limit), < 1 × for the fast tracepoint (past the trap limit); the software watchpoint ≤ 1 ×; each in both columns).\n\n", tools.ServerTimeMetaKey)
+	fmt.Fprintf(w, "Three views of each rrmcp call: **lean** is the wall time a minimal raw JSON-RPC client sees (one request line written to rrmcp's stdin, read lines until the reply with its id; what an automation agent without an MCP library writes), **mcp-go** the wall time through mcp-go's stdio client, and **server time** the time rrmcp itself spent in the tool handler, measured inside the server (`RRMCP_DEBUG_TIMING=1` puts it in each result's `_meta` as `%s`; median over the lean run). Lean − server is the transport and JSON; mcp-go − lean is the client library. ✗ marks a row that misses the goal (per operation: lean ≤ 0.5 × GDB and mcp-go ≤ 1 ×; cold start ≤ ⅓ ×; RSS ≤ ½ ×; the calls query: ≤ 0.2 × GDB's own dprintf (5 times its rate), ≤ 1.11 × where GDB traps once per call and does nothing more (agent dprintf, tracepoint: at least 0.9 of the trap limit), < 1 × for the fast tracepoint (past the trap limit); the software watchpoint ≤ 1 ×; each in both columns). The calls query is one call of many seconds, in which a client library's share is below a millisecond (the per-operation rows measure that share): only the lean client runs it, and its mcp-go column is —.\n\n", tools.ServerTimeMetaKey)
 	fmt.Fprintf(w, "| case | unit | rrmcp, lean client | rrmcp, mcp-go client | GDB/MI | ratio lean | ratio mcp-go | rrmcp server time | reps |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		if strings.HasPrefix(r.Name, "curve_") {
@@ -357,19 +357,22 @@ func writeMarkdown(w io.Writer, command string, machine []string, floorMs float6
 	if len(losing) == 0 {
 		fmt.Fprintf(w, "Nowhere in this run.\n")
 	} else {
-		fmt.Fprintf(w, "%s\n\n", strings.Join(losing, "\n"))
-		fmt.Fprintf(w, "Profiles of rrmcp's side of each losing case, taken in-process (same tools and session code, mcp-go in-process client, no stdio), `go tool pprof -top`:\n\n")
-		for _, p := range profiles {
-			fmt.Fprintf(w, "### %s (%s profile)\n\n", p.Case, p.Kind)
-			if p.Err != nil {
-				fmt.Fprintf(w, "Profiling failed: %s\n\n", mdCell(p.Err.Error()))
-				continue
-			}
-			if p.RRPackets.N > 0 {
-				fmt.Fprintf(w, "RSP packets sent per timed operation (median, min–max; counted by a proxy in front of gdbserver, rrmcp attached with rr_connect): **rrmcp %s**, GDB %s.\n\n", pktStats(p.RRPackets), pktStats(p.GDBPackets))
-			}
-			fmt.Fprintf(w, "File: `bench/profiles/%s` (`go tool pprof -top` it, or `-http=:0`)\n\n```\n%s\n```\n\n", filepath.Base(p.File), strings.TrimSpace(p.Top))
+		fmt.Fprintf(w, "%s\n", strings.Join(losing, "\n"))
+	}
+	if len(profiles) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n## Profiles of the rows that miss their goal\n\nrrmcp's side of each row marked ✗, taken in-process (same tools and session code, mcp-go in-process client, no stdio), `go tool pprof -top`:\n\n")
+	for _, p := range profiles {
+		fmt.Fprintf(w, "### %s (%s profile)\n\n", p.Case, p.Kind)
+		if p.Err != nil {
+			fmt.Fprintf(w, "Profiling failed: %s\n\n", mdCell(p.Err.Error()))
+			continue
 		}
+		if p.RRPackets.N > 0 {
+			fmt.Fprintf(w, "RSP packets sent per timed operation (median, min–max; counted by a proxy in front of gdbserver, rrmcp attached with rr_connect): **rrmcp %s**, GDB %s.\n\n", pktStats(p.RRPackets), pktStats(p.GDBPackets))
+		}
+		fmt.Fprintf(w, "File: `bench/profiles/%s` (`go tool pprof -top` it, or `-http=:0`)\n\n```\n%s\n```\n\n", filepath.Base(p.File), strings.TrimSpace(p.Top))
 	}
 }
 
@@ -391,14 +394,14 @@ func writeMisses(w io.Writer, rows []row, floorMs float64) {
 		rest := *r.RRMCPms - server - floorMs
 		why := fmt.Sprintf("the handler and the floor alone (%.3f ms) are above the goal: out of reach unless the handler's own time falls", server+floorMs)
 		if server+floorMs <= goal {
-			why = fmt.Sprintf("the handler and the floor (%.3f ms) are within the goal: the %.3f ms of JSON and dispatch outside the handler are what misses it", server+floorMs, rest)
+			why = fmt.Sprintf("the handler and the floor (%.3f ms) are within the goal: the %.3f ms outside the handler are what misses it", server+floorMs, rest)
 		}
-		lines = append(lines, fmt.Sprintf("- **%s**: lean %.3f ms against a goal of ≤ %.3f ms (GDB %.3f ms): handler %.3f ms + transport floor %.3f ms + JSON and dispatch %.3f ms; %s.", r.Name, *r.RRMCPms, goal, *r.GDBms, server, floorMs, rest, why))
+		lines = append(lines, fmt.Sprintf("- **%s**: lean %.3f ms against a goal of ≤ %.3f ms (GDB %.3f ms): handler %.3f ms + transport floor %.3f ms + the rest outside the handler %.3f ms (the call's JSON and dispatch, and waking the server's threads); %s.", r.Name, *r.RRMCPms, goal, *r.GDBms, server, floorMs, rest, why))
 	}
 	if len(lines) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\n## Per-operation rows that miss the lean goal, and why\n\nThe transport floor is the `ping` round trip of the Machine section; the handler's time is the server time column. Profiles of the rows rrmcp loses outright follow in the next section.\n\n%s\n", strings.Join(lines, "\n"))
+	fmt.Fprintf(w, "\n## Per-operation rows that miss the lean goal, and why\n\nThe transport floor is the `ping` round trip of the Machine section; the handler's time is the server time column. Each row's profile is in the last section.\n\n%s\n", strings.Join(lines, "\n"))
 }
 
 // writeCurves writes the cost-curve tables, each with its plot.
