@@ -28,9 +28,10 @@
 // environment before it is launched is internal/proc (shared with
 // rr_record); the program's captured output is internal/outlog, the
 // source-file policy internal/sources, what an x86 instruction does
-// (control flow, stores, relocation) internal/x86code, starting a live
-// program's debug server proc.StartLive, and answering a debugger from a
-// core file coredump.Server. The crash report (rr_triage) is
+// (control flow, stores, relocation, room for a jump pad's jump)
+// internal/x86code, what a query's tracepoint collects internal/traceplan,
+// starting a live program's debug server proc.StartLive, and answering a
+// debugger from a core file coredump.Server. The crash report (rr_triage) is
 // internal/triage, an analysis built on this package's exported
 // operations (machine.go: the stop, registers, raw memory and decoded
 // instructions for such analyses).
@@ -68,7 +69,8 @@
 // on gdbserver the rows after the first are collected by a tracepoint
 // the server runs without reporting the hits (mechanism "tracepoint",
 // tracequery.go), and read in bulk at the end; the first hit, a real
-// stop, plans and checks what the tracepoint collects. With gdbserver's
+// stop, plans (package traceplan) and checks what the tracepoint
+// collects. With gdbserver's
 // in-process agent preloaded (LiveOptions.InProcessAgent) the same plan
 // runs as a fast tracepoint (mechanism "fast tracepoint",
 // fasttrace.go): a jump to a jump pad in the program, no trap per call,

@@ -10,7 +10,6 @@ import (
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
-	"golang.org/x/arch/x86/x86asm"
 )
 
 // rr_query kind calls collected by a fast tracepoint (gdbserver with
@@ -29,12 +28,13 @@ import (
 //   - room for the jump (qTMinFTPILen, 5 bytes on x86-64): the
 //     instruction at the address, or where it is shorter (as at most -O0
 //     statements; GDB refuses those) the few instructions that make
-//     room, moved into the pad together. They move only where no thread
-//     can ever run from inside them (spanMovable: no jump lands there,
-//     only the last transfers control, no breakpoint in them; and before
-//     each run every thread stopped in them, the query's own among them,
-//     is stepped out: stepOutOfSpan); otherwise the trap tracepoint
-//     collects with a note saying why;
+//     room (x86code.JumpRoom), moved into the pad together. They move
+//     only where no thread can ever run from inside them
+//     (x86code.SpanMovable: no jump lands there, only the last transfers
+//     control; no breakpoint in them; and before each run every thread
+//     stopped in them, the query's own among them, is stepped out:
+//     stepOutOfSpan); otherwise the trap tracepoint collects with a note
+//     saying why;
 //   - a function that is not a leaf: the jump pad pushes the registers
 //     below the stack pointer, over the red zone where a leaf function
 //     (GCC, Clang) may keep its locals;
@@ -60,7 +60,7 @@ import (
 // the query ends, as the breakpoint path does, stopped at its last row.
 
 // fastTrace says whether plan p can be collected by a fast tracepoint:
-// n the bytes of code at p.addr its jump displaces (whole instructions:
+// n the bytes of code at p.Addr its jump displaces (whole instructions:
 // the first, or the first few where it is shorter than the jump), or 0
 // and why not ("" where fast tracepoints are not a thing to mention: no
 // agent).
@@ -85,50 +85,37 @@ func (s *Session) fastTrace(ctx context.Context, p *tracePlan) (n int, why strin
 	if why != "" {
 		return 0, why
 	}
-	if why := leafFunction(fc, p.frame.Function.Name); why != "" {
-		return 0, why
+	if x86code.CallsNone(fc) {
+		return 0, fmt.Sprintf("%s calls no function, so it may keep data in the red zone below the stack pointer, which a fast tracepoint's jump pad overwrites", p.frame.Function.Name)
 	}
-	// The jump displaces whole instructions: the first, or as many as
-	// reach minLen (GDB takes only the first, and gives up where it is
-	// shorter than the jump).
-	var code []byte
-	for _, r := range fc {
-		if p.addr >= r.lo && p.addr < r.lo+uint64(len(r.code)) {
-			code = r.code[p.addr-r.lo:]
-		}
-	}
-	var insts []x86asm.Inst
-	for n < minLen {
-		inst, err := x86code.Decode(code[min(n, len(code)):], 64)
-		if err != nil {
-			return 0, fmt.Sprintf("the instruction at %#x does not decode: %v", p.addr+uint64(n), err)
-		}
-		insts = append(insts, inst)
-		n += inst.Len
+	insts, n, err := x86code.JumpRoom(fc, p.Addr, minLen)
+	if err != nil {
+		return 0, err.Error()
 	}
 	p.firstLen = insts[0].Len
 	if len(insts) > 1 {
-		if why := s.spanMovable(p, n, insts, fc); why != "" {
-			return 0, fmt.Sprintf("the instruction at %#x is %d bytes, shorter than a fast tracepoint's %d-byte jump, and the %d instructions that would make room cannot move: %s", p.addr, insts[0].Len, minLen, len(insts), why)
+		why := x86code.SpanMovable(fc, p.Addr, insts)
+		for _, b := range s.c.Breakpoints() {
+			// The pad runs the moved copy, never the trap.
+			if why == "" && b.Addr > p.Addr && b.Addr < p.Addr+uint64(n) {
+				why = fmt.Sprintf("a breakpoint at %#x is inside them", b.Addr)
+			}
+		}
+		if why != "" {
+			return 0, fmt.Sprintf("the instruction at %#x is %d bytes, shorter than a fast tracepoint's %d-byte jump, and the %d instructions that would make room cannot move: %s", p.Addr, insts[0].Len, minLen, len(insts), why)
 		}
 	}
 	return n, ""
 }
 
-// codeRange is the code of one address range of a function.
-type codeRange struct {
-	lo   uint64
-	code []byte
-}
-
 // functionCode reads the code of fn (loaded at bias), every range: from
 // the program's file where the range is in its code (no round trip),
 // else from memory (a library's function).
-func (s *Session) functionCode(ctx context.Context, fn *dwarf.Function, bias uint64) ([]codeRange, string) {
+func (s *Session) functionCode(ctx context.Context, fn *dwarf.Function, bias uint64) ([]x86code.Range, string) {
 	if len(fn.Ranges) == 0 {
 		return nil, fmt.Sprintf("%s has no address ranges to check", fn.Name)
 	}
-	var out []codeRange
+	var out []x86code.Range
 	for _, r := range fn.Ranges {
 		lo, hi := r[0]+bias, r[1]+bias
 		if hi <= lo || hi-lo > 1<<20 {
@@ -137,90 +124,16 @@ func (s *Session) functionCode(ctx context.Context, fn *dwarf.Function, bias uin
 		code := make([]byte, hi-lo)
 		if sec := s.inf.ProgramSection(lo, hi-lo); sec != nil && sec.Flags&elf.SHF_EXECINSTR != 0 && sec.Type != elf.SHT_NOBITS {
 			if n, err := sec.ReadAt(code, int64(lo-s.inf.Bias-sec.Addr)); err == nil && n == len(code) {
-				out = append(out, codeRange{lo, code})
+				out = append(out, x86code.Range{Addr: lo, Code: code})
 				continue
 			}
 		}
 		if n, err := s.inf.ReadMem(ctx, lo, code); n < len(code) {
 			return nil, fmt.Sprintf("reading the code of %s at %#x: %v", fn.Name, lo, err)
 		}
-		out = append(out, codeRange{lo, code})
+		out = append(out, x86code.Range{Addr: lo, Code: code})
 	}
 	return out, ""
-}
-
-// forInsts calls f with each instruction of fc and its address, decoded
-// in a linear sweep (an undecodable byte is passed over), until f
-// returns false.
-func forInsts(fc []codeRange, f func(a uint64, inst x86asm.Inst) bool) {
-	for _, r := range fc {
-		for off := 0; off < len(r.code); {
-			inst, err := x86code.Decode(r.code[off:], 64)
-			if err != nil {
-				off++
-				continue
-			}
-			if !f(r.lo+uint64(off), inst) {
-				return
-			}
-			off += inst.Len
-		}
-	}
-}
-
-// leafFunction says why a fast tracepoint may corrupt the function
-// (name, its code fc): it calls nothing, so it may keep data in the red
-// zone below the stack pointer, which the jump pad overwrites. "" when
-// it calls.
-func leafFunction(fc []codeRange, name string) string {
-	calls := false
-	forInsts(fc, func(_ uint64, inst x86asm.Inst) bool {
-		calls = x86code.IsCall(inst)
-		return !calls
-	})
-	if calls {
-		return ""
-	}
-	return fmt.Sprintf("%s calls no function, so it may keep data in the red zone below the stack pointer, which a fast tracepoint's jump pad overwrites", name)
-}
-
-// spanMovable says why the instructions insts, the n bytes at p.addr,
-// cannot all move into a jump pad ("" when they can). The jump
-// overwrites the first bytes of the second and later ones, so no thread
-// may ever run from inside the span: no jump of the function lands in
-// it (and the function has no indirect jump, whose targets are
-// unknown), no breakpoint sits in it (the pad runs the moved copy, never
-// the trap), and only the last may transfer control (a call before it
-// would return into the span). Threads stopped in it are stepped out
-// before each run (stepOutOfSpan).
-func (s *Session) spanMovable(p *tracePlan, n int, insts []x86asm.Inst, fc []codeRange) string {
-	lo, hi := p.addr, p.addr+uint64(n)
-	inside := func(a uint64) bool { return a > lo && a < hi }
-	for i, inst := range insts[:len(insts)-1] {
-		if x86code.TransfersControl(inst) {
-			return fmt.Sprintf("instruction %d (%v) transfers control", i+1, inst.Op)
-		}
-	}
-	var why string
-	forInsts(fc, func(a uint64, inst x86asm.Inst) bool {
-		if rel, ok := inst.Args[0].(x86asm.Rel); ok {
-			if t := uint64(int64(a) + int64(inst.Len) + int64(rel)); inside(t) {
-				why = fmt.Sprintf("the %v at %#x jumps to %#x, inside them", inst.Op, a, t)
-			}
-		} else if inst.Op == x86asm.JMP {
-			why = fmt.Sprintf("the function has an indirect jump (at %#x), which may land inside them", a)
-		}
-		return why == ""
-	})
-	if why != "" {
-		return why
-	}
-	for _, b := range s.c.Breakpoints() {
-		if inside(b.Addr) {
-			return fmt.Sprintf("a breakpoint at %#x is inside them", b.Addr)
-		}
-	}
-	return ""
 }
 
 // stepOutOfSpan single-steps every thread stopped in [lo, lo+n), the
@@ -310,7 +223,7 @@ func (s *Session) stopTracingAddr(ctx context.Context) (uint64, bool) {
 
 // fastCalls goes on with the rows of the query after its first hit
 // (res.Rows[0], the program stopped there) with fast tracepoints of plan
-// p, n the length of the instruction at p.addr. done false: nothing ran,
+// p, n the length of the instruction at p.Addr. done false: nothing ran,
 // and the trap tracepoint path goes on with res.MechanismNote saying
 // why.
 func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, res *QueryResult, p *tracePlan, n int) (done bool, err error) {
@@ -368,7 +281,7 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 		s.traceCleanup(ctx, bp.Number)
 	}()
 	for len(res.Rows) < o.Limit {
-		chunk := runChunk(o, p, o.Limit-len(res.Rows)-1)
+		chunk := p.Chunk(o.Limit-len(res.Rows)-1, o.traceChunk)
 		if chunk > 0 {
 			var maps []symbols.Mapping
 			if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
@@ -383,7 +296,7 @@ func (s *Session) fastCalls(ctx context.Context, o QueryOptions, bp Breakpoint, 
 				}
 				stopIn = true
 				if n > p.firstLen {
-					if err := s.stepOutOfSpan(ctx, p.addr, n); err != nil {
+					if err := s.stepOutOfSpan(ctx, p.Addr, n); err != nil {
 						return err
 					}
 				}

@@ -111,8 +111,8 @@ func (s *Session) codeReturnsWithout(ctx context.Context, f *dwarf.Frame) bool {
 		mode = r.mode
 	}
 	for _, r := range fc {
-		if f.PC >= r.lo && f.PC < r.lo+uint64(len(r.code)) {
-			return x86code.ReturnsWithout(r.code, r.lo, f.PC, mode)
+		if f.PC >= r.Addr && f.PC < r.Addr+uint64(len(r.Code)) {
+			return x86code.ReturnsWithout(r.Code, r.Addr, f.PC, mode)
 		}
 	}
 	return false

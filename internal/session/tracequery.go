@@ -1,10 +1,12 @@
 package session
 
 import (
-	"cmp"
 	"context"
 	"debug/elf"
 	"encoding/binary"
+
+	"github.com/rrmcp/rrmcp/internal/traceplan"
+
 	"errors"
 	"fmt"
 	"slices"
@@ -14,7 +16,6 @@ import (
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/dwarf/format"
-	"github.com/rrmcp/rrmcp/internal/agentexpr"
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
@@ -56,194 +57,16 @@ import (
 // Runs are cut in chunks that fit the trace buffer; between chunks the
 // program stops at the breakpoint, and the trace is set up again.
 
-// Trace state variables and limits of the tracepoint path.
-const (
-	traceTP = 1 // the tracepoint's number
-	// Trace state variables: gdbserver's own #1 is $trace_timestamp
-	// (a getter that QTinit keeps and QTDV does not replace), so ours
-	// start higher.
-	tracePadVar    = 0x100    // defined first, lost to the agent (traceSetup)
-	traceCountVar  = 0x101    // frames collected in this run
-	traceStopVar   = 0x102    // frames after which the breakpoint stops
-	traceRegVar0   = 0x110    // the variable of the first recorded register
-	traceMaxBuf    = 64 << 20 // trace buffer bytes at most
-	traceMaxWindow = 16 << 10 // stack window bytes at most
-	traceRedZone   = 128      // bytes below sp the window may start
-)
-
-// tracePlan is what the tracepoint collects at each hit.
+// tracePlan is what the tracepoint collects at each hit
+// (package traceplan), with what the session keeps for the rows.
 type tracePlan struct {
-	addr    uint64
-	frame   *dwarf.Frame // the live frame of the first hit
-	regs    []int        // target register numbers recorded
-	dregs   []int        // their DWARF numbers
-	pcReg   int          // DWARF number of the pc
-	spReg   int          // target register number of the stack pointer
-	winOff  int64        // the stack window starts at sp + winOff
-	winLen  uint64
-	statics []rsp.TraceMemory
-	chases  []traceChase // memory found through pointers (X actions)
-	cfaReg  int          // CFA rule at addr (DWARF register + offset)
-	cfaOff  int64
-	cond    []byte                // the query's condition, compiled; nil for none
-	loc     *Location             // of addr, for the rows' frames (once)
-	exprs   map[string]cexpr.Expr // the collected expressions, parsed (once)
-	size    int                   // bytes of one trace frame
-	// firstLen: the length of the instruction at addr, where a fast
-	// tracepoint's jump displaces more (fastTrace)
+	traceplan.Plan
+	frame *dwarf.Frame          // the live frame of the first hit
+	loc   *Location             // of the plan's address, for the rows' frames (once)
+	exprs map[string]cexpr.Expr // the collected expressions, parsed (once)
+	// firstLen: the length of the instruction at the address, where a
+	// fast tracepoint's jump displaces more (fastTrace)
 	firstLen int
-}
-
-// traceSpan is a range of addresses [lo, hi).
-type traceSpan struct{ lo, hi uint64 }
-
-// traceChase is memory a tracepoint reaches through pointers: len bytes
-// at addr, computed at each hit; at1 is where it was at the first hit.
-type traceChase struct {
-	addr agentexpr.Addr
-	len  uint64
-	at1  uint64
-}
-
-// Pointer chasing: at most this many pointers deep, and this far past
-// where a pointer points.
-const (
-	traceChaseDepth = 3
-	traceChaseReach = 4096
-)
-
-// planChases plans the collection of reads, which are neither stack
-// nor static data, through pointers: a read at a is reached from a
-// pointer-sized word (a register, a word of the stack window or of the
-// statics, or of memory reached so) whose value at the first hit is at
-// most traceChaseReach below a; the nearest wins. Whatever the choice,
-// a later hit where the expression reads elsewhere reads <not
-// collected>, never another object's bytes. why says what cannot be
-// reached.
-func (s *Session) planChases(ctx context.Context, p *tracePlan, f *dwarf.Frame, reads []traceSpan) (why string) {
-	type source struct {
-		at  agentexpr.Addr // evaluates to the pointer (Offs: see agentexpr.Addr)
-		val uint64         // its value at the first hit
-	}
-	ps := s.inf.PtrSize()
-	var sources []source
-	for i, r := range p.dregs {
-		if v, ok := f.Regs.Get(r); ok {
-			sources = append(sources, source{agentexpr.Addr{Reg: p.regs[i], PtrSize: ps}, v})
-		}
-	}
-	// words of memory whose address at is (at.Offs[-1] the start of buf)
-	words := func(at agentexpr.Addr, start uint64, buf []byte) {
-		last := at.Offs[len(at.Offs)-1]
-		for e := (uint64(ps) - start%uint64(ps)) % uint64(ps); e+uint64(ps) <= uint64(len(buf)); e += uint64(ps) {
-			var v uint64
-			if ps == 4 {
-				v = uint64(binary.LittleEndian.Uint32(buf[e:]))
-			} else {
-				v = binary.LittleEndian.Uint64(buf[e:])
-			}
-			w := agentexpr.Addr{Reg: at.Reg, PtrSize: ps, Offs: append(slices.Clone(at.Offs[:len(at.Offs)-1]), last+int64(e))}
-			sources = append(sources, source{w, v})
-		}
-	}
-	read := func(a, n uint64) []byte {
-		buf := make([]byte, n)
-		if _, err := s.inf.ReadMem(ctx, a, buf); err != nil {
-			return nil
-		}
-		return buf
-	}
-	sp := f.Regs.SP()
-	if buf := read(sp+uint64(p.winOff), p.winLen); buf != nil {
-		words(agentexpr.Addr{Reg: p.spReg, Offs: []int64{p.winOff}}, sp+uint64(p.winOff), buf)
-	}
-	for _, m := range p.statics {
-		if buf := read(m.Addr, m.Len); buf != nil {
-			words(agentexpr.Addr{Reg: -1, Offs: []int64{int64(m.Addr)}}, m.Addr, buf)
-		}
-	}
-	type chase struct {
-		src    int
-		lo, hi uint64
-	}
-	var chases []*chase
-	bySrc := map[int]*chase{}
-	for depth := 0; depth < traceChaseDepth && len(reads) > 0; depth++ {
-		var left []traceSpan
-		var grown []*chase
-		for _, r := range reads {
-			best := -1
-			for i, src := range sources {
-				if src.val >= 0x1000 && src.val <= r.lo && r.lo-src.val < traceChaseReach && (best < 0 || src.val > sources[best].val) {
-					best = i
-				}
-			}
-			if best < 0 {
-				left = append(left, r)
-				continue
-			}
-			c := bySrc[best]
-			if c == nil {
-				c = &chase{src: best, lo: r.lo, hi: r.hi}
-				bySrc[best] = c
-				chases = append(chases, c)
-			}
-			c.lo, c.hi = min(c.lo, r.lo), max(c.hi, r.hi)
-			grown = append(grown, c)
-		}
-		for _, c := range grown {
-			src := sources[c.src]
-			at := agentexpr.Addr{Reg: src.at.Reg, PtrSize: ps, Offs: append(slices.Clone(src.at.Offs), int64(c.lo-src.val))}
-			if buf := read(c.lo, c.hi-c.lo); buf != nil {
-				words(at, c.lo, buf)
-			}
-		}
-		reads = left
-	}
-	if len(reads) > 0 {
-		return fmt.Sprintf("the collect expressions read memory at %#x that no pointer of the frame or its static data reaches", reads[0].lo)
-	}
-	for _, c := range chases {
-		if c.hi-c.lo > traceMaxWindow {
-			return "the memory reached through pointers is too large to collect"
-		}
-		src := sources[c.src]
-		at := agentexpr.Addr{Reg: src.at.Reg, PtrSize: ps, Offs: append(slices.Clone(src.at.Offs), int64(c.lo-src.val))}
-		p.chases = append(p.chases, traceChase{addr: at, len: c.hi - c.lo, at1: c.lo})
-	}
-	return ""
-}
-
-// notCollectedError is a read of memory a trace frame does not have.
-type notCollectedError struct {
-	addr uint64
-	n    int
-}
-
-func (e *notCollectedError) Error() string {
-	return fmt.Sprintf("not collected by the tracepoint: %d bytes at %#x", e.n, e.addr)
-}
-
-// traceSnap reads memory from one trace frame; read-only data of the
-// program is read live.
-type traceSnap struct {
-	s    *Session
-	f    *rsp.TraceFrame
-	miss error // the first read that missed, since the last reset
-}
-
-func (sn *traceSnap) read(ctx context.Context, addr uint64, p []byte) (int, error) {
-	if sn.f.ReadMemory(addr, p) {
-		return len(p), nil
-	}
-	if sn.s.inf.ReadOnlySection(addr) != nil {
-		return sn.s.readFileData(addr, p)
-	}
-	err := &notCollectedError{addr: addr, n: len(p)}
-	if sn.miss == nil {
-		sn.miss = err
-	}
-	return 0, err
 }
 
 // queryStart is where the tracepoint path leaves the breakpoint path to
@@ -306,7 +129,7 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 	defer s.traceCleanup(ctx, bp.Number)
 	firstStop, firstRow := st, row
 	for len(res.Rows) < o.Limit {
-		chunk := runChunk(o, plan, o.Limit-len(res.Rows))
+		chunk := plan.Chunk(o.Limit-len(res.Rows), o.traceChunk)
 		var maps []symbols.Mapping // at the start of the run
 		if err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
 			maps = s.procMaps()
@@ -358,17 +181,6 @@ func (s *Session) traceCalls(ctx context.Context, o QueryOptions, bp Breakpoint,
 	}
 	res.cutAtLimit(o)
 	return queryStart{}, true, nil
-}
-
-// runChunk is how many calls one trace run collects: want at most, as
-// many frames of p's size as the trace buffer holds, and no more than
-// o.traceChunk where that is set.
-func runChunk(o QueryOptions, p *tracePlan, want int) int {
-	chunk := min(want, max(1, (traceMaxBuf-4096)/p.size))
-	if o.traceChunk > 0 {
-		chunk = min(chunk, o.traceChunk)
-	}
-	return chunk
 }
 
 // traceRun continues the program through a trace run, set up, and keeps
@@ -466,14 +278,14 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 	if err != nil || len(b.addrs) != 1 || f.PC != b.addrs[0] {
 		return nil, "the stop is not at the breakpoint address"
 	}
-	p := &tracePlan{addr: f.PC, frame: f}
+	p := &tracePlan{Plan: traceplan.Plan{Addr: f.PC}, frame: f}
 	td := s.c.Target()
 	spr, ok := td.Lookup(s.inf.SPName())
 	if !ok {
 		return nil, "the target has no stack pointer register"
 	}
-	p.spReg = spr.Regnum
-	if p.pcReg, ok = s.inf.RegNum(s.inf.PCName()); !ok {
+	p.SPReg = spr.Regnum
+	if p.PCReg, ok = s.inf.RegNum(s.inf.PCName()); !ok {
 		return nil, "no DWARF number for the pc"
 	}
 	ngpr := 16
@@ -485,23 +297,22 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 		if !ok || r.Size() > 8 {
 			continue
 		}
-		p.regs, p.dregs = append(p.regs, r.Regnum), append(p.dregs, n)
+		p.Regs, p.DRegs = append(p.Regs, r.Regnum), append(p.DRegs, n)
 	}
-	if p.cfaReg, p.cfaOff, ok = f.Image.CFARule(f.PC - f.Bias); !ok || !slices.Contains(p.dregs, p.cfaReg) {
+	if p.CFAReg, p.CFAOff, ok = f.Image.CFARule(f.PC - f.Bias); !ok || !slices.Contains(p.DRegs, p.CFAReg) {
 		return nil, "the CFA rule at the breakpoint is not register + offset"
 	}
 	if o.Condition != "" {
-		if p.cond, ok = s.compileCond(ctx, o.Condition, f, true); !ok {
+		if p.Cond, ok = s.compileCond(ctx, o.Condition, f, true); !ok {
 			return nil, "the condition does not compile to agent bytecode"
 		}
 	}
 	// Evaluate on the live frame, logging the reads.
-	type span = traceSpan
-	var reads []span
+	var reads []traceplan.Span
 	logged := func(ctx context.Context, addr uint64, buf []byte) (int, error) {
 		n, err := s.inf.ReadMem(ctx, addr, buf)
 		if n > 0 {
-			reads = append(reads, span{addr, addr + uint64(n)})
+			reads = append(reads, traceplan.Span{Lo: addr, Hi: addr + uint64(n)})
 		}
 		return n, err
 	}
@@ -510,68 +321,40 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 			return nil, fmt.Sprintf("%s evaluates differently outside a stop (%s, not %s)", e, v, row.Values[e])
 		}
 	}
-	sp := f.Regs.SP()
-	lo, hi := sp, f.CFA+2*uint64(s.inf.PtrSize())
-	var statics, others []span
-	for _, r := range reads {
-		switch {
-		case r.lo >= sp-traceRedZone && r.hi <= sp+traceMaxWindow:
-			lo, hi = min(lo, r.lo), max(hi, r.hi)
-		case s.inf.ReadOnlySection(r.lo) != nil: // a string read in chunks may run past its section
-		case s.writableData(r.lo, r.hi-r.lo):
-			// The whole object: another hit may read another element
-			// of the same array.
-			if s.inf.Syms != nil {
-				if sym, off, err := s.inf.Syms.LookupAddr(r.lo - s.inf.Bias); err == nil && sym.Size <= traceMaxWindow && off+r.hi-r.lo <= sym.Size {
-					r = span{r.lo - off, r.lo - off + sym.Size}
-				}
-			}
-			statics = append(statics, r)
-		default:
-			others = append(others, r)
-		}
-	}
-	if hi-lo > traceMaxWindow {
-		return nil, "the stack frame is too large to collect"
-	}
-	p.winOff, p.winLen = int64(lo-sp), hi-lo
-	slices.SortFunc(statics, func(a, b span) int { return cmp.Compare(a.lo, b.lo) })
-	for _, r := range statics {
-		if n := len(p.statics); n > 0 && r.lo <= p.statics[n-1].Addr+p.statics[n-1].Len {
-			m := &p.statics[n-1]
-			m.Len = max(m.Len, r.hi-m.Addr)
-			continue
-		}
-		p.statics = append(p.statics, rsp.TraceMemory{Addr: r.lo, Len: r.hi - r.lo})
+	readOnly := func(addr uint64) bool { return s.inf.ReadOnlySection(addr) != nil }
+	others, why := p.Layout(reads, f.Regs.SP(), f.CFA, s.inf.PtrSize(), readOnly, s.staticObject)
+	if why != "" {
+		return nil, why
 	}
 	if len(others) > 0 {
 		if s.procMaps() == nil {
 			// Without the memory map a failed read of a wild pointer
-			// would pass for data (dropUnreadable).
+			// would pass for data (traceplan.DropUnreadable).
 			return nil, "memory reached through pointers is only collected for a local process (its memory map tells failed reads)"
 		}
-		if why := s.planChases(ctx, p, f, others); why != "" {
+		read := func(a, n uint64) []byte {
+			buf := make([]byte, n)
+			if _, err := s.inf.ReadMem(ctx, a, buf); err != nil {
+				return nil
+			}
+			return buf
+		}
+		if why := p.PlanChases(&f.Regs, read, s.inf.PtrSize(), others); why != "" {
 			return nil, why
 		}
 	}
 	// Check the plan on row 1: what the tracepoint would collect must
 	// give the live values. First with only the registers that locate
-	// the frame (the CFA's and the stack pointer: enough where the
-	// values live in memory, as at -O0), which makes each frame a third
-	// of the size; then with every general register.
-	all := *p
-	few := *p
-	few.regs, few.dregs = nil, nil
+	// the frame (traceplan.Plan.Few), then with every general register.
 	spDwarf, _ := s.inf.RegNum(s.inf.SPName())
-	for i, n := range p.dregs {
-		if n == p.cfaReg || n == spDwarf {
-			few.regs, few.dregs = append(few.regs, p.regs[i]), append(few.dregs, n)
-		}
+	few := *p
+	few.Plan = *p.Few(spDwarf)
+	readLive := func(addr uint64, b []byte) error {
+		_, err := s.inf.ReadMem(ctx, addr, b)
+		return err
 	}
-	var why string
-	for _, q := range []*tracePlan{&few, &all} {
-		q.size = traceFrameSize(q)
-		tf, err := s.liveTraceFrame(ctx, q, f)
+	for _, q := range []*tracePlan{&few, p} {
+		tf, err := q.LiveFrame(&f.Regs, readLive)
 		if err != nil {
 			return nil, fmt.Sprintf("reading the frame: %v", err)
 		}
@@ -590,59 +373,25 @@ func (s *Session) planTrace(ctx context.Context, o QueryOptions, row QueryRow, b
 	return nil, why
 }
 
-// traceFrameSize is the most bytes one frame of plan p takes in the
-// trace buffer.
-func traceFrameSize(p *tracePlan) int {
-	blocks := func(n uint64) int { return int(n) + 11*int((n+65534)/65535) }
-	size := 6 + 13*len(p.regs) + blocks(p.winLen)
-	for _, m := range p.statics {
-		size += blocks(m.Len)
+// staticObject says whether r is in the program's writable static data
+// (.data, .bss), and gives the whole object there: another hit may read
+// another element of the same array.
+func (s *Session) staticObject(r traceplan.Span) (traceplan.Span, bool) {
+	if !s.writableData(r.Lo, r.Hi-r.Lo) {
+		return r, false
 	}
-	for _, c := range p.chases {
-		size += blocks(c.len) // at most: a NULL on the way records nothing
-	}
-	return size
-}
-
-// liveTraceFrame is the trace frame plan p would collect at live frame
-// f, read now.
-func (s *Session) liveTraceFrame(ctx context.Context, p *tracePlan, f *dwarf.Frame) (*rsp.TraceFrame, error) {
-	tf := &rsp.TraceFrame{Tracepoint: traceTP, Vars: map[int]int64{}}
-	for i, r := range p.dregs {
-		v, ok := f.Regs.Get(r)
-		if !ok {
-			return nil, fmt.Errorf("register %s unknown", s.inf.RegName(r))
-		}
-		tf.Vars[traceRegVar0+i] = int64(v)
-	}
-	read := func(addr, n uint64) error {
-		buf := make([]byte, n)
-		if _, err := s.inf.ReadMem(ctx, addr, buf); err != nil {
-			return err
-		}
-		tf.Memory = append(tf.Memory, rsp.TraceBlock{Addr: addr, Data: buf})
-		return nil
-	}
-	if err := read(f.Regs.SP()+uint64(p.winOff), p.winLen); err != nil {
-		return nil, err
-	}
-	for _, m := range p.statics {
-		if err := read(m.Addr, m.Len); err != nil {
-			return nil, err
+	if s.inf.Syms != nil {
+		if sym, off, err := s.inf.Syms.LookupAddr(r.Lo - s.inf.Bias); err == nil && sym.Size <= traceplan.MaxBlock && off+r.Hi-r.Lo <= sym.Size {
+			return traceplan.Span{Lo: r.Lo - off, Hi: r.Lo - off + sym.Size}, true
 		}
 	}
-	for _, c := range p.chases {
-		if err := read(c.at1, c.len); err != nil {
-			return nil, err
-		}
-	}
-	return tf, nil
+	return r, true
 }
 
 // traceRow is row n evaluated on trace frame tf.
 func (s *Session) traceRow(ctx context.Context, o QueryOptions, p *tracePlan, tf *rsp.TraceFrame, n int) QueryRow {
 	if p.loc == nil {
-		loc := s.locate(ctx, p.addr) // as makeStop says it at a stop there
+		loc := s.locate(ctx, p.Addr) // as makeStop says it at a stop there
 		p.loc = &loc
 	}
 	row := QueryRow{N: n, Frame: &Frame{Level: 0, Location: *p.loc}}
@@ -653,23 +402,17 @@ func (s *Session) traceRow(ctx context.Context, o QueryOptions, p *tracePlan, tf
 	// A new Frame, never a copy of the first hit's: a Frame caches its
 	// physical frame (registers) once used.
 	pf := p.frame
-	f := dwarf.Frame{PC: p.addr, Image: pf.Image, Bias: pf.Bias, Function: pf.Function, Name: pf.Name}
-	for i, r := range p.dregs {
-		if v, ok := tf.Vars[traceRegVar0+i]; ok {
-			f.Regs.Set(r, uint64(v))
-		}
-	}
-	f.Regs.Set(p.pcReg, p.addr)
-	cfa, ok := f.Regs.Get(p.cfaReg)
+	f := dwarf.Frame{PC: p.Addr, Image: pf.Image, Bias: pf.Bias, Function: pf.Function, Name: pf.Name}
+	regs, cfa, ok := p.Registers(tf)
 	if !ok {
 		for _, e := range o.Collect {
 			row.Values[e] = "<not collected: the frame's registers>"
 		}
 		return row
 	}
-	f.CFA = cfa + uint64(p.cfaOff)
-	sn := &traceSnap{s: s, f: tf}
-	fs := s.frameScopeMem(ctx, &f, sn.read)
+	f.Regs, f.CFA = regs, cfa
+	sn := &traceplan.Snapshot{Frame: tf, File: s.inf.ReadOnlyFile}
+	fs := s.frameScopeMem(ctx, &f, sn.Read)
 	if p.exprs == nil {
 		// Parsed once: every row is at the same pc, where names mean
 		// the same (a failed parse is made again each row, for its error).
@@ -689,9 +432,9 @@ func (s *Session) traceRow(ctx context.Context, o QueryOptions, p *tracePlan, tf
 // snapValue is the value of expr in scope fs as a query row shows it
 // (Evaluate's native path, errors as "<error: …>"); with sn, a value
 // that needed memory the trace frame lacks is "<not collected: …>".
-func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr string, parsed cexpr.Expr, sn *traceSnap) string {
+func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr string, parsed cexpr.Expr, sn *traceplan.Snapshot) string {
 	if sn != nil {
-		sn.miss = nil
+		sn.Reset()
 	}
 	var o dwarf.Object
 	var err error
@@ -705,10 +448,10 @@ func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr stri
 	if err == nil {
 		v, whole, _ = format.Render(fs.Values(), o)
 	}
-	var nc *notCollectedError
-	if sn != nil && sn.miss != nil || errors.As(err, &nc) {
+	var nc *traceplan.NotCollectedError
+	if sn != nil && sn.Missed() != nil || errors.As(err, &nc) {
 		if nc == nil {
-			nc, _ = sn.miss.(*notCollectedError)
+			nc = sn.Missed()
 		}
 		return "<not collected: " + strings.TrimPrefix(nc.Error(), "not collected by the tracepoint: ") + ">"
 	}
@@ -730,38 +473,7 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fa
 	if err != nil {
 		return err
 	}
-	// gdbserver copies the variables to the in-process agent of a fast
-	// tracepoint and drops the one defined first: its fix-up after the
-	// copy loop clears the next pointer of the last-but-one entry
-	// (tracepoint.cc, download_trace_state_variables, gdb 13.1 lines
-	// 6275-6281), so the agent's setv and tracev find no such variable
-	// and the frame records 0. That one is a pad nobody reads.
-	run := rsp.TraceRun{
-		BufferSize: int64(chunk*p.size + 4096),
-		Variables:  []rsp.TraceVariable{{Number: tracePadVar, Name: "rrmcp_pad"}},
-	}
-	vars := make([]int, len(p.regs))
-	for i := range vars {
-		vars[i] = traceRegVar0 + i
-		run.Variables = append(run.Variables, rsp.TraceVariable{Number: vars[i], Name: fmt.Sprintf("rrmcp_r%d", i)})
-	}
-	run.Variables = append(run.Variables,
-		rsp.TraceVariable{Number: traceCountVar, Name: "rrmcp_rows"},
-		rsp.TraceVariable{Number: traceStopVar, Initial: int64(chunk), Name: "rrmcp_stop_at"})
-	tp := rsp.Tracepoint{
-		Number: traceTP, Addr: p.addr, Enabled: true, Pass: uint64(chunk), Cond: p.cond,
-		Memory: p.statics,
-		Exprs: [][]byte{
-			agentexpr.RecordRegisters(p.regs, vars),
-			agentexpr.Collect(p.spReg, p.winOff, p.winLen),
-			agentexpr.Increment(traceCountVar),
-		},
-	}
-	for _, c := range p.chases {
-		tp.Exprs = append(tp.Exprs, agentexpr.CollectAt(c.addr, c.len))
-	}
-	tp.Fast = fast
-	run.Tracepoints = []rsp.Tracepoint{tp}
+	run := p.Run(chunk, fast)
 	if err := s.c.DefineTraceRun(ctx, run); err != nil {
 		return err
 	}
@@ -769,7 +481,7 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fa
 		// The instructions the jump displaces move into the pad
 		// together (x86code.RelocateSpan), one or several.
 		return s.c.TraceStartRelocating(ctx, func(code []byte, from, to uint64) ([]byte, error) {
-			if from == p.addr {
+			if from == p.Addr {
 				return x86code.RelocateSpan(code, from, to, fast)
 			}
 			return x86code.Relocate(code, from, to)
@@ -778,7 +490,7 @@ func (s *Session) traceSetup(ctx context.Context, p *tracePlan, bpNum, chunk, fa
 	if b.tcode == nil {
 		b.ttried, b.tcode = map[uint64]bool{}, map[uint64][]byte{}
 	}
-	b.tcode[p.addr], b.ttried[p.addr], b.serverOnly = agentexpr.VarAtLeast(traceCountVar, traceStopVar), true, true
+	b.tcode[p.Addr], b.ttried[p.Addr], b.serverOnly = traceplan.StopRule(), true, true
 	return s.c.TraceStart(ctx)
 }
 
@@ -806,7 +518,7 @@ func (s *Session) traceCollect(ctx context.Context, before []symbols.Mapping) (r
 	}
 	frames, err := rsp.ParseTraceFrames(buf, s.c.Target().Size, order)
 	if maps := slices.Concat(before, s.procMaps()); err == nil && len(maps) > 0 {
-		dropUnreadable(frames, maps)
+		traceplan.DropUnreadable(frames, maps)
 	}
 	return st, frames, err
 }
@@ -818,31 +530,6 @@ func (s *Session) procMaps() []symbols.Mapping {
 		return nil
 	}
 	return s.inf.Maps()
-}
-
-// dropUnreadable drops the memory blocks of frames that no readable
-// mapping holds: gdbserver records a block even where its read failed
-// (a wild pointer followed by agent bytecode), with bytes that are not
-// the program's; without the block the value reads <not collected>.
-func dropUnreadable(frames []rsp.TraceFrame, maps []symbols.Mapping) {
-	readable := func(lo, hi uint64) bool { // by one or adjacent mappings
-		for cur := lo; cur < hi; {
-			i := slices.IndexFunc(maps, func(m symbols.Mapping) bool {
-				return len(m.Perms) > 0 && m.Perms[0] == 'r' && m.Start <= cur && cur < m.End
-			})
-			if i < 0 {
-				return false
-			}
-			cur = maps[i].End
-		}
-		return true
-	}
-	for i := range frames {
-		f := &frames[i]
-		f.Memory = slices.DeleteFunc(f.Memory, func(b rsp.TraceBlock) bool {
-			return !readable(b.Addr, b.Addr+uint64(len(b.Data)))
-		})
-	}
 }
 
 // traceCleanup leaves no tracepoint, trace run or server-side stop rule
@@ -862,19 +549,6 @@ func (s *Session) traceCleanup(ctx context.Context, bpNum int) {
 			return s.c.DefineTraceRun(ctx, rsp.TraceRun{BufferSize: -1})
 		})
 	})
-}
-
-// readFileData reads read-only data of the program from its file (the
-// program may have exited when trace frames are evaluated;
-// Inferior.ReadOnlyFile).
-// Bytes past the section read as zeros: a string read in chunks ends there.
-func (s *Session) readFileData(addr uint64, p []byte) (int, error) {
-	n := s.inf.ReadOnlyFile(addr, p)
-	if n == 0 {
-		return 0, &notCollectedError{addr: addr, n: len(p)}
-	}
-	clear(p[n:])
-	return len(p), nil
 }
 
 // writableData reports whether [addr, addr+n) is in a writable section

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +14,6 @@ import (
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 	"github.com/rrmcp/rrmcp/rsp"
-	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // traceCollects are the collect expressions of tracecalls' record(int
@@ -658,31 +656,6 @@ func TestTraceQueryThreadsPages(t *testing.T) {
 	}
 	if rows != 400 {
 		t.Errorf("%d rows, want 400", rows)
-	}
-}
-
-func TestDropUnreadable(t *testing.T) {
-	maps := []symbols.Mapping{
-		{Start: 0x1000, End: 0x2000, Perms: "r--p"},
-		{Start: 0x2000, End: 0x3000, Perms: "rw-p"},
-		{Start: 0x5000, End: 0x6000, Perms: "---p"},
-	}
-	blocks := []rsp.TraceBlock{
-		{Addr: 0x1000, Data: make([]byte, 16)}, // kept
-		{Addr: 0x1ff8, Data: make([]byte, 16)}, // kept: two adjacent mappings
-		{Addr: 0x2ff8, Data: make([]byte, 16)}, // dropped: runs past the last
-		{Addr: 0x5000, Data: make([]byte, 8)},  // dropped: not readable
-		{Addr: 0xdead0, Data: make([]byte, 8)}, // dropped: unmapped
-		{Addr: 0x2000, Data: make([]byte, 0)},  // kept: empty
-	}
-	frames := []rsp.TraceFrame{{Tracepoint: 1, Memory: slices.Clone(blocks)}, {Tracepoint: 1}}
-	dropUnreadable(frames, maps)
-	var got []uint64
-	for _, b := range frames[0].Memory {
-		got = append(got, b.Addr)
-	}
-	if want := []uint64{0x1000, 0x1ff8, 0x2000}; !reflect.DeepEqual(got, want) || len(frames[1].Memory) != 0 {
-		t.Errorf("kept %#x, want %#x", got, want)
 	}
 }
 

@@ -8,8 +8,9 @@
 //   - what memory it may write (store.go), for software watchpoints;
 //   - which 64-bit register holds the one it names (regs.go), for
 //     reading operands;
-//   - how to move it to another address (reloc.go), for fast
-//     tracepoints' jump pads.
+//   - which instructions a fast tracepoint's jump displaces and whether
+//     they may move (room.go), and how to move them to another address
+//     (reloc.go), for the jump pads.
 //
 // Every answer errs on the side that keeps the debugger correct: an
 // instruction that may transfer control or write memory is reported as
