@@ -183,6 +183,10 @@ func cases() []benchCase {
 			exe:  func(e *env) string { return e.stl },
 			desc: "the same on the generated STL-heavy C++ program (100 units, 126 MB, 41 MB .debug_info)",
 			run:  coldStart},
+		{name: "cold_start_dwarf", unit: "ms", rss: "peak_rss_dwarf", reps: 3, large: true,
+			exe:  func(e *env) string { return e.dwarf },
+			desc: "the same on the generated C program with about 500 MB of DWARF (180 units of structs, 520 MB binary; bench/large)",
+			run:  coldStart},
 	}
 }
 

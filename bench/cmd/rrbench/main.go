@@ -39,6 +39,7 @@ type env struct {
 	counter string
 	sqlite  string
 	stl     string
+	dwarf   string // the generated C program with about 500 MB of DWARF
 	curve   string
 	query   string
 	// queryFast is query built -DFAST -no-pie: a fast tracepoint fits.
@@ -76,6 +77,7 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		counter:   filepath.Join(root, "testprogs", "build", "counter"),
 		sqlite:    filepath.Join(root, "bench", "large", "build", "sqlite3"),
 		stl:       filepath.Join(root, "bench", "large", "build", "stl", "stl"),
+		dwarf:     filepath.Join(root, "bench", "large", "build", "dwarf", "dwarf"),
 		curve:     filepath.Join(root, "bench", "large", "build", "curves", "curve"),
 		query:     filepath.Join(root, "bench", "large", "build", "query", "query"),
 		queryFast: filepath.Join(root, "bench", "large", "build", "query", "query-fast"),
@@ -189,7 +191,11 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 		command = "`make bench`, which runs " + command + ","
 	}
 	plots := writePlots(out, rows)
-	writeMarkdown(&md, command, machine, floor.Median, rows, profiles, plots, time.Since(start))
+	sizes := dwarfSizes(e, selected)
+	if f := writeSizePlot(out, rows, sizes); f != "" {
+		plots[sizePlot] = f
+	}
+	writeMarkdown(&md, command, machine, floor.Median, rows, sizes, profiles, plots, time.Since(start))
 	if err := os.WriteFile(filepath.Join(out, "RESULTS.md"), md.Bytes(), 0o644); err != nil {
 		return err
 	}
