@@ -4,9 +4,6 @@ import (
 	"context"
 	"debug/elf"
 	"encoding/binary"
-
-	"github.com/rrmcp/rrmcp/internal/traceplan"
-
 	"errors"
 	"fmt"
 	"slices"
@@ -16,6 +13,7 @@ import (
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/dwarf/format"
+	"github.com/rrmcp/rrmcp/internal/traceplan"
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"

@@ -54,7 +54,7 @@ func CallsNone(fn []Range) bool {
 // JumpRoom is the whole instructions at addr in fn that a jump of
 // minLen bytes overwrites: the first, or as many as reach minLen (GDB
 // takes only the first, and gives up where it is shorter); n is their
-// length in bytes.
+// length in bytes. It returns at least one instruction or an error.
 func JumpRoom(fn []Range, addr uint64, minLen int) (insts []x86asm.Inst, n int, err error) {
 	var code []byte
 	for _, r := range fn {
@@ -62,7 +62,7 @@ func JumpRoom(fn []Range, addr uint64, minLen int) (insts []x86asm.Inst, n int, 
 			code = r.Code[addr-r.Addr:]
 		}
 	}
-	for n < minLen {
+	for len(insts) == 0 || n < minLen {
 		inst, err := Decode(code[min(n, len(code)):], 64)
 		if err != nil {
 			return nil, 0, fmt.Errorf("the instruction at %#x does not decode: %w", addr+uint64(n), err)

@@ -27,6 +27,7 @@ func TestJumpRoom(t *testing.T) {
 		addr  uint64
 		n     int
 		insts int
+		min   int // 0: 5, the jump's length
 		err   string
 	}{
 		{name: "three short instructions make room", fn: fnCalls, addr: 0x1000, n: 7, insts: 3},
@@ -34,10 +35,15 @@ func TestJumpRoom(t *testing.T) {
 		{name: "the code ends first", fn: fnCalls, addr: 0x100d, err: "the instruction at 0x100e does not decode"},
 		{name: "not in the function", fn: fnCalls, addr: 0x3000, err: "the instruction at 0x3000 does not decode"},
 		{name: "a second range", fn: append(body(0xc3), fnCalls...), addr: 0x1007, n: 5, insts: 1},
+		{name: "no length asked: still the first", fn: fnCalls, addr: 0x1000, min: -1, n: 1, insts: 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			insts, n, err := JumpRoom(tc.fn, tc.addr, 5)
+			minLen := 5
+			if tc.min != 0 {
+				minLen = tc.min
+			}
+			insts, n, err := JumpRoom(tc.fn, tc.addr, minLen)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("err %v, want %q", err, tc.err)
