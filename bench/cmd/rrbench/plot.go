@@ -123,20 +123,35 @@ func abs(x int) int {
 
 // curveSeries gathers the rows of one curve into its three series.
 func curveSeries(sp curveSpec, rows []row) []series {
+	var pts []point
+	for _, x := range sp.xs {
+		if r, ok := findRow(rows, fmt.Sprintf("curve_%s_%d", sp.name, x)); ok {
+			pts = append(pts, point{float64(x), r})
+		}
+	}
+	return seriesOf(pts)
+}
+
+// point is a row at its place on a plot's x axis.
+type point struct {
+	x float64
+	r row
+}
+
+// seriesOf are a plot's three lines through the points: rrmcp with the
+// lean client, with mcp-go's, and GDB (a side without a figure is left
+// out of its line).
+func seriesOf(pts []point) []series {
 	lean := series{name: "rrmcp lean", col: colLean}
 	goS := series{name: "rrmcp mcp-go", col: colMCPGo}
 	gdb := series{name: "GDB/MI", col: colGDB}
-	for _, x := range sp.xs {
-		r, ok := findRow(rows, fmt.Sprintf("curve_%s_%d", sp.name, x))
-		if !ok {
-			continue
-		}
+	for _, pt := range pts {
 		for _, p := range []struct {
 			s *series
 			v *float64
-		}{{&lean, r.RRMCPms}, {&goS, r.MCPGoMs}, {&gdb, r.GDBms}} {
+		}{{&lean, pt.r.RRMCPms}, {&goS, pt.r.MCPGoMs}, {&gdb, pt.r.GDBms}} {
 			if p.v != nil && *p.v > 0 {
-				p.s.xs = append(p.s.xs, float64(x))
+				p.s.xs = append(p.s.xs, pt.x)
 				p.s.ys = append(p.s.ys, *p.v)
 			}
 		}

@@ -64,26 +64,13 @@ func dwarfSizes(e *env, selected []benchCase) map[string]float64 {
 
 // sizeSeries are the plot's lines: cold-start time against MB of DWARF.
 func sizeSeries(rows []row, sizes map[string]float64) []series {
-	lean := series{name: "rrmcp lean", col: colLean}
-	goS := series{name: "rrmcp mcp-go", col: colMCPGo}
-	gdb := series{name: "GDB/MI", col: colGDB}
+	var pts []point
 	for _, p := range sizePoints {
-		r, ok := findRow(rows, p.cold)
-		mb := sizes[p.cold]
-		if !ok || mb <= 0 {
-			continue
-		}
-		for _, q := range []struct {
-			s *series
-			v *float64
-		}{{&lean, r.RRMCPms}, {&goS, r.MCPGoMs}, {&gdb, r.GDBms}} {
-			if q.v != nil && *q.v > 0 {
-				q.s.xs = append(q.s.xs, mb)
-				q.s.ys = append(q.s.ys, *q.v)
-			}
+		if r, ok := findRow(rows, p.cold); ok && sizes[p.cold] > 0 {
+			pts = append(pts, point{sizes[p.cold], r})
 		}
 	}
-	return []series{lean, goS, gdb}
+	return seriesOf(pts)
 }
 
 // writeSizePlot writes the cold-start plot into dir; its file name, or ""
