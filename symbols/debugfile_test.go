@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"debug/dwarf"
+	"debug/elf"
 	"encoding/hex"
 	"errors"
 	"os"
@@ -176,5 +177,37 @@ func TestSystemLibcDebugFile(t *testing.T) {
 	syms, err := f.LookupName("_IO_new_file_overflow")
 	if err != nil || !strings.Contains(syms[0].Name, "overflow") {
 		t.Errorf("LookupName(_IO_new_file_overflow) = %v, %v", syms, err)
+	}
+}
+
+// TestCompressedSectionsOnce: a zlib-compressed debug section (Debian's
+// debug files have them) is decompressed once, whoever asks: the DWARF
+// reader and SectionData get the same bytes.
+func TestCompressedSectionsOnce(t *testing.T) {
+	needTool(t, "objcopy")
+	out := filepath.Join(t.TempDir(), "pie.z")
+	run(t, "objcopy", "--compress-debug-sections=zlib", fixture(t, "pie"), out)
+	f := openT(t, out)
+	s := f.ELF().Section(".debug_info")
+	if s == nil || s.Flags&elf.SHF_COMPRESSED == 0 {
+		t.Fatalf("%s: .debug_info is not compressed", out)
+	}
+	a, err := f.SectionData(".debug_info")
+	if err != nil || len(a) == 0 {
+		t.Fatalf("SectionData: %d bytes, %v", len(a), err)
+	}
+	b, _ := f.SectionData(".debug_info")
+	if &a[0] != &b[0] {
+		t.Error("the section was decompressed twice")
+	}
+	d, err := f.DWARF()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasSubprogram(t, d, "main") {
+		t.Error("the DWARF of the compressed file has no main")
+	}
+	if c, _ := f.SectionData(".debug_info"); &c[0] != &a[0] {
+		t.Error("DWARF decompressed the section again")
 	}
 }

@@ -46,6 +46,13 @@ type File struct {
 	dbgOnce sync.Once
 	dbg     *File
 	dbgErr  error
+
+	// inflated holds the compressed sections decompressed once: the
+	// DWARF reader (DWARF) and the image's own section reads
+	// (SectionData) ask for the same ones (a Debian debug file's are
+	// zlib-compressed; ld.so's took two thirds of a live start twice).
+	zmu      sync.Mutex
+	inflated map[*elf.Section][]byte
 }
 
 // Open opens the ELF file at path. It memory-maps the file where possible
@@ -176,9 +183,23 @@ func (f *File) sectionData(s *elf.Section) ([]byte, error) {
 		}
 		return f.data[s.Offset:end:end], nil
 	}
+	compressed := s.Flags&elf.SHF_COMPRESSED != 0
+	if compressed {
+		f.zmu.Lock()
+		defer f.zmu.Unlock()
+		if b, ok := f.inflated[s]; ok {
+			return b, nil
+		}
+	}
 	b, err := s.Data()
 	if err != nil {
 		return nil, fmt.Errorf("section %s: %w", s.Name, err)
+	}
+	if compressed {
+		if f.inflated == nil {
+			f.inflated = map[*elf.Section][]byte{}
+		}
+		f.inflated[s] = b
 	}
 	return b, nil
 }
