@@ -109,11 +109,17 @@ type Client struct {
 	fresh []Breakpoint
 }
 
-// Dial connects to addr ("host:port") over TCP and performs the handshake.
-// It does not retry; callers that race a server's startup retry themselves.
+// Dial connects to addr and performs the handshake: "host:port" over TCP,
+// or an absolute path, a Unix-domain socket (as GDB's target remote takes
+// them; qemu-i386 -g SOCKET). It does not retry; callers that race a
+// server's startup retry themselves.
 func Dial(ctx context.Context, addr string, opts Options) (*Client, error) {
 	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	network := "tcp"
+	if strings.HasPrefix(addr, "/") {
+		network = "unix"
+	}
+	nc, err := d.DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, fmt.Errorf("rsp: dial %s: %w", addr, err)
 	}

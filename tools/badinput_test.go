@@ -142,7 +142,8 @@ func TestBadInput(t *testing.T) {
 		{"rr_source_lines", args{"file": "/dev/zero", "line": 1}, []string{"debug information"}},
 		{"rr_read_memory", args{"address": "0x8"}, []string{"0x8"}},
 		{"rr_live_start", args{"command": []string{prog}, "attach_pid": 1}, []string{"either command or attach_pid"}},
-		{"rr_connect", args{"address": "nohost"}, []string{"not host:port"}},
+		{"rr_connect", args{"address": "nohost"}, []string{"neither host:port nor the absolute path of a Unix-domain socket"}},
+		{"rr_connect", args{"address": "/nonexistent/gdb.sock"}, []string{"/nonexistent/gdb.sock"}},
 		{"rr_connect", args{"address": "127.0.0.1:1"}, []string{"connect to the debug server at 127.0.0.1:1"}},
 		{"rr_session_list", args{"x": 1}, []string{"takes no arguments"}},
 	}

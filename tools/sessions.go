@@ -45,7 +45,7 @@ type liveStartIn struct {
 }
 
 type connectIn struct {
-	Address string `json:"address" jsonschema:"host:port of a GDB remote-protocol server (gdbserver, QEMU -gdb, rr replay -s)"`
+	Address string `json:"address" jsonschema:"host:port of a GDB remote-protocol server (gdbserver, QEMU -gdb, rr replay -s), or the absolute path of its Unix-domain socket (qemu-i386 -g /path)"`
 	Program string `json:"program,omitempty" jsonschema:"the debuggee's executable on this machine, for symbols; default: asked from the server"`
 }
 
@@ -129,8 +129,8 @@ func (r *registry) sessionTools() {
 		"Connect to any GDB remote-protocol server (QEMU -gdb, gdbserver, rr replay -s started elsewhere). Capabilities such as reverse execution are taken from what the server advertises.",
 		hints{openWorld: true},
 		func(ctx context.Context, in connectIn) (started, error) {
-			if !strings.Contains(in.Address, ":") {
-				return started{}, &session.ArgError{Arg: "address", Msg: fmt.Sprintf("%q is not host:port", in.Address)}
+			if !strings.Contains(in.Address, ":") && !strings.HasPrefix(in.Address, "/") {
+				return started{}, &session.ArgError{Arg: "address", Msg: fmt.Sprintf("%q is neither host:port nor the absolute path of a Unix-domain socket", in.Address)}
 			}
 			s, st, err := r.m.Connect(ctx, session.ConnectOptions{Address: in.Address, Program: in.Program})
 			if err != nil {

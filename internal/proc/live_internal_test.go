@@ -1,10 +1,15 @@
 package proc
 
 import (
+	"encoding/binary"
 	"errors"
+	"net"
 	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rrmcp/rrmcp/internal/errkind"
 )
@@ -68,5 +73,68 @@ func TestI386Server(t *testing.T) {
 	}
 	if _, _, err := pr.server(t.Context(), f.Name(), []string{I386PeerEnv + "=bochs"}); !errors.Is(err, errkind.Unsupported) || !strings.Contains(err.Error(), I386PeerEnv) {
 		t.Errorf("unknown peer: %v", err)
+	}
+}
+
+// TestInotifyNames decodes inotify events as the kernel writes them:
+// 16-byte headers, each name padded with NULs to its length.
+func TestInotifyNames(t *testing.T) {
+	event := func(name string, pad int) []byte {
+		b := make([]byte, 16, 16+len(name)+pad)
+		binary.NativeEndian.PutUint32(b[4:], syscall.IN_CREATE)
+		binary.NativeEndian.PutUint32(b[12:], uint32(len(name)+pad))
+		b = append(b, name...)
+		return append(b, make([]byte, pad)...)
+	}
+	two := append(event("other", 3), event("gdb.sock", 8)...)
+	for _, tc := range []struct {
+		b    []byte
+		want bool
+	}{
+		{event("gdb.sock", 8), true},
+		{two, true},
+		{event("gdb.sock.tmp", 4), false},
+		{two[:len(two)-4], false}, // cut short
+		{nil, false},
+	} {
+		if got := inotifyNames(tc.b, "gdb.sock"); got != tc.want {
+			t.Errorf("inotifyNames(%q) = %v, want %v", tc.b, got, tc.want)
+		}
+	}
+}
+
+// TestWatchCreate: the creation of the named file is reported, another
+// file's is not, and a Unix-domain socket listens once net.Listen returns.
+func TestWatchCreate(t *testing.T) {
+	dir := t.TempDir()
+	created, unwatch, err := watchCreate(dir, "gdb.sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unwatch()
+	if err := os.WriteFile(filepath.Join(dir, "other"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-created:
+		t.Fatal("another file's creation was reported")
+	case <-time.After(50 * time.Millisecond):
+	}
+	path := filepath.Join(dir, "gdb.sock")
+	if unixListening(path) {
+		t.Fatal("listening before the socket exists")
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	select {
+	case <-created:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the socket's creation was not reported")
+	}
+	if !unixListening(path) {
+		t.Error("a listening socket is not listening")
 	}
 }

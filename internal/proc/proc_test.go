@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -154,8 +155,9 @@ func TestGrandchildHoldsPipes(t *testing.T) {
 }
 
 // TestStartQEMUUser: qemu-i386 -g starts the -m32 test program stopped at
-// its first instruction, and its gdbstub answers on the returned address
-// (the peer for i386 programs where the kernel cannot execute them).
+// its first instruction, and its gdbstub answers on the returned address,
+// a Unix-domain socket (the peer for i386 programs where the kernel cannot
+// execute them); the socket's directory goes with the process.
 func TestStartQEMUUser(t *testing.T) {
 	qemu := testenv.NeedTool(t, "qemu-i386")
 	prog := testenv.Prog(t, "counter-m32")
@@ -166,7 +168,7 @@ func TestStartQEMUUser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Stop(time.Second) //nolint:errcheck
-	c, err := net.Dial("tcp", addr)
+	c, err := net.Dial("unix", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,6 +186,18 @@ func TestStartQEMUUser(t *testing.T) {
 	}
 	if err != nil || !strings.Contains(string(b[:n]), "$T05") {
 		t.Fatalf("stop reply of qemu-i386: %q %v, want a T05 stop", b[:n], err)
+	}
+	c.Close()
+	if err := p.Stop(time.Second); err != nil {
+		t.Logf("stop: %v", err)
+	}
+	<-p.Done()
+	deadline := time.Now().Add(10 * time.Second)
+	for _, err := os.Stat(filepath.Dir(addr)); err == nil; _, err = os.Stat(filepath.Dir(addr)) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is still there after qemu-i386 ended", filepath.Dir(addr))
+		}
+		time.Sleep(time.Millisecond) // the directory goes on a goroutine of its own
 	}
 }
 

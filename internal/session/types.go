@@ -24,7 +24,7 @@ type Caps struct {
 type Info struct {
 	ID       string `json:"id" jsonschema:"session id; pass it as session to other tools"`
 	Backend  Kind   `json:"backend" jsonschema:"rr, live, connect or core"`
-	Address  string `json:"address" jsonschema:"RSP address of the debug server (host:port); for a live session's gdbserver, which speaks on a socket pair, its pid"`
+	Address  string `json:"address" jsonschema:"RSP address of the debug server (host:port, or the path of its Unix-domain socket: qemu-i386); for a live session's gdbserver, which speaks on a socket pair, its pid"`
 	Program  string `json:"program,omitempty" jsonschema:"the debuggee's executable"`
 	TraceDir string `json:"trace_dir,omitempty"`
 	PID      int    `json:"pid,omitempty" jsonschema:"process id of the debuggee (recorded pid for rr)"`
