@@ -25,16 +25,7 @@ func TestDialUnixSocket(t *testing.T) {
 		}
 		return nil
 	})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		conn, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		<-startStub(conn, handle).done
-	}()
-	defer func() { ln.Close(); <-done }()
+	defer serveStubOnce(ln, handle)()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	c, err := rsp.Dial(ctx, path, rsp.Options{})

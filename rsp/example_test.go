@@ -33,17 +33,7 @@ func exampleServer() (addr string, stop func()) {
 		}
 		return nil
 	})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		conn, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		s := startStub(conn, handle)
-		<-s.done
-	}()
-	return ln.Addr().String(), func() { ln.Close(); <-done }
+	return ln.Addr().String(), serveStubOnce(ln, handle)
 }
 
 // exampleClient dials a fresh exampleServer with opts (panicking if it

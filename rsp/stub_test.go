@@ -60,6 +60,21 @@ func newPipeStub(tb testing.TB, handle func(req string) []string) (net.Conn, *pi
 	return cli, s
 }
 
+// serveStubOnce serves the stub protocol to the first connection ln
+// accepts; stop closes ln and waits for that connection's end.
+func serveStubOnce(ln net.Listener, handle func(req string) []string) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		<-startStub(conn, handle).done
+	}()
+	return func() { ln.Close(); <-done }
+}
+
 // startStub serves the stub protocol on srv until it is closed.
 func startStub(srv net.Conn, handle func(req string) []string) *pipeStub {
 	s := &pipeStub{conn: srv, handle: handle, ack: true, done: make(chan struct{}), out: make(chan []byte, 1024)}
