@@ -34,7 +34,13 @@ import (
 // program directly) and its stderr, line by line, to errLine; nil keeps
 // either with QEMU's own output.
 func StartQEMUUser(ctx context.Context, qemu, prog string, args []string, dir string, env []string, stdout io.Writer, errLine func(b []byte)) (*Process, string, error) {
-	sockDir, err := os.MkdirTemp("", "rrmcp-qemu-")
+	// A socket's path has room for 107 bytes (sun_path): a long TMPDIR
+	// gives way to /tmp.
+	base := os.TempDir()
+	if len(base) > 64 {
+		base = "/tmp"
+	}
+	sockDir, err := os.MkdirTemp(base, "rrmcp-qemu-")
 	if err != nil {
 		return nil, "", err
 	}
