@@ -4,12 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // condGen writes random conditions over condprobe's probe(): its
@@ -127,7 +132,7 @@ var errResumeEINTR = errors.New("gdbserver could not resume the program (resumin
 // resumeFailed is errResumeEINTR wrapping err where s's gdbserver said
 // that its resume failed, else nil.
 func resumeFailed(s *Session, err error) error {
-	if err != nil && s.srv != nil && strings.Contains(s.srv.Tail(20), "resuming thread: Interrupted system call") {
+	if err != nil && s.srv != nil && strings.Contains(s.srv.Tail(20), gdbserverResumeEINTR) {
 		return fmt.Errorf("%w: %v", errResumeEINTR, err)
 	}
 	return nil
@@ -252,4 +257,33 @@ func seqAt(t *testing.T, s *Session) int {
 		t.Fatalf("seq = %q", r.Value)
 	}
 	return n
+}
+
+// TestResumeError: a resume gdbserver refused after its ptrace call was
+// interrupted says so and what to do, keeping the server's error; any
+// other failure, or one without that line from the server, is left as it
+// is.
+func TestResumeError(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	p, err := proc.Start(ctx, proc.Config{Path: "sh", Args: []string{"-c", "echo 'resuming thread: Interrupted system call' >&2; exec sleep 60"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop(time.Second) //nolint:errcheck
+	if _, err := p.WaitLine(ctx, regexp.MustCompile(`Interrupted`)); err != nil {
+		t.Fatal(err)
+	}
+	e01 := &rsp.Error{Packet: "vCont;c", Code: 1}
+	got := (&Session{srv: p}).resumeError(e01)
+	var re *rsp.Error
+	if !errors.As(got, &re) || re != e01 || !strings.Contains(got.Error(), "ptrace call was interrupted") || !strings.Contains(got.Error(), "rr_replay_stop") {
+		t.Errorf("resumeError = %v", got)
+	}
+	if got := (&Session{srv: p}).resumeError(io.ErrUnexpectedEOF); got != io.ErrUnexpectedEOF {
+		t.Errorf("another failure became %v", got)
+	}
+	if got := (&Session{}).resumeError(e01); got != e01 {
+		t.Errorf("without a server: %v", got)
+	}
 }

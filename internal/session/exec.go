@@ -66,8 +66,28 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 	if err != nil && ctx.Err() != nil {
 		return st, s.interruptedAt(ctx, st, err)
 	}
+	if err != nil {
+		err = s.resumeError(err)
+	}
 	return st, err
 }
+
+// resumeError explains a resume that gdbserver refused because its own
+// ptrace call was interrupted: it says "resuming thread: Interrupted
+// system call" and answers E01 (gdbserver 13 on a loaded machine), and
+// afterwards may misread the next bytes it is sent (it leaves its SIGIO
+// handler armed). Other errors are returned as they are.
+func (s *Session) resumeError(err error) error {
+	var re *rsp.Error
+	if s.srv == nil || !errors.As(err, &re) || !strings.Contains(s.srv.Tail(20), gdbserverResumeEINTR) {
+		return err
+	}
+	return fmt.Errorf("gdbserver could not resume the program: its own ptrace call was interrupted (it said %q, a failure of gdbserver seen on loaded machines), and it may misread what it is sent next: stop this session (rr_replay_stop) and start it again: %w", gdbserverResumeEINTR, err)
+}
+
+// gdbserverResumeEINTR is what gdbserver prints when its resume's ptrace
+// call is interrupted (linux-low.cc, "resuming thread").
+const gdbserverResumeEINTR = "resuming thread: Interrupted system call"
 
 func (s *Session) cont(ctx context.Context, rev bool) (rsp.Stop, error) {
 	return s.contPast(ctx, rev, false)
