@@ -518,12 +518,24 @@ func (c *Client) exchangeBatch(ctx context.Context, pkts []string, out func([]by
 	if err != nil {
 		return nil, c.wrap(ctx, first, err)
 	}
-	replies := make([][]byte, 0, len(pkts))
+	replies, failed, err := c.readReplies(pkts, out)
+	if err != nil {
+		return nil, c.wrap(ctx, failed, err)
+	}
+	return replies, nil
+}
+
+// readReplies reads the reply to each of pkts, sent, in order. Console
+// output ("O" packets) before a reply goes to out when out is not nil; a
+// stop reply for a request that expects none is stray and dropped. On a
+// failure it returns the request whose reply it was reading.
+func (c *Client) readReplies(pkts []string, out func([]byte)) (replies [][]byte, failed string, err error) {
+	replies = make([][]byte, 0, len(pkts))
 	for _, pkt := range pkts {
 		for {
 			p, err := c.conn.readPacket()
 			if err != nil {
-				return nil, c.wrap(ctx, pkt, err)
+				return nil, pkt, err
 			}
 			if out != nil && isConsole(p) {
 				out(p)
@@ -538,7 +550,7 @@ func (c *Client) exchangeBatch(ctx context.Context, pkts []string, out func([]by
 			break
 		}
 	}
-	return replies, nil
+	return replies, "", nil
 }
 
 // readReply reads the next reply, passing console output on.

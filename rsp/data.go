@@ -439,22 +439,10 @@ func (c *Client) settleDeferred(ctx context.Context) error {
 func (c *Client) finishDeferred() error {
 	d := c.deferred
 	c.deferred = nil
-	replies := make([][]byte, 0, len(d.pkts))
-	for len(replies) < len(d.pkts) {
-		p, err := c.conn.readPacket()
-		if err != nil {
-			d.done(nil, d.reads, err)
-			return err
-		}
-		switch {
-		case isConsole(p):
-			c.console(p)
-		case isStopReply(p):
-			c.log.Debug("rsp: discarded stray stop reply", "request", "g", "packet", printable(p))
-		default:
-			c.pending--
-			replies = append(replies, p)
-		}
+	replies, _, err := c.readReplies(d.pkts, c.console)
+	if err != nil {
+		d.done(nil, d.reads, err)
+		return err
 	}
 	g, err := c.keepRegsMem(d.t, d.pkts, replies, d.reads)
 	d.done(g, d.reads, err)
