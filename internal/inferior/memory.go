@@ -357,19 +357,15 @@ func (inf *Inferior) regsFrom(t rsp.Thread, g []byte) (dwarf.Regs, error) {
 // the registers the stop reply carried (gdbserver sends rip, rsp and
 // rbp with every stop), if t is the thread that stopped and they are there.
 func (inf *Inferior) StopPCSP(t rsp.Thread) (pc, sp uint64, ok bool) {
-	last := inf.c.LastStop()
-	if t == (rsp.Thread{}) || last.Thread != t || len(last.Registers) == 0 {
+	r, ok := inf.StopRegs(t)
+	if !ok {
 		return 0, 0, false
 	}
-	td := inf.c.Target()
-	if td == nil {
-		return 0, 0, false
-	}
-	ripR, ok1 := td.Lookup(inf.PCName())
-	rspR, ok2 := td.Lookup(inf.SPName())
-	pc, ok3 := last.Register(ripR)
-	sp, ok4 := last.Register(rspR)
-	if n := inf.PtrSize(); !ok1 || !ok2 || !ok3 || !ok4 || ripR.Size() != n || rspR.Size() != n {
+	pcN, ok1 := inf.RegNum(inf.PCName())
+	spN, ok2 := inf.RegNum(inf.SPName())
+	pc, ok3 := r.Get(pcN)
+	sp, ok4 := r.Get(spN)
+	if !ok1 || !ok2 || !ok3 || !ok4 {
 		return 0, 0, false
 	}
 	if t == inf.Cur {
