@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	"bytes"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
@@ -325,7 +326,13 @@ func (img *Image) unitVersions() (map[stddwarf.Offset]unitHeader, error) {
 	if s == nil {
 		return m, nil
 	}
-	rd := s.Open()
+	// A compressed section's reader inflates from the start again at
+	// each seek back; its bytes are in memory already (the DWARF reader
+	// was made from them).
+	var rd io.ReadSeeker = s.Open()
+	if s.Flags&elf.SHF_COMPRESSED != 0 {
+		rd = bytes.NewReader(img.section(".debug_info"))
+	}
 	var off uint64
 	var hdr [24]byte
 	for {

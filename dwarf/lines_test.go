@@ -1,8 +1,11 @@
 package dwarf
 
 import (
+	"bytes"
+	"debug/elf"
 	"fmt"
 	"os"
+	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -10,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
 var (
@@ -262,6 +267,54 @@ func TestFunctionBreakpointsWithInlinedCopies(t *testing.T) {
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
 			t.Errorf("%s %s break %s: got %v, gdb %v\n%s", tt.src, tt.opt, tt.name, got, want, out)
+		}
+	}
+}
+
+// TestCompressedDebugSections: an image whose debug sections are
+// zlib-compressed (Debian's debug files) reads the same units, functions,
+// line tables and location lists as the same file uncompressed.
+func TestCompressedDebugSections(t *testing.T) {
+	testenv.NeedTool(t, "objcopy")
+	plain := buildTestProg(t, "gcc", "sample.c", "-g", "-O2")
+	packed := filepath.Join(t.TempDir(), "sample.z")
+	if b, err := exec.Command("objcopy", "--compress-debug-sections=zlib", plain, packed).CombinedOutput(); err != nil {
+		t.Fatalf("objcopy: %v\n%s", err, b)
+	}
+	a, z := openImage(t, plain), openImage(t, packed)
+	if s := z.ELF().Section(".debug_info"); s == nil || s.Flags&elf.SHF_COMPRESSED == 0 {
+		t.Fatalf("%s: .debug_info is not compressed", packed)
+	}
+	if !slices.Equal(a.Files(), z.Files()) {
+		t.Errorf("files: %q, compressed %q", a.Files(), z.Files())
+	}
+	fa, fz := a.Functions(), z.Functions()
+	if len(fa) == 0 || len(fa) != len(fz) {
+		t.Fatalf("%d functions, compressed %d", len(fa), len(fz))
+	}
+	for i, f := range fa {
+		g := fz[i]
+		if f.Name != g.Name || f.Entry != g.Entry {
+			t.Errorf("function %d: %s at %#x, compressed %s at %#x", i, f.Name, f.Entry, g.Name, g.Entry)
+			continue
+		}
+		if !slices.Equal(f.Ranges, g.Ranges) {
+			t.Errorf("%s: ranges %x, compressed %x", f.Name, f.Ranges, g.Ranges)
+		}
+		for pc := f.Entry; pc < f.End(); pc++ {
+			la, oka := a.PCToLine(pc)
+			lz, okz := z.PCToLine(pc)
+			if oka != okz || la.File != lz.File || la.Line != lz.Line {
+				t.Errorf("%s+%#x: %s:%d (%v), compressed %s:%d (%v)", f.Name, pc-f.Entry, la.File, la.Line, oka, lz.File, lz.Line, okz)
+				break
+			}
+		}
+	}
+	// The location lists, which the DWARF reader does not take, are read
+	// (inflated) when a variable's location is first wanted.
+	for _, name := range []string{".debug_loclists", ".debug_rnglists", ".debug_line"} {
+		if pa, pz := a.section(name), z.section(name); !bytes.Equal(pa, pz) || len(pa) == 0 {
+			t.Errorf("%s: %d bytes, compressed %d bytes, equal %v", name, len(pa), len(pz), bytes.Equal(pa, pz))
 		}
 	}
 }

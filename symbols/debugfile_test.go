@@ -5,6 +5,7 @@ import (
 	"debug/elf"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -210,4 +211,57 @@ func TestCompressedSectionsOnce(t *testing.T) {
 	if c, _ := f.SectionData(".debug_info"); &c[0] != &a[0] {
 		t.Error("DWARF decompressed the section again")
 	}
+}
+
+// TestDWARFLeavesOtherSections: making the DWARF reader inflates the
+// compressed sections it reads and no other; a location list is inflated
+// when it is first asked for.
+func TestDWARFLeavesOtherSections(t *testing.T) {
+	needTool(t, "gcc")
+	needTool(t, "objcopy")
+	dir := t.TempDir()
+	var src strings.Builder
+	src.WriteString("extern int g(int);\n")
+	for i := range 64 {
+		fmt.Fprintf(&src, "int f%d(int a, int b) { int s = 0; for (int i = 0; i < a; i++) s += g(i * b + %d); return s + a; }\n", i, i)
+	}
+	c := filepath.Join(dir, "many.c")
+	if err := os.WriteFile(c, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	obj, out := filepath.Join(dir, "many.so"), filepath.Join(dir, "many.z")
+	run(t, "gcc", "-g", "-O2", "-fPIC", "-shared", "-o", obj, c)
+	run(t, "objcopy", "--compress-debug-sections=zlib", obj, out)
+	f := openT(t, out)
+	if _, err := f.DWARF(); err != nil {
+		t.Fatal(err)
+	}
+	var left []*elf.Section
+	for _, s := range f.ELF().Sections {
+		sfx, ok := strings.CutPrefix(s.Name, ".debug_")
+		if !ok || s.Flags&elf.SHF_COMPRESSED == 0 {
+			continue
+		}
+		_, inflated := f.inflated[s]
+		switch sfx {
+		case "abbrev", "info", "str", "line", "ranges", "addr", "line_str", "str_offsets", "rnglists":
+			if !inflated {
+				t.Errorf("%s, which the DWARF reader reads, was not inflated", s.Name)
+			}
+		default:
+			if inflated {
+				t.Errorf("DWARF inflated %s, which it does not read", s.Name)
+			}
+			left = append(left, s)
+		}
+	}
+	if len(left) == 0 {
+		t.Fatalf("%s has no compressed section that the DWARF reader leaves", out)
+	}
+	for _, s := range left {
+		if b, err := f.SectionData(s.Name); err != nil || uint64(len(b)) != s.Size {
+			t.Errorf("SectionData(%s): %d bytes of %d, %v", s.Name, len(b), s.Size, err)
+		}
+	}
+
 }

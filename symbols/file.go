@@ -243,6 +243,19 @@ func (f *File) DWARF() (*dwarf.Data, error) {
 	return df.dwarfData()
 }
 
+// dwarfTakes reports whether debug/dwarf reads the section .debug_SFX
+// besides New's own (AddSection, AddTypes). The others (.debug_loclists,
+// .debug_aranges, .debug_frame, ...) are left to the readers that want
+// them, which read them when they do: a compressed one is not inflated
+// before that.
+func dwarfTakes(sfx string) bool {
+	switch sfx {
+	case "addr", "line_str", "str_offsets", "rnglists", "types":
+		return true
+	}
+	return false
+}
+
 func (f *File) dwarfData() (*dwarf.Data, error) {
 	if f.elf.Type == elf.ET_REL {
 		d, err := f.elf.DWARF()
@@ -269,14 +282,15 @@ func (f *File) dwarfData() (*dwarf.Data, error) {
 	var extras []extra
 	for i, s := range f.elf.Sections {
 		sfx := suffix(s.Name)
-		if sfx == "" {
-			continue
+		_, isBase := base[sfx]
+		if !isBase && !dwarfTakes(sfx) {
+			continue // read where it is used (SectionData), if it is
 		}
 		b, err := f.sectionData(s)
 		if err != nil {
 			return nil, fmt.Errorf("dwarf: %w", err)
 		}
-		if _, ok := base[sfx]; ok {
+		if isBase {
 			base[sfx] = b
 		} else {
 			extras = append(extras, extra{i, sfx, b})
