@@ -212,16 +212,26 @@ func (l *Log) Read(stream Stream, offset int64, limit int) (Slice, error) {
 // Trim gives back the disk space of a captured file's bytes older than
 // its last MaxKept (in steps of a MiB; offsets stay, the file gets a
 // hole): a program that prints without end must not fill the disk over a
-// long run. Cheap (a stat per file) when there is little; called at every
-// stop.
-func (l *Log) Trim() {
+// long run. It returns the streams' sizes, as Size does, from the same
+// look at each file (a stat); called at every stop.
+func (l *Log) Trim() *Size {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	sz := &Size{Stderr: l.stderr.base + int64(len(l.stderr.data))}
 	for _, stream := range []Stream{Stdout, Stderr} {
 		f := l.file(stream)
 		if f == nil {
 			continue
 		}
-		l.freed[stream].Store(FreeBefore(f, l.freed[stream].Load(), fileSize(f)-MaxKept))
+		n := fileSize(f)
+		if stream == Stdout {
+			sz.Stdout = n
+		} else {
+			sz.Stderr = n
+		}
+		l.freed[stream].Store(FreeBefore(f, l.freed[stream].Load(), n-MaxKept))
 	}
+	return sz
 }
 
 // FreeBefore gives back the disk space of f's bytes from freed (where

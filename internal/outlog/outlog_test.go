@@ -24,6 +24,9 @@ func TestRead(t *testing.T) {
 	if sz := l.Size(); sz.Stdout != 13 || sz.Stderr != 14 {
 		t.Fatalf("Size = %+v, want 13 and 14", sz)
 	}
+	if sz := l.Trim(); *sz != *l.Size() {
+		t.Fatalf("Trim's sizes %+v, Size's %+v", *sz, *l.Size())
+	}
 	for _, tc := range []struct {
 		stream        Stream
 		offset        int64
@@ -73,8 +76,10 @@ func TestTrim(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l.Trim()
 	const total = 160 << 16
+	if sz := l.Trim(); *sz != (Size{Stdout: total}) {
+		t.Fatalf("Trim's sizes %+v, want %d bytes of stdout", *sz, total)
+	}
 	if sz := l.Size(); sz.Stdout != total {
 		t.Fatalf("size %d after Trim, want %d", sz.Stdout, total)
 	}

@@ -19,8 +19,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	s.pending = 0
 	out := &Stop{}
 	if s.out != nil {
-		s.out.Trim() // a program printing without end must not fill the disk
-		out.Output = s.out.Size()
+		out.Output = s.out.Trim() // a program printing without end must not fill the disk
 	}
 	if s.srv != nil {
 		s.srv.Trim() // gdbserver's messages: a file that a long run must not let fill the disk
