@@ -879,16 +879,8 @@ func TestGDBServerPrefetch(t *testing.T) {
 			if n := strings.Count(tg.sent.String()[mark:], "-> g\n"); n != 1 {
 				t.Errorf("g sent %d times, want once (the prefetch's):\n%s", n, tg.sent.String()[mark:])
 			}
-			apart, dataApart := make([]byte, 256), make([]byte, 64)
-			if _, err := c.ReadMemory(ctx, sp, apart); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.ReadMemory(ctx, dataAddr, dataApart); err != nil {
-				t.Fatal(err)
-			}
-			if got[0].N != len(stack) || got[1].N != len(data) || !bytes.Equal(stack, apart) || !bytes.Equal(data, dataApart) {
-				t.Errorf("prefetched %+v: stack %x data %x; read apart %x %x", got, stack, data, apart, dataApart)
-			}
+			gsReadsApart(t, ctx, c, got)
+			apart := make([]byte, 256)
 			// A resume right after a prefetch: its replies are read first.
 			if st, err = c.Continue(ctx); err != nil || !st.SWBreak { // the registers are read: drop them
 				t.Fatalf("continue: %v, %v", st, err)
@@ -959,16 +951,7 @@ func TestGDBServerPrefetchAtStop(t *testing.T) {
 		if n := gsCountG(tg.sent.String()[mark:]); n != 1 {
 			t.Errorf("g sent %d times, want once (with the continue)", n)
 		}
-		apart, dataApart := make([]byte, 256), make([]byte, 64)
-		if _, err := c.ReadMemory(ctx, sp, apart); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.ReadMemory(ctx, dataAddr, dataApart); err != nil {
-			t.Fatal(err)
-		}
-		if got[0].N != len(stack) || got[1].N != len(data) || !bytes.Equal(stack, apart) || !bytes.Equal(data, dataApart) {
-			t.Errorf("read at the stop %+v: stack %x data %x; read apart %x %x", got, stack, data, apart, dataApart)
-		}
+		gsReadsApart(t, ctx, c, got)
 		// A step does not take them; disarmed, the next continue sends none.
 		if !c.PrefetchAtStop(nil, done) {
 			t.Fatal("PrefetchAtStop refused")
@@ -1124,6 +1107,21 @@ func TestGDBServerInterruptBehindPrefetchAtStop(t *testing.T) {
 		}
 		if err := c.Settle(ctx); err != nil || !called {
 			t.Fatalf("continue %d: the requests behind it: %v, done called %v", i, err, called)
+		}
+	}
+}
+
+// gsReadsApart checks that reads made in a batch hold what reading each
+// place on its own gives.
+func gsReadsApart(t *testing.T, ctx context.Context, c *rsp.Client, reads []rsp.MemRead) {
+	t.Helper()
+	for i, r := range reads {
+		apart := make([]byte, len(r.P))
+		if _, err := c.ReadMemory(ctx, r.Addr, apart); err != nil {
+			t.Fatal(err)
+		}
+		if r.N != len(r.P) || r.Err != nil || !bytes.Equal(r.P, apart) {
+			t.Errorf("read %d at %#x: %d bytes %x (%v); read apart %x", i, r.Addr, r.N, r.P, r.Err, apart)
 		}
 	}
 }
