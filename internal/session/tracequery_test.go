@@ -208,8 +208,11 @@ func TestTraceQueryFallback(t *testing.T) {
 		{"condition not compiled", "record", "i % 500 == 1 && (double)i >= 0", []string{"i"}, "breakpoint", 4, "1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := liveSession(t, "tracecalls", "")
-			res := traceQuery(t, s, QueryOptions{Kind: "calls", Function: tc.fn, Condition: tc.cond, Collect: tc.collect, Limit: 100})
+			// The breakpoint path resumes at every call: where gdbserver
+			// fails a resume (errResumeEINTR), the run is made again.
+			res := retryResumeEINTR(t, func() (*QueryResult, error) {
+				return queryOrEINTR(t, liveSession(t, "tracecalls", ""), QueryOptions{Kind: "calls", Function: tc.fn, Condition: tc.cond, Collect: tc.collect, Limit: 100})
+			})
 			if res.Mechanism != tc.mech || len(res.Rows) != tc.rows || res.Rows[0].Values[tc.collect[0]] != tc.first {
 				t.Fatalf("mechanism %q (%s), %d rows, first %v", res.Mechanism, res.MechanismNote, len(res.Rows), res.Rows[0].Values)
 			}
