@@ -145,11 +145,11 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 			}
 			return d, err
 		}
-		rr, rrErr := runSide(c, exe, mkRR, reps, timeout)
+		rr, rrErr := runSideAgain(c, exe, mkRR, reps, timeout)
 		var rrGo measurement
 		var rrGoErr error
 		if !c.oneCall {
-			rrGo, rrGoErr = runSide(c, exe, mkGo, reps, timeout)
+			rrGo, rrGoErr = runSideAgain(c, exe, mkGo, reps, timeout)
 		}
 		mkGDB := func(ctx context.Context, exe string) (driver, error) {
 			d, err := newGDB(ctx, exe)
@@ -207,6 +207,26 @@ func runSide(c benchCase, exe string, mk maker, reps int, timeout time.Duration)
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	return c.run(ctx, exe, mk, reps)
+}
+
+// gdbserverResumeFailed is what rrmcp's error says where gdbserver failed
+// a resume on its own: its ptrace call interrupted, it answered E01 and
+// cannot be trusted after (gdbserver 13 on loaded machines; rrmcp asks
+// for a new session).
+const gdbserverResumeFailed = "resuming thread: Interrupted system call"
+
+// runSideAgain is runSide for rrmcp, made again (three times at most)
+// where its session met gdbserver's failed resume: a failure of the
+// server, not a cost of either front end, which a new session does not
+// meet again; each is logged.
+func runSideAgain(c benchCase, exe string, mk maker, reps int, timeout time.Duration) (measurement, error) {
+	for try := 1; ; try++ {
+		m, err := runSide(c, exe, mk, reps, timeout)
+		if err == nil || try == 3 || !strings.Contains(err.Error(), gdbserverResumeFailed) {
+			return m, err
+		}
+		logf("case %s: gdbserver failed a resume (%q); the measurement is made again", c.name, gdbserverResumeFailed)
+	}
 }
 
 func logf(format string, args ...any) {
