@@ -422,8 +422,9 @@ func (c *Client) Prefetch(ctx context.Context, t Thread, reads []MemRead, done f
 // thread it makes the general thread (server.cc, prepare_resume_reply):
 // the replies are that thread's registers and the memory at the stop,
 // owed from then on as a Prefetch's are, with no round trip between the
-// stop and them. done is called as Prefetch's is, with the stop's thread
-// (a stop without one, an exit: the server's refusals as the error).
+// stop and them. done is called as Prefetch's is, with the stop's thread;
+// at a stop without one (an exit) the replies are read and done gets an
+// error that matches ErrExited.
 // Only a continue of all threads (vCont;c, c) takes them, and sends them
 // only behind requests of its own that go before the resume packet (a
 // breakpoint put back after a step over it, or taken out): their replies
