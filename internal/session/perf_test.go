@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -611,5 +612,51 @@ int main(void)
 		if err != nil || len(regs) != 1 || regs[0].Value != want {
 			t.Errorf("core: %s = %+v %v, want %s", name, regs, err, want)
 		}
+	}
+}
+
+// TestCarriedReadsFresh: what a continue carries (the registers, the
+// stack and the lines read at the last stop at the pc, answered at its
+// stop) describes that stop and no other: over continues with and without
+// a look between them, hit's i, the global hits and the locals count one
+// per stop.
+func TestCarriedReadsFresh(t *testing.T) {
+	s, pc := countedSession(t, "hit")
+	ctx := t.Context()
+	num := func(expr string) int {
+		t.Helper()
+		v, err := s.Evaluate(ctx, expr)
+		if err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+		n, err := strconv.Atoi(v.Value)
+		if err != nil {
+			t.Fatalf("%s = %q", expr, v.Value)
+		}
+		return n
+	}
+	i0, hits0 := num("i"), num("hits")
+	carried := 0
+	for n, look := range []bool{false, true, false, false, true, true, false, true} {
+		st, err := s.Continue(ctx, false)
+		if err != nil || st.Reason != "breakpoint" {
+			t.Fatalf("continue %d: %+v %v", n, st, err)
+		}
+		if strings.Contains(strings.Join(pc.take(), " | "), "vCont;c + g + m") {
+			carried++
+		}
+		if !look {
+			continue
+		}
+		if i, hits := num("i"), num("hits"); i != i0+n+1 || hits != hits0+n+1 {
+			t.Errorf("stop %d: i = %d, hits = %d; want %d and %d", n, i, hits, i0+n+1, hits0+n+1)
+		}
+		vs, _, err := s.Locals(ctx)
+		if err != nil || len(vs) == 0 || vs[0].Name != "i" || vs[0].Value != strconv.Itoa(i0+n+1) {
+			t.Errorf("stop %d: locals %+v %v; want i = %d", n, vs, err, i0+n+1)
+		}
+	}
+	if carried == 0 {
+		t.Error("no continue carried the stop's reads: the test proves nothing")
 	}
 }
