@@ -9,7 +9,6 @@ import (
 	"net"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -42,14 +41,6 @@ type Options struct {
 	// NoStepOver disables the step-over-breakpoint dance on forward resumes
 	// (remove the breakpoint at the stopped pc, single-step, re-insert).
 	NoStepOver bool
-	// WholeWrites says that the server reads each of the client's writes
-	// whole, in one read: a server this process started on its own end
-	// of a socket pair, with nothing in between. PrefetchAtStop needs it:
-	// gdbserver takes bytes that arrive while the target runs one at a
-	// time, as an interrupt, and drops any other (remote-utils.cc,
-	// input_interrupt), so requests behind a resume must reach it with
-	// the resume. A relay or a proxy may pass a write on in parts.
-	WholeWrites bool
 	// InterruptTimeout bounds how long a cancelled resume waits for the stop
 	// reply after sending 0x03 before the connection is declared dead.
 	// Default 10s.
@@ -90,13 +81,9 @@ type Client struct {
 
 	pending      int           // replies still owed to requests abandoned on cancellation
 	deferred     *deferredRead // a Prefetch whose replies are owed (its requests count in pending)
-	atStop       *deferredRead // PrefetchAtStop: the reads the next continue asks for (t unknown yet)
 	interrupted  atomic.Bool   // 0x03 sent since the last sync
 	sigintOwed   bool          // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
 	interrupts   atomic.Int32  // 0x03 bytes sent during the current resume
-	imu          sync.Mutex    // guards iheld and iowed
-	iheld        bool          // interrupts wait (holdInterrupts)
-	iowed        bool          // an interrupt was asked for while held
 	running      atomic.Bool
 	rrCmdProbed  bool
 	pUnsupported bool
@@ -747,40 +734,8 @@ func directionOf(pkt string) Direction {
 func (c *Client) Interrupt() error {
 	c.interrupted.Store(true)
 	c.interrupts.Add(1)
-	c.imu.Lock()
-	if c.iheld {
-		c.iowed = true // sent when the hold ends (holdInterrupts)
-		c.imu.Unlock()
-		return nil
-	}
-	c.imu.Unlock()
 	if err := c.conn.interrupt(); err != nil {
 		return fmt.Errorf("rsp: interrupt: %w", err)
 	}
 	return nil
-}
-
-// holdInterrupts keeps Interrupt from sending the 0x03 byte until the
-// returned function is called (it may be called more than once), which
-// sends it then if one was asked for meanwhile. A resume written with
-// requests after its packet (PrefetchAtStop) holds them until the server
-// has answered a request that went before the resume, proof that it has
-// read the whole write: gdbserver looks for a 0x03 right behind the
-// packet it read last and then only in what arrives later (SIGIO), so
-// one that came in the same read, behind the requests after the resume,
-// would lie unseen while the program runs (remote-utils.cc, getpkt and
-// input_interrupt).
-func (c *Client) holdInterrupts() (release func()) {
-	c.imu.Lock()
-	c.iheld = true
-	c.imu.Unlock()
-	return func() {
-		c.imu.Lock()
-		send := c.iheld && c.iowed
-		c.iheld, c.iowed = false, false
-		c.imu.Unlock()
-		if send {
-			c.conn.interrupt() //nolint:errcheck // a dead connection shows up in the read
-		}
-	}
 }

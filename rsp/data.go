@@ -390,7 +390,7 @@ func (c *Client) keepRegsMem(t Thread, pkts []string, rs [][]byte, reads []MemRe
 // together without a wait: acks, binary reads, reads longer than a
 // packet, registers already read, another thread to select first, or
 // replies still owed.
-func (c *Client) Prefetch(ctx context.Context, t Thread, reads []MemRead, done func(t Thread, g []byte, reads []MemRead, err error)) bool {
+func (c *Client) Prefetch(ctx context.Context, t Thread, reads []MemRead, done func(g []byte, reads []MemRead, err error)) bool {
 	t = c.defThread(t)
 	if !c.batchable(t, reads) || c.deferred != nil || c.pending > 0 || c.interrupted.Load() ||
 		c.conn.deadErr() != nil || ctx.Err() != nil || t != (Thread{}) && !(c.hgValid && c.hg == t) {
@@ -414,68 +414,12 @@ func (c *Client) Prefetch(ctx context.Context, t Thread, reads []MemRead, done f
 	return true
 }
 
-// PrefetchAtStop is Prefetch for the stop that the next continue ends
-// at, sent before it: the registers' and the reads' requests go out in
-// the continue's own write, after the resume packet. gdbserver in
-// all-stop mode reads them with the resume and handles them in order,
-// once the target has stopped and it has sent the stop reply, whose
-// thread it makes the general thread (server.cc, prepare_resume_reply):
-// the replies are that thread's registers and the memory at the stop,
-// owed from then on as a Prefetch's are, with no round trip between the
-// stop and them. done is called as Prefetch's is, with the stop's thread;
-// at a stop without one (an exit) the replies are read and done gets an
-// error that matches ErrExited.
-// Only a continue of all threads (vCont;c, c) takes them, and sends them
-// only behind requests of its own that go before the resume packet (a
-// breakpoint put back after a step over it, or taken out): their replies
-// show that the server has read the whole write before an interrupt may
-// be sent (holdInterrupts); a continue with none drops them, and done is
-// not called. A step before the continue (a step over a breakpoint)
-// leaves them for it. reads nil disarms.
-//
-// It reports false, and arms nothing, for a server that answers requests
-// sent while the target runs (rr and QEMU stop the target for them), a
-// connection on which a write may reach the server in parts
-// (Options.WholeWrites), or where Prefetch would refuse the requests
-// (acks, binary reads, reads longer than a packet).
-func (c *Client) PrefetchAtStop(reads []MemRead, done func(t Thread, g []byte, reads []MemRead, err error)) bool {
-	c.atStop = nil
-	if done == nil || !c.opts.WholeWrites || c.g.dialect != DialectGDBServer || c.conn.ack || c.features["binary-upload"] == "+" {
-		return false
-	}
-	for _, r := range reads {
-		if len(r.P) > c.readChunk() {
-			return false
-		}
-	}
-	pkts := regsMemRequests(reads)
-	for _, pkt := range pkts {
-		if c.g.check(pkt) != nil {
-			return false
-		}
-	}
-	c.atStop = &deferredRead{pkts: pkts, reads: reads, done: done}
-	return true
-}
-
-// takeAtStop returns the requests PrefetchAtStop armed if pkt, a forward
-// resume, continues all threads, and disarms them; nil otherwise.
-func (c *Client) takeAtStop(pkt string) *deferredRead {
-	d := c.atStop
-	if d == nil || !(pkt == "c" || pkt == "vCont;c" || strings.HasPrefix(pkt, "C") || strings.HasPrefix(pkt, "vCont;C")) || strings.Contains(pkt, ":") {
-		return nil
-	}
-	c.atStop = nil
-	return d
-}
-
 // deferredRead is a Prefetch whose replies are owed.
 type deferredRead struct {
 	t     Thread
 	pkts  []string // g, then one m per read
 	reads []MemRead
-	done  func(t Thread, g []byte, reads []MemRead, err error)
-	drop  bool // the stop had no thread: the replies are read, not kept
+	done  func(g []byte, reads []MemRead, err error)
 }
 
 // Prefetched reports whether the replies of a Prefetch are still owed
@@ -497,15 +441,11 @@ func (c *Client) finishDeferred() error {
 	c.deferred = nil
 	replies, _, err := c.readReplies(d.pkts, c.console)
 	if err != nil {
-		d.done(d.t, nil, d.reads, err)
+		d.done(nil, d.reads, err)
 		return err
 	}
-	if d.drop {
-		d.done(d.t, nil, d.reads, fmt.Errorf("rsp: reads at a stop without a thread: %w", ErrExited))
-		return nil
-	}
 	g, err := c.keepRegsMem(d.t, d.pkts, replies, d.reads)
-	d.done(d.t, g, d.reads, err)
+	d.done(g, d.reads, err)
 	return nil
 }
 

@@ -344,31 +344,13 @@ func (c *Client) resumeAfter(ctx context.Context, zs []Breakpoint, pkt string, d
 			<-sent
 		}
 	}()
-	// PrefetchAtStop's requests go after the resume, only behind requests
-	// before it: their replies show the server has read the whole write,
-	// and interrupts wait for them (holdInterrupts).
-	var atStop *deferredRead
-	release := func() {}
-	if dir == Forward {
-		if atStop = c.takeAtStop(pkt); atStop != nil && len(prefix) == 0 {
-			atStop = nil // nothing goes before the resume: not sent
-		}
-		if atStop != nil {
-			release = c.holdInterrupts()
-			defer release()
-		}
-	}
-	if len(prefix) > 0 || atStop != nil {
+	if len(prefix) > 0 {
 		pkts := make([]string, 0, len(prefix)+1)
 		for _, r := range prefix {
 			pkts = append(pkts, r.pkt)
 		}
-		pkts = append(pkts, pkt)
-		if atStop != nil {
-			pkts = append(pkts, atStop.pkts...)
-		}
-		c.pending += len(pkts)
-		err = c.conn.writePackets(pkts)
+		c.pending += len(prefix) + 1
+		err = c.conn.writePackets(append(pkts, pkt))
 	} else {
 		c.pending++
 		err = c.conn.writePacket([]byte(pkt))
@@ -399,7 +381,6 @@ func (c *Client) resumeAfter(ctx context.Context, zs []Breakpoint, pkt string, d
 			prefixErr = errors.Join(prefixErr, e)
 		}
 	}
-	release()
 	if prefixErr != nil {
 		defer func() { err = errors.Join(prefixErr, err) }()
 	}
@@ -442,16 +423,7 @@ func (c *Client) resumeAfter(ctx context.Context, zs []Breakpoint, pkt string, d
 			if ctx.Err() != nil {
 				st.Interrupted = true // ours: never delivered to the program
 				c.record(st)
-				c.oweAtStop(atStop, st)
 				return st, "", fmt.Errorf("rsp: %s: %w", pkt, ctx.Err())
-			}
-			if atStop != nil {
-				// Their replies, which describe this stop, come before
-				// the next stop reply: read and drop them.
-				if _, _, err := c.readReplies(atStop.pkts, c.console); err != nil {
-					return Stop{}, "", c.wrap(ctx, pkt, err)
-				}
-				atStop = nil
 			}
 			pkt = withoutSignal(pkt)
 			c.log.Debug("rsp: stale SIGINT from an earlier interrupt resumed without the signal", "packet", pkt)
@@ -474,7 +446,6 @@ func (c *Client) resumeAfter(ctx context.Context, zs []Breakpoint, pkt string, d
 			}
 		}
 		c.record(st)
-		c.oweAtStop(atStop, st)
 		if consume {
 			st = c.consumeSIGINT(ctx, st)
 		}
@@ -483,19 +454,6 @@ func (c *Client) resumeAfter(ctx context.Context, zs []Breakpoint, pkt string, d
 		}
 		return st, "", nil
 	}
-}
-
-// oweAtStop makes the replies of d, PrefetchAtStop's requests that went
-// out with the resume that st ends, owed as a Prefetch's are: st's thread's
-// registers and the memory at st. A stop without a thread (an exit) has
-// no registers to keep: the replies are read and dropped.
-func (c *Client) oweAtStop(d *deferredRead, st Stop) {
-	if d == nil {
-		return
-	}
-	d.t = st.Thread
-	d.drop = st.Thread == (Thread{})
-	c.deferred = d
 }
 
 // Continue resumes all threads forward until the next stop. If the thread

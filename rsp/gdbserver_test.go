@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -855,9 +854,7 @@ func TestGDBServerPrefetch(t *testing.T) {
 				got   []rsp.MemRead
 				gotE  error
 			)
-			done := func(_ rsp.Thread, g []byte, reads []rsp.MemRead, err error) {
-				calls, gotG, got, gotE = calls+1, g, reads, err
-			}
+			done := func(g []byte, reads []rsp.MemRead, err error) { calls, gotG, got, gotE = calls+1, g, reads, err }
 			ok := c.Prefetch(ctx, st.Thread, []rsp.MemRead{{Addr: sp, P: stack}, {Addr: dataAddr, P: data}}, done)
 			if ok != tc.ok {
 				t.Fatalf("Prefetch = %v, want %v", ok, tc.ok)
@@ -879,8 +876,16 @@ func TestGDBServerPrefetch(t *testing.T) {
 			if n := strings.Count(tg.sent.String()[mark:], "-> g\n"); n != 1 {
 				t.Errorf("g sent %d times, want once (the prefetch's):\n%s", n, tg.sent.String()[mark:])
 			}
-			gsReadsApart(t, ctx, c, got)
-			apart := make([]byte, 256)
+			apart, dataApart := make([]byte, 256), make([]byte, 64)
+			if _, err := c.ReadMemory(ctx, sp, apart); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.ReadMemory(ctx, dataAddr, dataApart); err != nil {
+				t.Fatal(err)
+			}
+			if got[0].N != len(stack) || got[1].N != len(data) || !bytes.Equal(stack, apart) || !bytes.Equal(data, dataApart) {
+				t.Errorf("prefetched %+v: stack %x data %x; read apart %x %x", got, stack, data, apart, dataApart)
+			}
 			// A resume right after a prefetch: its replies are read first.
 			if st, err = c.Continue(ctx); err != nil || !st.SWBreak { // the registers are read: drop them
 				t.Fatalf("continue: %v, %v", st, err)
@@ -901,227 +906,5 @@ func TestGDBServerPrefetch(t *testing.T) {
 				t.Errorf("the connection after the prefetch: %v", err)
 			}
 		})
-	}
-}
-
-// TestGDBServerPrefetchAtStop: the requests PrefetchAtStop arms go out in
-// the continue's own write, and gdbserver answers them at the stop: the
-// next request reads their replies first (no g or m of its own), done gets
-// the stopped thread and what reading it apart gives; with threads, the
-// registers are the stopped thread's, whichever thread was selected
-// before; at an exit they are read and dropped, and the connection stays
-// in step; with acks nothing is armed.
-func TestGDBServerPrefetchAtStop(t *testing.T) {
-	t.Run("counter", func(t *testing.T) {
-		// Over TCP on the loopback to a gdbserver of its own, nothing
-		// in between: each write is read whole.
-		tg, ctx, st, sp := gsAtHitAgain(t, rsp.Options{WholeWrites: true})
-		c := tg.c
-		stack, data := make([]byte, 256), make([]byte, 64)
-		dataAddr := tg.sym("bytes")
-		var (
-			calls int
-			gotT  rsp.Thread
-			gotG  []byte
-			got   []rsp.MemRead
-			gotE  error
-		)
-		done := func(t rsp.Thread, g []byte, reads []rsp.MemRead, err error) {
-			calls, gotT, gotG, got, gotE = calls+1, t, g, reads, err
-		}
-		if !c.PrefetchAtStop([]rsp.MemRead{{Addr: sp, P: stack}, {Addr: dataAddr, P: data}}, done) {
-			t.Fatal("PrefetchAtStop refused")
-		}
-		mark := len(tg.sent.String())
-		st, err := c.Continue(ctx) // steps off the breakpoint first: the step does not take them
-		if err != nil || !st.SWBreak || calls != 0 {
-			t.Fatalf("continue: %v, %v; done called %d times", st, err, calls)
-		}
-		log := tg.sent.String()[mark:]
-		if n := gsCountG(log); n != 1 || !c.Prefetched() {
-			t.Fatalf("g sent %d times, replies owed %v; packet log:\n%s", n, c.Prefetched(), log)
-		}
-		if i, j := strings.LastIndex(log, "vCont;c"), strings.Index(log, "-> g (pipelined)"); i < 0 || j < i {
-			t.Fatalf("g not sent after the continue:\n%s", log)
-		}
-		g, err := c.ReadRegisters(ctx, st.Thread)
-		if err != nil || calls != 1 || gotE != nil || gotT != st.Thread || !bytes.Equal(g, gotG) {
-			t.Fatalf("ReadRegisters: %v; done called %d times for %v (stop %v), %v; registers equal %v", err, calls, gotT, st.Thread, gotE, bytes.Equal(g, gotG))
-		}
-		if n := gsCountG(tg.sent.String()[mark:]); n != 1 {
-			t.Errorf("g sent %d times, want once (with the continue)", n)
-		}
-		gsReadsApart(t, ctx, c, got)
-		// A step does not take them; disarmed, the next continue sends none.
-		if !c.PrefetchAtStop(nil, done) {
-			t.Fatal("PrefetchAtStop refused")
-		}
-		c.PrefetchAtStop(nil, nil)
-		mark = len(tg.sent.String())
-		if st, err = c.Continue(ctx); err != nil || !st.SWBreak || c.Prefetched() {
-			t.Fatalf("continue disarmed: %v, %v, replies owed %v", st, err, c.Prefetched())
-		}
-		if log := tg.sent.String()[mark:]; gsCountG(log) > 0 {
-			t.Errorf("a disarmed continue sent g:\n%s", log)
-		}
-		// A continue with nothing to send before the resume (from a pc
-		// without a breakpoint, none owed) drops them: an interrupt
-		// could otherwise arrive unseen behind them.
-		for range 2 {
-			if st, err = c.Step(ctx, st.Thread); err != nil {
-				t.Fatal(err)
-			}
-		}
-		calls = 0
-		c.PrefetchAtStop([]rsp.MemRead{{Addr: sp, P: stack[:16]}}, done)
-		mark = len(tg.sent.String())
-		if st, err = c.Continue(ctx); err != nil || !st.SWBreak || c.Prefetched() || calls != 0 {
-			t.Fatalf("continue with nothing before it: %v, %v; replies owed %v, done called %d times", st, err, c.Prefetched(), calls)
-		}
-		if log := tg.sent.String()[mark:]; gsCountG(log) > 0 {
-			t.Errorf("a continue with nothing before it sent g:\n%s", log)
-		}
-		if c.PrefetchAtStop(nil, nil); c.Prefetched() {
-			t.Fatal("replies owed")
-		}
-		// At the exit: read, dropped, and the connection in step. (The
-		// breakpoint taken out with the continue goes before it.)
-		if err := c.RemoveBreakpointLater(rsp.SoftwareBreakpoint, tg.sym("hit"), 0); err != nil {
-			t.Fatal(err)
-		}
-		calls = 0
-		c.PrefetchAtStop([]rsp.MemRead{{Addr: sp, P: stack[:16]}}, done)
-		if st, err = c.Continue(ctx); err != nil || !st.Exited() {
-			t.Fatalf("continue to the exit: %v, %v", st, err)
-		}
-		if err := c.Settle(ctx); err != nil || calls != 1 || !errors.Is(gotE, rsp.ErrExited) {
-			t.Fatalf("settle after the exit: %v; done called %d times with %v, want ErrExited", err, calls, gotE)
-		}
-		var re *rsp.Error
-		if _, err := c.ReadMemory(ctx, sp, stack[:8]); !errors.As(err, &re) {
-			t.Errorf("a read after the exit: %v; want the server's refusal (the stream in step)", err)
-		}
-	})
-	t.Run("threads", func(t *testing.T) {
-		tg := gsStartOpts(t, rsp.Options{WholeWrites: true}, "threads_bp")
-		ctx := gsCtx(t)
-		c := tg.c
-		_, st := tg.runTo(ctx, "tick")
-		threads, err := c.Threads(ctx)
-		if err != nil || len(threads) < 2 {
-			t.Fatalf("threads: %v, %v", threads, err)
-		}
-		for range 6 {
-			// Select another thread than the one that stopped.
-			other := threads[0]
-			if other == st.Thread {
-				other = threads[1]
-			}
-			if _, err := c.ReadRegisterUint(ctx, other, "rsp"); err != nil {
-				t.Fatal(err)
-			}
-			var gotT rsp.Thread
-			var gotE error
-			if !c.PrefetchAtStop(nil, func(t rsp.Thread, _ []byte, _ []rsp.MemRead, err error) { gotT, gotE = t, err }) {
-				t.Fatal("PrefetchAtStop refused")
-			}
-			mark := len(tg.sent.String())
-			if st, err = c.Continue(ctx); err != nil || !st.SWBreak {
-				t.Fatalf("continue: %v, %v", st, err)
-			}
-			for _, r := range []struct {
-				name string
-				num  int
-			}{{"rsp", 7}, {"rip", 16}} {
-				v, err := c.ReadRegisterUint(ctx, st.Thread, r.name)
-				exp, ok := st.Registers[r.num]
-				if err != nil || !ok || len(exp) != 8 || v != binary.LittleEndian.Uint64(exp) {
-					t.Errorf("%s of %v: %#x, %v; the stop reply says %x", r.name, st.Thread, v, err, exp)
-				}
-			}
-			if gotT != st.Thread || gotE != nil {
-				t.Errorf("done for %v (%v), the stop is %v's", gotT, gotE, st.Thread)
-			}
-			if log := tg.sent.String()[mark:]; gsCountG(log) != 1 || strings.Contains(log, "Hg") {
-				t.Errorf("want one g, sent with the continue, and no Hg:\n%s", log)
-			}
-		}
-	})
-	for _, tc := range []struct {
-		name string
-		opts rsp.Options
-	}{
-		{"ack", rsp.Options{KeepAckMode: true, WholeWrites: true}},
-		{"writes in parts", rsp.Options{}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			tg := gsStartOpts(t, tc.opts, "counter")
-			if tg.c.PrefetchAtStop(nil, func(rsp.Thread, []byte, []rsp.MemRead, error) {}) {
-				t.Errorf("PrefetchAtStop armed with %+v", tc.opts)
-			}
-		})
-	}
-}
-
-// gsCountG counts the g requests in a packet log.
-func gsCountG(log string) int {
-	return len(regexp.MustCompile(`(?m)-> g( \(pipelined\))?$`).FindAllString(log, -1))
-}
-
-// TestGDBServerInterruptBehindPrefetchAtStop: an interrupt asked for the
-// moment a continue carrying PrefetchAtStop's requests is written stops
-// the program every time. Sent at once, the 0x03 could reach gdbserver in
-// the same read as the requests behind the resume, where it does not
-// look for it, and the deadlocked program would run on; it waits for the
-// reply to the request before the resume instead.
-func TestGDBServerInterruptBehindPrefetchAtStop(t *testing.T) {
-	tg := gsStartOpts(t, rsp.Options{WholeWrites: true}, "deadlock")
-	c := tg.c
-	ctx := gsCtx(t)
-	never := tg.sym("_fini") // not reached while the threads are deadlocked
-	for i := range 20 {
-		// A breakpoint put in (or taken out) with the continue: a request
-		// before the resume, which the prefetch's requests need.
-		if i%2 == 0 {
-			c.InsertBreakpointLater(rsp.SoftwareBreakpoint, never, 0)
-		} else if err := c.RemoveBreakpointLater(rsp.SoftwareBreakpoint, never, 0); err != nil {
-			t.Fatal(err)
-		}
-		called := false
-		if !c.PrefetchAtStop(nil, func(rsp.Thread, []byte, []rsp.MemRead, error) { called = true }) {
-			t.Fatal("PrefetchAtStop refused")
-		}
-		tg.sent.arm("-> g (pipelined)")
-		go func() {
-			select {
-			case <-tg.sent.seen:
-				c.Interrupt()
-			case <-ctx.Done():
-			}
-		}()
-		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		st, err := c.Continue(cctx)
-		cancel()
-		if err != nil || st.Signal != rsp.SIGINT || !st.Interrupted {
-			t.Fatalf("continue %d, interrupted as it was written: %+v, %v; want a SIGINT stop", i, st, err)
-		}
-		if err := c.Settle(ctx); err != nil || !called {
-			t.Fatalf("continue %d: the requests behind it: %v, done called %v", i, err, called)
-		}
-	}
-}
-
-// gsReadsApart checks that reads made in a batch hold what reading each
-// place on its own gives.
-func gsReadsApart(t *testing.T, ctx context.Context, c *rsp.Client, reads []rsp.MemRead) {
-	t.Helper()
-	for i, r := range reads {
-		apart := make([]byte, len(r.P))
-		if _, err := c.ReadMemory(ctx, r.Addr, apart); err != nil {
-			t.Fatal(err)
-		}
-		if r.N != len(r.P) || r.Err != nil || !bytes.Equal(r.P, apart) {
-			t.Errorf("read %d at %#x: %d bytes %x (%v); read apart %x", i, r.Addr, r.N, r.P, r.Err, apart)
-		}
 	}
 }

@@ -68,13 +68,6 @@ func (c *Client) consumeSIGINT(ctx context.Context, st Stop) Stop {
 	defer cancel()
 	disarm := c.arm(dctx)
 	defer disarm()
-	if c.deferred != nil {
-		// The replies to the requests that went out with the resume
-		// (PrefetchAtStop) come before the step's.
-		if err := c.finishDeferred(); err != nil {
-			return st
-		}
-	}
 	pkt := "vCont;s:" + c.encThread(st.Thread)
 	c.pending++
 	if err := c.conn.writePacket([]byte(pkt)); err != nil {

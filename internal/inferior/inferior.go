@@ -38,7 +38,6 @@ type Inferior struct {
 	Cur rsp.Thread
 
 	stops  int // stops seen (Invalidate); the library list is re-read at most once per stop
-	atStop int // stops when AtNextStop marked the stop that PrefetchNextStop's reads describe; 0: none
 	mem    memCache
 	libs   *libs // shared libraries, loaded on demand
 	regMap []regSlot

@@ -270,51 +270,13 @@ func (inf *Inferior) PrefetchStop(ctx context.Context) {
 		return
 	}
 	gen, t := inf.stops, inf.Cur
-	inf.c.Prefetch(ctx, t, reads, func(t rsp.Thread, g []byte, reads []rsp.MemRead, err error) {
+	inf.c.Prefetch(ctx, t, reads, func(g []byte, reads []rsp.MemRead, err error) {
 		if err != nil || inf.stops != gen {
 			return // the process has moved since: what was read is stale
 		}
 		inf.keepStopReads(pc, reads)
 		inf.regsFrom(t, g) //nolint:errcheck // the registers stay in the client's cache
 	})
-}
-
-// PrefetchNextStop asks the next continue to bring back, right behind
-// its stop reply, what PrefetchStop asks for after it
-// (rsp.Client.PrefetchAtStop, gdbserver only): the registers, and the
-// stack and learned lines where the program is now, the best guess of
-// where it stops next (a breakpoint hit again in a loop stops at the same
-// pc with the same stack pointer; elsewhere the reads are wasted, not
-// wrong: they are made at the stop). What comes back is kept only for the
-// stop that AtNextStop marks, and only until the cache is dropped again.
-// Where nothing is known of the current stop it disarms.
-func (inf *Inferior) PrefetchNextStop() {
-	inf.atStop = 0
-	pc, sp, ok := inf.StopPCSP(inf.Cur)
-	if !ok || sp < memLine {
-		inf.c.PrefetchAtStop(nil, nil)
-		return
-	}
-	inf.c.PrefetchAtStop(inf.readsAt(pc, sp), func(t rsp.Thread, g []byte, reads []rsp.MemRead, err error) {
-		if err != nil || inf.atStop == 0 || inf.atStop != inf.stops {
-			return // read at a stop the move went on from, or the cache has moved on
-		}
-		pc, _, ok := inf.StopPCSP(t)
-		if !ok {
-			return
-		}
-		inf.keepStopReads(pc, reads)
-		inf.regsFrom(t, g) //nolint:errcheck // the registers stay in the client's cache
-	})
-}
-
-// AtNextStop says that the stop the move ended at is known and the cache
-// dropped for it (after the Invalidate that follows the move): what
-// PrefetchNextStop's requests bring back describes it. It also disarms
-// them for a move that made no continue.
-func (inf *Inferior) AtNextStop() {
-	inf.c.PrefetchAtStop(nil, nil)
-	inf.atStop = inf.stops
 }
 
 // stopReads are the reads RegsAtStop makes with the registers: the top of
@@ -326,30 +288,22 @@ func (inf *Inferior) stopReads() (pc uint64, reads []rsp.MemRead, ok bool) {
 	if !ok || sp < memLine {
 		return 0, nil, false
 	}
-	inf.mem.init()
-	if _, cached := inf.mem.lines[sp&^(memLine-1)]; cached {
-		return 0, nil, false
-	}
-	return pc, inf.readsAt(pc, sp), true
-}
-
-// readsAt are the reads of a stop at pc with stack pointer sp: the top of
-// the stack (up to a page known to be unreadable) and the lines learned
-// at pc.
-func (inf *Inferior) readsAt(pc, sp uint64) []rsp.MemRead {
 	base := sp &^ (memLine - 1)
 	inf.mem.init()
+	if _, cached := inf.mem.lines[base]; cached {
+		return 0, nil, false
+	}
 	b := make([]byte, stackFirst)
 	if pageEnd := (base | (pageSize - 1)) + 1; base+stackFirst > pageEnd && inf.mem.badPage[pageEnd] {
 		b = b[:pageEnd-base]
 	}
-	reads := []rsp.MemRead{{Addr: base, P: b}}
+	reads = []rsp.MemRead{{Addr: base, P: b}}
 	for _, l := range inf.mem.learned[pc] {
 		if l < base || l >= base+uint64(len(b)) {
 			reads = append(reads, rsp.MemRead{Addr: l, P: make([]byte, memLine)})
 		}
 	}
-	return reads
+	return pc, reads, true
 }
 
 // keepStopReads caches what the stop's reads got at pc.

@@ -93,12 +93,8 @@
 // and libraries' images. A stop is reported from the pc its reply carried;
 // all registers, the stack's top and the lines read at the previous stop
 // at the same pc are asked for with it, in one batch, and read by the first
-// look at it (PrefetchStop). On a live session's gdbserver the continue
-// itself carries those requests, guessed from where the program is (a
-// breakpoint hit again in a loop stops at the same pc and stack):
-// gdbserver answers them at the stop, with no round trip of their own
-// (PrefetchNextStop, rsp.Client.PrefetchAtStop). That cache, the thread
-// list and the frames are dropped on every resume or write (invalidate).
+// look at it (PrefetchStop). That cache, the thread list and the frames are
+// dropped on every resume or write (invalidate).
 //
 // # Errors
 //

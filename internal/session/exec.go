@@ -55,12 +55,10 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 	}
 	s.invalidate()
 	s.stepIn = 0
-	s.inf.PrefetchNextStop()
 	s.setRunning(true)
 	st, err := atHistoryStart(f(ctx))
 	s.setRunning(false)
 	s.invalidate()
-	s.inf.AtNextStop()
 	if _, ok := s.tconds[pc0]; ok {
 		// A step-over of the breakpoint at pc0 re-inserted it plain.
 		delete(s.tconds, pc0)

@@ -23,9 +23,7 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 		err error
 	)
 	if s.conn != nil {
-		// A server started with its end of a socket pair (gdbserver -):
-		// it reads each write whole.
-		opts.WholeWrites = true
+		// A server started with its end of a socket pair (gdbserver -).
 		c, err = rsp.NewClient(cctx, s.conn, opts)
 	} else {
 		c, err = rsp.Dial(cctx, s.addr, opts)

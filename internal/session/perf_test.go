@@ -127,10 +127,10 @@ func TestPacketsPerCall(t *testing.T) {
 }
 
 // TestPacketsPerHostHit: a condition the host evaluates (a double) costs
-// two round trips per false hit: the step over the breakpoint, and the
-// continue, which carries the requests for the registers, the top of the
-// stack and the lines of the globals the condition read at the previous
-// hit (gdbserver answers them at the stop: no read of its own).
+// three round trips per false hit: the step over the breakpoint, the
+// continue, and the registers with the top of the stack and the lines of
+// the globals the condition read at the previous hit (prefetched: no
+// read of its own).
 func TestPacketsPerHostHit(t *testing.T) {
 	s, pc := countedSession(t, "main")
 	ctx := t.Context()
@@ -145,7 +145,7 @@ func TestPacketsPerHostHit(t *testing.T) {
 		t.Fatalf("i = %+v %v", v, err)
 	}
 	sent := pc.take()
-	const hits, budget = 61, 2
+	const hits, budget = 61, 3
 	t.Logf("%d round trips for %d hits; the last ten: %s", len(sent), hits, strings.Join(sent[max(0, len(sent)-10):], " | "))
 	if len(sent) > budget*hits+8 && os.Getenv("RRMCP_NO_PACKET_BUDGET") == "" {
 		t.Errorf("%d round trips for %d hits, budget %d per hit", len(sent), hits, budget)
@@ -153,8 +153,7 @@ func TestPacketsPerHostHit(t *testing.T) {
 }
 
 // TestStopBeforeItsReads: a move is reported as soon as its stop is known:
-// the registers and the top of the stack, asked for with the move's
-// continue (gdbserver answers them once stopped) or after its stop, are
+// the registers and the top of the stack, asked for with the stop, are
 // read by the next call, which sends nothing of its own for them.
 func TestStopBeforeItsReads(t *testing.T) {
 	s, pc := countedSession(t, "hit")
@@ -173,8 +172,8 @@ func TestStopBeforeItsReads(t *testing.T) {
 			t.Fatalf("%s: %+v %v", move.name, st, err)
 		}
 		sent := pc.take()
-		if last := sent[len(sent)-1]; pc.replyOwed() != 2 || !strings.HasPrefix(last, "g + m") && !strings.Contains(last, "vCont;c + g + m") {
-			t.Errorf("%s: %d replies owed after the stop (want the registers' and the stack's); sent %s", move.name, pc.replyOwed(), strings.Join(sent, " | "))
+		if owed := pc.replyOwed(); owed != 2 || !strings.HasPrefix(sent[len(sent)-1], "g + m") {
+			t.Errorf("%s: %d replies owed after the stop (want the registers' and the stack's); sent %s", move.name, owed, strings.Join(sent, " | "))
 		}
 		if _, _, err := s.Locals(ctx); err != nil {
 			t.Fatal(err)
@@ -615,13 +614,12 @@ int main(void)
 	}
 }
 
-// TestCarriedReadsFresh: what a continue carries (the registers, the
-// stack and the lines read at the last stop at the pc, answered at its
-// stop) describes that stop and no other: over continues with and without
-// a look between them, hit's i, the global hits and the locals count one
-// per stop.
-func TestCarriedReadsFresh(t *testing.T) {
-	s, pc := countedSession(t, "hit")
+// TestStopReadsFresh: what a stop's prefetch reads (the registers, the
+// stack and the lines read at the last stop at the pc) describes that
+// stop and no other: over continues with and without a look between them,
+// hit's i, the global hits and the locals count one per stop.
+func TestStopReadsFresh(t *testing.T) {
+	s, _ := countedSession(t, "hit")
 	ctx := t.Context()
 	num := func(expr string) int {
 		t.Helper()
@@ -636,14 +634,10 @@ func TestCarriedReadsFresh(t *testing.T) {
 		return n
 	}
 	i0, hits0 := num("i"), num("hits")
-	carried := 0
 	for n, look := range []bool{false, true, false, false, true, true, false, true} {
 		st, err := s.Continue(ctx, false)
 		if err != nil || st.Reason != "breakpoint" {
 			t.Fatalf("continue %d: %+v %v", n, st, err)
-		}
-		if strings.Contains(strings.Join(pc.take(), " | "), "vCont;c + g + m") {
-			carried++
 		}
 		if !look {
 			continue
@@ -655,8 +649,5 @@ func TestCarriedReadsFresh(t *testing.T) {
 		if err != nil || len(vs) == 0 || vs[0].Name != "i" || vs[0].Value != strconv.Itoa(i0+n+1) {
 			t.Errorf("stop %d: locals %+v %v; want i = %d", n, vs, err, i0+n+1)
 		}
-	}
-	if carried == 0 {
-		t.Error("no continue carried the stop's reads: the test proves nothing")
 	}
 }
