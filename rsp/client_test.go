@@ -260,8 +260,13 @@ func TestGarbageAndDeadPeer(t *testing.T) {
 
 func TestEmptyAndErrorReplies(t *testing.T) {
 	c, _ := dialStub(t, "gdbserver", rsp.Options{}, func(req string) []string {
-		if req == "m0,1" {
+		switch {
+		case req == "m0,1":
 			return []string{"E0e"}
+		case req == "c" || strings.HasPrefix(req, "vCont;c"):
+			return []string{"E01"}
+		case req == "s" || strings.HasPrefix(req, "vCont;s"):
+			return []string{"E.resuming thread failed"}
 		}
 		return nil
 	})
@@ -269,8 +274,23 @@ func TestEmptyAndErrorReplies(t *testing.T) {
 	var b [1]byte
 	_, err := c.ReadMemory(ctx, 0, b[:])
 	var e *rsp.Error
-	if !errors.As(err, &e) || e.Code != 0x0e || !strings.HasPrefix(e.Packet, "m0,1") {
-		t.Errorf("E0e: %v", err)
+	if !errors.As(err, &e) || e.Code != 0x0e || !strings.HasPrefix(e.Packet, "m0,1") || e.Resume {
+		t.Errorf("E0e: %v (Resume %v)", err, e != nil && e.Resume)
+	}
+	// An error in place of a stop reply says the target did not run.
+	for _, tc := range []struct {
+		name string
+		op   func() (rsp.Stop, error)
+		code int
+	}{
+		{"continue", func() (rsp.Stop, error) { return c.Continue(ctx) }, 1},
+		{"step", func() (rsp.Stop, error) { return c.Step(ctx, rsp.Thread{Pid: 1, Tid: 1}) }, -1},
+	} {
+		_, err := tc.op()
+		var re *rsp.Error
+		if !errors.As(err, &re) || re.Code != tc.code || !re.Resume {
+			t.Errorf("%s answered with an error: %v (%#v), want an *rsp.Error with Resume", tc.name, err, re)
+		}
 	}
 	if _, err := c.ExecFile(ctx, 0); err == nil {
 		t.Error("exec-file: want an error from the stub's empty reply")

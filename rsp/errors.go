@@ -40,6 +40,10 @@ type Error struct {
 	Packet string // the request (may be truncated)
 	Code   int    // xx, parsed as hex
 	Text   string // the text of an "E.text" reply
+	// Resume: the request was a resume (continue, step, range step, in
+	// either direction) and the server answered with an error in place
+	// of a stop: the target did not run.
+	Resume bool
 }
 
 func (e *Error) Error() string {

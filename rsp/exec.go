@@ -402,9 +402,12 @@ func (c *Client) resumeAfter(ctx context.Context, zs []Breakpoint, pkt string, d
 		}
 		c.pending--
 		if e := replyError(pkt, p); e != nil {
+			var re *Error
+			if errors.As(e, &re) {
+				re.Resume = true
+			}
 			if dir == Reverse && c.g.dialect == DialectQEMU {
-				var re *Error
-				if errors.As(e, &re) && re.Code == 0x14 {
+				if re != nil && re.Code == 0x14 {
 					st := Stop{Core: -1, Direction: Reverse, AtHistoryStart: true, Raw: string(p)}
 					return st, string(p), fmt.Errorf("%w: %w", ErrHistoryStart, e)
 				}

@@ -66,9 +66,6 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 	if err != nil && ctx.Err() != nil {
 		return st, s.interruptedAt(ctx, st, err)
 	}
-	if err != nil {
-		err = s.resumeError(err)
-	}
 	return st, err
 }
 
@@ -76,14 +73,21 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 // ptrace call was interrupted: it says "resuming thread: Interrupted
 // system call" and answers E01 (gdbserver 13 on a loaded machine), and
 // afterwards may misread the next bytes it is sent (it leaves its SIGIO
-// handler armed). Other errors are returned as they are.
+// handler armed). The result matches errServerResumeEINTR and still
+// wraps the server's error. Other errors are returned as they are.
+// Session.do applies it to every operation's error, so that each resume
+// is covered, whichever path sent it (a query's steps off a jump pad
+// included).
 func (s *Session) resumeError(err error) error {
 	var re *rsp.Error
-	if s.srv == nil || !errors.As(err, &re) || !strings.Contains(s.srv.Tail(20), gdbserverResumeEINTR) {
+	if s.srv == nil || !errors.As(err, &re) || !re.Resume || !strings.Contains(s.srv.Tail(20), gdbserverResumeEINTR) {
 		return err
 	}
-	return fmt.Errorf("gdbserver could not resume the program: its own ptrace call was interrupted (it said %q, a failure of gdbserver seen on loaded machines), and it may misread what it is sent next: stop this session (rr_replay_stop) and start it again: %w", gdbserverResumeEINTR, err)
+	return fmt.Errorf("%w (it said %q, a failure of gdbserver seen on loaded machines), and it may misread what it is sent next: stop this session (rr_replay_stop) and start it again: %w", errServerResumeEINTR, gdbserverResumeEINTR, err)
 }
+
+// errServerResumeEINTR is the kind of resumeError's explanation.
+var errServerResumeEINTR = errors.New("gdbserver could not resume the program: its own ptrace call was interrupted")
 
 // gdbserverResumeEINTR is what gdbserver prints when its resume's ptrace
 // call is interrupted (linux-low.cc, "resuming thread").

@@ -241,7 +241,7 @@ func TestFastTraceQueryUserExitBreakpoint(t *testing.T) {
 }
 
 // fastTraceUserExit is TestFastTraceQueryUserExitBreakpoint's run;
-// errResumeEINTR where gdbserver's resume failed.
+// errServerResumeEINTR where gdbserver's resume failed.
 func fastTraceUserExit(t *testing.T) error {
 	ctx := t.Context()
 	fs, bs := ipaSession(t, true), ipaSession(t, false)

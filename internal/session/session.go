@@ -164,6 +164,8 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 		err = fmt.Errorf("%w after %v: %w", ErrTimeout, limit, err)
 	case errors.Is(err, rsp.ErrClosed):
 		err = &goneError{msg: fmt.Sprintf("the connection to the debug server is gone (%s)%s", s.serverState(), s.serverOutput()), err: err}
+	default:
+		err = s.resumeError(err)
 	}
 	return err
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,7 +32,7 @@ func traceQuery(t *testing.T, s *Session, o QueryOptions) *QueryResult {
 	return res
 }
 
-// queryOrEINTR runs query o on s: its result, or errResumeEINTR where
+// queryOrEINTR runs query o on s: its result, or errServerResumeEINTR where
 // gdbserver said a resume failed; any other error fails t with
 // gdbserver's last words.
 func queryOrEINTR(t *testing.T, s *Session, o QueryOptions) (*QueryResult, error) {
@@ -42,8 +43,8 @@ func queryOrEINTR(t *testing.T, s *Session, o QueryOptions) (*QueryResult, error
 	if err == nil {
 		return res, nil
 	}
-	if e := resumeFailed(s, err); e != nil {
-		return nil, fmt.Errorf("Query(%+v): %w", o, e)
+	if errors.Is(err, errServerResumeEINTR) {
+		return nil, fmt.Errorf("Query(%+v): %w", o, err)
 	}
 	tail := ""
 	if s.srv != nil {
@@ -209,7 +210,7 @@ func TestTraceQueryFallback(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// The breakpoint path resumes at every call: where gdbserver
-			// fails a resume (errResumeEINTR), the run is made again.
+			// fails a resume (errServerResumeEINTR), the run is made again.
 			res := retryResumeEINTR(t, func() (*QueryResult, error) {
 				return queryOrEINTR(t, liveSession(t, "tracecalls", ""), QueryOptions{Kind: "calls", Function: tc.fn, Condition: tc.cond, Collect: tc.collect, Limit: 100})
 			})
@@ -494,8 +495,8 @@ func TestTraceQueryOptimizedAndI386(t *testing.T) {
 					}
 					o := QueryOptions{Kind: "calls", Function: "hit", Collect: collect, Limit: 300, Mechanism: mech}
 					res, err := s.Query(t.Context(), o)
-					if e := resumeFailed(s, err); e != nil {
-						return nil, e
+					if errors.Is(err, errServerResumeEINTR) {
+						return nil, err
 					}
 					if err != nil {
 						t.Fatalf("Query(%+v): %v", o, err)
