@@ -107,6 +107,9 @@ func (e *MemoryError) Error() string {
 	return fmt.Sprintf("Cannot access memory at address %#x", e.addr)
 }
 
+// Addr is the address that could not be read.
+func (e *MemoryError) Addr() uint64 { return e.addr }
+
 // Read returns n bytes at runtime address addr.
 func (env *ValueEnv) Read(addr uint64, n int) ([]byte, error) {
 	if env == nil || env.Mem == nil {

@@ -54,6 +54,7 @@ var symptoms = []symptom{
 	{prog: "thread_crash", signal: syscall.SIGSEGV},
 	{prog: "cpp_shapes", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "cpp_shapes-O2", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
+	{prog: "cpp_broken", exit: 0, output: "broken 4\n"},
 	{prog: "recursion", signal: syscall.SIGSEGV},
 	{prog: "recursion-O2", signal: syscall.SIGSEGV},
 	{prog: "signal_handler", signal: syscall.SIGSEGV},

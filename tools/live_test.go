@@ -115,6 +115,48 @@ func TestLiveEvaluateFallback(t *testing.T) {
 	c.ok("rr_next", nil, "cpp_shapes.cpp:93")
 }
 
+// TestLiveBrokenContainers: containers never constructed print as GDB's
+// printers print them (the differential compares the text with GDB's),
+// and their parts say what could not be read instead of offering
+// children that are not there.
+func TestLiveBrokenContainers(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{testenv.Prog(t, "cpp_broken")}})
+	c.ok("rr_breakpoint_set", args{"location": "inspect"})
+	c.ok("rr_continue", nil, "inspect")
+	r := c.ok("rr_evaluate", args{"expression": "*b", "expand": 1},
+		"str = <error reading variable: Cannot create a lazy string with address 0x0, and a non-zero length.>",
+		"m = std::map with 11 elements<error reading variable: Cannot access memory at address 0x18>")
+	parts, _ := r.data["result"].(map[string]any)["parts"].([]any)
+	want := map[string]string{
+		"str":     "Cannot create a lazy string with address 0x0, and a non-zero length.",
+		"str_bad": "Cannot access memory at address 0x10",
+		"lst":     "Cannot access memory at address 0x0",
+		"flst":    "Cannot access memory at address 0x10",
+		"m":       "Cannot access memory at address 0x18",
+		"um":      "Cannot access memory at address 0x20",
+	}
+	for _, p := range parts {
+		p := p.(map[string]any)
+		name, _ := p["name"].(string)
+		if w, ok := want[name]; ok {
+			if p["error"] != w || p["cut"] == true {
+				t.Errorf("part %s: error %v, cut %v; want error %q and nothing cut", name, p["error"], p["cut"], w)
+			}
+			delete(want, name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("parts %v missing from %v", want, parts)
+	}
+	// A list that is there still offers its elements.
+	r = c.ok("rr_evaluate", args{"expression": "good", "expand": 2}, "{[0] = 1, [1] = 2, [2] = 3}")
+	if parts, _ := r.data["result"].(map[string]any)["parts"].([]any); len(parts) != 4 {
+		t.Errorf("good's parts: %v, want *good and its 3 elements", parts)
+	}
+}
+
 // TestLiveTimeoutAndInterrupt: a resume that runs past
 // RR_MCP_TIMEOUT_FORWARD is interrupted and the session stays usable;
 // rr_interrupt stops a running rr_continue from another call.

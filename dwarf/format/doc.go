@@ -19,7 +19,12 @@
 // bitset, span, initializer_list, the container adapters and
 // iterators) and of Go (strings, slices, maps, interfaces) apply, and
 // print what GDB's Python printers print. A printer that finds a layout
-// it does not know falls back to the raw value.
+// it does not know falls back to the raw value; one whose layout points to
+// memory that cannot be read (a container not constructed yet, or freed)
+// says so where GDB's printers do: "std::map with 11 elements<error
+// reading variable: Cannot access memory at address 0x18>", and for a
+// std::string at address 0 "<error reading variable: Cannot create a lazy
+// string with address 0x0, and a non-zero length.>".
 //
 // Memory that cannot be read, optimized-out values and registers the
 // unwinder could not recover print inside the value as GDB does

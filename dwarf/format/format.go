@@ -29,7 +29,10 @@ func Text(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{ValueEn
 // place of a value: whole is the one that stands for the entire value
 // (nil when anything of it printed), parts every one of them, a member's
 // or a pointee's included, in order. Callers judge them with errors.Is
-// and errors.As, not by reading the text.
+// and errors.As, not by reading the text. A pretty printer's failure to
+// read what a container points to (a std::string not constructed yet)
+// is printed as GDB prints it and is not among them: GDB's print shows
+// it as the value, not as a failure of the print.
 func Render(env *dwarf.ValueEnv, o dwarf.Object) (text string, whole error, parts []error) {
 	p := &printer{ValueEnv: env}
 	text = p.text(o)

@@ -68,8 +68,23 @@ func (env *printer) structured(name string, o dwarf.Object, depth int, top bool)
 		v.Error = dwarf.ErrOptimizedOut.Error()
 		return v
 	}
+	var pp *pretty
+	if !env.Raw {
+		if p, ok := env.prettyPrint(o); ok {
+			pp = &p
+			if p.err != nil {
+				v.Error = p.err.Error()
+			}
+		}
+	}
 	if depth >= env.tree.Depth {
-		v.Truncated = env.hasChildren(o)
+		if pp != nil {
+			// The printer's children: none for a string, nor where
+			// the printer could not read them.
+			v.Truncated = len(pp.children) > 0
+		} else {
+			v.Truncated = env.hasChildren(o)
+		}
 		return v
 	}
 	add := func(n string, c dwarf.Object) {
@@ -82,18 +97,16 @@ func (env *printer) structured(name string, o dwarf.Object, depth int, top bool)
 		}
 		v.Children = append(v.Children, env.structured(n, c, depth+1, false))
 	}
-	if !env.Raw {
-		if p, ok := env.prettyPrint(o); ok {
-			for _, c := range p.children {
-				n := c.name
-				if c.key != nil {
-					n = "[" + env.memberText(*c.key) + "]"
-				}
-				add(n, c.val)
+	if pp != nil {
+		for _, c := range pp.children {
+			n := c.name
+			if c.key != nil {
+				n = "[" + env.memberText(*c.key) + "]"
 			}
-			v.Truncated = p.more
-			return v
+			add(n, c.val)
 		}
+		v.Truncated = pp.more
+		return v
 	}
 	switch t := dwarf.Resolve(o.Type).(type) {
 	case *dwarf.StructType:

@@ -20,6 +20,12 @@ type pretty struct {
 	hint     string
 	children []prettyChild
 	more     bool // children were cut at the element limit
+	// err is what the printer could not read after head and children:
+	// memory its layout points to (a container not constructed yet, or
+	// freed). GDB's printers raise gdb.MemoryError there, and GDB prints
+	// "<error reading variable: MSG>" in place of the rest; a string's
+	// characters that could not be read (str then says so as GDB does).
+	err error
 }
 
 type prettyChild struct {
@@ -99,9 +105,39 @@ func (env *printer) prettyPrint(o dwarf.Object) (pretty, bool) {
 		return pretty{}, false
 	}
 	if err != nil {
-		return pretty{}, false
+		if !printerRaised(o, err) {
+			return pretty{}, false
+		}
+		p.err = err
 	}
 	return p, true
+}
+
+// errLazyNull is what GDB says of a string printer asked for a string at
+// address 0 with a length above 0 (gdb.Value.lazy_string's check): a
+// std::string not constructed yet.
+var errLazyNull = errors.New("Cannot create a lazy string with address 0x0, and a non-zero length.")
+
+// printerRaised reports whether err, a printer's failure on o, is one
+// GDB's printer would raise as gdb.MemoryError: memory that o's own
+// bytes point to could not be read, or the null lazy string. Any other
+// failure (a layout we do not know, o's own bytes unreadable) prints o
+// raw.
+func printerRaised(o dwarf.Object, err error) bool {
+	if errors.Is(err, errLazyNull) {
+		return true
+	}
+	var me *dwarf.MemoryError
+	if !errors.As(err, &me) {
+		return false
+	}
+	a, ok := o.Addr()
+	return !ok || me.Addr() < a || me.Addr()-a >= uint64(max(o.Type.Size(), 1))
+}
+
+// errorReading is GDB's text for a printer's gdb.MemoryError.
+func errorReading(err error) string {
+	return "<error reading variable: " + err.Error() + ">"
 }
 
 func (env *printer) formatPretty(p pretty, depth int) string {
@@ -109,6 +145,9 @@ func (env *printer) formatPretty(p pretty, depth int) string {
 		return p.str
 	}
 	if len(p.children) == 0 {
+		if p.err != nil {
+			return p.head + errorReading(p.err)
+		}
 		return p.head
 	}
 	var parts []string
@@ -129,6 +168,10 @@ func (env *printer) formatPretty(p pretty, depth int) string {
 	s := "{" + strings.Join(parts, ", ")
 	if p.more {
 		s += "..."
+	}
+	if p.err != nil {
+		// Right behind the last child, as GDB prints it.
+		s += errorReading(p.err)
 	}
 	s = s + "}"
 	if p.head == "" {
@@ -162,7 +205,7 @@ func (env *printer) ppString(o dwarf.Object) (pretty, error) {
 	case l == -1:
 		cs, trunc, err := env.ReadCString(addr, int(ct.ByteSize), env.maxElements())
 		if err != nil && len(cs) == 0 {
-			return pretty{}, err
+			return unreadString(o, err)
 		}
 		return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), trunc)}, nil
 	case l < 0:
@@ -170,7 +213,17 @@ func (env *printer) ppString(o dwarf.Object) (pretty, error) {
 	default:
 		n = uint64(l)
 	}
-	return env.countedChars(addr, n, ct)
+	return env.countedChars(o, addr, n, ct)
+}
+
+// unreadString is a string printer's result where the characters of
+// o could not be read: GDB prints its lazy string as
+// "<error: Cannot access memory at address 0x10>".
+func unreadString(o dwarf.Object, err error) (pretty, error) {
+	if !printerRaised(o, err) {
+		return pretty{}, err
+	}
+	return pretty{isString: true, str: errorString(err), err: err}, nil
 }
 
 // charPointer returns the address held by p, a pointer to a character type,
@@ -190,12 +243,15 @@ func (env *printer) charPointer(p dwarf.Object) (uint64, *dwarf.BaseType, error)
 
 // countedChars prints n characters of type ct at addr as a string literal,
 // cut at the print-elements limit as GDB does.
-func (env *printer) countedChars(addr, n uint64, ct *dwarf.BaseType) (pretty, error) {
+func (env *printer) countedChars(o dwarf.Object, addr, n uint64, ct *dwarf.BaseType) (pretty, error) {
+	if addr == 0 && n > 0 {
+		return pretty{}, errLazyNull
+	}
 	limit := uint64(env.maxElements())
 	es := uint64(ct.ByteSize)
 	b, err := env.Read(addr, int(min(n, limit)*es))
 	if err != nil {
-		return pretty{}, err
+		return unreadString(o, err)
 	}
 	cs := make([]uint64, len(b)/int(es))
 	for i := range cs {

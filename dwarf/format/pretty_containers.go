@@ -46,15 +46,22 @@ func (env *printer) ppRbTree(o dwarf.Object, st *dwarf.StructType, base string) 
 			p.more = true
 			break
 		}
-		if node == 0 || node == hdr {
+		if node == hdr {
 			return pretty{}, errNotPretty
+		}
+		// As GDB's iterator: the step to the next node is read before
+		// this one is shown (a tree not constructed yet, its header's
+		// leftmost link still 0, fails reading 0's right link).
+		next := node
+		if i+1 < n {
+			if next, err = env.rbNext(node); err != nil {
+				return p, err
+			}
 		}
 		if err := env.addElement(&p, i, dwarf.MemObject(valT, node+voff)); err != nil {
 			return pretty{}, err
 		}
-		if node, err = env.rbNext(node); err != nil {
-			return pretty{}, err
-		}
+		node = next
 	}
 	return p, nil
 }
@@ -116,14 +123,17 @@ func (env *printer) addList(p *pretty, elem dwarf.Type, node, end, voff uint64) 
 			p.more = true
 			break
 		}
-		if node == 0 || i > 1<<20 {
-			return errNotPretty
+		if i > 1<<20 {
+			return errNotPretty // a cycle, with no element limit
 		}
-		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: dwarf.MemObject(elem, node+voff)})
-		var err error
-		if node, err = env.ReadUint(node, int(w)); err != nil {
+		// As GDB's iterators: the link is read before the element is
+		// shown (a null link fails reading address 0).
+		next, err := env.ReadUint(node, int(w))
+		if err != nil {
 			return err
 		}
+		p.children = append(p.children, prettyChild{name: "[" + strconv.Itoa(i) + "]", val: dwarf.MemObject(elem, node+voff)})
+		node = next
 	}
 	return nil
 }
@@ -213,12 +223,14 @@ func (env *printer) ppHashtable(o dwarf.Object, st *dwarf.StructType, base strin
 			p.more = true
 			break
 		}
+		next, err := env.ReadUint(node, int(w)) // read first, as GDB's iterator
+		if err != nil {
+			return p, err
+		}
 		if err := env.addElement(&p, i, dwarf.MemObject(valT, node+voff)); err != nil {
 			return pretty{}, err
 		}
-		if node, err = env.ReadUint(node, int(w)); err != nil {
-			return pretty{}, err
-		}
+		node = next
 	}
 	return p, nil
 }
@@ -246,8 +258,5 @@ func (env *printer) ppList(o dwarf.Object, st *dwarf.StructType, base string) (p
 	}
 	p := pretty{head: base}
 	voff := alignUp(2*w, alignOf(elemT)) // after _M_next, _M_prev
-	if err := env.addList(&p, elemT, node, ha, voff); err != nil {
-		return pretty{}, err
-	}
-	return p, nil
+	return p, env.addList(&p, elemT, node, ha, voff)
 }

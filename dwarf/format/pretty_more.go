@@ -285,10 +285,7 @@ func (env *printer) ppForwardList(o dwarf.Object, st *dwarf.StructType, base str
 	}
 	p := pretty{head: base}
 	voff := alignUp(env.PointerSize(), alignOf(elemT)) // after _M_next
-	if err := env.addList(&p, elemT, node, 0, voff); err != nil {
-		return pretty{}, err
-	}
-	return p, nil
+	return p, env.addList(&p, elemT, node, 0, voff)
 }
 
 // ppAdapter prints std::stack/queue/priority_queue as GDB's printer:
@@ -365,7 +362,7 @@ func (env *printer) ppStringView(o dwarf.Object) (pretty, error) {
 	if err := errors.Join(err1, err2); err != nil {
 		return pretty{}, err
 	}
-	return env.countedChars(addr, ln, ct)
+	return env.countedChars(o, addr, ln, ct)
 }
 
 // ppBitset prints std::bitset as its set bits: "std::bitset = {[0] = 1}".

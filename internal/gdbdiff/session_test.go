@@ -186,7 +186,7 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 			// Keep the fallback visible: this test is about our engine.
 			o.Exprs = append(o.Exprs, "unsupported natively; "+r.Engine+" says: "+r.Value)
 		default:
-			o.Exprs = append(o.Exprs, miValue(r.Value))
+			o.Exprs = append(o.Exprs, miText(r.Value))
 		}
 	}
 	return o
