@@ -136,6 +136,7 @@ func TestLiveBrokenContainers(t *testing.T) {
 		"flst":    "Cannot access memory at address 0x10",
 		"m":       "Cannot access memory at address 0x18",
 		"um":      "Cannot access memory at address 0x20",
+		"vec":     "Cannot access memory at address 0x20",
 	}
 	for _, p := range parts {
 		p := p.(map[string]any)

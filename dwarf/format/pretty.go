@@ -319,19 +319,26 @@ func (env *printer) ppVector(o dwarf.Object, st *dwarf.StructType) (pretty, erro
 	}
 	n, c := (f-s)/es, (e-s)/es
 	p := pretty{head: fmt.Sprintf("std::vector of length %d, capacity %d", n, c), hint: "array"}
-	env.addArray(&p, pt.Elem, s, n)
-	return p, nil
+	return p, env.addArray(&p, pt.Elem, s, n)
 }
 
 // addArray adds the n elements of type elem stored from addr on to p's
-// children as "[i]", cut at the print-elements limit.
-func (env *printer) addArray(p *pretty, elem dwarf.Type, addr, n uint64) {
+// children as "[i]", cut at the print-elements limit. Storage that cannot
+// be read at all (a vector not constructed yet, its length garbage) is
+// the error, once, rather than an error in place of every element.
+func (env *printer) addArray(p *pretty, elem dwarf.Type, addr, n uint64) error {
+	if n > 0 {
+		if _, err := env.Read(addr, 1); err != nil {
+			return err
+		}
+	}
 	es := uint64(dwarf.SizeOf(elem))
 	limit := uint64(env.maxElements())
 	for i := uint64(0); i < n && i < limit; i++ {
 		p.children = append(p.children, prettyChild{name: "[" + strconv.FormatUint(i, 10) + "]", val: dwarf.MemObject(elem, addr+i*es)})
 	}
 	p.more = n > limit
+	return nil
 }
 
 // startFinish returns the iterators that bound a std::vector or a

@@ -419,8 +419,7 @@ func (env *printer) ppSpan(o dwarf.Object, st *dwarf.StructType, base string) (p
 		return pretty{}, err
 	}
 	p := pretty{head: fmt.Sprintf("%s of length %d", base, n), hint: "array"}
-	env.addArray(&p, pt.Elem, a, n)
-	return p, nil
+	return p, env.addArray(&p, pt.Elem, a, n)
 }
 
 // ppInitializerList prints std::initializer_list: "std::initializer_list
@@ -441,6 +440,5 @@ func (env *printer) ppInitializerList(o dwarf.Object, base string) (pretty, erro
 		return pretty{}, err
 	}
 	p := pretty{head: fmt.Sprintf("%s of length %d", base, n), hint: "array"}
-	env.addArray(&p, pt.Elem, a, n)
-	return p, nil
+	return p, env.addArray(&p, pt.Elem, a, n)
 }

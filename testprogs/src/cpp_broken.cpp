@@ -7,7 +7,7 @@
  *
  * - inspect(b, good) is the stop to look from: *b is bytes written by
  *   hand, never constructed (x86-64 layouts of libstdc++'s std::string,
- *   list, forward_list, map and unordered_map); good is a real list.
+ *   list, forward_list, map, unordered_map and vector); good is a real list.
  * Root cause: none (exits 0)
  * Symptom:    prints "broken 4" and exits with status 0
  * Build (in testprogs/src):
@@ -20,6 +20,7 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 struct Broken {
 	std::string str;                          // data pointer 0, length 33
@@ -28,6 +29,7 @@ struct Broken {
 	std::forward_list<int> flst;              // first link 0x10
 	std::map<std::string, int> m;             // 11 nodes, leftmost link 0
 	std::unordered_map<std::string, int> um;  // 3 elements, first node 0x20
+	std::vector<int> vec;                     // storage at 0x20, length 4
 };
 
 alignas(Broken) static unsigned char raw[sizeof(Broken)];
@@ -45,6 +47,7 @@ int main() {
 	std::forward_list<int> fl{4};
 	std::map<std::string, int> m{{"a", 1}};
 	std::unordered_map<std::string, int> um{{"b", 2}};
+	std::vector<int> v{5};
 	Broken *b = reinterpret_cast<Broken *>(raw);
 	std::memset(raw, 0, sizeof raw);
 	poke(at(&b->str) + 8, 33);           // _M_string_length
@@ -56,7 +59,10 @@ int main() {
 	poke(at(&b->m) + 40, 11);            // _M_node_count; _M_left stays 0
 	poke(at(&b->um) + 16, 0x20);         // _M_before_begin._M_nxt
 	poke(at(&b->um) + 24, 3);            // _M_element_count
+	poke(at(&b->vec), 0x20);             // _M_start
+	poke(at(&b->vec) + 8, 0x30);         // _M_finish
+	poke(at(&b->vec) + 16, 0x40);        // _M_end_of_storage
 	int n = inspect(b, good);
-	std::printf("broken %d\n", n + (int)m.size() + (int)um.size() + (int)fl.empty() - 2);
+	std::printf("broken %d\n", n + (int)m.size() + (int)um.size() + (int)fl.empty() + (int)v.size() - 3);
 	return 0;
 }
