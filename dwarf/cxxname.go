@@ -40,7 +40,7 @@ func canonArgs(b *strings.Builder, s string) {
 			}
 			var inner strings.Builder
 			canonArgs(&inner, strings.TrimSpace(a))
-			b.WriteString(moveCV(canonBuiltins(inner.String())))
+			b.WriteString(tightDeclarators(moveCV(canonBuiltins(inner.String()))))
 		}
 		if strings.HasSuffix(b.String(), ">") {
 			b.WriteByte(' ') // "> >", as gcc and GDB write it
@@ -119,6 +119,22 @@ func moveCV(a string) string {
 	}
 	base := strings.TrimRight(a, "*& ")
 	return base + " " + strings.Join(quals, " ") + a[len(base):]
+}
+
+// tightDeclarators writes a template argument's pointer and reference
+// marks against what they apply to, as gcc names and GDB canonicalizes
+// them ("node const*", where clang writes "const node *"); a function
+// or array type is left as it is.
+func tightDeclarators(a string) string {
+	if strings.ContainsAny(a, "([") {
+		return a
+	}
+	for _, m := range []string{" *", " &"} {
+		for strings.Contains(a, m) {
+			a = strings.ReplaceAll(a, m, m[1:])
+		}
+	}
+	return a
 }
 
 // builtinSpellings maps gcc's names of builtin integer types to the

@@ -284,7 +284,39 @@ func (s *Scope) lookupGlobal(ctx context.Context, name string, t *Target) (Varia
 	if t == nil {
 		t = f.ph().t
 	}
-	return f.Image.lookupGlobal(ctx, name, cu, t, &f.ph().regs, f.Bias)
+	v, err := f.Image.lookupGlobal(ctx, name, cu, t, &f.ph().regs, f.Bias)
+	if err == nil && f.Function != nil && !cppVisible(v.Name, name, f.Function.Name) {
+		// A member or namespace member seen only by its last name
+		// from outside its scope: not what the name means here.
+		return Variable{}, fmt.Errorf("variable %q: %w", name, ErrNotFound)
+	}
+	return v, err
+}
+
+// cppVisible reports whether qual, an entity's qualified name, is what
+// name means in code of the function named from, as C++ looks a name up
+// (GDB's cp_lookup_symbol_nonlocal, using-directives aside): name itself,
+// or name in one of from's enclosing scopes (namespaces, classes),
+// anonymous namespaces being transparent. Template arguments may be left
+// out of name. A C or Go name has no scope to look in: it is itself.
+func cppVisible(qual, name, from string) bool {
+	qual = strings.ReplaceAll(qual, "(anonymous namespace)::", "")
+	name = strings.TrimPrefix(name, "::")
+	is := func(n string) bool { return qual == n || stripTemplateArgs(qual) == n }
+	if is(name) {
+		return true
+	}
+	scope := strings.ReplaceAll(from, "(anonymous namespace)::", "")
+	for {
+		outer, _, ok := splitScope(scope)
+		if !ok {
+			return false
+		}
+		if is(outer + "::" + name) {
+			return true
+		}
+		scope = outer
+	}
 }
 
 // lookupBlocks finds an unqualified name among the variables and

@@ -239,12 +239,17 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 			if o, ok := funcStatic(s.f.Image, s.types, s.f.Bias, name); ok {
 				return o, nil
 			}
-			if fns := s.f.Image.FuncsByName(strings.TrimPrefix(name, "::")); len(fns) > 0 {
-				ft, ferr := s.types.FuncTypeOf(fns[0].Offset)
+			for _, fn := range s.f.Image.FuncsByName(strings.TrimPrefix(name, "::")) {
+				// FuncsByName answers a breakpoint's name (any method
+				// named so); an expression means what C++ lookup finds.
+				if !s.funcVisible(fn, name) {
+					continue
+				}
+				ft, ferr := s.types.FuncTypeOf(fn.Offset)
 				if ferr != nil {
 					return Object{}, ferr
 				}
-				return MemObject(ft, fns[0].Entry+s.f.Bias), nil
+				return MemObject(ft, fn.Entry+s.f.Bias), nil
 			}
 		}
 	}
@@ -255,6 +260,19 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 		err = fmt.Errorf("no symbol %q in current context: %w", name, ErrNotFound)
 	}
 	return Object{}, err
+}
+
+// funcVisible reports whether fn is what name means in the frame's
+// function (cppVisible), or is named by its linkage name.
+func (s *FrameScope) funcVisible(fn *Function, name string) bool {
+	if fn.LinkageName != "" && fn.LinkageName == name {
+		return true
+	}
+	from := ""
+	if s.f.Function != nil {
+		from = s.f.Function.Name
+	}
+	return cppVisible(fn.Name, name, from) || fn.dwarfName != fn.Name && cppVisible(fn.dwarfName, name, from)
 }
 
 // LookupType finds a type by name in the frame's image.

@@ -617,7 +617,9 @@ func (t *EnumType) ValueText(v int64) string {
 	if n := t.enumName(v); n != "" {
 		return n
 	}
-	if t.isFlagEnum() && v > 0 {
+	if t.isFlagEnum() && v != 0 {
+		// GDB's generic_val_print_enum_1: the known bits by name, the
+		// rest as "unknown: 0x…", also when no bit is known.
 		var parts []string
 		rest := uint64(v)
 		for _, e := range t.Values {
@@ -627,12 +629,10 @@ func (t *EnumType) ValueText(v int64) string {
 				rest &^= u
 			}
 		}
-		if len(parts) > 0 {
-			if rest != 0 {
-				parts = append(parts, "unknown: 0x"+strconv.FormatUint(rest, 16))
-			}
-			return "(" + strings.Join(parts, " | ") + ")"
+		if rest != 0 {
+			parts = append(parts, "unknown: 0x"+strconv.FormatUint(rest, 16))
 		}
+		return "(" + strings.Join(parts, " | ") + ")"
 	}
 	if t.Unsigned {
 		return strconv.FormatUint(uint64(v), 10)

@@ -399,8 +399,38 @@ func (r *TypeReader) StaticAddr(decl stddwarf.Offset) (uint64, bool) {
 		return a, true
 	}
 	r.scanAll()
-	a, ok := r.statics[decl]
+	if a, ok := r.statics[decl]; ok {
+		return a, true
+	}
+	// Defined in another unit: its DW_AT_specification is that unit's
+	// copy of the class, so the definition is found by qualified name.
+	name := r.memberName(decl)
+	if name == "" {
+		return 0, false
+	}
+	if r.staticsByName == nil {
+		r.staticsByName = map[string]uint64{}
+		for spec, a := range r.statics {
+			if n := r.memberName(spec); n != "" {
+				r.staticsByName[n] = a
+			}
+		}
+	}
+	a, ok := r.staticsByName[name]
 	return a, ok
+}
+
+// memberName is the qualified name of the DIE at off ("ns::Class::m"),
+// or "" where it has no name.
+func (r *TypeReader) memberName(off stddwarf.Offset) string {
+	rd := r.data.Reader()
+	rd.Seek(off)
+	e, err := rd.Next()
+	if err != nil || e == nil {
+		return ""
+	}
+	name, _ := e.Val(stddwarf.AttrName).(string)
+	return r.qualName(off, name)
 }
 
 // Type returns the type whose DIE is at off.

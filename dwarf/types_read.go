@@ -30,6 +30,10 @@ type TypeReader struct {
 	// statics maps a static member's declaration DIE to the file
 	// address of its definition.
 	statics map[stddwarf.Offset]uint64
+	// staticsByName maps the qualified names of the declarations in
+	// statics to the same addresses (made on the first miss): a
+	// definition names its own unit's copy of the class.
+	staticsByName map[string]uint64
 	// enumerators maps qualified enumerator names to their enum DIE
 	// and value.
 	enumerators map[string]enumerator

@@ -14,6 +14,11 @@ func TestCanonicalTemplateName(t *testing.T) {
 			"std::map<int, int, std::less<int>, std::allocator<std::pair<int const, int> > >"},
 		{"plain", "plain"},
 		{"geo::Buffer<int, 4>", "geo::Buffer<int, 4>"},
+		// clang's spellings
+		{"std::pair<const YAML::detail::node *, const YAML::detail::node *>", "std::pair<YAML::detail::node const*, YAML::detail::node const*>"},
+		{"std::vector<int *, std::allocator<int *> >", "std::vector<int*, std::allocator<int*> >"},
+		{"Holder<char * const, const int &>", "Holder<char* const, int const&>"},
+		{"std::function<void (int *)>", "std::function<void (int *)>"},
 	}
 	for _, tt := range tests {
 		if got := canonicalCxxName(tt.in); got != tt.want {
@@ -125,6 +130,34 @@ func TestEflagsText(t *testing.T) {
 	} {
 		if got := EflagsText(v); got != want {
 			t.Errorf("EflagsText(%#x) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// TestCppVisible: what a bare or partly qualified name means from code
+// of a function, as C++ lookup (and GDB) finds it.
+func TestCppVisible(t *testing.T) {
+	for _, tc := range []struct {
+		qual, name, from string
+		want             bool
+	}{
+		{"main", "main", "inspect", true},
+		{"reg::tally", "tally", "inspect", false}, // a namespace's function, from the global namespace
+		{"reg::tally", "reg::tally", "inspect", true},
+		{"reg::tally", "tally", "reg::Registry::lookup", true},        // from inside the namespace
+		{"reg::Registry::lookup", "lookup", "inspect", false},         // only a member's name
+		{"reg::Registry::lookup", "lookup", "reg::Registry::f", true}, // from a member of the class
+		{"reg::Registry::created", "Registry::created", "reg::tally", true},
+		{"(anonymous namespace)::helper", "helper", "main", true},
+		{"ns::(anonymous namespace)::helper", "helper", "ns::f", true},
+		{"ns::max<int>", "max", "ns::g", true}, // template arguments left out
+		{"ns::Outer<a::b>::get", "get", "ns::Outer<a::b>::run", true},
+		{"ns::Outer<a::b>::get", "get", "ns::Other::run", false},
+		{"counter", "counter", "", true},
+		{"app::counter", "counter", "", false},
+	} {
+		if got := cppVisible(tc.qual, tc.name, tc.from); got != tc.want {
+			t.Errorf("cppVisible(%q, %q, from %q) = %v, want %v", tc.qual, tc.name, tc.from, got, tc.want)
 		}
 	}
 }

@@ -18,6 +18,9 @@ type printer struct {
 	// errs: the errors printed as "<error: ...>" in place of a value or
 	// a part of it, in order (Render).
 	errs []error
+	// seenStatics are the addresses of the static members of struct
+	// type printed so far (staticText).
+	seenStatics map[uint64]bool
 }
 
 // Text prints o as GDB's print command does at top level: pointers carry
@@ -358,6 +361,28 @@ func (env *printer) formatPtrToMember(o dwarf.Object, t *dwarf.PtrToMemberType) 
 	return strconv.FormatInt(off, 10)
 }
 
+// staticText prints a static member as GDB's cp_print_static_field: one
+// of struct type field by field, without its pretty printer, and once
+// per address in a print: after that "<same as static member of an
+// already seen type>" (a class holding a static of its own type).
+func (env *printer) staticText(s dwarf.StaticMember, depth int) string {
+	o := env.StaticObject(s)
+	st, ok := dwarf.Resolve(s.Type).(*dwarf.StructType)
+	if !ok || o.Err != nil || o.Loc.Kind == dwarf.LocOptimizedOut || depth > maxFormatDepth {
+		return env.format(o, false, depth, nil)
+	}
+	if a, ok := o.Addr(); ok {
+		if env.seenStatics[a] {
+			return "<same as static member of an already seen type>"
+		}
+		if env.seenStatics == nil {
+			env.seenStatics = map[uint64]bool{}
+		}
+		env.seenStatics[a] = true
+	}
+	return env.formatStruct(o, st, depth, nil)
+}
+
 func (env *printer) formatStruct(o dwarf.Object, t *dwarf.StructType, depth int, seenVB map[dwarf.Type]bool) string {
 	if t.Incomplete {
 		return "<incomplete type>"
@@ -380,7 +405,7 @@ func (env *printer) formatStruct(o dwarf.Object, t *dwarf.StructType, depth int,
 	// printed inside them; a class's own vbases are handled above.
 	for _, m := range t.Members() {
 		if s := m.Static; s != nil {
-			parts = append(parts, "static "+s.Name+" = "+env.format(env.StaticObject(*s), false, depth+1, nil))
+			parts = append(parts, "static "+s.Name+" = "+env.staticText(*s, depth+1))
 			continue
 		}
 		f := *m.Field

@@ -52,6 +52,7 @@ func Structured(env *dwarf.ValueEnv, name string, o dwarf.Object, t Tree) Value 
 
 func (env *printer) structured(name string, o dwarf.Object, depth int, top bool) Value {
 	v := Value{Name: name, Type: dwarf.TypeString(o.Type)}
+	env.seenStatics = nil // each node's text is a print of its own
 	if top {
 		v.Value = env.text(o)
 	} else {
@@ -73,7 +74,7 @@ func (env *printer) structured(name string, o dwarf.Object, depth int, top bool)
 		if p, ok := env.prettyPrint(o); ok {
 			pp = &p
 			if p.err != nil {
-				v.Error = p.err.Error()
+				v.Error = firstMemoryError(p.err).Error()
 			}
 		}
 	}

@@ -137,7 +137,17 @@ func printerRaised(o dwarf.Object, err error) bool {
 
 // errorReading is GDB's text for a printer's gdb.MemoryError.
 func errorReading(err error) string {
-	return "<error reading variable: " + err.Error() + ">"
+	return "<error reading variable: " + firstMemoryError(err).Error() + ">"
+}
+
+// firstMemoryError is the first address err says could not be read (a
+// printer that read two fields may have joined two errors), or err.
+func firstMemoryError(err error) error {
+	var me *dwarf.MemoryError
+	if errors.As(err, &me) {
+		return me
+	}
+	return err
 }
 
 func (env *printer) formatPretty(p pretty, depth int) string {
@@ -442,9 +452,13 @@ func alignUp(v, a uint64) uint64 {
 	return (v + a - 1) / a * a
 }
 
+// templateArgString is st's i-th template argument as GDB's printers
+// spell it with str(type.template_argument(i)): the full name, no type
+// printer applied (std::__cxx11::basic_string<char, ...>, not
+// std::string).
 func (env *printer) templateArgString(st *dwarf.StructType, i int) string {
 	if t := env.TemplateArg(st, i); t != nil {
-		return abbreviateStd(dwarf.TypeString(t))
+		return dwarf.TypeString(t)
 	}
 	return "?"
 }
@@ -514,7 +528,9 @@ func (env *printer) ppOptional(o dwarf.Object, st *dwarf.StructType) (pretty, er
 	if err != nil {
 		return pretty{}, err
 	}
-	head := "std::optional<" + env.templateArgString(st, 0) + ">"
+	// The optional printer names its type through libstdc++'s type
+	// printers (std::optional<std::string>), unlike the smart pointers.
+	head := "std::optional<" + abbreviateStd(env.templateArgString(st, 0)) + ">"
 	e, err := env.Uint(eng)
 	if err != nil {
 		return pretty{}, err

@@ -198,7 +198,7 @@ func (env *printer) ppAtomic(o dwarf.Object, st *dwarf.StructType) (pretty, erro
 	if err != nil {
 		return pretty{}, err
 	}
-	return pretty{isString: true, str: "std::atomic<" + abbreviateStd(dwarf.TypeString(vt)) + "> = { " + env.memberText(v) + " }"}, nil
+	return pretty{isString: true, str: "std::atomic<" + dwarf.TypeString(vt) + "> = { " + env.memberText(v) + " }"}, nil
 }
 
 func (env *printer) ppDeque(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
