@@ -21,6 +21,9 @@ type printer struct {
 	// seenStatics are the addresses of the static members of struct
 	// type printed so far (staticText).
 	seenStatics map[uint64]bool
+	// referent is the address of the reference target being handed to
+	// a printer (prettyPrintReferent).
+	referent *uint64
 }
 
 // Text prints o as GDB's print command does at top level: pointers carry
@@ -172,9 +175,17 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 		if !env.Raw {
 			// GDB applies a pretty printer to the referenced object and
 			// shows only its text (top level and in members alike).
-			if p, ok := env.prettyPrint(dwarf.MemObject(t.Elem, a)); ok {
+			if p, ok := env.prettyPrintReferent(dwarf.MemObject(t.Elem, a)); ok {
 				return env.formatPretty(p, depth+1)
 			}
+		}
+		if err := env.referentUnreadable(t.Elem, a); err != nil {
+			// GDB reads the whole referenced object before printing any
+			// of it, and says so in place of the value.
+			if !top {
+				return errorReading(err)
+			}
+			return "(" + dwarf.TypeString(o.Type) + ") " + errorReading(err)
 		}
 		if !top {
 			return "@" + hex(a)
@@ -359,6 +370,26 @@ func (env *printer) formatPtrToMember(o dwarf.Object, t *dwarf.PtrToMemberType) 
 		}
 	}
 	return strconv.FormatInt(off, 10)
+}
+
+// maxReferentCheck bounds the referenced objects whose bytes
+// referentUnreadable reads up front.
+const maxReferentCheck = 1 << 12
+
+// referentUnreadable is the memory error of reading the object of type
+// elem at a, which GDB fetches whole when it prints a reference (nil:
+// readable, or too large or of no size to check).
+func (env *printer) referentUnreadable(elem dwarf.Type, a uint64) error {
+	n := dwarf.SizeOf(elem)
+	if n <= 0 || n > maxReferentCheck {
+		return nil
+	}
+	_, err := env.Read(a, int(n))
+	var me *dwarf.MemoryError
+	if !errors.As(err, &me) {
+		return nil
+	}
+	return me
 }
 
 // staticText prints a static member as GDB's cp_print_static_field: one

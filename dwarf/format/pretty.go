@@ -105,7 +105,7 @@ func (env *printer) prettyPrint(o dwarf.Object) (pretty, bool) {
 		return pretty{}, false
 	}
 	if err != nil {
-		if !printerRaised(o, err) {
+		if !env.printerRaised(o, err) {
 			return pretty{}, false
 		}
 		p.err = err
@@ -120,10 +120,11 @@ var errLazyNull = errors.New("Cannot create a lazy string with address 0x0, and 
 
 // printerRaised reports whether err, a printer's failure on o, is one
 // GDB's printer would raise as gdb.MemoryError: memory that o's own
-// bytes point to could not be read, or the null lazy string. Any other
-// failure (a layout we do not know, o's own bytes unreadable) prints o
-// raw.
-func printerRaised(o dwarf.Object, err error) bool {
+// bytes point to could not be read, or the null lazy string; o's own
+// bytes too where o is a reference's target (prettyPrintReferent). Any
+// other failure (a layout we do not know, o's own bytes unreadable)
+// prints o raw.
+func (env *printer) printerRaised(o dwarf.Object, err error) bool {
 	if errors.Is(err, errLazyNull) {
 		return true
 	}
@@ -132,7 +133,24 @@ func printerRaised(o dwarf.Object, err error) bool {
 		return false
 	}
 	a, ok := o.Addr()
+	if ok && env.referent != nil && *env.referent == a {
+		return true
+	}
 	return !ok || me.Addr() < a || me.Addr()-a >= uint64(max(o.Type.Size(), 1))
+}
+
+// prettyPrintReferent is prettyPrint of a reference's target, which GDB
+// hands to the printer unread: what the printer fails to read of it, its
+// own bytes included, is said in its place.
+func (env *printer) prettyPrintReferent(o dwarf.Object) (pretty, bool) {
+	a, ok := o.Addr()
+	if !ok {
+		return env.prettyPrint(o)
+	}
+	saved := env.referent
+	env.referent = &a
+	defer func() { env.referent = saved }()
+	return env.prettyPrint(o)
 }
 
 // errorReading is GDB's text for a printer's gdb.MemoryError.
@@ -199,11 +217,13 @@ func (env *printer) ppString(o dwarf.Object) (pretty, error) {
 	if err != nil {
 		return pretty{}, err
 	}
-	addr, ct, err := env.charPointer(p)
+	// The length first: GDB's printer reads it before the pointer
+	// (lazy_string(length=...)), which says which read fails first.
+	n, err := env.Uint(ln)
 	if err != nil {
 		return pretty{}, err
 	}
-	n, err := env.Uint(ln)
+	addr, ct, err := env.charPointer(p)
 	if err != nil {
 		return pretty{}, err
 	}
@@ -215,7 +235,7 @@ func (env *printer) ppString(o dwarf.Object) (pretty, error) {
 	case l == -1:
 		cs, trunc, err := env.ReadCString(addr, int(ct.ByteSize), env.maxElements())
 		if err != nil && len(cs) == 0 {
-			return unreadString(o, err)
+			return env.unreadString(o, err)
 		}
 		return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), trunc)}, nil
 	case l < 0:
@@ -229,8 +249,8 @@ func (env *printer) ppString(o dwarf.Object) (pretty, error) {
 // unreadString is a string printer's result where the characters of
 // o could not be read: GDB prints its lazy string as
 // "<error: Cannot access memory at address 0x10>".
-func unreadString(o dwarf.Object, err error) (pretty, error) {
-	if !printerRaised(o, err) {
+func (env *printer) unreadString(o dwarf.Object, err error) (pretty, error) {
+	if !env.printerRaised(o, err) {
 		return pretty{}, err
 	}
 	return pretty{isString: true, str: errorString(err), err: err}, nil
@@ -261,7 +281,7 @@ func (env *printer) countedChars(o dwarf.Object, addr, n uint64, ct *dwarf.BaseT
 	es := uint64(ct.ByteSize)
 	b, err := env.Read(addr, int(min(n, limit)*es))
 	if err != nil {
-		return unreadString(o, err)
+		return env.unreadString(o, err)
 	}
 	cs := make([]uint64, len(b)/int(es))
 	for i := range cs {

@@ -7,7 +7,8 @@
  *
  * - inspect(b, good) is the stop to look from: *b is bytes written by
  *   hand, never constructed (x86-64 layouts of libstdc++'s std::string,
- *   list, forward_list, map, unordered_map and vector); good is a real list.
+ *   list, forward_list, map, unordered_map and vector); good is a real list,
+ *   gone a reference to an object at 0x10.
  * Root cause: none (exits 0)
  * Symptom:    prints "broken 4" and exits with status 0
  * Build (in testprogs/src):
@@ -37,8 +38,8 @@ alignas(Broken) static unsigned char raw[sizeof(Broken)];
 static unsigned char *at(void *member) { return static_cast<unsigned char *>(member); }
 static void poke(unsigned char *p, unsigned long v) { std::memcpy(p, &v, sizeof v); }
 
-__attribute__((noinline)) int inspect(Broken *b, const std::list<int> &good) {
-	return (int)good.size() + (b != nullptr);
+__attribute__((noinline)) int inspect(Broken *b, const std::list<int> &good, const std::string &gone) {
+	return (int)good.size() + (b != nullptr) + (&gone != nullptr);
 }
 
 int main() {
@@ -62,7 +63,10 @@ int main() {
 	poke(at(&b->vec), 0x20);             // _M_start
 	poke(at(&b->vec) + 8, 0x30);         // _M_finish
 	poke(at(&b->vec) + 16, 0x40);        // _M_end_of_storage
-	int n = inspect(b, good);
+	// A reference to nothing (a dangling one): the referenced object's
+	// memory cannot be read.
+	const std::string &gone = *reinterpret_cast<std::string *>(0x10);
+	int n = inspect(b, good, gone) - 1;
 	std::printf("broken %d\n", n + (int)m.size() + (int)um.size() + (int)fl.empty() + (int)v.size() - 3);
 	return 0;
 }
