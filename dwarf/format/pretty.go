@@ -287,6 +287,11 @@ func (env *printer) countedChars(o dwarf.Object, addr, n uint64, ct *dwarf.BaseT
 	for i := range cs {
 		cs[i] = dwarf.DecodeUint(b[uint64(i)*es : uint64(i+1)*es])
 	}
+	if n <= limit && len(cs) > 0 && cs[len(cs)-1] == 0 {
+		// GDB's printstr drops one trailing NUL of a string it printed
+		// whole (a std::string whose last character is '\0').
+		cs = cs[:len(cs)-1]
+	}
 	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), n > limit)}, nil
 }
 
