@@ -420,8 +420,15 @@ func (r *TypeReader) StaticAddr(decl stddwarf.Offset) (uint64, bool) {
 	return a, ok
 }
 
-// memberName is the qualified name of the DIE at off ("ns::Class::m"),
-// or "" where it has no name.
+// QualifiedName is the qualified name of the DIE at off
+// ("ns::Class::m"), or "" where it has no name.
+func (r *TypeReader) QualifiedName(off stddwarf.Offset) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.memberName(off)
+}
+
+// memberName is QualifiedName with r.mu held.
 func (r *TypeReader) memberName(off stddwarf.Offset) string {
 	rd := r.data.Reader()
 	rd.Seek(off)

@@ -696,6 +696,17 @@ func (env *ValueEnv) StaticObject(s StaticMember) Object {
 	}
 	a, ok := env.Types.StaticAddr(s.Decl)
 	if !ok {
+		// A definition whose address the DWARF gives otherwise than by
+		// DW_OP_addr (clang's DW_OP_addrx, in another unit): the ELF
+		// symbol of the member's qualified name, as GDB's minimal
+		// symbols find it.
+		if env.SymbolAddr != nil {
+			if name := env.Types.QualifiedName(s.Decl); name != "" {
+				if ra, ok := env.SymbolAddr("::" + name); ok {
+					return MemObject(s.Type, ra)
+				}
+			}
+		}
 		return Object{Type: s.Type, Err: ErrOptimizedOut}
 	}
 	return MemObject(s.Type, a+env.Bias)

@@ -158,6 +158,26 @@ func TestLiveBrokenContainers(t *testing.T) {
 	}
 }
 
+// TestLiveStaticsElsewhere: static members defined in another compile
+// unit print their values, from the unit that only declares them, with
+// gcc (DW_OP_addr in the defining unit) and clang (DW_OP_addrx there);
+// GDB prints the same (the differential compares the gcc build).
+func TestLiveStaticsElsewhere(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	for _, prog := range []string{"cpp_statics", "cpp_statics-clang"} {
+		t.Run(prog, func(t *testing.T) {
+			c := startServer(t)
+			c.ok("rr_live_start", args{"command": []string{testenv.Prog(t, prog)}})
+			c.ok("rr_breakpoint_set", args{"location": "inspect"})
+			c.ok("rr_continue", nil, "inspect")
+			c.ok("rr_evaluate", args{"expression": "*&r"},
+				"static created = {<std::__atomic_base<unsigned long>> = {static _S_alignment = 8, _M_i = 6}",
+				"static totals = {hits = 40, misses = 2}",
+				"static primary = 0x", "<reg::Registry::fallback>")
+		})
+	}
+}
+
 // TestLiveTimeoutAndInterrupt: a resume that runs past
 // RR_MCP_TIMEOUT_FORWARD is interrupted and the session stays usable;
 // rr_interrupt stops a running rr_continue from another call.

@@ -17,6 +17,7 @@
  * Symptom:    prints "statics 44" and exits with status 0
  * Build (in testprogs/src):
  *             g++ -O0 -g -o ../build/cpp_statics cpp_statics.cpp libstatics.cpp
+ *             (and build/cpp_statics-clang: clang++ -std=c++17 -O0 -g, the same files)
  */
 #include <cstdio>
 #include <memory>
