@@ -129,12 +129,25 @@ func tightDeclarators(a string) string {
 	if strings.ContainsAny(a, "([") {
 		return a
 	}
+	if lowered, ok := lowerIntSuffix(a); ok {
+		return lowered
+	}
 	for _, m := range []string{" *", " &"} {
 		for strings.Contains(a, m) {
 			a = strings.ReplaceAll(a, m, m[1:])
 		}
 	}
 	return a
+}
+
+// lowerIntSuffix spells an integer literal argument's suffix in lower
+// case, as GDB's canonical names do ("3ul" where clang writes "3UL").
+func lowerIntSuffix(a string) (string, bool) {
+	d := strings.TrimLeft(strings.TrimPrefix(a, "-"), "0123456789")
+	if d == a || d == strings.TrimPrefix(a, "-") || d == "" || strings.Trim(d, "uUlL") != "" {
+		return a, false
+	}
+	return a[:len(a)-len(d)] + strings.ToLower(d), true
 }
 
 // builtinSpellings maps gcc's names of builtin integer types to the

@@ -284,8 +284,12 @@ func (s *Scope) lookupGlobal(ctx context.Context, name string, t *Target) (Varia
 	if t == nil {
 		t = f.ph().t
 	}
+	from := "" // no function: the global scope
+	if f.Function != nil {
+		from = f.Function.Name
+	}
 	v, err := f.Image.lookupGlobal(ctx, name, cu, t, &f.ph().regs, f.Bias)
-	if err == nil && f.Function != nil && !cppVisible(v.Name, name, f.Function.Name) {
+	if err == nil && !cppVisible(v.Name, name, from) {
 		// A member or namespace member seen only by its last name
 		// from outside its scope: not what the name means here.
 		return Variable{}, fmt.Errorf("variable %q: %w", name, ErrNotFound)

@@ -19,6 +19,9 @@ func TestCanonicalTemplateName(t *testing.T) {
 		{"std::vector<int *, std::allocator<int *> >", "std::vector<int*, std::allocator<int*> >"},
 		{"Holder<char * const, const int &>", "Holder<char* const, int const&>"},
 		{"std::function<void (int *)>", "std::function<void (int *)>"},
+		{"std::array<std::string, 3UL>", "std::array<std::string, 3ul>"},
+		{"Buf<-2LL, 7u, 9>", "Buf<-2ll, 7u, 9>"},
+		{"Tag<ULONG, L>", "Tag<ULONG, L>"},
 	}
 	for _, tt := range tests {
 		if got := canonicalCxxName(tt.in); got != tt.want {
