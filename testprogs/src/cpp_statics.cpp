@@ -12,7 +12,9 @@
  *   nothing (`tally` is a function of namespace reg, also not visible
  *   unqualified here; `reg::tally` is);
  * - `bad` holds bits no enumerator of reg::Flags has, `mixed` some;
- * - main's `nul` is a std::string ending in two NULs.
+ * - main's `nul` is a std::string ending in two NULs;
+ * - reg::Decoy has statics named as Registry's: in Registry::lookup,
+ *   `created` and `totals` are Registry's.
  * Root cause: none (exits 0)
  * Symptom:    prints "statics 44" and exits with status 0
  * Build (in testprogs/src):

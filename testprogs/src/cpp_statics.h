@@ -24,6 +24,13 @@ public:
 	static Registry fallback;
 };
 
+// Statics of the same names in another class: inside a Registry member
+// function, "created" is Registry's.
+struct Decoy {
+	static long created;
+	static Counter totals;
+};
+
 int tally(Registry &r);
 
 } // namespace reg

@@ -13,10 +13,12 @@ std::atomic<unsigned long> Registry::created{6};
 Counter Registry::totals{40, 2};
 Registry Registry::fallback{"fallback"};
 Registry *Registry::primary = &Registry::fallback;
+long Decoy::created = -1;
+Counter Decoy::totals{-1, -1};
 
 int Registry::lookup(const std::string &key) const {
 	totals.hits++;
-	return (int)(key.size() + name.size());
+	return (int)(key.size() + name.size()) + (int)(Decoy::created + Decoy::totals.hits) + 2;
 }
 
 int tally(Registry &r) {
