@@ -288,7 +288,8 @@ func (s *Scope) lookupGlobal(ctx context.Context, name string, t *Target) (Varia
 	if f.Function != nil {
 		from = f.Function.Name
 	}
-	return f.Image.lookupGlobal(ctx, name, from, cu, t, &f.ph().regs, f.Bias)
+	visible := func(qual string) bool { return cppVisible(qual, name, from) }
+	return f.Image.lookupGlobal(ctx, name, visible, cu, t, &f.ph().regs, f.Bias)
 }
 
 // cppVisible reports whether qual, an entity's qualified name, is what
@@ -388,20 +389,20 @@ func (s *Scope) regNum(name string) (int, bool) {
 // plain or qualified. regs supplies fs_base for thread-local variables
 // (may be nil); bias is the image's load bias.
 func (img *Image) Global(ctx context.Context, name string, t *Target, regs *Regs, bias uint64) (Variable, error) {
-	return img.lookupGlobal(ctx, name, "", nil, t, regs, bias)
+	return img.lookupGlobal(ctx, name, nil, nil, t, regs, bias)
 }
 
 // lookupGlobal prefers a CU-local (static) definition in cu, then an
-// external definition anywhere, then any definition, among those name
-// means in code of the function named from (cppVisible; "": the global
-// scope).
-func (img *Image) lookupGlobal(ctx context.Context, name, from string, cu *unit, t *Target, regs *Regs, bias uint64) (Variable, error) {
+// external definition anywhere, then any definition, among those whose
+// qualified name visible accepts (nil: all; a frame's scope passes what
+// C++ lookup finds from its function, cppVisible).
+func (img *Image) lookupGlobal(ctx context.Context, name string, visible func(qual string) bool, cu *unit, t *Target, regs *Regs, bias uint64) (Variable, error) {
 	img.indexAll()
-	cands := img.globals[strings.TrimPrefix(name, "::")]
-	// Indexed under every "::"-suffix of its name; visible are those a
-	// C++ lookup from the function finds.
-	cands = slices.DeleteFunc(slices.Clone(cands), func(v varDecl) bool { return !cppVisible(v.qual, name, from) })
 	name = strings.TrimPrefix(name, "::")
+	cands := img.globals[name] // under every "::"-suffix of their names
+	if visible != nil {
+		cands = slices.DeleteFunc(slices.Clone(cands), func(v varDecl) bool { return !visible(v.qual) })
+	}
 	var best *varDecl
 	score := func(v *varDecl) int {
 		s := 0
