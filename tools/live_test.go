@@ -174,6 +174,11 @@ func TestLiveStaticsElsewhere(t *testing.T) {
 				"static created = {<std::__atomic_base<unsigned long>> = {static _S_alignment = 8, _M_i = 6}",
 				"static totals = {hits = 40, misses = 2}",
 				"static primary = 0x", "<reg::Registry::fallback>")
+			// A member's own name, from outside its class, names
+			// nothing: not the member, nor its ELF symbol (GDB: the
+			// same).
+			c.fails("rr_evaluate", args{"expression": "totals"}, `No symbol "totals" in current context`)
+			c.fails("rr_evaluate", args{"expression": "lookup"}, `No symbol "lookup" in current context`)
 		})
 	}
 }

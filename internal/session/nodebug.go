@@ -23,8 +23,13 @@ func (s *Session) elfData(ctx context.Context, name string) (dwarf.Object, bool)
 		if err != nil {
 			return dwarf.Object{}, false
 		}
+		exact := strings.TrimPrefix(name, "::")
 		for _, sym := range syms {
-			if sym.Type == elf.STT_OBJECT && sym.Section != elf.SHN_UNDEF {
+			// LookupName also answers a "::"-suffix (Class::member for
+			// member); an expression's name is the symbol's whole name,
+			// as GDB's minimal symbols match it.
+			if sym.Type == elf.STT_OBJECT && sym.Section != elf.SHN_UNDEF &&
+				(sym.Name == exact || symbols.Demangle(sym.Name) == exact) {
 				return dwarf.NoDebugObject(name, sym.Addr+bias), true
 			}
 		}
