@@ -63,13 +63,20 @@
 //	bt, _ := img.Unwind(ctx, &dwarf.Target{ReadMemory: mem, Modules: mods}, regs, bias, dwarf.UnwindOptions{})
 //	for _, f := range bt.Frames {                  // GDB's "bt", inlined and tail-call frames included
 //		f.Params(); f.Locals()                     // GDB's "info args" / "info locals"
-//		v, _ := f.Scope().Lookup("x")              // block, function, CU statics, globals
+//		v, _ := f.Scope().Lookup("x")              // block, function, CU statics, globals (C++ lookup)
 //		b, _ := v.Location.Read(mem, size)         // bytes of the value (size from the type)
 //		e, _ := f.EntryValue(v)                    // GDB's x@entry, from call-site info
 //		sc := dwarf.NewFrameScope(ctx, f, dwarf.ScopeOptions{Target: t, Types: types})
 //		o, _ := sc.Local(ctx, "x")                 // x as a typed Object
 //		n, _ := sc.Values().Int(o)                 // (package format prints it, eval evaluates in sc)
 //	}
+//
+// Names mean different things to a breakpoint and to an expression, as
+// in GDB: [Image.FuncsByName] answers any "::"-suffix ("area" is every
+// method named area), while a frame's scope finds what C++ name lookup
+// finds from the frame's function: the name itself or the name in one of
+// its enclosing namespaces and classes, anonymous namespaces transparent
+// ("area" from main names no method).
 //
 // Other entry points: [LoadFrom] reuses DWARF that package symbols has
 // memory-mapped; [Image.Global] reads a global outside a frame;
