@@ -40,7 +40,7 @@ func canonArgs(b *strings.Builder, s string) {
 			}
 			var inner strings.Builder
 			canonArgs(&inner, strings.TrimSpace(a))
-			b.WriteString(tightDeclarators(moveCV(canonBuiltins(inner.String()))))
+			b.WriteString(lowerIntSuffix(tightDeclarators(moveCV(canonBuiltins(inner.String())))))
 		}
 		if strings.HasSuffix(b.String(), ">") {
 			b.WriteByte(' ') // "> >", as gcc and GDB write it
@@ -129,9 +129,6 @@ func tightDeclarators(a string) string {
 	if strings.ContainsAny(a, "([") {
 		return a
 	}
-	if lowered, ok := lowerIntSuffix(a); ok {
-		return lowered
-	}
 	for _, m := range []string{" *", " &"} {
 		for strings.Contains(a, m) {
 			a = strings.ReplaceAll(a, m, m[1:])
@@ -141,13 +138,15 @@ func tightDeclarators(a string) string {
 }
 
 // lowerIntSuffix spells an integer literal argument's suffix in lower
-// case, as GDB's canonical names do ("3ul" where clang writes "3UL").
-func lowerIntSuffix(a string) (string, bool) {
-	d := strings.TrimLeft(strings.TrimPrefix(a, "-"), "0123456789")
-	if d == a || d == strings.TrimPrefix(a, "-") || d == "" || strings.Trim(d, "uUlL") != "" {
-		return a, false
+// case, as GDB's canonical names do ("3ul" where clang writes "3UL");
+// any other argument is returned as it is.
+func lowerIntSuffix(a string) string {
+	num := strings.TrimPrefix(a, "-")
+	suffix := strings.TrimLeft(num, "0123456789")
+	if len(suffix) == len(num) || suffix == "" || strings.Trim(suffix, "uUlL") != "" {
+		return a
 	}
-	return a[:len(a)-len(d)] + strings.ToLower(d), true
+	return a[:len(a)-len(suffix)] + strings.ToLower(suffix)
 }
 
 // builtinSpellings maps gcc's names of builtin integer types to the

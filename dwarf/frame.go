@@ -400,9 +400,6 @@ func (img *Image) lookupGlobal(ctx context.Context, name string, visible func(qu
 	img.indexAll()
 	name = strings.TrimPrefix(name, "::")
 	cands := img.globals[name] // under every "::"-suffix of their names
-	if visible != nil {
-		cands = slices.DeleteFunc(slices.Clone(cands), func(v varDecl) bool { return !visible(v.qual) })
-	}
 	var best *varDecl
 	score := func(v *varDecl) int {
 		s := 0
@@ -421,6 +418,9 @@ func (img *Image) lookupGlobal(ctx context.Context, name string, visible func(qu
 		return s
 	}
 	for i := range cands {
+		if visible != nil && !visible(cands[i].qual) {
+			continue
+		}
 		if best == nil || score(&cands[i]) > score(best) {
 			best = &cands[i]
 		}

@@ -79,11 +79,7 @@ func errorString(err error) string {
 	if errors.Is(err, dwarf.ErrOptimizedOut) {
 		return "<optimized out>"
 	}
-	var me *dwarf.MemoryError
-	if errors.As(err, &me) {
-		return "<error: " + me.Error() + ">"
-	}
-	return "<error: " + err.Error() + ">"
+	return "<error: " + firstMemoryError(err).Error() + ">"
 }
 
 // OptimizedOutText is how GDB prints a value whose location is gone at
