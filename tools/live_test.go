@@ -120,11 +120,7 @@ func TestLiveEvaluateFallback(t *testing.T) {
 // and their parts say what could not be read instead of offering
 // children that are not there.
 func TestLiveBrokenContainers(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
-	c := startServer(t)
-	c.ok("rr_live_start", args{"command": []string{testenv.Prog(t, "cpp_broken")}})
-	c.ok("rr_breakpoint_set", args{"location": "inspect"})
-	c.ok("rr_continue", nil, "inspect")
+	c := stopAt(t, "cpp_broken", "inspect")
 	r := c.ok("rr_evaluate", args{"expression": "*b", "expand": 1},
 		"str = <error reading variable: Cannot create a lazy string with address 0x0, and a non-zero length.>",
 		"m = std::map with 11 elements<error reading variable: Cannot access memory at address 0x18>")
@@ -158,18 +154,87 @@ func TestLiveBrokenContainers(t *testing.T) {
 	}
 }
 
+// TestLiveContainerMethods: expressions reach the elements of libstdc++
+// containers without calling the program: a map's operator[], at(),
+// count() and contains() by key (string and integer keys, tree and hash
+// maps and sets), a deque grown at its front indexed (GDB's xmethods
+// ignore where its first element lies in its buffer and answer wrong
+// elements and sizes; GDB cannot call the map functions at all here:
+// their key parameters are references, and a literal has no address), a
+// list's front and back, a shared_ptr's use count (GDB's xmethod
+// recurses), a std::string compared with ==. The values are the program's
+// (cpp_containers.cpp); a missing key says so.
+func TestLiveContainerMethods(t *testing.T) {
+	c := stopAt(t, "cpp_containers", "cpp_containers.cpp:71")
+	for _, tc := range []struct{ expr, want string }{
+		{`ages["carol"]`, "41"},
+		{`ages.at("alice")`, "30"},
+		{`ages.count("bob")`, "1"},
+		{`ages.count("dave")`, "0"},
+		{`ages.contains("bob")`, "true"},
+		{`items[7]`, `{name = "bolt", qty = 100}`},
+		{`items.at(40).qty`, "4"},
+		{`items[7].name`, `"bolt"`},
+		{`items.count(3) + items.count(4)`, "1"},
+		{`versions.count(1)`, "2"},
+		{`primes.count(11)`, "1"},
+		{`primes.contains(12)`, "false"},
+		{`seen.count(8)`, "1"},
+		{`sizes["large"]`, "1000"},
+		{`sizes.at("small")`, "1"},
+		{`codes[404]`, `"not found"`},
+		{`codes.at(200)`, `"ok"`},
+		{`grown[0]`, "-5"},
+		{`grown[5]`, "0"},
+		{`grown[304]`, "598"},
+		{`grown.at(7)`, "4"},
+		{`grown.front()`, "-5"},
+		{`grown.back()`, "598"},
+		{`grown.size()`, "305"},
+		{`queue[2]`, "30"},
+		{`names.front()`, `"first"`},
+		{`names.back()`, `"last"`},
+		{`chain.front()`, "5"},
+		{`chain.empty()`, "false"},
+		{`shared.use_count()`, "2"},
+		{`shared.unique()`, "false"},
+		{`owned[2]`, "7"},
+		{`pooled[1]`, "200"},
+		{`word == names.front()`, "false"},
+		{`word == "middle"`, "true"},
+		{`word != "middle"`, "false"},
+		{`names.back() == "last" && ages["bob"] == 25`, "true"},
+	} {
+		c.ok("rr_evaluate", args{"expression": tc.expr}, tc.expr+" = "+tc.want+"  (")
+	}
+	c.fails("rr_evaluate", args{"expression": `ages["dave"]`}, `std::map has no element with the key "dave" (operator[] would insert it)`)
+	c.fails("rr_evaluate", args{"expression": `codes.at(1)`}, `std::unordered_map has no element with the key 1 (at() would throw std::out_of_range)`)
+	c.fails("rr_evaluate", args{"expression": `ages[3]`}, "the container's keys are strings; the key given is a int")
+	c.fails("rr_evaluate", args{"expression": `grown[305]`}, "std::deque index 305 out of range (size 305)")
+	c.fails("rr_evaluate", args{"expression": `versions[1]`}, "operator[] of std::multimap")
+	c.fails("rr_evaluate", args{"expression": `shared[0]`}, "operator[] of std::shared_ptr<Item>") // not an array
+}
+
+// stopAt starts a server with the test program prog live under
+// gdbserver and runs it to its first stop at location.
+func stopAt(t *testing.T, prog, location string) *mcpClient {
+	t.Helper()
+	testenv.NeedTool(t, "gdbserver")
+	c := startServer(t)
+	c.ok("rr_live_start", args{"command": []string{testenv.Prog(t, prog)}})
+	c.ok("rr_breakpoint_set", args{"location": location})
+	c.ok("rr_continue", nil, location)
+	return c
+}
+
 // TestLiveStaticsElsewhere: static members defined in another compile
 // unit print their values, from the unit that only declares them, with
 // gcc (DW_OP_addr in the defining unit) and clang (DW_OP_addrx there);
 // GDB prints the same (the differential compares the gcc build).
 func TestLiveStaticsElsewhere(t *testing.T) {
-	testenv.NeedTool(t, "gdbserver")
 	for _, prog := range []string{"cpp_statics", "cpp_statics-clang"} {
 		t.Run(prog, func(t *testing.T) {
-			c := startServer(t)
-			c.ok("rr_live_start", args{"command": []string{testenv.Prog(t, prog)}})
-			c.ok("rr_breakpoint_set", args{"location": "inspect"})
-			c.ok("rr_continue", nil, "inspect")
+			c := stopAt(t, prog, "inspect")
 			c.ok("rr_evaluate", args{"expression": "*&r"},
 				"static created = {<std::__atomic_base<unsigned long>> = {static _S_alignment = 8, _M_i = 6}",
 				"static totals = {hits = 40, misses = 2}",

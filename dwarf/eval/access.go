@@ -30,6 +30,11 @@ func (ev *evaluator) index(e *cexpr.Index) (dwarf.Object, error) {
 	}
 	i, err := ev.scalarOf(iv)
 	if st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
+		if base := dwarf.TemplateBase(st.Name); st.Lang == dwarf.LangCPlusPlus {
+			if tree, hash, _ := assocKind(base); tree || hash {
+				return ev.assocMethod(x, base, "operator[]", iv)
+			}
+		}
 		if err != nil || i.isFloat || i.isPtr {
 			return dwarf.Object{}, unsupported("overloaded operator[]")
 		}

@@ -175,6 +175,14 @@ func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 	if e.Op == "@" {
 		return ev.artificialArray(x, y)
 	}
+	if e.Op == "==" || e.Op == "!=" {
+		if eq, ok, err := ev.stringsEqual(x, y); ok || err != nil {
+			if err != nil {
+				return dwarf.Object{}, err
+			}
+			return ev.makeInt(ev.boolType(), b2i(eq == (e.Op == "=="))), nil
+		}
+	}
 	a, err := ev.scalarOf(x)
 	if err != nil {
 		return dwarf.Object{}, err
@@ -183,17 +191,23 @@ func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 	if err != nil {
 		return dwarf.Object{}, err
 	}
+	return ev.scalarOp(e.Op, a, b)
+}
+
+// scalarOp applies the binary operator op (not &&, || or ,) to two
+// scalars.
+func (ev *evaluator) scalarOp(op string, a, b scalar) (dwarf.Object, error) {
 	if a.isPtr || b.isPtr {
-		return ev.pointerArith(e.Op, a, b)
+		return ev.pointerArith(op, a, b)
 	}
 	a, b = ev.promote(a), ev.promote(b)
-	if e.Op == "<<" || e.Op == ">>" {
+	if op == "<<" || op == ">>" {
 		if a.isFloat || b.isFloat {
 			return dwarf.Object{}, errors.New("Integer only operation.")
 		}
 		n := uint64(b.i) & 63
 		v := a.i
-		if e.Op == "<<" {
+		if op == "<<" {
 			v <<= n
 		} else if a.unsigned {
 			v = int64(uint64(v) >> n)
@@ -205,7 +219,7 @@ func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 	ct, isFloat := ev.common(a, b)
 	if isFloat {
 		if bt := ct.(*dwarf.BaseType); bt.ByteSize > 8 {
-			return ev.bigFloatOp(e.Op, bt, a.bigOf(), b.bigOf())
+			return ev.bigFloatOp(op, bt, a.bigOf(), b.bigOf())
 		}
 		fa, fb := a.f, b.f
 		if !a.isFloat {
@@ -214,11 +228,11 @@ func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 		if !b.isFloat {
 			fb = intToFloat(b)
 		}
-		return ev.floatOp(e.Op, ct.(*dwarf.BaseType), fa, fb)
+		return ev.floatOp(op, ct.(*dwarf.BaseType), fa, fb)
 	}
 	unsigned := !dwarf.IsSignedType(ct)
 	size := dwarf.SizeOf(ct)
-	return ev.intOp(e.Op, ct, a.i, b.i, unsigned, size)
+	return ev.intOp(op, ct, a.i, b.i, unsigned, size)
 }
 
 func intToFloat(s scalar) float64 {

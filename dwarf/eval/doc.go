@@ -20,8 +20,12 @@
 // (upcasts through virtual bases), sizeof, registers as GDB types them,
 // its $_streq-style convenience functions, and the libstdc++ xmethods
 // GDB offers for smart pointers and containers (operator*, operator->,
-// operator[], size(), ...). Function calls and assignments are not
-// evaluated.
+// operator[], size(), ...). Beyond GDB's, the container methods a
+// debugging session asks for and GDB could only call in the program
+// (containers.go): a map's operator[] and at() with a key, count() and
+// contains() on maps and sets, a std::string compared with ==; and the
+// deque methods are answered right where GDB's count from the wrong
+// element. Function calls and assignments are not evaluated.
 //
 // # Errors
 //

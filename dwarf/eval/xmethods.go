@@ -51,6 +51,28 @@ func (ev *evaluator) xmethodIndex(x dwarf.Object, st *dwarf.StructType, i int64)
 		if o, ok, err := ev.pointerIndex(x, i, "_M_dataplus", "_M_p"); ok || err != nil {
 			return o, err
 		}
+	case "std::deque":
+		if et := ev.env.TemplateArg(st, 0); et != nil {
+			o, n, err := ev.dequeElem(x, et, i)
+			if err == nil && (i < 0 || i >= n) {
+				err = fmt.Errorf("std::deque index %d out of range (size %d)", i, n)
+			}
+			return o, err
+		}
+	case "std::unique_ptr", "std::shared_ptr":
+		// unique_ptr<T[]> and shared_ptr<T[]> only, as GDB's xmethods
+		if _, isArray := dwarf.Resolve(ev.env.TemplateArg(st, 0)).(*dwarf.ArrayType); !isArray {
+			break
+		}
+		if p, ok := ev.smartPointer(x); ok {
+			if pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType); ok && dwarf.SizeOf(pt.Elem) > 0 {
+				a, err := ev.env.Uint(p)
+				if err != nil {
+					return dwarf.Object{}, err
+				}
+				return dwarf.MemObject(pt.Elem, a+uint64(i*dwarf.SizeOf(pt.Elem))), nil
+			}
+		}
 	case "std::array":
 		elems, err := ev.env.Member(x, "_M_elems")
 		if err != nil {
@@ -110,7 +132,40 @@ func (ev *evaluator) xmethodCall(recv dwarf.Object, name string, args []cexpr.Ex
 	if p, ok := ev.smartPointer(recv); ok && name == "get" && len(args) == 0 {
 		return p, nil
 	}
-	isString := base == "std::__cxx11::basic_string" || base == "std::basic_string"
+	if base == "std::shared_ptr" && len(args) == 0 && (name == "use_count" || name == "unique") {
+		n, err := ev.useCount(recv)
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		if name == "unique" {
+			return ev.makeInt(ev.base("bool"), b2i(n == 1)), nil
+		}
+		return ev.makeInt(ev.base("long"), n), nil
+	}
+	if tree, hash, _ := assocKind(base); (tree || hash) && len(args) == 1 &&
+		(name == "count" || name == "contains" || name == "at") {
+		key, err := ev.eval(args[0])
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		return ev.assocMethod(recv, base, name, key)
+	}
+	isList := base == "std::__cxx11::list" || base == "std::list" || base == "std::forward_list"
+	if isList && len(args) == 0 && (name == "front" || (name == "back" && base != "std::forward_list")) {
+		return ev.listEnd(recv, st, base, name)
+	}
+	if base == "std::forward_list" && name == "empty" && len(args) == 0 {
+		head, err := ev.env.MemberPath(recv, "_M_impl", "_M_head", "_M_next")
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		a, err := ev.env.Uint(head)
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		return ev.makeInt(ev.base("bool"), b2i(a == 0)), nil
+	}
+	isString := isStringBase(base)
 	if isString && len(args) == 0 && (name == "c_str" || name == "data") {
 		// the character pointer, typed const CharT * as the functions return
 		p, err := ev.env.MemberPath(recv, "_M_dataplus", "_M_p")
@@ -148,6 +203,11 @@ func (ev *evaluator) xmethodCall(recv dwarf.Object, name string, args []cexpr.Ex
 						return int64(f-s) / es, nil
 					}
 				}
+			}
+		case "std::deque":
+			if et := ev.env.TemplateArg(st, 0); et != nil {
+				_, n, err := ev.dequeElem(recv, et, -1)
+				return n, err
 			}
 		case "std::array":
 			if elems, err := ev.env.Member(recv, "_M_elems"); err == nil {

@@ -325,7 +325,7 @@ func (env *printer) ppIterator(o dwarf.Object, ptrName string, valueOff uint64, 
 	if elem == nil {
 		return pretty{}, errNotPretty
 	}
-	v := dwarf.MemObject(elem, a+alignUp(valueOff, alignOf(elem)))
+	v := dwarf.MemObject(elem, a+dwarf.AlignUp(valueOff, dwarf.AlignOf(elem)))
 	return pretty{isString: true, str: env.memberText(v)}, nil
 }
 
@@ -427,54 +427,6 @@ func elements(n uint64) string {
 		return "1 element"
 	}
 	return strconv.FormatUint(n, 10) + " elements"
-}
-
-// alignOf estimates the alignment of t as the ABI does.
-func alignOf(t dwarf.Type) uint64 {
-	switch u := dwarf.Resolve(t).(type) {
-	case *dwarf.StructType:
-		a := uint64(1)
-		for _, f := range u.Fields {
-			a = max(a, alignOf(f.Type))
-		}
-		for _, b := range u.Bases {
-			a = max(a, alignOf(b.Type))
-		}
-		if len(u.Bases) > 0 || hasVptr(u) {
-			a = max(a, 8)
-		}
-		return a
-	case *dwarf.ArrayType:
-		return alignOf(u.Elem)
-	}
-	s := dwarf.SizeOf(t)
-	switch {
-	case s >= 16:
-		return 16
-	case s >= 8:
-		return 8
-	case s >= 4:
-		return 4
-	case s >= 2:
-		return 2
-	}
-	return 1
-}
-
-func hasVptr(t *dwarf.StructType) bool {
-	for _, f := range t.Fields {
-		if f.Artificial {
-			return true
-		}
-	}
-	return false
-}
-
-func alignUp(v, a uint64) uint64 {
-	if a == 0 {
-		return v
-	}
-	return (v + a - 1) / a * a
 }
 
 // templateArgString is st's i-th template argument as GDB's printers

@@ -35,8 +35,8 @@ func (env *printer) ppRbTree(o dwarf.Object, st *dwarf.StructType, base string) 
 	}
 	p := associative(base, n)
 	w := env.PointerSize()
-	voff := alignUp(4*w, alignOf(valT))        // after _Rb_tree_node_base
-	node, err := env.ReadUint(hdr+2*w, int(w)) // _M_left: leftmost
+	voff := dwarf.AlignUp(4*w, dwarf.AlignOf(valT)) // after _Rb_tree_node_base
+	node, err := env.ReadUint(hdr+2*w, int(w))      // _M_left: leftmost
 	if err != nil {
 		return pretty{}, err
 	}
@@ -54,7 +54,10 @@ func (env *printer) ppRbTree(o dwarf.Object, st *dwarf.StructType, base string) 
 		// leftmost link still 0, fails reading 0's right link).
 		next := node
 		if i+1 < n {
-			if next, err = env.rbNext(node); err != nil {
+			if next, err = env.RbTreeNext(node); err != nil {
+				if errors.Is(err, dwarf.ErrLayout) {
+					err = errNotPretty
+				}
 				return p, err
 			}
 		}
@@ -138,57 +141,6 @@ func (env *printer) addList(p *pretty, elem dwarf.Type, node, end, voff uint64) 
 	return nil
 }
 
-// rbNext is _Rb_tree_increment on node addresses (_Rb_tree_node_base:
-// color, then _M_parent, _M_left and _M_right, one pointer each; 8, 16,
-// 24 on x86-64).
-func (env *printer) rbNext(node uint64) (uint64, error) {
-	w := env.PointerSize()
-	parentOff, leftOff, rightOff := w, 2*w, 3*w
-	right, err := env.ReadUint(node+rightOff, int(w))
-	if err != nil {
-		return 0, err
-	}
-	if right != 0 {
-		node = right
-		for i := 0; i < 1000; i++ {
-			left, err := env.ReadUint(node+leftOff, int(w))
-			if err != nil {
-				return 0, err
-			}
-			if left == 0 {
-				return node, nil
-			}
-			node = left
-		}
-		return 0, errNotPretty
-	}
-	parent, err := env.ReadUint(node+parentOff, int(w))
-	if err != nil {
-		return 0, err
-	}
-	for i := 0; i < 1000; i++ {
-		pr, err := env.ReadUint(parent+rightOff, int(w))
-		if err != nil {
-			return 0, err
-		}
-		if node != pr {
-			break
-		}
-		node = parent
-		if parent, err = env.ReadUint(parent+parentOff, int(w)); err != nil {
-			return 0, err
-		}
-	}
-	nr, err := env.ReadUint(node+rightOff, int(w))
-	if err != nil {
-		return 0, err
-	}
-	if nr != parent {
-		node = parent
-	}
-	return node, nil
-}
-
 func (env *printer) ppHashtable(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
 	h, valT, err := env.nodeValueType(o, "_M_h")
 	if err != nil {
@@ -212,7 +164,7 @@ func (env *printer) ppHashtable(o dwarf.Object, st *dwarf.StructType, base strin
 	}
 	p := associative(base, n)
 	w := env.PointerSize()
-	voff := alignUp(w, alignOf(valT)) // after _M_nxt
+	voff := dwarf.AlignUp(w, dwarf.AlignOf(valT)) // after _M_nxt
 	node, err := env.ReadUint(first, int(w))
 	if err != nil {
 		return pretty{}, err
@@ -257,6 +209,6 @@ func (env *printer) ppList(o dwarf.Object, st *dwarf.StructType, base string) (p
 		return pretty{head: "empty " + base}, nil
 	}
 	p := pretty{head: base}
-	voff := alignUp(2*w, alignOf(elemT)) // after _M_next, _M_prev
+	voff := dwarf.AlignUp(2*w, dwarf.AlignOf(elemT)) // after _M_next, _M_prev
 	return p, env.addList(&p, elemT, node, ha, voff)
 }

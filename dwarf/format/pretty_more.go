@@ -284,7 +284,7 @@ func (env *printer) ppForwardList(o dwarf.Object, st *dwarf.StructType, base str
 		return pretty{head: "empty " + base}, nil
 	}
 	p := pretty{head: base}
-	voff := alignUp(env.PointerSize(), alignOf(elemT)) // after _M_next
+	voff := dwarf.AlignUp(env.PointerSize(), dwarf.AlignOf(elemT)) // after _M_next
 	return p, env.addList(&p, elemT, node, 0, voff)
 }
 

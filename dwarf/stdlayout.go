@@ -1,0 +1,116 @@
+package dwarf
+
+import "errors"
+
+// The node layouts of the libstdc++ containers, shared by the pretty
+// printers (package dwarf/format), which walk them to print a container,
+// and the evaluator's container methods (package dwarf/eval), which
+// search them (a map's operator[] with a key, a list's back()).
+
+// ErrLayout reports a container whose links do not form the structure
+// its type promises (a tree with no successor, a cycle): it was not
+// constructed yet, was freed, or is corrupt.
+var ErrLayout = errors.New("the container's links are not a libstdc++ layout")
+
+// AlignOf estimates the alignment of t as the x86-64 ABI does; the
+// printers and container methods place a node's value after its links
+// with it.
+func AlignOf(t Type) uint64 {
+	switch u := Resolve(t).(type) {
+	case *StructType:
+		a := uint64(1)
+		for _, f := range u.Fields {
+			a = max(a, AlignOf(f.Type))
+		}
+		for _, b := range u.Bases {
+			a = max(a, AlignOf(b.Type))
+		}
+		if len(u.Bases) > 0 || hasVptr(u) {
+			a = max(a, 8)
+		}
+		return a
+	case *ArrayType:
+		return AlignOf(u.Elem)
+	}
+	s := SizeOf(t)
+	switch {
+	case s >= 16:
+		return 16
+	case s >= 8:
+		return 8
+	case s >= 4:
+		return 4
+	case s >= 2:
+		return 2
+	}
+	return 1
+}
+
+func hasVptr(t *StructType) bool {
+	for _, f := range t.Fields {
+		if f.Artificial {
+			return true
+		}
+	}
+	return false
+}
+
+// AlignUp rounds v up to a multiple of a (a 0: v).
+func AlignUp(v, a uint64) uint64 {
+	if a == 0 {
+		return v
+	}
+	return (v + a - 1) / a * a
+}
+
+// RbTreeNext is _Rb_tree_increment on node addresses: the node after
+// node in a std::map or std::set's red-black tree (_Rb_tree_node_base:
+// color, then _M_parent, _M_left and _M_right, one pointer each). The
+// node after the last is the tree's header.
+func (env *ValueEnv) RbTreeNext(node uint64) (uint64, error) {
+	w := env.PointerSize()
+	parentOff, leftOff, rightOff := w, 2*w, 3*w
+	right, err := env.ReadUint(node+rightOff, int(w))
+	if err != nil {
+		return 0, err
+	}
+	if right != 0 {
+		node = right
+		for range 1000 {
+			left, err := env.ReadUint(node+leftOff, int(w))
+			if err != nil {
+				return 0, err
+			}
+			if left == 0 {
+				return node, nil
+			}
+			node = left
+		}
+		return 0, ErrLayout
+	}
+	parent, err := env.ReadUint(node+parentOff, int(w))
+	if err != nil {
+		return 0, err
+	}
+	for range 1000 {
+		pr, err := env.ReadUint(parent+rightOff, int(w))
+		if err != nil {
+			return 0, err
+		}
+		if node != pr {
+			break
+		}
+		node = parent
+		if parent, err = env.ReadUint(parent+parentOff, int(w)); err != nil {
+			return 0, err
+		}
+	}
+	nr, err := env.ReadUint(node+rightOff, int(w))
+	if err != nil {
+		return 0, err
+	}
+	if nr != parent {
+		node = parent
+	}
+	return node, nil
+}
