@@ -1,6 +1,9 @@
 package dwarf
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // The node layouts of the libstdc++ containers, shared by the pretty
 // printers (package dwarf/format), which walk them to print a container,
@@ -113,4 +116,94 @@ func (env *ValueEnv) RbTreeNext(node uint64) (uint64, error) {
 		node = parent
 	}
 	return node, nil
+}
+
+// NullIteratorError is a libstdc++ iterator that points nowhere (one
+// default-constructed); its text is GDB's printers'.
+type NullIteratorError struct {
+	Container string // "std::vector", "associative container"...
+}
+
+func (e *NullIteratorError) Error() string {
+	return "non-dereferenceable iterator for " + e.Container
+}
+
+// stdIterator is where a libstdc++ iterator type keeps its pointer: the
+// member's name, and for a node container's iterator the links before
+// the element in the node (0: the member points at the element itself).
+type stdIterator struct {
+	ptr       string
+	links     uint64
+	container string
+}
+
+var stdIterators = map[string]stdIterator{
+	"__gnu_cxx::__normal_iterator":        {"_M_current", 0, "std::vector"},
+	"std::_Deque_iterator":                {"_M_cur", 0, "std::deque"},
+	"std::_List_iterator":                 {"_M_node", 2, "std::list"},
+	"std::_List_const_iterator":           {"_M_node", 2, "std::list"},
+	"std::_Fwd_list_iterator":             {"_M_node", 1, "std::forward_list"},
+	"std::_Fwd_list_const_iterator":       {"_M_node", 1, "std::forward_list"},
+	"std::_Rb_tree_iterator":              {"_M_node", 4, "associative container"},
+	"std::_Rb_tree_const_iterator":        {"_M_node", 4, "associative container"},
+	"std::__detail::_Node_iterator":       {"_M_cur", 1, "unordered container"},
+	"std::__detail::_Node_const_iterator": {"_M_cur", 1, "unordered container"},
+}
+
+// StdIterTarget returns the element a libstdc++ iterator points to (an
+// iterator of a vector, string, deque, list, forward_list, map, set or
+// unordered container); ok is false when o is no such iterator. An
+// iterator that points nowhere is a *NullIteratorError.
+func (env *ValueEnv) StdIterTarget(o Object) (elem Object, ok bool, err error) {
+	st, isStruct := Resolve(o.Type).(*StructType)
+	if !isStruct {
+		return Object{}, false, nil
+	}
+	it, found := stdIterators[TemplateBase(st.Name)]
+	if !found {
+		return Object{}, false, nil
+	}
+	p, err := env.Member(o, it.ptr)
+	if err != nil {
+		return Object{}, true, err
+	}
+	a, err := env.Uint(p)
+	if err != nil {
+		return Object{}, true, err
+	}
+	if a == 0 {
+		return Object{}, true, &NullIteratorError{it.container}
+	}
+	var t Type
+	var off uint64
+	if it.links == 0 {
+		if pt, isPtr := Resolve(p.Type).(*PointerType); isPtr {
+			t = pt.Elem
+		}
+	} else if t = env.TemplateArg(st, 0); t != nil {
+		off = AlignUp(it.links*env.PointerSize(), AlignOf(t))
+	}
+	if t == nil {
+		return Object{}, true, fmt.Errorf("%s: %w", st.Name, ErrLayout)
+	}
+	return MemObject(t, a+off), true, nil
+}
+
+// StdOptional returns the value a std::optional holds; engaged is false
+// when it holds none.
+func (env *ValueEnv) StdOptional(o Object) (v Object, engaged bool, err error) {
+	pl, err := env.Member(o, "_M_payload")
+	if err != nil {
+		return Object{}, false, err
+	}
+	eng, err := env.Member(pl, "_M_engaged")
+	if err != nil {
+		return Object{}, false, err
+	}
+	e, err := env.Uint(eng)
+	if err != nil || e&0xff == 0 {
+		return Object{}, false, err
+	}
+	v, err = env.MemberPath(pl, "_M_payload", "_M_value")
+	return v, err == nil, err
 }

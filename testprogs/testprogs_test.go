@@ -55,7 +55,7 @@ var symptoms = []symptom{
 	{prog: "cpp_shapes", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "cpp_shapes-O2", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "cpp_broken", exit: 0, output: "broken 4\n"},
-	{prog: "cpp_containers", exit: 0, output: "containers 2347\n"},
+	{prog: "cpp_containers", exit: 0, output: "containers 2410\n"},
 	{prog: "cpp_statics", exit: 0, output: "statics 44\n"},
 	{prog: "cpp_statics-clang", exit: 0, output: "statics 44\n"},
 	{prog: "recursion", signal: syscall.SIGSEGV},

@@ -162,10 +162,13 @@ func TestLiveBrokenContainers(t *testing.T) {
 // elements and sizes; GDB cannot call the map functions at all here:
 // their key parameters are references, and a literal has no address), a
 // list's front and back, a shared_ptr's use count (GDB's xmethod
-// recurses), a std::string compared with ==. The values are the program's
-// (cpp_containers.cpp); a missing key says so.
+// recurses), a std::string compared with ==, iterators dereferenced and
+// a std::optional's value (GDB calls the program's operator* and
+// operator-> for those, and cannot in a replay or a core). The values
+// are the program's (cpp_containers.cpp); a missing key, a null iterator
+// and an empty optional say so.
 func TestLiveContainerMethods(t *testing.T) {
-	c := stopAt(t, "cpp_containers", "cpp_containers.cpp:71")
+	c := stopAt(t, "cpp_containers", "cpp_containers.cpp:86")
 	for _, tc := range []struct{ expr, want string }{
 		{`ages["carol"]`, "41"},
 		{`ages.at("alice")`, "30"},
@@ -204,6 +207,19 @@ func TestLiveContainerMethods(t *testing.T) {
 		{`word == "middle"`, "true"},
 		{`word != "middle"`, "false"},
 		{`names.back() == "last" && ages["bob"] == 25`, "true"},
+		{`agesAt->second`, "25"},
+		{`(*agesAt).first`, `"bob"`},
+		{`codeAt->second`, `"not found"`},
+		{`*grownAt`, "-2"},
+		{`nameAt->size()`, "5"},
+		{`*numAt`, "5"},
+		{`numAt[1]`, "6"},
+		{`*maybe`, `"yes"`},
+		{`maybe->size()`, "3"},
+		{`maybe.value()`, `"yes"`},
+		{`maybe.has_value()`, "true"},
+		{`none.has_value()`, "false"},
+		{`nums.data()[2]`, "6"},
 	} {
 		c.ok("rr_evaluate", args{"expression": tc.expr}, tc.expr+" = "+tc.want+"  (")
 	}
@@ -213,6 +229,9 @@ func TestLiveContainerMethods(t *testing.T) {
 	c.fails("rr_evaluate", args{"expression": `grown[305]`}, "std::deque index 305 out of range (size 305)")
 	c.fails("rr_evaluate", args{"expression": `versions[1]`}, "operator[] of std::multimap")
 	c.fails("rr_evaluate", args{"expression": `shared[0]`}, "operator[] of std::shared_ptr<Item>") // not an array
+	c.fails("rr_evaluate", args{"expression": `*nowhere`}, "non-dereferenceable iterator for std::vector")
+	c.fails("rr_evaluate", args{"expression": `*none`}, "std::optional holds no value")
+	c.fails("rr_evaluate", args{"expression": `none.value()`}, "value() would throw std::bad_optional_access")
 }
 
 // stopAt starts a server with the test program prog live under

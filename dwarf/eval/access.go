@@ -86,13 +86,14 @@ func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Obje
 		}
 	} else if arrow {
 		if _, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
-			p, ok := ev.smartPointer(x)
+			o, ok, err := ev.pointee(x)
 			if !ok {
 				return dwarf.Object{}, unsupported("overloaded operator->")
 			}
-			if x, err = ev.deref(p); err != nil {
+			if err != nil {
 				return dwarf.Object{}, err
 			}
+			x = o
 		}
 	}
 	st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType)

@@ -105,8 +105,8 @@ func (ev *evaluator) deref(x dwarf.Object) (dwarf.Object, error) {
 			return dwarf.MemObject(ev.base("long"), v), nil
 		}
 	case *dwarf.StructType:
-		if p, ok := ev.smartPointer(x); ok {
-			return ev.deref(p)
+		if o, ok, err := ev.pointee(x); ok {
+			return o, err
 		}
 		return dwarf.Object{}, unsupported("overloaded operator*")
 	}

@@ -23,7 +23,8 @@
 // operator[], size(), ...). Beyond GDB's, the container methods a
 // debugging session asks for and GDB could only call in the program
 // (containers.go): a map's operator[] and at() with a key, count() and
-// contains() on maps and sets, a std::string compared with ==; and the
+// contains() on maps and sets, a std::string compared with ==, an
+// iterator's element (*it, it->second), a std::optional's value; and the
 // deque methods are answered right where GDB's count from the wrong
 // element. Function calls and assignments are not evaluated.
 //

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -37,6 +38,27 @@ func (ev *evaluator) smartPointer(x dwarf.Object) (dwarf.Object, bool) {
 	return dwarf.Object{}, false
 }
 
+// pointee is *x for a class that acts as a pointer: a smart pointer's
+// object, a libstdc++ iterator's element, a std::optional's value; ok is
+// false for other classes.
+func (ev *evaluator) pointee(x dwarf.Object) (dwarf.Object, bool, error) {
+	if p, ok := ev.smartPointer(x); ok {
+		o, err := ev.deref(p)
+		return o, true, err
+	}
+	if o, ok, err := ev.env.StdIterTarget(x); ok {
+		return o, true, err
+	}
+	if st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok && dwarf.TemplateBase(st.Name) == "std::optional" {
+		v, engaged, err := ev.env.StdOptional(x)
+		if err == nil && !engaged {
+			err = errors.New("std::optional holds no value")
+		}
+		return v, true, err
+	}
+	return dwarf.Object{}, false, nil
+}
+
 // xmethodIndex is container[i] for std::vector and std::array.
 func (ev *evaluator) xmethodIndex(x dwarf.Object, st *dwarf.StructType, i int64) (dwarf.Object, error) {
 	switch dwarf.TemplateBase(st.Name) {
@@ -49,6 +71,10 @@ func (ev *evaluator) xmethodIndex(x dwarf.Object, st *dwarf.StructType, i int64)
 		}
 	case "std::__cxx11::basic_string", "std::basic_string":
 		if o, ok, err := ev.pointerIndex(x, i, "_M_dataplus", "_M_p"); ok || err != nil {
+			return o, err
+		}
+	case "__gnu_cxx::__normal_iterator":
+		if o, ok, err := ev.pointerIndex(x, i, "_M_current"); ok || err != nil {
 			return o, err
 		}
 	case "std::deque":
@@ -180,6 +206,25 @@ func (ev *evaluator) xmethodCall(recv dwarf.Object, name string, args []cexpr.Ex
 			ct := &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: 8, Lang: dwarf.LangCPlusPlus},
 				Elem: &dwarf.QualType{CommonType: dwarf.CommonType{Lang: dwarf.LangCPlusPlus}, Qual: "const", Elem: pt.Elem}}
 			return ev.pointerToTyped(ct, a), nil
+		}
+	}
+	if base == "std::optional" && len(args) == 0 && (name == "has_value" || name == "value") {
+		v, engaged, err := ev.env.StdOptional(recv)
+		switch {
+		case err != nil:
+			return dwarf.Object{}, err
+		case name == "has_value":
+			return ev.makeInt(ev.base("bool"), b2i(engaged)), nil
+		case !engaged:
+			return dwarf.Object{}, errors.New("std::optional holds no value (value() would throw std::bad_optional_access)")
+		}
+		return v, nil
+	}
+	if base == "std::vector" && name == "data" && len(args) == 0 {
+		if p, err := ev.env.MemberPath(recv, "_M_impl", "_M_start"); err == nil {
+			if _, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType); ok {
+				return p, nil
+			}
 		}
 	}
 	if isString && name == "length" {

@@ -83,14 +83,12 @@ func (env *printer) prettyPrint(o dwarf.Object) (pretty, bool) {
 		p, err = env.ppSpan(o, st, base)
 	case "std::initializer_list":
 		p, err = env.ppInitializerList(o, base)
-	case "__gnu_cxx::__normal_iterator":
-		p, err = env.ppIterator(o, "_M_current", 0, "non-dereferenceable iterator for std::vector")
-	case "std::_List_iterator", "std::_List_const_iterator":
-		p, err = env.ppIterator(o, "_M_node", 2*env.PointerSize(), "non-dereferenceable iterator for std::list")
-	case "std::_Rb_tree_iterator", "std::_Rb_tree_const_iterator":
-		p, err = env.ppIterator(o, "_M_node", 4*env.PointerSize(), "non-dereferenceable iterator for associative container")
-	case "std::_Deque_iterator":
-		p, err = env.ppIterator(o, "_M_cur", 0, "")
+	case "__gnu_cxx::__normal_iterator", "std::_Deque_iterator",
+		"std::_List_iterator", "std::_List_const_iterator",
+		"std::_Fwd_list_iterator", "std::_Fwd_list_const_iterator",
+		"std::_Rb_tree_iterator", "std::_Rb_tree_const_iterator":
+		// (GDB has no printer for the unordered containers' iterators)
+		p, err = env.ppIterator(o)
 	case "std::tuple":
 		p, err = env.ppTuple(o, base)
 	case "std::atomic":
@@ -295,37 +293,19 @@ func (env *printer) countedChars(o dwarf.Object, addr, n uint64, ct *dwarf.BaseT
 	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), n > limit)}, nil
 }
 
-// ppIterator prints a libstdc++ iterator as the element it points to:
-// the node (or element) pointer is member ptrName; the element is at
-// valueOff bytes into the node, typed by the iterator's first template
-// argument (or the pointer's target for valueOff 0).
-func (env *printer) ppIterator(o dwarf.Object, ptrName string, valueOff uint64, nullText string) (pretty, error) {
-	st, _ := dwarf.Resolve(o.Type).(*dwarf.StructType)
-	p, err := env.Member(o, ptrName)
-	if err != nil {
-		return pretty{}, err
-	}
-	a, err := env.Uint(p)
-	if err != nil {
-		return pretty{}, err
-	}
-	if a == 0 && nullText != "" {
-		return pretty{isString: true, str: nullText}, nil
-	}
-	var elem dwarf.Type
-	if valueOff == 0 {
-		pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType)
-		if !ok {
-			return pretty{}, errNotPretty
-		}
-		elem = pt.Elem
-	} else if st != nil {
-		elem = env.TemplateArg(st, 0)
-	}
-	if elem == nil {
+// ppIterator prints a libstdc++ iterator as the element it points to,
+// or says that it points nowhere.
+func (env *printer) ppIterator(o dwarf.Object) (pretty, error) {
+	v, _, err := env.StdIterTarget(o)
+	var null *dwarf.NullIteratorError
+	switch {
+	case errors.As(err, &null):
+		return pretty{isString: true, str: null.Error()}, nil
+	case errors.Is(err, dwarf.ErrLayout):
 		return pretty{}, errNotPretty
+	case err != nil:
+		return pretty{}, err
 	}
-	v := dwarf.MemObject(elem, a+dwarf.AlignUp(valueOff, dwarf.AlignOf(elem)))
 	return pretty{isString: true, str: env.memberText(v)}, nil
 }
 
@@ -497,27 +477,15 @@ func (env *printer) ppSharedPtr(o dwarf.Object, st *dwarf.StructType, base strin
 }
 
 func (env *printer) ppOptional(o dwarf.Object, st *dwarf.StructType) (pretty, error) {
-	pl, err := env.Member(o, "_M_payload")
-	if err != nil {
-		return pretty{}, err
-	}
-	eng, err := env.Member(pl, "_M_engaged")
+	v, engaged, err := env.StdOptional(o)
 	if err != nil {
 		return pretty{}, err
 	}
 	// The optional printer names its type through libstdc++'s type
 	// printers (std::optional<std::string>), unlike the smart pointers.
 	head := "std::optional<" + abbreviateStd(env.templateArgString(st, 0)) + ">"
-	e, err := env.Uint(eng)
-	if err != nil {
-		return pretty{}, err
-	}
-	if e&0xff == 0 {
+	if !engaged {
 		return pretty{head: head + " [no contained value]"}, nil
-	}
-	v, err := env.MemberPath(pl, "_M_payload", "_M_value")
-	if err != nil {
-		return pretty{}, err
 	}
 	return pretty{head: head, children: []prettyChild{{name: "[contained value]", val: v}}}, nil
 }

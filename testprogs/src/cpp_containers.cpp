@@ -4,13 +4,15 @@
  * (operator[], at, count, contains), a deque indexed (one grown at its
  * front, so that its first element is not at the start of a buffer), a
  * list's front and back, a shared_ptr's use count, the arrays of a
- * unique_ptr<T[]> and a shared_ptr<T[]>, a std::string compared with ==.
+ * unique_ptr<T[]> and a shared_ptr<T[]>, a std::string compared with ==,
+ * iterators of a map, an unordered map, a deque, a list and a vector
+ * dereferenced, a std::optional's value.
  * The program calls each of these functions itself, so that GDB, which
  * calls them, finds them compiled in.
  *
  * - main, at the call of look(n): every container is alive.
  * Root cause: none (exits 0)
- * Symptom:    prints "containers 2347" and exits with status 0
+ * Symptom:    prints "containers 2410" and exits with status 0
  * Build (in testprogs/src):
  *             g++ -O0 -g -o ../build/cpp_containers cpp_containers.cpp
  */
@@ -20,10 +22,12 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 struct Item {
   std::string name;
@@ -59,6 +63,15 @@ int main() {
   std::unique_ptr<int[]> owned(new int[4]{9, 8, 7, 6});
   std::shared_ptr<long[]> pooled(new long[3]{100, 200, 300});
   std::string word = "middle";
+  auto agesAt = ages.find("bob");
+  auto codeAt = codes.find(404);
+  auto grownAt = grown.begin() + 3;
+  auto nameAt = names.begin();
+  std::vector<int> nums{4, 5, 6};
+  auto numAt = nums.begin() + 1;
+  std::vector<int>::iterator nowhere;
+  std::optional<std::string> maybe = std::string("yes");
+  std::optional<int> none;
 
   long n = ages.count("bob") + ages.at("alice") + ages["carol"];
   n += items.count(3) + items.at(40).qty + items[7].qty;
@@ -68,6 +81,8 @@ int main() {
   n += names.front().size() + names.back().size() + chain.front();
   n += shared.use_count() + owned[2] + pooled[1] + (word == names.front() ? 1 : 0);
   n += (long)names.size() + (chain.empty() ? 0 : 1);
+  n += agesAt->second + codeAt->second.size() + *grownAt + nameAt->size() + *numAt + numAt[1];
+  n += maybe->size() + (*maybe).size() + none.value_or(3) + nums.data()[2] + (nowhere == nums.end());
   int r = look(n);
   printf("containers %ld\n", n);
   return r == 0;
