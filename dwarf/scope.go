@@ -251,6 +251,9 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 				}
 				return MemObject(ft, fn.Entry+s.f.Bias), nil
 			}
+			if o, ok := s.enclosingEnumerator(name); ok {
+				return o, nil
+			}
 		}
 	}
 	if s.globals != nil {
@@ -260,6 +263,29 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 		err = fmt.Errorf("no symbol %q in current context: %w", name, ErrNotFound)
 	}
 	return Object{}, err
+}
+
+// enclosingEnumerator finds an enumerator as C++ lookup does from the
+// frame's function: in its classes and namespaces, innermost first
+// (NEEDS_FLUSH in ns::StrPair::Get is ns::StrPair::NEEDS_FLUSH, and
+// StrPair::NEEDS_FLUSH there is too). A name at global scope is the
+// evaluator's own last try.
+func (s *FrameScope) enclosingEnumerator(name string) (Object, bool) {
+	if s.f.Function == nil || strings.HasPrefix(name, "::") {
+		return Object{}, false
+	}
+	scope := s.f.Function.Name
+	for {
+		outer, _, ok := splitScope(scope)
+		if !ok {
+			return Object{}, false
+		}
+		if t, v, ok := s.types.Enumerator(outer + "::" + name); ok {
+			b := binary.LittleEndian.AppendUint64(nil, uint64(v))
+			return BytesObject(t, b[:min(max(SizeOf(t), 1), 8)]), true
+		}
+		scope = outer
+	}
 }
 
 // funcVisible reports whether fn is what name means in the frame's

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // gdbBaseNames maps DWARF base type names to the spelling GDB prints.
@@ -70,6 +71,19 @@ func declString(t Type, decl string, base func(Type) string) string {
 // and names for those of parameter lists (ptype expands the innermost
 // only).
 func declStringNames(t Type, decl string, base, names func(Type) string) string {
+	if names != nil {
+		// A class template's member whose whole type is a type argument
+		// prints the parameter's name ("Key first_;" where Key is
+		// const char *), not the parts inside it (const Key& stays
+		// "const char * const&"), as GDB's typedef hash finds only
+		// whole types.
+		switch t.(type) {
+		case *PointerType, *QualType, *ReferenceType, *ArrayType, *PtrToMemberType:
+			if n := names(t); n != "" {
+				return n + spaced(decl)
+			}
+		}
+	}
 	for i := 0; i < maxTypeDepth; i++ {
 		switch u := t.(type) {
 		case nil:
@@ -103,7 +117,9 @@ func declStringNames(t Type, decl string, base, names func(Type) string) string 
 				if _, isTD := u.Elem.(*TypedefType); !isTD {
 					d := " " + u.Qual
 					if decl != "" {
-						if decl[0] == '*' || decl[0] == '&' {
+						if c := decl[0]; c == '*' || c == '_' || unicode.IsLetter(rune(c)) {
+							// a pointer, or the declared name: "Arena * const arena_";
+							// a reference follows at once, as GDB prints it: "char * const&"
 							d += " " + decl
 						} else {
 							d += decl
@@ -537,6 +553,17 @@ func templateSubst(t *StructType) (sub func(Type) string, with string) {
 		with = " [with " + strings.Join(parts, ", ") + "]"
 	}
 	return func(b Type) string {
+		switch b.(type) {
+		case *PointerType, *QualType, *ReferenceType, *ArrayType, *PtrToMemberType:
+			// a whole declarator type: its parameter's name, or "" (none)
+			s := TypeString(b)
+			for i, a := range args {
+				if s == a {
+					return names[i]
+				}
+			}
+			return ""
+		}
 		// typedefs declared in the class itself print unqualified
 		if td, ok := b.(*TypedefType); ok && strings.HasPrefix(td.Name, self) && !strings.Contains(td.Name[len(self):], "::") {
 			return td.Name[len(self):]

@@ -656,8 +656,20 @@ func wideTypedef(t Type) string {
 }
 
 // ReadCString reads a NUL-terminated string of element size es at addr,
-// up to limit characters.
-func (env *ValueEnv) ReadCString(addr uint64, es int, limit int) ([]uint64, bool, error) {
+// up to limit characters; truncated is true when the limit cut the
+// string: the character after the last one read is not a NUL (as GDB's
+// val_print_string, which prints "..." only then).
+func (env *ValueEnv) ReadCString(addr uint64, es int, limit int) (cs []uint64, truncated bool, err error) {
+	cs, truncated, err = env.readCString(addr, es, limit)
+	if truncated && err == nil && limit >= 0 {
+		if next, err := env.Read(addr+uint64(len(cs)*es), es); err == nil && DecodeUint(next) == 0 {
+			truncated = false
+		}
+	}
+	return cs, truncated, err
+}
+
+func (env *ValueEnv) readCString(addr uint64, es int, limit int) ([]uint64, bool, error) {
 	var out []uint64
 	const chunk = 64
 	for len(out) < limit {

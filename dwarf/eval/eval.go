@@ -53,6 +53,47 @@ func EvalExpr(ctx context.Context, s EvalScope, src string) (dwarf.Object, error
 	return Eval(ctx, s, e)
 }
 
+// EvalType evaluates src in scope s for its type only, as GDB evaluates
+// the operand of ptype, whatis and sizeof: memory it cannot read reads
+// as zeros and the result is not read, so that "ptype p->next" answers
+// where p is a null pointer.
+func EvalType(ctx context.Context, s EvalScope, src string) (o dwarf.Object, err error) {
+	e, err := Parse(ctx, s, src)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			o, err = dwarf.Object{}, fmt.Errorf("evaluate expression: internal error: %v", r)
+		}
+	}()
+	o, err = newEvaluator(ctx, s).typeOnly().eval(e)
+	if nd, ok := o.Type.(*dwarf.NoDebugType); ok && err == nil {
+		return dwarf.Object{}, dwarf.NoDebugError(nd)
+	}
+	return o, err
+}
+
+// typeOnly is an evaluator like ev whose reads of memory that cannot be
+// read give zeros: one for an operand whose type alone is wanted.
+func (ev *evaluator) typeOnly() *evaluator {
+	env := *ev.env
+	mem := env.Mem
+	if mem == nil {
+		return ev // no memory at all (a frame read from registers only): the caller asks a full frame
+	}
+	env.Mem = func(addr uint64, p []byte) (int, error) {
+		if n, err := mem(addr, p); err == nil && n == len(p) {
+			return n, nil
+		}
+		clear(p)
+		return len(p), nil
+	}
+	c := *ev
+	c.env = &env
+	return &c
+}
+
 // Parse parses src as EvalExpr does in scope s, where a name is a type
 // unless s has a variable of that name. The tree may be evaluated again
 // (Eval) in any scope where the names mean the same: the same pc of
@@ -324,7 +365,7 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 				return dwarf.Object{}, err
 			}
 		} else {
-			x, err := ev.eval(e.X)
+			x, err := ev.typeOnly().eval(e.X)
 			if err != nil {
 				return dwarf.Object{}, err
 			}

@@ -138,10 +138,39 @@ func (s *Session) evalObject(ctx context.Context, expr string) (o dwarf.Object, 
 		return dwarf.Object{}, nil, false, err
 	}
 	o, err = eval.EvalExpr(ctx, fs, expr)
-	if quick && (noMemory(err) || err == nil && noMemory(o.Err)) {
+	if quick && needsUnwound(o, err) {
 		return s.evalUnwound(ctx, expr)
 	}
 	return o, fs, quick, err
+}
+
+// needsUnwound reports a result in a quick frame (frame 0 from its
+// registers alone) that the unwound frame may answer: a location that
+// needed memory the quick frame lacks, or a value optimized out there,
+// which may be a value at the function's entry that only its caller's
+// frame recovers (DW_OP_entry_value).
+func needsUnwound(o dwarf.Object, err error) bool {
+	if err == nil {
+		err = o.Err
+	}
+	return noMemory(err) || err != nil && errors.Is(err, dwarf.ErrOptimizedOut)
+}
+
+// evalType is evalObject for the expression's type only (ptype,
+// whatis): what it points to need not be readable.
+func (s *Session) evalType(ctx context.Context, expr string) (dwarf.Object, error) {
+	fs, quick, err := s.scopeFor(ctx, expr)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	o, err := eval.EvalType(ctx, fs, expr)
+	if quick && needsUnwound(o, err) {
+		if fs, err = s.scope(ctx); err != nil {
+			return dwarf.Object{}, err
+		}
+		o, err = eval.EvalType(ctx, fs, expr)
+	}
+	return o, err
 }
 
 // evalUnwound is evalObject in the unwound selected frame.
@@ -249,7 +278,7 @@ func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
 		return false, err
 	}
 	ok, err := eval.Truth(ctx, fs, e)
-	if quick && err != nil && errors.Is(err, dwarf.ErrNoMemory) {
+	if quick && needsUnwound(dwarf.Object{}, err) {
 		if fs, err = s.scope(ctx); err != nil {
 			return false, err
 		}

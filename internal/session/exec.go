@@ -598,10 +598,18 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 			}
 			return nil
 		}
-		if sel+1 >= len(fr) {
+		// A function that tail-called the frame below has no return
+		// address of its own (its frame is gone: found from call-site
+		// information): the frame returns to the first caller above the
+		// tail calls, as GDB's finish does.
+		up := sel + 1
+		for up < len(fr) && fr[up].TailCall && !rev {
+			up++
+		}
+		if up >= len(fr) {
 			return fmt.Errorf("%q is the outermost frame; there is no caller to return to: %w", fr[sel].Name, ErrUnsupported)
 		}
-		callee, caller := fr[sel], fr[sel+1]
+		callee, caller := fr[sel], fr[up]
 		fnName := callee.Name
 		var st rsp.Stop
 		var done bool

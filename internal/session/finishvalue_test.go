@@ -1,9 +1,11 @@
 package session
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
@@ -43,5 +45,59 @@ func TestFinishValuesMatchGDB(t *testing.T) {
 				})
 			}
 		})
+	}
+}
+
+// TestFinishOutOfTailCall: a finish from a function reached by a tail
+// call (mid jumps to leaf at -O2) returns to the caller above the tail
+// call, where GDB's finish stops, with the value leaf returned; the
+// backtrace's tail-call frame (mid, found from call-site information)
+// has no return address of its own. Before, the finish ran to mid's pc,
+// which nothing returns to, and on to the program's exit.
+func TestFinishOutOfTailCall(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "gcc")
+	exe := filepath.Join(t.TempDir(), "tailcall")
+	if out, err := exec.Command("gcc", "-g", "-O2", "-o", exe, filepath.Join("testdata", "tailcall.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	got := movesVsGDB(t, exe, "leaf", []string{"finish", "next"})
+	if len(got) < 2 || got[1].ret != "19" {
+		t.Errorf("finish from leaf: %v, want main with the value 19", got)
+	}
+}
+
+// TestEntryValueFirstLook: the first expression evaluated at a stop,
+// before any backtrace, reads a parameter whose location is its value at
+// the function's entry (DW_OP_entry_value: f's s, dead after its first
+// use at -O2) through the caller's frame, as GDB prints it; the quick
+// frame 0 built from the registers alone has no caller, and its
+// <optimized out> sends the evaluation to the unwound frame.
+func TestEntryValueFirstLook(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "gcc")
+	exe := filepath.Join(t.TempDir(), "tailcall")
+	if out, err := exec.Command("gcc", "-g", "-O2", "-o", exe, filepath.Join("testdata", "tailcall.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "tailcall.c:14", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue: %+v %v", st, err)
+	}
+	// (hold is never stored at -O2: only mode is read back)
+	r, err := s.Evaluate(ctx, "s->mode")
+	if err != nil || r.Value != "3" {
+		t.Errorf("s->mode first thing at the stop: %+v %v, want 3", r, err)
 	}
 }

@@ -36,7 +36,7 @@ func (s *Session) Ptype(ctx context.Context, expr string, whatis bool) (TypeResu
 		t, terr := fs.LookupType(expr)
 		named := terr == nil
 		if !named {
-			o, _, _, err := s.evalObject(ctx, expr)
+			o, err := s.evalType(ctx, expr)
 			if err != nil {
 				return exprError(expr, err)
 			}

@@ -1,0 +1,69 @@
+/*
+ * cpp_lookup: names and types as C++ code uses them, the way real
+ * libraries write them (tinyxml2's StrPair flags, leveldb's SkipList
+ * members, zlib's state pointer), for the expressions and ptype an agent
+ * asks at a stop.
+ *
+ * - ns::StrPair::Get: NEEDS_FLUSH, an enumerator of an unnamed enum of
+ *   the class, named without its class from a member function (and as
+ *   StrPair::NEEDS_FLUSH); kLimit, a static const member.
+ * - inspect(list, st, text): ptype of a class template whose members are
+ *   const pointers (Arena * const arena_); st is a null pointer whose
+ *   members' types ptype and sizeof still answer (ptype st->codes,
+ *   sizeof(st->codes[0])); text holds exactly 200 characters, which
+ *   print in full, without "...".
+ * Root cause: none (exits 0)
+ * Symptom:    prints "lookup 313" and exits with status 0
+ * Build (in testprogs/src):
+ *             g++ -O0 -g -o ../build/cpp_lookup cpp_lookup.cpp
+ */
+#include <cstdio>
+#include <cstring>
+
+namespace ns {
+class StrPair {
+ public:
+  enum { NEEDS_ENTITY_PROCESSING = 0x01, NEEDS_FLUSH = 0x100 };
+  static const int kLimit = 7;
+  int flags_ = NEEDS_FLUSH | NEEDS_ENTITY_PROCESSING;
+  int Get() { return flags_ & NEEDS_FLUSH ? kLimit : 0; }
+};
+}  // namespace ns
+
+struct Arena {
+  int used;
+};
+
+template <typename Key>
+struct SkipList {
+  Arena* const arena_;
+  int* const* heads_;
+  Key first_;
+  SkipList(Arena* a, Key k) : arena_(a), heads_(nullptr), first_(k) {}
+  bool Contains(const Key& k) const { return k == first_; }
+};
+
+struct code {
+  unsigned char op, bits;
+  unsigned short val;
+};
+struct state {
+  int mode;
+  const struct code* codes;
+};
+
+static char text[256];
+
+int inspect(const SkipList<const char*>& list, struct state* st, const char* t) {
+  return (list.Contains(t) ? 1 : 0) + (st ? st->mode : 0) + (int)strlen(t);
+}
+
+int main() {
+  ns::StrPair p;
+  Arena a{42};
+  memset(text, 'a', 200);
+  SkipList<const char*> list(&a, text);
+  int n = p.Get() + inspect(list, nullptr, text) + a.used + 63;
+  printf("lookup %d\n", n);
+  return 0;
+}
