@@ -201,3 +201,38 @@ func TemplateBase(name string) string {
 	}
 	return name
 }
+
+// canonicalParams returns the parameter list that ends a function name
+// ("f(const char*, int)", "A::get() const") in GDB's canonical spelling
+// ("char const*, int"; "()" and "(void)" are ""); ok is false when the
+// name has none.
+func canonicalParams(name string) (params string, ok bool) {
+	s := strings.TrimSpace(name)
+	for _, q := range []string{" const", " volatile", " &&", " &", "&&", "&"} {
+		s = strings.TrimSuffix(s, q)
+	}
+	if !strings.HasSuffix(s, ")") {
+		return "", false
+	}
+	depth := 0
+	open := -1
+	for i := len(s) - 1; i >= 0 && open < 0; i-- {
+		switch s[i] {
+		case ')':
+			depth++
+		case '(':
+			if depth--; depth == 0 {
+				open = i
+			}
+		}
+	}
+	if open <= 0 {
+		return "", false
+	}
+	p := strings.TrimSpace(s[open+1 : len(s)-1])
+	if p == "" || p == "void" {
+		return "", true
+	}
+	c := canonicalCxxName("f<" + p + ">")
+	return strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(c, "f<"), ">"), " "), true
+}

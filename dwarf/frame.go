@@ -121,6 +121,19 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 	return nodes
 }
 
+// varNodes is scopeNodes with, last, the statics the frame's function
+// (or inlined copy) leaves to its abstract origin (inheritedStatics):
+// the nodes whose variables a name in the frame may be.
+func (f *Frame) varNodes() []*godwarf.Tree {
+	nodes := f.scopeNodes()
+	if len(nodes) > 0 {
+		if inh := f.Function.inheritedStatics(nodes[len(nodes)-1]); inh != nil {
+			nodes = append(nodes, inh)
+		}
+	}
+	return nodes
+}
+
 // exprEnv returns the evaluation context for this frame's variables.
 func (f *Frame) exprEnv(ctx context.Context) *exprEnv {
 	p := f.ph()
@@ -217,7 +230,7 @@ func (f *Frame) Locals(ctx context.Context) []Variable {
 	env := f.exprEnv(ctx)
 	seen := map[string]bool{}
 	var out []Variable
-	for _, n := range f.scopeNodes() {
+	for _, n := range f.varNodes() {
 		for _, c := range n.Children {
 			if c.Tag != stddwarf.TagVariable {
 				continue
@@ -326,7 +339,7 @@ func (s *Scope) lookupBlocks(ctx context.Context, name string) (Variable, bool) 
 		return Variable{}, false
 	}
 	env := f.exprEnv(ctx)
-	for _, n := range f.scopeNodes() {
+	for _, n := range f.varNodes() {
 		for _, c := range n.Children {
 			if c.Tag != stddwarf.TagVariable && c.Tag != stddwarf.TagFormalParameter {
 				continue

@@ -45,6 +45,9 @@ type Function struct {
 	treeOnce sync.Once
 	tree     *godwarf.Tree
 	treeErr  error
+	// inherited caches inheritedStatics by abstract origin.
+	inheritedMu sync.Mutex
+	inherited   map[stddwarf.Offset]*godwarf.Tree
 }
 
 // Image returns the image the function belongs to.
@@ -84,6 +87,50 @@ func (f *Function) Tree() (*godwarf.Tree, error) {
 		f.tree, f.treeErr = godwarf.LoadTree(f.Offset, f.cu.img.dw, 0)
 	})
 	return f.tree, f.treeErr
+}
+
+// inheritedStatics returns, as a node of their own, the function-static
+// variables of node's abstract origin that node does not repeat: an
+// inlined copy (or an out-of-line instance) of an inline function has
+// its statics in the abstract DIE only, where GDB finds them too
+// (inherit_abstract_dies). nil when there are none.
+func (f *Function) inheritedStatics(node *godwarf.Tree) *godwarf.Tree {
+	origin, ok := node.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
+	if !ok {
+		return nil
+	}
+	f.inheritedMu.Lock()
+	defer f.inheritedMu.Unlock()
+	if t, ok := f.inherited[origin]; ok {
+		return t
+	}
+	var out *godwarf.Tree
+	func() {
+		defer func() { _ = recover() }() // a malformed origin: none
+		ot, err := godwarf.LoadTree(origin, f.cu.img.dw, 0)
+		if err != nil {
+			return
+		}
+		have := map[stddwarf.Offset]bool{}
+		for _, c := range node.Children {
+			if o, ok := c.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
+				have[o] = true
+			}
+		}
+		for _, c := range ot.Children {
+			if c.Tag == stddwarf.TagVariable && !have[c.Offset] && localKind(c) == VarStatic {
+				if out == nil {
+					out = &godwarf.Tree{Entry: ot.Entry}
+				}
+				out.Children = append(out.Children, c)
+			}
+		}
+	}()
+	if f.inherited == nil {
+		f.inherited = map[stddwarf.Offset]*godwarf.Tree{}
+	}
+	f.inherited[origin] = out
+	return out
 }
 
 // scopeChain returns the lexical blocks and inlined subroutines that
@@ -573,6 +620,15 @@ type InlinedCopy struct {
 	Caller   *Function
 	CallFile string
 	CallLine int
+	// Origin is the abstract subprogram DIE of the inlined function.
+	Origin stddwarf.Offset
+}
+
+// OriginLinkage is the linkage name of the inlined function ("" where
+// DWARF gives none, as for C).
+func (img *Image) OriginLinkage(c InlinedCopy) string {
+	_, linkage, _, _, _, _ := img.resolveDecl(c.Origin)
+	return linkage
 }
 
 // InlinedCopies returns every inlined instance of the functions named
@@ -605,7 +661,7 @@ func (img *Image) InlinedCopies(name string) []InlinedCopy {
 	}
 	var out []InlinedCopy
 	for _, s := range sites {
-		c := InlinedCopy{Ranges: s.ranges, Caller: s.fn, CallLine: s.callLine}
+		c := InlinedCopy{Ranges: s.ranges, Caller: s.fn, CallLine: s.callLine, Origin: s.origin}
 		c.Entry = s.ranges[0][0] // first listed range, as GDB's entry pc
 		c.CallFile = s.fn.cu.fileName(s.callFile)
 		out = append(out, c)

@@ -1,6 +1,8 @@
 package dwarf
 
 import (
+	"github.com/rrmcp/rrmcp/symbols"
+
 	"errors"
 	"fmt"
 	"io"
@@ -339,10 +341,10 @@ func (img *Image) Files() []string {
 	return out
 }
 
-// fileMatches reports whether the full path p names the file the user
-// wrote as q: equal, same base name when q has no slash, or a suffix of
+// FileMatches reports whether the full path p names the file the user
+// wrote as q (a location's FILE): equal, same base name when q has no slash, or a suffix of
 // whole path components.
-func fileMatches(p, q string) bool {
+func FileMatches(p, q string) bool {
 	if p == q {
 		return true
 	}
@@ -389,7 +391,7 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 		lt := u.lineTable()
 		match := make([]bool, len(lt.files))
 		for i, f := range lt.files {
-			if f != "" && fileMatches(f, file) {
+			if f != "" && FileMatches(f, file) {
 				match[i] = true
 			}
 		}
@@ -628,10 +630,26 @@ func (img *Image) code(addr uint64, n int) []byte {
 // address (after the prologue) of every concrete function named name
 // (FuncsByName matching) and the entry of every inlined copy, sorted by
 // address, one per address.
+//
+// A name with a parameter list ("P::Push(const char*, const char*)")
+// names the overloads whose parameters are those, compared in GDB's
+// canonical spelling (const char* is char const*); a function without
+// a linkage name (C) matches by its name alone.
 func (img *Image) FunctionBreakpoints(name string) []LineAddr {
+	want, byParams := canonicalParams(name)
+	takes := func(linkage string) bool {
+		if !byParams || linkage == "" {
+			return true
+		}
+		have, ok := canonicalParams(symbols.Demangle(linkage))
+		return ok && have == want
+	}
 	var out []LineAddr
 	seen := map[uint64]bool{}
 	for _, f := range img.FuncsByName(name) {
+		if !takes(f.LinkageName) {
+			continue
+		}
 		pc, le := img.BreakpointAddr(f)
 		if !seen[pc] {
 			seen[pc] = true
@@ -639,7 +657,7 @@ func (img *Image) FunctionBreakpoints(name string) []LineAddr {
 		}
 	}
 	for _, c := range img.InlinedCopies(name) {
-		if seen[c.Entry] {
+		if seen[c.Entry] || byParams && !takes(img.OriginLinkage(c)) {
 			continue
 		}
 		seen[c.Entry] = true
@@ -670,7 +688,7 @@ func (img *Image) LinesWithCode(file string) []int {
 		}
 		lt := u.lineTable()
 		for _, r := range lt.rows {
-			if r.flags&rowStmt != 0 && r.flags&rowEndSeq == 0 && int(r.file) < len(lt.files) && fileMatches(lt.files[r.file], file) {
+			if r.flags&rowStmt != 0 && r.flags&rowEndSeq == 0 && int(r.file) < len(lt.files) && FileMatches(lt.files[r.file], file) {
 				seen[int(r.line)] = true
 			}
 		}
@@ -687,7 +705,7 @@ func (img *Image) LinesWithCode(file string) []int {
 // fileMatches compares names), so its line table may hold its lines.
 func (u *unit) mentions(file string) bool {
 	for _, f := range u.fileTable() {
-		if f != "" && fileMatches(f, file) {
+		if f != "" && FileMatches(f, file) {
 			return true
 		}
 	}

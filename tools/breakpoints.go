@@ -10,7 +10,7 @@ import (
 
 type bpSetIn struct {
 	sessionArg
-	Location  string `json:"location" jsonschema:"function name (main, ns::Class::method), file:line (foo.c:42), line number in the current file, or *address (*0x401136)"`
+	Location  string `json:"location" jsonschema:"function name (main, ns::Class::method; one overload: ns::Class::method(const char*, int)), file:function (foo.c:helper), file:line (foo.c:42), line number in the current file, or *address (*0x401136)"`
 	Condition string `json:"condition,omitempty" jsonschema:"stop only when this C expression is true, e.g. i > 10"`
 	Temporary bool   `json:"temporary,omitempty" jsonschema:"delete the breakpoint after its first hit"`
 	Hardware  bool   `json:"hardware,omitempty" jsonschema:"a hardware breakpoint (GDB's hbreak): the CPU's debug registers, no int3 written into the code; where they do not fire or the server refuses one, a software breakpoint with a note saying why"`

@@ -234,6 +234,30 @@ func TestLiveContainerMethods(t *testing.T) {
 	c.fails("rr_evaluate", args{"expression": `none.value()`}, "value() would throw std::bad_optional_access")
 }
 
+// TestLiveLocationForms: a location with a parameter list names one
+// overload (GDB's linespec: one location, where the name alone has
+// two), and FILE:FUNCTION names a function by its source file (a static
+// helper here); a parameter list that matches no overload is refused.
+func TestLiveLocationForms(t *testing.T) {
+	c := stopAt(t, "cpp_lookup", "Printer::Push(const char*, const char*)")
+	// The first stop is the call from Push(const char*, int): "a", "10".
+	c.ok("rr_backtrace", nil, "#0  Printer::Push at ", "cpp_lookup.cpp:63", "#1  Printer::Push at ", "cpp_lookup.cpp:67")
+	one := func(r result) {
+		t.Helper()
+		if strings.Contains(r.text, ", 0x") {
+			t.Errorf("%s: want one location", r.text)
+		}
+	}
+	one(c.ok("rr_breakpoint_list", nil, "Printer::Push(const char*, const char*) -> Printer::Push at "))
+	one(c.ok("rr_breakpoint_set", args{"location": "Printer::Push(const char *, int)"}, "cpp_lookup.cpp:66 [0x"))
+	if r := c.ok("rr_breakpoint_set", args{"location": "Printer::Push"}); !strings.Contains(r.text, ", 0x") {
+		t.Errorf("Printer::Push alone: %s, want both overloads", r.text)
+	}
+	c.ok("rr_breakpoint_set", args{"location": "cpp_lookup.cpp:helper"}, "helper at ", "cpp_lookup.cpp:72")
+	c.fails("rr_breakpoint_set", args{"location": "Printer::Push(int)"}, `no function named "Printer::Push(int)"`)
+	c.fails("rr_breakpoint_set", args{"location": "other.cpp:helper"}, `no function named "helper" in a source file "other.cpp"`)
+}
+
 // stopAt starts a server with the test program prog live under
 // gdbserver and runs it to its first stop at location.
 func stopAt(t *testing.T, prog, location string) *mcpClient {
@@ -242,7 +266,7 @@ func stopAt(t *testing.T, prog, location string) *mcpClient {
 	c := startServer(t)
 	c.ok("rr_live_start", args{"command": []string{testenv.Prog(t, prog)}})
 	c.ok("rr_breakpoint_set", args{"location": location})
-	c.ok("rr_continue", nil, location)
+	c.ok("rr_continue", nil, "breakpoint #1")
 	return c
 }
 

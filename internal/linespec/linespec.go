@@ -18,7 +18,7 @@ import (
 type Form int
 
 const (
-	Function Form = iota // NAME
+	Function Form = iota // NAME, FILE:NAME
 	FileLine             // FILE:LINE
 	Line                 // LINE, in the current source file
 	Address              // *EXPRESSION
@@ -28,13 +28,15 @@ const (
 type Spec struct {
 	Form Form
 	Name string // Function: the function's name
-	File string // FileLine
+	File string // FileLine; Function: the source file it is in ("" any)
 	Line int    // FileLine, Line
 	Expr string // Address: the expression after '*'
 }
 
 // Parse reads a location: *EXPR, FILE:LINE (the last colon, so that
-// C:\x.c:3 and ns::f are read right), LINE or a function name.
+// C:\x.c:3 and ns::f are read right), LINE, FILE:FUNCTION (a single
+// colon after a file name with an extension or a directory: t.c:helper,
+// src/a.cpp:ns::f) or a function name.
 func Parse(loc string) (Spec, error) {
 	loc = strings.TrimSpace(loc)
 	switch {
@@ -52,7 +54,31 @@ func Parse(loc string) (Spec, error) {
 	if n, err := strconv.Atoi(loc); err == nil {
 		return Spec{Form: Line, Line: n}, nil
 	}
+	if file, fn, ok := splitFileFunction(loc); ok {
+		return Spec{Form: Function, File: file, Name: fn}, nil
+	}
 	return Spec{Form: Function, Name: loc}, nil
+}
+
+// splitFileFunction splits FILE:FUNCTION at its first single colon (not
+// one of a "::"), where what comes before looks like a file: it has a
+// '/' or a '.' (a C++ scope has neither).
+func splitFileFunction(loc string) (file, fn string, ok bool) {
+	for i := 0; i < len(loc); i++ {
+		if loc[i] != ':' {
+			continue
+		}
+		if i+1 < len(loc) && loc[i+1] == ':' {
+			i++ // a scope's "::"
+			continue
+		}
+		file, fn = strings.TrimSpace(loc[:i]), strings.TrimSpace(loc[i+1:])
+		if file == "" || fn == "" || !strings.ContainsAny(file, "./") || strings.ContainsAny(file, "<(") {
+			return "", "", false
+		}
+		return file, fn, true
+	}
+	return "", "", false
 }
 
 // Result is what a location stands for: its addresses (run-time) and the
@@ -74,8 +100,26 @@ type Result struct {
 // malloc is an alias of __libc_malloc: past the prologue of the function
 // it aliases). The error, where none is found, matches errkind.NotFound
 // and names close names.
-func ResolveFunction(ctx context.Context, inf *inferior.Inferior, name string) (Result, error) {
+//
+// With a file (FILE:FUNCTION), only the functions of that name whose
+// code is in that source file count, as GDB's linespec; they need debug
+// information.
+func ResolveFunction(ctx context.Context, inf *inferior.Inferior, file, name string) (Result, error) {
 	var r Result
+	if file != "" {
+		r.addFunctionIn(inf.Img, inf.Bias, file, name)
+		if as := inf.ReloadAddressSpace(ctx); as != nil {
+			for _, mod := range as.Modules() {
+				if img := inf.LibImage(mod.Path); img != nil && img != inf.Img {
+					r.addFunctionIn(img, mod.Bias, file, name)
+				}
+			}
+		}
+		if len(r.Addrs) > 0 {
+			return r, nil
+		}
+		return Result{}, fmt.Errorf("no function named %q in a source file %q (FILE:FUNCTION needs debug information): %w", name, file, errkind.NotFound)
+	}
 	if r.addFunction(inf.Img, inf.Bias, name) {
 		return r, nil
 	}
@@ -134,7 +178,16 @@ func ResolveFunction(ctx context.Context, inf *inferior.Inferior, name string) (
 // every inlined copy (one breakpoint, several locations, as GDB's 1.1,
 // 1.2). It reports whether it found any.
 func (r *Result) addFunction(img *dwarf.Image, bias uint64, name string) bool {
+	return r.addFunctionIn(img, bias, "", name)
+}
+
+// addFunctionIn is addFunction of the places in source file file ("":
+// anywhere).
+func (r *Result) addFunctionIn(img *dwarf.Image, bias uint64, file, name string) bool {
 	las := img.FunctionBreakpoints(name)
+	if file != "" {
+		las = slices.DeleteFunc(las, func(la dwarf.LineAddr) bool { return !dwarf.FileMatches(la.File, file) })
+	}
 	if len(las) > 0 {
 		r.ByFunc = true
 	}

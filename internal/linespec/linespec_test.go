@@ -22,6 +22,11 @@ func TestParse(t *testing.T) {
 		{"ns::f:3", Spec{Form: FileLine, File: "ns::f", Line: 3}},
 		{"ns::3", Spec{Form: Function, Name: "ns::3"}}, // "ns:" ends in a colon: not a file
 		{"x.c:", Spec{Form: Function, Name: "x.c:"}},
+		{"t.c:helper", Spec{Form: Function, File: "t.c", Name: "helper"}},
+		{"src/a.cpp:ns::Widget::draw", Spec{Form: Function, File: "src/a.cpp", Name: "ns::Widget::draw"}},
+		{"lib/x:f", Spec{Form: Function, File: "lib/x", Name: "f"}},
+		{"ns::Box<std::pair<int, int>>::get", Spec{Form: Function, Name: "ns::Box<std::pair<int, int>>::get"}},
+		{"P::Push(const char*, const char*)", Spec{Form: Function, Name: "P::Push(const char*, const char*)"}},
 		{"17", Spec{Form: Line, Line: 17}},
 		{"*0x401000", Spec{Form: Address, Expr: "0x401000"}},
 		{"* &table[2] ", Spec{Form: Address, Expr: "&table[2]"}},

@@ -340,7 +340,7 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		}
 		r, err = linespec.ResolveLine(ctx, s.inf, f.File, spec.Line)
 	default:
-		r, err = linespec.ResolveFunction(ctx, s.inf, spec.Name)
+		r, err = linespec.ResolveFunction(ctx, s.inf, spec.File, spec.Name)
 	}
 	if err != nil {
 		return nil, err

@@ -12,8 +12,11 @@
  *   members' types ptype and sizeof still answer (ptype st->codes,
  *   sizeof(st->codes[0])); text holds exactly 200 characters, which
  *   print in full, without "...".
+ * - Printer::Push(const char*, const char*), one of two overloads, as a
+ *   breakpoint location names it with its parameters; helper, a static
+ *   function, as cpp_lookup.cpp:helper.
  * Root cause: none (exits 0)
- * Symptom:    prints "lookup 313" and exits with status 0
+ * Symptom:    prints "lookup 262" and exits with status 0
  * Build (in testprogs/src):
  *             g++ -O0 -g -o ../build/cpp_lookup cpp_lookup.cpp
  */
@@ -54,6 +57,20 @@ struct state {
 
 static char text[256];
 
+// Two overloads: a breakpoint location with a parameter list names one.
+struct Printer {
+  int n = 0;
+  void Push(const char* name, const char* v) { n += (int)strlen(name) + (int)strlen(v); }
+  void Push(const char* name, int v) {
+    char buf[16];
+    snprintf(buf, sizeof buf, "%d", v);
+    Push(name, buf);
+  }
+};
+
+// A static function, named by FILE:FUNCTION.
+static int helper(int x) { return x * 2; }
+
 int inspect(const SkipList<const char*>& list, struct state* st, const char* t) {
   return (list.Contains(t) ? 1 : 0) + (st ? st->mode : 0) + (int)strlen(t);
 }
@@ -63,7 +80,10 @@ int main() {
   Arena a{42};
   memset(text, 'a', 200);
   SkipList<const char*> list(&a, text);
-  int n = p.Get() + inspect(list, nullptr, text) + a.used + 63;
+  Printer pr;
+  pr.Push("a", 10);
+  pr.Push("bb", "x");
+  int n = p.Get() + inspect(list, nullptr, text) + a.used + pr.n + helper(3);
   printf("lookup %d\n", n);
   return 0;
 }
