@@ -319,3 +319,19 @@ func tryGDBMoves(t *testing.T, ctx context.Context, exe string, setup, moves []s
 	}
 	return stops, nil
 }
+
+// TestStepIntoSharedLibraryMatchesGDB: step at a call of a shared
+// library's function goes through the program's PLT stub into the
+// function, when the library has line information, and stops where GDB's
+// step stops: the first call through the lazy binder, a later one
+// through the bound slot; finish comes back out the same way. Before, the
+// step ran back to the caller (the stub has no lines).
+func TestStepIntoSharedLibraryMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := testenv.Prog(t, "shlib_crash")
+	got := movesVsGDB(t, exe, "main", []string{"step", "step", "finish", "finish", "next", "step", "next"})
+	if len(got) < 3 || got[1].file != "libbuggy.c" || got[2].file != "libbuggy.c" {
+		t.Errorf("steps from main: %v, want two into libbuggy.c", got)
+	}
+}

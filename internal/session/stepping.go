@@ -3,12 +3,15 @@ package session
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"golang.org/x/arch/x86/x86asm"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/linespec"
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // Source-level stepping: step and next as GDB does them with inlined
@@ -446,10 +449,21 @@ func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into b
 		return st, nil // stepped onto a breakpoint at the callee's entry: a hit (stepLine)
 	}
 	if h.fn == nil || !h.hasLine {
-		// No debug info in the callee (libc, PLT): run back to the caller.
+		// No debug info in the callee: run back to the caller; where the
+		// callee is a PLT stub whose function has lines (a shared
+		// library's, built with -g), on to that function as GDB does
+		// (its step skips the trampoline: the run stops at the
+		// function's first line or back at the caller, whichever comes
+		// first, as through the lazy binder or an IFUNC it may not come).
+		for _, a := range s.pltTargets(ctx, h.pc) {
+			defer s.tempBP(ctx, a)()
+		}
 		st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
-		if err != nil || !done {
+		if err != nil || done {
 			return st, err
+		}
+		if pc, sp, err := s.inf.PCSP(ctx, s.inf.Cur); err == nil && sp < cur.sp && s.temps[pc] > 0 && s.bpAt(pc) == nil {
+			st.SWBreak, st.HWBreak = false, false // our own breakpoint: a completed step
 		}
 		return st, nil
 	}
@@ -528,4 +542,35 @@ func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error
 		// interrupted, still inside [lo, hi).
 		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.RangeStep(ctx, s.inf.Cur, lo, hi) })
 	})
+}
+
+// pltTargets returns where a step into the PLT stub at pc stops when
+// the function the stub calls has line information: past that
+// function's prologue, in the program or a loaded library (nil: it has
+// none, or pc is no PLT stub).
+func (s *Session) pltTargets(ctx context.Context, pc uint64) []uint64 {
+	as := s.inf.AddressSpace(ctx)
+	if as == nil {
+		return nil
+	}
+	sl, err := as.Lookup(pc)
+	if err != nil || !strings.HasSuffix(sl.Symbol.Name, "@plt") {
+		return nil
+	}
+	name, _ := symbols.SplitVersion(strings.TrimSuffix(sl.Symbol.Name, "@plt"))
+	r, err := linespec.ResolveFunction(ctx, s.inf, "", name)
+	if err != nil {
+		return nil
+	}
+	var out []uint64
+	for _, a := range r.Addrs {
+		// lines there: the function's DWARF, or an alias's (libc's puts
+		// is _IO_puts in its debug file)
+		if img, bias, ok := s.inf.Module(ctx, a); ok && img != nil && img.FuncAt(a-bias) != nil {
+			if _, ok := img.PCToLine(a - bias); ok {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
