@@ -58,7 +58,7 @@ func physname(f *Function, typesOf func(*Image) *TypeReader) string {
 		return f.Name
 	}
 	if f.LinkageName != "" {
-		return symbols.Demangle(f.LinkageName)
+		return symbols.DemanglePhysname(f.LinkageName)
 	}
 	var types *TypeReader
 	if typesOf != nil {

@@ -55,6 +55,41 @@ func demangled(name string, opts ...demangle.Option) string {
 	return out
 }
 
+// DemanglePhysname is Demangle without the return type that a template
+// function's mangled name carries ("int twice<int>(int)" is
+// "twice<int>(int)"): the name GDB gives a function with debug
+// information from its linkage name (dwarf2_physname demangles with
+// DMGL_RET_DROP), as <symbol+offset> prints it. An ELF symbol's name
+// keeps the return type, as GDB's minimal symbols do.
+func DemanglePhysname(name string) string {
+	base, _ := SplitVersion(name)
+	if !strings.HasPrefix(base, "_Z") {
+		return Demangle(name)
+	}
+	a, err := demangle.ToAST(base, demangleLimit)
+	if err != nil {
+		return Demangle(name)
+	}
+	return demangle.ASTToString(dropReturnType(a), demangleLimit)
+}
+
+// dropReturnType leaves out a template function's return type.
+func dropReturnType(a demangle.AST) demangle.AST {
+	switch t := a.(type) {
+	case *demangle.Typed:
+		if ft, ok := t.Type.(*demangle.FunctionType); ok && ft.Return != nil {
+			c := *ft
+			c.ForLocalName = true // printed without its return type
+			return &demangle.Typed{Name: t.Name, Type: &c}
+		}
+	case *demangle.Clone:
+		c := *t
+		c.Base = dropReturnType(t.Base)
+		return &c
+	}
+	return a
+}
+
 // nameKeys returns the names a symbol can be looked up by, besides its raw
 // name: the demangled name without parameters ("ns::Foo::bar",
 // "ns::Box<int>::get") and without template arguments ("ns::Box::get").

@@ -79,3 +79,25 @@ func TestMatchQualified(t *testing.T) {
 		}
 	}
 }
+
+// TestDemanglePhysname: a template function's mangled name carries its
+// return type; the function's name from its linkage name, as GDB's
+// physname and <symbol+offset> print it (DMGL_RET_DROP), does not;
+// Demangle keeps it, as c++filt and GDB's minimal symbols do.
+func TestDemanglePhysname(t *testing.T) {
+	for _, tc := range []struct{ mangled, want string }{
+		{"_Z5twiceIiET_S0_", "twice<int>(int)"},
+		{"_Z5twiceIlET_S0_.constprop.0", "twice<long>(long) [clone .constprop.0]"},
+		{"_ZSt8distanceIPKcENSt15iterator_traitsIT_E15difference_typeES3_S3_", "std::distance<char const*>(char const*, char const*)"},
+		{"_ZN3BoxIlE4selfEPl", "Box<long>::self(long*)"},
+		{"_Z3fooPFivE", "foo(int (*)())"}, // a parameter's return type stays
+		{"main", "main"},
+	} {
+		if got := DemanglePhysname(tc.mangled); got != tc.want {
+			t.Errorf("DemanglePhysname(%q) = %q, want %q", tc.mangled, got, tc.want)
+		}
+	}
+	if got := Demangle("_Z5twiceIiET_S0_"); got != "int twice<int>(int)" {
+		t.Errorf("Demangle keeps the return type: %q", got)
+	}
+}

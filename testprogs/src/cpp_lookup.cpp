@@ -14,9 +14,11 @@
  *   print in full, without "...".
  * - Printer::Push(const char*, const char*), one of two overloads, as a
  *   breakpoint location names it with its parameters; helper, a static
- *   function, as cpp_lookup.cpp:helper.
+ *   function, as cpp_lookup.cpp:helper; twice_int and twice_long,
+ *   pointers to instances of a template function, printed
+ *   <twice<int>(int)> as GDB names a function from its linkage name.
  * Root cause: none (exits 0)
- * Symptom:    prints "lookup 262" and exits with status 0
+ * Symptom:    prints "lookup 268" and exits with status 0
  * Build (in testprogs/src):
  *             g++ -O0 -g -o ../build/cpp_lookup cpp_lookup.cpp
  */
@@ -68,6 +70,13 @@ struct Printer {
   }
 };
 
+// Template functions through pointers: <twice<int>(int)>, the name
+// without the return type the mangled name carries.
+template <typename T>
+T twice(T x) { return x + x; }
+int (*twice_int)(int) = twice<int>;
+long (*twice_long)(long) = twice<long>;
+
 // A static function, named by FILE:FUNCTION.
 static int helper(int x) { return x * 2; }
 
@@ -83,7 +92,7 @@ int main() {
   Printer pr;
   pr.Push("a", 10);
   pr.Push("bb", "x");
-  int n = p.Get() + inspect(list, nullptr, text) + a.used + pr.n + helper(3);
+  int n = p.Get() + inspect(list, nullptr, text) + a.used + pr.n + helper(3) + twice_int(1) + (int)twice_long(2);
   printf("lookup %d\n", n);
   return 0;
 }
