@@ -458,14 +458,24 @@ func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into b
 		for _, a := range s.pltTargets(ctx, h.pc) {
 			defer s.tempBP(ctx, a)()
 		}
-		st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
-		if err != nil || done {
-			return st, err
+		t := s.inf.Cur
+		for {
+			st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
+			if err != nil || done {
+				return st, err
+			}
+			pc, sp, err := s.inf.PCSP(ctx, s.inf.Cur)
+			if err != nil || pc == ret || s.temps[pc] == 0 || s.bpAt(pc) != nil {
+				return st, err // something else stopped the step
+			}
+			if s.inf.Cur == t && sp < cur.sp {
+				st.SWBreak, st.HWBreak = false, false // in the function: a completed step
+				return st, nil
+			}
+			// the function reached by another thread, or outside this
+			// call: go on, with the stepping thread's view
+			s.inf.Cur = t
 		}
-		if pc, sp, err := s.inf.PCSP(ctx, s.inf.Cur); err == nil && sp < cur.sp && s.temps[pc] > 0 && s.bpAt(pc) == nil {
-			st.SWBreak, st.HWBreak = false, false // our own breakpoint: a completed step
-		}
-		return st, nil
 	}
 	// Run to the end of the callee's prologue.
 	a := h.img.StepIntoAddr(h.fn) + h.bias
