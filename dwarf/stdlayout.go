@@ -15,9 +15,12 @@ import (
 // constructed yet, was freed, or is corrupt.
 var ErrLayout = errors.New("the container's links are not a libstdc++ layout")
 
-// AlignOf estimates the alignment of t as the x86-64 ABI does; the
-// printers and container methods place a node's value after its links
-// with it.
+// AlignOf estimates the alignment of t as the ABI does (the largest of
+// its parts'); the printers and container methods place a node's value
+// after its links with it. On x86-64 the links are 8-byte words, so
+// only an alignment above 8 moves a value; on i386 (4-byte links) a
+// pair of a std::string and a long sits right after the hash node's
+// link.
 func AlignOf(t Type) uint64 {
 	switch u := Resolve(t).(type) {
 	case *StructType:
@@ -25,11 +28,10 @@ func AlignOf(t Type) uint64 {
 		for _, f := range u.Fields {
 			a = max(a, AlignOf(f.Type))
 		}
+		// (a vptr is one of the fields, a pointer; an empty base adds
+		// nothing: std::pair's __pair_base)
 		for _, b := range u.Bases {
 			a = max(a, AlignOf(b.Type))
-		}
-		if len(u.Bases) > 0 || hasVptr(u) {
-			a = max(a, 8)
 		}
 		return a
 	case *ArrayType:
@@ -47,15 +49,6 @@ func AlignOf(t Type) uint64 {
 		return 2
 	}
 	return 1
-}
-
-func hasVptr(t *StructType) bool {
-	for _, f := range t.Fields {
-		if f.Artificial {
-			return true
-		}
-	}
-	return false
 }
 
 // AlignUp rounds v up to a multiple of a (a 0: v).

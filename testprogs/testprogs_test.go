@@ -56,6 +56,7 @@ var symptoms = []symptom{
 	{prog: "cpp_shapes-O2", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "cpp_broken", exit: 0, output: "broken 4\n"},
 	{prog: "cpp_containers", exit: 0, output: "containers 2410\n"},
+	{prog: "cpp_containers-m32", exit: 0, output: "containers 2410\n"},
 	{prog: "cpp_lookup", exit: 0, output: "lookup 268\n"},
 	{prog: "inline_static", exit: 0, output: "inline_static 9 22\n"},
 	{prog: "inline_static-O2", exit: 0, output: "inline_static 9 22\n"},
