@@ -81,23 +81,32 @@ func TestEntryValueFirstLook(t *testing.T) {
 	if out, err := exec.Command("gcc", "-g", "-O2", "-o", exe, filepath.Join("testdata", "tailcall.c")).CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
-	m := NewManager(Config{})
-	t.Cleanup(m.Close)
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.SetBreakpoint(ctx, "tailcall.c:14", "", false); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-		t.Fatalf("continue: %+v %v", st, err)
-	}
+	s, ctx := liveAt(t, Config{}, []string{exe}, "tailcall.c:14")
 	// (hold is never stored at -O2: only mode is read back)
 	r, err := s.Evaluate(ctx, "s->mode")
 	if err != nil || r.Value != "3" {
 		t.Errorf("s->mode first thing at the stop: %+v %v, want 3", r, err)
 	}
+}
+
+// liveAt starts the program cmd live (a manager with cfg) and runs it to
+// its first stop at a breakpoint at loc; the session and the context (60
+// seconds) end with the test.
+func liveAt(t *testing.T, cfg Config, cmd []string, loc string) (*Session, context.Context) {
+	t.Helper()
+	m := NewManager(cfg)
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	t.Cleanup(cancel)
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: cmd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, loc, "", false); err != nil {
+		t.Fatalf("break %s: %v", loc, err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue to %s: %+v %v", loc, st, err)
+	}
+	return s, ctx
 }

@@ -1,13 +1,11 @@
 package session
 
 import (
-	"context"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
@@ -49,20 +47,7 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 		t.Fatalf("GDB printed %d results for %d expressions:\n%s", len(gdb), len(exprs), out)
 	}
 
-	m := NewManager(Config{})
-	t.Cleanup(m.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{bin}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.SetBreakpoint(ctx, "main", "", false); err != nil {
-		t.Fatal(err)
-	}
-	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-		t.Fatalf("continue to main: %+v %v", st, err)
-	}
+	s, ctx := liveAt(t, Config{}, []string{bin}, "main")
 	for i, e := range exprs {
 		r, err := s.Evaluate(ctx, e)
 		got := r.Value
@@ -78,7 +63,7 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 		}
 	}
 	// A misspelt name: the error says where it looked and what is close.
-	_, err = s.Evaluate(ctx, "nodebug_countr")
+	_, err := s.Evaluate(ctx, "nodebug_countr")
 	if err == nil || !strings.Contains(err.Error(), `No symbol "nodebug_countr" in current context (looked in`) ||
 		!strings.Contains(err.Error(), "looked in the locals and arguments of main") ||
 		!strings.Contains(err.Error(), "close names: nodebug_counter") {
