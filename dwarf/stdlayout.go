@@ -200,3 +200,87 @@ func (env *ValueEnv) StdOptional(o Object) (v Object, engaged bool, err error) {
 	v, err = env.MemberPath(pl, "_M_payload", "_M_value")
 	return v, err == nil, err
 }
+
+// StdNodes is where a libstdc++ associative container keeps its
+// elements: a map or set's red-black tree (_Rb_tree: in order from the
+// header's leftmost link; the header follows the last node) or an
+// unordered container's hash table (_Hashtable: a singly linked list
+// from _M_before_begin; 0 follows the last node).
+type StdNodes struct {
+	Elem     Type   // the value type (a std::pair for a map)
+	Count    uint64 // the elements the container says it holds
+	First    uint64 // the first node
+	End      uint64 // the tree's header; 0 for a hash table
+	ValueOff uint64 // where a node's value begins
+	Tree     bool
+}
+
+// StdNodesOf reads where the container o keeps its elements: tree says
+// a map or set (member _M_t), else an unordered container (_M_h). The
+// container's own fields are read first, then the first link. A layout
+// that is not libstdc++'s is ErrLayout.
+func (env *ValueEnv) StdNodesOf(o Object, tree bool) (StdNodes, error) {
+	c := StdNodes{Tree: tree}
+	member, countPath := "_M_h", []string{"_M_element_count"}
+	if tree {
+		member, countPath = "_M_t", []string{"_M_impl", "_M_node_count"}
+	}
+	m, err := env.Member(o, member)
+	if err != nil {
+		return c, err
+	}
+	if mst, ok := Resolve(m.Type).(*StructType); ok {
+		c.Elem = env.TemplateArg(mst, 1)
+	}
+	if c.Elem == nil {
+		return c, ErrLayout
+	}
+	var head Object // the tree's header or the list's before-begin link
+	if tree {
+		if head, err = env.MemberPath(m, "_M_impl", "_M_header"); err != nil {
+			return c, err
+		}
+	}
+	cnt, err := env.MemberPath(m, countPath...)
+	if err != nil {
+		return c, err
+	}
+	if c.Count, err = env.Uint(cnt); err != nil {
+		return c, err
+	}
+	if !tree {
+		if head, err = env.Member(m, "_M_before_begin"); err != nil {
+			return c, err
+		}
+	}
+	a, ok := head.Addr()
+	if !ok {
+		return c, ErrLayout
+	}
+	w := env.PointerSize()
+	if tree {
+		c.End, c.ValueOff = a, AlignUp(4*w, AlignOf(c.Elem)) // after _Rb_tree_node_base
+		c.First, err = env.ReadUint(a+2*w, int(w))           // the header's _M_left: leftmost
+	} else {
+		c.ValueOff = AlignUp(w, AlignOf(c.Elem)) // after _M_nxt
+		c.First, err = env.ReadUint(a, int(w))
+	}
+	return c, err
+}
+
+// NextNode is the node after node in c.
+func (env *ValueEnv) NextNode(c StdNodes, node uint64) (uint64, error) {
+	if c.Tree {
+		return env.RbTreeNext(node)
+	}
+	return env.ReadUint(node, int(env.PointerSize()))
+}
+
+// DequeBufferElems is how many elements of size es a libstdc++ deque
+// keeps in one buffer (_GLIBCXX_DEQUE_BUF_SIZE, 512 bytes).
+func DequeBufferElems(es uint64) uint64 {
+	if es == 0 || es >= 512 {
+		return 1
+	}
+	return 512 / es
+}

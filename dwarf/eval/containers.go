@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -42,69 +43,23 @@ func assocKind(base string) (tree, hash, isMap bool) {
 // most max of them.
 func (ev *evaluator) assocFind(recv dwarf.Object, base string, key dwarf.Object, max int) ([]dwarf.Object, error) {
 	tree, _, isMap := assocKind(base)
-	member, countPath := "_M_h", []string{"_M_element_count"}
-	if tree {
-		member, countPath = "_M_t", []string{"_M_impl", "_M_node_count"}
+	c, err := ev.env.StdNodesOf(recv, tree)
+	if errors.Is(err, dwarf.ErrLayout) {
+		return nil, fmt.Errorf("%s: %w", base, err)
 	}
-	m, err := ev.env.Member(recv, member)
 	if err != nil {
 		return nil, err
 	}
-	mst, ok := dwarf.Resolve(m.Type).(*dwarf.StructType)
-	valT := (dwarf.Type)(nil)
-	if ok {
-		valT = ev.env.TemplateArg(mst, 1)
-	}
-	if valT == nil {
-		return nil, unsupported("the element type of " + base)
-	}
-	cnt, err := ev.env.MemberPath(m, countPath...)
-	if err != nil {
-		return nil, err
-	}
-	n, err := ev.env.Uint(cnt)
-	if err != nil {
-		return nil, err
-	}
-	if n > maxSearch {
-		return nil, fmt.Errorf("%s holds %d elements: too many to search (at most %d)", base, n, maxSearch)
-	}
-	w := ev.env.PointerSize()
-	var node, voff, end uint64
-	if tree {
-		header, err := ev.env.MemberPath(m, "_M_impl", "_M_header")
-		if err != nil {
-			return nil, err
-		}
-		hdr, ok := header.Addr()
-		if !ok {
-			return nil, unsupported(base + " not in memory")
-		}
-		end = hdr
-		voff = dwarf.AlignUp(4*w, dwarf.AlignOf(valT)) // after _Rb_tree_node_base
-		if node, err = ev.env.ReadUint(hdr+2*w, int(w)); err != nil {
-			return nil, err
-		}
-	} else {
-		bb, err := ev.env.Member(m, "_M_before_begin")
-		if err != nil {
-			return nil, err
-		}
-		first, ok := bb.Addr()
-		if !ok {
-			return nil, unsupported(base + " not in memory")
-		}
-		voff = dwarf.AlignUp(w, dwarf.AlignOf(valT)) // after _M_nxt
-		if node, err = ev.env.ReadUint(first, int(w)); err != nil {
-			return nil, err
-		}
+	if c.Count > maxSearch {
+		return nil, fmt.Errorf("%s holds %d elements: too many to search (at most %d)", base, c.Count, maxSearch)
 	}
 	var found []dwarf.Object
-	for i := uint64(0); i < n && len(found) < max; i++ {
-		if node == 0 || (tree && node == end) {
+	node := c.First
+	for i := uint64(0); i < c.Count && len(found) < max; i++ {
+		if node == 0 || node == c.End {
 			return nil, fmt.Errorf("%s: %w", base, dwarf.ErrLayout)
 		}
-		v := dwarf.MemObject(valT, node+voff)
+		v := dwarf.MemObject(c.Elem, node+c.ValueOff)
 		k := v
 		if isMap {
 			if k, err = ev.env.Member(v, "first"); err != nil {
@@ -118,12 +73,7 @@ func (ev *evaluator) assocFind(recv dwarf.Object, base string, key dwarf.Object,
 		if eq {
 			found = append(found, v)
 		}
-		if tree {
-			node, err = ev.env.RbTreeNext(node)
-		} else {
-			node, err = ev.env.ReadUint(node, int(w))
-		}
-		if err != nil {
+		if node, err = ev.env.NextNode(c, node); err != nil {
 			return nil, err
 		}
 	}
@@ -282,10 +232,7 @@ func (ev *evaluator) dequeElem(recv dwarf.Object, elemT dwarf.Type, i int64) (dw
 	if es == 0 {
 		return dwarf.Object{}, 0, unsupported("a deque of incomplete elements")
 	}
-	bufSize := uint64(1)
-	if es < 512 {
-		bufSize = 512 / es
-	}
+	bufSize := dwarf.DequeBufferElems(es)
 	var v [6]uint64
 	for j, path := range [][]string{
 		{"_M_impl", "_M_start", "_M_node"}, {"_M_impl", "_M_start", "_M_cur"}, {"_M_impl", "_M_start", "_M_first"},

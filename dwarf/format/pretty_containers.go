@@ -13,55 +13,31 @@ import (
 
 // ppRbTree prints std::map/set/multimap/multiset by walking _Rb_tree.
 func (env *printer) ppRbTree(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
-	tree, valT, err := env.nodeValueType(o, "_M_t")
+	c, err := env.StdNodesOf(o, true)
 	if err != nil {
-		return pretty{}, err
+		return pretty{}, notPretty(err)
 	}
-	header, err := env.MemberPath(tree, "_M_impl", "_M_header")
-	if err != nil {
-		return pretty{}, err
-	}
-	cnt, err := env.MemberPath(tree, "_M_impl", "_M_node_count")
-	if err != nil {
-		return pretty{}, err
-	}
-	n, err := env.Uint(cnt)
-	if err != nil {
-		return pretty{}, err
-	}
-	hdr, ok := header.Addr()
-	if !ok {
-		return pretty{}, errNotPretty
-	}
-	p := associative(base, n)
-	w := env.PointerSize()
-	voff := dwarf.AlignUp(4*w, dwarf.AlignOf(valT)) // after _Rb_tree_node_base
-	node, err := env.ReadUint(hdr+2*w, int(w))      // _M_left: leftmost
-	if err != nil {
-		return pretty{}, err
-	}
+	p := associative(base, c.Count)
+	node := c.First
 	limit := uint64(env.maxElements())
-	for i := uint64(0); i < n; i++ {
+	for i := uint64(0); i < c.Count; i++ {
 		if i >= limit {
 			p.more = true
 			break
 		}
-		if node == hdr {
+		if node == c.End {
 			return pretty{}, errNotPretty
 		}
 		// As GDB's iterator: the step to the next node is read before
 		// this one is shown (a tree not constructed yet, its header's
 		// leftmost link still 0, fails reading 0's right link).
 		next := node
-		if i+1 < n {
-			if next, err = env.RbTreeNext(node); err != nil {
-				if errors.Is(err, dwarf.ErrLayout) {
-					err = errNotPretty
-				}
-				return p, err
+		if i+1 < c.Count {
+			if next, err = env.NextNode(c, node); err != nil {
+				return p, notPretty(err)
 			}
 		}
-		if err := env.addElement(&p, i, dwarf.MemObject(valT, node+voff)); err != nil {
+		if err := env.addElement(&p, i, dwarf.MemObject(c.Elem, node+c.ValueOff)); err != nil {
 			return pretty{}, err
 		}
 		node = next
@@ -69,23 +45,13 @@ func (env *printer) ppRbTree(o dwarf.Object, st *dwarf.StructType, base string) 
 	return p, nil
 }
 
-// nodeValueType returns o's member named member (an _Rb_tree or a
-// _Hashtable) and the type of the values its nodes hold, the member's
-// second template argument.
-func (env *printer) nodeValueType(o dwarf.Object, member string) (dwarf.Object, dwarf.Type, error) {
-	m, err := env.Member(o, member)
-	if err != nil {
-		return dwarf.Object{}, nil, err
+// notPretty is err, or errNotPretty where err says the container is not
+// laid out as libstdc++'s.
+func notPretty(err error) error {
+	if errors.Is(err, dwarf.ErrLayout) {
+		return errNotPretty
 	}
-	mst, ok := dwarf.Resolve(m.Type).(*dwarf.StructType)
-	if !ok {
-		return dwarf.Object{}, nil, errNotPretty
-	}
-	valT := env.TemplateArg(mst, 1)
-	if valT == nil {
-		return dwarf.Object{}, nil, errNotPretty
-	}
-	return m, valT, nil
+	return err
 }
 
 // associative starts the printout of a map or set (base names which)
@@ -142,44 +108,23 @@ func (env *printer) addList(p *pretty, elem dwarf.Type, node, end, voff uint64) 
 }
 
 func (env *printer) ppHashtable(o dwarf.Object, st *dwarf.StructType, base string) (pretty, error) {
-	h, valT, err := env.nodeValueType(o, "_M_h")
+	c, err := env.StdNodesOf(o, false)
 	if err != nil {
-		return pretty{}, err
+		return pretty{}, notPretty(err)
 	}
-	cnt, err := env.Member(h, "_M_element_count")
-	if err != nil {
-		return pretty{}, err
-	}
-	n, err := env.Uint(cnt)
-	if err != nil {
-		return pretty{}, err
-	}
-	bb, err := env.Member(h, "_M_before_begin")
-	if err != nil {
-		return pretty{}, err
-	}
-	first, ok := bb.Addr()
-	if !ok {
-		return pretty{}, errNotPretty
-	}
-	p := associative(base, n)
-	w := env.PointerSize()
-	voff := dwarf.AlignUp(w, dwarf.AlignOf(valT)) // after _M_nxt
-	node, err := env.ReadUint(first, int(w))
-	if err != nil {
-		return pretty{}, err
-	}
+	p := associative(base, c.Count)
+	node := c.First
 	limit := uint64(env.maxElements())
-	for i := uint64(0); node != 0 && i < n; i++ {
+	for i := uint64(0); node != 0 && i < c.Count; i++ {
 		if i >= limit {
 			p.more = true
 			break
 		}
-		next, err := env.ReadUint(node, int(w)) // read first, as GDB's iterator
+		next, err := env.NextNode(c, node) // read first, as GDB's iterator
 		if err != nil {
 			return p, err
 		}
-		if err := env.addElement(&p, i, dwarf.MemObject(valT, node+voff)); err != nil {
+		if err := env.addElement(&p, i, dwarf.MemObject(c.Elem, node+c.ValueOff)); err != nil {
 			return pretty{}, err
 		}
 		node = next

@@ -210,10 +210,7 @@ func (env *printer) ppDeque(o dwarf.Object, st *dwarf.StructType, base string) (
 	if es == 0 {
 		return pretty{}, errNotPretty
 	}
-	bufSize := uint64(1)
-	if es < 512 {
-		bufSize = 512 / es
-	}
+	bufSize := dwarf.DequeBufferElems(es)
 	get := func(it dwarf.Object, name string) (uint64, error) {
 		m, err := env.Member(it, name)
 		if err != nil {
