@@ -2,6 +2,7 @@ package rsp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -57,15 +58,29 @@ func scanFrame(b []byte, max int) (kind frameKind, payload []byte, csOK bool, co
 			return frameInterrupt, nil, false, i + 1, junk, nil
 		case '$', '%':
 			start := i
-		restart:
-			for j := start + 1; j < len(b); j++ {
+			for {
+				// The first '$' or '#' after start, looked for with
+				// IndexByte (a register or memory reply is thousands of
+				// bytes) among the max bytes a frame may have; j is
+				// len(b) when neither is there yet.
+				end := min(len(b), start+1+max)
+				j := end
+				if h := bytes.IndexByte(b[start+1:end], '#'); h >= 0 {
+					j = start + 1 + h
+				}
+				if d := bytes.IndexByte(b[start+1:j], '$'); d >= 0 {
+					j = start + 1 + d
+				}
+				if j == len(b) {
+					return frameNone, nil, false, start, junk, nil
+				}
 				switch b[j] {
 				case '$':
 					// A new packet start inside a packet: the old one was
 					// garbage (gdb's read_frame does the same).
 					junk += j - start
 					start = j
-					goto restart
+					continue
 				case '#':
 					if j+2 >= len(b) {
 						return frameNone, nil, false, start, junk, nil
@@ -74,28 +89,40 @@ func scanFrame(b []byte, max int) (kind frameKind, payload []byte, csOK bool, co
 					if !isHex(hi) || !isHex(lo) {
 						return frameNone, nil, false, j + 3, junk, fmt.Errorf("%w %q", errChecksumDigits, b[j+1:j+3])
 					}
-					want := unhex(hi)<<4 | unhex(lo)
-					var sum byte
-					for _, c := range b[start+1 : j] {
-						sum += c
-					}
 					k := framePacket
 					if b[start] == '%' {
 						k = frameNotify
 					}
-					return k, b[start+1 : j], sum == want, j + 3, junk, nil
+					return k, b[start+1 : j], checksum(b[start+1:j]) == unhex(hi)<<4|unhex(lo), j + 3, junk, nil
 				}
-				if j-start > max {
-					return frameNone, nil, false, j, junk, fmt.Errorf("frame longer than %d bytes", max)
-				}
+				return frameNone, nil, false, j, junk, fmt.Errorf("frame longer than %d bytes", max)
 			}
-			return frameNone, nil, false, start, junk, nil
 		default:
 			junk++
 			i++
 		}
 	}
 	return frameNone, nil, false, i, junk, nil
+}
+
+// checksum is the sum of p's bytes modulo 256, a frame's checksum. It adds
+// eight bytes at a time, in 16-bit lanes that cannot overflow within a
+// block of 128 words.
+func checksum(p []byte) byte {
+	var sum uint64
+	for len(p) >= 8 {
+		var lanes uint64
+		for n := 0; n < 128 && len(p) >= 8; n++ {
+			x := binary.LittleEndian.Uint64(p)
+			lanes += x&0x00ff00ff00ff00ff + x>>8&0x00ff00ff00ff00ff
+			p = p[8:]
+		}
+		sum += lanes&0xffff + lanes>>16&0xffff + lanes>>32&0xffff + lanes>>48
+	}
+	for _, c := range p {
+		sum += uint64(c)
+	}
+	return byte(sum)
 }
 
 // decodeRLE expands run-length encoding: "X*n" means X repeated n-29 more

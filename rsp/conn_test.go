@@ -2,7 +2,9 @@ package rsp
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -203,4 +205,99 @@ func FuzzDecodeRLE(f *testing.F) {
 			t.Fatalf("decodeRLE(%q) = %q, want %q", p, got, want)
 		}
 	})
+}
+
+// FuzzScanFrame checks scanFrame against the rule written out a byte at a
+// time (scanFrameRule): the same kind, payload, checksum verdict,
+// consumed and junk counts and error for any input, with a frame limit
+// small enough to be reached.
+func FuzzScanFrame(f *testing.F) {
+	for _, s := range []string{"$OK#9a", "+$OK#9a", "junk$a$b#62", "%Stop:T05#" + cs("Stop:T05"), "$0123456789abcdef0123#00", "$#", "$ab#z1", "$abc", "\x03$a#61"} {
+		f.Add([]byte(s), uint8(8))
+		f.Add([]byte(s), uint8(200))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, max uint8) {
+		k, p, ok, n, junk, err := scanFrame(b, int(max))
+		wk, wp, wok, wn, wjunk, werr := scanFrameRule(b, int(max))
+		if k != wk || !bytes.Equal(p, wp) || ok != wok || n != wn || junk != wjunk || (err == nil) != (werr == nil) || err != nil && err.Error() != werr.Error() {
+			t.Fatalf("scanFrame(%q, %d) = %v %q %v %d %d %v; the rule: %v %q %v %d %d %v", b, max, k, p, ok, n, junk, err, wk, wp, wok, wn, wjunk, werr)
+		}
+	})
+}
+
+// scanFrameRule is scanFrame as it was written first, a byte at a time.
+func scanFrameRule(b []byte, max int) (kind frameKind, payload []byte, csOK bool, consumed, junk int, err error) {
+	i := 0
+	for i < len(b) {
+		switch b[i] {
+		case '+':
+			return frameAck, nil, false, i + 1, junk, nil
+		case '-':
+			return frameNak, nil, false, i + 1, junk, nil
+		case interruptCh:
+			return frameInterrupt, nil, false, i + 1, junk, nil
+		case '$', '%':
+			start := i
+		restart:
+			for j := start + 1; j < len(b); j++ {
+				switch b[j] {
+				case '$':
+					// A new packet start inside a packet: the old one was
+					// garbage (gdb's read_frame does the same).
+					junk += j - start
+					start = j
+					goto restart
+				case '#':
+					if j+2 >= len(b) {
+						return frameNone, nil, false, start, junk, nil
+					}
+					hi, lo := b[j+1], b[j+2]
+					if !isHex(hi) || !isHex(lo) {
+						return frameNone, nil, false, j + 3, junk, fmt.Errorf("%w %q", errChecksumDigits, b[j+1:j+3])
+					}
+					want := unhex(hi)<<4 | unhex(lo)
+					var sum byte
+					for _, c := range b[start+1 : j] {
+						sum += c // the checksum a byte at a time
+					}
+					k := framePacket
+					if b[start] == '%' {
+						k = frameNotify
+					}
+					return k, b[start+1 : j], sum == want, j + 3, junk, nil
+				}
+				if j-start > max {
+					return frameNone, nil, false, j, junk, fmt.Errorf("frame longer than %d bytes", max)
+				}
+			}
+			return frameNone, nil, false, start, junk, nil
+		default:
+			junk++
+			i++
+		}
+	}
+	return frameNone, nil, false, i, junk, nil
+}
+
+// BenchmarkDecodePacket frames what the first look after a stop reads (a
+// 800-byte g reply and a 2 KiB m reply from the top of the stack, about
+// 6 KB of hex) and decodes it as readPacket does.
+func BenchmarkDecodePacket(b *testing.B) {
+	g, stack := make([]byte, 800), make([]byte, 2048)
+	for i := range stack {
+		stack[i] = byte(i * 7)
+	}
+	copy(g, stack)
+	buf := AppendFrame(nil, []byte(hex.EncodeToString(g)))
+	buf = AppendFrame(buf, []byte(hex.EncodeToString(stack)))
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		p, err := decodePacket(buf)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := decodePacket(buf[p.consumed:]); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
