@@ -56,7 +56,7 @@ func gdbTypes(t *testing.T, bin string, cases []typeCase) map[typeCase]string {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "gdb", args...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
 	out, _ := cmd.CombinedOutput()
 	res := map[typeCase]string{}
 	cur := -1

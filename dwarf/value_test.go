@@ -107,7 +107,7 @@ func stopInGDB(t *testing.T, bin string, stop, exprs []string) *gdbStop {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "gdb", args...)
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
 	// gdb -batch exits non-zero when the last command failed; the
 	// per-expression errors are checked by the callers.
 	out, err := cmd.CombinedOutput()

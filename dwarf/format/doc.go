@@ -13,6 +13,12 @@
 //	s := format.Text(sc.Values(), o)                 // what GDB prints after "$1 = "
 //	v := format.Structured(sc.Values(), "g_map", o, format.Tree{Depth: 2, Nodes: 100}) // JSON-ready, with children
 //
+// Text is GDB's in a UTF-8 locale, where its users and the JSON of MCP
+// are: a printable character outside ASCII prints as itself (UTF-8 in
+// char, UTF-16 in char16_t, UTF-32 in wchar_t and char32_t); an invalid
+// or unprintable one as escapes ("\302\205"), and a string that ends
+// inside a character as "abc", <incomplete sequence \342\202>.
+//
 // Unless ValueEnv.Raw is set, the printers of libstdc++ (std::string,
 // vector, map, set, unordered containers, list, deque, forward_list,
 // smart pointers, optional, variant, tuple, pair, atomic, string_view,

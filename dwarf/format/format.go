@@ -237,7 +237,7 @@ func formatBase(t *dwarf.BaseType, b []byte) string {
 		return formatFloat(b[:h]) + " + " + formatFloat(b[h:]) + "i"
 	case t.IsChar():
 		v := dwarf.DecodeInt(b, t.IsSigned())
-		return strconv.FormatInt(v, 10) + " " + charPrefix(t) + "'" + escapeChar(uint64(v)&mask(len(b)), '\'') + "'"
+		return strconv.FormatInt(v, 10) + " " + charPrefix(t) + "'" + escapeChar(charUnit(uint64(v)&mask(len(b)), len(b)), '\'') + "'"
 	case t.IsSigned():
 		if len(b) > 8 {
 			return bigInt(b, true).String()
@@ -325,7 +325,7 @@ func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool
 		if err != nil && len(cs) == 0 {
 			return s + " " + env.errorText(err)
 		}
-		return s + " " + env.formatChars(cs, charPrefix(ct), trunc)
+		return s + " " + env.formatChars(decodeChars(cs, int(ct.ByteSize)), charPrefix(ct), trunc)
 	}
 	s := env.addrWithSym(a)
 	if top {
@@ -484,9 +484,11 @@ func (env *printer) formatArray(o dwarf.Object, t *dwarf.ArrayType, depth int) s
 		if int64(n) == t.Count && n > 0 && cs[n-1] == 0 {
 			cs = cs[:n-1] // GDB drops one trailing NUL
 		}
+		cs = decodeChars(cs, es)
 		// GDB consumes whole runs of equal characters until it has
-		// printed "print elements" characters: a long run is printed as
-		// one <repeats N times> even past the limit.
+		// printed "print elements" characters (characters, not bytes, in
+		// an array): a long run is printed as one <repeats N times> even
+		// past the limit.
 		limit := env.maxElements()
 		i, consumed := 0, 0
 		for i < len(cs) && consumed < limit {

@@ -80,7 +80,7 @@ func (env *printer) formatLetter(o dwarf.Object) (string, bool) {
 		if !signed {
 			c = int64(uint8(v))
 		}
-		return strconv.FormatInt(c, 10) + " '" + escapeChar(uint64(c)&0xff, '\'') + "'", true
+		return strconv.FormatInt(c, 10) + " '" + escapeChar(charUnit(uint64(c)&0xff, 1), '\'') + "'", true
 	}
 	return "", false
 }

@@ -235,7 +235,7 @@ func (env *printer) ppString(o dwarf.Object) (pretty, error) {
 		if err != nil && len(cs) == 0 {
 			return env.unreadString(o, err)
 		}
-		return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), trunc)}, nil
+		return pretty{isString: true, str: env.formatChars(decodeChars(cs, int(ct.ByteSize)), charPrefix(ct), trunc)}, nil
 	case l < 0:
 		return pretty{isString: true, str: charPrefix(ct) + `""`}, nil
 	default:
@@ -290,7 +290,7 @@ func (env *printer) countedChars(o dwarf.Object, addr, n uint64, ct *dwarf.BaseT
 		// whole (a std::string whose last character is '\0').
 		cs = cs[:len(cs)-1]
 	}
-	return pretty{isString: true, str: env.formatChars(cs, charPrefix(ct), n > limit)}, nil
+	return pretty{isString: true, str: env.formatChars(decodeChars(cs, int(ct.ByteSize)), charPrefix(ct), n > limit)}, nil
 }
 
 // ppIterator prints a libstdc++ iterator as the element it points to,

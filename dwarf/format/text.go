@@ -5,6 +5,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 )
@@ -70,8 +73,113 @@ func formatFloat(b []byte) string {
 	return fmt.Sprintf("%.17g", f)
 }
 
-// escapeChar spells one character inside quote q (' or ") as GDB does.
+// Characters are printed as GDB prints them in a UTF-8 locale (its host
+// charset then, and its default target charsets: UTF-8 for char, UTF-16
+// for char16_t, UTF-32 for wchar_t and char32_t on Linux): a printable
+// character outside ASCII as itself, everything else escaped. decodeChars
+// turns the code units read into the characters printed, each either a
+// code point (ASCII, or printable and outside ASCII) or, marked with
+// rawUnit, a code unit that is not part of a printable character (a byte
+// of invalid or unprintable UTF-8, a lone surrogate), which is escaped.
+
+// rawUnit marks a code unit that is printed escaped; incompleteUnit one
+// of the bytes at the end of a string that begin a UTF-8 sequence the
+// string ends before (GDB: <incomplete sequence \342\202>).
+const (
+	rawUnit        = 1 << 40
+	incompleteUnit = 1 << 41
+)
+
+// decodeChars decodes code units of es bytes each into printed characters.
+func decodeChars(cs []uint64, es int) []uint64 {
+	out := make([]uint64, 0, len(cs))
+	switch es {
+	case 1:
+		var buf [utf8.UTFMax]byte
+		for i := 0; i < len(cs); {
+			if cs[i] < utf8.RuneSelf {
+				out = append(out, cs[i])
+				i++
+				continue
+			}
+			n := 0
+			for n < len(buf) && i+n < len(cs) {
+				buf[n] = byte(cs[i+n])
+				n++
+			}
+			if i+n == len(cs) && !utf8.FullRune(buf[:n]) {
+				for _, c := range cs[i:] {
+					out = append(out, c|incompleteUnit)
+				}
+				break
+			}
+			r, size := utf8.DecodeRune(buf[:n])
+			if r == utf8.RuneError && size <= 1 || !printable(r) {
+				out = append(out, cs[i]|rawUnit)
+				i++
+				continue
+			}
+			out = append(out, uint64(r))
+			i += size
+		}
+	case 2:
+		for i := 0; i < len(cs); i++ {
+			r := rune(cs[i])
+			if utf16.IsSurrogate(r) && i+1 < len(cs) {
+				if d := utf16.DecodeRune(r, rune(cs[i+1])); d != utf8.RuneError {
+					if printable(d) {
+						out = append(out, uint64(d))
+					} else {
+						out = append(out, cs[i]|rawUnit, cs[i+1]|rawUnit)
+					}
+					i++
+					continue
+				}
+			}
+			out = append(out, wideUnit(cs[i]))
+		}
+	default:
+		for _, c := range cs {
+			out = append(out, wideUnit(c))
+		}
+	}
+	return out
+}
+
+// charUnit is the printed form of one character value of es bytes (a
+// char's byte outside ASCII is not a character by itself in UTF-8).
+func charUnit(c uint64, es int) uint64 {
+	if es == 1 {
+		if c >= utf8.RuneSelf {
+			return c | rawUnit
+		}
+		return c
+	}
+	return wideUnit(c)
+}
+
+// wideUnit is a UTF-16 or UTF-32 code unit taken as a code point.
+func wideUnit(c uint64) uint64 {
+	if c < utf8.RuneSelf || c <= unicode.MaxRune && !utf16.IsSurrogate(rune(c)) && printable(rune(c)) {
+		return c
+	}
+	return c | rawUnit
+}
+
+// printable is GDB's test in a UTF-8 locale (iswprint) for a character
+// outside ASCII: a graphic character or a space.
+func printable(r rune) bool { return r >= utf8.RuneSelf && unicode.IsGraphic(r) }
+
+// escapeChar spells one printed character (decodeChars, charUnit) inside
+// quote q (' or ") as GDB does.
 func escapeChar(c uint64, q byte) string {
+	if c&rawUnit != 0 {
+		c &^= rawUnit
+		if c > 0xff {
+			return fmt.Sprintf(`\x%x`, c)
+		}
+		return fmt.Sprintf(`\%03o`, c)
+	}
 	switch c {
 	case '\a':
 		return `\a`
@@ -92,27 +200,26 @@ func escapeChar(c uint64, q byte) string {
 	case uint64(q):
 		return `\` + string(rune(q))
 	}
-	if c >= 0x20 && c < 0x7f {
+	if c >= 0x20 && c < 0x7f || c >= utf8.RuneSelf {
 		return string(rune(c))
-	}
-	if c > 0xff {
-		if c < 0x10000 {
-			return fmt.Sprintf(`\x%x`, c)
-		}
-		return fmt.Sprintf(`\x%x`, c)
 	}
 	return fmt.Sprintf(`\%03o`, c)
 }
 
-// formatChars prints a character sequence as GDB's printstr: quoted runs,
-// runs longer than the repeat threshold as 'c' <repeats N times>, and
-// "..." when truncated.
+// formatChars prints a sequence of printed characters (decodeChars) as
+// GDB's printstr: quoted runs, runs longer than the repeat threshold as
+// 'c' <repeats N times>, and "..." when truncated.
 func (env *printer) formatChars(cs []uint64, prefix string, truncated bool) string {
 	if len(cs) == 0 {
 		if truncated {
 			return prefix + `""...`
 		}
 		return prefix + `""`
+	}
+	var incomplete []uint64
+	for len(cs) > 0 && cs[len(cs)-1]&incompleteUnit != 0 {
+		incomplete = append([]uint64{cs[len(cs)-1] &^ incompleteUnit}, incomplete...)
+		cs = cs[:len(cs)-1]
 	}
 	var b strings.Builder
 	inQuote := false
@@ -150,6 +257,16 @@ func (env *printer) formatChars(cs []uint64, prefix string, truncated bool) stri
 	}
 	if inQuote {
 		b.WriteString(`"`)
+	}
+	if len(incomplete) > 0 {
+		if !first {
+			b.WriteString(", ")
+		}
+		b.WriteString("<incomplete sequence ")
+		for _, c := range incomplete {
+			b.WriteString(escapeChar(c|rawUnit, '"'))
+		}
+		b.WriteString(">")
 	}
 	if truncated {
 		b.WriteString("...")

@@ -171,8 +171,10 @@ func relist(path string, vals map[int][2]string) error {
 }
 
 // env is the fixed environment of both runs: the stack layout depends on
-// it, and both sides must see the same addresses.
-var env = []string{"PATH=/usr/bin:/bin", "HOME=/tmp", "LC_ALL=C"}
+// it, and both sides must see the same addresses. GDB runs in a UTF-8
+// locale, as its users do (it prints text outside ASCII as characters
+// there, as rrmcp does).
+var env = []string{"PATH=/usr/bin:/bin", "HOME=/tmp", "LC_ALL=C.UTF-8"}
 
 func TestGDBDifferential(t *testing.T) {
 	testenv.NeedTool(t, "gdb")

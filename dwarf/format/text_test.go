@@ -1,0 +1,58 @@
+package format
+
+import (
+	"testing"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+)
+
+// TestFormatChars: code units of each width as GDB 13 prints them in a
+// UTF-8 locale (the cases the GDB differential's cpp_text stop does not
+// reach: an incomplete sequence inside a string, a string that is only
+// one, unpaired surrogates, code points past Unicode's).
+func TestFormatChars(t *testing.T) {
+	env := &printer{ValueEnv: &dwarf.ValueEnv{}}
+	bytes := func(s string) []uint64 {
+		out := make([]uint64, len(s))
+		for i := range len(s) {
+			out[i] = uint64(s[i])
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		units []uint64
+		es    int
+		trunc bool
+		want  string
+	}{
+		{"ascii", bytes("a\tb\"c"), 1, false, `"a\tb\"c"`},
+		{"utf-8", bytes("caf\xc3\xa9 \xe2\x82\xac"), 1, false, `"café €"`},
+		{"invalid byte", bytes("a\xffb"), 1, false, `"a\377b"`},
+		{"lone lead byte inside", bytes("a\xc3b"), 1, false, `"a\303b"`},
+		{"incomplete inside", bytes("abc\xe2\x82xyz"), 1, false, `"abc\342\202xyz"`},
+		{"incomplete at the end", bytes("abc\xe2\x82"), 1, false, `"abc", <incomplete sequence \342\202>`},
+		{"only incomplete", bytes("\xf0\x9f"), 1, true, `<incomplete sequence \360\237>...`},
+		{"unprintable U+0085", bytes("\xc2\x85"), 1, false, `"\302\205"`},
+		{"overlong", bytes("\xc0\xaf"), 1, false, `"\300\257"`},
+		{"repeats", bytes("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9x"), 1, false, `'é' <repeats 11 times>, "x"`},
+		{"utf-16 pair", []uint64{'h', 0xd83d, 0xde00}, 2, false, `"h😀"`},
+		{"utf-16 lone surrogate", []uint64{0xd83d, 'x'}, 2, false, `"\xd83dx"`},
+		{"utf-32", []uint64{0xe9, 0x1f600}, 4, false, `"é😀"`},
+		{"utf-32 past Unicode", []uint64{0x110000}, 4, false, `"\x110000"`},
+		{"utf-32 unprintable", []uint64{0x85}, 4, false, `"\205"`},
+	} {
+		if got := env.formatChars(decodeChars(tc.units, tc.es), "", tc.trunc); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		c    uint64
+		es   int
+		want string
+	}{{0xc3, 1, `\303`}, {'a', 1, "a"}, {0xe9, 4, "é"}, {0xd800, 2, `\xd800`}, {0x85, 4, `\205`}} {
+		if got := escapeChar(charUnit(tc.c, tc.es), '\''); got != tc.want {
+			t.Errorf("character %#x of %d bytes: %s, want %s", tc.c, tc.es, got, tc.want)
+		}
+	}
+}
