@@ -71,7 +71,12 @@ func (r *TypeReader) scanCU(i int) {
 			r.qual[e.Offset] = prefix
 			if name != "" {
 				if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl {
-					r.addName(prefix+name, e.Offset, lang)
+					if lang != LangC {
+						// A C tag is no type name: "node" is not
+						// "struct node", and typedef struct S {...} S
+						// names the typedef S.
+						r.addName(prefix+name, e.Offset, lang)
+					}
 					r.addTag(prefix+name, e.Offset, lang)
 				}
 			}
@@ -86,7 +91,9 @@ func (r *TypeReader) scanCU(i int) {
 			stddwarf.TagUnspecifiedType:
 			r.qual[e.Offset] = prefix
 			if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl && name != "" {
-				r.addName(prefix+name, e.Offset, lang)
+				if e.Tag != stddwarf.TagEnumerationType || lang != LangC {
+					r.addName(prefix+name, e.Offset, lang)
+				}
 				if e.Tag == stddwarf.TagEnumerationType {
 					r.addTag(prefix+name, e.Offset, lang)
 				}
