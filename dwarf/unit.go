@@ -171,6 +171,11 @@ type scopeFrame struct {
 	prefix string    // qualified prefix for children
 	fn     *Function // innermost concrete function, if inside one
 	inFunc bool
+	// body: in the first walk, inside a C++ function's body, where only
+	// local classes matter: g++ puts the code of their member functions
+	// (a lambda's operator() too) inside them, with no entry at the
+	// unit's level (clang adds one, with DW_AT_specification).
+	body bool
 }
 
 // mayHaveLoclist reports whether the unit's abbreviations allow a
@@ -220,6 +225,30 @@ func (u *unit) walk(deep bool) error {
 		}
 		top := stack[len(stack)-1]
 		child := top
+		if top.body && !deep {
+			switch e.Tag {
+			case stddwarf.TagClassType, stddwarf.TagStructType, stddwarf.TagUnionType, stddwarf.TagLexDwarfBlock:
+				// GDB names a local class's member by the class alone
+				// (Handler::on_item; a lambda's is operator()).
+				if name, _ := e.Val(stddwarf.AttrName).(string); name != "" && e.Tag != stddwarf.TagLexDwarfBlock {
+					child.prefix = top.prefix + name + "::"
+				}
+				if e.Children {
+					stack = append(stack, child)
+				}
+			case stddwarf.TagSubprogram:
+				u.recordDecl(e, top.prefix)
+				u.concreteFunc(e)
+				if e.Children {
+					stack = append(stack, child)
+				}
+			default:
+				if e.Children {
+					r.SkipChildren()
+				}
+			}
+			continue
+		}
 		switch e.Tag {
 		case stddwarf.TagNamespace:
 			name, _ := e.Val(stddwarf.AttrName).(string)
@@ -239,10 +268,11 @@ func (u *unit) walk(deep bool) error {
 			} else {
 				u.recordDecl(e, top.prefix)
 				u.concreteFunc(e)
-				if e.Children {
+				if e.Children && !u.isCPlusPlus() {
 					r.SkipChildren() // parameters and bodies: see deep
 					continue
 				}
+				child.body = true
 			}
 			child.inFunc = true
 		case stddwarf.TagInlinedSubroutine:

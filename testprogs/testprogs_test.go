@@ -57,7 +57,7 @@ var symptoms = []symptom{
 	{prog: "cpp_broken", exit: 0, output: "broken 4\n"},
 	{prog: "cpp_containers", exit: 0, output: "containers 2410\n"},
 	{prog: "cpp_containers-m32", exit: 0, output: "containers 2410\n"},
-	{prog: "cpp_lookup", exit: 0, output: "lookup 268\n"},
+	{prog: "cpp_lookup", exit: 0, output: "lookup 295\n"},
 	{prog: "cpp_text", exit: 0, output: "text 1367\n"},
 	{prog: "c_lookup", exit: 0, output: "c_lookup 7\n"},
 	{prog: "inline_static", exit: 0, output: "inline_static 9 22\n"},

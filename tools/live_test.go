@@ -241,7 +241,7 @@ func TestLiveContainerMethods(t *testing.T) {
 func TestLiveLocationForms(t *testing.T) {
 	c := stopAt(t, "cpp_lookup", "Printer::Push(const char*, const char*)")
 	// The first stop is the call from Push(const char*, int): "a", "10".
-	c.ok("rr_backtrace", nil, "#0  Printer::Push at ", "cpp_lookup.cpp:65", "#1  Printer::Push at ", "cpp_lookup.cpp:69")
+	c.ok("rr_backtrace", nil, "#0  Printer::Push at ", "cpp_lookup.cpp:68", "#1  Printer::Push at ", "cpp_lookup.cpp:72")
 	one := func(r result) {
 		t.Helper()
 		if strings.Contains(r.text, ", 0x") {
@@ -249,11 +249,11 @@ func TestLiveLocationForms(t *testing.T) {
 		}
 	}
 	one(c.ok("rr_breakpoint_list", nil, "Printer::Push(const char*, const char*) -> Printer::Push at "))
-	one(c.ok("rr_breakpoint_set", args{"location": "Printer::Push(const char *, int)"}, "cpp_lookup.cpp:68 [0x"))
+	one(c.ok("rr_breakpoint_set", args{"location": "Printer::Push(const char *, int)"}, "cpp_lookup.cpp:71 [0x"))
 	if r := c.ok("rr_breakpoint_set", args{"location": "Printer::Push"}); !strings.Contains(r.text, ", 0x") {
 		t.Errorf("Printer::Push alone: %s, want both overloads", r.text)
 	}
-	c.ok("rr_breakpoint_set", args{"location": "cpp_lookup.cpp:helper"}, "helper at ", "cpp_lookup.cpp:81")
+	c.ok("rr_breakpoint_set", args{"location": "cpp_lookup.cpp:helper"}, "helper at ", "cpp_lookup.cpp:84")
 	c.fails("rr_breakpoint_set", args{"location": "Printer::Push(int)"}, `no function named "Printer::Push(int)"`)
 	c.fails("rr_breakpoint_set", args{"location": "other.cpp:helper"}, `no function named "helper" in a source file "other.cpp"`)
 }

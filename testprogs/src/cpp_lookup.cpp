@@ -17,8 +17,11 @@
  *   function, as cpp_lookup.cpp:helper; twice_int and twice_long,
  *   pointers to instances of a template function, printed
  *   <twice<int>(int)> as GDB names a function from its linkage name.
+ * - local_kinds: a member function of a class local to the function
+ *   (Handler::on_item) and a lambda, whose code g++ puts inside the class
+ *   inside the function, with their arguments and locals.
  * Root cause: none (exits 0)
- * Symptom:    prints "lookup 268" and exits with status 0
+ * Symptom:    prints "lookup 295" and exits with status 0
  * Build (in testprogs/src):
  *             g++ -O0 -g -o ../build/cpp_lookup cpp_lookup.cpp
  */
@@ -84,6 +87,26 @@ int inspect(const SkipList<const char*>& list, struct state* st, const char* t) 
   return (list.Contains(t) ? 1 : 0) + (st ? st->mode : 0) + (int)strlen(t);
 }
 
+// A class local to a function and a lambda: g++ puts the code of their
+// member functions inside the class, inside the function (no entry at the
+// unit's level, as clang gives).
+__attribute__((noinline)) int local_kinds(int x) {
+  struct Handler {
+    int base;
+    int on_item(int v) {
+      int t = v * 3 + base;
+      return t;
+    }
+  };
+  Handler h{x};
+  int k = 2;
+  auto lam = [&](int y) {
+    int z = y * k;
+    return z + 1;
+  };
+  return h.on_item(5) + lam(4);
+}
+
 int main() {
   ns::StrPair p;
   Arena a{42};
@@ -92,7 +115,7 @@ int main() {
   Printer pr;
   pr.Push("a", 10);
   pr.Push("bb", "x");
-  int n = p.Get() + inspect(list, nullptr, text) + a.used + pr.n + helper(3) + twice_int(1) + (int)twice_long(2);
+  int n = p.Get() + inspect(list, nullptr, text) + a.used + pr.n + helper(3) + twice_int(1) + (int)twice_long(2) + local_kinds(3);
   printf("lookup %d\n", n);
   return 0;
 }
