@@ -752,7 +752,9 @@ func HiddenAt(chain []InlineFrame, pc uint64) int {
 }
 
 // entryPC returns GDB's entry pc of a DIE with code: DW_AT_low_pc, else
-// the start of the first range as listed in DW_AT_ranges.
+// the start of the first range as listed in DW_AT_ranges that GDB keeps
+// (codeRanges). GDB 13 ignores DW_AT_entry_pc, which gcc may put in an
+// empty first range, outside the call's code.
 func (img *Image) entryPC(off stddwarf.Offset) uint64 {
 	r := img.dw.Reader()
 	r.Seek(off)
@@ -763,8 +765,10 @@ func (img *Image) entryPC(off stddwarf.Offset) uint64 {
 	if lo, ok := e.Val(stddwarf.AttrLowpc).(uint64); ok {
 		return lo
 	}
-	if rs, err := img.dw.Ranges(e); err == nil && len(rs) > 0 {
-		return rs[0][0]
+	if rs, err := img.dw.Ranges(e); err == nil {
+		if rs = img.codeRanges(rs); len(rs) > 0 {
+			return rs[0][0]
+		}
 	}
 	return 0
 }

@@ -502,9 +502,10 @@ func TestFuncsByNameLazyMatchesFull(t *testing.T) {
 	}
 }
 
-// TestDropDiscarded checks GDB's rule for code ranges at address zero:
-// dropped (discarded COMDAT copies) unless a loaded section is there.
-func TestDropDiscarded(t *testing.T) {
+// TestCodeRanges checks GDB's rules for code ranges: empty ones dropped,
+// and those at address zero (discarded COMDAT copies) unless a loaded
+// section is there.
+func TestCodeRanges(t *testing.T) {
 	img, err := Open(buildTestProg(t, "gcc", "sample.c", "-g", "-O2"))
 	if err != nil {
 		t.Fatal(err)
@@ -513,9 +514,9 @@ func TestDropDiscarded(t *testing.T) {
 	if img.sectionAtZero() {
 		t.Fatal("a PIE has no section at address zero")
 	}
-	got := img.dropDiscarded([][2]uint64{{0, 5}, {0x10, 0x20}, {0, 0x30}})
+	got := img.codeRanges([][2]uint64{{0, 5}, {0x10, 0x20}, {0, 0x30}, {0x40, 0x40}})
 	if want := [][2]uint64{{0x10, 0x20}}; !slices.Equal(got, want) {
-		t.Errorf("dropDiscarded = %#x, want %#x", got, want)
+		t.Errorf("codeRanges = %#x, want %#x", got, want)
 	}
 	for _, f := range img.Functions() {
 		if f.Entry == 0 {

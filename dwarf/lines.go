@@ -459,10 +459,16 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 // BreakpointAddr returns where GDB's "break FUNCTION" puts a breakpoint on
 // f: past the prologue, unless the unit is optimized gcc code whose
 // location lists GDB trusts from the entry. The LineEntry is the line at
-// that address.
+// that address, or, where a prologue was skipped to an address inside
+// inlined calls, the line of the outermost call (GDB's skip_prologue_sal:
+// "break resize" where limsize is inlined is at resize's line calling it,
+// not inside limsize).
 func (img *Image) BreakpointAddr(f *Function) (uint64, LineEntry) {
 	pc := img.skipPrologue(f)
 	le, _ := img.PCToLine(pc)
+	if chain := f.InlineChain(pc); pc != f.Entry && len(chain) > 0 && chain[0].CallLine > 0 && chain[0].CallFile != "" {
+		le.File, le.Line, le.Column = chain[0].CallFile, chain[0].CallLine, 0
+	}
 	return pc, le
 }
 

@@ -354,7 +354,7 @@ func (u *unit) concreteFunc(e *stddwarf.Entry) *Function {
 		return nil
 	}
 	rs, err := u.img.dw.Ranges(e)
-	rs = u.img.dropDiscarded(rs)
+	rs = u.img.codeRanges(rs)
 	if err != nil || len(rs) == 0 {
 		return nil
 	}
@@ -379,7 +379,7 @@ func (u *unit) recordInline(e *stddwarf.Entry, fn *Function) {
 		return
 	}
 	rs, err := u.img.dw.Ranges(e)
-	rs = u.img.dropDiscarded(rs)
+	rs = u.img.codeRanges(rs)
 	if err != nil || len(rs) == 0 {
 		return
 	}
@@ -523,16 +523,21 @@ func (u *unit) displayName(name, linkage string) string {
 	return name
 }
 
-// dropDiscarded removes the ranges that start at address zero when no
-// loaded section is there: the code of a discarded COMDAT copy (a
-// template instance or inline function the linker kept from another
-// unit), whose addresses the linker resolved to zero. GDB ignores them
-// the same way (dwarf2_get_pc_bounds, dwarf2_ranges_process).
-func (img *Image) dropDiscarded(rs [][2]uint64) [][2]uint64 {
-	if !slices.ContainsFunc(rs, func(r [2]uint64) bool { return r[0] == 0 }) || img.sectionAtZero() {
+// codeRanges is rs without the ranges GDB ignores (dwarf2_ranges_process,
+// dwarf2_get_pc_bounds): empty ones (start == end; gcc -O2 lists one
+// first for an inlined call whose DW_AT_entry_pc is there, outside the
+// call's code), and those that start at address zero when no loaded
+// section is there, the code of a discarded COMDAT copy (a template
+// instance or inline function the linker kept from another unit), whose
+// addresses the linker resolved to zero.
+func (img *Image) codeRanges(rs [][2]uint64) [][2]uint64 {
+	empty := func(r [2]uint64) bool { return r[1] <= r[0] }
+	discarded := func(r [2]uint64) bool { return r[0] == 0 }
+	if !slices.ContainsFunc(rs, empty) && (!slices.ContainsFunc(rs, discarded) || img.sectionAtZero()) {
 		return rs
 	}
-	return slices.DeleteFunc(slices.Clone(rs), func(r [2]uint64) bool { return r[0] == 0 })
+	atZero := img.sectionAtZero()
+	return slices.DeleteFunc(slices.Clone(rs), func(r [2]uint64) bool { return empty(r) || discarded(r) && !atZero })
 }
 
 // sectionAtZero reports whether a loaded section of the image starts at

@@ -18,16 +18,15 @@ type UnwindOptions struct {
 	MaxFrames int
 	// PastMain keeps unwinding beyond main (GDB: set backtrace past-main).
 	PastMain bool
-	// KeepInlineEntry shows, for frame 0, inlined calls that start at the
-	// stop pc (their entry, or the start of one of their ranges). GDB
-	// hides those (frame 0 is then the caller at the call site) after
-	// "step"/"next"/"finish", signals and breakpoints on an enclosing
-	// function or line; it shows them after "stepi", at breakpoints on
-	// the inlined function itself and at address breakpoints ("*ADDR").
-	KeepInlineEntry bool
-	// ShowInlineEntries shows that many of the hidden calls, outermost
-	// first: each "step" at such a pc goes one call deeper without
-	// running (GDB's step_into_inline_frame).
+	// ShowInlineEntries shows, for frame 0, that many of the inlined
+	// calls that start at the stop pc (their entry, or the start of one
+	// of their ranges; HiddenAt), outermost first. GDB hides those (frame
+	// 0 is then the caller at the call site) after "step"/"next"/
+	// "finish", signals and breakpoints on an enclosing function or line;
+	// it shows them after "stepi", down to the function a breakpoint at
+	// the pc is on, at address breakpoints ("*ADDR"), and one more at each
+	// "step" there, which goes one call deeper without running (GDB's
+	// step_into_inline_frame).
 	ShowInlineEntries int
 }
 
@@ -66,7 +65,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 		cur.locate(ctx, modules, prev)
 		// frames for this physical frame (inlined ones first)
 		show := opts.ShowInlineEntries // frame 0: the inlined calls starting at its pc shown
-		if prev != nil || opts.KeepInlineEntry {
+		if prev != nil {
 			show = -1 // all
 		}
 		frames := cur.frames(len(bt.Frames), show)

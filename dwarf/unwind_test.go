@@ -110,8 +110,9 @@ func TestUnwindCPlusPlusMatchesGDB(t *testing.T) {
 
 // TestInlineEntryFrames stops (stepi) at the first instruction of each
 // range of an inlined call and checks both views GDB has of it: after
-// "stepi" the inlined frame is shown; after "next" (KeepInlineEntry
-// false) it is hidden and frame 0 is the caller at the call line.
+// "stepi" the inlined frame is shown (ShowInlineEntries as many as
+// start there); after "next" (none) it is hidden and frame 0 is the
+// caller at the call line.
 func TestInlineEntryFrames(t *testing.T) {
 	bin := buildTestProg(t, "gcc", "sample.c", "-g", "-O2")
 	img := openImage(t, bin)
@@ -137,7 +138,7 @@ func TestInlineEntryFrames(t *testing.T) {
 	dumps := stopAndDump(t, bin, stops)
 	for i, d := range dumps {
 		want := parseBT(d.out)
-		bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{KeepInlineEntry: true})
+		bt, err := img.Unwind(t.Context(), d.core.target(t), d.core.regs, 0, UnwindOptions{ShowInlineEntries: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -141,7 +141,31 @@ func (s *Session) bpAt(pc uint64) *breakpoint {
 // is the caller at the call site) unless a user breakpoint is at pc; at
 // a breakpoint on a function (break NAME) the calls down to that
 // function (fn), at an address breakpoint (*ADDR) all of them (fn "").
+// At the stop's own pc it is what was decided when the stop was made.
 func (s *Session) inlineEntryAt(pc uint64) (keep bool, fn string) {
+	if e := s.entry; e != nil && e.t == s.inf.Cur && e.pc == pc {
+		return e.keep, e.fn
+	}
+	return s.bpInlineEntry(pc)
+}
+
+// inlineEntry is inlineEntryAt's answer for thread t's stop at pc.
+type inlineEntry struct {
+	t    rsp.Thread
+	pc   uint64
+	keep bool
+	fn   string
+}
+
+// freezeInlineEntry decides inlineEntryAt for the current thread's stop
+// at pc from the breakpoints there now (Session.entry).
+func (s *Session) freezeInlineEntry(pc uint64) {
+	keep, fn := s.bpInlineEntry(pc)
+	s.entry = &inlineEntry{t: s.inf.Cur, pc: pc, keep: keep, fn: fn}
+}
+
+// bpInlineEntry is inlineEntryAt from the breakpoints at pc now.
+func (s *Session) bpInlineEntry(pc uint64) (keep bool, fn string) {
 	for _, b := range s.bps {
 		if !b.enabled || b.pending || b.isWatch() || !slices.Contains(b.addrs, pc) {
 			continue

@@ -54,7 +54,7 @@ func (s *Session) run(ctx context.Context, f func(ctx context.Context) (rsp.Stop
 		pc0 = s.pcOr0(ctx)
 	}
 	s.invalidate()
-	s.stepIn = 0
+	s.stepIn, s.entry = 0, nil
 	s.setRunning(true)
 	st, err := atHistoryStart(f(ctx))
 	s.setRunning(false)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +110,36 @@ func liveAt(t *testing.T, cfg Config, cmd []string, loc string) (*Session, conte
 		t.Fatalf("continue to %s: %+v %v", loc, st, err)
 	}
 	return s, ctx
+}
+
+// TestInlineEntryMatchesGDB: stops at the start of inlined calls, and the
+// moves from them, are GDB's, with the stop naming the frame its
+// backtrace starts with (found by a real-code differential on lua,
+// fmtlib and yaml-cpp): a breakpoint on an inlined function whose first
+// listed range is empty (gcc -O2) stopped outside it, in the caller;
+// two inlined calls at the stop showed the inner one in the stop and the
+// outer function in the backtrace (clang -O2); and removing the
+// breakpoint a stop was made at changed which inlined calls the stop
+// showed, so finish refused and next stepped over the whole call.
+func TestInlineEntryMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	for _, tc := range []struct {
+		src, cc, loc string
+		moves        []string
+	}{
+		{"inline_entrypc.c", "gcc", "sq", []string{"finish", "next"}},
+		{"inline_nested.c", "clang", "resize", []string{"step", "finish", "next"}},
+		{"inline_removed.c", "clang", "sq", []string{"delete", "finish", "next"}},
+		{"inline_removed.c", "clang", "sq", []string{"delete", "next", "next"}},
+	} {
+		t.Run(tc.src+"/"+tc.moves[1], func(t *testing.T) {
+			testenv.NeedTool(t, tc.cc)
+			exe := filepath.Join(t.TempDir(), strings.TrimSuffix(tc.src, ".c"))
+			if out, err := exec.Command(tc.cc, "-g", "-O2", "-o", exe, filepath.Join("testdata", tc.src)).CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", tc.cc, err, out)
+			}
+			movesVsGDB(t, exe, tc.loc, tc.moves)
+		})
+	}
 }

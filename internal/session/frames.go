@@ -39,24 +39,20 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	// backtrace of a session), so stop at main and compute its CFA from
 	// its CFI (fillCFA).
 	opts := dwarf.UnwindOptions{MaxFrames: maxFrames + 1}
-	keep, fn := s.inlineEntryAt(regs.PC())
-	opts.KeepInlineEntry = keep
-	opts.ShowInlineEntries = s.stepIn
+	// Frame 0 hides the inlined calls that start at the pc as the stop's
+	// location does (hiddenInline: GDB's skip_inline_frames, down to the
+	// function a breakpoint there is on, less those a step went into).
+	if pc := regs.PC(); pc >= bias {
+		if f := img.FuncAt(pc - bias); f != nil {
+			chain := f.InlineChain(pc - bias)
+			opts.ShowInlineEntries = dwarf.HiddenAt(chain, pc-bias) - s.hiddenInline(ctx, chain, pc, pc-bias)
+		}
+	}
 	bt, err := img.Unwind(ctx, s.inf.Target(ctx), regs, bias, opts)
 	if err != nil && (bt == nil || len(bt.Frames) == 0) {
 		return nil, fmt.Errorf("unwind the stack: %w", err)
 	}
 	fr := bt.Frames
-	if keep && fn != "" {
-		var found bool
-		if fr, found = trimInlineEntry(fr, fn, s.stepIn); !found {
-			// No inlined call of fn starts here: GDB hides them all.
-			opts.KeepInlineEntry = false
-			if bt2, _ := img.Unwind(ctx, s.inf.Target(ctx), regs, bias, opts); bt2 != nil && len(bt2.Frames) > 0 {
-				fr = bt2.Frames
-			}
-		}
-	}
 	for i, f := range fr {
 		if f.Name == "main" && !f.Inlined {
 			fr = fr[:i+1]
@@ -125,27 +121,6 @@ func (s *Session) fillCFA(fr []*dwarf.Frame) {
 	for i := len(fr) - 1; i >= 0 && fr[i].CFA == 0 && fr[i].PC == last.PC; i-- {
 		fr[i].CFA = cfa
 	}
-}
-
-// trimInlineEntry drops the frames of the inlined calls that start at
-// frame 0's pc and are nested inside fn, the function a breakpoint there
-// is on: GDB then shows fn as frame 0, or, after stepIn "step"s into the
-// calls inside it (which do not run), the stepIn-th of them. found is
-// false when no such frame of fn starts there.
-func trimInlineEntry(frames []*dwarf.Frame, fn string, stepIn int) (out []*dwarf.Frame, found bool) {
-	for i, f := range frames {
-		if f.PC != frames[0].PC || (i > 0 && !frames[i-1].Inlined) {
-			break
-		}
-		if sameFunc(f.Name, fn) {
-			out = frames[max(i-stepIn, 0):]
-			for j, g := range out {
-				g.Level = j
-			}
-			return out, true
-		}
-	}
-	return frames, false
 }
 
 // frameInfo converts a dwarf frame to the tool-facing Frame.

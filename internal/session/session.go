@@ -75,6 +75,12 @@ type Session struct {
 	// stop's location). Any resume, and selecting another thread, resets
 	// it.
 	stepIn int
+	// entry is which inlined calls starting at the stop's pc the stop
+	// shows (inlineEntryAt), decided when the stop is made from the
+	// breakpoints there then, as GDB decides once per stop from its
+	// bpstat: removing the breakpoint afterwards changes nothing until
+	// the thread moves. Any resume resets it.
+	entry *inlineEntry
 
 	bps     []*breakpoint
 	nextBP  int

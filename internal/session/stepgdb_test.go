@@ -180,7 +180,24 @@ func movesOn(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []st
 func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []string, each time.Duration) ([]stepAt, error) {
 	t.Helper()
 	got := []stepAt{at(st.Frame.Location)}
+	if err := sameAsBacktrace(ctx, s, st); err != nil {
+		return got, fmt.Errorf("the first stop: %w", err)
+	}
 	for _, mv := range moves {
+		if mv == "delete" {
+			// GDB's delete: every breakpoint goes; the thread stays.
+			bps, err := s.Breakpoints(ctx)
+			if err != nil {
+				return got, fmt.Errorf("delete: %w", err)
+			}
+			for _, b := range bps {
+				if err := s.RemoveBreakpoint(ctx, b.Number); err != nil {
+					return got, fmt.Errorf("delete: %w", err)
+				}
+			}
+			got = append(got, got[len(got)-1])
+			continue
+		}
 		if expr, ok := strings.CutPrefix(mv, "watch:"); ok {
 			// A write watchpoint, set where the thread is.
 			if _, err := s.SetWatchpoint(ctx, expr, "write"); err != nil {
@@ -243,12 +260,21 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 			a.ret = st.ReturnValue
 		}
 		got = append(got, a)
-		bt, _, _, err := s.Backtrace(ctx, 1)
-		if err != nil || len(bt) == 0 || bt[0].Function != st.Frame.Function || bt[0].Line != st.Frame.Line {
-			return got, fmt.Errorf("%s: stop in %s:%d, backtrace %+v %v", mv, st.Frame.Function, st.Frame.Line, bt, err)
+		if err := sameAsBacktrace(ctx, s, st); err != nil {
+			return got, fmt.Errorf("%s: %w", mv, err)
 		}
 	}
 	return got, nil
+}
+
+// sameAsBacktrace checks that the stop st names the frame the backtrace
+// starts with.
+func sameAsBacktrace(ctx context.Context, s *Session, st *Stop) error {
+	bt, _, _, err := s.Backtrace(ctx, 1)
+	if err != nil || len(bt) == 0 || bt[0].Function != st.Frame.Function || bt[0].Line != st.Frame.Line {
+		return fmt.Errorf("stop in %s:%d, backtrace %+v %v", st.Frame.Function, st.Frame.Line, bt, err)
+	}
+	return nil
 }
 
 // gdbReturnedRe reads the value a forward finish printed.

@@ -90,6 +90,7 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 		pc, ok = regs.PC(), err == nil
 	}
 	if ok {
+		s.freezeInlineEntry(pc)
 		out.Frame = &Frame{Level: 0, Location: s.locate(ctx, pc)}
 		if bp := s.bpAt(pc); bp != nil && (out.Reason == "step" || st.SWBreak || st.HWBreak) && (st.SWBreak || st.HWBreak || st.Signal == rsp.SIGTRAP) {
 			out.Reason = "breakpoint"
