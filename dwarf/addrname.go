@@ -1,6 +1,7 @@
 package dwarf
 
 import (
+	stddwarf "debug/dwarf"
 	"debug/elf"
 	"strconv"
 	"strings"
@@ -72,12 +73,19 @@ func physname(f *Function, typesOf func(*Image) *TypeReader) string {
 // their names, no this), for C++ functions whose DIE has no linkage
 // name.
 func paramSpelling(fn *Function, types *TypeReader) string {
+	s, _ := paramSpellingAt(fn.Offset, types)
+	return s
+}
+
+// paramSpellingAt is paramSpelling of the subprogram DIE at off; ok is
+// false where its type cannot be read.
+func paramSpellingAt(off stddwarf.Offset, types *TypeReader) (string, bool) {
 	if types == nil {
-		return ""
+		return "", false
 	}
-	ft, err := types.funcTypeOf(fn.Offset, true)
+	ft, err := types.funcTypeOf(off, true)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	ps := make([]string, 0, len(ft.Params))
 	for _, p := range ft.Params {
@@ -85,7 +93,7 @@ func paramSpelling(fn *Function, types *TypeReader) string {
 		q = strings.ReplaceAll(q, " &", "&")
 		ps = append(ps, canonicalCxxName(moveCV(canonBuiltins(q))))
 	}
-	return strings.Join(ps, ", ")
+	return strings.Join(ps, ", "), true
 }
 
 // symbolDisplayName is the name GDB prints inside <...> for an ELF symbol:

@@ -639,21 +639,32 @@ func (img *Image) code(addr uint64, n int) []byte {
 //
 // A name with a parameter list ("P::Push(const char*, const char*)")
 // names the overloads whose parameters are those, compared in GDB's
-// canonical spelling (const char* is char const*); a function without
-// a linkage name (C) matches by its name alone.
+// canonical spelling (const char* is char const*), either as the
+// demangled linkage name spells them (typedefs resolved:
+// std::__cxx11::basic_string<char, ...> const&) or as the source does
+// (typedefs by name: std::string const&, size_type), both of which GDB
+// accepts; a function without a linkage name (C) matches by its name
+// alone.
 func (img *Image) FunctionBreakpoints(name string) []LineAddr {
 	want, byParams := canonicalParams(name)
-	takes := func(linkage string) bool {
+	var types *TypeReader // read only where a parameter list needs the source's spelling
+	takes := func(linkage string, decl stddwarf.Offset) bool {
 		if !byParams || linkage == "" {
 			return true
 		}
-		have, ok := canonicalParams(symbols.Demangle(linkage))
+		if have, ok := canonicalParams(symbols.Demangle(linkage)); ok && have == want {
+			return true
+		}
+		if types == nil {
+			types = NewTypeReader(img.dw)
+		}
+		have, ok := paramSpellingAt(decl, types)
 		return ok && have == want
 	}
 	var out []LineAddr
 	seen := map[uint64]bool{}
 	for _, f := range img.FuncsByName(name) {
-		if !takes(f.LinkageName) {
+		if !takes(f.LinkageName, f.Offset) {
 			continue
 		}
 		pc, le := img.BreakpointAddr(f)
@@ -663,7 +674,7 @@ func (img *Image) FunctionBreakpoints(name string) []LineAddr {
 		}
 	}
 	for _, c := range img.InlinedCopies(name) {
-		if seen[c.Entry] || byParams && !takes(img.OriginLinkage(c)) {
+		if seen[c.Entry] || byParams && !takes(img.OriginLinkage(c), c.Origin) {
 			continue
 		}
 		seen[c.Entry] = true

@@ -238,6 +238,7 @@ func TestLiveContainerMethods(t *testing.T) {
 // overload (GDB's linespec: one location, where the name alone has
 // two), and FILE:FUNCTION names a function by its source file (a static
 // helper here); a parameter list that matches no overload is refused.
+// A parameter list may spell a type by a typedef, as the source does.
 func TestLiveLocationForms(t *testing.T) {
 	c := stopAt(t, "cpp_lookup", "Printer::Push(const char*, const char*)")
 	// The first stop is the call from Push(const char*, int): "a", "10".
@@ -250,6 +251,8 @@ func TestLiveLocationForms(t *testing.T) {
 	}
 	one(c.ok("rr_breakpoint_list", nil, "Printer::Push(const char*, const char*) -> Printer::Push at "))
 	one(c.ok("rr_breakpoint_set", args{"location": "Printer::Push(const char *, int)"}, "cpp_lookup.cpp:71 [0x"))
+	// As the source spells the parameters (a typedef), as GDB accepts too.
+	one(c.ok("rr_breakpoint_set", args{"location": "Printer::Push(const char*, count_t)"}, "cpp_lookup.cpp:71 [0x"))
 	if r := c.ok("rr_breakpoint_set", args{"location": "Printer::Push"}); !strings.Contains(r.text, ", 0x") {
 		t.Errorf("Printer::Push alone: %s, want both overloads", r.text)
 	}

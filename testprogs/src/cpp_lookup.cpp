@@ -12,8 +12,8 @@
  *   members' types ptype and sizeof still answer (ptype st->codes,
  *   sizeof(st->codes[0])); text holds exactly 200 characters, which
  *   print in full, without "...".
- * - Printer::Push(const char*, const char*), one of two overloads, as a
- *   breakpoint location names it with its parameters; helper, a static
+ * - Printer::Push(const char*, const char*), one of two overloads (the other's int spelled count_t), as a
+ *   breakpoint location names it with its parameters (typedefs as written too); helper, a static
  *   function, as cpp_lookup.cpp:helper; twice_int and twice_long,
  *   pointers to instances of a template function, printed
  *   <twice<int>(int)> as GDB names a function from its linkage name.
@@ -63,10 +63,10 @@ struct state {
 static char text[256];
 
 // Two overloads: a breakpoint location with a parameter list names one.
-struct Printer {
+typedef int count_t; struct Printer {  // count_t: a parameter spelled by a typedef
   int n = 0;
   void Push(const char* name, const char* v) { n += (int)strlen(name) + (int)strlen(v); }
-  void Push(const char* name, int v) {
+  void Push(const char* name, count_t v) {
     char buf[16];
     snprintf(buf, sizeof buf, "%d", v);
     Push(name, buf);
