@@ -581,78 +581,122 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 			sel = 0
 		}
 		if fr[sel].Inlined {
-			// An inlined frame returns into its caller in the same
-			// physical frame (GDB steps out of it, in either
-			// direction).
-			st, err := s.finishInline(ctx, sel, rev)
-			if err != nil {
-				return err
-			}
-			out, _ = s.finishStop(ctx, st)
-			if out.Reason == "step" {
-				out.Reason = "finish"
-				out.Message = fmt.Sprintf("Returned from inlined %s.", fr[sel].Name)
-				if rev {
-					out.Message = fmt.Sprintf("Back at the call of inlined %s.", fr[sel].Name)
+			// A frame inlined into the physical frame of a caller (frame
+			// 0 is a real call below it): return from the real frame
+			// below it first, then step out of the inlined calls, as
+			// GDB's finish from a selected inlined frame steps over the
+			// calls below it until it is out.
+			below := -1
+			for i := sel - 1; i >= 0; i-- {
+				if !fr[i].Inlined {
+					below = i
+					break
 				}
 			}
-			return nil
-		}
-		// A function that tail-called the frame below has no return
-		// address of its own (its frame is gone: found from call-site
-		// information): the frame returns to the first caller above the
-		// tail calls, as GDB's finish does.
-		up := sel + 1
-		for up < len(fr) && fr[up].TailCall && !rev {
-			up++
-		}
-		if up >= len(fr) {
-			return fmt.Errorf("%q is the outermost frame; there is no caller to return to: %w", fr[sel].Name, ErrUnsupported)
-		}
-		callee, caller := fr[sel], fr[up]
-		fnName := callee.Name
-		var st rsp.Stop
-		var done bool
-		if !rev {
-			cfa := callee.CFA
-			past := sel == 0 && s.returnsWithout(ctx, callee)
-			st, done, err = s.runToPast(ctx, caller.PC, false, past, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
-		} else {
-			entry := uint64(0)
-			if callee.Function != nil {
-				entry = callee.Function.Entry + callee.Bias
-			} else if name, off, ok := callee.Image.SymbolAt(callee.PC - callee.Bias); ok && name != "" {
-				entry = callee.PC - off
-			}
-			if entry == 0 {
-				return fmt.Errorf("cannot find where %q starts: %w", fnName, ErrNoDebugInfo)
-			}
-			cfa := callee.CFA
-			// At the entry, sp = CFA - the return address just pushed.
-			ra := uint64(s.inf.PtrSize())
-			st, done, err = s.backOntoCall(ctx, entry, func(sp uint64) bool { return cfa == 0 || sp == cfa-ra })
-		}
-		if err != nil {
-			return err
-		}
-		var again bool
-		out, again = s.finishStop(ctx, st)
-		_ = again
-		if done && out.Reason == "step" || done && out.Reason == "breakpoint" && !rev {
-			out.Reason = "finish"
-			if rev {
-				out.Message = fmt.Sprintf("Back at the call of %s.", fnName)
-			} else {
-				out.Message = fmt.Sprintf("Returned from %s.", fnName)
-				if rv := s.returnValue(ctx, callee); rv != "" {
-					out.Message += " Value returned: " + rv
-					out.ReturnValue = rv
+			if below >= 0 {
+				name := fr[sel].Name
+				out, err = s.finishFrame(ctx, fr, below, rev)
+				if err != nil || out.Reason != "finish" {
+					return err
+				}
+				if fr, err = s.unwind(ctx); err != nil {
+					return err
+				}
+				sel -= below + 1
+				if sel >= len(fr) || !fr[sel].Inlined || fr[sel].Name != name {
+					// The return left the inlined call too (its code
+					// ended at the call): a finish of the inlined call,
+					// which has no value of its own.
+					out.ReturnValue = ""
+					out.Message = fmt.Sprintf("Returned from inlined %s.", name)
+					if rev {
+						out.Message = fmt.Sprintf("Back at the call of inlined %s.", name)
+					}
+					return nil
 				}
 			}
 		}
-		return nil
+		out, err = s.finishFrame(ctx, fr, sel, rev)
+		return err
 	})
 	return s.asStop(ctx, out, err)
+}
+
+// finishFrame is Finish of frame sel of the frames fr of the current
+// stop.
+func (s *Session) finishFrame(ctx context.Context, fr []*dwarf.Frame, sel int, rev bool) (*Stop, error) {
+	if fr[sel].Inlined {
+		// An inlined frame returns into its caller in the same
+		// physical frame (GDB steps out of it, in either
+		// direction).
+		st, err := s.finishInline(ctx, sel, rev)
+		if err != nil {
+			return nil, err
+		}
+		out, _ := s.finishStop(ctx, st)
+		if out.Reason == "step" {
+			out.Reason = "finish"
+			out.Message = fmt.Sprintf("Returned from inlined %s.", fr[sel].Name)
+			if rev {
+				out.Message = fmt.Sprintf("Back at the call of inlined %s.", fr[sel].Name)
+			}
+		}
+		return out, nil
+	}
+	// A function that tail-called the frame below has no return
+	// address of its own (its frame is gone: found from call-site
+	// information): the frame returns to the first caller above the
+	// tail calls, as GDB's finish does.
+	up := sel + 1
+	for up < len(fr) && fr[up].TailCall && !rev {
+		up++
+	}
+	if up >= len(fr) {
+		return nil, fmt.Errorf("%q is the outermost frame; there is no caller to return to: %w", fr[sel].Name, ErrUnsupported)
+	}
+	callee, caller := fr[sel], fr[up]
+	fnName := callee.Name
+	var (
+		st   rsp.Stop
+		done bool
+		err  error
+	)
+	if !rev {
+		cfa := callee.CFA
+		past := sel == 0 && s.returnsWithout(ctx, callee)
+		st, done, err = s.runToPast(ctx, caller.PC, false, past, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
+	} else {
+		entry := uint64(0)
+		if callee.Function != nil {
+			entry = callee.Function.Entry + callee.Bias
+		} else if name, off, ok := callee.Image.SymbolAt(callee.PC - callee.Bias); ok && name != "" {
+			entry = callee.PC - off
+		}
+		if entry == 0 {
+			return nil, fmt.Errorf("cannot find where %q starts: %w", fnName, ErrNoDebugInfo)
+		}
+		cfa := callee.CFA
+		// At the entry, sp = CFA - the return address just pushed.
+		ra := uint64(s.inf.PtrSize())
+		st, done, err = s.backOntoCall(ctx, entry, func(sp uint64) bool { return cfa == 0 || sp == cfa-ra })
+	}
+	if err != nil {
+		return nil, err
+	}
+	out, _ := s.finishStop(ctx, st)
+	if done && out.Reason == "step" || done && out.Reason == "breakpoint" && !rev {
+		out.Reason = "finish"
+		if rev {
+			out.Message = fmt.Sprintf("Back at the call of %s.", fnName)
+		} else {
+			out.Message = fmt.Sprintf("Returned from %s.", fnName)
+			if rv := s.returnValue(ctx, callee); rv != "" {
+				out.Message += " Value returned: " + rv
+				out.ReturnValue = rv
+			}
+		}
+	}
+	return out, nil
 }
 
 var errNoValue = errors.New("no return value")

@@ -120,23 +120,27 @@ func liveAt(t *testing.T, cfg Config, cmd []string, loc string) (*Session, conte
 // two inlined calls at the stop showed the inner one in the stop and the
 // outer function in the backtrace (clang -O2); and removing the
 // breakpoint a stop was made at changed which inlined calls the stop
-// showed, so finish refused and next stepped over the whole call.
+// showed, so finish refused and next stepped over the whole call; finish
+// with an inlined frame of a caller selected (frame 0 a real call) was
+// refused.
 func TestInlineEntryMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	for _, tc := range []struct {
-		src, cc, loc string
-		moves        []string
+		src, cc, opt, loc string
+		moves             []string
 	}{
-		{"inline_entrypc.c", "gcc", "sq", []string{"finish", "next"}},
-		{"inline_nested.c", "clang", "resize", []string{"step", "finish", "next"}},
-		{"inline_removed.c", "clang", "sq", []string{"delete", "finish", "next"}},
-		{"inline_removed.c", "clang", "sq", []string{"delete", "next", "next"}},
+		{"inline_entrypc.c", "gcc", "-O2", "sq", []string{"finish", "next"}},
+		{"inline_nested.c", "clang", "-O2", "resize", []string{"step", "finish", "next"}},
+		{"inline_removed.c", "clang", "-O2", "sq", []string{"delete", "finish", "next"}},
+		{"inline_removed.c", "clang", "-O2", "sq", []string{"delete", "next", "next"}},
+		{"inline_caller.cpp", "g++", "-O0", "leaf", []string{"up+finish", "next"}},
+		{"inline_caller.cpp", "g++", "-O2", "leaf", []string{"up+finish", "next"}},
 	} {
-		t.Run(tc.src+"/"+tc.moves[1], func(t *testing.T) {
+		t.Run(tc.src+tc.opt+"/"+tc.moves[1], func(t *testing.T) {
 			testenv.NeedTool(t, tc.cc)
-			exe := filepath.Join(t.TempDir(), strings.TrimSuffix(tc.src, ".c"))
-			if out, err := exec.Command(tc.cc, "-g", "-O2", "-o", exe, filepath.Join("testdata", tc.src)).CombinedOutput(); err != nil {
+			exe := filepath.Join(t.TempDir(), strings.TrimSuffix(strings.TrimSuffix(tc.src, ".c"), ".cpp"))
+			if out, err := exec.Command(tc.cc, "-g", tc.opt, "-o", exe, filepath.Join("testdata", tc.src)).CombinedOutput(); err != nil {
 				t.Fatalf("%s: %v\n%s", tc.cc, err, out)
 			}
 			movesVsGDB(t, exe, tc.loc, tc.moves)
