@@ -425,6 +425,13 @@ func (env *printer) formatStruct(o dwarf.Object, t *dwarf.StructType, depth int,
 			}
 			seenVB[dwarf.Resolve(b.Type)] = true
 		}
+		if bt, ok := dwarf.Resolve(b.Type).(*dwarf.StructType); ok && bt.Incomplete {
+			// A base known by its declaration alone (std::runtime_error
+			// from a library without debug information): GDB prints
+			// its fields, none.
+			parts = append(parts, "<"+dwarf.TypeString(b.Type)+"> = {<No data fields>}")
+			continue
+		}
 		sub := env.BaseObject(o, b)
 		parts = append(parts, "<"+dwarf.TypeString(b.Type)+"> = "+env.format(sub, false, depth+1, seenVB))
 	}

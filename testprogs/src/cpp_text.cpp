@@ -11,7 +11,8 @@
  *   wide types, a surrogate pair in utf16;
  * - many: 250 two-byte characters, of which an array prints 200
  *   characters, a pointer (manyp) and a std::string (longer) 200 bytes;
- *   eurosp: 200 bytes that end inside a three-byte character.
+ *   eurosp: 200 bytes that end inside a three-byte character; terr, a
+ *   class whose base (std::runtime_error) has no definition here.
  * Root cause: none (exits 0)
  * Symptom:    prints "text 1367" and exits with status 0
  * Build (in testprogs/src):
@@ -19,6 +20,7 @@
  */
 #include <cstdio>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 char greek[] = "\xce\xb1\xce\xb2\xce\xb3 caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";
@@ -35,6 +37,13 @@ unsigned char ubytes[] = "\xc3\xa9t\xc3\xa9";
 char many[600];     // 250 two-byte characters: an array prints 200 characters
 char euros[400];    // 'a' then three-byte characters: a pointer reads 200 bytes
 const char *text = greek;
+// A class whose base g++ describes by its declaration alone (the library
+// defines std::runtime_error): GDB prints the base {<No data fields>}.
+struct text_error : std::runtime_error {
+	using std::runtime_error::runtime_error;
+	int code = 7;
+};
+text_error terr("bad text");
 const char *manyp = many;
 const char *eurosp = euros;
 
