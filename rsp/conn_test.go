@@ -225,58 +225,52 @@ func FuzzScanFrame(f *testing.F) {
 	})
 }
 
-// scanFrameRule is scanFrame as it was written first, a byte at a time.
+// scanFrameRule is scanFrame written as a state machine over one byte at
+// a time: outside a frame, or inside the frame that starts at start.
 func scanFrameRule(b []byte, max int) (kind frameKind, payload []byte, csOK bool, consumed, junk int, err error) {
-	i := 0
-	for i < len(b) {
-		switch b[i] {
-		case '+':
-			return frameAck, nil, false, i + 1, junk, nil
-		case '-':
-			return frameNak, nil, false, i + 1, junk, nil
-		case interruptCh:
-			return frameInterrupt, nil, false, i + 1, junk, nil
-		case '$', '%':
-			start := i
-		restart:
-			for j := start + 1; j < len(b); j++ {
-				switch b[j] {
-				case '$':
-					// A new packet start inside a packet: the old one was
-					// garbage (gdb's read_frame does the same).
-					junk += j - start
-					start = j
-					goto restart
-				case '#':
-					if j+2 >= len(b) {
-						return frameNone, nil, false, start, junk, nil
-					}
-					hi, lo := b[j+1], b[j+2]
-					if !isHex(hi) || !isHex(lo) {
-						return frameNone, nil, false, j + 3, junk, fmt.Errorf("%w %q", errChecksumDigits, b[j+1:j+3])
-					}
-					want := unhex(hi)<<4 | unhex(lo)
-					var sum byte
-					for _, c := range b[start+1 : j] {
-						sum += c // the checksum a byte at a time
-					}
-					k := framePacket
-					if b[start] == '%' {
-						k = frameNotify
-					}
-					return k, b[start+1 : j], sum == want, j + 3, junk, nil
-				}
-				if j-start > max {
-					return frameNone, nil, false, j, junk, fmt.Errorf("frame longer than %d bytes", max)
-				}
+	start := -1
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if start < 0 {
+			if k, single := map[byte]frameKind{'+': frameAck, '-': frameNak, interruptCh: frameInterrupt}[c]; single {
+				return k, nil, false, i + 1, junk, nil
 			}
+			if c == '$' || c == '%' {
+				start = i
+			} else {
+				junk++
+			}
+			continue
+		}
+		switch {
+		case c == '$': // a new frame: the one before was junk
+			junk += i - start
+			start = i
+		case c == '#' && i+2 >= len(b):
 			return frameNone, nil, false, start, junk, nil
-		default:
-			junk++
-			i++
+		case c == '#':
+			digits := b[i+1 : i+3]
+			want, derr := strconv.ParseUint(string(digits), 16, 8)
+			if derr != nil || digits[0] == '+' || digits[0] == '-' {
+				return frameNone, nil, false, i + 3, junk, fmt.Errorf("%w %q", errChecksumDigits, digits)
+			}
+			sum := 0
+			for _, d := range b[start+1 : i] {
+				sum = (sum + int(d)) % 256
+			}
+			k := framePacket
+			if b[start] == '%' {
+				k = frameNotify
+			}
+			return k, b[start+1 : i], sum == int(want), i + 3, junk, nil
+		case i-start > max:
+			return frameNone, nil, false, i, junk, fmt.Errorf("frame longer than %d bytes", max)
 		}
 	}
-	return frameNone, nil, false, i, junk, nil
+	if start >= 0 {
+		return frameNone, nil, false, start, junk, nil
+	}
+	return frameNone, nil, false, len(b), junk, nil
 }
 
 // BenchmarkDecodePacket frames what the first look after a stop reads (a
