@@ -147,3 +147,20 @@ func TestInlineEntryMatchesGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestStepIntoInlineAtBreakpoint: a step into an inlined call that starts
+// at the pc does not run, so it hits no breakpoint, though one is there
+// (GDB prints the frame alone); it said "breakpoint #1" again.
+func TestStepIntoInlineAtBreakpoint(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "clang")
+	exe := filepath.Join(t.TempDir(), "inline_nested")
+	if out, err := exec.Command("clang", "-g", "-O2", "-o", exe, filepath.Join("testdata", "inline_nested.c")).CombinedOutput(); err != nil {
+		t.Fatalf("clang: %v\n%s", err, out)
+	}
+	s, ctx := liveAt(t, Config{}, []string{exe}, "resize")
+	st, err := s.Step(ctx, 1, false)
+	if err != nil || st.Reason != "step" || st.Breakpoint != 0 || st.Frame == nil || st.Frame.Function != "ispow" {
+		t.Errorf("step into ispow: %+v %v, want a step stop in ispow, no breakpoint", st, err)
+	}
+}

@@ -92,7 +92,9 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 	if ok {
 		s.freezeInlineEntry(pc)
 		out.Frame = &Frame{Level: 0, Location: s.locate(ctx, pc)}
-		if bp := s.bpAt(pc); bp != nil && (out.Reason == "step" || st.SWBreak || st.HWBreak) && (st.SWBreak || st.HWBreak || st.Signal == rsp.SIGTRAP) {
+		// A step into an inlined call at the pc did not run (stepIn): no
+		// breakpoint was hit, whatever breakpoint is there.
+		if bp := s.bpAt(pc); bp != nil && s.stepIn == 0 && (out.Reason == "step" || st.SWBreak || st.HWBreak) && (st.SWBreak || st.HWBreak || st.Signal == rsp.SIGTRAP) {
 			out.Reason = "breakpoint"
 			out.Breakpoint = bp.num
 		}
