@@ -121,13 +121,13 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 	return nodes
 }
 
-// varNodes is scopeNodes with, last, the statics the frame's function
-// (or inlined copy) leaves to its abstract origin (inheritedStatics):
-// the nodes whose variables a name in the frame may be.
+// varNodes is scopeNodes with, last, the variables and parameters the
+// frame's function (or inlined copy) leaves to its abstract origin
+// (inheritedVars): the nodes whose variables a name in the frame may be.
 func (f *Frame) varNodes() []*godwarf.Tree {
 	nodes := f.scopeNodes()
 	if len(nodes) > 0 {
-		if inh := f.Function.inheritedStatics(nodes[len(nodes)-1]); inh != nil {
+		if inh := f.Function.inheritedVars(nodes[len(nodes)-1]); inh != nil {
 			nodes = append(nodes, inh)
 		}
 	}
@@ -214,9 +214,15 @@ func (f *Frame) Params(ctx context.Context) []Variable {
 	}
 	env := f.exprEnv(ctx)
 	var out []Variable
-	for _, c := range nodes[len(nodes)-1].Children {
-		if c.Tag == stddwarf.TagFormalParameter {
-			out = append(out, f.Image.newVariable(c, c.Offset, f.Function.cu, VarParam, env, f.filePC()))
+	fn := nodes[len(nodes)-1]
+	for _, n := range []*godwarf.Tree{fn, f.Function.inheritedVars(fn)} {
+		if n == nil {
+			continue
+		}
+		for _, c := range n.Children {
+			if c.Tag == stddwarf.TagFormalParameter {
+				out = append(out, f.Image.newVariable(c, c.Offset, f.Function.cu, VarParam, env, f.filePC()))
+			}
 		}
 	}
 	return out

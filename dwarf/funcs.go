@@ -45,7 +45,7 @@ type Function struct {
 	treeOnce sync.Once
 	tree     *godwarf.Tree
 	treeErr  error
-	// inherited caches inheritedStatics by abstract origin.
+	// inherited caches inheritedVars by abstract origin.
 	inheritedMu sync.Mutex
 	inherited   map[stddwarf.Offset]*godwarf.Tree
 }
@@ -89,12 +89,14 @@ func (f *Function) Tree() (*godwarf.Tree, error) {
 	return f.tree, f.treeErr
 }
 
-// inheritedStatics returns, as a node of their own, the function-static
-// variables of node's abstract origin that node does not repeat: an
-// inlined copy (or an out-of-line instance) of an inline function has
-// its statics in the abstract DIE only, where GDB finds them too
-// (inherit_abstract_dies). nil when there are none.
-func (f *Function) inheritedStatics(node *godwarf.Tree) *godwarf.Tree {
+// inheritedVars returns, as a node of their own, the variables and
+// parameters of node's abstract origin that node does not repeat, as GDB
+// adds them (inherit_abstract_dies): an inlined copy (or an out-of-line
+// instance) of an inline function has its statics in the abstract DIE
+// only, and clang leaves out of the copy the variables and parameters
+// that have no location in it at all, which GDB still lists (<optimized
+// out>: the abstract DIE has no location). nil when there are none.
+func (f *Function) inheritedVars(node *godwarf.Tree) *godwarf.Tree {
 	origin, ok := node.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
 	if !ok {
 		return nil
@@ -111,14 +113,23 @@ func (f *Function) inheritedStatics(node *godwarf.Tree) *godwarf.Tree {
 		if err != nil {
 			return
 		}
+		// What the copy repeats, in its blocks too (gcc puts a copy of
+		// a variable of the function's body in a block of its own).
 		have := map[stddwarf.Offset]bool{}
-		for _, c := range node.Children {
-			if o, ok := c.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
-				have[o] = true
+		var walk func(n *godwarf.Tree)
+		walk = func(n *godwarf.Tree) {
+			for _, c := range n.Children {
+				if o, ok := c.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
+					have[o] = true
+				}
+				if c.Tag == stddwarf.TagLexDwarfBlock {
+					walk(c)
+				}
 			}
 		}
+		walk(node)
 		for _, c := range ot.Children {
-			if c.Tag == stddwarf.TagVariable && !have[c.Offset] && localKind(c) == VarStatic {
+			if (c.Tag == stddwarf.TagVariable || c.Tag == stddwarf.TagFormalParameter) && !have[c.Offset] {
 				if out == nil {
 					out = &godwarf.Tree{Entry: ot.Entry}
 				}

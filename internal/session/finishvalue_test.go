@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -162,5 +163,38 @@ func TestStepIntoInlineAtBreakpoint(t *testing.T) {
 	st, err := s.Step(ctx, 1, false)
 	if err != nil || st.Reason != "step" || st.Breakpoint != 0 || st.Frame == nil || st.Frame.Function != "ispow" {
 		t.Errorf("step into ispow: %+v %v, want a step stop in ispow, no breakpoint", st, err)
+	}
+}
+
+// TestInheritedVariables: the variables and parameters an inlined copy
+// leaves to its abstract origin (clang omits those without a location)
+// are listed, <optimized out>, after the copy's own, as GDB's CLI lists
+// them (found on lua's singlevar at clang -O2); they were missing, and
+// unknown by name.
+func TestInheritedVariables(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "clang")
+	exe := filepath.Join(t.TempDir(), "inline_inherited")
+	if out, err := exec.Command("clang", "-g", "-O2", "-o", exe, filepath.Join("testdata", "inline_inherited.c")).CombinedOutput(); err != nil {
+		t.Fatalf("clang: %v\n%s", err, out)
+	}
+	s, ctx := liveAt(t, Config{}, []string{exe}, "leaf")
+	if _, err := s.SelectFrame(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	vals, fr, err := s.Locals(ctx)
+	if err != nil || fr.Function != "mid" {
+		t.Fatalf("locals of frame 1: %v %+v %v", vals, fr, err)
+	}
+	var got []string
+	for _, v := range vals {
+		got = append(got, v.Kind+" "+v.Name+" = "+v.Value)
+	}
+	want := []string{"argument a = 1", "argument b = <optimized out>", "local dead = 7", "local r = <optimized out>", "local line = <optimized out>"}
+	if !slices.Equal(got, want) {
+		t.Errorf("locals of the inlined mid:\n%q\nwant (GDB's info args, info locals)\n%q", got, want)
+	}
+	if r, err := s.Evaluate(ctx, "line"); err != nil || r.Value != "<optimized out>" {
+		t.Errorf("line: %+v %v", r, err)
 	}
 }
