@@ -318,3 +318,26 @@ func TestCompressedDebugSections(t *testing.T) {
 		}
 	}
 }
+
+// TestBreakpointLineInsideInlinedCalls: where the prologue skip lands
+// inside inlined calls, "break FUNCTION" is at the line of the outermost
+// call, as GDB says (it said the innermost inlined function's line).
+func TestBreakpointLineInsideInlinedCalls(t *testing.T) {
+	testenv.NeedTool(t, "clang")
+	bin := buildTestProg(t, "clang", "inline_nested.c", "-g", "-O2")
+	img := openImage(t, bin)
+	m := bpRe.FindStringSubmatch(gdbScript(t, bin, []string{"break resize"}))
+	if m == nil {
+		t.Fatal("gdb set no breakpoint on resize")
+	}
+	f := img.FuncsByName("resize")[0]
+	addr, le := img.BreakpointAddr(f)
+	want, _ := strconv.ParseUint(m[2][2:], 16, 64)
+	line, _ := strconv.Atoi(m[4])
+	if addr != want || le.Line != line {
+		t.Errorf("break resize: %#x line %d, gdb %#x line %d", addr, le.Line, want, line)
+	}
+	if len(f.InlineChain(addr)) < 2 {
+		t.Errorf("the breakpoint at %#x is not inside the two inlined calls the test is about", addr)
+	}
+}
