@@ -59,11 +59,7 @@ func TestFinishValuesMatchGDB(t *testing.T) {
 func TestFinishOutOfTailCall(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	testenv.NeedTool(t, "gcc")
-	exe := filepath.Join(t.TempDir(), "tailcall")
-	if out, err := exec.Command("gcc", "-g", "-O2", "-o", exe, filepath.Join("testdata", "tailcall.c")).CombinedOutput(); err != nil {
-		t.Fatalf("gcc: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "gcc", "-O2", "tailcall.c")
 	got := movesVsGDB(t, exe, "leaf", []string{"finish", "next"})
 	if len(got) < 2 || got[1].ret != "19" {
 		t.Errorf("finish from leaf: %v, want main with the value 19", got)
@@ -78,11 +74,7 @@ func TestFinishOutOfTailCall(t *testing.T) {
 // <optimized out> sends the evaluation to the unwound frame.
 func TestEntryValueFirstLook(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
-	testenv.NeedTool(t, "gcc")
-	exe := filepath.Join(t.TempDir(), "tailcall")
-	if out, err := exec.Command("gcc", "-g", "-O2", "-o", exe, filepath.Join("testdata", "tailcall.c")).CombinedOutput(); err != nil {
-		t.Fatalf("gcc: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "gcc", "-O2", "tailcall.c")
 	s, ctx := liveAt(t, Config{}, []string{exe}, "tailcall.c:14")
 	// (hold is never stored at -O2: only mode is read back)
 	r, err := s.Evaluate(ctx, "s->mode")
@@ -139,11 +131,7 @@ func TestInlineEntryMatchesGDB(t *testing.T) {
 		{"inline_caller.cpp", "g++", "-O2", "leaf", []string{"up+finish", "next"}},
 	} {
 		t.Run(tc.src+tc.opt+"/"+tc.moves[1], func(t *testing.T) {
-			testenv.NeedTool(t, tc.cc)
-			exe := filepath.Join(t.TempDir(), strings.TrimSuffix(strings.TrimSuffix(tc.src, ".c"), ".cpp"))
-			if out, err := exec.Command(tc.cc, "-g", tc.opt, "-o", exe, filepath.Join("testdata", tc.src)).CombinedOutput(); err != nil {
-				t.Fatalf("%s: %v\n%s", tc.cc, err, out)
-			}
+			exe := buildTestdata(t, tc.cc, tc.opt, tc.src)
 			movesVsGDB(t, exe, tc.loc, tc.moves)
 		})
 	}
@@ -154,11 +142,7 @@ func TestInlineEntryMatchesGDB(t *testing.T) {
 // (GDB prints the frame alone); it said "breakpoint #1" again.
 func TestStepIntoInlineAtBreakpoint(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
-	testenv.NeedTool(t, "clang")
-	exe := filepath.Join(t.TempDir(), "inline_nested")
-	if out, err := exec.Command("clang", "-g", "-O2", "-o", exe, filepath.Join("testdata", "inline_nested.c")).CombinedOutput(); err != nil {
-		t.Fatalf("clang: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "clang", "-O2", "inline_nested.c")
 	s, ctx := liveAt(t, Config{}, []string{exe}, "resize")
 	st, err := s.Step(ctx, 1, false)
 	if err != nil || st.Reason != "step" || st.Breakpoint != 0 || st.Frame == nil || st.Frame.Function != "ispow" {
@@ -173,11 +157,7 @@ func TestStepIntoInlineAtBreakpoint(t *testing.T) {
 // unknown by name.
 func TestInheritedVariables(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
-	testenv.NeedTool(t, "clang")
-	exe := filepath.Join(t.TempDir(), "inline_inherited")
-	if out, err := exec.Command("clang", "-g", "-O2", "-o", exe, filepath.Join("testdata", "inline_inherited.c")).CombinedOutput(); err != nil {
-		t.Fatalf("clang: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "clang", "-O2", "inline_inherited.c")
 	s, ctx := liveAt(t, Config{}, []string{exe}, "leaf")
 	if _, err := s.SelectFrame(ctx, 1); err != nil {
 		t.Fatal(err)
@@ -197,4 +177,17 @@ func TestInheritedVariables(t *testing.T) {
 	if r, err := s.Evaluate(ctx, "line"); err != nil || r.Value != "<optimized out>" {
 		t.Errorf("line: %+v %v", r, err)
 	}
+}
+
+// buildTestdata compiles testdata/src with cc -g opt into the test's
+// temporary directory (skipping where cc is missing) and returns the
+// executable.
+func buildTestdata(t *testing.T, cc, opt, src string) string {
+	t.Helper()
+	testenv.NeedTool(t, cc)
+	exe := filepath.Join(t.TempDir(), strings.TrimSuffix(src, filepath.Ext(src)))
+	if out, err := exec.Command(cc, "-g", opt, "-o", exe, filepath.Join("testdata", src)).CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", cc, src, err, out)
+	}
+	return exe
 }
