@@ -181,14 +181,38 @@ func IsI386(prog string) bool {
 
 // RunsI386 reports whether this kernel executes i386 programs, by running
 // a 100-byte static i386 ELF that calls exit(0) through int 0x80. dir is
-// where the probe file is written.
+// where the probe file is written, under a name of its own: rrmcp
+// processes started together each probe.
 func RunsI386(ctx context.Context, dir string) (bool, error) {
-	path := filepath.Join(dir, "i386-probe")
-	if err := os.WriteFile(path, i386ExitELF(), 0o755); err != nil {
-		return false, err
+	f, err := os.CreateTemp(dir, "rrmcp-i386-probe-")
+	if err != nil {
+		return false, fmt.Errorf("i386 probe: %w", err)
 	}
+	path := f.Name()
 	defer os.Remove(path)
-	err := exec.CommandContext(ctx, path).Run()
+	_, err = f.Write(i386ExitELF())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(path, 0o700)
+	}
+	if err != nil {
+		return false, fmt.Errorf("i386 probe: %w", err)
+	}
+	// Another goroutine's fork may hold the file's write descriptor
+	// until its child execs: exec then fails with ETXTBSY for a moment.
+	for try := 1; ; try++ {
+		err = exec.CommandContext(ctx, path).Run()
+		if !errors.Is(err, syscall.ETXTBSY) || try == 10 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return false, fmt.Errorf("i386 probe: %w", ctx.Err())
+		case <-time.After(time.Duration(try) * time.Millisecond):
+		}
+	}
 	var pe *os.PathError
 	if errors.As(err, &pe) && errors.Is(pe.Err, syscall.ENOEXEC) {
 		return false, nil
