@@ -121,17 +121,34 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 	return nodes
 }
 
-// varNodes is scopeNodes with, last, the variables and parameters the
-// frame's function (or inlined copy) leaves to its abstract origin
-// (inheritedVars): the nodes whose variables a name in the frame may be.
+// varNodes is scopeNodes with, after each node, the variables and
+// parameters it leaves to its abstract origin (inheritedVars): the nodes
+// whose variables a name in the frame may be, innermost first.
 func (f *Frame) varNodes() []*godwarf.Tree {
 	nodes := f.scopeNodes()
-	if len(nodes) > 0 {
-		if inh := f.Function.inheritedVars(nodes[len(nodes)-1]); inh != nil {
-			nodes = append(nodes, inh)
+	shown := shownOrigins(nodes)
+	out := make([]*godwarf.Tree, 0, len(nodes)+1)
+	for _, n := range nodes {
+		out = append(out, n)
+		if inh := f.Function.inheritedVars(n, shown); inh != nil {
+			out = append(out, inh)
 		}
 	}
-	return nodes
+	return out
+}
+
+// shownOrigins returns the abstract origins of the variables and
+// parameters nodes hold.
+func shownOrigins(nodes []*godwarf.Tree) map[stddwarf.Offset]bool {
+	shown := map[stddwarf.Offset]bool{}
+	for _, n := range nodes {
+		for _, c := range n.Children {
+			if o, ok := c.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
+				shown[o] = true
+			}
+		}
+	}
+	return shown
 }
 
 // exprEnv returns the evaluation context for this frame's variables.
@@ -215,7 +232,7 @@ func (f *Frame) Params(ctx context.Context) []Variable {
 	env := f.exprEnv(ctx)
 	var out []Variable
 	fn := nodes[len(nodes)-1]
-	for _, n := range []*godwarf.Tree{fn, f.Function.inheritedVars(fn)} {
+	for _, n := range []*godwarf.Tree{fn, f.Function.inheritedVars(fn, shownOrigins(nodes[len(nodes)-1:]))} {
 		if n == nil {
 			continue
 		}

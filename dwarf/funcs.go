@@ -45,9 +45,9 @@ type Function struct {
 	treeOnce sync.Once
 	tree     *godwarf.Tree
 	treeErr  error
-	// inherited caches inheritedVars by abstract origin.
-	inheritedMu sync.Mutex
-	inherited   map[stddwarf.Offset]*godwarf.Tree
+	// origins caches the DIE trees of abstract origins (originTree).
+	originsMu sync.Mutex
+	origins   map[stddwarf.Offset]*godwarf.Tree
 }
 
 // Image returns the image the function belongs to.
@@ -90,58 +90,83 @@ func (f *Function) Tree() (*godwarf.Tree, error) {
 }
 
 // inheritedVars returns, as a node of their own, the variables and
-// parameters of node's abstract origin that node does not repeat, as GDB
-// adds them (inherit_abstract_dies): an inlined copy (or an out-of-line
-// instance) of an inline function has its statics in the abstract DIE
-// only, and clang leaves out of the copy the variables and parameters
-// that have no location in it at all, which GDB still lists (<optimized
-// out>: the abstract DIE has no location). nil when there are none.
-func (f *Function) inheritedVars(node *godwarf.Tree) *godwarf.Tree {
+// parameters node's abstract origin has and node does not repeat, as GDB
+// adds them to node's scope (inherit_abstract_dies): an inlined copy (or
+// an out-of-line instance) of an inline function has its statics in the
+// abstract DIE only, clang leaves out of the copy the variables and
+// parameters that have no location in it at all, and gcc's blocks repeat
+// only some of their origin's; GDB lists the rest <optimized out> (the
+// abstract DIE has no location). An origin's block the copy has no block
+// for (by DW_AT_abstract_origin, or clang's way, by position where the
+// two lists of children have the same tags) has no pc range: GDB reads
+// its variables as the enclosing scope's (read_lexical_block_scope).
+// Those whose origin is in shown, the variables the frame's scopes hold,
+// are left out: GDB lists such a variable twice where the copy holds it
+// in a block of its own. nil when there are none.
+func (f *Function) inheritedVars(node *godwarf.Tree, shown map[stddwarf.Offset]bool) *godwarf.Tree {
 	origin, ok := node.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
 	if !ok {
 		return nil
 	}
-	f.inheritedMu.Lock()
-	defer f.inheritedMu.Unlock()
-	if t, ok := f.inherited[origin]; ok {
-		return t
+	ot := f.originTree(origin)
+	if ot == nil {
+		return nil
+	}
+	isomorphic := len(node.Children) == len(ot.Children)
+	for i := 0; isomorphic && i < len(node.Children); i++ {
+		isomorphic = node.Children[i].Tag == ot.Children[i].Tag
+	}
+	repeated := map[stddwarf.Offset]bool{}
+	for i, c := range node.Children {
+		if o, ok := c.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
+			repeated[o] = true
+		} else if isomorphic && c.Tag == stddwarf.TagLexDwarfBlock {
+			repeated[ot.Children[i].Offset] = true
+		}
 	}
 	var out *godwarf.Tree
-	func() {
-		defer func() { _ = recover() }() // a malformed origin: none
-		ot, err := godwarf.LoadTree(origin, f.cu.img.dw, 0)
-		if err != nil {
-			return
-		}
-		// What the copy repeats, in its blocks too (gcc puts a copy of
-		// a variable of the function's body in a block of its own).
-		have := map[stddwarf.Offset]bool{}
-		var walk func(n *godwarf.Tree)
-		walk = func(n *godwarf.Tree) {
-			for _, c := range n.Children {
-				if o, ok := c.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
-					have[o] = true
+	var inherit func(n *godwarf.Tree)
+	inherit = func(n *godwarf.Tree) {
+		for _, c := range n.Children {
+			switch {
+			case repeated[c.Offset]:
+			case c.Tag == stddwarf.TagVariable || c.Tag == stddwarf.TagFormalParameter:
+				if shown[c.Offset] {
+					continue
 				}
-				if c.Tag == stddwarf.TagLexDwarfBlock {
-					walk(c)
-				}
-			}
-		}
-		walk(node)
-		for _, c := range ot.Children {
-			if (c.Tag == stddwarf.TagVariable || c.Tag == stddwarf.TagFormalParameter) && !have[c.Offset] {
 				if out == nil {
 					out = &godwarf.Tree{Entry: ot.Entry}
 				}
 				out.Children = append(out.Children, c)
+			case c.Tag == stddwarf.TagLexDwarfBlock:
+				inherit(c)
 			}
 		}
-	}()
-	if f.inherited == nil {
-		f.inherited = map[stddwarf.Offset]*godwarf.Tree{}
 	}
-	f.inherited[origin] = out
+	inherit(ot)
 	return out
+}
+
+// originTree loads (once) the DIE tree of an abstract origin; nil for a
+// malformed one.
+func (f *Function) originTree(origin stddwarf.Offset) *godwarf.Tree {
+	f.originsMu.Lock()
+	defer f.originsMu.Unlock()
+	if t, ok := f.origins[origin]; ok {
+		return t
+	}
+	var ot *godwarf.Tree
+	func() {
+		defer func() { _ = recover() }() // a malformed origin: none
+		if t, err := godwarf.LoadTree(origin, f.cu.img.dw, 0); err == nil {
+			ot = t
+		}
+	}()
+	if f.origins == nil {
+		f.origins = map[stddwarf.Offset]*godwarf.Tree{}
+	}
+	f.origins[origin] = ot
+	return ot
 }
 
 // scopeChain returns the lexical blocks and inlined subroutines that

@@ -82,10 +82,11 @@ func errorString(err error) string {
 	return "<error: " + firstMemoryError(err).Error() + ">"
 }
 
-// OptimizedOutText is how GDB prints a value whose location is gone at
+// optimizedOutText is how GDB prints a member whose location is gone at
 // this pc: "<optimized out>", but a struct, class or union member by
-// member ("{a = <optimized out>, b = <optimized out>}").
-func OptimizedOutText(t dwarf.Type) string { return optimizedOutText(t, 0) }
+// member ("{a = <optimized out>, b = <optimized out>}"), as its
+// common_val_print does. A whole value is "<optimized out>" (its
+// value_check_printable, which print and info locals use).
 
 func optimizedOutText(t dwarf.Type, depth int) string {
 	st, ok := dwarf.Resolve(t).(*dwarf.StructType)
@@ -115,7 +116,10 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 		return env.errorText(o.Err)
 	}
 	if o.Loc.Kind == dwarf.LocOptimizedOut {
-		return OptimizedOutText(o.Type)
+		if top {
+			return "<optimized out>"
+		}
+		return optimizedOutText(o.Type, 0)
 	}
 	if depth > maxFormatDepth {
 		return "..."

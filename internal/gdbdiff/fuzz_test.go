@@ -78,3 +78,20 @@ func TestMIValue(t *testing.T) {
 		}
 	}
 }
+
+func TestPrintValue(t *testing.T) {
+	for in, want := range map[string]string{
+		"{a = <optimized out>, b = <optimized out>}":                              "<optimized out>",
+		"{next = <optimized out>, u = {x = <optimized out>, <optimized out>}}":    "<optimized out>",
+		"{<Base<char, int>> = {m = <optimized out>}, _M_p = <optimized out>}":     "<optimized out>",
+		"{a = <optimized out>, b = 2}":                                            "{a = <optimized out>, b = 2}",
+		"{<Base> = {<No data fields>}, a = <optimized out>}":                      "{<Base> = {<No data fields>}, a = <optimized out>}",
+		"{s = 0x0 <error: Cannot access memory at address 0x0>, <optimized out>}": "{s = 0x0 <error: Cannot access memory at address 0x0>, <optimized out>}",
+		"<optimized out>": "<optimized out>",
+		"{a = 1}":         "{a = 1}",
+	} {
+		if got := printValue(in); got != want {
+			t.Errorf("printValue(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -282,7 +282,7 @@ func (g *gdbSide) observe(ctx context.Context, sp *stopSpec) *observation {
 				// Entry values: compared once, in frame 0's variables.
 				continue
 			}
-			parts = append(parts, str(a, "name")+"="+str(a, "value"))
+			parts = append(parts, str(a, "name")+"="+printValue(str(a, "value")))
 		}
 		o.Args = append(o.Args, strings.Join(parts, ", "))
 	}
@@ -290,7 +290,7 @@ func (g *gdbSide) observe(ctx context.Context, sp *stopSpec) *observation {
 	if err == nil {
 		vars, _ := rec.Field("variables")
 		for _, v := range vars.Values {
-			addVar(o.Vars, str(v, "name"), str(v, "value"))
+			addVar(o.Vars, str(v, "name"), printValue(str(v, "value")))
 		}
 	} else {
 		o.Vars["(error)"] = err.Error()
@@ -303,7 +303,7 @@ func (g *gdbSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		} else {
 			vars, _ := rec.Field("variables")
 			for _, v := range vars.Values {
-				addVar(m, str(v, "name"), str(v, "value"))
+				addVar(m, str(v, "name"), printValue(str(v, "value")))
 			}
 		}
 		o.Callers = append(o.Callers, m)
@@ -319,7 +319,7 @@ func (g *gdbSide) observe(ctx context.Context, sp *stopSpec) *observation {
 			o.Exprs = append(o.Exprs, "error: "+err.Error())
 			continue
 		}
-		o.Exprs = append(o.Exprs, rec.String("value"))
+		o.Exprs = append(o.Exprs, printValue(rec.String("value")))
 	}
 	return o
 }

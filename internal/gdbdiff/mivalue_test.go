@@ -42,3 +42,51 @@ func miText(s string) string {
 	}
 	return s
 }
+
+// printValue is an MI value as print and info locals show it. MI prints
+// values with common_val_print, which leaves out value_check_printable:
+// a struct or class optimized out as a whole prints there member by
+// member ("{a = <optimized out>, b = <optimized out>}"), where GDB's
+// print and info locals show "<optimized out>", as rrmcp does. A value
+// with any member known, or anything else, is s unchanged.
+func printValue(s string) string {
+	if !strings.HasPrefix(s, "{") || !strings.Contains(s, "<optimized out>") {
+		return s
+	}
+	rest := strings.ReplaceAll(s, "<optimized out>", "")
+	for rest != "" {
+		switch c := rest[0]; {
+		case c == '{' || c == '}' || c == ',' || c == ' ':
+			rest = rest[1:]
+		case c == '<': // a base class: "<Base<T>> = "
+			depth, i := 0, 0
+			for ; i < len(rest); i++ {
+				if rest[i] == '<' {
+					depth++
+				} else if rest[i] == '>' {
+					if depth--; depth == 0 {
+						break
+					}
+				}
+			}
+			after, ok := strings.CutPrefix(rest[min(i+1, len(rest)):], " = ")
+			if !ok {
+				return s
+			}
+			rest = after
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z': // a member: "name = "
+			i := 1
+			for i < len(rest) && (rest[i] == '_' || 'a' <= rest[i] && rest[i] <= 'z' || 'A' <= rest[i] && rest[i] <= 'Z' || '0' <= rest[i] && rest[i] <= '9') {
+				i++
+			}
+			after, ok := strings.CutPrefix(rest[i:], " = ")
+			if !ok {
+				return s
+			}
+			rest = after
+		default:
+			return s
+		}
+	}
+	return "<optimized out>"
+}

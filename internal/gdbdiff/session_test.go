@@ -151,6 +151,9 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 				m["(error)"] = err.Error()
 			}
 			for _, v := range vals {
+				if !miListed(v) {
+					continue
+				}
 				if v.Kind == "argument" {
 					parts = append(parts, v.Name+"="+miValue(sessionValue(v)))
 				}
@@ -170,6 +173,9 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		o.Vars["(error)"] = err.Error()
 	}
 	for _, v := range vals {
+		if !miListed(v) {
+			continue
+		}
 		addVar(o.Vars, v.Name, miValue(sessionValue(v)))
 	}
 	for _, e := range sp.Exprs {
@@ -191,6 +197,13 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 	}
 	return o
 }
+
+// miListed reports whether GDB/MI's -stack-list-* list v: they leave out
+// the variables that have no location at all (LOC_OPTIMIZED_OUT in
+// list_args_or_locals), which GDB's info args and info locals list as
+// <optimized out>, as rrmcp does (TestInheritedVariables,
+// TestInheritedBlockVariables).
+func miListed(v session.Value) bool { return !v.NoLocation }
 
 // sessionValue is a session Value's text, or its error as GDB shows one.
 func sessionValue(v session.Value) string {

@@ -471,7 +471,7 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 			if v.Name == "" {
 				return // an unnamed parameter: GDB lists no symbol for it
 			}
-			val := Value{Name: v.Name, Kind: kind}
+			val := Value{Name: v.Name, Kind: kind, NoLocation: v.NoLocation}
 			o, err := fs.Object(ctx, v)
 			if err != nil {
 				val.Error = err.Error()
@@ -487,7 +487,7 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				if v.LocErr != nil {
 					val.Error = v.LocErr.Error()
 				}
-				val.Value = format.OptimizedOutText(o.Type)
+				val.Value = "<optimized out>" // as GDB's info locals prints a whole value
 				out = append(out, val)
 				return
 			}

@@ -179,6 +179,80 @@ func TestInheritedVariables(t *testing.T) {
 	}
 }
 
+// TestInheritedBlockVariables: the variables of an origin's block the
+// inlined copy has no block for (clang: the copy's blocks have no
+// DW_AT_abstract_origin, and an inlined call among its children leaves
+// nothing to match them by position) are the function's, <optimized
+// out> outside the copy's block, as GDB lists them (found on fmtlib's
+// range-for at clang -O2: __range1, __begin1, __end1 and p were missing).
+// Inside the copy's block each is listed once, with its value, where GDB
+// lists it twice.
+func TestInheritedBlockVariables(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "clang", "-O2", "inline_blocks.c")
+	s, ctx := liveAt(t, Config{}, []string{exe}, "leaf")
+	locals := func(level int) []string {
+		t.Helper()
+		if _, err := s.SelectFrame(ctx, level); err != nil {
+			t.Fatal(err)
+		}
+		vals, fr, err := s.Locals(ctx)
+		if err != nil || fr.Function != "mid" {
+			t.Fatalf("locals of frame %d: %v %+v %v", level, vals, fr, err)
+		}
+		var got []string
+		for _, v := range vals {
+			got = append(got, v.Name+" = "+v.Value)
+		}
+		return got
+	}
+	// GDB's info args and info locals in frame 2 (mid, around twice).
+	want := []string{"n = 2", "unused = {a = <optimized out>, b = 2}", "r = <optimized out>", "i = <optimized out>", "sq = <optimized out>"}
+	if got := locals(2); !slices.Equal(got, want) {
+		t.Errorf("before the loop:\n%q\nwant\n%q", got, want)
+	}
+	if r, err := s.Evaluate(ctx, "sq"); err != nil || r.Value != "<optimized out>" {
+		t.Errorf("sq before the loop: %+v %v", r, err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue into the loop: %+v %v", st, err)
+	}
+	// GDB lists i = 0 first, and i = <optimized out> again after r.
+	want = []string{"n = 2", "i = 0", "unused = {a = <optimized out>, b = 2}", "r = 12", "sq = <optimized out>"}
+	if got := locals(1); !slices.Equal(got, want) {
+		t.Errorf("in the loop:\n%q\nwant\n%q", got, want)
+	}
+	if r, err := s.Evaluate(ctx, "i"); err != nil || r.Value != "0" {
+		t.Errorf("i in the loop: %+v %v", r, err)
+	}
+}
+
+// TestOptimizedOutStruct: a struct with no value at the pc (p's location
+// list has ended; q's first member is an entry value no caller's
+// call-site information gives) prints <optimized out>, as GDB's print and info locals
+// do; rrmcp printed it member by member, as GDB/MI does.
+func TestOptimizedOutStruct(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "gcc", "-O2", "optout_struct.c")
+	s, ctx := liveAt(t, Config{}, []string{exe}, "optout_struct.c:18")
+	vals, _, err := s.Locals(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, v := range vals {
+		got = append(got, v.Name+" = "+v.Value)
+	}
+	if want := []string{"x = <optimized out>", "p = <optimized out>", "q = <optimized out>"}; !slices.Equal(got, want) {
+		t.Errorf("locals:\n%q\nwant (GDB's info args, info locals)\n%q", got, want)
+	}
+	for _, e := range []string{"p", "q", "p.a"} {
+		if r, err := s.Evaluate(ctx, e); err != nil || r.Value != "<optimized out>" {
+			t.Errorf("print %s: %+v %v", e, r, err)
+		}
+	}
+}
+
 // buildTestdata compiles testdata/src with cc -g opt into the test's
 // temporary directory (skipping where cc is missing) and returns the
 // executable.

@@ -146,6 +146,10 @@ type Value struct {
 	Kind    string `json:"kind,omitempty"`
 	Address string `json:"address,omitempty"`
 	Error   string `json:"error,omitempty" jsonschema:"why the value is not available (optimized out, …)"`
+	// NoLocation: the compiler recorded no location for the variable in
+	// this function (or inlined copy), so it is optimized out at every
+	// pc, not only at this one (GDB's LOC_OPTIMIZED_OUT).
+	NoLocation bool `json:"no_location,omitempty" jsonschema:"the compiler kept no location for it in this function: optimized out at every pc, not only here"`
 }
 
 // Register is one register value.
