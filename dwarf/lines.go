@@ -442,11 +442,12 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 		la := LineAddr{Addr: c.row.addr, File: c.u.lineTable().files[c.row.file], Line: int(c.row.line), Function: f, Inline: inl}
 		// GDB's skip_prologue_sal: an address before the end of the
 		// prologue (the entry, or a .cold part placed below the function)
-		// moves to the post-prologue address and its line
+		// moves to the post-prologue address and its line, the outermost
+		// call's where that is inside inlined calls (BreakpointAddr)
 		if f != nil {
-			if pc := img.skipPrologue(f); la.Addr < pc {
+			if pc, le := img.BreakpointAddr(f); la.Addr < pc {
 				la.Addr = pc
-				if le, ok := img.PCToLine(pc); ok {
+				if le.File != "" {
 					la.File, la.Line = le.File, le.Line
 				}
 			}

@@ -340,4 +340,17 @@ func TestBreakpointLineInsideInlinedCalls(t *testing.T) {
 	if len(f.InlineChain(addr)) < 2 {
 		t.Errorf("the breakpoint at %#x is not inside the two inlined calls the test is about", addr)
 	}
+	// The line resize opens on: its entry, moved past the prologue the
+	// same way (LineToAddrs).
+	loc := fmt.Sprintf("inline_nested.c:%d", f.DeclLine)
+	m = bpRe.FindStringSubmatch(gdbScript(t, bin, []string{"break " + loc}))
+	if m == nil {
+		t.Fatalf("gdb set no breakpoint at %s", loc)
+	}
+	las, err := img.LineToAddrs("inline_nested.c", f.DeclLine)
+	want, _ = strconv.ParseUint(m[2][2:], 16, 64)
+	line, _ = strconv.Atoi(m[4])
+	if err != nil || len(las) != 1 || las[0].Addr != want || las[0].Line != line {
+		t.Errorf("break %s: %+v %v, gdb %#x line %d", loc, las, err, want, line)
+	}
 }

@@ -91,6 +91,12 @@ type Result struct {
 	// ByFunc: the location named a function that has debug information
 	// (the breakpoint is on a function, as GDB's "break NAME").
 	ByFunc bool
+	// Symbols, for a line (ResolveLine), holds per address the function
+	// GDB's breakpoint location there names (bp_location's symbol): the
+	// innermost function, inlined ones included, at the line's first
+	// address. A stop at the address shows the inlined calls that start
+	// there down to that function's (stopped_by_user_bp_inline_frame).
+	Symbols []string
 }
 
 // ResolveFunction returns the addresses where GDB's "break NAME" stops:
@@ -234,11 +240,13 @@ func ResolveLine(ctx context.Context, inf *inferior.Inferior, file string, n int
 	var r Result
 	for _, la := range las {
 		r.Addrs = append(r.Addrs, la.Addr+bias)
+		sym := la.Inline
+		if sym == "" && la.Function != nil {
+			sym = la.Function.Name
+		}
+		r.Symbols = append(r.Symbols, sym)
 	}
-	r.File, r.Line = las[0].File, las[0].Line
-	if las[0].Function != nil {
-		r.Function = las[0].Function.Name
-	}
+	r.File, r.Line, r.Function = las[0].File, las[0].Line, r.Symbols[0]
 	return r, nil
 }
 

@@ -29,12 +29,13 @@ type breakpoint struct {
 	old       []byte // watchpoints: value at the last stop
 	valueType string // watchpoints: type for printing, "" = raw
 	lv        *lvalue
-	changed   bool   // watchpoints: the last hit changed the value
-	soft      bool   // watchpoints: software (softwatch.go), no server entry
-	note      string // watchpoints: why software, and what it costs; hardware breakpoints: why software
-	hwAsked   bool   // a hardware breakpoint was asked for (hbreak)
-	pending   bool   // not resolved yet: waits for the shared libraries
-	byFunc    bool   // set on a function by name (break NAME)
+	changed   bool     // watchpoints: the last hit changed the value
+	soft      bool     // watchpoints: software (softwatch.go), no server entry
+	note      string   // watchpoints: why software, and what it costs; hardware breakpoints: why software
+	hwAsked   bool     // a hardware breakpoint was asked for (hbreak)
+	pending   bool     // not resolved yet: waits for the shared libraries
+	byFunc    bool     // set on a function by name (break NAME)
+	syms      []string // a line's: per address, linespec.Result.Symbols
 	// tcode is the condition compiled to agent bytecode per address
 	// (agentcond.go); ttried marks addresses where compiling was tried.
 	tcode  map[uint64][]byte
@@ -114,7 +115,7 @@ func (s *Session) resolvePending(ctx context.Context) string {
 			notes = append(notes, fmt.Sprintf("breakpoint #%d (%s) is still pending: %v", b.num, b.spec, err))
 			continue
 		}
-		b.addrs, b.fn, b.file, b.line, b.byFunc, b.pending = r.addrs, r.fn, r.file, r.line, r.byFunc, false
+		b.addrs, b.fn, b.file, b.line, b.byFunc, b.syms, b.pending = r.addrs, r.fn, r.file, r.line, r.byFunc, r.syms, false
 		if b.enabled {
 			if err := s.insert(ctx, b); err != nil {
 				notes = append(notes, fmt.Sprintf("breakpoint #%d (%s): %v", b.num, b.spec, err))
@@ -140,7 +141,9 @@ func (s *Session) bpAt(pc uint64) *breakpoint {
 // shows, following GDB's stopped_by_user_bp_inline_frame: none (frame 0
 // is the caller at the call site) unless a user breakpoint is at pc; at
 // a breakpoint on a function (break NAME) the calls down to that
-// function (fn), at an address breakpoint (*ADDR) all of them (fn "").
+// function (fn), at a line's the calls down to the function innermost at
+// the line (fn: Result.Symbols), at an address breakpoint (*ADDR) all of
+// them (fn "").
 // At the stop's own pc it is what was decided when the stop was made.
 func (s *Session) inlineEntryAt(pc uint64) (keep bool, fn string) {
 	if e := s.entry; e != nil && e.t == s.inf.Cur && e.pc == pc {
@@ -170,11 +173,13 @@ func (s *Session) bpInlineEntry(pc uint64) (keep bool, fn string) {
 		if !b.enabled || b.pending || b.isWatch() || !slices.Contains(b.addrs, pc) {
 			continue
 		}
-		switch {
+		switch i := slices.Index(b.addrs, pc); {
 		case strings.HasPrefix(b.spec, "*"):
 			return true, ""
 		case b.byFunc:
 			return true, b.fn
+		case i < len(b.syms):
+			return true, b.syms[i]
 		}
 	}
 	return false, ""
@@ -369,7 +374,7 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 	if err != nil {
 		return nil, err
 	}
-	b.addrs, b.fn, b.file, b.line, b.byFunc = r.Addrs, r.Function, r.File, r.Line, r.ByFunc
+	b.addrs, b.fn, b.file, b.line, b.byFunc, b.syms = r.Addrs, r.Function, r.File, r.Line, r.ByFunc, r.Symbols
 	return b, nil
 }
 

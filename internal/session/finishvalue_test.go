@@ -115,7 +115,8 @@ func liveAt(t *testing.T, cfg Config, cmd []string, loc string) (*Session, conte
 // breakpoint a stop was made at changed which inlined calls the stop
 // showed, so finish refused and next stepped over the whole call; finish
 // with an inlined frame of a caller selected (frame 0 a real call) was
-// refused.
+// refused; a line breakpoint at the first instruction of an inlined call
+// of the line's function stopped in the caller.
 func TestInlineEntryMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
@@ -129,6 +130,9 @@ func TestInlineEntryMatchesGDB(t *testing.T) {
 		{"inline_removed.c", "clang", "-O2", "sq", []string{"delete", "next", "next"}},
 		{"inline_caller.cpp", "g++", "-O0", "leaf", []string{"up+finish", "next"}},
 		{"inline_caller.cpp", "g++", "-O2", "leaf", []string{"up+finish", "next"}},
+		{"inline_line.c", "clang", "-O2", "inline_line.c:13", []string{"next", "finish"}},
+		{"inline_line.c", "clang", "-O2", "inline_line.c:16", []string{"step", "next"}},
+		{"inline_nested.c", "clang", "-O2", "inline_nested.c:16", []string{"next", "next"}},
 	} {
 		t.Run(tc.src+tc.opt+"/"+tc.moves[1], func(t *testing.T) {
 			exe := buildTestdata(t, tc.cc, tc.opt, tc.src)
