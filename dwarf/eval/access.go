@@ -28,8 +28,20 @@ func (ev *evaluator) index(e *cexpr.Index) (dwarf.Object, error) {
 	if err != nil {
 		return dwarf.Object{}, err
 	}
+	if pt, ok := dwarf.Resolve(x.Type).(*dwarf.PointerType); ok && pt.Lang == dwarf.LangGo && strings.HasPrefix(dwarf.TypeString(x.Type), "map[") {
+		return ev.goMapIndex(x, iv)
+	}
 	i, err := ev.scalarOf(iv)
 	if st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
+		if st.Lang == dwarf.LangGo && (st.Name == "string" || strings.HasPrefix(st.Name, "[]")) {
+			if err != nil {
+				return dwarf.Object{}, err
+			}
+			if i.isFloat || i.isPtr {
+				return dwarf.Object{}, fmt.Errorf("invalid index of %s: not an integer", st.Name)
+			}
+			return ev.goIndex(x, st, i.i)
+		}
 		if base := dwarf.TemplateBase(st.Name); st.Lang == dwarf.LangCPlusPlus {
 			if tree, hash, _ := assocKind(base); tree || hash {
 				return ev.assocMethod(x, base, "operator[]", iv)
@@ -71,6 +83,135 @@ func (ev *evaluator) index(e *cexpr.Index) (dwarf.Object, error) {
 		return dwarf.MemObject(t.Elem, p+uint64(i.i*es)), nil
 	}
 	return dwarf.Object{}, errors.New("cannot subscript something of type `" + dwarf.TypeString(x.Type) + "'")
+}
+
+// goIndex is s[i] of a Go slice ([]T: struct {array *T; len, cap int})
+// or string (struct {str *uint8; len int}), checked against the length
+// as Go checks it.
+func (ev *evaluator) goIndex(x dwarf.Object, st *dwarf.StructType, i int64) (dwarf.Object, error) {
+	data := "array"
+	if st.Name == "string" {
+		data = "str"
+	}
+	ln, err := ev.env.Member(x, "len")
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	n, err := ev.env.Uint(ln)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	if i < 0 || uint64(i) >= n {
+		return dwarf.Object{}, fmt.Errorf("index out of range [%d] with length %d", i, int64(n))
+	}
+	o, ok, err := ev.pointerIndex(x, i, data)
+	if err == nil && !ok {
+		err = unsupported("index of " + st.Name)
+	}
+	return o, err
+}
+
+// goMapIndex is m[key] of a Go map: the element of the entry whose key
+// equals key (a string, or a number, pointer or bool). A key the map does
+// not hold is an error, where Go gives the zero value: a debugger's
+// reader wants to know.
+func (ev *evaluator) goMapIndex(m, key dwarf.Object) (dwarf.Object, error) {
+	var found *dwarf.Object
+	var cmpErr error
+	_, err := ev.env.GoMapEntries(m, func(k, v dwarf.Object) bool {
+		eq, err := ev.goKeyEqual(k, key)
+		switch {
+		case err != nil:
+			cmpErr = err
+		case eq:
+			found = &v
+		default:
+			return true
+		}
+		return false
+	})
+	switch {
+	case err != nil:
+		return dwarf.Object{}, err
+	case cmpErr != nil:
+		return dwarf.Object{}, cmpErr
+	case found == nil:
+		return dwarf.Object{}, fmt.Errorf("key not in the map %s", dwarf.TypeString(m.Type))
+	}
+	return *found, nil
+}
+
+// goKeyEqual compares a Go map's key k with key.
+func (ev *evaluator) goKeyEqual(k, key dwarf.Object) (bool, error) {
+	if st, ok := dwarf.Resolve(k.Type).(*dwarf.StructType); ok {
+		if st.Name != "string" {
+			return false, unsupported("a map index with " + st.Name + " keys")
+		}
+		kb, err := ev.goStringBytes(k)
+		if err != nil {
+			return false, err
+		}
+		want, err := ev.goStringBytes(key)
+		if err != nil {
+			return false, fmt.Errorf("the map's keys are strings: %w", err)
+		}
+		return string(kb) == string(want), nil
+	}
+	a, err := ev.scalarOf(k)
+	if err != nil {
+		return false, err
+	}
+	b, err := ev.scalarOf(key)
+	if err != nil {
+		return false, fmt.Errorf("a key for %s: %w", dwarf.TypeString(k.Type), err)
+	}
+	if a.isFloat || b.isFloat {
+		fa, fb := a.f, b.f
+		if !a.isFloat {
+			fa = intToFloat(a)
+		}
+		if !b.isFloat {
+			fb = intToFloat(b)
+		}
+		return fa == fb, nil
+	}
+	return a.i == b.i, nil
+}
+
+// goStringBytes is the text of a Go string, or of a C string literal.
+func (ev *evaluator) goStringBytes(o dwarf.Object) ([]byte, error) {
+	switch t := dwarf.Resolve(o.Type).(type) {
+	case *dwarf.ArrayType:
+		b, err := ev.env.Bytes(o)
+		if err != nil {
+			return nil, err
+		}
+		if n := len(b); n > 0 && b[n-1] == 0 && dwarf.SizeOf(t.Elem) == 1 {
+			b = b[:n-1]
+		}
+		return b, nil
+	case *dwarf.StructType:
+		if t.Name == "string" {
+			p, err := ev.env.Member(o, "str")
+			if err != nil {
+				return nil, err
+			}
+			ln, err := ev.env.Member(o, "len")
+			if err != nil {
+				return nil, err
+			}
+			a, err1 := ev.env.Uint(p)
+			n, err2 := ev.env.Uint(ln)
+			if err1 != nil || err2 != nil {
+				return nil, errors.Join(err1, err2)
+			}
+			if n > 1<<20 {
+				return nil, fmt.Errorf("a string of %d bytes: too long for a map key", n)
+			}
+			return ev.env.Read(a, int(n))
+		}
+	}
+	return nil, fmt.Errorf("%s is not a string", dwarf.TypeString(o.Type))
 }
 
 func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Object, error) {

@@ -202,146 +202,36 @@ func (env *printer) ppGoInterface(o dwarf.Object, st *dwarf.StructType) (pretty,
 }
 
 // prettyPrintGoPointer prints Go values that are pointers underneath:
-// maps, as their entries.
+// maps, as their entries (map[K]V len: N = {[k] = v, ...}).
 func (env *printer) prettyPrintGoPointer(o dwarf.Object, pt *dwarf.PointerType) (pretty, bool) {
 	name := dwarf.TypeString(o.Type)
 	ms, ok := dwarf.Resolve(pt.Elem).(*dwarf.StructType)
 	if !ok || !strings.HasPrefix(name, "map[") || !strings.HasPrefix(ms.Name, "map<") || env.Types == nil {
 		return pretty{}, false
 	}
-	p, err := env.ppGoMap(o, ms, name)
+	if a, err := env.Uint(o); err != nil {
+		return pretty{}, false
+	} else if a == 0 {
+		return pretty{isString: true, str: name + " nil"}, true
+	}
+	var p pretty
+	limit := env.maxElements()
+	used, err := env.GoMapEntries(o, func(k, v dwarf.Object) bool {
+		if len(p.children) >= limit {
+			p.more = true
+			return false
+		}
+		p.children = append(p.children, prettyChild{key: &k, val: v})
+		return true
+	})
 	if err != nil {
 		return pretty{}, false
 	}
-	return p, true
-}
-
-// maxMapGroups bounds the groups a map printer walks.
-const maxMapGroups = 1 << 16
-
-// ppGoMap prints a Go map (the runtime's Swiss table, Go 1.24 and later)
-// as map[K]V len: N = {[k] = v, ...}: a small map is one group at dirPtr
-// (dirLen 0); a large one a directory of dirLen table pointers (tables
-// repeat in the directory), each with lengthMask+1 groups. A group is a
-// control word and eight slots {key, elem}; a slot is full when its
-// control byte has the high bit clear. The layouts come from the DWARF
-// types the compiler emits (map<K,V>, table<K,V>, noalg.map.group[K]V).
-func (env *printer) ppGoMap(o dwarf.Object, ms *dwarf.StructType, name string) (pretty, error) {
-	a, err := env.Uint(o)
-	if err != nil {
-		return pretty{}, err
-	}
-	if a == 0 {
-		return pretty{isString: true, str: name + " nil"}, nil
-	}
-	m := dwarf.MemObject(ms, a)
-	var used, dirPtr, dirLen uint64
-	for _, f := range []struct {
-		name string
-		dst  *uint64
-	}{{"used", &used}, {"dirPtr", &dirPtr}, {"dirLen", &dirLen}} {
-		fo, err := env.Member(m, f.name)
-		if err != nil {
-			return pretty{}, err
-		}
-		if *f.dst, err = env.Uint(fo); err != nil {
-			return pretty{}, err
-		}
-	}
-	gt, err := env.Types.LookupType("noalg.map.group" + strings.TrimPrefix(name, "map"))
-	if err != nil {
-		return pretty{}, errNotPretty
-	}
-	gsize := uint64(dwarf.Resolve(gt).Size())
-	var groups []uint64
-	if dirLen == 0 {
-		groups = []uint64{dirPtr}
-	} else {
-		if dirLen > maxMapGroups {
-			return pretty{}, errNotPretty
-		}
-		dp, err := env.Member(m, "dirPtr") // table<K,V> **
-		if err != nil {
-			return pretty{}, err
-		}
-		tpp, ok := dwarf.Resolve(dp.Type).(*dwarf.PointerType)
-		if !ok {
-			return pretty{}, errNotPretty
-		}
-		tp, ok := dwarf.Resolve(tpp.Elem).(*dwarf.PointerType)
-		if !ok {
-			return pretty{}, errNotPretty
-		}
-		seen := map[uint64]bool{}
-		for i := uint64(0); i < dirLen; i++ {
-			ta, err := env.Uint(dwarf.MemObject(tpp.Elem, dirPtr+8*i))
-			if err != nil {
-				return pretty{}, err
-			}
-			if ta == 0 || seen[ta] {
-				continue
-			}
-			seen[ta] = true
-			g, err := env.MemberPath(dwarf.MemObject(tp.Elem, ta), "groups", "data")
-			if err != nil {
-				return pretty{}, err
-			}
-			lm, err := env.MemberPath(dwarf.MemObject(tp.Elem, ta), "groups", "lengthMask")
-			if err != nil {
-				return pretty{}, err
-			}
-			data, err1 := env.Uint(g)
-			mask, err2 := env.Uint(lm)
-			if err1 != nil || err2 != nil || mask >= maxMapGroups || uint64(len(groups))+mask+1 > maxMapGroups {
-				return pretty{}, errNotPretty
-			}
-			for j := uint64(0); j <= mask; j++ {
-				groups = append(groups, data+j*gsize)
-			}
-		}
-	}
-	p := pretty{head: fmt.Sprintf("%s len: %d", name, used), hint: "map"}
-	limit := env.maxElements()
-	for _, ga := range groups {
-		g := dwarf.MemObject(gt, ga)
-		ctrlO, err := env.Member(g, "ctrl")
-		if err != nil {
-			return pretty{}, err
-		}
-		ctrl, err := env.Uint(ctrlO)
-		if err != nil {
-			return pretty{}, err
-		}
-		slots, err := env.Member(g, "slots")
-		if err != nil || slots.Loc.Kind != dwarf.LocAddress {
-			return pretty{}, errNotPretty
-		}
-		at, ok := dwarf.Resolve(slots.Type).(*dwarf.ArrayType)
-		if !ok || at.Count != 8 {
-			return pretty{}, errNotPretty
-		}
-		ssize := uint64(dwarf.Resolve(at.Elem).Size())
-		for i := uint64(0); i < 8; i++ {
-			if (ctrl>>(8*i))&0x80 != 0 {
-				continue // empty or deleted
-			}
-			if len(p.children) >= limit {
-				p.more = true
-				return p, nil
-			}
-			slot := dwarf.MemObject(at.Elem, slots.Loc.Addr+i*ssize)
-			k, err1 := env.Member(slot, "key")
-			v, err2 := env.Member(slot, "elem")
-			if err1 != nil || err2 != nil {
-				return pretty{}, errNotPretty
-			}
-			p.children = append(p.children, prettyChild{key: &k, val: v})
-		}
-	}
+	p.head, p.hint = fmt.Sprintf("%s len: %d", name, used), "map"
 	if len(p.children) == 0 {
 		p.head += " = {}"
 	}
-	return p, nil
+	return p, true
 }
 
 // goTypeName reads the name of the Go type descriptor at ta: its Str is

@@ -34,7 +34,7 @@ func goLine(t *testing.T, name string) int {
 // and without -gcflags=all=-N -l: breakpoints at main.main and at
 // main.go:LINE, the backtrace against GDB's, locals and arguments with Go
 // types, strings as GDB reads them (quoted contents) and slices with their
-// elements; SIGURG (the runtime's preemption signal) never stops it.
+// elements, slices, strings and maps indexed as Go indexes them; SIGURG (the runtime's preemption signal) never stops it.
 func TestGoProgram(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	for _, build := range []string{"goprog-N", "goprog"} {
@@ -170,6 +170,33 @@ func TestGoProgram(t *testing.T) {
 				}
 				if err != nil || !strings.HasPrefix(r.Value, "map[int]int len: 100 = {") || len(seen) != 100 {
 					t.Errorf("big: %v, %d distinct entries, want 100: %.300s", err, len(seen), r.Value)
+				}
+				// Indexing slices, strings and maps, as Go (and delve)
+				// index them; GDB 13's Go support cannot subscript a
+				// slice or a map, so the values are the program's.
+				for e, want := range map[string]string{
+					"xs[2]":              "3",
+					"xs[1] + xs[3]":      "6",
+					"greeting[1]":        "101", // 'e', a uint8 as Go has it
+					"p.Name[1]":          "116",
+					`m["b"]`:             "2",
+					"big[9]":             "81",
+					"big[xs[3]]":         "16",
+					"&xs[0] == xs.array": "1",
+				} {
+					if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want {
+						t.Errorf("%s = %+v %v, want %s", e, r, err, want)
+					}
+				}
+				for e, want := range map[string]string{
+					"xs[4]":        "index out of range [4] with length 4",
+					"greeting[-1]": "index out of range [-1] with length 9",
+					`m["zz"]`:      "key not in the map map[string]int",
+					"m[1]":         "the map's keys are strings: int is not a string",
+				} {
+					if r, err := s.Evaluate(ctx, e); err == nil || !strings.Contains(err.Error(), want) {
+						t.Errorf("%s = %+v %v, want the error %q", e, r, err, want)
+					}
 				}
 				want := addr.ReplaceAllString(strings.TrimSpace(section(gdb, "G")), "$1") // GDB: 0x4e7495 "hello, go"
 				if r, err := s.Evaluate(ctx, "greeting"); err != nil || r.Value != want || want != `"hello, go"` || r.Type != "string" {
