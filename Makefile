@@ -29,7 +29,7 @@ gotoolchain:
 deps: gotoolchain
 	@missing=""; \
 	for t in gcc:gcc g++:g++ clang:clang cmake:cmake make:make gdb:gdb gdbserver:gdbserver rr:rr objdump:binutils addr2line:binutils \
-	         qemu-img:qemu-utils node:nodejs npm:npm; do \
+	         qemu-img:qemu-utils node:nodejs npm:npm rustc:rustc; do \
 	  command -v $${t%%:*} >/dev/null 2>&1 || missing="$$missing $${t##*:}"; \
 	done; \
 	[ -e /usr/lib/debug/.build-id ] || missing="$$missing libc6-dbg"; \

@@ -121,6 +121,18 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 	return nodes
 }
 
+// IsMain reports whether f is the program's main function's own frame
+// (Function.IsMain; without debug information, a function named main).
+func (f *Frame) IsMain() bool {
+	if f.Inlined {
+		return false
+	}
+	if f.Function != nil {
+		return f.Function.IsMain()
+	}
+	return f.Name == "main"
+}
+
 // varNodes is scopeNodes with, after each node, the variables and
 // parameters it leaves to its abstract origin (inheritedVars): the nodes
 // whose variables a name in the frame may be, innermost first.

@@ -35,9 +35,11 @@ type Function struct {
 	DeclFile string
 	DeclLine int
 	// External is DW_AT_external.
-	External  bool
-	cu        *unit
-	dwarfName string // qualified DWARF name when Name is a C linkage name
+	External bool
+	// mainSubprogram is DW_AT_main_subprogram (Rust's main).
+	mainSubprogram bool
+	cu             *unit
+	dwarfName      string // qualified DWARF name when Name is a C linkage name
 
 	sitesOnce sync.Once
 	sites     []callSite
@@ -48,6 +50,14 @@ type Function struct {
 	// origins caches the DIE trees of abstract origins (originTree).
 	originsMu sync.Mutex
 	origins   map[stddwarf.Offset]*godwarf.Tree
+}
+
+// IsMain reports whether f is the program's main function, where GDB's
+// backtrace ends (backtrace past-main off): C's and C++'s main, the
+// subprogram marked DW_AT_main_subprogram (Rust's crate::main), Go's
+// main.main (GDB's main_name).
+func (f *Function) IsMain() bool {
+	return f.mainSubprogram || f.Name == "main" || f.Name == "main.main" && f.cu.lang == dwLangGo
 }
 
 // Image returns the image the function belongs to.

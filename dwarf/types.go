@@ -17,6 +17,9 @@ const (
 	LangC Lang = iota
 	LangCPlusPlus
 	LangGo // types print without C's "struct "; strings and slices as Go prints them (package dwarf/format)
+	// LangRust: types print without C's "struct "; values as GDB's Rust
+	// support prints them (package dwarf/format).
+	LangRust
 )
 
 // Type is a C or C++ type read from DWARF. The concrete types are
@@ -167,6 +170,8 @@ type StructType struct {
 	// Incomplete is true for a declaration (its definition, if any, is
 	// found on first use by Resolve).
 	Incomplete bool
+	// Variants is a Rust enum's DW_TAG_variant_part; nil for others.
+	Variants *VariantPart
 
 	tr   *TypeReader // finds the definition of a declaration
 	once sync.Once
@@ -179,6 +184,38 @@ type StructType struct {
 	methods      []Method
 	typedefDecls []typedefDecl
 	typedefs     []NestedTypedef
+}
+
+// VariantPart is a Rust enum's variants (DW_TAG_variant_part): which one
+// a value holds is told by its discriminant, the member Discr (nil: the
+// enum has a single variant).
+type VariantPart struct {
+	Discr    *Field
+	Variants []Variant
+}
+
+// Variant is one variant of a Rust enum: a member whose type is the
+// variant's struct (its fields), chosen where the discriminant is
+// DiscrValue; the variant without HasDiscr is chosen by any other value
+// (the dataful variant of a niche-encoded enum).
+type Variant struct {
+	Field
+	DiscrValue int64
+	HasDiscr   bool
+}
+
+// Choose returns the variant of p a discriminant of d selects, if any.
+func (p *VariantPart) Choose(d int64) (Variant, bool) {
+	def, hasDef := Variant{}, false
+	for _, v := range p.Variants {
+		switch {
+		case v.HasDiscr && v.DiscrValue == d:
+			return v, true
+		case !v.HasDiscr:
+			def, hasDef = v, true
+		}
+	}
+	return def, hasDef
 }
 
 type typedefDecl struct {

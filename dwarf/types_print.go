@@ -58,7 +58,39 @@ func baseName(t Type) string {
 }
 
 // TypeString spells t as GDB's whatis does.
-func TypeString(t Type) string { return declString(t, "", nil) }
+func TypeString(t Type) string {
+	if t != nil && t.Common().Lang == LangRust {
+		return rustTypeString(t, 0)
+	}
+	return declString(t, "", nil)
+}
+
+// rustTypeString spells a Rust type as GDB's Rust support does: a
+// pointer or reference *mut T, an array [T; N], others by their names
+// (rustc names tuples "(i32, f64)", slices "&[i32]").
+func rustTypeString(t Type, depth int) string {
+	if depth > 32 {
+		return "..."
+	}
+	switch t := t.(type) {
+	case *PointerType:
+		return "*mut " + rustTypeString(t.Elem, depth+1)
+	case *ReferenceType:
+		return "*mut " + rustTypeString(t.Elem, depth+1)
+	case *ArrayType:
+		return fmt.Sprintf("[%s; %d]", rustTypeString(t.Elem, depth+1), t.Count)
+	case *QualType:
+		return rustTypeString(t.Elem, depth+1)
+	case *VoidType:
+		return "()"
+	case nil:
+		return "()"
+	}
+	if n := t.Common().Name; n != "" {
+		return n
+	}
+	return declString(t, "", nil)
+}
 
 // declString builds a C declarator around decl. base, when not nil, is
 // used to spell the named types: the innermost, and those of parameter

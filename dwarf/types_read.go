@@ -54,8 +54,11 @@ type cuSpan struct {
 const maxTypeDepth = 200
 
 // NewTypeReader returns a reader for the types in d.
-// dwLangGo is DW_LANG_Go.
-const dwLangGo = 0x16
+// dwLangGo is DW_LANG_Go; dwLangRust DW_LANG_Rust.
+const (
+	dwLangGo   = 0x16
+	dwLangRust = 0x1c
+)
 
 func NewTypeReader(d *stddwarf.Data) *TypeReader {
 	r := &TypeReader{
@@ -79,6 +82,8 @@ func NewTypeReader(d *stddwarf.Data) *TypeReader {
 			lang = LangCPlusPlus
 		} else if ok && l == dwLangGo {
 			lang = LangGo
+		} else if ok && l == dwLangRust {
+			lang = LangRust
 		}
 		if n := len(r.cus); n > 0 {
 			r.cus[n-1].end = e.Offset
@@ -286,6 +291,80 @@ func memberLocation(e *stddwarf.Entry) (off int64, expr []byte) {
 	return 0, nil
 }
 
+// readVariantPart reads a DW_TAG_variant_part e (a Rust enum's), whose
+// children rd reads next: the discriminant's member and the variants,
+// each holding the member of its variant.
+func (r *TypeReader) readVariantPart(rd *stddwarf.Reader, e *stddwarf.Entry, depth int) (*VariantPart, error) {
+	vp := &VariantPart{}
+	if !e.Children {
+		return vp, nil
+	}
+	discr, _ := e.Val(stddwarf.AttrDiscr).(stddwarf.Offset)
+	field := func(c *stddwarf.Entry) (Field, error) {
+		ft, err := r.typeAttr(c, depth)
+		if err != nil {
+			return Field{}, err
+		}
+		name, _ := c.Val(stddwarf.AttrName).(string)
+		f := Field{Name: name, Type: ft, Access: "public", die: c.Offset}
+		f.Artificial, _ = c.Val(stddwarf.AttrArtificial).(bool)
+		f.ByteOffset, _ = memberLocation(c)
+		return f, nil
+	}
+	for {
+		c, err := rd.Next()
+		if err != nil {
+			return nil, fmt.Errorf("read variants of %#x: %w", e.Offset, err)
+		}
+		if c == nil || c.Tag == 0 {
+			return vp, nil
+		}
+		switch {
+		case c.Tag == stddwarf.TagMember && c.Offset == discr:
+			f, err := field(c)
+			if err != nil {
+				return nil, err
+			}
+			vp.Discr = &f
+		case c.Tag == stddwarf.TagVariant:
+			v := Variant{}
+			switch dv := c.Val(stddwarf.AttrDiscrValue).(type) {
+			case int64:
+				v.DiscrValue, v.HasDiscr = dv, true
+			case uint64:
+				v.DiscrValue, v.HasDiscr = int64(dv), true
+			}
+			if !c.Children {
+				continue
+			}
+			for {
+				m, err := rd.Next()
+				if err != nil {
+					return nil, fmt.Errorf("read variant %#x: %w", c.Offset, err)
+				}
+				if m == nil || m.Tag == 0 {
+					break
+				}
+				if m.Tag == stddwarf.TagMember && v.Type == nil {
+					if v.Field, err = field(m); err != nil {
+						return nil, err
+					}
+				}
+				if m.Children {
+					rd.SkipChildren()
+				}
+			}
+			if v.Type != nil {
+				vp.Variants = append(vp.Variants, v)
+			}
+			continue
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
+}
+
 func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
 	t := &StructType{CommonType: common, Kind: "struct"}
 	switch e.Tag {
@@ -342,6 +421,14 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 			todo = append(todo, pending{c, 3})
 		case stddwarf.TagTemplateValueParameter:
 			todo = append(todo, pending{c, 4})
+		case stddwarf.TagVariantPart:
+			vp, err := r.readVariantPart(rd, c, depth)
+			if err != nil {
+				delete(r.cache, e.Offset)
+				return nil, err
+			}
+			t.Variants = vp
+			continue
 		case stddwarf.TagTypedef:
 			t.typedefDecls = append(t.typedefDecls, typedefDecl{c.Offset, accessOf(c, defAccess)})
 		case stddwarf.TagSubprogram:

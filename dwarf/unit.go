@@ -359,6 +359,7 @@ func (u *unit) concreteFunc(e *stddwarf.Entry) *Function {
 		return nil
 	}
 	f := &Function{Offset: e.Offset, Ranges: rs, cu: u}
+	f.mainSubprogram, _ = e.Val(stddwarf.AttrMainSubprogram).(bool)
 	if lo, ok := e.Val(stddwarf.AttrLowpc).(uint64); ok {
 		f.Entry = lo
 	} else {

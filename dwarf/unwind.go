@@ -77,7 +77,7 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 			}
 			bt.Frames = append(bt.Frames, f)
 		}
-		atMain := len(frames) > 0 && !opts.PastMain && frames[len(frames)-1].Name == "main"
+		atMain := len(frames) > 0 && !opts.PastMain && frames[len(frames)-1].IsMain()
 		// unwind this frame even when it is the last one returned: its
 		// CFA (frame base) and caller (entry values) are needed
 		next, err := cur.unwindOne(ctx, t, prev == nil)

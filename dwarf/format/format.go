@@ -134,6 +134,11 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 			return s
 		}
 	}
+	if rt := dwarf.Resolve(o.Type); rt != nil && rt.Common().Lang == dwarf.LangRust {
+		if s, ok := env.formatRust(o, top, depth); ok {
+			return s
+		}
+	}
 	switch t := dwarf.Resolve(o.Type).(type) {
 	case *dwarf.BaseType:
 		b, err := env.Bytes(o)

@@ -54,7 +54,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	}
 	fr := bt.Frames
 	for i, f := range fr {
-		if f.Name == "main" && !f.Inlined {
+		if f.IsMain() {
 			fr = fr[:i+1]
 			break
 		}
@@ -106,7 +106,7 @@ func (s *Session) fillCFA(fr []*dwarf.Frame) {
 		return
 	}
 	last := fr[len(fr)-1]
-	if last.CFA != 0 || last.Image == nil || last.Name != "main" {
+	if last.CFA != 0 || last.Image == nil || !last.IsMain() {
 		return
 	}
 	reg, off, ok := last.Image.CFARule(last.PC - last.Bias)

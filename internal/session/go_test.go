@@ -224,6 +224,8 @@ func gdbAt(t *testing.T, prog, loc string, cmds ...string) string {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	out, _ := exec.CommandContext(ctx, "gdb", append(args, "-ex", "kill", prog)...).CombinedOutput()
+	cmd := exec.CommandContext(ctx, "gdb", append(args, "-ex", "kill", prog)...)
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8") // text outside ASCII as rrmcp prints it
+	out, _ := cmd.CombinedOutput()
 	return string(out)
 }

@@ -1,0 +1,69 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// TestRustValues: values of a Rust program (testdata/rustvalues.rs) are
+// GDB's, in the syntax of its Rust support: an enum shows the variant its
+// discriminant selects (it printed {<No data fields>}), structs and
+// tuples print as Rust writes them. The backtrace ends at the crate's
+// main, as GDB's does (it went on through std's runtime). Addresses are
+// left out of the comparison (GDB runs the program without gdbserver).
+func TestRustValues(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "rustc")
+	exe := filepath.Join(t.TempDir(), "rustvalues")
+	if out, err := exec.Command("rustc", "-g", "-C", "opt-level=0", "-o", exe, filepath.Join("testdata", "rustvalues.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, out)
+	}
+	exprs := []string{"s", "*s", "*p", "p.x", "o", "on", "none", "t", "a", "st", "c", "b", "pr", "u", "sl", "local", "bx", "*bx"}
+	cmds := []string{"next", "next"}
+	for i, e := range exprs {
+		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
+	}
+	cmds = append(cmds, "echo <BT>\\n", "bt", "echo </BT>\\n")
+	gdb := gdbAt(t, exe, "rustvalues::look", cmds...)
+
+	s, ctx := liveAt(t, Config{}, []string{exe}, "rustvalues::look")
+	for range 2 {
+		if _, err := s.Next(ctx, 1, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addrs := regexp.MustCompile(`0x[0-9a-f]+`)
+	value := regexp.MustCompile(`^\$\d+ = `)
+	for i, e := range exprs {
+		want := addrs.ReplaceAllString(value.ReplaceAllString(strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i))), ""), "0x…")
+		r, err := s.Evaluate(ctx, e)
+		if got := addrs.ReplaceAllString(r.Value, "0x…"); err != nil || got != want || want == "" {
+			t.Errorf("print %s: %q %v, gdb %q", e, got, err, want)
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	frames, _, _, err := s.Backtrace(ctx, 50)
+	var got []string
+	for _, f := range frames {
+		got = append(got, f.Function)
+	}
+	var want []string
+	for _, l := range strings.Split(strings.TrimSpace(section(gdb, "BT")), "\n") {
+		if f := regexp.MustCompile(`^#\d+\s+(?:0x[0-9a-f]+ in )?(\S+)`).FindStringSubmatch(l); f != nil {
+			want = append(want, f[1])
+		}
+	}
+	if err != nil || strings.Join(got, " ") != strings.Join(want, " ") || len(want) < 2 {
+		t.Errorf("backtrace %q %v, gdb %q", got, err, want)
+	}
+}
