@@ -511,6 +511,9 @@ const attrMIPSLinkageName stddwarf.Attr = 0x2007
 // DW_AT_linkage_name wins ("__GI_raise" for raise); in C++ the qualified
 // DWARF name; the demangled linkage name when DWARF has no name.
 func (u *unit) displayName(name, linkage string) string {
+	if u.lang == dwLangRust && name != "" {
+		return name // its scope's path: rustc's v0 linkage names (_R…) are not GDB's names
+	}
 	if linkage != "" && !strings.HasPrefix(linkage, "_Z") && !u.isCPlusPlus() {
 		return linkage
 	}

@@ -186,7 +186,8 @@ func (s *Session) bpInlineEntry(pc uint64) (keep bool, fn string) {
 }
 
 // sameFunc reports whether a function's name is the name a breakpoint
-// was set on (which may leave out the scope or the parameter list).
+// was set on (which may leave out the scope, the parameter list or the
+// template arguments).
 func sameFunc(name, want string) bool {
 	if i := strings.IndexByte(want, '('); i > 0 {
 		want = want[:i]
@@ -194,7 +195,30 @@ func sameFunc(name, want string) bool {
 	if i := strings.IndexByte(name, '('); i > 0 {
 		name = name[:i]
 	}
+	if !strings.Contains(want, "<") {
+		name = withoutTemplateArgs(name) // break f stops in f<int>
+	}
 	return name == want || strings.HasSuffix(name, "::"+want)
+}
+
+// withoutTemplateArgs is name without the template (or generic) arguments
+// that end it: "ns::f" for "ns::f<int, std::vector<int> >".
+func withoutTemplateArgs(name string) string {
+	if !strings.HasSuffix(name, ">") || strings.HasSuffix(name, "operator>") || strings.HasSuffix(name, "operator>>") {
+		return name
+	}
+	depth := 0
+	for i := len(name) - 1; i >= 0; i-- {
+		switch name[i] {
+		case '>':
+			depth++
+		case '<':
+			if depth--; depth == 0 {
+				return name[:i]
+			}
+		}
+	}
+	return name
 }
 
 func (s *Session) findBP(n int) (*breakpoint, error) {

@@ -116,7 +116,8 @@ func liveAt(t *testing.T, cfg Config, cmd []string, loc string) (*Session, conte
 // showed, so finish refused and next stepped over the whole call; finish
 // with an inlined frame of a caller selected (frame 0 a real call) was
 // refused; a line breakpoint at the first instruction of an inlined call
-// of the line's function stopped in the caller.
+// of the line's function stopped in the caller, and so did "break maxof"
+// at an inlined maxof<int>.
 func TestInlineEntryMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
@@ -133,6 +134,7 @@ func TestInlineEntryMatchesGDB(t *testing.T) {
 		{"inline_line.c", "clang", "-O2", "inline_line.c:13", []string{"next", "finish"}},
 		{"inline_line.c", "clang", "-O2", "inline_line.c:16", []string{"step", "next"}},
 		{"inline_nested.c", "clang", "-O2", "inline_nested.c:16", []string{"next", "next"}},
+		{"inline_template.cpp", "g++", "-O2", "maxof", []string{"finish", "next"}},
 	} {
 		t.Run(tc.src+tc.opt+"/"+tc.moves[1], func(t *testing.T) {
 			exe := buildTestdata(t, tc.cc, tc.opt, tc.src)

@@ -17,16 +17,32 @@ import (
 // GDB's, in the syntax of its Rust support: an enum shows the variant its
 // discriminant selects (it printed {<No data fields>}), structs and
 // tuples print as Rust writes them. The backtrace ends at the crate's
-// main, as GDB's does (it went on through std's runtime). Addresses are
-// left out of the comparison (GDB runs the program without gdbserver).
+// main, as GDB's does (it went on through std's runtime), and names its
+// functions by their paths where rustc's symbols use the v0 mangling
+// (_R…, which rrmcp showed). Addresses are left out of the comparison
+// (GDB runs the program without gdbserver).
 func TestRustValues(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	testenv.NeedTool(t, "rustc")
-	exe := filepath.Join(t.TempDir(), "rustvalues")
-	if out, err := exec.Command("rustc", "-g", "-C", "opt-level=0", "-o", exe, filepath.Join("testdata", "rustvalues.rs")).CombinedOutput(); err != nil {
-		t.Fatalf("rustc: %v\n%s", err, out)
+	for _, mangling := range []string{"default", "v0"} {
+		t.Run(mangling, func(t *testing.T) {
+			exe := filepath.Join(t.TempDir(), "rustvalues")
+			args := []string{"-g", "-C", "opt-level=0", "-o", exe, filepath.Join("testdata", "rustvalues.rs")}
+			if mangling != "default" {
+				args = append(args, "-C", "symbol-mangling-version="+mangling)
+			}
+			if out, err := exec.Command("rustc", args...).CombinedOutput(); err != nil {
+				t.Fatalf("rustc: %v\n%s", err, out)
+			}
+			rustValuesVsGDB(t, exe)
+		})
 	}
+}
+
+// rustValuesVsGDB compares the values and backtrace at rustvalues::look
+// with GDB's.
+func rustValuesVsGDB(t *testing.T, exe string) {
 	exprs := []string{"s", "*s", "*p", "p.x", "o", "on", "none", "t", "a", "st", "c", "b", "pr", "u", "sl", "local", "bx", "*bx"}
 	cmds := []string{"next", "next"}
 	for i, e := range exprs {
