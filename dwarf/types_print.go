@@ -308,9 +308,73 @@ func paramListWith(f *FuncType, base func(Type) string) string {
 // there is printed with its members. The result does not include the
 // leading "type = ".
 func PtypeString(t Type) string {
+	if t != nil && t.Common().Lang == LangRust {
+		return rustPtype(stripTypedefs(t))
+	}
 	return declStringNames(stripDeclTypedefs(t), "", func(b Type) string {
 		return typeBody(stripTypedefs(b), 0)
 	}, nil)
+}
+
+// rustPtype spells a Rust type as GDB's Rust ptype does: an enum with its
+// variants, a struct with its fields (name: type), a tuple struct with
+// its fields' types, others as whatis.
+func rustPtype(t Type) string {
+	st, ok := t.(*StructType)
+	if !ok || st.Incomplete || strings.HasPrefix(st.Name, "(") {
+		return rustTypeString(t, 0)
+	}
+	var b strings.Builder
+	if st.Variants != nil {
+		b.WriteString("enum " + st.Name + " {\n")
+		for _, v := range st.Variants.Variants {
+			name := v.Name
+			if vt, ok := Resolve(v.Type).(*StructType); ok {
+				b.WriteString("  " + name + rustFieldList(vt, "", ", ") + ",\n")
+				continue
+			}
+			b.WriteString("  " + name + ",\n")
+		}
+		b.WriteString("}")
+		return b.String()
+	}
+	if len(st.Fields) == 0 {
+		return "struct " + st.Name
+	}
+	return "struct " + st.Name + " " + rustFieldList(st, "\n  ", ",")
+}
+
+// rustFieldList is a struct's fields in Rust syntax: {a: T, b: U}, or
+// (T, U) for a tuple's, each after lead and followed by sep; "" for none.
+func rustFieldList(st *StructType, lead, sep string) string {
+	if len(st.Fields) == 0 {
+		return ""
+	}
+	tuple := true
+	for i, f := range st.Fields {
+		tuple = tuple && f.Name == "__"+strconv.Itoa(i)
+	}
+	var b strings.Builder
+	open, close := "{", "}"
+	if tuple {
+		open, close = "(", ")"
+	}
+	b.WriteString(open)
+	for i, f := range st.Fields {
+		b.WriteString(lead)
+		if !tuple {
+			b.WriteString(f.Name + ": ")
+		}
+		b.WriteString(rustTypeString(f.Type, 0))
+		if i < len(st.Fields)-1 || lead != "" {
+			b.WriteString(sep)
+		}
+	}
+	if lead != "" {
+		b.WriteString("\n")
+	}
+	b.WriteString(close)
+	return b.String()
 }
 
 // stripDeclTypedefs resolves the typedefs that a declarator walks

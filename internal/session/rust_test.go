@@ -16,7 +16,8 @@ import (
 // TestRustValues: values of a Rust program (testdata/rustvalues.rs) are
 // GDB's, in the syntax of its Rust support: an enum shows the variant its
 // discriminant selects (it printed {<No data fields>}), structs and
-// tuples print as Rust writes them. The backtrace ends at the crate's
+// tuples print as Rust writes them, and ptype spells types as GDB's
+// Rust ptype does. The backtrace ends at the crate's
 // main, as GDB's does (it went on through std's runtime), and names its
 // functions by their paths where rustc's symbols use the v0 mangling
 // (_R…, which rrmcp showed). Addresses are left out of the comparison
@@ -48,6 +49,10 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 	for i, e := range exprs {
 		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
 	}
+	types := []string{"*s", "*p", "o", "pr", "t", "sl", "a", "u", "st", "c"}
+	for i, e := range types {
+		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "ptype "+e, fmt.Sprintf("echo </T%d>\\n", i))
+	}
 	cmds = append(cmds, "echo <BT>\\n", "bt", "echo </BT>\\n")
 	gdb := gdbAt(t, exe, "rustvalues::look", cmds...)
 
@@ -64,6 +69,13 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		r, err := s.Evaluate(ctx, e)
 		if got := addrs.ReplaceAllString(r.Value, "0x…"); err != nil || got != want || want == "" {
 			t.Errorf("print %s: %q %v, gdb %q", e, got, err, want)
+		}
+	}
+	for i, e := range types {
+		want, _ := strings.CutPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
+		r, err := s.Ptype(ctx, e, false)
+		if err != nil || r.Type != want || want == "" {
+			t.Errorf("ptype %s: %q %v, gdb %q", e, r.Type, err, want)
 		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
