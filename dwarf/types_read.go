@@ -305,11 +305,7 @@ func (r *TypeReader) readVariantPart(rd *stddwarf.Reader, e *stddwarf.Entry, dep
 		if err != nil {
 			return Field{}, err
 		}
-		name, _ := c.Val(stddwarf.AttrName).(string)
-		f := Field{Name: name, Type: ft, Access: "public", die: c.Offset}
-		f.Artificial, _ = c.Val(stddwarf.AttrArtificial).(bool)
-		f.ByteOffset, _ = memberLocation(c)
-		return f, nil
+		return memberField(c, ft, "public"), nil
 	}
 	for {
 		c, err := rd.Next()
@@ -363,6 +359,28 @@ func (r *TypeReader) readVariantPart(rd *stddwarf.Reader, e *stddwarf.Entry, dep
 			rd.SkipChildren()
 		}
 	}
+}
+
+// memberField is the Field of the DW_TAG_member c, of type ft.
+func memberField(c *stddwarf.Entry, ft Type, access string) Field {
+	name, _ := c.Val(stddwarf.AttrName).(string)
+	f := Field{Name: name, Type: ft, Access: access, die: c.Offset}
+	f.Artificial, _ = c.Val(stddwarf.AttrArtificial).(bool)
+	f.ByteOffset, _ = memberLocation(c)
+	if bs, ok := c.Val(stddwarf.AttrBitSize).(int64); ok {
+		f.BitSize = bs
+		if dbo, ok := c.Val(stddwarf.AttrDataBitOffset).(int64); ok {
+			f.ByteOffset = dbo / 8
+			f.BitOffset = dbo % 8
+		} else if bo, ok := c.Val(stddwarf.AttrBitOffset).(int64); ok {
+			storage, ok := c.Val(stddwarf.AttrByteSize).(int64)
+			if !ok {
+				storage = SizeOf(ft)
+			}
+			f.BitOffset = storage*8 - bo - bs
+		}
+	}
+	return f
 }
 
 func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
@@ -465,23 +483,7 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 		}
 		switch p.kind {
 		case 0:
-			f := Field{Name: name, Type: ft, Access: accessOf(c, defAccess), die: c.Offset}
-			f.Artificial, _ = c.Val(stddwarf.AttrArtificial).(bool)
-			f.ByteOffset, _ = memberLocation(c)
-			if bs, ok := c.Val(stddwarf.AttrBitSize).(int64); ok {
-				f.BitSize = bs
-				if dbo, ok := c.Val(stddwarf.AttrDataBitOffset).(int64); ok {
-					f.ByteOffset = dbo / 8
-					f.BitOffset = dbo % 8
-				} else if bo, ok := c.Val(stddwarf.AttrBitOffset).(int64); ok {
-					storage, ok := c.Val(stddwarf.AttrByteSize).(int64)
-					if !ok {
-						storage = SizeOf(ft)
-					}
-					f.BitOffset = storage*8 - bo - bs
-				}
-			}
-			t.Fields = append(t.Fields, f)
+			t.Fields = append(t.Fields, memberField(c, ft, accessOf(c, defAccess)))
 		case 1:
 			b := Base{Type: ft, Access: accessOf(c, defAccess)}
 			b.Offset, b.OffsetExpr = memberLocation(c)
