@@ -410,6 +410,9 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	if tr == nil {
 		return ""
 	}
+	if results := callee.Function.GoResults(tr); len(results) > 0 {
+		return s.goReturnValue(ctx, callee, results)
+	}
 	ft, err := tr.FuncTypeOf(callee.Function.Offset)
 	if err != nil || ft.Return == nil {
 		return ""
@@ -449,6 +452,29 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	}
 	env := s.valueEnv(ctx, callee.Image, callee.Bias)
 	return format.Text(env, dwarf.BytesObject(ft.Return, b))
+}
+
+// goReturnValue is the value (or, for several results, "name = value"
+// each) a Go function returned, from the registers Go's ABI puts them in;
+// "" where they are not there.
+func (s *Session) goReturnValue(ctx context.Context, callee *dwarf.Frame, results []dwarf.GoResult) string {
+	regs, err := s.inf.Regs(ctx, s.inf.Cur)
+	if err != nil {
+		return ""
+	}
+	vals, ok := dwarf.GoResultBytes(results, regs.Bytes)
+	if !ok {
+		return ""
+	}
+	env := s.valueEnv(ctx, callee.Image, callee.Bias)
+	if len(vals) == 1 {
+		return format.Text(env, dwarf.BytesObject(results[0].Type, vals[0]))
+	}
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = results[i].Name + " = " + format.Text(env, dwarf.BytesObject(results[i].Type, v))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Locals lists the arguments and locals of the selected frame.

@@ -229,3 +229,29 @@ func gdbAt(t *testing.T, prog, loc string, cmds ...string) string {
 	out, _ := cmd.CombinedOutput()
 	return string(out)
 }
+
+// TestGoFinishValues: finish from a Go function reports the values it
+// returned, read from the registers Go's internal ABI puts results in
+// (rax, rbx, … for integers and pointers, a string in two of them, an
+// interface in two), in the optimized build and the -N -l one alike; it
+// reported none. GDB 13 does not know that ABI, so the program's own
+// values are the reference: sum(1, 2, 3, 4) and describe's text.
+func TestGoFinishValues(t *testing.T) {
+	for _, build := range []string{"goprog-N", "goprog"} {
+		t.Run(build, func(t *testing.T) {
+			want := map[string]string{"main.describe": `"pt(3,4) 2file does not exist"`}
+			if build == "goprog-N" {
+				want["main.sum"] = "10" // inlined into main in the optimized build: no value, as GDB's finish out of an inlined call
+			}
+			for fn, want := range want {
+				s := liveSession(t, build, fn)
+				ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+				st, err := s.Finish(ctx, false)
+				cancel()
+				if err != nil || st.ReturnValue != want {
+					t.Errorf("finish from %s: %+v %v, want the value %s", fn, st, err, want)
+				}
+			}
+		})
+	}
+}
