@@ -48,6 +48,9 @@ func (env *printer) prettyPrint(o dwarf.Object) (pretty, bool) {
 	if ok && !st.Incomplete && st.Lang == dwarf.LangGo {
 		return env.prettyPrintGo(o, st)
 	}
+	if ok && !st.Incomplete && st.Lang == dwarf.LangRust {
+		return env.prettyPrintRust(o, st)
+	}
 	if !ok || st.Incomplete || st.Lang != dwarf.LangCPlusPlus ||
 		!(strings.HasPrefix(st.Name, "std::") || strings.HasPrefix(st.Name, "__gnu_cxx::")) {
 		return pretty{}, false

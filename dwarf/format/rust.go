@@ -1,6 +1,7 @@
 package format
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -25,8 +26,6 @@ func (env *printer) formatRust(o dwarf.Object, top bool, depth int) (string, boo
 			return env.rustEnum(o, t, depth), true
 		case t.Name == "&str" || t.Name == "&mut str":
 			return env.rustStr(o), true
-		case (strings.HasPrefix(t.Name, "&[") || strings.HasPrefix(t.Name, "&mut [")) && rustField(t, "data_ptr") != nil && rustField(t, "length") != nil:
-			return env.rustSlice(o, t, depth), true
 		}
 		return env.rustStruct(o, t, t.Name, " ", depth), true
 	case *dwarf.ArrayType:
@@ -134,25 +133,6 @@ func (env *printer) rustEnum(o dwarf.Object, t *dwarf.StructType, depth int) str
 	return env.rustStruct(env.Field(o, v.Field), vt, dwarf.TypeString(v.Type), "", depth)
 }
 
-// rustSlice prints &[T] {data_ptr, length} as &[T] [a, b].
-func (env *printer) rustSlice(o dwarf.Object, t *dwarf.StructType, depth int) string {
-	p, n, elem, err := env.rustPtrLen(o, t)
-	if err != nil {
-		return env.errorText(err)
-	}
-	var parts []string
-	limit := uint64(env.maxElements())
-	size := uint64(dwarf.SizeOf(elem))
-	for i := uint64(0); i < n && i < limit; i++ {
-		parts = append(parts, env.format(dwarf.MemObject(elem, p+i*size), false, depth+1, nil))
-	}
-	s := t.Name + " [" + strings.Join(parts, ", ")
-	if n > limit {
-		s += "..."
-	}
-	return s + "]"
-}
-
 // rustStr prints a &str {data_ptr, length} as its quoted UTF-8 text.
 func (env *printer) rustStr(o dwarf.Object) string {
 	t := dwarf.Resolve(o.Type).(*dwarf.StructType)
@@ -189,4 +169,199 @@ func (env *printer) rustPtrLen(o dwarf.Object, t *dwarf.StructType) (p, n uint64
 		return 0, 0, nil, err
 	}
 	return p, n, pt.Elem, nil
+}
+
+// prettyPrintRust applies to Vec and String the printers rustc ships for
+// GDB (its gdb_providers.py, which rust-gdb loads): Vec(size=2) = {a, b}
+// and a String's text. Other types print as GDB's Rust support prints
+// them without those printers.
+func (env *printer) prettyPrintRust(o dwarf.Object, st *dwarf.StructType) (pretty, bool) {
+	var p pretty
+	if strings.HasPrefix(st.Name, "&[") || strings.HasPrefix(st.Name, "&mut [") {
+		data, n, elem, err := env.rustPtrLen(o, st)
+		if err != nil {
+			return pretty{}, false
+		}
+		p.head = fmt.Sprintf("%s(size=%d)", st.Name, n)
+		env.rustElems(&p, elem, data, n)
+		return p, true
+	}
+	switch base := dwarf.TemplateBase(st.Name); base {
+	case "alloc::vec::Vec":
+		data, n, elem, err := env.rustVec(o, st)
+		if err != nil {
+			return pretty{}, false
+		}
+		p.head = fmt.Sprintf("Vec(size=%d)", n)
+		env.rustElems(&p, elem, data, n)
+	case "std::collections::hash::map::HashMap", "std::collections::hash::set::HashSet":
+		isMap := strings.HasSuffix(base, "HashMap")
+		used, err := env.rustHashEntries(o, isMap, func(k dwarf.Object, v *dwarf.Object) bool {
+			if len(p.children) >= env.maxElements() {
+				p.more = true
+				return false
+			}
+			if isMap {
+				p.children = append(p.children, prettyChild{key: &k, val: *v})
+			} else {
+				p.children = append(p.children, prettyChild{val: k})
+			}
+			return true
+		})
+		if err != nil {
+			return pretty{}, false
+		}
+		if isMap {
+			p.head, p.hint = fmt.Sprintf("HashMap(size=%d)", used), "map"
+		} else {
+			p.head, p.hint = fmt.Sprintf("HashSet(size=%d)", used), "array"
+		}
+	case "alloc::string::String":
+		v, err := env.Member(o, "vec")
+		if err != nil {
+			return pretty{}, false
+		}
+		vt, ok := dwarf.Resolve(v.Type).(*dwarf.StructType)
+		if !ok {
+			return pretty{}, false
+		}
+		data, n, _, err := env.rustVec(v, vt)
+		if err != nil {
+			return pretty{}, false
+		}
+		limit := uint64(env.maxElements())
+		b, err := env.Read(data, int(min(n, limit)))
+		if err != nil {
+			return pretty{isString: true, str: env.errorText(err)}, true
+		}
+		cs := make([]uint64, len(b))
+		for i, c := range b {
+			cs[i] = uint64(c)
+		}
+		p.isString, p.str = true, env.formatChars(decodeChars(cs, 1), "", n > limit)
+	default:
+		return pretty{}, false
+	}
+	return p, true
+}
+
+// rustVec reads a Vec<T>'s data pointer (the first member named pointer
+// inside buf, whatever the RawVec layout of the toolchain) and length,
+// and its element type T.
+func (env *printer) rustVec(o dwarf.Object, st *dwarf.StructType) (data, n uint64, elem dwarf.Type, err error) {
+	elem = env.TemplateArg(st, 0)
+	if elem == nil || dwarf.SizeOf(elem) < 0 {
+		return 0, 0, nil, errNotPretty
+	}
+	ln, err := env.Member(o, "len")
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	buf, err := env.Member(o, "buf")
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	ptr, ok := env.FindPointerMember(buf, "pointer", 0)
+	if !ok {
+		return 0, 0, nil, errNotPretty
+	}
+	if data, err = env.Uint(ptr); err != nil {
+		return 0, 0, nil, err
+	}
+	if n, err = env.Uint(ln); err != nil {
+		return 0, 0, nil, err
+	}
+	if int64(n) < 0 {
+		return 0, 0, nil, errNotPretty
+	}
+	return data, n, elem, nil
+}
+
+// rustElems adds to p, an array, the n elements of type elem at data.
+func (env *printer) rustElems(p *pretty, elem dwarf.Type, data, n uint64) {
+	p.hint = "array"
+	size := uint64(max(dwarf.SizeOf(elem), 0))
+	limit := uint64(env.maxElements())
+	for i := uint64(0); i < n && i < limit; i++ {
+		p.children = append(p.children, prettyChild{name: fmt.Sprintf("[%d]", i), val: dwarf.MemObject(elem, data+i*size)})
+	}
+	p.more = n > limit
+}
+
+// maxRustBuckets bounds the buckets a HashMap printer walks.
+const maxRustBuckets = 1 << 20
+
+// rustHashEntries calls yield with each entry of a HashMap (key and
+// value) or HashSet (key, nil value) until yield returns false, and
+// returns the number of entries: std's HashMap wraps hashbrown's, whose
+// RawTable<T> keeps a control byte per bucket (full where the high bit is
+// clear) at ctrl and bucket i's (K, V) just below it, at ctrl - (i+1) *
+// sizeof(T), as rustc's printer for GDB reads it.
+func (env *printer) rustHashEntries(o dwarf.Object, isMap bool, yield func(k dwarf.Object, v *dwarf.Object) bool) (uint64, error) {
+	path := []string{"base", "table"}
+	if !isMap {
+		path = []string{"base", "map", "table"}
+	}
+	table, err := env.MemberPath(o, path...)
+	if err != nil {
+		return 0, err
+	}
+	tt, ok := dwarf.Resolve(table.Type).(*dwarf.StructType)
+	if !ok {
+		return 0, errNotPretty
+	}
+	pair := env.TemplateArg(tt, 0)
+	pt, ok := dwarf.Resolve(pair).(*dwarf.StructType)
+	if !ok || pt.Incomplete || (isMap && len(pt.Fields) < 2) || len(pt.Fields) < 1 {
+		return 0, errNotPretty
+	}
+	inner, err := env.Member(table, "table")
+	if err != nil {
+		return 0, err
+	}
+	var mask, items uint64
+	for _, f := range []struct {
+		name string
+		dst  *uint64
+	}{{"bucket_mask", &mask}, {"items", &items}} {
+		fo, err := env.Member(inner, f.name)
+		if err != nil {
+			return 0, err
+		}
+		if *f.dst, err = env.Uint(fo); err != nil {
+			return 0, err
+		}
+	}
+	ctrlO, ok := env.FindPointerMember(inner, "pointer", 0)
+	if !ok || mask >= maxRustBuckets {
+		return 0, errNotPretty
+	}
+	ctrl, err := env.Uint(ctrlO)
+	if err != nil {
+		return 0, err
+	}
+	if items == 0 {
+		return 0, nil
+	}
+	bytes, err := env.Read(ctrl, int(mask+1))
+	if err != nil {
+		return 0, err
+	}
+	size := uint64(dwarf.SizeOf(pair))
+	for i, c := range bytes {
+		if c&0x80 != 0 {
+			continue
+		}
+		e := dwarf.MemObject(pair, ctrl-(uint64(i)+1)*size)
+		k := env.Field(e, pt.Fields[0])
+		var v *dwarf.Object
+		if isMap {
+			vo := env.Field(e, pt.Fields[1])
+			v = &vo
+		}
+		if !yield(k, v) {
+			break
+		}
+	}
+	return items, nil
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -16,7 +17,8 @@ import (
 // TestRustValues: values of a Rust program (testdata/rustvalues.rs) are
 // GDB's, in the syntax of its Rust support: an enum shows the variant its
 // discriminant selects (it printed {<No data fields>}), structs and
-// tuples print as Rust writes them, and ptype spells types as GDB's
+// tuples print as Rust writes them, Vec, String, slices, HashMap and
+// HashSet as rustc's printers for GDB print them, and ptype spells types as GDB's
 // Rust ptype does. The backtrace ends at the crate's
 // main, as GDB's does (it went on through std's runtime), and names its
 // functions by their paths where rustc's symbols use the v0 mangling
@@ -44,8 +46,26 @@ func TestRustValues(t *testing.T) {
 // rustValuesVsGDB compares the values and backtrace at rustvalues::look
 // with GDB's.
 func rustValuesVsGDB(t *testing.T, exe string) {
-	exprs := []string{"s", "*s", "*p", "p.x", "o", "on", "none", "t", "a", "st", "c", "b", "pr", "u", "sl", "local", "bx", "*bx"}
-	cmds := []string{"next", "next"}
+	exprs := []string{"s", "*s", "*p", "p.x", "o", "on", "none", "t", "a", "st", "c", "b", "pr", "u", "local", "bx", "*bx"}
+	// What rustc's printers for GDB (rust-gdb's) print; compared with GDB
+	// where the toolchain has them, else with these texts.
+	printed := map[string]string{
+		"sl":   "&[i32](size=2) = {6, 7}",
+		"v":    "Vec(size=2) = {rustvalues::Point {x: 1, y: -1}, rustvalues::Point {x: 2, y: -2}}",
+		"name": `"wörld"`,
+		"hm":   `HashMap(size=1) = {["k"] = 7}`,
+		"hs":   "HashSet(size=1) = {42}",
+	}
+	var cmds []string
+	if etc := rustPrinters(t); etc != "" {
+		cmds = append(cmds, fmt.Sprintf("python import sys; sys.path.insert(0, %q)", etc), "source "+filepath.Join(etc, "gdb_load_rust_pretty_printers.py"))
+		for e := range printed {
+			exprs = append(exprs, e)
+			delete(printed, e)
+		}
+	} else {
+		t.Logf("no printers for GDB in rustc's sysroot: %d values compared with their texts", len(printed))
+	}
 	for i, e := range exprs {
 		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
 	}
@@ -54,14 +74,10 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "ptype "+e, fmt.Sprintf("echo </T%d>\\n", i))
 	}
 	cmds = append(cmds, "echo <BT>\\n", "bt", "echo </BT>\\n")
-	gdb := gdbAt(t, exe, "rustvalues::look", cmds...)
+	const loc = "rustvalues.rs:26" // in look, every local set
+	gdb := gdbAt(t, exe, loc, cmds...)
 
-	s, ctx := liveAt(t, Config{}, []string{exe}, "rustvalues::look")
-	for range 2 {
-		if _, err := s.Next(ctx, 1, false); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
 	addrs := regexp.MustCompile(`0x[0-9a-f]+`)
 	value := regexp.MustCompile(`^\$\d+ = `)
 	for i, e := range exprs {
@@ -69,6 +85,11 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		r, err := s.Evaluate(ctx, e)
 		if got := addrs.ReplaceAllString(r.Value, "0x…"); err != nil || got != want || want == "" {
 			t.Errorf("print %s: %q %v, gdb %q", e, got, err, want)
+		}
+	}
+	for e, want := range printed {
+		if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want {
+			t.Errorf("print %s: %q %v, want %q", e, r.Value, err, want)
 		}
 	}
 	for i, e := range types {
@@ -94,4 +115,18 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 	if err != nil || strings.Join(got, " ") != strings.Join(want, " ") || len(want) < 2 {
 		t.Errorf("backtrace %q %v, gdb %q", got, err, want)
 	}
+}
+
+// rustPrinters returns the folder of the printers for GDB that rustc's
+// toolchain ships (rust-gdb loads them), or "".
+func rustPrinters(t *testing.T) string {
+	out, err := exec.Command("rustc", "--print", "sysroot").Output()
+	if err != nil {
+		return ""
+	}
+	etc := filepath.Join(strings.TrimSpace(string(out)), "lib", "rustlib", "etc")
+	if _, err := os.Stat(filepath.Join(etc, "gdb_load_rust_pretty_printers.py")); err != nil {
+		return ""
+	}
+	return etc
 }
