@@ -274,7 +274,7 @@ func (f *Frame) EntryValue(ctx context.Context, v Variable) (Variable, error) {
 		expr, _ = fld.Val.([]byte)
 	default:
 		var err error
-		if expr, err = f.Image.loclistExpr(f.Function.cu, fld, f.Function.Entry); err != nil {
+		if expr, err = f.Image.loclistExpr(f.Function.cu, fld, f.Function.Entry, true); err != nil {
 			return Variable{}, err
 		}
 	}

@@ -181,6 +181,9 @@ func (f *Frame) exprEnv(ctx context.Context) *exprEnv {
 		img := f.Image
 		env.tls = func(off uint64) (uint64, error) { return img.tlsAddr(ctx, &p.regs, env.mem, off) }
 	}
+	if f.Function != nil {
+		env.entryPC, env.hasEntryPC = f.Function.Entry, true
+	}
 	if fn := f.Function; fn != nil {
 		u := fn.cu
 		env.addrx = u.addrx
@@ -221,7 +224,7 @@ func (f *Frame) frameBase(env *exprEnv) (uint64, error) {
 	case stddwarf.ClassExprLoc, stddwarf.ClassBlock:
 		expr, _ = fld.Val.([]byte)
 	default:
-		expr, err = f.Image.loclistExpr(f.Function.cu, fld, f.filePC())
+		expr, err = f.Image.loclistExpr(f.Function.cu, fld, f.filePC(), env.hasEntryPC && env.entryPC == f.filePC())
 		if err != nil {
 			return 0, err
 		}

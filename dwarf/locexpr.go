@@ -139,6 +139,11 @@ type exprEnv struct {
 	baseType func(off uint64) (size int, enc int64, err error)
 	// initStack is pushed before evaluation (CFA for DW_CFA_expression).
 	initStack []uint64
+	// entryPC is the entry (file address) of the frame's function, not of
+	// an inlined call (GDB's block_linkage_function): an empty range of a
+	// location list there counts (loclistExpr).
+	entryPC    uint64
+	hasEntryPC bool
 }
 
 // exprReader decodes operands without panicking on truncated input.

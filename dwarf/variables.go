@@ -9,8 +9,6 @@ import (
 
 	stddwarf "debug/dwarf"
 
-	"github.com/go-delve/delve/pkg/dwarf/godwarf"
-	"github.com/go-delve/delve/pkg/dwarf/loclist"
 	"github.com/go-delve/delve/pkg/dwarf/regnum"
 )
 
@@ -131,7 +129,7 @@ func (img *Image) locate(e attrGetter, u *unit, env *exprEnv, pc uint64) (Locati
 		expr, _ = f.Val.([]byte)
 	case stddwarf.ClassLocListPtr, stddwarf.ClassLocList:
 		var err error
-		expr, err = img.loclistExpr(u, f, pc)
+		expr, err = img.loclistExpr(u, f, pc, env != nil && env.hasEntryPC && env.entryPC == pc)
 		if err != nil {
 			return Location{}, err
 		}
@@ -152,67 +150,16 @@ func (img *Image) locate(e attrGetter, u *unit, env *exprEnv, pc uint64) (Locati
 	return evalLocation(expr, env)
 }
 
-// loclistExpr finds the expression of a location list live at file pc;
-// nil if none is.
-func (img *Image) loclistExpr(u *unit, f *stddwarf.Field, pc uint64) (expr []byte, err error) {
-	if u == nil {
-		return nil, fmt.Errorf("location list without unit: %w", ErrUnsupported)
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			expr, err = nil, &FormatError{"location list", 0, fmt.Sprint(r)}
-		}
-	}()
-	var off uint64
-	switch v := f.Val.(type) {
-	case int64:
-		off = uint64(v)
-	case uint64:
-		off = v
-	}
-	if f.Class == stddwarf.ClassLocList { // DW_FORM_loclistx: index into the offset table
-		ll := img.section(".debug_loclists")
-		p := u.llBase + off*4
-		if ll == nil || p+4 > uint64(len(ll)) {
-			return nil, &FormatError{".debug_loclists", p, "loclistx index out of range"}
-		}
-		off = u.llBase + uint64(binary.LittleEndian.Uint32(ll[p:]))
-	}
-	if u.version >= 5 {
-		ll := img.section(".debug_loclists")
-		if off >= uint64(len(ll)) {
-			return nil, &FormatError{".debug_loclists", off, "offset out of range"}
-		}
-		rd := loclist.NewDwarf5Reader(ll)
-		e, err := rd.Find(int(off), 0, u.lowPC, pc, godwarf.ParseAddr(img.section(".debug_addr")).GetSubsection(u.addrBase))
-		if err != nil {
-			return nil, &FormatError{".debug_loclists", off, err.Error()}
-		}
-		if e == nil {
-			return nil, nil
-		}
-		return e.Instr, nil
-	}
-	loc := img.section(".debug_loc")
-	if off >= uint64(len(loc)) {
-		return nil, &FormatError{".debug_loc", off, "offset out of range"}
-	}
-	e, err := loclist.NewDwarf2Reader(loc, 8).Find(int(off), 0, u.lowPC, pc, nil)
-	if err != nil {
-		return nil, &FormatError{".debug_loc", off, err.Error()}
-	}
-	if e == nil {
-		return nil, nil
-	}
-	return e.Instr, nil
-}
-
 // addrx reads entry idx of the unit's .debug_addr contribution.
 func (u *unit) addrx(idx uint64) (uint64, error) {
 	a := u.img.section(".debug_addr")
-	p := u.addrBase + idx*8
-	if a == nil || p+8 > uint64(len(a)) {
+	n := uint64(u.addrSize)
+	p := u.addrBase + idx*n
+	if a == nil || n != 4 && n != 8 || p+n > uint64(len(a)) {
 		return 0, &FormatError{".debug_addr", p, "index out of range"}
+	}
+	if n == 4 {
+		return uint64(binary.LittleEndian.Uint32(a[p:])), nil
 	}
 	return binary.LittleEndian.Uint64(a[p:]), nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -270,4 +271,25 @@ func buildTestdata(t *testing.T, cc, opt, src string) string {
 		t.Fatalf("%s %s: %v\n%s", cc, src, err, out)
 	}
 	return exe
+}
+
+// TestEmptyRangeAtEntry: at a function's entry, a location list entry
+// with an empty range there gives the value, as GDB reads it
+// (testdata/entry_empty_range.c, gcc -O2: ptr as the caller passed it,
+// where rrmcp skipped the empty range and showed ptr + 2). The
+// reproduction is expat's normal_charRefNumber, reduced.
+func TestEmptyRangeAtEntry(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "gcc", "-O2", "entry_empty_range.c")
+	gdb := gdbAt(t, exe, "num", "echo <A>\\n", "info args", "echo </A>\\n")
+	want := regexp.MustCompile(`ptr = (0x[0-9a-f]+ ".*")`).FindStringSubmatch(section(gdb, "A"))
+	if want == nil {
+		t.Fatalf("gdb's info args: %q", gdb)
+	}
+	s, ctx := liveAt(t, Config{}, []string{exe}, "num")
+	r, err := s.Evaluate(ctx, "ptr")
+	if err != nil || r.Value != want[1] || !strings.HasSuffix(want[1], `"&#65;"`) {
+		t.Errorf("ptr at num's entry: %+v %v, gdb %s", r, err, want[1])
+	}
 }
