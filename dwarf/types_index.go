@@ -532,6 +532,14 @@ func (r *TypeReader) prefixOf(off stddwarf.Offset) string {
 	return ""
 }
 
+// addrSize is the address size of the unit holding off (8 when unknown).
+func (r *TypeReader) addrSize(off stddwarf.Offset) int64 {
+	if i := r.cuIndex(off); i >= 0 && (r.cus[i].addrSize == 4 || r.cus[i].addrSize == 8) {
+		return int64(r.cus[i].addrSize)
+	}
+	return 8
+}
+
 func (r *TypeReader) lang(off stddwarf.Offset) Lang {
 	if i := r.cuIndex(off); i >= 0 {
 		return r.cus[i].lang

@@ -48,6 +48,7 @@ type enumerator struct {
 type cuSpan struct {
 	off, end stddwarf.Offset
 	lang     Lang
+	addrSize int // the unit header's: the size of a pointer without DW_AT_byte_size
 }
 
 // maxTypeDepth bounds recursion through type references.
@@ -88,7 +89,7 @@ func NewTypeReader(d *stddwarf.Data) *TypeReader {
 		if n := len(r.cus); n > 0 {
 			r.cus[n-1].end = e.Offset
 		}
-		r.cus = append(r.cus, cuSpan{off: e.Offset, end: ^stddwarf.Offset(0), lang: lang})
+		r.cus = append(r.cus, cuSpan{off: e.Offset, end: ^stddwarf.Offset(0), lang: lang, addrSize: rd.AddressSize()})
 		rd.SkipChildren()
 	}
 	r.scanned = make([]bool, len(r.cus))
@@ -161,7 +162,7 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 	case stddwarf.TagPointerType, stddwarf.TagReferenceType, stddwarf.TagRvalueReferenceType:
 		common.Name = ""
 		if common.ByteSize < 0 {
-			common.ByteSize = 8
+			common.ByteSize = r.addrSize(off) // clang leaves it out
 		}
 		var t Type
 		var elem *Type
@@ -181,7 +182,7 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 	case stddwarf.TagPtrToMemberType:
 		common.Name = ""
 		if common.ByteSize < 0 {
-			common.ByteSize = 8
+			common.ByteSize = r.addrSize(off) // clang leaves it out
 		}
 		t := &PtrToMemberType{CommonType: common}
 		r.cache[off] = t
