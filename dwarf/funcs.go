@@ -684,6 +684,7 @@ func (img *Image) OriginLinkage(c InlinedCopy) string {
 // Before the image is fully indexed, only units whose abbreviation table
 // declares DW_TAG_inlined_subroutine are walked (none in -O0 code).
 func (img *Image) InlinedCopies(name string) []InlinedCopy {
+	name = symbols.StripParams(strings.TrimSpace(name)) // as FuncsByName: the caller checks a parameter list
 	var sites []inlineSite
 	if !img.allDone.Load() && img.listUnits() == nil && img.dw != nil {
 		img.lazyMu.Lock()

@@ -245,13 +245,15 @@ func pcToLineVsGDB(t *testing.T, src, bin string, img *Image) {
 
 // TestFunctionBreakpointsWithInlinedCopies compares FunctionBreakpoints
 // with gdb's locations for "break NAME" where NAME has inlined copies or
-// several definitions.
+// several definitions, with and without a parameter list.
 func TestFunctionBreakpointsWithInlinedCopies(t *testing.T) {
 	for _, tt := range []struct{ cc, src, opt, name string }{
 		{"gcc", "sample.c", "-O2", "helper"},
 		{"gcc", "sample.c", "-O0", "helper"},
 		{"g++", "shapes.cpp", "-O2", "area"},
 		{"g++", "shapes.cpp", "-O0", "twice"},
+		{"clang++", "ctor_inline.cpp", "-O2", "Val::Val(Kind)"}, // the inlined copy was left out
+		{"clang++", "ctor_inline.cpp", "-O2", "Val::Val"},
 	} {
 		bin := buildTestProg(t, tt.cc, tt.src, "-g", tt.opt)
 		img := openImage(t, bin)
