@@ -788,6 +788,19 @@ func (fr *InlineFrame) End() uint64 {
 	return end
 }
 
+// RangeEnd is the end of the inlined call's range holding the file
+// address pc, 0 if none does.
+func (fr *InlineFrame) RangeEnd(pc uint64) uint64 {
+	if fr.tree != nil {
+		for _, r := range fr.tree.Ranges {
+			if r[0] <= pc && pc < r[1] {
+				return r[1]
+			}
+		}
+	}
+	return 0
+}
+
 // HiddenAt is how many of the innermost calls of chain (InlineChain's,
 // outermost first) start at pc and are hidden there (StartsAt).
 func HiddenAt(chain []InlineFrame, pc uint64) int {

@@ -461,7 +461,14 @@ func (s *Session) runTo(ctx context.Context, addr uint64, rev bool, ok func(sp u
 // runToPast is runTo; past: the first continue may leave the breakpoints
 // at the current pc out (contPast).
 func (s *Session) runToPast(ctx context.Context, addr uint64, rev, past bool, ok func(sp uint64) bool) (rsp.Stop, bool, error) {
-	defer s.tempBP(ctx, addr)()
+	return s.runToAny(ctx, []uint64{addr}, rev, past, ok)
+}
+
+// runToAny is runToPast to whichever of addrs the thread reaches first.
+func (s *Session) runToAny(ctx context.Context, addrs []uint64, rev, past bool, ok func(sp uint64) bool) (rsp.Stop, bool, error) {
+	for _, a := range addrs {
+		defer s.tempBP(ctx, a)()
+	}
 	for {
 		st, err := s.contPast(ctx, rev, past)
 		past = false
@@ -484,7 +491,7 @@ func (s *Session) runToPast(ctx context.Context, addr uint64, rev, past bool, ok
 		if err != nil {
 			return st, false, err
 		}
-		if pc != addr {
+		if !slices.Contains(addrs, pc) {
 			// A user breakpoint whose condition is false does not stop
 			// a step or finish.
 			if b := s.bpAt(pc); b != nil && b.cond != "" {
@@ -500,7 +507,7 @@ func (s *Session) runToPast(ctx context.Context, addr uint64, rev, past bool, ok
 			st.SWBreak, st.HWBreak = false, false
 			return st, true, nil
 		}
-		if b := s.bpAt(addr); b != nil {
+		if b := s.bpAt(pc); b != nil {
 			return st, false, nil // a user breakpoint at the same place
 		}
 	}

@@ -293,3 +293,32 @@ func TestEmptyRangeAtEntry(t *testing.T) {
 		t.Errorf("ptr at num's entry: %+v %v, gdb %s", r, err, want[1])
 	}
 }
+
+// TestInlineLoopFinish: a finish out of an inlined call and a next over
+// the line that calls it go through the call's loop of 100000 rounds
+// (testdata/inline_loop.c, gcc -O2), to where GDB 13 stops (line 22 in
+// main; lines 12, 21 and 22 for the nexts from line 20: GDB takes over two
+// minutes for each, single-stepping, so its stops are written here). The
+// loop is run by continuing to its exits, not a range step per line and
+// round: rrmcp gave up "after 200000 instructions", and range stepping the
+// loop took 84 s.
+func TestInlineLoopFinish(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "gcc", "-O2", "inline_loop.c")
+	s, ctx := liveAt(t, Config{}, []string{exe}, "inline_loop.c:13")
+	if err := s.RemoveBreakpoint(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Finish(ctx, false)
+	if err != nil || st.Frame == nil || st.Frame.Function != "main" || st.Frame.Line != 22 {
+		t.Errorf("finish out of fill: %+v %v, want main at line 22", st, err)
+	}
+
+	s, ctx = liveAt(t, Config{}, []string{exe}, "inline_loop.c:20")
+	for _, want := range []int{12, 21, 22} {
+		st, err := s.Next(ctx, 1, false)
+		if err != nil || st.Frame == nil || st.Frame.Line != want {
+			t.Fatalf("next: %+v %v, want line %d", st, err, want)
+		}
+	}
+}

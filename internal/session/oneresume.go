@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 
 	"github.com/rrmcp/rrmcp/dwarf"
@@ -69,34 +70,44 @@ func (s *Session) returnsWithout(ctx context.Context, callee *dwarf.Frame) bool 
 	return safe && s.aloneWithoutPassedHandlers()
 }
 
-// straight reports whether the range step [lo, hi) of the current
-// thread can be a continue to a temporary breakpoint at hi, with the
-// breakpoints at lo out of the server meanwhile: the code from lo to hi
-// runs straight through (no instruction in it transfers control, so the
-// thread reaches hi, or stops for a fault, a signal or a watchpoint as a
-// range step would), no breakpoint of the table lies past lo up to hi
-// (the stop at hi is ours), no signal is to be delivered, and, as for
-// returnsWithout, the live process has one thread and no handler for a
-// silently passed signal (nobody else runs the code meanwhile). The
-// server single-steps a range step one instruction at a time; this is
-// one trap.
-func (s *Session) straight(ctx context.Context, lo, hi uint64) bool {
+// rangeExits returns where a range step over [lo, hi) can end, when a
+// continue to breakpoints there may stand in for it: hi, where the thread
+// runs off the range's end, and the targets outside the range of its
+// direct jumps (a loop inside the range runs on). ok is false unless
+// every instruction that transfers control is such a jump (no call,
+// return, indirect jump, system call or trap), no breakpoint of the table
+// lies past lo up to hi (the stops at the exits are ours), no signal is
+// to be delivered, and, as for returnsWithout, the live process has one
+// thread and no handler for a silently passed signal (nobody else runs
+// the code meanwhile). The server single-steps a range step one
+// instruction at a time, a round of ptrace each; this is one trap.
+func (s *Session) rangeExits(ctx context.Context, lo, hi uint64) (exits []uint64, ok bool) {
 	if s.kind != KindLive || s.exited != nil || s.pending != 0 || s.c.Dialect() != rsp.DialectGDBServer {
-		return false
+		return nil, false
 	}
-	for a := lo; a < hi; { // at most 4096 bytes (rangeEnd)
+	exits = []uint64{hi}
+	for a := lo; a < hi; { // at most 64 KiB (rangeEndBefore)
 		in, err := s.inf.Insn(ctx, a)
-		if err != nil || x86code.TransfersControl(in) {
-			return false
+		if err != nil {
+			return nil, false
+		}
+		if x86code.TransfersControl(in) {
+			t, direct := x86code.DirectTarget(in, a)
+			if !direct {
+				return nil, false
+			}
+			if (t < lo || t >= hi) && !slices.Contains(exits, t) {
+				exits = append(exits, t)
+			}
 		}
 		a += uint64(in.Len)
 	}
 	for _, b := range s.c.Breakpoints() {
 		if b.Addr > lo && b.Addr <= hi {
-			return false
+			return nil, false
 		}
 	}
-	return s.aloneWithoutPassedHandlers()
+	return exits, s.aloneWithoutPassedHandlers()
 }
 
 // codeReturnsWithout is returnsWithout's walk of the code from f's pc,

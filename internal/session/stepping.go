@@ -283,6 +283,9 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 			if st.lo <= cur.pc && cur.pc < st.hi && hi > st.hi {
 				hi = st.hi
 			}
+			if !into {
+				hi = max(hi, s.inlineRangeEnd(ctx, cur, st))
+			}
 			if hi > cur.pc+uint64(in.Len) {
 				stop, err = s.rangeStep(ctx, cur.pc, hi)
 			} else {
@@ -506,11 +509,43 @@ func (s *Session) stepOutNoLines(ctx context.Context) (rsp.Stop, bool, error) {
 // server has no range stepping (only gdbserver is trusted with vCont;r:
 // rr exits on packets it does not know) or there is no row.
 func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
-	if !h.hasLine || h.line.End <= h.line.Addr || s.c.Dialect() != rsp.DialectGDBServer {
+	if !h.hasLine || h.line.End <= h.line.Addr || h.pc < h.line.Addr+h.bias {
 		return 0
 	}
-	end := h.line.End + h.bias
-	if h.pc < h.line.Addr+h.bias || h.pc >= end || end-h.pc > 4096 {
+	return s.rangeEndBefore(ctx, h, h.line.End+h.bias, 4096)
+}
+
+// inlineRangeEnd returns where range stepping from h.pc may run to when a
+// "next" or a finish (st) goes through an inlined call deeper than the
+// frame it steps in: the end of that call's range holding the pc (or the
+// first call instruction before it), where no line or frame change can
+// end the step (GDB keeps going there: "stepping through inlined
+// function"). 0 where h is not inside such a call. A loop in an inlined
+// call is then one range step, not one per line and iteration.
+func (s *Session) inlineRangeEnd(ctx context.Context, h here, st stepState) uint64 {
+	if h.fn == nil || st.id.code == 0 {
+		return 0
+	}
+	fpc := h.pc - h.bias
+	chain := h.fn.InlineChain(fpc)
+	d := st.id.depth
+	if d >= len(chain) || !(inlineView{chain: chain}).frameID(&h, d).eq(st.id) {
+		return 0
+	}
+	end := chain[d].RangeEnd(fpc)
+	if end == 0 {
+		return 0
+	}
+	return s.rangeEndBefore(ctx, h, end+h.bias, 1<<16)
+}
+
+// rangeEndBefore returns where range stepping from h.pc may run to on the
+// way to end (at most limit bytes on): end, or the first call instruction
+// before it (calls are stepped over or into by stepCall); 0 means
+// "single-step": the server has no range stepping (only gdbserver is
+// trusted with vCont;r: rr exits on packets it does not know).
+func (s *Session) rangeEndBefore(ctx context.Context, h here, end, limit uint64) uint64 {
+	if s.c.Dialect() != rsp.DialectGDBServer || h.pc >= end || end-h.pc > limit {
 		return 0
 	}
 	atBP := s.breakAt(h.pc)
@@ -541,10 +576,10 @@ func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error
 	if len(s.softWatches()) > 0 {
 		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.softRun(ctx, s.inf.Cur, lo, hi) })
 	}
-	if s.straight(ctx, lo, hi) {
-		// One trap at hi instead of the server's single-step per
-		// instruction.
-		st, _, err := s.runToPast(ctx, hi, false, true, nil)
+	if exits, ok := s.rangeExits(ctx, lo, hi); ok {
+		// One trap where the thread leaves the range instead of the
+		// server's single-step per instruction.
+		st, _, err := s.runToAny(ctx, exits, false, true, nil)
 		return st, err
 	}
 	return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {

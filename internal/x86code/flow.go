@@ -46,6 +46,19 @@ func IsTrap(inst x86asm.Inst) bool {
 	return inst.Op == x86asm.INT && ok && imm == 3
 }
 
+// DirectTarget returns where inst, at address a, jumps when it is a
+// direct jump, jcc or loop (its target held in the instruction).
+func DirectTarget(inst x86asm.Inst, a uint64) (uint64, bool) {
+	switch inst.Op {
+	case x86asm.CALL, x86asm.LCALL:
+		return 0, false
+	}
+	if rel, ok := inst.Args[0].(x86asm.Rel); ok {
+		return a + uint64(inst.Len) + uint64(int64(rel)), true
+	}
+	return 0, false
+}
+
 // MayBranchTo reports whether inst, at address a, may send the thread to
 // target other than by running on: a direct jump, jcc or loop there, or
 // a jump or return whose target the instruction does not hold.

@@ -81,6 +81,32 @@ func TestMayBranchTo(t *testing.T) {
 	}
 }
 
+// TestDirectTarget: the target a jump, jcc or loop holds; none for
+// calls, indirect jumps, returns and other instructions.
+func TestDirectTarget(t *testing.T) {
+	const a = 0x1000
+	for _, tc := range []struct {
+		code   string
+		target uint64
+		ok     bool
+	}{
+		{"ebfe", a, true},                // jmp .
+		{"75fc", a - 2, true},            // jne -4
+		{"e2fe", a, true},                // loop .
+		{"0f8410000000", a + 0x16, true}, // je rel32 +0x10
+		{"e910000000", a + 0x15, true},   // jmp rel32 +0x10
+		{"e800000000", 0, false},         // call rel32: stepped over or into, not jumped
+		{"ffe0", 0, false},               // jmp *%rax
+		{"c3", 0, false},                 // ret
+		{"4889e5", 0, false},             // mov
+	} {
+		got, ok := DirectTarget(decode(t, tc.code), a)
+		if got != tc.target || ok != tc.ok {
+			t.Errorf("%s: %#x %v, want %#x %v", tc.code, got, ok, tc.target, tc.ok)
+		}
+	}
+}
+
 // TestReturnsWithout: the code walk behind a finish that leaves the
 // breakpoint at its pc out (x86-64 code loaded at 0x1000, walked from
 // pc 0x1000).
