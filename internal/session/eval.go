@@ -425,33 +425,33 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	if err != nil {
 		return ""
 	}
+	env := s.valueEnv(ctx, callee.Image, callee.Bias)
 	size := ft.Return.Size()
-	b := make([]byte, 0, size)
 	if inMemory {
-		// The callee returns the address of the value it wrote.
+		// The callee returns the address of the value it wrote: the
+		// value is there, in memory, as GDB reads it (a std::map's nodes
+		// point back into it).
 		a, ok := regs.Get(0)
 		if !ok {
 			return ""
 		}
-		b = b[:size]
-		if n, _ := s.inf.ReadMem(ctx, a, b); n < len(b) {
+		if n, _ := s.inf.ReadMem(ctx, a, make([]byte, size)); n < int(size) {
 			return ""
 		}
-	} else {
-		for _, r := range regNums {
-			v, ok := regs.Bytes(r)
-			if !ok {
-				return ""
-			}
-			b = append(b, v[:min(8, len(v))]...)
-		}
-		if int64(len(b)) < size {
-			return ""
-		}
-		b = b[:size]
+		return format.Text(env, dwarf.MemObject(ft.Return, a))
 	}
-	env := s.valueEnv(ctx, callee.Image, callee.Bias)
-	return format.Text(env, dwarf.BytesObject(ft.Return, b))
+	b := make([]byte, 0, size)
+	for _, r := range regNums {
+		v, ok := regs.Bytes(r)
+		if !ok {
+			return ""
+		}
+		b = append(b, v[:min(8, len(v))]...)
+	}
+	if int64(len(b)) < size {
+		return ""
+	}
+	return format.Text(env, dwarf.BytesObject(ft.Return, b[:size]))
 }
 
 // goReturnValue is the value (or, for several results, "name = value"

@@ -1,7 +1,9 @@
 // Functions returning values of every kind the System V ABI places
 // differently, for TestFinishValuesMatchGDB: scalars in rax or xmm0,
 // small structs in rax:rdx, xmm0:xmm1 or a mix, large ones and classes
-// that are not trivially copyable (std::string) through memory.
+// that are not trivially copyable (std::string, std::map, whose nodes
+// point back into it) through memory.
+#include <map>
 #include <string>
 
 struct Small { int a; long b; };
@@ -26,6 +28,12 @@ __attribute__((noinline)) const char *text(int n) { return n ? "yes" : "no"; }
 __attribute__((noinline)) unsigned char *bytes(unsigned char *p) { return p + 1; }
 __attribute__((noinline)) float half(float v) { return v / 2; }
 __attribute__((noinline)) bool odd(int n) { return n & 1; }
+__attribute__((noinline)) std::map<std::string, int> counts(int n) {
+	std::map<std::string, int> m;
+	m["a"] = n;
+	m["b"] = n + 1;
+	return m;
+}
 
 unsigned char buf[8] = "hello";
 
@@ -40,5 +48,5 @@ int main()
 	WithDtor w = withdtor(5);
 	Chars c = chars(12);
 	return (int)s.size() + a.a + (int)d.x + m.n + (int)f.a + (int)b.a + w.a + c.n + color(1) + text(1)[0] +
-	       bytes(buf)[0] + (int)half(3) + odd(3);
+	       bytes(buf)[0] + (int)half(3) + odd(3) + (int)counts(3).size();
 }
