@@ -258,35 +258,56 @@ func (env *ValueEnv) Field(o Object, f Field) Object {
 }
 
 // subPieces returns the location of bytes [off, off+size) of a
-// composite location when they lie within one piece (so a member of a
-// partly optimized-out object can still be read).
+// composite location: the one piece's they lie in, or the pieces they
+// span, with what lies past the last piece optimized out (so a member of
+// a partly optimized-out object can still be read, and one that is partly
+// known prints part by part: {k = {0, <optimized out>}}).
 func subPieces(l Location, off, size int64) (Location, bool) {
-	pos := int64(0)
+	if off < 0 || size < 0 {
+		return Location{}, false
+	}
+	var parts []Piece
+	covered, pos := int64(0), int64(0)
 	for _, p := range l.Pieces {
 		if p.BitSize%8 != 0 || p.BitOffset != 0 {
 			return Location{}, false
 		}
 		end := pos + int64(p.Size)
-		if off >= pos && off+size <= end {
-			d := off - pos
-			switch p.Loc.Kind {
-			case LocAddress:
-				return Location{Kind: LocAddress, Addr: p.Loc.Addr + uint64(d)}, true
-			case LocOptimizedOut:
-				return p.Loc, true
-			case LocRegister, LocValue:
-				if p.Loc.Bytes == nil {
-					return Location{Kind: LocOptimizedOut}, true
-				}
-				b := make([]byte, size)
-				if d < int64(len(p.Loc.Bytes)) {
-					copy(b, p.Loc.Bytes[d:])
-				}
-				return Location{Kind: LocValue, Bytes: b}, true
+		if lo, hi := max(off, pos), min(off+size, end); lo < hi {
+			sub, ok := pieceSlice(p.Loc, lo-pos, hi-lo)
+			if !ok {
+				return Location{}, false
 			}
-			return Location{}, false
+			parts = append(parts, Piece{Loc: sub, Size: int(hi - lo)})
+			covered += hi - lo
 		}
 		pos = end
+	}
+	if covered < size {
+		parts = append(parts, Piece{Loc: Location{Kind: LocOptimizedOut}, Size: int(size - covered)})
+	}
+	if len(parts) == 1 {
+		return parts[0].Loc, true
+	}
+	return Location{Kind: LocPieces, Pieces: parts}, true
+}
+
+// pieceSlice is bytes [d, d+n) of a piece's location l.
+func pieceSlice(l Location, d, n int64) (Location, bool) {
+	switch l.Kind {
+	case LocAddress:
+		return Location{Kind: LocAddress, Addr: l.Addr + uint64(d)}, true
+	case LocOptimizedOut:
+		return l, true
+	case LocRegister, LocValue:
+		if l.Bytes == nil {
+			return Location{Kind: LocOptimizedOut}, true
+		}
+		b := make([]byte, n)
+		if d < int64(len(l.Bytes)) {
+			copy(b, l.Bytes[d:])
+		}
+		return Location{Kind: LocValue, Bytes: b}, true
 	}
 	return Location{}, false
 }

@@ -322,3 +322,27 @@ func TestInlineLoopFinish(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialPieces: a struct member that spans a known piece and a
+// missing one prints part by part, and its known element reads
+// (testdata/partial_pieces.c, clang -O2): key = {k = {0, <optimized
+// out>}}, where rrmcp printed k whole as <optimized out> and failed on
+// key.k[0] ("pieces cover 8 of 16 bytes"). GDB 13 prints the missing
+// element as <synthetic pointer>, which it is not.
+func TestPartialPieces(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "clang", "-O2", "partial_pieces.c")
+	s, ctx := liveAt(t, Config{}, []string{exe}, "sink")
+	if _, err := s.SelectFrame(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	for e, want := range map[string]string{
+		"key":      "{k = {0, <optimized out>}}",
+		"key.k[0]": "0",
+		"key.k[1]": "<optimized out>",
+	} {
+		if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want {
+			t.Errorf("%s: %+v %v, want %s", e, r, err, want)
+		}
+	}
+}
