@@ -17,7 +17,10 @@ const (
 type callSite struct {
 	ret    uint64 // file address after the call (or jump)
 	target string
-	tail   bool
+	// linkage is the target's linkage name, which tells overloads apart
+	// ("" when DWARF has none).
+	linkage string
+	tail    bool
 }
 
 // callSites returns the call sites of f with a known target.
@@ -56,7 +59,7 @@ func (f *Function) readCallSites() []callSite {
 					s.tail, _ = fl.Val.(bool)
 				}
 				if origin != 0 && s.ret != 0 {
-					s.target, _, _, _, _, _ = img.resolveDecl(origin)
+					s.target, s.linkage, _, _, _, _ = img.resolveDecl(origin)
 					if s.target != "" {
 						out = append(out, s)
 					}
@@ -87,27 +90,31 @@ func tailCallChain(caller *Function, ret uint64, callee *Function) []tailHop {
 	if caller == nil || callee == nil || callee.dwarfName == "" {
 		return nil
 	}
-	var target string
+	var target callSite
 	for _, s := range caller.callSites() {
 		if s.ret == ret && !s.tail {
-			target = s.target
+			target = s
 			break
 		}
 	}
-	if target == "" || target == callee.dwarfName {
+	if target.target == "" || target.target == callee.dwarfName {
 		return nil
 	}
 	img := caller.cu.img
 	var paths [][]tailHop
-	visited := map[string]bool{}
-	var search func(name string, path []tailHop, depth int)
-	search = func(name string, path []tailHop, depth int) {
-		if depth > 4 || len(paths) > 1 || visited[name] {
+	visited := map[callSite]bool{}
+	var search func(site callSite, path []tailHop, depth int)
+	search = func(site callSite, path []tailHop, depth int) {
+		key := callSite{target: site.target, linkage: site.linkage}
+		if depth > 4 || len(paths) > 1 || visited[key] {
 			return
 		}
-		visited[name] = true
-		for _, f := range img.FuncsByName(name) {
-			if f.dwarfName != name {
+		visited[key] = true
+		for _, f := range img.FuncsByName(site.target) {
+			// The function the site names, not an overload of it (a
+			// call in another unit names its declaration, whose linkage
+			// name is the definition's).
+			if f.dwarfName != site.target || site.linkage != "" && f.LinkageName != "" && f.LinkageName != site.linkage {
 				continue
 			}
 			for _, s := range f.callSites() {
@@ -115,10 +122,10 @@ func tailCallChain(caller *Function, ret uint64, callee *Function) []tailHop {
 					continue
 				}
 				p := append(append([]tailHop{}, path...), tailHop{f, s.ret})
-				if s.target == callee.dwarfName {
+				if s.target == callee.dwarfName && (s.linkage == "" || callee.LinkageName == "" || s.linkage == callee.LinkageName) {
 					paths = append(paths, p)
 				} else {
-					search(s.target, p, depth+1)
+					search(s, p, depth+1)
 				}
 			}
 		}

@@ -346,3 +346,28 @@ func TestPartialPieces(t *testing.T) {
 		}
 	}
 }
+
+// TestTailCallOverloads: the backtrace from a function reached by a tail
+// call shows the tail-call frame where the caller named one of several
+// overloads that tail-call it (testdata/tail_overload.cpp, g++ -O2), as
+// GDB's does: the search by name found a chain through each overload and,
+// ambiguous, showed none (jsoncpp's Value::operator[] to resolveReference).
+func TestTailCallOverloads(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "g++", "-O2", "tail_overload.cpp")
+	gdb := gdbAt(t, exe, "Box::resolve", "echo <BT>\\n", "bt", "echo </BT>\\n")
+	var want []string
+	for _, m := range regexp.MustCompile(`(?m)^#\d+\s+(?:0x[0-9a-f]+ in )?(\S+)`).FindAllStringSubmatch(section(gdb, "BT"), -1) {
+		want = append(want, m[1])
+	}
+	s, ctx := liveAt(t, Config{}, []string{exe}, "Box::resolve")
+	frames, _, _, err := s.Backtrace(ctx, 10)
+	var got []string
+	for _, f := range frames {
+		got = append(got, f.Function)
+	}
+	if err != nil || !slices.Equal(got, want) || len(want) != 3 {
+		t.Errorf("backtrace %q %v, gdb %q", got, err, want)
+	}
+}
