@@ -80,6 +80,7 @@ var symptoms = []symptom{
 	{prog: "signal_handler-m32", signal: syscall.SIGSEGV},
 	{prog: "cpp_shapes-m32", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "counter-m32", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
+	{prog: "counter-clang-m32", exit: 0, output: "hits 10000 total 49995000 depth 21 sum 6 sq 30 hello\ndone\n"},
 	{prog: "threads_bp", exit: 0, output: "ticks 400\n"},
 	{prog: "signal_storm", exit: 0, output: "ticks 300\n"},
 	{prog: "goprog", exit: 0, output: "hello, go 91 pt(3,4) 2file does not exist\n"},
