@@ -114,6 +114,17 @@ func (env *printer) structured(name string, o dwarf.Object, depth int, top bool)
 		if t.Incomplete {
 			return v
 		}
+		if t.Variants != nil {
+			// A Rust enum: the fields of the variant it holds.
+			if vo, ok, err := env.rustVariant(o, t); err == nil && ok {
+				if vt, ok := dwarf.Resolve(vo.Type).(*dwarf.StructType); ok {
+					for _, f := range vt.Fields {
+						add(f.Name, env.Field(vo, f))
+					}
+				}
+			}
+			return v
+		}
 		for _, b := range t.Bases {
 			add("<"+dwarf.TypeString(b.Type)+">", env.BaseObject(o, b))
 		}

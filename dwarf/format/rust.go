@@ -113,24 +113,38 @@ func (env *printer) rustStruct(o dwarf.Object, t *dwarf.StructType, name, sep st
 
 // rustEnum prints the variant o holds, by its discriminant.
 func (env *printer) rustEnum(o dwarf.Object, t *dwarf.StructType, depth int) string {
+	vo, ok, err := env.rustVariant(o, t)
+	switch {
+	case err != nil:
+		return env.errorText(err)
+	case !ok:
+		return t.Name + " {<No data fields>}"
+	}
+	vt, ok := dwarf.Resolve(vo.Type).(*dwarf.StructType)
+	if !ok {
+		return env.format(vo, false, depth+1, nil)
+	}
+	return env.rustStruct(vo, vt, dwarf.TypeString(vo.Type), "", depth)
+}
+
+// rustVariant returns the variant the Rust enum o (of type t) holds, by
+// its discriminant: the object of the variant's struct. ok is false for
+// a discriminant no variant takes.
+func (env *printer) rustVariant(o dwarf.Object, t *dwarf.StructType) (dwarf.Object, bool, error) {
 	vp := t.Variants
 	var d int64
 	if vp.Discr != nil {
 		u, err := env.Uint(env.Field(o, *vp.Discr))
 		if err != nil {
-			return env.errorText(err)
+			return dwarf.Object{}, false, err
 		}
 		d = int64(u)
 	}
 	v, ok := vp.Choose(d)
 	if !ok {
-		return t.Name + " {<No data fields>}"
+		return dwarf.Object{}, false, nil
 	}
-	vt, ok := dwarf.Resolve(v.Type).(*dwarf.StructType)
-	if !ok {
-		return env.format(env.Field(o, v.Field), false, depth+1, nil)
-	}
-	return env.rustStruct(env.Field(o, v.Field), vt, dwarf.TypeString(v.Type), "", depth)
+	return env.Field(o, v.Field), true, nil
 }
 
 // rustStr prints a &str {data_ptr, length} as its quoted UTF-8 text.

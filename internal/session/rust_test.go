@@ -19,7 +19,7 @@ import (
 // discriminant selects (it printed {<No data fields>}), structs and
 // tuples print as Rust writes them, Vec, String, slices, HashMap and
 // HashSet as rustc's printers for GDB print them, and ptype spells types as GDB's
-// Rust ptype does. The backtrace ends at the crate's
+// Rust ptype does; an enum's parts are its variant's fields. The backtrace ends at the crate's
 // main, as GDB's does (it went on through std's runtime), and names its
 // functions by their paths where rustc's symbols use the v0 mangling
 // (_R…, which rrmcp showed). Addresses are left out of the comparison
@@ -90,6 +90,17 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 	for e, want := range printed {
 		if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want {
 			t.Errorf("print %s: %q %v, want %q", e, r.Value, err, want)
+		}
+	}
+	// The parts of an enum's value are its variant's fields.
+	for e, want := range map[string]string{"*s": "w=2 h=3", "local": "__0=2.5", "none": ""} {
+		r, err := s.EvaluateWith(ctx, e, EvalOptions{Expand: 1})
+		var got []string
+		for _, p := range r.Parts {
+			got = append(got, p.Name+"="+p.Value)
+		}
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("parts of %s: %q %v, want %q", e, got, err, want)
 		}
 	}
 	for i, e := range types {
