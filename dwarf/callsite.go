@@ -49,7 +49,10 @@ func (f *Frame) entryValue(ctx context.Context, expr []byte) (uint64, error) {
 	if err == nil {
 		return v, nil
 	}
-	if caller := f.callerPhys(); caller != nil && f.Image != nil && f.Image.arch == archAMD64 && calleeSaved[reg] {
+	// A register the System V ABI has the callee save holds at the caller
+	// what it held at the entry. Go's internal ABI saves none.
+	goABI := f.Function != nil && f.Function.cu.lang == dwLangGo
+	if caller := f.callerPhys(); caller != nil && f.Image != nil && f.Image.arch == archAMD64 && calleeSaved[reg] && !goABI {
 		if v, ok := caller.regs.Get(reg); ok {
 			return v, nil
 		}

@@ -97,8 +97,13 @@ func (s *FrameScope) Values() *ValueEnv { return s.env }
 // C++ when the image has any C++ compile unit.
 func (s *FrameScope) Lang() Lang {
 	if fn := s.f.Function; fn != nil {
-		if fn.cu != nil && fn.CPlusPlus() {
+		switch {
+		case fn.cu != nil && fn.CPlusPlus():
 			return LangCPlusPlus
+		case fn.cu != nil && fn.cu.lang == dwLangGo:
+			return LangGo
+		case fn.cu != nil && fn.cu.lang == dwLangRust:
+			return LangRust
 		}
 		return LangC
 	}
@@ -227,6 +232,14 @@ func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
 // function of the frame's image, then asks ScopeOptions.Globals.
 func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 	var err error // (made when needed: a found global costs no error text)
+	if fn := s.f.Function; fn != nil && fn.cu.lang == dwLangGo && s.f.Image != nil && !strings.Contains(name, ".") {
+		// A Go function sees its own package's globals unqualified.
+		if pkg := goPackage(fn.Name); pkg != "" {
+			if v, lerr := s.f.Scope().lookupGlobal(ctx, pkg+"."+name, s.t); lerr == nil {
+				return s.Object(ctx, v)
+			}
+		}
+	}
 	if s.f.Image != nil {
 		// Local looked in the blocks; globals (TLS too) read through
 		// the scope's target, also in a frame built without one.
@@ -499,4 +512,15 @@ func staticIn(d *stddwarf.Data, types *TypeReader, bias uint64, off stddwarf.Off
 		}
 	}
 	return Object{}, false
+}
+
+// goPackage is the package path of a Go function's name: "main" for
+// main.(*Store).Add, "github.com/a/b" for github.com/a/b.F.
+func goPackage(fn string) string {
+	i := strings.LastIndex(fn, "/") + 1
+	j := strings.Index(fn[i:], ".")
+	if j < 0 {
+		return ""
+	}
+	return fn[:i+j]
 }

@@ -247,6 +247,11 @@ func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Obje
 	} else if !errors.Is(err, dwarf.ErrNotFound) {
 		return dwarf.Object{}, err
 	}
+	if st.Lang == dwarf.LangGo {
+		if o, ok := ev.goPromoted(x, st, name); ok {
+			return o, nil
+		}
+	}
 	if sm, ok := st.StaticByName(name); ok {
 		return ev.env.StaticObject(sm), nil
 	}
@@ -256,6 +261,61 @@ func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Obje
 		}
 	}
 	return dwarf.Object{}, fmt.Errorf("There is no member named %s.%s: %w", name, st.MembersHint(), dwarf.ErrNotFound)
+}
+
+// goPromoted finds the field name promoted from a struct embedded in x
+// (Go: it.Name for it.Base.Name), the shallowest first, as Go's selector
+// rule does. An embedded field is named as its type (Base, or Base for
+// *Base).
+func (ev *evaluator) goPromoted(x dwarf.Object, st *dwarf.StructType, name string) (dwarf.Object, bool) {
+	level := []dwarf.Object{x}
+	for depth := 0; depth < 8 && len(level) > 0; depth++ {
+		var next []dwarf.Object
+		for _, o := range level {
+			ot, ok := dwarf.Resolve(o.Type).(*dwarf.StructType)
+			if !ok {
+				continue
+			}
+			if depth > 0 {
+				if f, err := ev.env.Member(o, name); err == nil {
+					return f, true
+				}
+			}
+			for _, f := range ot.Fields {
+				if !goEmbedded(f) {
+					continue
+				}
+				fo := ev.env.Field(o, f)
+				if _, isPtr := dwarf.Resolve(f.Type).(*dwarf.PointerType); isPtr {
+					d, err := ev.deref(fo)
+					if err != nil {
+						continue
+					}
+					fo = d
+				}
+				next = append(next, fo)
+			}
+		}
+		level = next
+	}
+	return dwarf.Object{}, false
+}
+
+// goEmbedded reports whether f is an embedded field: named as its type,
+// without the package ("Base" for main.Base or *main.Base).
+func goEmbedded(f dwarf.Field) bool {
+	t := f.Type
+	if p, ok := dwarf.Resolve(t).(*dwarf.PointerType); ok {
+		t = p.Elem
+	}
+	if _, ok := dwarf.Resolve(t).(*dwarf.StructType); !ok || t == nil {
+		return false
+	}
+	n := dwarf.TypeString(t)
+	if i := strings.LastIndex(n, "."); i >= 0 {
+		n = n[i+1:]
+	}
+	return n == f.Name
 }
 
 // resolveTypeSpec turns a parsed type name into a Type.

@@ -323,6 +323,14 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 		}
 		return ev.eval(e.Y)
 	case *cexpr.Member:
+		if id, ok := e.X.(*cexpr.Ident); ok && ev.lang == dwarf.LangGo && !e.Arrow && ev.s != nil {
+			// pkg.Name: a package's global, unless pkg is a variable.
+			if _, err := ev.s.Local(ev.ctx, id.Name); errors.Is(err, dwarf.ErrNotFound) {
+				if o, err := ev.s.Global(ev.ctx, id.Name+"."+e.Name); err == nil {
+					return o, nil
+				}
+			}
+		}
 		x, err := ev.eval(e.X)
 		if err != nil {
 			return dwarf.Object{}, err

@@ -183,6 +183,11 @@ func TestGoProgram(t *testing.T) {
 					"big[9]":             "81",
 					"big[xs[3]]":         "16",
 					"&xs[0] == xs.array": "1",
+					"it.Name":            `"kiwi"`, // promoted from the embedded Base
+					"it.ID":              "7",
+					"it.Base.Name":       `"kiwi"`,
+					"Limit":              "42", // package main's, unqualified
+					"main.Limit":         "42",
 				} {
 					if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want {
 						t.Errorf("%s = %+v %v, want %s", e, r, err, want)
@@ -250,6 +255,36 @@ func TestGoFinishValues(t *testing.T) {
 				cancel()
 				if err != nil || st.ReturnValue != want {
 					t.Errorf("finish from %s: %+v %v, want the value %s", fn, st, err, want)
+				}
+			}
+		})
+	}
+}
+
+// TestGoNoEntryValues: a Go function's arguments have no NAME@entry: Go
+// emits no call-site information, and its internal ABI has no
+// callee-saved registers, so the register an argument came in (b in rbx)
+// says nothing of its value at the entry (rrmcp listed b@entry from rbx's
+// current contents, 0 after a call). GDB lists none either.
+func TestGoNoEntryValues(t *testing.T) {
+	for _, build := range []string{"goprog-N", "goprog"} {
+		t.Run(build, func(t *testing.T) {
+			s := liveSession(t, build, "main.main")
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			if _, err := s.SetBreakpoint(ctx, fmt.Sprintf("main.go:%d", goLine(t, "scale")), "", false); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+				t.Fatalf("continue to scale: %+v %v", st, err)
+			}
+			vals, _, err := s.Locals(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range vals {
+				if v.Kind == "entry" {
+					t.Errorf("%s = %s listed (a Go entry value)", v.Name, v.Value)
 				}
 			}
 		})

@@ -13,12 +13,33 @@ type point struct {
 	Name string
 }
 
+// Limit is a package-level variable (main.Limit, or Limit inside
+// package main).
+var Limit = 42
+
+// Base is embedded in item: item's it.Name is it.Base.Name.
+type Base struct {
+	ID   int
+	Name string
+}
+
+type item struct {
+	Base
+	Price float64
+}
+
 func sum(xs []int) int {
 	total := 0
 	for _, x := range xs {
 		total += x
 	}
 	return total // LINE:sum
+}
+
+// scale takes its arguments in rax and rbx (Go's register ABI).
+func scale(a, b int) int {
+	c := a * b
+	return c + b // LINE:scale
 }
 
 func describe(p point, m map[string]int, err error) string {
@@ -42,6 +63,7 @@ func main() {
 	for i := 0; i < 100; i++ {
 		big[i] = i * i
 	}
-	total := sum(xs) + big[9]
+	it := item{Base: Base{ID: 7, Name: "kiwi"}, Price: 1.5}
+	total := sum(xs) + big[9] + it.ID - 7 + Limit - 42 + scale(len(xs)-4, 3) - 3
 	fmt.Println(greeting, total, describe(p, m, os.ErrNotExist)) // LINE:print
 }
