@@ -20,7 +20,11 @@ type callSite struct {
 	// linkage is the target's linkage name, which tells overloads apart
 	// ("" when DWARF has none).
 	linkage string
-	tail    bool
+	// origin is the DIE the site names: a function's concrete DIE (then
+	// that very function, such as gcc's work rather than its clone
+	// work.part.0), or a declaration or abstract origin.
+	origin stddwarf.Offset
+	tail   bool
 }
 
 // callSites returns the call sites of f with a known target.
@@ -59,6 +63,7 @@ func (f *Function) readCallSites() []callSite {
 					s.tail, _ = fl.Val.(bool)
 				}
 				if origin != 0 && s.ret != 0 {
+					s.origin = origin
 					s.target, s.linkage, _, _, _, _ = img.resolveDecl(origin)
 					if s.target != "" {
 						out = append(out, s)
@@ -97,32 +102,53 @@ func tailCallChain(caller *Function, ret uint64, callee *Function) []tailHop {
 			break
 		}
 	}
-	if target.target == "" || target.target == callee.dwarfName {
+	if target.target == "" {
 		return nil
 	}
 	img := caller.cu.img
+	// named is the functions a site may name: the one whose concrete DIE
+	// it names or whose symbol its name is, else those of its name (not
+	// an overload of it: a call in another unit names its declaration,
+	// whose linkage name is the definition's).
+	named := func(site callSite) (fs []*Function, exact bool) {
+		// A declaration names the function of its symbol (GDB looks the
+		// call target up by its physname): gcc's work, not its clone
+		// work.part.0, which has the same DWARF name.
+		sym := site.linkage
+		if sym == "" {
+			sym = site.target
+		}
+		addr, hasSym := img.SymbolAddr(sym)
+		for _, f := range img.FuncsByName(site.target) {
+			if f.Offset == site.origin || hasSym && f.Entry == addr {
+				return []*Function{f}, true
+			}
+			if f.dwarfName == site.target && (site.linkage == "" || f.LinkageName == "" || f.LinkageName == site.linkage) {
+				fs = append(fs, f)
+			}
+		}
+		return fs, false
+	}
+	if fs, exact := named(target); exact && fs[0] == callee || !exact && target.target == callee.dwarfName {
+		return nil // the call went to the callee itself
+	}
 	var paths [][]tailHop
 	visited := map[callSite]bool{}
 	var search func(site callSite, path []tailHop, depth int)
 	search = func(site callSite, path []tailHop, depth int) {
-		key := callSite{target: site.target, linkage: site.linkage}
+		key := callSite{target: site.target, linkage: site.linkage, origin: site.origin}
 		if depth > 4 || len(paths) > 1 || visited[key] {
 			return
 		}
 		visited[key] = true
-		for _, f := range img.FuncsByName(site.target) {
-			// The function the site names, not an overload of it (a
-			// call in another unit names its declaration, whose linkage
-			// name is the definition's).
-			if f.dwarfName != site.target || site.linkage != "" && f.LinkageName != "" && f.LinkageName != site.linkage {
-				continue
-			}
+		fs, _ := named(site)
+		for _, f := range fs {
 			for _, s := range f.callSites() {
 				if !s.tail {
 					continue
 				}
 				p := append(append([]tailHop{}, path...), tailHop{f, s.ret})
-				if s.target == callee.dwarfName && (s.linkage == "" || callee.LinkageName == "" || s.linkage == callee.LinkageName) {
+				if gs, exact := named(s); exact && gs[0] == callee || !exact && s.target == callee.dwarfName && (s.linkage == "" || callee.LinkageName == "" || s.linkage == callee.LinkageName) {
 					paths = append(paths, p)
 				} else {
 					search(s, p, depth+1)

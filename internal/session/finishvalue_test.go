@@ -353,21 +353,42 @@ func TestPartialPieces(t *testing.T) {
 // GDB's does: the search by name found a chain through each overload and,
 // ambiguous, showed none (jsoncpp's Value::operator[] to resolveReference).
 func TestTailCallOverloads(t *testing.T) {
+	exe := buildTestdata(t, "g++", "-O2", "tail_overload.cpp")
+	backtraceVsGDB(t, exe, "Box::resolve", 3)
+}
+
+// TestTailCallClone: the tail-call frame of a function that jumps to its
+// own gcc clone (work to work.part.0) is shown, as GDB shows it; the
+// caller's call site names work by a declaration in another unit, and the
+// clone's DWARF name is work too, so the call looked like one straight to
+// the clone (zstd's ZSTD_decompressBlock_internal at gcc -O2).
+func TestTailCallClone(t *testing.T) {
+	testenv.NeedTool(t, "gcc")
+	exe := filepath.Join(t.TempDir(), "tail_clone")
+	if out, err := exec.Command("gcc", "-g", "-O2", "-o", exe, filepath.Join("testdata", "tail_clone.c"), filepath.Join("testdata", "tail_clone_main.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	backtraceVsGDB(t, exe, "leaf", 4)
+}
+
+// backtraceVsGDB compares the functions of the backtrace at the first stop
+// at loc with GDB's, which must have n frames.
+func backtraceVsGDB(t *testing.T, exe, loc string, n int) {
+	t.Helper()
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	exe := buildTestdata(t, "g++", "-O2", "tail_overload.cpp")
-	gdb := gdbAt(t, exe, "Box::resolve", "echo <BT>\\n", "bt", "echo </BT>\\n")
+	gdb := gdbAt(t, exe, loc, "echo <BT>\\n", "bt", "echo </BT>\\n")
 	var want []string
 	for _, m := range regexp.MustCompile(`(?m)^#\d+\s+(?:0x[0-9a-f]+ in )?(\S+)`).FindAllStringSubmatch(section(gdb, "BT"), -1) {
 		want = append(want, m[1])
 	}
-	s, ctx := liveAt(t, Config{}, []string{exe}, "Box::resolve")
+	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
 	frames, _, _, err := s.Backtrace(ctx, 10)
 	var got []string
 	for _, f := range frames {
 		got = append(got, f.Function)
 	}
-	if err != nil || !slices.Equal(got, want) || len(want) != 3 {
+	if err != nil || !slices.Equal(got, want) || len(want) != n {
 		t.Errorf("backtrace %q %v, gdb %q", got, err, want)
 	}
 }
