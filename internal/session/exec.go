@@ -478,6 +478,14 @@ func (s *Session) runToAny(ctx context.Context, addrs []uint64, rev, past bool, 
 		if !rev && s.unchangedWrite(ctx, st) {
 			continue // a write that left the watched value as it was
 		}
+		if !rev && s.passedDuringStep(st) {
+			// A signal passed silently (Go's SIGURG) stopped the step
+			// over the breakpoint here: deliver it and go on, as a
+			// continue does (the client finishes the step over when
+			// the handler returns).
+			s.pending, s.inf.Cur, past = st.Signal, st.Thread, false
+			continue
+		}
 		if st.Kind != rsp.StopSignal || st.Watch != rsp.WatchNone || st.AtHistoryStart || st.AboutToExit {
 			return st, false, nil
 		}
