@@ -96,7 +96,7 @@ func (f *Frame) callSiteParam(ctx context.Context, callee *Frame, param stddwarf
 	if err != nil {
 		return 0, err
 	}
-	site := findCallSite(root, f.PC-f.Bias)
+	site := f.Function.callSiteAt(root, f.PC-f.Bias)
 	if site == nil || !f.callsFunction(ctx, site, callee) {
 		return 0, ErrOptimizedOut
 	}
@@ -156,7 +156,7 @@ func (f *Frame) callSiteValue(ctx context.Context, callee *Frame, reg int) (uint
 // callSiteParamReg finds, at this (caller) frame's call site for callee,
 // the DW_TAG_call_site_parameter of register reg, or nil.
 func (f *Frame) callSiteParamReg(ctx context.Context, root *godwarf.Tree, callee *Frame, reg int) *godwarf.Tree {
-	site := findCallSite(root, f.PC-f.Bias)
+	site := f.Function.callSiteAt(root, f.PC-f.Bias)
 	if site == nil || !f.callsFunction(ctx, site, callee) {
 		return nil
 	}
@@ -219,6 +219,23 @@ func (img *Image) isReferenceType(off stddwarf.Offset) bool {
 
 // findCallSite finds the call site with return address ret in n's
 // blocks and inlined calls.
+// callSiteAt finds the call site returning to the file address ret in
+// f's tree root, or in its abstract origin's: gcc sometimes puts the call
+// sites of a function's out-of-line copy in the abstract DIE it shares
+// with its inlined copies, return addresses and all (GDB reads them
+// there too).
+func (f *Function) callSiteAt(root *godwarf.Tree, ret uint64) *godwarf.Tree {
+	if s := findCallSite(root, ret); s != nil {
+		return s
+	}
+	if origin, ok := root.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset); ok {
+		if ot := f.originTree(origin); ot != nil {
+			return findCallSite(ot, ret)
+		}
+	}
+	return nil
+}
+
 func findCallSite(n *godwarf.Tree, ret uint64) *godwarf.Tree {
 	for _, c := range n.Children {
 		switch c.Tag {

@@ -392,3 +392,32 @@ func backtraceVsGDB(t *testing.T, exe, loc string, n int) {
 		t.Errorf("backtrace %q %v, gdb %q", got, err, want)
 	}
 }
+
+// TestCallSiteInAbstractOrigin: call-site values are found where gcc
+// puts the call sites of a function's out-of-line copy, in the abstract
+// DIE it shares with its inlined copies (testdata/callsite_origin.c,
+// gcc -O2): reset's a and b at the third stop on line 6 are GDB's, where
+// they were <optimized out>.
+func TestCallSiteInAbstractOrigin(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "gcc")
+	exe := filepath.Join(t.TempDir(), "callsite_origin")
+	if out, err := exec.Command("gcc", "-g", "-O2", "-o", exe, filepath.Join("testdata", "callsite_origin.c"), filepath.Join("testdata", "callsite_origin_main.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	const loc = "callsite_origin.c:6"
+	gdb := gdbAt(t, exe, loc, "continue", "continue", "echo <A>\\n", "print a", "echo </A>\\n", "echo <B>\\n", "print b", "echo </B>\\n")
+	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
+	for range 2 {
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+			t.Fatalf("continue: %+v %v", st, err)
+		}
+	}
+	for _, v := range []string{"a", "b"} {
+		want := regexp.MustCompile(`^\$\d+ = `).ReplaceAllString(strings.TrimSpace(section(gdb, strings.ToUpper(v))), "")
+		if r, err := s.Evaluate(ctx, v); err != nil || r.Value != want || want == "<optimized out>" || want == "" {
+			t.Errorf("%s: %+v %v, gdb %q", v, r, err, want)
+		}
+	}
+}
