@@ -20,6 +20,7 @@ func (f *Function) GoResults(tr *TypeReader) []GoResult {
 		return nil
 	}
 	var out []GoResult
+	seen := map[string]bool{}
 	for _, c := range t.Children {
 		if c.Tag != stddwarf.TagFormalParameter {
 			continue
@@ -27,6 +28,11 @@ func (f *Function) GoResults(tr *TypeReader) []GoResult {
 		if res, _ := c.Val(stddwarf.AttrVarParam).(bool); !res {
 			continue
 		}
+		name, _ := c.Val(stddwarf.AttrName).(string)
+		if seen[name] {
+			continue // the optimizing compiler lists a result twice (~r0, ~r0)
+		}
+		seen[name] = true
 		off, ok := c.Val(stddwarf.AttrType).(stddwarf.Offset)
 		if !ok {
 			return nil
@@ -35,7 +41,6 @@ func (f *Function) GoResults(tr *TypeReader) []GoResult {
 		if err != nil {
 			return nil
 		}
-		name, _ := c.Val(stddwarf.AttrName).(string)
 		out = append(out, GoResult{Name: name, Type: rt})
 	}
 	return out

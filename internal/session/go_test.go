@@ -244,7 +244,10 @@ func gdbAt(t *testing.T, prog, loc string, cmds ...string) string {
 func TestGoFinishValues(t *testing.T) {
 	for _, build := range []string{"goprog-N", "goprog"} {
 		t.Run(build, func(t *testing.T) {
-			want := map[string]string{"main.describe": `"pt(3,4) 2file does not exist"`}
+			want := map[string]string{
+				"main.describe": `"pt(3,4) 2file does not exist"`,
+				"main.mk":       `{S = "q", T = []string len: 2, cap: 2 = {"q", "q"}}`, // ~r0 listed twice in goprog
+			}
 			if build == "goprog-N" {
 				want["main.sum"] = "10" // inlined into main in the optimized build: no value, as GDB's finish out of an inlined call
 			}

@@ -36,6 +36,17 @@ func sum(xs []int) int {
 	return total // LINE:sum
 }
 
+// named is returned in five registers: a string and a slice.
+type named struct {
+	S string
+	T []string
+}
+
+// mk returns a named (the optimizing compiler lists its result twice).
+//
+//go:noinline
+func mk(s string) named { return named{s, []string{s, s}} }
+
 // scale takes its arguments in rax and rbx (Go's register ABI).
 func scale(a, b int) int {
 	c := a * b
@@ -64,6 +75,6 @@ func main() {
 		big[i] = i * i
 	}
 	it := item{Base: Base{ID: 7, Name: "kiwi"}, Price: 1.5}
-	total := sum(xs) + big[9] + it.ID - 7 + Limit - 42 + scale(len(xs)-4, 3) - 3
+	total := sum(xs) + big[9] + it.ID - 7 + Limit - 42 + scale(len(xs)-4, 3) - 3 + len(mk("q").T) - 2
 	fmt.Println(greeting, total, describe(p, m, os.ErrNotExist)) // LINE:print
 }
