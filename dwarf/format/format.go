@@ -204,6 +204,9 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 	case *dwarf.ArrayType:
 		return env.formatArray(o, t, depth)
 	case *dwarf.FuncType:
+		if t.Lang == dwarf.LangGo {
+			return env.goFuncValue(o, t)
+		}
 		a, ok := o.Addr()
 		if !ok {
 			return "{" + dwarf.TypeString(o.Type) + "} <not in memory>"

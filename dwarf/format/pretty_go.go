@@ -295,3 +295,25 @@ func (env *printer) goTypeName(ta uint64) (string, error) {
 	}
 	return text, nil
 }
+
+// goFuncValue prints a Go func value: a pointer to a funcval, whose first
+// word is the code it calls, as {func(int) int} 0x4bcbe0 <main.main.func1>
+// ({func(int) int} nil for none). It is a value like any other (a
+// register holds it at a function's entry), not a function's address.
+func (env *printer) goFuncValue(o dwarf.Object, t *dwarf.FuncType) string {
+	head := "{" + dwarf.TypeString(o.Type) + "} "
+	// The value is a pointer, whatever size a function type has in C.
+	word := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "uintptr", ByteSize: int64(env.PointerSize())}, Encoding: dwarf.EncUnsigned}
+	fv, err := env.Uint(dwarf.Object{Type: word, Loc: o.Loc, Err: o.Err})
+	if err != nil {
+		return head + env.errorText(err)
+	}
+	if fv == 0 {
+		return head + "nil"
+	}
+	code, err := env.ReadUint(fv, int(env.PointerSize()))
+	if err != nil {
+		return head + env.errorText(err)
+	}
+	return head + env.addrWithSym(code)
+}

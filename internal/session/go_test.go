@@ -293,3 +293,22 @@ func TestGoNoEntryValues(t *testing.T) {
 		})
 	}
 }
+
+// TestGoFuncValue: a Go func value prints as the code it calls, read
+// through the closure it points to, in a register at the function's
+// entry (f in rbx) as well as in memory: it was "<not in memory>" in a
+// register, and the variable's own address in memory. GDB 13 prints
+// {void (int, int)} 0x0 here, so the closure's symbol is the reference.
+func TestGoFuncValue(t *testing.T) {
+	want := regexp.MustCompile(`^\{func\(int\) int\} 0x[0-9a-f]+ <main\.main\.func1>$`)
+	for _, build := range []string{"goprog-N", "goprog"} {
+		t.Run(build, func(t *testing.T) {
+			s := liveSession(t, build, "main.apply")
+			ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+			defer cancel()
+			if r, err := s.Evaluate(ctx, "f"); err != nil || !want.MatchString(r.Value) {
+				t.Errorf("f = %+v %v, want %s", r, err, want)
+			}
+		})
+	}
+}

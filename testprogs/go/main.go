@@ -47,6 +47,11 @@ type named struct {
 //go:noinline
 func mk(s string) named { return named{s, []string{s, s}} }
 
+// apply calls f, a func value (a pointer to the closure) in rbx.
+//
+//go:noinline
+func apply(x int, f func(int) int) int { return f(x) }
+
 // scale takes its arguments in rax and rbx (Go's register ABI).
 func scale(a, b int) int {
 	c := a * b
@@ -75,6 +80,7 @@ func main() {
 		big[i] = i * i
 	}
 	it := item{Base: Base{ID: 7, Name: "kiwi"}, Price: 1.5}
-	total := sum(xs) + big[9] + it.ID - 7 + Limit - 42 + scale(len(xs)-4, 3) - 3 + len(mk("q").T) - 2
+	inc := func(v int) int { return v + it.ID }
+	total := sum(xs) + big[9] + it.ID - 7 + Limit - 42 + scale(len(xs)-4, 3) - 3 + len(mk("q").T) - 2 + apply(0, inc) - 7
 	fmt.Println(greeting, total, describe(p, m, os.ErrNotExist)) // LINE:print
 }
