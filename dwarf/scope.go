@@ -228,6 +228,24 @@ func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
 	return s.Object(ctx, v)
 }
 
+// EntryValue is the value parameter name had when the frame's function
+// was entered (GDB's name@entry), from the caller's call-site
+// information; an error wraps ErrOptimizedOut where that does not give
+// it, ErrNotFound where the function has no such parameter.
+func (s *FrameScope) EntryValue(ctx context.Context, name string) (Object, error) {
+	for _, v := range s.f.Params(ctx) {
+		if v.Name != name {
+			continue
+		}
+		ev, err := s.f.EntryValue(ctx, v)
+		if err != nil {
+			return Object{}, err
+		}
+		return s.Object(ctx, ev)
+	}
+	return Object{}, fmt.Errorf("%s@entry: no parameter %s here: %w", name, name, ErrNotFound)
+}
+
 // Global finds a static or global variable, a function::static, or a
 // function of the frame's image, then asks ScopeOptions.Globals.
 func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {

@@ -73,6 +73,11 @@ func lex(src string) ([]token, error) {
 			for j < len(src) && isIdentChar(src[j]) {
 				j++
 			}
+			// GDB's NAME@entry (a parameter's value at the function's
+			// entry) is one token: a@entry + 1 is (a@entry) + 1.
+			if rest := src[j:]; strings.HasPrefix(rest, "@entry") && (len(rest) == 6 || !isIdentChar(rest[6])) {
+				j += 6
+			}
 			toks = append(toks, token{tIdent, src[i:j], i})
 			i = j
 		default:

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"cmp"
+	"context"
 	"encoding/binary"
 	"errors"
 	"math/big"
@@ -141,6 +142,12 @@ func (ev *evaluator) addressOf(x dwarf.Object) (dwarf.Object, error) {
 		return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
 	}
 	return ev.pointerTo(x.Type, a), nil
+}
+
+// entryValuer is a scope that knows its parameters' values at the
+// function's entry (GDB's NAME@entry), from call-site information.
+type entryValuer interface {
+	EntryValue(ctx context.Context, name string) (dwarf.Object, error)
 }
 
 func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {

@@ -469,6 +469,13 @@ func (ev *evaluator) ident(name string) (dwarf.Object, error) {
 	if ev.s == nil {
 		return dwarf.Object{}, noSymbol(name)
 	}
+	if param, ok := strings.CutSuffix(name, "@entry"); ok {
+		// GDB's NAME@entry: a parameter's value at the function's entry.
+		if es, ok := ev.s.(entryValuer); ok {
+			return es.EntryValue(ev.ctx, param)
+		}
+		return dwarf.Object{}, unsupported("NAME@entry")
+	}
 	global := strings.HasPrefix(name, "::")
 	name = strings.TrimPrefix(name, "::")
 	if !global && !strings.Contains(name, "::") {

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -397,7 +398,8 @@ func backtraceVsGDB(t *testing.T, exe, loc string, n int) {
 // puts the call sites of a function's out-of-line copy, in the abstract
 // DIE it shares with its inlined copies (testdata/callsite_origin.c,
 // gcc -O2): reset's a and b at the third stop on line 6 are GDB's, where
-// they were <optimized out>.
+// they were <optimized out>; so are b@entry and a@entry + 1, which were
+// "No symbol entry".
 func TestCallSiteInAbstractOrigin(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
@@ -407,17 +409,24 @@ func TestCallSiteInAbstractOrigin(t *testing.T) {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
 	const loc = "callsite_origin.c:6"
-	gdb := gdbAt(t, exe, loc, "continue", "continue", "echo <A>\\n", "print a", "echo </A>\\n", "echo <B>\\n", "print b", "echo </B>\\n")
+	// NAME@entry (GDB's syntax, one token: a@entry + 1 adds to it) reads
+	// the same call site.
+	exprs := []string{"a", "b", "b@entry", "a@entry + 1"}
+	cmds := []string{"continue", "continue"}
+	for i, e := range exprs {
+		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
+	}
+	gdb := gdbAt(t, exe, loc, cmds...)
 	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
 	for range 2 {
 		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
 			t.Fatalf("continue: %+v %v", st, err)
 		}
 	}
-	for _, v := range []string{"a", "b"} {
-		want := regexp.MustCompile(`^\$\d+ = `).ReplaceAllString(strings.TrimSpace(section(gdb, strings.ToUpper(v))), "")
-		if r, err := s.Evaluate(ctx, v); err != nil || r.Value != want || want == "<optimized out>" || want == "" {
-			t.Errorf("%s: %+v %v, gdb %q", v, r, err, want)
+	for i, e := range exprs {
+		want := regexp.MustCompile(`^\$\d+ = `).ReplaceAllString(strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i))), "")
+		if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want || want == "<optimized out>" || want == "" {
+			t.Errorf("%s: %+v %v, gdb %q", e, r, err, want)
 		}
 	}
 }
