@@ -435,10 +435,11 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 		if !ok {
 			return ""
 		}
-		if n, _ := s.inf.ReadMem(ctx, a, make([]byte, size)); n < int(size) {
-			return ""
+		text, whole, _ := format.Render(env, dwarf.MemObject(ft.Return, a))
+		if whole != nil {
+			return "" // nothing of it could be read
 		}
-		return format.Text(env, dwarf.MemObject(ft.Return, a))
+		return text
 	}
 	b := make([]byte, 0, size)
 	for _, r := range regNums {
