@@ -280,10 +280,13 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 			stop, err = s.stepCall(ctx, cur, in, into)
 		default:
 			hi := s.rangeEnd(ctx, cur)
-			if st.lo <= cur.pc && cur.pc < st.hi && hi > st.hi {
+			inRange := st.lo <= cur.pc && cur.pc < st.hi
+			if inRange && hi > st.hi {
 				hi = st.hi
 			}
-			if !into {
+			if !into && !inRange {
+				// (in the step range there is no deeper inlined call:
+				// its code has rows of its own lines)
 				hi = max(hi, s.inlineRangeEnd(ctx, cur, st))
 			}
 			if hi > cur.pc+uint64(in.Len) {
