@@ -29,13 +29,17 @@ type breakpoint struct {
 	old       []byte // watchpoints: value at the last stop
 	valueType string // watchpoints: type for printing, "" = raw
 	lv        *lvalue
-	changed   bool     // watchpoints: the last hit changed the value
-	soft      bool     // watchpoints: software (softwatch.go), no server entry
-	note      string   // watchpoints: why software, and what it costs; hardware breakpoints: why software
-	hwAsked   bool     // a hardware breakpoint was asked for (hbreak)
-	pending   bool     // not resolved yet: waits for the shared libraries
-	byFunc    bool     // set on a function by name (break NAME)
-	syms      []string // a line's: per address, linespec.Result.Symbols
+	changed   bool   // watchpoints: the last hit changed the value
+	soft      bool   // watchpoints: software (softwatch.go), no server entry
+	note      string // watchpoints: why software, and what it costs; hardware breakpoints: why software
+	hwAsked   bool   // a hardware breakpoint was asked for (hbreak)
+	pending   bool   // not resolved yet: waits for the shared libraries
+	// syms holds, per address, the function a stop there shows the
+	// inlined calls starting at the pc down to (GDB's bp_location symbol):
+	// the function for "break NAME", the one innermost at a line's
+	// address (linespec.Result.Symbols), "" for *ADDR (all of them).
+	// None: the stop hides them all (a function known by its ELF symbol).
+	syms []string
 	// tcode is the condition compiled to agent bytecode per address
 	// (agentcond.go); ttried marks addresses where compiling was tried.
 	tcode  map[uint64][]byte
@@ -115,7 +119,7 @@ func (s *Session) resolvePending(ctx context.Context) string {
 			notes = append(notes, fmt.Sprintf("breakpoint #%d (%s) is still pending: %v", b.num, b.spec, err))
 			continue
 		}
-		b.addrs, b.fn, b.file, b.line, b.byFunc, b.syms, b.pending = r.addrs, r.fn, r.file, r.line, r.byFunc, r.syms, false
+		b.addrs, b.fn, b.file, b.line, b.syms, b.pending = r.addrs, r.fn, r.file, r.line, r.syms, false
 		if b.enabled {
 			if err := s.insert(ctx, b); err != nil {
 				notes = append(notes, fmt.Sprintf("breakpoint #%d (%s): %v", b.num, b.spec, err))
@@ -173,12 +177,7 @@ func (s *Session) bpInlineEntry(pc uint64) (keep bool, fn string) {
 		if !b.enabled || b.pending || b.isWatch() || !slices.Contains(b.addrs, pc) {
 			continue
 		}
-		switch i := slices.Index(b.addrs, pc); {
-		case strings.HasPrefix(b.spec, "*"):
-			return true, ""
-		case b.byFunc:
-			return true, b.fn
-		case i < len(b.syms):
+		if i := slices.Index(b.addrs, pc); i < len(b.syms) {
 			return true, b.syms[i]
 		}
 	}
@@ -374,7 +373,7 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		if err != nil {
 			return nil, err
 		}
-		b.addrs = []uint64{a}
+		b.addrs, b.syms = []uint64{a}, []string{""}
 		l := s.locate(ctx, a)
 		b.fn, b.file, b.line = l.Function, l.File, l.Line
 		return b, nil
@@ -398,7 +397,10 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 	if err != nil {
 		return nil, err
 	}
-	b.addrs, b.fn, b.file, b.line, b.byFunc, b.syms = r.Addrs, r.Function, r.File, r.Line, r.ByFunc, r.Symbols
+	b.addrs, b.fn, b.file, b.line, b.syms = r.Addrs, r.Function, r.File, r.Line, r.Symbols
+	if r.ByFunc {
+		b.syms = slices.Repeat([]string{r.Function}, len(r.Addrs))
+	}
 	return b, nil
 }
 
