@@ -5,6 +5,35 @@ import (
 	"strings"
 )
 
+// GoString reads the header of a Go string (struct string {str *uint8;
+// len int}): where its bytes are and how many. A string of another
+// layout is ErrUnsupported, one not initialized yet (a negative length)
+// too.
+func (env *ValueEnv) GoString(o Object) (addr, n uint64, err error) {
+	str, err := env.Member(o, "str")
+	if err != nil {
+		return 0, 0, err
+	}
+	ln, err := env.Member(o, "len")
+	if err != nil {
+		return 0, 0, err
+	}
+	pt, ok := Resolve(str.Type).(*PointerType)
+	if !ok || SizeOf(pt.Elem) != 1 {
+		return 0, 0, fmt.Errorf("a Go string of another layout: %w", ErrUnsupported)
+	}
+	if addr, err = env.Uint(str); err != nil {
+		return 0, 0, err
+	}
+	if n, err = env.Uint(ln); err != nil {
+		return 0, 0, err
+	}
+	if int64(n) < 0 {
+		return 0, 0, fmt.Errorf("a Go string of length %d (not set yet): %w", int64(n), ErrUnsupported)
+	}
+	return addr, n, nil
+}
+
 // maxGoMapGroups bounds the groups GoMapEntries walks.
 const maxGoMapGroups = 1 << 16
 

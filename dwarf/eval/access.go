@@ -192,18 +192,9 @@ func (ev *evaluator) goStringBytes(o dwarf.Object) ([]byte, error) {
 		return b, nil
 	case *dwarf.StructType:
 		if t.Name == "string" {
-			p, err := ev.env.Member(o, "str")
+			a, n, err := ev.env.GoString(o)
 			if err != nil {
 				return nil, err
-			}
-			ln, err := ev.env.Member(o, "len")
-			if err != nil {
-				return nil, err
-			}
-			a, err1 := ev.env.Uint(p)
-			n, err2 := ev.env.Uint(ln)
-			if err1 != nil || err2 != nil {
-				return nil, errors.Join(err1, err2)
 			}
 			if n > 1<<20 {
 				return nil, fmt.Errorf("a string of %d bytes: too long for a map key", n)

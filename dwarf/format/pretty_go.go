@@ -2,6 +2,7 @@ package format
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -32,32 +33,12 @@ func (env *printer) prettyPrintGo(o dwarf.Object, st *dwarf.StructType) (pretty,
 
 // ppGoString: struct string {str *uint8; len int} → "contents".
 func (env *printer) ppGoString(o dwarf.Object) (pretty, error) {
-	str, err := env.Member(o, "str")
+	addr, n, err := env.GoString(o)
+	if errors.Is(err, dwarf.ErrUnsupported) {
+		return pretty{}, errNotPretty // not initialized yet, or no string: print the struct
+	}
 	if err != nil {
 		return pretty{}, err
-	}
-	ln, err := env.Member(o, "len")
-	if err != nil {
-		return pretty{}, err
-	}
-	pt, ok := dwarf.Resolve(str.Type).(*dwarf.PointerType)
-	if !ok {
-		return pretty{}, errNotPretty
-	}
-	bt, ok := dwarf.Resolve(pt.Elem).(*dwarf.BaseType)
-	if !ok || bt.ByteSize != 1 {
-		return pretty{}, errNotPretty
-	}
-	addr, err := env.Uint(str)
-	if err != nil {
-		return pretty{}, err
-	}
-	n, err := env.Uint(ln)
-	if err != nil {
-		return pretty{}, err
-	}
-	if int64(n) < 0 {
-		return pretty{}, errNotPretty // not initialized yet: print the struct
 	}
 	if n == 0 {
 		return pretty{isString: true, str: `""`}, nil
