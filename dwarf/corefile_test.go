@@ -48,7 +48,7 @@ func buildTestProg(t testing.TB, cc, src string, flags ...string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(progDir, strings.TrimSuffix(src, filepath.Ext(src))+strings.ReplaceAll(strings.Join(flags, ""), " ", ""))
+	out := filepath.Join(progDir, strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+strings.ReplaceAll(strings.Join(flags, ""), " ", ""))
 	args := append(append([]string{}, flags...), "-o", out, abs)
 	if b, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
 		t.Fatalf("%s %v: %v\n%s", cc, args, err, b)

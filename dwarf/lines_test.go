@@ -326,7 +326,8 @@ func TestCompressedDebugSections(t *testing.T) {
 // call, as GDB says (it said the innermost inlined function's line).
 func TestBreakpointLineInsideInlinedCalls(t *testing.T) {
 	testenv.NeedTool(t, "clang")
-	bin := buildTestProg(t, "clang", "inline_nested.c", "-g", "-O2")
+	// The program is internal/session's, whose stepping tests use it too.
+	bin := buildTestProg(t, "clang", "../../internal/session/testdata/inline_nested.c", "-g", "-O2")
 	img := openImage(t, bin)
 	m := bpRe.FindStringSubmatch(gdbScript(t, bin, []string{"break resize"}))
 	if m == nil {

@@ -2,8 +2,8 @@
  * starts where "break resize" stops (past the prologue), limsize before:
  * the stop, its backtrace and its locals are in limsize, a step goes into
  * ispow without running, and the breakpoint is at the line of resize
- * that calls limsize.
- * TestInlineEntryMatchesGDB. */
+ * that calls limsize (GDB's skip_prologue_sal). TestInlineEntryMatchesGDB;
+ * also dwarf's TestBreakpointLineInsideInlinedCalls. */
 #include <stdio.h>
 struct T { unsigned lim; unsigned flags; };
 static int ispow(struct T *t) {
