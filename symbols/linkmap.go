@@ -297,3 +297,17 @@ func VDSOBias(read ReadMemoryFunc, ehdr uint64) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// memReaderAt reads an ELF image in target memory (the vDSO) through
+// target memory reads.
+type memReaderAt struct {
+	read ReadMemoryFunc
+	base uint64
+}
+
+func (r memReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("read vdso: negative offset %d", off)
+	}
+	return r.read(r.base+uint64(off), p)
+}

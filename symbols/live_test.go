@@ -2,6 +2,7 @@ package symbols
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -148,7 +149,11 @@ func TestLiveProcess(t *testing.T) {
 	}
 
 	as := NewAddressSpace(mods)
-	as.ReadMemory = read
+	for _, m := range mods {
+		if m.VDSO {
+			as.VDSOImage, _ = ReadImage(read, cmp.Or(m.Start, m.Bias))
+		}
+	}
 	defer as.Close()
 	for _, name := range []string{"main", "helper", "lib_add"} {
 		loc, err := as.Lookup(p.addrs[name])

@@ -1,6 +1,8 @@
 package symbols
 
 import (
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"sync"
@@ -50,9 +52,10 @@ type AddressSpace struct {
 	// Open opens module files (nil means Open). Set it to map target
 	// paths to local copies (a sysroot, files fetched over vFile).
 	Open func(path string) (*File, error)
-	// ReadMemory reads target memory; used for the vDSO, which has no
-	// file. Nil leaves the vDSO without symbols.
-	ReadMemory ReadMemoryFunc
+	// VDSOImage is the vDSO's ELF image, copied from target memory
+	// (ReadImage) by the caller, which has the context for the reads:
+	// the vDSO has no file. Nil leaves the vDSO without symbols.
+	VDSOImage []byte
 	// DebugRoots is copied to every opened File (nil means the default).
 	DebugRoots []string
 
@@ -103,12 +106,8 @@ func (a *AddressSpace) open(m *asModule) error {
 	var f *File
 	var err error
 	switch {
-	case m.VDSO && a.ReadMemory != nil:
-		base := m.Start
-		if base == 0 {
-			base = m.Bias
-		}
-		f, err = NewFile(memReaderAt{a.ReadMemory, base})
+	case m.VDSO && a.VDSOImage != nil:
+		f, err = NewFile(bytes.NewReader(a.VDSOImage))
 		if f != nil {
 			f.Path = m.Path
 		}
@@ -209,19 +208,25 @@ func (a *AddressSpace) LookupName(name string) ([]Location, error) {
 	}
 	a.mu.Unlock()
 	var out []Location
+	var failed error
 	for _, m := range mods {
 		syms, err := m.File.LookupName(name)
 		if errors.Is(err, ErrNoSymbol) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("module %s: %w", m.Path, err)
+			// one unreadable module does not hide the others' symbols
+			failed = cmp.Or(failed, fmt.Errorf("module %s: %w", m.Path, err))
+			continue
 		}
 		for _, s := range syms {
 			out = append(out, Location{Module: m.Module, Symbol: s})
 		}
 	}
 	if len(out) == 0 {
+		if failed != nil {
+			return nil, fmt.Errorf("symbol %q: %w", name, failed)
+		}
 		return nil, fmt.Errorf("symbol %q: %w", name, ErrNoSymbol)
 	}
 	return out, nil
@@ -230,8 +235,8 @@ func (a *AddressSpace) LookupName(name string) ([]Location, error) {
 // Carry moves into a the module files old has opened, for the modules of
 // a at the same path and bias that a has not opened: a library list read
 // again keeps the files and the symbol tables already read from them.
-// old no longer holds them (its Close leaves them open). The vDSO, read
-// through old's ReadMemory, is not carried.
+// old no longer holds them (its Close leaves them open). The vDSO's file,
+// made from VDSOImage, is not carried.
 func (a *AddressSpace) Carry(old *AddressSpace) {
 	if old == nil || old == a {
 		return
@@ -267,18 +272,4 @@ func (a *AddressSpace) Close() error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// memReaderAt reads an in-memory ELF image (the vDSO) through target
-// memory reads.
-type memReaderAt struct {
-	read ReadMemoryFunc
-	base uint64
-}
-
-func (r memReaderAt) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 {
-		return 0, fmt.Errorf("read vdso: negative offset %d", off)
-	}
-	return r.read(r.base+uint64(off), p)
 }

@@ -19,6 +19,7 @@ type libs struct {
 	imgs  map[string]*dwarf.Image
 	files map[string]*symbols.File // the mapped files behind imgs
 	stops int                      // inf.stops when the list was read
+	vdso  uint64                   // where the vDSO's image (as.VDSOImage) was read
 }
 
 func (l *libs) close() {
@@ -79,7 +80,7 @@ func (inf *Inferior) reloadLibs(ctx context.Context) *libs {
 	}
 	old := inf.libs
 	l := &libs{as: symbols.NewAddressSpace(mods), imgs: map[string]*dwarf.Image{}, files: map[string]*symbols.File{}, stops: inf.stops}
-	l.as.ReadMemory = read
+	l.vdso, l.as.VDSOImage = vdsoCopy(read, mods, old)
 	if old != nil {
 		l.as.Carry(old.as)
 		for p, img := range old.imgs {
@@ -122,7 +123,7 @@ func (inf *Inferior) Module(ctx context.Context, pc uint64) (*dwarf.Image, uint6
 		mod, err = l.as.ModuleFor(pc)
 	}
 	if err == nil && mod.VDSO {
-		img := inf.vdsoImage(ctx, l, mod)
+		img := inf.vdsoImage(l, mod)
 		return img, mod.Bias, img != nil
 	}
 	if err != nil || mod.Path == "" {
