@@ -21,7 +21,10 @@ import (
 func (img *Image) AddrName(a uint64, typesOf func(*Image) *TypeReader) (string, bool) {
 	sym, off, err := img.syms.LookupAddr(a)
 	covered := err == nil && img.covers(sym, off)
-	if f := img.FuncAt(a); f != nil && f.Name != "" && a >= f.Entry && !(covered && sym.Addr == a && f.Entry != a) {
+	// A sized symbol starting at a inside the function (a .cold part)
+	// names a; a label without a size does not, as GDB's minimal symbol
+	// lookup passes over a zero-sized symbol where a sized one covers a.
+	if f := img.FuncAt(a); f != nil && f.Name != "" && a >= f.Entry && !(covered && sym.Addr == a && f.Entry != a && sym.Size != 0) {
 		return symbolText(physname(f, typesOf), a-f.Entry), true
 	}
 	if !covered {
@@ -42,10 +45,8 @@ func (img *Image) covers(sym symbols.Symbol, off uint64) bool {
 	if img.exe != nil && sym.Section > elf.SHN_UNDEF && int(sym.Section) < len(img.exe.Sections) {
 		sec = img.exe.Sections[sym.Section]
 	}
-	code := sym.Type == elf.STT_FUNC || sym.Type == elf.STT_GNU_IFUNC ||
-		sym.Type == elf.STT_NOTYPE && sec != nil && sec.Flags&elf.SHF_EXECINSTR != 0
 	switch {
-	case !code:
+	case !sym.InCode():
 		return false
 	case off == 0:
 		return true

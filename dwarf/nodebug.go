@@ -24,6 +24,24 @@ func NoDebugObject(sym string, addr uint64) Object {
 	return MemObject(&NoDebugType{CommonType: CommonType{Name: "<data variable, no debug info>", ByteSize: -1}, Sym: sym}, addr)
 }
 
+// NoDebugFunc returns the object of a code symbol without debug
+// information at runtime address addr, as GDB types a text minimal symbol:
+// a function of unknown return type named "<text variable, no debug info>" (an
+// IFUNC's "<text gnu-indirect-function variable, no debug info>"). Unlike
+// a data symbol's, its value prints ({<text variable, no debug info>}
+// 0x401020 <_start>), decays to a pointer, and a cast converts its
+// address (`(long)_start`), as a function's does.
+func NoDebugFunc(addr uint64, ifunc bool, lang Lang) Object {
+	name := "<text variable, no debug info>"
+	if ifunc {
+		name = "<text gnu-indirect-function variable, no debug info>"
+	}
+	// GDB's type has no return type: ptype says so, and a call needs a
+	// cast.
+	ret := &NoDebugType{CommonType: CommonType{Name: "<unknown return type>", ByteSize: -1, Lang: lang}}
+	return MemObject(&FuncType{CommonType: CommonType{Name: name, ByteSize: 1, Lang: lang}, Return: ret}, addr)
+}
+
 // NoDebugError is GDB's error for using such a value without a cast.
 func NoDebugError(t *NoDebugType) error {
 	return fmt.Errorf("'%s' has unknown type; cast it to its declared type", t.Sym)

@@ -121,7 +121,7 @@ func declStringNames(t Type, decl string, base, names func(Type) string) string 
 		case nil:
 			return "?" + spaced(decl)
 		case *PointerType:
-			decl = wrapDecl(u.Elem, "*"+decl)
+			decl = wrapDecl(u.Elem, "*"+decl, base == nil)
 			t = u.Elem
 			continue
 		case *ReferenceType:
@@ -129,7 +129,7 @@ func declStringNames(t Type, decl string, base, names func(Type) string) string 
 			if u.Rvalue {
 				amp = "&&"
 			}
-			decl = wrapDecl(u.Elem, amp+decl)
+			decl = wrapDecl(u.Elem, amp+decl, base == nil)
 			t = u.Elem
 			continue
 		case *PtrToMemberType:
@@ -140,7 +140,7 @@ func declStringNames(t Type, decl string, base, names func(Type) string) string 
 					cls = u.Class.Common().Name
 				}
 			}
-			decl = wrapDecl(u.Elem, cls+"::*"+decl)
+			decl = wrapDecl(u.Elem, cls+"::*"+decl, base == nil)
 			t = u.Elem
 			continue
 		case *QualType:
@@ -193,6 +193,11 @@ func declStringNames(t Type, decl string, base, names func(Type) string) string 
 			t = u.Elem
 			continue
 		case *FuncType:
+			if u.Name != "" && base == nil {
+				// a code symbol without debug information (NoDebugFunc),
+				// which whatis names and ptype spells
+				return u.Name + spaced(decl)
+			}
 			decl += "(" + paramListWith(u, names) + ")"
 			t = u.Return
 			continue
@@ -267,7 +272,7 @@ func spaced(decl string) string {
 
 // wrapDecl parenthesises a pointer declarator whose element is an array or
 // a function: int (*)[10], int (*)(int).
-func wrapDecl(elem Type, decl string) string {
+func wrapDecl(elem Type, decl string, whatis bool) string {
 	for {
 		q, ok := elem.(*QualType) // a pointer to a const array
 		if !ok {
@@ -275,8 +280,13 @@ func wrapDecl(elem Type, decl string) string {
 		}
 		elem = q.Elem
 	}
-	switch elem.(type) {
-	case *ArrayType, *FuncType:
+	switch e := elem.(type) {
+	case *FuncType:
+		if whatis && e.Name != "" {
+			return decl // spelled by its name (NoDebugFunc)
+		}
+		return "(" + decl + ")"
+	case *ArrayType:
 		return "(" + decl + ")"
 	}
 	return decl

@@ -44,6 +44,21 @@ type Symbol struct {
 	Bind    elf.SymBind
 	Section elf.SectionIndex
 	Source  Source
+	// Exec says the symbol's section holds code (SHF_EXECINSTR).
+	Exec bool
+}
+
+// InCode reports whether s is code as GDB's minimal symbols of a name see
+// it (elfread.c types them by their section): a function or IFUNC, or an
+// untyped label (an assembler's "urg_here:") in an executable section.
+func (s Symbol) InCode() bool {
+	switch s.Type {
+	case elf.STT_FUNC, elf.STT_GNU_IFUNC:
+		return true
+	case elf.STT_NOTYPE:
+		return s.Exec
+	}
+	return false
 }
 
 // Demangled returns the c++filt-style name (see Demangle).
@@ -104,6 +119,7 @@ func (f *File) loadSymbols() (*symtab, error) {
 			all = append(all, Symbol{
 				Name: name, Version: version, Addr: e.Value, Size: e.Size,
 				Type: elf.ST_TYPE(e.Info), Bind: elf.ST_BIND(e.Info), Section: e.Section, Source: SourceSymtab,
+				Exec: f.execSection(e.Section),
 			})
 		}
 		return true
@@ -170,6 +186,11 @@ func (f *File) describe() string {
 	return "elf file"
 }
 
+// execSection says section i holds code.
+func (f *File) execSection(i elf.SectionIndex) bool {
+	return i < elf.SHN_LORESERVE && int(i) < len(f.elf.Sections) && f.elf.Sections[i].Flags&elf.SHF_EXECINSTR != 0
+}
+
 // appendSymbols keeps the addressable symbols of es.
 func (f *File) appendSymbols(dst []Symbol, es []elf.Symbol, src Source) []Symbol {
 	for _, e := range es {
@@ -183,6 +204,7 @@ func (f *File) appendSymbols(dst []Symbol, es []elf.Symbol, src Source) []Symbol
 		dst = append(dst, Symbol{
 			Name: name, Version: version, Addr: e.Value, Size: e.Size,
 			Type: elf.ST_TYPE(e.Info), Bind: elf.ST_BIND(e.Info), Section: e.Section, Source: src,
+			Exec: f.execSection(e.Section),
 		})
 	}
 	return dst

@@ -116,7 +116,10 @@ func (s *Session) frameScopeMem(ctx context.Context, f *dwarf.Frame, read dwarf.
 					return sc.Object(ctx, v)
 				}
 			}
-			if o, ok := s.elfData(ctx, name); ok {
+			if o, ok := s.libraryGlobal(ctx, name, f, t, sc); ok {
+				return o, nil
+			}
+			if o, ok := s.elfSymbol(ctx, name, sc.Lang()); ok {
 				return o, nil
 			}
 			return dwarf.Object{}, &dwarf.NoSymbolError{Name: name, Hint: s.noSymbolHint(ctx, f, name)}

@@ -11,42 +11,93 @@ import (
 	"github.com/rrmcp/rrmcp/symbols"
 )
 
-// elfData finds a data symbol that has no debug information in the ELF
-// symbol tables of the program and its loaded libraries, as GDB falls
-// back to minimal symbols: its value has unknown type until cast.
-func (s *Session) elfData(ctx context.Context, name string) (dwarf.Object, bool) {
-	find := func(f *symbols.File, bias uint64) (dwarf.Object, bool) {
-		if f == nil {
-			return dwarf.Object{}, false
-		}
-		syms, err := f.LookupName(name)
-		if err != nil {
-			return dwarf.Object{}, false
-		}
-		exact := strings.TrimPrefix(name, "::")
-		for _, sym := range syms {
-			// LookupName also answers a "::"-suffix (Class::member for
-			// member); an expression's name is the symbol's whole name,
-			// as GDB's minimal symbols match it.
-			if sym.Type == elf.STT_OBJECT && sym.Section != elf.SHN_UNDEF &&
-				(sym.Name == exact || symbols.Demangle(sym.Name) == exact) {
-				return dwarf.NoDebugObject(name, sym.Addr+bias), true
-			}
-		}
-		return dwarf.Object{}, false
-	}
-	if o, ok := find(s.inf.Syms, s.inf.Bias); ok {
-		return o, true
-	}
-	as := s.inf.AddressSpace(ctx)
+// libraryGlobal finds a global or static variable, or a function, in the
+// debug information of the loaded libraries other than the program and
+// f's own, in link-map order, as GDB looks in every objfile's symbols
+// before any minimal symbol: from the program's frame, a library's
+// function prints with its type and a library's table can be read.
+func (s *Session) libraryGlobal(ctx context.Context, name string, f *dwarf.Frame, t *dwarf.Target, sc *dwarf.FrameScope) (dwarf.Object, bool) {
+	as := s.inf.ReloadAddressSpace(ctx)
 	if as == nil {
 		return dwarf.Object{}, false
 	}
+	exact := strings.TrimPrefix(name, "::")
 	for _, m := range as.Modules() {
-		if f := s.inf.LibSymbols(m.Path); f != nil {
-			if o, ok := find(f, m.Bias); ok {
+		if m.Path == s.program {
+			continue
+		}
+		img := s.inf.LibImage(m.Path)
+		if img == nil || img == f.Image || img == s.inf.Img {
+			continue
+		}
+		if v, err := img.Global(ctx, name, t, &f.Regs, m.Bias); err == nil {
+			if o, err := sc.Object(ctx, v); err == nil {
 				return o, true
 			}
+		}
+		types := s.inf.Types(img)
+		if types == nil {
+			continue
+		}
+		for _, fn := range img.FuncsByName(exact) {
+			if fn.Name != exact && fn.LinkageName != exact {
+				continue // FuncsByName answers any method so named
+			}
+			if ft, err := types.FuncTypeOf(fn.Offset); err == nil {
+				return dwarf.MemObject(ft, fn.Entry+m.Bias), true
+			}
+		}
+	}
+	return dwarf.Object{}, false
+}
+
+// elfSymbol finds a symbol that has no debug information in the ELF
+// symbol tables of the program and its loaded libraries, as GDB falls
+// back to minimal symbols: a data symbol's value has unknown type until
+// cast; code (a function of a library without DWARF, an assembler label)
+// is a function of GDB's "<text variable, no debug info>" type.
+func (s *Session) elfSymbol(ctx context.Context, name string, lang dwarf.Lang) (dwarf.Object, bool) {
+	exact := strings.TrimPrefix(name, "::")
+	// LookupName also answers a "::"-suffix (Class::member for member);
+	// an expression's name is the symbol's whole name, as GDB's minimal
+	// symbols match it.
+	match := func(sym symbols.Symbol, bias uint64) (dwarf.Object, bool) {
+		if sym.Section == elf.SHN_UNDEF || sym.Name != exact && symbols.Demangle(sym.Name) != exact {
+			return dwarf.Object{}, false
+		}
+		switch {
+		case sym.InCode():
+			return dwarf.NoDebugFunc(sym.Addr+bias, sym.Type == elf.STT_GNU_IFUNC, lang), true
+		case sym.Type == elf.STT_OBJECT || sym.Type == elf.STT_NOTYPE:
+			return dwarf.NoDebugObject(name, sym.Addr+bias), true
+		}
+		return dwarf.Object{}, false
+	}
+	if s.inf.Syms != nil {
+		if syms, err := s.inf.Syms.LookupName(name); err == nil {
+			for _, sym := range syms {
+				if o, ok := match(sym, s.inf.Bias); ok {
+					return o, true
+				}
+			}
+		}
+	}
+	// The libraries: their list read again once per stop, since the
+	// program may have loaded one since.
+	as := s.inf.ReloadAddressSpace(ctx)
+	if as == nil {
+		return dwarf.Object{}, false
+	}
+	locs, err := as.LookupName(name)
+	if err != nil {
+		return dwarf.Object{}, false
+	}
+	for _, l := range locs {
+		if l.Module.Path == s.program {
+			continue // looked at above
+		}
+		if o, ok := match(l.Symbol, l.Module.Bias); ok {
+			return o, true
 		}
 	}
 	return dwarf.Object{}, false
@@ -78,7 +129,7 @@ func (s *Session) noSymbolHint(ctx context.Context, f *dwarf.Frame, name string)
 	if s.inf.Syms != nil {
 		if syms, err := s.inf.Syms.Symbols(); err == nil {
 			for _, sym := range syms {
-				if sym.Type == elf.STT_OBJECT || sym.Type == elf.STT_FUNC {
+				if sym.Type == elf.STT_OBJECT || sym.InCode() {
 					names = append(names, sym.Name)
 				}
 			}

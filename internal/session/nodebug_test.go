@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -13,7 +14,10 @@ import (
 // TestGlobalWithoutDebugInfo: a global defined in a file built without
 // -g is found in the ELF symbol table, as GDB finds a minimal symbol:
 // printing it says it has unknown type and asks for a cast, a cast reads
-// it, & gives its address. GDB, on the same binary, is the oracle.
+// it, & gives its address. A function without debug information, one of
+// libc's, and an assembler's label are code: they print as GDB's
+// "<text variable, no debug info>" functions, and decay to pointers. GDB,
+// on the same binary, is the oracle.
 func TestGlobalWithoutDebugInfo(t *testing.T) {
 	testenv.NeedTool(t, "gcc")
 	testenv.NeedTool(t, "gdb")
@@ -30,7 +34,42 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 			t.Fatalf("gcc %v: %v\n%s", c, err, out)
 		}
 	}
-	exprs := []string{"nodebug_counter", "(int)nodebug_counter", "(long)nodebug_big", "(char)nodebug_name", "(int)nodebug_counter + 1", "sizeof(nodebug_counter)", "&nodebug_counter", "*(char (*)[8])&nodebug_name"}
+	exprs := []string{"nodebug_counter", "(int)nodebug_counter", "(long)nodebug_big", "(char)nodebug_name", "(int)nodebug_counter + 1", "sizeof(nodebug_counter)", "&nodebug_counter", "*(char (*)[8])&nodebug_name",
+		"bump", "&bump", "bump + 1", "(long)bump == (long)&bump", "*bump", "sizeof(bump)", "mid_twice", "&mid_twice", "mid_twice + 1", "_start"}
+	evalLikeGDB(t, bin, exprs)
+	// A misspelt name: the error says where it looked and what is close.
+	s, ctx := liveAt(t, Config{}, []string{bin}, "main")
+	_, err := s.Evaluate(ctx, "nodebug_countr")
+	if err == nil || !strings.Contains(err.Error(), `No symbol "nodebug_countr" in current context (looked in`) ||
+		!strings.Contains(err.Error(), "looked in the locals and arguments of main") ||
+		!strings.Contains(err.Error(), "close names: nodebug_counter") {
+		t.Errorf("nodebug_countr: %v, want the places looked in and nodebug_counter as a close name", err)
+	}
+}
+
+// TestLibraryGlobals: from the program's frame, a shared library's
+// functions and its static table are found in the library's debug
+// information, with their types, as GDB looks in every objfile; they were
+// minimal symbols of unknown type.
+func TestLibraryGlobals(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	s, ctx := evalLikeGDB(t, testenv.Prog(t, "shlib_crash"), []string{
+		"config_get", "&config_get_int", "config", "config[1].key", "*config[0].value@2", "sizeof(config)", "parse_int",
+	})
+	// The calls above read the library list; a later call's lookup in
+	// every module's ELF symbols uses it. The vDSO in that list used to
+	// be read through the first call's context, ended by then, and its
+	// failure hid every module's symbols: abort was "No symbol".
+	if r, err := s.Evaluate(ctx, "abort"); err != nil || !strings.HasPrefix(r.Value, "{") {
+		t.Errorf("abort after the list was read: %+v, %v", r, err)
+	}
+}
+
+// evalLikeGDB compares, at main of bin, what rrmcp's Evaluate says of each
+// expression with what GDB prints.
+func evalLikeGDB(t *testing.T, bin string, exprs []string) (*Session, context.Context) {
+	t.Helper()
 	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "break main", "-ex", "run"}
 	for _, e := range exprs {
 		args = append(args, "-ex", "print "+e)
@@ -46,7 +85,6 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 	if len(gdb) != len(exprs) {
 		t.Fatalf("GDB printed %d results for %d expressions:\n%s", len(gdb), len(exprs), out)
 	}
-
 	s, ctx := liveAt(t, Config{}, []string{bin}, "main")
 	for i, e := range exprs {
 		r, err := s.Evaluate(ctx, e)
@@ -62,11 +100,5 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 			t.Errorf("%s: ours %q, GDB %q", e, got, gdb[i])
 		}
 	}
-	// A misspelt name: the error says where it looked and what is close.
-	_, err := s.Evaluate(ctx, "nodebug_countr")
-	if err == nil || !strings.Contains(err.Error(), `No symbol "nodebug_countr" in current context (looked in`) ||
-		!strings.Contains(err.Error(), "looked in the locals and arguments of main") ||
-		!strings.Contains(err.Error(), "close names: nodebug_counter") {
-		t.Errorf("nodebug_countr: %v, want the places looked in and nodebug_counter as a close name", err)
-	}
+	return s, ctx
 }
