@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -339,8 +340,54 @@ func (s *Scope) lookupGlobal(ctx context.Context, name string, t *Target) (Varia
 	if f.Function != nil {
 		from = f.Function.Name
 	}
-	visible := func(qual string) bool { return cppVisible(qual, name, from) }
+	visible := func(v *varDecl) bool { return cppVisible(v.qual, name, from) }
 	return f.Image.lookupGlobal(ctx, name, visible, cu, t, &f.ph().regs, f.Bias)
+}
+
+// lookupScoped finds GDB's SCOPE::name where SCOPE is no class or
+// namespace but a source file ('a.c'::counter: what the file defines) or
+// a function (geta::counter: what its code sees past its own statics,
+// which funcStatic finds: its file's statics, then the globals), as GDB
+// looks name up in that symtab's or function's block.
+func (s *Scope) lookupScoped(ctx context.Context, name string, t *Target) (Variable, error) {
+	f := s.f
+	outer, inner, ok := splitScope(strings.TrimPrefix(name, "::"))
+	if !ok || f.Image == nil || f.Image.dw == nil {
+		return Variable{}, fmt.Errorf("variable %q: %w", name, ErrNotFound)
+	}
+	if t == nil {
+		t = f.ph().t
+	}
+	img := f.Image
+	file := strings.ContainsAny(outer, "./")
+	var units []*unit
+	if file {
+		if err := img.listUnits(); err != nil {
+			return Variable{}, err
+		}
+		for _, u := range img.units {
+			full := u.name
+			if !path.IsAbs(full) && u.compDir != "" {
+				full = path.Join(u.compDir, full)
+			}
+			if u.name == outer || full == outer || strings.HasSuffix(full, "/"+outer) {
+				units = append(units, u)
+			}
+		}
+	} else {
+		for _, fn := range img.FuncsByName(outer) {
+			if fn.Name == outer && fn.cu != nil && !slices.Contains(units, fn.cu) {
+				units = append(units, fn.cu)
+			}
+		}
+	}
+	for _, u := range units {
+		visible := func(v *varDecl) bool { return v.qual == inner && (v.u == u || !file && v.external) }
+		if v, err := img.lookupGlobal(ctx, inner, visible, u, t, &f.ph().regs, f.Bias); err == nil {
+			return v, nil
+		}
+	}
+	return Variable{}, fmt.Errorf("variable %q: %w", name, ErrNotFound)
 }
 
 // cppVisible reports whether qual, an entity's qualified name, is what
@@ -445,9 +492,9 @@ func (img *Image) Global(ctx context.Context, name string, t *Target, regs *Regs
 
 // lookupGlobal prefers a CU-local (static) definition in cu, then an
 // external definition anywhere, then any definition, among those whose
-// qualified name visible accepts (nil: all; a frame's scope passes what
-// C++ lookup finds from its function, cppVisible).
-func (img *Image) lookupGlobal(ctx context.Context, name string, visible func(qual string) bool, cu *unit, t *Target, regs *Regs, bias uint64) (Variable, error) {
+// declarations visible accepts (nil: all; a frame's scope passes what C++
+// lookup finds from its function, cppVisible).
+func (img *Image) lookupGlobal(ctx context.Context, name string, visible func(*varDecl) bool, cu *unit, t *Target, regs *Regs, bias uint64) (Variable, error) {
 	img.indexAll()
 	name = strings.TrimPrefix(name, "::")
 	cands := img.globals[name] // under every "::"-suffix of their names
@@ -469,7 +516,7 @@ func (img *Image) lookupGlobal(ctx context.Context, name string, visible func(qu
 		return s
 	}
 	for i := range cands {
-		if visible != nil && !visible(cands[i].qual) {
+		if visible != nil && !visible(&cands[i]) {
 			continue
 		}
 		if best == nil || score(&cands[i]) > score(best) {

@@ -270,6 +270,9 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 			if o, ok := funcStatic(s.f.Image, s.types, s.f.Bias, name); ok {
 				return o, nil
 			}
+			if v, lerr := s.f.Scope().lookupScoped(ctx, name, s.t); lerr == nil {
+				return s.Object(ctx, v)
+			}
 			for _, fn := range s.f.Image.FuncsByName(strings.TrimPrefix(name, "::")) {
 				// FuncsByName answers a breakpoint's name (any method
 				// named so); an expression means what C++ lookup finds.

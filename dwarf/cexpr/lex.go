@@ -66,6 +66,14 @@ func lex(src string) ([]token, error) {
 			if strings.IndexByte(src[i:j], '\'') >= 0 && src[j-1] == '\'' {
 				kind = tChar
 			}
+			if body := src[i+1 : j-1]; c == '\'' && len(body) > 2 && !strings.Contains(body, `\`) {
+				// GDB's quoted name: 'a.c'::counter, 'ns::f(int)',
+				// 'puts@plt' (three characters or more, as GDB's lexer
+				// takes them; two are an invalid character constant)
+				toks = append(toks, token{tIdent, body, i})
+				i = j
+				continue
+			}
 			toks = append(toks, token{kind, src[i:j], i})
 			i = j
 		case isIdentStart(c):

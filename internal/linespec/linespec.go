@@ -36,7 +36,8 @@ type Spec struct {
 // Parse reads a location: *EXPR, FILE:LINE (the last colon, so that
 // C:\x.c:3 and ns::f are read right), LINE, FILE:FUNCTION (a single
 // colon after a file name with an extension or a directory: t.c:helper,
-// src/a.cpp:ns::f) or a function name.
+// src/a.cpp:ns::f) or a function name. A file or function name may be
+// quoted, as GDB's linespecs allow ('a.c':12, 'ns::f(int)').
 func Parse(loc string) (Spec, error) {
 	loc = strings.TrimSpace(loc)
 	switch {
@@ -48,16 +49,25 @@ func Parse(loc string) (Spec, error) {
 	if i := strings.LastIndex(loc, ":"); i >= 0 {
 		file, lineStr := loc[:i], loc[i+1:]
 		if n, err := strconv.Atoi(lineStr); err == nil && !strings.HasSuffix(file, ":") {
-			return Spec{Form: FileLine, File: file, Line: n}, nil
+			return Spec{Form: FileLine, File: unquote(file), Line: n}, nil
 		}
 	}
 	if n, err := strconv.Atoi(loc); err == nil {
 		return Spec{Form: Line, Line: n}, nil
 	}
 	if file, fn, ok := splitFileFunction(loc); ok {
-		return Spec{Form: Function, File: file, Name: fn}, nil
+		return Spec{Form: Function, File: unquote(file), Name: unquote(fn)}, nil
 	}
-	return Spec{Form: Function, Name: loc}, nil
+	return Spec{Form: Function, Name: unquote(loc)}, nil
+}
+
+// unquote strips the quotes around a name ('a.c', "f"), if any.
+func unquote(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) >= 2 && (s[0] == '\'' || s[0] == '"') && s[len(s)-1] == s[0] {
+		return s[1 : len(s)-1]
+	}
+	return s
 }
 
 // splitFileFunction splits FILE:FUNCTION at its first single colon (not

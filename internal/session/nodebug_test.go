@@ -66,6 +66,32 @@ func TestLibraryGlobals(t *testing.T) {
 	}
 }
 
+// TestScopedNames: GDB's quoted names and SCOPE::name where the scope is
+// a source file or a function: two files define a static of one name,
+// and 'a.c'::counter, '/dir/b.c'::counter and geta::counter say which.
+// They were syntax errors ('a.c' read as a character constant) or "No
+// symbol". GDB is the oracle.
+func TestScopedNames(t *testing.T) {
+	testenv.NeedTool(t, "gcc")
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	dir := t.TempDir()
+	src, err := filepath.Abs(filepath.Join("testdata", "scoped"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "scoped")
+	cmd := exec.Command("gcc", "-g", "-O0", "-o", bin, "a.c", "b.c")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	evalLikeGDB(t, bin, []string{
+		"'a.c'::counter", "'b.c'::counter", "'" + filepath.Join(src, "b.c") + "'::counter + 1", "counter",
+		"geta::counter", "main::counter", "geta::calls", "'geta'", "'a.c'::shared", "geta::shared", "'a'",
+	})
+}
+
 // evalLikeGDB compares, at main of bin, what rrmcp's Evaluate says of each
 // expression with what GDB prints.
 func evalLikeGDB(t *testing.T, bin string, exprs []string) (*Session, context.Context) {

@@ -1,0 +1,3 @@
+static int counter = 2;
+int geta(void);
+int main(void) { return geta() + counter; }
