@@ -32,7 +32,13 @@ const packetSize = 0x4000
 // classify decides how the relay handles one request. For actLocal and
 // actRefuse the reply is returned; a request is only ever forwarded if it is
 // a well-formed read (rr exits on malformed packets, §12 of rr-rsp.md).
-func classify(pkt string, multiprocess bool) (action, string) {
+// offer is what the backend lets the relay offer GDB beyond plain reads.
+type offer struct {
+	multiprocess bool // thread ids p<pid>.<tid>
+	siginfo      bool // qXfer:siginfo:read, harmless on gdbserver (rr starts a diversion)
+}
+
+func classify(pkt string, o offer) (action, string) {
 	if pkt == "" {
 		return actLocal, ""
 	}
@@ -69,7 +75,7 @@ func classify(pkt string, multiprocess bool) (action, string) {
 		}
 		return actLocal, ""
 	case 'q':
-		return classifyQuery(pkt, multiprocess)
+		return classifyQuery(pkt, o)
 	case 'Q':
 		if pkt == "QStartNoAckMode" {
 			return actNoAck, "OK"
@@ -112,19 +118,19 @@ func classifyH(pkt string) (action, string) {
 	return actLocal, errReply
 }
 
-func classifyQuery(pkt string, multiprocess bool) (action, string) {
+func classifyQuery(pkt string, o offer) (action, string) {
 	switch {
 	case pkt == "qfThreadInfo", pkt == "qsThreadInfo", pkt == "qC":
 		return actForward, ""
 	case strings.HasPrefix(pkt, "qSupported"):
-		return actLocal, supported(pkt, multiprocess)
+		return actLocal, supported(pkt, o)
 	case pkt == "qAttached" || strings.HasPrefix(pkt, "qAttached:"):
 		// Attached: on quit GDB detaches (refused) instead of killing.
 		return actLocal, "1"
 	case strings.HasPrefix(pkt, "qSymbol:"):
 		return actLocal, "OK"
 	case strings.HasPrefix(pkt, "qXfer:"):
-		return classifyXfer(pkt)
+		return classifyXfer(pkt, o)
 	case strings.HasPrefix(pkt, "qRcmd,"), strings.HasPrefix(pkt, "qRRCmd"):
 		// monitor commands reach rr's own command set (checkpoints, seeks).
 		return actRefuse, errReply
@@ -143,9 +149,9 @@ var xferAnnex = map[string]func(string) bool{
 }
 
 // classifyXfer forwards "qXfer:OBJECT:read:ANNEX:OFFSET,LENGTH" for the
-// objects in xferAnnex; writes are refused and other objects unsupported
-// (siginfo starts a diversion in rr).
-func classifyXfer(pkt string) (action, string) {
+// objects in xferAnnex, and siginfo where o offers it; writes are refused
+// and other objects unsupported (reading siginfo starts a diversion in rr).
+func classifyXfer(pkt string, o offer) (action, string) {
 	parts := strings.SplitN(pkt, ":", 5)
 	if len(parts) != 5 {
 		return actLocal, errReply
@@ -155,6 +161,9 @@ func classifyXfer(pkt string) (action, string) {
 		return actRefuse, errReply
 	}
 	ok, known := xferAnnex[obj]
+	if obj == "siginfo" && o.siginfo {
+		ok, known = func(a string) bool { return a == "" }, true
+	}
 	if !known || op != "read" {
 		return actLocal, ""
 	}
@@ -182,12 +191,15 @@ func classifyV(pkt string) (action, string) {
 // supported builds the qSupported reply: only what the relay serves.
 // multiprocess+ is echoed only if GDB offered it and the backend
 // connection uses p<pid>.<tid> thread ids too.
-func supported(pkt string, multiprocess bool) string {
+func supported(pkt string, o offer) string {
 	var b strings.Builder
 	b.WriteString("PacketSize=")
 	b.WriteString(hexString(packetSize))
 	b.WriteString(";QStartNoAckMode+;qXfer:features:read+;qXfer:auxv:read+;qXfer:exec-file:read+;qXfer:libraries-svr4:read+")
-	if multiprocess && strings.Contains(pkt, "multiprocess+") {
+	if o.siginfo {
+		b.WriteString(";qXfer:siginfo:read+")
+	}
+	if o.multiprocess && strings.Contains(pkt, "multiprocess+") {
 		b.WriteString(";multiprocess+")
 	}
 	return b.String()

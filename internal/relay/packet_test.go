@@ -106,10 +106,11 @@ func TestClassify(t *testing.T) {
 		{"qRcmd,7768656e", false, actRefuse, "E01"},
 		{"qRRCmd:when", false, actRefuse, "E01"},
 		{"qXfer:siginfo:write::0:abcd", false, actRefuse, "E01"},
+		{"qXfer:siginfo:read::0,fff", false, actLocal, ""}, // not offered (rr: a diversion)
 		{"k", false, actClose, ""},
 	}
 	for _, tt := range tests {
-		act, reply := classify(tt.pkt, tt.mp)
+		act, reply := classify(tt.pkt, offer{multiprocess: tt.mp})
 		if act != tt.act {
 			t.Errorf("classify(%q) action = %d, want %d", tt.pkt, act, tt.act)
 			continue
@@ -122,7 +123,7 @@ func TestClassify(t *testing.T) {
 
 func TestSupported(t *testing.T) {
 	gdb := "qSupported:multiprocess+;swbreak+;hwbreak+;qRelocInsn+;fork-events+;vContSupported+;xmlRegisters=i386"
-	got := supported(gdb, false)
+	got := supported(gdb, offer{})
 	if strings.Contains(got, "multiprocess") {
 		t.Errorf("multiprocess offered to GDB though the backend does not use it: %q", got)
 	}
@@ -139,10 +140,16 @@ func TestSupported(t *testing.T) {
 			t.Errorf("reply %q offers %s, which the relay does not serve", got, f)
 		}
 	}
-	if got := supported(gdb, true); !strings.HasSuffix(got, ";multiprocess+") {
+	if got := supported(gdb, offer{siginfo: true}); !strings.Contains(got, ";qXfer:siginfo:read+") {
+		t.Errorf("supported with the siginfo offer = %q", got)
+	}
+	if act, _ := classify("qXfer:siginfo:read::0,fff", offer{siginfo: true}); act != actForward {
+		t.Errorf("qXfer:siginfo:read with the siginfo offer: action %d, want forwarded", act)
+	}
+	if got := supported(gdb, offer{multiprocess: true}); !strings.HasSuffix(got, ";multiprocess+") {
 		t.Errorf("multiprocess backend: reply %q lacks multiprocess+", got)
 	}
-	if got := supported("qSupported:swbreak+", true); strings.Contains(got, "multiprocess") {
+	if got := supported("qSupported:swbreak+", offer{multiprocess: true}); strings.Contains(got, "multiprocess") {
 		t.Errorf("GDB did not offer multiprocess, reply %q has it", got)
 	}
 }
@@ -159,6 +166,7 @@ var safeForward = regexp.MustCompile(`^(?:` +
 	`|qXfer:features:read:[A-Za-z0-9._-]{1,128}:[0-9a-fA-F]{1,16},[0-9a-fA-F]{1,8}` +
 	`|qXfer:(?:auxv|libraries-svr4):read::[0-9a-fA-F]{1,16},[0-9a-fA-F]{1,8}` +
 	`|qXfer:exec-file:read:[0-9a-fA-F]{0,16}:[0-9a-fA-F]{1,16},[0-9a-fA-F]{1,8}` +
+	`|qXfer:siginfo:read::[0-9a-fA-F]{1,16},[0-9a-fA-F]{1,8}` + // with the siginfo offer only
 	`)$`)
 
 // FuzzClassify checks that nothing but a well-formed read is forwarded and
@@ -166,10 +174,14 @@ var safeForward = regexp.MustCompile(`^(?:` +
 func FuzzClassify(f *testing.F) {
 	for _, s := range []string{"m0,1", "g", "p10", "Hgp1.2", "T-1", "qC", "c", "vCont;c", "Z0,1,1",
 		"qXfer:features:read:target.xml:0,ffb", "qXfer:auxv:read::0,1", "M0,1:00", "qSupported:multiprocess+", "k", "?"} {
-		f.Add(s, false)
+		f.Add(s, false, false)
 	}
-	f.Fuzz(func(t *testing.T, pkt string, mp bool) {
-		act, reply := classify(pkt, mp)
+	f.Add("qXfer:siginfo:read::0,fff", false, true)
+	f.Fuzz(func(t *testing.T, pkt string, mp, si bool) {
+		act, reply := classify(pkt, offer{multiprocess: mp, siginfo: si})
+		if act == actForward && strings.HasPrefix(pkt, "qXfer:siginfo") && !si {
+			t.Fatalf("forwarded %q without the siginfo offer", pkt)
+		}
 		if act == actForward && !safeForward.MatchString(pkt) {
 			t.Fatalf("forwarded unsafe packet %q", pkt)
 		}

@@ -22,7 +22,8 @@ import (
 //
 // The relay calls it only with well-formed read requests: m, g, p, Hg, T,
 // qfThreadInfo, qsThreadInfo, qC and qXfer:{features,auxv,exec-file,
-// libraries-svr4}:read. Hg changes the backend's selected thread: route it
+// libraries-svr4}:read, and qXfer:siginfo:read where Config.Siginfo says
+// so. Hg changes the backend's selected thread: route it
 // through the client's thread selection (see ClientForward) so the
 // client's own idea of the selected thread stays true.
 //
@@ -47,6 +48,9 @@ type Config struct {
 	// (thread ids p<pid>.<tid>); GDB is then offered it too, so the ids in
 	// forwarded replies and requests agree.
 	Multiprocess bool
+	// Siginfo offers GDB qXfer:siginfo:read ($_siginfo), forwarded: for a
+	// gdbserver backend only, as rr starts a diversion on it.
+	Siginfo bool
 	// Timeout bounds each forwarded request; 0 means 30 s.
 	Timeout time.Duration
 }
@@ -277,7 +281,7 @@ func includes(doc []byte, annex string) bool {
 
 // handle answers one request; done means close the connection.
 func (s *session) handle(pkt string) (done bool, err error) {
-	act, reply := classify(pkt, s.r.cfg.Multiprocess)
+	act, reply := classify(pkt, offer{multiprocess: s.r.cfg.Multiprocess, siginfo: s.r.cfg.Siginfo})
 	switch act {
 	case actClose:
 		return true, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/dwarf/format"
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *dwarf.ValueEnv {
@@ -246,6 +247,11 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 			return nil
 		}
 		if errors.Is(err, eval.ErrUnsupportedExpr) {
+			if strings.Contains(expr, "$_siginfo") && s.c.Dialect() == rsp.DialectRR {
+				// rr answers qXfer:siginfo:read by starting a diversion
+				// (rr-rsp.md §10), so neither side asks it.
+				return fmt.Errorf("%v: $_siginfo cannot be read from rr without leaving the replay; the stop names the signal, and rr_triage gives the faulting instruction and address: %w", err, ErrUnsupportedExpr)
+			}
 			v, gerr := s.gdbEvaluate(ctx, expr)
 			if gerr == nil {
 				out.Value, out.Engine = v, "gdb"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/gdbmi"
 	"github.com/rrmcp/rrmcp/internal/relay"
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // gdbFallback is GDB/MI connected to the session's target through a
@@ -45,6 +46,9 @@ func (s *Session) gdbEvaluate(ctx context.Context, expr string) (string, error) 
 			Forward:      relay.ClientForward(s.c, nil),
 			Stop:         func() string { return s.c.LastStop().Raw },
 			Multiprocess: s.c.Multiprocess(),
+			// $_siginfo: reading it is harmless on gdbserver; rr
+			// starts a diversion (rsp's rr dialect refuses it too).
+			Siginfo: s.c.Dialect() == rsp.DialectGDBServer,
 		})
 		if err != nil {
 			return "", fmt.Errorf("start the relay for gdb: %w", err)

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
@@ -127,4 +128,46 @@ func evalLikeGDB(t *testing.T, bin string, exprs []string) (*Session, context.Co
 		}
 	}
 	return s, ctx
+}
+
+// TestSiginfoAtCrash: at a live program's SIGSEGV, $_siginfo is what GDB
+// says: the expression goes to the GDB fallback, whose relay now forwards
+// qXfer:siginfo:read to gdbserver (it was "Unable to read siginfo"; rr is
+// not asked, as reading it starts a diversion there).
+func TestSiginfoAtCrash(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	bin := testenv.Prog(t, "null_deref")
+	exprs := []string{"$_siginfo.si_signo", "$_siginfo.si_code", "$_siginfo._sifields._sigfault.si_addr"}
+	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "run"}
+	for _, e := range exprs {
+		args = append(args, "-ex", "print "+e)
+	}
+	out, _ := exec.Command("gdb", append(args, bin)...).CombinedOutput()
+	var gdb []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if m := regexp.MustCompile(`^\$\d+ = (?:\([^)]*\) )?(.*)$`).FindStringSubmatch(l); m != nil {
+			gdb = append(gdb, m[1])
+		}
+	}
+	if len(gdb) != len(exprs) {
+		t.Fatalf("GDB printed %d results for %d expressions:\n%s", len(gdb), len(exprs), out)
+	}
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	t.Cleanup(cancel)
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{bin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Signal != "SIGSEGV" {
+		t.Fatalf("continue to the crash: %+v %v", st, err)
+	}
+	for i, e := range exprs {
+		r, err := s.Evaluate(ctx, e)
+		if err != nil || r.Value != gdb[i] {
+			t.Errorf("%s: ours %q (%v), GDB %q", e, r.Value, err, gdb[i])
+		}
+	}
 }
