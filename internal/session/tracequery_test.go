@@ -269,28 +269,38 @@ func TestTraceQueryThroughput(t *testing.T) {
 		{"breakpoint, one query", "breakpoint", 20000, 20000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := start(t)
-			ctx, cancel := context.WithTimeout(t.Context(), 300*time.Second)
-			defer cancel()
-			rows, last, cursor := 0, QueryRow{}, 1
-			mech := ""
-			t0 := time.Now()
-			for rows < tc.rows {
-				res, err := s.Query(ctx, QueryOptions{Kind: "calls", Function: "update", Collect: []string{"i", "v"}, Limit: min(tc.limit, tc.rows-rows), Cursor: cursor, Mechanism: tc.mech})
-				if err != nil {
-					t.Fatal(err)
-				}
-				mech = res.Mechanism
-				rows += len(res.Rows)
-				if len(res.Rows) > 0 {
-					last = res.Rows[len(res.Rows)-1]
-				}
-				if !res.More {
-					break
-				}
-				cursor = res.NextCursor
+			type run struct {
+				rows int
+				last QueryRow
+				mech string
+				d    time.Duration
 			}
-			d := time.Since(t0)
+			// The breakpoint path resumes at every call: where gdbserver
+			// fails a resume (errServerResumeEINTR), the run is made again.
+			r := retryResumeEINTR(t, func() (run, error) {
+				s := start(t)
+				rows, last, cursor := 0, QueryRow{}, 1
+				mech := ""
+				t0 := time.Now()
+				for rows < tc.rows {
+					res, err := queryOrEINTR(t, s, QueryOptions{Kind: "calls", Function: "update", Collect: []string{"i", "v"}, Limit: min(tc.limit, tc.rows-rows), Cursor: cursor, Mechanism: tc.mech})
+					if err != nil {
+						return run{}, err
+					}
+					mech = res.Mechanism
+					rows += len(res.Rows)
+					if len(res.Rows) > 0 {
+						last = res.Rows[len(res.Rows)-1]
+					}
+					if !res.More {
+						break
+					}
+					cursor = res.NextCursor
+				}
+				return run{rows, last, mech, time.Since(t0)}, nil
+			})
+			rows, last, mech := r.rows, r.last, r.mech
+			d := r.d
 			want := tc.rows - 1
 			if rows != tc.rows || last.N != tc.rows || last.Values["i"] != fmt.Sprint(want) || last.Values["v"] != fmt.Sprint(int64(want)*7+3) {
 				t.Fatalf("%d rows, the last %+v", rows, last)
