@@ -88,7 +88,7 @@ func (r *registry) prompts() {
 1. Call rr_record with argv split from the command%s and chaos=true (rr's chaos mode randomizes scheduling to expose races). Look at the exit code and signal in the result.
 2. If the run passed, remove its recording with rr_rm and record again; stop after %s attempts and report that it did not fail.
 3. When a run fails, keep that recording and note its trace directory and the attempt number.
-4. Debug it: rr_replay_start on the failing trace, rr_continue to the failure, rr_thread_list and rr_backtrace in each thread involved, then rr_watchpoint_set on the shared data that is wrong and rr_continue reverse=true to find the racing write.
+4. Debug it: rr_replay_start on the failing trace, rr_continue to the failure, rr_backtrace all_threads=true for every thread's stack, then rr_watchpoint_set on the shared data that is wrong and rr_continue reverse=true to find the racing write.
 5. Report the interleaving that fails (which thread wrote what, in which order) and how to fix it. rr needs a hardware PMU: where rr_record says it cannot record, say so; a live session cannot reproduce scheduling.`, cmd, dirText(a), dirArg(a), n), nil
 			},
 		},

@@ -10,16 +10,44 @@ import (
 
 type backtraceIn struct {
 	sessionArg
-	MaxDepth int `json:"max_depth,omitempty" jsonschema:"maximum number of frames (default 64)"`
+	MaxDepth   int  `json:"max_depth,omitempty" jsonschema:"maximum number of frames (default 64; per thread with all_threads)"`
+	AllThreads bool `json:"all_threads,omitempty" jsonschema:"every thread's backtrace (GDB's thread apply all bt), for a deadlock or a race; the selected thread and frame stay"`
 }
 
 type backtraceOut struct {
-	Frames    []session.Frame `json:"frames"`
+	Frames    []session.Frame `json:"frames,omitempty" jsonschema:"the selected thread's frames (not with all_threads)"`
 	Truncated bool            `json:"truncated,omitempty" jsonschema:"more frames exist beyond max_depth"`
 	Selected  int             `json:"selected" jsonschema:"the selected frame level"`
+	// Threads is every thread's backtrace, with all_threads.
+	Threads []session.ThreadBacktrace `json:"threads,omitempty" jsonschema:"with all_threads: each thread's frames, in the order of rr_thread_list"`
 }
 
 func (b backtraceOut) Text() string {
+	if b.Threads != nil {
+		var parts []string
+		for _, t := range b.Threads {
+			head := fmt.Sprintf("Thread %s (tid %d)", t.Thread, t.TID)
+			if t.Current {
+				head += ", selected"
+			}
+			lines := []string{head + ":"}
+			if t.Error != "" {
+				lines = append(lines, "  "+t.Error)
+			}
+			for _, f := range t.Frames {
+				mark := "  "
+				if t.Current && f.Level == b.Selected {
+					mark = "> "
+				}
+				lines = append(lines, mark+frameText(f))
+			}
+			if t.Truncated {
+				lines = append(lines, "  (more frames; raise max_depth)")
+			}
+			parts = append(parts, strings.Join(lines, "\n"))
+		}
+		return strings.Join(parts, "\n\n")
+	}
 	if len(b.Frames) == 0 {
 		return "No stack frames."
 	}
@@ -119,9 +147,16 @@ func (in *threadIn) check() error {
 
 func (r *registry) stackTools() {
 	addOn(r, "rr_backtrace", "Backtrace",
-		"Get the call stack of the current thread: function, file:line and pc of each frame, innermost first.",
+		"Get the call stack of the current thread: function, file:line and pc of each frame, innermost first. With all_threads, every thread's stack (GDB's thread apply all bt).",
 		inspect,
 		func(ctx context.Context, s *session.Session, in backtraceIn) (backtraceOut, error) {
+			if in.AllThreads {
+				th, sel, err := s.BacktraceAll(ctx, in.MaxDepth)
+				if th == nil {
+					th = []session.ThreadBacktrace{}
+				}
+				return backtraceOut{Threads: th, Selected: sel}, err
+			}
 			fr, more, sel, err := s.Backtrace(ctx, in.MaxDepth)
 			return backtraceOut{Frames: fr, Truncated: more, Selected: sel}, err
 		})

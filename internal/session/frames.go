@@ -192,6 +192,62 @@ func (s *Session) Backtrace(ctx context.Context, max int) ([]Frame, bool, int, e
 	return out, more, sel, err
 }
 
+// ThreadBacktrace is one thread's stack in BacktraceAll.
+type ThreadBacktrace struct {
+	Thread    string  `json:"thread" jsonschema:"RSP thread id (pPID.TID); pass to rr_thread_select"`
+	TID       int     `json:"tid"`
+	Current   bool    `json:"current,omitempty"`
+	Frames    []Frame `json:"frames"`
+	Truncated bool    `json:"truncated,omitempty" jsonschema:"more frames exist beyond max_depth"`
+	Error     string  `json:"error,omitempty" jsonschema:"why this thread's stack could not be read"`
+}
+
+// BacktraceAll is every thread's backtrace, in the order of the thread
+// list (GDB's thread apply all bt), each as rr_thread_select and
+// rr_backtrace would show it, without changing the selected thread or
+// frame (sel, the selected frame's level, as Backtrace). A thread whose
+// stack cannot be read says why and the others still come.
+func (s *Session) BacktraceAll(ctx context.Context, max int) (_ []ThreadBacktrace, sel int, _ error) {
+	var out []ThreadBacktrace
+	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		sel = s.frame
+		ts, err := s.threadList(ctx)
+		if err != nil {
+			return err
+		}
+		cur, frames, framesT, framesI, stepIn := s.inf.Cur, s.frames, s.framesT, s.framesI, s.stepIn
+		defer func() {
+			s.inf.Cur, s.frames, s.framesT, s.framesI, s.stepIn = cur, frames, framesT, framesI, stepIn
+		}()
+		for _, t := range ts {
+			tb := ThreadBacktrace{Thread: t.String(), TID: int(t.Tid), Current: t == cur}
+			s.inf.Cur, s.stepIn = t, 0
+			if t == cur {
+				s.frames, s.framesT, s.framesI, s.stepIn = frames, framesT, framesI, stepIn
+			}
+			fr, err := s.unwind(ctx)
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				tb.Error = err.Error()
+			}
+			if len(fr) > max {
+				fr, tb.Truncated = fr[:max], true
+			}
+			for _, f := range fr {
+				tb.Frames = append(tb.Frames, s.frameInfo(ctx, f))
+			}
+			if t == cur {
+				frames, framesT, framesI = s.frames, s.framesT, s.framesI // keep what it unwound
+			}
+			out = append(out, tb)
+		}
+		return nil
+	})
+	return out, sel, err
+}
+
 // SelectFrame makes frame level the selected frame.
 func (s *Session) SelectFrame(ctx context.Context, level int) (Frame, error) {
 	var out Frame

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -45,5 +46,63 @@ func TestRemovedBreakpointPendingHits(t *testing.T) {
 	t.Logf("%d iterations, %d pending hits of the deleted breakpoint dropped", iterations, dropped)
 	if dropped == 0 {
 		t.Fatalf("no iteration had a pending hit of the deleted breakpoint: the test did not exercise the race")
+	}
+}
+
+// TestBacktraceAllThreads: at a stop of threads_bp, every thread's
+// backtrace (rr_backtrace all_threads) is, thread by thread, what
+// selecting the thread and asking its backtrace gives, in the thread
+// list's order, the stopped thread marked; and asking it leaves the
+// selected thread and frame as they were.
+func TestBacktraceAllThreads(t *testing.T) {
+	s := liveSession(t, "threads_bp", "")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	if _, err := s.SetBreakpoint(ctx, "tick", "", false); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue to tick: %+v %v", st, err)
+	}
+	if _, err := s.SelectFrame(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	all, sel, err := s.BacktraceAll(ctx, 64)
+	if err != nil || sel != 1 {
+		t.Fatalf("BacktraceAll: selected frame %d, %v", sel, err)
+	}
+	threads, err := s.Threads(ctx)
+	if err != nil || len(threads) != len(all) || len(all) < 2 {
+		t.Fatalf("%d backtraces for %d threads (%v)", len(all), len(threads), err)
+	}
+	// nothing moved: the stopped thread is still selected, at frame 1
+	fr, _, sel, err := s.Backtrace(ctx, 64)
+	if err != nil || sel != 1 || fr[0].Function != "tick" {
+		t.Fatalf("after BacktraceAll: selected frame %d, frame 0 %+v, %v", sel, fr, err)
+	}
+	current := 0
+	for i, tb := range all {
+		if tb.Thread != threads[i].ID || tb.Current != threads[i].Current || tb.Error != "" {
+			t.Errorf("backtrace %d: %+v; thread list says %+v", i, tb, threads[i])
+		}
+		if tb.Current {
+			current++
+			if tb.Thread != st.Thread {
+				t.Errorf("current thread %s, the stop's %s", tb.Thread, st.Thread)
+			}
+		}
+	}
+	if current != 1 {
+		t.Errorf("%d threads marked current", current)
+	}
+	for _, tb := range all {
+		if _, err := s.SelectThread(ctx, tb.Thread); err != nil {
+			t.Fatal(err)
+		}
+		one, _, _, err := s.Backtrace(ctx, 64)
+		if err != nil || !reflect.DeepEqual(one, tb.Frames) {
+			t.Errorf("thread %s: selected, its backtrace is %+v (%v); all_threads said %+v", tb.Thread, one, err, tb.Frames)
+		}
 	}
 }
