@@ -210,6 +210,14 @@ func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Obje
 	if err != nil {
 		return dwarf.Object{}, err
 	}
+	if a, ok := dwarf.Resolve(x.Type).(*dwarf.ArrayType); ok && a.Lang != dwarf.LangGo && a.Lang != dwarf.LangRust {
+		// An array decays to a pointer to its first element, whose
+		// member both -> and . reach (GDB's coerce_array in
+		// value_struct_elt): buffer->length of printbuffer buffer[1].
+		if _, isStruct := dwarf.Resolve(a.Elem).(*dwarf.StructType); isStruct {
+			x, arrow = ev.env.Elem(x, 0), false
+		}
+	}
 	if p, ok := dwarf.Resolve(x.Type).(*dwarf.PointerType); ok {
 		if _, isStruct := dwarf.Resolve(p.Elem).(*dwarf.StructType); isStruct || arrow {
 			if x, err = ev.deref(x); err != nil {
