@@ -485,8 +485,15 @@ func (ev *evaluator) ident(name string) (dwarf.Object, error) {
 			return dwarf.Object{}, err
 		}
 		if this, err := ev.s.Local(ev.ctx, "this"); err == nil {
-			if o, err := ev.member(this, name, true); err == nil {
+			o, err := ev.member(this, name, true)
+			if err == nil {
 				return o, nil
+			}
+			if !errors.Is(err, dwarf.ErrNotFound) && classHas(this.Type, name) {
+				// the member exists but cannot be read (this optimized
+				// out): GDB's "value has been optimized out", not "No
+				// symbol"
+				return dwarf.Object{}, err
 			}
 		}
 	}
@@ -520,6 +527,24 @@ func (ev *evaluator) ident(name string) (dwarf.Object, error) {
 		return dwarf.Object{}, fmt.Errorf("attempt to use a type name as an expression")
 	}
 	return dwarf.Object{}, fmt.Errorf("No symbol %q in current context%s: %w", name, hint, dwarf.ErrNotFound)
+}
+
+// classHas says whether the class pointer thisT points to has a data
+// member (its bases' included) or a static member named name.
+func classHas(thisT dwarf.Type, name string) bool {
+	p, ok := dwarf.Resolve(thisT).(*dwarf.PointerType)
+	if !ok {
+		return false
+	}
+	st, ok := dwarf.Resolve(p.Elem).(*dwarf.StructType)
+	if !ok {
+		return false
+	}
+	if _, _, ok := st.FieldByName(name); ok {
+		return true
+	}
+	_, ok = st.StaticByName(name)
+	return ok
 }
 
 // rvalue strips references: the referenced object.

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
 
@@ -169,5 +171,39 @@ func TestSiginfoAtCrash(t *testing.T) {
 		if err != nil || r.Value != gdb[i] {
 			t.Errorf("%s: ours %q (%v), GDB %q", e, r.Value, err, gdb[i])
 		}
+	}
+}
+
+// TestMemberOfOptimizedThis: in a method whose this is optimized out, a
+// member named bare (a for this->a) is optimized out, as GDB says ("value
+// has been optimized out"); it was "No symbol", with close names, as if
+// the member did not exist. A name that is no member is still "No
+// symbol".
+func TestMemberOfOptimizedThis(t *testing.T) {
+	testenv.NeedTool(t, "g++")
+	testenv.NeedTool(t, "gdbserver")
+	dir := t.TempDir()
+	src := filepath.Join("testdata", "thisopt")
+	bin := filepath.Join(dir, "thisopt")
+	for _, c := range [][]string{
+		{"-g", "-O2", "-c", "-o", filepath.Join(dir, "t.o"), filepath.Join(src, "t.cpp")},
+		{"-O2", "-c", "-o", filepath.Join(dir, "main.o"), filepath.Join(src, "main.cpp")},
+		{"-o", bin, filepath.Join(dir, "t.o"), filepath.Join(dir, "main.o")},
+	} {
+		if out, err := exec.Command("g++", c...).CombinedOutput(); err != nil {
+			t.Fatalf("g++ %v: %v\n%s", c, err, out)
+		}
+	}
+	s, ctx := liveAt(t, Config{}, []string{bin}, "t.cpp:12")
+	if r, err := s.Evaluate(ctx, "this"); err != nil || r.Value != "<optimized out>" {
+		t.Fatalf("this = %q, %v: the test needs this optimized out here", r.Value, err)
+	}
+	for _, e := range []string{"a", "this->a"} {
+		if _, err := s.Evaluate(ctx, e); !errors.Is(err, dwarf.ErrOptimizedOut) || strings.Contains(err.Error(), "No symbol") {
+			t.Errorf("%s: %v; want optimized out", e, err)
+		}
+	}
+	if _, err := s.Evaluate(ctx, "nosuchmember"); err == nil || !strings.Contains(err.Error(), "No symbol") {
+		t.Errorf("nosuchmember: %v; want No symbol", err)
 	}
 }
