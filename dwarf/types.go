@@ -359,7 +359,7 @@ func (t *StructType) Members() []StructMember {
 type Method struct {
 	Name    string
 	Type    *FuncType // parameters without the artificial this
-	Virtual bool
+	Virtual bool      // it has a vtable slot (DW_AT_vtable_elem_location)
 	Const   bool // this points to const
 	Static  bool
 	// Artificial is true for compiler-generated members.

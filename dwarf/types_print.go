@@ -594,7 +594,7 @@ func groupOverloads(ms []Method) []Method {
 
 func methodString(t *StructType, m Method, sub func(Type) string) string {
 	var b strings.Builder
-	if m.Virtual && !strings.HasPrefix(m.Name, "~") { // GDB omits it on destructors
+	if m.Virtual {
 		b.WriteString("virtual ")
 	}
 	if m.Static {

@@ -522,8 +522,10 @@ func (r *TypeReader) readMethod(m *stddwarf.Entry, params []*stddwarf.Entry, def
 	meth := Method{Name: name, Access: accessOf(m, defAccess), Static: true}
 	meth.Artificial, _ = m.Val(stddwarf.AttrArtificial).(bool)
 	meth.Linkage, _ = m.Val(stddwarf.AttrLinkageName).(string)
-	v, _ := m.Val(stddwarf.AttrVirtuality).(int64)
-	meth.Virtual = v != 0
+	// GDB prints "virtual" where the method has a vtable slot
+	// (dwarf2_add_member_fn's voffset): gcc gives a virtual destructor
+	// DW_AT_virtuality but no slot, clang both.
+	meth.Virtual = m.AttrField(stddwarf.AttrVtableElemLoc) != nil
 	ft := &FuncType{CommonType: CommonType{Lang: LangCPlusPlus}, Prototyped: true}
 	var err error
 	if ft.Return, err = r.typeAttr(m, depth); err != nil {

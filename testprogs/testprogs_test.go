@@ -54,6 +54,7 @@ var symptoms = []symptom{
 	{prog: "thread_crash", signal: syscall.SIGSEGV},
 	{prog: "cpp_shapes", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "cpp_shapes-O2", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
+	{prog: "cpp_shapes-clang", signal: syscall.SIGABRT, output: "instance of 'std::out_of_range'"},
 	{prog: "cpp_broken", exit: 0, output: "broken 4\n"},
 	{prog: "cpp_containers", exit: 0, output: "containers 2410\n"},
 	{prog: "cpp_containers-m32", exit: 0, output: "containers 2410\n"},
