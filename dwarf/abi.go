@@ -1,6 +1,10 @@
 package dwarf
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/go-delve/delve/pkg/dwarf/regnum"
+)
 
 // ReturnConvention says where a function returning a value of type t
 // has left it, by the System V ABI (x86-64 when ptrSize is 8, i386 when
@@ -13,7 +17,8 @@ import "strings"
 //   - else in regs, DWARF register numbers in the order of the value's
 //     eightbytes: rax then rdx for an eightbyte with any integer or
 //     pointer in it, xmm0 then xmm1 for one of floating point only; a
-//     scalar in one register.
+//     scalar in one register; a long double, and on i386 any float, in
+//     st0 (whose 80-bit value FromX87 converts).
 //
 // ok is false for a void function and for what it cannot place.
 func ReturnConvention(t Type, ptrSize int) (regs []int, inMemory, ok bool) {
@@ -50,11 +55,10 @@ func ReturnConvention(t Type, ptrSize int) (regs []int, inMemory, ok bool) {
 		return nil, false, false
 	case *BaseType:
 		if u.IsFloat() {
-			if u.Size() > 8 {
-				return nil, false, false // long double: st0
-			}
-			if ptrSize == 4 {
-				return nil, false, false // i386: st0
+			if u.Size() > 8 || ptrSize == 4 {
+				// a long double, and any float on i386: st0 (its
+				// 80-bit value: FromX87)
+				return []int{regnum.AMD64_ST0}, false, true
 			}
 			return []int{17}, false, true
 		}

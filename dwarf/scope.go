@@ -390,6 +390,15 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		}
 		return BytesObject(uint128, b), nil
 	}
+	if isX87(reg) {
+		// GDB's i387_ext: the 80-bit extended value ($st0 = 4.5)
+		ext := &BaseType{CommonType: CommonType{Name: "i387_ext", ByteSize: 10, Lang: lang}, Encoding: EncFloat}
+		b, ok := s.f.Scope().RegisterBytes(name)
+		if !ok || len(b) < 10 {
+			return Object{Type: ext, Err: fmt.Errorf("register $%s: %w", name, ErrNotSaved)}, nil
+		}
+		return BytesObject(ext, b[:10]), nil
+	}
 	v, ok := s.f.Scope().Register(name)
 	if !ok {
 		// GDB: a caller-saved register the unwinder did not recover

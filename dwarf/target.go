@@ -62,6 +62,7 @@ const NumRegs = regnum.AMD64_SW + 1
 type Regs struct {
 	val   [NumRegs]uint64
 	xmmHi [16]uint64
+	stHi  [8]uint16 // sign and exponent of the x87 registers' 80 bits
 	valid [2]uint64 // bit set of registers with a known value
 }
 
@@ -95,10 +96,13 @@ func (r *Regs) SetBytes(reg int, b []byte) {
 	if x := reg - regnum.AMD64_XMM0; x >= 0 && x < 16 {
 		r.xmmHi[x] = binary.LittleEndian.Uint64(buf[8:])
 	}
+	if isX87(reg) {
+		r.stHi[reg-regnum.AMD64_ST0] = binary.LittleEndian.Uint16(buf[8:])
+	}
 }
 
 // Bytes returns the register's value as little-endian bytes: 16 for xmm
-// registers, 8 for the others.
+// registers, 10 for the x87 ones (st0-st7), 8 for the others.
 func (r *Regs) Bytes(reg int) ([]byte, bool) {
 	v, ok := r.Get(reg)
 	if !ok {
@@ -109,6 +113,9 @@ func (r *Regs) Bytes(reg int) ([]byte, bool) {
 		binary.LittleEndian.PutUint64(b, v)
 		binary.LittleEndian.PutUint64(b[8:], r.xmmHi[x])
 		return b, true
+	}
+	if isX87(reg) {
+		return binary.LittleEndian.AppendUint16(binary.LittleEndian.AppendUint64(nil, v), r.stHi[reg-regnum.AMD64_ST0]), true
 	}
 	return binary.LittleEndian.AppendUint64(nil, v), true
 }

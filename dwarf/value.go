@@ -9,6 +9,8 @@ import (
 	"math"
 	"math/big"
 	"strings"
+
+	"github.com/go-delve/delve/pkg/dwarf/regnum"
 )
 
 // Object is a typed piece of target data: its type and where its bytes
@@ -43,6 +45,13 @@ func BytesObject(t Type, b []byte) Object {
 // given its type.
 func VarObject(t Type, v *Variable) Object {
 	o := Object{Type: t, Loc: v.Location}
+	if l := o.Loc; l.Kind == LocRegister && isX87(l.Reg) && l.Bytes != nil {
+		// a float kept in the x87 stack (i386 -O2): its register holds
+		// it in the 80-bit format
+		if b, ok := FromX87(t, l.Bytes); ok {
+			o.Loc.Bytes = b
+		}
+	}
 	if v.LocErr != nil {
 		o.Err = v.LocErr
 	}
@@ -521,6 +530,38 @@ func DecodeFloat(b []byte) (float64, *big.Float, bool) {
 	}
 	return 0, nil, false
 }
+
+// FromX87 converts b, the 80-bit extended value of an x87 register, to
+// the bytes of t, a floating-point type, as GDB's i387_register_to_value:
+// rounded to a float or a double, as it is (padded) for a long double.
+// ok is false for another type.
+func FromX87(t Type, b []byte) ([]byte, bool) {
+	bt, ok := Resolve(t).(*BaseType)
+	if !ok || !bt.IsFloat() || len(b) < 10 {
+		return nil, false
+	}
+	size := bt.Size()
+	v, f, _ := DecodeFloat(b[:10])
+	switch {
+	case size >= 10:
+		out := make([]byte, size)
+		copy(out, b[:10])
+		return out, true
+	case size == 8:
+		return binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)), true
+	case size == 4:
+		v32 := float32(v)
+		if f != nil {
+			v32, _ = f.Float32() // one rounding, not two
+		}
+		return binary.LittleEndian.AppendUint32(nil, math.Float32bits(v32)), true
+	}
+	return nil, false
+}
+
+// isX87 says whether reg (Regs' numbering) is one of the x87 stack
+// registers st0-st7.
+func isX87(reg int) bool { return reg >= regnum.AMD64_ST0 && reg < regnum.AMD64_ST0+8 }
 
 func sign(neg bool) int {
 	if neg {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-delve/delve/pkg/dwarf/regnum"
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/dwarf/eval"
@@ -455,6 +456,10 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 		v, ok := regs.Bytes(r)
 		if !ok {
 			return ""
+		}
+		if x, ok := dwarf.FromX87(ft.Return, v); ok && r == regnum.AMD64_ST0 {
+			b = x
+			break
 		}
 		b = append(b, v[:min(8, len(v))]...)
 	}

@@ -430,3 +430,52 @@ func TestCallSiteInAbstractOrigin(t *testing.T) {
 		}
 	}
 }
+
+// TestX87Values: values in the x87 stack are GDB's. A finish from a
+// function returning a float, a double or a long double (in st0 on
+// i386, a long double in st0 on x86-64) gives its value; at gcc -m32 -O2
+// a double argument whose location is st0, and $st0 itself, read as the
+// 80-bit value they are. They were the register's low 8 bytes taken for a
+// double, or no value at all.
+func TestX87Values(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	for _, m32 := range []bool{false, true} {
+		t.Run(map[bool]string{false: "x86-64", true: "i386"}[m32], func(t *testing.T) {
+			exe := filepath.Join(t.TempDir(), "x87")
+			args := []string{"-g", "-O2", "-o", exe, filepath.Join("testdata", "x87.c"), "-lm"}
+			if m32 {
+				args = append([]string{"-m32"}, args...)
+			}
+			if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
+				t.Skipf("gcc %v (no i386 toolchain?): %v\n%s", args, err, out)
+			}
+			if m32 && testenv.I386Peer(t) != "gdbserver" {
+				t.Skip("GDB compares under gdbserver only; this machine runs i386 programs under qemu-i386")
+			}
+			for _, fn := range []string{"halfd", "halff", "halfl"} {
+				got := movesVsGDB(t, exe, fn, []string{"finish"})
+				if len(got) < 2 || got[1].ret == "" {
+					t.Errorf("finish from %s returned no value: %v", fn, got)
+				}
+			}
+			if !m32 {
+				return
+			}
+			gdb := gdbAt(t, exe, "close_enough", "info address a", "echo <A>\\n", "print a", "print $st0", "echo </A>\\n")
+			if !strings.Contains(gdb, "a variable in $st0") {
+				t.Fatalf("a is not in st0 here (GDB: %q): the test proves nothing", gdb)
+			}
+			want := regexp.MustCompile(`(?m)^\$\d+ = (.*)$`).FindAllStringSubmatch(section(gdb, "A"), -1)
+			if len(want) != 2 {
+				t.Fatalf("GDB printed: %q", gdb)
+			}
+			s, ctx := liveAt(t, Config{}, []string{exe}, "close_enough")
+			for i, e := range []string{"a", "$st0"} {
+				if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want[i][1] {
+					t.Errorf("%s = %q (%v), GDB %q", e, r.Value, err, want[i][1])
+				}
+			}
+		})
+	}
+}
