@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // The TypeReader's indexes: compile units, qualified-name prefixes, the
@@ -341,12 +342,27 @@ func (r *TypeReader) nestedEnumerator(name string) (enumerator, bool) {
 	if !ok {
 		return enumerator{}, false
 	}
-	off, found := r.names[outer]
-	if !found {
-		if off, found = r.lookupNested(outer); !found {
-			return enumerator{}, false
+	offs := r.classDefs(outer)
+	if len(offs) == 0 {
+		off, found := r.names[outer]
+		if !found {
+			if off, found = r.lookupNested(outer); !found {
+				return enumerator{}, false
+			}
+		}
+		offs = []stddwarf.Offset{off}
+	}
+	for _, off := range offs {
+		if en, ok := r.enumeratorInScope(off, inner); ok {
+			return en, true
 		}
 	}
+	return enumerator{}, false
+}
+
+// enumeratorInScope finds enumerator name in the enumeration at off, or
+// in an unscoped enumeration that the class at off holds.
+func (r *TypeReader) enumeratorInScope(off stddwarf.Offset, name string) (enumerator, bool) {
 	rd := r.data.Reader()
 	rd.Seek(off)
 	e, err := rd.Next()
@@ -354,7 +370,7 @@ func (r *TypeReader) nestedEnumerator(name string) (enumerator, bool) {
 		return enumerator{}, false
 	}
 	if e.Tag == stddwarf.TagEnumerationType {
-		return r.enumeratorIn(rd, off, inner)
+		return r.enumeratorIn(rd, off, name)
 	}
 	for {
 		c, err := rd.Next()
@@ -363,7 +379,7 @@ func (r *TypeReader) nestedEnumerator(name string) (enumerator, bool) {
 		}
 		if c.Tag == stddwarf.TagEnumerationType && c.Children {
 			if scoped, _ := c.Val(stddwarf.AttrEnumClass).(bool); !scoped {
-				if en, ok := r.enumeratorIn(rd, c.Offset, inner); ok {
+				if en, ok := r.enumeratorIn(rd, c.Offset, name); ok {
 					return en, true
 				}
 				continue // enumeratorIn consumed the children
@@ -373,6 +389,54 @@ func (r *TypeReader) nestedEnumerator(name string) (enumerator, bool) {
 			rd.SkipChildren()
 		}
 	}
+}
+
+// classDefs returns the definitions of the class, struct or union named
+// qual at namespace scope in every compile unit: gcc puts a class in each
+// unit that uses it, with only the members that unit needs (a nested
+// enum may be in another unit's copy only), where the name index holds
+// the first. Made on a miss only: it reads every unit's top levels.
+func (r *TypeReader) classDefs(qual string) []stddwarf.Offset {
+	var out []stddwarf.Offset
+	for i := range r.cus {
+		rd := r.data.Reader()
+		rd.Seek(r.cus[i].off)
+		cu, err := rd.Next()
+		if err != nil || cu == nil || !cu.Children {
+			continue
+		}
+		prefixes := []string{""}
+		for len(prefixes) > 0 {
+			e, err := rd.Next()
+			if err != nil || e == nil {
+				break
+			}
+			if e.Tag == 0 {
+				prefixes = prefixes[:len(prefixes)-1]
+				continue
+			}
+			prefix := prefixes[len(prefixes)-1]
+			name, _ := e.Val(stddwarf.AttrName).(string)
+			switch e.Tag {
+			case stddwarf.TagNamespace:
+				if name == "" {
+					name = "(anonymous namespace)"
+				}
+				if e.Children && strings.HasPrefix(qual, prefix+name+"::") {
+					prefixes = append(prefixes, prefix+name+"::")
+					continue
+				}
+			case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
+				if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); !decl && prefix+name == qual {
+					out = append(out, e.Offset)
+				}
+			}
+			if e.Children {
+				rd.SkipChildren()
+			}
+		}
+	}
+	return out
 }
 
 // enumeratorIn reads the enumerators following an enumeration DIE at

@@ -207,3 +207,29 @@ func TestMemberOfOptimizedThis(t *testing.T) {
 		t.Errorf("nosuchmember: %v; want No symbol", err)
 	}
 }
+
+// TestNestedEnumOfClassInOtherUnit: an enumerator of an enum nested in a
+// class is found where only another unit's copy of the class has the
+// enum (gcc gives each unit the members it uses), qualified from main
+// and bare inside a method, as GDB finds it. It was "No symbol": the
+// first unit's copy was the only one looked in.
+func TestNestedEnumOfClassInOtherUnit(t *testing.T) {
+	testenv.NeedTool(t, "g++")
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	src, err := filepath.Abs(filepath.Join("testdata", "nestedenum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(t.TempDir(), "nestedenum")
+	cmd := exec.Command("g++", "-g", "-O0", "-o", bin, "a.cpp", "b.cpp")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	evalLikeGDB(t, bin, []string{"ns::Pair::NEEDS_FLUSH", "(int)ns::Pair::NEEDS_DELETE"})
+	s, ctx := liveAt(t, Config{}, []string{bin}, "ns::Pair::set")
+	if r, err := s.Evaluate(ctx, "NEEDS_FLUSH"); err != nil || r.Value != "ns::Pair::NEEDS_FLUSH" {
+		t.Errorf("NEEDS_FLUSH in ns::Pair::set: %+v %v", r, err)
+	}
+}

@@ -1,0 +1,12 @@
+// ns::Pair is in both units' debug information; its enum only in b.cpp's
+// copy, the second unit (TestNestedEnumOfClassInOtherUnit).
+namespace ns {
+class Pair {
+public:
+  void set(int f);
+  int flags() const { return _flags; }
+private:
+  enum { NEEDS_FLUSH = 0x100, NEEDS_DELETE = 0x200 };
+  int _flags = 0;
+};
+}
