@@ -282,36 +282,56 @@ func (r *TypeReader) lookupNested(name string) (stddwarf.Offset, bool) {
 	if !ok {
 		return 0, false
 	}
+	var found stddwarf.Offset
+	r.inScopes(outer, func(off stddwarf.Offset) bool {
+		rd := r.data.Reader()
+		rd.Seek(off)
+		e, err := rd.Next()
+		if err != nil || e == nil || !e.Children {
+			return false
+		}
+		for {
+			c, err := rd.Next()
+			if err != nil || c == nil || c.Tag == 0 {
+				return false
+			}
+			switch c.Tag {
+			case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType,
+				stddwarf.TagTypedef:
+				if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalCxxName(n) == inner {
+					if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); !decl {
+						found = c.Offset
+						return true
+					}
+				}
+			}
+			if c.Children {
+				rd.SkipChildren()
+			}
+		}
+	})
+	return found, found != 0
+}
+
+// inScopes calls find on the definitions of the class (or enum) named
+// outer until it reports true: the one the name index holds first, then
+// the other units' (classDefs), where the first lacks what find wants.
+func (r *TypeReader) inScopes(outer string, find func(off stddwarf.Offset) bool) bool {
 	off, found := r.names[outer]
 	if !found {
 		if off, found = r.lookupNested(outer); !found {
-			return 0, false
+			return false // no class of that name: no other definition either
 		}
 	}
-	rd := r.data.Reader()
-	rd.Seek(off)
-	e, err := rd.Next()
-	if err != nil || e == nil || !e.Children {
-		return 0, false
+	if find(off) {
+		return true
 	}
-	for {
-		c, err := rd.Next()
-		if err != nil || c == nil || c.Tag == 0 {
-			return 0, false
-		}
-		switch c.Tag {
-		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType,
-			stddwarf.TagTypedef:
-			if n, _ := c.Val(stddwarf.AttrName).(string); n == inner || canonicalCxxName(n) == inner {
-				if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); !decl {
-					return c.Offset, true
-				}
-			}
-		}
-		if c.Children {
-			rd.SkipChildren()
+	for _, o := range r.classDefs(outer) {
+		if o != off && find(o) {
+			return true
 		}
 	}
+	return false
 }
 
 // Enumerator finds an enumerator by (qualified) name: "RED",
@@ -342,22 +362,13 @@ func (r *TypeReader) nestedEnumerator(name string) (enumerator, bool) {
 	if !ok {
 		return enumerator{}, false
 	}
-	offs := r.classDefs(outer)
-	if len(offs) == 0 {
-		off, found := r.names[outer]
-		if !found {
-			if off, found = r.lookupNested(outer); !found {
-				return enumerator{}, false
-			}
-		}
-		offs = []stddwarf.Offset{off}
-	}
-	for _, off := range offs {
-		if en, ok := r.enumeratorInScope(off, inner); ok {
-			return en, true
-		}
-	}
-	return enumerator{}, false
+	var en enumerator
+	ok = r.inScopes(outer, func(off stddwarf.Offset) bool {
+		var found bool
+		en, found = r.enumeratorInScope(off, inner)
+		return found
+	})
+	return en, ok
 }
 
 // enumeratorInScope finds enumerator name in the enumeration at off, or
@@ -395,9 +406,17 @@ func (r *TypeReader) enumeratorInScope(off stddwarf.Offset, name string) (enumer
 // qual at namespace scope in every compile unit: gcc puts a class in each
 // unit that uses it, with only the members that unit needs (a nested
 // enum may be in another unit's copy only), where the name index holds
-// the first. Made on a miss only: it reads every unit's top levels.
+// the first. Made once per name, on a miss: it reads every unit's top
+// levels.
 func (r *TypeReader) classDefs(qual string) []stddwarf.Offset {
+	if out, ok := r.defs[qual]; ok {
+		return out
+	}
+	if r.defs == nil {
+		r.defs = map[string][]stddwarf.Offset{}
+	}
 	var out []stddwarf.Offset
+	defer func() { r.defs[qual] = out }()
 	for i := range r.cus {
 		rd := r.data.Reader()
 		rd.Seek(r.cus[i].off)

@@ -37,7 +37,9 @@ type TypeReader struct {
 	// enumerators maps qualified enumerator names to their enum DIE
 	// and value.
 	enumerators map[string]enumerator
-	all         bool // every CU scanned
+	// defs caches classDefs: every unit's definitions of a class.
+	defs map[string][]stddwarf.Offset
+	all  bool // every CU scanned
 }
 
 type enumerator struct {

@@ -209,10 +209,10 @@ func TestMemberOfOptimizedThis(t *testing.T) {
 }
 
 // TestNestedEnumOfClassInOtherUnit: an enumerator of an enum nested in a
-// class is found where only another unit's copy of the class has the
-// enum (gcc gives each unit the members it uses), qualified from main
-// and bare inside a method, as GDB finds it. It was "No symbol": the
-// first unit's copy was the only one looked in.
+// class, and a nested struct, are found where only another unit's copy
+// of the class has them (gcc gives each unit the members it uses),
+// qualified from main and bare inside a method, as GDB finds them. They
+// were "No symbol": the first unit's copy was the only one looked in.
 func TestNestedEnumOfClassInOtherUnit(t *testing.T) {
 	testenv.NeedTool(t, "g++")
 	testenv.NeedTool(t, "gdb")
@@ -227,7 +227,7 @@ func TestNestedEnumOfClassInOtherUnit(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
-	evalLikeGDB(t, bin, []string{"ns::Pair::NEEDS_FLUSH", "(int)ns::Pair::NEEDS_DELETE"})
+	evalLikeGDB(t, bin, []string{"ns::Pair::NEEDS_FLUSH", "(int)ns::Pair::NEEDS_DELETE", "sizeof(ns::Pair::Buf)", "(ns::Pair::Buf *)0"})
 	s, ctx := liveAt(t, Config{}, []string{bin}, "ns::Pair::set")
 	if r, err := s.Evaluate(ctx, "NEEDS_FLUSH"); err != nil || r.Value != "ns::Pair::NEEDS_FLUSH" {
 		t.Errorf("NEEDS_FLUSH in ns::Pair::set: %+v %v", r, err)

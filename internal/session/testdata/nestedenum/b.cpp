@@ -1,2 +1,2 @@
 #include "s.h"
-void ns::Pair::set(int f) { _flags = f | NEEDS_FLUSH; }
+void ns::Pair::set(int f) { Buf b{f, 0}; _flags = b.n | NEEDS_FLUSH; }

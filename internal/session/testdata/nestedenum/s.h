@@ -1,5 +1,5 @@
-// ns::Pair is in both units' debug information; its enum only in b.cpp's
-// copy, the second unit (TestNestedEnumOfClassInOtherUnit).
+// ns::Pair is in both units' debug information; its enum and Buf only in
+// b.cpp's copy, the second unit (TestNestedEnumOfClassInOtherUnit).
 namespace ns {
 class Pair {
 public:
@@ -7,6 +7,7 @@ public:
   int flags() const { return _flags; }
 private:
   enum { NEEDS_FLUSH = 0x100, NEEDS_DELETE = 0x200 };
+  struct Buf { int n; char c; };
   int _flags = 0;
 };
 }
