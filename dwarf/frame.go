@@ -549,6 +549,12 @@ func (img *Image) lookupGlobal(ctx context.Context, name string, visible func(*v
 	}
 	v := img.newVariable(ae, best.off, best.u, kind, env, 0)
 	v.Name = best.qual
+	if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); decl && !best.hasLoc {
+		v.Unresolved, _ = ae.Val(stddwarf.AttrLinkageName).(string)
+		if v.Unresolved == "" {
+			v.Unresolved = "::" + best.qual
+		}
+	}
 	return v, nil
 }
 

@@ -155,6 +155,12 @@ func (s *FrameScope) Object(ctx context.Context, v Variable) (Object, error) {
 			t = sized
 		}
 	}
+	if v.Unresolved != "" && s.env != nil && s.env.SymbolAddr != nil {
+		// an extern declaration: at its ELF symbol (GDB's LOC_UNRESOLVED)
+		if a, ok := s.env.SymbolAddr(v.Unresolved); ok {
+			return MemObject(t, a), nil
+		}
+	}
 	return VarObject(t, &v), nil
 }
 

@@ -88,9 +88,10 @@ type ValueEnv struct {
 	// ("n1", "g_arr+4", "vtable for geo::Circle+16"); ok false if no
 	// symbol covers it.
 	Symbolize func(addr uint64) (name string, ok bool)
-	// SymbolAddr gives the runtime address of an ELF symbol of the
-	// program (nil or ok false: unknown). Go's type names use it to find
-	// the type descriptors' block (runtime.types).
+	// SymbolAddr gives the runtime address of a defined ELF symbol of the
+	// program, else of a loaded library (nil or ok false: unknown): an
+	// extern declaration's (Variable.Unresolved), a static member's
+	// defined elsewhere, Go's type descriptors' block (runtime.types).
 	SymbolAddr func(name string) (addr uint64, ok bool)
 	// Print settings, read by package dwarf/format; zero means GDB's
 	// defaults.

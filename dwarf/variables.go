@@ -55,6 +55,11 @@ type Variable struct {
 	// kinds; MI's -stack-list-variables/-arguments/-locals omit them.
 	NoLocation bool
 	ConstValue bool
+	// Unresolved is, for an extern declaration with no definition in the
+	// debug information (a global of an object or library built without
+	// -g: stdout, optind), the ELF symbol its address is found by, as
+	// GDB's LOC_UNRESOLVED: the linkage name, else the name.
+	Unresolved string
 }
 
 // attrGetter is what godwarf tree entries and stdlib entries share.

@@ -11,12 +11,13 @@ import (
 // GDB names a pc that has no DWARF by its minimal symbols: the code
 // symbols of the file. FunctionAt reproduces its choice, which differs
 // from LookupAddr's: only code is considered, and among symbols at one
-// address the first in table order (.symtab, then .dynsym, then the PLT
-// stubs) that is not a weak alias wins.
+// address the last by strcmp wins (GDB sorts them by address and name
+// and takes the last of an address), whatever their binding: raise over
+// its weak alias gsignal, malloc over __libc_malloc.
 
-// gdbFunctions returns the code symbols of all (in table order), sorted by
-// address with one symbol per address: functions, IFUNCs, sized untyped
-// symbols and the unsized "_start*" labels.
+// gdbFunctions returns the code symbols of all, sorted by address with
+// one symbol per address: functions, IFUNCs, sized untyped symbols and
+// the unsized "_start*" labels.
 func gdbFunctions(all []Symbol) []Symbol {
 	var out []Symbol
 	for _, s := range all {
@@ -24,13 +25,8 @@ func gdbFunctions(all []Symbol) []Symbol {
 			out = append(out, s)
 		}
 	}
-	// At one address a weak alias yields to a non-weak name (libc's
-	// .dynsym has gsignal (weak) before raise (global); GDB says raise).
 	slices.SortStableFunc(out, func(a, b Symbol) int {
-		if c := cmp.Compare(a.Addr, b.Addr); c != 0 {
-			return c
-		}
-		return cmp.Compare(weak(a), weak(b))
+		return cmp.Or(cmp.Compare(a.Addr, b.Addr), cmp.Compare(b.Name, a.Name))
 	})
 	return slices.CompactFunc(out, func(a, b Symbol) bool { return a.Addr == b.Addr })
 }
@@ -46,13 +42,6 @@ func gdbCode(typ elf.SymType, size uint64, name string) bool {
 		return size > 0 || strings.HasPrefix(name, "_start")
 	}
 	return false
-}
-
-func weak(s Symbol) int {
-	if s.Bind == elf.STB_WEAK {
-		return 1
-	}
-	return 0
 }
 
 // FunctionAt returns the code symbol covering the link-time address addr
@@ -111,32 +100,20 @@ func (f *File) FunctionNamedAt(addr uint64) (string, bool) {
 			src = d
 		}
 	}
-	var found, weakFound string
+	var found string // the last by strcmp, as FunctionAt picks
 	look := func(file *File) func(RawSymbol) bool {
 		return func(e RawSymbol) bool {
 			if e.Value != addr || !file.addressable(e.Name, e.Info, e.Section) {
 				return true
 			}
 			name, _ := SplitVersion(string(e.Name))
-			if !gdbCode(elf.ST_TYPE(e.Info), e.Size, name) {
-				return true
-			}
-			if elf.ST_BIND(e.Info) != elf.STB_WEAK {
-				found = name // GDB's pick: a weak alias yields
-				return false
-			}
-			if weakFound == "" {
-				weakFound = name
+			if gdbCode(elf.ST_TYPE(e.Info), e.Size, name) && name > found {
+				found = name
 			}
 			return true
 		}
 	}
 	_ = src.EachSymbol(elf.SHT_SYMTAB, look(src))
-	if found == "" {
-		_ = f.EachSymbol(elf.SHT_DYNSYM, look(f))
-	}
-	if found == "" {
-		found = weakFound
-	}
+	_ = f.EachSymbol(elf.SHT_DYNSYM, look(f))
 	return found, found != ""
 }

@@ -228,12 +228,15 @@ func rank(s Symbol) int {
 	return r
 }
 
+// compareSymbols orders symbols by address, then by rank, then as GDB's
+// minimal symbol lookup picks among symbols of one address: the last by
+// strcmp first (malloc before its alias __libc_malloc, raise before
+// gsignal).
 func compareSymbols(a, b Symbol) int {
 	return cmp.Or(
 		cmp.Compare(a.Addr, b.Addr),
 		cmp.Compare(rank(a), rank(b)),
-		cmp.Compare(a.Bind, b.Bind), // GLOBAL before WEAK
-		cmp.Compare(a.Name, b.Name),
+		cmp.Compare(b.Name, a.Name),
 		cmp.Compare(a.Source, b.Source),
 	)
 }

@@ -19,8 +19,11 @@ import (
 // printing it says it has unknown type and asks for a cast, a cast reads
 // it, & gives its address. A function without debug information, one of
 // libc's, and an assembler's label are code: they print as GDB's
-// "<text variable, no debug info>" functions, and decay to pointers. GDB,
-// on the same binary, is the oracle.
+// "<text variable, no debug info>" functions, and decay to pointers. An
+// extern declaration of a global that has no debug information (its
+// definition's object, or libc's stdout) is read at its ELF symbol with
+// the declared type, where it was <optimized out>. GDB, on the same
+// binary, is the oracle.
 func TestGlobalWithoutDebugInfo(t *testing.T) {
 	testenv.NeedTool(t, "gcc")
 	testenv.NeedTool(t, "gdb")
@@ -38,7 +41,8 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 		}
 	}
 	exprs := []string{"nodebug_counter", "(int)nodebug_counter", "(long)nodebug_big", "(char)nodebug_name", "(int)nodebug_counter + 1", "sizeof(nodebug_counter)", "&nodebug_counter", "*(char (*)[8])&nodebug_name",
-		"bump", "&bump", "bump + 1", "(long)bump == (long)&bump", "*bump", "sizeof(bump)", "mid_twice", "&mid_twice", "mid_twice + 1", "_start"}
+		"bump", "&bump", "bump + 1", "(long)bump == (long)&bump", "*bump", "sizeof(bump)", "mid_twice", "&mid_twice", "mid_twice + 1", "_start",
+		"nodebug_declared", "&nodebug_declared", "nodebug_fp", "*nodebug_fp", "stdout", "stdout->_fileno", "&aa_weak_bump"}
 	evalLikeGDB(t, bin, exprs)
 	// A misspelt name: the error says where it looked and what is close.
 	s, ctx := liveAt(t, Config{}, []string{bin}, "main")
