@@ -360,7 +360,7 @@ type Method struct {
 	Name    string
 	Type    *FuncType // parameters without the artificial this
 	Virtual bool      // it has a vtable slot (DW_AT_vtable_elem_location)
-	Const   bool // this points to const
+	Const   bool      // this points to const
 	Static  bool
 	// Artificial is true for compiler-generated members.
 	Artificial bool
