@@ -2,7 +2,6 @@ package session
 
 import (
 	"context"
-	"debug/elf"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -16,7 +15,6 @@ import (
 	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/dwarf/format"
 	"github.com/rrmcp/rrmcp/rsp"
-	"github.com/rrmcp/rrmcp/symbols"
 )
 
 func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *dwarf.ValueEnv {
@@ -31,45 +29,6 @@ func (s *Session) valueEnv(ctx context.Context, img *dwarf.Image, bias uint64) *
 		},
 		SymbolAddr: func(name string) (uint64, bool) { return s.symbolAddr(ctx, name) },
 	}
-}
-
-// symbolAddr is the runtime address of the defined ELF symbol name, in
-// the program first (a copy-relocated stdout is there), then in the
-// loaded libraries, as GDB's minimal symbol lookup goes through the
-// objfiles.
-func (s *Session) symbolAddr(ctx context.Context, name string) (uint64, bool) {
-	defined := func(syms []symbols.Symbol) (symbols.Symbol, bool) {
-		for _, sym := range syms {
-			if sym.Section != elf.SHN_UNDEF {
-				return sym, true
-			}
-		}
-		return symbols.Symbol{}, false
-	}
-	if s.inf.Syms != nil {
-		if syms, err := s.inf.Syms.LookupName(name); err == nil {
-			if sym, ok := defined(syms); ok {
-				return sym.Addr + s.inf.Bias, true
-			}
-		}
-	}
-	as := s.inf.ReloadAddressSpace(ctx)
-	if as == nil {
-		return 0, false
-	}
-	locs, err := as.LookupName(name)
-	if err != nil {
-		return 0, false
-	}
-	for _, l := range locs {
-		if l.Module.Path == s.program {
-			continue // looked at above
-		}
-		if sym, ok := defined([]symbols.Symbol{l.Symbol}); ok {
-			return sym.Addr + l.Module.Bias, true
-		}
-	}
-	return 0, false
 }
 
 // scope returns the evaluation scope of the selected frame, or a global

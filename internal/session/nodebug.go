@@ -56,51 +56,66 @@ func (s *Session) libraryGlobal(ctx context.Context, name string, f *dwarf.Frame
 // back to minimal symbols: a data symbol's value has unknown type until
 // cast; code (a function of a library without DWARF, an assembler label)
 // is a function of GDB's "<text variable, no debug info>" type.
-func (s *Session) elfSymbol(ctx context.Context, name string, lang dwarf.Lang) (dwarf.Object, bool) {
+func (s *Session) elfSymbol(ctx context.Context, name string, lang dwarf.Lang) (o dwarf.Object, ok bool) {
 	exact := strings.TrimPrefix(name, "::")
-	// LookupName also answers a "::"-suffix (Class::member for member);
-	// an expression's name is the symbol's whole name, as GDB's minimal
-	// symbols match it.
-	match := func(sym symbols.Symbol, bias uint64) (dwarf.Object, bool) {
-		if sym.Section == elf.SHN_UNDEF || sym.Name != exact && symbols.Demangle(sym.Name) != exact {
-			return dwarf.Object{}, false
+	s.definedSymbols(ctx, name, func(sym symbols.Symbol, bias uint64) bool {
+		// LookupName also answers a "::"-suffix (Class::member for
+		// member); an expression's name is the symbol's whole name, as
+		// GDB's minimal symbols match it.
+		if sym.Name != exact && symbols.Demangle(sym.Name) != exact {
+			return false
 		}
 		switch {
 		case sym.InCode():
-			return dwarf.NoDebugFunc(sym.Addr+bias, sym.Type == elf.STT_GNU_IFUNC, lang), true
+			o, ok = dwarf.NoDebugFunc(sym.Addr+bias, sym.Type == elf.STT_GNU_IFUNC, lang), true
 		case sym.Type == elf.STT_OBJECT || sym.Type == elf.STT_NOTYPE:
-			return dwarf.NoDebugObject(name, sym.Addr+bias), true
+			o, ok = dwarf.NoDebugObject(name, sym.Addr+bias), true
 		}
-		return dwarf.Object{}, false
-	}
+		return ok
+	})
+	return o, ok
+}
+
+// symbolAddr is the runtime address of the defined ELF symbol name, the
+// program's first (a copy-relocated stdout is there), then the loaded
+// libraries', as GDB's minimal symbol lookup goes through the objfiles.
+func (s *Session) symbolAddr(ctx context.Context, name string) (addr uint64, ok bool) {
+	ok = s.definedSymbols(ctx, name, func(sym symbols.Symbol, bias uint64) bool {
+		addr = sym.Addr + bias
+		return true
+	})
+	return addr, ok
+}
+
+// definedSymbols calls fn with each defined ELF symbol that LookupName
+// finds for name, and its module's bias, until fn returns true: the
+// program's first, then the loaded libraries' (their list read again once
+// per stop: the program may have loaded one since). It reports whether fn
+// did.
+func (s *Session) definedSymbols(ctx context.Context, name string, fn func(sym symbols.Symbol, bias uint64) bool) bool {
 	if s.inf.Syms != nil {
 		if syms, err := s.inf.Syms.LookupName(name); err == nil {
 			for _, sym := range syms {
-				if o, ok := match(sym, s.inf.Bias); ok {
-					return o, true
+				if sym.Section != elf.SHN_UNDEF && fn(sym, s.inf.Bias) {
+					return true
 				}
 			}
 		}
 	}
-	// The libraries: their list read again once per stop, since the
-	// program may have loaded one since.
 	as := s.inf.ReloadAddressSpace(ctx)
 	if as == nil {
-		return dwarf.Object{}, false
+		return false
 	}
 	locs, err := as.LookupName(name)
 	if err != nil {
-		return dwarf.Object{}, false
+		return false
 	}
 	for _, l := range locs {
-		if l.Module.Path == s.program {
-			continue // looked at above
-		}
-		if o, ok := match(l.Symbol, l.Module.Bias); ok {
-			return o, true
+		if l.Module.Path != s.program && l.Symbol.Section != elf.SHN_UNDEF && fn(l.Symbol, l.Module.Bias) {
+			return true
 		}
 	}
-	return dwarf.Object{}, false
+	return false
 }
 
 // noSymbolHint says where a name was looked up and which names there are
