@@ -370,7 +370,7 @@ func (s *Scope) lookupScoped(ctx context.Context, name string, t *Target) (Varia
 			if !path.IsAbs(full) && u.compDir != "" {
 				full = path.Join(u.compDir, full)
 			}
-			if u.name == outer || full == outer || strings.HasSuffix(full, "/"+outer) {
+			if FileMatches(full, outer) {
 				units = append(units, u)
 			}
 		}
