@@ -220,7 +220,7 @@ func (s *Session) BacktraceAll(ctx context.Context, max int) (_ []ThreadBacktrac
 			s.inf.Cur, s.frames, s.framesT, s.framesI, s.stepIn = cur, frames, framesT, framesI, stepIn
 		}()
 		for _, t := range ts {
-			tb := ThreadBacktrace{Thread: t.String(), TID: int(t.Tid), Current: t == cur}
+			tb := ThreadBacktrace{Thread: t.String(), TID: int(t.Tid), Current: t == cur, Frames: []Frame{}}
 			s.inf.Cur, s.stepIn = t, 0
 			if t == cur {
 				s.frames, s.framesT, s.framesI, s.stepIn = frames, framesT, framesI, stepIn
