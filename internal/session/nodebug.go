@@ -11,44 +11,40 @@ import (
 	"github.com/rrmcp/rrmcp/symbols"
 )
 
-// libraryGlobal finds a global or static variable, or a function, in the
-// debug information of the loaded libraries other than the program and
-// f's own, in link-map order, as GDB looks in every objfile's symbols
-// before any minimal symbol: from the program's frame, a library's
-// function prints with its type and a library's table can be read.
-func (s *Session) libraryGlobal(ctx context.Context, name string, f *dwarf.Frame, t *dwarf.Target, sc *dwarf.FrameScope) (dwarf.Object, bool) {
-	as := s.inf.ReloadAddressSpace(ctx)
-	if as == nil {
-		return dwarf.Object{}, false
-	}
+// libraryGlobal finds a global or static variable, or a function, of a
+// loaded library other than f's in the library's debug information, as
+// GDB looks in every objfile's symbols before any minimal symbol: from
+// the program's frame, a library's function prints with its type and a
+// library's table can be read. The library is the one whose ELF symbols
+// define name, so a name no module has (a typo) reads no library's debug
+// information; a function is found by its address (Image.FuncAt), a
+// variable by its name.
+func (s *Session) libraryGlobal(ctx context.Context, name string, f *dwarf.Frame, t *dwarf.Target, sc *dwarf.FrameScope) (o dwarf.Object, ok bool) {
 	exact := strings.TrimPrefix(name, "::")
-	for _, m := range as.Modules() {
-		if m.Path == s.program {
-			continue
+	s.definedSymbols(ctx, name, func(sym symbols.Symbol, m symbols.Module) bool {
+		if m.Path == s.program || sym.Name != exact && symbols.Demangle(sym.Name) != exact {
+			return false
 		}
 		img := s.inf.LibImage(m.Path)
-		if img == nil || img == f.Image || img == s.inf.Img {
-			continue
+		if img == nil || img == f.Image || img.DWARF() == nil {
+			return false
+		}
+		if sym.InCode() {
+			types := s.inf.Types(img)
+			if fn := img.FuncAt(sym.Addr); fn != nil && fn.Entry == sym.Addr && types != nil {
+				if ft, err := types.FuncTypeOf(fn.Offset); err == nil {
+					o, ok = dwarf.MemObject(ft, sym.Addr+m.Bias), true
+				}
+			}
+			return ok
 		}
 		if v, err := img.Global(ctx, name, t, &f.Regs, m.Bias); err == nil {
-			if o, err := sc.Object(ctx, v); err == nil {
-				return o, true
-			}
+			o, err = sc.Object(ctx, v)
+			ok = err == nil
 		}
-		types := s.inf.Types(img)
-		if types == nil {
-			continue
-		}
-		for _, fn := range img.FuncsByName(exact) {
-			if fn.Name != exact && fn.LinkageName != exact {
-				continue // FuncsByName answers any method so named
-			}
-			if ft, err := types.FuncTypeOf(fn.Offset); err == nil {
-				return dwarf.MemObject(ft, fn.Entry+m.Bias), true
-			}
-		}
-	}
-	return dwarf.Object{}, false
+		return ok
+	})
+	return o, ok
 }
 
 // elfSymbol finds a symbol that has no debug information in the ELF
@@ -58,7 +54,8 @@ func (s *Session) libraryGlobal(ctx context.Context, name string, f *dwarf.Frame
 // is a function of GDB's "<text variable, no debug info>" type.
 func (s *Session) elfSymbol(ctx context.Context, name string, lang dwarf.Lang) (o dwarf.Object, ok bool) {
 	exact := strings.TrimPrefix(name, "::")
-	s.definedSymbols(ctx, name, func(sym symbols.Symbol, bias uint64) bool {
+	s.definedSymbols(ctx, name, func(sym symbols.Symbol, m symbols.Module) bool {
+		bias := m.Bias
 		// LookupName also answers a "::"-suffix (Class::member for
 		// member); an expression's name is the symbol's whole name, as
 		// GDB's minimal symbols match it.
@@ -80,23 +77,24 @@ func (s *Session) elfSymbol(ctx context.Context, name string, lang dwarf.Lang) (
 // program's first (a copy-relocated stdout is there), then the loaded
 // libraries', as GDB's minimal symbol lookup goes through the objfiles.
 func (s *Session) symbolAddr(ctx context.Context, name string) (addr uint64, ok bool) {
-	ok = s.definedSymbols(ctx, name, func(sym symbols.Symbol, bias uint64) bool {
-		addr = sym.Addr + bias
+	ok = s.definedSymbols(ctx, name, func(sym symbols.Symbol, m symbols.Module) bool {
+		addr = sym.Addr + m.Bias
 		return true
 	})
 	return addr, ok
 }
 
 // definedSymbols calls fn with each defined ELF symbol that LookupName
-// finds for name, and its module's bias, until fn returns true: the
+// finds for name, and its module, until fn returns true: the
 // program's first, then the loaded libraries' (their list read again once
 // per stop: the program may have loaded one since). It reports whether fn
 // did.
-func (s *Session) definedSymbols(ctx context.Context, name string, fn func(sym symbols.Symbol, bias uint64) bool) bool {
+func (s *Session) definedSymbols(ctx context.Context, name string, fn func(sym symbols.Symbol, m symbols.Module) bool) bool {
 	if s.inf.Syms != nil {
+		prog := symbols.Module{Path: s.program, Bias: s.inf.Bias}
 		if syms, err := s.inf.Syms.LookupName(name); err == nil {
 			for _, sym := range syms {
-				if sym.Section != elf.SHN_UNDEF && fn(sym, s.inf.Bias) {
+				if sym.Section != elf.SHN_UNDEF && fn(sym, prog) {
 					return true
 				}
 			}
@@ -111,7 +109,7 @@ func (s *Session) definedSymbols(ctx context.Context, name string, fn func(sym s
 		return false
 	}
 	for _, l := range locs {
-		if l.Module.Path != s.program && l.Symbol.Section != elf.SHN_UNDEF && fn(l.Symbol, l.Module.Bias) {
+		if l.Module.Path != s.program && l.Symbol.Section != elf.SHN_UNDEF && fn(l.Symbol, l.Module) {
 			return true
 		}
 	}
