@@ -242,8 +242,11 @@ func (ev *evaluator) ptrSize() int64 {
 	return 8
 }
 
+// boolType is the type of a comparison or logical operation: C's int,
+// the bool of C++, Go and Rust (GDB prints true and false for those).
 func (ev *evaluator) boolType() *dwarf.BaseType {
-	if ev.lang == dwarf.LangCPlusPlus {
+	switch ev.lang {
+	case dwarf.LangCPlusPlus, dwarf.LangGo, dwarf.LangRust:
 		return ev.base("bool")
 	}
 	return ev.base("int")

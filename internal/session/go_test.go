@@ -182,7 +182,8 @@ func TestGoProgram(t *testing.T) {
 					`m["b"]`:             "2",
 					"big[9]":             "81",
 					"big[xs[3]]":         "16",
-					"&xs[0] == xs.array": "1",
+					"&xs[0] == xs.array": "true", // a Go comparison is a bool, as GDB prints it
+					"xs[2] < xs[1]":      "false",
 					"it.Name":            `"kiwi"`, // promoted from the embedded Base
 					"it.ID":              "7",
 					"it.Base.Name":       `"kiwi"`,
