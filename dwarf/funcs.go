@@ -66,6 +66,22 @@ func (f *Function) Image() *Image { return f.cu.img }
 // CPlusPlus reports whether the function was compiled as C++.
 func (f *Function) CPlusPlus() bool { return f.cu.isCPlusPlus() }
 
+// Lang is the language of the function's compile unit (C for one the
+// module does not know).
+func (f *Function) Lang() Lang {
+	switch {
+	case f.cu == nil:
+		return LangC
+	case f.CPlusPlus():
+		return LangCPlusPlus
+	case f.cu.lang == dwLangGo:
+		return LangGo
+	case f.cu.lang == dwLangRust:
+		return LangRust
+	}
+	return LangC
+}
+
 func (f *Function) contains(pc uint64) bool {
 	for _, r := range f.Ranges {
 		if pc >= r[0] && pc < r[1] {

@@ -97,15 +97,7 @@ func (s *FrameScope) Values() *ValueEnv { return s.env }
 // C++ when the image has any C++ compile unit.
 func (s *FrameScope) Lang() Lang {
 	if fn := s.f.Function; fn != nil {
-		switch {
-		case fn.cu != nil && fn.CPlusPlus():
-			return LangCPlusPlus
-		case fn.cu != nil && fn.cu.lang == dwLangGo:
-			return LangGo
-		case fn.cu != nil && fn.cu.lang == dwLangRust:
-			return LangRust
-		}
-		return LangC
+		return fn.Lang()
 	}
 	if s.types != nil {
 		for _, cu := range s.types.cus {

@@ -2,12 +2,14 @@ package session
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/go-delve/delve/pkg/dwarf/regnum"
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -465,9 +467,20 @@ func (s *Session) runToPast(ctx context.Context, addr uint64, rev, past bool, ok
 }
 
 // runToAny is runToPast to whichever of addrs the thread reaches first.
+// Only the thread it runs counts (GDB's step-resume breakpoint is the
+// stepping thread's): another thread reaching one of addrs is stepped
+// past it and the run goes on. In Go, where a goroutine moves between
+// threads (a channel send parks it, another thread resumes it), the
+// goroutine counts, by its stack: ok's stack pointer test.
 func (s *Session) runToAny(ctx context.Context, addrs []uint64, rev, past bool, ok func(sp uint64) bool) (rsp.Stop, bool, error) {
 	for _, a := range addrs {
 		defer s.tempBP(ctx, a)()
+	}
+	stepping := s.inf.Cur
+	g0, hi0, goStep := uint64(0), uint64(0), false
+	if s.goProgram() {
+		stepping = rsp.Thread{}
+		g0, hi0, goStep = s.goroutine(ctx, s.inf.Cur)
 	}
 	for {
 		st, err := s.contPast(ctx, rev, past)
@@ -510,6 +523,20 @@ func (s *Session) runToAny(ctx context.Context, addrs []uint64, rev, past bool, 
 			}
 			return st, false, nil // something else stopped us
 		}
+		other := stepping != (rsp.Thread{}) && s.inf.Cur != stepping
+		if goStep {
+			// the goroutine's frame: its offset from its stack's top,
+			// which a stack grown (copied) since keeps
+			g, hi, ok := s.goroutine(ctx, s.inf.Cur)
+			other = !ok || g != g0
+			sp += hi0 - hi
+		}
+		if other {
+			if s.bpAt(pc) != nil {
+				return st, false, nil // a user breakpoint at the same place
+			}
+			continue // another thread's: stepped past by the next resume
+		}
 		if ok == nil || ok(sp) {
 			// Our own breakpoint: to the caller this is a completed step.
 			st.SWBreak, st.HWBreak = false, false
@@ -520,6 +547,53 @@ func (s *Session) runToAny(ctx context.Context, addrs []uint64, rev, past bool, 
 		}
 	}
 }
+
+// goroutine is the goroutine thread t runs, where it runs Go code: g,
+// in r14 (Go's register ABI on x86-64), and the top of its stack
+// (g.stack.hi). ok is false elsewhere (C code, i386).
+func (s *Session) goroutine(ctx context.Context, t rsp.Thread) (g, hi uint64, ok bool) {
+	if s.inf.Img == nil || s.inf.I386() {
+		return 0, 0, false
+	}
+	r, err := s.inf.Regs(ctx, t)
+	if err != nil {
+		return 0, 0, false
+	}
+	if pc := r.PC(); pc < s.inf.Bias {
+		return 0, 0, false
+	} else if fn := s.inf.Img.FuncAt(pc - s.inf.Bias); fn == nil || fn.Lang() != dwarf.LangGo {
+		return 0, 0, false
+	}
+	g, ok = r.Get(regnum.AMD64_R14)
+	if !ok || g == 0 {
+		return 0, 0, false
+	}
+	var b [8]byte
+	if n, err := s.inf.ReadMem(ctx, g+8, b[:]); err != nil || n != 8 {
+		return 0, 0, false
+	}
+	return g, binary.LittleEndian.Uint64(b[:]), true
+}
+
+// goProgram says whether the program is built by Go (its goroutines
+// move between threads): it has Go's build information section.
+func (s *Session) goProgram() bool {
+	return s.inf.Img != nil && s.inf.Img.ELF() != nil && s.inf.Img.ELF().Section(".go.buildinfo") != nil
+}
+
+// returnedTo says whether a thread at a return address, with stack
+// pointer sp, is back in the frame that made the call, whose stack
+// pointer was base before the call (a finish: the CFA of the frame it
+// leaves): sp is base, or a little above it (a callee that pops its
+// arguments: i386's struct return, ret $4). A thread of the same code on
+// another stack (a goroutine's) or deeper in a recursion is not, as
+// GDB's frame id says. A base of 0 (unknown) accepts any.
+func returnedTo(base uint64) func(sp uint64) bool {
+	return func(sp uint64) bool { return base == 0 || sp >= base && sp-base <= maxCalleePop }
+}
+
+// maxCalleePop bounds the bytes a callee pops besides its return address.
+const maxCalleePop = 256
 
 // nextInsn steps one instruction, over a call.
 func (s *Session) nextInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
@@ -533,7 +607,7 @@ func (s *Session) nextInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 			return s.stepInsn(ctx, false)
 		}
 		ret := h.pc + uint64(in.Len)
-		st, _, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= h.sp })
+		st, _, err := s.runTo(ctx, ret, false, returnedTo(h.sp))
 		return st, err
 	}
 	before, err := s.where(ctx)
@@ -679,7 +753,7 @@ func (s *Session) finishFrame(ctx context.Context, fr []*dwarf.Frame, sel int, r
 	if !rev {
 		cfa := callee.CFA
 		past := sel == 0 && s.returnsWithout(ctx, callee)
-		st, done, err = s.runToPast(ctx, caller.PC, false, past, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
+		st, done, err = s.runToPast(ctx, caller.PC, false, past, returnedTo(cfa))
 	} else {
 		entry := uint64(0)
 		if callee.Function != nil {

@@ -434,7 +434,7 @@ func (s *Session) backwardDone(ctx context.Context, base here, h *here, st *step
 func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into bool) (rsp.Stop, error) {
 	ret := cur.pc + uint64(in.Len)
 	overCall := func() (rsp.Stop, error) {
-		st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
+		st, done, err := s.runTo(ctx, ret, false, returnedTo(cur.sp))
 		if err != nil || !done {
 			return st, err
 		}
@@ -466,7 +466,7 @@ func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into b
 		}
 		t := s.inf.Cur
 		for {
-			st, done, err := s.runTo(ctx, ret, false, func(sp uint64) bool { return sp >= cur.sp })
+			st, done, err := s.runTo(ctx, ret, false, returnedTo(cur.sp))
 			if err != nil || done {
 				return st, err
 			}
@@ -502,7 +502,7 @@ func (s *Session) stepOutNoLines(ctx context.Context) (rsp.Stop, bool, error) {
 	}
 	caller := fr[1]
 	cfa := fr[0].CFA
-	st, done, err := s.runTo(ctx, caller.PC, false, func(sp uint64) bool { return cfa == 0 || sp >= cfa })
+	st, done, err := s.runTo(ctx, caller.PC, false, returnedTo(cfa))
 	return st, done, err
 }
 

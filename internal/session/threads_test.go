@@ -106,3 +106,49 @@ func TestBacktraceAllThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestNextStaysInThread: a next over tick() in one of eight threads that
+// all run that loop completes in the thread it started in, with its own
+// id, each time: only the stepping thread's return to the caller counts
+// (GDB's step-resume breakpoint is thread-specific). The other threads
+// reach the same return address, and one whose stack lies above the
+// stepping thread's (any sp at or above counted) used to end the step in
+// its own frame.
+func TestNextStaysInThread(t *testing.T) {
+	for run := 0; run < 3; run++ {
+		s := liveSession(t, "threads_bp", "")
+		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+		bp, err := s.SetBreakpoint(ctx, "threads_bp.c:36", "", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st *Stop
+		for i := 0; i < 5; i++ { // a few threads into the loop
+			if st, err = s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+				t.Fatalf("continue to the loop: %+v %v", st, err)
+			}
+		}
+		if err := s.RemoveBreakpoint(ctx, bp.Number); err != nil {
+			t.Fatal(err)
+		}
+		id, err := s.Evaluate(ctx, "id")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 6; i++ {
+			nst, err := s.Next(ctx, 1, false)
+			if err != nil {
+				t.Fatalf("run %d, next %d: %v", run, i, err)
+			}
+			if nst.Reason == "exited" {
+				break
+			}
+			now, err := s.Evaluate(ctx, "id")
+			if nst.Thread != st.Thread || err != nil || now.Value != id.Value {
+				t.Fatalf("run %d, next %d: in thread %s with id %s (%v); the step began in %s with id %s",
+					run, i, nst.Thread, now.Value, err, st.Thread, id.Value)
+			}
+		}
+		cancel()
+	}
+}
