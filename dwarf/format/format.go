@@ -234,6 +234,11 @@ func (env *printer) addrWithSym(a uint64) string {
 
 func formatBase(t *dwarf.BaseType, b []byte) string {
 	switch {
+	case t.Lang == dwarf.LangRust && t.Name == "()":
+		return "()" // the unit value (a zero-size base type)
+	case t.Lang == dwarf.LangRust && t.IsChar():
+		v := dwarf.DecodeUint(b)
+		return strconv.FormatUint(v, 10) + " '" + rustChar(v) + "'"
 	case t.IsBool():
 		switch dwarf.DecodeUint(b) {
 		case 0:

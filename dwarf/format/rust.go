@@ -379,3 +379,28 @@ func (env *printer) rustHashEntries(o dwarf.Object, isMap bool, yield func(k dwa
 	}
 	return items, nil
 }
+
+// rustChar spells a Rust char as GDB's Rust printchar does: ASCII
+// graphic characters as they are, a few escapes, \xNN up to 255, else
+// \u{NNNNNN}.
+func rustChar(c uint64) string {
+	switch c {
+	case '\\', '\'':
+		return `\` + string(rune(c))
+	case '\n':
+		return `\n`
+	case '\r':
+		return `\r`
+	case '\t':
+		return `\t`
+	case 0:
+		return `\0`
+	}
+	switch {
+	case c >= 32 && c < 127:
+		return string(rune(c))
+	case c <= 255:
+		return fmt.Sprintf(`\x%02x`, c)
+	}
+	return fmt.Sprintf(`\u{%06x}`, c)
+}

@@ -46,7 +46,8 @@ func TestRustValues(t *testing.T) {
 // rustValuesVsGDB compares the values and backtrace at rustvalues::look
 // with GDB's.
 func rustValuesVsGDB(t *testing.T, exe string) {
-	exprs := []string{"s", "*s", "*p", "p.x", "o", "on", "none", "t", "a", "st", "c", "b", "pr", "u", "local", "bx", "*bx"}
+	exprs := []string{"s", "*s", "*p", "p.x", "o", "on", "none", "t", "a", "st", "c", "b", "pr", "u", "local", "bx", "*bx",
+		"latin", "euro", "unit", "p.x < p.y", "!b", "p.x == 1 && b"}
 	// What rustc's printers for GDB (rust-gdb's) print; compared with GDB
 	// where the toolchain has them, else with these texts.
 	printed := map[string]string{
