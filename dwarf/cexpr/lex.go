@@ -120,7 +120,7 @@ func scanNumber(src string, i int) (int, int) {
 			j++
 		}
 	} else {
-		for j < len(src) && (isDigit(src[j]) || src[j] == '.') {
+		for j < len(src) && (isDigit(src[j]) || src[j] == '.' || src[j] == '_' && j > i) {
 			if src[j] == '.' {
 				kind = tFloat
 			}
@@ -140,6 +140,15 @@ func scanNumber(src string, i int) (int, int) {
 			}
 		}
 	}
+	for _, suf := range rustSuffixes {
+		// Rust's typed literals: 5u8, 1_000i32, 2.5f32
+		if k := j + len(suf); strings.HasPrefix(src[j:], suf) && (k == len(src) || !isIdentChar(src[k])) {
+			if suf[0] == 'f' {
+				kind = tFloat
+			}
+			return k, kind
+		}
+	}
 	for j < len(src) && strings.IndexByte("uUlLfF", src[j]) >= 0 {
 		if (src[j]|0x20) == 'f' && kind == tInt && !strings.HasPrefix(src[i:], "0x") {
 			kind = tFloat
@@ -147,6 +156,22 @@ func scanNumber(src string, i int) (int, int) {
 		j++
 	}
 	return j, kind
+}
+
+// rustSuffixes are the type suffixes of Rust's number literals.
+var rustSuffixes = []string{"i128", "i16", "i32", "i64", "i8", "isize", "u128", "u16", "u32", "u64", "u8", "usize", "f32", "f64"}
+
+// RustSuffix splits a number literal into its digits (without Rust's _
+// separators) and its Rust type suffix, if it has one.
+func RustSuffix(lit string) (digits, suffix string) {
+	lit = strings.ReplaceAll(lit, "_", "")
+	hex := strings.HasPrefix(lit, "0x") || strings.HasPrefix(lit, "0X")
+	for _, suf := range rustSuffixes {
+		if strings.HasSuffix(lit, suf) && len(lit) > len(suf) && !(hex && suf[0] == 'f') {
+			return lit[:len(lit)-len(suf)], suf
+		}
+	}
+	return lit, ""
 }
 
 func scanQuoted(src string, i int) (int, error) {

@@ -290,10 +290,42 @@ var binPrec = map[string]int{
 	"+": 10, "-": 10, "*": 11, "/": 11, "%": 11, ".*": 12, "->*": 12,
 }
 
+// rustType reads the type of a Rust cast: a path (u8, std::ffi::c_int),
+// after *const or *mut for a raw pointer. A * after it multiplies, as in
+// Rust: x as u32 * 2.
+func (p *parser) rustType() (*TypeSpec, error) {
+	ptrs := 0
+	for p.is("*") && p.toks[p.i+1].kind == tIdent && (p.toks[p.i+1].s == "const" || p.toks[p.i+1].s == "mut") {
+		p.i += 2
+		ptrs++
+	}
+	t := p.peek()
+	if t.kind != tIdent {
+		return nil, &SyntaxError{t.pos, "expected a type after as"}
+	}
+	name, j := p.qualifiedAt(p.i)
+	p.i = j
+	ts := &TypeSpec{Base: name}
+	for range ptrs {
+		ts.Ops = append(ts.Ops, "*")
+	}
+	return ts, nil
+}
+
 func (p *parser) binary(minPrec int) (Expr, error) {
 	x, err := p.unary()
 	if err != nil {
 		return nil, err
+	}
+	for t := p.peek(); t.kind == tIdent && t.s == "as"; t = p.peek() {
+		// Rust's cast, tighter than * and looser than unary operators
+		// (no C operand is followed by a name)
+		p.next()
+		ts, err := p.rustType()
+		if err != nil {
+			return nil, err
+		}
+		x = &Cast{t.pos, ts, x}
 	}
 	for {
 		t := p.peek()
@@ -619,6 +651,16 @@ func (p *parser) postfix() (Expr, error) {
 	}
 	for {
 		t := p.peek()
+		if t.kind == tFloat && tupleIndex(t.s) {
+			// Rust's tuple field t.0 (the lexer read ".0", or ".0.1",
+			// as a number): the member rustc names __0, as GDB's Rust
+			// parser reads it
+			p.next()
+			for _, i := range strings.Split(t.s[1:], ".") {
+				x = &Member{t.pos, x, "__" + i, false}
+			}
+			continue
+		}
 		if t.kind != tPunct {
 			return x, nil
 		}
@@ -676,6 +718,18 @@ func (p *parser) primary() (Expr, error) {
 	switch t.kind {
 	case tEOF:
 		return nil, &SyntaxError{t.pos, "unexpected end of expression"}
+	case tInt, tFloat:
+		if digits, suf := RustSuffix(t.s); suf != "" || digits != t.s {
+			// Rust's 5u8, 1_000i32, 2.5f32: the number as its type
+			p.next()
+			lit, err := numberLit(token{t.kind, digits, t.pos})
+			if err != nil || suf == "" {
+				return lit, err
+			}
+			return &Cast{t.pos, &TypeSpec{Base: suf}, lit}, nil
+		}
+	}
+	switch t.kind {
 	case tInt:
 		p.next()
 		return parseIntLit(t)
@@ -788,9 +842,35 @@ func (p *parser) primary() (Expr, error) {
 	return nil, &SyntaxError{t.pos, fmt.Sprintf("unexpected %q", t.s)}
 }
 
+// tupleIndex says whether a number token is tuple field indexes after an
+// expression: "." and digits, once or more (t.0, t.0.1).
+func tupleIndex(s string) bool {
+	if len(s) < 2 || s[0] != '.' {
+		return false
+	}
+	for _, part := range strings.Split(s[1:], ".") {
+		if part == "" || strings.Trim(part, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
 func splitPrefix(s string) (string, string) {
 	i := strings.IndexAny(s, `'"`)
 	return s[:i], s[i:]
+}
+
+// numberLit is the literal of a number token without suffixes' types.
+func numberLit(t token) (Expr, error) {
+	if t.kind == tInt {
+		return parseIntLit(t)
+	}
+	v, err := strconv.ParseFloat(t.s, 64)
+	if err != nil {
+		return nil, &SyntaxError{t.pos, "invalid number " + t.s}
+	}
+	return &FloatLit{t.pos, v, false}, nil
 }
 
 func parseIntLit(t token) (Expr, error) {

@@ -317,6 +317,19 @@ func goEmbedded(f dwarf.Field) bool {
 	return n == f.Name
 }
 
+// rustPrimitives are Rust's primitive types by name (usize and isize
+// are pointer-sized).
+var rustPrimitives = map[string]struct {
+	size int64
+	enc  int64
+}{
+	"i8": {1, dwarf.EncSigned}, "i16": {2, dwarf.EncSigned}, "i32": {4, dwarf.EncSigned}, "i64": {8, dwarf.EncSigned},
+	"i128": {16, dwarf.EncSigned}, "isize": {8, dwarf.EncSigned},
+	"u8": {1, dwarf.EncUnsigned}, "u16": {2, dwarf.EncUnsigned}, "u32": {4, dwarf.EncUnsigned}, "u64": {8, dwarf.EncUnsigned},
+	"u128": {16, dwarf.EncUnsigned}, "usize": {8, dwarf.EncUnsigned},
+	"f32": {4, dwarf.EncFloat}, "f64": {8, dwarf.EncFloat}, "bool": {1, dwarf.EncBoolean}, "char": {4, dwarf.EncUTF},
+}
+
 // resolveTypeSpec turns a parsed type name into a Type.
 func (ev *evaluator) resolveTypeSpec(ts *cexpr.TypeSpec) (dwarf.Type, error) {
 	var t dwarf.Type
@@ -337,7 +350,16 @@ func (ev *evaluator) resolveTypeSpec(ts *cexpr.TypeSpec) (dwarf.Type, error) {
 		}
 		dt, err := ev.s.LookupType(ts.Base)
 		if err != nil {
-			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.Base, dwarf.ErrNotFound)
+			sp, prim := rustPrimitives[ts.Base]
+			if !prim || ev.lang != dwarf.LangRust {
+				return nil, fmt.Errorf("No symbol %q in current context: %w", ts.Base, dwarf.ErrNotFound)
+			}
+			// a primitive the program's DWARF does not have (GDB's Rust
+			// language knows them all)
+			dt = &dwarf.BaseType{CommonType: dwarf.CommonType{Name: ts.Base, ByteSize: sp.size, Lang: dwarf.LangRust}, Encoding: sp.enc}
+			if ts.Base == "usize" || ts.Base == "isize" {
+				dt.Common().ByteSize = ev.ptrSize()
+			}
 		}
 		t = dt
 	}

@@ -47,7 +47,9 @@ func TestRustValues(t *testing.T) {
 // with GDB's.
 func rustValuesVsGDB(t *testing.T, exe string) {
 	exprs := []string{"s", "*s", "*p", "p.x", "o", "on", "none", "t", "a", "st", "c", "b", "pr", "u", "local", "bx", "*bx",
-		"latin", "euro", "unit", "p.x < p.y", "!b", "p.x == 1 && b"}
+		"latin", "euro", "unit", "p.x < p.y", "!b", "p.x == 1 && b",
+		// Rust's own syntax: tuple fields, as, typed literals
+		"t.0", "t.1", "pr.1", "pr.0 as i64 + 1", "a[1] as u32 * 2", "5u8", "1_000i32", "-pr.1 as u8"}
 	// What rustc's printers for GDB (rust-gdb's) print; compared with GDB
 	// where the toolchain has them, else with these texts.
 	printed := map[string]string{
