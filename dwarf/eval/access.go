@@ -42,6 +42,15 @@ func (ev *evaluator) index(e *cexpr.Index) (dwarf.Object, error) {
 			}
 			return ev.goIndex(x, st, i.i)
 		}
+		if st.Lang == dwarf.LangRust && (strings.HasPrefix(st.Name, "&[") || strings.HasPrefix(st.Name, "&mut [") || st.Name == "&str") {
+			if err != nil {
+				return dwarf.Object{}, err
+			}
+			if i.isFloat || i.isPtr {
+				return dwarf.Object{}, fmt.Errorf("invalid index of %s: not an integer", st.Name)
+			}
+			return ev.rustSliceIndex(x, st, i.i)
+		}
 		if base := dwarf.TemplateBase(st.Name); st.Lang == dwarf.LangCPlusPlus {
 			if tree, hash, _ := assocKind(base); tree || hash {
 				return ev.assocMethod(x, base, "operator[]", iv)
@@ -105,6 +114,27 @@ func (ev *evaluator) goIndex(x dwarf.Object, st *dwarf.StructType, i int64) (dwa
 		return dwarf.Object{}, fmt.Errorf("index out of range [%d] with length %d", i, int64(n))
 	}
 	o, ok, err := ev.pointerIndex(x, i, data)
+	if err == nil && !ok {
+		err = unsupported("index of " + st.Name)
+	}
+	return o, err
+}
+
+// rustSliceIndex is s[i] of a Rust slice (&[T]: struct {data_ptr *T;
+// length usize}), bounds-checked as GDB's rust_subscript does.
+func (ev *evaluator) rustSliceIndex(x dwarf.Object, st *dwarf.StructType, i int64) (dwarf.Object, error) {
+	ln, err := ev.env.Member(x, "length")
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	n, err := ev.env.Uint(ln)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	if i < 0 || uint64(i) >= n {
+		return dwarf.Object{}, fmt.Errorf("Index %d out of bounds (the slice has %d elements)", i, n)
+	}
+	o, ok, err := ev.pointerIndex(x, i, "data_ptr")
 	if err == nil && !ok {
 		err = unsupported("index of " + st.Name)
 	}

@@ -49,7 +49,8 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 	exprs := []string{"s", "*s", "*p", "p.x", "o", "on", "none", "t", "a", "st", "c", "b", "pr", "u", "local", "bx", "*bx",
 		"latin", "euro", "unit", "p.x < p.y", "!b", "p.x == 1 && b",
 		// Rust's own syntax: tuple fields, as, typed literals
-		"t.0", "t.1", "pr.1", "pr.0 as i64 + 1", "a[1] as u32 * 2", "5u8", "1_000i32", "-pr.1 as u8"}
+		"t.0", "t.1", "pr.1", "pr.0 as i64 + 1", "a[1] as u32 * 2", "5u8", "1_000i32", "-pr.1 as u8",
+		"sl[1]", "sl[0] + sl[1]"}
 	// What rustc's printers for GDB (rust-gdb's) print; compared with GDB
 	// where the toolchain has them, else with these texts.
 	printed := map[string]string{
@@ -88,6 +89,13 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		r, err := s.Evaluate(ctx, e)
 		if got := addrs.ReplaceAllString(r.Value, "0x…"); err != nil || got != want || want == "" {
 			t.Errorf("print %s: %q %v, gdb %q", e, got, err, want)
+		}
+	}
+	// Rust's own syntax and slices are evaluated here, not by the GDB
+	// fallback (which would also get them right).
+	for _, e := range []string{"t.0", "pr.0 as i64 + 1", "5u8", "sl[1]", "p.x < p.y"} {
+		if r, err := s.Evaluate(ctx, e); err != nil || r.Engine != "native" {
+			t.Errorf("%s: evaluated by %q (%v), want natively", e, r.Engine, err)
 		}
 	}
 	for e, want := range printed {
