@@ -3,6 +3,7 @@ package dwarf
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"sync"
 
 	stddwarf "debug/dwarf"
@@ -143,8 +144,13 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 		size = -1
 	}
 	common := CommonType{Name: r.qualName(off, name), ByteSize: size, Offset: off, Lang: r.lang(off)}
-	if common.Lang == LangCPlusPlus {
+	switch {
+	case common.Lang == LangCPlusPlus:
 		common.Name = canonicalCxxName(common.Name)
+	case common.Lang == LangGo && strings.Contains(common.Name, "<"):
+		// Go's runtime map types (map<string,int>, table<string,int>):
+		// GDB spells their argument lists with ", "
+		common.Name = strings.ReplaceAll(strings.ReplaceAll(common.Name, ", ", ","), ",", ", ")
 	}
 	switch e.Tag {
 	case stddwarf.TagBaseType:

@@ -81,7 +81,8 @@ func TestGoProgram(t *testing.T) {
 				t.Fatal(err)
 			}
 			gdb := gdbAtLine(t, prog, sumLine, "echo <BT>\\n", "bt", "echo </BT>\\n", "echo <ARGS>\\n", "info args", "echo </ARGS>\\n",
-				"up", "echo <G>\\n", "output greeting", "echo \\n</G>\\n", "set language c", "echo <XS>\\n", "output *xs.array@xs.len", "echo \\n</XS>\\n")
+				"up", "echo <G>\\n", "output greeting", "echo \\n</G>\\n", "echo <MT>\\n", "ptype m", "echo </MT>\\n",
+				"set language c", "echo <XS>\\n", "output *xs.array@xs.len", "echo \\n</XS>\\n")
 			// Where the breakpoint stopped and the frames above: as GDB
 			// (optimized, sum is inlined and both stop in describe).
 			gbt := gdbFrameRe.FindAllStringSubmatch(section(gdb, "BT"), -1)
@@ -92,6 +93,19 @@ func TestGoProgram(t *testing.T) {
 				if i >= len(frames) || frames[i].Function != g[2] || fmt.Sprint(frames[i].Line) != g[4] {
 					t.Errorf("frame %d: %+v, gdb %s", i, frames[min(i, len(frames)-1)].Location, g[0])
 				}
+			}
+			// A map's ptype, in main: GDB spells the runtime's map and
+			// table types' arguments "<string, int>".
+			if _, err := s.SelectFrame(ctx, 1); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(section(gdb, "MT"), "No symbol") {
+				t.Log("m is optimized away in this build: no ptype to compare")
+			} else if pt, err := s.Ptype(ctx, "m", false); err != nil || norm(pt.Type) != norm(strings.TrimPrefix(strings.TrimSpace(section(gdb, "MT")), "type = ")) {
+				t.Errorf("ptype m: %q %v, gdb %q", pt.Type, err, section(gdb, "MT"))
+			}
+			if _, err := s.SelectFrame(ctx, 0); err != nil {
+				t.Fatal(err)
 			}
 			vals, _, err := s.Locals(ctx)
 			if err != nil {
