@@ -1,6 +1,7 @@
 package format
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -185,9 +186,11 @@ func (env *printer) rustPtrLen(o dwarf.Object, t *dwarf.StructType) (p, n uint64
 	return p, n, pt.Elem, nil
 }
 
-// prettyPrintRust applies to Vec and String the printers rustc ships for
-// GDB (its gdb_providers.py, which rust-gdb loads): Vec(size=2) = {a, b}
-// and a String's text. Other types print as GDB's Rust support prints
+// prettyPrintRust applies the printers rustc ships for GDB (its
+// gdb_providers.py, which rust-gdb loads) to slices, Vec, VecDeque,
+// HashMap, HashSet, String, Rc, Arc, Cell and RefCell: Vec(size=2) = {a,
+// b}, a String's text, Rc(strong=1, weak=0) = {value = …}. Other types
+// (BTreeMap and BTreeSet among them) print as GDB's Rust support prints
 // them without those printers.
 func (env *printer) prettyPrintRust(o dwarf.Object, st *dwarf.StructType) (pretty, bool) {
 	var p pretty
@@ -253,10 +256,118 @@ func (env *printer) prettyPrintRust(o dwarf.Object, st *dwarf.StructType) (prett
 			cs[i] = uint64(c)
 		}
 		p.isString, p.str = true, env.formatChars(decodeChars(cs, 1), "", n > limit)
+	case "alloc::rc::Rc", "alloc::sync::Arc":
+		// Rc(strong=2, weak=0) = {value = …, strong = 2, weak = 0}
+		ptr, ok := env.FindPointerMember(o, "pointer", 0)
+		if !ok {
+			return pretty{}, false
+		}
+		inner, err := env.Deref(ptr)
+		if err != nil {
+			return pretty{}, false
+		}
+		strong, err1 := env.rustCount(inner, "strong")
+		weak, err2 := env.rustCount(inner, "weak")
+		val, err3 := env.Member(inner, "value")
+		if err3 != nil {
+			val, err3 = env.Member(inner, "data") // ArcInner's
+		}
+		if err1 != nil || err2 != nil || err3 != nil {
+			return pretty{}, false
+		}
+		sv, _ := env.Uint(strong)
+		wv, _ := env.Uint(weak)
+		kind := "Rc"
+		if strings.HasSuffix(base, "Arc") {
+			kind = "Arc"
+		}
+		weakObj := dwarf.BytesObject(weak.Type, binary.LittleEndian.AppendUint64(nil, wv-1)[:max(dwarf.SizeOf(weak.Type), 0)])
+		p.head = fmt.Sprintf("%s(strong=%d, weak=%d)", kind, sv, wv-1)
+		p.children = []prettyChild{{name: "value", val: val}, {name: "strong", val: strong}, {name: "weak", val: weakObj}}
+	case "alloc::collections::vec_deque::VecDeque":
+		// a ring: element i at (head + i) % cap of the buffer
+		elem := env.TemplateArg(st, 0)
+		hd, err1 := env.Member(o, "head")
+		ln, err2 := env.Member(o, "len")
+		buf, err3 := env.Member(o, "buf")
+		if elem == nil || dwarf.SizeOf(elem) <= 0 || err1 != nil || err2 != nil || err3 != nil {
+			return pretty{}, false
+		}
+		inner, err := env.Member(buf, "inner")
+		if err != nil {
+			inner = buf // an older RawVec has cap itself
+		}
+		capObj, err := env.rustCount(inner, "cap")
+		ptr, ok := env.FindPointerMember(buf, "pointer", 0)
+		if err != nil || !ok {
+			return pretty{}, false
+		}
+		head, _ := env.Uint(hd)
+		n, _ := env.Uint(ln)
+		capacity, _ := env.Uint(capObj)
+		data, err := env.Uint(ptr)
+		if err != nil || capacity == 0 && n > 0 || n > capacity {
+			return pretty{}, false
+		}
+		p.head, p.hint = fmt.Sprintf("VecDeque(size=%d)", n), "array"
+		size, limit := uint64(dwarf.SizeOf(elem)), uint64(env.maxElements())
+		for i := uint64(0); i < n && i < limit; i++ {
+			p.children = append(p.children, prettyChild{name: fmt.Sprintf("[%d]", i), val: dwarf.MemObject(elem, data+(head+i)%capacity*size)})
+		}
+		p.more = n > limit
+	case "core::cell::Cell":
+		val, err := env.rustInner(o, "value")
+		if err != nil {
+			return pretty{}, false
+		}
+		p.head, p.children = "Cell", []prettyChild{{name: "value", val: val}}
+	case "core::cell::RefCell":
+		val, err1 := env.rustInner(o, "value")
+		borrow, err2 := env.rustCount(o, "borrow")
+		if err1 != nil || err2 != nil {
+			return pretty{}, false
+		}
+		b, _ := env.Int(borrow)
+		p.head = fmt.Sprintf("RefCell(borrow=%d)", b)
+		p.children = []prettyChild{{name: "value", val: val}, {name: "borrow", val: borrow}}
 	default:
 		return pretty{}, false
 	}
 	return p, true
+}
+
+// rustInner is member name of o seen through UnsafeCell: its value
+// (Cell's and RefCell's value).
+func (env *printer) rustInner(o dwarf.Object, name string) (dwarf.Object, error) {
+	m, err := env.Member(o, name)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	if st, ok := dwarf.Resolve(m.Type).(*dwarf.StructType); ok && dwarf.TemplateBase(st.Name) == "core::cell::UnsafeCell" {
+		return env.Member(m, "value")
+	}
+	return m, nil
+}
+
+// rustCount is the integer inside member name of o: a Cell<usize>, an
+// AtomicUsize or a Cell<isize> (an Rc's or Arc's counts, a RefCell's
+// borrow flag), found down the first member of each wrapper.
+func (env *printer) rustCount(o dwarf.Object, name string) (dwarf.Object, error) {
+	m, err := env.Member(o, name)
+	for depth := 0; err == nil && depth < 6; depth++ {
+		st, ok := dwarf.Resolve(m.Type).(*dwarf.StructType)
+		if !ok {
+			return m, nil
+		}
+		if len(st.Fields) == 0 {
+			break
+		}
+		m, err = env.Member(m, st.Fields[0].Name)
+	}
+	if err == nil {
+		err = errNotPretty
+	}
+	return dwarf.Object{}, err
 }
 
 // rustVec reads a Vec<T>'s data pointer (the first member named pointer

@@ -59,6 +59,10 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		"name": `"wörld"`,
 		"hm":   `HashMap(size=1) = {["k"] = 7}`,
 		"hs":   "HashSet(size=1) = {42}",
+		"rc":   "Rc(strong=2, weak=0) = {value = RefCell(borrow=0) = {value = Vec(size=1) = {7}, borrow = 0}, strong = 2, weak = 0}",
+		"arc":  "Arc(strong=1, weak=0) = {value = (7, 113 'q'), strong = 1, weak = 0}",
+		"cell": "Cell = {value = 5}",
+		"dq":   "VecDeque(size=3) = {1, 2, 3}",
 	}
 	var cmds []string
 	if etc := rustPrinters(t); etc != "" {
@@ -78,7 +82,7 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "ptype "+e, fmt.Sprintf("echo </T%d>\\n", i))
 	}
 	cmds = append(cmds, "echo <BT>\\n", "bt", "echo </BT>\\n")
-	const loc = "rustvalues.rs:26" // in look, every local set
+	const loc = "rustvalues.rs:39" // in look, every local set
 	gdb := gdbAt(t, exe, loc, cmds...)
 
 	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
