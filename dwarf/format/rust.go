@@ -188,10 +188,10 @@ func (env *printer) rustPtrLen(o dwarf.Object, t *dwarf.StructType) (p, n uint64
 
 // prettyPrintRust applies the printers rustc ships for GDB (its
 // gdb_providers.py, which rust-gdb loads) to slices, Vec, VecDeque,
-// HashMap, HashSet, String, Rc, Arc, Cell and RefCell: Vec(size=2) = {a,
+// HashMap, HashSet, BTreeMap, BTreeSet, String, Rc, Arc, Cell and
+// RefCell: Vec(size=2) = {a,
 // b}, a String's text, Rc(strong=1, weak=0) = {value = …}. Other types
-// (BTreeMap and BTreeSet among them) print as GDB's Rust support prints
-// them without those printers.
+// print as GDB's Rust support prints them without those printers.
 func (env *printer) prettyPrintRust(o dwarf.Object, st *dwarf.StructType) (pretty, bool) {
 	var p pretty
 	if strings.HasPrefix(st.Name, "&[") || strings.HasPrefix(st.Name, "&mut [") {
@@ -284,6 +284,40 @@ func (env *printer) prettyPrintRust(o dwarf.Object, st *dwarf.StructType) (prett
 		weakObj := dwarf.BytesObject(weak.Type, binary.LittleEndian.AppendUint64(nil, wv-1)[:max(dwarf.SizeOf(weak.Type), 0)])
 		p.head = fmt.Sprintf("%s(strong=%d, weak=%d)", kind, sv, wv-1)
 		p.children = []prettyChild{{name: "value", val: val}, {name: "strong", val: strong}, {name: "weak", val: weakObj}}
+	case "alloc::collections::btree::map::BTreeMap", "alloc::collections::btree::set::BTreeSet":
+		isMap := strings.HasSuffix(base, "BTreeMap")
+		m := o
+		if !isMap {
+			var err error
+			if m, err = env.Member(o, "map"); err != nil {
+				return pretty{}, false
+			}
+		}
+		ln, err := env.Member(m, "length")
+		if err != nil {
+			return pretty{}, false
+		}
+		n, _ := env.Uint(ln)
+		if isMap {
+			p.head, p.hint = fmt.Sprintf("BTreeMap(size=%d)", n), "map"
+		} else {
+			p.head, p.hint = fmt.Sprintf("BTreeSet(size=%d)", n), "array"
+		}
+		err = env.rustBTree(m, n, func(k, v dwarf.Object) bool {
+			if len(p.children) >= env.maxElements() {
+				p.more = true
+				return false
+			}
+			if isMap {
+				p.children = append(p.children, prettyChild{key: &k, val: v})
+			} else {
+				p.children = append(p.children, prettyChild{val: k})
+			}
+			return true
+		})
+		if err != nil {
+			return pretty{}, false
+		}
 	case "alloc::collections::vec_deque::VecDeque":
 		// a ring: element i at (head + i) % cap of the buffer
 		elem := env.TemplateArg(st, 0)
@@ -334,6 +368,125 @@ func (env *printer) prettyPrintRust(o dwarf.Object, st *dwarf.StructType) (prett
 		return pretty{}, false
 	}
 	return p, true
+}
+
+// rustBTree calls yield with each entry of a BTreeMap m (of n entries),
+// in key order, until yield returns false, as rustc's printer walks it:
+// root (an Option of a NodeRef) holds the root node and the tree's
+// height; a node has len keys and values (MaybeUninit<ManuallyDrop<T>>
+// each) and, above the leaves, len + 1 edges, as the InternalNode type
+// that starts with the LeafNode.
+func (env *printer) rustBTree(m dwarf.Object, n uint64, yield func(k, v dwarf.Object) bool) error {
+	if n == 0 {
+		return nil
+	}
+	root, err := env.Member(m, "root")
+	if err != nil {
+		return err
+	}
+	if rt, ok := dwarf.Resolve(root.Type).(*dwarf.StructType); ok && rt.Variants != nil {
+		some, ok, err := env.rustVariant(root, rt)
+		if err != nil || !ok {
+			return errNotPretty
+		}
+		if root, err = env.Member(some, "__0"); err != nil {
+			return err
+		}
+	}
+	node, err1 := env.Member(root, "node")
+	height, err2 := env.Member(root, "height")
+	if err1 != nil || err2 != nil {
+		return errNotPretty
+	}
+	h, err := env.Uint(height)
+	if err != nil || h > 64 {
+		return errNotPretty
+	}
+	budget := int(min(n, 1<<20)) * 2
+	_, err = env.rustBTreeNode(node, h, &budget, yield)
+	return err
+}
+
+// rustBTreeNode walks the node the pointer-holding node object points to
+// at height h (0: a leaf); more is false once yield has had enough.
+func (env *printer) rustBTreeNode(node dwarf.Object, h uint64, budget *int, yield func(k, v dwarf.Object) bool) (more bool, err error) {
+	if *budget--; *budget < 0 {
+		return false, errNotPretty // a tree larger than its length: not a tree
+	}
+	ptr, ok := env.FindPointerMember(node, "pointer", 0)
+	if !ok {
+		if _, isPtr := dwarf.Resolve(node.Type).(*dwarf.PointerType); !isPtr {
+			return false, errNotPretty
+		}
+		ptr = node
+	}
+	leaf, err := env.Deref(ptr)
+	if err != nil {
+		return false, err
+	}
+	var edges dwarf.Object
+	if h > 0 {
+		// the same node as an InternalNode<K, V>, whose edges follow
+		lt, ok := dwarf.Resolve(leaf.Type).(*dwarf.StructType)
+		if !ok || env.Types == nil {
+			return false, errNotPretty
+		}
+		it, err := env.Types.LookupType(strings.Replace(lt.Name, "LeafNode", "InternalNode", 1))
+		if err != nil {
+			return false, errNotPretty
+		}
+		a, ok := leaf.Addr()
+		if !ok {
+			return false, errNotPretty
+		}
+		if edges, err = env.Member(dwarf.MemObject(it, a), "edges"); err != nil {
+			return false, err
+		}
+	}
+	keys, err1 := env.Member(leaf, "keys")
+	vals, err2 := env.Member(leaf, "vals")
+	lenObj, err3 := env.Member(leaf, "len")
+	if err1 != nil || err2 != nil || err3 != nil {
+		return false, errNotPretty
+	}
+	cnt, err := env.Uint(lenObj)
+	if err != nil || cnt > 11 {
+		return false, errNotPretty
+	}
+	unwrap := func(o dwarf.Object) dwarf.Object { // MaybeUninit<ManuallyDrop<T>>, rustc's wrappers
+		for range 4 {
+			st, ok := dwarf.Resolve(o.Type).(*dwarf.StructType)
+			if !ok {
+				return o
+			}
+			switch dwarf.TemplateBase(st.Name) {
+			case "core::mem::maybe_uninit::MaybeUninit", "core::mem::manually_drop::ManuallyDrop":
+				if m, err := env.Member(o, "value"); err == nil {
+					o = m
+					continue
+				}
+			case "core::mem::maybe_dangling::MaybeDangling":
+				if m, err := env.Member(o, "__0"); err == nil {
+					o = m
+					continue
+				}
+			}
+			return o
+		}
+		return o
+	}
+	for i := uint64(0); i <= cnt; i++ {
+		if h > 0 {
+			child := unwrap(env.Elem(edges, int64(i)))
+			if more, err := env.rustBTreeNode(child, h-1, budget, yield); err != nil || !more {
+				return more, err
+			}
+		}
+		if i < cnt && !yield(unwrap(env.Elem(keys, int64(i))), unwrap(env.Elem(vals, int64(i)))) {
+			return false, nil
+		}
+	}
+	return true, nil
 }
 
 // rustInner is member name of o seen through UnsafeCell: its value

@@ -54,15 +54,17 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 	// What rustc's printers for GDB (rust-gdb's) print; compared with GDB
 	// where the toolchain has them, else with these texts.
 	printed := map[string]string{
-		"sl":   "&[i32](size=2) = {6, 7}",
-		"v":    "Vec(size=2) = {rustvalues::Point {x: 1, y: -1}, rustvalues::Point {x: 2, y: -2}}",
-		"name": `"wörld"`,
-		"hm":   `HashMap(size=1) = {["k"] = 7}`,
-		"hs":   "HashSet(size=1) = {42}",
-		"rc":   "Rc(strong=2, weak=0) = {value = RefCell(borrow=0) = {value = Vec(size=1) = {7}, borrow = 0}, strong = 2, weak = 0}",
-		"arc":  "Arc(strong=1, weak=0) = {value = (7, 113 'q'), strong = 1, weak = 0}",
-		"cell": "Cell = {value = 5}",
-		"dq":   "VecDeque(size=3) = {1, 2, 3}",
+		"sl":    "&[i32](size=2) = {6, 7}",
+		"v":     "Vec(size=2) = {rustvalues::Point {x: 1, y: -1}, rustvalues::Point {x: 2, y: -2}}",
+		"name":  `"wörld"`,
+		"hm":    `HashMap(size=1) = {["k"] = 7}`,
+		"hs":    "HashSet(size=1) = {42}",
+		"rc":    "Rc(strong=2, weak=0) = {value = RefCell(borrow=0) = {value = Vec(size=1) = {7}, borrow = 0}, strong = 2, weak = 0}",
+		"arc":   "Arc(strong=1, weak=0) = {value = (7, 113 'q'), strong = 1, weak = 0}",
+		"cell":  "Cell = {value = 5}",
+		"dq":    "VecDeque(size=3) = {1, 2, 3}",
+		"small": "BTreeSet(size=2) = {1, 3}",
+		"tree":  "BTreeMap(size=30) = {[0] = 0, [1] = 1, [2] = 4, [3] = 9, [4] = 16, [5] = 25, [6] = 36, [7] = 49, [8] = 64, [9] = 81, [10] = 100, [11] = 121, [12] = 144, [13] = 169, [14] = 196, [15] = 225, [16] = 256, [17] = 289, [18] = 324, [19] = 361, [20] = 400, [21] = 441, [22] = 484, [23] = 529, [24] = 576, [25] = 625, [26] = 676, [27] = 729, [28] = 784, [29] = 841}",
 	}
 	var cmds []string
 	if etc := rustPrinters(t); etc != "" {
@@ -82,7 +84,7 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "ptype "+e, fmt.Sprintf("echo </T%d>\\n", i))
 	}
 	cmds = append(cmds, "echo <BT>\\n", "bt", "echo </BT>\\n")
-	const loc = "rustvalues.rs:39" // in look, every local set
+	const loc = "rustvalues.rs:41" // in look, every local set
 	gdb := gdbAt(t, exe, loc, cmds...)
 
 	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
