@@ -319,12 +319,12 @@ func (env *printer) prettyPrintRust(o dwarf.Object, st *dwarf.StructType) (prett
 			return pretty{}, false
 		}
 	case "alloc::collections::vec_deque::VecDeque":
-		// a ring: element i at (head + i) % cap of the buffer
+		// a ring: element i at (head + i) % cap of the buffer (before
+		// rust 1.67: from tail to head)
 		elem := env.TemplateArg(st, 0)
 		hd, err1 := env.Member(o, "head")
-		ln, err2 := env.Member(o, "len")
-		buf, err3 := env.Member(o, "buf")
-		if elem == nil || dwarf.SizeOf(elem) <= 0 || err1 != nil || err2 != nil || err3 != nil {
+		buf, err2 := env.Member(o, "buf")
+		if elem == nil || dwarf.SizeOf(elem) <= 0 || err1 != nil || err2 != nil {
 			return pretty{}, false
 		}
 		inner, err := env.Member(buf, "inner")
@@ -337,8 +337,16 @@ func (env *printer) prettyPrintRust(o dwarf.Object, st *dwarf.StructType) (prett
 			return pretty{}, false
 		}
 		head, _ := env.Uint(hd)
-		n, _ := env.Uint(ln)
 		capacity, _ := env.Uint(capObj)
+		var n uint64
+		if ln, err := env.Member(o, "len"); err == nil {
+			n, _ = env.Uint(ln)
+		} else if tl, err := env.Member(o, "tail"); err == nil && capacity > 0 {
+			tail, _ := env.Uint(tl)
+			n, head = (head+capacity-tail)%capacity, tail
+		} else {
+			return pretty{}, false
+		}
 		data, err := env.Uint(ptr)
 		if err != nil || capacity == 0 && n > 0 || n > capacity {
 			return pretty{}, false
