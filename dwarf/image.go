@@ -45,9 +45,11 @@ type Image struct {
 	unitPCs   []unitRange
 
 	allOnce  sync.Once
-	allDone  atomic.Bool            // indexAll finished: byName is complete
-	byName   map[string][]*Function // every key form of every concrete function
-	globals  map[string][]varDecl   // CU-level variables by plain and qualified name
+	vtOnce   sync.Once
+	vtables  map[uint64]stddwarf.Offset // RustDynType's index
+	allDone  atomic.Bool                // indexAll finished: byName is complete
+	byName   map[string][]*Function     // every key form of every concrete function
+	globals  map[string][]varDecl       // CU-level variables by plain and qualified name
 	inlineBy map[string][]inlineSite
 
 	cfiOnce sync.Once

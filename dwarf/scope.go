@@ -86,6 +86,16 @@ func NewFrameScope(ctx context.Context, f *Frame, o ScopeOptions) *FrameScope {
 		env.Mem = func(a uint64, p []byte) (int, error) { return o.Target.ReadMemory(ctx, a, p) }
 	}
 	env.ImplicitPointee = func(die stddwarf.Offset) (Object, error) { return s.variableAt(ctx, die) }
+	if img, types := f.Image, s.types; env.RustDynType == nil && img != nil && types != nil {
+		env.RustDynType = func(vtable uint64) (Type, bool) {
+			off, ok := img.RustDynType(vtable - f.Bias)
+			if !ok {
+				return nil, false
+			}
+			t, err := types.Type(off)
+			return t, err == nil
+		}
+	}
 	s.env = env
 	return s
 }

@@ -88,6 +88,10 @@ type ValueEnv struct {
 	// ("n1", "g_arr+4", "vtable for geo::Circle+16"); ok false if no
 	// symbol covers it.
 	Symbolize func(addr uint64) (name string, ok bool)
+	// RustDynType is the concrete type behind a Rust trait object whose
+	// vtable is at runtime address vtable (Image.RustDynType); nil or ok
+	// false: unknown.
+	RustDynType func(vtable uint64) (Type, bool)
 	// SymbolAddr gives the runtime address of a defined ELF symbol of the
 	// program, else of a loaded library (nil or ok false: unknown): an
 	// extern declaration's (Variable.Unresolved), a static member's

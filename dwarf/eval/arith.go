@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math/big"
 
 	"github.com/rrmcp/rrmcp/dwarf"
@@ -106,12 +107,45 @@ func (ev *evaluator) deref(x dwarf.Object) (dwarf.Object, error) {
 			return dwarf.MemObject(ev.base("long"), v), nil
 		}
 	case *dwarf.StructType:
+		if t.Lang == dwarf.LangRust {
+			if o, ok, err := ev.rustDyn(x, t); ok {
+				return o, err
+			}
+		}
 		if o, ok, err := ev.pointee(x); ok {
 			return o, err
 		}
 		return dwarf.Object{}, unsupported("overloaded operator*")
 	}
 	return dwarf.Object{}, errors.New("Attempt to take contents of a non-pointer value.")
+}
+
+// rustDyn is *x of a Rust trait object x (&dyn T, Box<dyn T>: a struct
+// of pointer and vtable): the value it points to, of the concrete type
+// its vtable belongs to, as GDB's rust_get_trait_object_pointer. ok is
+// false for any other struct.
+func (ev *evaluator) rustDyn(x dwarf.Object, t *dwarf.StructType) (dwarf.Object, bool, error) {
+	if len(t.Fields) != 2 || ev.env.RustDynType == nil {
+		return dwarf.Object{}, false, nil
+	}
+	p, err1 := ev.env.Member(x, "pointer")
+	vt, err2 := ev.env.Member(x, "vtable")
+	if err1 != nil || err2 != nil {
+		return dwarf.Object{}, false, nil
+	}
+	va, err := ev.env.Uint(vt)
+	if err != nil {
+		return dwarf.Object{}, true, err
+	}
+	concrete, ok := ev.env.RustDynType(va)
+	if !ok {
+		return dwarf.Object{}, true, fmt.Errorf("the trait object's vtable %#x is none the debug information describes", va)
+	}
+	pa, err := ev.env.Uint(p)
+	if err != nil {
+		return dwarf.Object{}, true, err
+	}
+	return dwarf.MemObject(concrete, pa), true, nil
 }
 
 func (ev *evaluator) pointerTo(t dwarf.Type, addr uint64) dwarf.Object {

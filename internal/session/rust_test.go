@@ -50,7 +50,7 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		"latin", "euro", "unit", "p.x < p.y", "!b", "p.x == 1 && b",
 		// Rust's own syntax: tuple fields, as, typed literals
 		"t.0", "t.1", "pr.1", "pr.0 as i64 + 1", "a[1] as u32 * 2", "5u8", "1_000i32", "-pr.1 as u8",
-		"sl[1]", "sl[0] + sl[1]"}
+		"sl[1]", "sl[0] + sl[1]", "*dynp", "*boxed", "(*dynp).x"}
 	// What rustc's printers for GDB (rust-gdb's) print; compared with GDB
 	// where the toolchain has them, else with these texts.
 	printed := map[string]string{
@@ -84,7 +84,7 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "ptype "+e, fmt.Sprintf("echo </T%d>\\n", i))
 	}
 	cmds = append(cmds, "echo <BT>\\n", "bt", "echo </BT>\\n")
-	const loc = "rustvalues.rs:41" // in look, every local set
+	const loc = "rustvalues.rs:45" // in look, every local set
 	gdb := gdbAt(t, exe, loc, cmds...)
 
 	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
@@ -99,7 +99,7 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 	}
 	// Rust's own syntax and slices are evaluated here, not by the GDB
 	// fallback (which would also get them right).
-	for _, e := range []string{"t.0", "pr.0 as i64 + 1", "5u8", "sl[1]", "p.x < p.y"} {
+	for _, e := range []string{"t.0", "pr.0 as i64 + 1", "5u8", "sl[1]", "p.x < p.y", "*dynp"} {
 		if r, err := s.Evaluate(ctx, e); err != nil || r.Engine != "native" {
 			t.Errorf("%s: evaluated by %q (%v), want natively", e, r.Engine, err)
 		}

@@ -12,6 +12,8 @@ use std::sync::Arc;
 pub struct Point { x: i32, y: i32 }
 #[derive(Debug)]
 pub struct Pair(u8, i64);
+pub trait Area { fn area(&self) -> i32; }
+impl Area for Point { fn area(&self) -> i32 { self.x * self.y } }
 #[derive(Debug)]
 pub struct Unit;
 #[derive(Debug)]
@@ -32,6 +34,8 @@ pub fn look(s: &Shape, p: &Point, o: Option<i32>, on: Option<&Point>, none: Opti
     let tree: BTreeMap<u32, u32> = (0..30).map(|i| (i, i * i)).collect(); // internal nodes: height 1
     let small: BTreeSet<u8> = vec![3u8, 1].into_iter().collect();
     let bx = Box::new(Point { x: 9, y: 8 });
+    let dynp: &dyn Area = &*bx; // trait objects: *dynp is the Point
+    let boxed: Box<dyn Area> = Box::new(Point { x: 5, y: 6 });
     let v = vec![Point { x: 1, y: -1 }, Point { x: 2, y: -2 }];
     let name = String::from("wörld");
     let mut hm = HashMap::new();
@@ -39,7 +43,7 @@ pub fn look(s: &Shape, p: &Point, o: Option<i32>, on: Option<&Point>, none: Opti
     let mut hs = HashSet::new();
     hs.insert(42i64);
     let r = match s { Shape::Rect { w, .. } => *w as i32, _ => 0 };
-    r + p.x + o.unwrap_or(0) + on.map(|q| q.y).unwrap_or(0) + none.map(|q| q.y).unwrap_or(0) + t.0 + a[1] as i32 + st.len() as i32 + c as i32 + b as i32 + pr.0 as i32 + sl[0] + bx.x + if let Shape::Circle(_) = local { 1 } else { 0 } + std::mem::size_of_val(&u) as i32 + v.len() as i32 + name.len() as i32 + hm.len() as i32 + hs.len() as i32 + latin as i32 + euro as i32 + std::mem::size_of_val(&unit) as i32 + held + tree.len() as i32 + small.len() as i32 + arc.0 as i32 + cell.get() + dq.len() as i32
+    r + p.x + o.unwrap_or(0) + on.map(|q| q.y).unwrap_or(0) + none.map(|q| q.y).unwrap_or(0) + t.0 + a[1] as i32 + st.len() as i32 + c as i32 + b as i32 + pr.0 as i32 + sl[0] + bx.x + if let Shape::Circle(_) = local { 1 } else { 0 } + std::mem::size_of_val(&u) as i32 + v.len() as i32 + name.len() as i32 + hm.len() as i32 + hs.len() as i32 + latin as i32 + euro as i32 + std::mem::size_of_val(&unit) as i32 + held + dynp.area() + boxed.area() + tree.len() as i32 + small.len() as i32 + arc.0 as i32 + cell.get() + dq.len() as i32
 }
 fn main() {
     let p = Point { x: 1, y: 2 };
