@@ -102,28 +102,24 @@ func (ev *evaluator) goIndex(x dwarf.Object, st *dwarf.StructType, i int64) (dwa
 	if st.Name == "string" {
 		data = "str"
 	}
-	ln, err := ev.env.Member(x, "len")
-	if err != nil {
-		return dwarf.Object{}, err
-	}
-	n, err := ev.env.Uint(ln)
-	if err != nil {
-		return dwarf.Object{}, err
-	}
-	if i < 0 || uint64(i) >= n {
-		return dwarf.Object{}, fmt.Errorf("index out of range [%d] with length %d", i, int64(n))
-	}
-	o, ok, err := ev.pointerIndex(x, i, data)
-	if err == nil && !ok {
-		err = unsupported("index of " + st.Name)
-	}
-	return o, err
+	return ev.sliceIndex(x, st, i, data, "len", func(n uint64) error {
+		return fmt.Errorf("index out of range [%d] with length %d", i, int64(n))
+	})
 }
 
 // rustSliceIndex is s[i] of a Rust slice (&[T]: struct {data_ptr *T;
 // length usize}), bounds-checked as GDB's rust_subscript does.
 func (ev *evaluator) rustSliceIndex(x dwarf.Object, st *dwarf.StructType, i int64) (dwarf.Object, error) {
-	ln, err := ev.env.Member(x, "length")
+	return ev.sliceIndex(x, st, i, "data_ptr", "length", func(n uint64) error {
+		return fmt.Errorf("Index %d out of bounds (the slice has %d elements)", i, n)
+	})
+}
+
+// sliceIndex is element i of a slice held as a struct of a pointer (the
+// member named data) and a length (length); outside the length, the
+// language's error, bad.
+func (ev *evaluator) sliceIndex(x dwarf.Object, st *dwarf.StructType, i int64, data, length string, bad func(n uint64) error) (dwarf.Object, error) {
+	ln, err := ev.env.Member(x, length)
 	if err != nil {
 		return dwarf.Object{}, err
 	}
@@ -132,9 +128,9 @@ func (ev *evaluator) rustSliceIndex(x dwarf.Object, st *dwarf.StructType, i int6
 		return dwarf.Object{}, err
 	}
 	if i < 0 || uint64(i) >= n {
-		return dwarf.Object{}, fmt.Errorf("Index %d out of bounds (the slice has %d elements)", i, n)
+		return dwarf.Object{}, bad(n)
 	}
-	o, ok, err := ev.pointerIndex(x, i, "data_ptr")
+	o, ok, err := ev.pointerIndex(x, i, data)
 	if err == nil && !ok {
 		err = unsupported("index of " + st.Name)
 	}
