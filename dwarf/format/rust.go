@@ -281,8 +281,11 @@ func (env *printer) prettyPrintRust(o dwarf.Object, st *dwarf.StructType) (prett
 		if strings.HasSuffix(base, "Arc") {
 			kind = "Arc"
 		}
-		weakObj := dwarf.BytesObject(weak.Type, binary.LittleEndian.AppendUint64(nil, wv-1)[:max(dwarf.SizeOf(weak.Type), 0)])
-		p.head = fmt.Sprintf("%s(strong=%d, weak=%d)", kind, sv, wv-1)
+		if wv > 0 {
+			wv-- // the strong references' shared weak one, as rustc's printer counts
+		}
+		weakObj := dwarf.BytesObject(weak.Type, binary.LittleEndian.AppendUint64(nil, wv)[:min(max(dwarf.SizeOf(weak.Type), 0), 8)])
+		p.head = fmt.Sprintf("%s(strong=%d, weak=%d)", kind, sv, wv)
 		p.children = []prettyChild{{name: "value", val: val}, {name: "strong", val: strong}, {name: "weak", val: weakObj}}
 	case "alloc::collections::btree::map::BTreeMap", "alloc::collections::btree::set::BTreeSet":
 		isMap := strings.HasSuffix(base, "BTreeMap")
