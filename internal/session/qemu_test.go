@@ -191,13 +191,18 @@ func runQEMUSession(t *testing.T, scenario func(ctx context.Context, s *Session,
 }
 
 // qemuOp runs one session call with its own deadline; a deadline hit is
-// errQEMUHung.
+// errQEMUHung, and so is a move the session interrupted at its own time
+// limit (RR_MCP_TIMEOUT_*, shorter than the deadline): the replay did
+// not answer in time either way.
 func qemuOp[T any](ctx context.Context, what string, f func(ctx context.Context) (T, error)) (T, error) {
 	octx, cancel := context.WithTimeout(ctx, qemuOpTimeout)
 	defer cancel()
 	v, err := f(octx)
 	if err != nil && octx.Err() != nil && ctx.Err() == nil {
 		return v, fmt.Errorf("%s: %w (%w)", what, errQEMUHung, err)
+	}
+	if st, ok := any(v).(*Stop); ok && err == nil && st != nil && st.Reason == "interrupted" && strings.Contains(st.Message, "time limit") {
+		return v, fmt.Errorf("%s: %w (%s)", what, errQEMUHung, st.Message)
 	}
 	if err != nil {
 		return v, fmt.Errorf("%s: %w", what, err)
