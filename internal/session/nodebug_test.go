@@ -28,18 +28,7 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 	testenv.NeedTool(t, "gcc")
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "nodebug")
-	src := filepath.Join("testdata", "nodebug")
-	for _, c := range [][]string{
-		{"-g", "-O0", "-c", "-o", filepath.Join(dir, "main.o"), filepath.Join(src, "main.c")},
-		{"-O0", "-c", "-o", filepath.Join(dir, "nodbg.o"), filepath.Join(src, "nodbg.c")},
-		{"-o", bin, filepath.Join(dir, "main.o"), filepath.Join(dir, "nodbg.o")},
-	} {
-		if out, err := exec.Command("gcc", c...).CombinedOutput(); err != nil {
-			t.Fatalf("gcc %v: %v\n%s", c, err, out)
-		}
-	}
+	bin := linkDebugAndPlain(t, "gcc", "-O0", "nodebug", "main.c", "nodbg.c")
 	exprs := []string{"nodebug_counter", "(int)nodebug_counter", "(long)nodebug_big", "(char)nodebug_name", "(int)nodebug_counter + 1", "sizeof(nodebug_counter)", "&nodebug_counter", "*(char (*)[8])&nodebug_name",
 		"bump", "&bump", "bump + 1", "(long)bump == (long)&bump", "*bump", "sizeof(bump)", "mid_twice", "&mid_twice", "mid_twice + 1", "_start",
 		"nodebug_declared", "&nodebug_declared", "nodebug_fp", "*nodebug_fp", "stdout", "stdout->_fileno", "&aa_weak_bump"}
@@ -188,18 +177,7 @@ func TestSiginfoAtCrash(t *testing.T) {
 func TestMemberOfOptimizedThis(t *testing.T) {
 	testenv.NeedTool(t, "g++")
 	testenv.NeedTool(t, "gdbserver")
-	dir := t.TempDir()
-	src := filepath.Join("testdata", "thisopt")
-	bin := filepath.Join(dir, "thisopt")
-	for _, c := range [][]string{
-		{"-g", "-O2", "-c", "-o", filepath.Join(dir, "t.o"), filepath.Join(src, "t.cpp")},
-		{"-O2", "-c", "-o", filepath.Join(dir, "main.o"), filepath.Join(src, "main.cpp")},
-		{"-o", bin, filepath.Join(dir, "t.o"), filepath.Join(dir, "main.o")},
-	} {
-		if out, err := exec.Command("g++", c...).CombinedOutput(); err != nil {
-			t.Fatalf("g++ %v: %v\n%s", c, err, out)
-		}
-	}
+	bin := linkDebugAndPlain(t, "g++", "-O2", "thisopt", "t.cpp", "main.cpp")
 	s, ctx := liveAt(t, Config{}, []string{bin}, "t.cpp:12")
 	if r, err := s.Evaluate(ctx, "this"); err != nil || r.Value != "<optimized out>" {
 		t.Fatalf("this = %q, %v: the test needs this optimized out here", r.Value, err)
@@ -238,4 +216,24 @@ func TestNestedEnumOfClassInOtherUnit(t *testing.T) {
 	if r, err := s.Evaluate(ctx, "NEEDS_FLUSH"); err != nil || r.Value != "ns::Pair::NEEDS_FLUSH" {
 		t.Errorf("NEEDS_FLUSH in ns::Pair::set: %+v %v", r, err)
 	}
+}
+
+// linkDebugAndPlain builds testdata/dir's debugSrc with -g and plainSrc
+// without, at opt, and links them: a program part of which has no debug
+// information.
+func linkDebugAndPlain(t *testing.T, cc, opt, dir, debugSrc, plainSrc string) string {
+	t.Helper()
+	out := t.TempDir()
+	bin := filepath.Join(out, dir)
+	src := filepath.Join("testdata", dir)
+	for _, c := range [][]string{
+		{"-g", opt, "-c", "-o", filepath.Join(out, "debug.o"), filepath.Join(src, debugSrc)},
+		{opt, "-c", "-o", filepath.Join(out, "plain.o"), filepath.Join(src, plainSrc)},
+		{"-o", bin, filepath.Join(out, "debug.o"), filepath.Join(out, "plain.o")},
+	} {
+		if b, err := exec.Command(cc, c...).CombinedOutput(); err != nil {
+			t.Fatalf("%s %v: %v\n%s", cc, c, err, b)
+		}
+	}
+	return bin
 }
