@@ -128,6 +128,9 @@ func infoText(i session.Info) string {
 	if i.Watchpoints != "" {
 		fmt.Fprintf(&b, "\nWatchpoints: %s", i.Watchpoints)
 	}
+	if i.Registers != "" {
+		fmt.Fprintf(&b, "\nRegisters: %s", i.Registers)
+	}
 	return b.String()
 }
 

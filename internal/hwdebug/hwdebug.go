@@ -1,16 +1,28 @@
-// Package hwdebug finds out whether this machine's hardware debug
-// registers work: whether a hardware watchpoint (Z2) and a hardware
-// breakpoint (Z1) that gdbserver accepts actually fire. Some VMs (AMD
-// Zen 5 guests among them) accept both and never trigger them; a debugger
-// that trusts them lets the program run to its exit. The session falls
-// back to software watchpoints when the verdict says so.
+// Package hwdebug finds out what debugging on this machine's processor
+// really does, where gdbserver says one thing and the hardware another.
+// Two probes, each run once per process:
 //
-// The probe runs `true` under gdbserver, stopped at its first instruction
+//   - whether the hardware debug registers work: whether a hardware
+//     watchpoint (Z2) and a hardware breakpoint (Z1) that gdbserver
+//     accepts actually fire (Cache, Probe);
+//   - whether gdbserver gives the program back its AVX-512 registers
+//     unchanged after a stop (ZMMCache, ProbeZMM; zmm.go).
+//
+// Some VMs (AMD Zen 5 guests among them) accept hardware watchpoints and
+// breakpoints and never trigger them; a debugger that trusts them lets
+// the program run to its exit. The session falls back to software
+// watchpoints when the verdict says so. That probe runs `true` under gdbserver, stopped at its first instruction
 // (the dynamic linker's entry, `mov %rsp,%rdi; call _dl_start`): a Z1 on
 // the second instruction and a Z2 on the stack word just below the
 // initial stack pointer, which the first call writes. It costs one
 // gdbserver start (tens of milliseconds) and is cached per process by a
 // Cache.
+//
+// gdbserver before GDB 14 reads and writes the XSAVE area at Intel's
+// offsets, and AMD's processors with AVX-512 lay it out otherwise: at
+// each resume it zeroes zmm16-zmm19, where glibc's EVEX string functions
+// keep their data. The session then runs a live program with glibc's
+// AVX-512 functions masked (see ZMM).
 package hwdebug
 
 import (

@@ -184,22 +184,11 @@ func IsI386(prog string) bool {
 // where the probe file is written, under a name of its own: rrmcp
 // processes started together each probe.
 func RunsI386(ctx context.Context, dir string) (bool, error) {
-	f, err := os.CreateTemp(dir, "rrmcp-i386-probe-")
+	path, err := WriteProbe(dir, "rrmcp-i386-probe-", i386ExitELF())
 	if err != nil {
 		return false, fmt.Errorf("i386 probe: %w", err)
 	}
-	path := f.Name()
 	defer os.Remove(path)
-	_, err = f.Write(i386ExitELF())
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(path, 0o700)
-	}
-	if err != nil {
-		return false, fmt.Errorf("i386 probe: %w", err)
-	}
 	// Another goroutine's fork may hold the file's write descriptor
 	// until its child execs: exec then fails with ETXTBSY for a moment.
 	for try := 1; ; try++ {
@@ -221,33 +210,4 @@ func RunsI386(ctx context.Context, dir string) (bool, error) {
 		return false, fmt.Errorf("i386 probe: %w", err)
 	}
 	return true, nil
-}
-
-// i386ExitELF is a minimal static ELF32 executable: one PT_LOAD segment
-// mapping the file at 0x08048000, entry right after the headers:
-// mov eax,1; xor ebx,ebx; int 0x80 (exit(0)).
-func i386ExitELF() []byte {
-	const base, ehsize, phsize = 0x08048000, 52, 32
-	code := []byte{0xb8, 1, 0, 0, 0, 0x31, 0xdb, 0xcd, 0x80}
-	b := make([]byte, ehsize+phsize, ehsize+phsize+len(code))
-	copy(b, []byte{0x7f, 'E', 'L', 'F', 1 /* ELFCLASS32 */, 1 /* LSB */, 1 /* EV_CURRENT */})
-	le := binary.LittleEndian
-	le.PutUint16(b[16:], 2)                  // ET_EXEC
-	le.PutUint16(b[18:], 3)                  // EM_386
-	le.PutUint32(b[20:], 1)                  // EV_CURRENT
-	le.PutUint32(b[24:], base+ehsize+phsize) // e_entry
-	le.PutUint32(b[28:], ehsize)             // e_phoff
-	le.PutUint16(b[40:], ehsize)             // e_ehsize
-	le.PutUint16(b[42:], phsize)             // e_phentsize
-	le.PutUint16(b[44:], 1)                  // e_phnum
-	ph := b[ehsize:]
-	le.PutUint32(ph[0:], 1)     // PT_LOAD
-	le.PutUint32(ph[8:], base)  // p_vaddr
-	le.PutUint32(ph[12:], base) // p_paddr
-	n := uint32(ehsize + phsize + len(code))
-	le.PutUint32(ph[16:], n)      // p_filesz
-	le.PutUint32(ph[20:], n)      // p_memsz
-	le.PutUint32(ph[24:], 5)      // PF_R|PF_X
-	le.PutUint32(ph[28:], 0x1000) // p_align
-	return append(b, code...)
 }

@@ -31,6 +31,10 @@ type Live struct {
 	// Agent preloads gdbserver's in-process agent (libinproctrace.so)
 	// into the program, for fast tracepoints.
 	Agent bool
+	// MaskAVX512 keeps glibc from choosing its AVX-512 functions in a
+	// program run under gdbserver (MaskAVX512Tunables), where gdbserver
+	// overwrites AVX-512 registers at stops (hwdebug.ZMM).
+	MaskAVX512 bool
 	// Stdout and Stderr receive the program's output; the program
 	// writes them itself (under qemu-i386, which shares its stderr with
 	// its own messages, stderr is copied line by line).
@@ -115,6 +119,12 @@ func StartLive(ctx context.Context, l Live) (*LiveServer, error) {
 		}
 		return s, nil
 	}
+	if l.MaskAVX512 {
+		if env == nil {
+			env = os.Environ()
+		}
+		env = append(env[:len(env):len(env)], "GLIBC_TUNABLES="+MaskAVX512Tunables(envValue(l.Env, l.Extra, "GLIBC_TUNABLES")))
+	}
 	o := Stdio{Prog: prog, Args: l.Command[1:], Dir: l.Dir, Env: env, Stdout: l.Stdout, Stderr: l.Stderr}
 	if l.Agent {
 		if s.Agent, err = findInProcessAgent(); err != nil {
@@ -161,6 +171,32 @@ func envValue(env []string, extra map[string]string, k string) string {
 		}
 	}
 	return v
+}
+
+// avx512Hwcaps are the processor features glibc's IFUNC resolvers test
+// before they pick an AVX-512 (EVEX) string or memory function.
+const avx512Hwcaps = "-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD"
+
+// MaskAVX512Tunables returns the value of GLIBC_TUNABLES, given its value
+// old ("" if unset), with the AVX-512 features masked out of
+// glibc.cpu.hwcaps: glibc then picks its AVX2 functions, which never
+// touch zmm16-zmm31 or the opmask registers. The program computes what it
+// did; only which of glibc's equivalent implementations runs changes.
+func MaskAVX512Tunables(old string) string {
+	if old == "" {
+		return "glibc.cpu.hwcaps=" + avx512Hwcaps
+	}
+	parts := strings.Split(old, ":")
+	for i, p := range parts {
+		if v, ok := strings.CutPrefix(p, "glibc.cpu.hwcaps="); ok {
+			if v != "" {
+				v += ","
+			}
+			parts[i] = "glibc.cpu.hwcaps=" + v + avx512Hwcaps
+			return strings.Join(parts, ":")
+		}
+	}
+	return old + ":glibc.cpu.hwcaps=" + avx512Hwcaps
 }
 
 // I386PeerEnv forces the debug server of i386 programs: "gdbserver" or

@@ -138,3 +138,18 @@ func TestWatchCreate(t *testing.T) {
 		t.Error("a listening socket is not listening")
 	}
 }
+
+func TestMaskAVX512Tunables(t *testing.T) {
+	const masks = "-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD"
+	for _, tc := range []struct{ old, want string }{
+		{"", "glibc.cpu.hwcaps=" + masks},
+		{"glibc.malloc.check=3", "glibc.malloc.check=3:glibc.cpu.hwcaps=" + masks},
+		{"glibc.cpu.hwcaps=-AVX2", "glibc.cpu.hwcaps=-AVX2," + masks},
+		{"glibc.malloc.check=3:glibc.cpu.hwcaps=-ERMS:glibc.rtld.nns=2", "glibc.malloc.check=3:glibc.cpu.hwcaps=-ERMS," + masks + ":glibc.rtld.nns=2"},
+		{"glibc.cpu.hwcaps=", "glibc.cpu.hwcaps=" + masks},
+	} {
+		if got := MaskAVX512Tunables(tc.old); got != tc.want {
+			t.Errorf("MaskAVX512Tunables(%q) = %q, want %q", tc.old, got, tc.want)
+		}
+	}
+}

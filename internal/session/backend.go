@@ -105,7 +105,11 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 	sctx, cancel := context.WithTimeout(ctx, m.cfg.Timeouts.Startup)
 	defer cancel()
 	s := m.newSession(KindLive)
-	l := proc.Live{Command: o.Command, Dir: o.Dir, Env: m.cfg.Env, Extra: o.Env, AttachPID: o.AttachPID, Agent: o.InProcessAgent, I386: &m.i386}
+	// Where gdbserver overwrites AVX-512 registers at stops, glibc is
+	// kept from its AVX-512 functions (hwdebug.ZMM).
+	zmm := m.zmm.Get(sctx)
+	l := proc.Live{Command: o.Command, Dir: o.Dir, Env: m.cfg.Env, Extra: o.Env, AttachPID: o.AttachPID, Agent: o.InProcessAgent, I386: &m.i386,
+		MaskAVX512: zmm.Clobbered}
 	if o.AttachPID <= 0 {
 		// The program's output, kept apart from the MCP stream.
 		var err error
@@ -122,6 +126,18 @@ func (m *Manager) StartLive(ctx context.Context, o LiveOptions) (*Session, *Stop
 		return nil, nil, err
 	}
 	s.srv, s.conn, s.addr, s.program, s.attached, s.ipa, s.serverNote = srv.Process, srv.Conn, srv.Addr, srv.Program, srv.Attached, srv.Agent, srv.Note
+	if zmm.Clobbered && srv.Note == "" { // gdbserver's
+		s.registersNote = zmm.Reason + "; "
+		if srv.Attached {
+			s.registersNote += "the attached process keeps its environment: its glibc string functions, which keep data in " +
+				"ymm16-ymm19, may misbehave after a stop inside them (a single-step, a software watchpoint, a signal)"
+		} else {
+			s.registersNote += "so the program runs with glibc's AVX-512 functions masked (GLIBC_TUNABLES=" +
+				proc.MaskAVX512Tunables("") + "; the same results from its AVX2 ones); " +
+				"the program's own AVX-512 code may still misbehave after a stop inside it, and $zmm registers read through gdbserver are wrong"
+		}
+		s.registersNote += "; gdbserver from GDB 14 or later reads this processor's layout"
+	}
 	st, err := m.open(ctx, s, rsp.DialectGDBServer, "")
 	if err != nil {
 		if srv.Conn != nil {

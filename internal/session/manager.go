@@ -45,8 +45,9 @@ type Manager struct {
 	next     int
 	closed   bool
 
-	hw   hwdebug.Cache  // the hardware debug register probe, run once
-	i386 proc.I386Probe // whether the kernel runs i386 programs, probed once
+	hw   hwdebug.Cache    // the hardware debug register probe, run once
+	zmm  hwdebug.ZMMCache // whether gdbserver keeps AVX-512 registers, probed once
+	i386 proc.I386Probe   // whether the kernel runs i386 programs, probed once
 }
 
 // NewManager returns an empty Manager.

@@ -42,9 +42,13 @@ type Session struct {
 	program    string
 	traceDir   string
 	pid        int
-	attached   bool        // live session attached to an existing process
-	serverNote string      // why the debug server is not the usual one (an i386 program under qemu-i386)
-	out        *outlog.Log // the program's stdout/stderr (live sessions that started it)
+	attached   bool   // live session attached to an existing process
+	serverNote string // why the debug server is not the usual one (an i386 program under qemu-i386)
+	// registersNote: what the debug server does to the program's
+	// registers on this processor and what was done about it
+	// (hwdebug.ZMM); "" where nothing.
+	registersNote string
+	out           *outlog.Log // the program's stdout/stderr (live sessions that started it)
 	// cancelled is where the last command the client cancelled left the
 	// program (its result may never reach the client); cleared by the
 	// next command.
@@ -257,7 +261,7 @@ func (s *Session) Info() Info {
 		addr = fmt.Sprintf("gdbserver pid %d, on a socket pair", s.srv.Pid())
 	}
 	return Info{ID: s.id, Backend: s.kind, Address: addr, Program: s.program,
-		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hardwareNote(), Server: s.serverNote,
+		TraceDir: s.traceDir, PID: s.pid, Caps: s.caps, State: state, Attached: s.attached, Watchpoints: s.hardwareNote(), Server: s.serverNote, Registers: s.registersNote,
 		Cancelled: s.cancelled.Load()}
 }
 

@@ -37,6 +37,10 @@ type Info struct {
 	// Server says why the debug server is not the backend's usual one
 	// (an i386 program on a kernel that cannot run it: qemu-i386).
 	Server string `json:"server,omitempty"`
+	// Registers says what the debug server does to the program's
+	// registers on this processor, where that is wrong, and what rrmcp
+	// does about it (gdbserver before GDB 14 on AMD with AVX-512).
+	Registers string `json:"registers,omitempty" jsonschema:"where the debug server corrupts registers on this processor (gdbserver before GDB 14 on AMD with AVX-512): what it does and what rrmcp does about it"`
 	// Cancelled is where the last command, cancelled by the client, left
 	// the program (its result may not have reached the client).
 	Cancelled *Stop `json:"cancelled,omitempty" jsonschema:"when the client cancelled the last command: where the program stopped (reason cancelled)"`
