@@ -3,6 +3,7 @@ package cexpr
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -231,6 +232,28 @@ func TestIntLitTypeName(t *testing.T) {
 		}
 		if got := l.TypeName(tc.longSize); got != tc.want {
 			t.Errorf("%s with %d-byte long: %s, want %s", tc.src, tc.longSize, got, tc.want)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{"x", []string{"x"}},
+		{"p->next->val + a[i].n", []string{"p", "a", "i"}},
+		{"c ? f(x, y) : *(int *)q", []string{"c", "f", "x", "y", "q"}},
+		{"this->n", []string{"this"}},
+		{"sizeof(buf) + $rax + 3", []string{"buf"}},
+		{"ns::g", []string{"ns::g"}},
+	} {
+		e, err := Parse(tc.src, func(name string) bool { return name == "int" })
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		if got := Names(e); !slices.Equal(got, tc.want) {
+			t.Errorf("Names(%s) = %q, want %q", tc.src, got, tc.want)
 		}
 	}
 }

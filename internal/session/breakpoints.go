@@ -29,11 +29,12 @@ type breakpoint struct {
 	old       []byte // watchpoints: value at the last stop
 	valueType string // watchpoints: type for printing, "" = raw
 	lv        *lvalue
-	changed   bool   // watchpoints: the last hit changed the value
-	soft      bool   // watchpoints: software (softwatch.go), no server entry
-	note      string // watchpoints: why software, and what it costs; hardware breakpoints: why software
-	hwAsked   bool   // a hardware breakpoint was asked for (hbreak)
-	pending   bool   // not resolved yet: waits for the shared libraries
+	changed   bool        // watchpoints: the last hit changed the value
+	scope     *watchScope // watchpoints on a frame's variables: that frame (watchscope.go)
+	soft      bool        // watchpoints: software (softwatch.go), no server entry
+	note      string      // watchpoints: why software, and what it costs; hardware breakpoints: why software
+	hwAsked   bool        // a hardware breakpoint was asked for (hbreak)
+	pending   bool        // not resolved yet: waits for the shared libraries
 	// syms holds, per address, the function a stop there shows the
 	// inlined calls starting at the pc down to (GDB's bp_location symbol):
 	// the function for "break NAME", the one innermost at a line's
@@ -279,6 +280,9 @@ func (s *Session) removeEntry(ctx context.Context, b *breakpoint, a uint64) erro
 			return nil
 		}
 	}
+	if b.typ == rsp.SoftwareBreakpoint && s.scopeNeeds(a, nil) {
+		return nil // a watchpoint's scope breakpoint (watchscope.go)
+	}
 	kind := 0
 	if b.isWatch() {
 		kind = b.size
@@ -420,6 +424,9 @@ func (s *Session) deleteBP(ctx context.Context, b *breakpoint) error {
 		if err := s.uninsert(ctx, b); err != nil {
 			return err
 		}
+		if err := s.removeScope(ctx, b); err != nil {
+			return err
+		}
 	}
 	s.bps = slices.DeleteFunc(s.bps, func(o *breakpoint) bool { return o == b })
 	return nil
@@ -443,9 +450,11 @@ func (s *Session) EnableBreakpoint(ctx context.Context, n int, on bool) (Breakpo
 		if b.enabled != on && !b.pending {
 			var err error
 			if on {
-				err = s.insert(ctx, b)
-			} else {
-				err = s.uninsert(ctx, b)
+				if err = s.insert(ctx, b); err == nil {
+					err = s.insertScope(ctx, b)
+				}
+			} else if err = s.uninsert(ctx, b); err == nil {
+				err = s.removeScope(ctx, b)
 			}
 			if err != nil {
 				return err
@@ -552,6 +561,11 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 					return err
 				}
 			}
+		}
+		b.scope = s.watchScopeOf(ctx, expr)
+		if err := s.insertScope(ctx, b); err != nil {
+			s.uninsert(ctx, b) //nolint:errcheck // the error says what failed
+			return err
 		}
 		out = s.number(b)
 		return nil

@@ -202,6 +202,9 @@ func (s *Session) judgeStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	if s.signalGoesOn(out, st) {
 		return out, true
 	}
+	if s.judgeScope(ctx, out, st) {
+		return out, true // a deeper call returned past a watchpoint's frame's caller
+	}
 	if out.Reason == "watchpoint" && out.Watch != nil && !(st.Direction == rsp.Reverse && s.c.Dialect() == rsp.DialectQEMU) {
 		// Like GDB, a write watchpoint reports only writes that change
 		// the value. Not on QEMU in reverse: its stop is right after the
@@ -293,6 +296,9 @@ func (s *Session) Continue(ctx context.Context, rev bool) (*Stop, error) {
 			}
 			var again bool
 			out, again = s.finishStop(ctx, st)
+			if !again && out.Reason == "step" && len(out.WatchScope) > 0 {
+				out.Reason = "watchpoint-scope" // its scope breakpoint stopped the run
+			}
 			if !again {
 				if note != "" {
 					out.Message = strings.TrimSpace(out.Message + " Note: " + note + ".")
@@ -513,6 +519,9 @@ func (s *Session) runToAny(ctx context.Context, addrs []uint64, rev, past bool, 
 			return st, false, err
 		}
 		if !slices.Contains(addrs, pc) {
+			if s.scopeOnlyAt(pc, sp) {
+				continue // a watchpoint's scope breakpoint, reached by a deeper call
+			}
 			// A user breakpoint whose condition is false does not stop
 			// a step or finish.
 			if b := s.bpAt(pc); b != nil && b.cond != "" {
@@ -778,11 +787,13 @@ func (s *Session) finishFrame(ctx context.Context, fr []*dwarf.Frame, sel int, r
 		if rev {
 			out.Message = fmt.Sprintf("Back at the call of %s.", fnName)
 		} else {
-			out.Message = fmt.Sprintf("Returned from %s.", fnName)
+			msg := fmt.Sprintf("Returned from %s.", fnName)
 			if rv := s.returnValue(ctx, callee); rv != "" {
-				out.Message += " Value returned: " + rv
+				msg += " Value returned: " + rv
 				out.ReturnValue = rv
 			}
+			// (after what the stop said: a watchpoint its return deleted)
+			out.Message = strings.TrimSpace(out.Message + " " + msg)
 		}
 	}
 	return out, nil

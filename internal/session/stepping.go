@@ -239,7 +239,9 @@ func (s *Session) steppedTo(ctx context.Context, stop rsp.Stop, err error) (h he
 	if h, err = s.whereCFA(ctx, false); err != nil {
 		return here{}, true, err
 	}
-	return h, s.bpAt(h.pc) != nil, nil
+	// A watchpoint's scope breakpoint, its frame returned: GDB stops there.
+	scope := stop.Direction != rsp.Reverse && s.scopeReturned(h.pc, h.sp)
+	return h, s.bpAt(h.pc) != nil || scope, nil
 }
 
 // finishInline runs until the inlined frame level levels out from the

@@ -88,7 +88,8 @@ type Position struct {
 
 // Stop is the result of every operation that moves the target.
 type Stop struct {
-	// Reason is one of: breakpoint, watchpoint, step, signal, exited,
+	// Reason is one of: breakpoint, watchpoint, watchpoint-scope (a
+	// watchpoint's frame returned: WatchScope), step, signal, exited,
 	// killed, interrupted (a time limit or rr_interrupt), cancelled (the
 	// client cancelled the command), history-start, history-end, timeout,
 	// started.
@@ -106,6 +107,10 @@ type Stop struct {
 	ReturnValue   string      `json:"return_value,omitempty" jsonschema:"finish: the value the function returned"`
 	Message       string      `json:"message,omitempty" jsonschema:"extra explanation"`
 	Cancelled     string      `json:"cancelled,omitempty" jsonschema:"the operation the client cancelled (continue, reverse continue, rr_query, rr_last_write…) that ended at this stop"`
+	// WatchScope numbers the watchpoints deleted at this stop because
+	// the frame whose variables they watched returned (GDB's "left the
+	// block in which its expression is valid").
+	WatchScope []int `json:"watch_scope,omitempty" jsonschema:"watchpoints deleted at this stop because the frame whose variables they watched has returned"`
 }
 
 // Breakpoint is a breakpoint or watchpoint the session manages.

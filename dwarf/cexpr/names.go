@@ -1,0 +1,44 @@
+package cexpr
+
+// Names returns the names e uses as variables, in the order they appear:
+// identifiers, and "this" (explicit or not). Member names, type names
+// and registers are not variables.
+func Names(e Expr) []string {
+	var out []string
+	var walk func(Expr)
+	walk = func(e Expr) {
+		switch e := e.(type) {
+		case *Ident:
+			out = append(out, e.Name)
+		case *This:
+			out = append(out, "this")
+		case *Unary:
+			walk(e.X)
+		case *Binary:
+			walk(e.X)
+			walk(e.Y)
+		case *Conditional:
+			walk(e.C)
+			walk(e.X)
+			walk(e.Y)
+		case *Member:
+			walk(e.X)
+		case *Index:
+			walk(e.X)
+			walk(e.Sub)
+		case *Call:
+			walk(e.Fn)
+			for _, a := range e.Args {
+				walk(a)
+			}
+		case *Cast:
+			walk(e.X)
+		case *Sizeof:
+			if e.X != nil {
+				walk(e.X)
+			}
+		}
+	}
+	walk(e)
+	return out
+}

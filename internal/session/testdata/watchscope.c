@@ -1,0 +1,18 @@
+/* A watchpoint on a local of a recursive function: the deeper calls
+   return to the same call site (the scope breakpoint's address) in
+   frames that are not the watched one. */
+int depth_sum(int n)
+{
+	int local = n;
+	if (n > 0)
+		local += depth_sum(n - 1);
+	local *= 2;
+	return local;
+}
+
+int main(void)
+{
+	int r = depth_sum(3);
+	r += depth_sum(1);
+	return r == 0;
+}

@@ -1,0 +1,196 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
+	"github.com/rrmcp/rrmcp/dwarf/eval"
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// A watchpoint on an expression that uses a variable of a frame (a
+// local, a parameter, this, or a member through this) watches stack
+// slots that belong to that call only: like GDB (breakpoint.c's
+// watchpoint_scope breakpoint and watchpoint_check), it is deleted when
+// the frame returns, and the program stops there saying so. A
+// breakpoint at the return address in the caller sees the return; the
+// frame of a watchpoint that triggers is checked as well (a reverse run
+// reaches writes from before the call).
+
+// watchScope is the frame a watchpoint's expression uses.
+type watchScope struct {
+	cfa   uint64 // the physical frame's CFA
+	entry uint64 // its function's entry (runtime address): with cfa, GDB's frame id
+	ret   uint64 // the return address in its caller, where a breakpoint is inserted (0: none)
+}
+
+// watchScopeOf returns the scope of expr in the selected frame, nil
+// where expr uses no variable of the frame.
+func (s *Session) watchScopeOf(ctx context.Context, expr string) *watchScope {
+	fs, err := s.scope(ctx)
+	if err != nil {
+		return nil
+	}
+	e, err := eval.Parse(ctx, fs, expr)
+	if err != nil {
+		return nil
+	}
+	uses := false
+	for _, n := range cexpr.Names(e) {
+		if _, err := fs.Local(ctx, n); err == nil {
+			uses = true
+			break
+		}
+		if _, err := fs.Global(ctx, n); err != nil {
+			if _, err := fs.Local(ctx, "this"); err == nil {
+				uses = true // a member through this
+				break
+			}
+		}
+	}
+	if !uses {
+		return nil
+	}
+	frames, err := s.unwind(ctx)
+	if err != nil || s.frame >= len(frames) {
+		return nil
+	}
+	// The physical frame holding the selected one (an inlined call's
+	// variables live in the frame it is inlined into), and its caller.
+	i := s.frame
+	for i+1 < len(frames) && frames[i].Inlined {
+		i++
+	}
+	f := frames[i]
+	if f.CFA == 0 || f.Function == nil {
+		return nil
+	}
+	sc := &watchScope{cfa: f.CFA, entry: f.Function.Entry + f.Bias}
+	if i+1 < len(frames) {
+		sc.ret = frames[i+1].PC
+	}
+	return sc
+}
+
+// insertScope puts b's scope breakpoint in the server's table.
+func (s *Session) insertScope(ctx context.Context, b *breakpoint) error {
+	if b.scope == nil || b.scope.ret == 0 {
+		return nil
+	}
+	if err := s.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, b.scope.ret, 0); err != nil {
+		return fmt.Errorf("insert the breakpoint at %#x that sees the frame of %s return: %w", b.scope.ret, b.spec, err)
+	}
+	return nil
+}
+
+// scopeNeeds reports whether an enabled watchpoint other than except
+// has its scope breakpoint at a.
+func (s *Session) scopeNeeds(a uint64, except *breakpoint) bool {
+	for _, o := range s.bps {
+		if o != except && o.enabled && o.scope != nil && o.scope.ret == a {
+			return true
+		}
+	}
+	return false
+}
+
+// removeScope takes b's scope breakpoint out of the server's table unless
+// a user breakpoint or another watchpoint's scope needs it.
+func (s *Session) removeScope(ctx context.Context, b *breakpoint) error {
+	if b.scope == nil || b.scope.ret == 0 || s.scopeNeeds(b.scope.ret, b) {
+		return nil
+	}
+	for _, o := range s.bps {
+		if o.enabled && o.typ == rsp.SoftwareBreakpoint && !o.pending && slices.Contains(o.addrs, b.scope.ret) {
+			return nil
+		}
+	}
+	for _, e := range s.c.Breakpoints() {
+		if e.Type == rsp.SoftwareBreakpoint && e.Addr == b.scope.ret {
+			return s.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, b.scope.ret, 0)
+		}
+	}
+	return nil
+}
+
+// scopeReturned reports whether a thread at pc with stack pointer sp is
+// at a watchpoint's scope breakpoint having returned from its frame.
+func (s *Session) scopeReturned(pc, sp uint64) bool {
+	for _, b := range s.bps {
+		if b.enabled && b.scope != nil && b.scope.ret == pc && returnedTo(b.scope.cfa)(sp) {
+			return true
+		}
+	}
+	return false
+}
+
+// scopeOnlyAt reports whether what is at pc is scope breakpoints alone,
+// of frames that have not returned (a deeper call of the same function
+// returning there): a stop there is no stop for the user.
+func (s *Session) scopeOnlyAt(pc, sp uint64) bool {
+	if s.bpAt(pc) != nil || s.scopeReturned(pc, sp) {
+		return false
+	}
+	return s.scopeNeeds(pc, nil)
+}
+
+// frameAlive reports whether the frame of sc is on the current thread's
+// stack.
+func (s *Session) frameAlive(ctx context.Context, sc *watchScope) bool {
+	frames, err := s.unwind(ctx)
+	if err != nil {
+		return true // unknown: keep the watchpoint
+	}
+	for _, f := range frames {
+		if f.CFA == sc.cfa && f.Function != nil && f.Function.Entry+f.Bias == sc.entry {
+			return true
+		}
+	}
+	return false
+}
+
+// judgeScope deletes the watchpoints whose frame this stop has left: at
+// their scope breakpoint in the caller, or at a trigger of the
+// watchpoint outside its frame. It says so in out, and reports whether
+// the stop is only a scope breakpoint of a frame that has not returned
+// (go on).
+func (s *Session) judgeScope(ctx context.Context, out *Stop, st rsp.Stop) (goOn bool) {
+	if out.Frame == nil || st.Kind != rsp.StopSignal {
+		return false
+	}
+	var left []*breakpoint
+	pc, sp, err := s.inf.PCSP(ctx, s.inf.Cur)
+	if err != nil {
+		return false
+	}
+	trap := st.Signal == rsp.SIGTRAP || st.SWBreak
+	for _, b := range s.bps {
+		switch {
+		case b.scope == nil || !b.enabled:
+		case out.Watch != nil && out.Watch.Number == b.num:
+			if !s.frameAlive(ctx, b.scope) {
+				left = append(left, b)
+			}
+		case trap && b.scope.ret == pc && returnedTo(b.scope.cfa)(sp) && st.Direction != rsp.Reverse:
+			left = append(left, b)
+		}
+	}
+	if len(left) == 0 {
+		return trap && out.Reason == "step" && st.SWBreak && s.scopeOnlyAt(pc, sp)
+	}
+	var msgs []string
+	for _, b := range left {
+		out.WatchScope = append(out.WatchScope, b.num)
+		msgs = append(msgs, fmt.Sprintf("Watchpoint %d deleted because the program has left the block in which its expression is valid.", b.num))
+		s.deleteBP(ctx, b) //nolint:errcheck // the message says it is gone
+	}
+	if out.Watch != nil && slices.Contains(out.WatchScope, out.Watch.Number) {
+		// GDB does not report the change of a watchpoint out of scope.
+		out.Reason, out.Watch, out.Breakpoint = "watchpoint-scope", nil, 0
+	}
+	out.Message = strings.TrimSpace(strings.Join(msgs, " ") + " " + out.Message)
+	return false
+}
