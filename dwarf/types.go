@@ -619,22 +619,15 @@ func (t *EnumType) enumName(v int64) string {
 	return ""
 }
 
-// isFlagEnum reports whether every enumerator is non-negative and the
-// enumerators' bits do not overlap, as GDB's flag-enum heuristic.
+// isFlagEnum reports whether t is a flag enum as GDB 13 sees one: every
+// enumerator is zero or a single bit (several may share one). An
+// enumerator of several bits, or a negative one, makes it a plain enum:
+// {0, 1, 4, 10} prints 5 as 5, not as a made-up "(A | B)".
 func (t *EnumType) isFlagEnum() bool {
-	var seen uint64
 	for _, e := range t.Values {
-		if e.Val < 0 {
+		if e.Val < 0 || e.Val&(e.Val-1) != 0 {
 			return false
 		}
-		v := uint64(e.Val)
-		if v == 0 {
-			continue
-		}
-		if seen&v != 0 {
-			return false
-		}
-		seen |= v
 	}
 	return len(t.Values) > 0
 }
