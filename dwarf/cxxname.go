@@ -23,11 +23,20 @@ func canonicalCxxName(name string) string {
 func canonArgs(b *strings.Builder, s string) {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c != '<' || strings.HasSuffix(s[:i], "operator") || strings.HasSuffix(s[:i], "operator<") {
+		if c != '<' || strings.HasSuffix(s[:i], "operator") {
 			b.WriteByte(c)
 			continue
 		}
 		end := matchAngle(s, i)
+		if strings.HasSuffix(s[:i], "operator<") && end < 0 {
+			b.WriteByte(c) // operator<<, not a template's arguments
+			continue
+		}
+		if end >= 0 && (strings.HasSuffix(s[:i], "operator<") || strings.HasSuffix(s[:i], "operator<<")) {
+			// clang's operator<<<int>: GDB writes operator<< <int>
+			// (and operator< <int>), as gcc does
+			b.WriteByte(' ')
+		}
 		if end < 0 {
 			b.WriteString(s[i:])
 			return

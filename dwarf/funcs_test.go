@@ -360,6 +360,15 @@ func TestCanonicalCxxName(t *testing.T) {
 		"F<const short unsigned int*, long long int>": "F<unsigned short const*, long long>",
 		"F<my_long int>":                              "F<my_long int>",
 		"std::function<int(int)>::~function":          "std::function<int (int)>::~function",
+		// clang's names of operator templates, as GDB prints them
+		"operator<<<int>":  "operator<< <int>",
+		"operator<<int>":   "operator< <int>",
+		"operator<< <int>": "operator<< <int>",
+		"operator<<":       "operator<<",
+		"operator<=<int>":  "operator<=<int>",
+		"operator>><int>":  "operator>><int>",
+		"std::operator<<<std::char_traits<char> >":  "std::operator<< <std::char_traits<char> >",
+		"std::operator<< <std::char_traits<char> >": "std::operator<< <std::char_traits<char> >",
 	} {
 		if got := canonicalCxxName(in); got != want {
 			t.Errorf("canonicalCxxName(%q)\n got %q\nwant %q", in, got, want)

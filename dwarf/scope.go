@@ -343,12 +343,28 @@ func (s *FrameScope) funcVisible(fn *Function, name string) bool {
 	return cppVisible(fn.Name, name, from) || fn.dwarfName != fn.Name && cppVisible(fn.dwarfName, name, from)
 }
 
-// LookupType finds a type by name in the frame's image.
+// LookupType finds a type by name in the frame's image, as C++ lookup
+// does from the frame's function: in its classes and namespaces,
+// innermost first (Token in ns::Parser::handle is ns::Token), then at
+// global scope.
 func (s *FrameScope) LookupType(name string) (Type, error) {
 	if s.types == nil {
 		return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
 	}
-	return s.types.LookupType(name)
+	if s.f.Function != nil && !strings.HasPrefix(name, "::") && s.Lang() == LangCPlusPlus {
+		scope := strings.ReplaceAll(s.f.Function.Name, "(anonymous namespace)::", "")
+		for {
+			outer, _, ok := splitScope(scope)
+			if !ok {
+				break
+			}
+			if t, err := s.types.LookupType(outer + "::" + name); err == nil {
+				return t, nil
+			}
+			scope = outer
+		}
+	}
+	return s.types.LookupType(strings.TrimPrefix(name, "::"))
 }
 
 // Register returns a register typed as GDB types it: $rip/$pc as a code

@@ -528,7 +528,7 @@ func structBody(t *StructType, indent, show int) string {
 		}
 		nfields++
 		b.WriteString(pad + "    ")
-		if st, ok := Resolve(f.Type).(*StructType); ok && st.Name == "" {
+		if st, ok := Resolve(f.Type).(*StructType); ok && st.Name == "" && !namedByTypedef(f.Type) {
 			if show <= 0 {
 				b.WriteString(st.Kind + " {...}" + spaced(f.Name))
 			} else {
@@ -571,6 +571,22 @@ func structBody(t *StructType, indent, show int) string {
 	return b.String()
 }
 
+// namedByTypedef reports whether t, under its qualifiers, is a typedef:
+// a member of a typedef'd anonymous struct prints by the typedef's name
+// (block_t opts;), not expanded.
+func namedByTypedef(t Type) bool {
+	for {
+		switch u := t.(type) {
+		case *TypedefType:
+			return true
+		case *QualType:
+			t = u.Elem
+		default:
+			return false
+		}
+	}
+}
+
 // groupOverloads orders methods as GDB lists them: all overloads of a
 // name together, names in order of first appearance.
 func groupOverloads(ms []Method) []Method {
@@ -608,7 +624,13 @@ func methodString(t *StructType, m Method, sub func(Type) string) string {
 		short = inner
 	}
 	params := "(" + paramListWith(m.Type, sub) + ")"
-	isCtor := m.Name == short || m.Name == "~"+short
+	// (a template constructor's instance is named with its class's
+	// arguments: holder<int> in holder<int>)
+	base := m.Name
+	if j := strings.IndexByte(base, '<'); j > 0 {
+		base = base[:j]
+	}
+	isCtor := base == short || base == "~"+short
 	if isCtor || strings.HasPrefix(m.Name, "operator ") { // constructors and conversion operators
 		b.WriteString(m.Name + params)
 	} else {
