@@ -103,6 +103,10 @@ func NewFrameScope(ctx context.Context, f *Frame, o ScopeOptions) *FrameScope {
 // Values returns the value environment (memory, types, symbols).
 func (s *FrameScope) Values() *ValueEnv { return s.env }
 
+// Types are the frame's image's types (nil without an image): what
+// ptype and whatis look the library's typedefs up in.
+func (s *FrameScope) Types() *TypeReader { return s.types }
+
 // Lang is the language of the frame's function; of a frame-less scope,
 // C++ when the image has any C++ compile unit.
 func (s *FrameScope) Lang() Lang {

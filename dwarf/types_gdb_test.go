@@ -103,9 +103,9 @@ func checkTypes(t *testing.T, bin string, s *gdbStop, cases []typeCase) {
 		got := dwarf.TypeString(typ)
 		switch {
 		case c.cmd == "ptype":
-			got = dwarf.PtypeString(typ)
+			got = dwarf.PtypeString(typ, nil)
 		case isTypeName:
-			got = dwarf.WhatisTypeName(typ)
+			got = dwarf.WhatisTypeName(typ, nil)
 		}
 		if reason, ok := typeKnownDiff[c]; ok {
 			t.Logf("%s %s: known difference (%s)", c.cmd, c.arg, reason)

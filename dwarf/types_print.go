@@ -2,6 +2,7 @@ package dwarf
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -57,12 +58,32 @@ func baseName(t Type) string {
 	return "?"
 }
 
-// TypeString spells t as GDB's whatis does.
+// typeHook spells a named type in a declaration the way one type print
+// needs it (ptype's body, a class template's parameter names): "" where
+// it has nothing to say. tf is where in the declaration the type is.
+type typeHook func(tf typeFmt, t Type) string
+
+// typeFmt is how types are spelled: printers applies libstdc++'s type
+// printers (stdtypes.go), as GDB's ptype and whatis do and its value
+// printing does not.
+type typeFmt struct {
+	printers bool
+	types    *TypeReader // the program's types, where the typedef printers look their typedefs up (nil: none)
+	// inner: the type spelled is inside a declarator (a pointer's,
+	// a reference's, a qualified type's), which GDB prints by its name
+	// and the printers see only by name; otherwise it is a whole type,
+	// which they see as a type.
+	inner bool
+}
+
+// TypeString spells t as GDB prints a type's name in a value
+// ("(std::vector<int, std::allocator<int> > *) 0x…"): without type
+// printers.
 func TypeString(t Type) string {
 	if t != nil && t.Common().Lang == LangRust {
 		return rustTypeString(t, 0)
 	}
-	return declString(t, "", nil)
+	return typeFmt{}.declString(t, "", nil)
 }
 
 // rustTypeString spells a Rust type as GDB's Rust support does: a
@@ -89,20 +110,20 @@ func rustTypeString(t Type, depth int) string {
 	if n := t.Common().Name; n != "" {
 		return n
 	}
-	return declString(t, "", nil)
+	return typeFmt{}.declString(t, "", nil)
 }
 
 // declString builds a C declarator around decl. base, when not nil, is
 // used to spell the named types: the innermost, and those of parameter
 // lists (a class template's members print its parameters' names).
-func declString(t Type, decl string, base func(Type) string) string {
-	return declStringNames(t, decl, base, base)
+func (tf typeFmt) declString(t Type, decl string, base typeHook) string {
+	return tf.declStringNames(t, decl, base, base)
 }
 
 // declStringNames is declString with base for the innermost named type
 // and names for those of parameter lists (ptype expands the innermost
 // only).
-func declStringNames(t Type, decl string, base, names func(Type) string) string {
+func (tf typeFmt) declStringNames(t Type, decl string, base, names typeHook) string {
 	if names != nil {
 		// A class template's member whose whole type is a type argument
 		// prints the parameter's name ("Key first_;" where Key is
@@ -111,12 +132,15 @@ func declStringNames(t Type, decl string, base, names func(Type) string) string 
 		// whole types.
 		switch t.(type) {
 		case *PointerType, *QualType, *ReferenceType, *ArrayType, *PtrToMemberType:
-			if n := names(t); n != "" {
+			if n := names(tf, t); n != "" {
 				return n + spaced(decl)
 			}
 		}
 	}
 	for i := 0; i < maxTypeDepth; i++ {
+		if i > 0 {
+			tf.inner = true
+		}
 		switch u := t.(type) {
 		case nil:
 			return "?" + spaced(decl)
@@ -181,9 +205,11 @@ func declStringNames(t Type, decl string, base, names func(Type) string) string 
 				// (C11 6.7.3p9): GCC's const char[8] __PRETTY_FUNCTION__
 				// is const(array(const char)), which GDB prints
 				// "const char [8]".
-				return declStringNames(qualifyElems(a, quals), decl, base, names)
+				return tf.declStringNames(qualifyElems(a, quals), decl, base, names)
 			}
-			return orderQuals(quals) + " " + declStringNames(inner, decl, base, names)
+			in := tf
+			in.inner = true
+			return orderQuals(quals) + " " + in.declStringNames(inner, decl, base, names)
 		case *ArrayType:
 			n := ""
 			if u.Count >= 0 {
@@ -198,13 +224,20 @@ func declStringNames(t Type, decl string, base, names func(Type) string) string 
 				// which whatis names and ptype spells
 				return u.Name + spaced(decl)
 			}
-			decl += "(" + paramListWith(u, names) + ")"
+			decl += "(" + tf.paramListWith(u, names) + ")"
 			t = u.Return
 			continue
 		default:
-			b := baseName(t)
+			b := ""
 			if base != nil {
-				b = base(t)
+				b = base(tf, t)
+			}
+			switch {
+			case b != "":
+			case tf.printers:
+				b = tf.named(t)
+			default:
+				b = baseName(t)
 			}
 			return b + spaced(decl)
 		}
@@ -293,7 +326,7 @@ func wrapDecl(elem Type, decl string, whatis bool) string {
 }
 
 // paramListWith spells parameters with base spelling the named types.
-func paramListWith(f *FuncType, base func(Type) string) string {
+func (tf typeFmt) paramListWith(f *FuncType, base typeHook) string {
 	if len(f.Params) == 0 {
 		if f.Variadic {
 			return "..."
@@ -305,7 +338,7 @@ func paramListWith(f *FuncType, base func(Type) string) string {
 	}
 	ps := make([]string, 0, len(f.Params)+1)
 	for _, p := range f.Params {
-		ps = append(ps, declString(p, "", base))
+		ps = append(ps, tf.declString(p, "", base))
 	}
 	if f.Variadic {
 		ps = append(ps, "...")
@@ -317,13 +350,36 @@ func paramListWith(f *FuncType, base func(Type) string) string {
 // the way to the innermost type are resolved and a struct, union or enum
 // there is printed with its members. The result does not include the
 // leading "type = ".
-func PtypeString(t Type) string {
+//
+// In C++, libstdc++'s type printers apply (stdtypes.go): a type they
+// name prints by that name alone (ptype of a std::vector<int> is
+// "std::vector<int>"), and the names inside by theirs.
+//
+// types are the program's (nil: the typedef printers print nothing).
+func PtypeString(t Type, types *TypeReader) string {
 	if t != nil && t.Common().Lang == LangRust {
 		return rustPtype(stripTypedefs(t))
 	}
-	return declStringNames(stripDeclTypedefs(t), "", func(b Type) string {
-		return typeBody(stripTypedefs(b), 0)
+	tf := typeFmt{printers: t != nil && t.Common().Lang == LangCPlusPlus, types: types}
+	if n, ok := tf.whole(stripTypedefs(t)); ok {
+		return n
+	}
+	return tf.declStringNames(stripDeclTypedefs(t), "", func(_ typeFmt, b Type) string {
+		return tf.typeBody(stripTypedefs(b), 0)
 	}, nil)
+}
+
+// WhatisString spells the type of an expression as GDB's whatis does:
+// as TypeString, with libstdc++'s type printers in C++.
+func WhatisString(t Type, types *TypeReader) string {
+	if t == nil || t.Common().Lang != LangCPlusPlus {
+		return TypeString(t)
+	}
+	tf := typeFmt{printers: true, types: types}
+	if n, ok := tf.whole(t); ok {
+		return n
+	}
+	return tf.declString(t, "", nil)
 }
 
 // rustPtype spells a Rust type as GDB's Rust ptype does: an enum with its
@@ -420,10 +476,10 @@ func stripDeclTypedefsDepth(t Type, depth int) Type {
 }
 
 // typeBody prints a struct/union/enum with its members.
-func typeBody(t Type, indent int) string {
+func (tf typeFmt) typeBody(t Type, indent int) string {
 	switch u := t.(type) {
 	case *StructType:
-		return structBody(u.complete(), indent, 1)
+		return tf.structBody(u.complete(), indent, 1)
 	case *EnumType:
 		return enumBody(u)
 	}
@@ -462,14 +518,16 @@ func enumBody(t *EnumType) string {
 // its members at 0): a member of an anonymous struct or union type is
 // expanded while show is not negative, else written "struct {...}", as
 // GDB's c_type_print_base does.
-func structBody(t *StructType, indent, show int) string {
+func (tf typeFmt) structBody(t *StructType, indent, show int) string {
 	var b strings.Builder
 	pad := strings.Repeat("    ", indent)
 	b.WriteString(t.Kind)
-	if t.Name != "" {
+	if t.Name != "" && tf.printers {
+		b.WriteString(" " + tf.stdNames(t.Name))
+	} else if t.Name != "" {
 		b.WriteString(" " + t.Name)
 	}
-	sub, with := templateSubst(t)
+	sub, with := tf.templateSubst(t)
 	b.WriteString(with)
 	for i, base := range t.Bases {
 		if i == 0 {
@@ -481,7 +539,7 @@ func structBody(t *StructType, indent, show int) string {
 		if base.Virtual {
 			b.WriteString("virtual ")
 		}
-		b.WriteString(declString(base.Type, "", sub))
+		b.WriteString(tf.declString(base.Type, "", sub))
 	}
 	if t.Incomplete {
 		b.WriteString(" {\n" + pad + "    <incomplete type>\n" + pad + "}")
@@ -516,7 +574,7 @@ func structBody(t *StructType, indent, show int) string {
 				label(s.Access)
 			}
 			nfields++
-			b.WriteString(pad + "    static " + declString(s.Type, s.Name, sub) + ";\n")
+			b.WriteString(pad + "    static " + tf.declString(s.Type, s.Name, sub) + ";\n")
 			continue
 		}
 		f := *mem.Field
@@ -532,10 +590,10 @@ func structBody(t *StructType, indent, show int) string {
 			if show <= 0 {
 				b.WriteString(st.Kind + " {...}" + spaced(f.Name))
 			} else {
-				b.WriteString(structBody(st, indent+1, show-1) + spaced(f.Name))
+				b.WriteString(tf.structBody(st, indent+1, show-1) + spaced(f.Name))
 			}
 		} else {
-			b.WriteString(declString(f.Type, f.Name, sub))
+			b.WriteString(tf.declString(f.Type, f.Name, sub))
 		}
 		if f.BitSize != 0 {
 			b.WriteString(" : " + strconv.FormatInt(f.BitSize, 10))
@@ -552,7 +610,7 @@ func structBody(t *StructType, indent, show int) string {
 		}
 		first = false
 		label(m.Access)
-		b.WriteString(pad + "    " + methodString(t, m, sub) + ";\n")
+		b.WriteString(pad + "    " + tf.methodString(t, m, sub) + ";\n")
 	}
 	if tds := t.Typedefs(); len(tds) > 0 && cxx {
 		b.WriteString("\n")
@@ -564,7 +622,7 @@ func structBody(t *StructType, indent, show int) string {
 			if labels {
 				label(td.Access)
 			}
-			b.WriteString(pad + "    typedef " + declString(td.Elem, name, sub) + ";\n")
+			b.WriteString(pad + "    typedef " + tf.declString(td.Elem, name, sub) + ";\n")
 		}
 	}
 	b.WriteString(pad + "}")
@@ -608,7 +666,7 @@ func groupOverloads(ms []Method) []Method {
 	return out
 }
 
-func methodString(t *StructType, m Method, sub func(Type) string) string {
+func (tf typeFmt) methodString(t *StructType, m Method, sub typeHook) string {
 	var b strings.Builder
 	if m.Virtual {
 		b.WriteString("virtual ")
@@ -623,7 +681,7 @@ func methodString(t *StructType, m Method, sub func(Type) string) string {
 	if _, inner, ok := splitScope(short); ok {
 		short = inner
 	}
-	params := "(" + paramListWith(m.Type, sub) + ")"
+	params := "(" + tf.paramListWith(m.Type, sub) + ")"
 	// (a template constructor's instance is named with its class's
 	// arguments: holder<int> in holder<int>)
 	base := m.Name
@@ -635,7 +693,7 @@ func methodString(t *StructType, m Method, sub func(Type) string) string {
 		b.WriteString(m.Name + params)
 	} else {
 		// GDB: the return type, a space, then the name
-		b.WriteString(declString(m.Type.Return, "", sub) + " " + m.Name + params)
+		b.WriteString(tf.declString(m.Type.Return, "", sub) + " " + m.Name + params)
 	}
 	if m.Const {
 		b.WriteString(" const")
@@ -648,17 +706,18 @@ func methodString(t *StructType, m Method, sub func(Type) string) string {
 // type equal to a type argument ("T data[4]" in Buffer<int, 4>, also
 // inside template-ids: "std::__pair_base<_T1, _T2>"), and the header
 // suffix " [with T = int]". sub is nil for non-templates.
-func templateSubst(t *StructType) (sub func(Type) string, with string) {
-	var names, args []string
+func (tf typeFmt) templateSubst(t *StructType) (sub typeHook, with string) {
+	var names, args, shown []string
 	for _, p := range t.TemplateParams {
 		if p.Type != nil && !p.HasValue && p.Name != "" {
 			names = append(names, p.Name)
 			args = append(args, TypeString(p.Type))
+			shown = append(shown, tf.typeName(p.Type))
 		}
 	}
 	parts := make([]string, len(names))
 	for i := range names {
-		parts[i] = names[i] + " = " + args[i]
+		parts[i] = names[i] + " = " + shown[i]
 	}
 	self := t.Name + "::"
 	var subst func(s string, depth int) string
@@ -680,7 +739,7 @@ func templateSubst(t *StructType) (sub func(Type) string, with string) {
 	if len(names) > 0 {
 		with = " [with " + strings.Join(parts, ", ") + "]"
 	}
-	return func(b Type) string {
+	return func(at typeFmt, b Type) string {
 		switch b.(type) {
 		case *PointerType, *QualType, *ReferenceType, *ArrayType, *PtrToMemberType:
 			// a whole declarator type: its parameter's name, or "" (none)
@@ -696,8 +755,35 @@ func templateSubst(t *StructType) (sub func(Type) string, with string) {
 		if td, ok := b.(*TypedefType); ok && strings.HasPrefix(td.Name, self) && !strings.Contains(td.Name[len(self):], "::") {
 			return td.Name[len(self):]
 		}
-		return subst(baseName(b), 0)
+		if !tf.printers {
+			return subst(baseName(b), 0)
+		}
+		// GDB's typedef lookup: a type argument's name first, on the
+		// whole type and on the template-ids in its name; where
+		// none is, "": the type printers then apply as to any named
+		// type (typeFmt.named).
+		n := subst(baseName(b), 0)
+		if slices.Contains(names, n) {
+			return n
+		}
+		if !at.inner {
+			if w, ok := tf.whole(b); ok {
+				return w
+			}
+		}
+		if n == baseName(b) {
+			return ""
+		}
+		return tf.stdNames(n)
 	}, with
+}
+
+// typeName spells t as a whole (whatis), the printers applied.
+func (tf typeFmt) typeName(t Type) string {
+	if n, ok := tf.whole(t); ok {
+		return n
+	}
+	return tf.declString(t, "", nil)
 }
 
 // substTemplateIDs rewrites every template argument of every component
@@ -743,11 +829,11 @@ func substTemplateIDs(s string, f func(string) string) string {
 // WhatisTypeName is what GDB's whatis prints when given a type name
 // rather than an expression: a typedef is unrolled by one level
 // ("whatis node_t" prints "struct node"); other types print as String.
-func WhatisTypeName(t Type) string {
+func WhatisTypeName(t Type, types *TypeReader) string {
 	if td, ok := t.(*TypedefType); ok && td.Elem != nil {
-		return TypeString(td.Elem)
+		return WhatisString(td.Elem, types)
 	}
-	return TypeString(t)
+	return WhatisString(t, types)
 }
 
 // MembersHint says what the struct has, or that only its declaration is

@@ -80,7 +80,7 @@ func TestDeclString(t *testing.T) {
 		{ptr(cnst(arr(cnst(charT), 4))), "", "const char (*)[4]"},
 	}
 	for _, tt := range tests {
-		if got := declString(tt.t, tt.name, nil); got != tt.want {
+		if got := (typeFmt{}).declString(tt.t, tt.name, nil); got != tt.want {
 			t.Errorf("declString(%s) = %q, want %q", tt.want, got, tt.want)
 		}
 	}
@@ -105,7 +105,7 @@ func TestTypeReaderConcurrent(t *testing.T) {
 					errs <- err
 					continue
 				}
-				_ = PtypeString(typ)
+				_ = PtypeString(typ, nil)
 				_ = SizeOf(typ)
 				if st, ok := Resolve(typ).(*StructType); ok {
 					_ = st.Methods()

@@ -223,7 +223,7 @@ func (r *registry) inspectTools() {
 		})
 
 	addOn(r, "rr_ptype", "Type of an expression",
-		"Show the type of an expression or a type name as GDB's ptype does (typedefs resolved, struct/union/enum members and C++ class members expanded), or only its name (whatis=true). Use it to learn a structure's layout before reading memory or writing conditions.",
+		"Show the type of an expression or a type name as GDB's ptype does (typedefs resolved, struct/union/enum members and C++ class members expanded), or only its name (whatis=true). C++ library types print by libstdc++'s type printers, as in GDB: std::string, std::vector<int>, std::map<std::string, int> (ptype of a library container is that name alone). Use it to learn a structure's layout before reading memory or writing conditions.",
 		inspect,
 		func(ctx context.Context, s *session.Session, in ptypeIn) (ptypeOut, error) {
 			v, err := s.Ptype(ctx, in.Expression, in.Whatis)

@@ -47,11 +47,11 @@ func (s *Session) Ptype(ctx context.Context, expr string, whatis bool) (TypeResu
 		}
 		switch {
 		case whatis && named:
-			out.Type = dwarf.WhatisTypeName(t)
+			out.Type = dwarf.WhatisTypeName(t, fs.Types())
 		case whatis:
-			out.Type = t.String()
+			out.Type = dwarf.WhatisString(t, fs.Types())
 		default:
-			out.Type = dwarf.PtypeString(t)
+			out.Type = dwarf.PtypeString(t, fs.Types())
 		}
 		out.Size = max(t.Size(), 0)
 		return nil

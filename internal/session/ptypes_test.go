@@ -2,11 +2,17 @@ package session
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
+
+// stlTypeExprs are ptype and whatis of stltypes.cpp's variables.
+var stlTypeExprs = []string{"r", "&r", "b", "whatis vs", "vs", "whatis &vs", "whatis r.names", "Names", "whatis Names",
+	"whatis r.pairs", "whatis r.cv", "s", "whatis s", "m", "whatis um", "whatis l", "st", "whatis sp", "whatis r.up", "cvec", "whatis cvec",
+	"std::string"}
 
 // TestCxxTypesMatchGDB: ptype and whatis, and a frame's function name,
 // as GDB prints them, for what the round-8 differential (yaml-cpp, xz)
@@ -21,14 +27,22 @@ func TestCxxTypesMatchGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	for _, tc := range []struct {
 		cc, opt, src, loc string
-		frame              int
-		exprs              []string // "whatis X" for whatis, else ptype
+		frame             int
+		exprs             []string // "whatis X" for whatis, else ptype
 	}{
 		{"g++", "-O0", "ptypes.cpp", "ptypes.cpp:17", 0, []string{"Token::TYPE", "Token", "whatis Token::A", "whatis tok", "ns::Token"}},
 		{"clang++", "-O0", "ptypes.cpp", "ptypes.cpp:17", 0, []string{"Token::TYPE", "Token", "whatis Token::A", "whatis tok"}},
 		{"g++", "-O0", "ptypes.cpp", "ptypes.cpp:17", 1, []string{"h", "whatis h", "holder<int>"}},
 		{"clang++", "-O0", "ptypes.cpp", "ptypes.cpp:17", 1, []string{"h", "whatis h"}},
 		{"gcc", "-O0", "anon_typedef_member.c", "anon_typedef_member.c:15", 0, []string{"w", "struct worker", "w.opts", "whatis w.opts"}},
+		// libstdc++'s type printers (round-8 differential on yaml-cpp: full
+		// template names and whole library classes where GDB prints
+		// std::vector<int>)
+		{"g++", "-O0", "stltypes.cpp", "stltypes.cpp:54", 0, stlTypeExprs},
+		// (clang: not "b", whose T *ptr GDB prints with T's full name:
+		// clang declares std::string only, and GDB's lookup of the
+		// pointer's target by name finds no definition to call T)
+		{"clang++", "-O0", "stltypes.cpp", "stltypes.cpp:54", 0, slices.DeleteFunc(slices.Clone(stlTypeExprs), func(e string) bool { return e == "b" })},
 	} {
 		t.Run(tc.cc+"/"+tc.src+"/"+tc.loc, func(t *testing.T) {
 			exe := buildTestdata(t, tc.cc, tc.opt, tc.src)
