@@ -92,6 +92,9 @@ type (
 		At   int
 		Type *TypeSpec
 		X    Expr
+		// Dynamic: dynamic_cast, which checks the object's dynamic
+		// type (its vtable) at run time.
+		Dynamic bool
 	}
 	Sizeof struct {
 		At   int
@@ -325,7 +328,7 @@ func (p *parser) binary(minPrec int) (Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		x = &Cast{t.pos, ts, x}
+		x = &Cast{At: t.pos, Type: ts, X: x}
 	}
 	for {
 		t := p.peek()
@@ -378,7 +381,7 @@ func (p *parser) unary() (Expr, error) {
 				if err != nil {
 					return nil, err
 				}
-				return &Cast{t.pos, ts, x}, nil
+				return &Cast{At: t.pos, Type: ts, X: x}, nil
 			}
 		}
 	}
@@ -726,7 +729,7 @@ func (p *parser) primary() (Expr, error) {
 			if err != nil || suf == "" {
 				return lit, err
 			}
-			return &Cast{t.pos, &TypeSpec{Base: suf}, lit}, nil
+			return &Cast{At: t.pos, Type: &TypeSpec{Base: suf}, X: lit}, nil
 		}
 	}
 	switch t.kind {
@@ -816,10 +819,7 @@ func (p *parser) primary() (Expr, error) {
 			if err != nil {
 				return nil, err
 			}
-			if t.s == "dynamic_cast" {
-				return &Unsupported{t.pos, "dynamic_cast"}, nil
-			}
-			return &Cast{t.pos, ts, x}, nil
+			return &Cast{At: t.pos, Type: ts, X: x, Dynamic: t.s == "dynamic_cast"}, nil
 		}
 		name, j := p.qualifiedAt(p.i)
 		p.i = j

@@ -367,6 +367,9 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 		if err != nil {
 			return dwarf.Object{}, err
 		}
+		if e.Dynamic {
+			return ev.dynamicCast(x, t)
+		}
 		return ev.cast(x, t)
 	case *cexpr.Sizeof:
 		var t dwarf.Type

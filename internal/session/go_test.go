@@ -17,7 +17,13 @@ import (
 // goLine is the line of a "LINE:name" marker in the Go test program.
 func goLine(t *testing.T, name string) int {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(testenv.Root(t), "testprogs", "go", "main.go"))
+	return markerLine(t, filepath.Join(testenv.Root(t), "testprogs", "go", "main.go"), name)
+}
+
+// markerLine is the line of a "// LINE:name" marker in the file at path.
+func markerLine(t *testing.T, path, name string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +32,7 @@ func goLine(t *testing.T, name string) int {
 			return i + 1
 		}
 	}
-	t.Fatalf("no LINE:%s in testprogs/go/main.go", name)
+	t.Fatalf("no LINE:%s in %s", name, path)
 	return 0
 }
 
