@@ -91,6 +91,7 @@ func (ev *evaluator) typeOnly() *evaluator {
 	}
 	c := *ev
 	c.env = &env
+	c.onlyType = true
 	return &c
 }
 
@@ -187,6 +188,8 @@ type evaluator struct {
 	lang  dwarf.Lang
 	types map[string]*dwarf.BaseType
 	steps int
+	// onlyType: the result's type is wanted, not its value (typeOnly).
+	onlyType bool
 }
 
 func newEvaluator(ctx context.Context, s EvalScope) *evaluator {

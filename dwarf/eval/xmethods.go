@@ -280,12 +280,15 @@ func (ev *evaluator) xmethodCall(recv dwarf.Object, name string, args []cexpr.Ex
 	}
 	switch name {
 	case "size":
+		if len(args) == 0 && ev.onlyType {
+			return ev.makeInt(ev.sizeType(st, isString), 0), nil // (whatis: a size its elements' unknown size hides)
+		}
 		if len(args) == 0 {
 			n, err := size()
 			if err != nil {
 				return dwarf.Object{}, err
 			}
-			return ev.makeInt(ev.base("unsigned long"), n), nil
+			return ev.makeInt(ev.sizeType(st, isString), n), nil
 		}
 	case "empty":
 		if len(args) == 0 {
@@ -326,4 +329,24 @@ func (ev *evaluator) xmethodCall(recv dwarf.Object, name string, args []cexpr.Ex
 
 func (ev *evaluator) pointerToTyped(t *dwarf.PointerType, addr uint64) dwarf.Object {
 	return dwarf.BytesObject(t, binary.LittleEndian.AppendUint64(nil, addr))
+}
+
+// sizeType is the type of size() of the library class st, as GDB types
+// it: std::size_t, what libstdc++'s xmethods declare (where the
+// program's debug information has it); for a string, which has no
+// xmethod, the function's own return type (its size_type), as GDB's
+// call of it gives.
+func (ev *evaluator) sizeType(st *dwarf.StructType, isString bool) dwarf.Type {
+	if isString {
+		for _, m := range st.Methods() {
+			if m.Name == "size" && m.Type != nil && m.Type.Return != nil && len(m.Type.Params) <= 1 {
+				return m.Type.Return
+			}
+		}
+	} else if ev.env.Types != nil {
+		if t, err := ev.env.Types.LookupType("std::size_t"); err == nil {
+			return t
+		}
+	}
+	return ev.base("unsigned long")
 }
