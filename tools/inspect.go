@@ -31,6 +31,9 @@ func (p ptypeOut) Text() string {
 	if p.Result.Size > 0 {
 		t += fmt.Sprintf("\n(sizeof %d)", p.Result.Size)
 	}
+	if p.Result.Engine == "gdb" {
+		t += "\n[ptype by GDB]"
+	}
 	return t
 }
 

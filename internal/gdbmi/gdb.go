@@ -275,6 +275,39 @@ func (g *GDB) fail(err error) error {
 func (g *GDB) Evaluate(ctx context.Context, expr string, tid string, frame int) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	opts, err := g.moved(ctx, tid, frame)
+	if err != nil {
+		return "", err
+	}
+	rec, _, err := g.run(ctx, "-data-evaluate-expression "+opts+Quote(expr))
+	if err != nil {
+		return "", err
+	}
+	v, ok := rec.Field("value")
+	if !ok || v.Kind != Const {
+		return "", fmt.Errorf("gdbmi: -data-evaluate-expression: %w: no value in %+v", ErrSyntax, rec)
+	}
+	return v.Str, nil
+}
+
+// ConsoleAt runs a CLI command (ptype EXPR) in frame of thread tid, as
+// Evaluate evaluates, and returns what it printed.
+func (g *GDB) ConsoleAt(ctx context.Context, command, tid string, frame int) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	opts, err := g.moved(ctx, tid, frame)
+	if err != nil {
+		return "", err
+	}
+	_, console, err := g.run(ctx, "-interpreter-exec "+opts+"console "+Quote(command))
+	return console, err
+}
+
+// moved tells GDB the target moved without it: its register and memory
+// caches are flushed and its library list read again. It returns the MI
+// options that select frame of thread tid ("" for GDB's current thread,
+// frame 0); g.mu is held.
+func (g *GDB) moved(ctx context.Context, tid string, frame int) (string, error) {
 	for _, cmd := range []string{
 		`-interpreter-exec console "maintenance flush register-cache"`,
 		`-interpreter-exec console "maintenance flush dcache"`,
@@ -286,23 +319,14 @@ func (g *GDB) Evaluate(ctx context.Context, expr string, tid string, frame int) 
 			return "", err
 		}
 	}
-	opts := ""
-	if tid != "" || frame != 0 {
-		id, err := g.threadID(ctx, tid)
-		if err != nil {
-			return "", err
-		}
-		opts = fmt.Sprintf("--thread %s --frame %d ", id, frame)
+	if tid == "" && frame == 0 {
+		return "", nil
 	}
-	rec, _, err := g.run(ctx, "-data-evaluate-expression "+opts+Quote(expr))
+	id, err := g.threadID(ctx, tid)
 	if err != nil {
 		return "", err
 	}
-	v, ok := rec.Field("value")
-	if !ok || v.Kind != Const {
-		return "", fmt.Errorf("gdbmi: -data-evaluate-expression: %w: no value in %+v", ErrSyntax, rec)
-	}
-	return v.Str, nil
+	return fmt.Sprintf("--thread %s --frame %d ", id, frame), nil
 }
 
 // Console runs a CLI command through MI and returns what it printed.

@@ -305,3 +305,30 @@ func sanitizeStop(st string) string {
 	}
 	return b.String()
 }
+
+// anyThread reports whether pkt selects "any thread" for register reads:
+// Hg0, or Hgp<pid>.0 / Hgp0.0 in multiprocess form.
+func anyThread(pkt string) bool {
+	t, ok := strings.CutPrefix(pkt, "Hg")
+	if !ok {
+		return false
+	}
+	if p, ok := strings.CutPrefix(t, "p"); ok {
+		_, tid, ok := strings.Cut(p, ".")
+		return ok && tid == "0"
+	}
+	return t == "0"
+}
+
+// stopThread is the thread: field of a stop reply, "" if it has none.
+func stopThread(st string) string {
+	if len(st) < 3 || st[0] != 'T' {
+		return ""
+	}
+	for _, f := range strings.Split(st[3:], ";") {
+		if v, ok := strings.CutPrefix(f, "thread:"); ok {
+			return v
+		}
+	}
+	return ""
+}

@@ -214,3 +214,22 @@ func TestSanitizeStop(t *testing.T) {
 		}
 	}
 }
+
+func TestAnyThreadAndStopThread(t *testing.T) {
+	for pkt, want := range map[string]bool{"Hg0": true, "Hgp0.0": true, "Hgp12.0": true, "Hgp12.13": false, "Hg13": false, "Hc0": false, "g": false} {
+		if got := anyThread(pkt); got != want {
+			t.Errorf("anyThread(%q) = %v, want %v", pkt, got, want)
+		}
+	}
+	for st, want := range map[string]string{
+		"T05swbreak:;06:e0e6ffffff7f0000;thread:p1cd6.1cd7;core:0;": "p1cd6.1cd7",
+		"T0506:00;thread:4d2;": "4d2",
+		"T05":                  "",
+		"S05":                  "",
+		"W00":                  "",
+	} {
+		if got := stopThread(st); got != want {
+			t.Errorf("stopThread(%q) = %q, want %q", st, got, want)
+		}
+	}
+}

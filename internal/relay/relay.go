@@ -209,6 +209,17 @@ type session struct {
 // server's selection in between; so every register read is preceded by
 // GDB's own Hg again.
 func (s *session) forward(pkt string) string {
+	if anyThread(pkt) && s.r.cfg.Stop != nil {
+		// "Hg0", any thread: GDB asks it before it knows the threads
+		// and files the registers it then reads under the stop's
+		// thread, so the server must pick that one (gdbserver would
+		// pick the first thread: another thread's registers, and a
+		// frame that has none of the stop's variables, until the
+		// cache was refilled).
+		if t := stopThread(s.r.cfg.Stop()); t != "" {
+			pkt = "Hg" + t
+		}
+	}
 	if s.hg != "" && (pkt == "g" || pkt[0] == 'p') {
 		if r := s.r.forward("Hg" + s.hg); r != "OK" {
 			return errReply

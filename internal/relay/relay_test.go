@@ -94,7 +94,7 @@ func TestRelayHandshakeAndRefusals(t *testing.T) {
 	be := &fakeBackend{replies: map[string]string{
 		"m401000,4": "90909090",
 		"g":         strings.Repeat("00", 8) + "1000400000000000",
-		"Hgp0.0":    "OK",
+		"Hgp1.1":    "OK",
 		// Binary replies come from the backend escaped ("$#}*").
 		"qXfer:features:read:target.xml:0,ffb": "l<target>}\x04}\x03}]}\x0a</target>",
 	}}
@@ -162,8 +162,10 @@ func TestRelayHandshakeAndRefusals(t *testing.T) {
 		t.Fatalf("after k: read err = %v, want EOF", err)
 	}
 
-	// GDB's Hg is asserted again before each register read.
-	want := []string{"Hgp0.0", "m401000,4", "Hgp0.0", "g", "qXfer:features:read:target.xml:0,ffb", "m1234,8"}
+	// GDB's Hg is asserted again before each register read; its "any
+	// thread" (Hgp0.0, before it knows the threads) is the stop's
+	// thread, under which GDB files the registers it reads.
+	want := []string{"Hgp1.1", "m401000,4", "Hgp1.1", "g", "qXfer:features:read:target.xml:0,ffb", "m1234,8"}
 	if got := be.packets(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("forwarded %q, want %q", got, want)
 	}

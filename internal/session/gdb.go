@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
 
 	"github.com/rrmcp/rrmcp/internal/gdbmi"
 	"github.com/rrmcp/rrmcp/internal/relay"
@@ -31,6 +32,34 @@ func (g *gdbFallback) close() {
 // The caller holds the session lock, so GDB's reads, forwarded by the
 // relay on its own goroutine, are the only users of the client meanwhile.
 func (s *Session) gdbEvaluate(ctx context.Context, expr string) (string, error) {
+	return s.withGDB(ctx, func(g *gdbmi.GDB, tid string) (string, error) {
+		return g.Evaluate(ctx, expr, tid, s.frame)
+	})
+}
+
+// gdbPtype is GDB's ptype (whatis) of expr in the selected thread and
+// frame: what follows its "type = ".
+func (s *Session) gdbPtype(ctx context.Context, expr string, whatis bool) (string, error) {
+	cmd := "ptype "
+	if whatis {
+		cmd = "whatis "
+	}
+	return s.withGDB(ctx, func(g *gdbmi.GDB, tid string) (string, error) {
+		out, err := g.ConsoleAt(ctx, cmd+expr, tid, s.frame)
+		if err != nil {
+			return "", err
+		}
+		t, ok := strings.CutPrefix(strings.TrimSpace(out), "type = ")
+		if !ok {
+			return "", fmt.Errorf("gdb: %s", strings.TrimSpace(out))
+		}
+		return t, nil
+	})
+}
+
+// withGDB runs f with the session's GDB, started on first use, and the
+// selected thread as the RSP names it.
+func (s *Session) withGDB(ctx context.Context, f func(g *gdbmi.GDB, tid string) (string, error)) (string, error) {
 	if s.program == "" {
 		return "", errors.New("no program file for GDB")
 	}
@@ -64,7 +93,7 @@ func (s *Session) gdbEvaluate(ctx context.Context, expr string) (string, error) 
 	if s.inf.Cur.Tid > 0 {
 		tid = s.inf.Cur.String()
 	}
-	v, err := s.gdb.gdb.Evaluate(ctx, expr, tid, s.frame)
+	v, err := f(s.gdb.gdb, tid)
 	if errors.Is(err, gdbmi.ErrClosed) {
 		s.gdb.close()
 		s.gdb = nil

@@ -148,6 +148,13 @@ func TestGoProgram(t *testing.T) {
 			if r, err := s.Evaluate(ctx, "err"); err != nil || r.Value != `error(*errors.errorString) *{s = "file does not exist"}` {
 				t.Errorf("err = %+v %v, want error(*errors.errorString) *{s = \"file does not exist\"}", r, err)
 			}
+			// A Go conversion: not native, so ptype asks GDB, as the
+			// expression's value does (it had no fallback: unsupported).
+			for e, want := range map[string]string{"int64(p.X)": "int64", "float64(p.Y)": "float64"} {
+				if pt, err := s.Ptype(ctx, e, false); err != nil || pt.Type != want || pt.Engine != "gdb" {
+					t.Errorf("ptype %s: %+v %v, want %s from GDB", e, pt, err, want)
+				}
+			}
 			// An empty interface: its dynamic type from the descriptor's
 			// name (a nameOff into runtime.types; the linker packs the
 			// descriptors without symbols of their own), and the boxed

@@ -2,10 +2,12 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/eval"
 )
 
 // TypeResult is the type of an expression or a type name, spelled as
@@ -16,6 +18,9 @@ type TypeResult struct {
 	Type   string `json:"type" jsonschema:"the type as GDB's ptype (members expanded) or whatis (the name) prints it, without the leading 'type = '"`
 	Size   int64  `json:"size,omitempty" jsonschema:"sizeof the type in bytes (0 for void and functions)"`
 	Whatis bool   `json:"whatis,omitempty"`
+	// Engine is "gdb" where GDB's ptype answered (an expression the
+	// native evaluator does not support), else empty.
+	Engine string `json:"engine,omitempty" jsonschema:"gdb where the GDB fallback answered"`
 }
 
 // Ptype gives the type of expr in the selected frame, or of the type
@@ -37,6 +42,15 @@ func (s *Session) Ptype(ctx context.Context, expr string, whatis bool) (TypeResu
 		named := terr == nil
 		if !named {
 			o, err := s.evalType(ctx, expr)
+			if errors.Is(err, eval.ErrUnsupportedExpr) {
+				// what only GDB evaluates (a Go conversion int64(x))
+				gt, gerr := s.gdbPtype(ctx, expr, whatis)
+				if gerr == nil {
+					out.Type, out.Engine = gt, "gdb"
+					return nil
+				}
+				return fmt.Errorf("%v; the GDB fallback could not help either: %v: %w", err, gerr, ErrUnsupportedExpr)
+			}
 			if err != nil {
 				return exprError(expr, err)
 			}
