@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"errors"
 	"net"
@@ -150,6 +152,30 @@ func TestMaskAVX512Tunables(t *testing.T) {
 	} {
 		if got := MaskAVX512Tunables(tc.old); got != tc.want {
 			t.Errorf("MaskAVX512Tunables(%q) = %q, want %q", tc.old, got, tc.want)
+		}
+	}
+}
+
+// The probe programs are well-formed ELF files whose entry is their code.
+func TestProbeELFs(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		image []byte
+		class elf.Class
+		code  int
+	}{
+		{"i386", i386ExitELF(), elf.ELFCLASS32, 9},
+		{"amd64", AMD64ELF([]byte{0x0f, 0x05}), elf.ELFCLASS64, 2},
+	} {
+		f, err := elf.NewFile(bytes.NewReader(tc.image))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if f.Class != tc.class || len(f.Progs) != 1 || f.Progs[0].Type != elf.PT_LOAD || f.Progs[0].Filesz != uint64(len(tc.image)) {
+			t.Errorf("%s: %+v %+v", tc.name, f.FileHeader, f.Progs)
+		}
+		if off := f.Entry - f.Progs[0].Vaddr; off != uint64(len(tc.image)-tc.code) {
+			t.Errorf("%s: entry at file offset %d, code at %d", tc.name, off, len(tc.image)-tc.code)
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package proc
 
 import (
+	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -40,27 +42,18 @@ func WriteProbe(dir, prefix string, image []byte) (string, error) {
 func i386ExitELF() []byte {
 	const base, ehsize, phsize = 0x08048000, 52, 32
 	code := []byte{0xb8, 1, 0, 0, 0, 0x31, 0xdb, 0xcd, 0x80}
-	b := make([]byte, ehsize+phsize, ehsize+phsize+len(code))
-	copy(b, []byte{0x7f, 'E', 'L', 'F', 1 /* ELFCLASS32 */, 1 /* LSB */, 1 /* EV_CURRENT */})
-	le := binary.LittleEndian
-	le.PutUint16(b[16:], 2)                  // ET_EXEC
-	le.PutUint16(b[18:], 3)                  // EM_386
-	le.PutUint32(b[20:], 1)                  // EV_CURRENT
-	le.PutUint32(b[24:], base+ehsize+phsize) // e_entry
-	le.PutUint32(b[28:], ehsize)             // e_phoff
-	le.PutUint16(b[40:], ehsize)             // e_ehsize
-	le.PutUint16(b[42:], phsize)             // e_phentsize
-	le.PutUint16(b[44:], 1)                  // e_phnum
-	ph := b[ehsize:]
-	le.PutUint32(ph[0:], 1)     // PT_LOAD
-	le.PutUint32(ph[8:], base)  // p_vaddr
-	le.PutUint32(ph[12:], base) // p_paddr
 	n := uint32(ehsize + phsize + len(code))
-	le.PutUint32(ph[16:], n)      // p_filesz
-	le.PutUint32(ph[20:], n)      // p_memsz
-	le.PutUint32(ph[24:], 5)      // PF_R|PF_X
-	le.PutUint32(ph[28:], 0x1000) // p_align
-	return append(b, code...)
+	return staticELF(elf.Header32{
+		Ident:     elfIdent(elf.ELFCLASS32),
+		Type:      uint16(elf.ET_EXEC),
+		Machine:   uint16(elf.EM_386),
+		Version:   uint32(elf.EV_CURRENT),
+		Entry:     base + ehsize + phsize,
+		Phoff:     ehsize,
+		Ehsize:    ehsize,
+		Phentsize: phsize,
+		Phnum:     1,
+	}, elf.Prog32{Type: uint32(elf.PT_LOAD), Flags: uint32(elf.PF_R | elf.PF_X), Vaddr: base, Paddr: base, Filesz: n, Memsz: n, Align: 0x1000}, code)
 }
 
 // AMD64ELFEntry is where AMD64ELF's code starts.
@@ -71,25 +64,32 @@ const AMD64ELFEntry = 0x400000 + 64 + 56
 // itself).
 func AMD64ELF(code []byte) []byte {
 	const base, ehsize, phsize = 0x400000, 64, 56
-	b := make([]byte, ehsize+phsize, ehsize+phsize+len(code))
-	copy(b, []byte{0x7f, 'E', 'L', 'F', 2 /* ELFCLASS64 */, 1 /* LSB */, 1 /* EV_CURRENT */})
-	le := binary.LittleEndian
-	le.PutUint16(b[16:], 2)                  // ET_EXEC
-	le.PutUint16(b[18:], 62)                 // EM_X86_64
-	le.PutUint32(b[20:], 1)                  // EV_CURRENT
-	le.PutUint64(b[24:], base+ehsize+phsize) // e_entry
-	le.PutUint64(b[32:], ehsize)             // e_phoff
-	le.PutUint16(b[52:], ehsize)             // e_ehsize
-	le.PutUint16(b[54:], phsize)             // e_phentsize
-	le.PutUint16(b[56:], 1)                  // e_phnum
-	ph := b[ehsize:]
-	le.PutUint32(ph[0:], 1)     // PT_LOAD
-	le.PutUint32(ph[4:], 5)     // PF_R|PF_X
-	le.PutUint64(ph[16:], base) // p_vaddr
-	le.PutUint64(ph[24:], base) // p_paddr
 	n := uint64(ehsize + phsize + len(code))
-	le.PutUint64(ph[32:], n)      // p_filesz
-	le.PutUint64(ph[40:], n)      // p_memsz
-	le.PutUint64(ph[48:], 0x1000) // p_align
-	return append(b, code...)
+	return staticELF(elf.Header64{
+		Ident:     elfIdent(elf.ELFCLASS64),
+		Type:      uint16(elf.ET_EXEC),
+		Machine:   uint16(elf.EM_X86_64),
+		Version:   uint32(elf.EV_CURRENT),
+		Entry:     AMD64ELFEntry,
+		Phoff:     ehsize,
+		Ehsize:    ehsize,
+		Phentsize: phsize,
+		Phnum:     1,
+	}, elf.Prog64{Type: uint32(elf.PT_LOAD), Flags: uint32(elf.PF_R | elf.PF_X), Vaddr: base, Paddr: base, Filesz: n, Memsz: n, Align: 0x1000}, code)
+}
+
+// elfIdent is e_ident of a little-endian ELF file of class c.
+func elfIdent(c elf.Class) (id [elf.EI_NIDENT]byte) {
+	copy(id[:], elf.ELFMAG)
+	id[elf.EI_CLASS], id[elf.EI_DATA], id[elf.EI_VERSION] = byte(c), byte(elf.ELFDATA2LSB), byte(elf.EV_CURRENT)
+	return id
+}
+
+// staticELF lays out an ELF header, its one program header and code.
+func staticELF(hdr, prog any, code []byte) []byte {
+	var b bytes.Buffer
+	binary.Write(&b, binary.LittleEndian, hdr)  //nolint:errcheck // a bytes.Buffer does not fail
+	binary.Write(&b, binary.LittleEndian, prog) //nolint:errcheck
+	b.Write(code)
+	return b.Bytes()
 }
