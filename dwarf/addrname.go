@@ -106,6 +106,14 @@ func paramSpellingAt(off stddwarf.Offset, types *TypeReader) (string, bool) {
 // decoded name): a name of lower-case letters, digits and single
 // underscores; "__PRETTY_FUNCTION__.0" keeps it.
 func symbolDisplayName(sym symbols.Symbol) string {
+	if sym.Source == symbols.SourceGOT {
+		// GDB's Ada decoder, which all its minimal symbol names go
+		// through, brackets the suffix of a name it decodes
+		if fn, ok := strings.CutSuffix(sym.Name, "@got.plt"); ok && adaPlain(fn) {
+			return fn + "@got[plt]"
+		}
+		return sym.Name
+	}
 	name := sym.Demangled()
 	if sym.Source == symbols.SourceSymtab && sym.Version != "" {
 		return name + "@" + sym.Version
@@ -132,13 +140,23 @@ func adaDecodes(name string) (string, bool) {
 		return "", false
 	}
 	base := name[:i]
-	if base[0] < 'a' || base[0] > 'z' || strings.Contains(base, "__") {
+	if !adaPlain(base) {
 		return "", false
 	}
-	for _, c := range base {
+	return base, true
+}
+
+// adaPlain reports whether GDB's Ada decoder takes name for a plain Ada
+// name: lower case letters, digits and underscores, a letter first, no
+// "__" (which would be a ".").
+func adaPlain(name string) bool {
+	if name == "" || name[0] < 'a' || name[0] > 'z' || strings.Contains(name, "__") {
+		return false
+	}
+	for _, c := range name {
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return "", false
+			return false
 		}
 	}
-	return base, true
+	return true
 }

@@ -1,9 +1,11 @@
 package symbols
 
 import (
+	"cmp"
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // pltSections are the sections that hold PLT stubs on x86: the classic
@@ -32,7 +34,7 @@ func (f *File) pltSymbols(dyn []elf.Symbol) ([]Symbol, error) {
 	} else if s := f.elf.Section(".got"); s != nil {
 		gotBase = s.Addr
 	}
-	var out []Symbol
+	out := f.gotPLTSymbols(slots)
 	for i, sec := range f.elf.Sections {
 		if !isPLTSection(sec.Name) || sec.Type != elf.SHT_PROGBITS {
 			continue
@@ -63,6 +65,36 @@ func (f *File) pltSymbols(dyn []elf.Symbol) ([]Symbol, error) {
 		}
 	}
 	return out, nil
+}
+
+// gotPLTSymbols names the .got.plt slots the PLT stubs jump through
+// "name@got.plt", as GDB's minimal symbols do (elf_rel_plt_read_minimal_
+// symbols), one pointer wide: a pointer into a slot prints as
+// <puts@got[plt]>.
+func (f *File) gotPLTSymbols(slots map[uint64]string) []Symbol {
+	sec := f.elf.Section(".got.plt")
+	if sec == nil {
+		return nil
+	}
+	idx := elf.SHN_UNDEF
+	for i, s := range f.elf.Sections {
+		if s == sec {
+			idx = elf.SectionIndex(i)
+		}
+	}
+	size := uint64(8)
+	if f.elf.Class == elf.ELFCLASS32 {
+		size = 4
+	}
+	var out []Symbol
+	for slot, name := range slots {
+		if slot >= sec.Addr && slot < sec.Addr+sec.Size {
+			out = append(out, Symbol{Name: name + "@got.plt", Addr: slot, Size: size,
+				Type: elf.STT_OBJECT, Bind: elf.STB_GLOBAL, Section: idx, Source: SourceGOT})
+		}
+	}
+	slices.SortFunc(out, func(a, b Symbol) int { return cmp.Compare(a.Addr, b.Addr) })
+	return out
 }
 
 func isPLTSection(name string) bool {

@@ -17,6 +17,7 @@ const (
 	SourceSymtab Source = iota + 1 // .symtab (of the file or its debug file)
 	SourceDynsym                   // .dynsym
 	SourcePLT                      // synthesized PLT stub (name@plt)
+	SourceGOT                      // synthesized .got.plt slot of a PLT stub (name@got.plt)
 )
 
 func (s Source) String() string {
@@ -27,6 +28,8 @@ func (s Source) String() string {
 		return "dynsym"
 	case SourcePLT:
 		return "plt"
+	case SourceGOT:
+		return "got"
 	}
 	return fmt.Sprintf("Source(%d)", uint8(s))
 }
