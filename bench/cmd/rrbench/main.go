@@ -195,8 +195,16 @@ func run(root, bin string, build bool, runRE string, scale float64, out string, 
 	if f := writeSizePlot(out, rows, sizes); f != "" {
 		plots[sizePlot] = f
 	}
-	writeMarkdown(&md, command, machine, floor.Median, rows, sizes, profiles, plots, time.Since(start))
+	slug := machineSlug(cpuKind())
+	writeMarkdown(&md, command, machine, otherMachines(filepath.Join(out, "machines"), slug), floor.Median, rows, sizes, profiles, plots, time.Since(start))
 	if err := os.WriteFile(filepath.Join(out, "RESULTS.md"), md.Bytes(), 0o644); err != nil {
+		return err
+	}
+	// This machine kind's figures are kept beside the other kinds'.
+	if err := os.MkdirAll(filepath.Join(out, "machines"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(out, "machines", slug+".md"), md.Bytes(), 0o644); err != nil {
 		return err
 	}
 	logf("wrote %s and %s in %s", filepath.Join(out, "RESULTS.md"), filepath.Join(out, "results.json"), time.Since(start).Round(time.Second))
@@ -260,19 +268,54 @@ func buildAll(root, bin string, selected []benchCase) error {
 	return nil
 }
 
+// cpuKind names this machine's processor: /proc/cpuinfo's model name,
+// with its vendor, family and model numbers (VMs often show a model name
+// alone, "AMD EPYC", that several generations share).
+func cpuKind() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil {
+		return "unknown CPU"
+	}
+	f := map[string]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" {
+			break // the first processor's block
+		}
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			f[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	cpu := f["model name"]
+	if cpu == "" {
+		cpu = "unknown CPU"
+	}
+	if f["cpu family"] != "" {
+		cpu += fmt.Sprintf(" (%s family %s model %s)", f["vendor_id"], f["cpu family"], f["model"])
+	}
+	return cpu
+}
+
+// machineSlug is the file name, in bench/machines, of this machine kind's
+// results: its processor's name in lower case and dashes.
+func machineSlug(cpu string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(cpu) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
 // describeMachine lists what RESULTS.md says about where it ran.
 func describeMachine() []string {
 	var out []string
-	cpu := "unknown CPU"
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				cpu = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	out = append(out, fmt.Sprintf("CPU: %s, nproc %d (runtime.NumCPU)", cpu, runtime.NumCPU()))
+	out = append(out, fmt.Sprintf("CPU: %s, nproc %d (runtime.NumCPU)", cpuKind(), runtime.NumCPU()))
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
 		out = append(out, "memory: "+strings.Join(strings.Fields(firstLine(string(b)))[1:], " "))
 	}
