@@ -284,3 +284,30 @@ func DequeBufferElems(es uint64) uint64 {
 	}
 	return 512 / es
 }
+
+// StdStringPointer returns a libstdc++ std::basic_string's character
+// pointer, _M_dataplus._M_p. Where the compiler left out the definition
+// of _M_dataplus's type, _Alloc_hider (clang without
+// -fstandalone-debug), the pointer is read where the library puts it,
+// first in _Alloc_hider, as a pointer to the string's character type.
+func (env *ValueEnv) StdStringPointer(o Object) (Object, error) {
+	p, err := env.MemberPath(o, "_M_dataplus", "_M_p")
+	if err == nil {
+		return p, nil
+	}
+	hider, herr := env.Member(o, "_M_dataplus")
+	st, ok := Resolve(o.Type).(*StructType)
+	if herr != nil || !ok {
+		return Object{}, err
+	}
+	if hs, ok := Resolve(hider.Type).(*StructType); !ok || !hs.Incomplete {
+		return Object{}, err
+	}
+	a, ok := hider.Addr()
+	ct := env.TemplateArg(st, 0)
+	if !ok || ct == nil {
+		return Object{}, err
+	}
+	pt := &PointerType{CommonType: CommonType{ByteSize: int64(env.PointerSize()), Lang: LangCPlusPlus}, Elem: ct}
+	return MemObject(pt, a), nil
+}

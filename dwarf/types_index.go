@@ -258,7 +258,9 @@ func (r *TypeReader) definition(name string, decl stddwarf.Offset) *StructType {
 	}
 	if !ok {
 		if def, ok = r.lookupNested(name); !ok {
-			return nil
+			// (no definition anywhere: the library's own, where
+			// rrmcp knows its layout)
+			return stdStringDefinition(name, int64(r.addrSize(decl)))
 		}
 	}
 	if def == decl {

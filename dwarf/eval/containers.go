@@ -150,7 +150,7 @@ func (ev *evaluator) stdString(o dwarf.Object) (s []byte, ok bool, err error) {
 	if err != nil {
 		return nil, false, nil
 	}
-	p, err := ev.env.MemberPath(o, "_M_dataplus", "_M_p")
+	p, err := ev.env.StdStringPointer(o)
 	if err != nil {
 		return nil, false, nil
 	}

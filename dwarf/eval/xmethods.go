@@ -70,8 +70,10 @@ func (ev *evaluator) xmethodIndex(x dwarf.Object, st *dwarf.StructType, i int64)
 			return o, err
 		}
 	case "std::__cxx11::basic_string", "std::basic_string":
-		if o, ok, err := ev.pointerIndex(x, i, "_M_dataplus", "_M_p"); ok || err != nil {
-			return o, err
+		if p, err := ev.env.StdStringPointer(x); err == nil {
+			if o, ok, err := ev.indexPointer(p, i); ok || err != nil {
+				return o, err
+			}
 		}
 	case "__gnu_cxx::__normal_iterator":
 		if o, ok, err := ev.pointerIndex(x, i, "_M_current"); ok || err != nil {
@@ -119,6 +121,11 @@ func (ev *evaluator) pointerIndex(x dwarf.Object, i int64, path ...string) (o dw
 	if err != nil {
 		return dwarf.Object{}, false, err
 	}
+	return ev.indexPointer(p, i)
+}
+
+// indexPointer is p[i], where p is a pointer; ok is false where it is not.
+func (ev *evaluator) indexPointer(p dwarf.Object, i int64) (o dwarf.Object, ok bool, err error) {
 	pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType)
 	if !ok {
 		return dwarf.Object{}, false, nil
@@ -194,7 +201,7 @@ func (ev *evaluator) xmethodCall(recv dwarf.Object, name string, args []cexpr.Ex
 	isString := isStringBase(base)
 	if isString && len(args) == 0 && (name == "c_str" || name == "data") {
 		// the character pointer, typed const CharT * as the functions return
-		p, err := ev.env.MemberPath(recv, "_M_dataplus", "_M_p")
+		p, err := ev.env.StdStringPointer(recv)
 		if err != nil {
 			return dwarf.Object{}, err
 		}

@@ -210,7 +210,7 @@ func (env *printer) formatPretty(p pretty, depth int) string {
 }
 
 func (env *printer) ppString(o dwarf.Object) (pretty, error) {
-	p, err := env.MemberPath(o, "_M_dataplus", "_M_p")
+	p, err := env.StdStringPointer(o)
 	if err != nil {
 		return pretty{}, err
 	}
