@@ -22,6 +22,9 @@ import (
 const (
 	memLine    = 256
 	stackFirst = 512
+	// redZone is the x86-64 ABI's 128 bytes below the stack pointer that
+	// a function may use without moving it.
+	redZone    = 128
 	stackAhead = 4096
 	// stackSpan is how far above sp the stack prefetch applies.
 	stackSpan = 1 << 20
@@ -288,12 +291,19 @@ func (inf *Inferior) stopReads() (pc uint64, reads []rsp.MemRead, ok bool) {
 	if !ok || sp < memLine {
 		return 0, nil, false
 	}
-	base := sp &^ (memLine - 1)
+	// From the red zone below the stack pointer on x86-64, where a leaf
+	// function keeps its locals (hit's i at sp-20: at an sp just past a
+	// line's start, the line before).
+	low := sp
+	if !inf.I386() && low >= redZone {
+		low -= redZone
+	}
+	base := low &^ (memLine - 1)
 	inf.mem.init()
 	if _, cached := inf.mem.lines[base]; cached {
 		return 0, nil, false
 	}
-	b := make([]byte, stackFirst)
+	b := make([]byte, stackFirst+int(sp&^(memLine-1)-base))
 	if pageEnd := (base | (pageSize - 1)) + 1; base+stackFirst > pageEnd && inf.mem.badPage[pageEnd] {
 		b = b[:pageEnd-base]
 	}

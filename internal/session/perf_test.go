@@ -172,6 +172,7 @@ func TestStopBeforeItsReads(t *testing.T) {
 			t.Fatalf("%s: %+v %v", move.name, st, err)
 		}
 		sent := pc.take()
+		prev := sent
 		if owed := pc.replyOwed(); owed != 2 || !strings.HasPrefix(sent[len(sent)-1], "g + m") {
 			t.Errorf("%s: %d replies owed after the stop (want the registers' and the stack's); sent %s", move.name, owed, strings.Join(sent, " | "))
 		}
@@ -179,7 +180,7 @@ func TestStopBeforeItsReads(t *testing.T) {
 			t.Fatal(err)
 		}
 		if sent := pc.take(); len(sent) != 0 || pc.replyOwed() != 0 {
-			t.Errorf("%s: the locals after it sent %q, %d replies still owed", move.name, sent, pc.replyOwed())
+			t.Errorf("%s: the locals after it sent %q, %d replies still owed (the move sent %q)", move.name, sent, pc.replyOwed(), prev)
 		}
 	}
 }
