@@ -189,6 +189,9 @@ func MaskAVX512Tunables(old string) string {
 	parts := strings.Split(old, ":")
 	for i, p := range parts {
 		if v, ok := strings.CutPrefix(p, "glibc.cpu.hwcaps="); ok {
+			if strings.Contains(v, avx512Hwcaps) {
+				return old // masked already (a program started by one that rrmcp started)
+			}
 			if v != "" {
 				v += ","
 			}

@@ -149,6 +149,8 @@ func TestMaskAVX512Tunables(t *testing.T) {
 		{"glibc.cpu.hwcaps=-AVX2", "glibc.cpu.hwcaps=-AVX2," + masks},
 		{"glibc.malloc.check=3:glibc.cpu.hwcaps=-ERMS:glibc.rtld.nns=2", "glibc.malloc.check=3:glibc.cpu.hwcaps=-ERMS," + masks + ":glibc.rtld.nns=2"},
 		{"glibc.cpu.hwcaps=", "glibc.cpu.hwcaps=" + masks},
+		{"glibc.cpu.hwcaps=" + masks, "glibc.cpu.hwcaps=" + masks}, // not twice
+		{"a=1:glibc.cpu.hwcaps=-ERMS," + masks, "a=1:glibc.cpu.hwcaps=-ERMS," + masks},
 	} {
 		if got := MaskAVX512Tunables(tc.old); got != tc.want {
 			t.Errorf("MaskAVX512Tunables(%q) = %q, want %q", tc.old, got, tc.want)
