@@ -546,6 +546,62 @@ func (c *Client) stepAfter(ctx context.Context, zs []Breakpoint, t Thread) (Stop
 	return st, err
 }
 
+// StepOthersRunning single-steps thread t while the other threads run
+// (vCont;s:T;c), as GDB steps with scheduler-locking off: a thread
+// waiting for another (a spin-wait) is not left waiting for ever, and
+// another thread's breakpoint is hit as it would be. Where t sits on a
+// breakpoint, the step over it runs t alone, as Step does (another
+// thread could pass the breakpoint while it is out). A server without
+// vCont continue steps t alone.
+func (c *Client) StepOthersRunning(ctx context.Context, t Thread) (Stop, error) {
+	if t == (Thread{}) {
+		t = c.lastStop.Thread
+	}
+	if t == c.lastStop.Thread {
+		if st, stepped, err := c.stepOver(ctx); stepped || err != nil {
+			return st, err
+		}
+	}
+	if !c.vcont["s"] || !c.vcont["c"] || t == (Thread{}) {
+		return c.step(ctx, t)
+	}
+	st, _, err := c.resume(ctx, "vCont;s:"+c.encThread(t)+";c", Forward, false)
+	return st, err
+}
+
+// RangeStepOthersRunning is RangeStep with the other threads running
+// (vCont;r…:T;c), as StepOthersRunning is Step.
+func (c *Client) RangeStepOthersRunning(ctx context.Context, t Thread, lo, hi uint64) (Stop, error) {
+	if t == (Thread{}) {
+		t = c.lastStop.Thread
+	}
+	if !c.vcont["c"] {
+		return c.RangeStep(ctx, t, lo, hi)
+	}
+	if t == c.lastStop.Thread {
+		// Off a breakpoint at the pc by one step of t alone (another
+		// thread could pass the breakpoint while it is out), then the
+		// rest of the range with the breakpoint back in and the others
+		// running: a range step with it out would run t alone to the
+		// range's end, for ever where t waits for another thread.
+		if st, stepped, err := c.stepOver(ctx); err != nil || stepped && !plainStep(st) {
+			return st, err
+		} else if stepped {
+			pc, err := c.readPC(ctx, st)
+			if err != nil || pc < lo || pc >= hi {
+				return st, err
+			}
+			lo = pc
+		}
+	}
+	pkt := fmt.Sprintf("vCont;r%x,%x:%s;c", lo, hi, c.encThread(t))
+	if !c.vcont["r"] {
+		return Stop{}, refused(pkt, "the server's vCont? lists no range stepping (r)")
+	}
+	st, _, err := c.resume(ctx, pkt, Forward, false)
+	return st, err
+}
+
 // RangeStep runs thread t (AnyThread: the thread that last stopped)
 // while its pc stays in [lo, hi): gdbserver's range stepping, vCont;r.
 // Where t sits on a breakpoint of the client's table, that breakpoint is

@@ -118,6 +118,9 @@ func (a *AddressSpace) open(m *asModule) error {
 	default:
 		f, err = Open(m.Path)
 	}
+	if err == nil && f == nil {
+		err = errors.New("nothing to read")
+	}
 	if err != nil {
 		m.openErr = fmt.Errorf("module %s: %w", m.Path, err)
 		return m.openErr
@@ -202,7 +205,7 @@ func (a *AddressSpace) LookupName(name string) ([]Location, error) {
 	a.mu.Lock()
 	var mods []*asModule
 	for _, m := range a.mods {
-		if a.open(m) == nil {
+		if a.open(m) == nil && m.File != nil {
 			mods = append(mods, m)
 		}
 	}
@@ -252,6 +255,9 @@ func (a *AddressSpace) Carry(old *AddressSpace) {
 		for _, o := range old.mods {
 			if o.File != nil && !o.VDSO && o.Path == m.Path && o.Bias == m.Bias {
 				m.File, o.File = o.File, nil
+				// old's module no longer has a file: say so to whoever
+				// still looks through old (which would find nil)
+				o.openErr = fmt.Errorf("module %s: its file moved to a newer address space", o.Path)
 				m.tried = true
 				m.setRange()
 				break

@@ -162,6 +162,15 @@ func TestCarry(t *testing.T) {
 	if moved.mods[0].File != nil {
 		t.Errorf("a module at another bias got the file")
 	}
+	// Whoever still looks through the old one (a caller holding it
+	// across a stop that read the list again) gets an error, not a
+	// module without a file.
+	if _, err := old.LookupName("Foo::bar"); err == nil {
+		t.Errorf("the old address space still finds Foo::bar in a file it gave away")
+	}
+	if _, err := old.Lookup(0x400000 + f.elf.Entry); err == nil {
+		t.Errorf("the old address space still looks addresses up in a file it gave away")
+	}
 	if err := old.Close(); err != nil {
 		t.Fatal(err)
 	}

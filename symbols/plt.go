@@ -60,7 +60,7 @@ func (f *File) pltSymbols(dyn []elf.Symbol) ([]Symbol, error) {
 			out = append(out, Symbol{
 				Name: name + "@plt", Addr: addr, Size: ent,
 				Type: elf.STT_FUNC, Bind: elf.STB_GLOBAL,
-				Section: elf.SectionIndex(i), Source: SourcePLT, Exec: true,
+				Section: elf.SectionIndex(i), Source: SourcePLT, Exec: true, Slot: slot,
 			})
 		}
 	}

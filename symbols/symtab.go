@@ -47,6 +47,9 @@ type Symbol struct {
 	Bind    elf.SymBind
 	Section elf.SectionIndex
 	Source  Source
+	// Slot is, for a PLT stub, the GOT slot it jumps through (link-time
+	// address): what the stub calls once the dynamic linker has bound it.
+	Slot uint64
 	// Exec says the symbol's section holds code (SHF_EXECINSTR).
 	Exec bool
 }

@@ -159,6 +159,9 @@ func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 	t := s.inf.Cur
 	if !rev && len(s.softWatches()) == 0 {
 		return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
+			if s.othersRun() {
+				return s.othersRunStep(ctx, t, func(ctx context.Context) (rsp.Stop, error) { return s.c.StepOthersRunning(ctx, t) })
+			}
 			return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.Step(ctx, t) })
 		})
 	}
@@ -174,6 +177,34 @@ func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 		}
 		return s.c.Step(ctx, t)
 	})
+}
+
+// othersRun says whether the other threads run while a thread steps, as
+// GDB runs them (scheduler-locking off): on gdbserver. A spin-wait on
+// another thread's flag then ends, and another thread's breakpoint is hit
+// during the step. rr replays its threads one at a time, and QEMU's
+// stubs step the one thread.
+func (s *Session) othersRun() bool { return s.c.Dialect() == rsp.DialectGDBServer }
+
+// othersRunStep makes one step of thread t with the other threads running
+// (do: a single step or a range step of t). Another thread's trap that is
+// no stop for the user (a temporary breakpoint of an earlier move that it
+// reached, its own step pending in the server) does not end t's step: t
+// is stepped again, as GDB switches back to the thread it steps. Another
+// thread's user breakpoint, signal or exit is the stop.
+func (s *Session) othersRunStep(ctx context.Context, t rsp.Thread, do func(ctx context.Context) (rsp.Stop, error)) (rsp.Stop, error) {
+	for i := 0; ; i++ {
+		st, err := s.run(ctx, do)
+		if err != nil || i == 64 || st.Thread == (rsp.Thread{}) || st.Thread == t || st.Kind != rsp.StopSignal ||
+			st.Signal != rsp.SIGTRAP || st.Watch != rsp.WatchNone {
+			return st, err
+		}
+		pc, _, perr := s.inf.PCSP(ctx, st.Thread)
+		if perr != nil || s.bpAt(pc) != nil || s.scopeNeeds(pc, nil) {
+			return st, err // another thread's breakpoint: a stop, as GDB's
+		}
+		s.inf.Cur = t
+	}
 }
 
 // plainStep reports whether st is the ordinary completion of a single-step.

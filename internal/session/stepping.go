@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"debug/elf"
 	"fmt"
 	"strings"
 
@@ -587,11 +588,51 @@ func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error
 		st, _, err := s.runToAny(ctx, exits, false, true, nil)
 		return st, err
 	}
+	t := s.inf.Cur
 	return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		// Made again after a delivered signal from where it was
 		// interrupted, still inside [lo, hi).
-		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.RangeStep(ctx, s.inf.Cur, lo, hi) })
+		if s.othersRun() {
+			return s.othersRunStep(ctx, t, func(ctx context.Context) (rsp.Stop, error) { return s.c.RangeStepOthersRunning(ctx, t, lo, hi) })
+		}
+		return s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.RangeStep(ctx, t, lo, hi) })
 	})
+}
+
+// boundPLTTarget reads the GOT slot of the PLT stub sl: bound is true
+// where the dynamic linker has bound it (the slot holds an address in
+// another module), and a is then where a step into the function stops:
+// past the prologue of the function the slot holds, where it has lines;
+// 0 where it has none.
+func (s *Session) boundPLTTarget(ctx context.Context, as *symbols.AddressSpace, sl symbols.Location) (a uint64, bound bool) {
+	if sl.Symbol.Slot == 0 {
+		return 0, false
+	}
+	b := make([]byte, s.inf.PtrSize())
+	if n, err := s.inf.ReadMem(ctx, sl.Symbol.Slot+sl.Module.Bias, b); err != nil || n != len(b) {
+		return 0, false
+	}
+	var v uint64
+	for i := len(b) - 1; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	// Unbound, the slot leads back into the PLT, in the stub's own module
+	// (to the lazy binder); bound, to the function in another module.
+	if l, err := as.Lookup(v); v == 0 || err != nil || l.Module.Path == sl.Module.Path {
+		return 0, false
+	}
+	img, bias, ok := s.inf.Module(ctx, v)
+	if !ok || img == nil {
+		return 0, true
+	}
+	fn := img.FuncAt(v - bias)
+	if fn == nil || fn.Entry != v-bias {
+		return 0, true
+	}
+	if _, ok := img.PCToLine(v - bias); !ok {
+		return 0, true
+	}
+	return img.StepIntoAddr(fn) + bias, true
 }
 
 // pltTargets returns where a step into the PLT stub at pc stops when
@@ -599,7 +640,8 @@ func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error
 // function's prologue, in the program or a loaded library (nil: it has
 // none, or pc is no PLT stub).
 func (s *Session) pltTargets(ctx context.Context, pc uint64) []uint64 {
-	as := s.inf.AddressSpace(ctx)
+	// (read again: the library the stub leads to may be loaded since)
+	as := s.inf.ReloadAddressSpace(ctx)
 	if as == nil {
 		return nil
 	}
@@ -607,10 +649,29 @@ func (s *Session) pltTargets(ctx context.Context, pc uint64) []uint64 {
 	if err != nil || !strings.HasSuffix(sl.Symbol.Name, "@plt") {
 		return nil
 	}
+	// Bound already: the stub jumps to what its GOT slot holds (the
+	// function an IFUNC's resolver chose, strlen's __strlen_avx2).
+	if a, bound := s.boundPLTTarget(ctx, as, sl); bound {
+		if a == 0 {
+			return nil
+		}
+		return []uint64{a}
+	}
 	name, _ := symbols.SplitVersion(strings.TrimSuffix(sl.Symbol.Name, "@plt"))
 	r, err := linespec.ResolveFunction(ctx, s.inf, "", name)
 	if err != nil {
 		return nil
+	}
+	// An IFUNC's symbol is its resolver, which the dynamic linker calls
+	// on the way to binding the stub: not where the call goes (GDB goes
+	// on to the function the resolver returns; rrmcp steps over this
+	// first call).
+	if ls, err := as.LookupName(name); err == nil {
+		for _, l := range ls {
+			if l.Symbol.Type == elf.STT_GNU_IFUNC {
+				return nil
+			}
+		}
 	}
 	var out []uint64
 	for _, a := range r.Addrs {
