@@ -126,7 +126,26 @@ func moveCV(a string) string {
 	if len(quals) == 0 || strings.ContainsAny(a, "()") {
 		return strings.Join(append(quals, a), " ")
 	}
-	base := strings.TrimRight(a, "*& ")
+	// The qualifiers go right after the base type, before its first
+	// declarator: const Edge* const is Edge const* const.
+	end := len(a)
+	depth := 0
+	for i, c := range a {
+		switch c {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case '*', '&':
+			if depth == 0 && i < end {
+				end = i
+			}
+		}
+		if end != len(a) {
+			break
+		}
+	}
+	base := strings.TrimRight(a[:end], " ")
 	return base + " " + strings.Join(quals, " ") + a[len(base):]
 }
 
@@ -142,6 +161,11 @@ func tightDeclarators(a string) string {
 		for strings.Contains(a, m) {
 			a = strings.ReplaceAll(a, m, m[1:])
 		}
+	}
+	// a qualifier after a declarator is a word apart: Edge* const (clang
+	// writes Edge *const)
+	for _, m := range []string{"*const", "*volatile", "&const", "&volatile"} {
+		a = strings.ReplaceAll(a, m, m[:1]+" "+m[1:])
 	}
 	return a
 }

@@ -360,6 +360,11 @@ func TestCanonicalCxxName(t *testing.T) {
 		"F<const short unsigned int*, long long int>": "F<unsigned short const*, long long>",
 		"F<my_long int>":                              "F<my_long int>",
 		"std::function<int(int)>::~function":          "std::function<int (int)>::~function",
+		// cv-qualifiers of pointer arguments, as GDB canonicalizes them
+		"std::pair<const Edge* const, int>": "std::pair<Edge const* const, int>",
+		"std::pair<Edge *const, int>":       "std::pair<Edge* const, int>",
+		"std::pair<const Edge *const, int>": "std::pair<Edge const* const, int>",
+		"F<const std::map<int, int>*>":      "F<std::map<int, int> const*>",
 		// clang's names of operator templates, as GDB prints them
 		"operator<<<int>":  "operator<< <int>",
 		"operator<<int>":   "operator< <int>",
