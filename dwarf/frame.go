@@ -445,6 +445,60 @@ func (s *Scope) lookupBlocks(ctx context.Context, name string) (Variable, bool) 
 	return Variable{}, false
 }
 
+// localType finds a type declared in the frame's blocks (a typedef, enum,
+// struct or union inside the function), innermost first: its DIE.
+func (s *Scope) localType(name string) (stddwarf.Offset, bool) {
+	if s.f.Function == nil || strings.Contains(name, "::") {
+		return 0, false
+	}
+	// "struct pair" is the struct's tag alone
+	tags := []stddwarf.Tag{stddwarf.TagTypedef, stddwarf.TagEnumerationType, stddwarf.TagStructType, stddwarf.TagUnionType, stddwarf.TagClassType}
+	for kw, tag := range map[string]stddwarf.Tag{"struct ": stddwarf.TagStructType, "union ": stddwarf.TagUnionType, "enum ": stddwarf.TagEnumerationType, "class ": stddwarf.TagClassType} {
+		if n, ok := strings.CutPrefix(name, kw); ok {
+			name, tags = strings.TrimSpace(n), []stddwarf.Tag{tag}
+		}
+	}
+	nodes := s.f.scopeNodes()
+	for i := len(nodes) - 1; i >= 0; i-- {
+		for _, c := range nodes[i].Children {
+			if !slices.Contains(tags, c.Tag) {
+				continue
+			}
+			if nm, _ := c.Val(stddwarf.AttrName).(string); nm == name {
+				return c.Offset, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// localEnumerator finds an enumerator of an enum declared in the frame's
+// blocks, innermost first: the enum's DIE and the value.
+func (s *Scope) localEnumerator(name string) (stddwarf.Offset, int64, bool) {
+	if s.f.Function == nil || strings.Contains(name, "::") {
+		return 0, 0, false
+	}
+	nodes := s.f.scopeNodes()
+	for i := len(nodes) - 1; i >= 0; i-- {
+		for _, c := range nodes[i].Children {
+			if c.Tag != stddwarf.TagEnumerationType {
+				continue
+			}
+			for _, e := range c.Children {
+				if nm, _ := e.Val(stddwarf.AttrName).(string); nm == name {
+					switch v := e.Val(stddwarf.AttrConstValue).(type) {
+					case int64:
+						return c.Offset, v, true
+					case uint64:
+						return c.Offset, int64(v), true
+					}
+				}
+			}
+		}
+	}
+	return 0, 0, false
+}
+
 // Register returns the value of a register by GDB name ("rip", "$rsp",
 // "pc", "eflags") in this frame; ok is false if the frame does not know it.
 func (s *Scope) Register(name string) (uint64, bool) {

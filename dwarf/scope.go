@@ -235,6 +235,13 @@ func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
 	}
 	v, ok := s.f.Scope().lookupBlocks(ctx, name)
 	if !ok {
+		// an enumerator of an enum declared in the function
+		if off, val, ok := s.f.Scope().localEnumerator(name); ok && s.types != nil {
+			if t, err := s.types.Type(off); err == nil {
+				b := binary.LittleEndian.AppendUint64(nil, uint64(val))
+				return BytesObject(t, b[:min(max(SizeOf(t), 1), 8)]), nil
+			}
+		}
 		return Object{}, fmt.Errorf("local %q: %w", name, ErrNotFound)
 	}
 	return s.Object(ctx, v)
@@ -354,6 +361,12 @@ func (s *FrameScope) funcVisible(fn *Function, name string) bool {
 func (s *FrameScope) LookupType(name string) (Type, error) {
 	if s.types == nil {
 		return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
+	}
+	// a type declared in the function's blocks
+	if off, ok := s.f.Scope().localType(name); ok {
+		if t, err := s.types.Type(off); err == nil {
+			return t, nil
+		}
 	}
 	if s.f.Function != nil && !strings.HasPrefix(name, "::") && s.Lang() == LangCPlusPlus {
 		scope := strings.ReplaceAll(s.f.Function.Name, "(anonymous namespace)::", "")
