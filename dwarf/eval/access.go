@@ -267,6 +267,12 @@ func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Obje
 		return dwarf.Object{}, fmt.Errorf("Attempt to extract a component of a value that is not a structure%s.",
 			map[bool]string{true: " pointer", false: ""}[arrow])
 	}
+	if ev.onlyType && x.Err != nil {
+		// a member of a pointee whose pointer is unknown: its type only
+		if f, _, ok := st.FieldByName(name); ok {
+			return dwarf.Object{Type: f.Type, Err: x.Err}, nil
+		}
+	}
 	if o, err := ev.env.Member(x, name); err == nil {
 		return o, nil
 	} else if !errors.Is(err, dwarf.ErrNotFound) {

@@ -89,6 +89,11 @@ func (ev *evaluator) deref(x dwarf.Object) (dwarf.Object, error) {
 			return ev.env.ImplicitTarget(x, t.Elem)
 		}
 		a, err := ev.env.Uint(x)
+		if err != nil && ev.onlyType {
+			// whatis *p where p is optimized out: the type needs no
+			// value (GDB's EVAL_AVOID_SIDE_EFFECTS)
+			return dwarf.Object{Type: t.Elem, Err: err}, nil
+		}
 		if err != nil {
 			return dwarf.Object{}, err
 		}

@@ -93,6 +93,7 @@ func newFakeScope(lang dwarf.Lang) *fakeScope {
 			"np":   dwarf.BytesObject(nodePtr, le64(0x1000)),
 			"this": dwarf.BytesObject(counterPtr, le64(0x3000)),
 			"x":    dwarf.BytesObject(intT, le32(7)),
+			"gone": {Type: nodePtr, Err: dwarf.ErrOptimizedOut}, // a pointer optimized out
 		},
 		global: map[string]dwarf.Object{
 			"n1":  dwarf.MemObject(node, 0x1000),
@@ -253,4 +254,21 @@ func FuzzEvalExpr(f *testing.F) {
 		_ = format.Text(s.env, o)
 		_ = format.Structured(s.env, "x", o, format.Tree{Depth: 4, Nodes: 1000})
 	})
+}
+
+// TestTypeOfOptimizedOutPointee: whatis *p needs no value, so a pointer
+// optimized out still types its pointee, as GDB's whatis does (zstd
+// clang -O2, readsize); its value is still optimized out.
+func TestTypeOfOptimizedOutPointee(t *testing.T) {
+	s := newFakeScope(dwarf.LangC)
+	o, err := EvalType(context.Background(), s, "*gone")
+	if err != nil || dwarf.TypeString(o.Type) != "struct node" {
+		t.Errorf("whatis *gone: %+v %v, want struct node", o, err)
+	}
+	if o, err := EvalType(context.Background(), s, "gone->next"); err != nil || dwarf.TypeString(o.Type) != "struct node *" {
+		t.Errorf("whatis gone->next: %+v %v, want struct node *", o, err)
+	}
+	if _, err := EvalExpr(context.Background(), s, "*gone"); err == nil {
+		t.Errorf("print *gone: no error, want optimized out")
+	}
 }
