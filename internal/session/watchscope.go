@@ -116,6 +116,17 @@ func (s *Session) removeScope(ctx context.Context, b *breakpoint) error {
 	return nil
 }
 
+// anyScope reports whether an enabled watchpoint has a scope: where none
+// has, a stop has nothing for judgeScope to look at.
+func (s *Session) anyScope() bool {
+	for _, b := range s.bps {
+		if b.enabled && b.scope != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // scopeReturned reports whether a thread at pc with stack pointer sp is
 // at a watchpoint's scope breakpoint having returned from its frame.
 func (s *Session) scopeReturned(pc, sp uint64) bool {
@@ -158,7 +169,7 @@ func (s *Session) frameAlive(ctx context.Context, sc *watchScope) bool {
 // the stop is only a scope breakpoint of a frame that has not returned
 // (go on).
 func (s *Session) judgeScope(ctx context.Context, out *Stop, st rsp.Stop) (goOn bool) {
-	if out.Frame == nil || st.Kind != rsp.StopSignal {
+	if out.Frame == nil || st.Kind != rsp.StopSignal || !s.anyScope() {
 		return false
 	}
 	var left []*breakpoint
