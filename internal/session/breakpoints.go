@@ -275,24 +275,32 @@ func (s *Session) uninsert(ctx context.Context, b *breakpoint) error {
 }
 
 func (s *Session) removeEntry(ctx context.Context, b *breakpoint, a uint64) error {
+	return s.removeServerEntry(ctx, b.typ, a, b.size, b)
+}
+
+// removeServerEntry takes the server's entry of type typ (size bytes,
+// watchpoints) at a out of its table unless an enabled breakpoint other
+// than except needs it: a user's breakpoint or watchpoint, or a
+// watchpoint's scope breakpoint (watchscope.go).
+func (s *Session) removeServerEntry(ctx context.Context, typ rsp.BreakpointType, a uint64, size int, except *breakpoint) error {
 	for _, o := range s.bps {
-		if o != b && o.enabled && o.typ == b.typ && slices.Contains(o.addrs, a) && o.size == b.size {
+		if o != except && o.enabled && o.typ == typ && slices.Contains(o.addrs, a) && o.size == size {
 			return nil
 		}
 	}
-	if b.typ == rsp.SoftwareBreakpoint && s.scopeNeeds(a, nil) {
-		return nil // a watchpoint's scope breakpoint (watchscope.go)
+	if typ == rsp.SoftwareBreakpoint && s.scopeNeeds(a, except) {
+		return nil
 	}
 	kind := 0
-	if b.isWatch() {
-		kind = b.size
+	if typ >= rsp.WriteWatchpoint {
+		kind = size
 	}
 	for _, e := range s.c.Breakpoints() {
-		if e.Type == b.typ && e.Addr == a {
-			if err := s.c.RemoveBreakpoint(ctx, b.typ, a, kind); err != nil {
+		if e.Type == typ && e.Addr == a {
+			if err := s.c.RemoveBreakpoint(ctx, typ, a, kind); err != nil {
 				return fmt.Errorf("remove breakpoint at %#x: %w", a, err)
 			}
-			if b.typ == rsp.SoftwareBreakpoint {
+			if typ == rsp.SoftwareBreakpoint {
 				delete(s.tconds, a) // the server dropped its conditions with it
 			}
 		}

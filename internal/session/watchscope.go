@@ -38,14 +38,15 @@ func (s *Session) watchScopeOf(ctx context.Context, expr string) *watchScope {
 	if err != nil {
 		return nil
 	}
+	_, thisErr := fs.Local(ctx, "this")
 	uses := false
 	for _, n := range cexpr.Names(e) {
 		if _, err := fs.Local(ctx, n); err == nil {
 			uses = true
 			break
 		}
-		if _, err := fs.Global(ctx, n); err != nil {
-			if _, err := fs.Local(ctx, "this"); err == nil {
+		if thisErr == nil {
+			if _, err := fs.Global(ctx, n); err != nil {
 				uses = true // a member through this
 				break
 			}
@@ -100,20 +101,10 @@ func (s *Session) scopeNeeds(a uint64, except *breakpoint) bool {
 // removeScope takes b's scope breakpoint out of the server's table unless
 // a user breakpoint or another watchpoint's scope needs it.
 func (s *Session) removeScope(ctx context.Context, b *breakpoint) error {
-	if b.scope == nil || b.scope.ret == 0 || s.scopeNeeds(b.scope.ret, b) {
+	if b.scope == nil || b.scope.ret == 0 {
 		return nil
 	}
-	for _, o := range s.bps {
-		if o.enabled && o.typ == rsp.SoftwareBreakpoint && !o.pending && slices.Contains(o.addrs, b.scope.ret) {
-			return nil
-		}
-	}
-	for _, e := range s.c.Breakpoints() {
-		if e.Type == rsp.SoftwareBreakpoint && e.Addr == b.scope.ret {
-			return s.c.RemoveBreakpoint(ctx, rsp.SoftwareBreakpoint, b.scope.ret, 0)
-		}
-	}
-	return nil
+	return s.removeServerEntry(ctx, rsp.SoftwareBreakpoint, b.scope.ret, 0, b)
 }
 
 // anyScope reports whether an enabled watchpoint has a scope: where none
