@@ -510,6 +510,23 @@ func (c *Client) contPacket() string {
 // Step single-steps thread t (AnyThread: the thread that last stopped).
 // On rr the stop may be reported for a different thread.
 func (c *Client) Step(ctx context.Context, t Thread) (Stop, error) {
+	return c.stepThread(ctx, t, false)
+}
+
+// StepOthersRunning single-steps thread t while the other threads run
+// (vCont;s:T;c), as GDB steps with scheduler-locking off: a thread
+// waiting for another (a spin-wait) is not left waiting for ever, and
+// another thread's breakpoint is hit as it would be. Where t sits on a
+// breakpoint, the step over it runs t alone, as Step does (another
+// thread could pass the breakpoint while it is out). A server without
+// vCont continue steps t alone.
+func (c *Client) StepOthersRunning(ctx context.Context, t Thread) (Stop, error) {
+	return c.stepThread(ctx, t, true)
+}
+
+// stepThread is Step, with the other threads running where others is
+// set and the server can.
+func (c *Client) stepThread(ctx context.Context, t Thread, others bool) (Stop, error) {
 	if t == (Thread{}) {
 		t = c.lastStop.Thread
 	}
@@ -518,6 +535,10 @@ func (c *Client) Step(ctx context.Context, t Thread) (Stop, error) {
 		if st, stepped, err := c.stepOver(ctx); stepped || err != nil {
 			return st, err
 		}
+	}
+	if others && c.vcont["s"] && c.vcont["c"] && t != (Thread{}) {
+		st, _, err := c.resume(ctx, "vCont;s:"+c.encThread(t)+";c", Forward, false)
+		return st, err
 	}
 	return c.step(ctx, t)
 }
@@ -543,29 +564,6 @@ func (c *Client) stepAfter(ctx context.Context, zs []Breakpoint, t Thread) (Stop
 		}
 	}
 	st, _, err := c.resumeAfter(ctx, zs, "s", Forward, false)
-	return st, err
-}
-
-// StepOthersRunning single-steps thread t while the other threads run
-// (vCont;s:T;c), as GDB steps with scheduler-locking off: a thread
-// waiting for another (a spin-wait) is not left waiting for ever, and
-// another thread's breakpoint is hit as it would be. Where t sits on a
-// breakpoint, the step over it runs t alone, as Step does (another
-// thread could pass the breakpoint while it is out). A server without
-// vCont continue steps t alone.
-func (c *Client) StepOthersRunning(ctx context.Context, t Thread) (Stop, error) {
-	if t == (Thread{}) {
-		t = c.lastStop.Thread
-	}
-	if t == c.lastStop.Thread {
-		if st, stepped, err := c.stepOver(ctx); stepped || err != nil {
-			return st, err
-		}
-	}
-	if !c.vcont["s"] || !c.vcont["c"] || t == (Thread{}) {
-		return c.step(ctx, t)
-	}
-	st, _, err := c.resume(ctx, "vCont;s:"+c.encThread(t)+";c", Forward, false)
 	return st, err
 }
 
