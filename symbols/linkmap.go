@@ -26,7 +26,8 @@ func (l Layout) valid() error {
 	return nil
 }
 
-func (l Layout) word(b []byte) uint64 {
+// Word decodes the word at the start of b (at least WordSize bytes).
+func (l Layout) Word(b []byte) uint64 {
 	if l.WordSize == 8 {
 		return l.ByteOrder.Uint64(b)
 	}
@@ -156,7 +157,7 @@ func ReadRDebugAddr(ctx context.Context, read ReadMemoryFunc, dyn, size uint64, 
 		if err := readFull(read, dyn+i*ent, buf); err != nil {
 			return 0, fmt.Errorf("dynamic section: %w", err)
 		}
-		tag, val := l.word(buf), l.word(buf[l.WordSize:])
+		tag, val := l.Word(buf), l.Word(buf[l.WordSize:])
 		switch tag {
 		case dtNull:
 			return 0, fmt.Errorf("dynamic section at %#x: %w: no DT_DEBUG", dyn, ErrMalformed)
@@ -199,7 +200,7 @@ func ReadLinkMap(ctx context.Context, read ReadMemoryFunc, rdebug uint64, l Layo
 	if err := readFull(read, rdebug+uint64(w), buf[:w]); err != nil {
 		return nil, fmt.Errorf("r_debug: %w", err)
 	}
-	lm := l.word(buf)
+	lm := l.Word(buf)
 	if lm == 0 {
 		return nil, fmt.Errorf("r_debug at %#x: r_map is 0: %w", rdebug, ErrNotInitialized)
 	}
@@ -216,8 +217,8 @@ func ReadLinkMap(ctx context.Context, read ReadMemoryFunc, rdebug uint64, l Layo
 		if err := readFull(read, lm, buf); err != nil {
 			return nil, fmt.Errorf("link_map: %w", err)
 		}
-		e := LinkMapEntry{Addr: lm, LAddr: l.word(buf), LD: l.word(buf[2*w:])}
-		if nameAddr := l.word(buf[w:]); nameAddr != 0 {
+		e := LinkMapEntry{Addr: lm, LAddr: l.Word(buf), LD: l.Word(buf[2*w:])}
+		if nameAddr := l.Word(buf[w:]); nameAddr != 0 {
 			name, err := readString(read, nameAddr, maxPathLen)
 			if err != nil {
 				return nil, fmt.Errorf("link_map at %#x: l_name: %w", lm, err)
@@ -225,7 +226,7 @@ func ReadLinkMap(ctx context.Context, read ReadMemoryFunc, rdebug uint64, l Layo
 			e.Name = name
 		}
 		out = append(out, e)
-		lm = l.word(buf[3*w:])
+		lm = l.Word(buf[3*w:])
 	}
 	return out, nil
 }

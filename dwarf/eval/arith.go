@@ -155,7 +155,7 @@ func (ev *evaluator) rustDyn(x dwarf.Object, t *dwarf.StructType) (dwarf.Object,
 
 func (ev *evaluator) pointerTo(t dwarf.Type, addr uint64) dwarf.Object {
 	pt := &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: t}
-	return dwarf.BytesObject(pt, binary.LittleEndian.AppendUint64(nil, addr))
+	return dwarf.BytesObject(pt, ev.ptrBytes(addr))
 }
 
 func (ev *evaluator) addressOf(x dwarf.Object) (dwarf.Object, error) {

@@ -1,7 +1,6 @@
 package eval
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -335,7 +334,7 @@ func (ev *evaluator) xmethodCall(recv dwarf.Object, name string, args []cexpr.Ex
 }
 
 func (ev *evaluator) pointerToTyped(t *dwarf.PointerType, addr uint64) dwarf.Object {
-	return dwarf.BytesObject(t, binary.LittleEndian.AppendUint64(nil, addr))
+	return dwarf.BytesObject(t, ev.ptrBytes(addr))
 }
 
 // sizeType is the type of size() of the library class st, as GDB types

@@ -612,10 +612,7 @@ func (s *Session) boundPLTTarget(ctx context.Context, as *symbols.AddressSpace, 
 	if n, err := s.inf.ReadMem(ctx, sl.Symbol.Slot+sl.Module.Bias, b); err != nil || n != len(b) {
 		return 0, false
 	}
-	var v uint64
-	for i := len(b) - 1; i >= 0; i-- {
-		v = v<<8 | uint64(b[i])
-	}
+	v := s.inf.Layout().Word(b)
 	// Unbound, the slot leads back into the PLT, in the stub's own module
 	// (to the lazy binder); bound, to the function in another module.
 	if l, err := as.Lookup(v); v == 0 || err != nil || l.Module.Path == sl.Module.Path {
