@@ -67,13 +67,26 @@ func (f *File) pltSymbols(dyn []elf.Symbol) ([]Symbol, error) {
 	return out, nil
 }
 
-// gotPLTSymbols names the .got.plt slots the PLT stubs jump through
+// gotPLTSymbols names the slots the PLT stubs jump through
 // "name@got.plt", as GDB's minimal symbols do (elf_rel_plt_read_minimal_
 // symbols), one pointer wide: a pointer into a slot prints as
-// <puts@got[plt]>.
+// <puts@got[plt]>. Like GDB it names the slots of .rel(a).plt's
+// relocations in .got.plt, or in .got where the program was linked with
+// -z now and has no .got.plt.
 func (f *File) gotPLTSymbols(slots map[uint64]string) []Symbol {
 	sec := f.elf.Section(".got.plt")
 	if sec == nil {
+		sec = f.elf.Section(".got")
+	}
+	rel := f.elf.Section(".rela.plt")
+	if rel == nil {
+		rel = f.elf.Section(".rel.plt")
+	}
+	if sec == nil || rel == nil || rel.Entsize == 0 {
+		return nil
+	}
+	data, err := f.sectionData(rel)
+	if err != nil {
 		return nil
 	}
 	idx := elf.SHN_UNDEF
@@ -87,8 +100,15 @@ func (f *File) gotPLTSymbols(slots map[uint64]string) []Symbol {
 		size = 4
 	}
 	var out []Symbol
-	for slot, name := range slots {
-		if slot >= sec.Addr && slot < sec.Addr+sec.Size {
+	for off := uint64(0); off+rel.Entsize <= uint64(len(data)); off += rel.Entsize {
+		var slot uint64 // r_offset, the relocation's first word
+		if size == 8 {
+			slot = f.elf.ByteOrder.Uint64(data[off:])
+		} else {
+			slot = uint64(f.elf.ByteOrder.Uint32(data[off:]))
+		}
+		name, ok := slots[slot]
+		if ok && slot >= sec.Addr && slot < sec.Addr+sec.Size {
 			out = append(out, Symbol{Name: name + "@got.plt", Addr: slot, Size: size,
 				Type: elf.STT_OBJECT, Bind: elf.STB_GLOBAL, Section: idx, Source: SourceGOT})
 		}

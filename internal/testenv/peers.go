@@ -53,9 +53,11 @@ func Symbol(t testing.TB, exe, name string) elf.Symbol {
 
 // CompileDebug compiles the C or C++ source src with compiler (gcc or g++)
 // into the executable exe the way the debugger tests want it: -g -O0,
-// no PIE, frame pointers kept. The error carries the compiler's output.
-func CompileDebug(compiler, src, exe string) error {
-	out, err := exec.Command(compiler, "-g", "-O0", "-no-pie", "-fno-omit-frame-pointer", "-o", exe, src).CombinedOutput()
+// no PIE, frame pointers kept, then flags. The error carries the
+// compiler's output.
+func CompileDebug(compiler, src, exe string, flags ...string) error {
+	args := append([]string{"-g", "-O0", "-no-pie", "-fno-omit-frame-pointer"}, flags...)
+	out, err := exec.Command(compiler, append(args, "-o", exe, src)...).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("%s: %v\n%s", compiler, err, out)
 	}
