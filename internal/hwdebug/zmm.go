@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"time"
 
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -143,19 +142,12 @@ func probeZMM(ctx context.Context) (kept bool, err error) {
 	defer os.Remove(path)
 	var srv *proc.Process
 	var addr string
-	// Another goroutine's fork may hold the file's write descriptor until
-	// its child execs: gdbserver's exec then fails (ETXTBSY) for a moment.
-	for try := 1; ; try++ {
+	// gdbserver's failed exec (ETXTBSY) reaches us as its own message:
+	// any failure to start is tried again.
+	err = proc.RunProbe(ctx, 5, func(error) bool { return true }, func() (err error) {
 		srv, addr, err = proc.StartGDBServer(ctx, path, nil, "", nil)
-		if err == nil || try == 5 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return false, ctx.Err()
-		case <-time.After(time.Duration(try) * time.Millisecond):
-		}
-	}
+		return err
+	})
 	if err != nil {
 		return false, err
 	}

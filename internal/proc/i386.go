@@ -189,19 +189,9 @@ func RunsI386(ctx context.Context, dir string) (bool, error) {
 		return false, fmt.Errorf("i386 probe: %w", err)
 	}
 	defer os.Remove(path)
-	// Another goroutine's fork may hold the file's write descriptor
-	// until its child execs: exec then fails with ETXTBSY for a moment.
-	for try := 1; ; try++ {
-		err = exec.CommandContext(ctx, path).Run()
-		if !errors.Is(err, syscall.ETXTBSY) || try == 10 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return false, fmt.Errorf("i386 probe: %w", ctx.Err())
-		case <-time.After(time.Duration(try) * time.Millisecond):
-		}
-	}
+	err = RunProbe(ctx, 10, func(err error) bool { return errors.Is(err, syscall.ETXTBSY) }, func() error {
+		return exec.CommandContext(ctx, path).Run()
+	})
 	var pe *os.PathError
 	if errors.As(err, &pe) && errors.Is(pe.Err, syscall.ENOEXEC) {
 		return false, nil

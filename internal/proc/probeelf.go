@@ -2,10 +2,12 @@ package proc
 
 import (
 	"bytes"
+	"context"
 	"debug/elf"
 	"encoding/binary"
 	"fmt"
 	"os"
+	"time"
 )
 
 // The probes that find out what this machine and its debug server really
@@ -35,6 +37,25 @@ func WriteProbe(dir, prefix string, image []byte) (string, error) {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
 	return path, nil
+}
+
+// RunProbe calls start, which executes a probe file just written by
+// WriteProbe, again while it fails and busy(err) holds, up to tries
+// times, 1, 2, … ms apart: another goroutine's fork may hold the file's
+// write descriptor until its child execs, and the probe's exec fails
+// (ETXTBSY) for that moment. It returns start's last error.
+func RunProbe(ctx context.Context, tries int, busy func(error) bool, start func() error) error {
+	for try := 1; ; try++ {
+		err := start()
+		if err == nil || !busy(err) || try == tries {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(try) * time.Millisecond):
+		}
+	}
 }
 
 // i386ExitELF is a minimal static ELF32 executable mapped at 0x08048000:
