@@ -56,6 +56,9 @@ type Verdict struct {
 	Break bool
 	// Forced: EnvVar turned hardware watchpoints off.
 	Forced bool
+	// Ran: the probe ran to its verdict. False where it could not run or
+	// has not finished; Watch and Break are then false for want of proof.
+	Ran bool
 	// Reason says in one sentence what was found and what is used.
 	Reason string
 }
@@ -214,7 +217,7 @@ func Run(ctx context.Context, c *rsp.Client) (Verdict, error) {
 	}
 	second := pc + uint64(in.Len)
 	slot := (sp - 8) &^ 7
-	var v Verdict
+	v := Verdict{Ran: true}
 	zerr := c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, slot, 8)
 	berr := c.InsertBreakpoint(ctx, rsp.HardwareBreakpoint, second, 1)
 	if zerr != nil && berr != nil {

@@ -24,6 +24,12 @@ import (
 type ZMM struct {
 	// Clobbered: gdbserver changed zmm16-zmm19 across a stop.
 	Clobbered bool
+	// AVX512: the processor has AVX-512 (/proc/cpuinfo's avx512f);
+	// without it there is nothing to probe.
+	AVX512 bool
+	// Ran: the probe ran to its verdict (false without AVX-512, or where
+	// it could not run: the registers then count as kept).
+	Ran bool
 	// Reason says in one sentence what was found.
 	Reason string
 }
@@ -60,11 +66,11 @@ func ProbeZMM(ctx context.Context) ZMM {
 	kept, err := probeZMM(ctx)
 	switch {
 	case err != nil:
-		return ZMM{Reason: fmt.Sprintf("the AVX-512 register probe could not run (%v)", err)}
+		return ZMM{AVX512: true, Reason: fmt.Sprintf("the AVX-512 register probe could not run (%v)", err)}
 	case kept:
-		return ZMM{Reason: "gdbserver keeps the AVX-512 registers across a stop on this processor"}
+		return ZMM{AVX512: true, Ran: true, Reason: "gdbserver keeps the AVX-512 registers across a stop on this processor"}
 	}
-	return ZMM{Clobbered: true, Reason: "gdbserver overwrites zmm16-zmm19 at each stop on this processor " +
+	return ZMM{AVX512: true, Ran: true, Clobbered: true, Reason: "gdbserver overwrites zmm16-zmm19 at each stop on this processor " +
 		"(it assumes Intel's XSAVE layout; this processor's differs: AMD with AVX-512, gdbserver before GDB 14)"}
 }
 
@@ -142,9 +148,7 @@ func probeZMM(ctx context.Context) (kept bool, err error) {
 	defer os.Remove(path)
 	var srv *proc.Process
 	var addr string
-	// gdbserver's failed exec (ETXTBSY) reaches us as its own message:
-	// any failure to start is tried again.
-	err = proc.RunProbe(ctx, 5, func(error) bool { return true }, func() (err error) {
+	err = proc.RunProbe(ctx, 5, func() (err error) {
 		srv, addr, err = proc.StartGDBServer(ctx, path, nil, "", nil)
 		return err
 	})

@@ -2,6 +2,7 @@ package proc
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -28,10 +29,20 @@ func StartGDBServer(ctx context.Context, prog string, args []string, dir string,
 	m, err := p.WaitLine(ctx, listeningRE)
 	if err != nil {
 		p.Stop(0) //nolint:errcheck
+		if errors.Is(err, ErrExited) && strings.Contains(p.Tail(20), textBusy) {
+			// The program could not be executed: it is open for writing
+			// (a probe file just written, whose descriptor another
+			// goroutine's fork holds until its child execs).
+			return nil, "", fmt.Errorf("start gdbserver: %w: %w", syscall.ETXTBSY, err)
+		}
 		return nil, "", fmt.Errorf("start gdbserver: %w", err)
 	}
 	return p, net.JoinHostPort("127.0.0.1", m[1]), nil
 }
+
+// textBusy is strerror(ETXTBSY), as gdbserver (or the shell it starts
+// the program with) reports a failed exec of a file open for writing.
+const textBusy = "Text file busy"
 
 // Stdio says how StartGDBServerStdio runs gdbserver.
 type Stdio struct {

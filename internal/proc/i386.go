@@ -189,7 +189,7 @@ func RunsI386(ctx context.Context, dir string) (bool, error) {
 		return false, fmt.Errorf("i386 probe: %w", err)
 	}
 	defer os.Remove(path)
-	err = RunProbe(ctx, 10, func(err error) bool { return errors.Is(err, syscall.ETXTBSY) }, func() error {
+	err = RunProbe(ctx, 10, func() error {
 		return exec.CommandContext(ctx, path).Run()
 	})
 	var pe *os.PathError

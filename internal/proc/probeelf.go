@@ -5,8 +5,10 @@ import (
 	"context"
 	"debug/elf"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
+	"syscall"
 	"time"
 )
 
@@ -40,14 +42,14 @@ func WriteProbe(dir, prefix string, image []byte) (string, error) {
 }
 
 // RunProbe calls start, which executes a probe file just written by
-// WriteProbe, again while it fails and busy(err) holds, up to tries
-// times, 1, 2, … ms apart: another goroutine's fork may hold the file's
-// write descriptor until its child execs, and the probe's exec fails
-// (ETXTBSY) for that moment. It returns start's last error.
-func RunProbe(ctx context.Context, tries int, busy func(error) bool, start func() error) error {
+// WriteProbe, again while it fails with ETXTBSY, up to tries times, 1,
+// 2, … ms apart: another goroutine's fork may hold the file's write
+// descriptor until its child execs, and the probe's exec fails for that
+// moment. It returns start's last error.
+func RunProbe(ctx context.Context, tries int, start func() error) error {
 	for try := 1; ; try++ {
 		err := start()
-		if err == nil || !busy(err) || try == tries {
+		if err == nil || !errors.Is(err, syscall.ETXTBSY) || try == tries {
 			return err
 		}
 		select {

@@ -117,6 +117,57 @@ func TestStartGDBServer(t *testing.T) {
 	c.Close()
 }
 
+// A program gdbserver cannot execute because it is open for writing (a
+// probe file while another goroutine's fork holds its descriptor) is
+// ETXTBSY, which RunProbe tries again; a program that is not there is
+// another error, which it does not. The first try of the busy file runs
+// while the file is held; RunProbe's second, after it is closed, starts.
+func TestStartGDBServerTextBusy(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	exe, err := os.ReadFile("/bin/true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "busy")
+	if err := os.WriteFile(path, exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tries := 0
+	err = proc.RunProbe(ctx, 3, func() error {
+		tries++
+		p, _, err := proc.StartGDBServer(ctx, path, nil, "", nil)
+		if tries == 1 {
+			if !errors.Is(err, syscall.ETXTBSY) {
+				t.Errorf("gdbserver on a file open for writing: %v, want ETXTBSY", err)
+			}
+			w.Close()
+		}
+		if err == nil {
+			p.Stop(0)
+		}
+		return err
+	})
+	w.Close()
+	if err != nil || tries != 2 {
+		t.Errorf("RunProbe: %v after %d tries, want a start at the second", err, tries)
+	}
+	tries = 0
+	err = proc.RunProbe(ctx, 3, func() error {
+		tries++
+		_, _, err := proc.StartGDBServer(ctx, filepath.Join(t.TempDir(), "absent"), nil, "", nil)
+		return err
+	})
+	if err == nil || errors.Is(err, syscall.ETXTBSY) || tries != 1 {
+		t.Errorf("a program that is not there: %v after %d tries, want one try and an error other than ETXTBSY", err, tries)
+	}
+}
+
 // alive reports whether pid exists and is not a zombie.
 func alive(pid int) bool {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
