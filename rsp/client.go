@@ -94,8 +94,14 @@ type Client struct {
 	hgValid  bool
 	lastStop Stop
 	regs     map[Thread][]byte // g cache, dropped on resume and writes
-	bps      map[Breakpoint]bool
-	bpOrder  []Breakpoint
+	// regsWritten: a register was written (P, G) since the last stop,
+	// which may have changed the flags the resume flag lives in
+	// (stepover.go's resumeFlagPasses).
+	regsWritten bool
+	// x86: the target is i386 or x86-64 (its debug registers' resume flag).
+	x86     bool
+	bps     map[Breakpoint]bool
+	bpOrder []Breakpoint
 	// owed are breakpoints of the table that a step over took out of the
 	// server and the next resume puts back, in the same write as the
 	// resume (stepover.go).
@@ -249,6 +255,7 @@ func (c *Client) setTarget(td *TargetDesc) {
 	if strings.Contains(td.Architecture, "aarch64") {
 		c.g.bpKind = 4
 	}
+	c.x86 = strings.HasPrefix(td.Architecture, "i386")
 }
 
 func parseFeatures(reply string) map[string]string {
@@ -710,6 +717,7 @@ func (c *Client) Exchange(ctx context.Context, payload string, allowResume bool)
 		c.invalidate()
 	case payload != "" && (payload[0] == 'P' || payload[0] == 'G' || payload[0] == 'M' || payload[0] == 'X'):
 		c.regs = map[Thread][]byte{}
+		c.regsWritten = c.regsWritten || payload[0] == 'P' || payload[0] == 'G'
 	}
 	return string(p), nil
 }

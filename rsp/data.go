@@ -193,6 +193,7 @@ func (c *Client) ReadRegisterUint(ctx context.Context, t Thread, name string) (u
 func (c *Client) WriteRegister(ctx context.Context, t Thread, regnum int, val []byte) error {
 	t = c.defThread(t)
 	delete(c.regs, t)
+	c.regsWritten = true
 	if t != (Thread{}) {
 		if err := c.selectThread(ctx, 'g', t); err != nil {
 			return fmt.Errorf("write register %d: %w", regnum, err)

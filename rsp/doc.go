@@ -140,6 +140,11 @@
 // Forward resumes from a pc that holds a table breakpoint first step over
 // it (remove, single-step, re-insert), as gdb and delve do; servers may
 // otherwise re-report the same breakpoint. Options.NoStepOver turns it off.
+// A thread that stopped at a hardware breakpoint's own report on x86
+// under gdbserver needs none: the kernel's resume flag (RF) lets its next
+// instruction run past the debug register, so the resume is a plain one
+// (stepover.go's resumeFlagPasses; not after a register write, nor where
+// a step only landed on the breakpoint).
 // RangeStep makes the step over and the range step one resume: the
 // breakpoint is out for the whole range (the caller checks that nothing
 // in it leads back there). ContinuePast does the same for a continue, for

@@ -219,6 +219,7 @@ func (c *Client) noteStop(p []byte) (Stop, error) {
 
 func (c *Client) record(st Stop) {
 	c.lastStop = st
+	c.regsWritten = false
 	if st.Thread != (Thread{}) && len(c.stopThreads) < 4096 {
 		if c.stopThreads == nil {
 			c.stopThreads = map[Thread]struct{}{}
@@ -651,7 +652,7 @@ func (c *Client) stepOverBy(ctx context.Context, pkt string) (st Stop, over bool
 			hits = append(hits, b)
 		}
 	}
-	if len(hits) == 0 {
+	if len(hits) == 0 || c.resumeFlagPasses(last, hits) {
 		return Stop{}, false, nil
 	}
 	sp0, spErr := uint64(0), error(nil)

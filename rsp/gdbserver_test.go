@@ -18,6 +18,7 @@ import (
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/testenv"
+	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 	"github.com/rrmcp/rrmcp/symbols"
 )
@@ -670,7 +671,9 @@ func TestGDBServerHardwareBreakpoint(t *testing.T) {
 	if !tg.insertProbed(ctx, rsp.HardwareBreakpoint, square, 0, v.Break, "hardware breakpoints", v.Reason) {
 		return
 	}
-	for i := range 2 {
+	// stop waits for square(i) at its hardware breakpoint.
+	stop := func(i int) {
+		t.Helper()
 		st, err := c.Continue(ctx)
 		if err != nil || !st.HWBreak || st.SWBreak {
 			t.Fatalf("stop %d = %v, %v; want hwbreak", i, st, err)
@@ -681,6 +684,59 @@ func TestGDBServerHardwareBreakpoint(t *testing.T) {
 		if rdi := tg.reg(ctx, "rdi"); rdi != uint64(i) {
 			t.Errorf("stop %d: square(%d), want square(%d)", i, rdi, i)
 		}
+	}
+	// removals counts the z1 packets sent so far: each is one
+	// remove/step/insert dance.
+	removals := func() int { return strings.Count(tg.sent.String(), fmt.Sprintf("-> z1,%x,", square)) }
+	stop(0)
+	stop(1)
+	stop(2)
+	// From a hardware breakpoint's own stop the resume flag passes it:
+	// the continues were plain resumes, no dance.
+	if n := removals(); n != 0 {
+		t.Errorf("%d removals of the hardware breakpoint to resume from it, want none (the resume flag passes it):\n%s", n, tg.sent.String())
+	}
+	// A register written since the stop may have cleared the flag: the
+	// dance, and still the next call, not this one again.
+	rdi := tg.reg(ctx, "rdi")
+	if err := c.WriteRegister(ctx, rsp.AnyThread, 5, binary.LittleEndian.AppendUint64(nil, rdi)); err != nil {
+		t.Fatal(err)
+	}
+	stop(3)
+	if n := removals(); n != 1 {
+		t.Errorf("%d removals after a register write, want 1 (the dance)", n)
+	}
+	// A single-step that lands on a hardware breakpoint is no hit of it
+	// (no resume flag): resuming from there must step over it, not
+	// report it again. The step from square lands on its second
+	// instruction, where a second hardware breakpoint waits.
+	code := make([]byte, 16)
+	if _, err := c.ReadMemory(ctx, square, code); err != nil {
+		t.Fatal(err)
+	}
+	in, err := x86code.Decode(code, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := square + uint64(in.Len)
+	if err := c.InsertBreakpoint(ctx, rsp.HardwareBreakpoint, second, 1); err != nil {
+		t.Skipf("a second hardware breakpoint: %v", err)
+	}
+	if st, err := c.Step(ctx, rsp.Thread{}); err != nil || st.HWBreak {
+		t.Fatalf("step onto the second breakpoint: %v, %v; want a plain step stop", st, err)
+	}
+	if pc := tg.reg(ctx, "rip"); pc != second {
+		t.Fatalf("step: pc %#x, want %#x", pc, second)
+	}
+	if err := c.RemoveBreakpoint(ctx, rsp.HardwareBreakpoint, square, 1); err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.Continue(ctx)
+	if err != nil || !st.HWBreak {
+		t.Fatalf("continue from the step's stop: %v, %v", st, err)
+	}
+	if rdi := tg.reg(ctx, "rdi"); rdi != 4 {
+		t.Errorf("after the step onto the second breakpoint the continue stopped in square(%d), want square(4) (the same call reported twice?)", rdi)
 	}
 }
 

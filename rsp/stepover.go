@@ -21,6 +21,35 @@ import (
 // compared: the stack is the execution's identity, and a runtime may move
 // it to another thread meanwhile (Go's preemption signal, SIGURG, does).
 
+// A thread that stopped at a hardware breakpoint on x86 needs no step
+// over: when an instruction breakpoint fires, the kernel sets the resume
+// flag (RF) in the thread's flags, and RF keeps the debug registers from
+// firing on the next instruction. gdbserver resumes the thread with the
+// flags it stopped with, so a plain resume runs the instruction under the
+// breakpoint and goes on, the breakpoint still in place: one resume where
+// the remove/step/insert dance is two, and two round trips (a breakpoint
+// condition rrmcp evaluates, false at every hit, costs one round trip a
+// hit less). rr and QEMU implement breakpoints themselves (no RF), and a
+// software breakpoint is an int3 the thread would execute again.
+
+// resumeFlagPasses reports whether the thread of last, stopped at the
+// breakpoints hits at its pc, resumes past them by itself: the server is
+// gdbserver on x86, last is the report of a hardware breakpoint firing
+// (a step that only landed on the pc has no RF), every breakpoint at the
+// pc is a hardware one, and no register was written since the stop (a P
+// or G writes the flags too: RF is not ours to know afterwards).
+func (c *Client) resumeFlagPasses(last Stop, hits []Breakpoint) bool {
+	if c.g.dialect != DialectGDBServer || !c.x86 || !last.HWBreak || c.regsWritten {
+		return false
+	}
+	for _, b := range hits {
+		if b.Type != HardwareBreakpoint {
+			return false
+		}
+	}
+	return true
+}
+
 // maxUnfinished bounds the interrupted step overs remembered.
 const maxUnfinished = 64
 

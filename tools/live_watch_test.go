@@ -162,7 +162,7 @@ func TestLiveWatchpointPaths(t *testing.T) {
 				for _, e := range []string{"hits", "total", "depth"} {
 					c.ok("rr_watchpoint_set", args{"expression": e}, "(hardware watchpoint)")
 				}
-				c.ok("rr_watchpoint_set", args{"expression": "sum"}, "(software watchpoint)", "all 4 hardware watchpoints")
+				c.ok("rr_watchpoint_set", args{"expression": "sum"}, "(software watchpoint)", "all 4 x86 debug registers are in use")
 			}
 			c.ok("rr_replay_stop", nil)
 

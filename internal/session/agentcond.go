@@ -301,7 +301,11 @@ func (s *Session) syncConds(ctx context.Context) {
 // first time b is hit there (the host has just found it want).
 func (s *Session) noteCondHit(ctx context.Context, b *breakpoint, want bool) {
 	b.evaluated = true
-	if !s.targetCondsOK() || b.typ != rsp.SoftwareBreakpoint || s.frame != 0 {
+	if b.typ != rsp.SoftwareBreakpoint || s.frame != 0 {
+		return
+	}
+	if !s.targetCondsOK() {
+		s.passByHardware(ctx, b)
 		return
 	}
 	if pc, err := s.inf.PC(ctx, s.inf.Cur); err == nil && b.ttried[pc] {
@@ -317,7 +321,9 @@ func (s *Session) noteCondHit(ctx context.Context, b *breakpoint, want bool) {
 	b.ttried[f.PC] = true
 	if code, ok := s.compileCond(ctx, b.cond, f, want); ok {
 		b.tcode[f.PC] = code
+		return
 	}
+	s.passByHardware(ctx, b)
 }
 
 // anyTargetCond reports whether some breakpoint has a compiled condition.

@@ -34,6 +34,7 @@ type breakpoint struct {
 	soft      bool        // watchpoints: software (softwatch.go), no server entry
 	note      string      // watchpoints: why software, and what it costs; hardware breakpoints: why software
 	hwAsked   bool        // a hardware breakpoint was asked for (hbreak)
+	hwPass    bool        // moved to a debug register by rrmcp (hwpass.go)
 	pending   bool        // not resolved yet: waits for the shared libraries
 	// syms holds, per address, the function a stop there shows the
 	// inlined calls starting at the pc down to (GDB's bp_location symbol):
@@ -75,8 +76,14 @@ func (b *breakpoint) info() Breakpoint {
 		out.Type = "access-watchpoint"
 	case rsp.HardwareBreakpoint:
 		out.Type = "hw-breakpoint"
+		if b.hwPass {
+			out.Type = "breakpoint"
+		}
 	default:
 		out.Type = "breakpoint"
+	}
+	if b.hwPass {
+		out.Mechanism, out.Note = "hardware breakpoint", hwPassNote
 	}
 	if b.hwAsked {
 		out.Mechanism, out.Note = "software breakpoint", b.note

@@ -58,7 +58,11 @@
 // conditions are evaluated by rrmcp at each reported hit; on gdbserver a
 // condition that compiles to agent bytecode (package agentexpr) goes with
 // the breakpoint from its first hit on, so that the server reports only
-// the hits where it holds (agentcond.go). As in GDB, a write
+// the hits where it holds (agentcond.go). One that stays with rrmcp
+// moves its breakpoint to a free debug register where hardware
+// breakpoints fire, so that each false hit resumes in one round trip,
+// not in a step over; a watchpoint takes the register back (hwpass.go).
+// As in GDB, a write
 // watchpoint reports only writes that change the value, and continuing a
 // live program after a signal stop delivers the signal.
 //

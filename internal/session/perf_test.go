@@ -359,11 +359,12 @@ func TestTargetConditions(t *testing.T) {
 			if !slices.Equal(got, c.stops) {
 				t.Errorf("stops at i = %v, want %v", got, c.stops)
 			}
-			var cond int
+			var cond, steps int
 			for _, p := range pc.take() {
 				if strings.HasPrefix(p, "Z0,") && strings.Contains(p, ";X") {
 					cond++
 				}
+				steps += strings.Count(p, "vCont;s") // (pipelined packets come joined)
 			}
 			if c.target != (cond > 0) {
 				t.Errorf("conditional Z0 packets: %d, want target-side %v", cond, c.target)
@@ -372,8 +373,58 @@ func TestTargetConditions(t *testing.T) {
 			if want := map[bool]string{true: "server", false: "rrmcp"}[c.target]; err != nil || len(bps) != 1 || bps[0].ConditionBy != want {
 				t.Errorf("breakpoints %+v (%v); want the condition evaluated by %s", bps, err, want)
 			}
+			if c.target || len(bps) != 1 {
+				return
+			}
+			// A condition left to rrmcp: where the debug registers fire, the
+			// breakpoint moves to one at its first hit, and the false hits
+			// after it resume without stepping over it (hwpass.go); the
+			// listing still says "breakpoint".
+			if hw := s.hardware(ctx); hw.Break && !hw.Forced {
+				if bps[0].Mechanism != "hardware breakpoint" || bps[0].Type != "breakpoint" || steps > 2 {
+					t.Errorf("hardware breakpoints fire here, yet: %s, mechanism %q, %d single-steps over it", bps[0].Type, bps[0].Mechanism, steps)
+				}
+				t.Logf("proved: the hardware path (%d single-steps for %d hits)", steps, 10000)
+			} else {
+				if bps[0].Mechanism != "" || steps < 100 {
+					t.Errorf("hardware breakpoints do not fire here (%s), yet: mechanism %q, %d single-steps", hw.Reason, bps[0].Mechanism, steps)
+				}
+				t.Logf("proved: the software path (%s)", hw.Reason)
+			}
 		})
 	}
+	t.Run("watchpoints take the debug register back", func(t *testing.T) {
+		// A breakpoint moved to a debug register gives it back when a
+		// watchpoint needs it: four hardware watchpoints still fit, and
+		// the breakpoint's condition still decides its stops.
+		s, _ := start(t)
+		if hw := s.hardware(ctx); !hw.Break || !hw.UseHardwareWatch() {
+			t.Skipf("needs firing debug registers: %s", hw.Reason)
+		}
+		if _, err := s.SetBreakpoint(ctx, "hit", "ratio * i > 2.5", false); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" || eval(t, s, "i") != "6" {
+			t.Fatalf("first stop: %+v %v", st, err)
+		}
+		for _, expr := range []string{"total", "bytes[0]", "greeting[0]", "list->value"} {
+			w, err := s.SetWatchpoint(ctx, expr, "write")
+			if err != nil || w.Mechanism != "hardware watchpoint" {
+				t.Fatalf("watch %s: %+v %v; want a hardware watchpoint", expr, w, err)
+			}
+		}
+		bps, err := s.Breakpoints(ctx)
+		if err != nil || len(bps) != 5 || bps[0].Mechanism == "hardware breakpoint" {
+			t.Fatalf("breakpoints %+v %v; want the breakpoint back in software", bps, err)
+		}
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Reason == "breakpoint" && eval(t, s, "i") != "7" || st.Reason != "breakpoint" && st.Reason != "watchpoint" {
+			t.Errorf("next stop: %+v, i = %s; want the watchpoint on total or the breakpoint at i = 7", st, eval(t, s, "i"))
+		}
+	})
 	t.Run("shared address", func(t *testing.T) {
 		s, pc := start(t)
 		defer func() {

@@ -19,9 +19,6 @@ import (
 // first writing instruction as the last one of the range, so the server
 // stops right after it: one resume and one memory read per store.
 
-// maxHWWatch is how many watchpoints x86's debug registers hold.
-const maxHWWatch = 4
-
 // maxSoftWatch bounds the bytes one software watchpoint compares.
 const maxSoftWatch = 4096
 
@@ -45,14 +42,8 @@ func (s *Session) softReason(ctx context.Context, size int) string {
 	case size > 8:
 		return fmt.Sprintf("%d bytes is more than one hardware watchpoint covers (8)", size)
 	}
-	n := 0
-	for _, b := range s.bps {
-		if b.isWatch() && b.enabled && !b.soft {
-			n++
-		}
-	}
-	if n >= maxHWWatch {
-		return fmt.Sprintf("all %d hardware watchpoints (x86 debug registers) are in use", maxHWWatch)
+	if s.debugRegistersUsed() >= debugRegisters && !s.yieldDebugRegister(ctx) {
+		return fmt.Sprintf("all %d x86 debug registers are in use (hardware watchpoints and breakpoints)", debugRegisters)
 	}
 	return ""
 }
