@@ -19,6 +19,12 @@ import (
 // on a local gdbserver whose hardware breakpoints fire (the probe), and a
 // watchpoint that needs the register later takes it back (yieldDebugRegister).
 // Which hits stop does not change: the same condition decides each.
+// The cost moves, though: while a debug register is in use, gdbserver
+// spends more on each signal it passes to the program silently (it checks
+// and rewrites the debug registers at such stops), so in a program under
+// a storm of signals (signal_storm: one SIGURG after another) the hits
+// come slower than through step overs; in a program without one, each
+// false hit costs a third less (bench/RESULTS.md, breakpoint_hits_10000).
 
 // hwPassNote is what a moved breakpoint's listing says of it.
 const hwPassNote = "rrmcp evaluates the condition at every hit; in a debug register, a hit where it is false resumes in one round trip " +
