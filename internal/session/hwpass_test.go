@@ -19,8 +19,8 @@ func TestHardwarePassEveryHitOnce(t *testing.T) {
 	for _, tc := range []struct {
 		prog, cond string
 		key        []string // expressions naming a hit
-		hits       int  // all of them, or the first (the storm's are slow)
-		ordered    bool // the hits come in the order of key[0]
+		hits       int      // all of them, or the first (the storm's are slow)
+		ordered    bool     // the hits come in the order of key[0]
 	}{
 		{"threads_bp", "(double)round > -1.0", []string{"id", "round"}, 400, false},
 		{"signal_storm", "(double)i > -1.0", []string{"i"}, 60, true},
