@@ -169,7 +169,7 @@ func cases() []benchCase {
 				return fmt.Sprintf("%d registers", n), err
 			}, true)},
 		{name: "breakpoint_hits_10000", unit: "ms", hits: 10000, reps: 2, exe: counter,
-			desc: "one continue over 10,000 hits of a conditional breakpoint in hit(), condition ratio * i < 0 (never true; ratio is a double, which neither side compiles to agent bytecode), so the front end evaluates it at every hit: one trap and round trips per hit; GDB with condition-evaluation host",
+			desc: "one continue over 10,000 hits of a conditional breakpoint in hit(), condition ratio * i < 0 (never true; ratio is a double, which neither side compiles to agent bytecode), so the front end evaluates it at every hit: one trap and round trips per hit; GDB with condition-evaluation host, stepping over its breakpoint after each false hit; rrmcp moves the breakpoint to a debug register at its first hit where hardware breakpoints fire (the x86 resume flag then passes it without a step over: one resume per false hit)",
 			run:  hitThroughput("ratio * i < 0")},
 		{name: "breakpoint_hits_10000_target_cond", unit: "ms", hits: 10000, reps: 2, exe: counter,
 			gdbCondEval: "target",
