@@ -202,6 +202,10 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error)
 func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions) (EvalResult, error) {
 	out := EvalResult{Expression: expr}
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		if v, typ, ok := s.exitVariable(strings.TrimSpace(expr)); ok {
+			out.Value, out.Type, out.Engine = v, typ, "native"
+			return nil
+		}
 		o, fs, quick, err := s.evalObject(ctx, expr)
 		var whole error
 		if err == nil {
@@ -250,6 +254,32 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 		return exprError(expr, err)
 	})
 	return out, err
+}
+
+// exitVariable answers GDB's convenience variables of the program's end,
+// read alone as an expression: $_exitcode, the status it exited with,
+// and $_exitsignal, the (Linux) number of the signal that killed it;
+// each is void until the program ends that way, as in GDB. They are
+// the debugger's, not the program's: there is nothing to read, and no
+// frame once it has ended.
+func (s *Session) exitVariable(expr string) (value, typ string, ok bool) {
+	var st rsp.Stop
+	if s.exited != nil {
+		st = *s.exited
+	}
+	switch expr {
+	case "$_exitcode":
+		if st.Kind == rsp.StopExited {
+			return strconv.Itoa(st.ExitCode), "int", true
+		}
+	case "$_exitsignal":
+		if st.Kind == rsp.StopTerminated {
+			return strconv.Itoa(st.Signal.Linux()), "int", true
+		}
+	default:
+		return "", "", false
+	}
+	return "void", "void", true
 }
 
 // exprError makes an evaluation error readable and classifiable.
