@@ -542,6 +542,14 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 		case "access":
 			typ = rsp.AccessWatchpoint
 		}
+		if lv.inReg {
+			b, err := s.valueWatch(ctx, expr, lv, typ)
+			if err != nil {
+				return err
+			}
+			out = s.number(b)
+			return nil
+		}
 		why := s.softReason(ctx, lv.size)
 		if why == "" && (lv.size <= 0 || lv.size > 8) {
 			return argErrorf("expression", "%s is %d bytes; a hardware watchpoint covers 1, 2, 4 or 8 bytes (watch a member or element instead)", expr, lv.size)
@@ -624,23 +632,49 @@ func (s *Session) peek(ctx context.Context, a uint64, n int) []byte {
 // watchHit fills in which watchpoint triggered and its old/new values,
 // and refreshes the remembered values of every watchpoint.
 func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
-	var hit *WatchHit
+	var ws []*breakpoint
+	var nows [][]byte
 	for _, b := range s.bps {
-		if !b.isWatch() || !b.enabled {
-			continue
+		if b.isWatch() && b.enabled {
+			ws = append(ws, b)
+			nows = append(nows, s.watchNow(ctx, b))
 		}
-		a := b.addrs[0]
-		if hit == nil && st.WatchAddr >= a && st.WatchAddr < a+uint64(b.size) || hit == nil && st.WatchAddr == 0 {
+	}
+	// The watchpoint at the stop's address; where the stop has none (a
+	// value watch's, or a server that does not say), the first whose
+	// value changed, else the first.
+	pick := -1
+	for i, b := range ws {
+		if a := b.addrs[0]; st.WatchAddr != 0 && !b.byValue() && st.WatchAddr >= a && st.WatchAddr < a+uint64(b.size) {
+			pick = i
+			break
+		}
+	}
+	if pick < 0 && st.WatchAddr == 0 && len(ws) > 0 {
+		pick = 0
+		for i, b := range ws {
+			if b.old != nil && nows[i] != nil && string(b.old) != string(nows[i]) {
+				pick = i
+				break
+			}
+		}
+	}
+	var hit *WatchHit
+	for i, b := range ws {
+		now := nows[i]
+		if i == pick {
 			b.hits++
-			hit = &WatchHit{Number: b.num, Expression: b.spec, Address: hexAddr(a), Kind: b.info().Type, Mechanism: b.info().Mechanism}
-			now := s.peek(ctx, a, b.size)
+			hit = &WatchHit{Number: b.num, Expression: b.spec, Kind: b.info().Type, Mechanism: b.info().Mechanism}
+			if !b.byValue() {
+				hit.Address = hexAddr(b.addrs[0])
+			}
 			b.changed = b.old == nil || now == nil || string(b.old) != string(now)
 			hit.Old = s.formatWatch(ctx, b, b.old)
 			hit.New = s.formatWatch(ctx, b, now)
-			b.old = now
-			continue
 		}
-		b.old = s.peek(ctx, a, b.size)
+		if now != nil || !b.byValue() {
+			b.old = now // (a value watch outside its frame keeps its value)
+		}
 	}
 	if hit == nil {
 		hit = &WatchHit{Address: hexAddr(st.WatchAddr), Kind: st.Watch.String()}
@@ -652,7 +686,9 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 func (s *Session) refreshWatches(ctx context.Context) {
 	for _, b := range s.bps {
 		if b.isWatch() && b.enabled {
-			b.old = s.peek(ctx, b.addrs[0], b.size)
+			if now := s.watchNow(ctx, b); now != nil || !b.byValue() {
+				b.old = now
+			}
 		}
 	}
 }

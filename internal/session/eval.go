@@ -352,12 +352,15 @@ func (s *Session) parseExpr(expr string) error {
 	return err
 }
 
-// lvalue is a watchable piece of memory.
+// lvalue is a watchable piece of memory, or (inReg) a value of a frame
+// that is not in memory: a variable the compiler keeps in a register, a
+// constant, an expression of them, watched by its value (softvalue.go).
 type lvalue struct {
-	addr uint64
-	size int
-	typ  dwarf.Type
-	env  *dwarf.ValueEnv
+	addr  uint64
+	size  int
+	typ   dwarf.Type
+	env   *dwarf.ValueEnv
+	inReg bool
 }
 
 // lvalueOf evaluates expr to an object in memory. "*0xADDR" without a type
@@ -373,6 +376,9 @@ func (s *Session) lvalueOf(ctx context.Context, expr string) (*lvalue, error) {
 	}
 	a, ok := o.Addr()
 	if !ok {
+		if o.Err == nil && o.Type != nil && o.Type.Size() > 0 && o.BitSize == 0 {
+			return &lvalue{size: int(o.Type.Size()), typ: o.Type, env: fs.Values(), inReg: true}, nil
+		}
 		return nil, argErrorf("expression", "%s is not in memory (a register or computed value); watch a variable, member or *ADDRESS", expr)
 	}
 	size := 0

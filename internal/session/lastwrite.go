@@ -63,6 +63,9 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 		if err != nil {
 			return err
 		}
+		if lv.inReg {
+			return argErrorf("expression", "%s is not in memory (a register or computed value): no store writes it; give a variable in memory, a member or *ADDRESS", expr)
+		}
 		if size > 0 {
 			lv.size = size
 			if lv.typ != nil && int(lv.typ.Size()) != size {

@@ -69,14 +69,21 @@ func (s *Session) softWatches() []*breakpoint {
 func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp.Stop, error) {
 	ws := s.softWatches()
 	last := make([][]byte, len(ws))
+	byValue := false
 	for i, b := range ws {
+		if b.byValue() {
+			last[i], byValue = append([]byte(nil), b.old...), true
+			continue
+		}
 		last[i] = make([]byte, b.size)
 		if _, err := s.c.ReadMemory(ctx, b.addrs[0], last[i]); err != nil {
 			last[i] = nil
 		}
 	}
 	cur := make([]byte, maxSoftWatch)
-	ranges := s.c.SupportsVCont("r") // gdbserver; not QEMU's stubs
+	// Range steps run between stores; a value in a register changes
+	// without one: every instruction is a step then.
+	ranges := s.c.SupportsVCont("r") && !byValue // gdbserver; not QEMU's stubs
 	regs, ok := s.softRegs()
 	if !ok {
 		return rsp.Stop{}, fmt.Errorf("software watchpoints need an x86 target description (pc, frame and stack pointer): %w", ErrUnsupported)
@@ -139,9 +146,16 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 				continue
 			}
 		}
+		if byValue {
+			s.invalidate() // the registers and memory of this step, not the last stop's
+		}
 		for i, b := range ws {
 			now := cur[:b.size]
-			if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil {
+			if b.byValue() {
+				if now = s.watchNow(ctx, b); now == nil {
+					continue // not in its frame now, or no value here
+				}
+			} else if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil {
 				continue
 			}
 			if last[i] != nil && string(now) != string(last[i]) {
@@ -262,7 +276,7 @@ func (s *Session) unchangedWrite(ctx context.Context, st rsp.Stop) bool {
 		return false
 	}
 	for _, b := range s.bps {
-		if b.typ != rsp.WriteWatchpoint || !b.enabled || b.old == nil ||
+		if b.typ != rsp.WriteWatchpoint || !b.enabled || b.old == nil || b.byValue() ||
 			st.WatchAddr < b.addrs[0] || st.WatchAddr >= b.addrs[0]+uint64(b.size) {
 			continue
 		}

@@ -1,0 +1,82 @@
+package session
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rrmcp/rrmcp/rsp"
+)
+
+// A watchpoint on a value that is not in memory (a variable the compiler
+// keeps in a register, as -O2 code does; a constant; an expression of
+// them) is watched as GDB watches it: by its value, single-stepping the
+// program and evaluating the expression after each instruction while its
+// frame is the innermost one (GDB's software watchpoint on a register
+// value). In a callee the value cannot change: a register variable has
+// no address a callee could write through, and the callee gives back the
+// registers it saves. The frame is the one the watchpoint was set in
+// (CFA and function entry, as watchscope.go keeps it); when it returns the
+// watchpoint is deleted, as in GDB. Only a live program can be stepped
+// this way (gdbserver).
+
+// valueCost is what a value watchpoint's note says it costs.
+const valueCost = "while it is set, continue, next, step and finish run the program one instruction at a time " +
+	"(a few round trips each, callees included), like GDB's software watchpoints: hundreds of times slower than a free run"
+
+// byValue reports whether b is a watchpoint on a value not in memory.
+func (b *breakpoint) byValue() bool { return b.lv != nil && b.lv.inReg }
+
+// valueWatch makes the watchpoint on expr, whose value lv is not in
+// memory (see above).
+func (s *Session) valueWatch(ctx context.Context, expr string, lv *lvalue, typ rsp.BreakpointType) (*breakpoint, error) {
+	if typ != rsp.WriteWatchpoint {
+		return nil, argErrorf("access", "%s is not in memory (a register or computed value): only its changes can be watched (access \"write\"), by its value, as in GDB", expr)
+	}
+	if _, ok := s.softRegs(); !ok || s.kind != KindLive || s.c.Dialect() != rsp.DialectGDBServer {
+		return nil, argErrorf("expression", "%s is not in memory (a register or computed value); watching its value needs a live program under gdbserver (rr_live_start), which is stepped one instruction at a time; here watch a variable in memory, a member or *ADDRESS", expr)
+	}
+	if lv.size > maxSoftWatch {
+		return nil, argErrorf("expression", "%s is %d bytes; a value watchpoint compares at most %d", expr, lv.size, maxSoftWatch)
+	}
+	sc := s.watchScopeOf(ctx, expr)
+	if sc == nil {
+		return nil, argErrorf("expression", "%s is not in memory and uses no variable of the selected frame: nothing can change it; watch a variable, member or *ADDRESS", expr)
+	}
+	b := &breakpoint{typ: typ, spec: expr, addrs: []uint64{0}, size: lv.size, enabled: true, lv: lv, soft: true, scope: sc}
+	b.old = s.valueIn(ctx, b, s.frame)
+	b.note = fmt.Sprintf("software watchpoint: %s is not in memory (the compiler keeps it in a register, or it is computed), so its value is watched; %s", expr, valueCost)
+	if err := s.insertScope(ctx, b); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// watchNow returns the bytes b watches now: memory at its address, or a
+// value watchpoint's value when its frame is the innermost one (nil
+// otherwise, and where the value cannot be read).
+func (s *Session) watchNow(ctx context.Context, b *breakpoint) []byte {
+	if !b.byValue() {
+		return s.peek(ctx, b.addrs[0], b.size)
+	}
+	f := s.quickFrame(ctx)
+	if f == nil || b.scope == nil || f.CFA != b.scope.cfa || f.Function.Entry+f.Bias != b.scope.entry {
+		return nil
+	}
+	return s.valueIn(ctx, b, 0)
+}
+
+// valueIn evaluates b's expression in frame n and returns its bytes (nil
+// where it cannot: optimized out at this pc, say).
+func (s *Session) valueIn(ctx context.Context, b *breakpoint, n int) []byte {
+	defer func(f int) { s.frame = f }(s.frame)
+	s.frame = n
+	o, fs, _, err := s.evalObject(ctx, b.spec)
+	if err != nil || o.Err != nil || o.Type == nil || int(o.Type.Size()) != b.size {
+		return nil
+	}
+	v, err := fs.Values().Bytes(o)
+	if err != nil || len(v) != b.size {
+		return nil
+	}
+	return v
+}

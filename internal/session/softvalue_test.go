@@ -1,0 +1,102 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// TestValueWatchpointMatchesGDB: a watchpoint on a variable -O2 keeps in
+// a register (counter-O2's walk(): sum) is watched by its value, as GDB,
+// the oracle, watches it: the same changes, old and new values, at the
+// same lines, then the deletion when walk returns to main. It was
+// refused ("not in memory").
+func TestValueWatchpointMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	path := testenv.Prog(t, "counter-O2")
+	out := gdbAt(t, path, "walk", "info address sum", "watch sum", "continue", "continue", "continue", "continue")
+	if !strings.Contains(out, "a variable in $") && !strings.Contains(out, "multi-location") {
+		t.Logf("GDB: %s", out)
+	}
+	var want []string
+	for _, m := range regexp.MustCompile(`Old value = (.*)\nNew value = (.*)\n.*\n(\d+)\t`).FindAllStringSubmatch(out, -1) {
+		want = append(want, fmt.Sprintf("%s -> %s at line %s", m[1], m[2], m[3]))
+	}
+	if m := regexp.MustCompile(`left the block in\nwhich its expression is valid.\n.* in (\w+) \(\) at .*:(\d+)`).FindStringSubmatch(out); m != nil {
+		want = append(want, fmt.Sprintf("scope end in %s at line %s", m[1], m[2]))
+	}
+	if len(want) != 4 {
+		t.Fatalf("GDB's watch of sum: %q\n%s", want, out)
+	}
+
+	s := liveSession(t, "counter-O2", "walk")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	w, err := s.SetWatchpoint(ctx, "sum", "write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Mechanism != "software watchpoint" {
+		t.Errorf("watchpoint %+v: want a software watchpoint", w)
+	}
+	var got []string
+	for range 4 {
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case st.Reason == "watchpoint" && st.Watch != nil && st.Frame != nil:
+			got = append(got, fmt.Sprintf("%s -> %s at line %d", st.Watch.Old, st.Watch.New, st.Frame.Line))
+		case st.Reason == "watchpoint-scope" && st.Frame != nil:
+			got = append(got, fmt.Sprintf("scope end in %s at line %d", st.Frame.Function, st.Frame.Line))
+		default:
+			got = append(got, fmt.Sprintf("%+v", st))
+		}
+	}
+	t.Logf("rrmcp: %q", got)
+	for i := range want {
+		if i >= len(got) || got[i] != want[i] {
+			t.Errorf("stop %d: %q, GDB: %q", i, got, want)
+			break
+		}
+	}
+}
+
+// TestValueWatchpointBesideMemory: with a watchpoint on memory set first
+// (total, which walk() does not write), the change of the value
+// watchpoint's sum is reported as sum's, and a next over the line that
+// changes it stops there as GDB's next does.
+func TestValueWatchpointBesideMemory(t *testing.T) {
+	s := liveSession(t, "counter-O2", "walk")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	if _, err := s.SetWatchpoint(ctx, "total", "write"); err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.SetWatchpoint(ctx, "sum", "write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Reason != "watchpoint" || st.Watch == nil || st.Watch.Number != w.Number || st.Watch.New != "1" || st.Watch.Address != "" {
+		t.Fatalf("continue: %+v %v; want watchpoint #%d (sum) 0 -> 1, no address", st, err, w.Number)
+	}
+	for range 8 {
+		st, err = s.Next(ctx, 1, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Reason == "watchpoint" {
+			break
+		}
+	}
+	if st.Reason != "watchpoint" || st.Watch == nil || st.Watch.Old != "1" || st.Watch.New != "3" {
+		t.Fatalf("next until the next change: %+v; want sum 1 -> 3", st)
+	}
+}
