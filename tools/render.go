@@ -65,7 +65,10 @@ func stopText(st *session.Stop) string {
 	}
 	b.WriteString("\n")
 	if w := st.Watch; w != nil {
-		fmt.Fprintf(&b, "Watchpoint #%d %s %s at %s", w.Number, w.Kind, w.Expression, w.Address)
+		fmt.Fprintf(&b, "Watchpoint #%d %s %s", w.Number, w.Kind, w.Expression)
+		if w.Address != "" { // (none for a value not in memory)
+			fmt.Fprintf(&b, " at %s", w.Address)
+		}
 		if w.Mechanism != "" {
 			fmt.Fprintf(&b, " (%s)", w.Mechanism)
 		}

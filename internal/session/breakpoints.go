@@ -99,7 +99,9 @@ func (b *breakpoint) info() Breakpoint {
 		}
 	}
 	for _, a := range b.addrs {
-		out.Addresses = append(out.Addresses, hexAddr(a))
+		if !b.byValue() {
+			out.Addresses = append(out.Addresses, hexAddr(a))
+		}
 	}
 	out.Pending = b.pending
 	return out

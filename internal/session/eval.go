@@ -391,6 +391,9 @@ func (s *Session) lvalueOf(ctx context.Context, expr string) (*lvalue, error) {
 // formatWatch prints a watched value with its type when known.
 func (s *Session) formatWatch(ctx context.Context, b *breakpoint, v []byte) string {
 	if v == nil {
+		if b.byValue() {
+			return "<optimized out>" // (in its frame: it has no location at that pc)
+		}
 		return ""
 	}
 	if b.lv != nil && b.lv.typ != nil && int(b.lv.typ.Size()) == len(v) {
