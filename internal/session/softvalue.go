@@ -91,3 +91,57 @@ func (s *Session) valueIn(ctx context.Context, b *breakpoint, n int) []byte {
 	}
 	return v
 }
+
+// callOutcome is how callOver ended.
+type callOutcome int
+
+const (
+	callStepped  callOutcome = iota // not run over: single-step into it
+	callReturned                    // the call returned to ret; the thread is there
+	callStopped                     // something else stopped the program: the stop to report
+)
+
+// callOver runs the call at thread t's pc to its return at ret with a
+// temporary breakpoint there, for value watchpoints alone (a callee
+// cannot change a value that is not in memory): one resume where
+// single-stepping the callee is one per instruction. A deeper recursion
+// returning to ret goes on (the stack pointer is below the call's). A
+// breakpoint of the table at ret leaves the call to single steps, whose
+// arrival there reports it.
+func (s *Session) callOver(ctx context.Context, t rsp.Thread, ret uint64, regs softRegSet) (rsp.Stop, callOutcome, error) {
+	if s.breakAt(ret) {
+		return rsp.Stop{}, callStepped, nil
+	}
+	sp0, err := s.c.ReadRegisterUint(ctx, t, regs.sp.Name)
+	if err != nil {
+		return rsp.Stop{}, callStepped, nil
+	}
+	if err := s.c.InsertBreakpoint(ctx, rsp.SoftwareBreakpoint, ret, 0); err != nil {
+		return rsp.Stop{}, callStepped, nil
+	}
+	defer s.c.RemoveBreakpoint(context.WithoutCancel(ctx), rsp.SoftwareBreakpoint, ret, 0) //nolint:errcheck // gone with the process
+	for {
+		st, err := s.c.Continue(ctx)
+		if err != nil {
+			return st, callStopped, err
+		}
+		if st.Kind != rsp.StopSignal || st.Signal != rsp.SIGTRAP || st.Watch != rsp.WatchNone ||
+			st.Thread != (rsp.Thread{}) && st.Thread != t {
+			return st, callStopped, nil
+		}
+		pc, err := regs.stopPC(ctx, s.c, st, t)
+		if err != nil {
+			return st, callStopped, err
+		}
+		if pc != ret {
+			return st, callStopped, nil // a breakpoint in the callee
+		}
+		sp, err := s.c.ReadRegisterUint(ctx, t, regs.sp.Name)
+		if err != nil {
+			return st, callStopped, err
+		}
+		if sp >= sp0 {
+			return st, callReturned, nil
+		}
+	}
+}

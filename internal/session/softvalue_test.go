@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +99,66 @@ func TestValueWatchpointBesideMemory(t *testing.T) {
 	}
 	if st.Reason != "watchpoint" || st.Watch == nil || st.Watch.Old != "1" || st.Watch.New != "3" {
 		t.Fatalf("next until the next change: %+v; want sum 1 -> 3", st)
+	}
+}
+
+// TestValueWatchpointOverCalls: the calls the watched frame makes run
+// free to their return (callOver), and still a breakpoint in the callee
+// stops them: counter-O2's sq in main's square loop gives GDB's sequence
+// of square's breakpoint stops and sq's changes.
+func TestValueWatchpointOverCalls(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	path := testenv.Prog(t, "counter-O2")
+	out := gdbAt(t, path, "counter.c:79", "watch sq", "break square", "continue", "continue", "continue", "continue", "continue", "continue")
+	var want []string
+	for _, m := range regexp.MustCompile(`(?m)^Breakpoint \d+, square \(x=x@entry=(\d+)\)|^Old value = (.*)\nNew value = (.*)$`).FindAllStringSubmatch(out, -1) {
+		if m[1] != "" {
+			want = append(want, "square("+m[1]+")")
+		} else {
+			want = append(want, m[2]+" -> "+m[3])
+		}
+	}
+	if len(want) < 6 {
+		t.Fatalf("GDB: %q\n%s", want, out)
+	}
+	want = want[:6]
+
+	s := liveSession(t, "counter-O2", "")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	if _, err := s.SetBreakpoint(ctx, "counter.c:79", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("to line 79: %+v %v", st, err)
+	}
+	if _, err := s.SetWatchpoint(ctx, "sq", "write"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "square", "", false); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for len(got) < len(want) {
+		st, err := s.Continue(ctx, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case st.Reason == "breakpoint" && st.Frame != nil && st.Frame.Function == "square":
+			x, err := s.Evaluate(ctx, "x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, "square("+x.Value+")")
+		case st.Reason == "watchpoint" && st.Watch != nil:
+			got = append(got, st.Watch.Old+" -> "+st.Watch.New)
+		default:
+			t.Fatalf("stop %+v; so far %q, GDB: %q", st, got, want)
+		}
+	}
+	t.Logf("rrmcp and GDB: %q", got)
+	if !slices.Equal(got, want) {
+		t.Errorf("rrmcp: %q, GDB: %q", got, want)
 	}
 }

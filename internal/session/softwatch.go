@@ -84,6 +84,10 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 	// Range steps run between stores; a value in a register changes
 	// without one: every instruction is a step then.
 	ranges := s.c.SupportsVCont("r") && !byValue // gdbserver; not QEMU's stubs
+	valueOnly := byValue
+	for _, b := range ws {
+		valueOnly = valueOnly && b.byValue()
+	}
 	regs, ok := s.softRegs()
 	if !ok {
 		return rsp.Stop{}, fmt.Errorf("software watchpoints need an x86 target description (pc, frame and stack pointer): %w", ErrUnsupported)
@@ -116,6 +120,21 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 				// before its first one (if any), which may start before hi.
 				stores = store.Len > 0 && end-uint64(store.Len) < hi
 				end, store = hi, x86asm.Inst{}
+			}
+		}
+		if valueOnly && hi == 0 && end == 0 && !s.breakAt(pc) {
+			// A call: its callee cannot change a value that is not in
+			// memory, so it runs free to its return (softvalue.go).
+			if in, err := s.inf.Insn(ctx, pc); err == nil && x86code.IsCall(in) {
+				ret := pc + uint64(in.Len)
+				st, out, err := s.callOver(ctx, t, ret, regs)
+				switch {
+				case err != nil || out == callStopped:
+					return st, err
+				case out == callReturned:
+					pc = ret
+					continue
+				}
 			}
 		}
 		switch {
