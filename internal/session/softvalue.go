@@ -101,18 +101,22 @@ const (
 	callStopped                     // something else stopped the program: the stop to report
 )
 
-// callOver runs the call at thread t's pc to its return at ret with a
+// callOver runs the call at thread t's pc (last: the stop there, for its
+// stack pointer) to its return at ret with a
 // temporary breakpoint there, for value watchpoints alone (a callee
 // cannot change a value that is not in memory): one resume where
 // single-stepping the callee is one per instruction. A deeper recursion
 // returning to ret goes on (the stack pointer is below the call's). A
 // breakpoint of the table at ret leaves the call to single steps, whose
 // arrival there reports it.
-func (s *Session) callOver(ctx context.Context, t rsp.Thread, ret uint64, regs softRegSet) (rsp.Stop, callOutcome, error) {
+func (s *Session) callOver(ctx context.Context, t rsp.Thread, ret uint64, regs softRegSet, last rsp.Stop) (rsp.Stop, callOutcome, error) {
 	if s.breakAt(ret) {
 		return rsp.Stop{}, callStepped, nil
 	}
-	sp0, err := s.c.ReadRegisterUint(ctx, t, regs.sp.Name)
+	if last.Thread != (rsp.Thread{}) && last.Thread != t {
+		last = rsp.Stop{} // another thread's registers
+	}
+	sp0, err := regs.stopSP(ctx, s.c, last, t)
 	if err != nil {
 		return rsp.Stop{}, callStepped, nil
 	}
@@ -136,7 +140,7 @@ func (s *Session) callOver(ctx context.Context, t rsp.Thread, ret uint64, regs s
 		if pc != ret {
 			return st, callStopped, nil // a breakpoint in the callee
 		}
-		sp, err := s.c.ReadRegisterUint(ctx, t, regs.sp.Name)
+		sp, err := regs.stopSP(ctx, s.c, st, t)
 		if err != nil {
 			return st, callStopped, err
 		}

@@ -127,7 +127,7 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 			// memory, so it runs free to its return (softvalue.go).
 			if in, err := s.inf.Insn(ctx, pc); err == nil && x86code.IsCall(in) {
 				ret := pc + uint64(in.Len)
-				st, out, err := s.callOver(ctx, t, ret, regs)
+				st, out, err := s.callOver(ctx, t, ret, regs, st)
 				switch {
 				case err != nil || out == callStopped:
 					return st, err
@@ -220,6 +220,14 @@ func (r softRegSet) stopPC(ctx context.Context, c *rsp.Client, st rsp.Stop, t rs
 		return pc, nil
 	}
 	return c.ReadRegisterUint(ctx, t, r.pc.Name)
+}
+
+// stopSP is the stack pointer after st, as stopPC is the pc.
+func (r softRegSet) stopSP(ctx context.Context, c *rsp.Client, st rsp.Stop, t rsp.Thread) (uint64, error) {
+	if sp, ok := st.Register(r.sp); ok {
+		return sp, nil
+	}
+	return c.ReadRegisterUint(ctx, t, r.sp.Name)
 }
 
 // breakAt reports whether the server's table has a breakpoint at pc.
