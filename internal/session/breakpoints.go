@@ -470,8 +470,10 @@ func (s *Session) EnableBreakpoint(ctx context.Context, n int, on bool) (Breakpo
 				if err = s.insert(ctx, b); err == nil {
 					err = s.insertScope(ctx, b)
 				}
-			} else if err = s.uninsert(ctx, b); err == nil {
-				err = s.removeScope(ctx, b)
+			} else if err = s.unpass(ctx, b); err == nil {
+				if err = s.uninsert(ctx, b); err == nil {
+					err = s.removeScope(ctx, b)
+				}
 			}
 			if err != nil {
 				return err
@@ -490,6 +492,9 @@ func (s *Session) SetCondition(ctx context.Context, n int, cond string) (Breakpo
 			if err := s.checkCondition(ctx, cond); err != nil {
 				return err
 			}
+		}
+		if err := s.unpass(ctx, b); err != nil {
+			return err
 		}
 		b.cond = cond
 		b.tcode, b.ttried, b.evaluated = nil, nil, false // recompiled at the next hit

@@ -79,19 +79,38 @@ func (s *Session) passByHardware(ctx context.Context, b *breakpoint) {
 // It reports whether a register is free now.
 func (s *Session) yieldDebugRegister(ctx context.Context) bool {
 	for i := len(s.bps) - 1; i >= 0 && s.debugRegistersUsed() >= debugRegisters; i-- {
-		b := s.bps[i]
-		if !b.hwPass || !b.enabled {
-			continue
-		}
-		if err := s.uninsert(ctx, b); err != nil {
-			continue
-		}
-		b.typ, b.hwPass = rsp.SoftwareBreakpoint, false
-		if err := s.insert(ctx, b); err != nil {
-			// Keep the breakpoint: back in its debug register.
-			b.typ, b.hwPass = rsp.HardwareBreakpoint, true
-			s.insert(ctx, b) //nolint:errcheck
+		if b := s.bps[i]; b.hwPass && b.enabled {
+			s.unpass(ctx, b) //nolint:errcheck // the count says whether it worked
 		}
 	}
 	return s.debugRegistersUsed() < debugRegisters
+}
+
+// unpass returns b, if passByHardware moved it, to a software breakpoint:
+// for a watchpoint that needs the register, a condition that changed (it
+// may compile now: agentcond.go compiles only a software breakpoint's),
+// a breakpoint being disabled (enabled again, it must not need a register
+// a watchpoint took meanwhile). Where the server refuses, b stays as it
+// was.
+func (s *Session) unpass(ctx context.Context, b *breakpoint) error {
+	if !b.hwPass {
+		return nil
+	}
+	inserted := b.enabled && !b.pending
+	if inserted {
+		if err := s.uninsert(ctx, b); err != nil {
+			return err
+		}
+	}
+	b.typ, b.hwPass = rsp.SoftwareBreakpoint, false
+	if !inserted {
+		return nil
+	}
+	if err := s.insert(ctx, b); err != nil {
+		// Keep the breakpoint: back in its debug register.
+		b.typ, b.hwPass = rsp.HardwareBreakpoint, true
+		s.insert(ctx, b) //nolint:errcheck // the error is the first one
+		return err
+	}
+	return nil
 }

@@ -425,6 +425,51 @@ func TestTargetConditions(t *testing.T) {
 			t.Errorf("next stop: %+v, i = %s; want the watchpoint on total or the breakpoint at i = 7", st, eval(t, s, "i"))
 		}
 	})
+	t.Run("a moved breakpoint goes back to software", func(t *testing.T) {
+		// A new condition may compile (only a software breakpoint's do),
+		// and a breakpoint disabled while watchpoints took the registers
+		// must still enable.
+		s, _ := start(t)
+		if hw := s.hardware(ctx); !hw.Break || !hw.UseHardwareWatch() {
+			t.Skipf("needs firing debug registers: %s", hw.Reason)
+		}
+		b, err := s.SetBreakpoint(ctx, "hit", "ratio * i > 2.5", false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" || eval(t, s, "i") != "6" {
+			t.Fatalf("first stop: %+v %v", st, err)
+		}
+		if bps, _ := s.Breakpoints(ctx); len(bps) != 1 || bps[0].Mechanism != "hardware breakpoint" {
+			t.Fatalf("after the first hit: %+v; want it moved to a debug register", bps)
+		}
+		if _, err := s.SetCondition(ctx, b.Number, "i == 9"); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" || eval(t, s, "i") != "9" {
+			t.Fatalf("with the new condition: %+v %v", st, err)
+		}
+		if bps, _ := s.Breakpoints(ctx); len(bps) != 1 || bps[0].ConditionBy != "server" || bps[0].Mechanism != "" {
+			t.Fatalf("after the new condition's hit: %+v; want it compiled for the server, a software breakpoint", bps)
+		}
+		if _, err := s.SetCondition(ctx, b.Number, "ratio * i > 5.5"); err != nil {
+			t.Fatal(err)
+		}
+		if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" || eval(t, s, "i") != "12" {
+			t.Fatalf("with a host condition again: %+v %v", st, err)
+		}
+		if _, err := s.EnableBreakpoint(ctx, b.Number, false); err != nil {
+			t.Fatal(err)
+		}
+		for _, expr := range []string{"total", "bytes[0]", "greeting[0]", "list->value"} {
+			if w, err := s.SetWatchpoint(ctx, expr, "write"); err != nil || w.Mechanism != "hardware watchpoint" {
+				t.Fatalf("watch %s: %+v %v; want a hardware watchpoint", expr, w, err)
+			}
+		}
+		if _, err := s.EnableBreakpoint(ctx, b.Number, true); err != nil {
+			t.Fatalf("enable the breakpoint with the debug registers taken: %v", err)
+		}
+	})
 	t.Run("shared address", func(t *testing.T) {
 		s, pc := start(t)
 		defer func() {
