@@ -298,15 +298,13 @@ func (s *Session) syncConds(ctx context.Context) {
 }
 
 // noteCondHit compiles b's condition for the address of frame 0 the
-// first time b is hit there (the host has just found it want).
+// first time b is hit there (the host has just found it want); where it
+// does not compile (or the server takes no conditions), it tries moving
+// b to a debug register (hwpass.go).
 func (s *Session) noteCondHit(ctx context.Context, b *breakpoint, want bool) {
 	b.evaluated = true
-	if b.typ != rsp.SoftwareBreakpoint || s.frame != 0 {
-		return
-	}
-	if !s.targetCondsOK() {
-		s.passByHardware(ctx, b)
-		return
+	if b.typ != rsp.SoftwareBreakpoint || s.frame != 0 || s.c.Dialect() != rsp.DialectGDBServer {
+		return // (compiled conditions and the debug registers are gdbserver's)
 	}
 	if pc, err := s.inf.PC(ctx, s.inf.Cur); err == nil && b.ttried[pc] {
 		return // tried at this address: no frame to unwind at every hit
@@ -319,11 +317,13 @@ func (s *Session) noteCondHit(ctx context.Context, b *breakpoint, want bool) {
 		b.ttried, b.tcode = map[uint64]bool{}, map[uint64][]byte{}
 	}
 	b.ttried[f.PC] = true
-	if code, ok := s.compileCond(ctx, b.cond, f, want); ok {
-		b.tcode[f.PC] = code
-		return
+	if s.targetCondsOK() {
+		if code, ok := s.compileCond(ctx, b.cond, f, want); ok {
+			b.tcode[f.PC] = code
+			return
+		}
 	}
-	s.passByHardware(ctx, b)
+	s.passByHardware(ctx, b) // once per address, as the compiling
 }
 
 // anyTargetCond reports whether some breakpoint has a compiled condition.
