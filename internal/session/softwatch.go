@@ -69,8 +69,9 @@ func (s *Session) softWatches() []*breakpoint {
 func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp.Stop, error) {
 	ws := s.softWatches()
 	last := make([][]byte, len(ws))
-	byValue := false
+	byValue, valueOnly := false, len(ws) > 0 // some watch a value not in memory; all do
 	for i, b := range ws {
+		valueOnly = valueOnly && b.byValue()
 		if b.byValue() {
 			last[i], byValue = append([]byte(nil), b.old...), true
 			continue
@@ -84,10 +85,6 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 	// Range steps run between stores; a value in a register changes
 	// without one: every instruction is a step then.
 	ranges := s.c.SupportsVCont("r") && !byValue // gdbserver; not QEMU's stubs
-	valueOnly := byValue
-	for _, b := range ws {
-		valueOnly = valueOnly && b.byValue()
-	}
 	regs, ok := s.softRegs()
 	if !ok {
 		return rsp.Stop{}, fmt.Errorf("software watchpoints need an x86 target description (pc, frame and stack pointer): %w", ErrUnsupported)

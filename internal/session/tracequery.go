@@ -253,7 +253,7 @@ func (s *Session) traceEligible(o QueryOptions, bp Breakpoint) (ok bool, why str
 		return false, "a software watchpoint single-steps the program"
 	}
 	b, err := s.findBP(bp.Number)
-	if err != nil || b.pending || len(b.addrs) != 1 || b.typ != rsp.SoftwareBreakpoint && !b.hwPass {
+	if err != nil || b.pending || len(b.addrs) != 1 || b.typ != rsp.SoftwareBreakpoint {
 		return false, "the function has more than one breakpoint location"
 	}
 	for _, ob := range s.bps {

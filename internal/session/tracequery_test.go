@@ -221,8 +221,6 @@ func TestTraceQueryFallback(t *testing.T) {
 				t.Error("no note says why the breakpoint path was used")
 			}
 			if tc.cond != "" && tc.mech == "breakpoint" && !strings.Contains(res.MechanismNote, "condition") {
-				// (Where the debug registers fire, the breakpoint of such a
-				// condition moves to one at its first hit: hwpass.go.)
 				t.Errorf("the note %q does not say that the condition kept the breakpoint path", res.MechanismNote)
 			}
 			t.Logf("note: %s", res.MechanismNote)
