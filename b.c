@@ -1,3 +1,0 @@
-static int counter = 2;
-int geta(void);
-int main(void) { return geta() + counter; }
