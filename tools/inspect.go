@@ -218,7 +218,7 @@ func (in *disIn) check() error { return upTo("count", in.Count, 4096) }
 
 func (r *registry) inspectTools() {
 	addOn(r, "rr_evaluate", "Evaluate expression",
-		"Evaluate a C/C++ expression in the selected frame (variables, members, array elements, pointer arithmetic, casts, registers as $rip; C++ containers without calling the program: v[i], v.size(), m[\"key\"], m.at(k), m.count(k), s.contains(k), l.front(), d.back(), *it and it->second for iterators, p->x for smart pointers, *opt, str == \"text\"). rrmcp's own evaluator answers; expressions it cannot handle go to GDB, and the result says which engine answered. expand=N also returns the value's members, elements or pointee as parts, N levels deep (rrmcp's evaluator only).",
+		"Evaluate a C/C++ expression in the selected frame (variables, members, array elements, pointer arithmetic, casts, registers as $rip; C++ containers without calling the program: v[i], v.size(), m[\"key\"], m.at(k), m.count(k), s.contains(k), l.front(), d.back(), *it and it->second for iterators, p->x for smart pointers, *opt, str == \"text\"; GDB's convenience variables: $v = expr keeps a copy of the value for later expressions and breakpoint conditions, $_exitcode once the program has ended). rrmcp's own evaluator answers; expressions it cannot handle go to GDB, and the result says which engine answered. expand=N also returns the value's members, elements or pointee as parts, N levels deep (rrmcp's evaluator only).",
 		inspect,
 		func(ctx context.Context, s *session.Session, in evalIn) (evalOut, error) {
 			v, err := s.EvaluateWith(ctx, in.Expression, session.EvalOptions{Expand: in.Expand})

@@ -106,6 +106,15 @@ type (
 		At   int
 		Name string // "_streq", "_strlen", "_memeq", "_regex"
 	} // a GDB convenience function, only valid as a callee
+	// Assign is an assignment to a convenience variable: $name = Y, or
+	// $name op= Y (Op is "=", "+=", ...). An assignment to anything else
+	// parses as Unsupported.
+	Assign struct {
+		At int
+		Op string
+		X  *Register
+		Y  Expr
+	}
 	Unsupported struct {
 		At   int
 		What string
@@ -134,6 +143,7 @@ func (e *FloatLit) Pos() int    { return e.At }
 func (e *CharLit) Pos() int     { return e.At }
 func (e *StringLit) Pos() int   { return e.At }
 func (e *Register) Pos() int    { return e.At }
+func (e *Assign) Pos() int      { return e.At }
 func (e *Unary) Pos() int       { return e.At }
 func (e *Binary) Pos() int      { return e.At }
 func (e *Conditional) Pos() int { return e.At }
@@ -254,8 +264,12 @@ func (p *parser) assign() (Expr, error) {
 	}
 	if t := p.peek(); t.kind == tPunct && assignOps[t.s] {
 		p.next()
-		if _, err := p.assign(); err != nil {
+		y, err := p.assign()
+		if err != nil {
 			return nil, err
+		}
+		if r, ok := x.(*Register); ok {
+			return &Assign{t.pos, t.s, r, y}, nil
 		}
 		return &Unsupported{t.pos, "assignment"}, nil
 	}
@@ -781,9 +795,11 @@ func (p *parser) primary() (Expr, error) {
 		if convFuncs[t.s] && p.is("(") {
 			return &ConvFunc{t.pos, t.s}, nil
 		}
-		if isDigit(t.s[0]) || t.s[0] == '$' || t.s[0] == '_' {
-			return nil, unsupported("value history and convenience variables")
+		if isDigit(t.s[0]) || t.s[0] == '$' {
+			return nil, unsupported("value history")
 		}
+		// A register, or else a convenience variable: the evaluator
+		// tells them apart, as GDB does.
 		return &Register{t.pos, t.s}, nil
 	case tIdent:
 		switch t.s {

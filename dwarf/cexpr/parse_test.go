@@ -52,6 +52,8 @@ func exprString(e Expr) string {
 		return "sizeof(" + exprString(e.X) + ")"
 	case *This:
 		return "this"
+	case *Assign:
+		return "(" + exprString(e.X) + " " + e.Op + " " + exprString(e.Y) + ")"
 	case *Unsupported:
 		return "<unsupported " + e.What + ">"
 	}
@@ -120,6 +122,11 @@ func TestParse(t *testing.T) {
 		{"f(1, 2)", "(f(1, 2))"},
 		{"a, b", "(a , b)"},
 		{"x = 1", "<unsupported assignment>"},
+		{"*p = 1", "<unsupported assignment>"},
+		{"$n = 1", "($n = 1)"},
+		{"$n += $pc - 2", "($n += ($pc - 2))"},
+		{"$a = $b = 3", "($a = ($b = 3))"},
+		{"$_exitcode == 0", "($_exitcode == 0)"},
 		{"x++", "<unsupported increment and decrement>"},
 		{"true", "1"},
 	}

@@ -26,7 +26,9 @@
 // contains() on maps and sets, a std::string compared with ==, an
 // iterator's element (*it, it->second), a std::optional's value; and the
 // deque methods are answered right where GDB's count from the wrong
-// element. Function calls and assignments are not evaluated.
+// element. GDB's convenience variables ($name = expr, then $name) are
+// kept in [Vars] by a scope made with [WithVars]. Function calls and
+// assignments to the program's objects are not evaluated.
 //
 // # Errors
 //

@@ -190,10 +190,15 @@ type evaluator struct {
 	steps int
 	// onlyType: the result's type is wanted, not its value (typeOnly).
 	onlyType bool
+	// vars are the convenience variables of a scope made by WithVars.
+	vars *Vars
 }
 
 func newEvaluator(ctx context.Context, s EvalScope) *evaluator {
 	ev := &evaluator{ctx: ctx, s: s, types: map[string]*dwarf.BaseType{}}
+	if vs, ok := s.(varScope); ok {
+		ev.vars = vs.vars
+	}
 	if s != nil {
 		ev.env = s.Values()
 		ev.lang = s.Lang()
@@ -311,10 +316,9 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 		}
 		return o, nil
 	case *cexpr.Register:
-		if ev.s == nil {
-			return dwarf.Object{}, fmt.Errorf("register $%s: %w", e.Name, dwarf.ErrNotFound)
-		}
-		return ev.s.Register(e.Name)
+		return ev.dollar(e)
+	case *cexpr.Assign:
+		return ev.assign(e)
 	case *cexpr.Unary:
 		return ev.unary(e)
 	case *cexpr.Binary:

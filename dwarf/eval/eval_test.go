@@ -272,3 +272,68 @@ func TestTypeOfOptimizedOutPointee(t *testing.T) {
 		t.Errorf("print *gone: no error, want optimized out")
 	}
 }
+
+// TestConvenienceVariables: $name that is no register is a convenience
+// variable, as in GDB: void until set, a copy of the value it was given
+// (later writes to where that value was do not change it), op= combines,
+// a register cannot be assigned here (GDB's), and GDB's own $_names
+// that this scope does not keep are left to GDB.
+func TestConvenienceVariables(t *testing.T) {
+	s := newFakeScope(dwarf.LangC)
+	var vars Vars
+	sc := WithVars(s, &vars)
+	steps := []struct{ src, want, err string }{
+		{src: "$n", want: "void"},
+		{src: "$n = 5", want: "5"},
+		{src: "$n + 1", want: "6"},
+		{src: "$n += 10", want: "15"},
+		{src: "$n", want: "15"},
+		{src: "$p = np", want: "(struct node *) 0x1000"},
+		{src: "$p->next->value", want: "2"},
+		{src: "$s = *np", want: "{value = 1, next = 0x1010}"},
+		{src: "$s.value + $s.next->value", want: "3"},
+		{src: "$a = $b = x", want: "7"},
+		{src: "$b", want: "7"},
+		{src: "$rip", want: "4198400"}, // a register, not a variable
+		{src: "$rip = 1", err: "assignment to a register"},
+		{src: "$_siginfo", err: "convenience variable $_siginfo"},
+		{src: "$n = $unset", want: "void"},
+		{src: "$n", want: "void"},
+		{src: "x = 1", err: "assignment"},
+	}
+	for _, st := range steps {
+		o, err := EvalExpr(context.Background(), sc, st.src)
+		if st.err != "" {
+			if err == nil || !strings.Contains(err.Error(), st.err) || !errors.Is(err, ErrUnsupportedExpr) {
+				t.Errorf("%s: %v, want an unsupported error with %q", st.src, err, st.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", st.src, err)
+			continue
+		}
+		if got := format.Text(sc.Values(), o); got != st.want {
+			t.Errorf("%s = %s, want %s", st.src, got, st.want)
+		}
+	}
+	// The copy: memory changing under $s leaves it as it was.
+	s.env.Mem = func(addr uint64, p []byte) (int, error) { clear(p); return len(p), nil }
+	for src, want := range map[string]string{"np->value": "0", "$s.value": "1"} {
+		if o, err := EvalExpr(context.Background(), sc, src); err != nil || format.Text(sc.Values(), o) != want {
+			t.Errorf("%s after memory changed: %v %v, want %s", src, format.Text(sc.Values(), o), err, want)
+		}
+	}
+	// Without a frame only literals and the variables have values.
+	nf := WithVars(nil, &vars)
+	if o, err := EvalExpr(context.Background(), nf, "$b * 2"); err != nil || format.Text(nf.Values(), o) != "14" {
+		t.Errorf("$b * 2 without a frame: %v %v, want 14", o, err)
+	}
+	if _, err := EvalExpr(context.Background(), nf, "x"); !errors.Is(err, dwarf.ErrNotFound) {
+		t.Errorf("x without a frame: %v, want not found", err)
+	}
+	// Without Vars, $name that is no register stays an unknown register.
+	if _, err := EvalExpr(context.Background(), s, "$n"); !errors.Is(err, dwarf.ErrNotFound) {
+		t.Errorf("$n without vars: %v, want not found", err)
+	}
+}

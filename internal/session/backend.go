@@ -171,5 +171,7 @@ func (m *Manager) Connect(ctx context.Context, o ConnectOptions) (*Session, *Sto
 }
 
 func (m *Manager) newSession(k Kind) *Session {
-	return &Session{m: m, kind: k, to: m.cfg.Timeouts, sem: make(chan struct{}, 1), src: sources.Cache{Rules: m.cfg.SourceMap}}
+	s := &Session{m: m, kind: k, to: m.cfg.Timeouts, sem: make(chan struct{}, 1), src: sources.Cache{Rules: m.cfg.SourceMap}}
+	s.initVars()
+	return s
 }

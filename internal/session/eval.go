@@ -2,9 +2,11 @@ package session
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,7 +131,7 @@ func (s *Session) evalObject(ctx context.Context, expr string) (o dwarf.Object, 
 	if err != nil {
 		return dwarf.Object{}, nil, false, err
 	}
-	o, err = eval.EvalExpr(ctx, fs, expr)
+	o, err = eval.EvalExpr(ctx, s.evalScope(fs), expr)
 	if quick && needsUnwound(o, err) {
 		return s.evalUnwound(ctx, expr)
 	}
@@ -155,12 +157,12 @@ func (s *Session) evalType(ctx context.Context, expr string) (dwarf.Object, erro
 	if err != nil {
 		return dwarf.Object{}, err
 	}
-	o, err := eval.EvalType(ctx, fs, expr)
+	o, err := eval.EvalType(ctx, s.evalScope(fs), expr)
 	if quick && needsUnwound(o, err) {
 		if fs, err = s.scope(ctx); err != nil {
 			return dwarf.Object{}, err
 		}
-		o, err = eval.EvalType(ctx, fs, expr)
+		o, err = eval.EvalType(ctx, s.evalScope(fs), expr)
 	}
 	return o, err
 }
@@ -171,7 +173,7 @@ func (s *Session) evalUnwound(ctx context.Context, expr string) (dwarf.Object, *
 	if err != nil {
 		return dwarf.Object{}, nil, false, err
 	}
-	o, err := eval.EvalExpr(ctx, fs, expr)
+	o, err := eval.EvalExpr(ctx, s.evalScope(fs), expr)
 	return o, fs, false, err
 }
 
@@ -202,8 +204,14 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error)
 func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions) (EvalResult, error) {
 	out := EvalResult{Expression: expr}
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
-		if v, typ, ok := s.exitVariable(strings.TrimSpace(expr)); ok {
-			out.Value, out.Type, out.Engine = v, typ, "native"
+		if s.exited != nil && s.inf.Img == nil {
+			// No frame and no program: only literals and the
+			// convenience variables ($_exitcode) have values.
+			o, err := eval.EvalExpr(ctx, s.evalScope(nil), expr)
+			if err != nil {
+				return fmt.Errorf("%w (%v)", s.exitedErr("cannot evaluate "+strconv.Quote(expr)), err)
+			}
+			out.Value, out.Type, out.Engine = format.Text(&dwarf.ValueEnv{}, o), dwarf.TypeString(o.Type), "native"
 			return nil
 		}
 		o, fs, quick, err := s.evalObject(ctx, expr)
@@ -244,6 +252,9 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 				// (rr-rsp.md §10), so neither side asks it.
 				return fmt.Errorf("%v: $_siginfo cannot be read from rr without leaving the replay; the stop names the signal, and rr_triage gives the faulting instruction and address: %w", err, ErrUnsupportedExpr)
 			}
+			if v := s.usesVars(expr); v != "" {
+				return fmt.Errorf("%v; the GDB fallback would not see %s, a convenience variable rrmcp keeps (give its value in the expression instead): %w", err, v, ErrUnsupportedExpr)
+			}
 			v, gerr := s.gdbEvaluate(ctx, expr)
 			if gerr == nil {
 				out.Value, out.Engine = v, "gdb"
@@ -256,31 +267,55 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 	return out, err
 }
 
-// exitVariable answers GDB's convenience variables of the program's end,
-// read alone as an expression: $_exitcode, the status it exited with,
-// and $_exitsignal, the (Linux) number of the signal that killed it;
-// each is void until the program ends that way, as in GDB. They are
-// the debugger's, not the program's: there is nothing to read, and no
-// frame once it has ended.
-func (s *Session) exitVariable(expr string) (value, typ string, ok bool) {
-	var st rsp.Stop
-	if s.exited != nil {
-		st = *s.exited
+// setExitVars gives GDB's convenience variables of the program's end
+// their values at an exit or a kill: $_exitcode, the status it exited
+// with, or $_exitsignal, the (Linux) number of the signal that killed
+// it; the other is void, as in GDB. Both are void before the end
+// (initVars).
+func (s *Session) setExitVars(st rsp.Stop) {
+	intT := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "int", ByteSize: 4}, Encoding: dwarf.EncSigned}
+	set := func(name string, v int) {
+		s.vars.Set(name, intT, binary.LittleEndian.AppendUint32(nil, uint32(int32(v))))
 	}
-	switch expr {
-	case "$_exitcode":
-		if st.Kind == rsp.StopExited {
-			return strconv.Itoa(st.ExitCode), "int", true
-		}
-	case "$_exitsignal":
-		if st.Kind == rsp.StopTerminated {
-			return strconv.Itoa(st.Signal.Linux()), "int", true
-		}
-	default:
-		return "", "", false
+	s.initVars()
+	if st.Kind == rsp.StopExited {
+		set("_exitcode", st.ExitCode)
+	} else {
+		set("_exitsignal", st.Signal.Linux())
 	}
-	return "void", "void", true
 }
+
+// initVars makes the debugger's own convenience variables that rrmcp
+// keeps void: the ones of the program's end.
+func (s *Session) initVars() {
+	s.vars.Void("_exitcode")
+	s.vars.Void("_exitsignal")
+}
+
+// evalScope is fs with the session's convenience variables; nil fs: no
+// frame at all (the program has ended), where only literals and the
+// variables have values.
+func (s *Session) evalScope(fs *dwarf.FrameScope) eval.EvalScope {
+	if fs == nil {
+		return eval.WithVars(nil, &s.vars)
+	}
+	return eval.WithVars(fs, &s.vars)
+}
+
+// usesVars reports the first convenience variable the session holds
+// that expr names ("" if none): the GDB fallback does not share them.
+func (s *Session) usesVars(expr string) string {
+	for _, m := range dollarName.FindAllStringSubmatch(expr, -1) {
+		if o, ok := s.vars.Get(m[1]); ok {
+			if _, void := o.Type.(*dwarf.VoidType); !void || !strings.HasPrefix(m[1], "_") {
+				return "$" + m[1]
+			}
+		}
+	}
+	return ""
+}
+
+var dollarName = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
 
 // exprError makes an evaluation error readable and classifiable.
 func exprError(expr string, err error) error {
@@ -304,12 +339,12 @@ func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	ok, err := eval.Truth(ctx, fs, e)
+	ok, err := eval.Truth(ctx, s.evalScope(fs), e)
 	if quick && needsUnwound(dwarf.Object{}, err) {
 		if fs, err = s.scope(ctx); err != nil {
 			return false, err
 		}
-		ok, err = eval.Truth(ctx, fs, e)
+		ok, err = eval.Truth(ctx, s.evalScope(fs), e)
 	}
 	return ok, err
 }
@@ -320,13 +355,13 @@ func (s *Session) condTrue(ctx context.Context, cond string) (bool, error) {
 // of its condition (agentcond.go), only evaluate it.
 func (s *Session) parsedCond(ctx context.Context, fs *dwarf.FrameScope, cond string) (cexpr.Expr, error) {
 	if s.frame != 0 {
-		return eval.Parse(ctx, fs, cond)
+		return eval.Parse(ctx, s.evalScope(fs), cond)
 	}
 	key := condAt{cond, s.pcOr0(ctx)}
 	if e, ok := s.conds[key]; ok {
 		return e, nil
 	}
-	e, err := eval.Parse(ctx, fs, cond)
+	e, err := eval.Parse(ctx, s.evalScope(fs), cond)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,5 +63,79 @@ func TestExitVariablesMatchGDB(t *testing.T) {
 				t.Errorf("$_exitcode, $_exitsignal before and after the end: %q, GDB says %q", got, want)
 			}
 		})
+	}
+}
+
+// TestConvenienceVariablesMatchGDB: GDB's convenience variables, set
+// and read by rr_evaluate, in a breakpoint condition, and after the
+// program has ended, print as GDB, the oracle, prints them on counter:
+// void until set; a copy of the value given (a struct's members still
+// read after the program is gone); op= combining; the end's $_exitcode
+// beside the user's variables. Before, "$v = 5" went to the GDB fallback,
+// and "$v + 1" then failed as an unknown register.
+func TestConvenienceVariablesMatchGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	const prog = "counter"
+	// Each step is an expression to print, or a command: "break LOC if
+	// COND", "continue", "delete".
+	steps := []string{
+		"$v", "$v = 5", "$v + 1", "$v *= 3", "$n = *list", "$n.next->name", "$p = list->next", "$p->value",
+		"$stop = 2", "break hit if i == $stop", "continue", "i", "$v", "$_exitcode",
+		"delete", "continue", "$v * 2", "$_exitcode == 0", "$n.value", "$stop",
+	}
+	var cmds []string
+	for _, st := range steps {
+		switch {
+		case st == "continue" || st == "delete" || strings.HasPrefix(st, "break "):
+			cmds = append(cmds, st)
+		default:
+			cmds = append(cmds, "print "+st)
+		}
+	}
+	history := regexp.MustCompile(`(?m)^\$\d+ = (.*)$`)
+	var want []string
+	for _, m := range history.FindAllStringSubmatch(gdbAt(t, testenv.Prog(t, prog), "main", cmds...), -1) {
+		want = append(want, m[1])
+	}
+
+	s := liveSession(t, prog, "main")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	var got []string
+	for _, st := range steps {
+		switch {
+		case st == "continue":
+			if _, err := s.Continue(ctx, false); err != nil {
+				t.Fatalf("continue: %v", err)
+			}
+		case st == "delete":
+			bps, err := s.Breakpoints(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, bp := range bps {
+				if err := s.RemoveBreakpoint(ctx, bp.Number); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case strings.HasPrefix(st, "break "):
+			loc, cond, _ := strings.Cut(strings.TrimPrefix(st, "break "), " if ")
+			if _, err := s.SetBreakpoint(ctx, loc, cond, false); err != nil {
+				t.Fatalf("%s: %v", st, err)
+			}
+		default:
+			r, err := s.Evaluate(ctx, st)
+			if err != nil {
+				t.Fatalf("%s: %v", st, err)
+			}
+			if r.Engine != "native" {
+				t.Errorf("%s: evaluated by %s, want natively", st, r.Engine)
+			}
+			got = append(got, r.Value)
+		}
+	}
+	t.Logf("GDB and rrmcp: %q", want)
+	if !slices.Equal(got, want) {
+		t.Errorf("convenience variables: %q, GDB prints %q", got, want)
 	}
 }

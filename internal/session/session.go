@@ -12,6 +12,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
+	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"github.com/rrmcp/rrmcp/internal/inferior"
 	"github.com/rrmcp/rrmcp/internal/outlog"
@@ -97,6 +98,7 @@ type Session struct {
 	conds   map[condAt]cexpr.Expr // breakpoint conditions parsed (condTrue)
 	// pastSafe: per pc, whether the code from it returns without coming
 	// back to it (returnsWithout), kept across stops
+	vars    eval.Vars             // GDB's convenience variables ($name), kept across stops
 	pastSafe map[uint64]bool
 	passed   passedSignals // passedMask's answer for the signal handling now
 

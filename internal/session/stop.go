@@ -35,12 +35,14 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 		out.ExitCode = &code
 		out.Message = s.exitMessage()
 		s.exited = &st
+		s.setExitVars(st)
 		return out
 	case st.Kind == rsp.StopTerminated:
 		out.Reason = "killed"
 		out.Signal = st.Signal.String()
 		out.SignalMeaning = st.Signal.Meaning()
 		s.exited = &st
+		s.setExitVars(st)
 		return out
 	case st.Kind == rsp.StopNoResumed:
 		out.Reason = "no-threads"

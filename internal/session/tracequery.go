@@ -416,7 +416,7 @@ func (s *Session) traceRow(ctx context.Context, o QueryOptions, p *tracePlan, tf
 		// the same (a failed parse is made again each row, for its error).
 		p.exprs = map[string]cexpr.Expr{}
 		for _, e := range o.Collect {
-			if x, err := eval.Parse(ctx, fs, e); err == nil {
+			if x, err := eval.Parse(ctx, s.evalScope(fs), e); err == nil {
 				p.exprs[e] = x
 			}
 		}
@@ -437,9 +437,9 @@ func (s *Session) snapValue(ctx context.Context, fs *dwarf.FrameScope, expr stri
 	var o dwarf.Object
 	var err error
 	if parsed != nil {
-		o, err = eval.Eval(ctx, fs, parsed)
+		o, err = eval.Eval(ctx, s.evalScope(fs), parsed)
 	} else {
-		o, err = eval.EvalExpr(ctx, fs, expr)
+		o, err = eval.EvalExpr(ctx, s.evalScope(fs), expr)
 	}
 	var v string
 	var whole error

@@ -34,7 +34,7 @@ func (s *Session) watchScopeOf(ctx context.Context, expr string) *watchScope {
 	if err != nil {
 		return nil
 	}
-	e, err := eval.Parse(ctx, fs, expr)
+	e, err := eval.Parse(ctx, s.evalScope(fs), expr)
 	if err != nil {
 		return nil
 	}

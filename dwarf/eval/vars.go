@@ -1,0 +1,169 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
+)
+
+// Vars are GDB's convenience variables: $name values of the debugger's
+// own, kept from one evaluation to the next ("$p = list->next", then
+// "$p->value"). A variable holds a copy of the value it was given, not a
+// reference to where that value was, as in GDB. A name never set reads
+// as void. The zero Vars is empty and ready to use; it is not safe for
+// concurrent use.
+type Vars struct {
+	m map[string]dwarf.Object
+}
+
+// maxVarSize bounds a value a convenience variable keeps: GDB's default
+// max-value-size.
+const maxVarSize = 64 << 10
+
+// Get returns the variable's value; ok is false where it was never set.
+func (v *Vars) Get(name string) (o dwarf.Object, ok bool) {
+	if v == nil {
+		return dwarf.Object{}, false
+	}
+	o, ok = v.m[name]
+	return o, ok
+}
+
+// Set gives the variable a value whose bytes are b (its own copy).
+func (v *Vars) Set(name string, t dwarf.Type, b []byte) {
+	if v.m == nil {
+		v.m = map[string]dwarf.Object{}
+	}
+	v.m[name] = dwarf.BytesObject(t, append([]byte(nil), b...))
+}
+
+// Void makes the variable void, the value of one never set; unlike one
+// never set, a void variable whose name has a leading underscore is
+// answered here (the debugger's own $_exitcode before the program
+// exits).
+func (v *Vars) Void(name string) {
+	v.Set(name, &dwarf.VoidType{CommonType: dwarf.CommonType{Name: "void"}}, nil)
+}
+
+// Names returns the names of the variables that are set.
+func (v *Vars) Names() []string {
+	out := make([]string, 0, len(v.m))
+	for n := range v.m {
+		out = append(out, n)
+	}
+	return out
+}
+
+// WithVars returns s with the convenience variables v: $name, where
+// name is no register of s, reads v, and "$name = expr" (or op=) sets
+// it. s may be nil: an evaluation with no frame (the program has ended),
+// where only literals and the variables have values.
+func WithVars(s EvalScope, v *Vars) EvalScope {
+	if s == nil {
+		s = noFrame{}
+	}
+	return varScope{s, v}
+}
+
+type varScope struct {
+	EvalScope
+	vars *Vars
+}
+
+// noFrame is the scope of no frame: no names, no registers, no memory.
+type noFrame struct{}
+
+func (noFrame) Values() *dwarf.ValueEnv { return &dwarf.ValueEnv{} }
+func (noFrame) Lang() dwarf.Lang        { return dwarf.LangC }
+func (noFrame) Local(_ context.Context, name string) (dwarf.Object, error) {
+	return dwarf.Object{}, noSymbol(name)
+}
+func (noFrame) Global(_ context.Context, name string) (dwarf.Object, error) {
+	return dwarf.Object{}, noSymbol(name)
+}
+func (noFrame) Register(name string) (dwarf.Object, error) {
+	return dwarf.Object{}, fmt.Errorf("register $%s without a frame: %w", name, dwarf.ErrNotFound)
+}
+func (noFrame) LookupType(name string) (dwarf.Type, error) {
+	return nil, fmt.Errorf("no type named %s without a frame: %w", name, dwarf.ErrNotFound)
+}
+
+// dollar evaluates $name: a register of the scope, else a convenience
+// variable. An unset variable is void, as in GDB, except a name with a
+// leading underscore, which is one of GDB's own ($_siginfo, $_thread,
+// $_exitcode…) where this scope does not keep it: that is left to GDB
+// (unsupported).
+func (ev *evaluator) dollar(e *cexpr.Register) (dwarf.Object, error) {
+	regErr := fmt.Errorf("register $%s: %w", e.Name, dwarf.ErrNotFound)
+	if ev.s != nil {
+		o, err := ev.s.Register(e.Name)
+		if err == nil || !errors.Is(err, dwarf.ErrNotFound) {
+			return o, err
+		}
+		regErr = err
+	}
+	if o, ok := ev.vars.Get(e.Name); ok {
+		return o, nil
+	}
+	switch {
+	case strings.HasPrefix(e.Name, "_"):
+		return dwarf.Object{}, unsupported("convenience variable $" + e.Name)
+	case ev.vars == nil:
+		return dwarf.Object{}, regErr
+	}
+	return ev.void(), nil
+}
+
+// void is GDB's void value, what an unset convenience variable holds.
+func (ev *evaluator) void() dwarf.Object {
+	return dwarf.BytesObject(&dwarf.VoidType{CommonType: dwarf.CommonType{Name: "void", Lang: ev.lang}}, nil)
+}
+
+// assign evaluates "$name = y" or "$name op= y": the variable keeps a
+// copy of the value, which is also the result. An assignment to a
+// register is left to GDB.
+func (ev *evaluator) assign(e *cexpr.Assign) (dwarf.Object, error) {
+	if ev.vars == nil {
+		return dwarf.Object{}, unsupported("assignment")
+	}
+	if ev.s != nil {
+		if _, err := ev.s.Register(e.X.Name); err == nil || !errors.Is(err, dwarf.ErrNotFound) {
+			return dwarf.Object{}, unsupported("assignment to a register")
+		}
+	}
+	var rhs cexpr.Expr = e.Y
+	if op := strings.TrimSuffix(e.Op, "="); op != "" {
+		rhs = &cexpr.Binary{At: e.At, Op: op, X: e.X, Y: e.Y}
+	}
+	o, err := ev.eval(rhs)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	if o.Err != nil {
+		return dwarf.Object{}, o.Err
+	}
+	if _, ok := dwarf.Resolve(o.Type).(*dwarf.VoidType); ok {
+		if !ev.onlyType {
+			ev.vars.Void(e.X.Name)
+		}
+		return ev.void(), nil
+	}
+	size := dwarf.SizeOf(o.Type)
+	if size > maxVarSize {
+		return dwarf.Object{}, fmt.Errorf("value requires %d bytes, which is more than max-value-size (%d)", size, maxVarSize)
+	}
+	b, err := ev.env.Bytes(o)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	if ev.onlyType {
+		return dwarf.BytesObject(o.Type, b), nil
+	}
+	ev.vars.Set(e.X.Name, o.Type, b)
+	v, _ := ev.vars.Get(e.X.Name)
+	return v, nil
+}
