@@ -701,7 +701,15 @@ func (s *Session) Finish(ctx context.Context, rev bool) (*Stop, error) {
 		if err := s.canMove(rev); err != nil {
 			return err
 		}
-		fr, err := s.unwind(ctx)
+		// The selected frame and its caller, past the frames of tail
+		// calls (finishFrame).
+		fr, err := s.unwindUntil(ctx, s.frame, func(fr []*dwarf.Frame) bool {
+			up := s.frame + 1
+			for up < len(fr) && fr[up].TailCall {
+				up++
+			}
+			return up < len(fr)
+		})
 		if err != nil {
 			return err
 		}

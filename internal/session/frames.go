@@ -11,9 +11,19 @@ const maxFrames = 1024
 
 // unwind returns the frames of the selected thread, cached per stop.
 func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
+	return s.unwindTo(ctx, maxFrames)
+}
+
+// unwindTo returns the selected thread's frames from 0 through level+1
+// (frame level and its caller), or all of them where the stack has
+// fewer: a look at the innermost frames of a deep stack does not pay for
+// the rest, as GDB unwinds lazily too (rr_locals at the bottom of a
+// 1,000-deep recursion unwound 1,000 frames). The frames are kept until
+// the thread moves; asking for more unwinds again from frame 0.
+func (s *Session) unwindTo(ctx context.Context, level int) ([]*dwarf.Frame, error) {
 	// A "step" into an inlined call that starts at the pc does not run,
 	// and shows one more frame: frames unwound before are not these.
-	if s.frames != nil && s.framesT == s.inf.Cur && s.framesI == s.stepIn {
+	if s.frames != nil && s.framesT == s.inf.Cur && s.framesI == s.stepIn && (s.framesAll || len(s.frames) > level+1) {
 		return s.frames, nil
 	}
 	if s.exited != nil {
@@ -30,7 +40,7 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	if img == nil {
 		// No symbols at all: a single frame with the pc.
 		s.frames = []*dwarf.Frame{{Level: 0, PC: regs.PC(), Regs: regs}}
-		s.framesT, s.framesI = s.inf.Cur, s.stepIn
+		s.framesT, s.framesI, s.framesAll = s.inf.Cur, s.stepIn, true
 		return s.frames, nil
 	}
 	// The unwinder computes a frame's CFA only when it unwinds past it,
@@ -38,7 +48,11 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	// the C library's debug information (hundreds of ms on the first
 	// backtrace of a session), so stop at main and compute its CFA from
 	// its CFI (fillCFA).
-	opts := dwarf.UnwindOptions{MaxFrames: maxFrames + 1}
+	limit := maxFrames + 1
+	if level+2 < maxFrames {
+		limit = level + 2
+	}
+	opts := dwarf.UnwindOptions{MaxFrames: limit}
 	// Frame 0 hides the inlined calls that start at the pc as the stop's
 	// location does (hiddenInline: GDB's skip_inline_frames, down to the
 	// function a breakpoint there is on, less those a step went into).
@@ -53,9 +67,10 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 		return nil, fmt.Errorf("unwind the stack: %w", err)
 	}
 	fr := bt.Frames
+	all := bt.Stop != "max frames" || limit > maxFrames
 	for i, f := range fr {
 		if f.IsMain() {
-			fr = fr[:i+1]
+			fr, all = fr[:i+1], true
 			break
 		}
 	}
@@ -64,8 +79,31 @@ func (s *Session) unwind(ctx context.Context) ([]*dwarf.Frame, error) {
 	}
 	s.fillCFA(fr)
 	s.frames = fr
-	s.framesT, s.framesI = s.inf.Cur, s.stepIn
+	s.framesT, s.framesI, s.framesAll = s.inf.Cur, s.stepIn, all
 	return s.frames, nil
+}
+
+// unwindUntil is unwindTo(level), unwinding further until enough says
+// the frames suffice or the whole stack is there.
+func (s *Session) unwindUntil(ctx context.Context, level int, enough func(fr []*dwarf.Frame) bool) ([]*dwarf.Frame, error) {
+	for {
+		fr, err := s.unwindTo(ctx, level)
+		if err != nil || s.framesAll || enough(fr) {
+			return fr, err
+		}
+		level = 2 * len(fr)
+	}
+}
+
+// physicalAt is the level of the physical frame holding frame level
+// (the frame itself, or the one an inlined frame is inlined into) in fr,
+// and whether fr has that frame's caller too.
+func physicalAt(fr []*dwarf.Frame, level int) (int, bool) {
+	i := level
+	for i+1 < len(fr) && fr[i].Inlined {
+		i++
+	}
+	return i, i+1 < len(fr)
 }
 
 // quickFrame builds frame 0 of the selected thread from its registers
@@ -145,7 +183,7 @@ func (s *Session) frameInfo(ctx context.Context, f *dwarf.Frame) Frame {
 
 // curFrame returns the selected dwarf frame.
 func (s *Session) curFrame(ctx context.Context) (*dwarf.Frame, error) {
-	fr, err := s.unwind(ctx)
+	fr, err := s.unwindTo(ctx, s.frame)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +214,7 @@ func (s *Session) Backtrace(ctx context.Context, max int) ([]Frame, bool, int, e
 		sel  int
 	)
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
-		fr, err := s.unwind(ctx)
+		fr, err := s.unwindTo(ctx, max-1) // one more than max: whether there are more
 		if err != nil {
 			return err
 		}
@@ -215,17 +253,17 @@ func (s *Session) BacktraceAll(ctx context.Context, max int) (_ []ThreadBacktrac
 		if err != nil {
 			return err
 		}
-		cur, frames, framesT, framesI, stepIn := s.inf.Cur, s.frames, s.framesT, s.framesI, s.stepIn
+		cur, frames, framesT, framesI, framesAll, stepIn := s.inf.Cur, s.frames, s.framesT, s.framesI, s.framesAll, s.stepIn
 		defer func() {
-			s.inf.Cur, s.frames, s.framesT, s.framesI, s.stepIn = cur, frames, framesT, framesI, stepIn
+			s.inf.Cur, s.frames, s.framesT, s.framesI, s.framesAll, s.stepIn = cur, frames, framesT, framesI, framesAll, stepIn
 		}()
 		for _, t := range ts {
 			tb := ThreadBacktrace{Thread: t.String(), TID: int(t.Tid), Current: t == cur, Frames: []Frame{}}
 			s.inf.Cur, s.stepIn = t, 0
 			if t == cur {
-				s.frames, s.framesT, s.framesI, s.stepIn = frames, framesT, framesI, stepIn
+				s.frames, s.framesT, s.framesI, s.framesAll, s.stepIn = frames, framesT, framesI, framesAll, stepIn
 			}
-			fr, err := s.unwind(ctx)
+			fr, err := s.unwindTo(ctx, max-1) // one more than max: whether there are more
 			if err != nil {
 				if ctx.Err() != nil {
 					return ctx.Err()
@@ -239,7 +277,7 @@ func (s *Session) BacktraceAll(ctx context.Context, max int) (_ []ThreadBacktrac
 				tb.Frames = append(tb.Frames, s.frameInfo(ctx, f))
 			}
 			if t == cur {
-				frames, framesT, framesI = s.frames, s.framesT, s.framesI // keep what it unwound
+				frames, framesT, framesI, framesAll = s.frames, s.framesT, s.framesI, s.framesAll // keep what it unwound
 			}
 			out = append(out, tb)
 		}
@@ -252,7 +290,7 @@ func (s *Session) BacktraceAll(ctx context.Context, max int) (_ []ThreadBacktrac
 func (s *Session) SelectFrame(ctx context.Context, level int) (Frame, error) {
 	var out Frame
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
-		fr, err := s.unwind(ctx)
+		fr, err := s.unwindTo(ctx, max(level, 0)) // all of them where there are not that many
 		if err != nil {
 			return err
 		}

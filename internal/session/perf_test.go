@@ -538,6 +538,71 @@ func TestPacketsBacktrace(t *testing.T) {
 	}
 }
 
+// TestLazyUnwind: a look at the innermost frames unwinds those frames
+// and their callers only, not the whole stack (rr_locals at the bottom
+// of a 1,000-deep recursion unwound every frame: 2 ms against 0.14 ms),
+// and what it answers is what it answers after a full unwind: frame 0's
+// and frame 10's locals, a backtrace cut at 4 frames (with more), and a
+// finish from frame 3, in counter's 22 frames at bottom().
+func TestLazyUnwind(t *testing.T) {
+	s, _ := countedSession(t, "bottom")
+	ctx := t.Context()
+	unwound := func() (int, bool) {
+		s.acquire(ctx)
+		defer s.release()
+		return len(s.frames), s.framesAll
+	}
+	localsAt := func(level int) string {
+		t.Helper()
+		if _, err := s.SelectFrame(ctx, level); err != nil {
+			t.Fatal(err)
+		}
+		vs, fr, err := s.Locals(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("%s %s %v", fr.Function, fr.CFA, vs)
+	}
+	// Full unwinds first: the reference.
+	full := map[int]string{}
+	for _, level := range []int{0, 10} {
+		s.invalidateForBench()
+		if fr, _, _, err := s.Backtrace(ctx, 64); err != nil || len(fr) != 22 {
+			t.Fatalf("backtrace: %d frames, %v", len(fr), err)
+		}
+		full[level] = localsAt(level)
+	}
+	for _, level := range []int{0, 10} {
+		s.invalidateForBench()
+		if got := localsAt(level); got != full[level] {
+			t.Errorf("frame %d's locals, unwound lazily: %s; after a full unwind: %s", level, got, full[level])
+		}
+		if n, all := unwound(); all || n > level+2 {
+			t.Errorf("frame %d's locals unwound %d frames (all: %v), want %d", level, n, all, level+2)
+		}
+	}
+	s.invalidateForBench()
+	fr, more, _, err := s.Backtrace(ctx, 4)
+	if err != nil || len(fr) != 4 || !more {
+		t.Fatalf("backtrace of 4: %d frames, more %v, %v", len(fr), more, err)
+	}
+	if n, all := unwound(); all || n != 5 {
+		t.Errorf("a backtrace of 4 unwound %d frames (all: %v), want 5", n, all)
+	}
+	caller := fr[3]
+	s.invalidateForBench()
+	if _, err := s.SelectFrame(ctx, 3); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Finish(ctx, false)
+	if err != nil || st.Reason != "finish" || st.Frame == nil || st.Frame.Function != "chain" {
+		t.Fatalf("finish from frame 3 (%s): %+v, %v", caller.Function, st, err)
+	}
+	if fr, _, _, err := s.Backtrace(ctx, 64); err != nil || len(fr) != 18 {
+		t.Errorf("after finishing frame 3: %d frames, want 18: %v", len(fr), err)
+	}
+}
+
 // TestQuickFrameAgrees: expressions evaluated in frame 0 built from the
 // registers and CFI alone (before any unwind) give what they give in the
 // unwound frame 0.

@@ -74,6 +74,8 @@ type Session struct {
 	frames  []*dwarf.Frame
 	framesT rsp.Thread // thread frames belong to
 	framesI int        // the stepIn frames were unwound with
+	// framesAll: frames holds the whole stack (unwindTo may stop short)
+	framesAll bool
 	// stepIn is how many of the inlined calls that start at the selected
 	// thread's stop pc a "step" went into without running (GDB's
 	// step_into_inline_frame): shown where GDB hides them (frame 0, the
@@ -96,9 +98,9 @@ type Session struct {
 	handing bool                          // a signal is being delivered with a return to where it came (stepsignal.go)
 	gdb     *gdbFallback
 	conds   map[condAt]cexpr.Expr // breakpoint conditions parsed (condTrue)
+	vars    eval.Vars             // GDB's convenience variables ($name), kept across stops
 	// pastSafe: per pc, whether the code from it returns without coming
 	// back to it (returnsWithout), kept across stops
-	vars    eval.Vars             // GDB's convenience variables ($name), kept across stops
 	pastSafe map[uint64]bool
 	passed   passedSignals // passedMask's answer for the signal handling now
 

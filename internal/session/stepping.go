@@ -499,7 +499,7 @@ func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into b
 // stepOutNoLines runs to the return address of a function without line
 // info. ok is false when the stop is something else.
 func (s *Session) stepOutNoLines(ctx context.Context) (rsp.Stop, bool, error) {
-	fr, err := s.unwind(ctx)
+	fr, err := s.unwindTo(ctx, 0)
 	if err != nil || len(fr) < 2 {
 		return rsp.Stop{}, true, nil
 	}

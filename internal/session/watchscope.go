@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/dwarf/eval"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -55,16 +56,16 @@ func (s *Session) watchScopeOf(ctx context.Context, expr string) *watchScope {
 	if !uses {
 		return nil
 	}
-	frames, err := s.unwind(ctx)
+	frames, err := s.unwindUntil(ctx, s.frame, func(fr []*dwarf.Frame) bool {
+		_, caller := physicalAt(fr, s.frame)
+		return caller
+	})
 	if err != nil || s.frame >= len(frames) {
 		return nil
 	}
 	// The physical frame holding the selected one (an inlined call's
 	// variables live in the frame it is inlined into), and its caller.
-	i := s.frame
-	for i+1 < len(frames) && frames[i].Inlined {
-		i++
-	}
+	i, _ := physicalAt(frames, s.frame)
 	f := frames[i]
 	if f.CFA == 0 || f.Function == nil {
 		return nil
@@ -142,7 +143,11 @@ func (s *Session) scopeOnlyAt(pc, sp uint64) bool {
 // frameAlive reports whether the frame of sc is on the current thread's
 // stack.
 func (s *Session) frameAlive(ctx context.Context, sc *watchScope) bool {
-	frames, err := s.unwind(ctx)
+	// The stack grows down: past a frame whose CFA is above the watched
+	// one's, it is not further out.
+	frames, err := s.unwindUntil(ctx, 0, func(fr []*dwarf.Frame) bool {
+		return len(fr) == 0 || fr[len(fr)-1].CFA > sc.cfa
+	})
 	if err != nil {
 		return true // unknown: keep the watchpoint
 	}

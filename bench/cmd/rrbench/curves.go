@@ -21,6 +21,7 @@ var curveSpecs = []curveSpec{
 	{name: "backtrace_depth", axis: "frames", what: "rr_backtrace / -stack-list-frames of the whole stack at bottom() under chain(N) (fresh stop each time)", xs: []int{10, 100, 1000}, logX: true},
 	{name: "breakpoints", axis: "breakpoints", what: "rr_continue / -exec-continue to bottom() with N breakpoints set (N−1 of them on functions never called)", xs: []int{1, 100, 1000}, logX: true},
 	{name: "threads", axis: "threads", what: "rr_continue / -exec-continue to bottom() in a process of N threads (N−1 blocked for good)", xs: []int{1, 16, 128}, logX: true},
+	{name: "locals_depth", axis: "frames", what: "rr_locals / -stack-list-variables --all-values of frame 0 at bottom() under chain(N) (fresh stop each time): the innermost frame's cost should not grow with the stack below it", xs: []int{10, 100, 1000}, logX: true},
 }
 
 func curveCases() []benchCase {
@@ -37,6 +38,13 @@ func curveCases() []benchCase {
 				c.run = atFunc("bottom", nil, func(ctx context.Context, d driver) (string, error) {
 					n, err := d.backtrace(ctx, x+16)
 					return fmt.Sprintf("%d frames", n), err
+				}, true)
+			case "locals_depth":
+				c.reps = 10
+				c.args = []string{strconv.Itoa(x), "1", "100000"}
+				c.run = atFunc("bottom", nil, func(ctx context.Context, d driver) (string, error) {
+					n, err := d.locals(ctx)
+					return fmt.Sprintf("%d variables", n), err
 				}, true)
 			case "breakpoints":
 				c.reps = 20
