@@ -15,6 +15,7 @@ var (
 	OpenCore  = openCore
 	OpenELF   = openELF
 	OpenImage = openImage
+	Vec128    = vec128
 )
 
 // Target is the core's memory and modules as a Target.

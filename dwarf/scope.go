@@ -422,15 +422,17 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		}
 		return Object{}, fmt.Errorf("register $%s: %w", name, ErrNotFound)
 	}
-	if x := reg - regnum.AMD64_XMM0; x >= 0 && x < 16 {
-		// the whole 128 bits as one integer (GDB's vec128 union has it
-		// as its uint128 member)
+	if strings.HasPrefix(name, "xmm") {
+		// GDB's vec128: the 128 bits as vectors of each element type
+		// ($xmm0.v2_double[0], $xmm1.v4_float) and as one integer
+		t := vec128(lang)
 		b, ok := s.f.Scope().RegisterBytes(name)
 		if !ok || len(b) != 16 {
-			return Object{Type: uint128, Err: fmt.Errorf("register $%s: %w", name, ErrNotSaved)}, nil
+			return Object{Type: t, Err: fmt.Errorf("register $%s: %w", name, ErrNotSaved)}, nil
 		}
-		return BytesObject(uint128, b), nil
+		return BytesObject(t, b), nil
 	}
+
 	if isX87(reg) {
 		// GDB's i387_ext: the 80-bit extended value ($st0 = 4.5)
 		ext := &BaseType{CommonType: CommonType{Name: "i387_ext", ByteSize: 10, Lang: lang}, Encoding: EncFloat}
@@ -445,6 +447,9 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		// GDB: a caller-saved register the unwinder did not recover
 		return Object{Type: long, Err: fmt.Errorf("register $%s: %w", name, ErrNotSaved)}, nil
 	}
+	if name == "mxcsr" {
+		return mk(mxcsrType(lang), v), nil
+	}
 	switch reg {
 	case regnum.AMD64_Rip:
 		ft := &FuncType{CommonType: CommonType{Lang: lang}, Return: voidT, Prototyped: lang == LangCPlusPlus}
@@ -453,6 +458,7 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		return mk(&PointerType{CommonType: CommonType{ByteSize: ptr, Lang: lang}, Elem: voidT}, v), nil
 	case regnum.AMD64_Rflags:
 		return mk(eflagsType(lang), v), nil
+
 	case regnum.AMD64_Cs, regnum.AMD64_Ss, regnum.AMD64_Ds, regnum.AMD64_Es,
 		regnum.AMD64_Fs, regnum.AMD64_Gs:
 		return mk(intT, v), nil
@@ -473,8 +479,41 @@ func vectorPseudo(name string) bool {
 	return false
 }
 
-// uint128 types a vector register read whole.
-var uint128 = &BaseType{CommonType: CommonType{Name: "unsigned __int128", ByteSize: 16}, Encoding: EncUnsigned}
+// vec128 is GDB's type of an xmm register (its i386 target
+// description's union vec128): the register as a vector of each element
+// type, and whole as uint128.
+func vec128(lang Lang) *StructType {
+	base := func(name string, size int64, enc int64) *BaseType {
+		return &BaseType{CommonType: CommonType{Name: name, ByteSize: size, Lang: lang}, Encoding: enc}
+	}
+	vec := func(name string, elem *BaseType) Field {
+		n := 16 / elem.ByteSize
+		return Field{Name: name, Type: &ArrayType{CommonType: CommonType{ByteSize: 16, Lang: lang}, Elem: elem, Count: n}}
+	}
+	return &StructType{CommonType: CommonType{Name: "vec128", ByteSize: 16, Lang: lang}, Kind: "union", Fields: []Field{
+		vec("v8_bfloat16", base("bfloat16", 2, EncFloat)),
+		vec("v8_half", base("half", 2, EncFloat)),
+		vec("v4_float", base("float", 4, EncFloat)),
+		vec("v2_double", base("double", 8, EncFloat)),
+		vec("v16_int8", base("int8_t", 1, EncSigned)),
+		vec("v8_int16", base("int16_t", 2, EncSigned)),
+		vec("v4_int32", base("int32_t", 4, EncSigned)),
+		vec("v2_int64", base("int64_t", 8, EncSigned)),
+		{Name: "uint128", Type: base("uint128_t", 16, EncUnsigned)},
+	}}
+}
+
+// mxcsrType is GDB's i386_mxcsr flags type of $mxcsr.
+func mxcsrType(lang Lang) *EnumType {
+	names := []string{"IE", "DE", "ZE", "OE", "UE", "PE", "DAZ", "IM", "DM", "ZM", "OM", "UM", "PM", "", "", "FZ"}
+	t := &EnumType{CommonType: CommonType{Name: "i386_mxcsr", ByteSize: 4, Lang: lang}, Unsigned: true, flags: true}
+	for i, n := range names {
+		if n != "" {
+			t.Values = append(t.Values, EnumValue{Name: n, Val: 1 << i})
+		}
+	}
+	return t
+}
 
 // ErrNotSaved is a register value the unwinder could not recover in an
 // outer frame; it prints as GDB's <not saved> and is optimized out.

@@ -502,11 +502,14 @@ func DecodeInt(b []byte, signed bool) int64 {
 	return int64(v)
 }
 
-// DecodeFloat decodes a floating-point value of 4, 8, or x87 10/12/16
+// DecodeFloat decodes a floating-point value of 2 (IEEE half: _Float16;
+// see DecodeBFloat16 for the other 2-byte format), 4, 8, or x87 10/12/16
 // bytes; x87 values also come as a *big.Float (nil otherwise). ok is
 // false for other sizes.
 func DecodeFloat(b []byte) (float64, *big.Float, bool) {
 	switch len(b) {
+	case 2:
+		return float16(binary.LittleEndian.Uint16(b), 5, 10), nil, true
 	case 4:
 		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b))), nil, true
 	case 8:
@@ -567,6 +570,43 @@ func FromX87(t Type, b []byte) ([]byte, bool) {
 // isX87 says whether reg (Regs' numbering) is one of the x87 stack
 // registers st0-st7.
 func isX87(reg int) bool { return reg >= regnum.AMD64_ST0 && reg < regnum.AMD64_ST0+8 }
+
+// DecodeBFloat16 decodes a bfloat16 (the upper half of a float: 8 bits
+// of exponent, 7 of mantissa).
+func DecodeBFloat16(b []byte) float64 {
+	return float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(b)) << 16))
+}
+
+// IsBFloat16 reports whether t is the bfloat16 format (GDB's bfloat16 of
+// vector registers, GCC's __bf16) rather than IEEE half.
+func IsBFloat16(t *BaseType) bool {
+	return t.ByteSize == 2 && (t.Name == "bfloat16" || t.Name == "__bf16")
+}
+
+// float16 decodes a 16-bit IEEE binary float of expBits exponent and
+// mantBits mantissa bits.
+func float16(u uint16, expBits, mantBits uint) float64 {
+	neg := u>>15 != 0
+	exp := int(u>>mantBits) & (1<<expBits - 1)
+	mant := float64(u & (1<<mantBits - 1))
+	bias := 1<<(expBits-1) - 1
+	var f float64
+	switch exp {
+	case 1<<expBits - 1:
+		if mant != 0 {
+			return math.NaN()
+		}
+		f = math.Inf(1)
+	case 0:
+		f = math.Ldexp(mant, 1-bias-int(mantBits))
+	default:
+		f = math.Ldexp(mant+float64(uint(1)<<mantBits), exp-bias-int(mantBits))
+	}
+	if neg {
+		f = -f
+	}
+	return f
+}
 
 func sign(neg bool) int {
 	if neg {

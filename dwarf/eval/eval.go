@@ -626,11 +626,13 @@ func (ev *evaluator) scalarOf(o dwarf.Object) (scalar, error) {
 			return scalar{}, err
 		}
 		if t.IsFloat() {
-			f, _, ok := dwarf.DecodeFloat(b)
+			f, bf, ok := dwarf.DecodeFloat(b)
 			if !ok {
 				return scalar{}, unsupported("floating-point type of size " + strconv.Itoa(len(b)))
 			}
-			_, bf, _ := dwarf.DecodeFloat(b)
+			if dwarf.IsBFloat16(t) {
+				f = dwarf.DecodeBFloat16(b)
+			}
 			return scalar{t: t, isFloat: true, f: f, big: bf, size: t.ByteSize}, nil
 		}
 		if t.Encoding == dwarf.EncComplex || len(b) > 8 {

@@ -29,10 +29,14 @@ func charPrefix(t *dwarf.BaseType) string {
 	return ""
 }
 
-// formatFloat prints like GDB: %g with 9 (float), 17 (double) or 21
-// (x87 long double) significant digits.
-func formatFloat(b []byte) string {
+// formatFloat prints like GDB: %g with 5 (IEEE half), 4 (bfloat16), 9
+// (float), 17 (double) or 21 (x87 long double) significant digits; a NaN
+// with its mantissa bits (GDB's -nan(0x7f0000)).
+func formatFloat(b []byte, bfloat bool) string {
 	f, big, ok := dwarf.DecodeFloat(b)
+	if bfloat && len(b) == 2 {
+		f = dwarf.DecodeBFloat16(b)
+	}
 	if !ok {
 		return "<invalid float>"
 	}
@@ -46,6 +50,12 @@ func formatFloat(b []byte) string {
 		var m uint64
 		neg := false
 		switch len(b) {
+		case 2:
+			u := dwarf.DecodeUint(b)
+			m, neg = u&(1<<10-1), u&(1<<15) != 0
+			if bfloat {
+				m = u & (1<<7 - 1)
+			}
 		case 4:
 			u := dwarf.DecodeUint(b[:4])
 			m, neg = u&(1<<23-1), u&(1<<31) != 0
@@ -62,6 +72,11 @@ func formatFloat(b []byte) string {
 		return s
 	}
 	switch len(b) {
+	case 2:
+		if bfloat {
+			return fmt.Sprintf("%.4g", f)
+		}
+		return fmt.Sprintf("%.5g", f)
 	case 4:
 		return fmt.Sprintf("%.9g", float32(f))
 	case 8:

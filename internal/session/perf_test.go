@@ -651,9 +651,16 @@ func TestQuickFrameAgrees(t *testing.T) {
 	}
 }
 
-// TestVectorRegisterNative: $xmm0 is evaluated natively (no GDB
-// fallback), as the whole 128 bits, and equals what Registers reports.
+// TestVectorRegisterNative: $xmmN is GDB's vec128 union, read natively:
+// its uint128 is the register's value (rr_registers), and the whole
+// union, a vector member, an element and arithmetic on one print as
+// GDB prints them for the same registers at the same stop (the session's
+// GDB fallback, on the same process): glibc leaves NaNs with payloads,
+// denormals and large values in them, in float, double, half and
+// bfloat16 alike. $mxcsr is GDB's flags. Before, $xmm0 was only the
+// uint128, and $xmm1.v4_float an error.
 func TestVectorRegisterNative(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
 	s, _ := countedSession(t, "hit")
 	ctx := t.Context()
 	regs, err := s.Registers(ctx, []string{"xmm0"})
@@ -664,12 +671,35 @@ func TestVectorRegisterNative(t *testing.T) {
 	if !ok {
 		t.Fatalf("xmm0 value %q", regs[0].Value)
 	}
-	r, err := s.Evaluate(ctx, "$xmm0")
+	r, err := s.Evaluate(ctx, "$xmm0.uint128")
 	if err != nil || r.Engine != "native" {
-		t.Fatalf("$xmm0: %+v %v, want a native value", r, err)
+		t.Fatalf("$xmm0.uint128: %+v %v, want a native value", r, err)
 	}
-	if r.Type != "unsigned __int128" || r.Value != want.String() {
-		t.Errorf("$xmm0 = %s (%s), registers say %s = %s", r.Value, r.Type, regs[0].Value, want)
+	if r.Value != want.String() {
+		t.Errorf("$xmm0.uint128 = %s, registers say %s = %s", r.Value, regs[0].Value, want)
+	}
+	exprs := []string{"$xmm1.v4_float", "$xmm1.v2_double[1]", "$xmm0.v8_bfloat16[3]", "$xmm0.v8_half", "$xmm2.v16_int8[2] + 1", "$mxcsr"}
+	for i := range 16 {
+		exprs = append(exprs, fmt.Sprintf("$xmm%d", i))
+	}
+	for _, e := range exprs {
+		r, err := s.Evaluate(ctx, e)
+		if err != nil || r.Engine != "native" {
+			t.Errorf("%s: %+v %v, want a native value", e, r, err)
+			continue
+		}
+		s.acquire(ctx)
+		g, err := s.gdbEvaluate(ctx, e)
+		s.release()
+		if err != nil {
+			t.Fatalf("GDB: %s: %v", e, err)
+		}
+		if r.Value != g {
+			t.Errorf("%s =\n  %s\nGDB:\n  %s", e, r.Value, g)
+		}
+		if e == "$xmm1" {
+			t.Logf("%s = %s, as GDB", e, r.Value)
+		}
 	}
 }
 
