@@ -35,6 +35,7 @@ deps: gotoolchain
 	[ -e /usr/lib/debug/.build-id ] || missing="$$missing libc6-dbg"; \
 	[ -e /usr/lib32/crt1.o ] || missing="$$missing gcc-multilib"; \
 	ls /usr/lib/gcc/x86_64-linux-gnu/*/32/libstdc++.so >/dev/null 2>&1 || missing="$$missing g++-multilib"; \
+	[ -e /usr/include/nlohmann/json.hpp ] || missing="$$missing nlohmann-json3-dev"; \
 	if [ -n "$$missing" ]; then \
 	  echo "deps: installing$$missing"; \
 	  $(APT) update -qq >/dev/null && $(APT) install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \

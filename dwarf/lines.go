@@ -127,7 +127,11 @@ func (u *unit) readLines() (*lineTable, error) {
 	// at the same address, a row that is not a statement and switches
 	// files at an address that has a statement is ignored, and a row
 	// that repeats the line of the previous one is dropped when the line
-	// has had a non-zero discriminator. At -O2, with inlined code, this
+	// has had a non-zero discriminator. "The previous one" is GDB's
+	// m_last_subfile and m_last_line: the file and line of the last row
+	// kept, except that a DW_LNS_set_file makes the file the one that
+	// was current before it, the file of the row before, even an
+	// ignored one (handle_set_file). At -O2, with inlined code, this
 	// decides which file:line an address has. The tables are merged at
 	// the end; lookups (rowAt) treat each file apart.
 	perFile := make(map[uint32][]lineRow)
@@ -148,13 +152,15 @@ func (u *unit) readLines() (*lineTable, error) {
 		perFile[file] = rows
 	}
 	var (
-		haveLast   bool   // a row was recorded in this sequence
-		lastFile   uint32 // the file of the last recorded row
-		lastLine   int32  // its line
-		lastAddr   uint64 // the address of the previous row, recorded or not
+		haveSub    bool   // GDB's m_last_subfile is set (in this sequence)
+		lastSub    uint32 // m_last_subfile
+		lastLine   int32  // m_last_line
+		havePrev   bool   // a row was seen in this sequence
+		prevFile   uint32 // the file of the previous row, kept or not
+		prevLine   int32  // its line
+		lastAddr   uint64 // its address
 		stmtAtAddr bool   // a statement row was seen at lastAddr
-		prevLine   int32  // the line of the previous row, recorded or not
-		lineDisc   bool   // that line has had a non-zero discriminator
+		lineDisc   bool   // the line has had a non-zero discriminator
 		endSeqs    []lineRow
 	)
 	for {
@@ -176,35 +182,41 @@ func (u *unit) readLines() (*lineTable, error) {
 			}
 		}
 		if le.EndSequence {
-			if haveLast {
-				finish(lastFile, le.Address, rowEndFile)
+			if haveSub {
+				finish(lastSub, le.Address, rowEndFile)
 			}
 			endSeqs = append(endSeqs, lineRow{addr: le.Address, file: fi, flags: rowEndSeq})
-			haveLast, stmtAtAddr, prevLine, lineDisc = false, false, 0, false
+			haveSub, havePrev, stmtAtAddr, prevLine, lineDisc = false, false, false, 0, false
 			lastAddr = 0
 			continue
 		}
 		line := int32(le.Line)
-		if line != prevLine {
+		switched := havePrev && fi != prevFile // a DW_LNS_set_file before this row
+		if switched {
+			lastSub, haveSub = prevFile, true
+		}
+		if line != prevLine || switched {
 			lineDisc = le.Discriminator != 0
 		} else {
 			lineDisc = lineDisc || le.Discriminator != 0
 		}
-		prevLine = line
+		havePrev, prevFile, prevLine = true, fi, line
 		if le.Address != lastAddr {
 			lastAddr, stmtAtAddr = le.Address, false
 		}
-		changed := !haveLast || fi != lastFile
+		changed := !haveSub || fi != lastSub
 		ignore := line == 0 || // GDB ignores line-0 rows; the previous line extends
-			changed && haveLast && !le.IsStmt && stmtAtAddr
+			changed && haveSub && !le.IsStmt && stmtAtAddr
 		stmtAtAddr = stmtAtAddr || le.IsStmt
 		if ignore {
 			continue
 		}
-		if changed && haveLast {
-			finish(lastFile, le.Address, rowEndFile)
+		if changed && haveSub {
+			finish(lastSub, le.Address, rowEndFile)
 		}
-		if !changed && line == lastLine && lineDisc {
+		repeat := !changed && line == lastLine && lineDisc
+		lastSub, haveSub, lastLine = fi, true, line
+		if repeat {
 			continue
 		}
 		r := lineRow{addr: le.Address, line: line, col: int32(le.Column), file: fi}
@@ -215,7 +227,6 @@ func (u *unit) readLines() (*lineTable, error) {
 			r.flags |= rowPrologueEnd
 		}
 		perFile[fi] = append(perFile[fi], r)
-		haveLast, lastFile, lastLine = true, fi, line
 	}
 	lt.rows = endSeqs
 	for _, rows := range perFile {

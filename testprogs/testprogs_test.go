@@ -59,6 +59,7 @@ var symptoms = []symptom{
 	{prog: "cpp_containers", exit: 0, output: "containers 2410\n"},
 	{prog: "cpp_containers-m32", exit: 0, output: "containers 2410\n"},
 	{prog: "cpp_lookup", exit: 0, output: "lookup 295\n"},
+	{prog: "json_people-O2", exit: 0, output: "11 2 96.25 160\nage=2\nname=2\nnone=1\nok=1\npeople=1\npi=1\ntags=2\nversion=1\n"},
 	{prog: "cpp_text", exit: 0, output: "text 1367\n"},
 	{prog: "c_lookup", exit: 0, output: "c_lookup 7\n"},
 	{prog: "inline_static", exit: 0, output: "inline_static 9 22\n"},

@@ -361,3 +361,29 @@ func TestStepIntoSharedLibraryMatchesGDB(t *testing.T) {
 		t.Errorf("steps from main: %v, want two into libbuggy.c", got)
 	}
 }
+
+// TestStepInlinedJSONMatchesGDB: next, step and finish through real
+// header-only C++ at -O2 (json_people-O2: nlohmann::json inlined into
+// to_person, itself inlined into main) stop where GDB's stop, pc, file
+// and line. The line rows there are interleaved with discriminators, and
+// next from to_person's first line went on to main (found by a
+// real-code differential): the line reader dropped a row that GDB keeps,
+// one that follows an ignored row of another file.
+func TestStepInlinedJSONMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := testenv.Prog(t, "json_people-O2")
+	for _, c := range []struct {
+		loc   string
+		moves []string
+	}{
+		{"to_person", slices.Repeat([]string{"next"}, 6)},
+		{"to_person", slices.Repeat([]string{"step"}, 6)},
+		{"sum_numbers", []string{"next", "next", "step", "next", "finish", "next"}},
+		{"count_keys", []string{"next", "next", "next", "step", "finish"}},
+	} {
+		t.Run(c.loc+"/"+strings.Join(c.moves, ","), func(t *testing.T) {
+			movesVsGDB(t, exe, c.loc, c.moves)
+		})
+	}
+}
