@@ -140,7 +140,7 @@ func nonTrivialCopy(s *StructType, depth int) bool {
 		}
 		if m.Name == name && len(m.Type.Params) == 1 {
 			// X(const X&) or X(X&&); not a converting X(const Y&).
-			if r, ok := stripTypedefs(m.Type.Params[0]).(*ReferenceType); ok {
+			if r, ok := StripTypedefs(m.Type.Params[0]).(*ReferenceType); ok {
 				if rs, ok := Resolve(r.Elem).(*StructType); ok && rs.Name == s.Name {
 					return true
 				}

@@ -182,7 +182,7 @@ func (tf typeFmt) sameType(def, a string, pt Type) bool {
 		return canonicalCxxName(def) == canonicalCxxName(a)
 	}
 	if _, err := tf.types.LookupType(canonicalCxxName(def)); err == nil {
-		if st, ok := stripTypedefs(pt).(*StructType); ok && st.Incomplete {
+		if st, ok := StripTypedefs(pt).(*StructType); ok && st.Incomplete {
 			return false
 		}
 		return canonicalCxxName(def) == canonicalCxxName(a)
@@ -326,6 +326,6 @@ func (tf typeFmt) typedefIs(td, n string, decl bool) bool {
 	if err != nil {
 		return false
 	}
-	st, ok := stripTypedefs(t).(*StructType)
+	st, ok := StripTypedefs(t).(*StructType)
 	return ok && st.Name == n && st.Incomplete == decl
 }

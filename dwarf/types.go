@@ -512,8 +512,9 @@ func Resolve(t Type) Type {
 	return t
 }
 
-// stripTypedefs strips typedefs but keeps qualifiers.
-func stripTypedefs(t Type) Type {
+// StripTypedefs strips typedefs but keeps qualifiers, as GDB's
+// check_typedef.
+func StripTypedefs(t Type) Type {
 	for i := 0; i < 100; i++ {
 		u, ok := t.(*TypedefType)
 		if !ok {

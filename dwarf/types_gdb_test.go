@@ -33,7 +33,7 @@ var cTypes = []typeCase{
 
 var cxxTypes = []typeCase{
 	{"ptype", "geo::Point"}, {"ptype", "geo::Shape"}, {"ptype", "geo::Circle"}, {"ptype", "Holder"},
-	{"ptype", "Counter"}, {"ptype", "Diamond"}, {"ptype", "Mode"}, {"ptype", "g_holder"},
+	{"ptype", "Counter"}, {"ptype", "Diamond"}, {"ptype", "Mode"}, {"ptype", "Width"}, {"whatis", "g_width"}, {"ptype", "g_holder"},
 	{"whatis", "g_pt"}, {"whatis", "g_buf"}, {"whatis", "g_mode"}, {"whatis", "g_s"}, {"whatis", "g_vec"},
 	{"whatis", "g_map"}, {"whatis", "g_up"}, {"whatis", "g_sp"}, {"whatis", "g_circle"},
 	{"whatis", "g_shape"}, {"whatis", "g_diamond"}, {"whatis", "g_holder"}, {"whatis", "g_ref"},

@@ -159,7 +159,7 @@ func (tf typeFmt) declStringNames(t Type, decl string, base, names typeHook) str
 		case *PtrToMemberType:
 			cls := "?"
 			if u.Class != nil {
-				cls = baseName(stripTypedefs(u.Class))
+				cls = baseName(StripTypedefs(u.Class))
 				if u.Class.Common().Name != "" {
 					cls = u.Class.Common().Name
 				}
@@ -168,7 +168,7 @@ func (tf typeFmt) declStringNames(t Type, decl string, base, names typeHook) str
 			t = u.Elem
 			continue
 		case *QualType:
-			switch stripTypedefs(u.Elem).(type) {
+			switch StripTypedefs(u.Elem).(type) {
 			case *PointerType, *ReferenceType, *PtrToMemberType:
 				if _, isTD := u.Elem.(*TypedefType); !isTD {
 					d := " " + u.Qual
@@ -194,7 +194,7 @@ func (tf typeFmt) declStringNames(t Type, decl string, base, names typeHook) str
 				if !ok {
 					break
 				}
-				if _, isPtr := stripTypedefs(q.Elem).(*PointerType); isPtr {
+				if _, isPtr := StripTypedefs(q.Elem).(*PointerType); isPtr {
 					break
 				}
 				quals = append(quals, q.Qual)
@@ -358,14 +358,14 @@ func (tf typeFmt) paramListWith(f *FuncType, base typeHook) string {
 // types are the program's (nil: the typedef printers print nothing).
 func PtypeString(t Type, types *TypeReader) string {
 	if t != nil && t.Common().Lang == LangRust {
-		return rustPtype(stripTypedefs(t))
+		return rustPtype(StripTypedefs(t))
 	}
 	tf := typeFmt{printers: t != nil && t.Common().Lang == LangCPlusPlus, types: types}
-	if n, ok := tf.whole(stripTypedefs(t)); ok {
+	if n, ok := tf.whole(StripTypedefs(t)); ok {
 		return n
 	}
 	return tf.declStringNames(stripDeclTypedefs(t), "", func(_ typeFmt, b Type) string {
-		return tf.typeBody(stripTypedefs(b), 0)
+		return tf.typeBody(StripTypedefs(b), 0)
 	}, nil)
 }
 
@@ -450,7 +450,7 @@ func rustFieldList(st *StructType, lead, sep string) string {
 func stripDeclTypedefs(t Type) Type { return stripDeclTypedefsDepth(t, 0) }
 
 func stripDeclTypedefsDepth(t Type, depth int) Type {
-	t = stripTypedefs(t)
+	t = StripTypedefs(t)
 	if depth >= maxTypeDepth {
 		return t
 	}
@@ -496,7 +496,8 @@ func enumBody(t *EnumType) string {
 		b.WriteString(t.Name + " ")
 	}
 	if t.Underlying != nil && t.Lang == LangCPlusPlus { // GDB: C++ only
-		b.WriteString(": " + TypeString(t.Underlying) + " ")
+		// GDB's check_typedef: std::uint8_t prints as unsigned char
+		b.WriteString(": " + TypeString(StripTypedefs(t.Underlying)) + " ")
 	}
 	b.WriteString("{")
 	next := int64(0)

@@ -488,7 +488,11 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	if err != nil || ft.Return == nil {
 		return ""
 	}
-	regNums, inMemory, ok := dwarf.ReturnConvention(ft.Return, s.inf.PtrSize())
+	// GDB's get_return_value reads the value in the return type with its
+	// typedefs stripped (check_typedef): a typedef of const char * prints
+	// as the string alone, without the "(cstr)" print would put first.
+	ret := dwarf.StripTypedefs(ft.Return)
+	regNums, inMemory, ok := dwarf.ReturnConvention(ret, s.inf.PtrSize())
 	if !ok {
 		return ""
 	}
@@ -497,7 +501,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 		return ""
 	}
 	env := s.valueEnv(ctx, callee.Image, callee.Bias)
-	size := ft.Return.Size()
+	size := ret.Size()
 	if inMemory {
 		// The callee returns the address of the value it wrote: the
 		// value is there, in memory, as GDB reads it (a std::map's nodes
@@ -506,7 +510,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 		if !ok {
 			return ""
 		}
-		text, whole, _ := format.Render(env, dwarf.MemObject(ft.Return, a))
+		text, whole, _ := format.Render(env, dwarf.MemObject(ret, a))
 		if whole != nil {
 			return "" // nothing of it could be read
 		}
@@ -518,7 +522,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 		if !ok {
 			return ""
 		}
-		if x, ok := dwarf.FromX87(ft.Return, v); ok && r == regnum.AMD64_ST0 {
+		if x, ok := dwarf.FromX87(ret, v); ok && r == regnum.AMD64_ST0 {
 			b = x
 			break
 		}
@@ -527,7 +531,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	if int64(len(b)) < size {
 		return ""
 	}
-	return format.Text(env, dwarf.BytesObject(ft.Return, b[:size]))
+	return format.Text(env, dwarf.BytesObject(ret, b[:size]))
 }
 
 // goReturnValue is the value (or, for several results, "name = value"

@@ -18,7 +18,9 @@ import (
 // every place the System V ABI leaves a return value (testdata/
 // returns.cpp: rax, xmm0, rax:rdx, xmm0:xmm1, a mix of both, memory at
 // the address in rax for a large struct and for a class that is not
-// trivially copyable), built by g++ and clang++. movesVsGDB compares each
+// trivially copyable), built by g++ and clang++; a return type that is
+// a typedef, which GDB strips (a string's pointer then prints without its
+// type, a struct pointer with the struct's). movesVsGDB compares each
 // finish's value with the one GDB prints.
 func TestFinishValuesMatchGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
@@ -40,7 +42,7 @@ func TestFinishValuesMatchGDB(t *testing.T) {
 			if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
 				t.Fatalf("%s: %v\n%s", cxx, err, out)
 			}
-			for _, fn := range []string{"mk", "small", "dbl", "mixed", "floats", "big", "withdtor", "chars", "color", "text", "bytes", "half", "odd", "counts"} {
+			for _, fn := range []string{"mk", "small", "dbl", "mixed", "floats", "big", "withdtor", "chars", "color", "text", "bytes", "half", "odd", "counts", "name", "begin", "smallp"} {
 				t.Run(fn, func(t *testing.T) {
 					got := movesVsGDB(t, exe, fn, []string{"finish"})
 					if len(got) < 2 || got[1].ret == "" {

@@ -1,5 +1,6 @@
 // Compile: g++ -O0 -g -o cxxvals cxxvals.cpp
 // C++ types and values for the dwarf package's tests. here() is the stop point.
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -66,6 +67,7 @@ struct Diamond : VLeft, VRight {
 };
 
 enum class Mode : unsigned char { Off, On = 7 };
+enum class Width : std::uint16_t { Narrow = 1, Wide = 300 }; // a typedef as the underlying type: GDB prints unsigned short
 
 struct Outer {
 	struct Inner {
@@ -104,6 +106,7 @@ int g_other = 6;
 geo::Point g_pt = {3, 4};
 geo::Buffer<int, 4> g_buf = {{1, 2, 3, 4}, 3};
 Mode g_mode = Mode::On;
+Width g_width = Width::Wide;
 std::string g_s = "hello";
 std::string g_long = "a string that is longer than fifteen characters";
 std::string g_empty;

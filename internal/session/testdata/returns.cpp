@@ -14,6 +14,9 @@ struct Big { long a, b, c; };
 struct WithDtor { int a; ~WithDtor() {} };
 struct Chars { char tag[6]; short n; };
 enum Color { RED, GREEN = 5 };
+typedef const char *cstr;                          // a typedef GDB strips from the return type
+struct Ctx { typedef const char *iterator; const char *s; };
+typedef Small *small_p;
 
 __attribute__((noinline)) std::string mk(int n) { return std::string(n, 'x'); }
 __attribute__((noinline)) Small small(int n) { return Small{n, 2L * n}; }
@@ -27,6 +30,9 @@ __attribute__((noinline)) Color color(int n) { return n ? GREEN : RED; }
 __attribute__((noinline)) const char *text(int n) { return n ? "yes" : "no"; }
 __attribute__((noinline)) unsigned char *bytes(unsigned char *p) { return p + 1; }
 __attribute__((noinline)) float half(float v) { return v / 2; }
+__attribute__((noinline)) cstr name(int i) { static const char *n[] = {"zero", "one"}; return n[i & 1]; }
+__attribute__((noinline)) Ctx::iterator begin(const Ctx &c) { return c.s; }
+__attribute__((noinline)) small_p smallp(Small *p) { return p; }
 __attribute__((noinline)) bool odd(int n) { return n & 1; }
 __attribute__((noinline)) std::map<std::string, int> counts(int n) {
 	std::map<std::string, int> m;
@@ -36,6 +42,7 @@ __attribute__((noinline)) std::map<std::string, int> counts(int n) {
 }
 
 unsigned char buf[8] = "hello";
+Small gsmall = {3, 4};
 
 int main()
 {
@@ -47,6 +54,8 @@ int main()
 	Big b = big(9);
 	WithDtor w = withdtor(5);
 	Chars c = chars(12);
+	Ctx x{"}abc"};
 	return (int)s.size() + a.a + (int)d.x + m.n + (int)f.a + (int)b.a + w.a + c.n + color(1) + text(1)[0] +
-	       bytes(buf)[0] + (int)half(3) + odd(3) + (int)counts(3).size();
+	       bytes(buf)[0] + (int)half(3) + odd(3) + (int)counts(3).size() + name(1)[0] + begin(x)[0] +
+	       (int)smallp(&gsmall)->a;
 }
