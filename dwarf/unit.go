@@ -3,6 +3,7 @@ package dwarf
 import (
 	"debug/elf"
 	"fmt"
+	"github.com/rrmcp/rrmcp/symbols"
 	"slices"
 	"sort"
 	"strings"
@@ -508,8 +509,9 @@ func (u *unit) funcAt(pc uint64) *Function {
 const attrMIPSLinkageName stddwarf.Attr = 0x2007
 
 // displayName is the name GDB shows for a function: in C, an unmangled
-// DW_AT_linkage_name wins ("__GI_raise" for raise); in C++ the qualified
-// DWARF name; the demangled linkage name when DWARF has no name.
+// DW_AT_linkage_name wins ("__GI_raise" for raise); in C++ the demangled
+// linkage name (symbols.FunctionName), else the qualified DWARF name; the
+// demangled linkage name when DWARF has no name.
 func (u *unit) displayName(name, linkage string) string {
 	if u.lang == dwLangRust && name != "" {
 		return name // its scope's path: rustc's v0 linkage names (_R…) are not GDB's names
@@ -521,6 +523,12 @@ func (u *unit) displayName(name, linkage string) string {
 		return demangle.Filter(linkage, demangle.NoParams)
 	}
 	if u.isCPlusPlus() {
+		// GDB names a function that has a linkage name from it
+		// (dwarf2_physname): every template argument, where GCC's name
+		// leaves out defaulted ones (f<int, 0>, not f<int>).
+		if n := symbols.FunctionName(linkage); n != "" {
+			return n
+		}
 		// GDB canonicalizes C++ names: char (&) [32], T const
 		name = canonicalCxxName(strings.ReplaceAll(name, ")[", ") ["))
 	}

@@ -73,6 +73,46 @@ func DemanglePhysname(name string) string {
 	return demangle.ASTToString(dropReturnType(a), demangleLimit)
 }
 
+// FunctionName is the name GDB gives a C++ function with debug
+// information in a backtrace or a stop, from its linkage name: demangled
+// without a template function's return type (dwarf2_physname's
+// DMGL_RET_DROP) and without its parameters and qualifiers
+// (find_frame_funname's cp_remove_params), so that a template instance
+// shows all its arguments ("f<int, 0>", where GCC's DW_AT_name has
+// "f<int>"). GDB keeps the parameters where its own C++ name parser
+// cannot read the demangled name, whose parse then fails: a name local
+// to a function ("outer<int>(int)::Local::get(int) const", a
+// LOCAL_NAME, not a function), a lambda ("{lambda(int)#1}"), an ABI tag
+// ("h[abi:cxx11](int)"), an unnamed type. "" where linkage is not a
+// mangled C++ function name.
+func FunctionName(linkage string) string {
+	if !strings.HasPrefix(linkage, "_Z") {
+		return ""
+	}
+	a, err := demangle.ToAST(linkage, demangleLimit)
+	if err != nil {
+		return ""
+	}
+	t, ok := dropReturnType(a).(*demangle.Typed)
+	if !ok {
+		return ""
+	}
+	unparsable := false
+	t.Traverse(func(n demangle.AST) bool {
+		switch n := n.(type) {
+		case *demangle.Qualified:
+			unparsable = n.LocalName
+		case *demangle.Closure, *demangle.LambdaExpr, *demangle.TaggedName, *demangle.UnnamedType, *demangle.UnnamedEnum:
+			unparsable = true
+		}
+		return !unparsable
+	})
+	if unparsable {
+		return demangle.ASTToString(t, demangleLimit)
+	}
+	return demangle.ASTToString(t.Name, demangleLimit)
+}
+
 // dropReturnType leaves out a template function's return type.
 func dropReturnType(a demangle.AST) demangle.AST {
 	switch t := a.(type) {

@@ -387,3 +387,60 @@ func TestStepInlinedJSONMatchesGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestFrameNamesMatchGDB: the names of a backtrace's functions are GDB's
+// (testdata/templnames.cpp, g++ -O0): from the linkage name, every
+// template argument (f<int, 0>, where GCC's DW_AT_name says f<int>), and
+// the full demangled name with parameters where GDB's name parser cannot
+// read it (an ABI tag, a local class's member, a lambda, inside a
+// template function), as a real-code differential found in fmtlib and
+// nlohmann::json.
+func TestFrameNamesMatchGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	src, err := filepath.Abs(filepath.Join("testdata", "templnames.cpp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(t.TempDir(), "templnames")
+	if out, err := exec.Command("g++", "-g", "-O0", "-o", exe, src).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	frame := regexp.MustCompile(`(?m)^#\d+\s+(?:0x[0-9a-f]+ in )?(.*?) \(`)
+	for _, marker := range []string{"f", "get"} {
+		loc := fmt.Sprintf("templnames.cpp:%d", markerLine(t, src, marker))
+		t.Run(marker, func(t *testing.T) {
+			var want []string
+			for _, m := range frame.FindAllStringSubmatch(gdbAt(t, exe, loc, "bt"), -1) {
+				want = append(want, m[1])
+			}
+			m := NewManager(Config{})
+			t.Cleanup(m.Close)
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancel()
+			s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.SetBreakpoint(ctx, loc, "", false); err != nil {
+				t.Fatal(err)
+			}
+			if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+				t.Fatalf("continue to %s: %+v %v", loc, st, err)
+			}
+			fr, _, _, err := s.Backtrace(ctx, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range fr {
+				got = append(got, f.Function)
+			}
+			t.Logf("GDB: %q", want)
+			if !slices.Equal(got, want) {
+				t.Errorf("backtrace at %s:\n  rrmcp %q\n  GDB   %q", loc, got, want)
+			}
+		})
+	}
+}
+

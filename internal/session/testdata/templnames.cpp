@@ -1,0 +1,27 @@
+// Function names GDB takes from the linkage name, for
+// TestFrameNamesMatchGDB: a template function with a defaulted (enable_if)
+// template argument that GCC's DW_AT_name leaves out, a function with an
+// ABI tag, and, inside a function template, a local class's member and a
+// lambda, whose demangled names GDB's own name parser cannot read (it
+// then keeps the parameters).
+#include <string>
+#include <type_traits>
+#include <vector>
+
+template <typename T, typename std::enable_if<std::is_integral<T>::value, int>::type = 0>
+int f(T x) { return x + 1; } // LINE:f
+template <typename V> int g(const V &v) { return f(v[0]); }
+std::string h(int n) { return std::string(n, 'x') + std::to_string(g(std::vector<int>{n})); }
+
+template <typename F> int apply(F fn, int v) { return fn(v); }
+template <typename T> int outer(T k)
+{
+	struct Local {
+		T m;
+		int get(int a) const { return m * a; } // LINE:get
+	};
+	Local l{k};
+	return apply([&l](int x) { return l.get(x) + 1; }, 3);
+}
+
+int main() { return (int)h(2).size() + outer<int>(5) - 19; }
