@@ -9,9 +9,10 @@ import "strings"
 // "std::pair<std::string const, int>" and "F<const char*>" becomes
 // "F<char const*>"; builtin types are spelled the short way
 // ("long unsigned int" is "unsigned long"). Names without template
-// arguments are returned as is.
+// arguments are returned as is, and so are names GDB's parser cannot read
+// (a lambda's "<lambda(int)>": cp_canonicalize_string then keeps them).
 func canonicalCxxName(name string) string {
-	if !strings.Contains(name, "<") {
+	if !strings.Contains(name, "<") || !gdbParses(name) {
 		return name
 	}
 	var b strings.Builder

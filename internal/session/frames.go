@@ -161,6 +161,18 @@ func (s *Session) fillCFA(fr []*dwarf.Frame) {
 	}
 }
 
+// funcName is the name GDB shows for fn of img in a backtrace or a stop:
+// fn.Name, or where GDB cannot parse that name, its physname
+// (dwarf.Function.PhysName).
+func (s *Session) funcName(fn *dwarf.Function, img *dwarf.Image) string {
+	if img != nil {
+		if n, ok := fn.PhysName(s.inf.Types(img)); ok {
+			return n
+		}
+	}
+	return fn.Name
+}
+
 // frameInfo converts a dwarf frame to the tool-facing Frame.
 func (s *Session) frameInfo(ctx context.Context, f *dwarf.Frame) Frame {
 	out := Frame{Level: f.Level, Inlined: f.Inlined, TailCall: f.TailCall}
@@ -169,6 +181,9 @@ func (s *Session) frameInfo(ctx context.Context, f *dwarf.Frame) Frame {
 		out.CFA = hexAddr(f.CFA)
 	}
 	out.Function, out.File, out.Line = f.Name, f.File, f.Line
+	if f.Function != nil && f.Name == f.Function.Name {
+		out.Function = s.funcName(f.Function, f.Image) // the function's own frame, no inlined call's
+	}
 	if f.Image != nil && f.Image != s.inf.Img {
 		out.Module = baseName(f.Image.Path)
 	}

@@ -19,7 +19,7 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 			loc.File, loc.Line = le.File, le.Line
 		}
 		if f := img.FuncAt(fpc); f != nil {
-			loc.Function = f.Name
+			loc.Function = s.funcName(f, img)
 			chain := f.InlineChain(fpc)
 			if n := s.hiddenInline(ctx, chain, pc, fpc); n > 0 {
 				// Like GDB (and the unwinder's frame 0), inlined calls

@@ -394,7 +394,9 @@ func TestStepInlinedJSONMatchesGDB(t *testing.T) {
 // the full demangled name with parameters where GDB's name parser cannot
 // read it (an ABI tag, a local class's member, a lambda, inside a
 // template function), as a real-code differential found in fmtlib and
-// nlohmann::json.
+// nlohmann::json; without a linkage name (std::sort's frames over a
+// lambda of a function that is no template), the DWARF name with its
+// parameter types where GDB cannot parse the name.
 func TestFrameNamesMatchGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
@@ -407,7 +409,7 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
 	frame := regexp.MustCompile(`(?m)^#\d+\s+(?:0x[0-9a-f]+ in )?(.*?) \(`)
-	for _, marker := range []string{"f", "get"} {
+	for _, marker := range []string{"f", "get", "cmp", "plainget"} {
 		loc := fmt.Sprintf("templnames.cpp:%d", markerLine(t, src, marker))
 		t.Run(marker, func(t *testing.T) {
 			var want []string

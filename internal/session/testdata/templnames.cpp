@@ -3,7 +3,10 @@
 // template argument that GCC's DW_AT_name leaves out, a function with an
 // ABI tag, and, inside a function template, a local class's member and a
 // lambda, whose demangled names GDB's own name parser cannot read (it
-// then keeps the parameters).
+// then keeps the parameters); and without a linkage name (instances over
+// a lambda of a function that is no template), the DWARF name with the
+// parameter types, where GDB cannot parse it.
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -24,4 +27,23 @@ template <typename T> int outer(T k)
 	return apply([&l](int x) { return l.get(x) + 1; }, 3);
 }
 
-int main() { return (int)h(2).size() + outer<int>(5) - 19; }
+int sorted()
+{
+	std::vector<int> v{5, 3, 9, 1, 7};
+	std::sort(v.begin(), v.end(), [](int a, int b) {
+		return a > b; // LINE:cmp
+	});
+	return v[0];
+}
+
+int plain(int k)
+{
+	struct Local {
+		int m;
+		int get(int a) const { return m * a; } // LINE:plainget
+	};
+	Local l{k};
+	return apply([&l](int x) { return l.get(x) + 1; }, 3);
+}
+
+int main() { return (int)h(2).size() + outer<int>(5) + sorted() + plain(2) - 35; }
