@@ -144,10 +144,18 @@ func sessionMoves(t *testing.T, exe, loc string, moves []string) []stepAt {
 
 // sessionMovesWith is sessionMoves of the program opts starts.
 func sessionMovesWith(t *testing.T, opts LiveOptions, loc string, moves []string) []stepAt {
-	m := NewManager(Config{})
-	t.Cleanup(m.Close)
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
+	s, st := liveStoppedAt(t, ctx, opts, loc)
+	return movesOn(t, ctx, s, st, moves)
+}
+
+// liveStoppedAt starts the program of opts live, breaks at loc and
+// continues to it.
+func liveStoppedAt(t *testing.T, ctx context.Context, opts LiveOptions, loc string) (*Session, *Stop) {
+	t.Helper()
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
 	s, _, err := m.StartLive(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +167,7 @@ func sessionMovesWith(t *testing.T, opts LiveOptions, loc string, moves []string
 	if err != nil || st.Reason != "breakpoint" || st.Frame == nil {
 		t.Fatalf("continue to %s: %+v %v", loc, st, err)
 	}
-	return movesOn(t, ctx, s, st, moves)
+	return s, st
 }
 
 // movesOn makes the moves (GDB's next, step, finish, stepi, nexti,
@@ -416,20 +424,9 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 			for _, m := range frame.FindAllStringSubmatch(gdbAt(t, exe, loc, "bt"), -1) {
 				want = append(want, m[1])
 			}
-			m := NewManager(Config{})
-			t.Cleanup(m.Close)
 			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 			defer cancel()
-			s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := s.SetBreakpoint(ctx, loc, "", false); err != nil {
-				t.Fatal(err)
-			}
-			if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-				t.Fatalf("continue to %s: %+v %v", loc, st, err)
-			}
+			s, _ := liveStoppedAt(t, ctx, LiveOptions{Command: []string{exe}}, loc)
 			fr, _, _, err := s.Backtrace(ctx, 64)
 			if err != nil {
 				t.Fatal(err)
