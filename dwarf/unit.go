@@ -525,14 +525,41 @@ func (u *unit) displayName(name, linkage string) string {
 	if u.isCPlusPlus() {
 		// GDB names a function that has a linkage name from it
 		// (dwarf2_physname): every template argument, where GCC's name
-		// leaves out defaulted ones (f<int, 0>, not f<int>).
-		if n := symbols.FunctionName(linkage); n != "" {
-			return n
+		// leaves out defaulted ones (f<int, 0>, not f<int>). Demangling
+		// costs ~15 µs a name and a unit of STL code has thousands, so
+		// only where that name can differ from the qualified DWARF one.
+		if linkageNamed(name, linkage) {
+			if n := symbols.FunctionName(linkage); n != "" {
+				return n
+			}
 		}
 		// GDB canonicalizes C++ names: char (&) [32], T const
 		name = canonicalCxxName(strings.ReplaceAll(name, ")[", ") ["))
 	}
 	return name
+}
+
+// linkageNamed reports whether GDB's name for a C++ function from its
+// linkage name (symbols.FunctionName) may differ from its qualified DWARF
+// name: a function template's instance (a DWARF name ending in its
+// template arguments, where GCC leaves out defaulted ones), and what GDB's
+// parser cannot read, recognized in the mangled name (false alarms only
+// cost a demangling): a name local to a function ("_ZZ"), a lambda
+// ("Ul"), an unnamed type ("Ut"), an ABI tag ("B" and its length).
+func linkageNamed(name, linkage string) bool {
+	if !strings.HasPrefix(linkage, "_Z") {
+		return false
+	}
+	if strings.HasSuffix(name, ">") || strings.HasPrefix(linkage, "_ZZ") ||
+		strings.Contains(linkage, "Ul") || strings.Contains(linkage, "Ut") {
+		return true
+	}
+	for i := 0; i+1 < len(linkage); i++ {
+		if linkage[i] == 'B' && linkage[i+1] >= '0' && linkage[i+1] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // codeRanges is rs without the ranges GDB ignores (dwarf2_ranges_process,

@@ -442,4 +442,3 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 		})
 	}
 }
-
