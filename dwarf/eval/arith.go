@@ -27,6 +27,12 @@ func (ev *evaluator) unary(e *cexpr.Unary) (dwarf.Object, error) {
 	case "&":
 		return ev.addressOf(x)
 	}
+	if isVoid(x) {
+		if e.Op == "!" {
+			return ev.makeInt(ev.boolType(), 1), nil
+		}
+		return dwarf.Object{}, voidOperand(e.Op, true)
+	}
 	sc, err := ev.scalarOf(x)
 	if err != nil {
 		return dwarf.Object{}, err
@@ -228,6 +234,9 @@ func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 			}
 			return ev.makeInt(ev.boolType(), b2i(eq == (e.Op == "=="))), nil
 		}
+	}
+	if isVoid(x) || isVoid(y) {
+		return dwarf.Object{}, voidOperand(e.Op, false)
 	}
 	a, err := ev.scalarOf(x)
 	if err != nil {

@@ -411,6 +411,31 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 	return dwarf.Object{}, unsupported(fmt.Sprintf("expression %T", e))
 }
 
+// isVoid reports whether o is a void value (an unset convenience
+// variable).
+func isVoid(o dwarf.Object) bool {
+	_, ok := dwarf.Resolve(o.Type).(*dwarf.VoidType)
+	return ok && o.Type != nil
+}
+
+// voidOperand is GDB's error for operator op applied to a void value,
+// as a unary or a binary operator.
+func voidOperand(op string, unary bool) error {
+	switch {
+	case op == "==" || op == "!=":
+		return errors.New("Invalid type combination in equality test.")
+	case op == "<" || op == ">" || op == "<=" || op == ">=":
+		return errors.New("Invalid type combination in ordering comparison.")
+	case unary && op == "-":
+		return errors.New("Argument to negate operation not a number.")
+	case unary && op == "+":
+		return errors.New("Argument to positive operation not a number.")
+	case unary && op == "~":
+		return errors.New("Argument to complement operation not an integer, boolean.")
+	}
+	return errors.New("Argument to arithmetic operation not a number or boolean.")
+}
+
 func noSymbol(name string) error {
 	return fmt.Errorf("No symbol %q in current context: %w", name, dwarf.ErrNotFound)
 }
@@ -683,6 +708,9 @@ func (ev *evaluator) condition(e cexpr.Expr) (bool, error) {
 }
 
 func (ev *evaluator) truth(o dwarf.Object) (bool, error) {
+	if isVoid(o) {
+		return false, nil // GDB: an unset convenience variable is false
+	}
 	sc, err := ev.scalarOf(o)
 	if err != nil {
 		return false, err

@@ -79,7 +79,7 @@ func TestConvenienceVariablesMatchGDB(t *testing.T) {
 	// Each step is an expression to print, or a command: "break LOC if
 	// COND", "continue", "delete".
 	steps := []string{
-		"$v", "$v = 5", "$v + 1", "$v *= 3", "$n = *list", "$n.next->name", "$p = list->next", "$p->value",
+		"$v", "!$v", "$v && 1", "$v ? 1 : 2", "$v = 5", "$v + 1", "$v *= 3", "$n = *list", "$n.next->name", "$p = list->next", "$p->value",
 		"$stop = 2", "break hit if i == $stop", "continue", "i", "$v", "$_exitcode",
 		"delete", "continue", "$v * 2", "$_exitcode == 0", "$n.value", "$stop",
 	}
@@ -137,5 +137,23 @@ func TestConvenienceVariablesMatchGDB(t *testing.T) {
 	t.Logf("GDB and rrmcp: %q", want)
 	if !slices.Equal(got, want) {
 		t.Errorf("convenience variables: %q, GDB prints %q", got, want)
+	}
+	// A void value in arithmetic or a comparison is GDB's error.
+	bad := []string{"$unset == 0", "$unset < 1", "$unset + 1", "-$unset", "$_exitsignal == 0"}
+	var bcmds []string
+	for _, e := range bad {
+		bcmds = append(bcmds, "print "+e)
+	}
+	out := gdbAt(t, testenv.Prog(t, prog), "main", bcmds...)
+	for _, e := range bad {
+		_, err := s.Evaluate(ctx, e)
+		if err == nil {
+			t.Errorf("%s: no error", e)
+			continue
+		}
+		msg := err.Error()[strings.LastIndex(err.Error(), ": ")+2:]
+		if !strings.Contains(out, "\n"+msg+"\n") {
+			t.Errorf("%s: %q, not among GDB's errors:\n%s", e, msg, out)
+		}
 	}
 }
