@@ -24,9 +24,15 @@ func gdbParses(name string) bool {
 
 // PhysName is the name GDB shows for f where it differs from f.Name: a
 // C++ function without a linkage name whose name GDB cannot parse, shown
-// with its parameter types (tr reads them); ok is false elsewhere.
-func (f *Function) PhysName(tr *TypeReader) (name string, ok bool) {
-	if f.LinkageName != "" || f.cu == nil || !f.cu.isCPlusPlus() || f.dwarfName == "" || gdbParses(f.dwarfName) || tr == nil {
+// with its parameter types, which types reads; ok is false elsewhere.
+// types is called only then: every stop and frame asks, and most
+// images need no type reader for it.
+func (f *Function) PhysName(types func() *TypeReader) (name string, ok bool) {
+	if f.LinkageName != "" || f.cu == nil || !f.cu.isCPlusPlus() || f.dwarfName == "" || gdbParses(f.dwarfName) {
+		return "", false
+	}
+	tr := types()
+	if tr == nil {
 		return "", false
 	}
 	args, err := tr.physnameArgs(f.Offset)

@@ -3,7 +3,6 @@ package dwarf
 import (
 	"debug/elf"
 	"fmt"
-	"github.com/rrmcp/rrmcp/symbols"
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +12,8 @@ import (
 	stddwarf "debug/dwarf"
 
 	"github.com/ianlancetaylor/demangle"
+
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // unit is the lazily built index of one compile unit.

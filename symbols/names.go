@@ -101,7 +101,7 @@ func FunctionName(linkage string) string {
 	t.Traverse(func(n demangle.AST) bool {
 		switch n := n.(type) {
 		case *demangle.Qualified:
-			unparsable = n.LocalName
+			unparsable = unparsable || n.LocalName
 		case *demangle.Closure, *demangle.LambdaExpr, *demangle.TaggedName, *demangle.UnnamedType, *demangle.UnnamedEnum:
 			unparsable = true
 		}

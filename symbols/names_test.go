@@ -101,3 +101,25 @@ func TestDemanglePhysname(t *testing.T) {
 		t.Errorf("Demangle keeps the return type: %q", got)
 	}
 }
+
+// TestFunctionName: the name GDB's backtrace gives a function from its
+// linkage name (GDB 13's bt on g++ builds): without the parameters where
+// GDB's parser reads the demangled name, with them where it cannot (a
+// local name, a lambda, an ABI tag), also where a parameter's type is
+// qualified (std::vector), which does not make it readable again.
+func TestFunctionName(t *testing.T) {
+	for _, tc := range []struct{ mangled, want string }{
+		{"_Z1fIiLi0EEiT_", "f<int, 0>"},
+		{"_Z1gISt6vectorIiSaIiEEEiRKT_", "g<std::vector<int, std::allocator<int> > >"},
+		{"_ZNK3geo5Shape4areaEv", "geo::Shape::area"},
+		{"_Z1hB5cxx11i", "h[abi:cxx11](int)"},
+		{"_ZZ5outerIiEiT_ENK5Local3getEi", "outer<int>(int)::Local::get(int) const"},
+		{"_ZZ5outerIiEiT_ENK5Local3getERKSt6vectorIiSaIiEE", "outer<int>(int)::Local::get(std::vector<int, std::allocator<int> > const&) const"},
+		{"_ZZ5outerIiEiT_ENKUliE_clEi", "outer<int>(int)::{lambda(int)#1}::operator()(int) const"},
+		{"main", ""},
+	} {
+		if got := FunctionName(tc.mangled); got != tc.want {
+			t.Errorf("FunctionName(%q) = %q, want %q", tc.mangled, got, tc.want)
+		}
+	}
+}

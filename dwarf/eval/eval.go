@@ -415,7 +415,7 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 // variable).
 func isVoid(o dwarf.Object) bool {
 	_, ok := dwarf.Resolve(o.Type).(*dwarf.VoidType)
-	return ok && o.Type != nil
+	return ok
 }
 
 // voidOperand is GDB's error for operator op applied to a void value,

@@ -49,15 +49,6 @@ func (v *Vars) Void(name string) {
 	v.Set(name, &dwarf.VoidType{CommonType: dwarf.CommonType{Name: "void"}}, nil)
 }
 
-// Names returns the names of the variables that are set.
-func (v *Vars) Names() []string {
-	out := make([]string, 0, len(v.m))
-	for n := range v.m {
-		out = append(out, n)
-	}
-	return out
-}
-
 // WithVars returns s with the convenience variables v: $name, where
 // name is no register of s, reads v, and "$name = expr" (or op=) sets
 // it. s may be nil: an evaluation with no frame (the program has ended),
@@ -146,7 +137,7 @@ func (ev *evaluator) assign(e *cexpr.Assign) (dwarf.Object, error) {
 	if o.Err != nil {
 		return dwarf.Object{}, o.Err
 	}
-	if _, ok := dwarf.Resolve(o.Type).(*dwarf.VoidType); ok {
+	if isVoid(o) {
 		if !ev.onlyType {
 			ev.vars.Void(e.X.Name)
 		}

@@ -165,10 +165,8 @@ func (s *Session) fillCFA(fr []*dwarf.Frame) {
 // fn.Name, or where GDB cannot parse that name, its physname
 // (dwarf.Function.PhysName).
 func (s *Session) funcName(fn *dwarf.Function, img *dwarf.Image) string {
-	if img != nil {
-		if n, ok := fn.PhysName(s.inf.Types(img)); ok {
-			return n
-		}
+	if n, ok := fn.PhysName(func() *dwarf.TypeReader { return s.inf.Types(img) }); ok {
+		return n
 	}
 	return fn.Name
 }
