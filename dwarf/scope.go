@@ -432,7 +432,6 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		}
 		return BytesObject(t, b), nil
 	}
-
 	if isX87(reg) {
 		// GDB's i387_ext: the 80-bit extended value ($st0 = 4.5)
 		ext := &BaseType{CommonType: CommonType{Name: "i387_ext", ByteSize: 10, Lang: lang}, Encoding: EncFloat}
@@ -458,7 +457,6 @@ func (s *FrameScope) Register(name string) (Object, error) {
 		return mk(&PointerType{CommonType: CommonType{ByteSize: ptr, Lang: lang}, Elem: voidT}, v), nil
 	case regnum.AMD64_Rflags:
 		return mk(eflagsType(lang), v), nil
-
 	case regnum.AMD64_Cs, regnum.AMD64_Ss, regnum.AMD64_Ds, regnum.AMD64_Es,
 		regnum.AMD64_Fs, regnum.AMD64_Gs:
 		return mk(intT, v), nil
@@ -505,14 +503,7 @@ func vec128(lang Lang) *StructType {
 
 // mxcsrType is GDB's i386_mxcsr flags type of $mxcsr.
 func mxcsrType(lang Lang) *EnumType {
-	names := []string{"IE", "DE", "ZE", "OE", "UE", "PE", "DAZ", "IM", "DM", "ZM", "OM", "UM", "PM", "", "", "FZ"}
-	t := &EnumType{CommonType: CommonType{Name: "i386_mxcsr", ByteSize: 4, Lang: lang}, Unsigned: true, flags: true}
-	for i, n := range names {
-		if n != "" {
-			t.Values = append(t.Values, EnumValue{Name: n, Val: 1 << i})
-		}
-	}
-	return t
+	return flagsType("i386_mxcsr", lang, "IE", "DE", "ZE", "OE", "UE", "PE", "DAZ", "IM", "DM", "ZM", "OM", "UM", "PM", "", "", "FZ")
 }
 
 // ErrNotSaved is a register value the unwinder could not recover in an
@@ -542,10 +533,15 @@ var eflagsC = eflagsType(LangC)
 
 // eflagsType is GDB's i386_eflags flags type.
 func eflagsType(lang Lang) *EnumType {
-	names := []string{"CF", "", "PF", "", "AF", "", "ZF", "SF", "TF", "IF", "DF", "OF", "", "", "NT", "",
-		"RF", "VM", "AC", "VIF", "VIP", "ID"}
-	t := &EnumType{CommonType: CommonType{Name: "i386_eflags", ByteSize: 4, Lang: lang}, Unsigned: true, flags: true}
-	for i, n := range names {
+	return flagsType("i386_eflags", lang, "CF", "", "PF", "", "AF", "", "ZF", "SF", "TF", "IF", "DF", "OF", "", "", "NT", "",
+		"RF", "VM", "AC", "VIF", "VIP", "ID")
+}
+
+// flagsType is a GDB flags type of 4 bytes whose bit i is named bits[i]
+// ("" for an unnamed bit).
+func flagsType(name string, lang Lang, bits ...string) *EnumType {
+	t := &EnumType{CommonType: CommonType{Name: name, ByteSize: 4, Lang: lang}, Unsigned: true, flags: true}
+	for i, n := range bits {
 		if n != "" {
 			t.Values = append(t.Values, EnumValue{Name: n, Val: 1 << i})
 		}
