@@ -110,7 +110,7 @@ func run(verbose bool) int {
 
 	warn := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "rrmcp: "+format+"\n", args...) }
 	srv := tools.New(m, tools.Options{Log: warn, Timing: os.Getenv("RRMCP_DEBUG_TIMING") != ""})
-	err = stdio.Serve(ctx, srv, os.Stdin, os.Stdout, stdio.Options{Log: warn})
+	err = stdio.Serve(ctx, srv, os.Stdin, os.Stdout, stdio.Options{Log: warn, Idle: m.Idle})
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "rrmcp:", err)
 		m.Close()

@@ -97,7 +97,8 @@
 // and libraries' images. A stop is reported from the pc its reply carried;
 // all registers, the stack's top and the lines read at the previous stop
 // at the same pc are asked for with it, in one batch, and read by the first
-// look at it (PrefetchStop). That cache, the thread list and the frames are
+// look at it (PrefetchStop), or earlier, between the client's calls
+// (Manager.Idle, which rrmcp's stdio transport calls once a reply is out). That cache, the thread list and the frames are
 // dropped on every resume or write (invalidate).
 //
 // # Errors

@@ -134,6 +134,21 @@ func (m *Manager) Settle(ctx context.Context) {
 	}
 }
 
+// Idle uses the time between two calls of the client (stdio.Options.Idle)
+// for work each session's next call would do first; it does not wait for
+// a session another call holds.
+func (m *Manager) Idle(ctx context.Context) {
+	m.mu.Lock()
+	ss := make([]*Session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		ss = append(ss, s)
+	}
+	m.mu.Unlock()
+	for _, s := range ss {
+		s.idle(ctx)
+	}
+}
+
 // Stop ends the session with the given id ("" = most recent): it
 // interrupts a running resume, says goodbye to the server and stops every
 // process the session started.

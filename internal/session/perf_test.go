@@ -809,37 +809,62 @@ int main(void)
 // TestStopReadsFresh: what a stop's prefetch reads (the registers, the
 // stack and the lines read at the last stop at the pc) describes that
 // stop and no other: over continues with and without a look between them,
-// hit's i, the global hits and the locals count one per stop.
+// hit's i, the global hits and the locals count one per stop. Run twice:
+// with the replies read by the first look, and read between calls by the
+// server's idle work (Manager.Idle), which must leave none owed.
 func TestStopReadsFresh(t *testing.T) {
-	s, _ := countedSession(t, "hit")
-	ctx := t.Context()
-	num := func(expr string) int {
-		t.Helper()
-		v, err := s.Evaluate(ctx, expr)
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		n, err := strconv.Atoi(v.Value)
-		if err != nil {
-			t.Fatalf("%s = %q", expr, v.Value)
-		}
-		return n
-	}
-	i0, hits0 := num("i"), num("hits")
-	for n, look := range []bool{false, true, false, false, true, true, false, true} {
-		st, err := s.Continue(ctx, false)
-		if err != nil || st.Reason != "breakpoint" {
-			t.Fatalf("continue %d: %+v %v", n, st, err)
-		}
-		if !look {
-			continue
-		}
-		if i, hits := num("i"), num("hits"); i != i0+n+1 || hits != hits0+n+1 {
-			t.Errorf("stop %d: i = %d, hits = %d; want %d and %d", n, i, hits, i0+n+1, hits0+n+1)
-		}
-		vs, _, err := s.Locals(ctx)
-		if err != nil || len(vs) == 0 || vs[0].Name != "i" || vs[0].Value != strconv.Itoa(i0+n+1) {
-			t.Errorf("stop %d: locals %+v %v; want i = %d", n, vs, err, i0+n+1)
-		}
+	for _, idle := range []bool{false, true} {
+		t.Run(fmt.Sprintf("idle=%v", idle), func(t *testing.T) {
+			s, _ := countedSession(t, "hit")
+			ctx := t.Context()
+			num := func(expr string) int {
+				t.Helper()
+				v, err := s.Evaluate(ctx, expr)
+				if err != nil {
+					t.Fatalf("%s: %v", expr, err)
+				}
+				n, err := strconv.Atoi(v.Value)
+				if err != nil {
+					t.Fatalf("%s = %q", expr, v.Value)
+				}
+				return n
+			}
+			i0, hits0 := num("i"), num("hits")
+			for n, look := range []bool{false, true, false, false, true, true, false, true} {
+				st, err := s.Continue(ctx, false)
+				if err != nil || st.Reason != "breakpoint" {
+					t.Fatalf("continue %d: %+v %v", n, st, err)
+				}
+				if !s.c.Prefetched() {
+					t.Fatalf("continue %d: no stop reads owed after the stop (gdbserver's stop reply carries the pc)", n)
+				}
+				if idle {
+					s.m.Idle(ctx)
+					if s.c.Prefetched() {
+						t.Fatalf("continue %d: the stop's reads are still owed after Idle", n)
+					}
+				}
+				if !look {
+					continue
+				}
+				if i, hits := num("i"), num("hits"); i != i0+n+1 || hits != hits0+n+1 {
+					t.Errorf("stop %d: i = %d, hits = %d; want %d and %d", n, i, hits, i0+n+1, hits0+n+1)
+				}
+				vs, _, err := s.Locals(ctx)
+				if err != nil || len(vs) == 0 || vs[0].Name != "i" || vs[0].Value != strconv.Itoa(i0+n+1) {
+					t.Errorf("stop %d: locals %+v %v; want i = %d", n, vs, err, i0+n+1)
+				}
+			}
+			// A session another call holds is left alone.
+			if _, err := s.Continue(ctx, false); err != nil {
+				t.Fatal(err)
+			}
+			s.sem <- struct{}{}
+			s.m.Idle(ctx)
+			<-s.sem
+			if !s.c.Prefetched() {
+				t.Error("Idle read the replies of a session another call held")
+			}
+		})
 	}
 }

@@ -241,6 +241,29 @@ func (s *Session) serverOutput() string {
 	return "; its last output:\n" + out
 }
 
+// idle does, between calls, what the next call would do first: it reads
+// the replies the server sent to the requests a stop made ahead
+// (PrefetchStop), so that the first look at the stop (its locals, a
+// memory read) finds them decoded. It does nothing where the session is
+// busy, running or closed.
+func (s *Session) idle(ctx context.Context) {
+	if s.gone.Load() || s.running.Load() {
+		return
+	}
+	select {
+	case s.sem <- struct{}{}:
+	default:
+		return // a call holds the session: it settles what it needs
+	}
+	defer s.release()
+	if s.c == nil || s.running.Load() || !s.c.Prefetched() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.to.Eval)
+	defer cancel()
+	s.c.Settle(ctx) //nolint:errcheck // a failure shows in the next call, which settles again
+}
+
 // ID returns the session id ("s1", "s2", …).
 func (s *Session) ID() string { return s.id }
 

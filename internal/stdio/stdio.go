@@ -33,6 +33,13 @@ type Options struct {
 	// Log reports what the client cannot be told (a write that failed, a
 	// handler that panicked). Default: silent.
 	Log func(format string, args ...any)
+	// Idle, if set, is called after a request's reply is written, when no
+	// further input is buffered, by the goroutine that answered it: work
+	// the next request would otherwise do first (reading replies the
+	// debug server sent since), done while the client reads the reply.
+	// It must return quickly; past handOn the next message is read by
+	// another goroutine while it runs.
+	Idle func(ctx context.Context)
 }
 
 // Serve answers the MCP messages of one client read from in with srv,
@@ -209,6 +216,13 @@ func (c *conn) serveOne(ctx context.Context) (kept bool) {
 	cancel()
 	<-c.slots
 	c.requests.Done()
+	if kept && c.opt.Idle != nil && c.in.Buffered() == 0 {
+		// The reply is out and the input is still ours to read: a
+		// message arriving meanwhile waits at most handOn for it.
+		handing.Reset(handOn)
+		c.opt.Idle(ctx)
+		kept = handing.Stop()
+	}
 	return kept
 }
 

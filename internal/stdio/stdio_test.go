@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -298,4 +299,48 @@ func TestEncodeReply(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestIdle: Idle runs after a call's reply is written, and one that takes
+// long does not hold back the next message: reading passes on, as it does
+// for a long call.
+func TestIdle(t *testing.T) {
+	idled := make(chan struct{}, 10)
+	release := make(chan struct{})
+	var blocked atomic.Bool
+	o := Options{Idle: func(ctx context.Context) {
+		idled <- struct{}{}
+		if blocked.CompareAndSwap(false, true) {
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
+		}
+	}}
+	c := serve(t, testServer(nil), o)
+	// initialize's reply is written before Idle runs; drain what it left.
+	for len(idled) > 0 {
+		<-idled
+	}
+	c.call(1, "quick")
+	if r := c.reply(1); r["result"] == nil {
+		t.Fatalf("quick call: %v", r)
+	}
+	select {
+	case <-idled:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Idle was not called after the reply")
+	}
+	// The first Idle may still be waiting on release; the next call is
+	// answered meanwhile.
+	for !blocked.Load() {
+		c.call(2, "quick")
+		c.reply(2)
+		<-idled
+	}
+	c.call(3, "quick")
+	if r := c.reply(3); r["result"] == nil {
+		t.Fatalf("a call behind a long Idle: %v", r)
+	}
+	close(release)
 }
