@@ -441,7 +441,9 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 			}
 			for i := len(chain) - 1; i >= 0; i-- {
 				if chain[i].Tag == stddwarf.TagInlinedSubroutine {
-					inl, _, _, _, _, _ = img.resolveDecl(chain[i].Offset)
+					// Named as the inlined frame is (InlineChain).
+					name, linkage, _, _, _, _ := img.resolveDecl(chain[i].Offset)
+					inl = c.u.displayName(name, linkage)
 					break
 				}
 			}

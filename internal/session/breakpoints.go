@@ -10,6 +10,7 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/linespec"
 	"github.com/rrmcp/rrmcp/rsp"
+	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // breakpoint is a user breakpoint or watchpoint. Its server-side entries
@@ -198,12 +199,13 @@ func (s *Session) bpInlineEntry(pc uint64) (keep bool, fn string) {
 // was set on (which may leave out the scope, the parameter list or the
 // template arguments).
 func sameFunc(name, want string) bool {
-	if i := strings.IndexByte(want, '('); i > 0 {
-		want = want[:i]
+	if name == want {
+		return true
 	}
-	if i := strings.IndexByte(name, '('); i > 0 {
-		name = name[:i]
-	}
+	// The parameter list, not the first parenthesis: a lambda's
+	// "f()::$_0::operator()(int) const" and a template argument's
+	// "sorted()" have others before it.
+	want, name = symbols.StripParams(want), symbols.StripParams(name)
 	if !strings.Contains(want, "<") {
 		name = withoutTemplateArgs(name) // break f stops in f<int>
 	}
