@@ -81,8 +81,9 @@ func DemanglePhysname(name string) string {
 // shows all its arguments ("f<int, 0>", where GCC's DW_AT_name has
 // "f<int>"). GDB keeps the parameters where its own C++ name parser
 // cannot read the demangled name, whose parse then fails: a name local
-// to a function ("outer<int>(int)::Local::get(int) const", a
-// LOCAL_NAME, not a function), a lambda ("{lambda(int)#1}"), an ABI tag
+// to a function printed with its parameters ("outer<int>(int)::Local::
+// get(int) const", a LOCAL_NAME, not a function; main's and an extern "C"
+// function's have none: "main::$_0::operator()"), a lambda ("{lambda(int)#1}"), an ABI tag
 // ("h[abi:cxx11](int)"), an unnamed type. "" where linkage is not a
 // mangled C++ function name.
 func FunctionName(linkage string) string {
@@ -101,7 +102,12 @@ func FunctionName(linkage string) string {
 	t.Traverse(func(n demangle.AST) bool {
 		switch n := n.(type) {
 		case *demangle.Qualified:
-			unparsable = unparsable || n.LocalName
+			// A name local to a function is read where the function is
+			// printed without a parameter list, as main and extern "C"
+			// functions are (clang's "main::$_0::operator()"), not
+			// where it has one ("outer<int>(int)::Local").
+			_, typed := n.Scope.(*demangle.Typed)
+			unparsable = unparsable || n.LocalName && typed
 		case *demangle.Closure, *demangle.LambdaExpr, *demangle.TaggedName, *demangle.UnnamedType, *demangle.UnnamedEnum:
 			unparsable = true
 		}

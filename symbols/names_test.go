@@ -116,6 +116,15 @@ func TestFunctionName(t *testing.T) {
 		{"_ZZ5outerIiEiT_ENK5Local3getEi", "outer<int>(int)::Local::get(int) const"},
 		{"_ZZ5outerIiEiT_ENK5Local3getERKSt6vectorIiSaIiEE", "outer<int>(int)::Local::get(std::vector<int, std::allocator<int> > const&) const"},
 		{"_ZZ5outerIiEiT_ENKUliE_clEi", "outer<int>(int)::{lambda(int)#1}::operator()(int) const"},
+		// clang's names local to main and to an extern "C" function:
+		// no parameter list in the scope, so GDB reads them.
+		{"_ZZ4mainENK3$_0clEii", "main::$_0::operator()"},
+		{"_ZZ4mainENK5Local3getEi", "main::Local::get"},
+		{"_ZZ4cfunENK2CL3getEi", "cfun::CL::get"},
+		{"_ZN9__gnu_cxx5__ops15_Iter_comp_iterIZ4mainE3$_0EclINS_17__normal_iteratorIPiSt6vectorIiSaIiEEEESA_EEbT_T0_",
+			"__gnu_cxx::__ops::_Iter_comp_iter<main::$_0>::operator()<__gnu_cxx::__normal_iterator<int*, std::vector<int, std::allocator<int> > >, __gnu_cxx::__normal_iterator<int*, std::vector<int, std::allocator<int> > > >"},
+		// g++'s lambda in main: braces
+		{"_ZZ4mainENKUliiE_clEii", "main::{lambda(int, int)#1}::operator()(int, int) const"},
 		{"main", ""},
 	} {
 		if got := FunctionName(tc.mangled); got != tc.want {

@@ -5,7 +5,8 @@
 // lambda, whose demangled names GDB's own name parser cannot read (it
 // then keeps the parameters); and without a linkage name (instances over
 // a lambda of a function that is no template), the DWARF name with the
-// parameter types, where GDB cannot parse it.
+// parameter types, where GDB cannot parse it; names local to main and to
+// an extern "C" function, which GDB can.
 #include <algorithm>
 #include <string>
 #include <type_traits>
@@ -46,4 +47,29 @@ int plain(int k)
 	return apply([&l](int x) { return l.get(x) + 1; }, 3);
 }
 
-int main() { return (int)h(2).size() + outer<int>(5) + sorted() + plain(2) - 35; }
+extern "C" int cfun(int k)
+{
+	struct CL {
+		int m;
+		int get(int a) const { return m * a; } // LINE:cget
+	};
+	CL l{k};
+	return l.get(2);
+}
+
+int main(int argc, char **)
+{
+	// Names local to main and to an extern "C" function: printed without
+	// the function's parameters, so GDB's parser reads clang's
+	// (main::$_0::operator()) and removes their parameters.
+	struct Local {
+		int m;
+		int get(int a) const { return m * a; } // LINE:mget
+	};
+	Local l{argc};
+	std::vector<int> v{argc, 3, 9, 1};
+	std::sort(v.begin(), v.end(), [](int a, int b) {
+		return a > b; // LINE:mlam
+	});
+	return (int)h(2).size() + outer<int>(5) + sorted() + plain(2) + apply([&l](int x) { return l.get(x); }, 3) + cfun(argc) + v[0] - 49;
+}
