@@ -407,10 +407,10 @@ func TestStepInlinedJSONMatchesGDB(t *testing.T) {
 // parameter types where GDB cannot parse the name. Built by g++ and
 // clang++ at -O0 and -O2: at -O2, a breakpoint on a line of an inlined
 // lambda (clang's sorted()::$_0::operator()) stops in it, as GDB's does,
-// and frames of inlined calls have no parameters appended, as GDB's
-// (dwarf2_compute_name appends them to a DW_TAG_subprogram's name only),
 // not in its caller (the breakpoint's function must be named as the
-// inlined frame is).
+// inlined frame is); and frames of inlined calls have no parameters
+// appended, as GDB's (dwarf2_compute_name appends them to a
+// DW_TAG_subprogram's name only).
 func TestFrameNamesMatchGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
