@@ -17,7 +17,11 @@ type pretty struct {
 	isString bool
 	head     string
 	// hint is "array", "map" or "" (children named like "[0]").
-	hint     string
+	hint string
+	// kids: the printer has children, even none now (GDB's
+	// hasattr(visualizer, 'children')): what a printer of one contained
+	// object (optional, variant, any) prints "containing" (contained).
+	kids     bool
 	children []prettyChild
 	more     bool // children were cut at the element limit
 	// err is what the printer could not read after head and children:
@@ -102,8 +106,18 @@ func (env *printer) prettyPrint(o dwarf.Object) (pretty, bool) {
 		p, err = env.ppForwardList(o, st, base)
 	case "std::stack", "std::queue", "std::priority_queue":
 		p, err = env.ppAdapter(o, base)
+	case "std::any":
+		p, err = env.ppAny(o)
 	default:
 		return pretty{}, false
+	}
+	switch dwarf.TemplateBase(st.Name) {
+	case "std::__cxx11::basic_string", "std::basic_string", "std::basic_string_view", "std::__cxx11::basic_string_view",
+		"__gnu_cxx::__normal_iterator", "std::_Deque_iterator", "std::_List_iterator", "std::_List_const_iterator",
+		"std::_Fwd_list_iterator", "std::_Fwd_list_const_iterator", "std::_Rb_tree_iterator", "std::_Rb_tree_const_iterator",
+		"std::pair": // GDB 13 has no pair printer: the value prints as a struct
+	default:
+		p.kids = true
 	}
 	if err != nil {
 		if !env.printerRaised(o, err) {
@@ -486,9 +500,21 @@ func (env *printer) ppOptional(o dwarf.Object, st *dwarf.StructType) (pretty, er
 	}
 	// The optional printer names its type through libstdc++'s type
 	// printers (std::optional<std::string>), unlike the smart pointers.
-	head := "std::optional<" + abbreviateStd(env.templateArgString(st, 0)) + ">"
+	head := "std::optional<" + abbreviateStd(env.templateArgString(st, 0), env.hasType) + ">"
 	if !engaged {
 		return pretty{head: head + " [no contained value]"}, nil
 	}
-	return pretty{head: head, children: []prettyChild{{name: "[contained value]", val: v}}}, nil
+	return env.contained(head, "", v), nil
+}
+
+// contained prints one contained object v as libstdc++'s
+// SingleObjContainerPrinter does (optional, variant, any): where v's own
+// printer has children, "HEAD containing" v's head and v's children with
+// v's hint; else HEAD and one child, "[contained value]", under hint.
+func (env *printer) contained(head, hint string, v dwarf.Object) pretty {
+	if inner, ok := env.prettyPrint(v); ok && inner.kids {
+		inner.head = head + " containing " + inner.head
+		return inner
+	}
+	return pretty{head: head, hint: hint, children: []prettyChild{{name: "[contained value]", val: v}}}
 }

@@ -3,6 +3,7 @@ package format
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -14,7 +15,8 @@ import (
 // applies to template arguments in printer headers ("std::string" for
 // std::__cxx11::basic_string<char, ...>).
 
-// tmpl spells base<args...> with GDB's "> >" spacing.
+// tmpl spells base<args...> as DWARF and GDB's type names do, with
+// "> >" spacing.
 func tmpl(base string, args []string) string {
 	s := base + "<" + strings.Join(args, ", ")
 	if strings.HasSuffix(s, ">") {
@@ -23,76 +25,117 @@ func tmpl(base string, args []string) string {
 	return s + ">"
 }
 
-// abbreviateStd applies the libstdc++ type printers to a type name:
-// std::string for basic_string<char, ...>, and template default
-// arguments dropped for the containers and unique_ptr.
-func abbreviateStd(name string) string {
-	// keep cv-qualifiers and pointer/reference marks around the core
+// abbreviateStd is a type's name as libstdc++'s printers show it
+// (SingleObjContainerPrinter._recognize): what its type printers make of
+// it, else the name as it is.
+func abbreviateStd(name string, has func(typedef string) bool) string {
+	if r := recognize(name, has); r != "" {
+		return r
+	}
+	return name
+}
+
+// recognize is gdb.types.apply_type_recognizers with libstdc++'s type
+// printers (printers.py, register_type_printers), "" where none
+// recognizes the type: std::string for basic_string<char, ...> where the
+// program has that typedef (has: the FilteringTypePrinter's
+// gdb.lookup_type of "std::string" must succeed), and a container or
+// unique_ptr whose trailing template arguments are the defaults, without
+// them and with the type printers applied to the others
+// (TemplateTypePrinter). Only a type with a tag is recognized: not a
+// pointer, reference or array; a const one is, without its const (its
+// tag is the class's).
+func recognize(name string, has func(typedef string) bool) string {
 	if core, ok := strings.CutSuffix(name, " const"); ok {
-		return abbreviateStd(core) + " const"
+		return recognize(core, has)
 	}
 	if core, ok := strings.CutPrefix(name, "const "); ok {
-		return "const " + abbreviateStd(core)
-	}
-	if j := strings.TrimRight(name, "*& "); len(j) < len(name) && strings.HasSuffix(j, ">") {
-		return abbreviateStd(j) + name[len(j):]
+		return recognize(core, has)
 	}
 	i := strings.IndexByte(name, '<')
 	if i < 0 || !strings.HasSuffix(name, ">") {
-		return name
+		return ""
 	}
 	base := name[:i]
 	args := dwarf.SplitTopLevel(name[i+1 : len(name)-1])
 	for k := range args {
-		args[k] = abbreviateStd(strings.TrimSpace(args[k]))
+		args[k] = strings.TrimSpace(args[k])
 	}
+	// Defaults are compared in DWARF's spelling of the arguments.
 	alloc := func(t string) string { return tmpl("std::allocator", []string{t}) }
-	n := len(args)
+	pairAlloc := func() string { return alloc(tmpl("std::pair", []string{args[0] + " const", args[1]})) }
+	n, keep := len(args), -1
 	switch base {
 	case "std::__cxx11::basic_string", "std::basic_string":
 		if n == 3 && args[1] == tmpl("std::char_traits", args[:1]) && args[2] == alloc(args[0]) {
-			switch args[0] {
-			case "char":
-				return "std::string"
-			case "wchar_t":
-				return "std::wstring"
-			case "char8_t":
-				return "std::u8string"
-			case "char16_t":
-				return "std::u16string"
-			case "char32_t":
-				return "std::u32string"
+			typedef := map[string]string{"char": "std::string", "wchar_t": "std::wstring", "char8_t": "std::u8string",
+				"char16_t": "std::u16string", "char32_t": "std::u32string"}[args[0]]
+			if typedef != "" && has(typedef) {
+				return typedef
 			}
 		}
+		return ""
 	case "std::vector", "std::__cxx11::list", "std::list", "std::deque", "std::forward_list":
 		if n == 2 && args[1] == alloc(args[0]) {
-			args = args[:1]
+			keep = 1
 		}
 	case "std::map", "std::multimap":
-		if n == 4 && args[2] == tmpl("std::less", args[:1]) &&
-			args[3] == alloc(tmpl("std::pair", []string{args[0] + " const", args[1]})) {
-			args = args[:2]
+		if n == 4 && args[2] == tmpl("std::less", args[:1]) && args[3] == pairAlloc() {
+			keep = 2
 		}
 	case "std::set", "std::multiset":
 		if n == 3 && args[1] == tmpl("std::less", args[:1]) && args[2] == alloc(args[0]) {
-			args = args[:1]
+			keep = 1
 		}
 	case "std::unordered_map", "std::unordered_multimap":
-		if n == 5 && args[2] == tmpl("std::hash", args[:1]) && args[3] == tmpl("std::equal_to", args[:1]) &&
-			args[4] == alloc(tmpl("std::pair", []string{args[0] + " const", args[1]})) {
-			args = args[:2]
+		if n == 5 && args[2] == tmpl("std::hash", args[:1]) && args[3] == tmpl("std::equal_to", args[:1]) && args[4] == pairAlloc() {
+			keep = 2
 		}
 	case "std::unordered_set", "std::unordered_multiset":
-		if n == 4 && args[1] == tmpl("std::hash", args[:1]) && args[2] == tmpl("std::equal_to", args[:1]) &&
-			args[3] == alloc(args[0]) {
-			args = args[:1]
+		if n == 4 && args[1] == tmpl("std::hash", args[:1]) && args[2] == tmpl("std::equal_to", args[:1]) && args[3] == alloc(args[0]) {
+			keep = 1
 		}
 	case "std::unique_ptr":
 		if n == 2 && args[1] == tmpl("std::default_delete", args[:1]) {
-			args = args[:1]
+			keep = 1
 		}
 	}
-	return tmpl(base, args)
+	if keep < 0 {
+		return ""
+	}
+	shown := make([]string, keep)
+	for k := range shown {
+		shown[k] = recognizeSub(args[k], has)
+	}
+	// GDB's join: no "> >" spacing, and no inline namespace.
+	return strings.Replace(base, "__cxx11::", "", 1) + "<" + strings.Join(shown, ", ") + ">"
+}
+
+// recognizeSub is TemplateTypePrinter's _recognize_subtype: a template
+// argument with the type printers applied through pointers, references
+// and arrays ("std::string*", without GDB's space before the mark).
+func recognizeSub(name string, has func(typedef string) bool) string {
+	for _, mark := range []string{"&&", "&", "*"} {
+		if t, ok := strings.CutSuffix(name, mark); ok {
+			return recognizeSub(strings.TrimSpace(t), has) + mark
+		}
+	}
+	if strings.HasSuffix(name, "]") {
+		if j := strings.LastIndexByte(name, '['); j > 0 {
+			return recognizeSub(strings.TrimSpace(name[:j]), has) + name[j:]
+		}
+	}
+	return abbreviateStd(name, has)
+}
+
+// hasType reports whether the program has a type of that name (GDB's
+// gdb.lookup_type succeeds).
+func (env *printer) hasType(name string) bool {
+	if env.Types == nil {
+		return false
+	}
+	_, err := env.Types.LookupType(name)
+	return err == nil
 }
 
 func (env *printer) ppPair(o dwarf.Object) (pretty, error) {
@@ -313,9 +356,11 @@ func (env *printer) ppVariant(o dwarf.Object, st *dwarf.StructType) (pretty, err
 		}
 		alts = append(alts, t)
 	}
+	// The alternatives through libstdc++'s type printers, joined
+	// without GDB's "> >" spacing ("%s<%s>" in the printer).
 	names := make([]string, len(alts))
 	for i, a := range alts {
-		names[i] = dwarf.TypeString(a)
+		names[i] = abbreviateStd(dwarf.TypeString(a), env.hasType)
 	}
 	head := "std::variant<" + strings.Join(names, ", ") + ">"
 	idx, err := env.Member(o, "_M_index")
@@ -339,12 +384,74 @@ func (env *printer) ppVariant(o dwarf.Object, st *dwarf.StructType) (pretty, err
 	}
 	// every alternative of the union lives at its start
 	v := dwarf.MemObject(alts[n], a)
-	head += fmt.Sprintf(" [index %d]", n)
-	if inner, ok := env.prettyPrint(v); ok && len(inner.children) > 0 {
-		inner.head = head + " containing " + inner.head
-		return inner, nil
+	return env.contained(head+fmt.Sprintf(" [index %d]", n), "array", v), nil
+}
+
+// anyManager is the name of the function a std::any's _M_manager points
+// to: its class names the contained type and where it is kept.
+var anyManager = regexp.MustCompile(`^(std::any::_Manager_(internal|external)<.*>)::_S_manage\(`)
+
+// ppAny prints std::any as libstdc++'s StdExpAnyPrinter: the contained
+// type is the template argument of the manager class its _M_manager
+// points into; the value is in _M_storage's buffer (_Manager_internal)
+// or at _M_storage._M_ptr (_Manager_external).
+func (env *printer) ppAny(o dwarf.Object) (pretty, error) {
+	const head = "std::any"
+	mgr, err := env.Member(o, "_M_manager")
+	if err != nil {
+		return pretty{}, err
 	}
-	return pretty{head: head, hint: "array", children: []prettyChild{{name: "[0]", val: v}}}, nil
+	fn, err := env.Uint(mgr)
+	if err != nil {
+		return pretty{}, err
+	}
+	if fn == 0 {
+		return pretty{head: head + " [no contained value]"}, nil
+	}
+	if env.Symbolize == nil || env.Types == nil {
+		return pretty{}, errNotPretty
+	}
+	name, ok := env.Symbolize(fn)
+	m := anyManager.FindStringSubmatch(name)
+	if !ok || m == nil {
+		return pretty{}, errNotPretty
+	}
+	mt, err := env.Types.LookupType(m[1])
+	if err != nil {
+		return pretty{}, errNotPretty
+	}
+	mst, ok := dwarf.Resolve(mt).(*dwarf.StructType)
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	ct := env.TemplateArg(mst, 0)
+	if ct == nil {
+		return pretty{}, errNotPretty
+	}
+	var addr uint64
+	if m[2] == "internal" {
+		buf, err := env.MemberPath(o, "_M_storage", "_M_buffer")
+		if err != nil {
+			return pretty{}, err
+		}
+		if addr, ok = buf.Addr(); !ok {
+			return pretty{}, errNotPretty
+		}
+	} else {
+		ptr, err := env.MemberPath(o, "_M_storage", "_M_ptr")
+		if err != nil {
+			return pretty{}, err
+		}
+		if addr, err = env.Uint(ptr); err != nil {
+			return pretty{}, err
+		}
+	}
+	v := dwarf.MemObject(ct, addr)
+	p := env.contained(head, "", v)
+	if p.head == head { // no printer with children: the type is named
+		p.head += " containing " + abbreviateStd(dwarf.TypeString(ct), env.hasType)
+	}
+	return p, nil
 }
 
 // ppStringView prints std::basic_string_view as its string.

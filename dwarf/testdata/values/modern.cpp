@@ -9,6 +9,10 @@
 #include <memory>
 #include <chrono>
 #include <any>
+#include <map>
+#include <optional>
+#include <tuple>
+#include <vector>
 int arr[4] = {1, 2, 3, 4};
 std::variant<int, std::string> g_var = std::string("vs");
 std::variant<int, double> g_var2 = 7;
@@ -20,5 +24,24 @@ std::chrono::milliseconds g_ms(1500);
 std::unique_ptr<int[]> g_uarr;
 std::weak_ptr<int> g_wpe;
 std::initializer_list<int> g_il = {4, 5};
+// One contained object (SingleObjContainerPrinter): "containing" where
+// the contained value's printer has children, even none.
+struct S {
+	int a;
+};
+std::optional<std::vector<int>> g_oe = std::vector<int>{};
+std::optional<std::map<int, int>> g_om = std::map<int, int>{{1, 2}};
+std::optional<S> g_os = S{4};
+std::optional<std::string> g_ostr = std::string("x");
+std::optional<std::tuple<int, int>> g_ot = std::make_tuple(1, 2);
+std::variant<std::vector<int>, int> g_ve;
+std::variant<S, int> g_vs;
+std::variant<std::map<int, std::string>, std::string> g_vm = std::map<int, std::string>{{5, "six"}};
+std::any g_ae;
+std::any g_ai = 5;
+std::any g_astr = std::string("any");
+std::any g_av = std::vector<int>{1, 2};
+std::any g_as = S{7};
+std::any g_am = std::map<int, std::string>{{1, "m"}};
 void here() {}
 int main() { here(); return g_fn(1); }
