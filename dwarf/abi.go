@@ -6,22 +6,32 @@ import (
 	"github.com/go-delve/delve/pkg/dwarf/regnum"
 )
 
+// A ReturnPart is where a piece of a returned value is: Size bytes from
+// the start of register Reg (Regs numbering); X87 where Reg is an x87
+// register whose 80-bit value converts to a Size-byte float (X87Bytes).
+type ReturnPart struct {
+	Reg, Size int
+	X87       bool
+}
+
 // ReturnConvention says where a function returning a value of type t
 // has left it, by the System V ABI (x86-64 when ptrSize is 8, i386 when
-// 4), as GDB's finish reads it:
+// 4), as GDB's finish reads it (amd64_return_value, i386_return_value):
 //   - inMemory: at the address in rax (eax), for a struct, union or
 //     class larger than 16 bytes, any on i386, a C++ class that is not
 //     trivially copyable (a user-declared destructor or copy or move
-//     constructor, its own or a member's or base's: std::string), and
-//     one holding a long double;
-//   - else in regs, DWARF register numbers in the order of the value's
-//     eightbytes: rax then rdx for an eightbyte with any integer or
-//     pointer in it, xmm0 then xmm1 for one of floating point only; a
-//     scalar in one register; a long double, and on i386 any float, in
-//     st0 (whose 80-bit value FromX87 converts).
+//     constructor, its own or a member's or base's: std::string), one
+//     holding a long double, and on i386 a complex double or long double;
+//   - else in parts, in the order of the value's bytes: for x86-64 rax
+//     then rdx for an eightbyte with any integer or pointer in it (a
+//     __int128 in both), xmm0 then xmm1 for one of floating point only (a
+//     complex double's two halves), a long double in st0 and a complex
+//     long double in st0 and st1; for i386 eax then edx (a long long, a
+//     complex float), any float in st0 but a 2-byte one in xmm0.
 //
 // ok is false for a void function and for what it cannot place.
-func ReturnConvention(t Type, ptrSize int) (regs []int, inMemory, ok bool) {
+func ReturnConvention(t Type, ptrSize int) (parts []ReturnPart, inMemory, ok bool) {
+	const rax, rdx, xmm0, xmm1, st0 = regnum.AMD64_Rax, regnum.AMD64_Rdx, regnum.AMD64_XMM0, regnum.AMD64_XMM0 + 1, regnum.AMD64_ST0
 	t = Resolve(t)
 	switch u := t.(type) {
 	case nil, *VoidType:
@@ -42,31 +52,56 @@ func ReturnConvention(t Type, ptrSize int) (regs []int, inMemory, ok bool) {
 		if x87 {
 			return nil, true, true // a struct holding a long double: memory
 		}
-		ints, floats := []int{0, 1}, []int{17, 18} // rax, rdx; xmm0, xmm1
+		ints, floats := []int{rax, rdx}, []int{xmm0, xmm1}
 		for i := int64(0); i*8 < size; i++ {
 			if sse[i] {
-				regs, floats = append(regs, floats[0]), floats[1:]
+				parts, floats = append(parts, ReturnPart{Reg: floats[0], Size: 8}), floats[1:]
 			} else {
-				regs, ints = append(regs, ints[0]), ints[1:]
+				parts, ints = append(parts, ReturnPart{Reg: ints[0], Size: 8}), ints[1:]
 			}
 		}
-		return regs, false, true
+		return parts, false, true
 	case *ArrayType:
 		return nil, false, false
 	case *BaseType:
-		if u.IsFloat() {
-			if u.Size() > 8 || ptrSize == 4 {
-				// a long double, and any float on i386: st0 (its
-				// 80-bit value: FromX87)
-				return []int{regnum.AMD64_ST0}, false, true
+		size := int(u.Size())
+		switch {
+		case u.IsFloat() && ptrSize == 4 && size == 2, u.Encoding == EncComplex && ptrSize == 4 && size == 4:
+			return []ReturnPart{{Reg: xmm0, Size: size}}, false, true
+		case u.IsFloat() && (ptrSize == 4 || size > 8):
+			// a long double, and any float on i386: st0
+			return []ReturnPart{{Reg: st0, Size: size, X87: true}}, false, true
+		case u.IsFloat():
+			return []ReturnPart{{Reg: xmm0, Size: size}}, false, true
+		case u.Encoding == EncComplex && ptrSize == 4:
+			if size != 8 {
+				return nil, true, true // complex double, long double: as a struct
 			}
-			return []int{17}, false, true
+			return []ReturnPart{{Reg: rax, Size: 4}, {Reg: rdx, Size: 4}}, false, true
+		case u.Encoding == EncComplex:
+			switch size {
+			case 4, 8:
+				return []ReturnPart{{Reg: xmm0, Size: size}}, false, true
+			case 16:
+				return []ReturnPart{{Reg: xmm0, Size: 8}, {Reg: xmm1, Size: 8}}, false, true
+			case 32: // COMPLEX_X87
+				return []ReturnPart{{Reg: st0, Size: 16, X87: true}, {Reg: st0 + 1, Size: 16, X87: true}}, false, true
+			}
+			return nil, false, false
 		}
 	}
-	if t.Size() <= 0 || t.Size() > int64(ptrSize) {
+	switch size := int(t.Size()); {
+	case size <= 0:
 		return nil, false, false
+	case size <= ptrSize:
+		return []ReturnPart{{Reg: rax, Size: size}}, false, true
+	case size <= 2*ptrSize:
+		// a long long on i386, a __int128 on x86-64: the low half in
+		// rax, the high in rdx (GDB 13 reads nothing for __int128, which
+		// amd64_classify leaves without a class, and prints 0)
+		return []ReturnPart{{Reg: rax, Size: ptrSize}, {Reg: rdx, Size: size - ptrSize}}, false, true
 	}
-	return []int{0}, false, true
+	return nil, false, false
 }
 
 // classify marks the eightbytes of s (at offset off in the returned

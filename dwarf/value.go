@@ -545,10 +545,17 @@ func DecodeFloat(b []byte) (float64, *big.Float, bool) {
 // ok is false for another type.
 func FromX87(t Type, b []byte) ([]byte, bool) {
 	bt, ok := Resolve(t).(*BaseType)
-	if !ok || !bt.IsFloat() || len(b) < 10 {
+	if !ok || !bt.IsFloat() {
 		return nil, false
 	}
-	size := bt.Size()
+	return X87Bytes(int(bt.Size()), b)
+}
+
+// X87Bytes is FromX87 for a float of size bytes.
+func X87Bytes(size int, b []byte) ([]byte, bool) {
+	if len(b) < 10 {
+		return nil, false
+	}
 	v, f, _ := DecodeFloat(b[:10])
 	switch {
 	case size >= 10:

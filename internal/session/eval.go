@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/go-delve/delve/pkg/dwarf/regnum"
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/dwarf/eval"
@@ -492,7 +491,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	// typedefs stripped (check_typedef): a typedef of const char * prints
 	// as the string alone, without the "(cstr)" print would put first.
 	ret := dwarf.StripTypedefs(ft.Return)
-	regNums, inMemory, ok := dwarf.ReturnConvention(ret, s.inf.PtrSize())
+	parts, inMemory, ok := dwarf.ReturnConvention(ret, s.inf.PtrSize())
 	if !ok {
 		return ""
 	}
@@ -517,16 +516,15 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 		return text
 	}
 	b := make([]byte, 0, size)
-	for _, r := range regNums {
-		v, ok := regs.Bytes(r)
-		if !ok {
+	for _, p := range parts {
+		v, ok := regs.Bytes(p.Reg)
+		if p.X87 {
+			v, ok = dwarf.X87Bytes(p.Size, v)
+		}
+		if !ok || len(v) < p.Size {
 			return ""
 		}
-		if x, ok := dwarf.FromX87(ret, v); ok && r == regnum.AMD64_ST0 {
-			b = x
-			break
-		}
-		b = append(b, v[:min(8, len(v))]...)
+		b = append(b, v[:p.Size]...)
 	}
 	if int64(len(b)) < size {
 		return ""

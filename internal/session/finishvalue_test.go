@@ -481,3 +481,44 @@ func TestX87Values(t *testing.T) {
 		})
 	}
 }
+
+// TestFinishScalarPairs: finish's value of a scalar the ABI splits over
+// two registers is GDB's (testdata/scalarret.c, gcc, x86-64 and i386): a
+// long long in eax:edx, complex float, double and long double (xmm0,
+// xmm0:xmm1, st0:st1; on i386 eax:edx and memory). Before, there was no
+// value: only a scalar up to a pointer's size was read. A __int128
+// (rax:rdx), which GDB 13 prints as 0 (amd64_classify gives it no
+// class), is checked against its value.
+func TestFinishScalarPairs(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	for _, m32 := range []bool{false, true} {
+		t.Run(map[bool]string{false: "x86-64", true: "i386"}[m32], func(t *testing.T) {
+			exe := filepath.Join(t.TempDir(), "scalarret")
+			args := []string{"-g", "-O0", "-o", exe, filepath.Join("testdata", "scalarret.c")}
+			if m32 {
+				args = append([]string{"-m32"}, args...)
+			}
+			if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
+				t.Skipf("gcc %v (no i386 toolchain?): %v\n%s", args, err, out)
+			}
+			if m32 && testenv.I386Peer(t) != "gdbserver" {
+				t.Skip("GDB compares under gdbserver only; this machine runs i386 programs under qemu-i386")
+			}
+			for _, fn := range []string{"f_ll", "f_ull", "f_cf", "f_cd", "f_cld", "f_sh"} {
+				got := movesVsGDB(t, exe, fn, []string{"finish"})
+				if len(got) < 2 || got[1].ret == "" {
+					t.Errorf("finish from %s returned no value: %v", fn, got)
+				}
+			}
+			if m32 {
+				return
+			}
+			s, ctx := liveAt(t, Config{}, []string{exe}, "f_i128")
+			st, err := s.Finish(ctx, false)
+			if want := "1267650600228229401496703205381"; err != nil || st.ReturnValue != want {
+				t.Errorf("finish from f_i128: %q %v, want %s (2^100 + 5)", st.ReturnValue, err, want)
+			}
+		})
+	}
+}
