@@ -147,6 +147,11 @@ var cEvalExprs = []string{
 	"/a g_op", "/a head", "/a 0", "/s g_str", "/s g_cp", "/a g_mixed",
 	`$_streq(g_str, "hello, world")`, `$_streq(head->name, "one")`, "$_strlen(g_cp)", "$_memeq(&n1, &n1, 4)",
 	`$_regex(g_cp, "str.*")`, `$_streq(g_str, "hello")`, "$_memeq(g_arr, g_same, 4)",
+	// GDB 13: pointer arithmetic's type is the pointer's without
+	// typedefs (value_ptradd); sizeof is an int; binary and hex-float
+	// literals.
+	"g_np + 1", "1 + g_np", "g_np - 1", "g_np", "sizeof(int) - 5", "sizeof g_arr * -1", "-sizeof(int)",
+	"0b101", "0B11", "0b1111u", "0x1p3", "0x1.8p1", "0x10p-2", "0x1p3f", "0b2", "1.5e+3",
 }
 
 var cxxEvalExprs = []string{

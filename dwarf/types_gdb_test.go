@@ -20,6 +20,9 @@ type typeCase struct {
 }
 
 var cTypes = []typeCase{
+	{"whatis", "g_np + 1"}, {"whatis", "g_np"}, {"whatis", "sizeof(int)"}, {"ptype", "unsigned long long"},
+	{"ptype", "long long"}, {"ptype", "unsigned char"}, {"ptype", "signed char"}, {"ptype", "long double"},
+	{"ptype", "short int"}, {"ptype", "unsigned"}, {"whatis", "unsigned"}, {"whatis", "long unsigned int"},
 	{"ptype", "struct mixed"}, {"ptype", "struct node"}, {"ptype", "node_t"}, {"ptype", "binop"},
 	{"ptype", "enum color"}, {"ptype", "union num"}, {"ptype", "struct bits"}, {"ptype", "head"},
 	{"ptype", "g_ops"}, {"ptype", "g_matrix"}, {"ptype", "g_strs"}, {"ptype", "g_mixed"},
@@ -90,7 +93,7 @@ func checkTypes(t *testing.T, bin string, s *gdbStop, cases []typeCase) {
 	for _, c := range cases {
 		var typ dwarf.Type
 		isTypeName := false
-		if tt, err := s.types.LookupType(c.arg); err == nil {
+		if tt, err := eval.NamedType(context.Background(), sc, c.arg); err == nil {
 			typ, isTypeName = tt, true
 		} else {
 			o, err := eval.EvalExpr(context.Background(), sc, c.arg)

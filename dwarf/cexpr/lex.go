@@ -114,12 +114,31 @@ func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
 func scanNumber(src string, i int) (int, int) {
 	j := i
 	kind := tInt
-	if strings.HasPrefix(src[i:], "0x") || strings.HasPrefix(src[i:], "0X") {
+	isHex := func(c byte) bool { return isDigit(c) || (c|0x20) >= 'a' && (c|0x20) <= 'f' }
+	switch {
+	case strings.HasPrefix(src[i:], "0b") || strings.HasPrefix(src[i:], "0B"):
+		// GDB's binary literal: 0b101
 		j += 2
-		for j < len(src) && (isDigit(src[j]) || (src[j]|0x20) >= 'a' && (src[j]|0x20) <= 'f') {
+		for j < len(src) && (src[j] == '0' || src[j] == '1' || src[j] == '_') {
 			j++
 		}
-	} else {
+	case strings.HasPrefix(src[i:], "0x") || strings.HasPrefix(src[i:], "0X"):
+		j += 2
+		for j < len(src) && (isHex(src[j]) || src[j] == '.') {
+			j++
+		}
+		// a hexadecimal float: 0x1.8p1, 0x10p-2
+		if k := j + 1; j < len(src) && (src[j]|0x20) == 'p' {
+			if k < len(src) && (src[k] == '+' || src[k] == '-') {
+				k++
+			}
+			if k < len(src) && isDigit(src[k]) {
+				kind = tFloat
+				for j = k; j < len(src) && isDigit(src[j]); j++ {
+				}
+			}
+		}
+	default:
 		for j < len(src) && (isDigit(src[j]) || src[j] == '.' || src[j] == '_' && j > i) {
 			if src[j] == '.' {
 				kind = tFloat

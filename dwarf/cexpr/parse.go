@@ -185,6 +185,25 @@ func Parse(src string, isType func(name string) bool) (Expr, error) {
 	return e, nil
 }
 
+// ParseType parses src as a type name alone ("unsigned long long",
+// "struct node *", "const char[4]"), as ptype and whatis take one; isType
+// is Parse's.
+func ParseType(src string, isType func(name string) bool) (*TypeSpec, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{toks: toks, isType: isType}
+	ts, err := p.typeName()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.peek(); t.kind != tEOF {
+		return nil, &SyntaxError{t.pos, fmt.Sprintf("unexpected %q", t.s)}
+	}
+	return ts, nil
+}
+
 func (p *parser) peek() token { return p.toks[p.i] }
 func (p *parser) next() token {
 	t := p.toks[p.i]
@@ -905,6 +924,8 @@ func parseIntLit(t token) (Expr, error) {
 	switch {
 	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
 		base, s = 16, s[2:]
+	case strings.HasPrefix(s, "0b") || strings.HasPrefix(s, "0B"):
+		base, s = 2, s[2:]
 	case len(s) > 1 && s[0] == '0':
 		base, s = 8, s[1:]
 	}

@@ -411,13 +411,15 @@ func (ev *evaluator) pointerArith(op string, a, b scalar) (dwarf.Object, error) 
 		if b.isPtr || b.isFloat {
 			return dwarf.Object{}, errors.New("Argument to arithmetic operation not a number or boolean.")
 		}
-		return ev.makeInt(a.t, a.i+b.i*elemSize(a)), nil
+		// the pointer's type without typedefs (GDB's value_ptradd:
+		// check_typedef): top - 2 is an SV *, not a StkId
+		return ev.makeInt(dwarf.StripTypedefs(a.t), a.i+b.i*elemSize(a)), nil
 	case "-":
 		if a.isPtr && b.isPtr {
 			return ev.makeInt(ev.base("long"), (a.i-b.i)/elemSize(a)), nil
 		}
 		if a.isPtr && !b.isFloat {
-			return ev.makeInt(a.t, a.i-b.i*elemSize(a)), nil
+			return ev.makeInt(dwarf.StripTypedefs(a.t), a.i-b.i*elemSize(a)), nil
 		}
 	case "==", "!=", "<", ">", "<=", ">=":
 		if a.isFloat || b.isFloat {

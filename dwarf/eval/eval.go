@@ -74,6 +74,30 @@ func EvalType(ctx context.Context, s EvalScope, src string) (o dwarf.Object, err
 	return o, err
 }
 
+// NamedType resolves src as a type name in scope s, as ptype and whatis
+// read their operand before trying it as an expression: a type the
+// program names so ("struct node", "node_t", "geo::Shape"), a built-in
+// name in any spelling ("unsigned", "long long", "unsigned long long
+// int", which DWARF spells "long long unsigned int" if at all), and
+// pointers, references and arrays of them ("node_t *").
+func NamedType(ctx context.Context, s EvalScope, src string) (dwarf.Type, error) {
+	if s == nil {
+		return nil, fmt.Errorf("no type %q: %w", src, dwarf.ErrNotFound)
+	}
+	if t, err := s.LookupType(src); err == nil {
+		return t, nil
+	}
+	isType := func(name string) bool {
+		_, err := s.LookupType(name)
+		return err == nil
+	}
+	ts, err := cexpr.ParseType(src, isType)
+	if err != nil {
+		return nil, err
+	}
+	return newEvaluator(ctx, s).resolveTypeSpec(ts)
+}
+
 // typeOnly is an evaluator like ev whose reads of memory that cannot be
 // read give zeros: one for an operand whose type alone is wanted.
 func (ev *evaluator) typeOnly() *evaluator {
@@ -402,7 +426,9 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 		if n < 0 {
 			return dwarf.Object{}, fmt.Errorf("sizeof of incomplete type %s", dwarf.TypeString(t))
 		}
-		return ev.makeInt(ev.base("unsigned long"), n), nil
+		// GDB 13's sizeof is an int (evaluate_subexp_for_sizeof_base:
+		// "FIXME: This should be size_t"): sizeof(int) - 5 is -1.
+		return ev.makeInt(ev.base("int"), n), nil
 	case *cexpr.Unsupported:
 		return dwarf.Object{}, unsupported(e.What)
 	case *cexpr.ConvFunc:

@@ -38,7 +38,7 @@ func (s *Session) Ptype(ctx context.Context, expr string, whatis bool) (TypeResu
 		if err != nil {
 			return err
 		}
-		t, terr := fs.LookupType(expr)
+		t, terr := eval.NamedType(ctx, s.evalScope(fs), expr)
 		named := terr == nil
 		if !named {
 			o, err := s.evalType(ctx, expr)

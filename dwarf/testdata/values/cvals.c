@@ -69,6 +69,8 @@ struct node n3 = {3, "three", NULL};
 struct node n2 = {2, "two", &n3};
 struct node n1 = {1, "one", &n2};
 node_t *head = &n1;
+typedef struct node *node_p;
+node_p g_np = &n2; /* pointer arithmetic on it strips the typedef */
 int g_arr[10] = {1, 2, 3};
 int g_zero[8];
 int g_same[6] = {7, 7, 7, 7, 7, 9};
