@@ -34,7 +34,9 @@ func ReturnConvention(t Type, ptrSize int) (parts []ReturnPart, inMemory, ok boo
 	const rax, rdx, xmm0, xmm1, st0 = regnum.AMD64_Rax, regnum.AMD64_Rdx, regnum.AMD64_XMM0, regnum.AMD64_XMM0 + 1, regnum.AMD64_ST0
 	t = Resolve(t)
 	switch u := t.(type) {
-	case nil, *VoidType:
+	case nil, *VoidType, *UnspecifiedType:
+		// GDB reads DW_TAG_unspecified_type as void (an assembler
+		// function's return type as GNU as writes it): no value
 		return nil, false, false
 	case *StructType:
 		u = u.complete()

@@ -522,3 +522,21 @@ func TestFinishScalarPairs(t *testing.T) {
 		})
 	}
 }
+
+// TestFinishFromAssembler: a finish out of an assembler function (GNU
+// as's DWARF gives it a DW_TAG_unspecified_type return type, which GDB
+// reads as void) stops where GDB's does with no value, as GDB prints
+// none; it said "<incomplete type>" (glibc's __strncmp_avx2 in a
+// real-code differential).
+func TestFinishFromAssembler(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := filepath.Join(t.TempDir(), "asmret")
+	if out, err := exec.Command("gcc", "-g", "-O0", "-o", exe, filepath.Join("testdata", "asmret_main.c"), filepath.Join("testdata", "asmret.S")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	got := movesVsGDB(t, exe, "myasm", []string{"finish"})
+	if len(got) < 2 || got[1].ret != "" {
+		t.Errorf("finish from myasm: %v, want a stop in main without a value", got)
+	}
+}
