@@ -105,6 +105,39 @@ const (
 	incompleteUnit = 1 << 41
 )
 
+// incompleteUTF8 reports whether b, the last bytes of a string, begin a
+// sequence that the string ends before, as glibc's UTF-8 decoder (GDB's
+// iconv) judges it: besides RFC 3629's sequences, a lead byte 0xF5-0xFD
+// still begins one of 4 to 6 bytes there, so "ab\367" ends in
+// <incomplete sequence \367>, not in an invalid byte.
+func incompleteUTF8(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	need := 0
+	switch c := b[0]; {
+	case c < 0xf5:
+		return !utf8.FullRune(b)
+	case c < 0xf8:
+		need = 4
+	case c < 0xfc:
+		need = 5
+	case c < 0xfe:
+		need = 6
+	default:
+		return false
+	}
+	if len(b) >= need {
+		return false
+	}
+	for _, c := range b[1:] {
+		if c&0xc0 != 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // decodeChars decodes code units of es bytes each into printed characters.
 func decodeChars(cs []uint64, es int) []uint64 {
 	out := make([]uint64, 0, len(cs))
@@ -122,7 +155,7 @@ func decodeChars(cs []uint64, es int) []uint64 {
 				buf[n] = byte(cs[i+n])
 				n++
 			}
-			if i+n == len(cs) && !utf8.FullRune(buf[:n]) {
+			if i+n == len(cs) && incompleteUTF8(buf[:n]) {
 				for _, c := range cs[i:] {
 					out = append(out, c|incompleteUnit)
 				}

@@ -33,6 +33,12 @@ func TestFormatChars(t *testing.T) {
 		{"incomplete inside", bytes("abc\xe2\x82xyz"), 1, false, `"abc\342\202xyz"`},
 		{"incomplete at the end", bytes("abc\xe2\x82"), 1, false, `"abc", <incomplete sequence \342\202>`},
 		{"only incomplete", bytes("\xf0\x9f"), 1, true, `<incomplete sequence \360\237>...`},
+		// glibc's decoder (GDB's iconv) still starts 4- to 6-byte
+		// sequences at 0xF5-0xFD
+		{"0xf7 lead at the end", bytes("ab\xf7"), 1, false, `"ab", <incomplete sequence \367>`},
+		{"0xfc lead and continuations at the end", bytes("a\xfc\x80\x80"), 1, false, `"a", <incomplete sequence \374\200\200>`},
+		{"0xfe at the end", bytes("a\xfe"), 1, false, `"a\376"`},
+		{"0xf8 then no continuation", bytes("a\xf8b"), 1, false, `"a\370b"`},
 		{"unprintable U+0085", bytes("\xc2\x85"), 1, false, `"\302\205"`},
 		{"overlong", bytes("\xc0\xaf"), 1, false, `"\300\257"`},
 		{"repeats", bytes("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9x"), 1, false, `'é' <repeats 11 times>, "x"`},
