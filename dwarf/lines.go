@@ -448,10 +448,14 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 				}
 			}
 		}
-		if seen[block] {
+		// An address twice: an inline function of a header, kept once
+		// by the linker, that every unit using it describes (its own
+		// block each).
+		dup := seen[block] || seen[c.row.addr]
+		seen[block], seen[c.row.addr] = true, true
+		if dup {
 			continue
 		}
-		seen[block] = true
 		la := LineAddr{Addr: c.row.addr, File: c.u.lineTable().files[c.row.file], Line: int(c.row.line), Function: f, Inline: inl}
 		// GDB's skip_prologue_sal: an address before the end of the
 		// prologue (the entry, or a .cold part placed below the function)

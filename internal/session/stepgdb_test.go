@@ -472,3 +472,33 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 		}
 	}
 }
+
+// TestBreakHeaderLineOnce: a breakpoint on a line of an inline function
+// defined in a header and used by two units has the one address the
+// linker kept, as GDB's has one location; rrmcp listed it once per unit.
+func TestBreakHeaderLineOnce(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	dir := filepath.Join("testdata", "hdrinline")
+	exe := filepath.Join(t.TempDir(), "hdrinline")
+	if out, err := exec.Command("g++", "-g", "-O0", "-o", exe, filepath.Join(dir, "a.cc"), filepath.Join(dir, "b.cc")).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	loc := fmt.Sprintf("h.h:%d", markerLine(t, filepath.Join(dir, "h.h"), "get"))
+	gdb := gdbAt(t, exe, loc)
+	if !regexp.MustCompile(`Breakpoint 1 at 0x[0-9a-f]+: file .*h\.h, line \d+\.`).MatchString(gdb) {
+		t.Fatalf("GDB did not put one location at %s:\n%s", loc, gdb)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bp, err := s.SetBreakpoint(ctx, loc, "", false)
+	if err != nil || len(bp.Addresses) != 1 {
+		t.Errorf("break %s: %+v %v, want one address", loc, bp, err)
+	}
+}
