@@ -195,6 +195,28 @@ func (s *Session) bpInlineEntry(pc uint64) (keep bool, fn string) {
 	return false, ""
 }
 
+// mainFile is the source file of the program's main function, where
+// GDB's breakpoint at main would be, or "".
+func (s *Session) mainFile() string {
+	for _, name := range []string{"main", "main.main"} {
+		for _, fn := range s.inf.Img.FuncsByName(name) {
+			if !fn.IsMain() {
+				continue
+			}
+			pc, le := s.inf.Img.BreakpointAddr(fn)
+			if le.File == "" {
+				if l, ok := s.inf.Img.PCToLine(pc); ok {
+					le.File = l.File
+				}
+			}
+			if le.File != "" {
+				return le.File
+			}
+		}
+	}
+	return ""
+}
+
 // sameFunc reports whether a function's name is the name a breakpoint
 // was set on (which may leave out the scope, the parameter list or the
 // template arguments).
@@ -409,11 +431,19 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 	case linespec.FileLine:
 		r, err = linespec.ResolveLine(ctx, s.inf, spec.File, spec.Line)
 	case linespec.Line:
-		f, ferr := s.selectedFrame(ctx)
-		if ferr != nil || f.File == "" {
-			return nil, argErrorf("location", "line %d needs a current source file; give file:line", spec.Line)
+		file := ""
+		if f, ferr := s.selectedFrame(ctx); ferr == nil {
+			file = f.File
 		}
-		r, err = linespec.ResolveLine(ctx, s.inf, f.File, spec.Line)
+		if file == "" {
+			// GDB's default source file before a stop in code with
+			// lines: main's (select_source_symtab)
+			file = s.mainFile()
+		}
+		if file == "" {
+			return nil, argErrorf("location", "line %d needs a current source file (the program's main has no line information); give file:line", spec.Line)
+		}
+		r, err = linespec.ResolveLine(ctx, s.inf, file, spec.Line)
 	default:
 		r, err = linespec.ResolveFunction(ctx, s.inf, spec.File, spec.Name)
 	}

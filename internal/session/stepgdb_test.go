@@ -502,3 +502,47 @@ func TestBreakHeaderLineOnce(t *testing.T) {
 		t.Errorf("break %s: %+v %v, want one address", loc, bp, err)
 	}
 }
+
+// TestBreakLineBeforeAStop: "break LINE" before the program has stopped
+// in code with lines (at its first instruction, in the dynamic loader)
+// takes the line in main's file, GDB's default source file, at the
+// address GDB's takes (counter, whose main is in counter.c; a line of
+// hit() and one of main). It was refused for want of a current file.
+func TestBreakLineBeforeAStop(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	prog := testenv.Prog(t, "counter")
+	s := liveSessionWith(t, Config{}, "counter", "")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	src := filepath.Join(testenv.Root(t), "testprogs", "src", "counter.c")
+	for _, line := range []int{markerLineOf(t, src, "hits++;"), markerLineOf(t, src, "int main")} {
+		out, err := exec.CommandContext(ctx, "gdb", "-nx", "-batch", "-ex", fmt.Sprintf("break %d", line), prog).CombinedOutput()
+		m := regexp.MustCompile(`Breakpoint 1 at (0x[0-9a-f]+): file (\S+), line (\d+)\.`).FindStringSubmatch(string(out))
+		if err != nil || m == nil {
+			t.Fatalf("gdb break %d: %v\n%s", line, err, out)
+		}
+		bp, err := s.SetBreakpoint(ctx, strconv.Itoa(line), "", false)
+		if err != nil {
+			t.Fatalf("break %d: %v", line, err)
+		}
+		if filepath.Base(bp.File) != m[2] || strconv.Itoa(bp.Line) != m[3] || len(bp.Addresses) != 1 {
+			t.Errorf("break %d: %s:%d %v; GDB %s:%s at %s", line, bp.File, bp.Line, bp.Addresses, m[2], m[3], m[1])
+		}
+	}
+}
+
+// markerLineOf is the number of the first line of path holding text.
+func markerLineOf(t *testing.T, path, text string) int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.Contains(l, text) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no %q in %s", text, path)
+	return 0
+}
