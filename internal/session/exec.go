@@ -352,6 +352,7 @@ func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*
 		for i := 0; i < n; i++ {
 			var st rsp.Stop
 			var err error
+			s.halt = ""
 			if over {
 				st, err = s.nextInsn(ctx, rev)
 			} else {
@@ -359,6 +360,11 @@ func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*
 			}
 			if err != nil {
 				return err
+			}
+			if s.halt != "" {
+				out, _ = s.finishStop(ctx, st)
+				out.Message = strings.TrimSpace(out.Message + " " + s.halt)
+				return nil
 			}
 			if !plainStep(st) || i == n-1 {
 				var again bool
@@ -646,8 +652,7 @@ func (s *Session) nextInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 		if err != nil || !x86code.IsCall(in) {
 			return s.stepInsn(ctx, false)
 		}
-		ret := h.pc + uint64(in.Len)
-		st, _, err := s.runTo(ctx, ret, false, returnedTo(h.sp))
+		st, _, err := s.stepResume(ctx, h.pc+uint64(in.Len), h.sp)
 		return st, err
 	}
 	before, err := s.where(ctx)

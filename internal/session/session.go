@@ -88,6 +88,16 @@ type Session struct {
 	// bpstat: removing the breakpoint afterwards changes nothing until
 	// the thread moves. Any resume resets it.
 	entry *inlineEntry
+	// halt, set during a step, next or nexti, ends it where the thread
+	// is, with this message: GDB's longjmp breakpoint could not follow
+	// the longjmp (longjmp.go). Each move clears it.
+	halt string
+	// lj caches the longjmp functions' entries in the modules key names
+	// (longjmpEntries).
+	lj struct {
+		key   string
+		addrs []uint64
+	}
 
 	bps     []*breakpoint
 	nextBP  int

@@ -4,6 +4,7 @@ import (
 	"context"
 	"debug/elf"
 	"fmt"
+	"slices"
 	"strings"
 
 	"golang.org/x/arch/x86/x86asm"
@@ -39,12 +40,17 @@ func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, e
 			return err
 		}
 		for i := 0; i < n; i++ {
+			s.halt = ""
 			st, err := s.stepLine(ctx, rev, into)
 			if err != nil {
 				return err
 			}
 			var again bool
 			out, again = s.finishStop(ctx, st)
+			if s.halt != "" {
+				out.Message = strings.TrimSpace(out.Message + " " + s.halt)
+				return nil
+			}
 			for again { // a conditional breakpoint whose condition is false: keep going
 				st, err = s.stepLine(ctx, rev, into)
 				if err != nil {
@@ -242,7 +248,7 @@ func (s *Session) steppedTo(ctx context.Context, stop rsp.Stop, err error) (h he
 	}
 	// A watchpoint's scope breakpoint, its frame returned: GDB stops there.
 	scope := stop.Direction != rsp.Reverse && s.scopeReturned(h.pc, h.sp)
-	return h, s.bpAt(h.pc) != nil || scope, nil
+	return h, s.bpAt(h.pc) != nil || scope || s.halt != "", nil
 }
 
 // finishInline runs until the inlined frame level levels out from the
@@ -436,15 +442,9 @@ func (s *Session) backwardDone(ctx context.Context, base here, h *here, st *step
 // stepCall handles a call instruction at cur.pc during a forward step.
 func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into bool) (rsp.Stop, error) {
 	ret := cur.pc + uint64(in.Len)
-	overCall := func() (rsp.Stop, error) {
-		st, done, err := s.runTo(ctx, ret, false, returnedTo(cur.sp))
-		if err != nil || !done {
-			return st, err
-		}
-		return st, nil
-	}
 	if !into {
-		return overCall()
+		st, _, err := s.stepResume(ctx, ret, cur.sp)
+		return st, err
 	}
 	st, err := s.stepInsn(ctx, false)
 	if err != nil || !plainStep(st) {
@@ -469,8 +469,8 @@ func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into b
 		}
 		t := s.inf.Cur
 		for {
-			st, done, err := s.runTo(ctx, ret, false, returnedTo(cur.sp))
-			if err != nil || done {
+			st, done, err := s.stepResume(ctx, ret, cur.sp)
+			if err != nil || done || s.halt != "" || st.Kind != rsp.StopSignal {
 				return st, err
 			}
 			pc, sp, err := s.inf.PCSP(ctx, s.inf.Cur)
@@ -503,10 +503,7 @@ func (s *Session) stepOutNoLines(ctx context.Context) (rsp.Stop, bool, error) {
 	if err != nil || len(fr) < 2 {
 		return rsp.Stop{}, true, nil
 	}
-	caller := fr[1]
-	cfa := fr[0].CFA
-	st, done, err := s.runTo(ctx, caller.PC, false, returnedTo(cfa))
-	return st, done, err
+	return s.stepResume(ctx, fr[1].PC, fr[0].CFA)
 }
 
 // rangeEnd returns where range stepping from h.pc may run to: the end of
@@ -659,6 +656,13 @@ func (s *Session) pltTargets(ctx context.Context, pc uint64) []uint64 {
 	if err != nil {
 		return nil
 	}
+	// GDB single-steps through the lazy binder to the function. Where
+	// that is a longjmp function whose first line starts at its entry,
+	// GDB's longjmp breakpoint there takes the stop (it goes on one
+	// instruction), and the step-resume breakpoint GDB then puts at the
+	// function's start is behind the pc: it runs on (longjmp.go).
+	lj := s.longjmpEntries(ctx)
+	r.Addrs = slices.DeleteFunc(slices.Clone(r.Addrs), func(a uint64) bool { return slices.Contains(lj, a) })
 	// An IFUNC's symbol is its resolver, which the dynamic linker calls
 	// on the way to binding the stub: not where the call goes (GDB goes
 	// on to the function the resolver returns; rrmcp steps over this
