@@ -194,7 +194,7 @@ func (p *physFrame) unwindOne(ctx context.Context, t *Target, innermost bool) (*
 		p.signal = true
 		return p.sigcontext(ctx, t)
 	}
-	return p.framePointer(ctx, t)
+	return p.prologueFrame(ctx, t)
 }
 
 func (p *physFrame) exprEnv(ctx context.Context, t *Target) *exprEnv {
@@ -322,22 +322,231 @@ func (p *physFrame) sigcontext(ctx context.Context, t *Target) (*physFrame, erro
 	return next, nil
 }
 
-// framePointer unwinds through the rbp chain (code without CFI).
-func (p *physFrame) framePointer(ctx context.Context, t *Target) (*physFrame, error) {
-	rbp, ok := p.regs.Get(regnum.AMD64_Rbp)
-	if !ok || rbp < p.regs.SP() || rbp == 0 {
-		return nil, fmt.Errorf("no call frame information for pc %#x", p.pc)
+// prologueFrame unwinds code without CFI as GDB's fallback unwinders do
+// ("amd64 prologue", amd64_frame_cache; "i386 prologue",
+// i386_frame_cache): the function's first instructions, up to the pc,
+// say whether its frame is set up yet (prologueAnalysis). Once push
+// %rbp; mov %rsp,%rbp has run, the frame's base is the frame pointer;
+// before that, or in a function without that prologue, the base is
+// worked out from the stack pointer: at the entry the return address is
+// on top of the stack, after the push above the saved frame pointer.
+// The caller's pc is at base+ptr, its stack pointer base+2*ptr (the CFA),
+// a saved frame pointer at base and, on i386, registers pushed after the
+// frame's setup below it; other registers keep their values.
+func (p *physFrame) prologueFrame(ctx context.Context, t *Target) (*physFrame, error) {
+	n := uint64(p.ar.ptr())
+	var start uint64 // the function's runtime entry (GDB's get_frame_func); 0: unknown
+	if fn := p.mod.FuncAt(p.lookup - p.bias); fn != nil {
+		start = fn.Entry + p.bias
+	} else if _, off, ok := p.mod.SymbolAt(p.lookup - p.bias); ok {
+		start = p.lookup - off
 	}
-	savedBP, err := t.readUint(ctx, rbp, p.ar.ptr())
+	var base uint64
+	if n == 4 {
+		// i386_frame_cache_1: the frame pointer is the base unless the
+		// analysis finds no frame set up; 0 marks the outermost frame.
+		base, _ = p.regs.Get(regnum.AMD64_Rbp)
+		if base == 0 {
+			return nil, errOutermost
+		}
+	}
+	a := prologueAnalysis{spOffset: -int64(n), saved: map[int]int64{}}
+	if start != 0 {
+		a.analyze(ctx, t, p.ar, start, p.pc)
+	}
+	if !a.framed {
+		switch {
+		case start != 0 || n == 8 || !t.readable(ctx, p.pc):
+			base = p.regs.SP() + uint64(a.spOffset)
+		default:
+			// i386, no function known at a readable pc: the typical
+			// frame, the caller's frame pointer saved at the base
+			a.saved[regnum.AMD64_Rbp] = 0
+		}
+	} else if n == 8 {
+		base, _ = p.regs.Get(regnum.AMD64_Rbp)
+	}
+	if base == 0 {
+		return nil, errOutermost // amd64_frame_unwind_stop_reason
+	}
+	ra, err := t.readUint(ctx, base+n, int(n))
 	if err != nil {
 		return nil, err
 	}
-	next, err := p.popReturn(ctx, t, rbp+uint64(p.ar.ptr()))
-	if err != nil {
-		return nil, err
+	p.cfa, p.hasCFA = base+2*n, true
+	next := &physFrame{regs: p.regs}
+	next.regs.Set(regnum.AMD64_Rip, ra)
+	next.regs.Set(regnum.AMD64_Rsp, p.cfa)
+	for reg, off := range a.saved {
+		if reg == regnum.AMD64_Rsp {
+			continue // the caller's is the CFA
+		}
+		if v, err := t.readUint(ctx, base+uint64(off), int(n)); err == nil {
+			next.regs.Set(reg, v)
+		} else {
+			next.regs.Invalidate(reg)
+		}
 	}
-	next.regs.Set(regnum.AMD64_Rbp, savedBP)
 	return next, nil
+}
+
+// readable says whether the byte at addr can be read (GDB's
+// target_read_code succeeding).
+func (t *Target) readable(ctx context.Context, addr uint64) bool {
+	var b [1]byte
+	n, err := t.ReadMemory(ctx, addr, b[:])
+	return err == nil && n == 1
+}
+
+// prologueAnalysis is what GDB's prologue analyzers
+// (amd64_analyze_prologue, i386_analyze_prologue) learn from a
+// function's first instructions up to the pc: whether the frame pointer
+// is set up (framed), the stack pointer's offset from the frame's base
+// (the base less ptr at the entry: the return address is on top), and
+// the registers saved, by their offset from the base (Regs' numbering).
+// Not analyzed, as GDB does: the stack realignment of main (lea/and/push
+// -8(%reg)), i386's struct-return popl %eax; xchgl, its stack probe and
+// the instructions GCC may put between push %ebp and mov %esp,%ebp.
+type prologueAnalysis struct {
+	framed   bool
+	spOffset int64
+	locals   int64 // i386: the bytes sub/lea/enter allocate after the setup (-1: no frame)
+	saved    map[int]int64
+}
+
+// analyze reads the code at start (runtime address), not past pc.
+func (a *prologueAnalysis) analyze(ctx context.Context, t *Target, ar *arch, start, pc uint64) {
+	code := make([]byte, 64)
+	n, _ := t.ReadMemory(ctx, start, code)
+	code = code[:max(n, 0)]
+	at := func(i uint64) int {
+		if i >= uint64(len(code)) {
+			return -1
+		}
+		return int(code[i])
+	}
+	has := func(i uint64, b ...byte) bool {
+		for k, c := range b {
+			if at(i+uint64(k)) != int(c) {
+				return false
+			}
+		}
+		return true
+	}
+	if pc <= start {
+		return
+	}
+	lim := pc - start // analysis stops where the pc is
+	var i uint64
+	if ar.ptr() == 8 {
+		if has(i, 0xf3, 0x0f, 0x1e, 0xfa) { // endbr64
+			i += 4
+		}
+		if lim <= i || at(i) != 0x55 { // push %rbp
+			return
+		}
+		a.saved[regnum.AMD64_Rbp] = 0
+		a.spOffset += 8
+		if lim <= i+1 {
+			return
+		}
+		// mov %rsp,%rbp: the frame is set up (once the pc is past the push)
+		a.framed = has(i+1, 0x48, 0x89, 0xe5) || has(i+1, 0x48, 0x8b, 0xec)
+		return
+	}
+	a.locals = -1
+	if has(i, 0xf3, 0x0f, 0x1e, 0xfb) { // endbr32
+		i += 4
+	}
+	for { // i386_skip_noop: nop, mov %edi,%edi
+		if at(i) == 0x90 {
+			i++
+		} else if has(i, 0x8b, 0xff) {
+			i += 2
+		} else {
+			break
+		}
+	}
+	// i386_follow_jump: a function that starts with a jump to its
+	// setup is analyzed there
+	switch {
+	case at(i) == 0xe9 && i+5 <= uint64(len(code)):
+		i += 5 + uint64(int64(int32(binary.LittleEndian.Uint32(code[i+1:]))))
+	case at(i) == 0xeb && i+2 <= uint64(len(code)):
+		i += 2 + uint64(int64(int8(code[i+1])))
+	}
+	i = a.frameSetup386(i, lim, code)
+	// i386_analyze_register_saves: push %reg after the setup
+	off := int64(0)
+	if a.locals > 0 {
+		off -= a.locals
+	}
+	for k := 0; k < 8 && i < lim; k++ {
+		op := at(i)
+		if op < 0x50 || op > 0x57 {
+			break
+		}
+		off -= 4
+		a.saved[ar.reg(op-0x50)] = off
+		a.spOffset += 4
+		i++
+	}
+}
+
+// frameSetup386 is i386_analyze_frame_setup from offset i of the
+// function (code: its first bytes; lim: the pc's offset): push %ebp;
+// mov %esp,%ebp (or lea (%esp),%ebp) with an optional sub/lea that
+// allocates the locals, or enter. It returns the offset after what it
+// recognized.
+func (a *prologueAnalysis) frameSetup386(i, lim uint64, code []byte) uint64 {
+	at := func(i uint64) int {
+		if i >= uint64(len(code)) {
+			return -1
+		}
+		return int(code[i])
+	}
+	if lim <= i {
+		return lim
+	}
+	switch at(i) {
+	case 0x55: // push %ebp
+		a.saved[regnum.AMD64_Rbp] = 0
+		a.spOffset += 4
+		i++
+		if lim <= i {
+			return lim
+		}
+		switch {
+		case at(i) == 0x8b && at(i+1) == 0xec, at(i) == 0x89 && at(i+1) == 0xe5: // mov %esp,%ebp
+			i += 2
+		case at(i) == 0x8d && at(i+1) == 0x2c && at(i+2) == 0x24: // lea (%esp),%ebp
+			i += 3
+		default:
+			return i
+		}
+		a.framed, a.locals = true, 0
+		if lim <= i {
+			return lim
+		}
+		switch {
+		case at(i) == 0x83 && at(i+1) == 0xec && at(i+2) >= 0: // sub $imm8,%esp
+			a.locals = int64(int8(at(i + 2)))
+			return i + 3
+		case at(i) == 0x81 && at(i+1) == 0xec && i+6 <= uint64(len(code)): // sub $imm32,%esp
+			a.locals = int64(int32(binary.LittleEndian.Uint32(code[i+2:])))
+			return i + 6
+		case at(i) == 0x8d && at(i+1) == 0x64 && at(i+3) >= 0: // lea -N(%esp),%esp
+			a.locals = -int64(int8(at(i + 3)))
+			return i + 4
+		}
+		return i
+	case 0xc8: // enter $N,$0
+		if i+3 <= uint64(len(code)) {
+			a.framed, a.locals = true, int64(binary.LittleEndian.Uint16(code[i+1:]))
+		}
+		return i + 4
+	}
+	return i
 }
 
 // popReturn makes a caller frame whose return address is at sp.
