@@ -5,6 +5,7 @@ import (
 	stddwarf "debug/dwarf"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -292,12 +293,21 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 			if v, lerr := s.f.Scope().lookupScoped(ctx, name, s.t); lerr == nil {
 				return s.Object(ctx, v)
 			}
+			var found []*Function
 			for _, fn := range s.f.Image.FuncsByName(strings.TrimPrefix(name, "::")) {
 				// FuncsByName answers a breakpoint's name (any method
 				// named so); an expression means what C++ lookup finds.
-				if !s.funcVisible(fn, name) {
-					continue
+				if s.funcVisible(fn, name) && !slices.ContainsFunc(found, func(g *Function) bool { return g.Entry == fn.Entry }) {
+					found = append(found, fn)
 				}
+			}
+			if len(found) > 1 && s.classMember(name) {
+				// GDB's value_struct_elt_for_reference: which overload is
+				// meant needs its type ((char *(*)(char *))Node::skip).
+				_, member, _ := splitScope(strings.TrimPrefix(name, "::"))
+				return Object{}, fmt.Errorf("non-unique member `%s' requires type instantiation", member)
+			}
+			for _, fn := range found {
 				ft, ferr := s.types.FuncTypeOf(fn.Offset)
 				if ferr != nil {
 					return Object{}, ferr
@@ -352,6 +362,21 @@ func (s *FrameScope) funcVisible(fn *Function, name string) bool {
 		from = s.f.Function.Name
 	}
 	return cppVisible(fn.Name, name, from) || fn.dwarfName != fn.Name && cppVisible(fn.dwarfName, name, from)
+}
+
+// classMember reports whether name is Class::member, its scope a class
+// (not a namespace).
+func (s *FrameScope) classMember(name string) bool {
+	scope, _, ok := splitScope(strings.TrimPrefix(name, "::"))
+	if !ok {
+		return false
+	}
+	t, err := s.LookupType(scope)
+	if err != nil {
+		return false
+	}
+	_, isClass := Resolve(t).(*StructType)
+	return isClass
 }
 
 // LookupType finds a type by name in the frame's image, as C++ lookup
