@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 
@@ -17,6 +18,11 @@ import (
 // arithmetic conversions, pointer arithmetic and GDB's x@n.
 
 func (ev *evaluator) unary(e *cexpr.Unary) (dwarf.Object, error) {
+	if id, ok := e.X.(*cexpr.Ident); ok && e.Op == "&" {
+		if o, ok, err := ev.memberPointer(id.Name); ok {
+			return o, err
+		}
+	}
 	x, err := ev.eval(e.X)
 	if err != nil {
 		return dwarf.Object{}, err
@@ -187,6 +193,51 @@ func (ev *evaluator) addressOf(x dwarf.Object) (dwarf.Object, error) {
 		return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
 	}
 	return ev.pointerTo(x.Type, a), nil
+}
+
+// memberPointer is &Class::member as GDB evaluates it: for a data
+// member a pointer to member (its offset, printed "&Node::val", of type
+// int Node::*), for a non-virtual method a pointer to member function
+// (its address, of type int (Node::*)(const Node * const)); ok is false
+// where name is no non-static member of a class (a static member's
+// address is an ordinary pointer).
+func (ev *evaluator) memberPointer(name string) (o dwarf.Object, ok bool, err error) {
+	name = strings.TrimPrefix(name, "::")
+	i := strings.LastIndex(name, "::")
+	if i <= 0 || ev.s == nil || ev.lang != dwarf.LangCPlusPlus {
+		return dwarf.Object{}, false, nil
+	}
+	ct, err := ev.s.LookupType(name[:i])
+	if err != nil {
+		return dwarf.Object{}, false, nil
+	}
+	st, isClass := dwarf.Resolve(ct).(*dwarf.StructType)
+	if !isClass {
+		return dwarf.Object{}, false, nil
+	}
+	member := name[i+2:]
+	if f, path, found := st.FieldByName(member); found && len(path) == 0 && f.BitSize == 0 {
+		t := &dwarf.PtrToMemberType{CommonType: dwarf.CommonType{ByteSize: ev.ptrSize(), Lang: ev.lang}, Elem: f.Type, Class: ct}
+		return dwarf.BytesObject(t, binary.LittleEndian.AppendUint64(nil, uint64(f.ByteOffset))[:ev.ptrSize()]), true, nil
+	}
+	for _, m := range st.Methods() {
+		if m.Name != member || m.Static || m.Virtual {
+			continue
+		}
+		fn, err := ev.eval(&cexpr.Ident{Name: name})
+		if err != nil {
+			return dwarf.Object{}, true, err
+		}
+		ft, isFunc := dwarf.Resolve(fn.Type).(*dwarf.FuncType)
+		a, inMem := fn.Addr()
+		if !isFunc || !inMem {
+			return dwarf.Object{}, false, nil
+		}
+		t := &dwarf.PtrToMemberType{CommonType: dwarf.CommonType{ByteSize: 2 * ev.ptrSize(), Lang: ev.lang}, Elem: ft, Class: ct}
+		b := binary.LittleEndian.AppendUint64(nil, a)[:ev.ptrSize()]
+		return dwarf.BytesObject(t, append(b, make([]byte, ev.ptrSize())...)), true, nil
+	}
+	return dwarf.Object{}, false, nil
 }
 
 // entryValuer is a scope that knows its parameters' values at the
