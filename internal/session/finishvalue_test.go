@@ -444,17 +444,7 @@ func TestX87Values(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	for _, m32 := range []bool{false, true} {
 		t.Run(map[bool]string{false: "x86-64", true: "i386"}[m32], func(t *testing.T) {
-			exe := filepath.Join(t.TempDir(), "x87")
-			args := []string{"-g", "-O2", "-o", exe, filepath.Join("testdata", "x87.c"), "-lm"}
-			if m32 {
-				args = append([]string{"-m32"}, args...)
-			}
-			if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
-				t.Skipf("gcc %v (no i386 toolchain?): %v\n%s", args, err, out)
-			}
-			if m32 && testenv.I386Peer(t) != "gdbserver" {
-				t.Skip("GDB compares under gdbserver only; this machine runs i386 programs under qemu-i386")
-			}
+			exe := gccForGDB(t, m32, "x87", "-O2", filepath.Join("testdata", "x87.c"), "-lm")
 			for _, fn := range []string{"halfd", "halff", "halfl"} {
 				got := movesVsGDB(t, exe, fn, []string{"finish"})
 				if len(got) < 2 || got[1].ret == "" {
@@ -494,17 +484,7 @@ func TestFinishScalarPairs(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	for _, m32 := range []bool{false, true} {
 		t.Run(map[bool]string{false: "x86-64", true: "i386"}[m32], func(t *testing.T) {
-			exe := filepath.Join(t.TempDir(), "scalarret")
-			args := []string{"-g", "-O0", "-o", exe, filepath.Join("testdata", "scalarret.c")}
-			if m32 {
-				args = append([]string{"-m32"}, args...)
-			}
-			if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
-				t.Skipf("gcc %v (no i386 toolchain?): %v\n%s", args, err, out)
-			}
-			if m32 && testenv.I386Peer(t) != "gdbserver" {
-				t.Skip("GDB compares under gdbserver only; this machine runs i386 programs under qemu-i386")
-			}
+			exe := gccForGDB(t, m32, "scalarret", "-O0", filepath.Join("testdata", "scalarret.c"))
 			for _, fn := range []string{"f_ll", "f_ull", "f_cf", "f_cd", "f_cld", "f_sh"} {
 				got := movesVsGDB(t, exe, fn, []string{"finish"})
 				if len(got) < 2 || got[1].ret == "" {
@@ -539,4 +519,23 @@ func TestFinishFromAssembler(t *testing.T) {
 	if len(got) < 2 || got[1].ret != "" {
 		t.Errorf("finish from myasm: %v, want a stop in main without a value", got)
 	}
+}
+
+// gccForGDB builds a program named name with gcc -g and args, for i386
+// where m32, and skips the test where that cannot be compared with GDB:
+// no i386 toolchain, or i386 programs run under qemu-i386 here.
+func gccForGDB(t *testing.T, m32 bool, name string, args ...string) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), name)
+	args = append([]string{"-g", "-o", exe}, args...)
+	if m32 {
+		args = append([]string{"-m32"}, args...)
+	}
+	if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
+		t.Skipf("gcc %v (no i386 toolchain?): %v\n%s", args, err, out)
+	}
+	if m32 && testenv.I386Peer(t) != "gdbserver" {
+		t.Skip("GDB compares under gdbserver only; this machine runs i386 programs under qemu-i386")
+	}
+	return exe
 }

@@ -154,12 +154,7 @@ func sessionMovesWith(t *testing.T, opts LiveOptions, loc string, moves []string
 // continues to it.
 func liveStoppedAt(t *testing.T, ctx context.Context, opts LiveOptions, loc string) (*Session, *Stop) {
 	t.Helper()
-	m := NewManager(Config{})
-	t.Cleanup(m.Close)
-	s, _, err := m.StartLive(ctx, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := liveStarted(t, ctx, opts)
 	if _, err := s.SetBreakpoint(ctx, loc, "", false); err != nil {
 		t.Fatalf("break %s: %v", loc, err)
 	}
@@ -168,6 +163,19 @@ func liveStoppedAt(t *testing.T, ctx context.Context, opts LiveOptions, loc stri
 		t.Fatalf("continue to %s: %+v %v", loc, st, err)
 	}
 	return s, st
+}
+
+// liveStarted starts the program of opts live, stopped at its first
+// instruction, in a manager closed with the test.
+func liveStarted(t *testing.T, ctx context.Context, opts LiveOptions) *Session {
+	t.Helper()
+	m := NewManager(Config{})
+	t.Cleanup(m.Close)
+	s, _, err := m.StartLive(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // movesOn makes the moves (GDB's next, step, finish, stepi, nexti,
@@ -434,12 +442,7 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 				}
 				ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 				defer cancel()
-				m := NewManager(Config{})
-				t.Cleanup(m.Close)
-				s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
-				if err != nil {
-					t.Fatal(err)
-				}
+				s := liveStarted(t, ctx, LiveOptions{Command: []string{exe}})
 				if _, err := s.SetBreakpoint(ctx, loc, "", false); err != nil {
 					t.Fatalf("break %s: %v", loc, err)
 				}
@@ -491,12 +494,7 @@ func TestBreakHeaderLineOnce(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	m := NewManager(Config{})
-	t.Cleanup(m.Close)
-	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := liveStarted(t, ctx, LiveOptions{Command: []string{exe}})
 	bp, err := s.SetBreakpoint(ctx, loc, "", false)
 	if err != nil || len(bp.Addresses) != 1 {
 		t.Errorf("break %s: %+v %v, want one address", loc, bp, err)
