@@ -301,11 +301,20 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 					found = append(found, fn)
 				}
 			}
-			if len(found) > 1 && s.classMember(name) {
+			if cls := s.classMember(name); cls != nil && len(found) > 0 {
 				// GDB's value_struct_elt_for_reference: which overload is
-				// meant needs its type ((char *(*)(char *))Node::skip).
+				// meant needs its type ((char *(*)(char *))Node::skip),
+				// and a virtual one is not a function of its own (which
+				// is called depends on the object).
 				_, member, _ := splitScope(strings.TrimPrefix(name, "::"))
-				return Object{}, fmt.Errorf("non-unique member `%s' requires type instantiation", member)
+				if len(found) > 1 {
+					return Object{}, fmt.Errorf("non-unique member `%s' requires type instantiation", member)
+				}
+				for _, m := range cls.Methods() {
+					if m.Name == member && m.Virtual && !m.Static {
+						return Object{}, fmt.Errorf("Cannot reference virtual member function \"%s\"", member)
+					}
+				}
 			}
 			for _, fn := range found {
 				ft, ferr := s.types.FuncTypeOf(fn.Offset)
@@ -364,19 +373,19 @@ func (s *FrameScope) funcVisible(fn *Function, name string) bool {
 	return cppVisible(fn.Name, name, from) || fn.dwarfName != fn.Name && cppVisible(fn.dwarfName, name, from)
 }
 
-// classMember reports whether name is Class::member, its scope a class
-// (not a namespace).
-func (s *FrameScope) classMember(name string) bool {
+// classMember is the class of name where name is Class::member, its
+// scope a class (not a namespace), else nil.
+func (s *FrameScope) classMember(name string) *StructType {
 	scope, _, ok := splitScope(strings.TrimPrefix(name, "::"))
 	if !ok {
-		return false
+		return nil
 	}
 	t, err := s.LookupType(scope)
 	if err != nil {
-		return false
+		return nil
 	}
-	_, isClass := Resolve(t).(*StructType)
-	return isClass
+	st, _ := Resolve(t).(*StructType)
+	return st
 }
 
 // LookupType finds a type by name in the frame's image, as C++ lookup

@@ -198,7 +198,8 @@ func (ev *evaluator) addressOf(x dwarf.Object) (dwarf.Object, error) {
 // memberPointer is &Class::member as GDB evaluates it: for a data
 // member a pointer to member (its offset, printed "&Node::val", of type
 // int Node::*), for a non-virtual method a pointer to member function
-// (its address, of type int (Node::*)(const Node * const)); ok is false
+// (its address, of type int (Node::*)(const Node * const)), for a
+// virtual one ErrUnsupportedExpr; ok is false
 // where name is no non-static member of a class (a static member's
 // address is an ordinary pointer).
 func (ev *evaluator) memberPointer(name string) (o dwarf.Object, ok bool, err error) {
@@ -221,8 +222,13 @@ func (ev *evaluator) memberPointer(name string) (o dwarf.Object, ok bool, err er
 		return dwarf.BytesObject(t, binary.LittleEndian.AppendUint64(nil, uint64(f.ByteOffset))[:ev.ptrSize()]), true, nil
 	}
 	for _, m := range st.Methods() {
-		if m.Name != member || m.Static || m.Virtual {
+		if m.Name != member || m.Static {
 			continue
+		}
+		if m.Virtual {
+			// GDB's value is a vtable slot it prints "&virtual
+			// Node::vf(int) const": left to the GDB fallback
+			return dwarf.Object{}, true, unsupported("a pointer to a virtual member function")
 		}
 		fn, err := ev.eval(&cexpr.Ident{Name: name})
 		if err != nil {
