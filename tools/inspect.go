@@ -234,7 +234,7 @@ func (r *registry) inspectTools() {
 		})
 
 	addOn(r, "rr_locals", "Local variables",
-		"List the arguments and local variables of the selected frame with their values.",
+		"List the arguments and local variables of the selected frame with their values, printed as GDB's info locals prints them (a pointer without the type print puts first: each variable's type is its own field).",
 		inspect,
 		func(ctx context.Context, s *session.Session, in listIn) (localsOut, error) {
 			vs, f, err := s.Locals(ctx)

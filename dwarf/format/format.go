@@ -31,6 +31,19 @@ type printer struct {
 // address ("(int &) @0x...: 5").
 func Text(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{ValueEnv: env}).text(o) }
 
+// Plain prints o as GDB's info locals and info args do
+// (print_variable_and_value: common_val_print), which is Text without
+// the type a pointer or reference carries at the top ("0x5555... <n1>",
+// "@0x7ffe...: 5"): the type is told apart.
+func Plain(env *dwarf.ValueEnv, o dwarf.Object) string {
+	p := &printer{ValueEnv: env}
+	if _, ok := dwarf.Resolve(o.Type).(*dwarf.ReferenceType); ok {
+		// a reference shows its referent, as at the top ("@0x…: 5")
+		return strings.TrimPrefix(p.text(o), "("+dwarf.TypeString(o.Type)+") ")
+	}
+	return p.memberText(o)
+}
+
 // Render is Text with the errors the text shows as "<error: ...>" in
 // place of a value: whole is the one that stands for the entire value
 // (nil when anything of it printed), parts every one of them, a member's

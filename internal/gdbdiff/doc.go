@@ -62,9 +62,10 @@
 //   - when both sides fail to evaluate an expression they agree, whatever
 //     the wording of the error; an error on one side only is a difference;
 //   - runs of white space in values are collapsed to one space;
-//   - our values are printed as GDB's print command does (dwarf's Format);
-//     MI prints them with common_val_print, which drops print's "(TYPE) "
-//     before a top-level pointer or reference, so that prefix is removed;
+//   - variables are printed by rr_locals as MI prints them
+//     (common_val_print) and compared as they are; expressions are printed
+//     as GDB's print command does, and MI drops print's "(TYPE) " before a
+//     top-level pointer or reference, so that prefix is removed from them;
 //     a top-level value that is entirely "<error: …>" is an error in MI;
 //   - in the per-frame argument lists, GDB's NAME@entry items (entry
 //     values, "print entry-values default") are left out; frame 0's

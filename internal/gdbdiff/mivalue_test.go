@@ -6,10 +6,19 @@ import "strings"
 // shows it (our Format) into what GDB/MI shows: miText, and a value that
 // could not be read at all ("<error: …>") is an error in MI.
 func miValue(s string) string {
-	if msg, ok := strings.CutPrefix(s, "<error: "); ok && strings.HasSuffix(msg, ">") && !strings.Contains(msg, "<error: ") {
-		return "error: " + strings.TrimSuffix(msg, ">")
+	if e, ok := miError(s); ok {
+		return e
 	}
 	return miText(s)
+}
+
+// miError is s, a value that is entirely "<error: …>", as MI gives it:
+// an error.
+func miError(s string) (string, bool) {
+	if msg, ok := strings.CutPrefix(s, "<error: "); ok && strings.HasSuffix(msg, ">") && !strings.Contains(msg, "<error: ") {
+		return "error: " + strings.TrimSuffix(msg, ">"), true
+	}
+	return s, false
 }
 
 // miText is s as MI prints it: MI prints values with common_val_print,

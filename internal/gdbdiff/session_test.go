@@ -155,9 +155,9 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 					continue
 				}
 				if v.Kind == "argument" {
-					parts = append(parts, v.Name+"="+miValue(sessionValue(v)))
+					parts = append(parts, v.Name+"="+sessionValue(v))
 				}
-				addVar(m, v.Name, miValue(sessionValue(v)))
+				addVar(m, v.Name, sessionValue(v))
 			}
 		}
 		o.Args = append(o.Args, strings.Join(parts, ", "))
@@ -176,7 +176,7 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 		if !miListed(v) {
 			continue
 		}
-		addVar(o.Vars, v.Name, miValue(sessionValue(v)))
+		addVar(o.Vars, v.Name, sessionValue(v))
 	}
 	for _, e := range sp.Exprs {
 		if c, x, ok := cliExprOf(e); ok {
@@ -206,11 +206,15 @@ func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
 func miListed(v session.Value) bool { return !v.NoLocation }
 
 // sessionValue is a session Value's text, or its error as GDB shows one.
+// sessionValue is a variable's value as MI gives it: rr_locals prints it
+// as GDB's info locals does (common_val_print), and a variable that
+// cannot be read is an error.
 func sessionValue(v session.Value) string {
 	if v.Value == "" && v.Error != "" {
-		return "<error: " + v.Error + ">"
+		return "error: " + v.Error
 	}
-	return v.Value
+	s, _ := miError(v.Value)
+	return s
 }
 
 func (d *sessionSide) close() {

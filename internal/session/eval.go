@@ -595,7 +595,9 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				out = append(out, val)
 				return
 			}
-			val.Value = format.Text(fs.Values(), o)
+			// as GDB's info locals prints it: a pointer without the
+			// "(struct node *)" print puts first (the type is val.Type)
+			val.Value = format.Plain(fs.Values(), o)
 			out = append(out, val)
 		}
 		for _, v := range f.Params(ctx) {
