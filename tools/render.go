@@ -72,7 +72,10 @@ func stopText(st *session.Stop) string {
 		if w.Mechanism != "" {
 			fmt.Fprintf(&b, " (%s)", w.Mechanism)
 		}
-		if w.Old != "" || w.New != "" {
+		switch {
+		case w.Value != "":
+			fmt.Fprintf(&b, ": value = %s", w.Value)
+		case w.Old != "" || w.New != "":
 			fmt.Fprintf(&b, ": old = %s, new = %s", orQ(w.Old), orQ(w.New))
 		}
 		b.WriteString("\n")

@@ -16,27 +16,31 @@ import (
 // breakpoint is a user breakpoint or watchpoint. Its server-side entries
 // stay inserted across resumes while it is enabled.
 type breakpoint struct {
-	num       int
-	typ       rsp.BreakpointType
-	spec      string
-	addrs     []uint64
-	fn, file  string
-	line      int
-	cond      string
-	enabled   bool
-	temp      bool
-	hits      int
-	size      int    // watchpoints: bytes watched
-	old       []byte // watchpoints: value at the last stop
-	valueType string // watchpoints: type for printing, "" = raw
-	lv        *lvalue
-	changed   bool        // watchpoints: the last hit changed the value
-	scope     *watchScope // watchpoints on a frame's variables: that frame (watchscope.go)
-	soft      bool        // watchpoints: software (softwatch.go), no server entry
-	note      string      // watchpoints: why software, and what it costs; hardware breakpoints: why software
-	hwAsked   bool        // a hardware breakpoint was asked for (hbreak)
-	hwPass    bool        // moved to a debug register by rrmcp (hwpass.go)
-	pending   bool        // not resolved yet: waits for the shared libraries
+	num      int
+	typ      rsp.BreakpointType
+	spec     string
+	addrs    []uint64
+	fn, file string
+	line     int
+	cond     string
+	enabled  bool
+	temp     bool
+	hits     int
+	size     int    // watchpoints: bytes watched
+	old      []byte // watchpoints: value at the last stop
+	// readAsAccess: a read watchpoint the server set as an access one
+	// (x86 debug registers trap no reads alone): a hit that changed the
+	// value was a write, and is no stop (GDB's bpstat_check_watchpoint)
+	readAsAccess bool
+	valueType    string // watchpoints: type for printing, "" = raw
+	lv           *lvalue
+	changed      bool        // watchpoints: the last hit changed the value
+	scope        *watchScope // watchpoints on a frame's variables: that frame (watchscope.go)
+	soft         bool        // watchpoints: software (softwatch.go), no server entry
+	note         string      // watchpoints: why software, and what it costs; hardware breakpoints: why software
+	hwAsked      bool        // a hardware breakpoint was asked for (hbreak)
+	hwPass       bool        // moved to a debug register by rrmcp (hwpass.go)
+	pending      bool        // not resolved yet: waits for the shared libraries
 	// syms holds, per address, the function a stop there shows the
 	// inlined calls starting at the pc down to (GDB's bp_location symbol):
 	// the function for "break NAME", the one innermost at a line's
@@ -75,6 +79,9 @@ func (b *breakpoint) info() Breakpoint {
 		out.Type = "read-watchpoint"
 	case rsp.AccessWatchpoint:
 		out.Type = "access-watchpoint"
+		if b.readAsAccess {
+			out.Type = "read-watchpoint"
+		}
 	case rsp.HardwareBreakpoint:
 		out.Type = "hw-breakpoint"
 		if b.hwPass {
@@ -617,8 +624,9 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 				return err
 			default:
 				// x86 debug registers cannot trap reads only (gdbserver
-				// refuses Z3); GDB uses an access watchpoint then, and so do we.
-				b.typ = rsp.AccessWatchpoint
+				// refuses Z3); GDB uses an access watchpoint then, and so do
+				// we, and ignores the hits that change the value (writes).
+				b.typ, b.readAsAccess = rsp.AccessWatchpoint, true
 				if err2 := s.insert(ctx, b); err2 != nil {
 					return err
 				}
@@ -708,8 +716,14 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 				hit.Address = hexAddr(b.addrs[0])
 			}
 			b.changed = b.old == nil || now == nil || string(b.old) != string(now)
-			hit.Old = s.formatWatch(ctx, b, b.old)
-			hit.New = s.formatWatch(ctx, b, now)
+			if b.typ != rsp.WriteWatchpoint && !b.changed {
+				// a read (or an access that wrote the same value): GDB
+				// prints "Value = …"
+				hit.Value = s.formatWatch(ctx, b, now)
+			} else {
+				hit.Old = s.formatWatch(ctx, b, b.old)
+				hit.New = s.formatWatch(ctx, b, now)
+			}
 		}
 		if now != nil || !b.byValue() {
 			b.old = now // (a value watch outside its frame keeps its value)

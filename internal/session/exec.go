@@ -241,7 +241,9 @@ func (s *Session) judgeStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 		// the value. Not on QEMU in reverse: its stop is right after the
 		// write (docs/peers.md §2.4), whose previous value is not known
 		// there. (rr stops before the write when going backwards.)
-		if b, err := s.findBP(out.Watch.Number); err == nil && b.typ == rsp.WriteWatchpoint && !b.changed {
+		if b, err := s.findBP(out.Watch.Number); err == nil && (b.typ == rsp.WriteWatchpoint && !b.changed || b.readAsAccess && b.changed) {
+			// (and a read watchpoint set as an access one reports no
+			// write, GDB's bpstat_check_watchpoint)
 			b.hits--
 			return out, true
 		}

@@ -544,3 +544,65 @@ func markerLineOf(t *testing.T, path, text string) int {
 	t.Fatalf("no %q in %s", text, path)
 	return 0
 }
+
+// TestReadWatchpointMatchesGDB: read and access watchpoints stop where
+// GDB's rwatch and awatch do, with GDB's values (testdata/rwatch.c). x86
+// debug registers trap no reads alone and gdbserver refuses Z3, so a read
+// watchpoint is an access one, whose hits that change the value were
+// writes: GDB ignores them, and rrmcp stopped at them. A read, or an access
+// that left the value as it was, has one value (GDB's "Value = 3"), a
+// write that changed it old and new.
+func TestReadWatchpointMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := filepath.Join(t.TempDir(), "rwatch")
+	if out, err := exec.Command("gcc", "-g", "-O0", "-o", exe, filepath.Join("testdata", "rwatch.c")).CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	hitRe := regexp.MustCompile(`(?:Value = (\d+)|Old value = (\d+)\nNew value = (\d+))\n(?:0x[0-9a-f]+ in )?main \(\) at \S*rwatch\.c:(\d+)`)
+	for _, access := range []string{"read", "access"} {
+		t.Run(access, func(t *testing.T) {
+			s, ctx := liveAt(t, Config{}, []string{exe}, "main")
+			if _, err := s.SetWatchpoint(ctx, "g", access); err != nil {
+				var ae *ArgError
+				if errors.As(err, &ae) {
+					// no debug registers that fire here: GDB's rwatch
+					// would never stop either
+					t.Skipf("proved nothing: %v", err)
+				}
+				t.Fatal(err)
+			}
+			cmd := map[string]string{"read": "rwatch g", "access": "awatch g"}[access]
+			gdb := gdbAt(t, exe, "main", cmd, "continue", "continue", "continue", "continue", "continue", "continue", "continue")
+			var want []string
+			for _, m := range hitRe.FindAllStringSubmatch(gdb, -1) {
+				if m[1] != "" {
+					want = append(want, fmt.Sprintf("value %s at %s", m[1], m[4]))
+				} else {
+					want = append(want, fmt.Sprintf("old %s new %s at %s", m[2], m[3], m[4]))
+				}
+			}
+			if len(want) < 2 {
+				t.Fatalf("GDB made %d watchpoint stops:\n%s", len(want), gdb)
+			}
+			var got []string
+			for range 8 {
+				st, err := s.Continue(ctx, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st.Reason != "watchpoint" || st.Watch == nil || st.Frame == nil {
+					break
+				}
+				if st.Watch.Value != "" {
+					got = append(got, fmt.Sprintf("value %s at %d", st.Watch.Value, st.Frame.Location.Line))
+				} else {
+					got = append(got, fmt.Sprintf("old %s new %s at %d", st.Watch.Old, st.Watch.New, st.Frame.Location.Line))
+				}
+			}
+			if !slices.Equal(got, want) {
+				t.Errorf("%s watchpoint stops:\n  rrmcp %q\n  GDB   %q", access, got, want)
+			}
+		})
+	}
+}

@@ -76,6 +76,7 @@ type WatchHit struct {
 	Kind       string `json:"kind" jsonschema:"write, read or access"`
 	Old        string `json:"old,omitempty" jsonschema:"value before the access (when known)"`
 	New        string `json:"new,omitempty" jsonschema:"value after the access"`
+	Value      string `json:"value,omitempty" jsonschema:"the value, for a read or an access that left it unchanged (then old and new are not given)"`
 	Mechanism  string `json:"mechanism,omitempty" jsonschema:"hardware watchpoint or software watchpoint"`
 }
 
