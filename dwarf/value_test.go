@@ -425,7 +425,8 @@ func TestCXXLikeGDB(t *testing.T) {
 func TestModernCXXLikeGDB(t *testing.T) {
 	bin := dwarf.Compile(t, "g++", "modern.cpp", "-std=c++20")
 	exprs := []string{"g_var", "g_var2", "g_sv", "g_bits", "g_span", "g_fn", "g_ms", "g_uarr", "g_wpe", "g_il",
-		"g_oe", "g_om", "g_os", "g_ostr", "g_ot", "g_ve", "g_vs", "g_vm", "g_ae", "g_ai", "g_astr", "g_av", "g_as", "g_am"}
+		"g_oe", "g_om", "g_os", "g_ostr", "g_ot", "g_ve", "g_vs", "g_vm", "g_ae", "g_ai", "g_astr", "g_av", "g_as", "g_am",
+		"g_vsp", "g_vup", "g_vtu", "g_osp", "g_obad"}
 	s := stopInGDB(t, bin, stopAtHere, exprs)
 	checkPrinted(t, s, exprs, false)
 }

@@ -513,7 +513,17 @@ func (env *printer) ppOptional(o dwarf.Object, st *dwarf.StructType) (pretty, er
 // v's hint; else HEAD and one child, "[contained value]", under hint.
 func (env *printer) contained(head, hint string, v dwarf.Object) pretty {
 	if inner, ok := env.prettyPrint(v); ok && inner.kids {
+		if inner.err != nil && inner.head == "" && len(inner.children) == 0 {
+			// v's printer raised in its to_string, which this one's
+			// calls: GDB prints the whole value as that error
+			return pretty{err: inner.err, kids: true}
+		}
 		inner.head = head + " containing " + inner.head
+		if inner.hint == "" {
+			// display_hint: v's own only where its printer has one
+			// (a shared_ptr's has none: {0x…} in a variant)
+			inner.hint = hint
+		}
 		return inner
 	}
 	return pretty{head: head, hint: hint, children: []prettyChild{{name: "[contained value]", val: v}}}

@@ -43,5 +43,20 @@ std::any g_astr = std::string("any");
 std::any g_av = std::vector<int>{1, 2};
 std::any g_as = S{7};
 std::any g_am = std::map<int, std::string>{{1, "m"}};
-void here() {}
+// The variant's 'array' hint where the contained printer has none
+// (shared_ptr, unique_ptr, tuple): {0x…}, not {get() = 0x…}.
+std::variant<int, std::shared_ptr<int>> g_vsp = std::make_shared<int>(3);
+std::variant<int, std::unique_ptr<int>> g_vup = std::make_unique<int>(4);
+std::variant<int, std::tuple<int, int>> g_vtu = std::make_tuple(5, 6);
+std::optional<std::shared_ptr<int>> g_osp = std::make_shared<int>(7);
+// A contained printer that raises in its to_string: the whole value is
+// that error (a shared_ptr whose control block cannot be read).
+std::optional<std::shared_ptr<int>> g_obad = std::shared_ptr<int>();
+void here()
+{
+	// g_obad's shared_ptr: a pointer and a control block nowhere
+	auto *raw = reinterpret_cast<void **>(&*g_obad);
+	raw[0] = reinterpret_cast<void *>(0x10);
+	raw[1] = reinterpret_cast<void *>(0x100000007);
+}
 int main() { here(); return g_fn(1); }
