@@ -717,7 +717,15 @@ func (p *parser) postfix() (Expr, error) {
 				}
 				return nil, &SyntaxError{n.pos, "expected a member name after " + t.s}
 			}
-			x = &Member{t.pos, x, n.s, t.s == "->"}
+			name := n.s
+			if p.is("::") {
+				// a qualified member, p->Base::w: the member of that base
+				p.i--
+				var j int
+				name, j = p.qualifiedAt(p.i)
+				p.i = j
+			}
+			x = &Member{t.pos, x, name, t.s == "->"}
 		case "(":
 			p.next()
 			var args []Expr

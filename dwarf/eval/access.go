@@ -267,6 +267,21 @@ func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Obje
 		return dwarf.Object{}, fmt.Errorf("Attempt to extract a component of a value that is not a structure%s.",
 			map[bool]string{true: " pointer", false: ""}[arrow])
 	}
+	if i := strings.LastIndex(name, "::"); i > 0 && st.Lang == dwarf.LangCPlusPlus && ev.s != nil {
+		// p->Base::w: the member of that base (a shadowed one)
+		bt, err := ev.s.LookupType(name[:i])
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		if b := dwarf.Resolve(bt); b != st && !sameName(b, st) {
+			base, ok := ev.upcast(x, st, bt, 0)
+			if !ok {
+				return dwarf.Object{}, fmt.Errorf("There is no member named %s.", name)
+			}
+			x = base
+		}
+		return ev.member(x, name[i+2:], false)
+	}
 	if ev.onlyType && x.Err != nil {
 		// a member of a pointee whose pointer is unknown: its type only
 		if f, _, ok := st.FieldByName(name); ok {
