@@ -546,13 +546,21 @@ func (u *unit) displayName(name, linkage string) string {
 // template arguments, where GCC leaves out defaulted ones), and what GDB's
 // parser cannot read, recognized in the mangled name (false alarms only
 // cost a demangling): a name local to a function ("_ZZ"), a lambda
-// ("Ul"), an unnamed type ("Ut"), an ABI tag ("B" and its length).
+// ("Ul"), an unnamed type ("Ut"), an ABI tag ("B" and its length), and in
+// the DWARF name a class template's arguments with a function type or an
+// empty list.
 func linkageNamed(name, linkage string) bool {
 	if !strings.HasPrefix(linkage, "_Z") {
 		return false
 	}
 	if strings.HasSuffix(name, ">") || strings.HasPrefix(linkage, "_ZZ") ||
 		strings.Contains(linkage, "Ul") || strings.Contains(linkage, "Ut") {
+		return true
+	}
+	// a class template's member whose arguments hold a function type or
+	// an empty list (W<void (int)>::get, S<T<> >::f)
+	if i, j := strings.IndexByte(name, '<'), strings.LastIndexByte(name, '>'); i >= 0 && j > i &&
+		(strings.Contains(name[i:j], "(") || strings.Contains(name[i:j], "<>")) {
 		return true
 	}
 	for i := 0; i+1 < len(linkage); i++ {

@@ -83,7 +83,9 @@ func DemanglePhysname(name string) string {
 // cannot read the demangled name, whose parse then fails: a name local
 // to a function printed with its parameters ("outer<int>(int)::Local::
 // get(int) const", a LOCAL_NAME, not a function; main's and an extern "C"
-// function's have none: "main::$_0::operator()"), a lambda ("{lambda(int)#1}"), an ABI tag
+// function's have none: "main::$_0::operator()"), a function type among
+// template arguments ("W<void (int)>::get(int) const"), an empty template
+// argument list ("g<T<> >(T<>)"), a lambda ("{lambda(int)#1}"), an ABI tag
 // ("h[abi:cxx11](int)"), an unnamed type. "" where linkage is not a
 // mangled C++ function name.
 func FunctionName(linkage string) string {
@@ -99,8 +101,25 @@ func FunctionName(linkage string) string {
 		return ""
 	}
 	unparsable := false
+	// A function type in the name (a template argument, W<void (int)>),
+	// not behind a pointer, reference or array, which GDB's parser
+	// reads: void (*)(int). (The function's own type is not in it.)
+	inName, behind := map[demangle.AST]bool{}, map[demangle.AST]bool{}
+	t.Name.Traverse(func(n demangle.AST) bool { inName[n] = true; return true })
 	t.Traverse(func(n demangle.AST) bool {
 		switch n := n.(type) {
+		case *demangle.PointerType:
+			behind[n.Base] = true
+		case *demangle.ReferenceType:
+			behind[n.Base] = true
+		case *demangle.RvalueReferenceType:
+			behind[n.Base] = true
+		case *demangle.ArrayType:
+			behind[n.Element] = true
+		case *demangle.FunctionType:
+			unparsable = unparsable || inName[n] && !behind[n]
+		case *demangle.Template:
+			unparsable = unparsable || emptyArgs(n.Args) // T<>
 		case *demangle.Qualified:
 			// A name local to a function is read where the function is
 			// printed without a parameter list, as main and extern "C"
@@ -117,6 +136,17 @@ func FunctionName(linkage string) string {
 		return demangle.ASTToString(t, demangleLimit)
 	}
 	return demangle.ASTToString(t.Name, demangleLimit)
+}
+
+// emptyArgs reports whether a template argument list prints as "<>":
+// none, or only empty packs (T<> of a variadic T).
+func emptyArgs(args []demangle.AST) bool {
+	for _, a := range args {
+		if p, ok := a.(*demangle.ArgumentPack); !ok || len(p.Args) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // dropReturnType leaves out a template function's return type.

@@ -125,6 +125,15 @@ func TestFunctionName(t *testing.T) {
 			"__gnu_cxx::__ops::_Iter_comp_iter<main::$_0>::operator()<__gnu_cxx::__normal_iterator<int*, std::vector<int, std::allocator<int> > >, __gnu_cxx::__normal_iterator<int*, std::vector<int, std::allocator<int> > > >"},
 		// g++'s lambda in main: braces
 		{"_ZZ4mainENKUliiE_clEii", "main::{lambda(int, int)#1}::operator()(int, int) const"},
+		// a function type among template arguments, bare (GDB's parser
+		// fails) and behind a pointer, reference or array (it reads
+		// them); an empty template argument list (it fails)
+		{"_ZNK1WIFviEE3getEi", "W<void (int)>::get(int) const"},
+		{"_ZNK1WIPFviEE3getEi", "W<void (*)(int)>::get"},
+		{"_ZNK1WIRFidEE3getEi", "W<int (&)(double)>::get"},
+		{"_ZNK1WIA2_PFiiEE3getEi", "W<int (* [2])(int)>::get"},
+		{"_Z1gI1TIJEEEiT_", "g<T<> >(T<>)"},
+		{"_Z1gISt5tupleIJEEEiT_", "g<std::tuple<> >(std::tuple<>)"},
 		{"main", ""},
 	} {
 		if got := FunctionName(tc.mangled); got != tc.want {

@@ -426,14 +426,14 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	frame := regexp.MustCompile(`(?m)^#\d+\s+(?:0x[0-9a-f]+ in )?(.*?) \(`)
+	frame := regexp.MustCompile(`(?m)^#\d+\s+(?:0x[0-9a-f]+ in )?(.*?) \((?:\)|[A-Za-z_][A-Za-z0-9_]*=)`)
 	for _, build := range [][]string{{"g++", "-O0"}, {"g++", "-O2"}, {"clang++", "-O0"}, {"clang++", "-O2"}} {
 		testenv.NeedTool(t, build[0])
 		exe := filepath.Join(t.TempDir(), "templnames"+build[0]+build[1])
 		if out, err := exec.Command(build[0], "-g", build[1], "-o", exe, src).CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", build[0], err, out)
 		}
-		for _, marker := range []string{"f", "get", "cmp", "plainget", "cget", "mget", "mlam"} {
+		for _, marker := range []string{"f", "get", "cmp", "plainget", "cget", "mget", "mlam", "wget", "gx"} {
 			loc := fmt.Sprintf("templnames.cpp:%d", markerLine(t, src, marker))
 			t.Run(build[0]+build[1]+"/"+marker, func(t *testing.T) {
 				var want []string

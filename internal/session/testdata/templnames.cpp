@@ -50,6 +50,21 @@ int plain(int k)
 
 static int calls;
 
+// A function type among a class template's arguments, and an empty
+// template argument list: GDB's parser cannot read either, so GDB keeps
+// the parameters (W<void (int)>::get(int) const, gx<TT<> >(TT<>)).
+template <typename F> struct W {
+	int get(int x) const
+	{
+		return x + 1; // LINE:wget
+	}
+};
+template <typename... A> struct TT {};
+template <typename X> int gx(X)
+{
+	return 2; // LINE:gx
+}
+
 extern "C" int cfun(int k)
 {
 	struct CL {
@@ -80,5 +95,6 @@ int main(int argc, char **)
 			std::abort();
 		return a > b;
 	});
-	return (int)h(2).size() + outer<int>(5) + sorted() + plain(2) + apply([&l](int x) { return l.get(x); }, 3) + cfun(argc) + v[0] - 49;
+	return (int)h(2).size() + outer<int>(5) + sorted() + plain(2) + apply([&l](int x) { return l.get(x); }, 3) + cfun(argc) + v[0] - 49 +
+	       W<void(int)>().get(argc) + gx(TT<>()) - 4;
 }
