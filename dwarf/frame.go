@@ -603,7 +603,11 @@ func (img *Image) lookupGlobal(ctx context.Context, name string, visible func(*v
 	}
 	v := img.newVariable(ae, best.off, best.u, kind, env, 0)
 	v.Name = best.qual
-	if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); decl && !best.hasLoc {
+	// An extern declaration, or an external variable without a location
+	// (an alias: int a __attribute__((alias("b"))), glibc's
+	// program_invocation_short_name): at its ELF symbol, GDB's
+	// LOC_UNRESOLVED (new_symbol).
+	if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); (decl || best.external) && !best.hasLoc {
 		v.Unresolved, _ = ae.Val(stddwarf.AttrLinkageName).(string)
 		if v.Unresolved == "" {
 			v.Unresolved = "::" + best.qual

@@ -539,3 +539,26 @@ func gccForGDB(t *testing.T, m32 bool, name string, args ...string) string {
 	}
 	return exe
 }
+
+// TestAliasVariablesMatchGDB: a variable defined as an alias (gcc gives
+// it no location; glibc's program_invocation_short_name is one) reads at
+// its ELF symbol, as GDB's LOC_UNRESOLVED does; it was <optimized out>.
+func TestAliasVariablesMatchGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := gccForGDB(t, false, "alias", "-O0", filepath.Join("testdata", "alias.c"))
+	loc := fmt.Sprintf("alias.c:%d", markerLine(t, filepath.Join("testdata", "alias.c"), "use"))
+	exprs := []string{"alias_counter", "alias_hidden", "&alias_counter", "alias_counter + alias_hidden"}
+	var cmds []string
+	for i, e := range exprs {
+		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
+	}
+	gdb := gdbAt(t, exe, loc, cmds...)
+	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
+	for i, e := range exprs {
+		want := regexp.MustCompile(`^\$\d+ = `).ReplaceAllString(strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i))), "")
+		if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want || want == "" || r.Engine != "native" {
+			t.Errorf("%s: %q (by %s) %v, GDB %q", e, r.Value, r.Engine, err, want)
+		}
+	}
+}
