@@ -155,6 +155,7 @@ var cEvalExprs = []string{
 }
 
 var cxxEvalExprs = []string{
+	"sizeof(SL<const char*, Cmp>::Node)", "(SL<const char*, Cmp>::Node *)g_sl.head", "g_sl",
 	"g_circle.r_", "g_circle.name_", "g_shape->kind_", "g_shape->name_", "*g_shape",
 	"(geo::Circle *)g_shape", "((geo::Circle *)g_shape)->r_", "geo::Shape::count_", "g_circle.count_",
 	"g_diamond.vb", "g_diamond.l", "g_diamond.r", "g_holder.ref", "g_holder.ref + 1", "g_ref", "g_ref * 2",

@@ -321,6 +321,15 @@ func (r *TypeReader) lookupNested(name string) (stddwarf.Offset, bool) {
 func (r *TypeReader) inScopes(outer string, find func(off stddwarf.Offset) bool) bool {
 	off, found := r.names[outer]
 	if !found {
+		// as the user spells it: SL<const char *, Cmp> is GDB's (and
+		// the index's) SL<char const*, Cmp>
+		if c := canonicalCxxName(outer); c != outer {
+			if off, found = r.names[c]; found {
+				outer = c
+			}
+		}
+	}
+	if !found {
 		if off, found = r.lookupNested(outer); !found {
 			return false // no class of that name: no other definition either
 		}

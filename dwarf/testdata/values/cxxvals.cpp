@@ -186,6 +186,19 @@ __attribute__((noinline)) void here() { __asm__ volatile(""); }
 
 int geo_use(const geo::Point &p, geo::Shape &s) { return p.x + (int)s.area(); }
 
+// A type nested in a class template whose argument the user spells
+// otherwise than DWARF does (const char * for char const*).
+template <typename K, typename C> struct SL {
+	struct Node {
+		K key;
+		Node *next;
+	};
+	Node *head = nullptr;
+};
+struct Cmp {};
+SL<const char *, Cmp>::Node g_node = {"k", nullptr};
+SL<const char *, Cmp> g_sl = {&g_node};
+
 int main()
 {
 	geo::Point p = {1, 2};
