@@ -682,8 +682,10 @@ type InlinedCopy struct {
 	Caller   *Function
 	CallFile string
 	CallLine int
-	// Origin is the abstract subprogram DIE of the inlined function.
-	Origin stddwarf.Offset
+	// Origin is the abstract subprogram DIE of the inlined function;
+	// Offset the copy's own DW_TAG_inlined_subroutine DIE (its block, as
+	// InlineFrame.Offset names it).
+	Origin, Offset stddwarf.Offset
 }
 
 // OriginLinkage is the linkage name of the inlined function ("" where
@@ -724,12 +726,15 @@ func (img *Image) InlinedCopies(name string) []InlinedCopy {
 	}
 	var out []InlinedCopy
 	for _, s := range sites {
-		c := InlinedCopy{Ranges: s.ranges, Caller: s.fn, CallLine: s.callLine, Origin: s.origin}
+		c := InlinedCopy{Ranges: s.ranges, Caller: s.fn, CallLine: s.callLine, Origin: s.origin, Offset: s.off}
 		c.Entry = s.ranges[0][0] // first listed range, as GDB's entry pc
 		c.CallFile = s.fn.cu.fileName(s.callFile)
 		out = append(out, c)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Entry < out[j].Entry })
+	// Stable: copies nested in one another that start at one address stay
+	// in DIE order, the outer first (the symbol GDB's linespec keeps for
+	// that address: FunctionBreakpoints).
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Entry < out[j].Entry })
 	return out
 }
 

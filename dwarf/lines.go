@@ -376,6 +376,11 @@ type LineAddr struct {
 	// Inline is the name of the inlined function the address is in, ""
 	// if the address is not in an inlined copy.
 	Inline string
+	// Block is the DW_TAG_inlined_subroutine DIE of the inlined copy that
+	// is the breakpoint location's symbol (GDB's bp_location symbol, whose
+	// block a stop there compares, not its name: InlineFrame.Offset), 0
+	// where that symbol is the concrete function.
+	Block stddwarf.Offset
 }
 
 // LineToAddrs resolves file:line the way GDB's "break FILE:LINE" does:
@@ -432,7 +437,7 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 	for _, c := range exact {
 		f := c.u.funcAt(c.row.addr)
 		var block any = c.row.addr
-		inl := ""
+		inl, inlBlock := "", stddwarf.Offset(0)
 		if f != nil {
 			chain := f.scopeChain(c.row.addr)
 			block = f
@@ -443,7 +448,7 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 				if chain[i].Tag == stddwarf.TagInlinedSubroutine {
 					// Named as the inlined frame is (InlineChain).
 					name, linkage, _, _, _, _ := img.resolveDecl(chain[i].Offset)
-					inl = c.u.displayName(name, linkage)
+					inl, inlBlock = c.u.displayName(name, linkage), chain[i].Offset
 					break
 				}
 			}
@@ -456,7 +461,7 @@ func (img *Image) LineToAddrs(file string, line int) ([]LineAddr, error) {
 		if dup {
 			continue
 		}
-		la := LineAddr{Addr: c.row.addr, File: c.u.lineTable().files[c.row.file], Line: int(c.row.line), Function: f, Inline: inl}
+		la := LineAddr{Addr: c.row.addr, File: c.u.lineTable().files[c.row.file], Line: int(c.row.line), Function: f, Inline: inl, Block: inlBlock}
 		// GDB's skip_prologue_sal: an address before the end of the
 		// prologue (the entry, or a .cold part placed below the function)
 		// moves to the post-prologue address and its line, the outermost
@@ -696,7 +701,11 @@ func (img *Image) FunctionBreakpoints(name string) []LineAddr {
 			continue
 		}
 		seen[c.Entry] = true
-		la := LineAddr{Addr: c.Entry, Function: c.Caller}
+		// The copy is the location's symbol; of copies nested in one
+		// another at one address the outermost (InlinedCopies' order), as
+		// GDB's linespec keeps the first of its symbols, sorted by where
+		// they were made (compare_symbols), per address.
+		la := LineAddr{Addr: c.Entry, Function: c.Caller, Block: c.Offset}
 		if le, ok := img.PCToLine(c.Entry); ok {
 			la.File, la.Line = le.File, le.Line
 		}

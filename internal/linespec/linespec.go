@@ -2,6 +2,7 @@ package linespec
 
 import (
 	"context"
+	stddwarf "debug/dwarf"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -98,15 +99,25 @@ type Result struct {
 	Function string
 	File     string
 	Line     int
-	// ByFunc: the location named a function that has debug information
-	// (the breakpoint is on a function, as GDB's "break NAME").
-	ByFunc bool
-	// Symbols, for a line (ResolveLine), holds per address the function
-	// GDB's breakpoint location there names (bp_location's symbol): the
-	// innermost function, inlined ones included, at the line's first
-	// address. A stop at the address shows the inlined calls that start
-	// there down to that function's (stopped_by_user_bp_inline_frame).
-	Symbols []string
+	// Symbols holds per address the symbol of GDB's breakpoint location
+	// there (bp_location's symbol): for a line (ResolveLine) the
+	// innermost function, inlined copies included, at the line's first
+	// address; for a function (ResolveFunction) the function, or the
+	// inlined copy whose entry the address is. A stop at the address
+	// shows the inlined calls that start there down to that symbol's
+	// block (stopped_by_user_bp_inline_frame).
+	Symbols []Symbol
+}
+
+// Symbol is a breakpoint location's symbol (GDB's bp_location symbol).
+type Symbol struct {
+	// Name is the function's name.
+	Name string
+	// Block is the DW_TAG_inlined_subroutine DIE where the symbol is an
+	// inlined copy (dwarf.InlineFrame.Offset names the same block), 0
+	// where it is the concrete function. GDB compares the block, not the
+	// name: a function inlined into itself has levels of one name.
+	Block stddwarf.Offset
 }
 
 // ResolveFunction returns the addresses where GDB's "break NAME" stops:
@@ -140,7 +151,7 @@ func ResolveFunction(ctx context.Context, inf *inferior.Inferior, file, name str
 		return r, nil
 	}
 	if a, ok := inf.Img.SymbolAddr(name); ok {
-		r.Addrs, r.Function = []uint64{a + inf.Bias}, name
+		r.Addrs, r.Function, r.Symbols = []uint64{a + inf.Bias}, name, []Symbol{{Name: name}}
 		return r, nil
 	}
 	if as := inf.ReloadAddressSpace(ctx); as != nil {
@@ -172,6 +183,7 @@ func ResolveFunction(ctx context.Context, inf *inferior.Inferior, file, name str
 				}
 				if !slices.Contains(r.Addrs, a) {
 					r.Addrs = append(r.Addrs, a)
+					r.Symbols = append(r.Symbols, Symbol{Name: name})
 				}
 			}
 		}
@@ -204,18 +216,15 @@ func (r *Result) addFunctionIn(img *dwarf.Image, bias uint64, file, name string)
 	if file != "" {
 		las = slices.DeleteFunc(las, func(la dwarf.LineAddr) bool { return !dwarf.FileMatches(la.File, file) })
 	}
-	if len(las) > 0 {
-		r.ByFunc = true
-	}
 	for _, la := range las {
 		r.Addrs = append(r.Addrs, la.Addr+bias)
-		if r.Function != "" {
-			continue
+		fn := name // an inlined copy: la.Function is its caller
+		if la.Block == 0 && la.Function != nil {
+			fn = la.Function.Name
 		}
-		r.File, r.Line = la.File, la.Line
-		r.Function = name // an inlined copy: la.Function is its caller
-		if la.Inline == "" && la.Function != nil {
-			r.Function = la.Function.Name
+		r.Symbols = append(r.Symbols, Symbol{Name: fn, Block: la.Block})
+		if r.Function == "" {
+			r.File, r.Line, r.Function = la.File, la.Line, fn
 		}
 	}
 	return len(las) > 0
@@ -250,13 +259,13 @@ func ResolveLine(ctx context.Context, inf *inferior.Inferior, file string, n int
 	var r Result
 	for _, la := range las {
 		r.Addrs = append(r.Addrs, la.Addr+bias)
-		sym := la.Inline
-		if sym == "" && la.Function != nil {
-			sym = la.Function.Name
+		sym := Symbol{Name: la.Inline, Block: la.Block}
+		if sym.Name == "" && la.Function != nil {
+			sym.Name = la.Function.Name
 		}
 		r.Symbols = append(r.Symbols, sym)
 	}
-	r.File, r.Line, r.Function = las[0].File, las[0].Line, r.Symbols[0]
+	r.File, r.Line, r.Function = las[0].File, las[0].Line, r.Symbols[0].Name
 	return r, nil
 }
 

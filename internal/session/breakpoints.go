@@ -10,7 +10,6 @@ import (
 
 	"github.com/rrmcp/rrmcp/internal/linespec"
 	"github.com/rrmcp/rrmcp/rsp"
-	"github.com/rrmcp/rrmcp/symbols"
 )
 
 // breakpoint is a user breakpoint or watchpoint. Its server-side entries
@@ -41,12 +40,13 @@ type breakpoint struct {
 	hwAsked      bool        // a hardware breakpoint was asked for (hbreak)
 	hwPass       bool        // moved to a debug register by rrmcp (hwpass.go)
 	pending      bool        // not resolved yet: waits for the shared libraries
-	// syms holds, per address, the function a stop there shows the
-	// inlined calls starting at the pc down to (GDB's bp_location symbol):
-	// the function for "break NAME", the one innermost at a line's
-	// address (linespec.Result.Symbols), "" for *ADDR (all of them).
-	// None: the stop hides them all (a function known by its ELF symbol).
-	syms []string
+	// syms holds, per address, the symbol whose block a stop there shows
+	// the inlined calls starting at the pc down to (GDB's bp_location
+	// symbol): the function or inlined copy for "break NAME", the one
+	// innermost at a line's address (linespec.Result.Symbols), none
+	// (linespec.Symbol{}) for *ADDR (all of them). A concrete function's
+	// hides them all.
+	syms []linespec.Symbol
 	// tcode is the condition compiled to agent bytecode per address
 	// (agentcond.go); ttried marks addresses where compiling was tried.
 	tcode  map[uint64][]byte
@@ -162,14 +162,14 @@ func (s *Session) bpAt(pc uint64) *breakpoint {
 // inlineEntryAt says which inlined calls that start at pc a stop there
 // shows, following GDB's stopped_by_user_bp_inline_frame: none (frame 0
 // is the caller at the call site) unless a user breakpoint is at pc; at
-// a breakpoint on a function (break NAME) the calls down to that
-// function (fn), at a line's the calls down to the function innermost at
-// the line (fn: Result.Symbols), at an address breakpoint (*ADDR) all of
-// them (fn "").
+// a breakpoint on a function (break NAME) or a line the calls down to
+// the block of the location's symbol (sym: Result.Symbols; an inlined
+// copy's DIE, compared as GDB compares blocks, not names), at an
+// address breakpoint (*ADDR) all of them (sym zero).
 // At the stop's own pc it is what was decided when the stop was made.
-func (s *Session) inlineEntryAt(pc uint64) (keep bool, fn string) {
+func (s *Session) inlineEntryAt(pc uint64) (keep bool, sym linespec.Symbol) {
 	if e := s.entry; e != nil && e.t == s.inf.Cur && e.pc == pc {
-		return e.keep, e.fn
+		return e.keep, e.sym
 	}
 	return s.bpInlineEntry(pc)
 }
@@ -179,18 +179,18 @@ type inlineEntry struct {
 	t    rsp.Thread
 	pc   uint64
 	keep bool
-	fn   string
+	sym  linespec.Symbol
 }
 
 // freezeInlineEntry decides inlineEntryAt for the current thread's stop
 // at pc from the breakpoints there now (Session.entry).
 func (s *Session) freezeInlineEntry(pc uint64) {
-	keep, fn := s.bpInlineEntry(pc)
-	s.entry = &inlineEntry{t: s.inf.Cur, pc: pc, keep: keep, fn: fn}
+	keep, sym := s.bpInlineEntry(pc)
+	s.entry = &inlineEntry{t: s.inf.Cur, pc: pc, keep: keep, sym: sym}
 }
 
 // bpInlineEntry is inlineEntryAt from the breakpoints at pc now.
-func (s *Session) bpInlineEntry(pc uint64) (keep bool, fn string) {
+func (s *Session) bpInlineEntry(pc uint64) (keep bool, sym linespec.Symbol) {
 	for _, b := range s.bps {
 		if !b.enabled || b.pending || b.isWatch() || !slices.Contains(b.addrs, pc) {
 			continue
@@ -199,7 +199,7 @@ func (s *Session) bpInlineEntry(pc uint64) (keep bool, fn string) {
 			return true, b.syms[i]
 		}
 	}
-	return false, ""
+	return false, linespec.Symbol{}
 }
 
 // mainFile is the source file of the program's main function, where
@@ -222,43 +222,6 @@ func (s *Session) mainFile() string {
 		}
 	}
 	return ""
-}
-
-// sameFunc reports whether a function's name is the name a breakpoint
-// was set on (which may leave out the scope, the parameter list or the
-// template arguments).
-func sameFunc(name, want string) bool {
-	if name == want {
-		return true
-	}
-	// The parameter list, not the first parenthesis: a lambda's
-	// "f()::$_0::operator()(int) const" and a template argument's
-	// "sorted()" have others before it.
-	want, name = symbols.StripParams(want), symbols.StripParams(name)
-	if !strings.Contains(want, "<") {
-		name = withoutTemplateArgs(name) // break f stops in f<int>
-	}
-	return name == want || strings.HasSuffix(name, "::"+want)
-}
-
-// withoutTemplateArgs is name without the template (or generic) arguments
-// that end it: "ns::f" for "ns::f<int, std::vector<int> >".
-func withoutTemplateArgs(name string) string {
-	if !strings.HasSuffix(name, ">") || strings.HasSuffix(name, "operator>") || strings.HasSuffix(name, "operator>>") {
-		return name
-	}
-	depth := 0
-	for i := len(name) - 1; i >= 0; i-- {
-		switch name[i] {
-		case '>':
-			depth++
-		case '<':
-			if depth--; depth == 0 {
-				return name[:i]
-			}
-		}
-	}
-	return name
 }
 
 func (s *Session) findBP(n int) (*breakpoint, error) {
@@ -425,7 +388,7 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		if err != nil {
 			return nil, err
 		}
-		b.addrs, b.syms = []uint64{a}, []string{""}
+		b.addrs, b.syms = []uint64{a}, []linespec.Symbol{{}}
 		l := s.locate(ctx, a)
 		b.fn, b.file, b.line = l.Function, l.File, l.Line
 		return b, nil
@@ -458,9 +421,6 @@ func (s *Session) resolveBreakpoint(ctx context.Context, loc string) (*breakpoin
 		return nil, err
 	}
 	b.addrs, b.fn, b.file, b.line, b.syms = r.Addrs, r.Function, r.File, r.Line, r.Symbols
-	if r.ByFunc {
-		b.syms = slices.Repeat([]string{r.Function}, len(r.Addrs))
-	}
 	return b, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/linespec"
 )
 
 // locate describes a runtime pc: function, file:line, module, source.
@@ -52,14 +53,15 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 
 // hiddenInline is how many of the innermost calls of chain (the inlined
 // calls active at pc, file address fpc) GDB hides at a stop there: those
-// that start at the pc (dwarf.HiddenAt), down to one a user breakpoint
-// there is set on (a breakpoint on the inlined function, or on the
+// that start at the pc (dwarf.HiddenAt), down to the one whose block is
+// the symbol of a user breakpoint there (the inlined copy a breakpoint on
+// the function or line is set on; every one for a breakpoint on the
 // address: inlineEntryAt), less those a "step" went into (stepIn).
 func (s *Session) hiddenInline(ctx context.Context, chain []dwarf.InlineFrame, pc, fpc uint64) int {
 	n := dwarf.HiddenAt(chain, fpc)
-	if keep, fn := s.inlineEntryAt(pc); keep {
+	if keep, sym := s.inlineEntryAt(pc); keep {
 		for i := 0; i < n; i++ {
-			if fn == "" || sameFunc(chain[len(chain)-1-i].Name, fn) {
+			if sym == (linespec.Symbol{}) || sym.Block != 0 && chain[len(chain)-1-i].Offset == sym.Block {
 				n = i
 				break
 			}
