@@ -35,6 +35,7 @@ var cTypes = []typeCase{
 }
 
 var cxxTypes = []typeCase{
+	{"ptype", "TBox"}, {"ptype", "g_tbox"},
 	{"ptype", "SL<const char*, Cmp>::Node"}, {"whatis", "SL<const char *, Cmp>::Node"},
 	{"ptype", "geo::Point"}, {"ptype", "geo::Shape"}, {"ptype", "geo::Circle"}, {"ptype", "Holder"},
 	{"ptype", "Counter"}, {"ptype", "Diamond"}, {"ptype", "Mode"}, {"ptype", "Width"}, {"whatis", "g_width"}, {"ptype", "g_holder"},

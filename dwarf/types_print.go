@@ -683,18 +683,19 @@ func (tf typeFmt) methodString(t *StructType, m Method, sub typeHook) string {
 		short = inner
 	}
 	params := "(" + tf.paramListWith(m.Type, sub) + ")"
-	// (a template constructor's instance is named with its class's
-	// arguments: holder<int> in holder<int>)
-	base := m.Name
-	if j := strings.IndexByte(base, '<'); j > 0 {
-		base = base[:j]
-	}
-	isCtor := base == short || base == "~"+short
+	// GDB's c_type_print_base: a constructor is named as the class (Box,
+	// holder in holder<int>; clang's holder<int> too), a destructor starts
+	// with ~; a constructor template's instance (Box<char>) is neither and
+	// gets its return type, void. Template arguments in the name are
+	// canonicalized, as GDB reads them (set<long>, not DWARF's set<long
+	// int>).
+	name := canonicalCxxName(m.Name)
+	isCtor := m.Name == short || m.Name == t.Name || strings.HasPrefix(m.Name, "~")
 	if isCtor || strings.HasPrefix(m.Name, "operator ") { // constructors and conversion operators
-		b.WriteString(m.Name + params)
+		b.WriteString(name + params)
 	} else {
 		// GDB: the return type, a space, then the name
-		b.WriteString(tf.declString(m.Type.Return, "", sub) + " " + m.Name + params)
+		b.WriteString(tf.declString(m.Type.Return, "", sub) + " " + name + params)
 	}
 	if m.Const {
 		b.WriteString(" const")

@@ -199,6 +199,17 @@ struct Cmp {};
 SL<const char *, Cmp>::Node g_node = {"k", nullptr};
 SL<const char *, Cmp> g_sl = {&g_node};
 
+// Member templates: a constructor template's instance is no constructor
+// to GDB's ptype (void TBox<double>(double)), and template arguments in
+// method names are canonicalized (set<long>).
+struct TBox {
+	int v;
+	TBox() : v(0) {}
+	template <typename T> TBox(T x) : v((int)x) {}
+	template <typename T> void set(T x) { v = (int)x; }
+};
+TBox g_tbox(2.5);
+
 int main()
 {
 	geo::Point p = {1, 2};
@@ -210,6 +221,7 @@ int main()
 	g_stack.push(2);
 	g_queue.push("front");
 	g_deqbig.push_front(2);
+	g_tbox.set(3L);
 	here();
 	return geo_use(pr, g_circle) + cpp->x + (int)pts.size() + g_holder.ref;
 }
