@@ -532,7 +532,10 @@ func gccForGDB(t *testing.T, m32 bool, name string, args ...string) string {
 		args = append([]string{"-m32"}, args...)
 	}
 	if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
-		t.Skipf("gcc %v (no i386 toolchain?): %v\n%s", args, err, out)
+		if m32 {
+			t.Skipf("gcc %v (no i386 toolchain?): %v\n%s", args, err, out)
+		}
+		t.Fatalf("gcc %v: %v\n%s", args, err, out)
 	}
 	if m32 && testenv.I386Peer(t) != "gdbserver" {
 		t.Skip("GDB compares under gdbserver only; this machine runs i386 programs under qemu-i386")

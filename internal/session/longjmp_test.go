@@ -30,20 +30,7 @@ func TestNextOverLongjmpMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gcc")
 	for _, m32 := range []bool{false, true} {
 		t.Run(map[bool]string{false: "x86-64", true: "i386"}[m32], func(t *testing.T) {
-			exe := filepath.Join(t.TempDir(), "longjmp")
-			args := []string{"-g", "-O0", "-o", exe, filepath.Join("testdata", "longjmp.c")}
-			if m32 {
-				args = append([]string{"-m32"}, args...)
-			}
-			if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
-				if m32 {
-					t.Skipf("gcc %v (no i386 toolchain?): %v\n%s", args, err, out)
-				}
-				t.Fatalf("gcc %v: %v\n%s", args, err, out)
-			}
-			if m32 && testenv.I386Peer(t) != "gdbserver" {
-				t.Skip("GDB compares under gdbserver only; this machine runs i386 programs under qemu-i386")
-			}
+			exe := gccForGDB(t, m32, "longjmp", "-O0", filepath.Join("testdata", "longjmp.c"))
 			for _, c := range []struct {
 				name  string
 				bps   []string
