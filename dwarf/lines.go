@@ -18,6 +18,12 @@ import (
 type lineTable struct {
 	files []string // DWARF file index -> full path ("" if unused)
 	rows  []lineRow
+	// subs are GDB's per-file tables (subfiles: the files of one name),
+	// as indexes into rows without the sequence ends, in GDB's order of
+	// a unit's symtabs: the unit's own file, then the others in the
+	// order the line header names them. Where a line ends depends on it
+	// (lineEnd).
+	subs [][]int32
 }
 
 type lineRow struct {
@@ -45,9 +51,13 @@ type LineEntry struct {
 	Line   int
 	Column int
 	IsStmt bool
-	// End is the address where the next row starts (the end of this
-	// row's address range).
+	// End is where the line ends as GDB's find_pc_line ends it, GDB's
+	// step range (lineEnd): the next row of the same file or of one GDB
+	// looks at after it, so a row of another file may start before End.
 	End uint64
+	// RowEnd is where the next row of any file starts: no row begins in
+	// [Addr, RowEnd).
+	RowEnd uint64
 }
 
 // fileName returns the path of file index i of the unit's line table.
@@ -258,7 +268,91 @@ func (u *unit) readLines() (*lineTable, error) {
 		}
 		return a.flags&rowEndFile != 0 && b.flags&rowEndFile == 0
 	})
+	lt.subfiles(u.primaryFile())
 	return lt, nil
+}
+
+// primaryFile is the path of the unit's own source file (DW_AT_name,
+// under DW_AT_comp_dir where relative): GDB's main subfile, the unit's
+// primary symtab.
+func (u *unit) primaryFile() string {
+	if u.name == "" || path.IsAbs(u.name) || u.compDir == "" {
+		return path.Clean(u.name)
+	}
+	return path.Join(u.compDir, u.name)
+}
+
+// subfiles groups the rows by file name into GDB's subfiles (subs), the
+// subfile of primary first, then in the order of the names' first
+// indexes in the file table: the order in which GDB's dwarf_decode_lines
+// makes a symtab for each file name, after which end_compunit_symtab
+// moves the main subfile's to the front.
+func (lt *lineTable) subfiles(primary string) {
+	sub := make([]int, len(lt.files)) // file index -> subfile
+	byName := map[string]int{}
+	n := 0
+	if primary != "." {
+		byName[primary], n = 0, 1
+	}
+	for i, f := range lt.files {
+		k, ok := byName[path.Clean(f)]
+		if !ok {
+			k, n = n, n+1
+			byName[path.Clean(f)] = k
+		}
+		sub[i] = k
+	}
+	lt.subs = make([][]int32, n)
+	for i, r := range lt.rows {
+		if r.flags&rowEndSeq != 0 || int(r.file) >= len(sub) {
+			continue
+		}
+		k := sub[r.file]
+		lt.subs[k] = append(lt.subs[k], int32(i))
+	}
+}
+
+// lineEnd is where GDB's find_pc_sect_line ends the line that holds pc,
+// 0 if it finds none: its best_end, the next row after pc of a subfile
+// looked at once the best row so far is known, subfile by subfile in
+// GDB's order (lt.subs), capped at the first row of a subfile that
+// starts after pc. A row of a subfile looked at before the row found
+// does not end it: at -O2 a row of another file that is no statement
+// may lie inside a line's range (a header's inlined code gcc moved up),
+// and GDB's step steps over it.
+func (lt *lineTable) lineEnd(pc uint64) uint64 {
+	var best, bestEnd, alt uint64
+	haveBest, haveAlt := false, false
+	for _, rows := range lt.subs {
+		if len(rows) == 0 {
+			continue
+		}
+		k := sort.Search(len(rows), func(k int) bool { return lt.rows[rows[k]].addr > pc })
+		if k == 0 {
+			if a := lt.rows[rows[0]].addr; !haveAlt || a < alt {
+				alt, haveAlt = a, true
+			}
+		} else if prev := lt.rows[rows[k-1]]; prev.line != 0 && (!haveBest || prev.addr > best) {
+			best, haveBest = prev.addr, true
+			if bestEnd <= best {
+				bestEnd = 0
+			}
+		}
+		if haveBest && k < len(rows) {
+			if a := lt.rows[rows[k]].addr; a > best && (bestEnd == 0 || bestEnd > a) {
+				bestEnd = a
+			}
+		}
+	}
+	switch {
+	case !haveBest:
+		return 0
+	case bestEnd != 0 && (!haveAlt || bestEnd < alt):
+		return bestEnd
+	case haveAlt:
+		return alt
+	}
+	return 0
 }
 
 // rowAt returns the index of the row covering pc, or -1: as GDB's
@@ -296,7 +390,10 @@ func (lt *lineTable) rowAt(pc uint64) int {
 	return i
 }
 
-func (lt *lineTable) entry(i int) LineEntry {
+// entryAt is the line of row i, rowAt's for pc, ending where GDB's
+// find_pc_line ends it (lineEnd; where that finds no end, at the next
+// row).
+func (lt *lineTable) entryAt(i int, pc uint64) LineEntry {
 	r := lt.rows[i]
 	e := LineEntry{Addr: r.addr, Line: int(r.line), Column: int(r.col), IsStmt: r.flags&rowStmt != 0}
 	if int(r.file) < len(lt.files) {
@@ -304,9 +401,12 @@ func (lt *lineTable) entry(i int) LineEntry {
 	}
 	for j := i + 1; j < len(lt.rows); j++ {
 		if lt.rows[j].addr > r.addr {
-			e.End = lt.rows[j].addr
+			e.RowEnd = lt.rows[j].addr
 			break
 		}
+	}
+	if e.End = lt.lineEnd(pc); e.End <= r.addr {
+		e.End = e.RowEnd
 	}
 	return e
 }
@@ -316,7 +416,7 @@ func (img *Image) PCToLine(pc uint64) (LineEntry, bool) {
 	if u := img.unitFor(pc); u != nil {
 		lt := u.lineTable()
 		if i := lt.rowAt(pc); i >= 0 {
-			return lt.entry(i), true
+			return lt.entryAt(i, pc), true
 		}
 		return LineEntry{}, false
 	}
@@ -326,7 +426,7 @@ func (img *Image) PCToLine(pc uint64) (LineEntry, bool) {
 		if len(u.ranges) == 0 {
 			lt := u.lineTable()
 			if i := lt.rowAt(pc); i >= 0 {
-				return lt.entry(i), true
+				return lt.entryAt(i, pc), true
 			}
 		}
 	}
@@ -567,7 +667,7 @@ func (img *Image) toLineEnd(f *Function, pc uint64) uint64 {
 	}
 	lt := f.cu.lineTable()
 	if j := lt.rowAt(pc); j >= 0 && lt.rows[j].addr != pc {
-		if end := lt.entry(j).End; end != 0 && f.contains(end) {
+		if end := lt.entryAt(j, pc).End; end != 0 && f.contains(end) {
 			return end
 		}
 	}
@@ -586,7 +686,7 @@ func (img *Image) prologueUsingLines(f *Function) uint64 {
 	if i < 0 {
 		return 0
 	}
-	sal := lt.entry(i)
+	sal := lt.entryAt(i, f.Entry)
 	if sal.Line != 0 {
 		// Two rows at the entry: a prologue of no instruction.
 		if i+1 < len(lt.rows) {
@@ -602,7 +702,7 @@ func (img *Image) prologueUsingLines(f *Function) uint64 {
 			if k < 0 {
 				break
 			}
-			next := lt.entry(k)
+			next := lt.entryAt(k, sal.End)
 			if next.Line == 0 || next.Line >= sal.Line || next.File != sal.File || len(f.InlineChain(sal.End)) > 0 {
 				break
 			}

@@ -22,6 +22,8 @@ var (
 	bpMultRe = regexp.MustCompile(`(?m)^Breakpoint (\d+) at 0x[0-9a-f]+: .*\((\d+) locations\)$`)
 	ibLocRe  = regexp.MustCompile(`(?m)^(\d+)(?:\.\d+)?\s+(?:breakpoint\s+keep\s+)?y\s+(0x[0-9a-f]+) in .* at (.+):(\d+)$`)
 	infoLine = regexp.MustCompile(`(?m)^Line (\d+) of "(.+)" starts at address (0x[0-9a-f]+)`)
+	// infoLineEnd reads where "info line *ADDR" says the line ends.
+	infoLineEnd = regexp.MustCompile(`(?m)^Line \d+ of ".+" starts at address 0x[0-9a-f]+(?: <[^>]*>)? and ends at (0x[0-9a-f]+)`)
 )
 
 // gdbScript runs gdb with a command file (for many commands).
@@ -251,6 +253,13 @@ func pcToLineVsGDB(t *testing.T, src, bin string, img *Image) {
 		if !ok || le.Line != line || !sameFile || le.Addr != start {
 			t.Errorf("%#x: got %s:%d (row %#x), gdb %s:%d (row %#x)", a, le.File, le.Line, le.Addr, m[2], line, start)
 			bad++
+		} else if e := infoLineEnd.FindStringSubmatch(parts[i]); e != nil {
+			// Where the line ends is GDB's step range: a row of another
+			// file need not end it (find_pc_sect_line's best_end).
+			if end, _ := strconv.ParseUint(e[1][2:], 16, 64); le.End != end {
+				t.Errorf("%#x: %s:%d [%#x,%#x), gdb ends it at %#x", a, le.File, le.Line, le.Addr, le.End, end)
+				bad++
+			}
 		}
 		if bad > 20 {
 			t.Fatal("too many differences")

@@ -294,8 +294,9 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 				hi = st.hi
 			}
 			if !into && !inRange {
-				// (in the step range there is no deeper inlined call:
-				// its code has rows of its own lines)
+				// (in the step range the step goes on whatever it
+				// reaches, an inlined call that starts there included,
+				// as GDB's "stepping inside range")
 				hi = max(hi, s.inlineRangeEnd(ctx, cur, st))
 			}
 			if hi > cur.pc+uint64(in.Len) {
@@ -507,15 +508,18 @@ func (s *Session) stepOutNoLines(ctx context.Context) (rsp.Stop, bool, error) {
 }
 
 // rangeEnd returns where range stepping from h.pc may run to: the end of
-// the pc's line-table row, or the first call instruction before it (calls
-// are stepped over or into by stepCall). 0 means "single-step": the
-// server has no range stepping (only gdbserver is trusted with vCont;r:
-// rr exits on packets it does not know) or there is no row.
+// the pc's line-table row (where the next row of any file starts, not
+// the line's end, which may lie past rows of other files that a step
+// outside its range must look at), or the first call instruction before
+// it (calls are stepped over or into by stepCall). 0 means
+// "single-step": the server has no range stepping (only gdbserver is
+// trusted with vCont;r: rr exits on packets it does not know) or there
+// is no row.
 func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
-	if !h.hasLine || h.line.End <= h.line.Addr || h.pc < h.line.Addr+h.bias {
+	if !h.hasLine || h.line.RowEnd <= h.line.Addr || h.pc < h.line.Addr+h.bias {
 		return 0
 	}
-	return s.rangeEndBefore(ctx, h, h.line.End+h.bias, 4096)
+	return s.rangeEndBefore(ctx, h, h.line.RowEnd+h.bias, 4096)
 }
 
 // inlineRangeEnd returns where range stepping from h.pc may run to when a
