@@ -2,8 +2,6 @@ package session
 
 import (
 	"context"
-	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -63,25 +61,9 @@ var gdbPCFuncRe = regexp.MustCompile(`\$\d+ = (0x[0-9a-f]+)\n#0\s+(?:0x[0-9a-f]+
 // move's, up to the program's exit.
 func gdbFrameMoves(t *testing.T, exe string, bps, moves []string) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "set width 0", "-ex", "set pagination off", "-ex", "set confirm off"}
-	for _, b := range bps {
-		args = append(args, "-ex", "break "+b)
-	}
-	args = append(args, "-ex", "run")
-	for _, mv := range append([]string{""}, moves...) {
-		if mv != "" {
-			args = append(args, "-ex", mv)
-		}
-		args = append(args, "-ex", `echo @@\n`, "-ex", "p/x $pc", "-ex", "frame 0")
-	}
-	out, err := exec.CommandContext(ctx, "gdb", append(args, exe)...).CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("gdb: %v\n%s", err, out)
-	}
+	segs := gdbAtEachStop(t, exe, bps, moves, []string{"p/x $pc", "frame 0"})
 	var stops []string
-	for _, seg := range strings.Split(string(out), "@@\n")[1:] {
+	for _, seg := range segs {
 		m := gdbPCFuncRe.FindStringSubmatch(seg)
 		if m == nil {
 			break // the program exited
@@ -89,7 +71,7 @@ func gdbFrameMoves(t *testing.T, exe string, bps, moves []string) []string {
 		stops = append(stops, m[1]+" "+m[2])
 	}
 	if len(stops) < 2 {
-		t.Fatalf("GDB stopped %d times:\n%s", len(stops), out)
+		t.Fatalf("GDB stopped %d times:\n%s", len(stops), strings.Join(segs, "@@\n"))
 	}
 	return stops
 }
@@ -108,17 +90,7 @@ func sessionFrameMoves(t *testing.T, exe string, bps, moves []string) []string {
 	stops := []string{st.Frame.Location.PC + " " + st.Frame.Location.Function} // (a breakpoint with lines)
 	for _, mv := range moves {
 		var err error
-		switch mv {
-		case "next":
-			st, err = s.Next(ctx, 1, false)
-		case "step":
-			st, err = s.Step(ctx, 1, false)
-		case "nexti":
-			st, err = s.StepInstruction(ctx, 1, true, false)
-		default:
-			err = fmt.Errorf("unknown move")
-		}
-		if err != nil {
+		if st, err = sessionMove(ctx, s, mv); err != nil {
 			t.Fatalf("%s: %v", mv, err)
 		}
 		if st.Frame == nil {

@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -66,22 +65,9 @@ var gdbBTFrameRe = regexp.MustCompile(`(?m)^#(\d+)\s+(?:(0x[0-9a-f]+) in )?(\S+)
 // "pc function" per frame joined by " | " (frame 0's pc is $pc).
 func gdbBacktraces(t *testing.T, exe, bp string, moves []string) []string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
-	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "set width 0", "-ex", "set pagination off", "-ex", "set confirm off",
-		"-ex", "break " + bp, "-ex", "run"}
-	for _, mv := range append([]string{""}, moves...) {
-		if mv != "" {
-			args = append(args, "-ex", mv)
-		}
-		args = append(args, "-ex", `echo @@\n`, "-ex", "p/x $pc", "-ex", "bt")
-	}
-	out, err := exec.CommandContext(ctx, "gdb", append(args, exe)...).CombinedOutput()
-	if ctx.Err() != nil {
-		t.Fatalf("gdb: %v\n%s", err, out)
-	}
+	segs := gdbAtEachStop(t, exe, []string{bp}, moves, []string{"p/x $pc", "bt"})
 	var bts []string
-	for _, seg := range strings.Split(string(out), "@@\n")[1:] {
+	for _, seg := range segs {
 		pc := regexp.MustCompile(`\$\d+ = (0x[0-9a-f]+)`).FindStringSubmatch(seg)
 		fs := gdbBTFrameRe.FindAllStringSubmatch(seg, -1)
 		if pc == nil || len(fs) == 0 {
@@ -102,7 +88,7 @@ func gdbBacktraces(t *testing.T, exe, bp string, moves []string) []string {
 		bts = append(bts, strings.Join(frames, " | "))
 	}
 	if len(bts) < 2 {
-		t.Fatalf("GDB stopped %d times:\n%s", len(bts), out)
+		t.Fatalf("GDB stopped %d times:\n%s", len(bts), strings.Join(segs, "@@\n"))
 	}
 	return bts
 }
@@ -134,17 +120,7 @@ func sessionBacktraces(t *testing.T, exe, bp string, moves []string) []string {
 		if i == len(moves) {
 			break
 		}
-		switch moves[i] {
-		case "stepi":
-			st, err = s.StepInstruction(ctx, 1, false, false)
-		case "finish":
-			st, err = s.Finish(ctx, false)
-		case "continue":
-			st, err = s.Continue(ctx, false)
-		default:
-			err = fmt.Errorf("unknown move")
-		}
-		if err != nil {
+		if st, err = sessionMove(ctx, s, moves[i]); err != nil {
 			t.Fatalf("%s: %v", moves[i], err)
 		}
 	}

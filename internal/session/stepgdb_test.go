@@ -165,6 +165,54 @@ func liveStoppedAt(t *testing.T, ctx context.Context, opts LiveOptions, loc stri
 	return s, st
 }
 
+// sessionMove makes GDB's move cmd (next, step, finish, continue, stepi,
+// nexti, each also as reverse-…) on s.
+func sessionMove(ctx context.Context, s *Session, cmd string) (*Stop, error) {
+	rev := strings.HasPrefix(cmd, "reverse-")
+	switch strings.TrimPrefix(cmd, "reverse-") {
+	case "next":
+		return s.Next(ctx, 1, rev)
+	case "step":
+		return s.Step(ctx, 1, rev)
+	case "finish":
+		return s.Finish(ctx, rev)
+	case "continue":
+		return s.Continue(ctx, rev)
+	case "stepi", "nexti":
+		return s.StepInstruction(ctx, 1, strings.HasSuffix(cmd, "nexti"), rev)
+	}
+	return nil, fmt.Errorf("unknown move %q", cmd)
+}
+
+// gdbAtEachStop breaks at bps in exe under GDB, runs to the first and
+// makes the moves; it returns the output of cmds at the first stop and
+// after each move, up to the program's exit (a stop cmds print nothing
+// recognizable at ends the list for the caller).
+func gdbAtEachStop(t *testing.T, exe string, bps, moves, cmds []string) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "set width 0", "-ex", "set pagination off", "-ex", "set confirm off"}
+	for _, b := range bps {
+		args = append(args, "-ex", "break "+b)
+	}
+	args = append(args, "-ex", "run")
+	for _, mv := range append([]string{""}, moves...) {
+		if mv != "" {
+			args = append(args, "-ex", mv)
+		}
+		args = append(args, "-ex", `echo @@\n`)
+		for _, c := range cmds {
+			args = append(args, "-ex", c)
+		}
+	}
+	out, err := exec.CommandContext(ctx, "gdb", append(args, exe)...).CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("gdb: %v\n%s", err, out)
+	}
+	return strings.Split(string(out), "@@\n")[1:]
+}
+
 // liveStarted starts the program of opts live, stopped at its first
 // instruction, in a manager closed with the test.
 func liveStarted(t *testing.T, ctx context.Context, opts LiveOptions) *Session {
@@ -232,22 +280,7 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 			}
 			cmd = after
 		}
-		rev := strings.HasPrefix(cmd, "reverse-")
-		move := func(ctx context.Context) (*Stop, error) {
-			switch strings.TrimPrefix(cmd, "reverse-") {
-			case "next":
-				return s.Next(ctx, 1, rev)
-			case "step":
-				return s.Step(ctx, 1, rev)
-			case "finish":
-				return s.Finish(ctx, rev)
-			case "continue":
-				return s.Continue(ctx, rev)
-			case "stepi", "nexti":
-				return s.StepInstruction(ctx, 1, strings.HasSuffix(cmd, "nexti"), rev)
-			}
-			return nil, fmt.Errorf("unknown move %q", mv)
-		}
+		move := func(ctx context.Context) (*Stop, error) { return sessionMove(ctx, s, cmd) }
 		var err error
 		if each > 0 {
 			st, err = qemuOp(ctx, mv, move)
