@@ -82,31 +82,39 @@ func (m *memCache) reset() {
 	m.stack = 0
 }
 
-// missRun returns the end of the run of lines to read on a miss at base,
-// for a request that ends at reqEnd: every uncached line up to reqEnd, and
-// up to stackAhead bytes when base is in the stack.
+// missRun returns how many bytes to read on a miss at the line base, for
+// a request that ends at reqEnd: every uncached line up to reqEnd, and up
+// to stackAhead bytes when base is in the stack, never past the top of
+// the address space. It works in lengths from base: an end address at
+// the top is 2^64, which wraps to 0 (as reqEnd may).
 func (m *memCache) missRun(base, reqEnd uint64) uint64 {
-	end := (reqEnd + memLine - 1) &^ (memLine - 1)
-	if end < reqEnd { // wrapped at the top of the address space
-		end = base + memLine
-	}
+	n := (reqEnd - base + memLine - 1) &^ (memLine - 1)
 	if m.sp != 0 && base+memLine > m.sp && base < m.sp+stackSpan {
 		ahead := uint64(stackFirst)
 		if m.stack > 0 {
 			ahead = stackAhead
 		}
 		m.stack++
-		end = max(end, base+ahead)
+		n = max(n, ahead)
 	}
-	for a := base + memLine; a < end; a += memLine {
+	if top := -base; top != 0 { // base 0 has the whole space above it
+		n = min(n, top)
+	}
+	for off := uint64(memLine); off < n; off += memLine {
+		a := base + off
 		if _, ok := m.lines[a]; ok || m.bad[a] || a&(pageSize-1) == 0 && m.badPage[a] {
-			return a
+			return off
 		}
 	}
-	return end
+	return max(n, memLine)
 }
 
 const pageSize = 4096
+
+// pageLeft is how many bytes from addr to the end of its page. Lengths,
+// not end addresses, are compared: the last page's end is 2^64, which
+// wraps to 0.
+func pageLeft(addr uint64) uint64 { return pageSize - addr&(pageSize-1) }
 
 func (m *memCache) init() {
 	if m.lines == nil {
@@ -140,20 +148,19 @@ func (inf *Inferior) ReadMem(ctx context.Context, addr uint64, p []byte) (int, e
 				n += m // never cached: the file is at hand
 				continue
 			}
-			end := inf.mem.missRun(base, addr+uint64(len(p)))
-			b := make([]byte, end-base)
+			b := make([]byte, inf.mem.missRun(base, addr+uint64(len(p))))
 			got, err := inf.c.ReadMemory(ctx, base, b)
 			if err != nil && (ctx.Err() != nil || errors.Is(err, rsp.ErrClosed)) {
 				return n, err
 			}
 			if err != nil {
 				got = 0 // which bytes are good is unclear: use whole lines only if re-read
-				if pageEnd := (base | (pageSize - 1)) + 1; end > pageEnd {
+				if inPage := pageLeft(base); uint64(len(b)) > inPage {
 					// The run crossed into a page that may be unmapped
 					// (the top of the stack): read up to the boundary and
 					// never read ahead across it again at this stop.
-					inf.mem.badPage[pageEnd] = true
-					b = b[:pageEnd-base]
+					inf.mem.badPage[base+inPage] = true
+					b = b[:inPage]
 					if m, err := inf.c.ReadMemory(ctx, base, b); err == nil {
 						got = m
 					} else if ctx.Err() != nil || errors.Is(err, rsp.ErrClosed) {
@@ -304,8 +311,8 @@ func (inf *Inferior) stopReads() (pc uint64, reads []rsp.MemRead, ok bool) {
 		return 0, nil, false
 	}
 	b := make([]byte, stackFirst+int(sp&^(memLine-1)-base))
-	if pageEnd := (base | (pageSize - 1)) + 1; base+stackFirst > pageEnd && inf.mem.badPage[pageEnd] {
-		b = b[:pageEnd-base]
+	if inPage := pageLeft(base); uint64(len(b)) > inPage && inf.mem.badPage[base+inPage] {
+		b = b[:inPage]
 	}
 	reads = []rsp.MemRead{{Addr: base, P: b}}
 	for _, l := range inf.mem.learned[pc] {

@@ -8,7 +8,8 @@ import (
 // TestMissRun: a miss reads every uncached line the request covers, no
 // further, except near the stack pointer, where the first miss of a stop
 // reads stackFirst bytes and later ones stackAhead; a cached or
-// unreadable line, or a page a read could not cross, ends the run.
+// unreadable line, a page a read could not cross, or the top of the
+// address space ends the run.
 func TestMissRun(t *testing.T) {
 	const sp = 0x7ffc0000_1100
 	stack := uint64(sp &^ (memLine - 1))
@@ -21,16 +22,18 @@ func TestMissRun(t *testing.T) {
 		base, reqEnd uint64
 		want         uint64
 	}{
-		{name: "one line", base: 0x1000, reqEnd: 0x1010, want: 0x1100},
-		{name: "request across lines", base: 0x1000, reqEnd: 0x1201, want: 0x1300},
-		{name: "stops at a cached line", cached: []uint64{0x1100}, base: 0x1000, reqEnd: 0x1300, want: 0x1100},
-		{name: "stops at an unreadable line", bad: []uint64{0x1200}, base: 0x1000, reqEnd: 0x1300, want: 0x1200},
-		{name: "end of the address space", base: ^uint64(0) &^ (memLine - 1), reqEnd: ^uint64(0), want: 0},
-		{name: "stack, first read of the stop", sp: sp, base: stack, reqEnd: stack + 8, want: stack + stackFirst},
-		{name: "stack, later reads", sp: sp, stackReads: 1, base: stack, reqEnd: stack + 8, want: stack + stackAhead},
-		{name: "stack read stops at a bad page", sp: sp, stackReads: 1, badPage: []uint64{(stack | (pageSize - 1)) + 1}, base: stack, reqEnd: stack + 8, want: (stack | (pageSize - 1)) + 1},
-		{name: "below the stack pointer's line", sp: sp, base: stack - 2*memLine, reqEnd: stack - 2*memLine + 8, want: stack - memLine},
-		{name: "far above the stack", sp: sp, base: stack + stackSpan, reqEnd: stack + stackSpan + 8, want: stack + stackSpan + memLine},
+		{name: "one line", base: 0x1000, reqEnd: 0x1010, want: 0x100},
+		{name: "request across lines", base: 0x1000, reqEnd: 0x1201, want: 0x300},
+		{name: "stops at a cached line", cached: []uint64{0x1100}, base: 0x1000, reqEnd: 0x1300, want: 0x100},
+		{name: "stops at an unreadable line", bad: []uint64{0x1200}, base: 0x1000, reqEnd: 0x1300, want: 0x200},
+		{name: "end of the address space", base: ^uint64(0) &^ (memLine - 1), reqEnd: ^uint64(0), want: memLine},
+		{name: "a request wrapping past the top", base: ^uint64(0) &^ (memLine - 1), reqEnd: 4, want: memLine},
+		{name: "the last page", base: ^uint64(0) &^ (pageSize - 1), reqEnd: 0, want: pageSize},
+		{name: "stack, first read of the stop", sp: sp, base: stack, reqEnd: stack + 8, want: stackFirst},
+		{name: "stack, later reads", sp: sp, stackReads: 1, base: stack, reqEnd: stack + 8, want: stackAhead},
+		{name: "stack read stops at a bad page", sp: sp, stackReads: 1, badPage: []uint64{(stack | (pageSize - 1)) + 1}, base: stack, reqEnd: stack + 8, want: (stack | (pageSize - 1)) + 1 - stack},
+		{name: "below the stack pointer's line", sp: sp, base: stack - 2*memLine, reqEnd: stack - 2*memLine + 8, want: memLine},
+		{name: "far above the stack", sp: sp, base: stack + stackSpan, reqEnd: stack + stackSpan + 8, want: memLine},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
