@@ -594,32 +594,69 @@ func (p *parser) typeName() (*TypeSpec, error) {
 		return nil, &SyntaxError{p.peek().pos, "expected a type name"}
 	}
 	ts.Base = normalizeBaseWords(words)
-	ts.Ops = append(ts.Ops, quals...)
+	ops, err := p.declarator()
+	if err != nil {
+		return nil, err
+	}
+	ts.Ops = append(quals, ops...)
+	return ts, nil
+}
+
+// declarator parses the abstract declarator after a type's specifiers
+// and returns its operators in the order they apply to the base type:
+// the pointer operators, then the array suffixes from the right (int
+// [2][3] is two arrays of three ints), then what a parenthesized inner
+// declarator adds (char (*)[16] points to an array of 16 chars).
+// Function types are not read.
+func (p *parser) declarator() ([]string, error) {
+	var ops []string
 	for {
 		t := p.peek()
-		switch {
-		case t.kind == tPunct && (t.s == "*" || t.s == "&" || t.s == "&&"):
-			ts.Ops = append(ts.Ops, t.s)
+		if t.kind == tPunct && (t.s == "*" || t.s == "&" || t.s == "&&") || t.kind == tIdent && (t.s == "const" || t.s == "volatile") {
+			ops = append(ops, t.s)
 			p.next()
-		case t.kind == tIdent && (t.s == "const" || t.s == "volatile"):
-			ts.Ops = append(ts.Ops, t.s)
-			p.next()
-		case t.kind == tPunct && t.s == "[":
-			p.next()
-			n := p.next()
-			if n.kind != tInt {
-				return nil, &SyntaxError{n.pos, "expected an array size"}
-			}
-			if err := p.expect("]"); err != nil {
-				return nil, err
-			}
-			ts.Ops = append(ts.Ops, "["+n.s+"]")
-		case t.kind == tPunct && t.s == "(":
-			return nil, unsupported("function and pointer-to-function type names")
-		default:
-			return ts, nil
+			continue
 		}
+		break
 	}
+	var inner []string
+	if t := p.peek(); t.kind == tPunct && t.s == "(" {
+		if n := p.toks[min(p.i+1, len(p.toks)-1)]; n.kind != tPunct || n.s != "*" && n.s != "&" && n.s != "&&" {
+			return nil, unsupported("function and pointer-to-function type names")
+		}
+		p.next()
+		in, err := p.declarator()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.expect(")"); err != nil {
+			return nil, err
+		}
+		inner = in
+	}
+	var dims []string
+	for {
+		t := p.peek()
+		if t.kind == tPunct && t.s == "(" {
+			return nil, unsupported("function and pointer-to-function type names")
+		}
+		if t.kind != tPunct || t.s != "[" {
+			break
+		}
+		p.next()
+		n := p.next()
+		if n.kind != tInt {
+			return nil, &SyntaxError{n.pos, "expected an array size"}
+		}
+		if err := p.expect("]"); err != nil {
+			return nil, err
+		}
+		dims = append(dims, "["+n.s+"]")
+	}
+	for i := len(dims) - 1; i >= 0; i-- {
+		ops = append(ops, dims[i])
+	}
+	return append(ops, inner...), nil
 }
 
 var baseWords = map[string]bool{"signed": true, "unsigned": true, "long": true, "short": true}

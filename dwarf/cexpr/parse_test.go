@@ -204,6 +204,40 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// TestParseTypeDeclarators: the operators of an abstract declarator in
+// the order they apply to the base type, as C reads them: array suffixes
+// from the right, a parenthesized declarator last (char (*)[16] was
+// refused as a function type; int [2][3] was three arrays of two).
+func TestParseTypeDeclarators(t *testing.T) {
+	for _, tc := range []struct {
+		src, want string
+	}{
+		{"int *", "int *"},
+		{"const char * const", "char const * const"},
+		{"int [2][3]", "int [3] [2]"},
+		{"int *[4]", "int * [4]"},
+		{"char (*)[16]", "char [16] *"},
+		{"int (*)[2][5]", "int [5] [2] *"},
+		{"int *(*)[3]", "int * [3] *"},
+		{"int (**)[3]", "int [3] * *"},
+		{"long (&)[8]", "long [8] &"},
+	} {
+		ts, err := ParseType(tc.src, func(string) bool { return false })
+		if err != nil {
+			t.Errorf("ParseType(%q): %v", tc.src, err)
+			continue
+		}
+		if got := ts.String(); got != tc.want {
+			t.Errorf("ParseType(%q) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+	for _, src := range []string{"void (*)(int)", "int (int)", "int (*)()"} {
+		if _, err := ParseType(src, func(string) bool { return false }); err == nil {
+			t.Errorf("ParseType(%q): no error, want function types refused", src)
+		}
+	}
+}
+
 func TestIntLitTypeName(t *testing.T) {
 	for _, tc := range []struct {
 		src      string
