@@ -2,6 +2,7 @@ package dwarf_test
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"regexp"
@@ -33,6 +34,10 @@ func (c *coreScope) Local(_ context.Context, name string) (dwarf.Object, error) 
 func (c *coreScope) Global(_ context.Context, name string) (dwarf.Object, error) {
 	if o, err := c.s.globalVar(name); err == nil {
 		return o, nil
+	}
+	if et, v, ok := c.s.types.Enumerator(name); ok {
+		b := binary.LittleEndian.AppendUint64(nil, uint64(v))
+		return dwarf.BytesObject(et, b[:min(max(dwarf.SizeOf(et), 1), 8)]), nil
 	}
 	r := c.s.d.Reader()
 	for {

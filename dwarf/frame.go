@@ -544,6 +544,14 @@ func (img *Image) Global(ctx context.Context, name string, t *Target, regs *Regs
 	return img.lookupGlobal(ctx, name, nil, nil, t, regs, bias)
 }
 
+// definesName reports whether the image has a global or static variable
+// or a function named name: a symbol GDB's lookup would find in this
+// objfile before it looks at the others'.
+func (img *Image) definesName(name string) bool {
+	img.indexAll()
+	return len(img.globals[name]) > 0 || len(img.FuncsByName(name)) > 0
+}
+
 // lookupGlobal prefers a CU-local (static) definition in cu, then an
 // external definition anywhere, then any definition, among those whose
 // declarations visible accepts (nil: all; a frame's scope passes what C++

@@ -4,6 +4,7 @@ import (
 	"context"
 	stddwarf "debug/dwarf"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -34,6 +35,7 @@ type FrameScope struct {
 	types   *TypeReader // f.Image's
 	env     *ValueEnv
 	globals func(ctx context.Context, name string) (Object, error)
+	others  func() []*Image
 }
 
 // ScopeOptions is what a FrameScope reads through.
@@ -54,13 +56,19 @@ type ScopeOptions struct {
 	// debug information. Its error wraps ErrNotFound when there is none
 	// (a *NoSymbolError carries a hint). Nil: none.
 	Globals func(ctx context.Context, name string) (Object, error)
+	// Others returns the images, other than the frame's, whose types a
+	// type name the frame's image lacks may name (the program's, the
+	// loaded libraries': `ptype struct malloc_state` is libc's), in
+	// the order GDB goes through its objfiles. Called only when a name
+	// is found nowhere else. Nil: none.
+	Others func() []*Image
 }
 
 // NewFrameScope returns the scope of frame f for evaluations within ctx:
 // the value environment's memory reads and implicit pointees are bound to
 // it, so make a scope per call.
 func NewFrameScope(ctx context.Context, f *Frame, o ScopeOptions) *FrameScope {
-	s := &FrameScope{f: f, t: o.Target, typesOf: o.Types, globals: o.Globals}
+	s := &FrameScope{f: f, t: o.Target, typesOf: o.Types, globals: o.Globals, others: o.Others}
 	if s.typesOf == nil {
 		s.typesOf = func(*Image) *TypeReader { return nil }
 	}
@@ -225,6 +233,21 @@ func (s *FrameScope) variableAt(ctx context.Context, die stddwarf.Offset) (Objec
 			}
 		}
 	}
+	if v.TypeOff == 0 {
+		// A pointee of no type (gcc's DW_TAG_dwarf_procedure holding a
+		// string literal's bytes): its bytes, from which the pointer's
+		// target is cut (ImplicitTarget), as GDB reads it with the
+		// pointer's target type.
+		n := int64(len(v.Location.Bytes))
+		for _, p := range v.Location.Pieces {
+			n += int64(p.Size)
+		}
+		if v.Location.Kind == LocAddress {
+			n = 1 << 20 // memory: the target's part is read where it is
+		}
+		uchar := &BaseType{CommonType: CommonType{Name: "unsigned char", ByteSize: 1, Lang: fn.Lang()}, Encoding: EncUnsignedChar}
+		return VarObject(&ArrayType{CommonType: CommonType{ByteSize: n, Lang: fn.Lang()}, Elem: uchar, Count: n}, &v), nil
+	}
 	return s.Object(ctx, v)
 }
 
@@ -239,8 +262,7 @@ func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
 		// an enumerator of an enum declared in the function
 		if off, val, ok := s.f.Scope().localEnumerator(name); ok && s.types != nil {
 			if t, err := s.types.Type(off); err == nil {
-				b := binary.LittleEndian.AppendUint64(nil, uint64(val))
-				return BytesObject(t, b[:min(max(SizeOf(t), 1), 8)]), nil
+				return enumObject(t, val), nil
 			}
 		}
 		return Object{}, fmt.Errorf("local %q: %w", name, ErrNotFound)
@@ -328,8 +350,18 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 			}
 		}
 	}
+	if o, ok := s.enumerator(name, false); ok {
+		return o, nil
+	}
 	if s.globals != nil {
-		return s.globals(ctx, name)
+		o, gerr := s.globals(ctx, name)
+		if gerr == nil || !errors.Is(gerr, ErrNotFound) {
+			return o, gerr
+		}
+		err = gerr
+	}
+	if o, ok := s.enumerator(name, true); ok {
+		return o, nil
 	}
 	if err == nil {
 		err = fmt.Errorf("no symbol %q in current context: %w", name, ErrNotFound)
@@ -353,8 +385,7 @@ func (s *FrameScope) enclosingEnumerator(name string) (Object, bool) {
 			return Object{}, false
 		}
 		if t, v, ok := s.types.Enumerator(outer + "::" + name); ok {
-			b := binary.LittleEndian.AppendUint64(nil, uint64(v))
-			return BytesObject(t, b[:min(max(SizeOf(t), 1), 8)]), true
+			return enumObject(t, v), true
 		}
 		scope = outer
 	}
@@ -415,7 +446,63 @@ func (s *FrameScope) LookupType(name string) (Type, error) {
 			scope = outer
 		}
 	}
-	return s.types.LookupType(strings.TrimPrefix(name, "::"))
+	t, err := s.types.LookupType(strings.TrimPrefix(name, "::"))
+	if err == nil || !errors.Is(err, ErrNotFound) {
+		return t, err
+	}
+	if o, ok := s.otherType(name); ok {
+		return o, nil
+	}
+	return nil, err
+}
+
+// otherType finds a type name the frame's image does not define in the
+// other images (ScopeOptions.Others), as GDB's lookup goes on through
+// every objfile: the structs of libc's debug information (struct
+// malloc_state), a library's own typedefs. A name the frame's image
+// has a variable or function of is no type (GDB finds that symbol
+// first).
+func (s *FrameScope) otherType(name string) (Type, bool) {
+	if s.others == nil || s.f.Image == nil || s.f.Image.definesName(strings.TrimPrefix(name, "::")) {
+		return nil, false
+	}
+	for _, img := range s.others() {
+		if tr := s.typesOf(img); img != s.f.Image && tr != nil {
+			if t, err := tr.LookupType(strings.TrimPrefix(name, "::")); err == nil {
+				return t, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// enumerator finds an enumerator at global scope in the frame's image,
+// or, with others, in the other images (P_PID, an enumerator of glibc's
+// idtype_t that only libc's debug information has).
+func (s *FrameScope) enumerator(name string, others bool) (Object, bool) {
+	var trs []*TypeReader
+	if !others && s.types != nil {
+		trs = append(trs, s.types)
+	}
+	if others && s.others != nil {
+		for _, img := range s.others() {
+			if tr := s.typesOf(img); img != s.f.Image && tr != nil {
+				trs = append(trs, tr)
+			}
+		}
+	}
+	for _, tr := range trs {
+		if t, v, ok := tr.Enumerator(strings.TrimPrefix(name, "::")); ok {
+			return enumObject(t, v), true
+		}
+	}
+	return Object{}, false
+}
+
+// enumObject is the value v of enumeration type t.
+func enumObject(t Type, v int64) Object {
+	b := binary.LittleEndian.AppendUint64(nil, uint64(v))
+	return BytesObject(t, b[:min(max(SizeOf(t), 1), 8)])
 }
 
 // Register returns a register typed as GDB types it: $rip/$pc as a code

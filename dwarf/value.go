@@ -444,6 +444,10 @@ func (env *ValueEnv) ImplicitTarget(o Object, elem Type) (Object, error) {
 	if err != nil {
 		return Object{}, err
 	}
+	if off := o.Loc.PtrOffset; target.Loc.Kind != LocAddress && (off < 0 || off+SizeOf(elem) > SizeOf(target.Type)) {
+		// GDB's invalid_synthetic_pointer
+		return Object{}, errors.New("access outside bounds of object referenced via synthetic pointer")
+	}
 	return env.Part(target, elem, o.Loc.PtrOffset), nil
 }
 

@@ -53,8 +53,12 @@ type Variable struct {
 	// DW_AT_const_value (GDB's LOC_OPTIMIZED_OUT); ConstValue: it has
 	// DW_AT_const_value (LOC_CONST). GDB's "info args/locals" list both
 	// kinds; MI's -stack-list-variables/-arguments/-locals omit them.
+	// ConstBytes: that value is a block of bytes or a string (a const
+	// double, struct or array gcc folded; GDB's LOC_CONST_BYTES), which
+	// "info locals" does not list.
 	NoLocation bool
 	ConstValue bool
+	ConstBytes bool
 	// Unresolved is, for an extern declaration with no definition in the
 	// debug information (a global of an object or library built without
 	// -g: stdout, optind), the ELF symbol its address is found by, as
@@ -90,7 +94,13 @@ func (img *Image) newVariable(e attrGetter, off stddwarf.Offset, u *unit, kind V
 		}
 	}
 	v.DeclLine = attrInt2(e, stddwarf.AttrDeclLine)
-	v.ConstValue = e.AttrField(stddwarf.AttrConstValue) != nil
+	if f := e.AttrField(stddwarf.AttrConstValue); f != nil {
+		v.ConstValue = true
+		switch f.Val.(type) {
+		case []byte, string:
+			v.ConstBytes = true
+		}
+	}
 	v.NoLocation = !v.ConstValue && e.AttrField(stddwarf.AttrLocation) == nil
 	v.Location, v.LocErr = img.locate(e, u, env, pc)
 	if v.LocErr != nil && errors.Is(v.LocErr, ErrOptimizedOut) {

@@ -75,12 +75,8 @@ func (ev *evaluator) index(e *cexpr.Index) (dwarf.Object, error) {
 		return dwarf.Object{}, fmt.Errorf("no such vector element")
 	case *dwarf.PointerType:
 		es := dwarf.SizeOf(t.Elem)
-		if x.Loc.Kind == dwarf.LocImplicitPointer && es > 0 {
-			target, err := ev.env.ImplicitTarget(x, t.Elem)
-			if err != nil {
-				return dwarf.Object{}, err
-			}
-			return ev.env.Part(target, t.Elem, i.i*es), nil
+		if p, ok := implicitAdvance(x, i.i); ok && es > 0 {
+			return ev.env.ImplicitTarget(p, t.Elem)
 		}
 		p, err := ev.env.Uint(x)
 		if err != nil {

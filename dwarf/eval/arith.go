@@ -295,6 +295,9 @@ func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 	if isVoid(x) || isVoid(y) {
 		return dwarf.Object{}, voidOperand(e.Op, false)
 	}
+	if o, ok, err := ev.implicitArith(e.Op, x, y); ok || err != nil {
+		return o, err
+	}
 	a, err := ev.scalarOf(x)
 	if err != nil {
 		return dwarf.Object{}, err
@@ -446,6 +449,48 @@ func (ev *evaluator) intOp(op string, t dwarf.Type, a, b int64, unsigned bool, s
 		return dwarf.Object{}, unsupported("operator " + op)
 	}
 	return ev.makeInt(t, truncate(r)), nil
+}
+
+// implicitArith is p + n, n + p or p - n where p is a synthetic
+// pointer (an optimized-away one, DW_OP_implicit_pointer); ok is false
+// for anything else.
+func (ev *evaluator) implicitArith(op string, x, y dwarf.Object) (o dwarf.Object, ok bool, err error) {
+	if op != "+" && op != "-" {
+		return dwarf.Object{}, false, nil
+	}
+	if op == "+" && y.Loc.Kind == dwarf.LocImplicitPointer {
+		x, y = y, x
+	}
+	if x.Loc.Kind != dwarf.LocImplicitPointer || y.Loc.Kind == dwarf.LocImplicitPointer {
+		return dwarf.Object{}, false, nil
+	}
+	n, err := ev.scalarOf(y)
+	if err != nil || n.isPtr || n.isFloat {
+		return dwarf.Object{}, false, nil
+	}
+	if op == "-" {
+		n.i = -n.i
+	}
+	o, ok = implicitAdvance(x, n.i)
+	return o, ok, nil
+}
+
+// implicitAdvance is p + n of a synthetic pointer p: the same pointee,
+// n elements on, as GDB's value_ptradd keeps the pointer's location and
+// indirect_pieced_value adds the offset; ok is false where p is no
+// synthetic pointer.
+func implicitAdvance(p dwarf.Object, n int64) (dwarf.Object, bool) {
+	pt, ok := dwarf.Resolve(p.Type).(*dwarf.PointerType)
+	if !ok || p.Loc.Kind != dwarf.LocImplicitPointer {
+		return p, false
+	}
+	es := dwarf.SizeOf(pt.Elem)
+	if es <= 0 {
+		es = 1 // void *: by bytes, as GDB steps it
+	}
+	p.Type = dwarf.StripTypedefs(p.Type)
+	p.Loc.PtrOffset += n * es
+	return p, true
 }
 
 func (ev *evaluator) pointerArith(op string, a, b scalar) (dwarf.Object, error) {

@@ -573,11 +573,6 @@ func (ev *evaluator) ident(name string) (dwarf.Object, error) {
 	if errors.As(err, &nse) {
 		hint = nse.Hint
 	}
-	if tr := ev.env.Types; tr != nil {
-		if et, v, ok := tr.Enumerator(name); ok {
-			return ev.makeInt(et, v), nil
-		}
-	}
 	if i := strings.LastIndex(name, "::"); i > 0 {
 		if t, err := ev.s.LookupType(name[:i]); err == nil {
 			if st, ok := dwarf.Resolve(t).(*dwarf.StructType); ok {

@@ -334,7 +334,7 @@ func unqualified(t dwarf.Type) dwarf.Type {
 
 func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool) string {
 	if o.Loc.Kind == dwarf.LocImplicitPointer {
-		if top {
+		if top && !plainTextPointer(o.Type) { // GDB's (char *) hack, as below
 			return "(" + dwarf.TypeString(o.Type) + ") <synthetic pointer>"
 		}
 		return "<synthetic pointer>"

@@ -114,6 +114,7 @@ func (s *Session) frameScopeMem(ctx context.Context, f *dwarf.Frame, read dwarf.
 			}
 			return dwarf.Object{}, &dwarf.NoSymbolError{Name: name, Hint: s.noSymbolHint(ctx, f, name)}
 		},
+		Others: func() []*dwarf.Image { return s.moduleImages(ctx) },
 	})
 	return sc
 }
@@ -610,7 +611,9 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 			}
 		}
 		for _, v := range f.Locals(ctx) {
-			add(v, "local")
+			if !v.ConstBytes { // as GDB's info locals (iterate_over_block_locals)
+				add(v, "local")
+			}
 		}
 		if out == nil {
 			out = []Value{}

@@ -47,6 +47,31 @@ func (s *Session) libraryGlobal(ctx context.Context, name string, f *dwarf.Frame
 	return o, ok
 }
 
+// moduleImages are the images with debug information of the program and
+// its loaded libraries, in the order GDB goes through its objfiles: the
+// program, then the libraries as the dynamic linker lists them. Opening
+// a library's debug information is left to the first name looked for
+// that no image read so far has.
+func (s *Session) moduleImages(ctx context.Context) []*dwarf.Image {
+	var out []*dwarf.Image
+	if s.inf.Img != nil && s.inf.Img.DWARF() != nil {
+		out = append(out, s.inf.Img)
+	}
+	as := s.inf.ReloadAddressSpace(ctx)
+	if as == nil {
+		return out
+	}
+	for _, m := range as.Modules() {
+		if m.Path == s.program {
+			continue
+		}
+		if img := s.inf.LibImage(m.Path); img != nil && img.DWARF() != nil {
+			out = append(out, img)
+		}
+	}
+	return out
+}
+
 // elfSymbol finds a symbol that has no debug information in the ELF
 // symbol tables of the program and its loaded libraries, as GDB falls
 // back to minimal symbols: a data symbol's value has unknown type until

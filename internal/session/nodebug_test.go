@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -62,6 +63,37 @@ func TestLibraryGlobals(t *testing.T) {
 	if r, err := s.Evaluate(ctx, "abort"); err != nil || !strings.HasPrefix(r.Value, "{") {
 		t.Errorf("abort after the list was read: %+v, %v", r, err)
 	}
+}
+
+// TestLibraryTypesAndEnumerators: a type or an enumerator that only a
+// library's debug information defines (libc's struct malloc_state and its
+// idtype_t's P_PID) is found there, as GDB goes on through every objfile;
+// the variables of libc were found, its types and enumerators were "No
+// symbol". GDB is the oracle.
+func TestLibraryTypesAndEnumerators(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	if _, err := os.Stat("/usr/lib/debug/.build-id"); err != nil {
+		t.Skip("libc's debug information is not installed (/usr/lib/debug/.build-id; Debian's libc6-dbg): nothing to find there")
+	}
+	evalLikeGDB(t, testenv.Prog(t, "counter"), []string{
+		"sizeof(struct malloc_state)", "P_PID", "P_PGID + 1", "(idtype_t)1", "sizeof(mchunkptr)",
+		"sizeof(main_arena) == sizeof(struct malloc_state)",
+	})
+}
+
+// TestAbstractDeclaratorsMatchGDB: type names with an array or a
+// parenthesized declarator, in casts and sizeof, mean what they mean to
+// GDB: char (*)[16] points to an array (it was refused as a function
+// type), int [2][3] is two arrays of three ints (it was three of two).
+func TestAbstractDeclaratorsMatchGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	evalLikeGDB(t, testenv.Prog(t, "counter"), []string{
+		"sizeof(int [2][3])", "sizeof(int (*)[3])", "sizeof(int *[4])", "(int (*)[3])0", "(char (*)[16])8",
+		"sizeof(*(int (*)[2][5])0)", "sizeof((*(int (*)[2][5])0)[1])", "sizeof(((int (*)[2][5])0)[1])",
+		"(long (*)[2])16 + 1",
+	})
 }
 
 // TestScopedNames: GDB's quoted names and SCOPE::name where the scope is

@@ -1,0 +1,122 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/rrmcp/rrmcp/internal/testenv"
+)
+
+// TestTopOfAddressSpaceMatchesGDB: pointers into the last page of the
+// address space and reads across its top (2^64) fail as in GDB, "Cannot
+// access memory at address A" with GDB's A, in print, in info locals and
+// in a memory read. The page's end wrapped to 0 in the memory cache:
+// reading *p at 0xfffffffffffff000 panicked (a slice of 4096 bytes of a
+// 256-byte buffer), and rr_locals failed for the whole frame.
+func TestTopOfAddressSpaceMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "g++")
+	src := filepath.Join("testdata", "toppage.cpp")
+	exe := filepath.Join(t.TempDir(), "toppage")
+	if out, err := exec.Command("g++", "-g", "-O0", "-o", exe, src).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	s, ctx := printLikeGDB(t, exe, src, true, "*p", "p->line", "r", "*c", "*l", "s", "*s", "s[63]", "a[1]", "*a@4",
+		"*(char (*)[16])0xfffffffffffffff8", "c[1]", "n")
+	// rr_read_memory across the top: an error naming the first address
+	// that cannot be read, as GDB's x says.
+	if _, err := s.ReadMemory(ctx, "0xfffffffffffffffc", 8); err == nil || !strings.Contains(err.Error(), "0xfffffffffffffffc") {
+		t.Errorf("read 8 bytes at 0xfffffffffffffffc: %v, want an error naming the address", err)
+	}
+}
+
+// TestConstBytesLocalsMatchGDB: info locals leaves out the locals whose
+// value the compiler folded to a block of bytes (GDB's LOC_CONST_BYTES:
+// a const double, struct or array at -O2; in lz4, __PRETTY_FUNCTION__),
+// and lists those folded to an integer; rr_locals listed them all.
+// print still shows each.
+func TestConstBytesLocalsMatchGDB(t *testing.T) {
+	src := filepath.Join("testdata", "constbytes.c")
+	printLikeGDB(t, gccForGDB(t, false, "constbytes", "-O2", src), src, true, "tag", "scale", "origin", "k")
+}
+
+// TestSyntheticPointersMatchGDB: what an optimized-away pointer points to
+// reads as GDB reads it, typed by the pointer's target even where the
+// pointee has no type (gcc's DW_TAG_dwarf_procedure for a string
+// literal: *msg was "has no type"), through an index or pointer
+// arithmetic (msg[1] and *(msg + 2) were <optimized out>), and a
+// synthetic char pointer prints without its type, as GDB's (char *) hack
+// does.
+func TestSyntheticPointersMatchGDB(t *testing.T) {
+	src := filepath.Join("testdata", "synthptr.c")
+	printLikeGDB(t, gccForGDB(t, false, "synthptr", "-O2", src), src, false,
+		"msg", "*msg", "msg[1]", "msg[5]", "m2", "*m2", "m2[4]", "ip", "*ip", "ip[1]",
+		"*(msg + 2)", "*(1 + m2)", "*(msg + 3 - 1)", "msg[6]", "msg + 1")
+}
+
+// printLikeGDB stops exe at src's LINE:use marker in GDB and in a live
+// session and compares what each prints of exprs (an error by its text)
+// and, with locals, the two info locals; it returns the session.
+func printLikeGDB(t *testing.T, exe, src string, locals bool, exprs ...string) (*Session, context.Context) {
+	t.Helper()
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	loc := fmt.Sprintf("%s:%d", filepath.Base(src), markerLine(t, src, "use"))
+	cmds := []string{"echo <LOCALS>\\n", "info locals", "echo </LOCALS>\\n"}
+	for i, e := range exprs {
+		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
+	}
+	gdb := gdbAt(t, exe, loc, cmds...)
+	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
+	if locals {
+		localsLikeGDB(t, ctx, s, section(gdb, "LOCALS"))
+	}
+	for i, e := range exprs {
+		want := norm(regexp.MustCompile(`^\$\d+ = `).ReplaceAllString(strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i))), ""))
+		r, err := s.Evaluate(ctx, e)
+		got := norm(r.Value)
+		if err != nil {
+			_, got, _ = strings.Cut(err.Error(), ": ") // our errors name the expression first
+		}
+		if want == "" || got != want {
+			t.Errorf("print %s: ours %q, GDB %q", e, got, want)
+		}
+	}
+	return s, ctx
+}
+
+// localsLikeGDB compares the locals Locals lists in the selected frame,
+// an error as GDB prints it, with GDB's info locals output.
+func localsLikeGDB(t *testing.T, ctx context.Context, s *Session, gdb string) {
+	t.Helper()
+	vals, _, err := s.Locals(ctx)
+	if err != nil {
+		t.Fatalf("locals: %v", err)
+	}
+	var ours, theirs []string
+	for _, v := range vals {
+		if v.Kind != "local" {
+			continue
+		}
+		val := v.Value
+		if v.Error != "" {
+			val = "<error reading variable: " + v.Error + ">"
+		}
+		ours = append(ours, v.Name+" = "+norm(val))
+	}
+	for _, l := range strings.Split(strings.TrimSpace(gdb), "\n") {
+		if name, val, ok := strings.Cut(l, " = "); ok && !strings.HasPrefix(l, " ") {
+			theirs = append(theirs, name+" = "+norm(val))
+		}
+	}
+	slices.Sort(ours)
+	slices.Sort(theirs)
+	if len(theirs) == 0 || !slices.Equal(ours, theirs) {
+		t.Errorf("locals:\n ours %q\n gdb  %q", ours, theirs)
+	}
+}
