@@ -190,9 +190,12 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 		if err != nil {
 			return env.errorText(err)
 		}
-		if !env.Raw {
+		if !env.Raw && !t.Rvalue {
 			// GDB applies a pretty printer to the referenced object and
-			// shows only its text (top level and in members alike).
+			// shows only its text (top level and in members alike). Not
+			// through an rvalue reference: libstdc++'s lookup strips an
+			// lvalue reference only (Printer.get_basic_type), so GDB
+			// prints the reference, the printer then the referent.
 			if p, ok := env.prettyPrintReferent(dwarf.MemObject(t.Elem, a)); ok {
 				return env.formatPretty(p, depth+1)
 			}
