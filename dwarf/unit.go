@@ -548,7 +548,7 @@ func (u *unit) displayName(name, linkage string) string {
 // cost a demangling): a name local to a function ("_ZZ"), a lambda
 // ("Ul"), an unnamed type ("Ut"), an ABI tag ("B" and its length), and in
 // the DWARF name a class template's arguments with a function type or an
-// empty list.
+// empty list, or a value argument (templateValueArg).
 func linkageNamed(name, linkage string) bool {
 	if !strings.HasPrefix(linkage, "_Z") {
 		return false
@@ -565,6 +565,26 @@ func linkageNamed(name, linkage string) bool {
 	}
 	for i := 0; i+1 < len(linkage); i++ {
 		if linkage[i] == 'B' && linkage[i+1] >= '0' && linkage[i+1] <= '9' {
+			return true
+		}
+	}
+	return templateValueArg(name)
+}
+
+// templateValueArg reports whether a template argument list in name
+// holds a number or a character, which GCC's DW_AT_name spells without
+// its type and the demangler with it (Ring<int, 3> is Ring<int, 3ul>,
+// Box<-2> Box<-2l>, Chr<'a'> Chr<(char)97>).
+func templateValueArg(name string) bool {
+	for i := 0; i+1 < len(name); i++ {
+		if name[i] != '<' && !(name[i] == ' ' && i > 0 && name[i-1] == ',') {
+			continue
+		}
+		j := i + 1
+		if name[j] == '-' && j+1 < len(name) {
+			j++
+		}
+		if c := name[j]; c >= '0' && c <= '9' || c == '\'' {
 			return true
 		}
 	}

@@ -65,6 +65,30 @@ template <typename X> int gx(X)
 	return 2; // LINE:gx
 }
 
+// Value arguments of class templates, which GCC's DW_AT_name spells
+// without their type and the demangler with it (Ring<int, 3ul>::push,
+// Box<-2l>::get, Chr<(char)97>::get): GDB's name is the demangled one.
+template <typename T, unsigned long N> struct Ring {
+	T buf[N];
+	int push(T v)
+	{
+		buf[0] = v;
+		return (int)N; // LINE:ringpush
+	}
+};
+template <long L> struct Box {
+	long get() const
+	{
+		return L; // LINE:boxget
+	}
+};
+template <char C, bool B> struct Chr {
+	int get(int x) const
+	{
+		return B ? x + C : x; // LINE:chrget
+	}
+};
+
 extern "C" int cfun(int k)
 {
 	struct CL {
@@ -96,5 +120,6 @@ int main(int argc, char **)
 		return a > b;
 	});
 	return (int)h(2).size() + outer<int>(5) + sorted() + plain(2) + apply([&l](int x) { return l.get(x); }, 3) + cfun(argc) + v[0] - 49 +
-	       W<void(int)>().get(argc) + gx(TT<>()) - 4;
+	       W<void(int)>().get(argc) + gx(TT<>()) - 4 + Ring<int, 3>().push(argc) + (int)Box<-2>().get() + Chr<'a', true>().get(argc) -
+	       99;
 }
