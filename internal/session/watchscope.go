@@ -71,8 +71,20 @@ func (s *Session) watchScopeOf(ctx context.Context, expr string) *watchScope {
 		return nil
 	}
 	sc := &watchScope{cfa: f.CFA, entry: f.Function.Entry + f.Bias}
-	if i+1 < len(frames) {
+	switch {
+	case i+1 < len(frames):
 		sc.ret = frames[i+1].PC
+	case f.IsMain():
+		// The backtrace ends at main (GDB's backtrace past-main off),
+		// but main returns to the C library as any function returns:
+		// to the address in the word below its CFA (x86's call).
+		ws := 8
+		if s.inf.I386() {
+			ws = 4
+		}
+		if b := s.peek(ctx, f.CFA-uint64(ws), ws); b != nil {
+			sc.ret = dwarf.DecodeUint(b)
+		}
 	}
 	return sc
 }

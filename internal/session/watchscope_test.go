@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -30,85 +31,100 @@ func TestWatchpointScope(t *testing.T) {
 	defer cancel()
 	var hw hwdebug.Cache
 	hwOK := hw.Get(ctx, []string{}).UseHardwareWatch()
-	for _, move := range []string{"continue", "next", "finish"} {
-		for _, soft := range []bool{false, true} {
-			if !soft && !hwOK {
-				continue // no debug registers that fire here: the software path is the only one
+	// A local of main: main returns to the C library, past the end of
+	// the backtrace, where rrmcp inserted no scope breakpoint and noticed
+	// the return only when exit's code wrote to the dead slot.
+	mainLoc := fmt.Sprintf("watchscope.c:%d", markerLine(t, filepath.Join("testdata", "watchscope.c"), "main"))
+	for _, c := range []struct {
+		bp, cond, expr string
+		moves          map[string]int
+	}{
+		{"depth_sum", "n == 2", "local", map[string]int{"continue": 4, "next": 7, "finish": 4}},
+		{mainLoc, "", "r", map[string]int{"continue": 3}},
+	} {
+		for _, move := range []string{"continue", "next", "finish"} {
+			n := c.moves[move]
+			for _, soft := range []bool{false, true} {
+				if n == 0 || !soft && !hwOK {
+					continue // no debug registers that fire here: the software path is the only one
+				}
+				t.Run(fmt.Sprintf("%s/%s/soft=%v", c.expr, move, soft), func(t *testing.T) {
+					setSW := "set can-use-hw-watchpoints 1"
+					var env []string
+					if soft {
+						setSW, env = "set can-use-hw-watchpoints 0", []string{hwdebug.EnvVar + "=off"}
+					}
+					want := gdbWatchScopeStops(t, exe, setSW, c.bp, c.cond, c.expr, move, n)
+					m := NewManager(Config{Env: env})
+					t.Cleanup(m.Close)
+					s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, err := s.SetBreakpoint(ctx, c.bp, c.cond, false); err != nil {
+						t.Fatal(err)
+					}
+					if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+						t.Fatalf("continue to %s: %+v %v", c.bp, st, err)
+					}
+					w, err := s.SetWatchpoint(ctx, c.expr, "write")
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := s.RemoveBreakpoint(ctx, 1); err != nil {
+						t.Fatal(err)
+					}
+					var got []string
+					for i := range n {
+						var st *Stop
+						switch move {
+						case "continue":
+							st, err = s.Continue(ctx, false)
+						case "next":
+							st, err = s.Next(ctx, 1, false)
+						case "finish":
+							st, err = s.Finish(ctx, false)
+						}
+						if err != nil || st.Frame == nil {
+							t.Fatalf("%s %d: %+v %v", move, i+1, st, err)
+						}
+						stop := fmt.Sprint(st.Frame.Line)
+						if st.Watch != nil {
+							stop += fmt.Sprintf(" old=%s new=%s", st.Watch.Old, st.Watch.New)
+						}
+						if slices.Contains(st.WatchScope, w.Number) {
+							stop += " deleted"
+							if !strings.Contains(st.Message, fmt.Sprintf("Watchpoint %d deleted because the program has left the block", w.Number)) {
+								t.Errorf("%s %d: the stop does not say why watchpoint %d is gone: %q", move, i+1, w.Number, st.Message)
+							}
+							if move == "continue" && st.Reason != "watchpoint-scope" {
+								t.Errorf("continue %d: reason %q, want watchpoint-scope", i+1, st.Reason)
+							}
+						}
+						got = append(got, stop)
+					}
+					if !slices.Equal(got, want) {
+						t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
+					}
+					if bps, err := s.Breakpoints(ctx); err != nil || len(bps) != 0 {
+						t.Errorf("breakpoints left: %+v %v", bps, err)
+					}
+				})
 			}
-			t.Run(fmt.Sprintf("%s/soft=%v", move, soft), func(t *testing.T) {
-				n := map[string]int{"continue": 4, "next": 7, "finish": 4}[move]
-				setSW := "set can-use-hw-watchpoints 1"
-				var env []string
-				if soft {
-					setSW, env = "set can-use-hw-watchpoints 0", []string{hwdebug.EnvVar + "=off"}
-				}
-				want := gdbWatchScopeStops(t, exe, setSW, move, n)
-				m := NewManager(Config{Env: env})
-				t.Cleanup(m.Close)
-				s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := s.SetBreakpoint(ctx, "depth_sum", "n == 2", false); err != nil {
-					t.Fatal(err)
-				}
-				if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-					t.Fatalf("continue to depth_sum(2): %+v %v", st, err)
-				}
-				w, err := s.SetWatchpoint(ctx, "local", "write")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := s.RemoveBreakpoint(ctx, 1); err != nil {
-					t.Fatal(err)
-				}
-				var got []string
-				for i := range n {
-					var st *Stop
-					switch move {
-					case "continue":
-						st, err = s.Continue(ctx, false)
-					case "next":
-						st, err = s.Next(ctx, 1, false)
-					case "finish":
-						st, err = s.Finish(ctx, false)
-					}
-					if err != nil || st.Frame == nil {
-						t.Fatalf("%s %d: %+v %v", move, i+1, st, err)
-					}
-					stop := fmt.Sprint(st.Frame.Line)
-					if st.Watch != nil {
-						stop += fmt.Sprintf(" old=%s new=%s", st.Watch.Old, st.Watch.New)
-					}
-					if slices.Contains(st.WatchScope, w.Number) {
-						stop += " deleted"
-						if !strings.Contains(st.Message, fmt.Sprintf("Watchpoint %d deleted because the program has left the block", w.Number)) {
-							t.Errorf("%s %d: the stop does not say why watchpoint %d is gone: %q", move, i+1, w.Number, st.Message)
-						}
-						if move == "continue" && st.Reason != "watchpoint-scope" {
-							t.Errorf("continue %d: reason %q, want watchpoint-scope", i+1, st.Reason)
-						}
-					}
-					got = append(got, stop)
-				}
-				if !slices.Equal(got, want) {
-					t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
-				}
-				if bps, err := s.Breakpoints(ctx); err != nil || len(bps) != 0 {
-					t.Errorf("breakpoints left: %+v %v", bps, err)
-				}
-			})
 		}
 	}
 }
 
-// gdbWatchScopeStops runs exe under GDB to depth_sum(2), watches local
-// and makes n moves; it returns one line per stop: "LINE", "LINE
-// old=O new=N" at a watchpoint's stop, "LINE deleted" where the
+// gdbWatchScopeStops runs exe under GDB to bp (where cond holds),
+// watches expr and makes n moves; it returns one line per stop: "LINE",
+// "LINE old=O new=N" at a watchpoint's stop, "LINE deleted" where the
 // watchpoint went out of scope.
-func gdbWatchScopeStops(t *testing.T, exe, setSW, move string, n int) []string {
+func gdbWatchScopeStops(t *testing.T, exe, setSW, bp, cond, expr, move string, n int) []string {
 	t.Helper()
-	args := []string{"-nx", "-batch", "-ex", setSW, "-ex", "break depth_sum if n == 2", "-ex", "run", "-ex", "watch local", "-ex", "delete 1"}
+	if cond != "" {
+		bp += " if " + cond
+	}
+	args := []string{"-nx", "-batch", "-ex", setSW, "-ex", "break " + bp, "-ex", "run", "-ex", "watch " + expr, "-ex", "delete 1"}
 	for range n {
 		args = append(args, "-ex", move)
 	}
