@@ -119,7 +119,7 @@ func (r *registry) breakpointTools() {
 		})
 
 	addOn(r, "rr_watchpoint_set", "Set watchpoint",
-		"Set a watchpoint on an lvalue: a hardware one (up to 8 bytes each, 4 at once) where the debug registers work, else a software one (write only, single-stepped; the result's note says why and what it costs). A variable the compiler keeps in a register (-O2) is watched by its value on a live program, as GDB does. With reverse rr_continue it finds the last write to a corrupted value. The stop reports old and new values. A watchpoint on a frame's variables (a local, a parameter, this) is deleted when that frame returns, and the program stops there (reason watchpoint-scope), as in GDB.",
+		"Set a watchpoint on an lvalue: a hardware one (up to 8 bytes each, 4 at once) where the debug registers work, else a software one (write only, single-stepped; the result's note says why and what it costs). A variable the compiler keeps in a register (-O2) is watched by its value on a live program, as GDB does. With reverse rr_continue it finds the last write to a corrupted value. The stop reports old and new values. An expression whose address is read from memory (p->x, a[i]) follows it, as GDB does: a write to p or i moves the watchpoint, and stops where that changed the value. A watchpoint on a frame's variables (a local, a parameter, this) is deleted when that frame returns, and the program stops there (reason watchpoint-scope), as in GDB.",
 		edit,
 		func(ctx context.Context, s *session.Session, in watchIn) (bpOut, error) {
 			bp, err := s.SetWatchpoint(ctx, in.Expression, in.AccessType)

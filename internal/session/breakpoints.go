@@ -27,6 +27,9 @@ type breakpoint struct {
 	hits     int
 	size     int    // watchpoints: bytes watched
 	old      []byte // watchpoints: value at the last stop
+	// chain: watchpoints that follow their expression (watchfollow.go),
+	// the memory its address is read from, watched for writes
+	chain []watchLoc
 	// readAsAccess: a read watchpoint the server set as an access one
 	// (x86 debug registers trap no reads alone): a hit that changed the
 	// value was a write, and is no stop (GDB's bpstat_check_watchpoint)
@@ -104,6 +107,9 @@ func (b *breakpoint) info() Breakpoint {
 		out.Mechanism, out.Note = "hardware watchpoint", b.note
 		if b.soft {
 			out.Mechanism = "software watchpoint"
+		}
+		if n := chainNote(b); n != "" {
+			out.Note = strings.TrimPrefix(out.Note+"; "+n, "; ")
 		}
 	}
 	for _, a := range b.addrs {
@@ -260,6 +266,17 @@ func (s *Session) insert(ctx context.Context, b *breakpoint) error {
 			return fmt.Errorf("insert breakpoint at %#x: %w", a, err)
 		}
 	}
+	for i, l := range b.chain {
+		if err := s.c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, l.addr, l.size); err != nil {
+			for _, done := range b.chain[:i] {
+				s.removeServerEntry(ctx, rsp.WriteWatchpoint, done.addr, done.size, b) //nolint:errcheck // undoing
+			}
+			for _, done := range b.addrs {
+				s.removeEntry(ctx, b, done)
+			}
+			return fmt.Errorf("the server refused a %d-byte write watchpoint at %#x, which %s's address is read from (x86 has 4 hardware watchpoints): %w", l.size, l.addr, b.spec, err)
+		}
+	}
 	return nil
 }
 
@@ -271,6 +288,11 @@ func (s *Session) uninsert(ctx context.Context, b *breakpoint) error {
 	}
 	for _, a := range b.addrs {
 		if err := s.removeEntry(ctx, b, a); err != nil {
+			return err
+		}
+	}
+	for _, l := range b.chain {
+		if err := s.removeServerEntry(ctx, rsp.WriteWatchpoint, l.addr, l.size, b); err != nil {
 			return err
 		}
 	}
@@ -287,7 +309,8 @@ func (s *Session) removeEntry(ctx context.Context, b *breakpoint, a uint64) erro
 // watchpoint's scope breakpoint (watchscope.go).
 func (s *Session) removeServerEntry(ctx context.Context, typ rsp.BreakpointType, a uint64, size int, except *breakpoint) error {
 	for _, o := range s.bps {
-		if o != except && o.enabled && o.typ == typ && slices.Contains(o.addrs, a) && o.size == size {
+		if o != except && o.enabled && (o.typ == typ && slices.Contains(o.addrs, a) && o.size == size ||
+			typ == rsp.WriteWatchpoint && slices.Contains(o.chain, watchLoc{a, size})) {
 			return nil
 		}
 	}
@@ -568,12 +591,28 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 		if lv.size == size {
 			b.old = s.peek(ctx, lv.addr, size)
 		}
+		if lv.size == size {
+			b.chain = s.watchChain(ctx, expr, lv)
+		}
 		if why != "" {
 			if err := s.makeSoft(ctx, b, why); err != nil {
 				return err
 			}
 		}
-		if err := s.insert(ctx, b); err != nil {
+		err = s.insert(ctx, b)
+		if err != nil && len(b.chain) > 0 {
+			// The debug registers do not hold the chain too: watch the
+			// object alone (a software watchpoint keeps following).
+			chain := b.chain
+			b.chain = nil
+			if err2 := s.insert(ctx, b); err2 == nil {
+				b.note = fmt.Sprintf("does not follow %s: the server refused to watch what its address depends on too (%v)", expr, err)
+				err = nil
+			} else {
+				b.chain = chain
+			}
+		}
+		if err != nil {
 			switch {
 			case typ == rsp.WriteWatchpoint && s.c.Dialect() == rsp.DialectGDBServer && lv.size <= maxSoftWatch:
 				// The debug registers are taken or refuse this range.
@@ -644,7 +683,11 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 	for _, b := range s.bps {
 		if b.isWatch() && b.enabled {
 			ws = append(ws, b)
-			nows = append(nows, s.watchNow(ctx, b))
+			if len(b.chain) > 0 {
+				nows = append(nows, s.followNow(ctx, b))
+			} else {
+				nows = append(nows, s.watchNow(ctx, b))
+			}
 		}
 	}
 	// The watchpoint at the stop's address; where the stop has none (a
@@ -652,7 +695,7 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 	// value changed, else the first.
 	pick := -1
 	for i, b := range ws {
-		if a := b.addrs[0]; st.WatchAddr != 0 && !b.byValue() && st.WatchAddr >= a && st.WatchAddr < a+uint64(b.size) {
+		if a := b.addrs[0]; st.WatchAddr != 0 && !b.byValue() && (st.WatchAddr >= a && st.WatchAddr < a+uint64(b.size) || b.inChain(st.WatchAddr)) {
 			pick = i
 			break
 		}

@@ -44,7 +44,7 @@ func (s *Session) debugRegistersUsed() int {
 		}
 		switch {
 		case b.isWatch():
-			n++
+			n += 1 + len(b.chain) // and what a followed expression's address is read from (watchfollow.go)
 		case b.typ == rsp.HardwareBreakpoint:
 			n += len(b.addrs)
 		}

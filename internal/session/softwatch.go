@@ -69,6 +69,7 @@ func (s *Session) softWatches() []*breakpoint {
 func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp.Stop, error) {
 	ws := s.softWatches()
 	last := make([][]byte, len(ws))
+	chains := make([][][]byte, len(ws))      // the bytes of each chain entry (watchfollow.go)
 	byValue, valueOnly := false, len(ws) > 0 // some watch a value not in memory; all do
 	for i, b := range ws {
 		valueOnly = valueOnly && b.byValue()
@@ -79,6 +80,13 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 		last[i] = make([]byte, b.size)
 		if _, err := s.c.ReadMemory(ctx, b.addrs[0], last[i]); err != nil {
 			last[i] = nil
+		}
+		for _, l := range b.chain {
+			c := make([]byte, l.size)
+			if _, err := s.c.ReadMemory(ctx, l.addr, c); err != nil {
+				c = nil
+			}
+			chains[i] = append(chains[i], c)
 		}
 	}
 	cur := make([]byte, maxSoftWatch)
@@ -179,6 +187,15 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 				return st, nil
 			}
 			last[i] = append(last[i][:0], now...)
+			for j, l := range b.chain {
+				now := cur[:l.size]
+				if _, err := s.c.ReadMemory(ctx, l.addr, now); err == nil && chains[i][j] != nil && string(now) != string(chains[i][j]) {
+					// what the expression's address is read from: the
+					// stop re-evaluates it (followNow)
+					st.Watch, st.WatchAddr = rsp.WatchWrite, l.addr
+					return st, nil
+				}
+			}
 		}
 	}
 }
@@ -287,6 +304,11 @@ func overlapsAny(ws []*breakpoint, addr uint64, n int) bool {
 		a := b.addrs[0]
 		if addr < a+uint64(b.size) && a < addr+uint64(n) {
 			return true
+		}
+		for _, l := range b.chain {
+			if addr < l.addr+uint64(l.size) && l.addr < addr+uint64(n) {
+				return true
+			}
 		}
 	}
 	return false

@@ -55,54 +55,7 @@ func TestWatchpointScope(t *testing.T) {
 						setSW, env = "set can-use-hw-watchpoints 0", []string{hwdebug.EnvVar + "=off"}
 					}
 					want := gdbWatchScopeStops(t, exe, setSW, c.bp, c.cond, c.expr, move, n)
-					m := NewManager(Config{Env: env})
-					t.Cleanup(m.Close)
-					s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if _, err := s.SetBreakpoint(ctx, c.bp, c.cond, false); err != nil {
-						t.Fatal(err)
-					}
-					if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
-						t.Fatalf("continue to %s: %+v %v", c.bp, st, err)
-					}
-					w, err := s.SetWatchpoint(ctx, c.expr, "write")
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := s.RemoveBreakpoint(ctx, 1); err != nil {
-						t.Fatal(err)
-					}
-					var got []string
-					for i := range n {
-						var st *Stop
-						switch move {
-						case "continue":
-							st, err = s.Continue(ctx, false)
-						case "next":
-							st, err = s.Next(ctx, 1, false)
-						case "finish":
-							st, err = s.Finish(ctx, false)
-						}
-						if err != nil || st.Frame == nil {
-							t.Fatalf("%s %d: %+v %v", move, i+1, st, err)
-						}
-						stop := fmt.Sprint(st.Frame.Line)
-						if st.Watch != nil {
-							stop += fmt.Sprintf(" old=%s new=%s", st.Watch.Old, st.Watch.New)
-						}
-						if slices.Contains(st.WatchScope, w.Number) {
-							stop += " deleted"
-							if !strings.Contains(st.Message, fmt.Sprintf("Watchpoint %d deleted because the program has left the block", w.Number)) {
-								t.Errorf("%s %d: the stop does not say why watchpoint %d is gone: %q", move, i+1, w.Number, st.Message)
-							}
-							if move == "continue" && st.Reason != "watchpoint-scope" {
-								t.Errorf("continue %d: reason %q, want watchpoint-scope", i+1, st.Reason)
-							}
-						}
-						got = append(got, stop)
-					}
+					s, got := sessionWatchStops(t, ctx, exe, env, c.bp, c.cond, c.expr, move, n)
 					if !slices.Equal(got, want) {
 						t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
 					}
@@ -113,6 +66,105 @@ func TestWatchpointScope(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWatchFollowsExpressionMatchesGDB: a watchpoint on an expression
+// whose address depends on memory follows it as GDB's does: j->a after
+// j = &js[1] watches js[1].a (a stop when the value changes with j, none
+// when it does not), gj->a moved by a callee, arr[idx] after idx
+// changes. rrmcp watched the address the expression had when it was
+// set. Hardware and software paths.
+func TestWatchFollowsExpressionMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "gcc", "-O0", "watchfollow.c")
+	src := filepath.Join("testdata", "watchfollow.c")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	var hw hwdebug.Cache
+	hwOK := hw.Get(ctx, []string{}).UseHardwareWatch()
+	for _, c := range []struct {
+		marker, expr string
+		n            int
+	}{
+		{"local", "j->a", 5},
+		{"global", "gj->a", 3},
+		{"index", "arr[idx]", 2},
+	} {
+		for _, soft := range []bool{false, true} {
+			if !soft && !hwOK {
+				continue // no debug registers that fire here: the software path is the only one
+			}
+			t.Run(fmt.Sprintf("%s/soft=%v", c.expr, soft), func(t *testing.T) {
+				bp := fmt.Sprintf("watchfollow.c:%d", markerLine(t, src, c.marker))
+				setSW := "set can-use-hw-watchpoints 1"
+				var env []string
+				if soft {
+					setSW, env = "set can-use-hw-watchpoints 0", []string{hwdebug.EnvVar + "=off"}
+				}
+				want := gdbWatchScopeStops(t, exe, setSW, bp, "", c.expr, "continue", c.n)
+				_, got := sessionWatchStops(t, ctx, exe, env, bp, "", c.expr, "continue", c.n)
+				if !slices.Equal(got, want) {
+					t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
+				}
+			})
+		}
+	}
+}
+
+// sessionWatchStops is gdbWatchScopeStops on a live session started with
+// env: it returns the session and its stops, in the same form.
+func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []string, bp, cond, expr, move string, n int) (*Session, []string) {
+	t.Helper()
+	m := NewManager(Config{Env: env})
+	t.Cleanup(m.Close)
+	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, bp, cond, false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue to %s: %+v %v", bp, st, err)
+	}
+	w, err := s.SetWatchpoint(ctx, expr, "write")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RemoveBreakpoint(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i := range n {
+		var st *Stop
+		switch move {
+		case "continue":
+			st, err = s.Continue(ctx, false)
+		case "next":
+			st, err = s.Next(ctx, 1, false)
+		case "finish":
+			st, err = s.Finish(ctx, false)
+		}
+		if err != nil || st.Frame == nil {
+			t.Fatalf("%s %d: %+v %v (stops so far %q)", move, i+1, st, err, got)
+		}
+		stop := fmt.Sprint(st.Frame.Line)
+		if st.Watch != nil {
+			stop += fmt.Sprintf(" old=%s new=%s", st.Watch.Old, st.Watch.New)
+		}
+		if slices.Contains(st.WatchScope, w.Number) {
+			stop += " deleted"
+			if !strings.Contains(st.Message, fmt.Sprintf("Watchpoint %d deleted because the program has left the block", w.Number)) {
+				t.Errorf("%s %d: the stop does not say why watchpoint %d is gone: %q", move, i+1, w.Number, st.Message)
+			}
+			if move == "continue" && st.Reason != "watchpoint-scope" {
+				t.Errorf("continue %d: reason %q, want watchpoint-scope", i+1, st.Reason)
+			}
+		}
+		got = append(got, stop)
+	}
+	return s, got
 }
 
 // gdbWatchScopeStops runs exe under GDB to bp (where cond holds),
