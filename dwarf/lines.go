@@ -9,6 +9,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"sync"
 	"strings"
 
 	stddwarf "debug/dwarf"
@@ -24,6 +25,12 @@ type lineTable struct {
 	// order the line header names them. Where a line ends depends on it
 	// (lineEnd).
 	subs [][]int32
+	// ends memoizes lineEnd by the index of the first row past the pc:
+	// every pc between two row addresses has the same line end, and a
+	// lookup goes through every subfile (a stop, each frame of a
+	// backtrace, each step asks again at the same few places).
+	endMu sync.Mutex
+	ends  map[int]uint64
 }
 
 type lineRow struct {
@@ -321,6 +328,25 @@ func (lt *lineTable) subfiles(primary string) {
 // may lie inside a line's range (a header's inlined code gcc moved up),
 // and GDB's step steps over it.
 func (lt *lineTable) lineEnd(pc uint64) uint64 {
+	next := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr > pc })
+	lt.endMu.Lock()
+	end, ok := lt.ends[next]
+	lt.endMu.Unlock()
+	if ok {
+		return end
+	}
+	end = lt.findLineEnd(pc)
+	lt.endMu.Lock()
+	if lt.ends == nil {
+		lt.ends = map[int]uint64{}
+	}
+	lt.ends[next] = end
+	lt.endMu.Unlock()
+	return end
+}
+
+// findLineEnd is lineEnd without the memo.
+func (lt *lineTable) findLineEnd(pc uint64) uint64 {
 	var best, bestEnd, alt uint64
 	haveBest, haveAlt := false, false
 	for _, rows := range lt.subs {
