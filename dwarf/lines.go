@@ -9,8 +9,8 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"sync"
 	"strings"
+	"sync"
 
 	stddwarf "debug/dwarf"
 )
