@@ -141,7 +141,8 @@ func (env *ValueEnv) Read(addr uint64, n int) ([]byte, error) {
 	}
 	got, err := env.Mem(addr, b)
 	if err != nil || got < n {
-		return nil, &MemoryError{addr}
+		// the first byte that could not be read, as GDB names it
+		return nil, &MemoryError{addr + uint64(max(got, 0))}
 	}
 	return b, nil
 }
@@ -484,6 +485,28 @@ func (env *ValueEnv) Uint(o Object) (uint64, error) {
 	return DecodeUint(b), nil
 }
 
+// AsAddress reads o as GDB's value_as_address does: a pointer or an
+// unsigned integer as it is, a signed integer sign-extended (-1 is
+// 0xffffffffffffffff), a floating-point value truncated (1.5 is 1).
+func (env *ValueEnv) AsAddress(o Object) (uint64, error) {
+	if bt, ok := Resolve(o.Type).(*BaseType); ok && bt.IsFloat() {
+		b, err := env.Bytes(o)
+		if err != nil {
+			return 0, err
+		}
+		f, _, ok := DecodeFloat(b)
+		if !ok {
+			return 0, fmt.Errorf("a %d-byte floating-point value is no address", len(b))
+		}
+		return uint64(int64(f)), nil
+	}
+	if IsSignedType(o.Type) {
+		v, err := env.Int(o)
+		return uint64(v), err
+	}
+	return env.Uint(o)
+}
+
 // Int reads o as an integer, sign-extended when its type is signed.
 func (env *ValueEnv) Int(o Object) (int64, error) {
 	b, err := env.Bytes(o)
@@ -791,7 +814,9 @@ func (env *ValueEnv) readCString(addr uint64, es int, limit int) ([]uint64, bool
 	var out []uint64
 	const chunk = 64
 	for len(out) < limit {
-		n := chunk - int(addr%chunk)
+		// to the next chunk boundary, in whole characters (a wide
+		// string need not be aligned: at least one character)
+		n := (chunk - int(addr%chunk) + es - 1) / es * es
 		buf, err := env.Read(addr, n)
 		if err != nil {
 			if len(out) == 0 {
@@ -809,7 +834,7 @@ func (env *ValueEnv) readCString(addr uint64, es int, limit int) ([]uint64, bool
 				return out, true, nil
 			}
 		}
-		addr += uint64(n - n%es)
+		addr += uint64(n)
 	}
 	return out, true, nil
 }

@@ -3,6 +3,7 @@ package rsp
 import (
 	"context"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -108,5 +109,24 @@ func (c *Client) SendRaw(ctx context.Context, pkt string, allow RawAllow) (strin
 	if c.packetSize > 0 && len(wire)+4 > c.packetSize {
 		return "", refused(pkt, "it is "+strconv.Itoa(len(wire))+" bytes, over the server's PacketSize of "+strconv.Itoa(c.packetSize))
 	}
+	if n, ok := readLength(pkt); ok && c.packetSize > 0 && n > uint64(c.packetSize-4)/2 {
+		// gdbserver asserts and exits on a longer m while breakpoints
+		// are inserted (mem-break.cc): the session would be lost.
+		return "", refused(pkt, fmt.Sprintf("it asks for %d bytes, more than a reply within the server's PacketSize of %d holds (%d bytes in hex); read less per packet, or use rr_read_memory", n, c.packetSize, (c.packetSize-4)/2))
+	}
 	return c.Exchange(ctx, wire, class == ClassResume)
+}
+
+// readLength is the length a memory read packet (mADDR,LEN or
+// xADDR,LEN) asks for.
+func readLength(pkt string) (uint64, bool) {
+	if pkt == "" || pkt[0] != 'm' && pkt[0] != 'x' {
+		return 0, false
+	}
+	_, l, ok := strings.Cut(pkt[1:], ",")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(l, 16, 64)
+	return n, err == nil
 }

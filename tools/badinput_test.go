@@ -124,6 +124,17 @@ func TestBadInput(t *testing.T) {
 		{"rr_rsp_packet", args{"packet": "Z0,401000,1"}, []string{"refused", "allow_write"}},
 		{"rr_rsp_packet", args{"packet": "qX" + strings.Repeat("a", 100000)}, []string{"refused", "PacketSize"}},
 		{"rr_rsp_packet", args{"packet": ""}, []string{"packet"}},
+		// gdbserver asserts and exits on a read longer than a reply
+		// holds while breakpoints are inserted
+		{"rr_rsp_packet", args{"packet": "m401000,10000"}, []string{"refused", "65536 bytes", "PacketSize", "rr_read_memory"}},
+		// the kernel refuses a debug register past user space, and
+		// gdbserver exits when it cannot write one
+		{"rr_breakpoint_set", args{"location": "*0xffffffffffffffff", "hardware": true}, []string{"0xffffffffffffffff"}},
+		{"rr_watchpoint_set", args{"expression": "*0xfffffffffffffff8"}, []string{"0xfffffffffffffff8 is not a user-space address"}},
+		// the size is checked before the value is read (it was read
+		// first: a panic, or gigabytes)
+		{"rr_watchpoint_set", args{"expression": "*(char (*)[0x7fffffffffffffff])0x1000"}, []string{"bytes"}},
+		{"rr_watchpoint_set", args{"expression": "*(char (*)[0x10000000])0x1000"}, []string{"268435456 bytes"}},
 		{"rr_live_start", args{"command": []string{"/nonexistent/prog"}}, []string{"does not exist"}},
 		{"rr_live_start", args{}, []string{"command"}},
 		{"rr_live_start", args{"command": []string{prog}, "working_directory": "/nonexistent/dir"}, []string{"working_directory", "/nonexistent/dir does not exist"}},

@@ -116,12 +116,13 @@ func (ev *evaluator) deref(x dwarf.Object) (dwarf.Object, error) {
 		return x, nil
 	case *dwarf.BaseType:
 		if !t.IsFloat() {
-			// GDB allows *int: the int is an address of a long.
-			v, err := ev.env.Uint(x)
+			// GDB allows *int: the int is the address of an int
+			// (unop_ind), sign-extended (*-1 reads at 0xff…ff).
+			v, err := ev.env.AsAddress(x)
 			if err != nil {
 				return dwarf.Object{}, err
 			}
-			return dwarf.MemObject(ev.base("long"), v), nil
+			return dwarf.MemObject(ev.base("int"), v), nil
 		}
 	case *dwarf.StructType:
 		if t.Lang == dwarf.LangRust {
@@ -320,7 +321,23 @@ func (ev *evaluator) scalarOp(op string, a, b scalar) (dwarf.Object, error) {
 		if a.isFloat || b.isFloat {
 			return dwarf.Object{}, errors.New("Integer only operation.")
 		}
-		n := uint64(b.i) & 63
+		// GDB (check_valid_shift_count): a negative count, or one of
+		// at least the promoted left operand's width, gives 0 (with a
+		// warning; in Go a negative count is an error).
+		width := 8 * dwarf.SizeOf(a.t)
+		if width <= 0 || width > 64 {
+			width = 64
+		}
+		if !b.unsigned && b.i < 0 {
+			if ev.lang == dwarf.LangGo {
+				return dwarf.Object{}, fmt.Errorf("%s shift count is negative", map[string]string{"<<": "left", ">>": "right"}[op])
+			}
+			return ev.makeInt(a.t, 0), nil
+		}
+		if uint64(b.i) >= uint64(width) {
+			return ev.makeInt(a.t, 0), nil
+		}
+		n := uint64(b.i)
 		v := a.i
 		if op == "<<" {
 			v <<= n

@@ -410,6 +410,18 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 				return dwarf.Object{}, err
 			}
 		} else {
+			if u, ok := e.X.(*cexpr.Unary); ok && u.Op == "*" {
+				// GDB's sizeof of *x (evaluate_for_sizeof) wants x a
+				// pointer, reference or array: *INT, which print
+				// reads, has no size.
+				p, err := ev.typeOnly().eval(u.X)
+				if err != nil {
+					return dwarf.Object{}, err
+				}
+				if bt, ok := dwarf.Resolve(p.Type).(*dwarf.BaseType); ok && !bt.IsFloat() {
+					return dwarf.Object{}, errors.New("Attempt to take contents of a non-pointer value.")
+				}
+			}
 			x, err := ev.typeOnly().eval(e.X)
 			if err != nil {
 				return dwarf.Object{}, err

@@ -149,6 +149,18 @@ func TestEvalFakeScope(t *testing.T) {
 		{"$_memeq(&n1, &n1, 8)", "1"},
 		{"$_memeq(arr, arr + 1, 4)", "0"},
 		{`x > 5 && $_streq(msg, "hello")`, "true"},
+		// shifts as GDB 13's check_valid_shift_count: a count of the
+		// promoted left operand's width or more, or a negative one,
+		// gives 0 (it wrapped at 64: 1L << 65 was 2)
+		{"1 << 31", "-2147483648"},
+		{"1 << 32", "0"},
+		{"1L << 63", "-9223372036854775808"},
+		{"1L << 64", "0"},
+		{"1L << 65", "0"},
+		{"8 >> 64", "0"},
+		{"x << -1", "0"},
+		{"-16 >> 2", "-4"},
+		{"(char)1 << 8", "256"},
 	}
 	for _, tt := range tests {
 		o, err := EvalExpr(context.Background(), s, tt.src)

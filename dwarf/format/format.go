@@ -358,7 +358,13 @@ func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool
 		if err != nil && len(cs) == 0 {
 			return s + " " + env.errorText(err)
 		}
-		return s + " " + env.formatChars(decodeChars(cs, int(ct.ByteSize)), charPrefix(ct), trunc)
+		s += " " + env.formatChars(decodeChars(cs, int(ct.ByteSize)), charPrefix(ct), trunc)
+		if err != nil {
+			// the characters up to memory that cannot be read, then
+			// why, as GDB's val_print_string
+			s += errorString(err)
+		}
+		return s
 	}
 	s := env.addrWithSym(a)
 	if top {

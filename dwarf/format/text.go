@@ -270,6 +270,9 @@ func (env *printer) formatChars(cs []uint64, prefix string, truncated bool) stri
 		cs = cs[:len(cs)-1]
 	}
 	var b strings.Builder
+	// The prefix (L, u, U, u8) once, before the first segment, as GDB's
+	// c_printstr writes it: a segment after a repeat has none.
+	b.WriteString(prefix)
 	inQuote := false
 	first := true
 	thr := env.repeats()
@@ -287,13 +290,13 @@ func (env *printer) formatChars(cs []uint64, prefix string, truncated bool) stri
 			if !first {
 				b.WriteString(", ")
 			}
-			b.WriteString(prefix + "'" + escapeChar(cs[i], '\'') + "' <repeats " + strconv.Itoa(run) + " times>")
+			b.WriteString("'" + escapeChar(cs[i], '\'') + "' <repeats " + strconv.Itoa(run) + " times>")
 		} else {
 			if !inQuote {
 				if !first {
 					b.WriteString(", ")
 				}
-				b.WriteString(prefix + `"`)
+				b.WriteString(`"`)
 				inQuote = true
 			}
 			for k := 0; k < run; k++ {

@@ -75,7 +75,10 @@ func ProbeZMM(ctx context.Context) ZMM {
 }
 
 // cpuHasAVX512 reports whether /proc/cpuinfo lists avx512f.
-func cpuHasAVX512() bool {
+func cpuHasAVX512() bool { return cpuFlag("avx512f") }
+
+// cpuFlag reports whether /proc/cpuinfo's flags list flag.
+func cpuFlag(flag string) bool {
 	b, err := os.ReadFile("/proc/cpuinfo")
 	if err != nil {
 		return false
@@ -83,7 +86,7 @@ func cpuHasAVX512() bool {
 	for _, l := range bytes.Split(b, []byte("\n")) {
 		if k, v, ok := bytes.Cut(l, []byte(":")); ok && string(bytes.TrimSpace(k)) == "flags" {
 			for _, f := range bytes.Fields(v) {
-				if string(f) == "avx512f" {
+				if string(f) == flag {
 					return true
 				}
 			}
@@ -91,6 +94,21 @@ func cpuHasAVX512() bool {
 		}
 	}
 	return false
+}
+
+// UserEnd is where the addresses a process's debug registers may hold
+// end (the kernel's TASK_SIZE_MAX): ptrace refuses a debug register at
+// or past it, and gdbserver then exits ("Couldn't write debug
+// register"). An x86-64 process: 2^47 less a page, 2^56 less a page with
+// 5-level paging (la57); an i386 one on a 64-bit kernel: 0xffffe000.
+func UserEnd(i386 bool) uint64 {
+	switch {
+	case i386:
+		return 0xffffe000
+	case cpuFlag("la57"):
+		return 1<<56 - 4096
+	}
+	return 1<<47 - 4096
 }
 
 // zmmProbeCode is the probe program's code:

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rrmcp/rrmcp/internal/hwdebug"
 	"github.com/rrmcp/rrmcp/internal/linespec"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -256,6 +257,12 @@ func (s *Session) insert(ctx context.Context, b *breakpoint) error {
 		if b.isWatch() {
 			kind = b.size
 		}
+		if err := s.debugRegisterFits(b.typ, a, max(kind, 1)); err != nil {
+			for _, done := range b.addrs[:i] {
+				s.removeEntry(ctx, b, done)
+			}
+			return err
+		}
 		if err := s.c.InsertBreakpoint(ctx, b.typ, a, kind); err != nil {
 			for _, done := range b.addrs[:i] {
 				s.removeEntry(ctx, b, done)
@@ -267,7 +274,11 @@ func (s *Session) insert(ctx context.Context, b *breakpoint) error {
 		}
 	}
 	for i, l := range b.chain {
-		if err := s.c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, l.addr, l.size); err != nil {
+		err := s.debugRegisterFits(rsp.WriteWatchpoint, l.addr, l.size)
+		if err == nil {
+			err = s.c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, l.addr, l.size)
+		}
+		if err != nil {
 			for _, done := range b.chain[:i] {
 				s.removeServerEntry(ctx, rsp.WriteWatchpoint, done.addr, done.size, b) //nolint:errcheck // undoing
 			}
@@ -276,6 +287,20 @@ func (s *Session) insert(ctx context.Context, b *breakpoint) error {
 			}
 			return fmt.Errorf("the server refused a %d-byte write watchpoint at %#x, which %s's address is read from (x86 has 4 hardware watchpoints): %w", l.size, l.addr, b.spec, err)
 		}
+	}
+	return nil
+}
+
+// debugRegisterFits refuses a debug register (a hardware breakpoint or
+// watchpoint) for n bytes at a past the end of user space on a live
+// program: the kernel refuses it, and gdbserver exits when it cannot
+// write a debug register, ending the session.
+func (s *Session) debugRegisterFits(typ rsp.BreakpointType, a uint64, n int) error {
+	if typ == rsp.SoftwareBreakpoint || s.c.Dialect() != rsp.DialectGDBServer {
+		return nil
+	}
+	if end := hwdebug.UserEnd(s.inf.I386()); a >= end || uint64(n) > end-a {
+		return argErrorf("location", "%#x is not a user-space address (a process's debug registers end at %#x): the kernel refuses a hardware breakpoint or watchpoint there", a, end)
 	}
 	return nil
 }
@@ -588,16 +613,16 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 			size = 8
 		}
 		b := &breakpoint{typ: typ, spec: expr, addrs: []uint64{lv.addr}, size: size, enabled: true, lv: lv}
-		if lv.size == size {
+		if why != "" {
+			// (makeSoft checks the size before reading the value)
+			if err := s.makeSoft(ctx, b, why); err != nil {
+				return err
+			}
+		} else if lv.size == size {
 			b.old = s.peek(ctx, lv.addr, size)
 		}
 		if lv.size == size {
 			b.chain = s.watchChain(ctx, expr, lv)
-		}
-		if why != "" {
-			if err := s.makeSoft(ctx, b, why); err != nil {
-				return err
-			}
 		}
 		err = s.insert(ctx, b)
 		if err != nil && len(b.chain) > 0 {
@@ -612,8 +637,11 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 				b.chain = chain
 			}
 		}
+		var argErr *ArgError
 		if err != nil {
 			switch {
+			case errors.As(err, &argErr):
+				return err // (past user space: no watchpoint can be there)
 			case typ == rsp.WriteWatchpoint && s.c.Dialect() == rsp.DialectGDBServer && lv.size <= maxSoftWatch:
 				// The debug registers are taken or refuse this range.
 				if err2 := s.makeSoft(ctx, b, fmt.Sprintf("the server refused a hardware watchpoint (%v)", err)); err2 != nil {
@@ -695,7 +723,7 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 	// value changed, else the first.
 	pick := -1
 	for i, b := range ws {
-		if a := b.addrs[0]; st.WatchAddr != 0 && !b.byValue() && (st.WatchAddr >= a && st.WatchAddr < a+uint64(b.size) || b.inChain(st.WatchAddr)) {
+		if a := b.addrs[0]; st.WatchAddr != 0 && !b.byValue() && (st.WatchAddr-a < uint64(b.size) || b.inChain(st.WatchAddr)) {
 			pick = i
 			break
 		}

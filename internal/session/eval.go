@@ -463,7 +463,7 @@ func (s *Session) addressOf(ctx context.Context, expr string) (uint64, error) {
 			return a, nil
 		}
 	}
-	v, err := fs.Values().Uint(o)
+	v, err := fs.Values().AsAddress(o)
 	if err != nil {
 		return 0, exprError(expr, err)
 	}

@@ -137,36 +137,21 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 // aligned pieces of at most 8 bytes, so a value wider than one debug
 // register is still watched exactly.
 func (s *Session) watchRange(ctx context.Context, addr uint64, size int) (func(), error) {
-	type piece struct {
-		a uint64
-		n int
-	}
-	var pieces []piece
-	for a, end := addr, addr+uint64(size); a < end; {
-		n := 8 - int(a%8)
-		for _, w := range []int{8, 4, 2, 1} {
-			if w <= n && a%uint64(w) == 0 && a+uint64(w) <= end {
-				n = w
-				break
-			}
-		}
-		pieces = append(pieces, piece{a, n})
-		a += uint64(n)
-	}
+	pieces := alignedPieces(watchLoc{addr, size}, maxWatchChunks)
 	if len(pieces) > maxWatchChunks {
-		return nil, argErrorf("size", "%d bytes at %s need %d watchpoints; at most %d fit (watch a smaller part)", size, hexAddr(addr), len(pieces), maxWatchChunks)
+		return nil, argErrorf("size", "%d bytes at %s need more than %d watchpoints, the most that fit (watch a smaller part)", size, hexAddr(addr), maxWatchChunks)
 	}
-	remove := func(ps []piece) {
+	remove := func(ps []watchLoc) {
 		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		for _, p := range ps {
-			s.c.RemoveBreakpoint(rctx, rsp.WriteWatchpoint, p.a, p.n) //nolint:errcheck
+			s.c.RemoveBreakpoint(rctx, rsp.WriteWatchpoint, p.addr, p.size) //nolint:errcheck
 		}
 	}
 	for i, p := range pieces {
-		if err := s.c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, p.a, p.n); err != nil {
+		if err := s.c.InsertBreakpoint(ctx, rsp.WriteWatchpoint, p.addr, p.size); err != nil {
 			remove(pieces[:i])
-			return nil, fmt.Errorf("the server refused a write watchpoint on %d bytes at %s: %w", p.n, hexAddr(p.a), err)
+			return nil, fmt.Errorf("the server refused a write watchpoint on %d bytes at %s: %w", p.size, hexAddr(p.addr), err)
 		}
 	}
 	return func() { remove(pieces) }, nil

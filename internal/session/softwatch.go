@@ -301,12 +301,11 @@ func (r softRegSet) storeAddr(store x86asm.Inst, st rsp.Stop) (addr uint64, n in
 // overlapsAny reports whether [addr, addr+n) meets a watched range.
 func overlapsAny(ws []*breakpoint, addr uint64, n int) bool {
 	for _, b := range ws {
-		a := b.addrs[0]
-		if addr < a+uint64(b.size) && a < addr+uint64(n) {
+		if n > 0 && b.size > 0 && overlaps(addr, n, b.addrs[0], b.size) {
 			return true
 		}
 		for _, l := range b.chain {
-			if addr < l.addr+uint64(l.size) && l.addr < addr+uint64(n) {
+			if n > 0 && overlaps(addr, n, l.addr, l.size) {
 				return true
 			}
 		}
@@ -323,7 +322,7 @@ func (s *Session) unchangedWrite(ctx context.Context, st rsp.Stop) bool {
 	}
 	for _, b := range s.bps {
 		if b.typ != rsp.WriteWatchpoint || !b.enabled || b.old == nil || b.byValue() ||
-			st.WatchAddr < b.addrs[0] || st.WatchAddr >= b.addrs[0]+uint64(b.size) {
+			st.WatchAddr-b.addrs[0] >= uint64(b.size) { // (not in the watched range; no end computed, it may wrap)
 			continue
 		}
 		now := make([]byte, b.size)

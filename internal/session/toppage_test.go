@@ -35,6 +35,25 @@ func TestTopOfAddressSpaceMatchesGDB(t *testing.T) {
 	}
 }
 
+// TestMemoryEdgesMatchGDB: at the edge of readable memory rrmcp says
+// what GDB says. An object or string that runs into an unmapped page
+// names the first byte that could not be read (the object's start was
+// named), a string shows its readable characters and then the error (it
+// looked complete), and a wide string that is not aligned prints (the
+// reader stepped by zero bytes at a line's end and never returned:
+// rr_evaluate and rr_locals hung). *-1 reads an int at 0xff…ff, as GDB's
+// value_as_address (it read a long at 0xffffffff).
+func TestMemoryEdgesMatchGDB(t *testing.T) {
+	testenv.NeedTool(t, "g++")
+	src := filepath.Join("testdata", "extremes.cpp")
+	exe := filepath.Join(t.TempDir(), "extremes")
+	if out, err := exec.Command("g++", "-g", "-O0", "-o", exe, src).CombinedOutput(); err != nil {
+		t.Fatalf("g++: %v\n%s", err, out)
+	}
+	printLikeGDB(t, exe, src, true, "*scross", "*acr", "*(long *)tail", "*tail@8", "rcross", "tail", "wtail",
+		"w1", "w62", "c63", "*-1", "*(char *)-2", "sizeof(*-1)", "rmax", "scross->a", "(*acr)[7]")
+}
+
 // TestConstBytesLocalsMatchGDB: info locals leaves out the locals whose
 // value the compiler folded to a block of bytes (GDB's LOC_CONST_BYTES:
 // a const double, struct or array at -O2; in lz4, __PRETTY_FUNCTION__),

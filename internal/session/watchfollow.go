@@ -53,8 +53,8 @@ func (s *Session) watchChain(ctx context.Context, expr string, lv *lvalue) []wat
 	}
 	var out []watchLoc
 	for _, r := range reads {
-		for _, p := range alignedPieces(r) {
-			if p.addr < lv.addr+uint64(lv.size) && lv.addr < p.addr+uint64(p.size) {
+		for _, p := range alignedPieces(r, maxChain) {
+			if overlaps(p.addr, p.size, lv.addr, max(lv.size, 1)) {
 				continue // the watched object's own bytes
 			}
 			if !slices.Contains(out, p) {
@@ -69,19 +69,28 @@ func (s *Session) watchChain(ctx context.Context, expr string, lv *lvalue) []wat
 }
 
 // alignedPieces splits r into naturally aligned pieces of 1, 2, 4 or 8
-// bytes, what one x86 debug register watches.
-func alignedPieces(r watchLoc) []watchLoc {
+// bytes, what one x86 debug register watches, stopping past limit
+// pieces (more than limit: too many). It counts the bytes left, not an
+// end address, which wraps at the top of the address space.
+func alignedPieces(r watchLoc, limit int) []watchLoc {
 	var out []watchLoc
-	a, end := r.addr, r.addr+uint64(r.size)
-	for a < end && len(out) <= maxChain {
+	a, left := r.addr, uint64(r.size)
+	for left > 0 && len(out) <= limit {
 		n := uint64(8)
-		for n > 1 && (a%n != 0 || a+n > end) {
+		for n > 1 && (a%n != 0 || n > left) {
 			n /= 2
 		}
 		out = append(out, watchLoc{a, int(n)})
 		a += n
+		left -= n
 	}
 	return out
+}
+
+// overlaps reports whether [a, a+n) and [b, b+m) meet, n and m > 0,
+// without computing an end (at the top of the address space it wraps).
+func overlaps(a uint64, n int, b uint64, m int) bool {
+	return a-b < uint64(m) || b-a < uint64(n)
 }
 
 // followNow re-evaluates b's expression where b was set (its frame, for
@@ -152,5 +161,5 @@ func chainNote(b *breakpoint) string {
 
 // inChain reports whether addr lies in one of b's chain entries.
 func (b *breakpoint) inChain(addr uint64) bool {
-	return slices.ContainsFunc(b.chain, func(l watchLoc) bool { return addr >= l.addr && addr < l.addr+uint64(l.size) })
+	return slices.ContainsFunc(b.chain, func(l watchLoc) bool { return addr-l.addr < uint64(l.size) })
 }
