@@ -509,6 +509,28 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 	}
 }
 
+// TestNextMidRowRefreshMatchesGDB: next through an inlined call that
+// ends in the middle of a row of another file (rustc -O2: an iterator's
+// macros.rs:180 in sum_ints' own code) takes that row's line as the line
+// stepped from, as GDB's set_step_info does, so the next inlined call
+// made on the original line ends the step there. rrmcp range-stepped to
+// the row's end past the call's and kept the original line: it ran on
+// to the next line.
+func TestNextMidRowRefreshMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "rustc")
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := filepath.Join(t.TempDir(), "rustnext")
+	if out, err := exec.Command("rustc", "-g", "-C", "opt-level=2", "-o", exe, filepath.Join("testdata", "rustnext.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, out)
+	}
+	for _, fn := range []string{"rustnext::sum_ints", "rustnext::parse_point"} {
+		t.Run(fn, func(t *testing.T) {
+			movesVsGDB(t, exe, fn, []string{"next", "next", "next", "next", "next"})
+		})
+	}
+}
+
 // TestBreakHeaderLineOnce: a breakpoint on a line of an inline function
 // defined in a header and used by two units has the one address the
 // linker kept, as GDB's has one location; rrmcp listed it once per unit.

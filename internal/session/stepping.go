@@ -293,11 +293,16 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 			if inRange && hi > st.hi {
 				hi = st.hi
 			}
-			if !into && !inRange {
+			if end, inside := s.inlineRangeEnd(ctx, cur, st); !into && !inRange && inside {
 				// (in the step range the step goes on whatever it
 				// reaches, an inlined call that starts there included,
-				// as GDB's "stepping inside range")
-				hi = max(hi, s.inlineRangeEnd(ctx, cur, st))
+				// as GDB's "stepping inside range") Through the call,
+				// to its end and no further, though the row goes on:
+				// past it, back in the frame stepped in, GDB looks at
+				// the first instruction, which may be in the middle of
+				// another line's row, and steps on from that line
+				// (set_step_info).
+				hi = end
 			}
 			if hi > cur.pc+uint64(in.Len) {
 				stop, err = s.rangeStep(ctx, cur.pc, hi)
@@ -527,23 +532,24 @@ func (s *Session) rangeEnd(ctx context.Context, h here) uint64 {
 // frame it steps in: the end of that call's range holding the pc (or the
 // first call instruction before it), where no line or frame change can
 // end the step (GDB keeps going there: "stepping through inlined
-// function"). 0 where h is not inside such a call. A loop in an inlined
-// call is then one range step, not one per line and iteration.
-func (s *Session) inlineRangeEnd(ctx context.Context, h here, st stepState) uint64 {
+// function"), 0 for a single step; inside is false where h is not inside
+// such a call. A loop in an inlined call is then one range step, not one
+// per line and iteration.
+func (s *Session) inlineRangeEnd(ctx context.Context, h here, st stepState) (end uint64, inside bool) {
 	if h.fn == nil || st.id.code == 0 {
-		return 0
+		return 0, false
 	}
 	fpc := h.pc - h.bias
 	chain := h.fn.InlineChain(fpc)
 	d := st.id.depth
 	if d >= len(chain) || !(inlineView{chain: chain}).frameID(&h, d).eq(st.id) {
-		return 0
+		return 0, false
 	}
-	end := chain[d].RangeEnd(fpc)
-	if end == 0 {
-		return 0
+	e := chain[d].RangeEnd(fpc)
+	if e == 0 {
+		return 0, false
 	}
-	return s.rangeEndBefore(ctx, h, end+h.bias, 1<<16)
+	return s.rangeEndBefore(ctx, h, e+h.bias, 1<<16), true
 }
 
 // rangeEndBefore returns where range stepping from h.pc may run to on the
