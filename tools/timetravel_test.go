@@ -458,6 +458,11 @@ func TestLiveQueryLines(t *testing.T) {
 			t.Errorf("counter.c:%d: %d hits, GDB says %d", n, got[n], want[n])
 		}
 	}
+	// The query's breakpoints are gone once it ends, at the exit too
+	// (they stayed listed there).
+	if l := c.ok("rr_breakpoint_list", nil); strings.Contains(l.text, "#") {
+		t.Errorf("breakpoints left by the query:\n%s", l.text)
+	}
 	c.fails("rr_query", args{"kind": "lines"}, "function")
 	c.fails("rr_query", args{"kind": "bogus", "function": "walk"}, "kind")
 }

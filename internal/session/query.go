@@ -262,9 +262,8 @@ func (s *Session) lineCounts(ctx context.Context, fn string, maxHits int, progre
 		rctx := context.WithoutCancel(ctx)
 		s.keepingCancelled(func() {
 			for n := range byBP {
-				if s.exited == nil {
-					s.RemoveBreakpoint(rctx, n) //nolint:errcheck
-				}
+				// (after an exit too: the list must not keep them)
+				s.RemoveBreakpoint(rctx, n) //nolint:errcheck
 			}
 		})
 	}()
