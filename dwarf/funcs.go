@@ -52,6 +52,29 @@ type Function struct {
 	origins   map[stddwarf.Offset]*godwarf.Tree
 }
 
+// NoCall reports whether the compiler marked f as not following the
+// target's calling convention (DW_AT_calling_convention DW_CC_nocall, on
+// it or the declaration it completes): rustc and gcc -O2 change such a
+// function's arguments and return, so what it returns cannot be read
+// where the ABI puts it (GDB's finish says so instead of a value).
+func (f *Function) NoCall() bool {
+	if f.cu == nil || f.cu.img == nil || f.cu.img.dw == nil {
+		return false
+	}
+	r := f.cu.img.dw.Reader()
+	r.Seek(f.Offset)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return false
+	}
+	ae, _ := godwarf.LoadAbstractOriginAndSpecification(e, f.cu.img.dw.Reader())
+	cc, _ := ae.Val(stddwarf.AttrCalling).(int64)
+	return cc == dwCCNoCall
+}
+
+// dwCCNoCall is DW_CC_nocall.
+const dwCCNoCall = 0x3
+
 // IsMain reports whether f is the program's main function, where GDB's
 // backtrace ends (backtrace past-main off): C's and C++'s main, the
 // subprogram marked DW_AT_main_subprogram (Rust's crate::main), Go's

@@ -834,7 +834,11 @@ func (s *Session) finishFrame(ctx context.Context, fr []*dwarf.Frame, sel int, r
 			out.Message = fmt.Sprintf("Back at the call of %s.", fnName)
 		} else {
 			msg := fmt.Sprintf("Returned from %s.", fnName)
-			if rv := s.returnValue(ctx, callee); rv != "" {
+			if callee.Function != nil && callee.Function.NoCall() {
+				// GDB: "does not follow the target calling convention,
+				// cannot determine its returned value"
+				msg += fmt.Sprintf(" %s does not follow the target calling convention (the compiler marked it DW_CC_nocall): its returned value cannot be determined.", fnName)
+			} else if rv := s.returnValue(ctx, callee); rv != "" {
 				msg += " Value returned: " + rv
 				out.ReturnValue = rv
 			}

@@ -531,6 +531,36 @@ func TestNextMidRowRefreshMatchesGDB(t *testing.T) {
 	}
 }
 
+// TestFinishNoCallMatchesGDB: finish out of a function the compiler
+// marked DW_CC_nocall (rustc -O2 changed how it returns) gives no value
+// and says why, as GDB does ("does not follow the target calling
+// convention"); rrmcp read the ABI's registers and printed what was
+// there, right by chance or garbage.
+func TestFinishNoCallMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "rustc")
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := filepath.Join(t.TempDir(), "rustnext")
+	if out, err := exec.Command("rustc", "-g", "-C", "opt-level=2", "-o", exe, filepath.Join("testdata", "rustnext.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, out)
+	}
+	for _, fn := range []string{"rustnext::parse_point", "rustnext::sum_ints"} {
+		t.Run(fn, func(t *testing.T) {
+			gdb := gdbAt(t, exe, fn, "finish")
+			gdbNoCall := strings.Contains(gdb, "does not follow the target calling convention")
+			s, ctx := liveAt(t, Config{}, []string{exe}, fn)
+			st, err := s.Finish(ctx, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			noCall := strings.Contains(st.Message, "does not follow the target calling convention")
+			if noCall != gdbNoCall || noCall && st.ReturnValue != "" || !noCall && st.ReturnValue == "" {
+				t.Errorf("finish: %q (value %q); GDB:\n%s", st.Message, st.ReturnValue, gdb)
+			}
+		})
+	}
+}
+
 // TestBreakHeaderLineOnce: a breakpoint on a line of an inline function
 // defined in a header and used by two units has the one address the
 // linker kept, as GDB's has one location; rrmcp listed it once per unit.
