@@ -386,6 +386,25 @@ func WhatisString(t Type, types *TypeReader) string {
 // variants, a struct with its fields (name: type), a tuple struct with
 // its fields' types, others as whatis.
 func rustPtype(t Type) string {
+	if et, ok := t.(*EnumType); ok {
+		// a fieldless enum (rustc's DW_TAG_enumeration_type): its
+		// variants, each less its type's name (rust_print_type)
+		var b strings.Builder
+		b.WriteString("enum ")
+		if et.Name != "" {
+			b.WriteString(et.Name + " ")
+		}
+		b.WriteString("{\n")
+		for _, v := range et.Values {
+			name := v.Name
+			if et.Name != "" {
+				name = strings.TrimPrefix(name, et.Name+"::")
+			}
+			b.WriteString("  " + name + ",\n")
+		}
+		b.WriteString("}")
+		return b.String()
+	}
 	st, ok := t.(*StructType)
 	if !ok || st.Incomplete || strings.HasPrefix(st.Name, "(") {
 		return rustTypeString(t, 0)

@@ -50,7 +50,7 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 		"latin", "euro", "unit", "p.x < p.y", "!b", "p.x == 1 && b",
 		// Rust's own syntax: tuple fields, as, typed literals
 		"t.0", "t.1", "pr.1", "pr.0 as i64 + 1", "a[1] as u32 * 2", "5u8", "1_000i32", "-pr.1 as u8",
-		"sl[1]", "sl[0] + sl[1]", "*dynp", "*boxed", "(*dynp).x"}
+		"sl[1]", "sl[0] + sl[1]", "*dynp", "*boxed", "(*dynp).x", "k"}
 	// What rustc's printers for GDB (rust-gdb's) print; compared with GDB
 	// where the toolchain has them, else with these texts.
 	printed := map[string]string{
@@ -79,7 +79,7 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 	for i, e := range exprs {
 		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
 	}
-	types := []string{"*s", "*p", "o", "pr", "t", "sl", "a", "u", "st", "c"}
+	types := []string{"*s", "*p", "o", "pr", "t", "sl", "a", "u", "st", "c", "k"}
 	for i, e := range types {
 		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "ptype "+e, fmt.Sprintf("echo </T%d>\\n", i))
 	}

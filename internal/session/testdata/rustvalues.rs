@@ -17,7 +17,7 @@ impl Area for Point { fn area(&self) -> i32 { self.x * self.y } }
 #[derive(Debug)]
 pub struct Unit;
 #[derive(Debug)]
-pub enum Shape { Circle(f64), Rect { w: u32, h: u32 }, Empty }
+pub enum Shape { Circle(f64), Rect { w: u32, h: u32 }, Empty } #[derive(Debug, Clone, Copy)] pub enum Kind { Num, Word, Punct }
 #[inline(never)]
 pub fn look(s: &Shape, p: &Point, o: Option<i32>, on: Option<&Point>, none: Option<&Point>, t: (i32, f64), a: [u16; 3], st: &str, c: char, b: bool, pr: Pair, u: Unit, sl: &[i32]) -> i32 {
     let local = Shape::Circle(2.5);
@@ -41,9 +41,9 @@ pub fn look(s: &Shape, p: &Point, o: Option<i32>, on: Option<&Point>, none: Opti
     let mut hm = HashMap::new();
     hm.insert(String::from("k"), 7u8);
     let mut hs = HashSet::new();
-    hs.insert(42i64);
+    hs.insert(42i64); let k = Kind::Word; // a fieldless enum: DW_TAG_enumeration_type
     let r = match s { Shape::Rect { w, .. } => *w as i32, _ => 0 };
-    r + p.x + o.unwrap_or(0) + on.map(|q| q.y).unwrap_or(0) + none.map(|q| q.y).unwrap_or(0) + t.0 + a[1] as i32 + st.len() as i32 + c as i32 + b as i32 + pr.0 as i32 + sl[0] + bx.x + if let Shape::Circle(_) = local { 1 } else { 0 } + std::mem::size_of_val(&u) as i32 + v.len() as i32 + name.len() as i32 + hm.len() as i32 + hs.len() as i32 + latin as i32 + euro as i32 + std::mem::size_of_val(&unit) as i32 + held + dynp.area() + boxed.area() + tree.len() as i32 + small.len() as i32 + arc.0 as i32 + cell.get() + dq.len() as i32
+    r + p.x + o.unwrap_or(0) + on.map(|q| q.y).unwrap_or(0) + none.map(|q| q.y).unwrap_or(0) + t.0 + a[1] as i32 + st.len() as i32 + c as i32 + b as i32 + pr.0 as i32 + sl[0] + bx.x + if let Shape::Circle(_) = local { 1 } else { 0 } + std::mem::size_of_val(&u) as i32 + v.len() as i32 + name.len() as i32 + hm.len() as i32 + hs.len() as i32 + latin as i32 + euro as i32 + std::mem::size_of_val(&unit) as i32 + held + dynp.area() + boxed.area() + tree.len() as i32 + small.len() as i32 + arc.0 as i32 + cell.get() + dq.len() as i32 + k as i32
 }
 fn main() {
     let p = Point { x: 1, y: 2 };
