@@ -124,6 +124,19 @@ func classify(s *StructType, off int64, sse *[2]bool, x87 *bool, depth int) bool
 			return false
 		}
 	}
+	if v := s.Variants; v != nil {
+		// a Rust enum: its discriminant and every variant's fields,
+		// overlaid as a union's members are (rustc returns
+		// Option<&T> in rax; without them it looked like a float)
+		if v.Discr != nil && !classifyType(v.Discr.Type, off+v.Discr.ByteOffset, false, sse, x87, depth) {
+			return false
+		}
+		for _, vr := range v.Variants {
+			if !classifyType(vr.Type, off+vr.ByteOffset, false, sse, x87, depth) {
+				return false
+			}
+		}
+	}
 	return true
 }
 

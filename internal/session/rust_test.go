@@ -158,3 +158,66 @@ func rustPrinters(t *testing.T) string {
 	}
 	return etc
 }
+
+// TestRustFinishValuesMatchGDB: finish out of Rust functions returning a
+// niche-encoded enum (Option<&String>, Option<&u32>, Option<Box<u32>>: a
+// pointer in rax, 0 for None) and a fieldless enum reports GDB's value.
+// The enum's variants were left out of the ABI classification, so the
+// value looked like a float and was read from xmm0: Some(0x5) whatever
+// the function returned. GDB (with rustc's printers where the toolchain
+// has them) is the oracle for the None returns; it aborts on a finish
+// that returns Some(&T), which is checked against the variable the
+// program stores.
+func TestRustFinishValuesMatchGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "rustc")
+	exe := filepath.Join(t.TempDir(), "rustfinish")
+	if out, err := exec.Command("rustc", "-g", "-C", "opt-level=0", "-o", exe, filepath.Join("testdata", "rustfinish.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, out)
+	}
+	var pre []string
+	if etc := rustPrinters(t); etc != "" {
+		pre = append(pre, fmt.Sprintf("python import sys; sys.path.insert(0, %q)", etc), "source "+filepath.Join(etc, "gdb_load_rust_pretty_printers.py"))
+	}
+	for _, c := range []struct {
+		fn    string
+		skip  int // hits to continue past
+		value string
+	}{
+		{"rustfinish::find", 1, ""},       // find(&v, "zz"): None
+		{"rustfinish::first_even", 1, ""}, // first_even(&nums[..2]): None
+		{"rustfinish::opt_box", 0, ""},    // opt_box(1): None
+		{"rustfinish::kind_of", 0, ""},    // Kind::Word
+		{"rustfinish::find", 0, "core::option::Option<&alloc::string::String>::Some(0x"},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", c.fn, c.skip), func(t *testing.T) {
+			want := c.value
+			if want == "" {
+				cmds := append([]string{}, pre...)
+				for range c.skip {
+					cmds = append(cmds, "continue")
+				}
+				out := gdbAt(t, exe, c.fn, append(cmds, "finish")...)
+				m := regexp.MustCompile(`(?m)^Value returned is \$\d+ = (.*)$`).FindStringSubmatch(out)
+				if m == nil {
+					t.Fatalf("GDB printed no value:\n%s", out)
+				}
+				want = m[1]
+			}
+			s, ctx := liveAt(t, Config{}, []string{exe}, c.fn)
+			for range c.skip {
+				if _, err := s.Continue(ctx, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			st, err := s.Finish(ctx, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.ReturnValue != want && !(c.value != "" && strings.HasPrefix(st.ReturnValue, c.value) && !strings.HasSuffix(st.ReturnValue, "(0x5)")) {
+				t.Errorf("finish: %q, want %q", st.ReturnValue, want)
+			}
+		})
+	}
+}
