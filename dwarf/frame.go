@@ -419,12 +419,25 @@ func cppVisible(qual, name, from string) bool {
 // lookupBlocks finds an unqualified name among the variables and
 // parameters of the blocks containing the pc, innermost first.
 func (s *Scope) lookupBlocks(ctx context.Context, name string) (Variable, bool) {
-	f := s.f
-	if strings.Contains(name, "::") {
+	c := s.localDIE(name)
+	if c == nil {
 		return Variable{}, false
 	}
-	env := f.exprEnv(ctx)
-	for _, n := range f.varNodes() {
+	kind := localKind(c)
+	if c.Tag == stddwarf.TagFormalParameter {
+		kind = VarParam
+	}
+	f := s.f
+	return f.Image.newVariable(c, c.Offset, f.Function.cu, kind, f.exprEnv(ctx), f.filePC()), true
+}
+
+// localDIE is the DIE of the variable or parameter named name in the
+// blocks containing the pc, innermost first, or nil.
+func (s *Scope) localDIE(name string) *godwarf.Tree {
+	if s.f.Function == nil || strings.Contains(name, "::") {
+		return nil
+	}
+	for _, n := range s.f.varNodes() {
 		for _, c := range n.Children {
 			if c.Tag != stddwarf.TagVariable && c.Tag != stddwarf.TagFormalParameter {
 				continue
@@ -435,14 +448,10 @@ func (s *Scope) lookupBlocks(ctx context.Context, name string) (Variable, bool) 
 			if decl, _ := c.Val(stddwarf.AttrDeclaration).(bool); decl {
 				continue // extern declaration in a block: look globally
 			}
-			kind := localKind(c)
-			if c.Tag == stddwarf.TagFormalParameter {
-				kind = VarParam
-			}
-			return f.Image.newVariable(c, c.Offset, f.Function.cu, kind, env, f.filePC()), true
+			return c
 		}
 	}
-	return Variable{}, false
+	return nil
 }
 
 // localType finds a type declared in the frame's blocks (a typedef, enum,

@@ -460,10 +460,11 @@ func (s *FrameScope) LookupType(name string) (Type, error) {
 // other images (ScopeOptions.Others), as GDB's lookup goes on through
 // every objfile: the structs of libc's debug information (struct
 // malloc_state), a library's own typedefs. A name the frame's image
-// has a variable or function of is no type (GDB finds that symbol
-// first).
+// has a variable or function of, or a local of the frame, is no type
+// (GDB finds that symbol first: ptype node, where node is a local, is
+// not libc's typedef node).
 func (s *FrameScope) otherType(name string) (Type, bool) {
-	if s.others == nil || s.f.Image == nil || s.f.Image.definesName(strings.TrimPrefix(name, "::")) {
+	if s.others == nil || s.f.Image == nil || s.f.Image.definesName(strings.TrimPrefix(name, "::")) || s.f.Scope().localDIE(name) != nil {
 		return nil, false
 	}
 	for _, img := range s.others() {

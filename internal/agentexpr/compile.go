@@ -440,6 +440,47 @@ func (c *compiler) deref(p val) (val, error) {
 	return val{addr: true, t: p.elem}, nil
 }
 
+// shift compiles x << y and x >> y as the host evaluates them (GDB's
+// check_valid_shift_count): a count of the promoted left operand's width
+// or more, or a negative one, gives 0, where the agent's shift takes the
+// count mod 64. The count is compiled first and kept below the shift:
+//
+//	y  dup  x  swap  63 and  lsh|rsh  norm  swap  W less_unsigned  mul
+//
+// (a negative count, sign-extended, is no less than W unsigned).
+func (c *compiler) shift(e *cexpr.Binary) (val, error) {
+	b, err := c.scalar(e.Y)
+	if err != nil {
+		return val{}, err
+	}
+	c.op(opDup)
+	a, err := c.scalar(e.X)
+	if err != nil {
+		return val{}, err
+	}
+	if a.ptr || b.ptr {
+		return val{}, fmt.Errorf("shift of a pointer: %w", ErrUnsupported)
+	}
+	a = promote(a)
+	c.op(opSwap)
+	c.constant(63)
+	c.op(opBitAnd)
+	switch {
+	case e.Op == "<<":
+		c.op(opLsh)
+	case a.signed:
+		c.op(opRshSigned)
+	default:
+		c.op(opRshUnsigned)
+	}
+	c.norm(a.size, a.signed)
+	c.op(opSwap)
+	c.constant(uint64(8 * a.size))
+	c.op(opLessUnsigned)
+	c.op(opMul)
+	return a, nil
+}
+
 // elemSize is the step of pointer arithmetic on p (1 for void *, as GDB).
 func elemSize(p val) uint64 {
 	if n := dwarf.SizeOf(p.elem); n > 0 {
@@ -452,6 +493,8 @@ func (c *compiler) binary(e *cexpr.Binary) (val, error) {
 	switch e.Op {
 	case "&&", "||":
 		return c.logical(e)
+	case "<<", ">>":
+		return c.shift(e)
 	}
 	a, err := c.scalar(e.X)
 	if err != nil {
@@ -465,21 +508,6 @@ func (c *compiler) binary(e *cexpr.Binary) (val, error) {
 		return c.pointerOp(e.Op, a, b)
 	}
 	a, b = promote(a), promote(b)
-	switch e.Op {
-	case "<<", ">>":
-		c.constant(63)
-		c.op(opBitAnd)
-		switch {
-		case e.Op == "<<":
-			c.op(opLsh)
-		case a.signed:
-			c.op(opRshSigned)
-		default:
-			c.op(opRshUnsigned)
-		}
-		c.norm(a.size, a.signed)
-		return a, nil
-	}
 	t := common(a, b)
 	c.convert(b, t)
 	c.convertBelow(a, t)
