@@ -69,7 +69,10 @@ func (ev *evaluator) index(e *cexpr.Index) (dwarf.Object, error) {
 	}
 	switch t := dwarf.Resolve(x.Type).(type) {
 	case *dwarf.ArrayType:
-		if _, ok := x.Addr(); ok || (i.i >= 0 && i.i < t.Count) {
+		if a, ok := x.Addr(); ok {
+			return dwarf.MemObject(t.Elem, ev.wrapAddr(a+uint64(i.i*dwarf.SizeOf(t.Elem)))), nil
+		}
+		if i.i >= 0 && i.i < t.Count {
 			return ev.env.Elem(x, i.i), nil
 		}
 		return dwarf.Object{}, fmt.Errorf("no such vector element")
@@ -85,7 +88,7 @@ func (ev *evaluator) index(e *cexpr.Index) (dwarf.Object, error) {
 		if es <= 0 {
 			return dwarf.Object{}, fmt.Errorf("cannot subscript pointer to %s", dwarf.TypeString(t.Elem))
 		}
-		return dwarf.MemObject(t.Elem, p+uint64(i.i*es)), nil
+		return dwarf.MemObject(t.Elem, ev.wrapAddr(p+uint64(i.i*es))), nil
 	}
 	return dwarf.Object{}, errors.New("cannot subscript something of type `" + dwarf.TypeString(x.Type) + "'")
 }

@@ -274,6 +274,16 @@ func (ev *evaluator) ptrSize() int64 {
 	return 8
 }
 
+// wrapAddr is a computed address as the target has it: on i386 it wraps
+// at 2^32 (pmax[1] for pmax 0xffffffff is 0x0, buf[0xffffffff] is
+// buf[-1]), as GDB computes it in the pointer's size.
+func (ev *evaluator) wrapAddr(a uint64) uint64 {
+	if ev.ptrSize() == 4 {
+		return a & 0xffffffff
+	}
+	return a
+}
+
 // boolType is the type of a comparison or logical operation: C's int,
 // the bool of C++, Go and Rust (GDB prints true and false for those).
 func (ev *evaluator) boolType() *dwarf.BaseType {

@@ -54,6 +54,16 @@ func TestMemoryEdgesMatchGDB(t *testing.T) {
 		"w1", "w62", "c63", "*-1", "*(char *)-2", "sizeof(*-1)", "rmax", "scross->a", "(*acr)[7]")
 }
 
+// TestI386AddressesWrapMatchesGDB: on i386 an address an expression
+// computes wraps at 2^32 as GDB computes it in the pointer's size:
+// pmax[1] for pmax 0xffffffff reads at 0x0 (it read at 0x100000000),
+// buf[0xffffffff] is buf[-1].
+func TestI386AddressesWrapMatchesGDB(t *testing.T) {
+	src := filepath.Join("testdata", "wrap32.c")
+	printLikeGDB(t, gccForGDB(t, true, "wrap32", "-O0", src), src, true,
+		"pmax[1]", "&pmax[1]", "buf[0xffffffff]", "ipm4[1]", "&ipm4[2]", "pmax[0x7fffffff] == pmax[-0x80000001]")
+}
+
 // TestConstBytesLocalsMatchGDB: info locals leaves out the locals whose
 // value the compiler folded to a block of bytes (GDB's LOC_CONST_BYTES:
 // a const double, struct or array at -O2; in lz4, __PRETTY_FUNCTION__),
