@@ -444,8 +444,19 @@ func parseAddr(s string) (uint64, error) {
 	return strconv.ParseUint(s, 0, 64)
 }
 
-// addressOf turns "0x401000", "4198400" or an expression into an address.
+// addressOf turns "0x401000", "4198400" or an expression into an address:
+// in an i386 program's 32 bits, as GDB's addresses there are (*0x100001000
+// is 0x1000).
 func (s *Session) addressOf(ctx context.Context, expr string) (uint64, error) {
+	a, err := s.exprAddress(ctx, expr)
+	if err == nil && s.inf.I386() {
+		a &= 0xffffffff
+	}
+	return a, err
+}
+
+// exprAddress is addressOf in the full 64 bits.
+func (s *Session) exprAddress(ctx context.Context, expr string) (uint64, error) {
 	if a, err := parseAddr(expr); err == nil {
 		return a, nil
 	}

@@ -60,8 +60,13 @@ func TestMemoryEdgesMatchGDB(t *testing.T) {
 // buf[0xffffffff] is buf[-1].
 func TestI386AddressesWrapMatchesGDB(t *testing.T) {
 	src := filepath.Join("testdata", "wrap32.c")
-	printLikeGDB(t, gccForGDB(t, true, "wrap32", "-O0", src), src, true,
+	s, ctx := printLikeGDB(t, gccForGDB(t, true, "wrap32", "-O0", src), src, true,
 		"pmax[1]", "&pmax[1]", "buf[0xffffffff]", "ipm4[1]", "&ipm4[2]", "pmax[0x7fffffff] == pmax[-0x80000001]")
+	// An address a tool is given is one of the program's 32 bits too (GDB's
+	// x/8xb 0x1fffffffc reads at 0xfffffffc).
+	if _, err := s.ReadMemory(ctx, "0x1fffffffc", 8); err == nil || !strings.Contains(err.Error(), "0xfffffffc") || strings.Contains(err.Error(), "0x1fffffffc") {
+		t.Errorf("read at 0x1fffffffc: %v, want an error at 0xfffffffc", err)
+	}
 }
 
 // TestConstBytesLocalsMatchGDB: info locals leaves out the locals whose
