@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"strings"
 
@@ -563,16 +564,26 @@ func (ev *evaluator) artificialArray(x, y dwarf.Object) (dwarf.Object, error) {
 	if err != nil {
 		return dwarf.Object{}, err
 	}
-	if n.isFloat || n.isPtr || n.i <= 0 {
+	if n.isFloat || n.isPtr {
 		return dwarf.Object{}, errors.New("Only values in memory can be extended with '@'.")
+	}
+	switch {
+	case n.i > math.MaxInt32 || n.i < math.MinInt32:
+		return dwarf.Object{}, errors.New("Value out of range.") // GDB's count is an int
+	case n.i <= 0:
+		return dwarf.Object{}, fmt.Errorf("Invalid number %d of repetitions.", n.i) // GDB's value_repeat
 	}
 	a, ok := x.Addr()
 	if !ok {
 		return dwarf.Object{}, errors.New("Only values in memory can be extended with '@'.")
 	}
 	es := dwarf.SizeOf(x.Type)
-	if es <= 0 || n.i > 1<<24 {
+	if es <= 0 {
 		return dwarf.Object{}, errors.New("Only values in memory can be extended with '@'.")
+	}
+	if n.i > 1<<24/es {
+		// (rrmcp's bound, 16 MiB; GDB's max-value-size is 64 KiB)
+		return dwarf.Object{}, fmt.Errorf("value requires %d bytes, which is more than max-value-size", n.i*es)
 	}
 	at := &dwarf.ArrayType{CommonType: dwarf.CommonType{ByteSize: es * n.i, Lang: ev.lang}, Elem: x.Type, Count: n.i}
 	return dwarf.MemObject(at, a), nil

@@ -51,7 +51,8 @@ func TestMemoryEdgesMatchGDB(t *testing.T) {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
 	printLikeGDB(t, exe, src, true, "*scross", "*acr", "*(long *)tail", "*tail@8", "rcross", "tail", "wtail",
-		"w1", "w62", "c63", "*-1", "*(char *)-2", "sizeof(*-1)", "rmax", "scross->a", "(*acr)[7]")
+		"w1", "w62", "c63", "*-1", "*(char *)-2", "sizeof(*-1)", "rmax", "scross->a", "(*acr)[7]",
+		"*tail@0", "*tail@-1", "*tail@4294967297")
 }
 
 // TestI386AddressesWrapMatchesGDB: on i386 an address an expression
