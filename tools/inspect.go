@@ -111,6 +111,9 @@ func (m memOut) Text() string {
 	}
 	fmt.Fprintf(&b, " (%d bytes):\n", m.Memory.Count)
 	b.WriteString(hexdump(m.Memory.Address, m.Memory.Hex))
+	if m.Memory.Stopped != "" {
+		b.WriteString("The read stopped there: " + m.Memory.Stopped + ".\n")
+	}
 	return strings.TrimRight(b.String(), "\n")
 }
 
@@ -175,6 +178,7 @@ type disIn struct {
 
 type disOut struct {
 	Instructions []session.Instruction `json:"instructions"`
+	Stopped      string                `json:"stopped,omitempty" jsonschema:"why there are fewer instructions than asked: the first address whose code cannot be read"`
 }
 
 func (d disOut) Text() string {
@@ -189,6 +193,9 @@ func (d disOut) Text() string {
 			sym = " <" + in.Symbol + ">"
 		}
 		lines = append(lines, fmt.Sprintf("%s %s%s:\t%-24s %s", mark, in.Address, sym, in.Bytes, in.Text))
+	}
+	if d.Stopped != "" {
+		lines = append(lines, d.Stopped+".")
 	}
 	return strings.Join(lines, "\n")
 }
@@ -273,8 +280,8 @@ func (r *registry) inspectTools() {
 		"Disassemble machine code (x86-64 or i386, AT&T syntax as GDB prints it) at the pc, a function or an address; call and jump targets and RIP-relative operands are named <symbol+offset>.",
 		inspect,
 		func(ctx context.Context, s *session.Session, in disIn) (disOut, error) {
-			ins, err := s.Disassemble(ctx, in.Location, in.Count)
-			return disOut{ins}, err
+			ins, stopped, err := s.Disassemble(ctx, in.Location, in.Count)
+			return disOut{ins, stopped}, err
 		})
 }
 

@@ -99,7 +99,7 @@ var cliExprs = map[string]cliExpr{
 		return sessionMemLine(m), err
 	}},
 	insPrefix: {fmt.Sprintf("x/%di %%s", insCount), gdbInsLines, func(ctx context.Context, s *session.Session, x string) (string, error) {
-		ins, err := s.Disassemble(ctx, "*"+x, insCount)
+		ins, _, err := s.Disassemble(ctx, "*"+x, insCount)
 		return sessionInsLines(ins), err
 	}},
 	ptypePrefix: {"ptype %s", typeLine, func(ctx context.Context, s *session.Session, x string) (string, error) {

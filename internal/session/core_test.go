@@ -176,7 +176,7 @@ func TestCoreMatchesGDB(t *testing.T) {
 			if n := len(regexp.MustCompile(`(?m)^[ *]\s*\d+\s+(?:Thread|LWP|process)`).FindAllString(out, -1)); n != len(threads) {
 				t.Errorf("%d threads, gdb %d:\n%s", len(threads), n, out)
 			}
-			if ins, err := s.Disassemble(ctx, "", 3); err != nil || len(ins) == 0 {
+			if ins, _, err := s.Disassemble(ctx, "", 3); err != nil || len(ins) == 0 {
 				t.Errorf("disassemble: %v %v", ins, err)
 			}
 			if _, err := s.ReadMemory(ctx, regs[1].Value, 16); err != nil {

@@ -42,6 +42,10 @@ func (s *Session) ReadMemory(ctx context.Context, addr string, n int) (Memory, e
 		// Named as GDB's x command names it: by the symbol that covers
 		// the address, not by the last function before it.
 		out = Memory{Address: hexAddr(a), Count: got, Hex: hex.EncodeToString(b[:got]), Symbol: s.inf.AddrName(ctx, a)}
+		if got < n {
+			// as GDB's x, which prints what it read, then the error
+			out.Stopped = fmt.Sprintf("Cannot access memory at address %#x", a+uint64(got))
+		}
 		return nil
 	})
 	return out, err
@@ -251,10 +255,10 @@ func sameFile(a, b string) bool {
 }
 
 // Disassemble decodes count instructions at loc (default: the pc of the
-// selected frame; a function name disassembles the function).
-func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Instruction, error) {
-	var out []Instruction
-	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+// selected frame; a function name disassembles the function). stopped
+// says why there are fewer, where memory could not be read.
+func (s *Session) Disassemble(ctx context.Context, loc string, count int) (out []Instruction, stopped string, err error) {
+	err = s.do(ctx, s.to.Eval, func(ctx context.Context) error {
 		if s.exited != nil {
 			return s.exitedErr("there is no code to disassemble")
 		}
@@ -291,6 +295,7 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 		if n == 0 {
 			return argErrorf("location", "cannot read code at %#x: %v", start, err)
 		}
+		partial := n < len(buf)
 		buf = buf[:n]
 		mode := 64
 		if s.inf.PtrSize() == 4 {
@@ -299,6 +304,9 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 		a := start
 		for len(out) < count && len(buf) > 0 && (end == 0 || a < end) {
 			in, err := x86code.Decode(buf, mode)
+			if err != nil && partial && len(buf) < 15 {
+				break // an instruction that runs into memory that cannot be read
+			}
 			ins := Instruction{Address: hexAddr(a), Current: a == pc, Symbol: s.inf.AddrName(ctx, a)}
 			size := 1
 			if err != nil {
@@ -312,9 +320,13 @@ func (s *Session) Disassemble(ctx context.Context, loc string, count int) ([]Ins
 			buf = buf[size:]
 			a += uint64(size)
 		}
+		if partial && len(out) < count && (end == 0 || a < end) {
+			// as GDB's disassembly, which ends with the error
+			stopped = fmt.Sprintf("Cannot access memory at address %#x", start+uint64(n))
+		}
 		return nil
 	})
-	return out, err
+	return out, stopped, err
 }
 
 // operandNames names the addresses an instruction at a refers to as GDB's

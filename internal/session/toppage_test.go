@@ -50,9 +50,25 @@ func TestMemoryEdgesMatchGDB(t *testing.T) {
 	if out, err := exec.Command("g++", "-g", "-O0", "-o", exe, src).CombinedOutput(); err != nil {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
-	printLikeGDB(t, exe, src, true, "*scross", "*acr", "*(long *)tail", "*tail@8", "rcross", "tail", "wtail",
+	s, ctx := printLikeGDB(t, exe, src, true, "*scross", "*acr", "*(long *)tail", "*tail@8", "rcross", "tail", "wtail",
 		"w1", "w62", "c63", "*-1", "*(char *)-2", "sizeof(*-1)", "rmax", "scross->a", "(*acr)[7]",
 		"*tail@0", "*tail@-1", "*tail@4294967297")
+	// A read or a disassembly that stops part-way says where, as GDB's x
+	// and disassemble do after what they could read (they ended silently
+	// short).
+	r, err := s.Evaluate(ctx, "tail + 4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := strings.Fields(r.Value)[0]
+	m, err := s.ReadMemory(ctx, "tail", 16)
+	if err != nil || m.Count != 4 || m.Stopped != "Cannot access memory at address "+end {
+		t.Errorf("read 16 bytes at tail: %+v %v, want 4 bytes and where it stopped (%s)", m, err, end)
+	}
+	ins, stopped, err := s.Disassemble(ctx, "*tail", 10)
+	if err != nil || len(ins) >= 10 || stopped != "Cannot access memory at address "+end { // (0x41, "A", is a REX prefix: no instruction is whole)
+		t.Errorf("disassemble 10 at tail: %d instructions, %q, %v; want fewer and where they stopped (%s)", len(ins), stopped, err, end)
+	}
 }
 
 // TestI386AddressesWrapMatchesGDB: on i386 an address an expression

@@ -237,6 +237,7 @@ type Memory struct {
 	Count   int    `json:"count"`
 	Hex     string `json:"hex" jsonschema:"the bytes as hex, no separators"`
 	Symbol  string `json:"symbol,omitempty" jsonschema:"symbol+offset of the start address"`
+	Stopped string `json:"stopped,omitempty" jsonschema:"why fewer bytes than asked were read: the first address that cannot be read"`
 }
 
 // Source is a range of lines of one source file.

@@ -227,7 +227,7 @@ func faultInsn(ctx context.Context, s *session.Session, regs dwarf.Regs) (fi *Fa
 	if err != nil {
 		return nil, 0
 	}
-	text, err := s.Disassemble(ctx, fmt.Sprintf("*%#x", pc), 1)
+	text, _, err := s.Disassemble(ctx, fmt.Sprintf("*%#x", pc), 1)
 	if err != nil || len(text) != 1 {
 		return nil, 0
 	}
