@@ -47,7 +47,12 @@ func (t *Target) readUint(ctx context.Context, addr uint64, size int) (uint64, e
 		err = errors.New("short read")
 	}
 	if err != nil {
-		return 0, fmt.Errorf("read memory at %#x: %w", addr, err)
+		if ctx.Err() != nil {
+			return 0, fmt.Errorf("read memory at %#x: %w", addr, err)
+		}
+		// GDB's words where the target cannot read it (what a
+		// backtrace that stops there says), the target's cause kept
+		return 0, fmt.Errorf("%w: %w", &MemoryError{addr}, err)
 	}
 	return binary.LittleEndian.Uint64(b[:]), nil
 }

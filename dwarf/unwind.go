@@ -3,6 +3,7 @@ package dwarf
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/go-delve/delve/pkg/dwarf/frame"
@@ -108,6 +109,10 @@ func (img *Image) Unwind(ctx context.Context, t *Target, regs Regs, bias uint64,
 				bt.Stop = "outermost"
 			} else {
 				bt.Stop = err.Error()
+				var me *MemoryError
+				if errors.As(err, &me) {
+					bt.Stop = me.Error() // GDB's "Backtrace stopped: Cannot access memory at address A"
+				}
 			}
 			return bt, nil
 		}

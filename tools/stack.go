@@ -18,6 +18,7 @@ type backtraceOut struct {
 	Frames    []session.Frame `json:"frames,omitempty" jsonschema:"the selected thread's frames (not with all_threads)"`
 	Truncated bool            `json:"truncated,omitempty" jsonschema:"more frames exist beyond max_depth"`
 	Selected  int             `json:"selected" jsonschema:"the selected frame level"`
+	Stopped   string          `json:"stopped,omitempty" jsonschema:"why the stack ends there where that is no normal end (GDB's Backtrace stopped: a corrupt stack, memory that cannot be read)"`
 	// Threads is every thread's backtrace, with all_threads.
 	Threads []session.ThreadBacktrace `json:"threads,omitempty" jsonschema:"with all_threads: each thread's frames, in the order of rr_thread_list"`
 }
@@ -61,6 +62,9 @@ func (b backtraceOut) Text() string {
 	}
 	if b.Truncated {
 		lines = append(lines, "  (more frames; raise max_depth)")
+	}
+	if b.Stopped != "" {
+		lines = append(lines, "Backtrace stopped: "+b.Stopped)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -157,8 +161,8 @@ func (r *registry) stackTools() {
 				}
 				return backtraceOut{Threads: th, Selected: sel}, err
 			}
-			fr, more, sel, err := s.Backtrace(ctx, in.MaxDepth)
-			return backtraceOut{Frames: fr, Truncated: more, Selected: sel}, err
+			fr, more, sel, stopped, err := s.Backtrace(ctx, in.MaxDepth)
+			return backtraceOut{Frames: fr, Truncated: more, Selected: sel, Stopped: stopped}, err
 		})
 
 	addOn(r, "rr_select_frame", "Select frame",

@@ -233,7 +233,7 @@ func TestFaultDuplicateStop(t *testing.T) {
 	if !ok {
 		t.Errorf("stepi with a duplicated stop reply: %+v %v", st, err)
 	}
-	if _, _, _, err := s.Backtrace(ctx, 10); err != nil {
+	if _, _, _, _, err := s.Backtrace(ctx, 10); err != nil {
 		t.Errorf("backtrace after a duplicated stop reply: %v", err)
 		ok = false
 	}
@@ -279,7 +279,7 @@ func TestFaultDeadConnection(t *testing.T) {
 			var last error
 			dead := false
 			for i := 0; i < 3 && !dead; i++ {
-				_, _, _, last = s.Backtrace(ctx, 10)
+				_, _, _, _, last = s.Backtrace(ctx, 10)
 				dead = errors.Is(last, rsp.ErrClosed)
 			}
 			if !dead {

@@ -127,7 +127,7 @@ func (d *sessionSide) resume(ctx context.Context) (event, error) {
 }
 
 func (d *sessionSide) observe(ctx context.Context, sp *stopSpec) *observation {
-	frames, _, _, err := d.s.Backtrace(ctx, 1000)
+	frames, _, _, _, err := d.s.Backtrace(ctx, 1000)
 	if err != nil {
 		return &observation{Err: "backtrace: " + err.Error()}
 	}

@@ -84,7 +84,7 @@ func TestCoreMatchesGDB(t *testing.T) {
 			}
 
 			// Backtrace: every frame GDB shows with a function and file:line.
-			frames, _, _, err := s.Backtrace(ctx, 64)
+			frames, _, _, _, err := s.Backtrace(ctx, 64)
 			if err != nil {
 				t.Fatalf("backtrace: %v", err)
 			}
@@ -241,7 +241,7 @@ func TestKernelCore(t *testing.T) {
 	if st.Signal != "SIGSEGV" || st.Frame == nil || st.Frame.Function != "use" {
 		t.Errorf("stop %+v, want SIGSEGV in use", st)
 	}
-	frames, _, _, err := s.Backtrace(ctx, 10)
+	frames, _, _, _, err := s.Backtrace(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

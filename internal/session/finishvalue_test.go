@@ -386,7 +386,7 @@ func backtraceVsGDB(t *testing.T, exe, loc string, n int) {
 		want = append(want, m[1])
 	}
 	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
-	frames, _, _, err := s.Backtrace(ctx, 10)
+	frames, _, _, _, err := s.Backtrace(ctx, 10)
 	var got []string
 	for _, f := range frames {
 		got = append(got, f.Function)

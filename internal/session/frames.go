@@ -68,6 +68,12 @@ func (s *Session) unwindTo(ctx context.Context, level int) ([]*dwarf.Frame, erro
 	}
 	fr := bt.Frames
 	all := bt.Stop != "max frames" || limit > maxFrames
+	s.framesStop = ""
+	switch bt.Stop {
+	case "", "main", "outermost", "max frames":
+	default:
+		s.framesStop = bt.Stop
+	}
 	for i, f := range fr {
 		if f.IsMain() {
 			fr, all = fr[:i+1], true
@@ -220,13 +226,12 @@ func (s *Session) selectedFrame(ctx context.Context) (Frame, error) {
 
 // Backtrace returns up to max frames of the selected thread, whether more
 // exist, and the selected frame level.
-func (s *Session) Backtrace(ctx context.Context, max int) ([]Frame, bool, int, error) {
-	var (
-		out  []Frame
-		more bool
-		sel  int
-	)
-	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+//
+// stopped says why the stack ends where it does when that is no normal
+// end (main, the outermost frame): GDB's "Backtrace stopped: …", a
+// corrupt stack or memory the unwinder could not read.
+func (s *Session) Backtrace(ctx context.Context, max int) (out []Frame, more bool, sel int, stopped string, err error) {
+	err = s.do(ctx, s.to.Eval, func(ctx context.Context) error {
 		fr, err := s.unwindTo(ctx, max-1) // one more than max: whether there are more
 		if err != nil {
 			return err
@@ -238,9 +243,12 @@ func (s *Session) Backtrace(ctx context.Context, max int) ([]Frame, bool, int, e
 			out = append(out, s.frameInfo(ctx, f))
 		}
 		sel = s.frame
+		if !more {
+			stopped = s.framesStop
+		}
 		return nil
 	})
-	return out, more, sel, err
+	return out, more, sel, stopped, err
 }
 
 // ThreadBacktrace is one thread's stack in BacktraceAll.

@@ -39,7 +39,7 @@ func TestBreakInlinedOnlyFunction(t *testing.T) {
 	if st.Frame == nil || st.Frame.Function != "use" {
 		t.Errorf("stop location %+v, want function use", st.Frame)
 	}
-	frames, _, _, err := s.Backtrace(ctx, 10)
+	frames, _, _, _, err := s.Backtrace(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestLibcFramesUseDebugFile(t *testing.T) {
 	if err != nil || st.Signal != "SIGABRT" {
 		t.Fatalf("continue: %+v %v, want SIGABRT", st, err)
 	}
-	frames, _, _, err := s.Backtrace(ctx, 20)
+	frames, _, _, _, err := s.Backtrace(ctx, 20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func TestGoProgram(t *testing.T) {
 			// client finishes the step over when the handler returns
 			// (rsp/stepover.go), so no breakpoint is reported twice.
 			s := liveSession(t, build, "main.main")
-			frames, _, _, err := s.Backtrace(ctx, 10)
+			frames, _, _, _, err := s.Backtrace(ctx, 10)
 			if err != nil || len(frames) == 0 || frames[0].Function != "main.main" || filepath.Base(frames[0].File) != "main.go" {
 				t.Fatalf("at main.main: %+v %v", frames, err)
 			}
@@ -82,7 +82,7 @@ func TestGoProgram(t *testing.T) {
 			if err != nil || st.Reason != "breakpoint" || st.Breakpoint != bp.Number {
 				t.Fatalf("continue to main.go:%d: %+v %v (a SIGURG stop means the preemption signal was not passed)", sumLine, st, err)
 			}
-			frames, _, _, err = s.Backtrace(ctx, 10)
+			frames, _, _, _, err = s.Backtrace(ctx, 10)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -28,7 +28,7 @@ func TestI386SteppingLikeAMD64(t *testing.T) {
 				out = append(out, what+" -> error: "+err.Error())
 				return
 			}
-			frames, _, _, err := s.Backtrace(ctx, 10)
+			frames, _, _, _, err := s.Backtrace(ctx, 10)
 			if err != nil {
 				t.Fatalf("%s: backtrace after %s: %v", prog, what, err)
 			}
@@ -81,7 +81,7 @@ func TestI386SteppingLikeAMD64(t *testing.T) {
 			t.Fatal(err)
 		}
 		pcName := map[string]string{"counter": "rip", "counter-m32": "eip"}[prog]
-		frames, _, _, _ := s.Backtrace(ctx, 1)
+		frames, _, _, _, _ := s.Backtrace(ctx, 1)
 		found := false
 		for _, r := range regs {
 			if r.Name == pcName {

@@ -60,7 +60,7 @@ func TestBreakSelfInlinedMatchesGDB(t *testing.T) {
 		if st.Reason != "breakpoint" || st.Frame == nil {
 			t.Fatalf("hit %d: GDB stopped, rrmcp: %+v", i, st)
 		}
-		fr, _, _, err := s.Backtrace(ctx, 64)
+		fr, _, _, _, err := s.Backtrace(ctx, 64)
 		if err != nil {
 			t.Fatal(err)
 		}

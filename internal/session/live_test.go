@@ -77,7 +77,7 @@ func TestSerialized(t *testing.T) {
 		runtime.Gosched()
 	}
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
-	_, _, _, err := s.Backtrace(short, 10)
+	_, _, _, _, err := s.Backtrace(short, 10)
 	cancel()
 	if !errors.Is(err, ErrNotStopped) {
 		t.Fatalf("backtrace while a continue runs: %v, want ErrNotStopped", err)
@@ -88,7 +88,7 @@ func TestSerialized(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("interrupted continue: %v", err)
 	}
-	if _, _, _, err := s.Backtrace(ctx, 10); err != nil {
+	if _, _, _, _, err := s.Backtrace(ctx, 10); err != nil {
 		t.Fatalf("backtrace after interrupt: %v", err)
 	}
 }
@@ -134,7 +134,7 @@ func BenchmarkBacktraceLocals(b *testing.B) {
 	ctx := context.Background()
 	for b.Loop() {
 		s.invalidateForBench()
-		if _, _, _, err := s.Backtrace(ctx, 64); err != nil {
+		if _, _, _, _, err := s.Backtrace(ctx, 64); err != nil {
 			b.Fatal(err)
 		}
 		if _, _, err := s.Locals(ctx); err != nil {
@@ -160,7 +160,7 @@ func TestLocateNamesLikeBacktrace(t *testing.T) {
 	if st, err := s.Continue(ctx, false); err != nil || st.Signal != "SIGABRT" {
 		t.Fatalf("continue: %+v %v", st, err)
 	}
-	frames, _, _, err := s.Backtrace(ctx, 30)
+	frames, _, _, _, err := s.Backtrace(ctx, 30)
 	if err != nil {
 		t.Fatal(err)
 	}

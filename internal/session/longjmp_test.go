@@ -98,7 +98,7 @@ func sessionFrameMoves(t *testing.T, exe string, bps, moves []string) []string {
 		}
 		// frame 0's function, as GDB's frame 0 names it (a stop in code
 		// without lines names its symbol+offset)
-		bt, _, _, err := s.Backtrace(ctx, 1)
+		bt, _, _, _, err := s.Backtrace(ctx, 1)
 		if err != nil || len(bt) == 0 || bt[0].Location.PC != st.Frame.Location.PC {
 			t.Fatalf("%s: stop at %s, backtrace %+v %v", mv, st.Frame.Location.PC, bt, err)
 		}

@@ -104,7 +104,7 @@ func sessionBacktraces(t *testing.T, exe, bp string, moves []string) []string {
 		if st.Frame == nil {
 			break // exited
 		}
-		bt, _, _, err := s.Backtrace(ctx, 20)
+		bt, _, _, _, err := s.Backtrace(ctx, 20)
 		if err != nil {
 			t.Fatalf("backtrace: %v", err)
 		}

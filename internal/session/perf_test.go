@@ -521,13 +521,13 @@ func TestPacketsBacktrace(t *testing.T) {
 	ctx := t.Context()
 	// The first backtrace reads the library list (once per session).
 	t0 := time.Now()
-	if _, _, _, err := s.Backtrace(ctx, 64); err != nil {
+	if _, _, _, _, err := s.Backtrace(ctx, 64); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("first backtrace: %v, %d packets", time.Since(t0), len(pc.take()))
 	s.invalidateForBench()
 	pc.take()
-	fr, _, _, err := s.Backtrace(ctx, 64)
+	fr, _, _, _, err := s.Backtrace(ctx, 64)
 	if err != nil || len(fr) != 22 {
 		t.Fatalf("backtrace: %d frames, %v", len(fr), err)
 	}
@@ -567,7 +567,7 @@ func TestLazyUnwind(t *testing.T) {
 	full := map[int]string{}
 	for _, level := range []int{0, 10} {
 		s.invalidateForBench()
-		if fr, _, _, err := s.Backtrace(ctx, 64); err != nil || len(fr) != 22 {
+		if fr, _, _, _, err := s.Backtrace(ctx, 64); err != nil || len(fr) != 22 {
 			t.Fatalf("backtrace: %d frames, %v", len(fr), err)
 		}
 		full[level] = localsAt(level)
@@ -582,7 +582,7 @@ func TestLazyUnwind(t *testing.T) {
 		}
 	}
 	s.invalidateForBench()
-	fr, more, _, err := s.Backtrace(ctx, 4)
+	fr, more, _, _, err := s.Backtrace(ctx, 4)
 	if err != nil || len(fr) != 4 || !more {
 		t.Fatalf("backtrace of 4: %d frames, more %v, %v", len(fr), more, err)
 	}
@@ -598,7 +598,7 @@ func TestLazyUnwind(t *testing.T) {
 	if err != nil || st.Reason != "finish" || st.Frame == nil || st.Frame.Function != "chain" {
 		t.Fatalf("finish from frame 3 (%s): %+v, %v", caller.Function, st, err)
 	}
-	if fr, _, _, err := s.Backtrace(ctx, 64); err != nil || len(fr) != 18 {
+	if fr, _, _, _, err := s.Backtrace(ctx, 64); err != nil || len(fr) != 18 {
 		t.Errorf("after finishing frame 3: %d frames, want 18: %v", len(fr), err)
 	}
 }
@@ -638,7 +638,7 @@ func TestQuickFrameAgrees(t *testing.T) {
 				r, err := s.Evaluate(ctx, e)
 				quick[e] = fmt.Sprintf("%s|%s|%s|%v", r.Value, r.Type, r.Address, err)
 			}
-			if _, _, _, err := s.Backtrace(ctx, 64); err != nil {
+			if _, _, _, _, err := s.Backtrace(ctx, 64); err != nil {
 				t.Fatal(err)
 			}
 			for _, e := range c.exprs {

@@ -87,7 +87,7 @@ func TestCxxTypesMatchGDB(t *testing.T) {
 			t.Fatalf("gdb:\n%s", out)
 		}
 		s, ctx := liveAt(t, Config{}, []string{exe}, "ptypes.cpp:33")
-		frames, _, _, err := s.Backtrace(ctx, 1)
+		frames, _, _, _, err := s.Backtrace(ctx, 1)
 		if err != nil || len(frames) == 0 || frames[0].Function != m[1] {
 			t.Errorf("%s: frame 0 %+v %v, gdb %q", cc, frames, err, m[1])
 		}

@@ -122,7 +122,7 @@ func TestQEMUKernelStart(t *testing.T) {
 			t.Fatalf("continue to bump #%d: %+v %v", hit, st, err)
 		}
 	}
-	frames, _, _, err := s.Backtrace(ctx, 10)
+	frames, _, _, _, err := s.Backtrace(ctx, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -129,7 +129,7 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	frames, _, _, err := s.Backtrace(ctx, 50)
+	frames, _, _, _, err := s.Backtrace(ctx, 50)
 	var got []string
 	for _, f := range frames {
 		got = append(got, f.Function)

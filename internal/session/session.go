@@ -76,6 +76,9 @@ type Session struct {
 	framesI int        // the stepIn frames were unwound with
 	// framesAll: frames holds the whole stack (unwindTo may stop short)
 	framesAll bool
+	// framesStop: why the unwinder ended the stack there, where that is
+	// no normal end (Backtrace's stopped)
+	framesStop string
 	// stepIn is how many of the inlined calls that start at the selected
 	// thread's stop pc a "step" went into without running (GDB's
 	// step_into_inline_frame): shown where GDB hides them (frame 0, the

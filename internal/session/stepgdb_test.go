@@ -291,7 +291,7 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 			// Refused where GDB refuses too ("finish" in the outermost
 			// frame): the thread stays where it is.
 			t.Logf("%s: %v", mv, err)
-			bt, _, _, err := s.Backtrace(ctx, 1)
+			bt, _, _, _, err := s.Backtrace(ctx, 1)
 			if err != nil || len(bt) == 0 {
 				return got, fmt.Errorf("%s refused, then the backtrace: %+v %v", mv, bt, err)
 			}
@@ -319,7 +319,7 @@ func tryMoves(t *testing.T, ctx context.Context, s *Session, st *Stop, moves []s
 // sameAsBacktrace checks that the stop st names the frame the backtrace
 // starts with.
 func sameAsBacktrace(ctx context.Context, s *Session, st *Stop) error {
-	bt, _, _, err := s.Backtrace(ctx, 1)
+	bt, _, _, _, err := s.Backtrace(ctx, 1)
 	if err != nil || len(bt) == 0 || bt[0].Function != st.Frame.Function || bt[0].Line != st.Frame.Line {
 		return fmt.Errorf("stop in %s:%d, backtrace %+v %v", st.Frame.Function, st.Frame.Line, bt, err)
 	}
@@ -492,7 +492,7 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 					}
 					return
 				}
-				fr, _, _, err := s.Backtrace(ctx, 64)
+				fr, _, _, _, err := s.Backtrace(ctx, 64)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -77,7 +77,7 @@ func TestBacktraceAllThreads(t *testing.T) {
 		t.Fatalf("%d backtraces for %d threads (%v)", len(all), len(threads), err)
 	}
 	// nothing moved: the stopped thread is still selected, at frame 1
-	fr, _, sel, err := s.Backtrace(ctx, 64)
+	fr, _, sel, _, err := s.Backtrace(ctx, 64)
 	if err != nil || sel != 1 || fr[0].Function != "tick" {
 		t.Fatalf("after BacktraceAll: selected frame %d, frame 0 %+v, %v", sel, fr, err)
 	}
@@ -100,7 +100,7 @@ func TestBacktraceAllThreads(t *testing.T) {
 		if _, err := s.SelectThread(ctx, tb.Thread); err != nil {
 			t.Fatal(err)
 		}
-		one, _, _, err := s.Backtrace(ctx, 64)
+		one, _, _, _, err := s.Backtrace(ctx, 64)
 		if err != nil || !reflect.DeepEqual(one, tb.Frames) {
 			t.Errorf("thread %s: selected, its backtrace is %+v (%v); all_threads said %+v", tb.Thread, one, err, tb.Frames)
 		}

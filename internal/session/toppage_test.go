@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rrmcp/rrmcp/internal/testenv"
 )
@@ -188,5 +189,34 @@ func localsLikeGDB(t *testing.T, ctx context.Context, s *Session, gdb string) {
 	slices.Sort(theirs)
 	if len(theirs) == 0 || !slices.Equal(ours, theirs) {
 		t.Errorf("locals:\n ours %q\n gdb  %q", ours, theirs)
+	}
+}
+
+// TestBacktraceStoppedMatchesGDB: where the unwinder cannot go on (a
+// stack or frame pointer at the top of memory, at 0, past the stack), the
+// backtrace says why as GDB does ("Backtrace stopped: Cannot access
+// memory at address A", with GDB's A); it ended silently.
+func TestBacktraceStoppedMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := gccForGDB(t, false, "corruptstack", "-O0", filepath.Join("testdata", "corruptstack.c"))
+	for i := range 6 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+			defer cancel()
+			out, _ := exec.CommandContext(ctx, "gdb", "-nx", "-batch", "-ex", fmt.Sprintf("run %d", i), "-ex", "bt", exe).CombinedOutput()
+			m := regexp.MustCompile(`(?m)^Backtrace stopped: (.*)$`).FindStringSubmatch(string(out))
+			if m == nil {
+				t.Fatalf("GDB's backtrace did not stop early:\n%s", out)
+			}
+			s := liveStarted(t, ctx, LiveOptions{Command: []string{exe, fmt.Sprint(i)}})
+			if st, err := s.Continue(ctx, false); err != nil || st.Signal != "SIGILL" {
+				t.Fatalf("continue: %+v %v", st, err)
+			}
+			fr, _, _, stopped, err := s.Backtrace(ctx, 64)
+			if err != nil || len(fr) != 1 || stopped != m[1] {
+				t.Errorf("backtrace: %d frames, stopped %q, %v; GDB: 1 frame, %q", len(fr), stopped, err, m[1])
+			}
+		})
 	}
 }

@@ -135,7 +135,7 @@ func Run(ctx context.Context, s *session.Session, o Options) (*Report, error) {
 	out.Instruction, fault = faultInsn(ctx, s, st.Regs)
 	// Deeper than the report's backtrace: the program's own frame can be
 	// far below the library frames of an uncaught exception.
-	frames, more, _, err := s.Backtrace(ctx, max(o.MaxFrames, programDepth))
+	frames, more, _, _, err := s.Backtrace(ctx, max(o.MaxFrames, programDepth))
 	if err != nil {
 		out.Notes = append(out.Notes, "backtrace: "+err.Error())
 	}
