@@ -751,6 +751,17 @@ func (tf typeFmt) templateSubst(t *StructType) (sub typeHook, with string) {
 		if depth > 16 {
 			return s
 		}
+		// a component under const, volatile, a pointer or a reference
+		// (GDB's replace_typedefs walks into them: Pair<int const, long>
+		// in Pair<T, U> is Pair<T const, U>)
+		for _, suf := range []string{" const", " volatile", "*", "&&", "&"} {
+			if base, ok := strings.CutSuffix(s, suf); ok && strings.TrimSpace(base) != "" {
+				b := strings.TrimSpace(base)
+				if r := subst(b, depth+1); r != b {
+					return r + suf
+				}
+			}
+		}
 		return substTemplateIDs(s, func(a string) string { return subst(a, depth+1) })
 	}
 	if t.Name == "" {

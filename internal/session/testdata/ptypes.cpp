@@ -18,6 +18,18 @@ int Parser::handle(Token &tok)
 }
 } // namespace ns
 
+// Members whose signatures name the class template with its arguments
+// under const (GDB writes the parameters' names inside: Pair<T const, U>).
+template <typename T, typename U = long> struct Pair {
+	T a;
+	U b;
+	void take2(const Pair<const T, U> *o) { a = o ? o->a : a; }
+};
+template <typename E> struct Wrap {
+	E *p;
+	void set(const Wrap<const E> &o) { p = o.p ? p : p; }
+};
+
 template <typename T> struct holder {
 	T *p;
 	template <typename U> holder(U *u) : p(u) {}
@@ -40,5 +52,9 @@ int main()
 	int x = 5;
 	holder<int> h(&x);
 	S s{1};
-	return p.handle(tok) + (s << 2) + *h.p;
+	Pair<int> pr{1, 2};
+	pr.take2(nullptr);
+	Wrap<int> wr{nullptr};
+	wr.set(Wrap<const int>{nullptr});
+	return p.handle(tok) + (s << 2) + *h.p + pr.a;
 }
