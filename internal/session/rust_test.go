@@ -172,10 +172,7 @@ func TestRustFinishValuesMatchGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	testenv.NeedTool(t, "rustc")
-	exe := filepath.Join(t.TempDir(), "rustfinish")
-	if out, err := exec.Command("rustc", "-g", "-C", "opt-level=0", "-o", exe, filepath.Join("testdata", "rustfinish.rs")).CombinedOutput(); err != nil {
-		t.Fatalf("rustc: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "rustc", "-Copt-level=0", "rustfinish.rs")
 	var pre []string
 	if etc := rustPrinters(t); etc != "" {
 		pre = append(pre, fmt.Sprintf("python import sys; sys.path.insert(0, %q)", etc), "source "+filepath.Join(etc, "gdb_load_rust_pretty_printers.py"))

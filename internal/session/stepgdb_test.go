@@ -520,10 +520,7 @@ func TestNextMidRowRefreshMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "rustc")
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	exe := filepath.Join(t.TempDir(), "rustnext")
-	if out, err := exec.Command("rustc", "-g", "-C", "opt-level=2", "-o", exe, filepath.Join("testdata", "rustnext.rs")).CombinedOutput(); err != nil {
-		t.Fatalf("rustc: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "rustc", "-Copt-level=2", "rustnext.rs")
 	for _, fn := range []string{"rustnext::sum_ints", "rustnext::parse_point"} {
 		t.Run(fn, func(t *testing.T) {
 			movesVsGDB(t, exe, fn, []string{"next", "next", "next", "next", "next"})
@@ -540,10 +537,7 @@ func TestFinishNoCallMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "rustc")
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	exe := filepath.Join(t.TempDir(), "rustnext")
-	if out, err := exec.Command("rustc", "-g", "-C", "opt-level=2", "-o", exe, filepath.Join("testdata", "rustnext.rs")).CombinedOutput(); err != nil {
-		t.Fatalf("rustc: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "rustc", "-Copt-level=2", "rustnext.rs")
 	for _, fn := range []string{"rustnext::parse_point", "rustnext::sum_ints"} {
 		t.Run(fn, func(t *testing.T) {
 			gdb := gdbAt(t, exe, fn, "finish")

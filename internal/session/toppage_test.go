@@ -21,12 +21,8 @@ import (
 // reading *p at 0xfffffffffffff000 panicked (a slice of 4096 bytes of a
 // 256-byte buffer), and rr_locals failed for the whole frame.
 func TestTopOfAddressSpaceMatchesGDB(t *testing.T) {
-	testenv.NeedTool(t, "g++")
 	src := filepath.Join("testdata", "toppage.cpp")
-	exe := filepath.Join(t.TempDir(), "toppage")
-	if out, err := exec.Command("g++", "-g", "-O0", "-o", exe, src).CombinedOutput(); err != nil {
-		t.Fatalf("g++: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "g++", "-O0", "toppage.cpp")
 	s, ctx := printLikeGDB(t, exe, src, true, "*p", "p->line", "r", "*c", "*l", "s", "*s", "s[63]", "a[1]", "*a@4",
 		"*(char (*)[16])0xfffffffffffffff8", "c[1]", "n")
 	// rr_read_memory across the top: an error naming the first address
@@ -45,12 +41,8 @@ func TestTopOfAddressSpaceMatchesGDB(t *testing.T) {
 // rr_evaluate and rr_locals hung). *-1 reads an int at 0xff…ff, as GDB's
 // value_as_address (it read a long at 0xffffffff).
 func TestMemoryEdgesMatchGDB(t *testing.T) {
-	testenv.NeedTool(t, "g++")
 	src := filepath.Join("testdata", "extremes.cpp")
-	exe := filepath.Join(t.TempDir(), "extremes")
-	if out, err := exec.Command("g++", "-g", "-O0", "-o", exe, src).CombinedOutput(); err != nil {
-		t.Fatalf("g++: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "g++", "-O0", "extremes.cpp")
 	s, ctx := printLikeGDB(t, exe, src, true, "*scross", "*acr", "*(long *)tail", "*tail@8", "rcross", "tail", "wtail",
 		"w1", "w62", "c63", "*-1", "*(char *)-2", "sizeof(*-1)", "rmax", "scross->a", "(*acr)[7]",
 		"*tail@0", "*tail@-1", "*tail@4294967297")
@@ -116,12 +108,8 @@ func TestSyntheticPointersMatchGDB(t *testing.T) {
 // GDB prints it, the reference then the printer's text; rrmcp printed
 // the text alone, as for an lvalue reference.
 func TestRvalueReferencesMatchGDB(t *testing.T) {
-	testenv.NeedTool(t, "g++")
 	src := filepath.Join("testdata", "rvalueref.cpp")
-	exe := filepath.Join(t.TempDir(), "rvalueref")
-	if out, err := exec.Command("g++", "-std=c++17", "-g", "-O0", "-o", exe, src).CombinedOutput(); err != nil {
-		t.Fatalf("g++: %v\n%s", err, out)
-	}
+	exe := buildTestdata(t, "g++", "-O0", "rvalueref.cpp")
 	printLikeGDB(t, exe, src, true, "rs", "rrs", "rv", "rrv", "rp", "rrp", "tag", "n", "*&rrs", "rrp.x")
 }
 
