@@ -732,7 +732,19 @@ func (tf typeFmt) templateSubst(t *StructType) (sub typeHook, with string) {
 	for _, p := range t.TemplateParams {
 		if p.Type != nil && !p.HasValue && p.Name != "" {
 			names = append(names, p.Name)
-			args = append(args, TypeString(p.Type))
+			// GDB's typedef table matches a type by name, its const and
+			// volatile aside (types_equal): _Type = const int stands for
+			// every int, whose qualifiers print around it (std::span<int
+			// const> in span<const int> is std::span<_Type const>)
+			u := p.Type
+			for {
+				q, ok := u.(*QualType)
+				if !ok {
+					break
+				}
+				u = q.Elem
+			}
+			args = append(args, TypeString(u))
 			shown = append(shown, tf.typeName(p.Type))
 		}
 	}
@@ -802,6 +814,11 @@ func (tf typeFmt) templateSubst(t *StructType) (sub typeHook, with string) {
 			if w, ok := tf.whole(b); ok {
 				return w
 			}
+		} else if w := tf.stdNames(baseName(b)); w != baseName(b) {
+			// the printers see the name before its components are
+			// rewritten (GDB's find_global_typedef comes before
+			// print_name_maybe_canonical): unique_ptr(std::unique_ptr<Shape> &&)
+			return w
 		}
 		if n == baseName(b) {
 			return ""

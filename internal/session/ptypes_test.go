@@ -11,7 +11,7 @@ import (
 
 // stlTypeExprs are ptype and whatis of stltypes.cpp's variables.
 var stlTypeExprs = []string{"r", "&r", "b", "whatis vs", "vs", "whatis &vs", "whatis r.names", "Names", "whatis Names",
-	"whatis r.pairs", "whatis r.cv", "s", "whatis s", "m", "whatis um", "whatis l", "st", "whatis sp", "whatis r.up", "cvec", "whatis cvec",
+	"whatis r.pairs", "whatis r.cv", "s", "whatis s", "m", "whatis um", "whatis l", "st", "whatis sp", "whatis r.up", "&r.up", "cvec", "whatis cvec",
 	"std::string", "whatis vs.size()", "whatis s.size()", "whatis m.size()"}
 
 // TestCxxTypesMatchGDB: ptype and whatis, and a frame's function name,
