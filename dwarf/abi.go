@@ -167,12 +167,38 @@ func classifyType(t Type, off int64, bitfield bool, sse *[2]bool, x87 *bool, dep
 	return true
 }
 
+// DW_AT_calling_convention of a class (DWARF 5).
+const (
+	dwCCPassByReference = 4
+	dwCCPassByValue     = 5
+)
+
 // nonTrivialCopy reports whether a C++ class cannot be copied bit for
-// bit (the Itanium ABI then returns it through memory): it, a base or a
-// member declares a destructor or a copy or move constructor.
+// bit (the Itanium ABI then returns it through memory), as GDB's
+// gnuv3_pass_by_reference decides: it is dynamic (a vtable pointer, a
+// virtual base or a virtual method), or it, a base or a member has a
+// user-provided destructor or copy or move constructor (one declared
+// = default in the class is not user-provided: a class with
+// X(const X &) = default comes back in registers).
 func nonTrivialCopy(s *StructType, depth int) bool {
 	if s.Lang != LangCPlusPlus || depth > 8 {
 		return false
+	}
+	switch s.PassBy { // the compiler's word (clang), which GDB takes first
+	case dwCCPassByValue:
+		return false
+	case dwCCPassByReference:
+		return true
+	}
+	for _, f := range s.Fields {
+		if strings.HasPrefix(f.Name, "_vptr.") || strings.HasPrefix(f.Name, "_vptr$") {
+			return true
+		}
+	}
+	for _, b := range s.Bases {
+		if b.Virtual {
+			return true
+		}
 	}
 	name := s.Name
 	if i := strings.LastIndex(name, "::"); i >= 0 {
@@ -182,7 +208,10 @@ func nonTrivialCopy(s *StructType, depth int) bool {
 		name = name[:i]
 	}
 	for _, m := range s.Methods() {
-		if m.Artificial || m.Type == nil {
+		if m.Virtual {
+			return true
+		}
+		if m.Artificial || m.DefaultedInClass || m.Type == nil {
 			continue
 		}
 		if strings.HasPrefix(m.Name, "~") {

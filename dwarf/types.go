@@ -172,6 +172,10 @@ type StructType struct {
 	Incomplete bool
 	// Variants is a Rust enum's DW_TAG_variant_part; nil for others.
 	Variants *VariantPart
+	// PassBy is the class's DW_AT_calling_convention where the compiler
+	// gives it (clang): DW_CC_pass_by_value (5) or DW_CC_pass_by_reference
+	// (4); 0 where it does not (gcc).
+	PassBy int64
 
 	tr   *TypeReader // finds the definition of a declaration
 	once sync.Once
@@ -364,8 +368,12 @@ type Method struct {
 	Static  bool
 	// Artificial is true for compiler-generated members.
 	Artificial bool
-	Access     string
-	Linkage    string
+	// DefaultedInClass: declared = default in the class (DW_AT_defaulted
+	// DW_DEFAULTED_in_class): not user-provided, for the calling
+	// convention.
+	DefaultedInClass bool
+	Access           string
+	Linkage          string
 }
 
 // TemplateParam is one template argument: a type (Type set) or a value

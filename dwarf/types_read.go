@@ -403,6 +403,7 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 	if decl, _ := e.Val(stddwarf.AttrDeclaration).(bool); decl {
 		t.Incomplete = true
 	}
+	t.PassBy, _ = e.Val(stddwarf.AttrCalling).(int64)
 	if t.ByteSize < 0 && !t.Incomplete {
 		t.ByteSize = 0
 	}
@@ -525,10 +526,20 @@ func (r *TypeReader) readStruct(rd *stddwarf.Reader, e *stddwarf.Entry, common C
 	return t, nil
 }
 
+// DW_AT_defaulted (DWARF 5) and its DW_DEFAULTED_in_class, which Go's
+// debug/dwarf does not name.
+const (
+	attrDefaulted      = stddwarf.Attr(0x8b)
+	dwDefaultedInClass = 1
+)
+
 func (r *TypeReader) readMethod(m *stddwarf.Entry, params []*stddwarf.Entry, defAccess string, depth int) (Method, error) {
 	name, _ := m.Val(stddwarf.AttrName).(string)
 	meth := Method{Name: name, Access: accessOf(m, defAccess), Static: true}
 	meth.Artificial, _ = m.Val(stddwarf.AttrArtificial).(bool)
+	if d, _ := m.Val(attrDefaulted).(int64); d == dwDefaultedInClass {
+		meth.DefaultedInClass = true
+	}
 	meth.Linkage, _ = m.Val(stddwarf.AttrLinkageName).(string)
 	// GDB prints "virtual" where the method has a vtable slot
 	// (dwarf2_add_member_fn's voffset): gcc gives a virtual destructor

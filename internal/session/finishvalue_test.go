@@ -42,7 +42,7 @@ func TestFinishValuesMatchGDB(t *testing.T) {
 			if out, err := exec.Command(cxx, args...).CombinedOutput(); err != nil {
 				t.Fatalf("%s: %v\n%s", cxx, err, out)
 			}
-			for _, fn := range []string{"mk", "small", "dbl", "mixed", "floats", "big", "withdtor", "chars", "color", "text", "bytes", "half", "odd", "counts", "name", "begin", "smallp"} {
+			for _, fn := range []string{"mk", "small", "dbl", "mixed", "floats", "big", "withdtor", "chars", "color", "text", "bytes", "half", "odd", "counts", "name", "begin(const Ctx&)", "smallp", "defcopy", "defdtor", "dyn"} {
 				t.Run(fn, func(t *testing.T) {
 					got := movesVsGDB(t, exe, fn, []string{"finish"})
 					if len(got) < 2 || got[1].ret == "" {

@@ -44,6 +44,46 @@ __attribute__((noinline)) std::map<std::string, int> counts(int n) {
 unsigned char buf[8] = "hello";
 Small gsmall = {3, 4};
 
+// The Itanium ABI's "non-trivial for the purposes of calls", as GDB's
+// gnuv3_pass_by_reference: a copy constructor or destructor = default in
+// the class keeps a class in registers (rrmcp read them through rax), a
+// virtual method sends it to memory (rrmcp read rax:rdx).
+struct DefCopy {
+	double d;
+	bool b;
+	DefCopy() = default;
+	DefCopy(const DefCopy &) = default;
+};
+struct DefDtor {
+	double d;
+	bool b;
+	~DefDtor() = default;
+};
+struct Dyn {
+	virtual int f() const { return 1; }
+	long x;
+};
+__attribute__((noinline)) DefCopy defcopy(int k)
+{
+	DefCopy w;
+	w.d = k * 2.5;
+	w.b = true;
+	return w;
+}
+__attribute__((noinline)) DefDtor defdtor(int k)
+{
+	DefDtor d;
+	d.d = k * 0.5;
+	d.b = true;
+	return d;
+}
+__attribute__((noinline)) Dyn dyn(int k)
+{
+	Dyn v;
+	v.x = k * 11;
+	return v;
+}
+
 int main()
 {
 	std::string s = mk(3);
@@ -57,5 +97,5 @@ int main()
 	Ctx x{"}abc"};
 	return (int)s.size() + a.a + (int)d.x + m.n + (int)f.a + (int)b.a + w.a + c.n + color(1) + text(1)[0] +
 	       bytes(buf)[0] + (int)half(3) + odd(3) + (int)counts(3).size() + name(1)[0] + begin(x)[0] +
-	       (int)smallp(&gsmall)->a;
+	       (int)smallp(&gsmall)->a + (int)defcopy(2).d + (int)defdtor(8).d + (int)dyn(2).x;
 }
