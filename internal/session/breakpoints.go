@@ -384,6 +384,12 @@ func (s *Session) AddBreakpoint(ctx context.Context, r BreakpointRequest) (Break
 		return out, s.coreCannotMove()
 	}
 	err := s.do(ctx, s.to.Breakpoint, func(ctx context.Context) error {
+		if s.exited != nil && s.c.Dialect() == rsp.DialectGDBServer {
+			// gdbserver ends with the program: asking it would lose the
+			// session, whose debug information still answers ptype and
+			// the like (a replay keeps its server and goes back)
+			return s.exitedErr("a live program does not run again, so a breakpoint cannot be set; start a new session (rr_live_start) and set it there")
+		}
 		location = strings.TrimSpace(location)
 		b, err := s.resolveBreakpoint(ctx, location)
 		if err != nil {

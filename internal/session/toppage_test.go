@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -206,5 +207,35 @@ func TestBacktraceStoppedMatchesGDB(t *testing.T) {
 				t.Errorf("backtrace: %d frames, stopped %q, %v; GDB: 1 frame, %q", len(fr), stopped, err, m[1])
 			}
 		})
+	}
+}
+
+// TestBreakpointAfterExitKeepsSession: once a live program has exited,
+// setting a breakpoint says why it cannot be (gdbserver has ended with
+// the program) and the session stays as it was: ptype and sizeof still
+// answer from the debug information. Asking gdbserver lost the session
+// ("the connection to the debug server is gone"), and every later query
+// failed.
+func TestBreakpointAfterExitKeepsSession(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s := liveStarted(t, ctx, LiveOptions{Command: []string{testenv.Prog(t, "counter")}})
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "exited" {
+		t.Fatalf("continue to the exit: %+v %v", st, err)
+	}
+	for _, loc := range []string{"hit", "main", "*0x1000"} {
+		if _, err := s.SetBreakpoint(ctx, loc, "", false); !errors.Is(err, ErrExited) || !strings.Contains(err.Error(), "rr_live_start") {
+			t.Errorf("break %s after the exit: %v, want an exited error saying what to do", loc, err)
+		}
+	}
+	if st := s.Info().State; st != "exited" {
+		t.Errorf("session state %q after the refused breakpoints, want exited", st)
+	}
+	if r, err := s.Evaluate(ctx, "sizeof(int) - 9"); err != nil || r.Value != "-5" {
+		t.Errorf("sizeof after the exit: %+v %v", r, err)
+	}
+	if pt, err := s.Ptype(ctx, "struct node", false); err != nil || !strings.Contains(pt.Type, "struct node {") {
+		t.Errorf("ptype after the exit: %+v %v", pt, err)
 	}
 }
