@@ -528,6 +528,27 @@ func TestNextMidRowRefreshMatchesGDB(t *testing.T) {
 	}
 }
 
+// TestStepIntoThunkMatchesGDB: step into a virtual call that goes
+// through a C++ thunk (a virtual base's, a second base's) goes on through
+// the thunk into the function, as GDB's gnuv3_skip_trampoline does; the
+// thunk has no line information, and rrmcp stepped back out, over the
+// call.
+func TestStepIntoThunkMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	src := filepath.Join("testdata", "thunks.cpp")
+	loc := fmt.Sprintf("thunks.cpp:%d", markerLine(t, src, "call"))
+	for _, cxx := range []string{"g++", "clang++"} {
+		t.Run(cxx, func(t *testing.T) {
+			exe := buildTestdata(t, cxx, "-O0", "thunks.cpp")
+			got := movesVsGDB(t, exe, loc, []string{"step", "finish", "next", "step", "finish"})
+			if len(got) < 3 || !strings.Contains(got[1].String(), "thunks.cpp:6") {
+				t.Errorf("step did not stop in Diamond::kind: %v", got)
+			}
+		})
+	}
+}
+
 // TestFinishNoCallMatchesGDB: finish out of a function the compiler
 // marked DW_CC_nocall (rustc -O2 changed how it returns) gives no value
 // and says why, as GDB does ("does not follow the target calling

@@ -650,7 +650,20 @@ func (s *Session) pltTargets(ctx context.Context, pc uint64) []uint64 {
 		return nil
 	}
 	sl, err := as.Lookup(pc)
-	if err != nil || !strings.HasSuffix(sl.Symbol.Name, "@plt") {
+	if err != nil {
+		return nil
+	}
+	// A C++ thunk (a virtual call through a virtual base or a second
+	// base adjusts this, then jumps to the function): on to the function,
+	// as GDB's gnuv3_skip_trampoline.
+	if d := symbols.Demangle(sl.Symbol.Name); strings.HasPrefix(d, "virtual thunk to ") || strings.HasPrefix(d, "non-virtual thunk to ") {
+		_, fn, _ := strings.Cut(d, " thunk to ")
+		if r, err := linespec.ResolveFunction(ctx, s.inf, "", fn); err == nil {
+			return r.Addrs
+		}
+		return nil
+	}
+	if !strings.HasSuffix(sl.Symbol.Name, "@plt") {
 		return nil
 	}
 	// Bound already: the stub jumps to what its GOT slot holds (the
