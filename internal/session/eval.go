@@ -402,6 +402,19 @@ type lvalue struct {
 // watches 8 bytes... no: it is evaluated as a long.
 func (s *Session) lvalueOf(ctx context.Context, expr string) (*lvalue, error) {
 	o, fs, _, err := s.evalObject(ctx, expr)
+	var me *dwarf.MemoryError
+	if err != nil && errors.As(err, &me) {
+		// The object cannot be read now (r->naddr while r is NULL): GDB
+		// watches it anyway, as an unreadable value, with what its
+		// address is read from (watchfollow.go), as the type of the
+		// expression locates it.
+		if to, terr := s.evalType(ctx, expr); terr == nil {
+			if _, ok := to.Addr(); ok {
+				o, err = to, nil
+				fs, _ = s.scope(ctx)
+			}
+		}
+	}
 	if err != nil {
 		// A bare "*ADDRESS" the evaluator rejects: watch a long there.
 		if a, perr := parseAddr(strings.TrimPrefix(strings.TrimSpace(expr), "*")); perr == nil && strings.HasPrefix(strings.TrimSpace(expr), "*") {
@@ -429,7 +442,7 @@ func (s *Session) formatWatch(ctx context.Context, b *breakpoint, v []byte) stri
 		if b.byValue() {
 			return "<optimized out>" // (in its frame: it has no location at that pc)
 		}
-		return ""
+		return "<unreadable>" // as GDB says of a watched value it cannot read
 	}
 	if b.lv != nil && b.lv.typ != nil && int(b.lv.typ.Size()) == len(v) {
 		env := s.valueEnv(ctx, s.inf.Img, s.inf.Bias)

@@ -180,13 +180,15 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 					continue // not in its frame now, or no value here
 				}
 			} else if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil {
-				continue
+				now = nil // unreadable (r->naddr while r is NULL): its chain still counts
 			}
-			if last[i] != nil && string(now) != string(last[i]) {
+			if now != nil && last[i] != nil && string(now) != string(last[i]) {
 				st.Watch, st.WatchAddr = rsp.WatchWrite, b.addrs[0]
 				return st, nil
 			}
-			last[i] = append(last[i][:0], now...)
+			if now != nil {
+				last[i] = append(last[i][:0], now...)
+			}
 			for j, l := range b.chain {
 				now := cur[:l.size]
 				if _, err := s.c.ReadMemory(ctx, l.addr, now); err == nil && chains[i][j] != nil && string(now) != string(chains[i][j]) {

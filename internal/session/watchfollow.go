@@ -47,7 +47,8 @@ func (s *Session) watchChain(ctx context.Context, expr string, lv *lvalue) []wat
 		}
 		return n, err
 	}
-	o, err := eval.EvalExpr(ctx, s.evalScope(s.frameScopeMem(ctx, f, logged)), expr)
+	// (for its type and address: the object itself may not be readable)
+	o, err := eval.EvalType(ctx, s.evalScope(s.frameScopeMem(ctx, f, logged)), expr)
 	if a, ok := o.Addr(); err != nil || !ok || a != lv.addr {
 		return nil
 	}

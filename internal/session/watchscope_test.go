@@ -112,6 +112,39 @@ func TestWatchFollowsExpressionMatchesGDB(t *testing.T) {
 	}
 }
 
+// TestWatchUnreadableMatchesGDB: a watchpoint set where its expression
+// cannot be read yet (r->naddr while r is NULL) is set as GDB sets it: it
+// watches r, stops when r is stored (Old <unreadable>, New 0), then
+// follows r->naddr. rrmcp refused it ("Cannot access memory at address
+// 0x4"). Hardware and software paths.
+func TestWatchUnreadableMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "gcc", "-O0", "watchnull.c")
+	bp := fmt.Sprintf("watchnull.c:%d", markerLine(t, filepath.Join("testdata", "watchnull.c"), "set"))
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	var hw hwdebug.Cache
+	hwOK := hw.Get(ctx, []string{}).UseHardwareWatch()
+	for _, soft := range []bool{false, true} {
+		if !soft && !hwOK {
+			continue
+		}
+		t.Run(fmt.Sprintf("soft=%v", soft), func(t *testing.T) {
+			setSW := "set can-use-hw-watchpoints 1"
+			var env []string
+			if soft {
+				setSW, env = "set can-use-hw-watchpoints 0", []string{hwdebug.EnvVar + "=off"}
+			}
+			want := gdbWatchScopeStops(t, exe, setSW, bp, "", "r->naddr", "continue", 3)
+			_, got := sessionWatchStops(t, ctx, exe, env, bp, "", "r->naddr", "continue", 3)
+			if !slices.Equal(got, want) {
+				t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
+			}
+		})
+	}
+}
+
 // sessionWatchStops is gdbWatchScopeStops on a live session started with
 // env: it returns the session and its stops, in the same form.
 func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []string, bp, cond, expr, move string, n int) (*Session, []string) {
