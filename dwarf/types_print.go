@@ -74,6 +74,11 @@ type typeFmt struct {
 	// and the printers see only by name; otherwise it is a whole type,
 	// which they see as a type.
 	inner bool
+	// typedefLine: the type is a typedef line's of a class body, which
+	// GDB prints without the class's own typedefs in its table
+	// (c_type_print_base_struct_union's semi_local_flags): its typedefs
+	// by their full names.
+	typedefLine bool
 }
 
 // TypeString spells t as GDB prints a type's name in a value
@@ -642,7 +647,9 @@ func (tf typeFmt) structBody(t *StructType, indent, show int) string {
 			if labels {
 				label(td.Access)
 			}
-			b.WriteString(pad + "    typedef " + tf.declString(td.Elem, name, sub) + ";\n")
+			line := tf
+			line.typedefLine = true
+			b.WriteString(pad + "    typedef " + line.declString(td.Elem, name, sub) + ";\n")
 		}
 	}
 	b.WriteString(pad + "}")
@@ -797,6 +804,9 @@ func (tf typeFmt) templateSubst(t *StructType) (sub typeHook, with string) {
 		}
 		// typedefs declared in the class itself print unqualified
 		if td, ok := b.(*TypedefType); ok && strings.HasPrefix(td.Name, self) && !strings.Contains(td.Name[len(self):], "::") {
+			if at.typedefLine {
+				return subst(td.Name, 0) // (its components by parameter name)
+			}
 			return td.Name[len(self):]
 		}
 		if !tf.printers {

@@ -32,7 +32,7 @@ func TestCxxTypesMatchGDB(t *testing.T) {
 	}{
 		{"g++", "-O0", "ptypes.cpp", "ptypes.cpp:17", 0, []string{"Token::TYPE", "Token", "whatis Token::A", "whatis tok", "ns::Token"}},
 		{"clang++", "-O0", "ptypes.cpp", "ptypes.cpp:17", 0, []string{"Token::TYPE", "Token", "whatis Token::A", "whatis tok"}},
-		{"g++", "-O0", "ptypes.cpp", "ptypes.cpp:17", 1, []string{"h", "whatis h", "holder<int>", "pr", "wr"}},
+		{"g++", "-O0", "ptypes.cpp", "ptypes.cpp:17", 1, []string{"h", "whatis h", "holder<int>", "pr", "wr", "tb"}},
 		{"clang++", "-O0", "ptypes.cpp", "ptypes.cpp:17", 1, []string{"h", "whatis h"}},
 		{"gcc", "-O0", "anon_typedef_member.c", "anon_typedef_member.c:15", 0, []string{"w", "struct worker", "w.opts", "whatis w.opts"}},
 		// libstdc++'s type printers (round-8 differential on yaml-cpp: full

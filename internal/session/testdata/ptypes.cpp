@@ -30,6 +30,15 @@ template <typename E> struct Wrap {
 	void set(const Wrap<const E> &o) { p = o.p ? p : p; }
 };
 
+// A class template's own typedefs: in its typedef lines GDB writes them by
+// their full names (Tbox<T>::elem), in member signatures by their own.
+template <typename T> struct Tbox {
+	typedef const T elem;
+	typedef elem &ref;
+	T v;
+	ref get() { return v; }
+};
+
 template <typename T> struct holder {
 	T *p;
 	template <typename U> holder(U *u) : p(u) {}
@@ -52,9 +61,10 @@ int main()
 	int x = 5;
 	holder<int> h(&x);
 	S s{1};
+	Tbox<int> tb{3};
 	Pair<int> pr{1, 2};
 	pr.take2(nullptr);
 	Wrap<int> wr{nullptr};
 	wr.set(Wrap<const int>{nullptr});
-	return p.handle(tok) + (s << 2) + *h.p + pr.a;
+	return p.handle(tok) + (s << 2) + *h.p + pr.a + tb.get();
 }
