@@ -327,8 +327,9 @@ func (lt *lineTable) subfiles(primary string) {
 // does not end it: at -O2 a row of another file that is no statement
 // may lie inside a line's range (a header's inlined code gcc moved up),
 // and GDB's step steps over it.
-func (lt *lineTable) lineEnd(pc uint64) uint64 {
-	next := sort.Search(len(lt.rows), func(i int) bool { return lt.rows[i].addr > pc })
+//
+// next is the index of the first row past pc, the memo's key.
+func (lt *lineTable) lineEnd(pc uint64, next int) uint64 {
 	lt.endMu.Lock()
 	end, ok := lt.ends[next]
 	lt.endMu.Unlock()
@@ -425,13 +426,17 @@ func (lt *lineTable) entryAt(i int, pc uint64) LineEntry {
 	if int(r.file) < len(lt.files) {
 		e.File = lt.files[r.file]
 	}
-	for j := i + 1; j < len(lt.rows); j++ {
-		if lt.rows[j].addr > r.addr {
-			e.RowEnd = lt.rows[j].addr
-			break
-		}
+	next := i + 1
+	for next < len(lt.rows) && lt.rows[next].addr <= r.addr {
+		next++
 	}
-	if e.End = lt.lineEnd(pc); e.End <= r.addr {
+	if next < len(lt.rows) {
+		e.RowEnd = lt.rows[next].addr
+	}
+	for next < len(lt.rows) && lt.rows[next].addr <= pc {
+		next++ // (the rows between the one found and pc: a few)
+	}
+	if e.End = lt.lineEnd(pc, next); e.End <= r.addr {
 		e.End = e.RowEnd
 	}
 	return e
