@@ -33,7 +33,7 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 	exprs := []string{"nodebug_counter", "(int)nodebug_counter", "(long)nodebug_big", "(char)nodebug_name", "(int)nodebug_counter + 1", "sizeof(nodebug_counter)", "&nodebug_counter", "*(char (*)[8])&nodebug_name",
 		"bump", "&bump", "bump + 1", "(long)bump == (long)&bump", "*bump", "sizeof(bump)", "mid_twice", "&mid_twice", "mid_twice + 1", "_start",
 		"nodebug_declared", "&nodebug_declared", "nodebug_fp", "*nodebug_fp", "stdout", "stdout->_fileno", "&aa_weak_bump"}
-	evalLikeGDB(t, bin, exprs)
+	printAtLikeGDB(t, bin, "main", false, exprs...)
 	// A misspelt name: the error says where it looked and what is close.
 	s, ctx := liveAt(t, Config{}, []string{bin}, "main")
 	_, err := s.Evaluate(ctx, "nodebug_countr")
@@ -51,11 +51,11 @@ func TestGlobalWithoutDebugInfo(t *testing.T) {
 func TestLibraryGlobals(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	s, ctx := evalLikeGDB(t, testenv.Prog(t, "shlib_crash"), []string{
+	s, ctx := printAtLikeGDB(t, testenv.Prog(t, "shlib_crash"), "main", false, []string{
 		"config_get", "&config_get_int", "config", "config[1].key", "*config[0].value@2", "sizeof(config)", "parse_int",
 		// libc: typed by its debug information where the machine has it
 		"malloc", "abort",
-	})
+	}...)
 	// The calls above read the library list; a later call's lookup in
 	// every module's ELF symbols uses it. The vDSO in that list used to
 	// be read through the first call's context, ended by then, and its
@@ -76,10 +76,10 @@ func TestLibraryTypesAndEnumerators(t *testing.T) {
 	if _, err := os.Stat("/usr/lib/debug/.build-id"); err != nil {
 		t.Skip("libc's debug information is not installed (/usr/lib/debug/.build-id; Debian's libc6-dbg): nothing to find there")
 	}
-	evalLikeGDB(t, testenv.Prog(t, "counter"), []string{
+	printAtLikeGDB(t, testenv.Prog(t, "counter"), "main", false, []string{
 		"sizeof(struct malloc_state)", "P_PID", "P_PGID + 1", "(idtype_t)1", "sizeof(mchunkptr)",
 		"sizeof(main_arena) == sizeof(struct malloc_state)",
-	})
+	}...)
 }
 
 // TestAbstractDeclaratorsMatchGDB: type names with an array or a
@@ -89,11 +89,11 @@ func TestLibraryTypesAndEnumerators(t *testing.T) {
 func TestAbstractDeclaratorsMatchGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	evalLikeGDB(t, testenv.Prog(t, "counter"), []string{
+	printAtLikeGDB(t, testenv.Prog(t, "counter"), "main", false, []string{
 		"sizeof(int [2][3])", "sizeof(int (*)[3])", "sizeof(int *[4])", "(int (*)[3])0", "(char (*)[16])8",
 		"sizeof(*(int (*)[2][5])0)", "sizeof((*(int (*)[2][5])0)[1])", "sizeof(((int (*)[2][5])0)[1])",
 		"(long (*)[2])16 + 1",
-	})
+	}...)
 }
 
 // TestScopedNames: GDB's quoted names and SCOPE::name where the scope is
@@ -116,47 +116,10 @@ func TestScopedNames(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
 	}
-	evalLikeGDB(t, bin, []string{
+	printAtLikeGDB(t, bin, "main", false, []string{
 		"'a.c'::counter", "'b.c'::counter", "'" + filepath.Join(src, "b.c") + "'::counter + 1", "counter",
 		"geta::counter", "main::counter", "geta::calls", "'geta'", "'a.c'::shared", "geta::shared", "'a'",
-	})
-}
-
-// evalLikeGDB compares, at main of bin, what rrmcp's Evaluate says of each
-// expression with what GDB prints.
-func evalLikeGDB(t *testing.T, bin string, exprs []string) (*Session, context.Context) {
-	t.Helper()
-	args := []string{"-nx", "-batch", "-ex", "set debuginfod enabled off", "-ex", "break main", "-ex", "run"}
-	for _, e := range exprs {
-		args = append(args, "-ex", "print "+e)
-	}
-	out, _ := exec.Command("gdb", append(args, bin)...).CombinedOutput()
-	var gdb []string
-	line := regexp.MustCompile(`^(\$\d+ = .*|'.*|.*unknown type.*|.*no debug info.*)$`)
-	for _, l := range strings.Split(string(out), "\n") {
-		if line.MatchString(l) {
-			gdb = append(gdb, regexp.MustCompile(`^\$\d+ = `).ReplaceAllString(l, ""))
-		}
-	}
-	if len(gdb) != len(exprs) {
-		t.Fatalf("GDB printed %d results for %d expressions:\n%s", len(gdb), len(exprs), out)
-	}
-	s, ctx := liveAt(t, Config{}, []string{bin}, "main")
-	for i, e := range exprs {
-		r, err := s.Evaluate(ctx, e)
-		got := r.Value
-		if err != nil {
-			got = err.Error()
-			// our errors quote the expression first: compare GDB's text
-			if _, msg, ok := strings.Cut(got, ": "); ok {
-				got = msg
-			}
-		}
-		if got != gdb[i] {
-			t.Errorf("%s: ours %q, GDB %q", e, got, gdb[i])
-		}
-	}
-	return s, ctx
+	}...)
 }
 
 // TestSiginfoAtCrash: at a live program's SIGSEGV, $_siginfo is what GDB
@@ -243,7 +206,7 @@ func TestNestedEnumOfClassInOtherUnit(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
-	evalLikeGDB(t, bin, []string{"ns::Pair::NEEDS_FLUSH", "(int)ns::Pair::NEEDS_DELETE", "sizeof(ns::Pair::Buf)", "(ns::Pair::Buf *)0"})
+	printAtLikeGDB(t, bin, "main", false, "ns::Pair::NEEDS_FLUSH", "(int)ns::Pair::NEEDS_DELETE", "sizeof(ns::Pair::Buf)", "(ns::Pair::Buf *)0")
 	s, ctx := liveAt(t, Config{}, []string{bin}, "ns::Pair::set")
 	if r, err := s.Evaluate(ctx, "NEEDS_FLUSH"); err != nil || r.Value != "ns::Pair::NEEDS_FLUSH" {
 		t.Errorf("NEEDS_FLUSH in ns::Pair::set: %+v %v", r, err)

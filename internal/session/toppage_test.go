@@ -121,9 +121,14 @@ func TestRvalueReferencesMatchGDB(t *testing.T) {
 // program with different environments.
 func printLikeGDB(t *testing.T, exe, src string, locals bool, exprs ...string) (*Session, context.Context) {
 	t.Helper()
+	return printAtLikeGDB(t, exe, fmt.Sprintf("%s:%d", filepath.Base(src), markerLine(t, src, "use")), locals, exprs...)
+}
+
+// printAtLikeGDB is printLikeGDB at the breakpoint location loc.
+func printAtLikeGDB(t *testing.T, exe, loc string, locals bool, exprs ...string) (*Session, context.Context) {
+	t.Helper()
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	loc := fmt.Sprintf("%s:%d", filepath.Base(src), markerLine(t, src, "use"))
 	cmds := []string{"echo <LOCALS>\\n", "info locals", "echo </LOCALS>\\n"}
 	for i, e := range exprs {
 		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
