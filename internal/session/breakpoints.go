@@ -31,6 +31,11 @@ type breakpoint struct {
 	// chain: watchpoints that follow their expression (watchfollow.go),
 	// the memory its address is read from, watched for writes
 	chain []watchLoc
+	// regVar: a software watchpoint whose address is read through this
+	// variable of its frame, which the compiler keeps in a register
+	// there: the expression is evaluated again as the program runs
+	// (watchfollow.go); evalErr is why that failed, for the stop
+	regVar, evalErr string
 	// readAsAccess: a read watchpoint the server set as an access one
 	// (x86 debug registers trap no reads alone): a hit that changed the
 	// value was a write, and is no stop (GDB's bpstat_check_watchpoint)
@@ -611,6 +616,10 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 			return nil
 		}
 		why := s.softReason(ctx, lv.size)
+		regVar := s.registerVar(ctx, expr)
+		if regVar != "" && why == "" && s.softFollows(ctx) {
+			why = fmt.Sprintf("its address is read through %s, which the compiler keeps in a register here (a debug register cannot watch one), so the expression is evaluated again after each instruction, as GDB does", regVar)
+		}
 		if why == "" && (lv.size <= 0 || lv.size > 8) {
 			return argErrorf("expression", "%s is %d bytes; a hardware watchpoint covers 1, 2, 4 or 8 bytes (watch a member or element instead)", expr, lv.size)
 		}
@@ -623,6 +632,10 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 			// (makeSoft checks the size before reading the value)
 			if err := s.makeSoft(ctx, b, why); err != nil {
 				return err
+			}
+			if regVar != "" && s.softFollows(ctx) {
+				b.regVar = regVar
+				b.note = "software watchpoint: " + why + "; " + valueCost
 			}
 		} else if lv.size == size {
 			b.old = s.peek(ctx, lv.addr, size)
@@ -664,6 +677,9 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 					return err
 				}
 			}
+		}
+		if regVar != "" && b.regVar == "" {
+			b.note = strings.TrimSpace(b.note + fmt.Sprintf(" Watches the object %s names now and does not follow %s, which the compiler keeps in a register here: GDB evaluates the expression again after each instruction (a software watchpoint), which only a live program under gdbserver can do.", expr, regVar))
 		}
 		b.scope = s.watchScopeOf(ctx, expr)
 		if err := s.insertScope(ctx, b); err != nil {
@@ -717,7 +733,7 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 	for _, b := range s.bps {
 		if b.isWatch() && b.enabled {
 			ws = append(ws, b)
-			if len(b.chain) > 0 {
+			if len(b.chain) > 0 || b.regVar != "" && b.evalErr == "" {
 				nows = append(nows, s.followNow(ctx, b))
 			} else {
 				nows = append(nows, s.watchNow(ctx, b))
@@ -753,6 +769,10 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 				hit.Address = hexAddr(b.addrs[0])
 			}
 			b.changed = b.old == nil || now == nil || string(b.old) != string(now)
+			if b.evalErr != "" {
+				hit.Error = b.evalErr // (the stop deletes it)
+				continue
+			}
 			if b.typ != rsp.WriteWatchpoint && !b.changed {
 				// a read (or an access that wrote the same value): GDB
 				// prints "Value = …"

@@ -58,20 +58,8 @@ func (s *Session) watchNow(ctx context.Context, b *breakpoint) []byte {
 	if !b.byValue() {
 		return s.peek(ctx, b.addrs[0], b.size)
 	}
-	// Outside the frame's function (a callee, most steps there) from the
-	// stop's pc alone, without reading the registers.
-	pc, err := s.inf.PC(ctx, s.inf.Cur)
-	if err != nil || b.scope == nil {
-		return nil
-	}
-	if img, bias, ok := s.inf.Module(ctx, pc); !ok || img == nil {
-		return nil
-	} else if fn := img.FuncAt(pc - bias); fn == nil || fn.Entry+bias != b.scope.entry {
-		return nil
-	}
-	f := s.quickFrame(ctx)
-	if f == nil || f.CFA != b.scope.cfa || f.Function.Entry+f.Bias != b.scope.entry {
-		return nil
+	if !s.inWatchScope(ctx, b) {
+		return nil // a callee, most steps there
 	}
 	return s.valueIn(ctx, b, 0)
 }

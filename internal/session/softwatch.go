@@ -91,8 +91,16 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 	}
 	cur := make([]byte, maxSoftWatch)
 	// Range steps run between stores; a value in a register changes
-	// without one: every instruction is a step then.
-	ranges := s.c.SupportsVCont("r") && !byValue // gdbserver; not QEMU's stubs
+	// without one, and so does the address of an object read through
+	// one (regVar): every instruction is a step then.
+	inFrame := make([]bool, len(ws)) // regVar: the last step was in its frame
+	follow := false
+	for i, b := range ws {
+		if b.regVar != "" {
+			follow, inFrame[i] = true, s.inWatchScope(ctx, b)
+		}
+	}
+	ranges := s.c.SupportsVCont("r") && !byValue && !follow // gdbserver; not QEMU's stubs
 	regs, ok := s.softRegs()
 	if !ok {
 		return rsp.Stop{}, fmt.Errorf("software watchpoints need an x86 target description (pc, frame and stack pointer): %w", ErrUnsupported)
@@ -170,10 +178,14 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 				continue
 			}
 		}
-		if byValue {
+		if byValue || follow {
 			s.invalidate() // the registers and memory of this step, not the last stop's
 		}
 		for i, b := range ws {
+			if b.regVar != "" && !s.followRegVar(ctx, b, &inFrame[i]) {
+				st.Watch, st.WatchAddr = rsp.WatchWrite, b.addrs[0]
+				return st, nil // its expression cannot be evaluated: the stop says why
+			}
 			now := cur[:b.size]
 			if b.byValue() {
 				if now = s.watchNow(ctx, b); now == nil {

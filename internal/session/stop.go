@@ -105,6 +105,14 @@ func (s *Session) makeStop(ctx context.Context, st rsp.Stop) *Stop {
 		out.Watch = s.watchHit(ctx, st)
 		if out.Watch != nil {
 			out.Breakpoint = out.Watch.Number
+			if w := out.Watch; w.Error != "" {
+				// GDB's watchpoint_check: "Error evaluating expression
+				// for watchpoint N", and the watchpoint is deleted.
+				out.Message = fmt.Sprintf("Error evaluating expression for watchpoint %d: %s. Watchpoint %d deleted.", w.Number, w.Error, w.Number)
+				if b, err := s.findBP(w.Number); err == nil {
+					s.deleteBP(ctx, b) //nolint:errcheck // the message says it is gone
+				}
+			}
 		}
 	}
 	if s.caps.Events {

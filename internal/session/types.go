@@ -78,6 +78,7 @@ type WatchHit struct {
 	New        string `json:"new,omitempty" jsonschema:"value after the access"`
 	Value      string `json:"value,omitempty" jsonschema:"the value, for a read or an access that left it unchanged (then old and new are not given)"`
 	Mechanism  string `json:"mechanism,omitempty" jsonschema:"hardware watchpoint or software watchpoint"`
+	Error      string `json:"error,omitempty" jsonschema:"the watched expression could not be evaluated here (a variable it reads is no longer known: value has been optimized out); the watchpoint was deleted, as GDB does"`
 }
 
 // Position is where an rr replay is: last completed event and the tick

@@ -2,12 +2,15 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/dwarf/cexpr"
 	"github.com/rrmcp/rrmcp/dwarf/eval"
+	"github.com/rrmcp/rrmcp/rsp"
 )
 
 // A watchpoint on an expression whose address depends on memory (j->a
@@ -16,8 +19,8 @@ import (
 // too, for writes, and a write there re-evaluates the expression,
 // moves the watchpoint to the object it names now, and stops where that
 // changed the expression's value (Old: the value before; New: the new
-// object's). Intermediate values the compiler keeps in registers are not
-// followed (GDB falls back to a software watchpoint then).
+// object's). An intermediate value the compiler keeps in a register is
+// followed by a software watchpoint, as GDB's (below: regVar).
 
 // watchLoc is a range of memory a watchpoint's server entry covers.
 type watchLoc struct {
@@ -163,4 +166,135 @@ func chainNote(b *breakpoint) string {
 // inChain reports whether addr lies in one of b's chain entries.
 func (b *breakpoint) inChain(addr uint64) bool {
 	return slices.ContainsFunc(b.chain, func(l watchLoc) bool { return addr-l.addr < uint64(l.size) })
+}
+
+// A watchpoint whose address is read through a variable the compiler
+// keeps in a register (p->a with p in rax, at -O2) cannot follow it with
+// a debug register. GDB makes it a software watchpoint
+// (can_use_hardware_watchpoint refuses an lval_register in the value
+// chain) and evaluates the expression again after each step: it moves
+// with p, and where p is no longer known (past the last use, its
+// location list ends) the evaluation fails and GDB deletes the
+// watchpoint there ("Error evaluating expression for watchpoint N").
+// rrmcp does the same on the software path (softRun): the expression is
+// evaluated again after each instruction of its frame, and once at the
+// entry of each call the frame makes (the caller's variables as the
+// callee sees them); in callees the register cannot change what the
+// frame sees, and the object's memory is compared after each
+// instruction.
+
+// registerVar names a variable of the selected frame that expr reads
+// and the compiler keeps in a register at this pc ("this" for a member
+// named alone), or "".
+func (s *Session) registerVar(ctx context.Context, expr string) string {
+	fs, err := s.scope(ctx)
+	if err != nil {
+		return ""
+	}
+	e, err := eval.Parse(ctx, s.evalScope(fs), expr)
+	if err != nil {
+		return ""
+	}
+	names := cexpr.Names(e)
+	if _, err := fs.Local(ctx, "this"); err == nil {
+		for _, n := range names {
+			if _, err := fs.Local(ctx, n); err != nil {
+				if _, err := fs.Global(ctx, n); err != nil {
+					names = append(names, "this") // a member through this
+					break
+				}
+			}
+		}
+	}
+	for _, n := range names {
+		if o, err := fs.Local(ctx, n); err == nil && inRegister(o.Loc) {
+			return n
+		}
+	}
+	return ""
+}
+
+// inRegister reports whether l is a register or has a register piece.
+func inRegister(l dwarf.Location) bool {
+	if l.Kind == dwarf.LocPieces {
+		return slices.ContainsFunc(l.Pieces, func(p dwarf.Piece) bool { return inRegister(p.Loc) })
+	}
+	return l.Kind == dwarf.LocRegister
+}
+
+// softFollows reports whether a software watchpoint can evaluate its
+// expression again as the program runs: a live program under gdbserver
+// on x86 (softRun).
+func (s *Session) softFollows(ctx context.Context) bool {
+	_, ok := s.softRegs()
+	return ok && s.c.Dialect() == rsp.DialectGDBServer
+}
+
+// inWatchScope reports whether the innermost frame is b's (its function
+// and CFA), from the stop's pc first, without reading the registers
+// outside the function.
+func (s *Session) inWatchScope(ctx context.Context, b *breakpoint) bool {
+	pc, err := s.inf.PC(ctx, s.inf.Cur)
+	if err != nil || b.scope == nil {
+		return false
+	}
+	if img, bias, ok := s.inf.Module(ctx, pc); !ok || img == nil {
+		return false
+	} else if fn := img.FuncAt(pc - bias); fn == nil || fn.Entry+bias != b.scope.entry {
+		return false
+	}
+	f := s.quickFrame(ctx)
+	return f != nil && f.CFA == b.scope.cfa && f.Function.Entry+f.Bias == b.scope.entry
+}
+
+// regVarAddr evaluates b's expression again in its frame (regVar): the
+// address of the object it names now, or why it cannot be evaluated.
+// ok is false where the frame is not found (nothing to say).
+func (s *Session) regVarAddr(ctx context.Context, b *breakpoint) (addr uint64, ok bool, err error) {
+	level, found := s.watchFrame(ctx, b)
+	if !found {
+		return 0, false, nil
+	}
+	defer func(f int) { s.frame = f }(s.frame)
+	s.frame = level
+	lv, err := s.lvalueOf(ctx, b.spec)
+	switch {
+	case err != nil:
+		return 0, true, err
+	case lv.inReg || lv.size != b.lv.size:
+		return 0, true, fmt.Errorf("%s is no longer an object in memory of %d bytes", b.spec, b.lv.size)
+	}
+	return lv.addr, true, nil
+}
+
+// followRegVar evaluates b's expression again (regVar) where the step
+// just made may have changed its address: in its frame, and at the
+// first step out of it (a call's entry, where the frame's pc is the
+// return address). It moves b to the object the expression names now;
+// the caller compares that object's bytes with the last ones. It
+// reports false, with b.evalErr, where the expression cannot be
+// evaluated any more (GDB deletes the watchpoint there).
+func (s *Session) followRegVar(ctx context.Context, b *breakpoint, wasIn *bool) bool {
+	in := s.inWatchScope(ctx, b)
+	if !in && !*wasIn {
+		return true
+	}
+	*wasIn = in
+	addr, ok, err := s.regVarAddr(ctx, b)
+	switch {
+	case !ok:
+		// its frame returned: the scope breakpoint deletes it
+	case err != nil:
+		if inner := errors.Unwrap(err); inner != nil {
+			err = inner // (without the expression exprError puts first)
+		}
+		b.evalErr = err.Error()
+		if errors.Is(err, dwarf.ErrOptimizedOut) {
+			b.evalErr = "value has been optimized out" // GDB's words
+		}
+		return false
+	case addr != b.addrs[0]:
+		b.addrs[0] = addr
+	}
+	return true
 }

@@ -112,6 +112,44 @@ func TestWatchFollowsExpressionMatchesGDB(t *testing.T) {
 	}
 }
 
+// TestWatchThroughRegisterMatchesGDB: a watchpoint on p->a where p is a
+// variable the compiler keeps in a register (gcc and clang -O2) is a
+// software watchpoint, as GDB's (a debug register cannot watch a
+// register): it follows p as p changes (walk: p++ names the next
+// element), stops for writes in callees (work: touch), and is deleted
+// with GDB's "Error evaluating expression" where p is no longer known
+// (its location list ends: at the call of other, or in the loop clang
+// vectorized). rrmcp watched the first object with a debug register and
+// ran on to the caller's scope stop.
+func TestWatchThroughRegisterMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	src := filepath.Join("testdata", "watchreg.c")
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	for _, tc := range []struct {
+		cc, marker string
+		n          int
+	}{
+		{"gcc", "work", 4}, {"gcc", "walk", 5},
+		{"clang", "work", 4}, {"clang", "walk", 2},
+	} {
+		t.Run(tc.cc+"/"+tc.marker, func(t *testing.T) {
+			testenv.NeedTool(t, tc.cc)
+			exe := buildTestdata(t, tc.cc, "-O2", "watchreg.c")
+			bp := fmt.Sprintf("watchreg.c:%d", markerLine(t, src, tc.marker))
+			want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", bp, "", "p->a", "continue", tc.n)
+			s, got := sessionWatchStops(t, ctx, exe, nil, bp, "", "p->a", "continue", tc.n)
+			if !slices.Equal(got, want) {
+				t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
+			}
+			if bps, _ := s.Breakpoints(ctx); len(bps) != 0 {
+				t.Errorf("breakpoints left: %+v", bps)
+			}
+		})
+	}
+}
+
 // TestWatchUnreadableMatchesGDB: a watchpoint set where its expression
 // cannot be read yet (r->naddr while r is NULL) is set as GDB sets it: it
 // watches r, stops when r is stored (Old <unreadable>, New 0), then
@@ -183,7 +221,13 @@ func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []stri
 			t.Fatalf("%s %d: %+v %v (stops so far %q)", move, i+1, st, err, got)
 		}
 		stop := fmt.Sprint(st.Frame.Line)
-		if st.Watch != nil {
+		switch {
+		case st.Watch != nil && st.Watch.Error != "":
+			stop += " error=" + st.Watch.Error + " deleted"
+			if !strings.Contains(st.Message, fmt.Sprintf("Error evaluating expression for watchpoint %d", w.Number)) {
+				t.Errorf("%s %d: the stop does not say why watchpoint %d is gone: %q", move, i+1, w.Number, st.Message)
+			}
+		case st.Watch != nil:
 			stop += fmt.Sprintf(" old=%s new=%s", st.Watch.Old, st.Watch.New)
 		}
 		if slices.Contains(st.WatchScope, w.Number) {
@@ -203,7 +247,8 @@ func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []stri
 // gdbWatchScopeStops runs exe under GDB to bp (where cond holds),
 // watches expr and makes n moves; it returns one line per stop: "LINE",
 // "LINE old=O new=N" at a watchpoint's stop, "LINE deleted" where the
-// watchpoint went out of scope.
+// watchpoint went out of scope, "LINE error=E deleted" where its
+// expression could not be evaluated.
 func gdbWatchScopeStops(t *testing.T, exe, setSW, bp, cond, expr, move string, n int) []string {
 	t.Helper()
 	if cond != "" {
@@ -220,11 +265,14 @@ func gdbWatchScopeStops(t *testing.T, exe, setSW, bp, cond, expr, move string, n
 		t.Fatalf("gdb: %v\n%s", err, out)
 	}
 	var stops []string
-	var old, nw string
+	var old, nw, evalErr string
 	deleted := false
 	lineRE := regexp.MustCompile(`^(\d+)\t`)
-	for _, l := range strings.Split(string(out), "\n") {
+	lines := strings.Split(string(out), "\n")
+	for i, l := range lines {
 		switch {
+		case strings.HasPrefix(l, "Error evaluating expression for watchpoint ") && i+1 < len(lines):
+			evalErr = lines[i+1] // then "Watchpoint N deleted."
 		case strings.HasPrefix(l, "Old value = "):
 			old = strings.TrimPrefix(l, "Old value = ")
 		case strings.HasPrefix(l, "New value = "):
@@ -237,11 +285,14 @@ func gdbWatchScopeStops(t *testing.T, exe, setSW, bp, cond, expr, move string, n
 			if nw != "" {
 				stop += fmt.Sprintf(" old=%s new=%s", old, nw)
 			}
-			if deleted {
+			if evalErr != "" {
+				stop += " error=" + evalErr
+			}
+			if deleted || evalErr != "" {
 				stop += " deleted"
 			}
 			stops = append(stops, stop)
-			old, nw, deleted = "", "", false
+			old, nw, evalErr, deleted = "", "", "", false
 		}
 	}
 	if len(stops) < n {

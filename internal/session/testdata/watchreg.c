@@ -1,0 +1,49 @@
+/* A watchpoint on p->a where p is kept in a register (gcc and clang
+   -O2): GDB makes it a software watchpoint that evaluates p->a again at
+   each step; it follows p and is deleted where p is no longer known. */
+struct S {
+  int a;
+  int b;
+};
+struct S g[4];
+int sink;
+
+__attribute__((noinline)) struct S *pick(int i) { return &g[i & 3]; }
+__attribute__((noinline)) void touch(int *x) {
+  *x += 1;
+  sink++;
+}
+__attribute__((noinline)) int other(int i) {
+  sink += i;
+  return sink;
+}
+
+__attribute__((noinline)) int work(int i) {
+  struct S *p = pick(i);
+  p->a = 5; // LINE:work
+  touch(&p->a);
+  int r = p->b;
+  touch(&g[1].a);
+  r += other(i);
+  g[1].a = 9;
+  return r + other(i);
+}
+
+__attribute__((noinline)) int walk(struct S *p, int n) {
+  int s = 0;
+  for (int k = 0; k < n; k++) { // LINE:walk
+    s += p->b;
+    p++;
+  }
+  return s;
+}
+
+int main(void) {
+  int t = 0;
+  for (int i = 0; i < 4; i++)
+    g[i].a = 10 * i, g[i].b = i;
+  for (int i = 1; i < 3; i++)
+    t += work(i);
+  t += walk(g, 4);
+  return t & 1;
+}
