@@ -131,7 +131,7 @@ func (s *Session) watchFrame(ctx context.Context, b *breakpoint) (int, bool) {
 		return 0, false
 	}
 	for i, f := range frames {
-		if f.CFA == b.scope.cfa && f.Function != nil && f.Function.Entry+f.Bias == b.scope.entry {
+		if b.scope.frame(f) {
 			return i, true
 		}
 	}
@@ -243,8 +243,7 @@ func (s *Session) inWatchScope(ctx context.Context, b *breakpoint) bool {
 	} else if fn := img.FuncAt(pc - bias); fn == nil || fn.Entry+bias != b.scope.entry {
 		return false
 	}
-	f := s.quickFrame(ctx)
-	return f != nil && f.CFA == b.scope.cfa && f.Function.Entry+f.Bias == b.scope.entry
+	return b.scope.frame(s.quickFrame(ctx))
 }
 
 // regVarAddr evaluates b's expression again in its frame (regVar): the
@@ -272,18 +271,22 @@ func (s *Session) regVarAddr(ctx context.Context, b *breakpoint) (addr uint64, o
 // first step out of it (a call's entry, where the frame's pc is the
 // return address). It moves b to the object the expression names now;
 // the caller compares that object's bytes with the last ones. It
-// reports false, with b.evalErr, where the expression cannot be
-// evaluated any more (GDB deletes the watchpoint there).
+// reports false where the stop must say what became of b: its
+// expression cannot be evaluated any more (b.evalErr), or its frame is
+// gone (GDB deletes the watchpoint for either).
 func (s *Session) followRegVar(ctx context.Context, b *breakpoint, wasIn *bool) bool {
-	in := s.inWatchScope(ctx, b)
-	if !in && !*wasIn {
+	in, was := s.inWatchScope(ctx, b), *wasIn
+	if !in && !was {
 		return true
 	}
 	*wasIn = in
 	addr, ok, err := s.regVarAddr(ctx, b)
 	switch {
 	case !ok:
-		// its frame returned: the scope breakpoint deletes it
+		// The step left the frame other than by a call (a return, a
+		// tail jump): as GDB's frame_find_by_id after each step of a
+		// software watchpoint, the stop deletes it (judgeScope).
+		return false
 	case err != nil:
 		if inner := errors.Unwrap(err); inner != nil {
 			err = inner // (without the expression exprError puts first)

@@ -28,6 +28,13 @@ type watchScope struct {
 	ret   uint64 // the return address in its caller, where a breakpoint is inserted (0: none)
 }
 
+// frame reports whether f is sc's frame, GDB's frame_find_by_id: its CFA
+// and function, and not a frame synthesized for a tail call (another id:
+// a frame that ended in a jump to its callee is gone).
+func (sc *watchScope) frame(f *dwarf.Frame) bool {
+	return f != nil && f.CFA == sc.cfa && f.Function != nil && f.Function.Entry+f.Bias == sc.entry && !f.TailCall
+}
+
 // watchScopeOf returns the scope of expr in the selected frame, nil
 // where expr uses no variable of the frame.
 func (s *Session) watchScopeOf(ctx context.Context, expr string) *watchScope {
@@ -164,7 +171,7 @@ func (s *Session) frameAlive(ctx context.Context, sc *watchScope) bool {
 		return true // unknown: keep the watchpoint
 	}
 	for _, f := range frames {
-		if f.CFA == sc.cfa && f.Function != nil && f.Function.Entry+f.Bias == sc.entry {
+		if sc.frame(f) {
 			return true
 		}
 	}
@@ -189,7 +196,9 @@ func (s *Session) judgeScope(ctx context.Context, out *Stop, st rsp.Stop) (goOn 
 	for _, b := range s.bps {
 		switch {
 		case b.scope == nil || !b.enabled:
-		case out.Watch != nil && out.Watch.Number == b.num:
+		case out.Watch != nil && out.Watch.Number == b.num, b.soft && out.Watch != nil:
+			// a trigger, or a software watchpoint's stop (GDB checks
+			// every software watchpoint's frame after each step)
 			if !s.frameAlive(ctx, b.scope) {
 				left = append(left, b)
 			}

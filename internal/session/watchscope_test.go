@@ -116,11 +116,13 @@ func TestWatchFollowsExpressionMatchesGDB(t *testing.T) {
 // variable the compiler keeps in a register (gcc and clang -O2) is a
 // software watchpoint, as GDB's (a debug register cannot watch a
 // register): it follows p as p changes (walk: p++ names the next
-// element), stops for writes in callees (work: touch), and is deleted
-// with GDB's "Error evaluating expression" where p is no longer known
-// (its location list ends: at the call of other, or in the loop clang
-// vectorized). rrmcp watched the first object with a debug register and
-// ran on to the caller's scope stop.
+// element), stops for writes in callees (work: touch; strlen through
+// the PLT changes nothing), and is deleted with GDB's "Error evaluating
+// expression" where p is no longer known (its location list ends: at
+// the call of other, or in the loop clang vectorized), or as out of
+// scope where its frame is gone (setkey's tail jump to expand: the frame
+// GDB shows for it is another). rrmcp watched the first object with a
+// debug register and ran on to the caller's scope stop.
 func TestWatchThroughRegisterMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
@@ -131,15 +133,19 @@ func TestWatchThroughRegisterMatchesGDB(t *testing.T) {
 		cc, marker string
 		n          int
 	}{
-		{"gcc", "work", 4}, {"gcc", "walk", 5},
-		{"clang", "work", 4}, {"clang", "walk", 2},
+		{"gcc", "work", 5}, {"gcc", "walk", 5}, {"gcc", "setkey", 2},
+		{"clang", "work", 5}, {"clang", "walk", 2}, {"clang", "setkey", 2},
 	} {
 		t.Run(tc.cc+"/"+tc.marker, func(t *testing.T) {
 			testenv.NeedTool(t, tc.cc)
 			exe := buildTestdata(t, tc.cc, "-O2", "watchreg.c")
 			bp := fmt.Sprintf("watchreg.c:%d", markerLine(t, src, tc.marker))
-			want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", bp, "", "p->a", "continue", tc.n)
-			s, got := sessionWatchStops(t, ctx, exe, nil, bp, "", "p->a", "continue", tc.n)
+			expr := "p->a"
+			if tc.marker == "setkey" {
+				expr = "ctx->nr"
+			}
+			want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", bp, "", expr, "continue", tc.n)
+			s, got := sessionWatchStops(t, ctx, exe, nil, bp, "", expr, "continue", tc.n)
 			if !slices.Equal(got, want) {
 				t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
 			}

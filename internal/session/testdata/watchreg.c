@@ -1,12 +1,16 @@
 /* A watchpoint on p->a where p is kept in a register (gcc and clang
    -O2): GDB makes it a software watchpoint that evaluates p->a again at
-   each step; it follows p and is deleted where p is no longer known. */
+   each step; it follows p and is deleted where p is no longer known, or
+   where its frame is gone (setkey's tail call). */
+#include <string.h>
+
 struct S {
   int a;
   int b;
 };
 struct S g[4];
 int sink;
+char name[16] = "abc";
 
 __attribute__((noinline)) struct S *pick(int i) { return &g[i & 3]; }
 __attribute__((noinline)) void touch(int *x) {
@@ -22,7 +26,8 @@ __attribute__((noinline)) int work(int i) {
   struct S *p = pick(i);
   p->a = 5; // LINE:work
   touch(&p->a);
-  int r = p->b;
+  int r = p->b + (int)strlen(name); /* through the PLT */
+  p->a += r;
   touch(&g[1].a);
   r += other(i);
   g[1].a = 9;
@@ -38,12 +43,31 @@ __attribute__((noinline)) int walk(struct S *p, int n) {
   return s;
 }
 
+struct K {
+  int nr;
+  int *rk;
+  int buf[4];
+};
+
+__attribute__((noinline)) void expand(int *rk, int bits) {
+  for (int i = 0; i < 4; i++)
+    rk[i] = bits * i;
+}
+
+__attribute__((noinline)) void setkey(struct K *ctx, int bits) {
+  ctx->nr = bits / 10; // LINE:setkey
+  ctx->rk = ctx->buf;
+  expand(ctx->rk, bits);
+}
+
 int main(void) {
+  struct K k = {0, 0, {0}};
   int t = 0;
   for (int i = 0; i < 4; i++)
     g[i].a = 10 * i, g[i].b = i;
   for (int i = 1; i < 3; i++)
     t += work(i);
   t += walk(g, 4);
-  return t & 1;
+  setkey(&k, 128);
+  return (t + k.buf[3]) & 1;
 }
