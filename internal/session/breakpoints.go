@@ -743,8 +743,11 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 	// The watchpoint at the stop's address; where the stop has none (a
 	// value watch's, or a server that does not say), the first whose
 	// value changed, else the first.
-	pick := -1
+	pick := slices.IndexFunc(ws, func(b *breakpoint) bool { return b.evalErr != "" }) // (softRun stopped for it)
 	for i, b := range ws {
+		if pick >= 0 {
+			break
+		}
 		if a := b.addrs[0]; st.WatchAddr != 0 && !b.byValue() && (st.WatchAddr-a < uint64(b.size) || b.inChain(st.WatchAddr)) {
 			pick = i
 			break

@@ -69,15 +69,30 @@ func (s *Session) watchNow(ctx context.Context, b *breakpoint) []byte {
 func (s *Session) valueIn(ctx context.Context, b *breakpoint, n int) []byte {
 	defer func(f int) { s.frame = f }(s.frame)
 	s.frame = n
+	v, _ := s.valueErr(ctx, b)
+	return v
+}
+
+// valueErr evaluates b's expression in the selected frame and returns
+// its bytes, or why it cannot.
+func (s *Session) valueErr(ctx context.Context, b *breakpoint) ([]byte, error) {
 	o, fs, _, err := s.evalObject(ctx, b.spec)
-	if err != nil || o.Err != nil || o.Type == nil || int(o.Type.Size()) != b.size {
-		return nil
+	switch {
+	case err != nil:
+		return nil, err
+	case o.Err != nil:
+		return nil, o.Err
+	case o.Type == nil || int(o.Type.Size()) != b.size:
+		return nil, fmt.Errorf("%s is no longer a value of %d bytes", b.spec, b.size)
 	}
 	v, err := fs.Values().Bytes(o)
-	if err != nil || len(v) != b.size {
-		return nil
+	if err == nil && len(v) != b.size {
+		err = fmt.Errorf("%s is no longer a value of %d bytes", b.spec, b.size)
 	}
-	return v
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // callOutcome is how callOver ended.

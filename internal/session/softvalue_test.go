@@ -69,6 +69,28 @@ func TestValueWatchpointMatchesGDB(t *testing.T) {
 	}
 }
 
+// TestValueWatchpointAfterCallMatchesGDB: a value watchpoint on a value
+// computed from a call's return register (st.ok at gcc -O2) stops at the
+// call's return, where the value changed (it stopped one instruction
+// later: callOver went on without comparing), and is deleted with GDB's
+// "Error evaluating expression for watchpoint N" where the value is no
+// longer known (it ran on to the caller's scope stop).
+func TestValueWatchpointAfterCallMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "gcc", "-O2", "watchvalue.c")
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", "roundtrip", "", "st.ok", "continue", 2)
+	s, got := sessionWatchStops(t, ctx, exe, nil, "roundtrip", "", "st.ok", "continue", 2)
+	if !slices.Equal(got, want) {
+		t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
+	}
+	if bps, _ := s.Breakpoints(ctx); len(bps) != 0 {
+		t.Errorf("breakpoints left: %+v", bps)
+	}
+}
+
 // TestValueWatchpointBesideMemory: with a watchpoint on memory set first
 // (total, which walk() does not write), the change of the value
 // watchpoint's sum is reported as sum's, and a next over the line that

@@ -135,31 +135,34 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 				end, store = hi, x86asm.Inst{}
 			}
 		}
+		ran := false
 		if valueOnly && hi == 0 && end == 0 && !s.breakAt(pc) {
 			// A call: its callee cannot change a value that is not in
-			// memory, so it runs free to its return (softvalue.go).
+			// memory, so it runs free to its return (softvalue.go),
+			// where the values are compared as after a step (one kept
+			// in the return register changes there).
 			if in, err := s.inf.Insn(ctx, pc); err == nil && x86code.IsCall(in) {
-				ret := pc + uint64(in.Len)
-				st, out, err := s.callOver(ctx, t, ret, regs, st)
+				cst, out, err := s.callOver(ctx, t, pc+uint64(in.Len), regs, st)
 				switch {
 				case err != nil || out == callStopped:
-					return st, err
+					return cst, err
 				case out == callReturned:
-					pc = ret
-					continue
+					st, ran = cst, true
 				}
 			}
 		}
-		switch {
-		case end > pc:
-			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;r%x,%x:%s%s", pc, end, t, others))
-		case s.breakAt(pc):
-			st, err = s.c.Step(ctx, t) // the client steps over the breakpoint
-		default:
-			st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;s:%s%s", t, others))
-		}
-		if err != nil || !plainStep(st) {
-			return st, err
+		if !ran {
+			switch {
+			case end > pc:
+				st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;r%x,%x:%s%s", pc, end, t, others))
+			case s.breakAt(pc):
+				st, err = s.c.Step(ctx, t) // the client steps over the breakpoint
+			default:
+				st, err = s.c.Resume(ctx, fmt.Sprintf("vCont;s:%s%s", t, others))
+			}
+			if err != nil || !plainStep(st) {
+				return st, err
+			}
 		}
 		if st.Thread != (rsp.Thread{}) {
 			t = st.Thread
@@ -188,8 +191,14 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 			}
 			now := cur[:b.size]
 			if b.byValue() {
-				if now = s.watchNow(ctx, b); now == nil {
-					continue // not in its frame now, or no value here
+				if !s.inWatchScope(ctx, b) {
+					continue // a callee, most steps there
+				}
+				var err error
+				if now, err = s.valueErr(ctx, b); err != nil {
+					b.evalErr = evalErrText(err)
+					st.Watch, st.WatchAddr = rsp.WatchWrite, 0
+					return st, nil // the stop says why, and deletes it
 				}
 			} else if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil {
 				now = nil // unreadable (r->naddr while r is NULL): its chain still counts

@@ -288,16 +288,22 @@ func (s *Session) followRegVar(ctx context.Context, b *breakpoint, wasIn *bool) 
 		// software watchpoint, the stop deletes it (judgeScope).
 		return false
 	case err != nil:
-		if inner := errors.Unwrap(err); inner != nil {
-			err = inner // (without the expression exprError puts first)
-		}
-		b.evalErr = err.Error()
-		if errors.Is(err, dwarf.ErrOptimizedOut) {
-			b.evalErr = "value has been optimized out" // GDB's words
-		}
+		b.evalErr = evalErrText(err)
 		return false
 	case addr != b.addrs[0]:
 		b.addrs[0] = addr
 	}
 	return true
+}
+
+// evalErrText is why a watchpoint's expression cannot be evaluated, as
+// GDB says it after "Error evaluating expression for watchpoint N".
+func evalErrText(err error) string {
+	if errors.Is(err, dwarf.ErrOptimizedOut) {
+		return "value has been optimized out"
+	}
+	if inner := errors.Unwrap(err); inner != nil {
+		err = inner // (without the expression exprError puts first)
+	}
+	return err.Error()
 }
