@@ -36,6 +36,9 @@ type breakpoint struct {
 	// there: the expression is evaluated again as the program runs
 	// (watchfollow.go); evalErr is why that failed, for the stop
 	regVar, evalErr string
+	// gone: a software watchpoint whose frame a step left (softRun),
+	// for the stop to delete
+	gone bool
 	// readAsAccess: a read watchpoint the server set as an access one
 	// (x86 debug registers trap no reads alone): a hit that changed the
 	// value was a write, and is no stop (GDB's bpstat_check_watchpoint)
@@ -743,7 +746,7 @@ func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 	// The watchpoint at the stop's address; where the stop has none (a
 	// value watch's, or a server that does not say), the first whose
 	// value changed, else the first.
-	pick := slices.IndexFunc(ws, func(b *breakpoint) bool { return b.evalErr != "" }) // (softRun stopped for it)
+	pick := slices.IndexFunc(ws, func(b *breakpoint) bool { return b.evalErr != "" || b.gone }) // (softRun stopped for it)
 	for i, b := range ws {
 		if pick >= 0 {
 			break

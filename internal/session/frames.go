@@ -118,28 +118,39 @@ func physicalAt(fr []*dwarf.Frame, level int) (int, bool) {
 // plain function frame (inlined calls at the pc, no symbols, a CFA rule
 // other than register+offset): the caller unwinds then.
 func (s *Session) quickFrame(ctx context.Context) *dwarf.Frame {
+	f, inlined := s.quickPhysFrame(ctx)
+	if len(inlined) > 0 {
+		return nil
+	}
+	return f
+}
+
+// quickPhysFrame is quickFrame's physical frame also where the pc is in
+// inlined calls, and those calls (outermost first).
+func (s *Session) quickPhysFrame(ctx context.Context) (*dwarf.Frame, []dwarf.InlineFrame) {
 	regs, err := s.inf.Regs(ctx, s.inf.Cur)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	pc := regs.PC()
 	img, bias, ok := s.inf.Module(ctx, pc)
 	if !ok || img == nil {
-		return nil
+		return nil, nil
 	}
 	fn := img.FuncAt(pc - bias)
-	if fn == nil || len(fn.InlineChain(pc-bias)) > 0 {
-		return nil
+	if fn == nil {
+		return nil, nil
 	}
 	reg, off, ok := img.CFARule(pc - bias)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	v, ok := regs.Get(reg)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	return &dwarf.Frame{PC: pc, Regs: regs, Image: img, Bias: bias, Function: fn, Name: fn.Name, CFA: v + uint64(off)}
+	f := &dwarf.Frame{PC: pc, Regs: regs, Image: img, Bias: bias, Function: fn, Name: fn.Name, CFA: v + uint64(off)}
+	return f, fn.InlineChain(pc - bias)
 }
 
 // fillCFA sets the CFA of the outermost frames (main's physical frame and

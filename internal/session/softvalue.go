@@ -58,24 +58,25 @@ func (s *Session) watchNow(ctx context.Context, b *breakpoint) []byte {
 	if !b.byValue() {
 		return s.peek(ctx, b.addrs[0], b.size)
 	}
-	if !s.inWatchScope(ctx, b) {
+	level, where := s.watchScopeNow(ctx, b, false)
+	if where != scopeIn {
 		return nil // a callee, most steps there
 	}
-	return s.valueIn(ctx, b, 0)
+	return s.valueIn(ctx, b, level)
 }
 
 // valueIn evaluates b's expression in frame n and returns its bytes (nil
 // where it cannot: optimized out at this pc, say).
 func (s *Session) valueIn(ctx context.Context, b *breakpoint, n int) []byte {
-	defer func(f int) { s.frame = f }(s.frame)
-	s.frame = n
-	v, _ := s.valueErr(ctx, b)
+	v, _ := s.valueAt(ctx, b, n)
 	return v
 }
 
-// valueErr evaluates b's expression in the selected frame and returns
-// its bytes, or why it cannot.
-func (s *Session) valueErr(ctx context.Context, b *breakpoint) ([]byte, error) {
+// valueAt evaluates b's expression in frame n and returns its bytes, or
+// why it cannot.
+func (s *Session) valueAt(ctx context.Context, b *breakpoint, n int) ([]byte, error) {
+	defer func(f int) { s.frame = f }(s.frame)
+	s.frame = n
 	o, fs, _, err := s.evalObject(ctx, b.spec)
 	switch {
 	case err != nil:

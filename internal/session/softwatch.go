@@ -93,11 +93,12 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 	// Range steps run between stores; a value in a register changes
 	// without one, and so does the address of an object read through
 	// one (regVar): every instruction is a step then.
-	inFrame := make([]bool, len(ws)) // regVar: the last step was in its frame
+	inFrame := make([]bool, len(ws)) // regVar and value watches: the last step was in its frame
 	follow := false
 	for i, b := range ws {
-		if b.regVar != "" {
-			follow, inFrame[i] = true, s.inWatchScope(ctx, b)
+		if b.regVar != "" || b.byValue() {
+			_, where := s.watchScopeNow(ctx, b, false)
+			follow, inFrame[i] = follow || b.regVar != "", where == scopeIn
 		}
 	}
 	ranges := s.c.SupportsVCont("r") && !byValue && !follow // gdbserver; not QEMU's stubs
@@ -114,6 +115,7 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 		others = ""
 	}
 	var st rsp.Stop
+	var callRet, next uint64 // the return address of a call the last step entered, and this step's
 	for first := true; ; first = false {
 		if err := ctx.Err(); err != nil {
 			return rsp.Stop{}, err
@@ -136,21 +138,29 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 			}
 		}
 		ran := false
-		if valueOnly && hi == 0 && end == 0 && !s.breakAt(pc) {
-			// A call: its callee cannot change a value that is not in
-			// memory, so it runs free to its return (softvalue.go),
-			// where the values are compared as after a step (one kept
-			// in the return register changes there).
+		switch {
+		case !valueOnly || hi != 0 || end != 0 || s.breakAt(pc):
+		case callRet != 0:
+			// The last step entered a call, and the values were checked
+			// at the callee's entry, as GDB checks them after each step
+			// (one the call clobbers cannot be evaluated there). The
+			// callee cannot change a value that is not in memory, so it
+			// runs free to its return (softvalue.go), where the values
+			// are compared as after a step (one kept in the return
+			// register changes there).
+			cst, out, err := s.callOver(ctx, t, callRet, regs, st)
+			switch {
+			case err != nil || out == callStopped:
+				return cst, err
+			case out == callReturned:
+				st, ran = cst, true
+			}
+		default:
 			if in, err := s.inf.Insn(ctx, pc); err == nil && x86code.IsCall(in) {
-				cst, out, err := s.callOver(ctx, t, pc+uint64(in.Len), regs, st)
-				switch {
-				case err != nil || out == callStopped:
-					return cst, err
-				case out == callReturned:
-					st, ran = cst, true
-				}
+				next = pc + uint64(in.Len) // the step below enters it
 			}
 		}
+		callRet, next = next, 0
 		if !ran {
 			switch {
 			case end > pc:
@@ -191,11 +201,19 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 			}
 			now := cur[:b.size]
 			if b.byValue() {
-				if !s.inWatchScope(ctx, b) {
-					continue // a callee, most steps there
+				level, where := s.watchScopeNow(ctx, b, inFrame[i])
+				was := inFrame[i]
+				inFrame[i] = where == scopeIn
+				switch {
+				case where == scopeGone:
+					b.gone = true
+					st.Watch, st.WatchAddr = rsp.WatchWrite, 0
+					return st, nil // the stop deletes it (judgeScope)
+				case where == scopeCallee && !was:
+					continue // deeper in a callee: the value is as it was
 				}
 				var err error
-				if now, err = s.valueErr(ctx, b); err != nil {
+				if now, err = s.valueAt(ctx, b, level); err != nil {
 					b.evalErr = evalErrText(err)
 					st.Watch, st.WatchAddr = rsp.WatchWrite, 0
 					return st, nil // the stop says why, and deletes it

@@ -230,40 +230,58 @@ func (s *Session) softFollows(ctx context.Context) bool {
 	return ok && s.c.Dialect() == rsp.DialectGDBServer
 }
 
-// inWatchScope reports whether the innermost frame is b's (its function
-// and CFA), from the stop's pc first, without reading the registers
-// outside the function.
-func (s *Session) inWatchScope(ctx context.Context, b *breakpoint) bool {
-	pc, err := s.inf.PC(ctx, s.inf.Cur)
-	if err != nil || b.scope == nil {
-		return false
+// scopeState is where a software watchpoint's frame is after a step.
+type scopeState int
+
+const (
+	scopeIn     scopeState = iota // in the innermost physical frame
+	scopeCallee                   // further out: a callee runs
+	scopeGone                     // not on the stack any more
+)
+
+// watchScopeNow says where b's frame is after a step: from the pc and
+// its CFA rule alone while the frame is in the innermost physical one
+// (level: the inlined frames above it); where the step (wasIn: the last
+// one was in the frame) left it, by unwinding, as GDB's frame_find_by_id
+// after each step of a software watchpoint: a call's entry (the frame's
+// level there), or a return, a tail jump, the end of its inlined call
+// (gone).
+func (s *Session) watchScopeNow(ctx context.Context, b *breakpoint, wasIn bool) (int, scopeState) {
+	if b.scope == nil {
+		return 0, scopeIn // an expression of globals: the innermost frame
 	}
-	if img, bias, ok := s.inf.Module(ctx, pc); !ok || img == nil {
-		return false
-	} else if fn := img.FuncAt(pc - bias); fn == nil || fn.Entry+bias != b.scope.entry {
-		return false
+	f, chain := s.quickPhysFrame(ctx)
+	if f != nil && f.CFA == b.scope.cfa && f.Function.Entry+f.Bias == b.scope.entry {
+		// (the inlined calls the pc starts are not frames yet, as in
+		// the backtrace)
+		chain = chain[:len(chain)-s.hiddenInline(ctx, chain, f.PC, f.PC-f.Bias)]
+		if level, ok := b.scope.level(chain); ok {
+			return level, scopeIn
+		}
+		return 0, scopeGone // its inlined call has ended
 	}
-	return b.scope.frame(s.quickFrame(ctx))
+	if !wasIn {
+		return 0, scopeCallee
+	}
+	if level, ok := s.watchFrame(ctx, b); ok {
+		return level, scopeCallee
+	}
+	return 0, scopeGone
 }
 
-// regVarAddr evaluates b's expression again in its frame (regVar): the
-// address of the object it names now, or why it cannot be evaluated.
-// ok is false where the frame is not found (nothing to say).
-func (s *Session) regVarAddr(ctx context.Context, b *breakpoint) (addr uint64, ok bool, err error) {
-	level, found := s.watchFrame(ctx, b)
-	if !found {
-		return 0, false, nil
-	}
+// regVarAddr evaluates b's expression again in frame level (regVar):
+// the address of the object it names now, or why it cannot be evaluated.
+func (s *Session) regVarAddr(ctx context.Context, b *breakpoint, level int) (uint64, error) {
 	defer func(f int) { s.frame = f }(s.frame)
 	s.frame = level
 	lv, err := s.lvalueOf(ctx, b.spec)
 	switch {
 	case err != nil:
-		return 0, true, err
+		return 0, err
 	case lv.inReg || lv.size != b.lv.size:
-		return 0, true, fmt.Errorf("%s is no longer an object in memory of %d bytes", b.spec, b.lv.size)
+		return 0, fmt.Errorf("%s is no longer an object in memory of %d bytes", b.spec, b.lv.size)
 	}
-	return lv.addr, true, nil
+	return lv.addr, nil
 }
 
 // followRegVar evaluates b's expression again (regVar) where the step
@@ -273,20 +291,20 @@ func (s *Session) regVarAddr(ctx context.Context, b *breakpoint) (addr uint64, o
 // the caller compares that object's bytes with the last ones. It
 // reports false where the stop must say what became of b: its
 // expression cannot be evaluated any more (b.evalErr), or its frame is
-// gone (GDB deletes the watchpoint for either).
+// gone (b.gone; GDB deletes the watchpoint for either).
 func (s *Session) followRegVar(ctx context.Context, b *breakpoint, wasIn *bool) bool {
-	in, was := s.inWatchScope(ctx, b), *wasIn
-	if !in && !was {
-		return true
-	}
-	*wasIn = in
-	addr, ok, err := s.regVarAddr(ctx, b)
+	level, where := s.watchScopeNow(ctx, b, *wasIn)
+	was := *wasIn
+	*wasIn = where == scopeIn
 	switch {
-	case !ok:
-		// The step left the frame other than by a call (a return, a
-		// tail jump): as GDB's frame_find_by_id after each step of a
-		// software watchpoint, the stop deletes it (judgeScope).
+	case where == scopeGone:
+		b.gone = true
 		return false
+	case where == scopeCallee && !was:
+		return true // deeper in a callee: what the frame sees is as it was
+	}
+	addr, err := s.regVarAddr(ctx, b, level)
+	switch {
 	case err != nil:
 		b.evalErr = evalErrText(err)
 		return false

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	stddwarf "debug/dwarf"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,14 +26,41 @@ import (
 type watchScope struct {
 	cfa   uint64 // the physical frame's CFA
 	entry uint64 // its function's entry (runtime address): with cfa, GDB's frame id
-	ret   uint64 // the return address in its caller, where a breakpoint is inserted (0: none)
+	// inline: the inlined call whose frame it is (its
+	// DW_TAG_inlined_subroutine), 0 for the physical frame: GDB's frame
+	// id of an inlined frame names its block
+	inline stddwarf.Offset
+	ret    uint64 // the return address in its caller, where a breakpoint is inserted (0: none)
 }
 
 // frame reports whether f is sc's frame, GDB's frame_find_by_id: its CFA
-// and function, and not a frame synthesized for a tail call (another id:
-// a frame that ended in a jump to its callee is gone).
+// and function, the inlined call or the physical frame itself, and not a
+// frame synthesized for a tail call (another id: a frame that ended in a
+// jump to its callee is gone).
 func (sc *watchScope) frame(f *dwarf.Frame) bool {
-	return f != nil && f.CFA == sc.cfa && f.Function != nil && f.Function.Entry+f.Bias == sc.entry && !f.TailCall
+	if f == nil || f.CFA != sc.cfa || f.Function == nil || f.Function.Entry+f.Bias != sc.entry || f.TailCall {
+		return false
+	}
+	if sc.inline != 0 {
+		return f.Inlined && f.Inline != nil && f.Inline.Offset == sc.inline
+	}
+	return !f.Inlined
+}
+
+// level is where sc's frame is in the innermost physical frame, whose
+// inlined calls at the pc are chain (outermost first): the number of
+// inlined frames above it; ok is false where the chain has left sc's
+// inlined call.
+func (sc *watchScope) level(chain []dwarf.InlineFrame) (int, bool) {
+	if sc.inline == 0 {
+		return len(chain), true
+	}
+	for i, c := range chain {
+		if c.Offset == sc.inline {
+			return len(chain) - 1 - i, true
+		}
+	}
+	return 0, false
 }
 
 // watchScopeOf returns the scope of expr in the selected frame, nil
@@ -78,6 +106,11 @@ func (s *Session) watchScopeOf(ctx context.Context, expr string) *watchScope {
 		return nil
 	}
 	sc := &watchScope{cfa: f.CFA, entry: f.Function.Entry + f.Bias}
+	if sel := frames[s.frame]; sel.Inlined && sel.Inline != nil {
+		// a variable of an inlined call: its frame ends where the pc
+		// leaves the call (GDB's frame id of the inlined frame)
+		sc.inline = sel.Inline.Offset
+	}
 	switch {
 	case i+1 < len(frames):
 		sc.ret = frames[i+1].PC
@@ -196,6 +229,8 @@ func (s *Session) judgeScope(ctx context.Context, out *Stop, st rsp.Stop) (goOn 
 	for _, b := range s.bps {
 		switch {
 		case b.scope == nil || !b.enabled:
+		case b.gone:
+			left = append(left, b) // a step left its frame (softRun)
 		case out.Watch != nil && out.Watch.Number == b.num, b.soft && out.Watch != nil:
 			// a trigger, or a software watchpoint's stop (GDB checks
 			// every software watchpoint's frame after each step)

@@ -156,6 +156,50 @@ func TestWatchThroughRegisterMatchesGDB(t *testing.T) {
 	}
 }
 
+// TestWatchInlinedFrameMatchesGDB: a watchpoint on a variable of an
+// inlined call's frame ends where the pc leaves the inlined call, as
+// GDB's frame id of an inlined frame says: provide's c->avail (a
+// hardware watchpoint) is deleted at its next trigger, in consume; it
+// lived on until main returned. A value watchpoint on write_hlp's
+// length compares while the pc is in write_hlp, and in cmp_int inlined
+// into it (in its frame, not the innermost one: it never fired), and
+// ends where the call to memmove clobbers it (GDB's error at the
+// callee's entry; gcc), or at once where clang keeps no value.
+func TestWatchInlinedFrameMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	src := filepath.Join("testdata", "watchinline.c")
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	var hw hwdebug.Cache
+	hwOK := hw.Get(ctx, []string{}).UseHardwareWatch()
+	for _, tc := range []struct {
+		cc, marker, expr string
+		n                int
+	}{
+		{"gcc", "provide", "c->avail", 2}, {"gcc", "write_hlp", "length", 6}, {"clang", "write_hlp", "length", 1},
+	} {
+		t.Run(tc.cc+"/"+tc.marker, func(t *testing.T) {
+			testenv.NeedTool(t, tc.cc)
+			exe := buildTestdata(t, tc.cc, "-O2", "watchinline.c")
+			bp := fmt.Sprintf("watchinline.c:%d", markerLine(t, src, tc.marker))
+			setSW := "set can-use-hw-watchpoints 1"
+			var env []string
+			if !hwOK {
+				setSW, env = "set can-use-hw-watchpoints 0", []string{hwdebug.EnvVar + "=off"}
+			}
+			want := gdbWatchScopeStops(t, exe, setSW, bp, "", tc.expr, "continue", tc.n)
+			s, got := sessionWatchStops(t, ctx, exe, env, bp, "", tc.expr, "continue", tc.n)
+			if !slices.Equal(got, want) {
+				t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
+			}
+			if bps, _ := s.Breakpoints(ctx); len(bps) != 0 {
+				t.Errorf("breakpoints left: %+v", bps)
+			}
+		})
+	}
+}
+
 // TestWatchUnreadableMatchesGDB: a watchpoint set where its expression
 // cannot be read yet (r->naddr while r is NULL) is set as GDB sets it: it
 // watches r, stops when r is stored (Old <unreadable>, New 0), then
@@ -227,6 +271,9 @@ func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []stri
 			t.Fatalf("%s %d: %+v %v (stops so far %q)", move, i+1, st, err, got)
 		}
 		stop := fmt.Sprint(st.Frame.Line)
+		if st.Frame.Line == 0 {
+			stop = st.Frame.Function // (no line: a PLT entry, say)
+		}
 		switch {
 		case st.Watch != nil && st.Watch.Error != "":
 			stop += " error=" + st.Watch.Error + " deleted"
@@ -274,6 +321,7 @@ func gdbWatchScopeStops(t *testing.T, exe, setSW, bp, cond, expr, move string, n
 	var old, nw, evalErr string
 	deleted := false
 	lineRE := regexp.MustCompile(`^(\d+)\t`)
+	noLineRE := regexp.MustCompile(`^0x[0-9a-f]+ in (\S+) \(\)$`) // a stop without a line
 	lines := strings.Split(string(out), "\n")
 	for i, l := range lines {
 		switch {
@@ -286,8 +334,13 @@ func gdbWatchScopeStops(t *testing.T, exe, setSW, bp, cond, expr, move string, n
 		case strings.Contains(l, "deleted because the program has left the block"):
 			deleted = true
 		}
-		if m := lineRE.FindStringSubmatch(l); m != nil {
-			stop := m[1]
+		if m := lineRE.FindStringSubmatch(l); m != nil || noLineRE.MatchString(l) {
+			var stop string
+			if m != nil {
+				stop = m[1]
+			} else {
+				stop = noLineRE.FindStringSubmatch(l)[1]
+			}
 			if nw != "" {
 				stop += fmt.Sprintf(" old=%s new=%s", old, nw)
 			}
