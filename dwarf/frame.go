@@ -481,6 +481,41 @@ func (s *Scope) localType(name string) (stddwarf.Offset, bool) {
 	return 0, false
 }
 
+// templateParam finds a template parameter of the frame's function
+// (template <typename T, int N>) with the tag given: GDB adds a function
+// template's parameters to its block (read_func_scope's
+// template_arguments), so T names a type and N a constant there. They
+// are the function's children, or its abstract origin's (an inlined or
+// out-of-line copy) or declaration's (DW_AT_specification). nil where
+// there is none.
+func (s *Scope) templateParam(name string, tag stddwarf.Tag) *godwarf.Tree {
+	if s.f.Function == nil || strings.Contains(name, "::") {
+		return nil
+	}
+	nodes := s.f.scopeNodes()
+	if len(nodes) == 0 {
+		return nil
+	}
+	n := nodes[len(nodes)-1] // the function, or the inlined call's node
+	for range 3 {
+		for _, c := range n.Children {
+			if nm, _ := c.Val(stddwarf.AttrName).(string); c.Tag == tag && nm == name {
+				return c
+			}
+		}
+		next, ok := n.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
+		if !ok {
+			if next, ok = n.Val(stddwarf.AttrSpecification).(stddwarf.Offset); !ok {
+				return nil
+			}
+		}
+		if n = s.f.Function.originTree(next); n == nil {
+			return nil
+		}
+	}
+	return nil
+}
+
 // localEnumerator finds an enumerator of an enum declared in the frame's
 // blocks, innermost first: the enum's DIE and the value.
 func (s *Scope) localEnumerator(name string) (stddwarf.Offset, int64, bool) {

@@ -265,6 +265,23 @@ func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
 				return enumObject(t, val), nil
 			}
 		}
+		// a function template's value parameter (N of template <int N>)
+		if c := s.f.Scope().templateParam(name, stddwarf.TagTemplateValueParameter); c != nil && s.types != nil {
+			off, _ := c.Val(stddwarf.AttrType).(stddwarf.Offset)
+			if t, err := s.types.Type(off); err == nil {
+				switch v := c.Val(stddwarf.AttrConstValue).(type) {
+				case int64:
+					return enumObject(t, v), nil
+				case uint64:
+					return enumObject(t, int64(v)), nil
+				case []byte:
+					return BytesObject(t, v), nil
+				}
+			}
+		}
+		if p, ok := s.classTemplateParam(name); ok && p.HasValue && p.Type != nil {
+			return enumObject(p.Type, p.Value), nil
+		}
 		return Object{}, fmt.Errorf("local %q: %w", name, ErrNotFound)
 	}
 	return s.Object(ctx, v)
@@ -433,6 +450,18 @@ func (s *FrameScope) LookupType(name string) (Type, error) {
 			return t, nil
 		}
 	}
+	// a function template's type parameter (T of template <typename T>),
+	// or its class template's
+	if c := s.f.Scope().templateParam(name, stddwarf.TagTemplateTypeParameter); c != nil {
+		if off, ok := c.Val(stddwarf.AttrType).(stddwarf.Offset); ok {
+			if t, err := s.types.Type(off); err == nil {
+				return t, nil
+			}
+		}
+	}
+	if p, ok := s.classTemplateParam(name); ok && !p.HasValue && p.Type != nil {
+		return p.Type, nil
+	}
 	if s.f.Function != nil && !strings.HasPrefix(name, "::") && s.Lang() == LangCPlusPlus {
 		scope := strings.ReplaceAll(s.f.Function.Name, "(anonymous namespace)::", "")
 		for {
@@ -454,6 +483,36 @@ func (s *FrameScope) LookupType(name string) (Type, error) {
 		return o, nil
 	}
 	return nil, err
+}
+
+// classTemplateParam finds a template parameter of a class template the
+// frame's function is a member of (K of template <typename K> struct
+// Box, in Box<short>::scaled), as GDB's lookup finds it from the
+// function's block.
+func (s *FrameScope) classTemplateParam(name string) (TemplateParam, bool) {
+	if s.types == nil || s.f.Function == nil || strings.Contains(name, "::") || s.Lang() != LangCPlusPlus {
+		return TemplateParam{}, false
+	}
+	scope := s.f.Function.Name
+	if s.f.Inline != nil {
+		scope = s.f.Inline.Name
+	}
+	for {
+		outer, _, ok := splitScope(scope)
+		if !ok {
+			return TemplateParam{}, false
+		}
+		if t, err := s.types.LookupType(outer); err == nil {
+			if st, ok := Resolve(t).(*StructType); ok {
+				for _, p := range st.TemplateParams {
+					if p.Name == name {
+						return p, true
+					}
+				}
+			}
+		}
+		scope = outer
+	}
 }
 
 // otherType finds a type name the frame's image does not define in the

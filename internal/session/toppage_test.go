@@ -244,3 +244,41 @@ func TestBreakpointAfterExitKeepsSession(t *testing.T) {
 		t.Errorf("ptype after the exit: %+v %v", pt, err)
 	}
 }
+
+// TestTemplateParamsMatchGDB: in a function template's frame its template
+// parameters are names, as GDB adds them to the function's block: T is a
+// type (sizeof(T), (T)2.7, ptype T), N a constant; in a member function
+// template also U and M, and K, its class template's. They were "No
+// symbol" (and (T)2.7 a syntax error). g++ and clang++ -O0.
+func TestTemplateParamsMatchGDB(t *testing.T) {
+	src := filepath.Join("testdata", "templparams.cpp")
+	for _, b := range [][2]string{{"g++", "-O0"}, {"clang++", "-O0"}} {
+		t.Run(b[0]+b[1], func(t *testing.T) {
+			testenv.NeedTool(t, b[0])
+			exe := buildTestdata(t, b[0], b[1], "templparams.cpp")
+			for _, at := range []struct {
+				marker string
+				exprs  []string
+				types  []string
+			}{
+				{"use", []string{"sizeof(T)", "(T)2.7", "N", "N * 2", "(T)N / 2", "acc + N"}, []string{"T", "N"}},
+				{"member", []string{"M", "sizeof(U)", "(U)M / 2", "k", "(K)70000", "sizeof(K) + M"}, []string{"U", "K", "M"}},
+			} {
+				loc := fmt.Sprintf("templparams.cpp:%d", markerLine(t, src, at.marker))
+				s, ctx := printAtLikeGDB(t, exe, loc, false, at.exprs...)
+				var cmds []string
+				for i, e := range at.types {
+					cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "ptype "+e, fmt.Sprintf("echo </T%d>\\n", i))
+				}
+				gdb := gdbAt(t, exe, loc, cmds...)
+				for i, e := range at.types {
+					want := strings.TrimPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
+					r, err := s.Ptype(ctx, e, false)
+					if err != nil || strings.TrimSpace(r.Type) != want {
+						t.Errorf("%s: ptype %s: ours %q (%v), GDB %q", at.marker, e, r.Type, err, want)
+					}
+				}
+			}
+		})
+	}
+}
