@@ -24,6 +24,8 @@ type printer struct {
 	// referent is the address of the reference target being handed to
 	// a printer (prettyPrintReferent).
 	referent *uint64
+	// plain: Plain's form (info locals) at the top
+	plain bool
 }
 
 // Text prints o as GDB's print command does at top level: pointers carry
@@ -36,7 +38,7 @@ func Text(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{ValueEn
 // the type a pointer or reference carries at the top ("0x5555... <n1>",
 // "@0x7ffe...: 5"): the type is told apart.
 func Plain(env *dwarf.ValueEnv, o dwarf.Object) string {
-	p := &printer{ValueEnv: env}
+	p := &printer{ValueEnv: env, plain: true}
 	if _, ok := dwarf.Resolve(o.Type).(*dwarf.ReferenceType); ok {
 		// a reference shows its referent, as at the top ("@0x…: 5")
 		return strings.TrimPrefix(p.text(o), "("+dwarf.TypeString(o.Type)+") ")
@@ -179,6 +181,19 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 			target, err := env.ImplicitTarget(o, t.Elem)
 			if err != nil {
 				return env.errorText(err)
+			}
+			if !env.Raw && !t.Rvalue {
+				// GDB hands the referent to a pretty printer, as for a
+				// reference in memory: print shows the printer's text
+				// alone, info locals after the marker, without ": "
+				// (<synthetic pointer>"one two").
+				if p, ok := env.prettyPrintReferent(target); ok {
+					txt := env.formatPretty(p, depth+1)
+					if top && !env.plain {
+						return txt
+					}
+					return "<synthetic pointer>" + txt
+				}
 			}
 			v := env.format(target, false, depth+1, nil)
 			if !top {

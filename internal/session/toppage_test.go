@@ -169,7 +169,7 @@ func localsLikeGDB(t *testing.T, ctx context.Context, s *Session, gdb string) {
 			continue
 		}
 		val := v.Value
-		if v.Error != "" {
+		if v.Error != "" && v.Value == "" {
 			val = "<error reading variable: " + v.Error + ">"
 		}
 		ours = append(ours, v.Name+" = "+stackAddr.ReplaceAllString(norm(val), "<stack>"))
@@ -281,4 +281,14 @@ func TestTemplateParamsMatchGDB(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSyntheticReferencePrinterMatchesGDB: a reference kept as a synthetic
+// pointer (g++ -O2's __for_range) to a type with a pretty printer prints
+// as GDB prints it: the printer's text (print), "<synthetic pointer>" and
+// the text (info locals); rrmcp printed the reference's type and ": "
+// before the text.
+func TestSyntheticReferencePrinterMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "g++", "-O2", "synthref.cpp")
+	printAtLikeGDB(t, exe, "count_words", true, "__for_range", "text", "*&__for_range")
 }
