@@ -752,7 +752,9 @@ func (r *TypeReader) funcTypeOf(off stddwarf.Offset, skipArtificial bool) (*Func
 	if e == nil || e.Tag != stddwarf.TagSubprogram {
 		return nil, errType(off, "not a subprogram")
 	}
-	// An out-of-line definition takes its signature from its declaration.
+	// An out-of-line definition takes its signature from its declaration,
+	// but for the parameters of a pack (below).
+	def := e
 	for i := 0; i < 4; i++ {
 		spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset)
 		if !ok {
@@ -770,7 +772,51 @@ func (r *TypeReader) funcTypeOf(off stddwarf.Offset, skipArtificial bool) (*Func
 	if err := r.readFunc(rd, e, t, 0, skipArtificial); err != nil {
 		return nil, err
 	}
+	if def != e {
+		if n, pack := r.packedParams(def, skipArtificial); pack && n < len(t.Params) {
+			// A function template's parameter pack: the declaration
+			// lists its parameters one by one, the definition as a
+			// DW_TAG_GNU_formal_parameter_pack, whose members GDB's
+			// read_subroutine_type does not count (ns::apply<F, int&,
+			// int>(struct {...} &&), not (…, int &, int &&)).
+			t.Params = t.Params[:n]
+		}
+	}
 	return t, nil
+}
+
+// tagGNUFormalParameterPack is DW_TAG_GNU_formal_parameter_pack.
+const tagGNUFormalParameterPack stddwarf.Tag = 0x4108
+
+// packedParams counts the DW_TAG_formal_parameter children of the
+// subprogram DIE def (the artificial ones too unless skipArtificial) and
+// reports whether it has a parameter pack.
+func (r *TypeReader) packedParams(def *stddwarf.Entry, skipArtificial bool) (n int, pack bool) {
+	if !def.Children {
+		return 0, false
+	}
+	rd := r.data.Reader()
+	rd.Seek(def.Offset)
+	if _, err := rd.Next(); err != nil {
+		return 0, false
+	}
+	for {
+		c, err := rd.Next()
+		if err != nil || c == nil || c.Tag == 0 {
+			return n, pack
+		}
+		switch c.Tag {
+		case stddwarf.TagFormalParameter:
+			if art, _ := c.Val(stddwarf.AttrArtificial).(bool); !art || !skipArtificial {
+				n++
+			}
+		case tagGNUFormalParameterPack:
+			pack = true
+		}
+		if c.Children {
+			rd.SkipChildren()
+		}
+	}
 }
 
 // enumeratorValue is the value of an enumerator DIE (its

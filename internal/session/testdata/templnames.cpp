@@ -99,6 +99,18 @@ extern "C" int cfun(int k)
 	return l.get(2);
 }
 
+// A function template with a parameter pack, declared in a namespace and
+// called with a lambda: GDB names it from the definition's parameters,
+// where the pack is one DW_TAG_GNU_formal_parameter_pack it does not
+// count (ns::packed<main()::<lambda(int, int)>, int&, int>(struct {...}
+// &&)), not from the declaration's, where the pack is expanded.
+namespace ns {
+template <typename F, typename... Args> int packed(F &&f, Args &&...args)
+{
+	return f(args...); // LINE:packed
+}
+} // namespace ns
+
 int main(int argc, char **)
 {
 	// Names local to main and to an extern "C" function: printed without
@@ -121,5 +133,5 @@ int main(int argc, char **)
 	});
 	return (int)h(2).size() + outer<int>(5) + sorted() + plain(2) + apply([&l](int x) { return l.get(x); }, 3) + cfun(argc) + v[0] - 49 +
 	       W<void(int)>().get(argc) + gx(TT<>()) - 4 + Ring<int, 3>().push(argc) + (int)Box<-2>().get() + Chr<'a', true>().get(argc) -
-	       99;
+	       99 + ns::packed([](int x, int y) { return x - y; }, argc, 1);
 }
