@@ -131,8 +131,14 @@ func (ev *evaluator) deref(x dwarf.Object) (dwarf.Object, error) {
 				return o, err
 			}
 		}
+		if p, ok := ev.smartPointer(x); ok {
+			return ev.deref(p) // (libstdc++'s xmethod: the element itself)
+		}
 		if o, ok, err := ev.pointee(x); ok {
-			return o, err
+			if err != nil {
+				return dwarf.Object{}, err
+			}
+			return ev.callResult(x, "operator*", o), nil
 		}
 		return dwarf.Object{}, unsupported("overloaded operator*")
 	}

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -58,6 +59,40 @@ func (ev *evaluator) pointee(x dwarf.Object) (dwarf.Object, bool, error) {
 	return dwarf.Object{}, false, nil
 }
 
+// callResult is o as the result of the operator op of x's class that
+// libstdc++ has no xmethod for (an iterator's or std::optional's
+// operator*, a string's operator[]), which GDB evaluates by calling the
+// program's function: the reference it returns, of the function's
+// declared return type where the class declares it (a string's
+// __alloc_traits<…>::value_type &), printed (T &) @ADDR: VALUE. An
+// object not in memory stays itself.
+func (ev *evaluator) callResult(x dwarf.Object, op string, o dwarf.Object) dwarf.Object {
+	a, ok := o.Addr()
+	if !ok || o.Type == nil {
+		return o
+	}
+	n := ev.ptrSize()
+	var ref dwarf.Type = &dwarf.ReferenceType{CommonType: dwarf.CommonType{ByteSize: n, Lang: ev.lang}, Elem: o.Type}
+	if st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
+		// the overload for x's constness, else a const one
+		_, constObj := x.Type.(*dwarf.QualType)
+		found := false
+		for _, wantConst := range []bool{constObj, true} {
+			for _, m := range st.Methods() {
+				if found || m.Name != op || m.Type == nil || m.Const != wantConst {
+					continue
+				}
+				if rt, ok := dwarf.Resolve(m.Type.Return).(*dwarf.ReferenceType); ok && !rt.Rvalue && dwarf.SizeOf(rt.Elem) == dwarf.SizeOf(o.Type) {
+					ref, found = m.Type.Return, true // (whatis names it: basic_string<…>::reference)
+				}
+			}
+		}
+	}
+	b := make([]byte, 8)
+	binary.LittleEndian.PutUint64(b, a)
+	return dwarf.BytesObject(ref, b[:n])
+}
+
 // xmethodIndex is container[i] for std::vector and std::array.
 func (ev *evaluator) xmethodIndex(x dwarf.Object, st *dwarf.StructType, i int64) (dwarf.Object, error) {
 	switch dwarf.TemplateBase(st.Name) {
@@ -71,7 +106,7 @@ func (ev *evaluator) xmethodIndex(x dwarf.Object, st *dwarf.StructType, i int64)
 	case "std::__cxx11::basic_string", "std::basic_string":
 		if p, err := ev.env.StdStringPointer(x); err == nil {
 			if o, ok, err := ev.indexPointer(p, i); ok || err != nil {
-				return o, err
+				return ev.callResult(x, "operator[]", o), err
 			}
 		}
 	case "__gnu_cxx::__normal_iterator":

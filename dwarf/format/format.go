@@ -39,9 +39,9 @@ func Text(env *dwarf.ValueEnv, o dwarf.Object) string { return (&printer{ValueEn
 // "@0x7ffe...: 5"): the type is told apart.
 func Plain(env *dwarf.ValueEnv, o dwarf.Object) string {
 	p := &printer{ValueEnv: env, plain: true}
-	if _, ok := dwarf.Resolve(o.Type).(*dwarf.ReferenceType); ok {
+	if rt, ok := dwarf.Resolve(o.Type).(*dwarf.ReferenceType); ok {
 		// a reference shows its referent, as at the top ("@0x…: 5")
-		return strings.TrimPrefix(p.text(o), "("+dwarf.TypeString(o.Type)+") ")
+		return strings.TrimPrefix(p.text(o), "("+dwarf.TypeString(rt)+") ")
 	}
 	return p.memberText(o)
 }
@@ -199,7 +199,7 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 			if !top {
 				return "<synthetic pointer>"
 			}
-			return "(" + dwarf.TypeString(o.Type) + ") <synthetic pointer>: " + v
+			return "(" + dwarf.TypeString(t) + ") <synthetic pointer>: " + v
 		}
 		a, err := env.Uint(o)
 		if err != nil {
@@ -221,12 +221,12 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 			if !top {
 				return errorReading(err)
 			}
-			return "(" + dwarf.TypeString(o.Type) + ") " + errorReading(err)
+			return "(" + dwarf.TypeString(t) + ") " + errorReading(err)
 		}
 		if !top {
 			return "@" + hex(a)
 		}
-		return "(" + dwarf.TypeString(o.Type) + ") @" + hex(a) + ": " +
+		return "(" + dwarf.TypeString(t) + ") @" + hex(a) + ": " +
 			env.format(dwarf.MemObject(t.Elem, a), false, depth+1, nil)
 	case *dwarf.PtrToMemberType:
 		return env.formatPtrToMember(o, t)

@@ -23,7 +23,7 @@ func TestClangStdString(t *testing.T) {
 		"vs":            `std::vector of length 1, capacity 1 = {"a"}`,
 		"vs.size()":     "1",
 		"m":             `std::map with 1 element = {["a"] = 1}`,
-		"s[0]":          "120 'x'",
+		"s[0] + 0":      "120",
 		`s == "x"`:      "true",
 		"vs[0].size()":  "1",
 		"sizeof(vs[0])": "32",
