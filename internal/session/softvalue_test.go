@@ -81,14 +81,7 @@ func TestValueWatchpointAfterCallMatchesGDB(t *testing.T) {
 	exe := buildTestdata(t, "gcc", "-O2", "watchvalue.c")
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", "roundtrip", "", "st.ok", "continue", 2)
-	s, got := sessionWatchStops(t, ctx, exe, nil, "roundtrip", "", "st.ok", "continue", 2)
-	if !slices.Equal(got, want) {
-		t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
-	}
-	if bps, _ := s.Breakpoints(ctx); len(bps) != 0 {
-		t.Errorf("breakpoints left: %+v", bps)
-	}
+	watchLikeGDB(t, ctx, exe, false, "roundtrip", "st.ok", 2)
 }
 
 // TestValueWatchpointBesideMemory: with a watchpoint on memory set first
