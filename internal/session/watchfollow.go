@@ -124,18 +124,8 @@ func (s *Session) watchFrame(ctx context.Context, b *breakpoint) (int, bool) {
 	if b.scope == nil {
 		return 0, true
 	}
-	frames, err := s.unwindUntil(ctx, 0, func(fr []*dwarf.Frame) bool {
-		return slices.ContainsFunc(fr, func(f *dwarf.Frame) bool { return f.CFA == b.scope.cfa })
-	})
-	if err != nil {
-		return 0, false
-	}
-	for i, f := range frames {
-		if b.scope.frame(f) {
-			return i, true
-		}
-	}
-	return 0, false
+	level, found, _ := s.scopeFrame(ctx, b.scope)
+	return level, found
 }
 
 // moveWatch moves b's server entries to the object at addr and the

@@ -193,22 +193,25 @@ func (s *Session) scopeOnlyAt(pc, sp uint64) bool {
 }
 
 // frameAlive reports whether the frame of sc is on the current thread's
-// stack.
+// stack (where the stack cannot be read, it keeps the watchpoint).
 func (s *Session) frameAlive(ctx context.Context, sc *watchScope) bool {
-	// The stack grows down: past a frame whose CFA is above the watched
-	// one's, it is not further out.
+	_, found, err := s.scopeFrame(ctx, sc)
+	return found || err != nil
+}
+
+// scopeFrame finds the frame of sc on the current thread's stack: its
+// level. The stack grows down: past a frame whose CFA is above sc's, it
+// is not further out; frames inlined into it share its CFA, so the
+// unwinding goes on past them.
+func (s *Session) scopeFrame(ctx context.Context, sc *watchScope) (level int, found bool, err error) {
 	frames, err := s.unwindUntil(ctx, 0, func(fr []*dwarf.Frame) bool {
-		return len(fr) == 0 || fr[len(fr)-1].CFA > sc.cfa
+		return len(fr) == 0 || fr[len(fr)-1].CFA > sc.cfa || slices.ContainsFunc(fr, sc.frame)
 	})
 	if err != nil {
-		return true // unknown: keep the watchpoint
+		return 0, false, err
 	}
-	for _, f := range frames {
-		if sc.frame(f) {
-			return true
-		}
-	}
-	return false
+	i := slices.IndexFunc(frames, sc.frame)
+	return i, i >= 0, nil
 }
 
 // judgeScope deletes the watchpoints whose frame this stop has left: at

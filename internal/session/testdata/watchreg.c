@@ -60,6 +60,51 @@ __attribute__((noinline)) void setkey(struct K *ctx, int bits) {
   expand(ctx->rk, bits);
 }
 
+/* The frame a software watchpoint watches has calls inlined into it: a
+   callee called from one (alloc, from page_new inlined into split), a
+   write inside one (set_length, inlined into decode). */
+struct db {
+  int depth;
+  int n;
+};
+struct cur {
+  struct db *db;
+  int top;
+};
+__attribute__((noinline)) int alloc(struct cur *c, int n) {
+  c->top += n;
+  return n * 2;
+}
+static inline int page_new(struct cur *c, int n) {
+  int rc = alloc(c, n);
+  return rc + 1;
+}
+__attribute__((noinline)) int split(struct cur *c) {
+  int rc = page_new(c, 1); // LINE:split
+  c->db->depth++;
+  rc += page_new(c, 2);
+  c->db->depth++;
+  return rc;
+}
+
+struct str {
+  char *p;
+  unsigned long len;
+};
+static inline void set_length(struct str *s, unsigned long n) {
+  s->len = n;
+  s->p[n] = 0;
+}
+static inline void push_back(struct str *s, char c) {
+  s->p[s->len] = c;
+  set_length(s, s->len + 1);
+}
+__attribute__((noinline)) int decode(const char *in, struct str *decoded) {
+  while (*in) // LINE:decode
+    push_back(decoded, *in++);
+  return (int)decoded->len;
+}
+
 int main(void) {
   struct K k = {0, 0, {0}};
   int t = 0;
@@ -69,5 +114,11 @@ int main(void) {
     t += work(i);
   t += walk(g, 4);
   setkey(&k, 128);
+  struct db d = {1, 0};
+  struct cur c = {&d, 0};
+  t += split(&c);
+  char buf[16];
+  struct str str = {buf, 0};
+  t += decode("rw17", &str);
   return (t + k.buf[3]) & 1;
 }
