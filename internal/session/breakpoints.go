@@ -641,7 +641,7 @@ func (s *Session) SetWatchpoint(ctx context.Context, expr, access string) (Break
 				b.note = "software watchpoint: " + why + "; " + valueCost
 			}
 		} else if lv.size == size {
-			b.old = s.peek(ctx, lv.addr, size)
+			b.old = s.watchedAt(ctx, b, lv.addr)
 		}
 		if lv.size == size {
 			b.chain = s.watchChain(ctx, expr, lv)
@@ -714,7 +714,7 @@ func (s *Session) makeSoft(ctx context.Context, b *breakpoint, why string) error
 		return argErrorf("expression", "%s is %d bytes; a software watchpoint compares at most %d bytes after each store (watch a member or element instead)", b.spec, b.lv.size, maxSoftWatch)
 	}
 	b.soft, b.size = true, b.lv.size
-	b.old = s.peek(ctx, b.addrs[0], b.size)
+	b.old = s.watchedAt(ctx, b, b.addrs[0])
 	b.note = "software watchpoint: " + why + "; " + softCost
 	return nil
 }
@@ -726,6 +726,28 @@ func (s *Session) peek(ctx context.Context, a uint64, n int) []byte {
 		return nil
 	}
 	return b
+}
+
+// watchedAt reads the bytes watchpoint b watches at a: of a bit-field,
+// the field's bits alone (maskBits).
+func (s *Session) watchedAt(ctx context.Context, b *breakpoint, a uint64) []byte {
+	return b.maskBits(s.peek(ctx, a, b.size))
+}
+
+// maskBits clears, in v (b's bytes, read), the bits a bit-field
+// watchpoint does not watch, and returns v.
+func (b *breakpoint) maskBits(v []byte) []byte {
+	if b.lv == nil || b.lv.bitSize == 0 {
+		return v
+	}
+	for i := range v {
+		for bit := range 8 {
+			if n := i*8 + bit; n < b.lv.bitOff || n >= b.lv.bitOff+b.lv.bitSize {
+				v[i] &^= 1 << bit
+			}
+		}
+	}
+	return v
 }
 
 // watchHit fills in which watchpoint triggered and its old/new values,

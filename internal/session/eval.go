@@ -396,6 +396,9 @@ type lvalue struct {
 	typ   dwarf.Type
 	env   *dwarf.ValueEnv
 	inReg bool
+	// bitOff, bitSize: a bit-field, bitSize bits from bit bitOff of the
+	// size bytes at addr (little-endian bit numbering)
+	bitOff, bitSize int
 }
 
 // lvalueOf evaluates expr to an object in memory. "*0xADDR" without a type
@@ -422,6 +425,13 @@ func (s *Session) lvalueOf(ctx context.Context, expr string) (*lvalue, error) {
 		}
 		return nil, exprError(expr, err)
 	}
+	if o.BitSize > 0 && o.Loc.Kind == dwarf.LocAddress && o.BitOffset >= 0 {
+		// A bit-field: GDB watches the bytes that hold it, and its
+		// value (a write to the other bits there changes nothing).
+		off := int(o.BitOffset % 8)
+		return &lvalue{addr: o.Loc.Addr + uint64(o.BitOffset/8), size: (off + int(o.BitSize) + 7) / 8, typ: o.Type, env: fs.Values(),
+			bitOff: off, bitSize: int(o.BitSize)}, nil
+	}
 	a, ok := o.Addr()
 	if !ok {
 		if o.Err == nil && o.Type != nil && o.Type.Size() > 0 && o.BitSize == 0 {
@@ -443,6 +453,11 @@ func (s *Session) formatWatch(ctx context.Context, b *breakpoint, v []byte) stri
 			return "<optimized out>" // (in its frame: it has no location at that pc)
 		}
 		return "<unreadable>" // as GDB says of a watched value it cannot read
+	}
+	if lv := b.lv; lv != nil && lv.typ != nil && lv.bitSize > 0 && len(v) == lv.size {
+		o := dwarf.BytesObject(lv.typ, append(v[:len(v):len(v)], make([]byte, max(int(lv.typ.Size())-len(v), 0))...))
+		o.BitOffset, o.BitSize = int64(lv.bitOff), int64(lv.bitSize)
+		return format.Text(s.valueEnv(ctx, s.inf.Img, s.inf.Bias), o)
 	}
 	if b.lv != nil && b.lv.typ != nil && int(b.lv.typ.Size()) == len(v) {
 		env := s.valueEnv(ctx, s.inf.Img, s.inf.Bias)

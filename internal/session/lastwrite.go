@@ -77,7 +77,7 @@ func (s *Session) LastWrite(ctx context.Context, expr string, size, count int) (
 		}
 		out = &LastWrites{Expression: expr, Address: hexAddr(lv.addr), Size: lv.size}
 		b := &breakpoint{lv: lv}
-		cur := s.peek(ctx, lv.addr, lv.size)
+		cur := b.maskBits(s.peek(ctx, lv.addr, lv.size))
 		if cur == nil {
 			return fmt.Errorf("cannot read %d bytes at %s: %w", lv.size, hexAddr(lv.addr), ErrNotFound)
 		}

@@ -56,7 +56,7 @@ func (s *Session) valueWatch(ctx context.Context, expr string, lv *lvalue, typ r
 // otherwise, and where the value cannot be read).
 func (s *Session) watchNow(ctx context.Context, b *breakpoint) []byte {
 	if !b.byValue() {
-		return s.peek(ctx, b.addrs[0], b.size)
+		return s.watchedAt(ctx, b, b.addrs[0])
 	}
 	level, where := s.watchScopeNow(ctx, b, false)
 	if where != scopeIn {

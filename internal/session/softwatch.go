@@ -81,6 +81,7 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 		if _, err := s.c.ReadMemory(ctx, b.addrs[0], last[i]); err != nil {
 			last[i] = nil
 		}
+		b.maskBits(last[i])
 		for _, l := range b.chain {
 			c := make([]byte, l.size)
 			if _, err := s.c.ReadMemory(ctx, l.addr, c); err != nil {
@@ -220,6 +221,8 @@ func (s *Session) softRun(ctx context.Context, t rsp.Thread, lo, hi uint64) (rsp
 				}
 			} else if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil {
 				now = nil // unreadable (r->naddr while r is NULL): its chain still counts
+			} else {
+				b.maskBits(now)
 			}
 			if now != nil && last[i] != nil && string(now) != string(last[i]) {
 				st.Watch, st.WatchAddr = rsp.WatchWrite, b.addrs[0]
@@ -367,7 +370,7 @@ func (s *Session) unchangedWrite(ctx context.Context, st rsp.Stop) bool {
 			continue
 		}
 		now := make([]byte, b.size)
-		if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil || string(now) != string(b.old) {
+		if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil || string(b.maskBits(now)) != string(b.old) {
 			return false
 		}
 		return true

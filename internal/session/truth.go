@@ -53,7 +53,7 @@ func (s *Session) explainReverseStop(ctx context.Context, st rsp.Stop) rsp.Stop 
 	// was at the later stop we came from.
 	hit := watches[0]
 	for _, b := range watches {
-		if now := s.peek(ctx, b.addrs[0], b.size); b.old != nil && now != nil && string(now) != string(b.old) {
+		if now := s.watchedAt(ctx, b, b.addrs[0]); b.old != nil && now != nil && string(now) != string(b.old) {
 			hit = b
 			break
 		}

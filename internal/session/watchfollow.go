@@ -115,7 +115,7 @@ func (s *Session) followNow(ctx context.Context, b *breakpoint) []byte {
 	if chain := s.watchChain(ctx, b.spec, lv); lv.addr != b.addrs[0] || !slices.Equal(chain, b.chain) {
 		s.moveWatch(ctx, b, lv.addr, chain)
 	}
-	return s.peek(ctx, lv.addr, b.size)
+	return s.watchedAt(ctx, b, lv.addr)
 }
 
 // watchFrame is the level of the frame b's expression is evaluated in:

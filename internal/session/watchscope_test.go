@@ -182,6 +182,29 @@ func TestWatchInlinedFrameMatchesGDB(t *testing.T) {
 	}
 }
 
+// TestWatchBitFieldMatchesGDB: a watchpoint on a bit-field watches the
+// bytes that hold it and reports the field's value, as GDB's; a write to
+// the other bits of those bytes (f.mode beside f.kind) is no stop. It was
+// refused ("not in memory"). Hardware and software paths.
+func TestWatchBitFieldMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "gcc", "-O0", "watchbits.c")
+	bp := fmt.Sprintf("watchbits.c:%d", markerLine(t, filepath.Join("testdata", "watchbits.c"), "set"))
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	for _, soft := range []bool{false, true} {
+		for _, c := range []struct {
+			expr string
+			n    int
+		}{{"f.kind", 3}, {"f.mode", 3}, {"f.wide", 2}, {"g.wide", 1}} {
+			t.Run(fmt.Sprintf("%s/soft=%v", c.expr, soft), func(t *testing.T) {
+				watchLikeGDB(t, ctx, exe, soft, bp, c.expr, c.n)
+			})
+		}
+	}
+}
+
 // TestWatchUnreadableMatchesGDB: a watchpoint set where its expression
 // cannot be read yet (r->naddr while r is NULL) is set as GDB sets it: it
 // watches r, stops when r is stored (Old <unreadable>, New 0), then
