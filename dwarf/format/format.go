@@ -134,6 +134,11 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 		if top {
 			return "<optimized out>"
 		}
+		if st, ok := dwarf.Resolve(o.Type).(*dwarf.StructType); ok && st.Lang == dwarf.LangRust && !st.Incomplete && st.Variants == nil && depth <= maxFormatDepth {
+			// in Rust's syntax, member by member (GDB's
+			// rust_value_print_struct): NonNull<T> {pointer: <optimized out>}
+			return env.rustStruct(o, st, st.Name, " ", depth)
+		}
 		return optimizedOutText(o.Type, 0)
 	}
 	if depth > maxFormatDepth {

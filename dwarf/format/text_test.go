@@ -62,3 +62,29 @@ func TestFormatChars(t *testing.T) {
 		}
 	}
 }
+
+// TestRustOptimizedOutMember: a Rust struct member whose pieces are all
+// optimized out prints in Rust's syntax, member by member, as GDB 13.1
+// printed rustc 1.95's slice iterator at opt-level 1 (core::slice::iter::
+// Iter<rs::Token> {ptr: core::ptr::non_null::NonNull<rs::Token> {pointer:
+// <optimized out>}, end_or_len: 0x…}); it printed C's {pointer =
+// <optimized out>}.
+func TestRustOptimizedOutMember(t *testing.T) {
+	rust := func(name string, size int64) dwarf.CommonType {
+		return dwarf.CommonType{Name: name, ByteSize: size, Lang: dwarf.LangRust}
+	}
+	tok := &dwarf.StructType{CommonType: rust("rs::Token", 16)}
+	ptr := &dwarf.PointerType{CommonType: rust("*mut rs::Token", 8), Elem: tok}
+	nonNull := &dwarf.StructType{CommonType: rust("core::ptr::non_null::NonNull<rs::Token>", 8),
+		Fields: []dwarf.Field{{Name: "pointer", Type: ptr}}}
+	iter := &dwarf.StructType{CommonType: rust("core::slice::iter::Iter<rs::Token>", 16),
+		Fields: []dwarf.Field{{Name: "ptr", Type: nonNull}, {Name: "end_or_len", Type: ptr, ByteOffset: 8}}}
+	o := dwarf.Object{Type: iter, Loc: dwarf.Location{Kind: dwarf.LocPieces, Pieces: []dwarf.Piece{
+		{Loc: dwarf.Location{Kind: dwarf.LocOptimizedOut}, Size: 8},
+		{Loc: dwarf.Location{Kind: dwarf.LocValue, Bytes: []byte{8, 0x90, 0x5b, 0x55, 0x55, 0x55, 0, 0}}, Size: 8},
+	}}}
+	want := "core::slice::iter::Iter<rs::Token> {ptr: core::ptr::non_null::NonNull<rs::Token> {pointer: <optimized out>}, end_or_len: 0x5555555b9008}"
+	if got := Text(&dwarf.ValueEnv{}, o); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
