@@ -52,6 +52,11 @@ type cuSpan struct {
 	off, end stddwarf.Offset
 	lang     Lang
 	addrSize int // the unit header's: the size of a pointer without DW_AT_byte_size
+	// unprototyped: a language whose functions may be unprototyped (C,
+	// Objective C, OpenCL): only there does a function without
+	// DW_AT_prototyped print as "int ()" (GDB's prototyped_function_p);
+	// an assembler unit's functions are prototyped: void (void)
+	unprototyped bool
 }
 
 // maxTypeDepth bounds recursion through type references.
@@ -82,7 +87,9 @@ func NewTypeReader(d *stddwarf.Data) *TypeReader {
 			break
 		}
 		lang := LangC
-		if l, ok := e.Val(stddwarf.AttrLanguage).(int64); ok && isCPlusPlus(l) {
+		l, ok := e.Val(stddwarf.AttrLanguage).(int64)
+		unprototyped := ok && cLike(l)
+		if ok && isCPlusPlus(l) {
 			lang = LangCPlusPlus
 		} else if ok && l == dwLangGo {
 			lang = LangGo
@@ -92,11 +99,23 @@ func NewTypeReader(d *stddwarf.Data) *TypeReader {
 		if n := len(r.cus); n > 0 {
 			r.cus[n-1].end = e.Offset
 		}
-		r.cus = append(r.cus, cuSpan{off: e.Offset, end: ^stddwarf.Offset(0), lang: lang, addrSize: rd.AddressSize()})
+		r.cus = append(r.cus, cuSpan{off: e.Offset, end: ^stddwarf.Offset(0), lang: lang, addrSize: rd.AddressSize(), unprototyped: unprototyped})
 		rd.SkipChildren()
 	}
 	r.scanned = make([]bool, len(r.cus))
 	return r
+}
+
+// cLike reports whether DW_AT_language l is C, Objective C or OpenCL,
+// whose functions GDB 13 reads as unprototyped without DW_AT_prototyped
+// (its language_c, objc and opencl; a code it does not know, C17 among
+// them, is language_minimal).
+func cLike(l int64) bool {
+	switch l {
+	case 0x1 /* C89 */, 0x2 /* C */, 0xc /* C99 */, 0x10 /* ObjC */, 0x12 /* UPC */, 0x15 /* OpenCL */, 0x1d /* C11 */ :
+		return true
+	}
+	return false
 }
 
 func isCPlusPlus(l int64) bool {
@@ -688,7 +707,7 @@ func (r *TypeReader) readFunc(rd *stddwarf.Reader, e *stddwarf.Entry, t *FuncTyp
 		return err
 	}
 	t.Prototyped, _ = e.Val(stddwarf.AttrPrototyped).(bool)
-	if t.Lang == LangCPlusPlus {
+	if i := r.cuIndex(e.Offset); t.Lang == LangCPlusPlus || i >= 0 && !r.cus[i].unprototyped {
 		t.Prototyped = true
 	}
 	if !e.Children {

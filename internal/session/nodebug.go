@@ -17,26 +17,50 @@ import (
 // the program's frame, a library's function prints with its type and a
 // library's table can be read. The library is the one whose ELF symbols
 // define name, so a name no module has (a typo) reads no library's debug
-// information; a function is found by its address (Image.FuncAt), a
-// variable by its name.
+// information. A function is first looked for under its own name, in
+// every library (ld.so's index and strchr, each its own); then, as GDB
+// takes a minimal symbol that is an alias for the function whose entry it
+// is (find_function_alias_target: malloc for __libc_malloc), at the
+// symbol's address, but not for an IFUNC symbol (rindex is not its
+// resolver strrchr_ifunc: elfSymbol says what it is). A variable is
+// found by its name.
 func (s *Session) libraryGlobal(ctx context.Context, name string, f *dwarf.Frame, t *dwarf.Target, sc *dwarf.FrameScope) (o dwarf.Object, ok bool) {
 	exact := strings.TrimPrefix(name, "::")
-	s.definedSymbols(ctx, name, func(sym symbols.Symbol, m symbols.Module) bool {
+	lib := func(sym symbols.Symbol, m symbols.Module) *dwarf.Image {
 		if m.Path == s.program || sym.Name != exact && symbols.Demangle(sym.Name) != exact {
+			return nil
+		}
+		if img := s.inf.LibImage(m.Path); img != nil && img != f.Image && img.DWARF() != nil {
+			return img
+		}
+		return nil
+	}
+	function := func(img *dwarf.Image, fn *dwarf.Function, sym symbols.Symbol, m symbols.Module) bool {
+		if fn == nil || fn.Entry != sym.Addr {
 			return false
 		}
-		img := s.inf.LibImage(m.Path)
-		if img == nil || img == f.Image || img.DWARF() == nil {
-			return false
+		if types := s.inf.Types(img); types != nil {
+			if ft, err := types.FuncTypeOf(fn.Offset); err == nil {
+				o, ok = dwarf.MemObject(ft, sym.Addr+m.Bias), true
+			}
 		}
-		if sym.InCode() {
-			types := s.inf.Types(img)
-			if fn := img.FuncAt(sym.Addr); fn != nil && fn.Entry == sym.Addr && types != nil {
-				if ft, err := types.FuncTypeOf(fn.Offset); err == nil {
-					o, ok = dwarf.MemObject(ft, sym.Addr+m.Bias), true
+		return ok
+	}
+	s.definedSymbols(ctx, name, func(sym symbols.Symbol, m symbols.Module) bool {
+		img := lib(sym, m)
+		switch {
+		case img == nil:
+			return false
+		case sym.InCode():
+			if fn := img.FuncAt(sym.Addr); fn != nil && (fn.Name == exact || fn.LinkageName == exact) {
+				return function(img, fn, sym, m)
+			}
+			for _, fn := range img.FuncsByName(exact) {
+				if function(img, fn, sym, m) {
+					return true
 				}
 			}
-			return ok
+			return false
 		}
 		if v, err := img.Global(ctx, name, t, &f.Regs, m.Bias); err == nil {
 			o, err = sc.Object(ctx, v)
@@ -44,6 +68,12 @@ func (s *Session) libraryGlobal(ctx context.Context, name string, f *dwarf.Frame
 		}
 		return ok
 	})
+	if !ok {
+		s.definedSymbols(ctx, name, func(sym symbols.Symbol, m symbols.Module) bool {
+			img := lib(sym, m)
+			return img != nil && sym.InCode() && sym.Type != elf.STT_GNU_IFUNC && function(img, img.FuncAt(sym.Addr), sym, m)
+		})
+	}
 	return o, ok
 }
 
