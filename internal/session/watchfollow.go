@@ -240,15 +240,25 @@ func (s *Session) watchScopeNow(ctx context.Context, b *breakpoint, wasIn bool) 
 	if b.scope == nil {
 		return 0, scopeIn // an expression of globals: the innermost frame
 	}
-	f, chain := s.quickPhysFrame(ctx)
-	if f != nil && f.CFA == b.scope.cfa && f.Function.Entry+f.Bias == b.scope.entry {
-		// (the inlined calls the pc starts are not frames yet, as in
-		// the backtrace)
-		chain = chain[:len(chain)-s.hiddenInline(ctx, chain, f.PC, f.PC-f.Bias)]
-		if level, ok := b.scope.level(chain); ok {
-			return level, scopeIn
+	// From the stop's pc first: outside the frame's function (a callee,
+	// most steps there) the registers are not read.
+	inFunc := false
+	if pc, err := s.inf.PC(ctx, s.inf.Cur); err == nil {
+		if img, bias, ok := s.inf.Module(ctx, pc); ok && img != nil {
+			fn := img.FuncAt(pc - bias)
+			inFunc = fn != nil && fn.Entry+bias == b.scope.entry
 		}
-		return 0, scopeGone // its inlined call has ended
+	}
+	if inFunc {
+		if f, chain := s.quickPhysFrame(ctx); f != nil && f.CFA == b.scope.cfa && f.Function.Entry+f.Bias == b.scope.entry {
+			// (the inlined calls the pc starts are not frames yet, as
+			// in the backtrace)
+			chain = chain[:len(chain)-s.hiddenInline(ctx, chain, f.PC, f.PC-f.Bias)]
+			if level, ok := b.scope.level(chain); ok {
+				return level, scopeIn
+			}
+			return 0, scopeGone // its inlined call has ended
+		}
 	}
 	if !wasIn {
 		return 0, scopeCallee
