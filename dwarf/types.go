@@ -615,17 +615,24 @@ func (t *StructType) TemplateArg(i int) Type {
 	return nil
 }
 
-// enumName returns the name GDB prints for value v, or "".
+// enumName returns the name GDB prints for value v (the first
+// enumerator of that value), or "".
 func (t *EnumType) enumName(v int64) string {
 	for _, e := range t.Values {
 		if e.Val == v {
-			if t.Scoped {
-				return t.Name + "::" + e.Name
-			}
-			return t.Scope + e.Name
+			return t.qualName(e.Name)
 		}
 	}
 	return ""
+}
+
+// qualName is enumerator name as GDB spells it: in its enum class
+// (Color::red) or its enclosing scope (ns::red).
+func (t *EnumType) qualName(name string) string {
+	if t.Scoped {
+		return t.Name + "::" + name
+	}
+	return t.Scope + name
 }
 
 // isFlagEnum reports whether t is a flag enum as GDB 13 sees one: every

@@ -24,7 +24,7 @@ var cTypes = []typeCase{
 	{"ptype", "long long"}, {"ptype", "unsigned char"}, {"ptype", "signed char"}, {"ptype", "long double"},
 	{"ptype", "short int"}, {"ptype", "unsigned"}, {"whatis", "unsigned"}, {"whatis", "long unsigned int"},
 	{"ptype", "struct mixed"}, {"ptype", "struct node"}, {"ptype", "node_t"}, {"ptype", "binop"},
-	{"ptype", "enum color"}, {"ptype", "union num"}, {"ptype", "struct bits"}, {"ptype", "head"},
+	{"ptype", "enum color"}, {"ptype", "enum alias"}, {"whatis", "g_alias"}, {"ptype", "union num"}, {"ptype", "struct bits"}, {"ptype", "head"},
 	{"ptype", "g_ops"}, {"ptype", "g_matrix"}, {"ptype", "g_strs"}, {"ptype", "g_mixed"},
 	{"whatis", "g_mixed"}, {"whatis", "head"}, {"whatis", "g_arr"}, {"whatis", "g_cp"}, {"whatis", "g_op"},
 	{"whatis", "g_ops"}, {"whatis", "g_d"}, {"whatis", "g_ld"}, {"whatis", "g_short"}, {"whatis", "g_ulong"},
@@ -35,7 +35,7 @@ var cTypes = []typeCase{
 }
 
 var cxxTypes = []typeCase{
-	{"ptype", "TBox"}, {"ptype", "g_tbox"},
+	{"ptype", "TBox"}, {"ptype", "g_tbox"}, {"ptype", "Dup"},
 	{"ptype", "SL<const char*, Cmp>::Node"}, {"whatis", "SL<const char *, Cmp>::Node"},
 	{"ptype", "geo::Point"}, {"ptype", "geo::Shape"}, {"ptype", "geo::Circle"}, {"ptype", "Holder"},
 	{"ptype", "Counter"}, {"ptype", "Diamond"}, {"ptype", "Mode"}, {"ptype", "Width"}, {"whatis", "g_width"}, {"ptype", "g_holder"},

@@ -529,7 +529,7 @@ func enumBody(t *EnumType) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(t.enumName(v.Val))
+		b.WriteString(t.qualName(v.Name)) // (its own: two may have one value)
 		if v.Val != next {
 			b.WriteString(" = " + strconv.FormatInt(v.Val, 10))
 		}

@@ -308,7 +308,7 @@ func (s *gdbStop) localVar(name string) (dwarf.Object, error) {
 }
 
 var cExprs = []string{
-	"g_mixed", "head", "n1", "g_arr", "g_zero", "g_same", "g_str", "g_cp", "g_esc", "g_col", "g_badcol",
+	"g_mixed", "head", "n1", "g_arr", "g_zero", "g_same", "g_str", "g_cp", "g_esc", "g_col", "g_alias", "g_badcol",
 	"g_op", "g_ops", "g_d", "g_f", "g_dz", "g_big", "g_neg", "g_ld", "g_short", "g_ulong", "g_ll", "g_uc",
 	"g_sc", "g_c", "g_nl", "g_bool", "g_i32", "g_u8", "g_ip", "g_ipp", "g_vp", "g_nodes", "g_matrix",
 	"g_u", "g_size", "g_nullstr", "g_strs", "s_counter", "g_flags", "g_flags_unk", "g_flags_zero", "g_anon",

@@ -12,6 +12,7 @@ struct node {
 };
 
 enum color { RED, GREEN = 5, BLUE };
+enum alias { A_ZERO, A_NONE = 0, A_ONE, A_UNIT = 1 }; /* two names for a value */
 
 union num {
 	int i;
@@ -78,6 +79,7 @@ char g_str[] = "hello, world";
 const char *g_cp = "pointer string";
 char g_esc[] = "tab\there\nnl \"q\" \\ \001 \377";
 enum color g_col = BLUE;
+enum alias g_alias = A_UNIT;
 enum color g_badcol = (enum color)42;
 binop g_op = add;
 binop g_ops[2] = {add, mul};

@@ -67,6 +67,8 @@ struct Diamond : VLeft, VRight {
 };
 
 enum class Mode : unsigned char { Off, On = 7 };
+enum class Dup : short { X = 1, Y = 1, Z }; // two names for a value
+Dup g_dup = Dup::Y;
 enum class Width : std::uint16_t { Narrow = 1, Wide = 300 }; // a typedef as the underlying type: GDB prints unsigned short
 
 struct Outer {
