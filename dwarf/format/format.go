@@ -220,16 +220,15 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 				return env.formatPretty(p, depth+1)
 			}
 		}
+		if !top {
+			// a member: GDB prints the address alone, without reading
+			// the referent (generic_val_print_ref, deref_ref off)
+			return "@" + hex(a)
+		}
 		if err := env.referentUnreadable(t.Elem, a); err != nil {
 			// GDB reads the whole referenced object before printing any
 			// of it, and says so in place of the value.
-			if !top {
-				return errorReading(err)
-			}
 			return "(" + dwarf.TypeString(t) + ") " + errorReading(err)
-		}
-		if !top {
-			return "@" + hex(a)
 		}
 		return "(" + dwarf.TypeString(t) + ") @" + hex(a) + ": " +
 			env.format(dwarf.MemObject(t.Elem, a), false, depth+1, nil)

@@ -318,3 +318,13 @@ func TestCallResultsMatchGDB(t *testing.T) {
 		}
 	}
 }
+
+// TestReferenceMembersMatchGDB: a reference member whose referent cannot
+// be read prints as GDB prints it, by its address ({i = @0x8, …}: a
+// member's referent is not read); rrmcp said <error reading variable:
+// …> in its place. At the top the reference says it cannot be read.
+func TestReferenceMembersMatchGDB(t *testing.T) {
+	src := filepath.Join("testdata", "refmember.cpp")
+	exe := buildTestdata(t, "g++", "-O0", "refmember.cpp")
+	printLikeGDB(t, exe, src, true, "*y", "l", "y->i", "y->d", "l.k")
+}
