@@ -546,7 +546,8 @@ func (u *unit) displayName(name, linkage string) string {
 // template arguments, where GCC leaves out defaulted ones), and what GDB's
 // parser cannot read, recognized in the mangled name (false alarms only
 // cost a demangling): a name local to a function ("_ZZ"), a lambda
-// ("Ul"), an unnamed type ("Ut"), an ABI tag ("B" and its length), and in
+// ("Ul"), an unnamed type ("Ut"), an ABI tag ("B" and its length), a
+// ref-qualified method, and in
 // the DWARF name a class template's arguments with a function type or an
 // empty list, or a value argument (templateValueArg).
 func linkageNamed(name, linkage string) bool {
@@ -565,6 +566,13 @@ func linkageNamed(name, linkage string) bool {
 	}
 	for i := 0; i+1 < len(linkage); i++ {
 		if linkage[i] == 'B' && linkage[i+1] >= '0' && linkage[i+1] <= '9' {
+			return true
+		}
+	}
+	// a ref-qualified method (Box::get() const &): _ZN, its
+	// cv-qualifiers, then R or O
+	if q, ok := strings.CutPrefix(linkage, "_ZN"); ok {
+		if q = strings.TrimLeft(q, "rVK"); strings.HasPrefix(q, "R") || strings.HasPrefix(q, "O") {
 			return true
 		}
 	}

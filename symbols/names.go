@@ -86,8 +86,9 @@ func DemanglePhysname(name string) string {
 // function's have none: "main::$_0::operator()"), a function type among
 // template arguments ("W<void (int)>::get(int) const"), an empty template
 // argument list ("g<T<> >(T<>)"), a lambda ("{lambda(int)#1}"), an ABI tag
-// ("h[abi:cxx11](int)"), an unnamed type. "" where linkage is not a
-// mangled C++ function name.
+// ("h[abi:cxx11](int)"), an unnamed type, a ref-qualified method
+// ("Box::get() const &"). "" where linkage is not a mangled C++
+// function name.
 func FunctionName(linkage string) string {
 	if !strings.HasPrefix(linkage, "_Z") {
 		return ""
@@ -129,6 +130,9 @@ func FunctionName(linkage string) string {
 			unparsable = unparsable || n.LocalName && typed
 		case *demangle.Closure, *demangle.LambdaExpr, *demangle.TaggedName, *demangle.UnnamedType, *demangle.UnnamedEnum:
 			unparsable = true
+		case *demangle.MethodWithQualifiers:
+			// GDB's parser has no ref-qualifiers: Box::get() const &
+			unparsable = unparsable || n.RefQualifier != ""
 		}
 		return !unparsable
 	})
@@ -157,6 +161,15 @@ func dropReturnType(a demangle.AST) demangle.AST {
 			c := *ft
 			c.ForLocalName = true // printed without its return type
 			return &demangle.Typed{Name: t.Name, Type: &c}
+		}
+		if mq, ok := t.Type.(*demangle.MethodWithQualifiers); ok {
+			// a const or ref-qualified member function template
+			if ft, ok := mq.Method.(*demangle.FunctionType); ok && ft.Return != nil {
+				c, m := *ft, *mq
+				c.ForLocalName = true
+				m.Method = &c
+				return &demangle.Typed{Name: t.Name, Type: &m}
+			}
 		}
 	case *demangle.Clone:
 		c := *t

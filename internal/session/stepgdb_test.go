@@ -452,7 +452,8 @@ func TestStepInlinedJSONMatchesGDB(t *testing.T) {
 // inlined frame is); and frames of inlined calls have no parameters
 // appended, as GDB's (dwarf2_compute_name appends them to a
 // DW_TAG_subprogram's name only). A parameter pack's parameters are not
-// in the name (GDB reads the definition's, where the pack is one DIE).
+// in the name (GDB reads the definition's, where the pack is one DIE). A
+// ref-qualified method is named whole (RQ::get() const &).
 func TestFrameNamesMatchGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
@@ -467,7 +468,7 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 		if out, err := exec.Command(build[0], "-g", build[1], "-o", exe, src).CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", build[0], err, out)
 		}
-		for _, marker := range []string{"f", "get", "cmp", "plainget", "cget", "mget", "mlam", "wget", "gx", "ringpush", "boxget", "chrget", "packed"} {
+		for _, marker := range []string{"f", "get", "cmp", "plainget", "cget", "mget", "mlam", "wget", "gx", "ringpush", "boxget", "chrget", "packed", "rqget", "rqrv", "rqvalor"} {
 			loc := fmt.Sprintf("templnames.cpp:%d", markerLine(t, src, marker))
 			t.Run(build[0]+build[1]+"/"+marker, func(t *testing.T) {
 				var want []string

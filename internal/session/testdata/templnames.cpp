@@ -99,6 +99,25 @@ extern "C" int cfun(int k)
 	return l.get(2);
 }
 
+// Ref-qualified member functions, which GDB's name parser cannot read:
+// GDB shows the whole demangled name (RQ::get() const &, RQ::get() &&,
+// RQ::value_or<int>(int&&) const &, without its return type).
+struct RQ {
+	int v;
+	int get() const &
+	{
+		return v + 1; // LINE:rqget
+	}
+	int get() &&
+	{
+		return v + 2; // LINE:rqrv
+	}
+	template <typename U> int value_or(U &&d) const &
+	{
+		return v ? v : (int)d; // LINE:rqvalor
+	}
+};
+
 // A function template with a parameter pack, declared in a namespace and
 // called with a lambda: GDB names it from the definition's parameters,
 // where the pack is one DW_TAG_GNU_formal_parameter_pack it does not
@@ -121,6 +140,7 @@ int main(int argc, char **)
 		int get(int a) const { return m * a; } // LINE:mget
 	};
 	Local l{argc};
+	RQ rq{0};
 	std::vector<int> v{argc, 3, 9, 1};
 	// At -O2 the sort is inlined into main: its frames are inlined
 	// calls, which GDB names without parameters (a DW_TAG_subprogram's
@@ -133,5 +153,5 @@ int main(int argc, char **)
 	});
 	return (int)h(2).size() + outer<int>(5) + sorted() + plain(2) + apply([&l](int x) { return l.get(x); }, 3) + cfun(argc) + v[0] - 49 +
 	       W<void(int)>().get(argc) + gx(TT<>()) - 4 + Ring<int, 3>().push(argc) + (int)Box<-2>().get() + Chr<'a', true>().get(argc) -
-	       99 + ns::packed([](int x, int y) { return x - y; }, argc, 1);
+	       99 + ns::packed([](int x, int y) { return x - y; }, argc, 1) + RQ{argc}.get() + rq.get() + rq.value_or(7) - 11;
 }
