@@ -475,7 +475,13 @@ func (s *FrameScope) LookupType(name string) (Type, error) {
 			scope = outer
 		}
 	}
-	t, err := s.types.LookupType(strings.TrimPrefix(name, "::"))
+	var t Type
+	var err error
+	if s.f.Function != nil && !strings.HasPrefix(name, "::") {
+		t, err = s.types.LookupTypeInUnit(name, s.f.Function.Offset) // the frame's file first
+	} else {
+		t, err = s.types.LookupType(strings.TrimPrefix(name, "::"))
+	}
 	if err == nil || !errors.Is(err, ErrNotFound) {
 		return t, err
 	}

@@ -221,6 +221,85 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	return r.readType(off, 0)
 }
 
+// LookupTypeInUnit is LookupType as seen from the compile unit holding
+// the DIE at off (a function's): a type that unit defines at its top
+// level comes first, as GDB looks in the current unit's static block
+// before the global ones (every libarchive filter has its own struct
+// private_data); else LookupType.
+func (r *TypeReader) LookupTypeInUnit(name string, off stddwarf.Offset) (Type, error) {
+	key, tagged := name, false
+	for _, kw := range []string{"struct ", "class ", "union ", "enum "} {
+		if k, ok := strings.CutPrefix(key, kw); ok {
+			key, tagged = k, true
+		}
+	}
+	if !strings.Contains(key, "::") && !strings.Contains(key, "<") {
+		r.mu.Lock()
+		u := r.unitTypesAt(off)
+		var toff stddwarf.Offset
+		ok := false
+		if u != nil {
+			if !tagged {
+				toff, ok = u.names[key]
+			}
+			if !ok {
+				toff, ok = u.tags[key]
+			}
+		}
+		if ok {
+			defer r.mu.Unlock()
+			return r.readType(toff, 0)
+		}
+		r.mu.Unlock()
+	}
+	return r.LookupType(name)
+}
+
+// unitTypesAt returns (making it once) the top-level types of the
+// compile unit holding off; nil for none. r.mu is held.
+func (r *TypeReader) unitTypesAt(off stddwarf.Offset) *unitTypes {
+	i := r.cuIndex(off)
+	if i < 0 {
+		return nil
+	}
+	if u, ok := r.unitTypes[i]; ok {
+		return u
+	}
+	u := &unitTypes{names: map[string]stddwarf.Offset{}, tags: map[string]stddwarf.Offset{}}
+	rd := r.data.Reader()
+	rd.Seek(r.cus[i].off)
+	if cu, err := rd.Next(); err == nil && cu != nil && cu.Children {
+		for {
+			e, err := rd.Next()
+			if err != nil || e == nil || e.Tag == 0 {
+				break
+			}
+			name, _ := e.Val(stddwarf.AttrName).(string)
+			decl, _ := e.Val(stddwarf.AttrDeclaration).(bool)
+			if name != "" && !decl {
+				switch e.Tag {
+				case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType:
+					if _, dup := u.tags[name]; !dup {
+						u.tags[name] = e.Offset
+					}
+				case stddwarf.TagTypedef, stddwarf.TagBaseType:
+					if _, dup := u.names[name]; !dup {
+						u.names[name] = e.Offset
+					}
+				}
+			}
+			if e.Children {
+				rd.SkipChildren()
+			}
+		}
+	}
+	if r.unitTypes == nil {
+		r.unitTypes = map[int]*unitTypes{}
+	}
+	r.unitTypes[i] = u
+	return u
+}
+
 // findTag finds a struct/class/union/enum definition by tag, scanning
 // compile units in order only until one defines it (a declaration's
 // definition is usually in one of the first units GDB would expand too),

@@ -41,6 +41,16 @@ type TypeReader struct {
 	// defs caches classDefs: every unit's definitions of a class.
 	defs map[string][]stddwarf.Offset
 	all  bool // every CU scanned
+	// unitTypes: per compile unit (made on its first lookup), the types
+	// it defines at its top level (LookupTypeInUnit)
+	unitTypes map[int]*unitTypes
+}
+
+// unitTypes are the named types a compile unit defines at its top level:
+// tags (struct, class, union, enum) apart from the other names, as in
+// TypeReader.
+type unitTypes struct {
+	names, tags map[string]stddwarf.Offset
 }
 
 type enumerator struct {

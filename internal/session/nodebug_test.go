@@ -129,6 +129,32 @@ func TestScopedNames(t *testing.T) {
 	}...)
 }
 
+// TestTagOfTheFrameUnitMatchesGDB: a struct tag several files define
+// (each libarchive filter has its own struct private_data) means, in a
+// frame, its own file's definition, as GDB looks in the current unit's
+// static block first; rrmcp took the first unit's (a.c's, linked first).
+func TestTagOfTheFrameUnitMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gcc")
+	dir := t.TempDir()
+	src, err := filepath.Abs(filepath.Join("testdata", "tagunits"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "tagunits")
+	cmd := exec.Command("gcc", "-g", "-O0", "-o", bin, "m.c", "a.c", "b.c")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	s, ctx := printAtLikeGDB(t, bin, "gz_read", false, "*(struct private_data *)self->data",
+		"((struct private_data *)self->data)->out_block_size", "sizeof(struct private_data)", "*state")
+	gdb := gdbAt(t, bin, "gz_read", "echo <T>\\n", "ptype struct private_data", "echo </T>\\n")
+	r, err := s.Ptype(ctx, "struct private_data", false)
+	if want := strings.TrimPrefix(strings.TrimSpace(section(gdb, "T")), "type = "); err != nil || norm(r.Type) != norm(want) {
+		t.Errorf("ptype struct private_data: ours %q (%v), GDB %q", r.Type, err, want)
+	}
+}
+
 // TestSiginfoAtCrash: at a live program's SIGSEGV, $_siginfo is what GDB
 // says: the expression goes to the GDB fallback, whose relay now forwards
 // qXfer:siginfo:read to gdbserver (it was "Unable to read siginfo"; rr is
