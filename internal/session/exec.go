@@ -236,6 +236,7 @@ func (s *Session) judgeStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	if s.judgeScope(ctx, out, st) {
 		return out, true // a deeper call returned past a watchpoint's frame's caller
 	}
+	s.relocateWatches(ctx)
 	if out.Reason == "watchpoint" && out.Watch != nil && !(st.Direction == rsp.Reverse && s.c.Dialect() == rsp.DialectQEMU) {
 		// Like GDB, a write watchpoint reports only writes that change
 		// the value. Not on QEMU in reverse: its stop is right after the

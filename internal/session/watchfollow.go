@@ -250,7 +250,15 @@ func (s *Session) watchScopeNow(ctx context.Context, b *breakpoint, wasIn bool) 
 		}
 	}
 	if inFunc {
-		if f, chain := s.quickPhysFrame(ctx); f != nil && f.CFA == b.scope.cfa && f.Function.Entry+f.Bias == b.scope.entry {
+		f, chain := s.quickPhysFrame(ctx)
+		switch {
+		case f == nil:
+			// The CFA rule here is no register plus offset (i386's
+			// realigned main): by unwinding.
+			if level, where, ok := s.unwoundScope(ctx, b.scope); ok {
+				return level, where
+			}
+		case f.CFA == b.scope.cfa && f.Function.Entry+f.Bias == b.scope.entry:
 			// (the inlined calls the pc starts are not frames yet, as
 			// in the backtrace)
 			chain = chain[:len(chain)-s.hiddenInline(ctx, chain, f.PC, f.PC-f.Bias)]
@@ -267,6 +275,27 @@ func (s *Session) watchScopeNow(ctx context.Context, b *breakpoint, wasIn bool) 
 		return level, scopeCallee
 	}
 	return 0, scopeGone
+}
+
+// unwoundScope is watchScopeNow's answer from an unwinding, in the
+// function of sc's frame: in it (the frames above it inlined ones), or
+// gone (the innermost physical frame is sc's, without its inlined call);
+// ok is false where neither is known.
+func (s *Session) unwoundScope(ctx context.Context, sc *watchScope) (int, scopeState, bool) {
+	frames, err := s.unwindUntil(ctx, 0, func(fr []*dwarf.Frame) bool {
+		return len(fr) == 0 || !fr[len(fr)-1].Inlined
+	})
+	if err != nil || len(frames) == 0 {
+		return 0, scopeCallee, false
+	}
+	if i := slices.IndexFunc(frames, sc.frame); i >= 0 {
+		return i, scopeIn, true
+	}
+	phys := frames[len(frames)-1]
+	if sc.inline != 0 && phys.CFA == sc.cfa && phys.Function != nil && phys.Function.Entry+phys.Bias == sc.entry {
+		return 0, scopeGone, true // its inlined call has ended
+	}
+	return 0, scopeCallee, false
 }
 
 // regVarAddr evaluates b's expression again in frame level (regVar):
@@ -324,4 +353,37 @@ func evalErrText(err error) string {
 		err = inner // (without the expression exprError puts first)
 	}
 	return err.Error()
+}
+
+// relocateWatches evaluates again, at a stop, the expressions of the
+// hardware watchpoints on a frame's variables, as GDB's update_watchpoint
+// does each time it inserts them: a local whose location list puts it in
+// a register here (msgpack's pack_rec len, in $eax after a stack slot)
+// becomes a software watchpoint on its value, checked after each step
+// (its frame ending where the pc leaves it); one at another address now
+// is moved there.
+func (s *Session) relocateWatches(ctx context.Context) {
+	for _, b := range s.bps {
+		if !b.isWatch() || !b.enabled || b.soft || b.scope == nil || b.lv == nil || b.lv.inReg || b.lv.bitSize > 0 || len(b.chain) > 0 {
+			continue
+		}
+		level, found := s.watchFrame(ctx, b)
+		if !found {
+			continue
+		}
+		lv, err := func() (*lvalue, error) {
+			defer func(f int) { s.frame = f }(s.frame)
+			s.frame = level
+			return s.lvalueOf(ctx, b.spec)
+		}()
+		switch {
+		case err != nil || lv.size != b.lv.size:
+		case lv.inReg && b.typ == rsp.WriteWatchpoint && s.softFollows(ctx) && s.kind == KindLive:
+			s.uninsert(ctx, b) //nolint:errcheck // a stale entry only stops for nothing
+			b.lv, b.soft, b.addrs[0], b.size = lv, true, 0, lv.size
+			b.note = strings.TrimSpace(b.note + fmt.Sprintf(" At a later stop %s was in a register (its location list moved it there): watched by its value from then on, a software watchpoint, as GDB converts it; %s", b.spec, valueCost))
+		case !lv.inReg && lv.addr != b.addrs[0]:
+			s.moveWatch(ctx, b, lv.addr, nil)
+		}
+	}
 }
