@@ -239,10 +239,12 @@ func (r *TypeReader) LookupTypeInUnit(name string, off stddwarf.Offset) (Type, e
 		var toff stddwarf.Offset
 		ok := false
 		if u != nil {
+			// as LookupType: "struct S" names the tag; S alone a typedef
+			// or base type, and in C++ a tag too
 			if !tagged {
 				toff, ok = u.names[key]
 			}
-			if !ok {
+			if !ok && (tagged || r.cus[r.cuIndex(off)].lang == LangCPlusPlus) {
 				toff, ok = u.tags[key]
 			}
 		}

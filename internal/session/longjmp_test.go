@@ -40,9 +40,17 @@ func TestNextOverLongjmpMatchesGDB(t *testing.T) {
 				{"nexti", []string{"thrower"}, append([]string{"next"}, slices.Repeat([]string{"nexti"}, 12)...)},
 			} {
 				t.Run(c.name, func(t *testing.T) {
-					want := gdbFrameMoves(t, exe, c.bps, c.moves)
-					// (the move GDB exits at too: rrmcp must exit there)
-					got := sessionFrameMoves(t, exe, c.bps, c.moves[:min(len(want), len(c.moves))])
+					// On i386 whether GDB (and rrmcp) stop at siglongjmp
+					// depends on the jmp_buf's pc as glibc mangles it with
+					// the process's random pointer guard: where that lands
+					// in readable memory (rarely) both go on. A difference
+					// is real when a second pair of runs shows it too.
+					var got, want []string
+					for try := 0; try < 2 && (try == 0 || !slices.Equal(got, want)); try++ {
+						want = gdbFrameMoves(t, exe, c.bps, c.moves)
+						// (the move GDB exits at too: rrmcp must exit there)
+						got = sessionFrameMoves(t, exe, c.bps, c.moves[:min(len(want), len(c.moves))])
+					}
 					if !slices.Equal(got, want) {
 						t.Errorf("stops (break %s; %s):\nrrmcp: %q\nGDB:   %q", strings.Join(c.bps, ", "), strings.Join(c.moves, ", "), got, want)
 					}
