@@ -191,18 +191,7 @@ func TestWatchBitFieldMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	exe := buildTestdata(t, "gcc", "-O0", "watchbits.c")
 	bp := fmt.Sprintf("watchbits.c:%d", markerLine(t, filepath.Join("testdata", "watchbits.c"), "set"))
-	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
-	defer cancel()
-	for _, soft := range []bool{false, true} {
-		for _, c := range []struct {
-			expr string
-			n    int
-		}{{"f.kind", 3}, {"f.mode", 3}, {"f.wide", 2}, {"g.wide", 1}} {
-			t.Run(fmt.Sprintf("%s/soft=%v", c.expr, soft), func(t *testing.T) {
-				watchLikeGDB(t, ctx, exe, soft, bp, c.expr, c.n)
-			})
-		}
-	}
+	watchPathsLikeGDB(t, exe, bp, []watchCase{{"f.kind", 3}, {"f.mode", 3}, {"f.wide", 2}, {"g.wide", 1}})
 }
 
 // TestWatchUnreadableMatchesGDB: a watchpoint set where its expression
@@ -215,7 +204,22 @@ func TestWatchUnreadableMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdbserver")
 	exe := buildTestdata(t, "gcc", "-O0", "watchnull.c")
 	bp := fmt.Sprintf("watchnull.c:%d", markerLine(t, filepath.Join("testdata", "watchnull.c"), "set"))
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	watchPathsLikeGDB(t, exe, bp, []watchCase{{"r->naddr", 3}})
+}
+
+// watchCase is a watched expression and the number of continues after
+// setting it.
+type watchCase struct {
+	expr string
+	n    int
+}
+
+// watchPathsLikeGDB runs watchLikeGDB for each case at bp on the
+// software path and, where this machine's debug registers fire, the
+// hardware one.
+func watchPathsLikeGDB(t *testing.T, exe, bp string, cases []watchCase) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 	defer cancel()
 	var hw hwdebug.Cache
 	hwOK := hw.Get(ctx, []string{}).UseHardwareWatch()
@@ -223,9 +227,11 @@ func TestWatchUnreadableMatchesGDB(t *testing.T) {
 		if !soft && !hwOK {
 			continue
 		}
-		t.Run(fmt.Sprintf("soft=%v", soft), func(t *testing.T) {
-			watchLikeGDB(t, ctx, exe, soft, bp, "r->naddr", 3)
-		})
+		for _, c := range cases {
+			t.Run(fmt.Sprintf("%s/soft=%v", c.expr, soft), func(t *testing.T) {
+				watchLikeGDB(t, ctx, exe, soft, bp, c.expr, c.n)
+			})
+		}
 	}
 }
 
