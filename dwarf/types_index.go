@@ -193,12 +193,7 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.scanAll()
-	key, tagged := name, false
-	for _, kw := range []string{"struct ", "class ", "union ", "enum "} {
-		if len(key) > len(kw) && key[:len(kw)] == kw {
-			key, tagged = key[len(kw):], true
-		}
-	}
+	key, tagged := tagKey(name)
 	var off stddwarf.Offset
 	ok := false
 	if tagged {
@@ -221,18 +216,26 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 	return r.readType(off, 0)
 }
 
+// tagKey splits a type name from its struct, class, union or enum
+// keyword: tagged says it had one ("struct S" names a tag, never a
+// typedef S).
+func tagKey(name string) (key string, tagged bool) {
+	key = name
+	for _, kw := range []string{"struct ", "class ", "union ", "enum "} {
+		if k, ok := strings.CutPrefix(key, kw); ok && k != "" {
+			key, tagged = k, true
+		}
+	}
+	return key, tagged
+}
+
 // LookupTypeInUnit is LookupType as seen from the compile unit holding
 // the DIE at off (a function's): a type that unit defines at its top
 // level comes first, as GDB looks in the current unit's static block
 // before the global ones (every libarchive filter has its own struct
 // private_data); else LookupType.
 func (r *TypeReader) LookupTypeInUnit(name string, off stddwarf.Offset) (Type, error) {
-	key, tagged := name, false
-	for _, kw := range []string{"struct ", "class ", "union ", "enum "} {
-		if k, ok := strings.CutPrefix(key, kw); ok {
-			key, tagged = k, true
-		}
-	}
+	key, tagged := tagKey(name)
 	if !strings.Contains(key, "::") && !strings.Contains(key, "<") {
 		r.mu.Lock()
 		u := r.unitTypesAt(off)
@@ -244,7 +247,7 @@ func (r *TypeReader) LookupTypeInUnit(name string, off stddwarf.Offset) (Type, e
 			if !tagged {
 				toff, ok = u.names[key]
 			}
-			if !ok && (tagged || r.cus[r.cuIndex(off)].lang == LangCPlusPlus) {
+			if !ok && (tagged || u.cplus) {
 				toff, ok = u.tags[key]
 			}
 		}
@@ -267,7 +270,7 @@ func (r *TypeReader) unitTypesAt(off stddwarf.Offset) *unitTypes {
 	if u, ok := r.unitTypes[i]; ok {
 		return u
 	}
-	u := &unitTypes{names: map[string]stddwarf.Offset{}, tags: map[string]stddwarf.Offset{}}
+	u := &unitTypes{names: map[string]stddwarf.Offset{}, tags: map[string]stddwarf.Offset{}, cplus: r.cus[i].lang == LangCPlusPlus}
 	rd := r.data.Reader()
 	rd.Seek(r.cus[i].off)
 	if cu, err := rd.Next(); err == nil && cu != nil && cu.Children {

@@ -51,6 +51,7 @@ type TypeReader struct {
 // TypeReader.
 type unitTypes struct {
 	names, tags map[string]stddwarf.Offset
+	cplus       bool // a C++ unit: a tag alone names a type
 }
 
 type enumerator struct {

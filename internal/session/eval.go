@@ -446,6 +446,14 @@ func (s *Session) lvalueOf(ctx context.Context, expr string) (*lvalue, error) {
 	return &lvalue{addr: a, size: size, typ: o.Type, env: fs.Values()}, nil
 }
 
+// lvalueAt is lvalueOf in frame level (a watchpoint's), the selected
+// frame left as it was.
+func (s *Session) lvalueAt(ctx context.Context, expr string, level int) (*lvalue, error) {
+	defer func(f int) { s.frame = f }(s.frame)
+	s.frame = level
+	return s.lvalueOf(ctx, expr)
+}
+
 // formatWatch prints a watched value with its type when known.
 func (s *Session) formatWatch(ctx context.Context, b *breakpoint, v []byte) string {
 	if v == nil {

@@ -109,20 +109,9 @@ func TestAbstractDeclaratorsMatchGDB(t *testing.T) {
 // They were syntax errors ('a.c' read as a character constant) or "No
 // symbol". GDB is the oracle.
 func TestScopedNames(t *testing.T) {
-	testenv.NeedTool(t, "gcc")
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	dir := t.TempDir()
-	src, err := filepath.Abs(filepath.Join("testdata", "scoped"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "scoped")
-	cmd := exec.Command("gcc", "-g", "-O0", "-o", bin, "a.c", "b.c")
-	cmd.Dir = src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gcc: %v\n%s", err, out)
-	}
+	bin, src := buildFiles(t, "scoped", "a.c", "b.c")
 	printAtLikeGDB(t, bin, "main", false, []string{
 		"'a.c'::counter", "'b.c'::counter", "'" + filepath.Join(src, "b.c") + "'::counter + 1", "counter",
 		"geta::counter", "main::counter", "geta::calls", "'geta'", "'a.c'::shared", "geta::shared", "'a'",
@@ -134,18 +123,7 @@ func TestScopedNames(t *testing.T) {
 // frame, its own file's definition, as GDB looks in the current unit's
 // static block first; rrmcp took the first unit's (a.c's, linked first).
 func TestTagOfTheFrameUnitMatchesGDB(t *testing.T) {
-	testenv.NeedTool(t, "gcc")
-	dir := t.TempDir()
-	src, err := filepath.Abs(filepath.Join("testdata", "tagunits"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "tagunits")
-	cmd := exec.Command("gcc", "-g", "-O0", "-o", bin, "m.c", "a.c", "b.c")
-	cmd.Dir = src
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("gcc: %v\n%s", err, out)
-	}
+	bin, _ := buildFiles(t, "tagunits", "m.c", "a.c", "b.c")
 	s, ctx := printAtLikeGDB(t, bin, "gz_read", false, "*(struct private_data *)self->data",
 		"((struct private_data *)self->data)->out_block_size", "sizeof(struct private_data)", "*state")
 	gdb := gdbAt(t, bin, "gz_read", "echo <T>\\n", "ptype struct private_data", "echo </T>\\n")
@@ -153,6 +131,24 @@ func TestTagOfTheFrameUnitMatchesGDB(t *testing.T) {
 	if want := strings.TrimPrefix(strings.TrimSpace(section(gdb, "T")), "type = "); err != nil || norm(r.Type) != norm(want) {
 		t.Errorf("ptype struct private_data: ours %q (%v), GDB %q", r.Type, err, want)
 	}
+}
+
+// buildFiles builds the C files of testdata/dir into one program with
+// gcc -g -O0; it returns the program and dir's absolute path.
+func buildFiles(t *testing.T, dir string, files ...string) (bin, src string) {
+	t.Helper()
+	testenv.NeedTool(t, "gcc")
+	src, err := filepath.Abs(filepath.Join("testdata", dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin = filepath.Join(t.TempDir(), dir)
+	cmd := exec.Command("gcc", append([]string{"-g", "-O0", "-o", bin}, files...)...)
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gcc: %v\n%s", err, out)
+	}
+	return bin, src
 }
 
 // TestSiginfoAtCrash: at a live program's SIGSEGV, $_siginfo is what GDB

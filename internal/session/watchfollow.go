@@ -301,9 +301,7 @@ func (s *Session) unwoundScope(ctx context.Context, sc *watchScope) (int, scopeS
 // regVarAddr evaluates b's expression again in frame level (regVar):
 // the address of the object it names now, or why it cannot be evaluated.
 func (s *Session) regVarAddr(ctx context.Context, b *breakpoint, level int) (uint64, error) {
-	defer func(f int) { s.frame = f }(s.frame)
-	s.frame = level
-	lv, err := s.lvalueOf(ctx, b.spec)
+	lv, err := s.lvalueAt(ctx, b.spec, level)
 	switch {
 	case err != nil:
 		return 0, err
@@ -371,11 +369,7 @@ func (s *Session) relocateWatches(ctx context.Context) {
 		if !found {
 			continue
 		}
-		lv, err := func() (*lvalue, error) {
-			defer func(f int) { s.frame = f }(s.frame)
-			s.frame = level
-			return s.lvalueOf(ctx, b.spec)
-		}()
+		lv, err := s.lvalueAt(ctx, b.spec, level)
 		switch {
 		case err != nil || lv.size != b.lv.size:
 		case lv.inReg && b.typ == rsp.WriteWatchpoint && s.softFollows(ctx) && s.kind == KindLive:

@@ -127,27 +127,34 @@ func TestWatchFollowsExpressionMatchesGDB(t *testing.T) {
 // a callee of an inlined call ended the watchpoint, a write inside one
 // showed <unreadable>.
 func TestWatchThroughRegisterMatchesGDB(t *testing.T) {
+	watchMarkersLikeGDB(t, "watchreg.c", []markerWatch{
+		{"gcc", "work", "p->a", 5}, {"gcc", "walk", "p->a", 5}, {"gcc", "setkey", "ctx->nr", 2},
+		{"gcc", "split", "c->db->depth", 1}, {"gcc", "decode", "decoded->len", 5},
+		{"clang", "work", "p->a", 5}, {"clang", "walk", "p->a", 2}, {"clang", "setkey", "ctx->nr", 2},
+		{"clang", "split", "c->db->depth", 3}, {"clang", "decode", "decoded->len", 5},
+	})
+}
+
+// markerWatch is a watchLikeGDB case at a marker of a testdata file built
+// by cc -O2.
+type markerWatch struct {
+	cc, marker, expr string
+	n                int
+}
+
+// watchMarkersLikeGDB runs watchLikeGDB (the hardware path where it
+// fires) for each case of the testdata file src.
+func watchMarkersLikeGDB(t *testing.T, src string, cases []markerWatch) {
+	t.Helper()
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
-	src := filepath.Join("testdata", "watchreg.c")
 	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
 	defer cancel()
-	for _, tc := range []struct {
-		cc, marker string
-		n          int
-	}{
-		{"gcc", "work", 5}, {"gcc", "walk", 5}, {"gcc", "setkey", 2}, {"gcc", "split", 1}, {"gcc", "decode", 5},
-		{"clang", "work", 5}, {"clang", "walk", 2}, {"clang", "setkey", 2}, {"clang", "split", 3}, {"clang", "decode", 5},
-	} {
+	for _, tc := range cases {
 		t.Run(tc.cc+"/"+tc.marker, func(t *testing.T) {
-			testenv.NeedTool(t, tc.cc)
-			exe := buildTestdata(t, tc.cc, "-O2", "watchreg.c")
-			bp := fmt.Sprintf("watchreg.c:%d", markerLine(t, src, tc.marker))
-			expr := map[string]string{"setkey": "ctx->nr", "split": "c->db->depth", "decode": "decoded->len"}[tc.marker]
-			if expr == "" {
-				expr = "p->a"
-			}
-			watchLikeGDB(t, ctx, exe, false, bp, expr, tc.n)
+			exe := buildTestdata(t, tc.cc, "-O2", src)
+			bp := fmt.Sprintf("%s:%d", src, markerLine(t, filepath.Join("testdata", src), tc.marker))
+			watchLikeGDB(t, ctx, exe, false, bp, tc.expr, tc.n)
 		})
 	}
 }
@@ -162,24 +169,9 @@ func TestWatchThroughRegisterMatchesGDB(t *testing.T) {
 // ends where the call to memmove clobbers it (GDB's error at the
 // callee's entry; gcc), or at once where clang keeps no value.
 func TestWatchInlinedFrameMatchesGDB(t *testing.T) {
-	testenv.NeedTool(t, "gdb")
-	testenv.NeedTool(t, "gdbserver")
-	src := filepath.Join("testdata", "watchinline.c")
-	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
-	defer cancel()
-	for _, tc := range []struct {
-		cc, marker, expr string
-		n                int
-	}{
+	watchMarkersLikeGDB(t, "watchinline.c", []markerWatch{
 		{"gcc", "provide", "c->avail", 2}, {"gcc", "write_hlp", "length", 6}, {"clang", "write_hlp", "length", 1},
-	} {
-		t.Run(tc.cc+"/"+tc.marker, func(t *testing.T) {
-			testenv.NeedTool(t, tc.cc)
-			exe := buildTestdata(t, tc.cc, "-O2", "watchinline.c")
-			bp := fmt.Sprintf("watchinline.c:%d", markerLine(t, src, tc.marker))
-			watchLikeGDB(t, ctx, exe, false, bp, tc.expr, tc.n)
-		})
-	}
+	})
 }
 
 // TestWatchBitFieldMatchesGDB: a watchpoint on a bit-field watches the
