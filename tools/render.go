@@ -60,6 +60,9 @@ func stopText(st *session.Stop) string {
 	if st.Breakpoint != 0 && st.Watch == nil {
 		fmt.Fprintf(&b, ", breakpoint #%d", st.Breakpoint)
 	}
+	if st.AlsoBreakpoint != 0 {
+		fmt.Fprintf(&b, ", also breakpoint #%d", st.AlsoBreakpoint)
+	}
 	if st.Thread != "" {
 		fmt.Fprintf(&b, ", thread %s", st.Thread)
 	}

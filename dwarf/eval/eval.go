@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -570,7 +571,17 @@ func (ev *evaluator) ident(name string) (dwarf.Object, error) {
 		} else if !errors.Is(err, dwarf.ErrNotFound) {
 			return dwarf.Object{}, err
 		}
-		if this, err := ev.s.Local(ev.ctx, "this"); err == nil {
+		// A member of this, where its class declares one by that name
+		// (by type, as GDB's lookup: this is not read for a global's
+		// name, so a watchpoint's value chain does not hold it).
+		if this, err := ev.s.Local(ev.ctx, "this"); err == nil && classDeclares(this.Type, name) {
+			if st := thisClass(this.Type); st != nil {
+				if _, _, field := st.FieldByName(name); !field {
+					if sm, ok := st.StaticByName(name); ok {
+						return ev.env.StaticObject(sm), nil // (this is not read)
+					}
+				}
+			}
 			o, err := ev.member(this, name, true)
 			if err == nil {
 				return o, nil
@@ -610,22 +621,37 @@ func (ev *evaluator) ident(name string) (dwarf.Object, error) {
 	return dwarf.Object{}, fmt.Errorf("No symbol %q in current context%s: %w", name, hint, dwarf.ErrNotFound)
 }
 
+// thisClass is the class the pointer type thisT points to, nil where it
+// points to no class.
+func thisClass(thisT dwarf.Type) *dwarf.StructType {
+	p, ok := dwarf.Resolve(thisT).(*dwarf.PointerType)
+	if !ok {
+		return nil
+	}
+	st, _ := dwarf.Resolve(p.Elem).(*dwarf.StructType)
+	return st
+}
+
 // classHas says whether the class pointer thisT points to has a data
 // member (its bases' included) or a static member named name.
 func classHas(thisT dwarf.Type, name string) bool {
-	p, ok := dwarf.Resolve(thisT).(*dwarf.PointerType)
-	if !ok {
-		return false
-	}
-	st, ok := dwarf.Resolve(p.Elem).(*dwarf.StructType)
-	if !ok {
+	st := thisClass(thisT)
+	if st == nil {
 		return false
 	}
 	if _, _, ok := st.FieldByName(name); ok {
 		return true
 	}
-	_, ok = st.StaticByName(name)
+	_, ok := st.StaticByName(name)
 	return ok
+}
+
+// classDeclares says whether the class pointer thisT points to has a
+// data member, a static member or a method named name: what a member
+// access on this can find.
+func classDeclares(thisT dwarf.Type, name string) bool {
+	st := thisClass(thisT)
+	return st != nil && (classHas(thisT, name) || slices.ContainsFunc(st.Methods(), func(m dwarf.Method) bool { return m.Name == name }))
 }
 
 // rvalue strips references: the referenced object.

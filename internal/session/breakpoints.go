@@ -754,29 +754,31 @@ func (b *breakpoint) maskBits(v []byte) []byte {
 // and refreshes the remembered values of every watchpoint.
 func (s *Session) watchHit(ctx context.Context, st rsp.Stop) *WatchHit {
 	var ws []*breakpoint
-	var nows [][]byte
+	at := -1 // the watchpoint whose memory the server says was hit
 	for _, b := range s.bps {
 		if b.isWatch() && b.enabled {
-			ws = append(ws, b)
-			if len(b.chain) > 0 || b.regVar != "" && b.evalErr == "" {
-				nows = append(nows, s.followNow(ctx, b))
-			} else {
-				nows = append(nows, s.watchNow(ctx, b))
+			// (matched before following moves b's entries: the trap is
+			// on what b watched when it fired)
+			if a := b.addrs[0]; at < 0 && st.WatchAddr != 0 && !b.byValue() && (st.WatchAddr-a < uint64(b.size) || b.inChain(st.WatchAddr)) {
+				at = len(ws)
 			}
+			ws = append(ws, b)
+		}
+	}
+	nows := make([][]byte, len(ws))
+	for i, b := range ws {
+		if len(b.chain) > 0 || b.regVar != "" && b.evalErr == "" {
+			nows[i] = s.followNow(ctx, b)
+		} else {
+			nows[i] = s.watchNow(ctx, b)
 		}
 	}
 	// The watchpoint at the stop's address; where the stop has none (a
 	// value watch's, or a server that does not say), the first whose
 	// value changed, else the first.
 	pick := slices.IndexFunc(ws, func(b *breakpoint) bool { return b.evalErr != "" || b.gone }) // (softRun stopped for it)
-	for i, b := range ws {
-		if pick >= 0 {
-			break
-		}
-		if a := b.addrs[0]; st.WatchAddr != 0 && !b.byValue() && (st.WatchAddr-a < uint64(b.size) || b.inChain(st.WatchAddr)) {
-			pick = i
-			break
-		}
+	if pick < 0 {
+		pick = at
 	}
 	if pick < 0 && st.WatchAddr == 0 && len(ws) > 0 {
 		pick = 0

@@ -246,7 +246,18 @@ func (s *Session) judgeStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 			// (and a read watchpoint set as an access one reports no
 			// write, GDB's bpstat_check_watchpoint)
 			b.hits--
+			if bp := s.watchTrapAtBP(ctx, out); bp != nil {
+				// the breakpoint at the pc the trap left still stops
+				out.Reason, out.Breakpoint, out.Watch, out.Message = "breakpoint", bp.num, nil, ""
+				s.refreshWatches(ctx)
+				return out, false
+			}
 			return out, true
+		}
+	}
+	if out.Reason == "watchpoint" && out.Watch != nil {
+		if bp := s.watchTrapAtBP(ctx, out); bp != nil {
+			out.AlsoBreakpoint = bp.num
 		}
 	}
 	if out.Reason != "breakpoint" || out.Breakpoint == 0 {
@@ -283,8 +294,30 @@ func (s *Session) judgeStop(ctx context.Context, st rsp.Stop) (*Stop, bool) {
 	return out, false
 }
 
+// watchTrapAtBP is, at the stop out of a watchpoint's trap, the
+// breakpoint at the pc the trap left (the instruction after the write)
+// whose condition is absent or true, counted as hit, or nil: GDB's stop
+// holds every breakpoint whose location matches, and a trap there is a
+// SIGTRAP at the breakpoint's address (bpstat_stop_status). Resuming from
+// that pc would pass the breakpoint without a stop.
+func (s *Session) watchTrapAtBP(ctx context.Context, out *Stop) *breakpoint {
+	if out.Frame == nil || s.stepIn != 0 {
+		return nil
+	}
+	b := s.otherBPAt(ctx, nil)
+	if b == nil {
+		return nil
+	}
+	b.hits++
+	if b.temp {
+		s.deleteBP(ctx, b) //nolint:errcheck
+	}
+	return b
+}
+
 // otherBPAt returns another enabled breakpoint at b's hit address whose
-// condition is absent or true, or nil.
+// condition is absent or true, or nil (any such breakpoint at the pc,
+// where b is nil).
 func (s *Session) otherBPAt(ctx context.Context, b *breakpoint) *breakpoint {
 	pc := s.pcOr0(ctx)
 	for _, o := range s.bps {

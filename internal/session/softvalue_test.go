@@ -81,7 +81,7 @@ func TestValueWatchpointAfterCallMatchesGDB(t *testing.T) {
 	exe := buildTestdata(t, "gcc", "-O2", "watchvalue.c")
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
-	watchLikeGDB(t, ctx, exe, false, "roundtrip", "st.ok", 2)
+	watchLikeGDB(t, ctx, exe, false, "roundtrip", watchCase{expr: "st.ok", n: 2})
 }
 
 // TestValueWatchpointBesideMemory: with a watchpoint on memory set first

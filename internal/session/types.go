@@ -95,20 +95,23 @@ type Stop struct {
 	// killed, interrupted (a time limit or rr_interrupt), cancelled (the
 	// client cancelled the command), history-start, history-end, timeout,
 	// started.
-	Reason        string      `json:"reason"`
-	Thread        string      `json:"thread,omitempty"`
-	Frame         *Frame      `json:"frame,omitempty"`
-	Signal        string      `json:"signal,omitempty" jsonschema:"signal name, e.g. SIGSEGV"`
-	SignalMeaning string      `json:"signal_meaning,omitempty"`
-	Breakpoint    int         `json:"breakpoint,omitempty" jsonschema:"number of the breakpoint that was hit"`
-	Watch         *WatchHit   `json:"watch,omitempty"`
-	ExitCode      *int        `json:"exit_code,omitempty"`
-	Position      *Position   `json:"position,omitempty" jsonschema:"rr event and ticks"`
-	Icount        int64       `json:"icount,omitempty" jsonschema:"QEMU replay, rr_goto: the instruction count arrived at"`
-	Output        *OutputSize `json:"output,omitempty" jsonschema:"bytes the program has written so far (rr_output reads them)"`
-	ReturnValue   string      `json:"return_value,omitempty" jsonschema:"finish: the value the function returned"`
-	Message       string      `json:"message,omitempty" jsonschema:"extra explanation"`
-	Cancelled     string      `json:"cancelled,omitempty" jsonschema:"the operation the client cancelled (continue, reverse continue, rr_query, rr_last_write…) that ended at this stop"`
+	Reason        string    `json:"reason"`
+	Thread        string    `json:"thread,omitempty"`
+	Frame         *Frame    `json:"frame,omitempty"`
+	Signal        string    `json:"signal,omitempty" jsonschema:"signal name, e.g. SIGSEGV"`
+	SignalMeaning string    `json:"signal_meaning,omitempty"`
+	Breakpoint    int       `json:"breakpoint,omitempty" jsonschema:"number of the breakpoint that was hit"`
+	Watch         *WatchHit `json:"watch,omitempty"`
+	// AlsoBreakpoint is a breakpoint hit at a watchpoint's stop: the
+	// trap left the pc at its address.
+	AlsoBreakpoint int         `json:"also_breakpoint,omitempty" jsonschema:"a breakpoint hit at this watchpoint stop too: the write's trap left the pc at its address (its hit is counted)"`
+	ExitCode       *int        `json:"exit_code,omitempty"`
+	Position       *Position   `json:"position,omitempty" jsonschema:"rr event and ticks"`
+	Icount         int64       `json:"icount,omitempty" jsonschema:"QEMU replay, rr_goto: the instruction count arrived at"`
+	Output         *OutputSize `json:"output,omitempty" jsonschema:"bytes the program has written so far (rr_output reads them)"`
+	ReturnValue    string      `json:"return_value,omitempty" jsonschema:"finish: the value the function returned"`
+	Message        string      `json:"message,omitempty" jsonschema:"extra explanation"`
+	Cancelled      string      `json:"cancelled,omitempty" jsonschema:"the operation the client cancelled (continue, reverse continue, rr_query, rr_last_write…) that ended at this stop"`
 	// WatchScope numbers the watchpoints deleted at this stop because
 	// the frame whose variables they watched returned (GDB's "left the
 	// block in which its expression is valid").
