@@ -133,11 +133,24 @@ func (r *TypeReader) scanCU(i int) {
 // the canonical spelling Type names use.
 func (r *TypeReader) addName(name string, off stddwarf.Offset, lang Lang) {
 	addFirst(r.names, name, off, lang)
+	r.addAnon(name, off, lang)
 }
+
+// addAnon indexes a C++ name with anonymous namespaces in it under the
+// name without them (TypeReader.anon).
+func (r *TypeReader) addAnon(name string, off stddwarf.Offset, lang Lang) {
+	if lang == LangCPlusPlus && strings.Contains(name, anonNS) {
+		addFirst(r.anon, strings.ReplaceAll(name, anonNS, ""), off, lang)
+	}
+}
+
+// anonNS is how an anonymous namespace stands in a qualified name.
+const anonNS = "(anonymous namespace)::"
 
 // addTag indexes a struct/class/union/enum definition under its tag.
 func (r *TypeReader) addTag(name string, off stddwarf.Offset, lang Lang) {
 	addFirst(r.tags, name, off, lang)
+	r.addAnon(name, off, lang)
 }
 
 // addFirst indexes off in m under name and, for C++, under its canonical
@@ -209,6 +222,11 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 		off, ok = r.names[canonicalCxxName(key)]
 	}
 	if !ok {
+		if off, ok = r.anon[key]; !ok {
+			off, ok = r.anon[canonicalCxxName(key)]
+		}
+	}
+	if !ok {
 		if off, ok = r.lookupNested(key); !ok {
 			return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
 		}
@@ -273,29 +291,49 @@ func (r *TypeReader) unitTypesAt(off stddwarf.Offset) *unitTypes {
 	u := &unitTypes{names: map[string]stddwarf.Offset{}, tags: map[string]stddwarf.Offset{}, cplus: r.cus[i].lang == LangCPlusPlus}
 	rd := r.data.Reader()
 	rd.Seek(r.cus[i].off)
-	if cu, err := rd.Next(); err == nil && cu != nil && cu.Children {
+	// The unit's top-level types, then those of its top-level anonymous
+	// namespaces (their names are the unit's too, after its own).
+	anon := &unitTypes{names: map[string]stddwarf.Offset{}, tags: map[string]stddwarf.Offset{}}
+	var children func(into *unitTypes, depth int)
+	children = func(into *unitTypes, depth int) {
 		for {
 			e, err := rd.Next()
 			if err != nil || e == nil || e.Tag == 0 {
-				break
+				return
 			}
 			name, _ := e.Val(stddwarf.AttrName).(string)
 			decl, _ := e.Val(stddwarf.AttrDeclaration).(bool)
 			if name != "" && !decl {
 				switch e.Tag {
 				case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType, stddwarf.TagEnumerationType:
-					if _, dup := u.tags[name]; !dup {
-						u.tags[name] = e.Offset
+					if _, dup := into.tags[name]; !dup {
+						into.tags[name] = e.Offset
 					}
 				case stddwarf.TagTypedef, stddwarf.TagBaseType:
-					if _, dup := u.names[name]; !dup {
-						u.names[name] = e.Offset
+					if _, dup := into.names[name]; !dup {
+						into.names[name] = e.Offset
 					}
 				}
 			}
-			if e.Children {
+			switch {
+			case e.Tag == stddwarf.TagNamespace && name == "" && e.Children && u.cplus && depth < 4:
+				children(anon, depth+1)
+			case e.Children:
 				rd.SkipChildren()
 			}
+		}
+	}
+	if cu, err := rd.Next(); err == nil && cu != nil && cu.Children {
+		children(u, 0)
+	}
+	for k, v := range anon.names {
+		if _, dup := u.names[k]; !dup {
+			u.names[k] = v
+		}
+	}
+	for k, v := range anon.tags {
+		if _, dup := u.tags[k]; !dup {
+			u.tags[k] = v
 		}
 	}
 	if r.unitTypes == nil {

@@ -28,6 +28,13 @@ type TypeReader struct {
 	// defining DIEs: C keeps tags apart from typedef names, and
 	// `typedef struct S S;` puts both under "S".
 	tags map[string]stddwarf.Offset
+	// anon maps the names of C++ types in anonymous namespaces, those
+	// namespaces left out ("Ring<double, 4>" for "(anonymous
+	// namespace)::Ring<double, 4>"), to their definitions: an anonymous
+	// namespace's names are its enclosing scope's (an implicit using
+	// directive, GDB's read_namespace), found after the names it defines
+	// itself.
+	anon map[string]stddwarf.Offset
 	// statics maps a static member's declaration DIE to the file
 	// address of its definition.
 	statics map[stddwarf.Offset]uint64
@@ -87,6 +94,7 @@ func NewTypeReader(d *stddwarf.Data) *TypeReader {
 		qual:    make(map[stddwarf.Offset]string),
 		names:   make(map[string]stddwarf.Offset),
 		tags:    make(map[string]stddwarf.Offset),
+		anon:    make(map[string]stddwarf.Offset),
 		statics: make(map[stddwarf.Offset]uint64),
 
 		enumerators: make(map[string]enumerator),
