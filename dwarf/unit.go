@@ -569,6 +569,9 @@ func linkageNamed(name, linkage string) bool {
 			return true
 		}
 	}
+	if mangledFunctionType(linkage) {
+		return true // a function type in a parameter's type, say
+	}
 	// a ref-qualified method (Box::get() const &): _ZN, its
 	// cv-qualifiers, then R or O
 	if q, ok := strings.CutPrefix(linkage, "_ZN"); ok {
@@ -577,6 +580,28 @@ func linkageNamed(name, linkage string) bool {
 		}
 	}
 	return templateValueArg(name)
+}
+
+// mangledFunctionType reports whether the mangled name holds a function
+// type ("F…E": f(W<int (int)> const&) is _Z1fRK1WIFiiEE, also where it is
+// behind a pointer) outside the identifiers, which are skipped by their
+// length.
+func mangledFunctionType(linkage string) bool {
+	for i := 2; i < len(linkage); i++ {
+		c := linkage[i]
+		switch {
+		case c == 'F':
+			return true
+		case c >= '1' && c <= '9' && linkage[i-1] != 'S' && linkage[i-1] != 'T':
+			n := 0
+			for i < len(linkage) && linkage[i] >= '0' && linkage[i] <= '9' {
+				n = n*10 + int(linkage[i]-'0')
+				i++
+			}
+			i += n - 1
+		}
+	}
+	return false
 }
 
 // templateValueArg reports whether a template argument list in name

@@ -102,11 +102,16 @@ func FunctionName(linkage string) string {
 		return ""
 	}
 	unparsable := false
-	// A function type in the name (a template argument, W<void (int)>),
-	// not behind a pointer, reference or array, which GDB's parser
-	// reads: void (*)(int). (The function's own type is not in it.)
-	inName, behind := map[demangle.AST]bool{}, map[demangle.AST]bool{}
-	t.Name.Traverse(func(n demangle.AST) bool { inName[n] = true; return true })
+	// A function type other than the function's own, in its name or its
+	// parameters' types (a template argument: W<void (int)>::get,
+	// f(std::function<double (Shape const&)> const&)), not behind a
+	// pointer, reference, array or pointer to member, which GDB's parser
+	// reads: void (*)(int).
+	own := map[demangle.AST]bool{t.Type: true}
+	if mq, ok := t.Type.(*demangle.MethodWithQualifiers); ok {
+		own[mq.Method] = true
+	}
+	behind := map[demangle.AST]bool{}
 	t.Traverse(func(n demangle.AST) bool {
 		switch n := n.(type) {
 		case *demangle.PointerType:
@@ -117,8 +122,10 @@ func FunctionName(linkage string) string {
 			behind[n.Base] = true
 		case *demangle.ArrayType:
 			behind[n.Element] = true
+		case *demangle.PtrMem:
+			behind[n.Member] = true
 		case *demangle.FunctionType:
-			unparsable = unparsable || inName[n] && !behind[n]
+			unparsable = unparsable || !own[n] && !behind[n]
 		case *demangle.Template:
 			unparsable = unparsable || emptyArgs(n.Args) // T<>
 		case *demangle.Qualified:
@@ -133,6 +140,9 @@ func FunctionName(linkage string) string {
 		case *demangle.MethodWithQualifiers:
 			// GDB's parser has no ref-qualifiers: Box::get() const &
 			unparsable = unparsable || n.RefQualifier != ""
+			if behind[n] { // void (*)(int) noexcept
+				behind[n.Method] = true
+			}
 		}
 		return !unparsable
 	})

@@ -468,7 +468,7 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 		if out, err := exec.Command(build[0], "-g", build[1], "-o", exe, src).CombinedOutput(); err != nil {
 			t.Fatalf("%s: %v\n%s", build[0], err, out)
 		}
-		for _, marker := range []string{"f", "get", "cmp", "plainget", "cget", "mget", "mlam", "wget", "gx", "ringpush", "boxget", "chrget", "packed", "rqget", "rqrv", "rqvalor"} {
+		for _, marker := range []string{"f", "get", "cmp", "plainget", "cget", "mget", "mlam", "wget", "gx", "ringpush", "boxget", "chrget", "packed", "rqget", "rqrv", "rqvalor", "fparam", "gparam", "qparam"} {
 			loc := fmt.Sprintf("templnames.cpp:%d", markerLine(t, src, marker))
 			t.Run(build[0]+build[1]+"/"+marker, func(t *testing.T) {
 				var want []string

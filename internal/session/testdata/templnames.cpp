@@ -130,6 +130,25 @@ template <typename F, typename... Args> int packed(F &&f, Args &&...args)
 }
 } // namespace ns
 
+// A function type among a parameter type's template arguments: GDB's
+// parser cannot read it there either, so GDB keeps the parameters
+// (fparam(W<int (int)> const&), ns::qparam(W<void (double, char)>, int));
+// behind a pointer it reads them (gparam).
+int fparam(const W<int(int)> &w)
+{
+	return w.get(1); // LINE:fparam
+}
+int gparam(W<int (*)(int)> w)
+{
+	return w.get(2); // LINE:gparam
+}
+namespace ns {
+int qparam(W<void(double, char)> w, int x)
+{
+	return w.get(x); // LINE:qparam
+}
+} // namespace ns
+
 int main(int argc, char **)
 {
 	// Names local to main and to an extern "C" function: printed without
@@ -153,5 +172,6 @@ int main(int argc, char **)
 	});
 	return (int)h(2).size() + outer<int>(5) + sorted() + plain(2) + apply([&l](int x) { return l.get(x); }, 3) + cfun(argc) + v[0] - 49 +
 	       W<void(int)>().get(argc) + gx(TT<>()) - 4 + Ring<int, 3>().push(argc) + (int)Box<-2>().get() + Chr<'a', true>().get(argc) -
-	       99 + ns::packed([](int x, int y) { return x - y; }, argc, 1) + RQ{argc}.get() + rq.get() + rq.value_or(7) - 11;
+	       99 + ns::packed([](int x, int y) { return x - y; }, argc, 1) + RQ{argc}.get() + rq.get() + rq.value_or(7) - 11 +
+	       fparam(W<int(int)>()) + gparam(W<int (*)(int)>()) + ns::qparam(W<void(double, char)>(), argc) - 7;
 }
