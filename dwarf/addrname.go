@@ -66,6 +66,9 @@ func physname(f *Function, typesOf func(*Image) *TypeReader) string {
 	if typesOf != nil {
 		types = typesOf(f.Image())
 	}
+	if n, ok := f.PhysName(func() *TypeReader { return types }); ok {
+		return n // a name GDB cannot parse: its parameters as its type printer writes them
+	}
 	return f.Name + "(" + paramSpelling(f, types) + ")"
 }
 

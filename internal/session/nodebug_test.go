@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -260,4 +261,48 @@ func linkDebugAndPlain(t *testing.T, cc, opt, dir, debugSrc, plainSrc string) st
 		}
 	}
 	return bin
+}
+
+// TestAnonymousNamespaceTypesMatchGDB: a type in an anonymous namespace
+// is found by its name without the namespace, as C++ (and GDB, which
+// reads the namespace as a using directive of its enclosing scope) finds
+// it: in its enclosing namespace, its own unit's first (two units of
+// testdata/anonns each define an Anon), a class template too (Ring<double,
+// 4>, its statics, sizeof). rrmcp said "No symbol" or a syntax error.
+func TestAnonymousNamespaceTypesMatchGDB(t *testing.T) {
+	bin, _ := buildFiles(t, "anonns", "m.cc", "o.cc")
+	for _, tc := range []struct {
+		loc          string
+		exprs, types []string
+	}{
+		{"main", []string{"Ring<double, 4>::instances", "Ring<double,4>::instances", "sizeof(Ring<double, 4>)", "sizeof(Anon)", "Anon::hits", "(Anon *)0"},
+			[]string{"Anon", "Ring<double, 4>", "geo::Inner"}},
+		{"other", []string{"sizeof(Anon)", "(Anon *)0"}, []string{"Anon"}},
+		{"geo::area", []string{"sizeof(Inner)", "sizeof(geo::Inner)", "(Inner *)0"}, []string{"Inner", "geo::Inner"}},
+	} {
+		t.Run(tc.loc, func(t *testing.T) {
+			s, ctx := printAtLikeGDB(t, bin, tc.loc, false, tc.exprs...)
+			var cmds []string
+			for i, ty := range tc.types {
+				cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "whatis "+ty, fmt.Sprintf("echo </T%d>\\n", i))
+			}
+			gdb := gdbAt(t, bin, tc.loc, cmds...)
+			for i, ty := range tc.types {
+				want := strings.TrimPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
+				if r, err := s.Ptype(ctx, ty, true); err != nil || r.Type != want {
+					t.Errorf("whatis %s: ours %q (%v), GDB %q", ty, r.Type, err, want)
+				}
+			}
+		})
+	}
+}
+
+// TestLambdaInstanceSymbolsMatchGDB: a pointer to a function whose name
+// holds a lambda and which has no linkage name prints its <symbol> as
+// GDB's physname: the parameters as GDB's type printer writes them
+// (H<main()::<lambda(int)> >::call(const int &)); rrmcp spelled them the
+// demangler's way (int const&).
+func TestLambdaInstanceSymbolsMatchGDB(t *testing.T) {
+	exe := buildTestdata(t, "g++", "-O0", "lambdasym.cc")
+	printLikeGDB(t, exe, filepath.Join("testdata", "lambdasym.cc"), false, "fp", "gp", "lp", "fn", "*fp")
 }
