@@ -12,7 +12,7 @@ import (
 
 type evalIn struct {
 	sessionArg
-	Expression string `json:"expression" jsonschema:"C/C++ expression in the selected frame, e.g. n->next->name, a[i] + 1, *p, sizeof(struct foo), $rip"`
+	Expression string `json:"expression" jsonschema:"C/C++ expression in the selected frame, e.g. n->next->name, a[i] + 1, *p, sizeof(struct foo), $rip, $3.next (an earlier result: each result is numbered $N in the value history; $ is the last)"`
 	Expand     int    `json:"expand,omitempty" jsonschema:"also return the value's members, elements or pointee as parts, this many levels deep (0-4; default 0: the text only); at most 500 parts in all"`
 }
 
@@ -48,6 +48,9 @@ func (e evalOut) Text() string {
 	}
 	if e.Result.Engine == "gdb" {
 		t += "  [evaluated by GDB]"
+	}
+	if e.Result.History > 0 {
+		t += fmt.Sprintf("  [$%d]", e.Result.History)
 	}
 	for _, p := range e.Result.Parts {
 		t += "\n" + strings.Repeat("  ", p.Level) + p.Name + " = " + p.Value
@@ -228,7 +231,7 @@ func (r *registry) inspectTools() {
 		"Evaluate a C/C++ expression in the selected frame (variables, members, array elements, pointer arithmetic, casts, registers as $rip; C++ containers without calling the program: v[i], v.size(), m[\"key\"], m.at(k), m.count(k), s.contains(k), l.front(), d.back(), *it and it->second for iterators, p->x for smart pointers, *opt, str == \"text\"; GDB's convenience variables: $v = expr keeps a copy of the value for later expressions and breakpoint conditions, $_exitcode once the program has ended). rrmcp's own evaluator answers; expressions it cannot handle go to GDB, and the result says which engine answered. expand=N also returns the value's members, elements or pointee as parts, N levels deep (rrmcp's evaluator only).",
 		inspect,
 		func(ctx context.Context, s *session.Session, in evalIn) (evalOut, error) {
-			v, err := s.EvaluateWith(ctx, in.Expression, session.EvalOptions{Expand: in.Expand})
+			v, err := s.EvaluateWith(ctx, in.Expression, session.EvalOptions{Expand: in.Expand, Record: true})
 			return evalOut{v}, err
 		})
 

@@ -115,6 +115,14 @@ type (
 		X  *Register
 		Y  Expr
 	}
+	// History is a value of GDB's value history: $N (the Nth, Rel
+	// false), $ (the last), $$ (the one before it) and $$N (N before
+	// the last), Rel true.
+	History struct {
+		At  int
+		Rel bool
+		N   int
+	}
 	Unsupported struct {
 		At   int
 		What string
@@ -143,6 +151,7 @@ func (e *FloatLit) Pos() int    { return e.At }
 func (e *CharLit) Pos() int     { return e.At }
 func (e *StringLit) Pos() int   { return e.At }
 func (e *Register) Pos() int    { return e.At }
+func (e *History) Pos() int     { return e.At }
 func (e *Assign) Pos() int      { return e.At }
 func (e *Unary) Pos() int       { return e.At }
 func (e *Binary) Pos() int      { return e.At }
@@ -789,6 +798,29 @@ func (p *parser) postfix() (Expr, error) {
 	}
 }
 
+// history reads a value history reference ($, $N, $$, $$N) from the
+// text after a $.
+func history(t token) (*History, bool) {
+	digits := func(s string) (int, bool) {
+		if s == "" || len(s) > 9 || strings.Trim(s, "0123456789") != "" {
+			return 0, false
+		}
+		n, _ := strconv.Atoi(s)
+		return n, true
+	}
+	switch {
+	case t.s == "":
+		return &History{At: t.pos, Rel: true}, true
+	case t.s == "$":
+		return &History{At: t.pos, Rel: true, N: 1}, true
+	case t.s[0] == '$':
+		n, ok := digits(t.s[1:])
+		return &History{At: t.pos, Rel: true, N: n}, ok
+	}
+	n, ok := digits(t.s)
+	return &History{At: t.pos, N: n}, ok
+}
+
 // convFuncs are the GDB convenience functions evaluated natively.
 var convFuncs = map[string]bool{"_streq": true, "_strlen": true, "_memeq": true, "_regex": true}
 
@@ -853,14 +885,14 @@ func (p *parser) primary() (Expr, error) {
 		return &StringLit{t.pos, cs, prefix}, nil
 	case tDollar:
 		p.next()
-		if t.s == "" {
-			return nil, unsupported("value history")
+		if h, ok := history(t); ok {
+			return h, nil
 		}
 		if convFuncs[t.s] && p.is("(") {
 			return &ConvFunc{t.pos, t.s}, nil
 		}
 		if isDigit(t.s[0]) || t.s[0] == '$' {
-			return nil, unsupported("value history")
+			return nil, &SyntaxError{Pos: t.pos, Msg: "bad value history reference $" + t.s}
 		}
 		// A register, or else a convenience variable: the evaluator
 		// tells them apart, as GDB does.

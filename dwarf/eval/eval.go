@@ -352,6 +352,8 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 		return o, nil
 	case *cexpr.Register:
 		return ev.dollar(e)
+	case *cexpr.History:
+		return ev.history(e)
 	case *cexpr.Assign:
 		return ev.assign(e)
 	case *cexpr.Unary:

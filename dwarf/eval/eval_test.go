@@ -349,3 +349,44 @@ func TestConvenienceVariables(t *testing.T) {
 		t.Errorf("$n without vars: %v, want not found", err)
 	}
 }
+
+// TestValueHistory: $N, $, $$ and $$N read the values recorded, as
+// copies, with GDB's errors past either end.
+func TestValueHistory(t *testing.T) {
+	s := newFakeScope(dwarf.LangC)
+	var vars Vars
+	sc := WithVars(s, &vars)
+	for _, tt := range []struct{ src, want string }{
+		{"$", "The history is empty."}, {"$$", "History does not go back to $$1."}, {"$1", "History has not yet reached $1."},
+	} {
+		if _, err := EvalExpr(context.Background(), sc, tt.src); err == nil || err.Error() != tt.want {
+			t.Errorf("%s with an empty history: %v, want %s", tt.src, err, tt.want)
+		}
+	}
+	for _, src := range []string{"x", "x * 2", "np->value"} {
+		o, err := EvalExpr(context.Background(), sc, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.env.Bytes(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vars.Record(o.Type, b)
+	}
+	for _, tt := range []struct{ src, want string }{
+		{"$", "1"}, {"$0", "1"}, {"$$0", "1"}, {"$$", "14"}, {"$$2", "7"}, {"$1", "7"}, {"$2 + $3", "15"}, {"$1 * $$1", "98"},
+		{"$4", "History has not yet reached $4."}, {"$$3", "History does not go back to $$3."},
+	} {
+		o, err := EvalExpr(context.Background(), sc, tt.src)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		} else {
+			got = format.Text(s.env, o)
+		}
+		if got != tt.want {
+			t.Errorf("%s = %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}

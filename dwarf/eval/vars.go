@@ -18,6 +18,47 @@ import (
 // concurrent use.
 type Vars struct {
 	m map[string]dwarf.Object
+	// hist is GDB's value history: the values printed, $1 first, each a
+	// copy of the value as it was printed.
+	hist []dwarf.Object
+}
+
+// Record adds a copy of a printed value (type t, bytes b) to the value
+// history and returns its number: $N names it from then on. A value
+// larger than max-value-size is not kept (0).
+func (v *Vars) Record(t dwarf.Type, b []byte) int {
+	if len(b) > maxVarSize {
+		return 0
+	}
+	v.hist = append(v.hist, dwarf.BytesObject(t, append([]byte(nil), b...)))
+	return len(v.hist)
+}
+
+// History returns the value history's $N (rel false) or, with rel, the
+// value N before the last ($ is 0, $$ 1), with GDB's errors where there
+// is none.
+func (v *Vars) History(rel bool, n int) (dwarf.Object, error) {
+	var size int
+	if v != nil {
+		size = len(v.hist)
+	}
+	num := n
+	if rel {
+		num = -n
+	}
+	abs := num
+	if abs <= 0 {
+		abs += size
+	}
+	switch {
+	case abs <= 0 && num == 0:
+		return dwarf.Object{}, errors.New("The history is empty.")
+	case abs <= 0:
+		return dwarf.Object{}, fmt.Errorf("History does not go back to $$%d.", -num)
+	case abs > size:
+		return dwarf.Object{}, fmt.Errorf("History has not yet reached $%d.", abs)
+	}
+	return v.hist[abs-1], nil
 }
 
 // maxVarSize bounds a value a convenience variable keeps: GDB's default
@@ -107,6 +148,15 @@ func (ev *evaluator) dollar(e *cexpr.Register) (dwarf.Object, error) {
 		return dwarf.Object{}, regErr
 	}
 	return ev.void(), nil
+}
+
+// history evaluates a value history reference; without the session's
+// variables it is left to GDB.
+func (ev *evaluator) history(e *cexpr.History) (dwarf.Object, error) {
+	if ev.vars == nil {
+		return dwarf.Object{}, unsupported("value history")
+	}
+	return ev.vars.History(e.Rel, e.N)
 }
 
 // void is GDB's void value, what an unset convenience variable holds.

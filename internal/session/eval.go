@@ -187,6 +187,9 @@ type EvalOptions struct {
 	// pointee to return as children (0: none); at most expandNodes
 	// children in all.
 	Expand int
+	// Record keeps the value in the value history, as GDB's print does
+	// (EvalResult.History); internal evaluations (a query's rows) do not.
+	Record bool
 }
 
 // expandNodes bounds the children of one expanded value.
@@ -244,6 +247,9 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 				out.Address = hexAddr(a)
 			}
 			out.Engine = "native"
+			if opt.Record {
+				out.History = s.record(fs.Values(), o)
+			}
 			return nil
 		}
 		if errors.Is(err, eval.ErrUnsupportedExpr) {
@@ -251,6 +257,9 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 				// rr answers qXfer:siginfo:read by starting a diversion
 				// (rr-rsp.md §10), so neither side asks it.
 				return fmt.Errorf("%v: $_siginfo cannot be read from rr without leaving the replay; the stop names the signal, and rr_triage gives the faulting instruction and address: %w", err, ErrUnsupportedExpr)
+			}
+			if historyRef.MatchString(expr) {
+				return fmt.Errorf("%v; the GDB fallback would not see the value history rrmcp keeps ($, $N, $$N; give the value in the expression instead): %w", err, ErrUnsupportedExpr)
 			}
 			if v := s.usesVars(expr); v != "" {
 				return fmt.Errorf("%v; the GDB fallback would not see %s, a convenience variable rrmcp keeps (give its value in the expression instead): %w", err, v, ErrUnsupportedExpr)
@@ -316,6 +325,26 @@ func (s *Session) usesVars(expr string) string {
 }
 
 var dollarName = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
+
+// historyRef matches a value history reference: $, $N, $$, $$N.
+var historyRef = regexp.MustCompile(`\$\$?[0-9]*([^A-Za-z0-9_$]|$)`)
+
+// record keeps a copy of a printed value in the value history (GDB's
+// print does) and returns its number, 0 where it has none: void, not
+// readable as a whole, or too large.
+func (s *Session) record(env *dwarf.ValueEnv, o dwarf.Object) int {
+	if o.Err != nil || o.Type == nil {
+		return 0
+	}
+	if _, void := dwarf.Resolve(o.Type).(*dwarf.VoidType); void {
+		return 0
+	}
+	b, err := env.Bytes(o)
+	if err != nil {
+		return 0
+	}
+	return s.vars.Record(o.Type, b)
+}
 
 // exprError makes an evaluation error readable and classifiable.
 func exprError(expr string, err error) error {
@@ -520,20 +549,20 @@ func (s *Session) exprAddress(ctx context.Context, expr string) (uint64, error) 
 // returnValue is the value the callee returned, where the ABI left it
 // (dwarf.ReturnConvention: registers, or memory at the address in rax),
 // printed as GDB's finish does; "" where it cannot be read.
-func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
+func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) (text string, history int) {
 	if callee.Function == nil || callee.Image == nil {
-		return ""
+		return "", 0
 	}
 	tr := s.inf.Types(callee.Image)
 	if tr == nil {
-		return ""
+		return "", 0
 	}
 	if results := callee.Function.GoResults(tr); len(results) > 0 {
-		return s.goReturnValue(ctx, callee, results)
+		return s.goReturnValue(ctx, callee, results), 0
 	}
 	ft, err := tr.FuncTypeOf(callee.Function.Offset)
 	if err != nil || ft.Return == nil {
-		return ""
+		return "", 0
 	}
 	// GDB's get_return_value reads the value in the return type with its
 	// typedefs stripped (check_typedef): a typedef of const char * prints
@@ -541,11 +570,11 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 	ret := dwarf.StripTypedefs(ft.Return)
 	parts, inMemory, ok := dwarf.ReturnConvention(ret, s.inf.PtrSize())
 	if !ok {
-		return ""
+		return "", 0
 	}
 	regs, err := s.inf.Regs(ctx, s.inf.Cur)
 	if err != nil {
-		return ""
+		return "", 0
 	}
 	env := s.valueEnv(ctx, callee.Image, callee.Bias)
 	size := ret.Size()
@@ -555,13 +584,14 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 		// point back into it).
 		a, ok := regs.Get(0)
 		if !ok {
-			return ""
+			return "", 0
 		}
-		text, whole, _ := format.Render(env, dwarf.MemObject(ret, a))
+		o := dwarf.MemObject(ret, a)
+		text, whole, _ := format.Render(env, o)
 		if whole != nil {
-			return "" // nothing of it could be read
+			return "", 0 // nothing of it could be read
 		}
-		return text
+		return text, s.record(env, o)
 	}
 	b := make([]byte, 0, size)
 	for _, p := range parts {
@@ -570,14 +600,15 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) string {
 			v, ok = dwarf.X87Bytes(p.Size, v)
 		}
 		if !ok || len(v) < p.Size {
-			return ""
+			return "", 0
 		}
 		b = append(b, v[:p.Size]...)
 	}
 	if int64(len(b)) < size {
-		return ""
+		return "", 0
 	}
-	return format.Text(env, dwarf.BytesObject(ret, b[:size]))
+	o := dwarf.BytesObject(ret, b[:size])
+	return format.Text(env, o), s.record(env, o)
 }
 
 // goReturnValue is the value (or, for several results, "name = value"

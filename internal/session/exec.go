@@ -872,9 +872,13 @@ func (s *Session) finishFrame(ctx context.Context, fr []*dwarf.Frame, sel int, r
 				// GDB: "does not follow the target calling convention,
 				// cannot determine its returned value"
 				msg += fmt.Sprintf(" %s does not follow the target calling convention (the compiler marked it DW_CC_nocall): its returned value cannot be determined.", fnName)
-			} else if rv := s.returnValue(ctx, callee); rv != "" {
-				msg += " Value returned: " + rv
-				out.ReturnValue = rv
+			} else if rv, n := s.returnValue(ctx, callee); rv != "" {
+				if n > 0 {
+					msg += fmt.Sprintf(" Value returned is $%d = %s", n, rv)
+				} else {
+					msg += " Value returned: " + rv
+				}
+				out.ReturnValue, out.ReturnHistory = rv, n
 			}
 			// (after what the stop said: a watchpoint its return deleted)
 			out.Message = strings.TrimSpace(out.Message + " " + msg)

@@ -565,3 +565,64 @@ func TestAliasVariablesMatchGDB(t *testing.T) {
 		}
 	}
 }
+
+// TestValueHistoryMatchesGDB: a finish's returned value and each printed
+// value go to the value history, numbered as GDB numbers them; $, $$,
+// $N and $$N name them later as the copies they were (g changes after
+// $4 was printed), with GDB's errors past either end. rrmcp refused
+// "value history" (round 19's V1: p $.y after finish out of a function
+// returning a struct).
+func TestValueHistoryMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "valuehist.c")
+	line := markerLine(t, filepath.Join("testdata", "valuehist.c"), "after")
+	exprs := []string{"$", "$.y", "$1.x + $$.y", "g", "", "$5", "g", "$$2", "$$0", "$99", "$$99", "(long)$4 * 3"}
+	cmds := []string{"finish"}
+	for i, e := range exprs {
+		if i == 4 {
+			cmds = append(cmds, fmt.Sprintf("until %d", line), "next")
+			continue
+		}
+		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
+	}
+	gdb := gdbAt(t, exe, "make", cmds...)
+	m := regexp.MustCompile(`(?m)^Value returned is \$(\d+) = (.*)$`).FindStringSubmatch(gdb)
+	if m == nil {
+		t.Fatalf("gdb's finish: %s", gdb)
+	}
+	s, ctx := liveAt(t, Config{}, []string{exe}, "make")
+	st, err := s.Finish(ctx, false)
+	if err != nil || fmt.Sprint(st.ReturnHistory) != m[1] || st.ReturnValue != m[2] {
+		t.Fatalf("finish: $%d = %q (%v), GDB's $%s = %q", st.ReturnHistory, st.ReturnValue, err, m[1], m[2])
+	}
+	for i, e := range exprs {
+		if i == 4 {
+			// on to where g has changed (the history keeps $4's copy)
+			if _, err := s.SetBreakpoint(ctx, fmt.Sprintf("valuehist.c:%d", line), "", true); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Continue(ctx, false); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Next(ctx, 1, false); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want := strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i)))
+		r, err := s.EvaluateWith(ctx, e, EvalOptions{Record: true})
+		got := ""
+		switch {
+		case err != nil:
+			got = err.Error()
+			if !strings.Contains(got, want) {
+				t.Errorf("print %s: ours %q, GDB %q", e, got, want)
+			}
+			continue
+		default:
+			got = fmt.Sprintf("$%d = %s", r.History, r.Value)
+		}
+		if got != want {
+			t.Errorf("print %s: ours %q, GDB %q", e, got, want)
+		}
+	}
+}

@@ -110,8 +110,10 @@ type Stop struct {
 	Icount         int64       `json:"icount,omitempty" jsonschema:"QEMU replay, rr_goto: the instruction count arrived at"`
 	Output         *OutputSize `json:"output,omitempty" jsonschema:"bytes the program has written so far (rr_output reads them)"`
 	ReturnValue    string      `json:"return_value,omitempty" jsonschema:"finish: the value the function returned"`
-	Message        string      `json:"message,omitempty" jsonschema:"extra explanation"`
-	Cancelled      string      `json:"cancelled,omitempty" jsonschema:"the operation the client cancelled (continue, reverse continue, rr_query, rr_last_write…) that ended at this stop"`
+	// ReturnHistory is the returned value's number in the value history.
+	ReturnHistory int    `json:"return_history,omitempty" jsonschema:"finish: the returned value's number in the value history ($N in later expressions)"`
+	Message       string `json:"message,omitempty" jsonschema:"extra explanation"`
+	Cancelled     string `json:"cancelled,omitempty" jsonschema:"the operation the client cancelled (continue, reverse continue, rr_query, rr_last_write…) that ended at this stop"`
 	// WatchScope numbers the watchpoints deleted at this stop because
 	// the frame whose variables they watched returned (GDB's "left the
 	// block in which its expression is valid").
@@ -205,6 +207,8 @@ type EvalResult struct {
 	Address    string `json:"address,omitempty" jsonschema:"address of the lvalue, if it has one"`
 	// Engine is "native" (rrmcp's evaluator) or "gdb" (the GDB/MI fallback).
 	Engine string `json:"engine" jsonschema:"which evaluator answered: native or gdb"`
+	// History is the value's number in the value history (GDB's $N).
+	History int `json:"history,omitempty" jsonschema:"the value's number in the value history: later expressions name it $N ($ is the last value, $$ the one before, $$N N before the last), a copy as it was now"`
 	// Parts are the value's parts when asked for (EvalOptions.Expand),
 	// the tree in pre-order.
 	Parts []ValuePart `json:"parts,omitempty" jsonschema:"members, elements or the pointee of the value and of its parts, in pre-order: each part's level says how deep it is (1: a part of the value itself)"`
