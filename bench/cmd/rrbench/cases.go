@@ -50,12 +50,16 @@ type maker func(ctx context.Context, exe string) (driver, error)
 
 // measurement is one side's result for one case.
 type measurement struct {
-	durs  []time.Duration
-	rss   []float64 // MiB, cold-start cases only
-	pkts  []float64 // RSP packets per timed operation (profile runs)
-	cpu   []float64 // ms of CPU the front-end process used per timed operation
-	srv   []float64 // ms rrmcp spent inside its tool handlers per timed operation
-	check string    // what the side returned, to compare the two
+	durs []time.Duration
+	rss  []float64 // MiB, cold-start cases only
+	pkts []float64 // RSP packets per timed operation (profile runs)
+	cpu  []float64 // ms of CPU the front-end process used per timed operation
+	srv  []float64 // ms rrmcp spent inside its tool handlers per timed operation
+	// again: an inspection made a second time at the same stop, right
+	// after the timed one (inspectAtHit): what it costs where the stop's
+	// data is read already
+	again []time.Duration
+	check string // what the side returned, to compare the two
 }
 
 // timed runs op and records its duration and, when counting, its packets.
@@ -147,27 +151,27 @@ func cases() []benchCase {
 			run:  backtraceAtBottom(true)},
 		{name: "locals", unit: "ms", reps: 40, exe: counter,
 			desc: "rr_locals / -stack-list-variables --all-values in hit()",
-			run: atHit(func(ctx context.Context, d driver) (string, error) {
+			run: inspectAtHit(func(ctx context.Context, d driver) (string, error) {
 				n, err := d.locals(ctx)
 				return fmt.Sprintf("%d values", n), err
-			}, true)},
+			})},
 		{name: "evaluate_member_chain", unit: "ms", reps: 40, exe: counter,
 			desc: "rr_evaluate / -data-evaluate-expression of list->next->name (struct node chain) in hit()",
-			run: atHit(func(ctx context.Context, d driver) (string, error) {
+			run: inspectAtHit(func(ctx context.Context, d driver) (string, error) {
 				return d.eval(ctx, "list->next->name")
-			}, true)},
+			})},
 		{name: "read_memory_64", unit: "ms", reps: 40, exe: counter,
 			desc: "rr_read_memory / -data-read-memory-bytes of 64 bytes at &bytes in hit()",
-			run: atHit(func(ctx context.Context, d driver) (string, error) {
+			run: inspectAtHit(func(ctx context.Context, d driver) (string, error) {
 				n, err := d.readMem(ctx, "&bytes", 64)
 				return fmt.Sprintf("%d bytes", n), err
-			}, true)},
+			})},
 		{name: "registers", unit: "ms", reps: 40, exe: counter,
 			desc: "rr_registers / -data-list-register-values x: the 26 general-purpose registers in hit()",
-			run: atHit(func(ctx context.Context, d driver) (string, error) {
+			run: inspectAtHit(func(ctx context.Context, d driver) (string, error) {
 				n, err := d.regs(ctx, gpRegs)
 				return fmt.Sprintf("%d registers", n), err
-			}, true)},
+			})},
 		{name: "breakpoint_hits_10000", unit: "ms", hits: 10000, reps: 2, exe: counter,
 			desc: "one continue over 10,000 hits of a conditional breakpoint in hit(), condition ratio * i < 0 (never true; ratio is a double, which neither side compiles to agent bytecode), so the front end evaluates it at every hit: one trap and round trips per hit; GDB with condition-evaluation host, stepping over its breakpoint after each false hit; rrmcp moves the breakpoint to a debug register at its first hit where hardware breakpoints fire (the x86 resume flag then passes it without a step over: one resume per false hit)",
 			run:  hitThroughput("ratio * i < 0")},
@@ -197,6 +201,14 @@ func atHit(op func(ctx context.Context, d driver) (string, error), perStop bool)
 	return atFunc("hit", nil, op, perStop)
 }
 
+// inspectAtHit is atHit of an inspection (perStop), which it also makes
+// a second time at each stop, right after the timed one: that time
+// (measurement.again) is the call's own where what the stop brought is
+// read already, which tells a first look's wait for it from the rest.
+func inspectAtHit(op func(ctx context.Context, d driver) (string, error)) func(context.Context, string, maker, int) (measurement, error) {
+	return atFuncAgain("hit", nil, op, true, true)
+}
+
 // motion is an atHit operation that makes one motion and answers the
 // function it stops in, with the line where withLine.
 func motion(move func(driver, context.Context) (stopInfo, error), withLine bool) func(context.Context, driver) (string, error) {
@@ -212,6 +224,12 @@ func motion(move func(driver, context.Context) (stopInfo, error), withLine bool)
 // atFunc is atHit at a breakpoint in fn, after setup (if any) ran at the
 // start of the session.
 func atFunc(fn string, setup func(ctx context.Context, d driver) error, op func(ctx context.Context, d driver) (string, error), perStop bool) func(context.Context, string, maker, int) (measurement, error) {
+	return atFuncAgain(fn, setup, op, perStop, false)
+}
+
+// atFuncAgain is atFunc that, with again, makes op a second time after
+// each timed one, timing it into measurement.again.
+func atFuncAgain(fn string, setup func(ctx context.Context, d driver) error, op func(ctx context.Context, d driver) (string, error), perStop, again bool) func(context.Context, string, maker, int) (measurement, error) {
 	return func(ctx context.Context, exe string, mk maker, reps int) (measurement, error) {
 		return withDriver(ctx, exe, mk, func(d driver) (measurement, error) {
 			var m measurement
@@ -248,6 +266,15 @@ func atFunc(fn string, setup func(ctx context.Context, d driver) error, op func(
 				})
 				if err != nil {
 					return m, err
+				}
+				if again {
+					t0 := time.Now()
+					if _, err := op(ctx, d); err != nil {
+						return m, err
+					}
+					if i >= warmup {
+						m.again = append(m.again, time.Since(t0))
+					}
 				}
 			}
 			return m, nil

@@ -78,6 +78,11 @@ type row struct {
 	// Median time rrmcp spent inside its tool handler (lean column), as
 	// the server measured it (RRMCP_DEBUG_TIMING=1, result _meta).
 	RRMCPServerMs *float64 `json:"rrmcp_server_ms,omitempty"`
+	// The same inspection made again at the same stop, right after the
+	// timed one (lean client and GDB, medians): the call where the
+	// stop's registers and stack are read already.
+	RRMCPAgainMs *float64 `json:"rrmcp_again_ms,omitempty"`
+	GDBAgainMs   *float64 `json:"gdb_again_ms,omitempty"`
 
 	RRMCPHitsPerS *float64 `json:"rrmcp_hits_per_s,omitempty"`
 	GDBHitsPerS   *float64 `json:"gdb_hits_per_s,omitempty"`
@@ -138,6 +143,9 @@ func rowsFor(c benchCase, rr, rrGo, gdb measurement, rrErr, rrGoErr, gdbErr erro
 	}
 	if x := summarize(rr.srv); x.N > 0 {
 		r.RRMCPServerMs = f64(x.Median)
+	}
+	if x, y := summarize(millis(rr.again)), summarize(millis(gdb.again)); x.N > 0 && y.N > 0 {
+		r.RRMCPAgainMs, r.GDBAgainMs = f64(x.Median), f64(y.Median)
 	}
 	if x := summarize(rr.cpu); x.N > 0 {
 		r.RRMCPCPUms = f64(x.Median)
@@ -456,7 +464,15 @@ func writeMisses(w io.Writer, rows []row, floorMs float64) {
 		if server+floorMs <= goal {
 			why = fmt.Sprintf("the handler and the floor (%.3f ms) are within the goal: the %.3f ms outside the handler are what misses it", server+floorMs, rest)
 		}
-		lines = append(lines, fmt.Sprintf("- **%s**: lean %.3f ms against a goal of ≤ %.3f ms (GDB %.3f ms): handler %.3f ms + transport floor %.3f ms + the rest outside the handler %.3f ms (the call's JSON and dispatch, and waking the server's threads); %s.", r.Name, *r.RRMCPms, goal, *r.GDBms, server, floorMs, rest, why))
+		line := fmt.Sprintf("- **%s**: lean %.3f ms against a goal of ≤ %.3f ms (GDB %.3f ms): handler %.3f ms + transport floor %.3f ms + the rest outside the handler %.3f ms (the call's JSON and dispatch, and waking the server's threads); %s.", r.Name, *r.RRMCPms, goal, *r.GDBms, server, floorMs, rest, why)
+		if r.RRMCPAgainMs != nil && r.GDBAgainMs != nil && *r.GDBAgainMs > 0 {
+			line += fmt.Sprintf(" The same call made again at that stop takes %.3f ms (GDB %.3f ms, ratio %.2f)", *r.RRMCPAgainMs, *r.GDBAgainMs, *r.RRMCPAgainMs / *r.GDBAgainMs)
+			if first := *r.RRMCPms - *r.RRMCPAgainMs; first > 0 {
+				line += fmt.Sprintf(": %.3f ms of the first call is its wait, after the stop was reported, for what gdbserver sends for it (the registers and the top of the stack rrmcp asks for with the stop, and gdbserver answers after it); GDB reads them before it reports the stop, inside its continue (the continue rows)", first)
+			}
+			line += "."
+		}
+		lines = append(lines, line)
 	}
 	if len(lines) == 0 {
 		return
