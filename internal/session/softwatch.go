@@ -369,6 +369,9 @@ func (s *Session) unchangedWrite(ctx context.Context, st rsp.Stop) bool {
 			st.WatchAddr-b.addrs[0] >= uint64(b.size) { // (not in the watched range; no end computed, it may wrap)
 			continue
 		}
+		if b.gone || b.evalErr != "" {
+			return false // softRun's stop where b's frame is gone or b cannot be evaluated: its end
+		}
 		now := make([]byte, b.size)
 		if _, err := s.c.ReadMemory(ctx, b.addrs[0], now); err != nil || string(b.maskBits(now)) != string(b.old) {
 			return false

@@ -520,3 +520,25 @@ func TestWatchTrapAtBreakpointMatchesGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestFinishWithSoftwareWatchMatchesGDB: finish out of the frame of a
+// software watchpoint (p->x, p kept in a register) stops where the frame
+// is left, deleting the watchpoint, as GDB does: rrmcp took that stop for
+// a write that left the value unchanged, went on, and ran past the
+// finish's own breakpoint to the program's exit.
+func TestFinishWithSoftwareWatchMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	for _, cc := range []string{"gcc", "clang"} {
+		t.Run(cc, func(t *testing.T) {
+			exe := buildTestdata(t, cc, "-O2", "watchfinish.c")
+			want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", "conv", "", "p->x", "finish", 1)
+			_, got := sessionWatchStops(t, ctx, exe, nil, "conv", "", "p->x", "finish", 1)
+			if !slices.Equal(got, want) {
+				t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
+			}
+		})
+	}
+}
