@@ -355,6 +355,19 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 					}
 				}
 			}
+			// GDB's order: the frame's own unit's (a static function
+			// several files define: each libjpeg module's decode_mcu),
+			// then an external one, then another unit's.
+			rank := func(fn *Function) int {
+				switch {
+				case s.f.Function != nil && fn.cu == s.f.Function.cu:
+					return 0
+				case fn.External:
+					return 1
+				}
+				return 2
+			}
+			slices.SortStableFunc(found, func(a, b *Function) int { return rank(a) - rank(b) })
 			for _, fn := range found {
 				ft, ferr := s.types.FuncTypeOf(fn.Offset)
 				if ferr != nil {

@@ -306,3 +306,16 @@ func TestLambdaInstanceSymbolsMatchGDB(t *testing.T) {
 	exe := buildTestdata(t, "g++", "-O0", "lambdasym.cc")
 	printLikeGDB(t, exe, filepath.Join("testdata", "lambdasym.cc"), false, "fp", "gp", "lp", "fn", "*fp")
 }
+
+// TestStaticFunctionOfTheFrameUnitMatchesGDB: a static function several
+// files define means, in a frame, its own file's, as GDB looks in the
+// frame's unit before the others (each libjpeg module's decode_mcu):
+// rrmcp gave the first unit's.
+func TestStaticFunctionOfTheFrameUnitMatchesGDB(t *testing.T) {
+	bin, _ := buildFiles(t, "staticfn", "a.c", "b.c")
+	for _, fn := range []string{"use_b", "get_a"} {
+		t.Run(fn, func(t *testing.T) {
+			printAtLikeGDB(t, bin, fn, false, "helper", "&helper", "*helper", "counter", "&counter")
+		})
+	}
+}
