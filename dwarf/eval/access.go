@@ -429,6 +429,54 @@ func (ev *evaluator) resolveTypeSpec(ts *cexpr.TypeSpec) (dwarf.Type, error) {
 	}
 	return t, nil
 }
+// implicitCast is the cast of a synthetic pointer x (an optimized-away
+// this, say) to the pointer type t: the same pointee, as GDB's value_cast
+// keeps the pointer's location, moved to the base class or from it as
+// the static types say (static_cast<Base *>(this)->count_); ok is false
+// where x is no synthetic pointer or t no pointer.
+func implicitCast(x dwarf.Object, t dwarf.Type) (dwarf.Object, bool, error) {
+	to, ok := dwarf.Resolve(t).(*dwarf.PointerType)
+	from, isPtr := dwarf.Resolve(x.Type).(*dwarf.PointerType)
+	if !ok || !isPtr || x.Loc.Kind != dwarf.LocImplicitPointer {
+		return dwarf.Object{}, false, nil
+	}
+	_, fromClass := dwarf.Resolve(from.Elem).(*dwarf.StructType)
+	_, toClass := dwarf.Resolve(to.Elem).(*dwarf.StructType)
+	if fromClass && toClass && dwarf.Resolve(from.Elem) != dwarf.Resolve(to.Elem) && !sameName(dwarf.Resolve(from.Elem), dwarf.Resolve(to.Elem)) {
+		switch {
+		case hasBase(from.Elem, to.Elem):
+			off, ok := baseOffset(from.Elem, to.Elem)
+			if !ok {
+				return dwarf.Object{}, true, unsupported("cast of a synthetic pointer to a virtual base")
+			}
+			x.Loc.PtrOffset += off // derived * -> base *
+		case hasBase(to.Elem, from.Elem):
+			off, ok := baseOffset(to.Elem, from.Elem)
+			if !ok {
+				return dwarf.Object{}, true, unsupported("cast of a synthetic pointer from a virtual base")
+			}
+			x.Loc.PtrOffset -= off // base * -> derived *
+		}
+	}
+	x.Type = t
+	return x, true, nil
+}
+
+// hasBase reports whether class d has b among its bases, at any depth.
+func hasBase(d, b dwarf.Type) bool {
+	ds, ok := dwarf.Resolve(d).(*dwarf.StructType)
+	if !ok {
+		return false
+	}
+	target := dwarf.Resolve(b)
+	for _, base := range ds.Bases {
+		if bt := dwarf.Resolve(base.Type); bt == target || sameName(bt, target) || hasBase(base.Type, b) {
+			return true
+		}
+	}
+	return false
+}
+
 
 // baseOffset finds the byte offset of base class b inside derived class
 // d, for non-virtual inheritance.
@@ -516,6 +564,9 @@ func (ev *evaluator) cast(x dwarf.Object, t dwarf.Type) (dwarf.Object, error) {
 		return dwarf.Object{}, unsupported("cast to array type")
 	case *dwarf.VoidType:
 		return dwarf.BytesObject(t, nil), nil
+	}
+	if o, ok, err := implicitCast(x, t); ok {
+		return o, err
 	}
 	sc, err := ev.scalarOf(x)
 	if err != nil {

@@ -24,6 +24,18 @@ func (ev *evaluator) unary(e *cexpr.Unary) (dwarf.Object, error) {
 			return o, err
 		}
 	}
+	if d, ok := e.X.(*cexpr.Unary); ok && e.Op == "&" && d.Op == "*" {
+		// &*p of a synthetic pointer is p (GDB's value_addr gives back
+		// the pointer its value_ind came from), though what it points
+		// to is in no memory
+		p, err := ev.eval(d.X)
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		if _, isPtr := dwarf.Resolve(p.Type).(*dwarf.PointerType); isPtr && p.Loc.Kind == dwarf.LocImplicitPointer {
+			return p, nil
+		}
+	}
 	x, err := ev.eval(e.X)
 	if err != nil {
 		return dwarf.Object{}, err

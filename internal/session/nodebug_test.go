@@ -319,3 +319,15 @@ func TestStaticFunctionOfTheFrameUnitMatchesGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestSyntheticPointerCastsMatchGDB: a cast of a synthetic pointer (this
+// of an inlined method, g++ -O2) keeps it synthetic, pointing at the base
+// class's part, and &*this is this, as GDB's value_cast and value_addr
+// keep the pointer's location: rrmcp could not read the pointer's value
+// ("implicit pointer … unsupported").
+func TestSyntheticPointerCastsMatchGDB(t *testing.T) {
+	exe := buildTestdata(t, "g++", "-O2", "implicitcast.cc")
+	printLikeGDB(t, exe, filepath.Join("testdata", "implicitcast.cc"), false, "this", "*this",
+		"static_cast<Counter<Meter>*>(this)->count_", "((Counter<Meter>*)this)->count_", "*(Counter<Meter>*)this",
+		"(Counter<Meter>*)this", "&*this", "this->total", "*(Meter *)(Counter<Meter>*)this")
+}
