@@ -389,4 +389,14 @@ func TestValueHistory(t *testing.T) {
 			t.Errorf("%s = %s, want %s", tt.src, got, tt.want)
 		}
 	}
+	// a value printed but not copyable takes its number
+	if n := vars.RecordUnkept(nil, errors.New("synthetic pointer")); n != 4 {
+		t.Errorf("RecordUnkept numbered it $%d, want $4", n)
+	}
+	if _, err := EvalExpr(context.Background(), sc, "$4"); err == nil || err.Error() != "$4 was printed but not kept (synthetic pointer)" {
+		t.Errorf("$4: %v", err)
+	}
+	if o, err := EvalExpr(context.Background(), sc, "$$1 + 1"); err != nil || format.Text(s.env, o) != "2" {
+		t.Errorf("$$1 + 1 past an unkept value: %v %v", o, err)
+	}
 }

@@ -25,12 +25,21 @@ type Vars struct {
 
 // Record adds a copy of a printed value (type t, bytes b) to the value
 // history and returns its number: $N names it from then on. A value
-// larger than max-value-size is not kept (0).
+// larger than max-value-size takes its number but is not kept.
 func (v *Vars) Record(t dwarf.Type, b []byte) int {
 	if len(b) > maxVarSize {
-		return 0
+		return v.RecordUnkept(t, fmt.Errorf("value requires %d bytes, which is more than max-value-size (%d)", len(b), maxVarSize))
 	}
 	v.hist = append(v.hist, dwarf.BytesObject(t, append([]byte(nil), b...)))
+	return len(v.hist)
+}
+
+// RecordUnkept gives a printed value that cannot be copied (a synthetic
+// pointer, a value partly optimized out) its number in the value
+// history, so that the numbers stay those GDB gives; using it is the
+// error why.
+func (v *Vars) RecordUnkept(t dwarf.Type, why error) int {
+	v.hist = append(v.hist, dwarf.Object{Type: t, Err: why})
 	return len(v.hist)
 }
 
@@ -57,6 +66,9 @@ func (v *Vars) History(rel bool, n int) (dwarf.Object, error) {
 		return dwarf.Object{}, fmt.Errorf("History does not go back to $$%d.", -num)
 	case abs > size:
 		return dwarf.Object{}, fmt.Errorf("History has not yet reached $%d.", abs)
+	}
+	if o := v.hist[abs-1]; o.Err != nil {
+		return dwarf.Object{}, fmt.Errorf("$%d was printed but not kept (%v)", abs, o.Err)
 	}
 	return v.hist[abs-1], nil
 }

@@ -215,6 +215,9 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 				return fmt.Errorf("%w (%v)", s.exitedErr("cannot evaluate "+strconv.Quote(expr)), err)
 			}
 			out.Value, out.Type, out.Engine = format.Text(&dwarf.ValueEnv{}, o), dwarf.TypeString(o.Type), "native"
+			if opt.Record {
+				out.History = s.record(&dwarf.ValueEnv{}, o)
+			}
 			return nil
 		}
 		o, fs, quick, err := s.evalObject(ctx, expr)
@@ -329,19 +332,23 @@ var dollarName = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
 // historyRef matches a value history reference: $, $N, $$, $$N.
 var historyRef = regexp.MustCompile(`\$\$?[0-9]*([^A-Za-z0-9_$]|$)`)
 
-// record keeps a copy of a printed value in the value history (GDB's
-// print does) and returns its number, 0 where it has none: void, not
-// readable as a whole, or too large.
+// record keeps a copy of a printed value in the value history, as GDB's
+// print does, and returns its number: a value that cannot be copied
+// (a synthetic pointer, one partly optimized out) takes its number
+// without being kept, so that the numbers are GDB's.
 func (s *Session) record(env *dwarf.ValueEnv, o dwarf.Object) int {
-	if o.Err != nil || o.Type == nil {
+	if o.Type == nil {
 		return 0
 	}
 	if _, void := dwarf.Resolve(o.Type).(*dwarf.VoidType); void {
-		return 0
+		return s.vars.Record(o.Type, nil)
+	}
+	if o.Err != nil {
+		return s.vars.RecordUnkept(o.Type, o.Err)
 	}
 	b, err := env.Bytes(o)
 	if err != nil {
-		return 0
+		return s.vars.RecordUnkept(o.Type, err)
 	}
 	return s.vars.Record(o.Type, b)
 }
