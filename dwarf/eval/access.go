@@ -429,6 +429,7 @@ func (ev *evaluator) resolveTypeSpec(ts *cexpr.TypeSpec) (dwarf.Type, error) {
 	}
 	return t, nil
 }
+
 // implicitCast is the cast of a synthetic pointer x (an optimized-away
 // this, say) to the pointer type t: the same pointee, as GDB's value_cast
 // keeps the pointer's location, moved to the base class or from it as
@@ -476,7 +477,6 @@ func hasBase(d, b dwarf.Type) bool {
 	}
 	return false
 }
-
 
 // baseOffset finds the byte offset of base class b inside derived class
 // d, for non-virtual inheritance.
