@@ -526,16 +526,23 @@ func TestFinishFromAssembler(t *testing.T) {
 // no i386 toolchain, or i386 programs run under qemu-i386 here.
 func gccForGDB(t *testing.T, m32 bool, name string, args ...string) string {
 	t.Helper()
+	return ccForGDB(t, "gcc", m32, name, args...)
+}
+
+// ccForGDB is gccForGDB with the compiler cc.
+func ccForGDB(t *testing.T, cc string, m32 bool, name string, args ...string) string {
+	t.Helper()
+	testenv.NeedTool(t, cc)
 	exe := filepath.Join(t.TempDir(), name)
 	args = append([]string{"-g", "-o", exe}, args...)
 	if m32 {
 		args = append([]string{"-m32"}, args...)
 	}
-	if out, err := exec.Command("gcc", args...).CombinedOutput(); err != nil {
+	if out, err := exec.Command(cc, args...).CombinedOutput(); err != nil {
 		if m32 {
-			t.Skipf("gcc %v (no i386 toolchain?): %v\n%s", args, err, out)
+			t.Skipf("%s %v (no i386 toolchain?): %v\n%s", cc, args, err, out)
 		}
-		t.Fatalf("gcc %v: %v\n%s", args, err, out)
+		t.Fatalf("%s %v: %v\n%s", cc, args, err, out)
 	}
 	if m32 && testenv.I386Peer(t) != "gdbserver" {
 		t.Skip("GDB compares under gdbserver only; this machine runs i386 programs under qemu-i386")

@@ -56,8 +56,8 @@ func TestWatchpointScope(t *testing.T) {
 					if soft {
 						setSW, env = "set can-use-hw-watchpoints 0", []string{hwdebug.EnvVar + "=off"}
 					}
-					want := gdbWatchScopeStops(t, exe, setSW, c.bp, c.cond, c.expr, move, n)
-					s, got := sessionWatchStops(t, ctx, exe, env, c.bp, c.cond, c.expr, move, n)
+					want := gdbWatchScopeStops(t, exe, setSW, watchRun{bp: c.bp, cond: c.cond, expr: c.expr, move: move, n: n})
+					s, got := sessionWatchStops(t, ctx, exe, env, watchRun{bp: c.bp, cond: c.cond, expr: c.expr, move: move, n: n})
 					if !slices.Equal(got, want) {
 						t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
 					}
@@ -104,8 +104,8 @@ func TestWatchFollowsExpressionMatchesGDB(t *testing.T) {
 				if soft {
 					setSW, env = "set can-use-hw-watchpoints 0", []string{hwdebug.EnvVar + "=off"}
 				}
-				want := gdbWatchScopeStops(t, exe, setSW, bp, "", c.expr, "continue", c.n)
-				_, got := sessionWatchStops(t, ctx, exe, env, bp, "", c.expr, "continue", c.n)
+				want := gdbWatchScopeStops(t, exe, setSW, watchRun{bp: bp, expr: c.expr, move: "continue", n: c.n})
+				_, got := sessionWatchStops(t, ctx, exe, env, watchRun{bp: bp, expr: c.expr, move: "continue", n: c.n})
 				if !slices.Equal(got, want) {
 					t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
 				}
@@ -248,8 +248,8 @@ func watchLikeGDB(t *testing.T, ctx context.Context, exe string, soft bool, bp s
 	if c.gdbExpr != "" {
 		gdbExpr = c.gdbExpr
 	}
-	want := gdbWatchScopeStops(t, exe, setSW, bp, "", gdbExpr, "continue", c.n)
-	s, got := sessionWatchStops(t, ctx, exe, env, bp, "", c.expr, "continue", c.n)
+	want := gdbWatchScopeStops(t, exe, setSW, watchRun{bp: bp, expr: gdbExpr, move: "continue", n: c.n})
+	s, got := sessionWatchStops(t, ctx, exe, env, watchRun{bp: bp, expr: c.expr, move: "continue", n: c.n})
 	if !slices.Equal(got, want) {
 		t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
 	}
@@ -260,10 +260,20 @@ func watchLikeGDB(t *testing.T, ctx context.Context, exe string, soft bool, bp s
 	}
 }
 
+// watchRun is what a watchpoint differential does: run to bp (if cond),
+// watch expr, delete bp, set the breakpoint also (if any), then move
+// (continue, next or finish) n times.
+type watchRun struct {
+	bp, cond, expr, move string
+	n                    int
+	also                 string
+}
+
 // sessionWatchStops is gdbWatchScopeStops on a live session started with
 // env: it returns the session and its stops, in the same form.
-func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []string, bp, cond, expr, move string, n int) (*Session, []string) {
+func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []string, r watchRun) (*Session, []string) {
 	t.Helper()
+	bp, cond, expr, move, n := r.bp, r.cond, r.expr, r.move, r.n
 	m := NewManager(Config{Env: env})
 	t.Cleanup(m.Close)
 	s, _, err := m.StartLive(ctx, LiveOptions{Command: []string{exe}})
@@ -282,6 +292,11 @@ func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []stri
 	}
 	if err := s.RemoveBreakpoint(ctx, 1); err != nil {
 		t.Fatal(err)
+	}
+	if r.also != "" {
+		if _, err := s.SetBreakpoint(ctx, r.also, "", false); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var got []string
 	for i := range n {
@@ -329,12 +344,16 @@ func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []stri
 // "LINE old=O new=N" at a watchpoint's stop, "LINE deleted" where the
 // watchpoint went out of scope, "LINE error=E deleted" where its
 // expression could not be evaluated.
-func gdbWatchScopeStops(t *testing.T, exe, setSW, bp, cond, expr, move string, n int) []string {
+func gdbWatchScopeStops(t *testing.T, exe, setSW string, r watchRun) []string {
 	t.Helper()
+	bp, cond, expr, move, n := r.bp, r.cond, r.expr, r.move, r.n
 	if cond != "" {
 		bp += " if " + cond
 	}
 	args := []string{"-nx", "-batch", "-ex", setSW, "-ex", "break " + bp, "-ex", "run", "-ex", "watch " + expr, "-ex", "delete 1"}
+	if r.also != "" {
+		args = append(args, "-ex", "break "+r.also)
+	}
 	for range n {
 		args = append(args, "-ex", move)
 	}
@@ -534,11 +553,59 @@ func TestFinishWithSoftwareWatchMatchesGDB(t *testing.T) {
 	for _, cc := range []string{"gcc", "clang"} {
 		t.Run(cc, func(t *testing.T) {
 			exe := buildTestdata(t, cc, "-O2", "watchfinish.c")
-			want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", "conv", "", "p->x", "finish", 1)
-			_, got := sessionWatchStops(t, ctx, exe, nil, "conv", "", "p->x", "finish", 1)
+			want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", watchRun{bp: "conv", expr: "p->x", move: "finish", n: 1})
+			_, got := sessionWatchStops(t, ctx, exe, nil, watchRun{bp: "conv", expr: "p->x", move: "finish", n: 1})
 			if !slices.Equal(got, want) {
 				t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
 			}
 		})
+	}
+}
+
+// TestWatchRelocatedToRegisterMatchesGDB: a hardware watchpoint on a
+// local set where its location list has it in memory is evaluated again
+// at a later stop where the list puts it in a register (a breakpoint
+// there), and from there is a software watchpoint on its value, which
+// GDB deletes with an error where the value is no longer known: rrmcp's
+// went on watching the stack slot and stopped at the next call's write.
+// The register range is read from GDB's info scope, so the test follows
+// the compiler's layout (testdata/watchreloc.c, clang -m32 -O2).
+func TestWatchRelocatedToRegisterMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	ctx, cancel := context.WithTimeout(t.Context(), 120*time.Second)
+	defer cancel()
+	var hw hwdebug.Cache
+	if !hw.Get(ctx, []string{}).UseHardwareWatch() {
+		t.Skip("hardware watchpoints do not fire on this machine: a watchpoint on s1 is a software one from the start, and no conversion happens")
+	}
+	src := filepath.Join("testdata", "watchreloc.c")
+	exe := ccForGDB(t, "clang", true, "watchreloc", "-O2", src)
+	bp := fmt.Sprintf("watchreloc.c:%d", markerLine(t, src, "watch"))
+	// the first range of s1 in a register after one in memory
+	scope := gdbAt(t, exe, bp, "info scope "+bp)
+	var regPC string
+	inMem, inS1 := false, false
+	for _, l := range strings.Split(scope, "\n") {
+		switch {
+		case strings.HasPrefix(l, "Symbol "):
+			inS1, inMem = strings.HasPrefix(l, "Symbol s1 "), false
+		case !inS1:
+		case strings.Contains(l, "DW_OP_breg"):
+			inMem = true
+		case inMem && regPC == "" && strings.Contains(l, "a variable in $"):
+			if m := regexp.MustCompile(`Range (0x[0-9a-f]+)-`).FindStringSubmatch(l); m != nil {
+				regPC = m[1]
+			}
+		}
+	}
+	if regPC == "" {
+		t.Fatalf("clang's location list for s1 has no register range after a memory one here; GDB's info scope:\n%s", scope)
+	}
+	r := watchRun{bp: bp, expr: "s1", move: "continue", n: 3, also: "*" + regPC}
+	want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", r)
+	_, got := sessionWatchStops(t, ctx, exe, nil, r)
+	if !slices.Equal(got, want) {
+		t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
 	}
 }
