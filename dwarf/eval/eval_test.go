@@ -251,12 +251,24 @@ func FuzzEvalExpr(f *testing.F) {
 	for _, s := range []string{"np->next->value", "arr[1]@2", "*(node *)0x1010", "x / 0", "hits",
 		"msg", "(char)x", "sizeof arr", "$rip + 1", "&arr[1]", "arr[-1]", "*(int *)0", "x << 70",
 		"-9223372036854775808 / -1", "(long)&n1 % 0", "1.0 / 0", "(int)1e300", `$_streq(msg, "hello")`,
-		`$_regex(msg, "(")`, "$_memeq(np, np, 100000)", "$_strlen(x)"} {
+		`$_regex(msg, "(")`, "$_memeq(np, np, 100000)", "$_strlen(x)", "$", "$$2 + $1", "$v = $1", "$3"} {
 		f.Add(s)
 	}
 	s := newFakeScope(dwarf.LangCPlusPlus)
+	x, err := EvalExpr(context.Background(), s, "np")
+	if err != nil {
+		f.Fatal(err)
+	}
+	xb, err := s.env.Bytes(x)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, src string) {
-		o, err := EvalExpr(context.Background(), s, src)
+		// with the convenience variables and a value history of two
+		var vars Vars
+		vars.Record(x.Type, xb)
+		vars.RecordUnkept(x.Type, errors.New("not kept"))
+		o, err := EvalExpr(context.Background(), WithVars(s, &vars), src)
 		if err != nil {
 			if strings.Contains(err.Error(), "internal error") {
 				t.Fatalf("EvalExpr(%q) panicked: %v", src, err)
