@@ -270,6 +270,11 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 			v, gerr := s.gdbEvaluate(ctx, expr)
 			if gerr == nil {
 				out.Value, out.Engine = v, "gdb"
+				if opt.Record {
+					// numbered as GDB numbers it, though only its text
+					// came back
+					out.History = s.vars.RecordUnkept(nil, errors.New("evaluated by GDB, which gave its text only"))
+				}
 				return nil
 			}
 			return fmt.Errorf("%v; the GDB fallback could not help either: %v: %w", err, gerr, ErrUnsupportedExpr)

@@ -576,13 +576,14 @@ func TestAliasVariablesMatchGDB(t *testing.T) {
 // TestValueHistoryMatchesGDB: a finish's returned value and each printed
 // value go to the value history, numbered as GDB numbers them; $, $$,
 // $N and $$N name them later as the copies they were (g changes after
-// $4 was printed), with GDB's errors past either end. rrmcp refused
+// $5 was printed; {int} &g is evaluated by the GDB fallback and takes its
+// number too), with GDB's errors past either end. rrmcp refused
 // "value history" (round 19's V1: p $.y after finish out of a function
 // returning a struct).
 func TestValueHistoryMatchesGDB(t *testing.T) {
 	exe := buildTestdata(t, "gcc", "-O0", "valuehist.c")
 	line := markerLine(t, filepath.Join("testdata", "valuehist.c"), "after")
-	exprs := []string{"$", "$.y", "$1.x + $$.y", "g", "", "$5", "g", "$$2", "$$0", "$99", "$$99", "(long)$4 * 3"}
+	exprs := []string{"$", "$.y", "$1.x + $$.y", "g", "", "$5", "g", "{int} &g", "$$3", "$$0", "$99", "$$99", "(long)$4 * 3"}
 	cmds := []string{"finish"}
 	for i, e := range exprs {
 		if i == 4 {
