@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/go-delve/delve/pkg/dwarf/op"
@@ -245,5 +246,35 @@ func TestLocationReadPartial(t *testing.T) {
 	}
 	if _, known, err := (Location{Kind: LocOptimizedOut}).ReadPartial(t.Context(), nil, 2); err != nil || known[0] || known[1] {
 		t.Fatalf("optimized out: %v %v", known, err)
+	}
+}
+
+// TestFrameFree: a location needs no frame where it computes an address
+// or a value from constants and memory alone (GDB's
+// symbol_read_needs_frame): DW_OP_addr, with DW_OP_stack_value or a
+// dereference; a register, a register-relative address, the frame base,
+// the CFA or an entry value need one.
+func TestFrameFree(t *testing.T) {
+	addr := []byte{opAddr, 0x20, 0x40, 0, 0, 0, 0, 0, 0}
+	img := &Image{}
+	for _, tt := range []struct {
+		name string
+		expr []byte
+		want bool
+	}{
+		{"addr", addr, true},
+		{"addr stack_value", append(slices.Clone(addr), opStackValue), true},
+		{"addr deref", append(slices.Clone(addr), opDeref), true},
+		{"lit stack_value", []byte{opLit0 + 3, opStackValue}, true},
+		{"fbreg", []byte{opFbreg, 0x6c}, false},
+		{"reg", []byte{opReg0 + 5}, false},
+		{"breg", []byte{opBreg0 + 7, 8}, false},
+		{"cfa", []byte{opCallFrameCFA}, false},
+		{"entry_value", []byte{opEntryValue, 1, opReg0 + 5, opStackValue}, false},
+		{"empty", nil, false},
+	} {
+		if got := img.frameFree(tt.expr); got != tt.want {
+			t.Errorf("%s: frameFree %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

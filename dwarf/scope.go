@@ -253,6 +253,18 @@ func (s *FrameScope) variableAt(ctx context.Context, die stddwarf.Offset) (Objec
 
 // Local finds a variable of the frame's blocks: a local, a parameter or
 // a function-local static.
+// NeedsFrame reports whether name is a variable of the frame's blocks
+// whose location needs the frame (Variable.FrameFree false): false for
+// a name that is no such variable, an enumerator of the function or a
+// template's value parameter among them.
+func (s *FrameScope) NeedsFrame(ctx context.Context, name string) bool {
+	if s.f.Function == nil {
+		return false
+	}
+	v, ok := s.f.Scope().lookupBlocks(ctx, name)
+	return ok && !v.FrameFree
+}
+
 func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {
 	if s.f.Function == nil {
 		return Object{}, fmt.Errorf("local %q without a frame: %w", name, ErrNotFound)

@@ -77,9 +77,15 @@ func (s *Session) watchScopeOf(ctx context.Context, expr string) *watchScope {
 	_, thisErr := fs.Local(ctx, "this")
 	uses := false
 	for _, n := range cexpr.Names(e) {
-		if _, err := fs.Local(ctx, n); err == nil {
+		if fs.NeedsFrame(ctx, n) {
+			// (a local whose location needs no frame, a constant or an
+			// address, is no reason for a scope: GDB's innermost block
+			// records only symbols that read the frame)
 			uses = true
 			break
+		}
+		if _, err := fs.Local(ctx, n); err == nil {
+			continue // a local of no frame
 		}
 		if thisErr == nil {
 			if _, err := fs.Global(ctx, n); err != nil {

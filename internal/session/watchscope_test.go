@@ -609,3 +609,16 @@ func TestWatchRelocatedToRegisterMatchesGDB(t *testing.T) {
 		t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
 	}
 }
+
+// TestWatchFrameFreeLocalMatchesGDB: a watchpoint on an expression whose
+// locals need no frame (p, a parameter gcc -O2 gives the location
+// DW_OP_addr g; DW_OP_stack_value) has no scope and lives on after the
+// function returns, as GDB's (its innermost block records only symbols
+// that read the frame): rrmcp deleted it where bump returned, and missed
+// the writes of the later calls.
+func TestWatchFrameFreeLocalMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "gcc", "-O2", "watchfree.c")
+	watchPathsLikeGDB(t, exe, "bump", []watchCase{{expr: "p->a", n: 2}, {expr: "p->b", n: 2}})
+}
