@@ -244,9 +244,9 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 		}
 		a, ok := o.Addr()
 		if !ok {
-			return "{" + dwarf.TypeString(o.Type) + "} <not in memory>"
+			return "{" + dwarf.TypeString(t) + "} <not in memory>"
 		}
-		return "{" + dwarf.TypeString(o.Type) + "} " + env.addrWithSym(a)
+		return "{" + dwarf.TypeString(t) + "} " + env.addrWithSym(a)
 	case *dwarf.UnspecifiedType:
 		return "<incomplete type>"
 	case *dwarf.VoidType:

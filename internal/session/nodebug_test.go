@@ -331,3 +331,12 @@ func TestSyntheticPointerCastsMatchGDB(t *testing.T) {
 		"static_cast<Counter<Meter>*>(this)->count_", "((Counter<Meter>*)this)->count_", "*(Counter<Meter>*)this",
 		"(Counter<Meter>*)this", "&*this", "this->total", "*(Meter *)(Counter<Meter>*)this")
 }
+
+// TestFunctionTypedefValuesMatchGDB: the value of a function reached
+// through a pointer to a typedef of its type prints the function type,
+// {void (int *)}, as GDB's (it check_typedef's the type); rrmcp wrote the
+// typedef's name, {free_fn} (round 21's T1, json-c's lh_entry_free_fn).
+func TestFunctionTypedefValuesMatchGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "fntypedef.c")
+	printLikeGDB(t, exe, filepath.Join("testdata", "fntypedef.c"), false, "f", "*f", "g.ff", "*g.ff", "*g.cmp", "g.cmp", "my_free", "*my_free", "&*f")
+}
