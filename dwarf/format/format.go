@@ -1,6 +1,7 @@
 package format
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/big"
 	"strconv"
@@ -519,7 +520,14 @@ func (env *printer) formatArray(o dwarf.Object, t *dwarf.ArrayType, depth int) s
 		if t.Count == 0 {
 			return "{}"
 		}
-		// unknown bound (flexible array member): GDB shows the address
+		// unknown bound (flexible array member): GDB shows the address,
+		// and of characters the string there, as of a pointer to its
+		// first element (c_value_print_array)
+		if _, ok := dwarf.IsCharType(t.Elem); ok && o.Loc.Kind == dwarf.LocAddress && (env.Letter == 0 || env.Letter == 's') {
+			size := int64(env.PointerSize())
+			pt := &dwarf.PointerType{CommonType: dwarf.CommonType{ByteSize: size, Lang: t.Lang}, Elem: t.Elem}
+			return env.formatPointer(dwarf.BytesObject(pt, binary.LittleEndian.AppendUint64(nil, o.Loc.Addr)[:size]), pt, false)
+		}
 		return env.addrWithSym(o.Loc.Addr)
 	}
 	if ct, ok := dwarf.IsCharType(t.Elem); ok && ct.ByteSize <= 4 && (env.Letter == 0 || env.Letter == 's') {

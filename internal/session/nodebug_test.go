@@ -340,3 +340,17 @@ func TestFunctionTypedefValuesMatchGDB(t *testing.T) {
 	exe := buildTestdata(t, "gcc", "-O0", "fntypedef.c")
 	printLikeGDB(t, exe, filepath.Join("testdata", "fntypedef.c"), false, "f", "*f", "g.ff", "*g.ff", "*g.cmp", "g.cmp", "my_free", "*my_free", "&*f")
 }
+
+// TestFlexibleArrayMembersMatchGDB: a char array of unknown bound (a
+// flexible array member) prints its address and the string there, as
+// GDB prints it like a pointer to its first element; rrmcp printed the
+// address alone (round 21's A1: hiredis's sdshdr8 buf). An int one is
+// its address on both sides.
+func TestFlexibleArrayMembersMatchGDB(t *testing.T) {
+	for _, cc := range []string{"gcc", "clang"} {
+		t.Run(cc, func(t *testing.T) {
+			exe := buildTestdata(t, cc, "-O0", "flexarray.c")
+			printLikeGDB(t, exe, filepath.Join("testdata", "flexarray.c"), false, "*h", "*g", "h->buf", "g->buf", "k->v", "*k", "&g->buf")
+		})
+	}
+}
