@@ -568,6 +568,28 @@ func (ev *evaluator) cast(x dwarf.Object, t dwarf.Type) (dwarf.Object, error) {
 	if o, ok, err := implicitCast(x, t); ok {
 		return o, err
 	}
+	if _, isClass := dwarf.Resolve(x.Type).(*dwarf.StructType); isClass {
+		// A struct or union to a scalar or pointer, as GDB's value_cast:
+		// of the same size, its bytes as the new type; else, in memory,
+		// the new type at its address.
+		switch dwarf.Resolve(t).(type) {
+		case *dwarf.BaseType, *dwarf.PointerType, *dwarf.EnumType:
+			if dwarf.SizeOf(t) == dwarf.SizeOf(x.Type) {
+				if a, ok := x.Addr(); ok {
+					return dwarf.MemObject(t, a), nil
+				}
+				b, err := ev.env.Bytes(x)
+				if err != nil {
+					return dwarf.Object{}, err
+				}
+				return dwarf.BytesObject(t, b), nil
+			}
+			if a, ok := x.Addr(); ok {
+				return dwarf.MemObject(t, a), nil
+			}
+			return dwarf.Object{}, errors.New("Invalid cast.")
+		}
+	}
 	sc, err := ev.scalarOf(x)
 	if err != nil {
 		return dwarf.Object{}, err

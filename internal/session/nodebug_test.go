@@ -354,3 +354,19 @@ func TestFlexibleArrayMembersMatchGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestStructCastsMatchGDB: a struct cast to a scalar or pointer is GDB's
+// value_cast: of the same size its bytes as the new type, otherwise, in
+// memory, the new type at its address; rrmcp's evaluator refused it as an
+// "overloaded operator" (round 21's C1).
+func TestStructCastsMatchGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "structcast.c")
+	exprs := []string{"(long)gp", "(int)gp", "(long)lp", "(char)gb", "(long)gb", "(struct pair *)gb", "(double)gp", "(long)(gp)", "(unsigned char)lp"}
+	s, ctx := printLikeGDB(t, exe, filepath.Join("testdata", "structcast.c"), false, exprs...)
+	for _, e := range exprs {
+		// (GDB's fallback gave the same values: the evaluator must)
+		if r, err := s.Evaluate(ctx, e); err != nil || r.Engine != "native" {
+			t.Errorf("%s: evaluated by %q (%v), want rrmcp's own evaluator", e, r.Engine, err)
+		}
+	}
+}
