@@ -708,3 +708,28 @@ func TestReadWatchpointMatchesGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestNextIntoColdPartMatchesGDB: a next that jumps into the function's
+// cold part (g++ -O2 moves the throw there), whose first instruction has
+// no line-table row, stops there without a line, as GDB's "no line number
+// info" stop in the frame stepped in; rrmcp stepped on to the next row
+// (round 21's N1).
+func TestNextIntoColdPartMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	exe := buildTestdata(t, "g++", "-O2", "coldnext.cc")
+	out := gdbAt(t, exe, "B::speak", "next", "echo <PC>\\n", "p/x $pc", "echo </PC>\\n", "info line *$pc")
+	m := regexp.MustCompile(`= (0x[0-9a-f]+)`).FindStringSubmatch(section(out, "PC"))
+	if m == nil {
+		t.Fatalf("gdb: %s", out)
+	}
+	noLine := strings.Contains(out, "No line number information available for address")
+	s, ctx := liveAt(t, Config{}, []string{exe}, "B::speak")
+	st, err := s.Next(ctx, 1, false)
+	if err != nil || st.Frame == nil {
+		t.Fatalf("next: %+v %v", st, err)
+	}
+	if st.Frame.PC != m[1] || (st.Frame.Line == 0) != noLine {
+		t.Errorf("next stopped at %s (line %d), GDB at %s (no line: %v)\n%s", st.Frame.PC, st.Frame.Line, m[1], noLine, out)
+	}
+}

@@ -341,9 +341,11 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 func (s *Session) forwardDone(ctx context.Context, base here, h *here, st *stepState, into bool) (done, moved bool) {
 	sameFrame, deeper := s.frameFrom(ctx, base, h)
 	if !h.hasLine {
-		// Returned into a caller without line info (e.g. libc's
-		// __libc_start_call_main): stop there.
-		return h.sp > base.sp && base.cfa != 0 && h.sp >= base.cfa, false
+		// In the frame stepped in, a pc without a line (a function's
+		// cold part whose first instruction has no row) ends the step,
+		// as GDB's "no line number info" stop; so does a return into a
+		// caller without line info (e.g. libc's __libc_start_call_main).
+		return sameFrame || h.sp > base.sp && base.cfa != 0 && h.sp >= base.cfa, false
 	}
 	atRowStart := h.pc-h.bias == h.line.Addr
 	if deeper {
