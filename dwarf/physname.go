@@ -22,6 +22,38 @@ func gdbParses(name string) bool {
 	return !strings.Contains(name, "<lambda") && !strings.ContainsAny(name, "{}") && !strings.Contains(name, "[abi:")
 }
 
+// functionTypeArg reports whether a template argument list in name holds
+// a function type (which GDB's name parser cannot read): a "(" inside <…> right after a type's name (int(int),
+// void (double, char)), not a pointer's or reference's declarator
+// ("(*", "(&") nor a parenthesized name after "<" or "," ("(anonymous
+// namespace)").
+func functionTypeArg(name string) bool {
+	depth := 0
+	for i := 0; i < len(name); i++ {
+		switch name[i] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case '(':
+			if depth <= 0 {
+				continue
+			}
+			prev := strings.TrimRight(name[:i], " ")
+			if prev == "" {
+				continue
+			}
+			next := strings.TrimLeft(name[i+1:], " ")
+			c := prev[len(prev)-1]
+			if (c == '_' || c == '>' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') &&
+				!strings.HasPrefix(next, "*") && !strings.HasPrefix(next, "&") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // PhysName is the name GDB shows for f where it differs from f.Name: a
 // C++ function without a linkage name whose name GDB cannot parse, shown
 // with its parameter types, which types reads; ok is false elsewhere.

@@ -183,7 +183,10 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 	}
 	common := CommonType{Name: r.qualName(off, name), ByteSize: size, Offset: off, Lang: r.lang(off)}
 	switch {
-	case common.Lang == LangCPlusPlus:
+	case common.Lang == LangCPlusPlus && !functionTypeArg(common.Name):
+		// (a function type among the template arguments, g++'s
+		// W<int(int)>: GDB's parser cannot read the name, and GDB prints
+		// it as written)
 		common.Name = canonicalCxxName(common.Name)
 	case common.Lang == LangGo && strings.Contains(common.Name, "<"):
 		// Go's runtime map types (map<string,int>, table<string,int>):

@@ -282,18 +282,25 @@ func TestAnonymousNamespaceTypesMatchGDB(t *testing.T) {
 	} {
 		t.Run(tc.loc, func(t *testing.T) {
 			s, ctx := printAtLikeGDB(t, bin, tc.loc, false, tc.exprs...)
-			var cmds []string
-			for i, ty := range tc.types {
-				cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "whatis "+ty, fmt.Sprintf("echo </T%d>\\n", i))
-			}
-			gdb := gdbAt(t, bin, tc.loc, cmds...)
-			for i, ty := range tc.types {
-				want := strings.TrimPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
-				if r, err := s.Ptype(ctx, ty, true); err != nil || r.Type != want {
-					t.Errorf("whatis %s: ours %q (%v), GDB %q", ty, r.Type, err, want)
-				}
-			}
+			whatisLikeGDB(t, ctx, s, bin, tc.loc, tc.types...)
 		})
+	}
+}
+
+// whatisLikeGDB compares whatis of each of exprs (expressions or type
+// names) in session s, stopped at loc, with GDB's there.
+func whatisLikeGDB(t *testing.T, ctx context.Context, s *Session, exe, loc string, exprs ...string) {
+	t.Helper()
+	var cmds []string
+	for i, e := range exprs {
+		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "whatis "+e, fmt.Sprintf("echo </T%d>\\n", i))
+	}
+	gdb := gdbAt(t, exe, loc, cmds...)
+	for i, e := range exprs {
+		want := strings.TrimPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
+		if r, err := s.Ptype(ctx, e, true); err != nil || r.Type != want {
+			t.Errorf("whatis %s: ours %q (%v), GDB %q", e, r.Type, err, want)
+		}
 	}
 }
 
@@ -368,5 +375,21 @@ func TestStructCastsMatchGDB(t *testing.T) {
 		if r, err := s.Evaluate(ctx, e); err != nil || r.Engine != "native" {
 			t.Errorf("%s: evaluated by %q (%v), want rrmcp's own evaluator", e, r.Engine, err)
 		}
+	}
+}
+
+// TestFunctionTypeTemplateArgsMatchGDB: a class name with a function type
+// among its template arguments is printed as the compiler wrote it (g++:
+// W<int(int)>, std::function<int(const char *)>), as GDB's name parser
+// cannot read it to respell it; rrmcp respelled it int (int) (round 21's
+// T2). A function pointer argument is respelled on both sides.
+func TestFunctionTypeTemplateArgsMatchGDB(t *testing.T) {
+	for _, cc := range []string{"g++", "clang++"} {
+		t.Run(cc, func(t *testing.T) {
+			exe := buildTestdata(t, cc, "-O0", "fntypearg.cc")
+			src := filepath.Join("testdata", "fntypearg.cc")
+			s, ctx := printLikeGDB(t, exe, src, false, "w", "p")
+			whatisLikeGDB(t, ctx, s, exe, fmt.Sprintf("fntypearg.cc:%d", markerLine(t, src, "use")), "w", "cb", "p", "&w")
+		})
 	}
 }
