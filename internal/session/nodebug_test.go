@@ -298,7 +298,7 @@ func whatisLikeGDB(t *testing.T, ctx context.Context, s *Session, exe, loc strin
 	gdb := gdbAt(t, exe, loc, cmds...)
 	for i, e := range exprs {
 		want := strings.TrimPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
-		if r, err := s.Ptype(ctx, e, true); err != nil || r.Type != want {
+		if r, err := s.Ptype(ctx, e, true); err != nil || strings.TrimSpace(r.Type) != want {
 			t.Errorf("whatis %s: ours %q (%v), GDB %q", e, r.Type, err, want)
 		}
 	}

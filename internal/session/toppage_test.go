@@ -303,20 +303,7 @@ func TestCallResultsMatchGDB(t *testing.T) {
 	src := filepath.Join("testdata", "callresults.cpp")
 	exe := buildTestdata(t, "g++", "-O0", "callresults.cpp")
 	s, ctx := printLikeGDB(t, exe, src, false, "s[1]", "*o", "s[1] + 1", "sizeof(s[1])", "&s[1]", "*it", "cs[1]", "*&s[1]", "*it * 10")
-	loc := fmt.Sprintf("callresults.cpp:%d", markerLine(t, src, "use"))
-	exprs := []string{"s[1]", "*it", "cs[1]", "*o"}
-	var cmds []string
-	for i, e := range exprs {
-		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "whatis "+e, fmt.Sprintf("echo </T%d>\\n", i))
-	}
-	gdb := gdbAt(t, exe, loc, cmds...)
-	for i, e := range exprs {
-		want := strings.TrimPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
-		r, err := s.Ptype(ctx, e, true)
-		if err != nil || strings.TrimSpace(r.Type) != want {
-			t.Errorf("whatis %s: ours %q (%v), GDB %q", e, r.Type, err, want)
-		}
-	}
+	whatisLikeGDB(t, ctx, s, exe, fmt.Sprintf("callresults.cpp:%d", markerLine(t, src, "use")), "s[1]", "*it", "cs[1]", "*o")
 }
 
 // TestReferenceMembersMatchGDB: a reference member whose referent cannot

@@ -239,17 +239,27 @@ func watchPathsLikeGDB(t *testing.T, exe, bp string, cases []watchCase) {
 // session's table.
 func watchLikeGDB(t *testing.T, ctx context.Context, exe string, soft bool, bp string, c watchCase) {
 	t.Helper()
+	watchRunLikeGDB(t, ctx, exe, soft, watchRun{bp: bp, expr: c.expr, move: "continue", n: c.n}, c.gdbExpr)
+}
+
+// watchRunLikeGDB compares the stops of r (gdbWatchScopeStops, GDB
+// watching gdbExpr where it is set) with GDB's, on the software path
+// (soft, or where this machine's debug registers do not fire) or the
+// hardware one; where the last stop deleted the watchpoint, nothing may
+// be left in the session's table.
+func watchRunLikeGDB(t *testing.T, ctx context.Context, exe string, soft bool, r watchRun, gdbExpr string) {
+	t.Helper()
 	var hw hwdebug.Cache
 	setSW, env := "set can-use-hw-watchpoints 1", []string(nil)
 	if soft || !hw.Get(ctx, []string{}).UseHardwareWatch() {
 		setSW, env = "set can-use-hw-watchpoints 0", []string{hwdebug.EnvVar + "=off"}
 	}
-	gdbExpr := c.expr
-	if c.gdbExpr != "" {
-		gdbExpr = c.gdbExpr
+	g := r
+	if gdbExpr != "" {
+		g.expr = gdbExpr
 	}
-	want := gdbWatchScopeStops(t, exe, setSW, watchRun{bp: bp, expr: gdbExpr, move: "continue", n: c.n})
-	s, got := sessionWatchStops(t, ctx, exe, env, watchRun{bp: bp, expr: c.expr, move: "continue", n: c.n})
+	want := gdbWatchScopeStops(t, exe, setSW, g)
+	s, got := sessionWatchStops(t, ctx, exe, env, r)
 	if !slices.Equal(got, want) {
 		t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
 	}
@@ -553,11 +563,7 @@ func TestFinishWithSoftwareWatchMatchesGDB(t *testing.T) {
 	for _, cc := range []string{"gcc", "clang"} {
 		t.Run(cc, func(t *testing.T) {
 			exe := buildTestdata(t, cc, "-O2", "watchfinish.c")
-			want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", watchRun{bp: "conv", expr: "p->x", move: "finish", n: 1})
-			_, got := sessionWatchStops(t, ctx, exe, nil, watchRun{bp: "conv", expr: "p->x", move: "finish", n: 1})
-			if !slices.Equal(got, want) {
-				t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
-			}
+			watchRunLikeGDB(t, ctx, exe, false, watchRun{bp: "conv", expr: "p->x", move: "finish", n: 1}, "")
 		})
 	}
 }
@@ -602,12 +608,7 @@ func TestWatchRelocatedToRegisterMatchesGDB(t *testing.T) {
 	if regPC == "" {
 		t.Fatalf("clang's location list for s1 has no register range after a memory one here; GDB's info scope:\n%s", scope)
 	}
-	r := watchRun{bp: bp, expr: "s1", move: "continue", n: 3, also: "*" + regPC}
-	want := gdbWatchScopeStops(t, exe, "set can-use-hw-watchpoints 1", r)
-	_, got := sessionWatchStops(t, ctx, exe, nil, r)
-	if !slices.Equal(got, want) {
-		t.Errorf("stops:\n  %q\ngdb's:\n  %q", got, want)
-	}
+	watchRunLikeGDB(t, ctx, exe, false, watchRun{bp: bp, expr: "s1", move: "continue", n: 3, also: "*" + regPC}, "")
 }
 
 // TestWatchFrameFreeLocalMatchesGDB: a watchpoint on an expression whose
