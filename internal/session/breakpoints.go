@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -384,6 +385,23 @@ type BreakpointRequest struct {
 	Hardware bool
 }
 
+// ownSourceLine reports whether location is a FILE:LINE in one of the
+// program's own source files (not a header, which a library may share):
+// no library loaded later brings that line code, so a breakpoint there
+// is refused, as GDB refuses it ("No line N in file"), not left pending.
+func (s *Session) ownSourceLine(location string) bool {
+	spec, err := linespec.Parse(location)
+	if err != nil || spec.Form != linespec.FileLine || s.inf.Img == nil {
+		return false
+	}
+	switch strings.ToLower(filepath.Ext(spec.File)) {
+	case ".c", ".cc", ".cpp", ".cxx", ".c++", ".rs", ".go", ".s":
+	default:
+		return false
+	}
+	return len(s.inf.Img.LinesWithCode(spec.File)) > 0
+}
+
 // AddBreakpoint sets a breakpoint (see SetBreakpoint).
 func (s *Session) AddBreakpoint(ctx context.Context, r BreakpointRequest) (Breakpoint, error) {
 	location, cond, temporary := r.Location, r.Condition, r.Temporary
@@ -403,7 +421,7 @@ func (s *Session) AddBreakpoint(ctx context.Context, r BreakpointRequest) (Break
 		if err != nil {
 			// Before ld.so has loaded the program's libraries, a function
 			// or line that may be in one becomes a pending breakpoint.
-			if !errors.Is(err, ErrNotFound) || strings.HasPrefix(location, "*") || !s.inf.BeforeLibs(ctx) {
+			if !errors.Is(err, ErrNotFound) || strings.HasPrefix(location, "*") || !s.inf.BeforeLibs(ctx) || s.ownSourceLine(location) {
 				return err
 			}
 			b = &breakpoint{typ: rsp.SoftwareBreakpoint, spec: location, pending: true}

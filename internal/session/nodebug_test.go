@@ -393,3 +393,32 @@ func TestFunctionTypeTemplateArgsMatchGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestBreakpointOnOwnLineWithoutCodeMatchesGDB: before the libraries are
+// loaded, a FILE:LINE in one of the program's own source files where no
+// line has code is refused, as GDB refuses it (no library brings that
+// line code), and the next breakpoint takes the number GDB gives it;
+// rrmcp made it pending (round 21's P2). A file the program does not
+// have may be a library's: that one stays pending.
+func TestBreakpointOnOwnLineWithoutCodeMatchesGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	prog := testenv.Prog(t, "counter")
+	out, _ := exec.Command("gdb", "-nx", "-batch", "-ex", "break counter.c:9999", "-ex", "break hit", prog).CombinedOutput()
+	m := regexp.MustCompile(`(?m)^Breakpoint (\d+) at `).FindStringSubmatch(string(out))
+	if m == nil || !strings.Contains(string(out), `No line 9999 in file "counter.c".`) {
+		t.Fatalf("gdb: %s", out)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	s := liveStarted(t, ctx, LiveOptions{Command: []string{prog}})
+	if b, err := s.SetBreakpoint(ctx, "counter.c:9999", "", false); !errors.Is(err, ErrNotFound) {
+		t.Errorf("counter.c:9999: %+v %v, want GDB's refusal", b, err)
+	}
+	if b, err := s.SetBreakpoint(ctx, "hit", "", false); err != nil || fmt.Sprint(b.Number) != m[1] {
+		t.Errorf("break hit: #%d (%v), GDB's #%s", b.Number, err, m[1])
+	}
+	if b, err := s.SetBreakpoint(ctx, "libonly.c:3", "", false); err != nil || !b.Pending {
+		t.Errorf("libonly.c:3: %+v %v, want a pending breakpoint", b, err)
+	}
+}
