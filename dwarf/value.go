@@ -245,7 +245,11 @@ func (env *ValueEnv) Part(o Object, t Type, off int64) Object {
 	if off < 0 || size < 0 || off+size > int64(len(b)) {
 		return Object{Type: t, Err: fmt.Errorf("member at %d outside the object: %w", off, ErrOptimizedOut)}
 	}
-	return BytesObject(t, b[off:off+size])
+	p := BytesObject(t, b[off:off+size])
+	if o.Loc.Kind == LocValue && o.Loc.Addr != 0 {
+		p.Loc.Addr = o.Loc.Addr + uint64(off) // (a copy's part: where it was read)
+	}
+	return p
 }
 
 // Field returns member f of struct object o.
@@ -334,6 +338,19 @@ func (env *ValueEnv) BaseObject(o Object, b Base) Object {
 		return env.Part(o, b.Type, b.Offset)
 	}
 	addr, ok := o.Addr()
+	if !ok && o.Loc.Kind == LocValue && o.Loc.Addr != 0 {
+		// a copy that keeps where it was read (the value history, as
+		// GDB's lval): the base's offset from the object's vtable in
+		// memory, the base itself from the copy where it lies inside it
+		a, err := env.evalMemberLoc(b.OffsetExpr, o.Loc.Addr)
+		if err != nil {
+			return Object{Type: b.Type, Err: err}
+		}
+		if off := a - o.Loc.Addr; off < uint64(len(o.Loc.Bytes)) {
+			return env.Part(o, b.Type, int64(off))
+		}
+		return MemObject(b.Type, a)
+	}
 	if !ok {
 		return Object{Type: b.Type, Err: fmt.Errorf("virtual base of a value not in memory: %w", ErrUnsupported)}
 	}

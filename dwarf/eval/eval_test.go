@@ -266,7 +266,7 @@ func FuzzEvalExpr(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		// with the convenience variables and a value history of two
 		var vars Vars
-		vars.Record(x.Type, xb)
+		vars.Record(x.Type, xb, 0)
 		vars.RecordUnkept(x.Type, errors.New("not kept"))
 		o, err := EvalExpr(context.Background(), WithVars(s, &vars), src)
 		if err != nil {
@@ -384,7 +384,7 @@ func TestValueHistory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		vars.Record(o.Type, b)
+		vars.Record(o.Type, b, 0)
 	}
 	for _, tt := range []struct{ src, want string }{
 		{"$", "1"}, {"$0", "1"}, {"$$0", "1"}, {"$$", "14"}, {"$$2", "7"}, {"$1", "7"}, {"$2 + $3", "15"}, {"$1 * $$1", "98"},

@@ -23,14 +23,19 @@ type Vars struct {
 	hist []dwarf.Object
 }
 
-// Record adds a copy of a printed value (type t, bytes b) to the value
-// history and returns its number: $N names it from then on. A value
-// larger than max-value-size takes its number but is not kept.
-func (v *Vars) Record(t dwarf.Type, b []byte) int {
+// Record adds a copy of a printed value (type t, bytes b, read at addr
+// where it was in memory, else 0) to the value history and returns its
+// number: $N names it from then on. The address is kept with the copy,
+// as GDB keeps a history value's lval: a virtual base is found through
+// it. A value larger than max-value-size takes its number but is not
+// kept.
+func (v *Vars) Record(t dwarf.Type, b []byte, addr uint64) int {
 	if len(b) > maxVarSize {
 		return v.RecordUnkept(t, fmt.Errorf("value requires %d bytes, which is more than max-value-size (%d)", len(b), maxVarSize))
 	}
-	v.hist = append(v.hist, dwarf.BytesObject(t, append([]byte(nil), b...)))
+	o := dwarf.BytesObject(t, append([]byte(nil), b...))
+	o.Loc.Addr = addr
+	v.hist = append(v.hist, o)
 	return len(v.hist)
 }
 

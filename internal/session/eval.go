@@ -346,7 +346,7 @@ func (s *Session) record(env *dwarf.ValueEnv, o dwarf.Object) int {
 		return 0
 	}
 	if _, void := dwarf.Resolve(o.Type).(*dwarf.VoidType); void {
-		return s.vars.Record(o.Type, nil)
+		return s.vars.Record(o.Type, nil, 0)
 	}
 	if o.Err != nil {
 		return s.vars.RecordUnkept(o.Type, o.Err)
@@ -355,7 +355,11 @@ func (s *Session) record(env *dwarf.ValueEnv, o dwarf.Object) int {
 	if err != nil {
 		return s.vars.RecordUnkept(o.Type, err)
 	}
-	return s.vars.Record(o.Type, b)
+	addr, ok := o.Addr()
+	if !ok && o.Loc.Kind == dwarf.LocValue {
+		addr = o.Loc.Addr // a history entry printed again keeps where it was read
+	}
+	return s.vars.Record(o.Type, b, addr)
 }
 
 // exprError makes an evaluation error readable and classifiable.

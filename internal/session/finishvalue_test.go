@@ -634,3 +634,28 @@ func TestValueHistoryMatchesGDB(t *testing.T) {
 		}
 	}
 }
+
+// TestValueHistoryVirtualBaseMatchesGDB: a value-history copy of a class
+// with a virtual base prints the base and reaches its members, found
+// through the address the copy was read at (GDB keeps a history value's
+// lval), also when printed again ($ of $); rrmcp said "virtual base of a
+// value not in memory" (round 21's V3).
+func TestValueHistoryVirtualBaseMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "g++", "-O0", "histvbase.cc")
+	src := filepath.Join("testdata", "histvbase.cc")
+	loc := fmt.Sprintf("histvbase.cc:%d", markerLine(t, src, "use"))
+	exprs := []string{"*a", "$", "d", "$", "$.hits", "$$2.hits", "$3.legs", "$1"}
+	var cmds []string
+	for i, e := range exprs {
+		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
+	}
+	gdb := gdbAt(t, exe, loc, cmds...)
+	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
+	for i, e := range exprs {
+		want := strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i)))
+		r, err := s.EvaluateWith(ctx, e, EvalOptions{Record: true})
+		if got := fmt.Sprintf("$%d = %s", r.History, r.Value); err != nil || got != want {
+			t.Errorf("print %s: ours %q (%v), GDB %q", e, got, err, want)
+		}
+	}
+}
