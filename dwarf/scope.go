@@ -254,15 +254,12 @@ func (s *FrameScope) variableAt(ctx context.Context, die stddwarf.Offset) (Objec
 // Local finds a variable of the frame's blocks: a local, a parameter or
 // a function-local static.
 // NeedsFrame reports whether name is a variable of the frame's blocks
-// whose location needs the frame (Variable.FrameFree false): false for
-// a name that is no such variable, an enumerator of the function or a
-// template's value parameter among them.
-func (s *FrameScope) NeedsFrame(ctx context.Context, name string) bool {
-	if s.f.Function == nil {
-		return false
-	}
-	v, ok := s.f.Scope().lookupBlocks(ctx, name)
-	return ok && !v.FrameFree
+// whose location needs the frame (locationFrameFree false): false for a
+// name that is no such variable, an enumerator of the function or a
+// template's value parameter among them. Nothing is evaluated.
+func (s *FrameScope) NeedsFrame(name string) bool {
+	c := s.f.Scope().localDIE(name)
+	return c != nil && !s.f.Image.locationFrameFree(c)
 }
 
 func (s *FrameScope) Local(ctx context.Context, name string) (Object, error) {

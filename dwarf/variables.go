@@ -59,14 +59,6 @@ type Variable struct {
 	NoLocation bool
 	ConstValue bool
 	ConstBytes bool
-	// FrameFree: the location needs no frame (GDB's
-	// symbol_read_needs_frame is false): a constant, or one expression
-	// (not a list) that reads no register, frame base, CFA or entry
-	// value and names no register, an address or a value computed from
-	// addresses and memory only (gcc's DW_OP_addr g; DW_OP_stack_value
-	// for a parameter only ever passed &g). A watchpoint on such a
-	// variable's expression is not scoped to the frame.
-	FrameFree bool
 	// Unresolved is, for an extern declaration with no definition in the
 	// debug information (a global of an object or library built without
 	// -g: stdout, optind), the ELF symbol its address is found by, as
@@ -110,11 +102,6 @@ func (img *Image) newVariable(e attrGetter, off stddwarf.Offset, u *unit, kind V
 		}
 	}
 	v.NoLocation = !v.ConstValue && e.AttrField(stddwarf.AttrLocation) == nil
-	v.FrameFree = v.ConstValue
-	if f := e.AttrField(stddwarf.AttrLocation); f != nil && (f.Class == stddwarf.ClassExprLoc || f.Class == stddwarf.ClassBlock) {
-		expr, _ := f.Val.([]byte)
-		v.FrameFree = img.frameFree(expr)
-	}
 	v.Location, v.LocErr = img.locate(e, u, env, pc)
 	if v.LocErr != nil && errors.Is(v.LocErr, ErrOptimizedOut) {
 		v.Location = Location{Kind: LocOptimizedOut}
@@ -176,6 +163,24 @@ func (img *Image) locate(e attrGetter, u *unit, env *exprEnv, pc uint64) (Locati
 		env = &e
 	}
 	return evalLocation(expr, env)
+}
+
+// locationFrameFree reports whether the location of the variable DIE e
+// needs no frame (GDB's symbol_read_needs_frame is false): a constant,
+// or one expression (not a list) that reads no register, frame base,
+// CFA or entry value and names no register, an address or a value
+// computed from addresses and memory only (gcc's DW_OP_addr g;
+// DW_OP_stack_value for a parameter only ever passed &g).
+func (img *Image) locationFrameFree(e attrGetter) bool {
+	if e.AttrField(stddwarf.AttrConstValue) != nil {
+		return true
+	}
+	f := e.AttrField(stddwarf.AttrLocation)
+	if f == nil || f.Class != stddwarf.ClassExprLoc && f.Class != stddwarf.ClassBlock {
+		return false
+	}
+	expr, _ := f.Val.([]byte)
+	return img.frameFree(expr)
 }
 
 // frameFree reports whether a location expression needs no frame: it

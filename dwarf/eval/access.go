@@ -463,37 +463,36 @@ func implicitCast(x dwarf.Object, t dwarf.Type) (dwarf.Object, bool, error) {
 	return x, true, nil
 }
 
-// hasBase reports whether class d has b among its bases, at any depth.
+// hasBase reports whether class d has b among its bases, at any depth,
+// virtual ones included.
 func hasBase(d, b dwarf.Type) bool {
-	ds, ok := dwarf.Resolve(d).(*dwarf.StructType)
-	if !ok {
-		return false
-	}
-	target := dwarf.Resolve(b)
-	for _, base := range ds.Bases {
-		if bt := dwarf.Resolve(base.Type); bt == target || sameName(bt, target) || hasBase(base.Type, b) {
-			return true
-		}
-	}
-	return false
+	_, ok := findBase(d, b, true)
+	return ok
 }
 
 // baseOffset finds the byte offset of base class b inside derived class
 // d, for non-virtual inheritance.
 func baseOffset(d, b dwarf.Type) (int64, bool) {
+	return findBase(d, b, false)
+}
+
+// findBase finds base class b inside class d, depth first, and its byte
+// offset; throughVirtual also walks virtual bases, whose offsets are in
+// the object's vtable (the offset is then meaningless).
+func findBase(d, b dwarf.Type, throughVirtual bool) (int64, bool) {
 	ds, ok := dwarf.Resolve(d).(*dwarf.StructType)
 	if !ok {
 		return 0, false
 	}
 	target := dwarf.Resolve(b)
 	for _, base := range ds.Bases {
-		if base.Virtual || base.OffsetExpr != nil {
+		if !throughVirtual && (base.Virtual || base.OffsetExpr != nil) {
 			continue
 		}
-		if dwarf.Resolve(base.Type) == target || sameName(dwarf.Resolve(base.Type), target) {
+		if bt := dwarf.Resolve(base.Type); bt == target || sameName(bt, target) {
 			return base.Offset, true
 		}
-		if off, ok := baseOffset(base.Type, b); ok {
+		if off, ok := findBase(base.Type, b, throughVirtual); ok {
 			return base.Offset + off, true
 		}
 	}

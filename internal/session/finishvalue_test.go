@@ -559,14 +559,10 @@ func TestAliasVariablesMatchGDB(t *testing.T) {
 	exe := gccForGDB(t, false, "alias", "-O0", filepath.Join("testdata", "alias.c"))
 	loc := fmt.Sprintf("alias.c:%d", markerLine(t, filepath.Join("testdata", "alias.c"), "use"))
 	exprs := []string{"alias_counter", "alias_hidden", "&alias_counter", "alias_counter + alias_hidden"}
-	var cmds []string
-	for i, e := range exprs {
-		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
-	}
-	gdb := gdbAt(t, exe, loc, cmds...)
+	gdb := gdbPrints(t, exe, loc, exprs...)
 	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
 	for i, e := range exprs {
-		want := regexp.MustCompile(`^\$\d+ = `).ReplaceAllString(strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i))), "")
+		want := regexp.MustCompile(`^\$\d+ = `).ReplaceAllString(gdb[i], "")
 		if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want || want == "" || r.Engine != "native" {
 			t.Errorf("%s: %q (by %s) %v, GDB %q", e, r.Value, r.Engine, err, want)
 		}
@@ -645,17 +641,29 @@ func TestValueHistoryVirtualBaseMatchesGDB(t *testing.T) {
 	src := filepath.Join("testdata", "histvbase.cc")
 	loc := fmt.Sprintf("histvbase.cc:%d", markerLine(t, src, "use"))
 	exprs := []string{"*a", "$", "d", "$", "$.hits", "$$2.hits", "$3.legs", "$1"}
-	var cmds []string
-	for i, e := range exprs {
-		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
-	}
-	gdb := gdbAt(t, exe, loc, cmds...)
+	gdb := gdbPrints(t, exe, loc, exprs...)
 	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
 	for i, e := range exprs {
-		want := strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i)))
+		want := gdb[i]
 		r, err := s.EvaluateWith(ctx, e, EvalOptions{Record: true})
 		if got := fmt.Sprintf("$%d = %s", r.History, r.Value); err != nil || got != want {
 			t.Errorf("print %s: ours %q (%v), GDB %q", e, got, err, want)
 		}
 	}
+}
+
+// gdbPrints runs exe under GDB to loc and prints each of exprs there; it
+// returns what GDB said for each ("$N = VALUE" or its error), in order.
+func gdbPrints(t *testing.T, exe, loc string, exprs ...string) []string {
+	t.Helper()
+	var cmds []string
+	for i, e := range exprs {
+		cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
+	}
+	gdb := gdbAt(t, exe, loc, cmds...)
+	out := make([]string, len(exprs))
+	for i := range exprs {
+		out[i] = strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i)))
+	}
+	return out
 }

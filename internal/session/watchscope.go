@@ -77,7 +77,7 @@ func (s *Session) watchScopeOf(ctx context.Context, expr string) *watchScope {
 	_, thisErr := fs.Local(ctx, "this")
 	uses := false
 	for _, n := range cexpr.Names(e) {
-		if fs.NeedsFrame(ctx, n) {
+		if fs.NeedsFrame(n) {
 			// (a local whose location needs no frame, a constant or an
 			// address, is no reason for a scope: GDB's innermost block
 			// records only symbols that read the frame)
