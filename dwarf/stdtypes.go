@@ -252,6 +252,11 @@ func (tf typeFmt) stdNames(n string) string {
 	if !strings.Contains(n, "<") {
 		return n
 	}
+	// GDB's canonicalizer looks up the name inside cv-qualifiers and
+	// pointer or reference declarators (std::pair<std::string const*, int>)
+	if base := trimDeclaratorSuffix(n); base != n && strings.HasSuffix(base, ">") {
+		return tf.stdNames(base) + n[len(base):]
+	}
 	// GDB looks the name up: a class only declared is not found
 	if !tf.declared(n) {
 		if p, ok := tf.stdPrinterName(n, false); ok {
@@ -259,6 +264,21 @@ func (tf typeFmt) stdNames(n string) string {
 		}
 	}
 	return substTemplateIDs(n, tf.stdNames)
+}
+
+// trimDeclaratorSuffix is n without its trailing cv-qualifiers and
+// pointer or reference declarators ("T const*&" is "T").
+func trimDeclaratorSuffix(n string) string {
+	for {
+		m := strings.TrimRight(n, "*& ")
+		for _, q := range []string{" const", " volatile"} {
+			m = strings.TrimSuffix(m, q)
+		}
+		if m == n {
+			return n
+		}
+		n = m
+	}
 }
 
 // whole is the name a type printer gives t as a whole (cv-qualifiers and

@@ -422,3 +422,23 @@ func TestBreakpointOnOwnLineWithoutCodeMatchesGDB(t *testing.T) {
 		t.Errorf("libonly.c:3: %+v %v, want a pending breakpoint", b, err)
 	}
 }
+
+// TestTemplateArgumentTypedefsMatchGDB: whatis of a class no type printer
+// names (std::pair, a program's template) writes library typedefs inside
+// its template arguments, also under cv-qualifiers and pointer or
+// reference declarators (std::pair<std::string const*, int>), as GDB's
+// canonicalizer substitutes each name it looks up; rrmcp kept
+// std::__cxx11::basic_string<…> const (round 21's S3). clang++ without
+// its standalone debug information only declares std::string, which
+// neither side substitutes.
+func TestTemplateArgumentTypedefsMatchGDB(t *testing.T) {
+	for _, cc := range []string{"g++", "clang++"} {
+		t.Run(cc, func(t *testing.T) {
+			exe := buildTestdata(t, cc, "-O0", "tmplargs.cc")
+			src := filepath.Join("testdata", "tmplargs.cc")
+			s, ctx := printLikeGDB(t, exe, src, false, "pr.second")
+			whatisLikeGDB(t, ctx, s, exe, fmt.Sprintf("tmplargs.cc:%d", markerLine(t, src, "use")),
+				"pr", "pp", "pv", "two", "tp", "vp", "wp", "kv", "m", "m.begin()", "&pr", "*tp")
+		})
+	}
+}
