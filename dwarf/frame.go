@@ -693,3 +693,17 @@ func (f *Frame) LocateDIE(ctx context.Context, off stddwarf.Offset) (Variable, e
 	}
 	return f.Image.newVariable(ae, off, f.Image.unitAt(off), kind, env, pc), nil
 }
+
+// Naming is the language types are named in while f is selected, GDB's
+// current language under "set language auto": its function's, where
+// that is C or C++. In code without debug information GDB keeps the
+// language it had, which a frame does not know: each type is then named
+// in its own language.
+func (f *Frame) Naming() Naming {
+	if f.Function != nil {
+		if l := f.Function.Lang(); l == LangC || l == LangCPlusPlus {
+			return NamingIn(l)
+		}
+	}
+	return Naming{}
+}

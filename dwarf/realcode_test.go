@@ -178,7 +178,7 @@ func TestOpaqueTypeAcrossUnits(t *testing.T) {
 				t.Errorf("no-member hint: %q", h)
 			}
 			out := runGDB(t, bin, "print sizeof(*current)", "ptype current", "print sizeof(struct Obj)", "whatis (Obj *)0")
-			wantPtype := "type = " + PtypeString(cur, nil)
+			wantPtype := "type = " + PtypeString(cur, nil, Naming{})
 			if !strings.Contains(normValueWS(out), normValueWS(wantPtype)) {
 				t.Errorf("ptype current: ours\n%s\nGDB said:\n%s", wantPtype, out)
 			}

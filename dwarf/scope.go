@@ -94,6 +94,9 @@ func NewFrameScope(ctx context.Context, f *Frame, o ScopeOptions) *FrameScope {
 	if env.Mem == nil && o.Target != nil {
 		env.Mem = func(a uint64, p []byte) (int, error) { return o.Target.ReadMemory(ctx, a, p) }
 	}
+	if !env.Naming.Set {
+		env.Naming = s.Naming()
+	}
 	env.ImplicitPointee = func(die stddwarf.Offset) (Object, error) { return s.variableAt(ctx, die) }
 	if img, types := f.Image, s.types; env.RustDynType == nil && img != nil && types != nil {
 		env.RustDynType = func(vtable uint64) (Type, bool) {
@@ -131,6 +134,10 @@ func (s *FrameScope) Lang() Lang {
 	}
 	return LangC
 }
+
+// Naming is the language types are named in while the frame is selected
+// (Frame.Naming).
+func (s *FrameScope) Naming() Naming { return s.f.Naming() }
 
 // symbolize names a runtime address like GDB's <sym+off> (Image.AddrName),
 // in the frame's image or the module t.Modules maps it to.

@@ -315,9 +315,9 @@ func (tf typeFmt) whole(t Type) (string, bool) {
 // GDB looks up: a class only declared (clang's std::string, libstdc++'s
 // std::ostream) is then not found, and keeps its name.
 func (tf typeFmt) named(t Type) string {
-	n := baseName(t)
-	if t.Common().Lang != LangCPlusPlus {
-		return n
+	n := tf.baseName(t)
+	if t.Common().Lang != LangCPlusPlus || n != baseName(t) {
+		return n // (a C++ class named in C: "class Shape")
 	}
 	switch u := t.(type) {
 	case *StructType:

@@ -53,7 +53,7 @@ func FuzzTypeReader(f *testing.F) {
 			if off, ok := e.Val(stddwarf.AttrType).(stddwarf.Offset); ok {
 				if typ, err := tr.Type(off); err == nil {
 					_ = typ.String()
-					_ = PtypeString(typ, nil)
+					_ = PtypeString(typ, nil, Naming{})
 					_ = SizeOf(typ)
 				}
 			}

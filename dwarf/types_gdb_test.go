@@ -108,9 +108,9 @@ func checkTypes(t *testing.T, bin string, s *gdbStop, cases []typeCase) {
 		got := dwarf.TypeString(typ)
 		switch {
 		case c.cmd == "ptype":
-			got = dwarf.PtypeString(typ, nil)
+			got = dwarf.PtypeString(typ, nil, dwarf.Naming{})
 		case isTypeName:
-			got = dwarf.WhatisTypeName(typ, nil)
+			got = dwarf.WhatisTypeName(typ, nil, dwarf.Naming{})
 		}
 		if reason, ok := typeKnownDiff[c]; ok {
 			t.Logf("%s %s: known difference (%s)", c.cmd, c.arg, reason)

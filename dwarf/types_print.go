@@ -18,8 +18,13 @@ var gdbBaseNames = map[string]string{
 	"long long unsigned int": "unsigned long long",
 }
 
-// baseName returns the name GDB prints for a named type in declarations.
-func baseName(t Type) string {
+// baseName returns the name GDB prints for a named type in declarations,
+// each type in its own compile unit's language.
+func baseName(t Type) string { return typeFmt{}.baseName(t) }
+
+// baseName returns the name GDB prints for a named type in declarations,
+// in tf's language.
+func (tf typeFmt) baseName(t Type) string {
 	switch t := t.(type) {
 	case *BaseType:
 		if n, ok := gdbBaseNames[t.Name]; ok {
@@ -40,7 +45,7 @@ func baseName(t Type) string {
 		if n == "" {
 			return t.Kind + " {...}"
 		}
-		if t.Lang == LangC {
+		if tf.naming.keyword(t.Lang) {
 			return t.Kind + " " + n
 		}
 		return n
@@ -48,7 +53,7 @@ func baseName(t Type) string {
 		if t.Name == "" {
 			return "enum {...}"
 		}
-		if t.Lang == LangC {
+		if tf.naming.keyword(t.Lang) {
 			return "enum " + t.Name
 		}
 		return t.Name
@@ -56,6 +61,30 @@ func baseName(t Type) string {
 		return t.Name
 	}
 	return "?"
+}
+
+// Naming is the language types are named in: GDB's current language,
+// which "set language auto" takes from the selected frame. A struct,
+// union or enum of C or C++ is named with its keyword where that
+// language is C (a C++ class in a C frame is "class Shape *"), without
+// it in C++ (a C struct in a C++ frame is "node *"), as GDB's
+// c_type_print_base decides by the current language, not by the type's.
+// The zero Naming names each type in its own compile unit's language.
+type Naming struct {
+	Lang Lang
+	Set  bool
+}
+
+// NamingIn names types in language l.
+func NamingIn(l Lang) Naming { return Naming{Lang: l, Set: true} }
+
+// keyword reports whether a struct, union or enum of language l is
+// named with its keyword.
+func (n Naming) keyword(l Lang) bool {
+	if n.Set && (l == LangC || l == LangCPlusPlus) && (n.Lang == LangC || n.Lang == LangCPlusPlus) {
+		return n.Lang == LangC
+	}
+	return l == LangC
 }
 
 // typeHook spells a named type in a declaration the way one type print
@@ -67,6 +96,7 @@ type typeHook func(tf typeFmt, t Type) string
 // printers (stdtypes.go), as GDB's ptype and whatis do and its value
 // printing does not.
 type typeFmt struct {
+	naming   Naming
 	printers bool
 	types    *TypeReader // the program's types, where the typedef printers look their typedefs up (nil: none)
 	// inner: the type spelled is inside a declarator (a pointer's,
@@ -84,11 +114,14 @@ type typeFmt struct {
 // TypeString spells t as GDB prints a type's name in a value
 // ("(std::vector<int, std::allocator<int> > *) 0x…"): without type
 // printers.
-func TypeString(t Type) string {
+func TypeString(t Type) string { return TypeStringIn(t, Naming{}) }
+
+// TypeStringIn is TypeString in the language of n.
+func TypeStringIn(t Type, n Naming) string {
 	if t != nil && t.Common().Lang == LangRust {
 		return rustTypeString(t, 0)
 	}
-	return typeFmt{}.declString(t, "", nil)
+	return typeFmt{naming: n}.declString(t, "", nil)
 }
 
 // rustTypeString spells a Rust type as GDB's Rust support does: a
@@ -164,7 +197,7 @@ func (tf typeFmt) declStringNames(t Type, decl string, base, names typeHook) str
 		case *PtrToMemberType:
 			cls := "?"
 			if u.Class != nil {
-				cls = baseName(StripTypedefs(u.Class))
+				cls = tf.baseName(StripTypedefs(u.Class))
 				if u.Class.Common().Name != "" {
 					cls = u.Class.Common().Name
 				}
@@ -242,7 +275,7 @@ func (tf typeFmt) declStringNames(t Type, decl string, base, names typeHook) str
 			case tf.printers:
 				b = tf.named(t)
 			default:
-				b = baseName(t)
+				b = tf.baseName(t)
 			}
 			return b + spaced(decl)
 		}
@@ -361,11 +394,11 @@ func (tf typeFmt) paramListWith(f *FuncType, base typeHook) string {
 // "std::vector<int>"), and the names inside by theirs.
 //
 // types are the program's (nil: the typedef printers print nothing).
-func PtypeString(t Type, types *TypeReader) string {
+func PtypeString(t Type, types *TypeReader, n Naming) string {
 	if t != nil && t.Common().Lang == LangRust {
 		return rustPtype(StripTypedefs(t))
 	}
-	tf := typeFmt{printers: t != nil && t.Common().Lang == LangCPlusPlus, types: types}
+	tf := typeFmt{naming: n, printers: t != nil && t.Common().Lang == LangCPlusPlus, types: types}
 	if n, ok := tf.whole(StripTypedefs(t)); ok {
 		return n
 	}
@@ -376,11 +409,11 @@ func PtypeString(t Type, types *TypeReader) string {
 
 // WhatisString spells the type of an expression as GDB's whatis does:
 // as TypeString, with libstdc++'s type printers in C++.
-func WhatisString(t Type, types *TypeReader) string {
+func WhatisString(t Type, types *TypeReader, n Naming) string {
 	if t == nil || t.Common().Lang != LangCPlusPlus {
-		return TypeString(t)
+		return TypeStringIn(t, n)
 	}
-	tf := typeFmt{printers: true, types: types}
+	tf := typeFmt{naming: n, printers: true, types: types}
 	if n, ok := tf.whole(t); ok {
 		return n
 	}
@@ -507,7 +540,7 @@ func (tf typeFmt) typeBody(t Type, indent int) string {
 	case *EnumType:
 		return enumBody(u)
 	}
-	return baseName(t)
+	return tf.baseName(t)
 }
 
 func enumBody(t *EnumType) string {
@@ -709,6 +742,9 @@ func (tf typeFmt) methodString(t *StructType, m Method, sub typeHook) string {
 		short = inner
 	}
 	params := "(" + tf.paramListWith(m.Type, sub) + ")"
+	if params == "(void)" && tf.naming.keyword(LangCPlusPlus) {
+		params = "()" // GDB's cp_type_print_method_args: "void" in C++ only
+	}
 	// GDB's c_type_print_base: a constructor is named as the class (Box,
 	// holder in holder<int>; clang's holder<int> too), a destructor starts
 	// with ~; a constructor template's instance (Box<char>) is neither and
@@ -810,13 +846,13 @@ func (tf typeFmt) templateSubst(t *StructType) (sub typeHook, with string) {
 			return td.Name[len(self):]
 		}
 		if !tf.printers {
-			return subst(baseName(b), 0)
+			return subst(at.baseName(b), 0)
 		}
 		// GDB's typedef lookup: a type argument's name first, on the
 		// whole type and on the template-ids in its name; where
 		// none is, "": the type printers then apply as to any named
 		// type (typeFmt.named).
-		n := subst(baseName(b), 0)
+		n := subst(at.baseName(b), 0)
 		if slices.Contains(names, n) {
 			return n
 		}
@@ -830,7 +866,7 @@ func (tf typeFmt) templateSubst(t *StructType) (sub typeHook, with string) {
 			// print_name_maybe_canonical): unique_ptr(std::unique_ptr<Shape> &&)
 			return w
 		}
-		if n == baseName(b) {
+		if n == at.baseName(b) {
 			return ""
 		}
 		return tf.stdNames(n)
@@ -888,11 +924,11 @@ func substTemplateIDs(s string, f func(string) string) string {
 // WhatisTypeName is what GDB's whatis prints when given a type name
 // rather than an expression: a typedef is unrolled by one level
 // ("whatis node_t" prints "struct node"); other types print as String.
-func WhatisTypeName(t Type, types *TypeReader) string {
+func WhatisTypeName(t Type, types *TypeReader, n Naming) string {
 	if td, ok := t.(*TypedefType); ok && td.Elem != nil {
-		return WhatisString(td.Elem, types)
+		return WhatisString(td.Elem, types, n)
 	}
-	return WhatisString(t, types)
+	return WhatisString(t, types, n)
 }
 
 // MembersHint says what the struct has, or that only its declaration is

@@ -105,7 +105,7 @@ func TestTypeReaderConcurrent(t *testing.T) {
 					errs <- err
 					continue
 				}
-				_ = PtypeString(typ, nil)
+				_ = PtypeString(typ, nil, Naming{})
 				_ = SizeOf(typ)
 				if st, ok := Resolve(typ).(*StructType); ok {
 					_ = st.Methods()

@@ -108,6 +108,9 @@ type ValueEnv struct {
 	// natural format, or 'x', 'z', 'o', 't', 'd', 'u', 'c', 'a', 's'
 	// (print/x ...).
 	Letter byte
+	// Naming is the language types are named in where values print
+	// ("(node *) 0x…" for a C struct in a C++ frame): the frame's.
+	Naming Naming
 	// ImplicitPointee returns the object described by the variable DIE
 	// that a DW_OP_implicit_pointer refers to (nil: such pointers cannot
 	// be dereferenced).
@@ -123,6 +126,9 @@ func (e *MemoryError) Error() string {
 
 // Addr is the address that could not be read.
 func (e *MemoryError) Addr() uint64 { return e.addr }
+
+// TypeString spells t as TypeString does, in the environment's Naming.
+func (env *ValueEnv) TypeString(t Type) string { return TypeStringIn(t, env.Naming) }
 
 // Read returns n bytes at runtime address addr.
 func (env *ValueEnv) Read(addr uint64, n int) ([]byte, error) {

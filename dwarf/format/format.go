@@ -42,7 +42,7 @@ func Plain(env *dwarf.ValueEnv, o dwarf.Object) string {
 	p := &printer{ValueEnv: env, plain: true}
 	if rt, ok := dwarf.Resolve(o.Type).(*dwarf.ReferenceType); ok {
 		// a reference shows its referent, as at the top ("@0x…: 5")
-		return strings.TrimPrefix(p.text(o), "("+dwarf.TypeString(rt)+") ")
+		return strings.TrimPrefix(p.text(o), "("+env.TypeString(rt)+") ")
 	}
 	return p.memberText(o)
 }
@@ -205,7 +205,7 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 			if !top {
 				return "<synthetic pointer>"
 			}
-			return "(" + dwarf.TypeString(t) + ") <synthetic pointer>: " + v
+			return "(" + env.TypeString(t) + ") <synthetic pointer>: " + v
 		}
 		a, err := env.Uint(o)
 		if err != nil {
@@ -229,9 +229,9 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 		if err := env.referentUnreadable(t.Elem, a); err != nil {
 			// GDB reads the whole referenced object before printing any
 			// of it, and says so in place of the value.
-			return "(" + dwarf.TypeString(t) + ") " + errorReading(err)
+			return "(" + env.TypeString(t) + ") " + errorReading(err)
 		}
-		return "(" + dwarf.TypeString(t) + ") @" + hex(a) + ": " +
+		return "(" + env.TypeString(t) + ") @" + hex(a) + ": " +
 			env.format(dwarf.MemObject(t.Elem, a), false, depth+1, nil)
 	case *dwarf.PtrToMemberType:
 		return env.formatPtrToMember(o, t)
@@ -245,9 +245,9 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 		}
 		a, ok := o.Addr()
 		if !ok {
-			return "{" + dwarf.TypeString(t) + "} <not in memory>"
+			return "{" + env.TypeString(t) + "} <not in memory>"
 		}
-		return "{" + dwarf.TypeString(t) + "} " + env.addrWithSym(a)
+		return "{" + env.TypeString(t) + "} " + env.addrWithSym(a)
 	case *dwarf.UnspecifiedType:
 		return "<incomplete type>"
 	case *dwarf.VoidType:
@@ -358,7 +358,7 @@ func unqualified(t dwarf.Type) dwarf.Type {
 func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool) string {
 	if o.Loc.Kind == dwarf.LocImplicitPointer {
 		if top && !plainTextPointer(o.Type) { // GDB's (char *) hack, as below
-			return "(" + dwarf.TypeString(o.Type) + ") <synthetic pointer>"
+			return "(" + env.TypeString(o.Type) + ") <synthetic pointer>"
 		}
 		return "<synthetic pointer>"
 	}
@@ -369,7 +369,7 @@ func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool
 	if ct, ok := dwarf.IsCharType(t.Elem); ok {
 		s := env.addrWithSym(a)
 		if top && !plainTextPointer(o.Type) {
-			s = "(" + dwarf.TypeString(o.Type) + ") " + s
+			s = "(" + env.TypeString(o.Type) + ") " + s
 		}
 		if a == 0 {
 			return s
@@ -388,7 +388,7 @@ func (env *printer) formatPointer(o dwarf.Object, t *dwarf.PointerType, top bool
 	}
 	s := env.addrWithSym(a)
 	if top {
-		return "(" + dwarf.TypeString(o.Type) + ") " + s
+		return "(" + env.TypeString(o.Type) + ") " + s
 	}
 	return s
 }
@@ -401,7 +401,7 @@ func (env *printer) formatPtrToMember(o dwarf.Object, t *dwarf.PtrToMemberType) 
 	cls, _ := dwarf.Resolve(t.Class).(*dwarf.StructType)
 	clsName := ""
 	if t.Class != nil {
-		clsName = dwarf.TypeString(t.Class)
+		clsName = env.TypeString(t.Class)
 	}
 	if _, ok := dwarf.Resolve(t.Elem).(*dwarf.FuncType); ok {
 		ptr := dwarf.DecodeUint(b[:min(8, len(b))])
@@ -411,7 +411,7 @@ func (env *printer) formatPtrToMember(o dwarf.Object, t *dwarf.PtrToMemberType) 
 		if ptr&1 == 1 {
 			return "&virtual table offset " + strconv.FormatUint(ptr-1, 10)
 		}
-		return "(" + dwarf.TypeString(o.Type) + ") " + env.addrWithSym(ptr)
+		return "(" + env.TypeString(o.Type) + ") " + env.addrWithSym(ptr)
 	}
 	off := dwarf.DecodeInt(b, true)
 	if off == -1 {

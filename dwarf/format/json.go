@@ -51,7 +51,7 @@ func Structured(env *dwarf.ValueEnv, name string, o dwarf.Object, t Tree) Value 
 }
 
 func (env *printer) structured(name string, o dwarf.Object, depth int, top bool) Value {
-	v := Value{Name: name, Type: dwarf.TypeString(o.Type)}
+	v := Value{Name: name, Type: env.TypeString(o.Type)}
 	env.seenStatics = nil // each node's text is a print of its own
 	if top {
 		v.Value = env.text(o)

@@ -244,7 +244,7 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 				out.Parts, out.PartsCut = valueParts(v.Children, 1, nil), v.Truncated
 			}
 			if o.Type != nil {
-				out.Type = o.Type.String()
+				out.Type = fs.Values().TypeString(o.Type)
 			}
 			if a, ok := o.Addr(); ok {
 				out.Address = hexAddr(a)
@@ -499,6 +499,17 @@ func (s *Session) lvalueAt(ctx context.Context, expr string, level int) (*lvalue
 	return s.lvalueOf(ctx, expr)
 }
 
+// naming is the language types are named in at the selected frame, for
+// values printed apart from an evaluation: a watchpoint's old and new
+// values, a returned value.
+func (s *Session) naming(ctx context.Context) dwarf.Naming {
+	f, err := s.curFrame(ctx)
+	if err != nil {
+		return dwarf.Naming{}
+	}
+	return f.Naming()
+}
+
 // formatWatch prints a watched value with its type when known.
 func (s *Session) formatWatch(ctx context.Context, b *breakpoint, v []byte) string {
 	if v == nil {
@@ -510,10 +521,13 @@ func (s *Session) formatWatch(ctx context.Context, b *breakpoint, v []byte) stri
 	if lv := b.lv; lv != nil && lv.typ != nil && lv.bitSize > 0 && len(v) == lv.size {
 		o := dwarf.BytesObject(lv.typ, append(v[:len(v):len(v)], make([]byte, max(int(lv.typ.Size())-len(v), 0))...))
 		o.BitOffset, o.BitSize = int64(lv.bitOff), int64(lv.bitSize)
-		return format.Text(s.valueEnv(ctx, s.inf.Img, s.inf.Bias), o)
+		env := s.valueEnv(ctx, s.inf.Img, s.inf.Bias)
+		env.Naming = s.naming(ctx)
+		return format.Text(env, o)
 	}
 	if b.lv != nil && b.lv.typ != nil && int(b.lv.typ.Size()) == len(v) {
 		env := s.valueEnv(ctx, s.inf.Img, s.inf.Bias)
+		env.Naming = s.naming(ctx)
 		return format.Text(env, dwarf.BytesObject(b.lv.typ, v))
 	}
 	return "0x" + hex.EncodeToString(v)
@@ -593,6 +607,7 @@ func (s *Session) returnValue(ctx context.Context, callee *dwarf.Frame) (text st
 		return "", 0
 	}
 	env := s.valueEnv(ctx, callee.Image, callee.Bias)
+	env.Naming = s.naming(ctx) // the caller's, selected once the call returns
 	size := ret.Size()
 	if inMemory {
 		// The callee returns the address of the value it wrote: the
@@ -677,7 +692,7 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				out = append(out, val)
 				return
 			}
-			val.Type = o.Type.String()
+			val.Type = fs.Values().TypeString(o.Type)
 			if a, ok := o.Addr(); ok {
 				val.Address = hexAddr(a)
 			}

@@ -442,3 +442,70 @@ func TestTemplateArgumentTypedefsMatchGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestTypesNamedInFrameLanguageMatchGDB: types are named in the language
+// of the selected frame, as GDB's current language under "set language
+// auto": a C struct, union or enum printed in a C++ frame has no keyword
+// ("(node *) 0x…", whatis "u", a function pointer's "int (*)(node *,
+// void *)", a ptype body's members, a value finish returns to a C++
+// caller), a C++ class in a C frame has one ("(class Shape *) 0x…",
+// whatis "struct Box", a method without parameters "~Shape()"); rrmcp
+// named each in its own unit's language (round 21's L2: glibc's `pool`
+// printed from a C++ frame as "(struct requestlist **) 0x0").
+func TestTypesNamedInFrameLanguageMatchGDB(t *testing.T) {
+	for _, cc := range [][2]string{{"gcc", "g++"}, {"clang", "clang++"}} {
+		t.Run(cc[0], func(t *testing.T) {
+			testenv.NeedTool(t, cc[0])
+			testenv.NeedTool(t, cc[1])
+			src, err := filepath.Abs(filepath.Join("testdata", "mixedlang"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			exe := filepath.Join(dir, "mixedlang")
+			for _, c := range [][]string{
+				{cc[0], "-g", "-O0", "-c", "-o", filepath.Join(dir, "c.o"), filepath.Join(src, "c.c")},
+				{cc[1], "-g", "-O0", "-o", exe, filepath.Join(src, "m.cc"), filepath.Join(dir, "c.o")},
+			} {
+				if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+					t.Fatalf("%s: %v\n%s", c, err, out)
+				}
+			}
+			cxx := fmt.Sprintf("m.cc:%d", markerLine(t, filepath.Join(src, "m.cc"), "cxx"))
+			s, ctx := printAtLikeGDB(t, exe, cxx, true, "head", "&gu", "&gc", "gpp", "*gpp", "gfp", "*gfp",
+				"&head->un", "&head->c", "(struct node *)0", "b", "&b")
+			whatisLikeGDB(t, ctx, s, exe, cxx, "head", "gu", "&n1", "gfp", "head->un", "gpt", "&gpt", "h", "&b")
+			ptypeLikeGDB(t, ctx, s, exe, cxx, "head", "gfp", "gpt", "b")
+			cfn := fmt.Sprintf("c.c:%d", markerLine(t, filepath.Join(src, "c.c"), "c"))
+			s, ctx = printAtLikeGDB(t, exe, cfn, false, "p", "head", "gshape", "*gshape", "gbox", "&gbox", "gbox.n")
+			whatisLikeGDB(t, ctx, s, exe, cfn, "gshape", "gbox", "p")
+			ptypeLikeGDB(t, ctx, s, exe, cfn, "gshape", "p")
+
+			gdb := gdbAt(t, exe, "chead", "finish")
+			m := regexp.MustCompile(`(?m)^Value returned is \$\d+ = (.*)$`).FindStringSubmatch(gdb)
+			if m == nil {
+				t.Fatalf("gdb's finish: %s", gdb)
+			}
+			s, ctx = liveAt(t, Config{}, []string{exe}, "chead")
+			if st, err := s.Finish(ctx, false); err != nil || st.ReturnValue != m[1] {
+				t.Errorf("finish from chead: %q (%v), GDB %q", st.ReturnValue, err, m[1])
+			}
+		})
+	}
+}
+
+// ptypeLikeGDB compares rr_ptype's answers for exprs at loc with GDB's.
+func ptypeLikeGDB(t *testing.T, ctx context.Context, s *Session, exe, loc string, exprs ...string) {
+	t.Helper()
+	var cmds []string
+	for i, e := range exprs {
+		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "ptype "+e, fmt.Sprintf("echo </T%d>\\n", i))
+	}
+	gdb := gdbAt(t, exe, loc, cmds...)
+	for i, e := range exprs {
+		want := strings.TrimPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
+		if r, err := s.Ptype(ctx, e, false); err != nil || strings.TrimSpace(r.Type) != want {
+			t.Errorf("ptype %s: ours %q (%v), GDB %q", e, r.Type, err, want)
+		}
+	}
+}

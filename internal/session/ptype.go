@@ -61,11 +61,11 @@ func (s *Session) Ptype(ctx context.Context, expr string, whatis bool) (TypeResu
 		}
 		switch {
 		case whatis && named:
-			out.Type = dwarf.WhatisTypeName(t, fs.Types())
+			out.Type = dwarf.WhatisTypeName(t, fs.Types(), fs.Naming())
 		case whatis:
-			out.Type = dwarf.WhatisString(t, fs.Types())
+			out.Type = dwarf.WhatisString(t, fs.Types(), fs.Naming())
 		default:
-			out.Type = dwarf.PtypeString(t, fs.Types())
+			out.Type = dwarf.PtypeString(t, fs.Types(), fs.Naming())
 		}
 		out.Size = max(t.Size(), 0)
 		return nil
