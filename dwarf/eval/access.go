@@ -230,6 +230,17 @@ func (ev *evaluator) goStringBytes(o dwarf.Object) ([]byte, error) {
 	return nil, fmt.Errorf("%s is not a string", dwarf.TypeString(o.Type))
 }
 
+// hasArrowOperator reports whether class st declares operator->, which
+// the native evaluator does not call.
+func hasArrowOperator(st *dwarf.StructType) bool {
+	for _, m := range st.Methods() {
+		if m.Name == "operator->" {
+			return true
+		}
+	}
+	return false
+}
+
 func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Object, error) {
 	x, err := ev.deref0(x)
 	if err != nil {
@@ -250,15 +261,19 @@ func (ev *evaluator) member(x dwarf.Object, name string, arrow bool) (dwarf.Obje
 			}
 		}
 	} else if arrow {
-		if _, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
+		if st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
 			o, ok, err := ev.pointee(x)
-			if !ok {
+			switch {
+			case ok && err != nil:
+				return dwarf.Object{}, err
+			case ok:
+				x = o
+			case hasArrowOperator(st):
 				return dwarf.Object{}, unsupported("overloaded operator->")
 			}
-			if err != nil {
-				return dwarf.Object{}, err
-			}
-			x = o
+			// else -> on a struct is ., as GDB's value_struct_elt
+			// takes the member of a struct whatever the operator
+			// (C, and a C++ class without operator->)
 		}
 	}
 	st, ok := dwarf.Resolve(x.Type).(*dwarf.StructType)
