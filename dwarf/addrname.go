@@ -103,28 +103,22 @@ func paramSpellingAt(off stddwarf.Offset, types *TypeReader) (string, bool) {
 // symbolDisplayName is the name GDB prints inside <...> for an ELF symbol:
 // demangled; a .symtab name that carries its version (a copy-relocated
 // library object in an executable: _ZSt4cout@GLIBCXX_3.4) keeps it,
-// "std::cout@GLIBCXX_3.4". A gcc function-local static ("calls.1") is
-// named without its suffix where GDB's Ada decoder takes the symbol (it
-// tries every language's demangler on an ELF name, and prints the
-// decoded name): a name of lower-case letters, digits and single
-// underscores; "__PRETTY_FUNCTION__.0" keeps it.
+// "std::cout@GLIBCXX_3.4"; a name GDB's Ada decoder decodes, decoded
+// (adaDecode: GDB tries every language's demangler on an ELF name, and
+// prints what Ada's makes of it): a gcc function-local static "calls.1"
+// is "calls", cmark's cmark_strbuf__initbuf "cmark_strbuf.initbuf", a
+// GOT slot "puts@got.plt" "puts@got[plt]".
 func symbolDisplayName(sym symbols.Symbol) string {
+	if d, ok := adaDecode(sym.Name); ok {
+		return d
+	}
 	if sym.Source == symbols.SourceGOT {
-		// GDB's Ada decoder, which all its minimal symbol names go
-		// through, brackets the suffix of a name it decodes
-		if fn, ok := strings.CutSuffix(sym.Name, "@got.plt"); ok && adaPlain(fn) {
-			return fn + "@got[plt]"
-		}
-		return sym.Name
+		return sym.Name // (not demangled: "_ZNSo3putEc@got.plt")
 	}
-	name := sym.Demangled()
 	if sym.Source == symbols.SourceSymtab && sym.Version != "" {
-		return name + "@" + sym.Version
+		return sym.Demangled() + "@" + sym.Version
 	}
-	if base, ok := adaDecodes(sym.Name); ok {
-		return base
-	}
-	return name
+	return sym.Demangled()
 }
 
 func symbolText(name string, off uint64) string {
@@ -134,32 +128,173 @@ func symbolText(name string, off uint64) string {
 	return name + "+" + strconv.FormatUint(off, 10)
 }
 
-// adaDecodes reports whether GDB's Ada decoder decodes an unmangled ELF
-// name with a ".N" suffix (ada_decode: no upper case, no leading
-// underscore, "__" would be a "."), and returns the name without it.
-func adaDecodes(name string) (string, bool) {
-	i := strings.LastIndexByte(name, '.')
-	if i <= 0 || i == len(name)-1 || strings.Trim(name[i+1:], "0123456789") != "" {
-		return "", false
-	}
-	base := name[:i]
-	if !adaPlain(base) {
-		return "", false
-	}
-	return base, true
+// adaOperators are GNAT's encodings of operator names, as GDB's Ada
+// decoder reads them at the start of a name (in its order).
+var adaOperators = [...]struct{ enc, dec string }{
+	{"Oadd", `"+"`}, {"Osubtract", `"-"`}, {"Omultiply", `"*"`}, {"Odivide", `"/"`},
+	{"Omod", `"mod"`}, {"Orem", `"rem"`}, {"Oexpon", `"**"`}, {"Olt", `"<"`},
+	{"Ole", `"<="`}, {"Ogt", `">"`}, {"Oge", `">="`}, {"Oeq", `"="`}, {"One", `"/="`},
+	{"Oand", `"and"`}, {"Oor", `"or"`}, {"Oxor", `"xor"`}, {"Oconcat", `"&"`},
+	{"Oabs", `"abs"`}, {"Onot", `"not"`},
 }
 
-// adaPlain reports whether GDB's Ada decoder takes name for a plain Ada
-// name: lower case letters, digits and underscores, a letter first, no
-// "__" (which would be a ".").
-func adaPlain(name string) bool {
-	if name == "" || name[0] < 'a' || name[0] > 'z' || strings.Contains(name, "__") {
-		return false
+// adaDecode is GDB's Ada decoding of an ELF symbol name (ada-lang.c's
+// ada_decode), which GDB's minimal symbols print by where it changes the
+// name: GNAT's suffixes dropped (.N, $N, __N, ___N; a trailing N, TKB,
+// TB, B, X[bn]*; ___X…), each "__" a ".", a compiler's ".suffix"
+// bracketed ("[cold]"), operators spelled ("Oadd" is "+" in quotes); a
+// name starting with "_" or holding an upper-case letter once decoded is
+// left alone. ok is false where the name stays as it is.
+func adaDecode(name string) (string, bool) {
+	enc := strings.TrimPrefix(strings.TrimPrefix(name, "."), "_ada_")
+	if enc == "" || enc[0] == '_' || enc[0] == '<' {
+		return "", false
 	}
-	for _, c := range name {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return false
+	// at reads past the decoded part as GDB's C string does (0 at the end)
+	at := func(i int) byte {
+		if i < 0 || i >= len(enc) {
+			return 0
+		}
+		return enc[i]
+	}
+	isDigit := func(c byte) bool { return c >= '0' && c <= '9' }
+	isLower := func(c byte) bool { return c >= 'a' && c <= 'z' }
+	isAlpha := func(c byte) bool { return isLower(c) || c >= 'A' && c <= 'Z' }
+	isAlnum := func(c byte) bool { return isAlpha(c) || isDigit(c) }
+	n := len(enc)
+	suffix := -1
+	// a compiler's suffix: letters after a '.'
+	off := n - 1
+	for off > 0 && isAlpha(enc[off]) {
+		off--
+	}
+	if off > 0 && enc[off] == '.' {
+		n, suffix = off, off+1
+	}
+	// .N, $N, ___N, __N
+	if n > 1 && isDigit(enc[n-1]) {
+		i := n - 2
+		for i > 0 && isDigit(enc[i]) {
+			i--
+		}
+		switch {
+		case i >= 0 && (enc[i] == '.' || enc[i] == '$'):
+			n = i
+		case i >= 2 && enc[i-2:i+1] == "___":
+			n = i - 2
+		case i >= 1 && enc[i-1:i+1] == "__":
+			n = i - 1
 		}
 	}
-	return true
+	// a protected object subprogram's N
+	if n > 1 && enc[n-1] == 'N' && (isDigit(enc[n-2]) || isLower(enc[n-2])) {
+		n--
+	}
+	if p := strings.Index(enc, "___"); p >= 0 && p < n-3 {
+		if enc[p+3] != 'X' {
+			return "", false
+		}
+		n = p
+	}
+	for _, suf := range []string{"TKB", "TB", "B"} {
+		if n > len(suf) && enc[n-len(suf):n] == suf {
+			n -= len(suf)
+			break
+		}
+	}
+	if n > 1 && isDigit(enc[n-1]) {
+		i := n - 2
+		for i >= 0 && isDigit(enc[i]) || i >= 1 && enc[i] == '_' && isDigit(enc[i-1]) {
+			i--
+		}
+		if i > 1 && enc[i] == '_' && enc[i-1] == '_' {
+			n = i - 1
+		} else if i >= 0 && enc[i] == '$' {
+			n = i
+		}
+	}
+	var b strings.Builder
+	i := 0
+	for ; i < n && !isAlpha(enc[i]); i++ {
+		b.WriteByte(enc[i])
+	}
+	start := true
+	for i < n {
+		if start && enc[i] == 'O' {
+			matched := false
+			for _, op := range adaOperators {
+				if strings.HasPrefix(enc[i+1:], op.enc[1:]) && !isAlnum(at(i+len(op.enc))) {
+					b.WriteString(op.dec)
+					i += len(op.enc)
+					matched = true
+					break
+				}
+			}
+			if matched {
+				start = false
+				continue
+			}
+		}
+		start = false
+		if i < n-4 && strings.HasPrefix(enc[i:], "TK__") {
+			i += 2
+		}
+		if n-i > 5 && strings.HasPrefix(enc[i:], "__B_") && isDigit(enc[i+4]) {
+			k := i + 5
+			for k < n && isDigit(enc[k]) {
+				k++
+			}
+			if n-k > 2 && enc[k] == '_' && enc[k+1] == '_' {
+				i = k
+			}
+		}
+		if n-i > 3 && enc[i] == '_' && enc[i+1] == 'E' && isDigit(enc[i+2]) {
+			k := i + 3
+			for k < n && isDigit(enc[k]) {
+				k++
+			}
+			if k < n && (enc[k] == 'b' || enc[k] == 's') {
+				k++
+				if k == n || enc[k] == '_' {
+					i = k
+				}
+			}
+		}
+		if at(i) == 'N' && at(i+1) == '_' && at(i+2) == '_' {
+			p := i - 1
+			for p >= 0 && (isDigit(enc[p]) || isLower(enc[p])) {
+				p--
+			}
+			if p < 0 || p > 0 && enc[p] == '_' && enc[p-1] == '_' {
+				i++
+			}
+		}
+		switch {
+		case at(i) == 'X' && i != 0 && isAlnum(enc[i-1]):
+			i++
+			for i < n && (enc[i] == 'b' || enc[i] == 'n') {
+				i++
+			}
+			if i < n {
+				return "", false
+			}
+		case i < n-2 && enc[i] == '_' && enc[i+1] == '_':
+			b.WriteByte('.')
+			start = true
+			i += 2
+		default:
+			if c := at(i); c != 0 {
+				b.WriteByte(c)
+			}
+			i++
+		}
+	}
+	d := b.String()
+	if strings.ContainsAny(d, "ABCDEFGHIJKLMNOPQRSTUVWXYZ ") {
+		return "", false
+	}
+	if suffix >= 0 {
+		d += "[" + enc[suffix:] + "]"
+	}
+	return d, d != name && d[0] != '<'
 }

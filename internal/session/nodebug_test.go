@@ -509,3 +509,14 @@ func ptypeLikeGDB(t *testing.T, ctx context.Context, s *Session, exe, loc string
 		}
 	}
 }
+
+// TestAdaDecodedSymbolsMatchGDB: an ELF data symbol is named in <…> as
+// GDB's minimal symbols print it, through GDB's Ada decoder: "__" is "."
+// (cmark's <cmark_strbuf.initbuf>), GNAT's suffixes go (countB.2 is
+// <count>); a function keeps its debug information's name (do__it).
+// rrmcp decoded only a plain name's ".N" (round 22's AD1).
+func TestAdaDecodedSymbolsMatchGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "adadecode.c")
+	printLikeGDB(t, exe, filepath.Join("testdata", "adadecode.c"), false,
+		"g_sb", "b->ptr", "&strbuf__initbuf", "&plainbuf", "g_ip", "&my__count", "(char *)b->ptr", "g_fp", "*g_fp", "do__it", "p0", "p1", "p2")
+}
