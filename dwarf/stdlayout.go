@@ -253,17 +253,17 @@ func (env *ValueEnv) StdNodesOf(o Object, tree bool) (StdNodes, error) {
 			return c, err
 		}
 	}
-	a, ok := head.Addr()
+	a, ok := head.HomeAddr()
 	if !ok {
 		return c, ErrLayout
 	}
 	w := env.PointerSize()
 	if tree {
 		c.End, c.ValueOff = a, AlignUp(4*w, AlignOf(c.Elem)) // after _Rb_tree_node_base
-		c.First, err = env.ReadUint(a+2*w, int(w))           // the header's _M_left: leftmost
+		c.First, err = env.WordAt(head, int64(2*w), int(w))  // the header's _M_left: leftmost
 	} else {
 		c.ValueOff = AlignUp(w, AlignOf(c.Elem)) // after _M_nxt
-		c.First, err = env.ReadUint(a, int(w))
+		c.First, err = env.WordAt(head, 0, int(w))
 	}
 	return c, err
 }

@@ -69,6 +69,37 @@ func (o Object) Addr() (uint64, bool) {
 	return o.Loc.Addr, true
 }
 
+// HomeAddr is where o lives in memory, or, for a copy that keeps where it
+// was read (a value-history entry: GDB's history values keep their
+// lval), where it was read: the address & takes, an array decays to and
+// a printer finds a container's own links by. Its bytes are the copy's
+// still (Bytes).
+func (o Object) HomeAddr() (uint64, bool) {
+	if a, ok := o.Addr(); ok {
+		return a, true
+	}
+	if o.Loc.Kind == LocValue && o.Loc.Addr != 0 && o.BitSize == 0 && o.Err == nil {
+		return o.Loc.Addr, true
+	}
+	return 0, false
+}
+
+// WordAt reads the n-byte word off bytes into o: from memory where o is
+// there, else from o's own bytes (a copy's).
+func (env *ValueEnv) WordAt(o Object, off int64, n int) (uint64, error) {
+	if a, ok := o.Addr(); ok {
+		return env.ReadUint(a+uint64(off), n)
+	}
+	b, err := env.Bytes(o)
+	if err != nil {
+		return 0, err
+	}
+	if off < 0 || off+int64(n) > int64(len(b)) {
+		return 0, fmt.Errorf("word at %d outside the object: %w", off, ErrOptimizedOut)
+	}
+	return DecodeUint(b[off : off+int64(n)]), nil
+}
+
 // ValueEnv is what reading and printing values needs from the target. All
 // fields but Mem may be nil/zero. A ValueEnv is not safe for concurrent
 // use while its fields are being changed.
@@ -344,15 +375,15 @@ func (env *ValueEnv) BaseObject(o Object, b Base) Object {
 		return env.Part(o, b.Type, b.Offset)
 	}
 	addr, ok := o.Addr()
-	if !ok && o.Loc.Kind == LocValue && o.Loc.Addr != 0 {
+	if home, isCopy := o.HomeAddr(); !ok && isCopy {
 		// a copy that keeps where it was read (the value history, as
 		// GDB's lval): the base's offset from the object's vtable in
 		// memory, the base itself from the copy where it lies inside it
-		a, err := env.evalMemberLoc(b.OffsetExpr, o.Loc.Addr)
+		a, err := env.evalMemberLoc(b.OffsetExpr, home)
 		if err != nil {
 			return Object{Type: b.Type, Err: err}
 		}
-		if off := a - o.Loc.Addr; off < uint64(len(o.Loc.Bytes)) {
+		if off := a - home; off < uint64(len(o.Loc.Bytes)) {
 			return env.Part(o, b.Type, int64(off))
 		}
 		return MemObject(b.Type, a)

@@ -558,7 +558,7 @@ func (ev *evaluator) cast(x dwarf.Object, t dwarf.Type) (dwarf.Object, error) {
 				x = b
 			}
 		}
-		a, ok := x.Addr()
+		a, ok := x.HomeAddr()
 		if !ok {
 			return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
 		}

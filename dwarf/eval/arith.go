@@ -208,7 +208,7 @@ func (ev *evaluator) addressOf(x dwarf.Object) (dwarf.Object, error) {
 	if x.BitSize > 0 {
 		return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
 	}
-	a, ok := x.Addr()
+	a, ok := x.HomeAddr() // (a history value's: where it was read, as GDB's lval)
 	if !ok {
 		return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
 	}
@@ -591,7 +591,7 @@ func (ev *evaluator) artificialArray(x, y dwarf.Object) (dwarf.Object, error) {
 	case n.i <= 0:
 		return dwarf.Object{}, fmt.Errorf("Invalid number %d of repetitions.", n.i) // GDB's value_repeat
 	}
-	a, ok := x.Addr()
+	a, ok := x.HomeAddr()
 	if !ok {
 		return dwarf.Object{}, errors.New("Only values in memory can be extended with '@'.")
 	}

@@ -287,15 +287,15 @@ func (ev *evaluator) listEnd(recv dwarf.Object, st *dwarf.StructType, base, name
 		if err != nil {
 			return dwarf.Object{}, err
 		}
-		ha, ok := hdr.Addr()
+		ha, ok := hdr.HomeAddr()
 		if !ok {
 			return dwarf.Object{}, unsupported(base + " not in memory")
 		}
-		link := ha // _M_next
+		link := int64(0) // _M_next
 		if name == "back" {
-			link += w // _M_prev
+			link = int64(w) // _M_prev
 		}
-		if node, err = ev.env.ReadUint(link, int(w)); err != nil {
+		if node, err = ev.env.WordAt(hdr, link, int(w)); err != nil {
 			return dwarf.Object{}, err
 		}
 		if node == ha {

@@ -748,7 +748,7 @@ func (ev *evaluator) scalarOf(o dwarf.Object) (scalar, error) {
 		}
 		return scalar{t: o.Type, isPtr: true, i: int64(v), unsigned: true, size: 8}, nil
 	case *dwarf.ArrayType:
-		a, ok := o.Addr()
+		a, ok := o.HomeAddr() // (a history value decays to where it was read)
 		if !ok {
 			return scalar{}, errors.New("only values in memory can be used as pointers")
 		}

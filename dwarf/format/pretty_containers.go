@@ -141,12 +141,12 @@ func (env *printer) ppList(o dwarf.Object, st *dwarf.StructType, base string) (p
 	if err != nil {
 		return pretty{}, err
 	}
-	ha, ok := hdr.Addr()
+	ha, ok := hdr.HomeAddr()
 	if !ok {
 		return pretty{}, errNotPretty
 	}
 	w := env.PointerSize()
-	node, err := env.ReadUint(ha, int(w))
+	node, err := env.WordAt(hdr, 0, int(w))
 	if err != nil {
 		return pretty{}, err
 	}

@@ -378,12 +378,8 @@ func (env *printer) ppVariant(o dwarf.Object, st *dwarf.StructType) (pretty, err
 	if err != nil {
 		return pretty{}, err
 	}
-	a, ok := u.Addr()
-	if !ok {
-		return pretty{}, errNotPretty
-	}
 	// every alternative of the union lives at its start
-	v := dwarf.MemObject(alts[n], a)
+	v := env.Part(u, alts[n], 0)
 	return env.contained(head+fmt.Sprintf(" [index %d]", n), "array", v), nil
 }
 
@@ -428,25 +424,24 @@ func (env *printer) ppAny(o dwarf.Object) (pretty, error) {
 	if ct == nil {
 		return pretty{}, errNotPretty
 	}
-	var addr uint64
+	var v dwarf.Object
 	if m[2] == "internal" {
 		buf, err := env.MemberPath(o, "_M_storage", "_M_buffer")
 		if err != nil {
 			return pretty{}, err
 		}
-		if addr, ok = buf.Addr(); !ok {
-			return pretty{}, errNotPretty
-		}
+		v = env.Part(buf, ct, 0) // (a copy's bytes where o is one)
 	} else {
 		ptr, err := env.MemberPath(o, "_M_storage", "_M_ptr")
 		if err != nil {
 			return pretty{}, err
 		}
-		if addr, err = env.Uint(ptr); err != nil {
+		addr, err := env.Uint(ptr)
+		if err != nil {
 			return pretty{}, err
 		}
+		v = dwarf.MemObject(ct, addr)
 	}
-	v := dwarf.MemObject(ct, addr)
 	p := env.contained(head, "", v)
 	if p.head == head { // no printer with children: the type is named
 		p.head += " containing " + abbreviateStd(dwarf.TypeString(ct), env.hasType)

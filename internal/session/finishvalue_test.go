@@ -715,3 +715,30 @@ func TestArrowOnStructMatchesGDB(t *testing.T) {
 	exe = buildTestdata(t, "g++", "-O0", "arrowstruct.cc")
 	historyLikeGDB(t, exe, "main", "s->m", "s->next->m", "s", "$->m", "$$2", "s.next->next")
 }
+
+// TestHistoryValueAddressMatchesGDB: a value-history entry keeps the
+// address it was read at, as GDB's history values keep their lval: &$ is
+// that address, an array $ decays to it ($ + 1, $ == p), $@N reads from
+// it; its own bytes stay the copy's (round 22's H2: "Attempt to take
+// address of value not located in memory", "only values in memory can be
+// used as pointers").
+func TestHistoryValueAddressMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "histaddr.c")
+	historyLikeGDB(t, exe, "use", "arr", "$ + 1", "arr", "*$", "arr", "$[2]", "arr", "&$", "b->v", "$ + 2",
+		"b->v", "$ == b->v", "arr + 1", "*b", "&$", "g_box.n", "&$", "arr", "$@2", "&$$", "*$$2", "&$.v[1]")
+}
+
+// TestHistoryValuePrettyMatchesGDB: libstdc++'s printers print a
+// value-history entry as they print the value (std::map, set, list,
+// unordered_map, variant: their links found through the address the
+// copy was read at, their alternatives from the copy), as GDB's printers
+// see a history value's address; rrmcp printed those raw (round 22's
+// P3).
+func TestHistoryValuePrettyMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "g++", "-O0", "histpretty.cc")
+	var exprs []string
+	for _, m := range []string{"m", "v", "vd", "vec", "s", "o", "up", "l", "st", "um"} {
+		exprs = append(exprs, "h."+m, "$")
+	}
+	historyLikeGDB(t, exe, "use", append(exprs, "h", "$.s", "$$.m", "$$2.l")...)
+}
