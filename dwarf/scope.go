@@ -399,6 +399,12 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 	if o, ok := s.enumerator(name, false); ok {
 		return o, nil
 	}
+	for _, q := range s.usingNames(name) {
+		// what a using directive or declaration makes name mean
+		if o, uerr := s.Global(ctx, q); uerr == nil {
+			return o, nil
+		}
+	}
 	if s.globals != nil {
 		o, gerr := s.globals(ctx, name)
 		if gerr == nil || !errors.Is(gerr, ErrNotFound) {
@@ -513,6 +519,11 @@ func (s *FrameScope) LookupType(name string) (Type, error) {
 	}
 	if err == nil || !errors.Is(err, ErrNotFound) {
 		return t, err
+	}
+	for _, q := range s.usingNames(name) {
+		if ut, uerr := s.types.LookupType(strings.TrimPrefix(q, "::")); uerr == nil {
+			return ut, nil
+		}
 	}
 	if o, ok := s.otherType(name); ok {
 		return o, nil

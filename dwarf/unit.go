@@ -44,6 +44,9 @@ type unit struct {
 	decls    map[stddwarf.Offset]*declInfo
 	vars     []varDecl
 	inlines  []inlineSite
+	// usings are the C++ using directives and declarations outside
+	// functions (at file scope and in namespaces), in order
+	usings   []using
 	keysOnce sync.Once
 	byKey    map[string][]*Function // lazy name lookups (FuncsByName)
 	inlOnce  sync.Once
@@ -280,6 +283,10 @@ func (u *unit) walk(deep bool) error {
 		case stddwarf.TagInlinedSubroutine:
 			if deep {
 				u.recordInline(e, top.fn)
+			}
+		case stddwarf.TagImportedModule, stddwarf.TagImportedDeclaration:
+			if !deep && !top.inFunc {
+				u.usings = append(u.usings, newUsing(e, top.prefix))
 			}
 		case stddwarf.TagVariable, stddwarf.TagMember, stddwarf.TagFormalParameter:
 			if deep {
