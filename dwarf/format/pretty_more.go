@@ -378,8 +378,14 @@ func (env *printer) ppVariant(o dwarf.Object, st *dwarf.StructType) (pretty, err
 	if err != nil {
 		return pretty{}, err
 	}
-	// every alternative of the union lives at its start
-	v := env.Part(u, alts[n], 0)
+	a, ok := u.HomeAddr()
+	if !ok {
+		return pretty{}, errNotPretty
+	}
+	// every alternative of the union lives at its start, which
+	// libstdc++'s printer reads through the union's address (a history
+	// value's: where it was read)
+	v := dwarf.MemObject(alts[n], a)
 	return env.contained(head+fmt.Sprintf(" [index %d]", n), "array", v), nil
 }
 
@@ -430,7 +436,11 @@ func (env *printer) ppAny(o dwarf.Object) (pretty, error) {
 		if err != nil {
 			return pretty{}, err
 		}
-		v = env.Part(buf, ct, 0) // (a copy's bytes where o is one)
+		addr, ok := buf.HomeAddr() // (as the printer reads it: through its address)
+		if !ok {
+			return pretty{}, errNotPretty
+		}
+		v = dwarf.MemObject(ct, addr)
 	} else {
 		ptr, err := env.MemberPath(o, "_M_storage", "_M_ptr")
 		if err != nil {
