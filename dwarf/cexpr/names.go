@@ -42,3 +42,21 @@ func Names(e Expr) []string {
 	walk(e)
 	return out
 }
+
+// Dollars returns what follows each "$" token of src, in order: "" for
+// $, "$" for $$, "3" for $3, "$2" for $$2, "_exitcode" or "rip" for a
+// convenience variable or register. A "$" in a string or character
+// literal is none. Text that does not lex has none.
+func Dollars(src string) []string {
+	toks, err := lex(src)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range toks {
+		if t.kind == tDollar {
+			out = append(out, t.s)
+		}
+	}
+	return out
+}

@@ -298,3 +298,20 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+func TestDollars(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{"$ + $$ + $$3 + $4", []string{"", "$", "$3", "4"}},
+		{"$_exitcode == 0 && $rip", []string{"_exitcode", "rip"}},
+		{`strcmp(s, "$1") + '$'`, nil},
+		{`"unterminated`, nil},
+		{"x.y", nil},
+	} {
+		if got := Dollars(tc.src); !slices.Equal(got, tc.want) {
+			t.Errorf("Dollars(%q) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}

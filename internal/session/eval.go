@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -261,7 +260,7 @@ func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions
 				// (rr-rsp.md §10), so neither side asks it.
 				return fmt.Errorf("%v: $_siginfo cannot be read from rr without leaving the replay; the stop names the signal, and rr_triage gives the faulting instruction and address: %w", err, ErrUnsupportedExpr)
 			}
-			if historyRef.MatchString(expr) {
+			if usesHistory(expr) {
 				return fmt.Errorf("%v; the GDB fallback would not see the value history rrmcp keeps ($, $N, $$N; give the value in the expression instead): %w", err, ErrUnsupportedExpr)
 			}
 			if v := s.usesVars(expr); v != "" {
@@ -322,20 +321,26 @@ func (s *Session) evalScope(fs *dwarf.FrameScope) eval.EvalScope {
 // usesVars reports the first convenience variable the session holds
 // that expr names ("" if none): the GDB fallback does not share them.
 func (s *Session) usesVars(expr string) string {
-	for _, m := range dollarName.FindAllStringSubmatch(expr, -1) {
-		if o, ok := s.vars.Get(m[1]); ok {
-			if _, void := o.Type.(*dwarf.VoidType); !void || !strings.HasPrefix(m[1], "_") {
-				return "$" + m[1]
+	for _, d := range cexpr.Dollars(expr) {
+		if o, ok := s.vars.Get(d); ok {
+			if _, void := o.Type.(*dwarf.VoidType); !void || !strings.HasPrefix(d, "_") {
+				return "$" + d
 			}
 		}
 	}
 	return ""
 }
 
-var dollarName = regexp.MustCompile(`\$([A-Za-z_][A-Za-z0-9_]*)`)
-
-// historyRef matches a value history reference: $, $N, $$, $$N.
-var historyRef = regexp.MustCompile(`\$\$?[0-9]*([^A-Za-z0-9_$]|$)`)
+// usesHistory reports whether expr names a value of the value history
+// ($, $N, $$, $$N), which the GDB fallback does not share.
+func usesHistory(expr string) bool {
+	for _, d := range cexpr.Dollars(expr) {
+		if strings.Trim(strings.TrimPrefix(d, "$"), "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
 
 // record keeps a copy of a printed value in the value history, as GDB's
 // print does, and returns its number: a value that cannot be copied
