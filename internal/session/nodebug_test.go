@@ -291,15 +291,26 @@ func TestAnonymousNamespaceTypesMatchGDB(t *testing.T) {
 // names) in session s, stopped at loc, with GDB's there.
 func whatisLikeGDB(t *testing.T, ctx context.Context, s *Session, exe, loc string, exprs ...string) {
 	t.Helper()
+	typesLikeGDB(t, ctx, s, exe, loc, true, exprs...)
+}
+
+// typesLikeGDB compares rr_ptype's answers for exprs at loc with GDB's
+// whatis (whatis) or ptype.
+func typesLikeGDB(t *testing.T, ctx context.Context, s *Session, exe, loc string, whatis bool, exprs ...string) {
+	t.Helper()
+	cmd := "ptype "
+	if whatis {
+		cmd = "whatis "
+	}
 	var cmds []string
 	for i, e := range exprs {
-		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "whatis "+e, fmt.Sprintf("echo </T%d>\\n", i))
+		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), cmd+e, fmt.Sprintf("echo </T%d>\\n", i))
 	}
 	gdb := gdbAt(t, exe, loc, cmds...)
 	for i, e := range exprs {
 		want := strings.TrimPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
-		if r, err := s.Ptype(ctx, e, true); err != nil || strings.TrimSpace(r.Type) != want {
-			t.Errorf("whatis %s: ours %q (%v), GDB %q", e, r.Type, err, want)
+		if r, err := s.Ptype(ctx, e, whatis); err != nil || strings.TrimSpace(r.Type) != want {
+			t.Errorf("%s%s: ours %q (%v), GDB %q", cmd, e, r.Type, err, want)
 		}
 	}
 }
@@ -497,17 +508,7 @@ func TestTypesNamedInFrameLanguageMatchGDB(t *testing.T) {
 // ptypeLikeGDB compares rr_ptype's answers for exprs at loc with GDB's.
 func ptypeLikeGDB(t *testing.T, ctx context.Context, s *Session, exe, loc string, exprs ...string) {
 	t.Helper()
-	var cmds []string
-	for i, e := range exprs {
-		cmds = append(cmds, fmt.Sprintf("echo <T%d>\\n", i), "ptype "+e, fmt.Sprintf("echo </T%d>\\n", i))
-	}
-	gdb := gdbAt(t, exe, loc, cmds...)
-	for i, e := range exprs {
-		want := strings.TrimPrefix(strings.TrimSpace(section(gdb, fmt.Sprintf("T%d", i))), "type = ")
-		if r, err := s.Ptype(ctx, e, false); err != nil || strings.TrimSpace(r.Type) != want {
-			t.Errorf("ptype %s: ours %q (%v), GDB %q", e, r.Type, err, want)
-		}
-	}
+	typesLikeGDB(t, ctx, s, exe, loc, false, exprs...)
 }
 
 // TestAdaDecodedSymbolsMatchGDB: an ELF data symbol is named in <…> as
