@@ -60,7 +60,7 @@ func (r *TypeReader) scanCU(i int) {
 		}
 		top := stack[len(stack)-1]
 		prefix := top.prefix
-		name, _ := e.Val(stddwarf.AttrName).(string)
+		name := typeDIEName(e)
 		child := scope{prefix: prefix}
 		switch e.Tag {
 		case stddwarf.TagNamespace:
@@ -231,7 +231,13 @@ func (r *TypeReader) LookupType(name string) (Type, error) {
 			return nil, fmt.Errorf("type %q: %w", name, ErrNotFound)
 		}
 	}
-	return r.readType(off, 0)
+	t, err := r.readType(off, 0)
+	if _, isTypedef := t.(*TypedefType); err == nil && tagged && isTypedef {
+		// "struct S" where S is only a typedef (of a nameless struct):
+		// GDB's "No struct type named S."
+		return nil, fmt.Errorf("type %q (%s is a typedef, no tag): %w", name, key, ErrNotFound)
+	}
+	return t, err
 }
 
 // tagKey splits a type name from its struct, class, union or enum
@@ -301,7 +307,7 @@ func (r *TypeReader) unitTypesAt(off stddwarf.Offset) *unitTypes {
 			if err != nil || e == nil || e.Tag == 0 {
 				return
 			}
-			name, _ := e.Val(stddwarf.AttrName).(string)
+			name := typeDIEName(e)
 			decl, _ := e.Val(stddwarf.AttrDeclaration).(bool)
 			if name != "" && !decl {
 				switch e.Tag {

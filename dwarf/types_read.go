@@ -3,6 +3,7 @@ package dwarf
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -176,7 +177,7 @@ func (r *TypeReader) readType(off stddwarf.Offset, depth int) (Type, error) {
 	if e == nil || e.Offset != off {
 		return nil, errType(off, "no type DIE")
 	}
-	name, _ := e.Val(stddwarf.AttrName).(string)
+	name := typeDIEName(e)
 	size, ok := e.Val(stddwarf.AttrByteSize).(int64)
 	if !ok {
 		size = -1
@@ -870,4 +871,44 @@ func enumeratorValue(e *stddwarf.Entry) int64 {
 		return int64(x)
 	}
 	return 0
+}
+
+// typeDIEName is the name of a type DIE: its DW_AT_name, or, for g++'s
+// nameless class with a typedef name for linkage (typedef struct { … }
+// div_t;), that name, which g++ gives it mangled (GCC PR 47510) and GDB
+// reads as its name (dwarf2_name).
+func typeDIEName(e *stddwarf.Entry) string {
+	name, _ := e.Val(stddwarf.AttrName).(string)
+	if name == "" {
+		switch e.Tag {
+		case stddwarf.TagStructType, stddwarf.TagClassType, stddwarf.TagUnionType:
+			if ln, ok := e.Val(stddwarf.AttrLinkageName).(string); ok {
+				name = mangledTypeBase(ln)
+			}
+		}
+	}
+	return name
+}
+
+// mangledTypeBase is the last name of an Itanium-mangled class name
+// ("5div_t", "N2ns4pt_tE"), as GDB keeps of a demangled linkage name
+// only what follows its last "::"; "" where it is not that simple form.
+func mangledTypeBase(m string) string {
+	if strings.HasPrefix(m, "N") && strings.HasSuffix(m, "E") {
+		m = m[1 : len(m)-1]
+	}
+	m = strings.TrimPrefix(m, "St")
+	last := ""
+	for m != "" {
+		i := 0
+		for i < len(m) && m[i] >= '0' && m[i] <= '9' {
+			i++
+		}
+		n, err := strconv.Atoi(m[:i])
+		if i == 0 || err != nil || n <= 0 || i+n > len(m) {
+			return ""
+		}
+		last, m = m[i:i+n], m[i+n:]
+	}
+	return last
 }

@@ -410,6 +410,15 @@ func (ev *evaluator) resolveTypeSpec(ts *cexpr.TypeSpec) (dwarf.Type, error) {
 			return nil, fmt.Errorf("No symbol %q in current context: %w", ts.Base, dwarf.ErrNotFound)
 		}
 		dt, err := ev.s.LookupType(ts.Base)
+		if kw, name, tagged := strings.Cut(ts.Base, " "); err != nil && tagged {
+			// GDB's c-exp.y: a struct or class tag is looked up as a struct
+			switch kw {
+			case "struct", "class":
+				return nil, fmt.Errorf("No struct type named %s.: %w", name, dwarf.ErrNotFound)
+			case "union", "enum":
+				return nil, fmt.Errorf("No %s type named %s.: %w", kw, name, dwarf.ErrNotFound)
+			}
+		}
 		if err != nil {
 			sp, prim := rustPrimitives[ts.Base]
 			if !prim || ev.lang != dwarf.LangRust {

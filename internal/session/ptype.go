@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
@@ -40,6 +41,9 @@ func (s *Session) Ptype(ctx context.Context, expr string, whatis bool) (TypeResu
 		}
 		t, terr := eval.NamedType(ctx, s.evalScope(fs), expr)
 		named := terr == nil
+		if !named && errors.Is(terr, dwarf.ErrNotFound) && strings.ContainsAny(expr, " ") && slices.Contains([]string{"struct", "class", "union", "enum"}, strings.Fields(expr)[0]) {
+			return exprError(expr, terr) // a tag no unit defines ("No struct type named S.")
+		}
 		if !named {
 			o, err := s.evalType(ctx, expr)
 			if errors.Is(err, eval.ErrUnsupportedExpr) {
