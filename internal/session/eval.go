@@ -360,10 +360,7 @@ func (s *Session) record(env *dwarf.ValueEnv, o dwarf.Object) int {
 	if err != nil {
 		return s.vars.RecordUnkept(o.Type, err)
 	}
-	addr, ok := o.Addr()
-	if !ok && o.Loc.Kind == dwarf.LocValue {
-		addr = o.Loc.Addr // a history entry printed again keeps where it was read
-	}
+	addr, _ := o.HomeAddr() // (a history entry printed again keeps where it was read)
 	return s.vars.Record(o.Type, b, addr)
 }
 
