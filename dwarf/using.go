@@ -147,12 +147,28 @@ func (s *FrameScope) usingTarget(off stddwarf.Offset) string {
 		return ""
 	}
 	r := s.f.Image.dw.Reader()
-	r.Seek(off)
-	e, err := r.Next()
-	if err != nil || e == nil {
-		return ""
+	var e *stddwarf.Entry
+	name := ""
+	for range 3 {
+		// a definition outside its namespace names itself through its
+		// declaration (DW_AT_specification): the name, and the prefix
+		r.Seek(off)
+		var err error
+		if e, err = r.Next(); err != nil || e == nil {
+			return ""
+		}
+		if name, _ = e.Val(stddwarf.AttrName).(string); name != "" {
+			break
+		}
+		spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset)
+		if !ok {
+			spec, ok = e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
+		}
+		if !ok {
+			break
+		}
+		off = spec
 	}
-	name, _ := e.Val(stddwarf.AttrName).(string)
 	if name == "" {
 		if e.Tag != stddwarf.TagNamespace {
 			return ""

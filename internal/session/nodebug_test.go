@@ -545,6 +545,20 @@ func TestUsingDirectivesMatchGDB(t *testing.T) {
 			ptypeLikeGDB(t, ctx, s, exe, at("run"), "Pt", "Hp", "conv")
 			printAtLikeGDB(t, exe, at("block"), false, "ov", "thrice", "other::ov", "Conv::kMax")
 			printAtLikeGDB(t, exe, at("inside"), true, "hval", "hfun", "sizeof(Hp)", "Conv::UNIQUE_ZERO", "deep::val")
+
+			// in a function: a namespace alias, using-declarations of a
+			// variable (its definition outside the namespace names it
+			// through its declaration), a function, a type, an enum
+			// (round 23's NA1, UD1)
+			exe = buildTestdata(t, cc, "-O0", "usingfn.cc")
+			src = filepath.Join("testdata", "usingfn.cc")
+			at = func(marker string) string { return fmt.Sprintf("usingfn.cc:%d", markerLine(t, src, marker)) }
+			s, ctx = printAtLikeGDB(t, exe, at("alias"), true, "oi::kLimit", "oi::counter", "oi::Mode::Fast", "(oi::Mode)2",
+				"c.mode == oi::Mode::Fast", "sizeof(oi::Cfg)", "oi::twice")
+			typesLikeGDB(t, ctx, s, exe, at("alias"), false, "oi::Cfg", "oi::Mode")
+			s, ctx = printAtLikeGDB(t, exe, at("decl"), true, "counter", "twice", "Mode::Fast", "(Mode)2", "c.mode == Mode::Slow",
+				"sizeof(Cfg)", "(Cfg *)&c")
+			typesLikeGDB(t, ctx, s, exe, at("decl"), true, "Cfg", "Mode")
 		})
 	}
 }
