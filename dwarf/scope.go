@@ -798,7 +798,7 @@ func funcStatic(img *Image, types *TypeReader, bias uint64, name string) (Object
 			}
 		}
 		for _, off := range offs {
-			if o, ok := staticIn(d, types, bias, off, inner); ok {
+			if o, ok := staticIn(img, types, bias, off, inner); ok {
 				return o, true
 			}
 		}
@@ -807,9 +807,14 @@ func funcStatic(img *Image, types *TypeReader, bias uint64, name string) (Object
 }
 
 // staticIn searches the subtree of the DIE at off (lexical blocks
-// included) for a variable named name with a DW_OP_addr location.
-func staticIn(d *stddwarf.Data, types *TypeReader, bias uint64, off stddwarf.Offset, name string) (Object, bool) {
-	r := d.Reader()
+// included) for a variable named name with a static's location
+// (unit.staticAddr).
+func staticIn(img *Image, types *TypeReader, bias uint64, off stddwarf.Offset, name string) (Object, bool) {
+	u := img.unitAt(off)
+	if u == nil {
+		return Object{}, false
+	}
+	r := img.DWARF().Reader()
 	r.Seek(off)
 	e, err := r.Next()
 	if err != nil || e == nil || !e.Children {
@@ -829,9 +834,9 @@ func staticIn(d *stddwarf.Data, types *TypeReader, bias uint64, off stddwarf.Off
 			if nm, _ := c.Val(stddwarf.AttrName).(string); nm == name {
 				loc, ok := c.Val(stddwarf.AttrLocation).([]byte)
 				toff, tok := c.Val(stddwarf.AttrType).(stddwarf.Offset)
-				if ok && tok && len(loc) == 9 && loc[0] == 0x03 { // DW_OP_addr: a static
+				if a, static := u.staticAddr(loc); ok && tok && static {
 					if t, err := types.Type(toff); err == nil {
-						return MemObject(t, binary.LittleEndian.Uint64(loc[1:])+bias), true
+						return MemObject(t, a+bias), true
 					}
 				}
 			}

@@ -209,6 +209,27 @@ func (img *Image) frameFree(expr []byte) bool {
 	return false
 }
 
+// staticAddr is the file address a static's location expression gives:
+// DW_OP_addr, or DW_OP_addrx (clang's DWARF 5) or DW_OP_GNU_addr_index
+// through the unit's .debug_addr; ok is false for any other expression.
+func (u *unit) staticAddr(loc []byte) (a uint64, ok bool) {
+	if len(loc) < 2 {
+		return 0, false
+	}
+	switch loc[0] {
+	case opAddr:
+		if n := u.addrSize; len(loc) == 1+n && (n == 4 || n == 8) {
+			return DecodeUint(loc[1:]), true
+		}
+	case opAddrx, opGNUAddrIndex:
+		if idx, n, complete := uleb128(loc[1:]); complete && 1+n == len(loc) {
+			a, err := u.addrx(idx)
+			return a, err == nil
+		}
+	}
+	return 0, false
+}
+
 // addrx reads entry idx of the unit's .debug_addr contribution.
 func (u *unit) addrx(idx uint64) (uint64, error) {
 	a := u.img.section(".debug_addr")

@@ -581,3 +581,18 @@ func TestTypedefNamedClassesMatchGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestFunctionStaticsMatchGDB: FUNCTION::static and 'FUNCTION(ARGS)::static'
+// from another function read the static, also where its location is
+// clang's DWARF 5 DW_OP_addrx (round 23's FS1: "No symbol", and the
+// quoted form an ELF symbol without a type).
+func TestFunctionStaticsMatchGDB(t *testing.T) {
+	for _, cc := range []string{"g++", "clang++"} {
+		t.Run(cc, func(t *testing.T) {
+			exe := buildTestdata(t, cc, "-O0", "funcstatic.cc")
+			s, ctx := printLikeGDB(t, exe, filepath.Join("testdata", "funcstatic.cc"), false, "counter::calls", "counter::last", "helper::hits",
+				"'counter()::calls'", "'helper(int)::hits'", "&counter::calls", "counter::calls + 1")
+			whatisLikeGDB(t, ctx, s, exe, fmt.Sprintf("funcstatic.cc:%d", markerLine(t, filepath.Join("testdata", "funcstatic.cc"), "use")), "counter::calls", "helper::hits")
+		})
+	}
+}
