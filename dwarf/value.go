@@ -74,11 +74,26 @@ func (o Object) Addr() (uint64, bool) {
 // lval), where it was read: the address & takes, an array decays to and
 // a printer finds a container's own links by. Its bytes are the copy's
 // still (Bytes).
+//
+// A bit-field's is its container's, as GDB's value_primitive_field
+// places it: the unit of its type's size that holds all its bits, else
+// the byte holding its first bit.
 func (o Object) HomeAddr() (uint64, bool) {
 	if a, ok := o.Addr(); ok {
 		return a, true
 	}
-	if o.Loc.Kind == LocValue && o.Loc.Addr != 0 && o.BitSize == 0 && o.Err == nil {
+	if o.Err != nil || o.Loc.Addr == 0 && o.Loc.Kind != LocAddress {
+		return 0, false
+	}
+	switch {
+	case o.BitSize > 0 && (o.Loc.Kind == LocAddress || o.Loc.Kind == LocValue):
+		size := uint64(max(SizeOf(o.Type), 1))
+		bit := o.Loc.Addr*8 + uint64(o.BitOffset) // its first bit
+		if cb := size * 8; size <= 8 && bit%cb+uint64(o.BitSize) <= cb {
+			return (bit - bit%cb) / 8, true
+		}
+		return bit / 8, true
+	case o.Loc.Kind == LocValue:
 		return o.Loc.Addr, true
 	}
 	return 0, false
@@ -307,6 +322,9 @@ func (env *ValueEnv) Field(o Object, f Field) Object {
 				return Object{Type: f.Type, Err: ErrOptimizedOut}
 			}
 			s = BytesObject(f.Type, b[f.ByteOffset:])
+			if o.Loc.Kind == LocValue && o.Loc.Addr != 0 {
+				s.Loc.Addr = o.Loc.Addr + uint64(f.ByteOffset) // (a copy's part: where it was read)
+			}
 		}
 		s.BitOffset, s.BitSize = f.BitOffset, f.BitSize
 	}

@@ -205,10 +205,7 @@ func (ev *evaluator) addressOf(x dwarf.Object) (dwarf.Object, error) {
 		}
 		return ev.pointerTo(r.Elem, a), nil
 	}
-	if x.BitSize > 0 {
-		return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
-	}
-	a, ok := x.HomeAddr() // (a history value's: where it was read, as GDB's lval)
+	a, ok := x.HomeAddr() // (a history value's: where it was read, as GDB's lval; a bit-field's container)
 	if !ok {
 		return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
 	}

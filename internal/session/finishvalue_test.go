@@ -742,3 +742,15 @@ func TestHistoryValuePrettyMatchesGDB(t *testing.T) {
 	}
 	historyLikeGDB(t, exe, "use", append(exprs, "h", "$.s", "$$.m", "$$2.l")...)
 }
+
+// TestBitfieldAddressMatchesGDB: & of a bit-field is a pointer of its
+// type to its container, as GDB's value_primitive_field places it (the
+// unit of its type's size that holds all its bits, else the byte of its
+// first bit), also of a history entry's; rrmcp refused it ("not located
+// in memory", round 23's BF1).
+func TestBitfieldAddressMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "bitaddr.c")
+	historyLikeGDB(t, exe, fmt.Sprintf("bitaddr.c:%d", markerLine(t, filepath.Join("testdata", "bitaddr.c"), "use")),
+		"&g.a", "&g.flag", "&g.b", "&g.hi", "&g.n", "g.hi", "&$", "*&g.b", "&pk.b", "(char *)&g.hi - (char *)&g",
+		"&q.lo", "&q.mid", "&q.wide", "q", "&$.mid", "&$$.wide")
+}
