@@ -736,42 +736,75 @@ func (r *TypeReader) readFunc(rd *stddwarf.Reader, e *stddwarf.Entry, t *FuncTyp
 	if !e.Children {
 		return nil
 	}
-	var params []*stddwarf.Entry
+	params, variadic, err := r.paramDIEs(rd, e)
+	if err != nil {
+		return err
+	}
+	t.Variadic = variadic
+	t.Params, err = r.paramTypes(params, t.Lang, depth, skipArtificial)
+	return err
+}
+
+// paramDIEs reads the DW_TAG_formal_parameter children of the subprogram
+// DIE e, rd positioned after it; variadic: it has
+// DW_TAG_unspecified_parameters.
+func (r *TypeReader) paramDIEs(rd *stddwarf.Reader, e *stddwarf.Entry) (params []*stddwarf.Entry, variadic bool, err error) {
 	for {
 		c, err := rd.Next()
 		if err != nil {
-			return fmt.Errorf("read parameters of %#x: %w", e.Offset, err)
+			return nil, false, fmt.Errorf("read parameters of %#x: %w", e.Offset, err)
 		}
 		if c == nil || c.Tag == 0 {
-			break
+			return params, variadic, nil
 		}
 		switch c.Tag {
 		case stddwarf.TagFormalParameter:
 			params = append(params, c)
 		case stddwarf.TagUnspecifiedParameters:
-			t.Variadic = true
+			variadic = true
 		}
 		if c.Children {
 			rd.SkipChildren()
 		}
 	}
+}
+
+// paramTypes are the types of parameter DIEs, each read through its
+// abstract origin where it has no type of its own (a concrete
+// instance's).
+func (r *TypeReader) paramTypes(params []*stddwarf.Entry, lang Lang, depth int, skipArtificial bool) ([]Type, error) {
+	var out []Type
 	for _, c := range params {
-		if art, _ := c.Val(stddwarf.AttrArtificial).(bool); art && skipArtificial {
+		for i := 0; i < 4 && c.Val(stddwarf.AttrType) == nil; i++ {
+			o, ok := c.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
+			if !ok {
+				break
+			}
+			rd := r.data.Reader()
+			rd.Seek(o)
+			oc, err := rd.Next()
+			if err != nil || oc == nil {
+				break
+			}
+			c = oc
+		}
+		art, _ := c.Val(stddwarf.AttrArtificial).(bool)
+		if art && skipArtificial {
 			continue
 		}
 		pt, err := r.typeAttr(c, depth)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if art, _ := c.Val(stddwarf.AttrArtificial).(bool); art {
+		if art {
 			// GDB makes the this pointer const: "const geo::Point * const".
 			if _, ok := pt.(*PointerType); ok {
-				pt = &QualType{CommonType: CommonType{ByteSize: 8, Lang: t.Lang}, Qual: "const", Elem: pt}
+				pt = &QualType{CommonType: CommonType{ByteSize: 8, Lang: lang}, Qual: "const", Elem: pt}
 			}
 		}
-		t.Params = append(t.Params, pt)
+		out = append(out, pt)
 	}
-	return nil
+	return out, nil
 }
 
 // FuncTypeOf builds the type of the function whose DW_TAG_subprogram DIE
@@ -814,14 +847,27 @@ func (r *TypeReader) funcTypeOf(off stddwarf.Offset, skipArtificial bool) (*Func
 	if err := r.readFunc(rd, e, t, 0, skipArtificial); err != nil {
 		return nil, err
 	}
-	if def != e {
-		if n, pack := r.packedParams(def, skipArtificial); pack && n < len(t.Params) {
-			// A function template's parameter pack: the declaration
-			// lists its parameters one by one, the definition as a
-			// DW_TAG_GNU_formal_parameter_pack, whose members GDB's
-			// read_subroutine_type does not count (ns::apply<F, int&,
-			// int>(struct {...} &&), not (…, int &, int &&)).
-			t.Params = t.Params[:n]
+	if def != e && def.Children {
+		// GDB's read_subroutine_type reads the parameters of the DIE
+		// itself, their types through their origins: a gcc clone's
+		// (walk.constprop.0 lists the constant parameter last), a
+		// function template's whose pack is a
+		// DW_TAG_GNU_formal_parameter_pack it does not count
+		// (ns::apply<F, int&, int>(struct {...} &&), not (…, int &,
+		// int &&)). A DIE without parameters of its own keeps its
+		// origin's.
+		rd.Seek(def.Offset)
+		if _, err := rd.Next(); err != nil {
+			return nil, err
+		}
+		params, _, err := r.paramDIEs(rd, def)
+		if err != nil {
+			return nil, err
+		}
+		if len(params) > 0 || r.hasPack(def) {
+			if t.Params, err = r.paramTypes(params, t.Lang, 0, skipArtificial); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return t, nil
@@ -830,30 +876,21 @@ func (r *TypeReader) funcTypeOf(off stddwarf.Offset, skipArtificial bool) (*Func
 // tagGNUFormalParameterPack is DW_TAG_GNU_formal_parameter_pack.
 const tagGNUFormalParameterPack stddwarf.Tag = 0x4108
 
-// packedParams counts the DW_TAG_formal_parameter children of the
-// subprogram DIE def (the artificial ones too unless skipArtificial) and
-// reports whether it has a parameter pack.
-func (r *TypeReader) packedParams(def *stddwarf.Entry, skipArtificial bool) (n int, pack bool) {
-	if !def.Children {
-		return 0, false
-	}
+// hasPack reports whether the subprogram DIE def has a
+// DW_TAG_GNU_formal_parameter_pack child.
+func (r *TypeReader) hasPack(def *stddwarf.Entry) bool {
 	rd := r.data.Reader()
 	rd.Seek(def.Offset)
 	if _, err := rd.Next(); err != nil {
-		return 0, false
+		return false
 	}
 	for {
 		c, err := rd.Next()
 		if err != nil || c == nil || c.Tag == 0 {
-			return n, pack
+			return false
 		}
-		switch c.Tag {
-		case stddwarf.TagFormalParameter:
-			if art, _ := c.Val(stddwarf.AttrArtificial).(bool); !art || !skipArtificial {
-				n++
-			}
-		case tagGNUFormalParameterPack:
-			pack = true
+		if c.Tag == tagGNUFormalParameterPack {
+			return true
 		}
 		if c.Children {
 			rd.SkipChildren()

@@ -754,3 +754,15 @@ func TestBitfieldAddressMatchesGDB(t *testing.T) {
 		"&g.a", "&g.flag", "&g.b", "&g.hi", "&g.n", "g.hi", "&$", "*&g.b", "&pk.b", "(char *)&g.hi - (char *)&g",
 		"&q.lo", "&q.mid", "&q.wide", "q", "&$.mid", "&$$.wide")
 }
+
+// TestCloneFunctionTypeMatchesGDB: the type of a gcc clone
+// (walk.constprop.0, gcc -O2) lists the parameters of the clone's own
+// DIE in its order, their types through their origins, as GDB's
+// read_subroutine_type; rrmcp took the abstract function's order (round
+// 23's CP1, libconfig's walk).
+func TestCloneFunctionTypeMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O2", "constprop.c")
+	s, ctx := printAtLikeGDB(t, exe, "add_one", false, "walk", "*walk", "&walk")
+	typesLikeGDB(t, ctx, s, exe, "add_one", true, "walk")
+	typesLikeGDB(t, ctx, s, exe, "add_one", false, "walk")
+}
