@@ -81,7 +81,6 @@
 // Other entry points: [LoadFrom] reuses DWARF that package symbols has
 // memory-mapped; [Image.Global] reads a global outside a frame;
 // [Frame.LocateDIE] evaluates the target of an implicit pointer;
-// [Location.ReadPartial] reads values of which only some pieces survive;
 // [Image.InlinedCopies] lists the inlined instances of a function for
 // breakpoints; [Image.SymbolAt] names pcs without DWARF (ELF symbols,
 // NAME@plt). For the vDSO, build an Image with elf.NewFile over target

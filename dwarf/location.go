@@ -127,71 +127,79 @@ func (l Location) Read(ctx context.Context, mem ReadMemoryFunc, size int) ([]byt
 	case LocImplicitPointer:
 		return nil, fmt.Errorf("%v: %w", l, ErrUnsupported)
 	case LocPieces:
-		var out []byte
-		for _, p := range l.Pieces {
-			if len(out) >= size {
-				break
-			}
-			if p.BitSize%8 != 0 || p.BitOffset%8 != 0 {
-				return nil, fmt.Errorf("bit piece: %w", ErrUnsupported)
-			}
-			b, err := p.Loc.Read(ctx, mem, p.Size+p.BitOffset/8)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, b[p.BitOffset/8:]...)
-		}
-		if len(out) < size {
-			return nil, fmt.Errorf("pieces cover %d of %d bytes: %w", len(out), size, ErrOptimizedOut)
-		}
-		return out[:size], nil
+		return l.readPieces(ctx, mem, size)
 	}
 	return nil, ErrOptimizedOut
 }
 
-// ReadPartial is Read for values of which only some parts survive (GDB
-// prints those as {97 'a', <optimized out>, ...}): it returns size bytes
-// and, per byte, whether it is known. Optimized-out pieces and unknown
-// registers give unknown bytes instead of an error; memory errors and
-// unsupported locations still fail.
-func (l Location) ReadPartial(ctx context.Context, mem ReadMemoryFunc, size int) ([]byte, []bool, error) {
-	out := make([]byte, size)
-	known := make([]bool, size)
-	if l.Kind != LocPieces {
-		b, err := l.Read(ctx, mem, size)
-		if errors.Is(err, ErrOptimizedOut) {
-			return out, known, nil
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		for i := range known {
-			known[i] = true
-		}
-		return b, known, nil
+// readPieces assembles a composite location's size bytes (readBits),
+// all of whose bits must be known: a piece without a value (optimized
+// out, or an implicit pointer, which only a member of its own reads)
+// makes the whole unreadable.
+func (l Location) readPieces(ctx context.Context, mem ReadMemoryFunc, size int) ([]byte, error) {
+	out, known, missing, err := l.readBits(ctx, mem, size)
+	if err != nil {
+		return nil, err
 	}
-	pos := 0
+	for i, k := range known {
+		if !k {
+			if missing == nil {
+				missing = fmt.Errorf("pieces cover %d of %d bytes: %w", i/8, size, ErrOptimizedOut)
+			}
+			return nil, missing
+		}
+	}
+	return out, nil
+}
+
+// readBits assembles a composite location's size bytes bit by bit, as
+// GDB's rw_pieced_value copies them: each piece gives its size in bits
+// (DW_OP_bit_piece's, or DW_OP_piece's bytes), taken from its bit
+// offset in its own location (a register's or a value's low bits first,
+// little-endian), at the running bit position. known says, per bit,
+// which have a value; missing is why the first that has none has none;
+// a memory error is the error.
+func (l Location) readBits(ctx context.Context, mem ReadMemoryFunc, size int) (out []byte, known []bool, missing, err error) {
+	out, known = make([]byte, size), make([]bool, size*8)
+	pos := 0 // in bits
 	for _, p := range l.Pieces {
-		if pos >= size {
+		if pos >= size*8 {
 			break
 		}
-		n := min(p.Size, size-pos)
-		if p.BitSize%8 != 0 || p.BitOffset%8 != 0 {
-			pos += n // bit pieces: left unknown
-			continue
+		bits := p.Size * 8
+		if p.BitSize > 0 {
+			bits = p.BitSize
 		}
-		b, err := p.Loc.Read(ctx, mem, p.Size+p.BitOffset/8)
+		n := min(bits, size*8-pos)
+		b, rerr := p.Loc.Read(ctx, mem, (p.BitOffset+n+7)/8)
 		switch {
-		case errors.Is(err, ErrOptimizedOut):
-		case err != nil:
-			return nil, nil, err
-		default:
-			copy(out[pos:pos+n], b[p.BitOffset/8:])
+		case rerr == nil:
+			copyBits(out, pos, b, p.BitOffset, n)
 			for i := pos; i < pos+n; i++ {
 				known[i] = true
 			}
+		case errors.Is(rerr, ErrOptimizedOut) || p.Loc.Kind == LocImplicitPointer:
+			if missing == nil {
+				missing = rerr
+			}
+		default:
+			return nil, nil, nil, rerr
 		}
-		pos += n
+		pos += bits
 	}
-	return out, known, nil
+	return out, known, missing, nil
+}
+
+// copyBits copies n bits of src starting at bit from into dst starting
+// at bit to (little-endian bit numbering: bit 0 is the low bit of byte 0).
+func copyBits(dst []byte, to int, src []byte, from, n int) {
+	if to%8 == 0 && from%8 == 0 && n%8 == 0 {
+		copy(dst[to/8:to/8+n/8], src[from/8:])
+		return
+	}
+	for i := 0; i < n; i++ {
+		s, d := from+i, to+i
+		bit := src[s/8] >> (s % 8) & 1
+		dst[d/8] = dst[d/8]&^(1<<(d%8)) | bit<<(d%8)
+	}
 }

@@ -230,22 +230,28 @@ func FuzzLocationExpr(f *testing.F) {
 	})
 }
 
-func TestLocationReadPartial(t *testing.T) {
+func TestLocationReadPieces(t *testing.T) {
 	env := testEnv()
 	loc := Location{Kind: LocPieces, Pieces: []Piece{
 		{Loc: Location{Kind: LocValue, Bytes: []byte{'a'}}, Size: 1},
-		{Loc: Location{Kind: LocOptimizedOut}, Size: 3},
 		{Loc: Location{Kind: LocAddress, Addr: 0x1004}, Size: 2},
+		// gcc -O2's bit-field struct: 3 bits of 5, 5 of 17, 4 of -3,
+		// then 40 bits of a value, 11 bits left out
+		{Loc: Location{Kind: LocValue, Bytes: []byte{5}}, Size: 1, BitSize: 3},
+		{Loc: Location{Kind: LocValue, Bytes: []byte{17}}, Size: 1, BitSize: 5},
+		{Loc: Location{Kind: LocValue, Bytes: []byte{0xfd}}, Size: 1, BitSize: 4},
+		{Loc: Location{Kind: LocValue, Bytes: []byte{0xab, 0xcd}}, Size: 2, BitSize: 12, BitOffset: 4},
 	}}
-	b, known, err := loc.ReadPartial(t.Context(), env.mem, 6)
+	b, err := loc.Read(t.Context(), env.mem, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(b, []byte{'a', 0, 0, 0, 4, 5}) || fmt.Sprint(known) != "[true false false false true true]" {
-		t.Fatalf("ReadPartial = % x %v", b, known)
+	// bits 24-26 = 101, 27-31 = 10001, 32-35 = 1101, 36-47 = 0xcda
+	if want := []byte{'a', 4, 5, 0x8d, 0xad}; !bytes.Equal(b, want) {
+		t.Fatalf("Read = % x, want % x", b, want)
 	}
-	if _, known, err := (Location{Kind: LocOptimizedOut}).ReadPartial(t.Context(), nil, 2); err != nil || known[0] || known[1] {
-		t.Fatalf("optimized out: %v %v", known, err)
+	if _, err := (Location{Kind: LocPieces, Pieces: []Piece{{Loc: Location{Kind: LocOptimizedOut}, Size: 2}}}).Read(t.Context(), nil, 2); !errors.Is(err, ErrOptimizedOut) {
+		t.Fatalf("optimized out: %v", err)
 	}
 }
 

@@ -290,7 +290,7 @@ func (env *ValueEnv) Part(o Object, t Type, off int64) Object {
 		}
 	}
 	size := SizeOf(t)
-	b, err := env.Bytes(o)
+	b, err := env.bitsOf(o, off*8, size*8)
 	if err != nil {
 		return Object{Type: t, Err: err}
 	}
@@ -304,6 +304,37 @@ func (env *ValueEnv) Part(o Object, t Type, off int64) Object {
 	return p
 }
 
+// bitsOf returns o's bytes where bits [from, from+n) of them are known:
+// all of them must be, but for a composite location (gcc -O2's bit-field
+// struct, DW_OP_bit_piece by DW_OP_bit_piece), where only those bits
+// must be (the padding past its last member has no value).
+func (env *ValueEnv) bitsOf(o Object, from, n int64) ([]byte, error) {
+	if o.Err != nil || o.Loc.Kind != LocPieces || o.BitSize > 0 {
+		return env.Bytes(o)
+	}
+	size := SizeOf(o.Type)
+	if size < 0 {
+		return env.Bytes(o)
+	}
+	var mem ReadMemoryFunc
+	if env != nil && env.Mem != nil {
+		mem = func(_ context.Context, a uint64, p []byte) (int, error) { return env.Mem(a, p) }
+	}
+	b, known, missing, err := o.Loc.readBits(context.Background(), mem, int(size))
+	if err != nil {
+		return nil, err
+	}
+	for i := from; i < from+n; i++ {
+		if i < 0 || i >= int64(len(known)) || !known[i] {
+			if missing == nil {
+				missing = fmt.Errorf("bits %d-%d of %d bytes: %w", from, from+n-1, size, ErrOptimizedOut)
+			}
+			return nil, missing
+		}
+	}
+	return b, nil
+}
+
 // Field returns member f of struct object o.
 func (env *ValueEnv) Field(o Object, f Field) Object {
 	s := env.Part(o, f.Type, f.ByteOffset)
@@ -314,7 +345,7 @@ func (env *ValueEnv) Field(o Object, f Field) Object {
 		if o.Loc.Kind == LocAddress {
 			s.Loc = Location{Kind: LocAddress, Addr: o.Loc.Addr + uint64(f.ByteOffset)}
 		} else {
-			b, err := env.Bytes(o)
+			b, err := env.bitsOf(o, f.ByteOffset*8+f.BitOffset, f.BitSize)
 			if err != nil {
 				return Object{Type: f.Type, Err: err}
 			}
@@ -373,6 +404,9 @@ func pieceSlice(l Location, d, n int64) (Location, bool) {
 		return Location{Kind: LocAddress, Addr: l.Addr + uint64(d)}, true
 	case LocOptimizedOut:
 		return l, true
+	case LocImplicitPointer:
+		// the pointer a piece is (a struct's member): whole, from its start
+		return l, d == 0
 	case LocRegister, LocValue:
 		if l.Bytes == nil {
 			return Location{Kind: LocOptimizedOut}, true

@@ -100,28 +100,49 @@ func errorString(err error) string {
 
 // optimizedOutText is how GDB prints a member whose location is gone at
 // this pc: "<optimized out>", but a struct, class or union member by
-// member ("{a = <optimized out>, b = <optimized out>}"), as its
-// common_val_print does. A whole value is "<optimized out>" (its
-// value_check_printable, which print and info locals use).
-
-func optimizedOutText(t dwarf.Type, depth int) string {
-	st, ok := dwarf.Resolve(t).(*dwarf.StructType)
-	if !ok || st.Incomplete || depth > maxFormatDepth {
+// member ("{a = <optimized out>, b = <optimized out>}") and an array
+// element by element (with its repeats), as its common_val_print does.
+// A whole value is "<optimized out>" (its value_check_printable, which
+// print and info locals use).
+func (env *printer) optimizedOutText(t dwarf.Type, depth int) string {
+	if depth > maxFormatDepth {
 		return "<optimized out>"
 	}
-	var parts []string
-	for _, b := range st.Bases {
-		parts = append(parts, "<"+dwarf.TypeString(b.Type)+"> = "+optimizedOutText(b.Type, depth+1))
-	}
-	for _, f := range st.Fields {
-		v := optimizedOutText(f.Type, depth+1)
-		if f.Name == "" {
-			parts = append(parts, v)
-			continue
+	switch u := dwarf.Resolve(t).(type) {
+	case *dwarf.ArrayType:
+		// element by element, as GDB's valprint_check_validity passes
+		// an array to its elements
+		if u.Count <= 0 {
+			return "<optimized out>"
 		}
-		parts = append(parts, f.Name+" = "+v)
+		e := env.optimizedOutText(u.Elem, depth+1)
+		if u.Count > int64(env.repeats()) {
+			return "{" + e + " <repeats " + strconv.FormatInt(u.Count, 10) + " times>}"
+		}
+		parts := make([]string, u.Count)
+		for i := range parts {
+			parts[i] = e
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case *dwarf.StructType:
+		if u.Incomplete {
+			return "<optimized out>"
+		}
+		var parts []string
+		for _, b := range u.Bases {
+			parts = append(parts, "<"+dwarf.TypeString(b.Type)+"> = "+env.optimizedOutText(b.Type, depth+1))
+		}
+		for _, f := range u.Fields {
+			v := env.optimizedOutText(f.Type, depth+1)
+			if f.Name == "" {
+				parts = append(parts, v)
+				continue
+			}
+			parts = append(parts, f.Name+" = "+v)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
 	}
-	return "{" + strings.Join(parts, ", ") + "}"
+	return "<optimized out>"
 }
 
 // maxFormatDepth stops runaway recursion through self-containing values.
@@ -140,7 +161,7 @@ func (env *printer) format(o dwarf.Object, top bool, depth int, seenVB map[dwarf
 			// rust_value_print_struct): NonNull<T> {pointer: <optimized out>}
 			return env.rustStruct(o, st, st.Name, " ", depth)
 		}
-		return optimizedOutText(o.Type, 0)
+		return env.optimizedOutText(o.Type, 0)
 	}
 	if depth > maxFormatDepth {
 		return "..."

@@ -766,3 +766,17 @@ func TestCloneFunctionTypeMatchesGDB(t *testing.T) {
 	typesLikeGDB(t, ctx, s, exe, "add_one", true, "walk")
 	typesLikeGDB(t, ctx, s, exe, "add_one", false, "walk")
 }
+
+// TestCompositeLocationsMatchGDB: gcc -O2's composite locations read as
+// GDB's rw_pieced_value reads them: bit-fields from DW_OP_bit_piece
+// pieces (the padding past the last one has no value, and no member
+// needs it), an array member without a location element by element
+// ({<optimized out>, …}), a member that is a DW_OP_implicit_pointer
+// piece a <synthetic pointer> that dereferences. rrmcp printed "bit
+// piece: unsupported", <optimized out> for the array, and an error for
+// the implicit pointer (round 23's BP1, OP1, IP1).
+func TestCompositeLocationsMatchGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O2", "pieces.c")
+	printLikeGDB(t, exe, filepath.Join("testdata", "pieces.c"), true, "pk", "pk.a", "pk.b", "pk.c", "pk.flag", "pk.wide",
+		"r", "r.data", "r.data[1]", "r.head", "t", "t.name", "*t.name", "t.name[1]", "t.d", "o", "o.in")
+}
