@@ -271,6 +271,16 @@ func (f *Frame) Locals(ctx context.Context) []Variable {
 	var out []Variable
 	for _, n := range f.varNodes() {
 		for _, c := range n.Children {
+			if c.Tag == stddwarf.TagLabel {
+				// GDB's new_symbol: a label without DW_AT_low_pc is an
+				// optimized-out symbol, one with it a LOC_LABEL that
+				// info locals passes over
+				if name, _ := c.Val(stddwarf.AttrName).(string); name != "" && c.Val(stddwarf.AttrLowpc) == nil {
+					out = append(out, Variable{Name: name, Kind: VarLocal, Image: f.Image, Offset: c.Offset,
+						Location: Location{Kind: LocOptimizedOut}, NoLocation: true, Label: true})
+				}
+				continue
+			}
 			if c.Tag != stddwarf.TagVariable {
 				continue
 			}

@@ -57,6 +57,11 @@ type Variable struct {
 	// double, struct or array gcc folded; GDB's LOC_CONST_BYTES), which
 	// "info locals" does not list.
 	NoLocation bool
+	// Label: a goto label without an address (clang -O2 merged its
+	// code away), which GDB makes an optimized-out local
+	// (LOC_OPTIMIZED_OUT) that info locals lists and no expression
+	// names.
+	Label      bool
 	ConstValue bool
 	ConstBytes bool
 	// Unresolved is, for an extern declaration with no definition in the

@@ -688,6 +688,11 @@ func (s *Session) Locals(ctx context.Context) ([]Value, Frame, error) {
 				return // an unnamed parameter: GDB lists no symbol for it
 			}
 			val := Value{Name: v.Name, Kind: kind, NoLocation: v.NoLocation}
+			if v.Label {
+				val.Value, val.Error = "<optimized out>", "optimized out" // (a label: no type, no value)
+				out = append(out, val)
+				return
+			}
 			o, err := fs.Object(ctx, v)
 			if err != nil {
 				val.Error = err.Error()

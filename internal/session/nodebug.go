@@ -183,7 +183,9 @@ func (s *Session) noSymbolHint(ctx context.Context, f *dwarf.Frame, name string)
 			names = append(names, v.Name)
 		}
 		for _, v := range f.Locals(ctx) {
-			names = append(names, v.Name)
+			if !v.Label {
+				names = append(names, v.Name)
+			}
 		}
 	}
 	if s.inf.Img != nil {

@@ -596,3 +596,17 @@ func TestFunctionStaticsMatchGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestLabelsInLocalsMatchGDB: a goto label without an address (clang
+// -O2 merged its code away) is listed by info locals as <optimized out>,
+// as GDB makes it an optimized-out symbol; one with an address (gcc's)
+// is not listed. rrmcp listed neither (round 23's LB1, tinyobjloader's
+// tryParseDouble).
+func TestLabelsInLocalsMatchGDB(t *testing.T) {
+	for _, cc := range []string{"clang", "gcc"} {
+		t.Run(cc, func(t *testing.T) {
+			exe := buildTestdata(t, cc, "-O2", "labels.c")
+			printAtLikeGDB(t, exe, "parse", true, "sum")
+		})
+	}
+}
