@@ -18,6 +18,12 @@ func TestSubPieces(t *testing.T) {
 		{Loc: val(1, 2, 3, 4), Size: 4},
 		{Loc: Location{Kind: LocOptimizedOut}, Size: 8},
 	}}
+	// gcc -O2's struct trio {const char *name; …} and std::tuple's last
+	// element: an implicit pointer to a string literal as one piece
+	ptrs := Location{Kind: LocPieces, Pieces: []Piece{
+		{Loc: val(1, 0, 0, 0, 0, 0, 0, 0), Size: 8},
+		{Loc: Location{Kind: LocImplicitPointer, PtrDIE: 0x2b9}, Size: 8},
+	}}
 	for _, tc := range []struct {
 		name      string
 		l         Location
@@ -31,9 +37,15 @@ func TestSubPieces(t *testing.T) {
 		{"inside a value", mixed, 5, 2, "value 0203"},
 		{"across memory and value", mixed, 2, 4, "pieces [address 0x1002 (2) value 0102 (2)]"},
 		{"across value and optimized out", mixed, 6, 4, "pieces [value 0304 (2) optimized out (2)]"},
+		{"an implicit pointer piece", ptrs, 8, 8, "implicit pointer"},
+		{"inside an implicit pointer", ptrs, 10, 2, "none"},
 	} {
 		l, ok := subPieces(tc.l, tc.off, tc.size)
-		if got := describeLoc(l); !ok || got != tc.want {
+		got := describeLoc(l)
+		if !ok {
+			got = "none"
+		}
+		if got != tc.want {
 			t.Errorf("%s: %s %v, want %s", tc.name, got, ok, tc.want)
 		}
 	}
@@ -48,6 +60,8 @@ func describeLoc(l Location) string {
 		return fmt.Sprintf("value %x", l.Bytes)
 	case LocOptimizedOut:
 		return "optimized out"
+	case LocImplicitPointer:
+		return "implicit pointer"
 	case LocPieces:
 		var parts []string
 		for _, p := range l.Pieces {
@@ -56,4 +70,16 @@ func describeLoc(l Location) string {
 		return "pieces [" + strings.Join(parts, " ") + "]"
 	}
 	return l.String()
+}
+
+// TestPartOfImplicitPointer: the member at offset 0 of an object that is
+// an implicit pointer (std::tuple's _Head_base<2, const char *> around
+// it) is that pointer, which prints <synthetic pointer>.
+func TestPartOfImplicitPointer(t *testing.T) {
+	ptr := &PointerType{CommonType: CommonType{ByteSize: 8}, Elem: &BaseType{CommonType: CommonType{Name: "char", ByteSize: 1}}}
+	o := Object{Type: &StructType{CommonType: CommonType{Name: "_Head_base", ByteSize: 8}}, Loc: Location{Kind: LocImplicitPointer, PtrDIE: 0x2b9}}
+	env := &ValueEnv{}
+	if p := env.Part(o, ptr, 0); p.Loc.Kind != LocImplicitPointer || p.Err != nil {
+		t.Fatalf("Part at 0: %+v", p)
+	}
 }

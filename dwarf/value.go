@@ -284,6 +284,12 @@ func (env *ValueEnv) Part(o Object, t Type, off int64) Object {
 		return MemObject(t, o.Loc.Addr+uint64(off))
 	case LocOptimizedOut:
 		return Object{Type: t, Loc: o.Loc}
+	case LocImplicitPointer:
+		if off == 0 {
+			// the pointer, in a class that wraps it (std::tuple's
+			// _Head_base<…, const char *>)
+			return Object{Type: t, Loc: o.Loc}
+		}
 	case LocPieces:
 		if l, ok := subPieces(o.Loc, off, SizeOf(t)); ok {
 			return Object{Type: t, Loc: l}
