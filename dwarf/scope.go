@@ -172,9 +172,16 @@ func (s *FrameScope) Object(ctx context.Context, v Variable) (Object, error) {
 		return Object{}, fmt.Errorf("type of %s: %w", v.Name, err)
 	}
 	if at, ok := t.(*ArrayType); ok && at.hasDynamicBound() {
-		// a C99 VLA: size it in this frame (as GDB, ptype shows int [n])
-		if sized, err := at.sized(func(b *dynBound) (int64, error) { return s.dynBound(ctx, b) }); err == nil {
+		// a C99 VLA: size it in this frame (as GDB, ptype shows int [n]).
+		// A bound that cannot be read leaves a variable with a value an
+		// array of unknown size (int []), one without its type unresolved
+		// (int [variable length]), as GDB's resolve_dynamic_type does.
+		sized, err := at.sized(func(b *dynBound) (int64, error) { return s.dynBound(ctx, b) })
+		switch {
+		case err == nil:
 			t = sized
+		case v.Location.Kind != LocOptimizedOut:
+			t = at.unbounded()
 		}
 	}
 	if v.Unresolved != "" && s.env != nil && s.env.SymbolAddr != nil {

@@ -393,8 +393,13 @@ type ArrayType struct {
 	// members, VLAs before their frame has sized them).
 	Count int64
 	// bound is a run-time bound (C99 VLA): an expression or a variable
-	// DIE, evaluated in a frame by FrameScope.
+	// DIE, evaluated in a frame by FrameScope. An array whose bound is
+	// still to be evaluated prints "[variable length]".
 	bound *dynBound
+	// Unbounded: a VLA whose bound could not be read at the pc (its
+	// variable optimized out): its size is unknown, and sizeof of it
+	// <optimized out>, as GDB's resolved type with an undefined bound.
+	Unbounded bool
 }
 
 // dynBound is a DW_AT_upper_bound or DW_AT_count that is computed at run
@@ -441,6 +446,20 @@ func (t *ArrayType) sized(eval func(*dynBound) (int64, error)) (*ArrayType, erro
 	}
 	c.ByteSize = c.Size()
 	return &c, nil
+}
+
+// unbounded is a copy of the array type chain with its run-time bounds
+// unknown (Unbounded).
+func (t *ArrayType) unbounded() *ArrayType {
+	c := *t
+	if c.bound != nil {
+		c.Count, c.bound, c.Unbounded = -1, nil, true
+	}
+	if inner, ok := c.Elem.(*ArrayType); ok && inner.hasDynamicBound() {
+		c.Elem = inner.unbounded()
+	}
+	c.ByteSize = c.Size()
+	return &c
 }
 
 func (t *ArrayType) String() string { return TypeString(t) }

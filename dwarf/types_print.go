@@ -250,8 +250,11 @@ func (tf typeFmt) declStringNames(t Type, decl string, base, names typeHook) str
 			return orderQuals(quals) + " " + in.declStringNames(inner, decl, base, names)
 		case *ArrayType:
 			n := ""
-			if u.Count >= 0 {
+			switch {
+			case u.Count >= 0:
 				n = strconv.FormatInt(u.Count, 10)
+			case u.bound != nil:
+				n = "variable length" // GDB's dynamic bound, unresolved
 			}
 			decl += "[" + n + "]"
 			t = u.Elem

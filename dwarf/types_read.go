@@ -662,6 +662,18 @@ func (r *TypeReader) readEnum(rd *stddwarf.Reader, e *stddwarf.Entry, common Com
 	return t, nil
 }
 
+// hasValue reports whether the DIE at off has a location or a constant
+// value (what a run-time array bound can name).
+func (r *TypeReader) hasValue(off stddwarf.Offset) bool {
+	rd := r.data.Reader()
+	rd.Seek(off)
+	e, err := rd.Next()
+	if err != nil || e == nil {
+		return true // (unreadable: leave it to the evaluation)
+	}
+	return e.Val(stddwarf.AttrLocation) != nil || e.Val(stddwarf.AttrConstValue) != nil
+}
+
 func (r *TypeReader) readArray(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
 	var dims []int64
 	var bounds []*dynBound
@@ -694,6 +706,12 @@ func (r *TypeReader) readArray(rd *stddwarf.Reader, e *stddwarf.Entry, common Co
 					case stddwarf.Offset:
 						b = &dynBound{die: u, lower: lb}
 					}
+				}
+				if b != nil && b.die != 0 && !r.hasValue(b.die) {
+					// a bound naming a variable with neither location nor
+					// value is no bound at all for GDB (attr_to_dynamic_prop
+					// fails): the subrange keeps its default, 0..0
+					n, b = 1, nil
 				}
 				dims = append(dims, n)
 				bounds = append(bounds, b)

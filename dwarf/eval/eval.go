@@ -447,6 +447,11 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 		if nd, ok := t.(*dwarf.NoDebugType); ok {
 			return dwarf.Object{}, dwarf.NoDebugError(nd)
 		}
+		if a, ok := dwarf.Resolve(t).(*dwarf.ArrayType); ok && a.Unbounded {
+			// a VLA whose bound is gone here: GDB's sizeof is an
+			// optimized-out value
+			return dwarf.Object{Type: ev.base("int"), Loc: dwarf.Location{Kind: dwarf.LocOptimizedOut}}, nil
+		}
 		n := dwarf.SizeOf(t)
 		if n < 0 {
 			return dwarf.Object{}, fmt.Errorf("sizeof of incomplete type %s", dwarf.TypeString(t))

@@ -610,3 +610,19 @@ func TestLabelsInLocalsMatchGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestVLAWithoutBoundMatchesGDB: a VLA whose bound cannot be read at the
+// pc (clang -O2) is GDB's: an array of unknown size where the variable
+// has a value (whatis int [], sizeof <optimized out>), its type
+// unresolved where it has none (unsigned char [variable length], sizeof
+// 0). rrmcp printed [] and 0 for both (round 23's VL1, opus's
+// celt_decode_with_ec).
+func TestVLAWithoutBoundMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "clang", "-O2", "vlagone.c")
+	for _, line := range []int{10, 13, 14} {
+		loc := fmt.Sprintf("vlagone.c:%d", line)
+		s, ctx := printAtLikeGDB(t, exe, loc, false, "sizeof(vla)", "sizeof(masks)", "masks")
+		typesLikeGDB(t, ctx, s, exe, loc, true, "vla", "masks")
+		typesLikeGDB(t, ctx, s, exe, loc, false, "vla", "masks")
+	}
+}
