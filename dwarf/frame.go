@@ -617,6 +617,13 @@ func (img *Image) lookupGlobal(ctx context.Context, name string, visible func(*v
 	var best *varDecl
 	score := func(v *varDecl) int {
 		s := 0
+		if cu != nil && v.u == cu && !v.decl {
+			// the frame's own file's definition, with a location or not
+			// (gcc -O2 folded a static into its uses): GDB finds it in
+			// that unit's blocks first and prints <optimized out>, where
+			// another file's variable of the name would be a wrong value
+			s += 16
+		}
 		if v.qual == name {
 			s += 8 // an exact name beats a suffix match (Class::member)
 		}

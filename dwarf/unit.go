@@ -86,6 +86,7 @@ type varDecl struct {
 	off      stddwarf.Offset
 	external bool
 	hasLoc   bool // has DW_AT_location or DW_AT_const_value
+	decl     bool // DW_AT_declaration: an extern declaration, defined elsewhere
 	u        *unit
 }
 
@@ -423,7 +424,8 @@ func (u *unit) recordVar(e *stddwarf.Entry, prefix string) {
 		}
 	}
 	hasLoc := e.AttrField(stddwarf.AttrLocation) != nil || e.AttrField(stddwarf.AttrConstValue) != nil
-	u.vars = append(u.vars, varDecl{name: name, qual: prefix + name, off: e.Offset, external: ext, hasLoc: hasLoc, u: u})
+	decl, _ := e.Val(stddwarf.AttrDeclaration).(bool)
+	u.vars = append(u.vars, varDecl{name: name, qual: prefix + name, off: e.Offset, external: ext, hasLoc: hasLoc, decl: decl, u: u})
 }
 
 // declAt returns the declaration info for the DIE at off, from its unit's

@@ -138,13 +138,19 @@ func TestTagOfTheFrameUnitMatchesGDB(t *testing.T) {
 // gcc -g -O0; it returns the program and dir's absolute path.
 func buildFiles(t *testing.T, dir string, files ...string) (bin, src string) {
 	t.Helper()
+	return buildFilesOpt(t, "-O0", dir, files...)
+}
+
+// buildFilesOpt is buildFiles at optimization level opt.
+func buildFilesOpt(t *testing.T, opt, dir string, files ...string) (bin, src string) {
+	t.Helper()
 	testenv.NeedTool(t, "gcc")
 	src, err := filepath.Abs(filepath.Join("testdata", dir))
 	if err != nil {
 		t.Fatal(err)
 	}
 	bin = filepath.Join(t.TempDir(), dir)
-	cmd := exec.Command("gcc", append([]string{"-g", "-O0", "-o", bin}, files...)...)
+	cmd := exec.Command("gcc", append([]string{"-g", opt, "-o", bin}, files...)...)
 	cmd.Dir = src
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gcc: %v\n%s", err, out)
@@ -625,4 +631,16 @@ func TestVLAWithoutBoundMatchesGDB(t *testing.T) {
 		typesLikeGDB(t, ctx, s, exe, loc, true, "vla", "masks")
 		typesLikeGDB(t, ctx, s, exe, loc, false, "vla", "masks")
 	}
+}
+
+// TestOptimizedOutStaticMatchesGDB: a file's own static that gcc -O2
+// folded into its uses (a definition without a location) is
+// <optimized out> in that file's frames, as GDB finds it in the unit's
+// blocks first; rrmcp printed another file's variable of the name, even
+// another file's static, a wrong value without a hint (round 24's SC1).
+func TestOptimizedOutStaticMatchesGDB(t *testing.T) {
+	bin, _ := buildFilesOpt(t, "-O2", "optstatic", "a.c", "b.c")
+	s, ctx := printAtLikeGDB(t, bin, "a_work", false, "counter", "limit", "'a.c'::counter", "'a.c'::limit", "'b.c'::limit", "sizeof(counter)")
+	typesLikeGDB(t, ctx, s, bin, "a_work", true, "counter", "limit")
+	printAtLikeGDB(t, bin, "b_bump", false, "counter", "limit")
 }
