@@ -354,6 +354,44 @@ func (s *Scope) lookupGlobal(ctx context.Context, name string, t *Target) (Varia
 	return f.Image.lookupGlobal(ctx, name, visible, cu, t, &f.ph().regs, f.Bias)
 }
 
+// unitsOfFile are the compile units whose primary source file is file
+// (GDB's 'file.c'::name names what that file's symtab holds).
+func (img *Image) unitsOfFile(file string) ([]*unit, error) {
+	if err := img.listUnits(); err != nil {
+		return nil, err
+	}
+	var units []*unit
+	for _, u := range img.units {
+		full := u.name
+		if !path.IsAbs(full) && u.compDir != "" {
+			full = path.Join(u.compDir, full)
+		}
+		if FileMatches(full, file) {
+			units = append(units, u)
+		}
+	}
+	return units, nil
+}
+
+// fileFunction finds GDB's 'file.c'::function: a function (static or
+// not) the file's units define.
+func (img *Image) fileFunction(name string) (*Function, bool) {
+	outer, inner, ok := splitScope(strings.TrimPrefix(name, "::"))
+	if !ok || !strings.ContainsAny(outer, "./") {
+		return nil, false
+	}
+	units, err := img.unitsOfFile(outer)
+	if err != nil || len(units) == 0 {
+		return nil, false
+	}
+	for _, fn := range img.FuncsByName(inner) {
+		if fn.Name == inner && slices.Contains(units, fn.cu) {
+			return fn, true
+		}
+	}
+	return nil, false
+}
+
 // lookupScoped finds GDB's SCOPE::name where SCOPE is no class or
 // namespace but a source file ('a.c'::counter: what the file defines) or
 // a function (geta::counter: what its code sees past its own statics,
@@ -372,17 +410,9 @@ func (s *Scope) lookupScoped(ctx context.Context, name string, t *Target) (Varia
 	file := strings.ContainsAny(outer, "./")
 	var units []*unit
 	if file {
-		if err := img.listUnits(); err != nil {
+		var err error
+		if units, err = img.unitsOfFile(outer); err != nil {
 			return Variable{}, err
-		}
-		for _, u := range img.units {
-			full := u.name
-			if !path.IsAbs(full) && u.compDir != "" {
-				full = path.Join(u.compDir, full)
-			}
-			if FileMatches(full, outer) {
-				units = append(units, u)
-			}
 		}
 	} else {
 		for _, fn := range img.FuncsByName(outer) {

@@ -355,6 +355,13 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 			if v, lerr := s.f.Scope().lookupScoped(ctx, name, s.t); lerr == nil {
 				return s.Object(ctx, v)
 			}
+			if fn, ok := s.f.Image.fileFunction(name); ok {
+				ft, ferr := s.types.FuncTypeOf(fn.Offset)
+				if ferr != nil {
+					return Object{}, ferr
+				}
+				return MemObject(ft, fn.Entry+s.f.Bias), nil
+			}
 			var found []*Function
 			for _, fn := range s.f.Image.FuncsByName(strings.TrimPrefix(name, "::")) {
 				// FuncsByName answers a breakpoint's name (any method

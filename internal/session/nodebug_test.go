@@ -644,3 +644,15 @@ func TestOptimizedOutStaticMatchesGDB(t *testing.T) {
 	typesLikeGDB(t, ctx, s, bin, "a_work", true, "counter", "limit")
 	printAtLikeGDB(t, bin, "b_bump", false, "counter", "limit")
 }
+
+// TestFileQualifiedFunctionsMatchGDB: 'file.c'::function names the
+// function that file defines, static or not, as GDB looks it up in that
+// file's symtab (two files each with a static helper); rrmcp found only
+// variables so ("No symbol", round 24's FQ1).
+func TestFileQualifiedFunctionsMatchGDB(t *testing.T) {
+	bin, _ := buildFiles(t, "filefunc", "a.c", "b.c")
+	s, ctx := printAtLikeGDB(t, bin, "main", false, "helper", "'a.c'::helper", "'b.c'::helper", "&'b.c'::helper", "*'b.c'::helper",
+		"'b.c'::helper == b_fn", "'b.c'::counter", "'a.c'::counter", "'b.c'::b_call")
+	typesLikeGDB(t, ctx, s, bin, "main", true, "'b.c'::helper")
+	typesLikeGDB(t, ctx, s, bin, "main", false, "'b.c'::helper")
+}
