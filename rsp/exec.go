@@ -501,6 +501,32 @@ func (c *Client) ContinueWithSignal(ctx context.Context, t Thread, sig Signal) (
 	return c.goOn(ctx, st, err)
 }
 
+// StepWithSignal single-steps thread t delivering sig (GDB numbering) to
+// it, as GDB resumes a thread stopped by a signal it passes when asked
+// to step: where the program handles sig, Linux reports the step on the
+// handler's first instruction (the step goes into the handler); else it
+// is an ordinary step. Where t sits on a breakpoint, the breakpoint is
+// out for the step, as for Step.
+func (c *Client) StepWithSignal(ctx context.Context, t Thread, sig Signal) (Stop, error) {
+	if t == (Thread{}) {
+		t = c.lastStop.Thread
+	}
+	sigHex := fmt.Sprintf("%02x", int(sig)&0xff)
+	pkt := "S" + sigHex
+	if c.vcont["S"] {
+		pkt = "vCont;S" + sigHex + ":" + c.encThread(t)
+	} else if err := c.selectThread(ctx, 'c', t); err != nil {
+		return Stop{}, err
+	}
+	if t == c.lastStop.Thread {
+		if st, stepped, err := c.stepOverBy(ctx, pkt); stepped || err != nil {
+			return st, err
+		}
+	}
+	st, _, err := c.resume(ctx, pkt, Forward, false)
+	return st, err
+}
+
 func (c *Client) contPacket() string {
 	if c.vcont["c"] {
 		return "vCont;c"

@@ -780,3 +780,49 @@ func TestCompositeLocationsMatchGDB(t *testing.T) {
 	printLikeGDB(t, exe, filepath.Join("testdata", "pieces.c"), true, "pk", "pk.a", "pk.b", "pk.c", "pk.flag", "pk.wide",
 		"r", "r.data", "r.data[1]", "r.head", "t", "t.name", "*t.name", "t.name[1]", "t.d", "o", "o.in")
 }
+
+// TestStepFromSignalStopMatchesGDB: step, next, stepi and nexti from a
+// stop for a signal that is passed and handled go into the handler, on
+// its first instruction, as GDB ("If a stepping command is issued after
+// the program stops for a signal, and pass is in effect for that signal,
+// GDB steps into the signal's handler"); the steps that follow are the
+// handler's lines, then main's. rrmcp ran the handler and stepped on in
+// the interrupted code (round 24's SG1).
+func TestStepFromSignalStopMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "sigstep.c")
+	// (out of the handler GDB steps through the signal trampoline into
+	// libc, whose lines it reads from libc's separate debug information
+	// where that is installed: not compared)
+	for _, run := range [][]string{{"cont", "next", "next", "next", "cont", "step", "step"}, {"cont", "stepi", "stepi"}, {"cont", "nexti", "next"}} {
+		var cmds []string
+		for i, m := range run {
+			cmds = append(cmds, m, fmt.Sprintf("echo <F%d>\\n", i), "frame", fmt.Sprintf("echo </F%d>\\n", i))
+		}
+		gdb := gdbAt(t, exe, "main", append([]string{"handle SIGUSR1 stop print pass"}, cmds...)...)
+		s, ctx := liveAt(t, Config{}, []string{exe}, "main")
+		frameRE := regexp.MustCompile(`#0\s+(?:0x[0-9a-f]+ in )?(\S+) \(.*\) at \S+:(\d+)`)
+		for i, m := range run {
+			var st *Stop
+			var err error
+			switch m {
+			case "cont":
+				st, err = s.Continue(ctx, false)
+			case "next":
+				st, err = s.Next(ctx, 1, false)
+			case "step":
+				st, err = s.Step(ctx, 1, false)
+			case "stepi":
+				st, err = s.StepInstruction(ctx, 1, false, false)
+			case "nexti":
+				st, err = s.StepInstruction(ctx, 1, true, false)
+			}
+			want := frameRE.FindStringSubmatch(section(gdb, fmt.Sprintf("F%d", i)))
+			if err != nil || want == nil || st.Frame == nil {
+				t.Fatalf("%s #%d: %+v %v; GDB %q", m, i, st, err, section(gdb, fmt.Sprintf("F%d", i)))
+			}
+			if got := fmt.Sprintf("%s:%d", st.Frame.Function, st.Frame.Line); got != want[1]+":"+want[2] {
+				t.Errorf("%s #%d: ours %s, GDB %s:%s", m, i, got, want[1], want[2])
+			}
+		}
+	}
+}

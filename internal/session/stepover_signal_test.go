@@ -116,8 +116,9 @@ func TestStepDeliversPassedSignal(t *testing.T) {
 // that stops and is passed delivers it, as continuing does (GDB: "a
 // subsequent step command delivers the signal"); the old code resumed the
 // step without it, and the program never received it. SIGURG is made to
-// stop; a continue in signal_storm's storm stops with it, and the handler
-// count must grow during the next stepi (without the delivery the main
+// stop; a continue in signal_storm's storm stops with it; the next stepi
+// goes into the handler, on its first instruction (as GDB's), and the
+// handler count grows when it returns (without the delivery the main
 // thread is stepped alone and its handler cannot run).
 func TestStepAfterSignalStopDelivers(t *testing.T) {
 	s := liveSession(t, "signal_storm", "tick")
@@ -143,7 +144,14 @@ func TestStepAfterSignalStopDelivers(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := v.Value
-	if _, err := s.StepInstruction(ctx, 1, false, false); err != nil {
+	st, err := s.StepInstruction(ctx, 1, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Frame == nil || st.Frame.Function != "on_urg" {
+		t.Fatalf("stepi from the SIGURG stop: %+v, want on_urg's entry", st.Frame)
+	}
+	if _, err := s.Finish(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	v, err = s.Evaluate(ctx, "urgs")

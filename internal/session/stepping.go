@@ -69,6 +69,11 @@ func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, e
 
 // stepLine performs one source-level step.
 func (s *Session) stepLine(ctx context.Context, rev, into bool) (rsp.Stop, error) {
+	if !rev && s.pending != 0 {
+		if st, done, err := s.stepIntoHandler(ctx); err != nil || done {
+			return st, err
+		}
+	}
 	start, err := s.where(ctx)
 	if err != nil {
 		return rsp.Stop{}, err

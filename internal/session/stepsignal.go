@@ -22,7 +22,8 @@ const maxStepSignals = 8
 //
 // A signal the program stopped with before the step (s.pending: it stops,
 // and is passed) is delivered first the same way, so that stepping on
-// from a signal stop does not drop it, as continuing does not.
+// from a signal stop does not drop it, as continuing does not (where a
+// line step begins at such a stop, stepIntoHandler has delivered it).
 func (s *Session) stepDelivering(ctx context.Context, step func(ctx context.Context) (rsp.Stop, error)) (rsp.Stop, error) {
 	if sig, t := s.pending, s.inf.Cur; sig != 0 && t != (rsp.Thread{}) && s.c.Dialect() != rsp.DialectRR {
 		if back, done, err := s.deliverAndReturn(ctx, t, sig); err != nil || !done {
@@ -77,4 +78,51 @@ func (s *Session) passedDuringStep(st rsp.Stop) bool {
 	}
 	h := s.handling(st.Signal)
 	return !h.Stop && h.Pass
+}
+
+// stepIntoHandler begins a forward line step from a signal stop whose
+// signal is passed (s.pending) as GDB does: the thread is resumed with
+// the signal for one instruction; where the program has a handler with
+// line information for it, the step ends on the handler's first
+// instruction ("If a stepping command is issued after the program stops
+// for a signal, and pass is in effect for that signal, GDB steps into
+// the signal's handler"). A handler without line information runs to
+// its return, as GDB steps over a function without it; without a
+// handler the instruction was an ordinary step. done: the step ended
+// (st is its stop); else the line step goes on from where the thread
+// is.
+func (s *Session) stepIntoHandler(ctx context.Context) (st rsp.Stop, done bool, err error) {
+	sig, t := s.pending, s.inf.Cur
+	if sig == 0 || t == (rsp.Thread{}) || s.c.Dialect() == rsp.DialectRR {
+		return rsp.Stop{}, false, nil
+	}
+	pc0, sp0, err := s.inf.PCSP(ctx, t)
+	if err != nil {
+		return rsp.Stop{}, false, nil // the step delivers it as before
+	}
+	s.pending = 0
+	st, err = s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.StepWithSignal(ctx, t, sig) })
+	if err != nil || st.Kind != rsp.StopSignal || st.Signal != rsp.SIGTRAP || st.Watch != rsp.WatchNone {
+		return st, true, err // the program's end, another signal, a watchpoint: the step's stop
+	}
+	pc, sp, err := s.inf.PCSP(ctx, t)
+	if err != nil {
+		return st, true, err
+	}
+	// The kernel put a signal frame below the red zone and the thread at
+	// the handler's entry: far below where it was, at a function's start.
+	handler := sp+256 < sp0 && pc != pc0
+	if !handler {
+		return rsp.Stop{}, false, nil
+	}
+	if h, werr := s.where(ctx); werr == nil && h.hasLine {
+		return st, true, nil
+	}
+	// a handler without lines: run it back to where it interrupted
+	s.c.ForgetInterruptedStepOver(pc0, sp0)
+	back, ok, err := s.runTo(ctx, pc0, false, func(sp uint64) bool { return sp == sp0 })
+	if err != nil || !ok {
+		return back, true, err
+	}
+	return rsp.Stop{}, false, nil
 }
