@@ -223,29 +223,23 @@ func (inf *Inferior) AddrName(ctx context.Context, a uint64) string {
 }
 
 // Symbolize names the function a pc is in, without debug information, as
-// a backtrace does: by the last function symbol before it, demangled
-// without parameters (symbol+offset), or "".
+// a backtrace and GDB's frame line ("0x… in crash_here ()") do: by the
+// last function symbol before it, demangled without parameters, or "".
+// The offset into it is not part of the name (the pc says where).
 func (inf *Inferior) Symbolize(ctx context.Context, a uint64) string {
 	img, bias, ok := inf.Module(ctx, a)
 	if ok {
-		if name, off, ok := img.SymbolAt(a - bias); ok {
-			return symbolName(symbols.FrameName(name), off)
+		if name, _, ok := img.SymbolAt(a - bias); ok {
+			return symbols.FrameName(name)
 		}
 	}
 	if inf.Img != nil && a >= inf.Bias {
 		if name, off, ok := inf.Img.SymbolAt(a - inf.Bias); ok && off < 1<<20 {
-			return symbolName(symbols.FrameName(name), off)
+			return symbols.FrameName(name)
 		}
 	}
 	name, _, _ := inf.ModuleSymbol(ctx, a)
 	return name
-}
-
-func symbolName(name string, off uint64) string {
-	if off == 0 {
-		return name
-	}
-	return fmt.Sprintf("%s+%d", name, off)
 }
 
 // AddressSpace is the process's modules (the program, its libraries, the
@@ -282,8 +276,8 @@ func (inf *Inferior) SymbolAddr(ctx context.Context, name string) (uint64, bool)
 }
 
 // ModuleSymbol names pc by the ELF symbol before it in the module holding
-// it, without debug information (symbol+offset, demangled for a frame),
-// and the module's file name.
+// it, without debug information (demangled for a frame, without the
+// offset into it), and the module's file name.
 func (inf *Inferior) ModuleSymbol(ctx context.Context, pc uint64) (name, module string, ok bool) {
 	as := inf.AddressSpace(ctx)
 	if as == nil {
@@ -293,7 +287,7 @@ func (inf *Inferior) ModuleSymbol(ctx context.Context, pc uint64) (name, module 
 	if err != nil {
 		return "", "", false
 	}
-	return symbolName(symbols.FrameName(sl.Symbol.Name), sl.Offset), filepath.Base(sl.Module.Path), true
+	return symbols.FrameName(sl.Symbol.Name), filepath.Base(sl.Module.Path), true
 }
 
 // LibImage is the debug information of the library at path, opened once

@@ -656,3 +656,39 @@ func TestFileQualifiedFunctionsMatchGDB(t *testing.T) {
 	typesLikeGDB(t, ctx, s, bin, "main", true, "'b.c'::helper")
 	typesLikeGDB(t, ctx, s, bin, "main", false, "'b.c'::helper")
 }
+
+// TestStopInCodeWithoutDebugInfoNamesFunction: a stop in a function
+// without debug information names the function as GDB's frame line does
+// ("0x… in crash_here ()"), in the stop and the thread list alike, as
+// the backtrace does; rrmcp wrote "crash_here+46" there (round 24's SO1).
+func TestStopInCodeWithoutDebugInfoNamesFunction(t *testing.T) {
+	testenv.NeedTool(t, "gcc")
+	src, err := filepath.Abs(filepath.Join("testdata", "nodbgframe"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "nodbgframe")
+	for _, c := range [][]string{
+		{"gcc", "-O0", "-c", "-o", filepath.Join(dir, "nodbg.o"), filepath.Join(src, "nodbg.c")},
+		{"gcc", "-g", "-O0", "-o", exe, filepath.Join(src, "main.c"), filepath.Join(dir, "nodbg.o")},
+	} {
+		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", c, err, out)
+		}
+	}
+	gdb := gdbAt(t, exe, "main", "continue", "echo <F>\\n", "frame", "echo </F>\\n")
+	m := regexp.MustCompile(`#0\s+0x[0-9a-f]+ in (\S+) \(\)`).FindStringSubmatch(section(gdb, "F"))
+	if m == nil {
+		t.Fatalf("gdb: %s", gdb)
+	}
+	s, ctx := liveAt(t, Config{}, []string{exe}, "main")
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Frame == nil || st.Frame.Function != m[1] {
+		t.Fatalf("continue to the fault: %+v %v, GDB's frame %s", st.Frame, err, m[1])
+	}
+	ths, err := s.Threads(ctx)
+	if err != nil || len(ths) != 1 || ths[0].Frame == nil || ths[0].Frame.Function != m[1] {
+		t.Fatalf("threads: %+v %v, want the frame %s", ths, err, m[1])
+	}
+}
