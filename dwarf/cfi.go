@@ -34,6 +34,14 @@ type frameRules struct {
 // maxCachedRules bounds cfiTable.rules; when full it starts again.
 const maxCachedRules = 4096
 
+// InSignalTrampoline reports whether file address pc is in a signal
+// trampoline (its FDE's augmentation has "S": glibc's __restore_rt, the
+// vDSO's __kernel_rt_sigreturn), where a signal handler returns to.
+func (img *Image) InSignalTrampoline(pc uint64) bool {
+	_, signal, _ := img.rulesAt(pc)
+	return signal
+}
+
 // rulesAt returns the unwinding rules at file address pc: fc nil when no
 // FDE covers pc. fc is shared: callers do not modify it.
 func (img *Image) rulesAt(pc uint64) (fc *frame.FrameContext, signal bool, err error) {

@@ -345,6 +345,12 @@ func (s *Session) stepFrom(ctx context.Context, start here, st stepState, into b
 // the next stops are compared with, as GDB's step_frame_id.
 func (s *Session) forwardDone(ctx context.Context, base here, h *here, st *stepState, into bool) (done, moved bool) {
 	sameFrame, deeper := s.frameFrom(ctx, base, h)
+	if !h.hasLine && h.img != nil && h.img.InSignalTrampoline(h.pc-h.bias) {
+		// a handler returned into its signal trampoline: GDB steps on
+		// through it ("stepped into signal trampoline") to the code the
+		// signal interrupted
+		return false, false
+	}
 	if !h.hasLine {
 		// In the frame stepped in, a pc without a line (a function's
 		// cold part whose first instruction has no row) ends the step,
