@@ -119,7 +119,41 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 		nodes = append(nodes, n)
 	}
 	slices.Reverse(nodes)
-	return nodes
+	// a lexical block without addresses (gcc -O2's of a statement
+	// expression whose code is gone) is no block: its variables are
+	// the enclosing block's, as GDB's read_lexical_block_scope reads it
+	var out []*godwarf.Tree
+	for _, n := range nodes {
+		out = append(out, n)
+		out = appendAddressless(out, n, 0)
+	}
+	return out
+}
+
+// topNode is the outermost of scopeNodes: the function's, or the inlined
+// call's (the blocks without addresses it holds follow it).
+func topNode(nodes []*godwarf.Tree) *godwarf.Tree {
+	for i := len(nodes) - 1; i > 0; i-- {
+		if n := nodes[i]; n.Tag != stddwarf.TagLexDwarfBlock || len(n.Ranges) > 0 {
+			return n
+		}
+	}
+	return nodes[0]
+}
+
+// appendAddressless appends the lexical blocks without addresses among
+// n's children, and theirs, to out.
+func appendAddressless(out []*godwarf.Tree, n *godwarf.Tree, depth int) []*godwarf.Tree {
+	if depth > 16 {
+		return out
+	}
+	for _, c := range n.Children {
+		if c.Tag == stddwarf.TagLexDwarfBlock && len(c.Ranges) == 0 {
+			out = append(out, c)
+			out = appendAddressless(out, c, depth+1)
+		}
+	}
+	return out
 }
 
 // IsMain reports whether f is the program's main function's own frame
@@ -247,8 +281,8 @@ func (f *Frame) Params(ctx context.Context) []Variable {
 	}
 	env := f.exprEnv(ctx)
 	var out []Variable
-	fn := nodes[len(nodes)-1]
-	for _, n := range []*godwarf.Tree{fn, f.Function.inheritedVars(fn, shownOrigins(nodes[len(nodes)-1:]))} {
+	fn := topNode(nodes)
+	for _, n := range []*godwarf.Tree{fn, f.Function.inheritedVars(fn, shownOrigins([]*godwarf.Tree{fn}))} {
 		if n == nil {
 			continue
 		}
@@ -536,7 +570,7 @@ func (s *Scope) templateParam(name string, tag stddwarf.Tag) *godwarf.Tree {
 	if len(nodes) == 0 {
 		return nil
 	}
-	n := nodes[len(nodes)-1] // the function, or the inlined call's node
+	n := topNode(nodes) // the function, or the inlined call's node
 	for range 3 {
 		for _, c := range n.Children {
 			if nm, _ := c.Val(stddwarf.AttrName).(string); c.Tag == tag && nm == name {

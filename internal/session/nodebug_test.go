@@ -692,3 +692,14 @@ func TestStopInCodeWithoutDebugInfoNamesFunction(t *testing.T) {
 		t.Fatalf("threads: %+v %v, want the frame %s", ths, err, m[1])
 	}
 }
+
+// TestAddresslessBlockLocalsMatchGDB: the variables of a lexical block
+// without addresses (gcc -O2's of a statement-expression macro, FLAC's
+// flac_min) are the enclosing block's, as GDB's read_lexical_block_scope
+// takes them: info locals lists them, expressions find them; rrmcp knew
+// none (round 24's LB2).
+func TestAddresslessBlockLocalsMatchGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O2", "addrless.c")
+	s, ctx := printAtLikeGDB(t, exe, "pick", true, "__a", "__b", "order", "e0")
+	typesLikeGDB(t, ctx, s, exe, "pick", true, "__a", "__b")
+}
