@@ -130,6 +130,35 @@ func (f *Frame) scopeNodes() []*godwarf.Tree {
 	return out
 }
 
+// blockEnumerators are the enumerators of an enumeration type declared
+// in a block, as constants of that type.
+func (f *Frame) blockEnumerators(e *godwarf.Tree) []Variable {
+	size, _ := e.Val(stddwarf.AttrByteSize).(int64)
+	if size <= 0 || size > 8 {
+		return nil
+	}
+	var out []Variable
+	for _, c := range e.Children {
+		name, _ := c.Val(stddwarf.AttrName).(string)
+		if c.Tag != stddwarf.TagEnumerator || name == "" {
+			continue
+		}
+		var v uint64
+		switch x := c.Val(stddwarf.AttrConstValue).(type) {
+		case int64:
+			v = uint64(x)
+		case uint64:
+			v = x
+		default:
+			continue
+		}
+		b := binary.LittleEndian.AppendUint64(nil, v)[:size]
+		out = append(out, Variable{Name: name, Kind: VarLocal, Image: f.Image, Offset: c.Offset, TypeOff: e.Offset,
+			Location: Location{Kind: LocValue, Bytes: b}, ConstValue: true})
+	}
+	return out
+}
+
 // topNode is the outermost of scopeNodes: the function's, or the inlined
 // call's (the blocks without addresses it holds follow it).
 func topNode(nodes []*godwarf.Tree) *godwarf.Tree {
@@ -305,6 +334,12 @@ func (f *Frame) Locals(ctx context.Context) []Variable {
 	var out []Variable
 	for _, n := range f.varNodes() {
 		for _, c := range n.Children {
+			if c.Tag == stddwarf.TagEnumerationType {
+				// GDB's info locals lists a block's enumerators too, as
+				// the constants they are (RED = RED)
+				out = append(out, f.blockEnumerators(c)...)
+				continue
+			}
 			if c.Tag == stddwarf.TagLabel {
 				// GDB's new_symbol: a label without DW_AT_low_pc is an
 				// optimized-out symbol, one with it a LOC_LABEL that
