@@ -478,20 +478,11 @@ func TestTypesNamedInFrameLanguageMatchGDB(t *testing.T) {
 		t.Run(cc[0], func(t *testing.T) {
 			testenv.NeedTool(t, cc[0])
 			testenv.NeedTool(t, cc[1])
-			src, err := filepath.Abs(filepath.Join("testdata", "mixedlang"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
+			src, dir := testdataDir(t, "mixedlang"), t.TempDir()
 			exe := filepath.Join(dir, "mixedlang")
-			for _, c := range [][]string{
-				{cc[0], "-g", "-O0", "-c", "-o", filepath.Join(dir, "c.o"), filepath.Join(src, "c.c")},
-				{cc[1], "-g", "-O0", "-o", exe, filepath.Join(src, "m.cc"), filepath.Join(dir, "c.o")},
-			} {
-				if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
-					t.Fatalf("%s: %v\n%s", c, err, out)
-				}
-			}
+			buildSteps(t,
+				[]string{cc[0], "-g", "-O0", "-c", "-o", filepath.Join(dir, "c.o"), filepath.Join(src, "c.c")},
+				[]string{cc[1], "-g", "-O0", "-o", exe, filepath.Join(src, "m.cc"), filepath.Join(dir, "c.o")})
 			cxx := fmt.Sprintf("m.cc:%d", markerLine(t, filepath.Join(src, "m.cc"), "cxx"))
 			s, ctx := printAtLikeGDB(t, exe, cxx, true, "head", "&gu", "&gc", "gpp", "*gpp", "gfp", "*gfp",
 				"&head->un", "&head->c", "(struct node *)0", "b", "&b")
@@ -663,20 +654,11 @@ func TestFileQualifiedFunctionsMatchGDB(t *testing.T) {
 // the backtrace does; rrmcp wrote "crash_here+46" there (round 24's SO1).
 func TestStopInCodeWithoutDebugInfoNamesFunction(t *testing.T) {
 	testenv.NeedTool(t, "gcc")
-	src, err := filepath.Abs(filepath.Join("testdata", "nodbgframe"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
+	src, dir := testdataDir(t, "nodbgframe"), t.TempDir()
 	exe := filepath.Join(dir, "nodbgframe")
-	for _, c := range [][]string{
-		{"gcc", "-O0", "-c", "-o", filepath.Join(dir, "nodbg.o"), filepath.Join(src, "nodbg.c")},
-		{"gcc", "-g", "-O0", "-o", exe, filepath.Join(src, "main.c"), filepath.Join(dir, "nodbg.o")},
-	} {
-		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", c, err, out)
-		}
-	}
+	buildSteps(t,
+		[]string{"gcc", "-O0", "-c", "-o", filepath.Join(dir, "nodbg.o"), filepath.Join(src, "nodbg.c")},
+		[]string{"gcc", "-g", "-O0", "-o", exe, filepath.Join(src, "main.c"), filepath.Join(dir, "nodbg.o")})
 	gdb := gdbAt(t, exe, "main", "continue", "echo <F>\\n", "frame", "echo </F>\\n")
 	m := regexp.MustCompile(`#0\s+0x[0-9a-f]+ in (\S+) \(\)`).FindStringSubmatch(section(gdb, "F"))
 	if m == nil {
@@ -716,5 +698,27 @@ func TestLocalEnumeratorsMatchGDB(t *testing.T) {
 			exe := buildTestdata(t, cc, "-O0", "localenum.c")
 			printLikeGDB(t, exe, filepath.Join("testdata", "localenum.c"), true, "W", "H * 2", "RED", "INNER", "c")
 		})
+	}
+}
+
+// testdataDir is the absolute path of testdata/name.
+func testdataDir(t *testing.T, name string) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// buildSteps runs the commands that build a test program in several
+// steps (a file compiled apart, then the link), failing the test at the
+// first that fails.
+func buildSteps(t *testing.T, cmds ...[]string) {
+	t.Helper()
+	for _, c := range cmds {
+		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", c, err, out)
+		}
 	}
 }
