@@ -496,6 +496,36 @@ func hasBase(d, b dwarf.Type) bool {
 
 // baseOffset finds the byte offset of base class b inside derived class
 // d, for non-virtual inheritance.
+// downcast is the address of the derived class to inside which the
+// object of class from at addr lies, as GDB's value_cast_structs finds
+// it: by the static offset where from is a base of to not through a
+// virtual base; else, from a polymorphic object, by its dynamic type
+// (offset-to-top, mostDerived): the whole object where that is to,
+// else the to inside it. ok is false where neither tells.
+func (ev *evaluator) downcast(addr uint64, from, to dwarf.Type) (uint64, bool) {
+	if off, ok := baseOffset(to, from); ok {
+		return addr - uint64(off), true
+	}
+	ts, ok := dwarf.Resolve(to).(*dwarf.StructType)
+	if !ok || addr == 0 {
+		return 0, false
+	}
+	if _, through := findBase(to, from, true); !through {
+		return 0, false // from is no base of to
+	}
+	full, dyn, err := ev.mostDerived(addr)
+	if err != nil {
+		return 0, false
+	}
+	if sameName(dyn, ts) {
+		return full, true
+	}
+	if b, ok := ev.upcast(dwarf.MemObject(dyn, full), dyn, ts, 0); ok && b.Err == nil {
+		return b.Addr()
+	}
+	return 0, false
+}
+
 func baseOffset(d, b dwarf.Type) (int64, bool) {
 	return findBase(d, b, false)
 }
@@ -562,14 +592,22 @@ func (ev *evaluator) cast(x dwarf.Object, t dwarf.Type) (dwarf.Object, error) {
 	}
 	switch tt := dwarf.Resolve(t).(type) {
 	case *dwarf.ReferenceType:
+		down := false
 		if xs, ok := dwarf.Resolve(x.Type).(*dwarf.StructType); ok {
 			if b, ok := ev.upcast(x, xs, tt.Elem, 0); ok {
 				x = b
+			} else {
+				down = true
 			}
 		}
 		a, ok := x.HomeAddr()
 		if !ok {
 			return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
+		}
+		if down {
+			if d, ok := ev.downcast(a, x.Type, tt.Elem); ok {
+				a = d // base & -> derived &
+			}
 		}
 		return dwarf.BytesObject(t, binary.LittleEndian.AppendUint64(nil, a)), nil
 	case *dwarf.StructType:
@@ -631,8 +669,8 @@ func (ev *evaluator) cast(x dwarf.Object, t dwarf.Type) (dwarf.Object, error) {
 						if a, ok := b.Addr(); ok {
 							v = int64(a) // derived * -> base *
 						}
-					} else if off, ok := baseOffset(tt.Elem, from.Elem); ok {
-						v -= off // base * -> derived *
+					} else if d, ok := ev.downcast(uint64(v), from.Elem, tt.Elem); ok {
+						v = int64(d) // base * -> derived *
 					}
 				}
 			}
