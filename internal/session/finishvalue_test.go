@@ -855,3 +855,36 @@ func TestDowncastFromVirtualBaseMatchesGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestFinishIntoSignalTrampolineMatchesGDB: finish out of a signal
+// handler stops in the signal trampoline, which the stop and the thread
+// list name "<signal handler called>" as GDB and rrmcp's backtrace do;
+// rrmcp's stop said __restore_rt (round 25's SF1).
+func TestFinishIntoSignalTrampolineMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "sigstep.c")
+	gdb := gdbAt(t, exe, "main", "handle SIGUSR1 nostop noprint pass", "break on_usr1", "continue", "finish",
+		"echo <F>\\n", "frame", "echo </F>\\n")
+	m := regexp.MustCompile(`#0\s+(<signal handler called>)`).FindStringSubmatch(section(gdb, "F"))
+	if m == nil {
+		t.Fatalf("gdb: %s", gdb)
+	}
+	s, ctx := liveAt(t, Config{}, []string{exe}, "main")
+	no, yes := false, true
+	if _, err := s.HandleSignal(ctx, "SIGUSR1", &no, &no, &yes); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetBreakpoint(ctx, "on_usr1", "", false); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Continue(ctx, false); err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue to on_usr1: %+v %v", st, err)
+	}
+	st, err := s.Finish(ctx, false)
+	if err != nil || st.Frame == nil || st.Frame.Function != m[1] {
+		t.Fatalf("finish: %+v %v, GDB's frame %s", st.Frame, err, m[1])
+	}
+	ths, err := s.Threads(ctx)
+	if err != nil || len(ths) != 1 || ths[0].Frame == nil || ths[0].Frame.Function != m[1] {
+		t.Fatalf("threads: %+v %v, want %s", ths, err, m[1])
+	}
+}

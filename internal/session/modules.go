@@ -40,7 +40,11 @@ func (s *Session) locate(ctx context.Context, pc uint64) Location {
 		if img != s.inf.Img {
 			loc.Module = filepath.Base(img.Path)
 		}
-		if loc.Function == "" {
+		switch {
+		case loc.Function != "":
+		case img.InSignalTrampoline(fpc):
+			loc.Function = dwarf.SignalFrameName // as the backtrace and GDB name it
+		default:
 			loc.Function = s.inf.Symbolize(ctx, pc) // demangled, as the backtrace names it
 		}
 		return loc
