@@ -3,6 +3,7 @@ package dwarf
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -576,6 +577,14 @@ const (
 )
 
 func (r *TypeReader) readMethod(m *stddwarf.Entry, params []*stddwarf.Entry, defAccess string, depth int) (Method, error) {
+	// gcc puts the out-of-line instance of a function-local class's
+	// member function (a lambda's destructor) among the class's
+	// children with its attributes on its DW_AT_abstract_origin, as
+	// its parameters' on theirs: GDB's dwarf2_attr reads through them
+	m, params = r.viaOrigin(m), slices.Clone(params)
+	for i, p := range params {
+		params[i] = r.viaOrigin(p)
+	}
 	name, _ := m.Val(stddwarf.AttrName).(string)
 	meth := Method{Name: name, Access: accessOf(m, defAccess), Static: true}
 	meth.Artificial, _ = m.Val(stddwarf.AttrArtificial).(bool)
@@ -612,6 +621,25 @@ func (r *TypeReader) readMethod(m *stddwarf.Entry, params []*stddwarf.Entry, def
 	}
 	meth.Type = ft
 	return meth, nil
+}
+
+// viaOrigin is the DIE e names by DW_AT_abstract_origin where e has no
+// name or type of its own (a concrete instance's), else e.
+func (r *TypeReader) viaOrigin(e *stddwarf.Entry) *stddwarf.Entry {
+	for i := 0; i < 4 && e.Val(stddwarf.AttrName) == nil && e.Val(stddwarf.AttrType) == nil; i++ {
+		o, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
+		if !ok {
+			break
+		}
+		rd := r.data.Reader()
+		rd.Seek(o)
+		oe, err := rd.Next()
+		if err != nil || oe == nil {
+			break
+		}
+		e = oe
+	}
+	return e
 }
 
 func (r *TypeReader) readEnum(rd *stddwarf.Reader, e *stddwarf.Entry, common CommonType, depth int) (Type, error) {
