@@ -213,8 +213,10 @@ func (env *printer) formatPretty(p pretty, depth int) string {
 		s += "..."
 	}
 	if p.err != nil {
-		// Right behind the last child, as GDB prints it.
-		s += errorReading(p.err)
+		// Right behind the last child, then "...", as GDB's
+		// print_children prints a children iterator's error: it stops
+		// there, not done.
+		s += errorReading(p.err) + "..."
 	}
 	s = s + "}"
 	if p.head == "" {

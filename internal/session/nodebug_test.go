@@ -741,3 +741,13 @@ func TestLocalClassMethodsMatchGDB(t *testing.T) {
 		})
 	}
 }
+
+// TestPrinterChildrenErrorMatchesGDB: where a container's children become
+// unreadable after some were printed (a std::list whose chain leads to
+// unmapped memory), the error is followed by "...", as GDB's
+// print_children stops there, not done; rrmcp closed the braces at once
+// (round 25's PE2).
+func TestPrinterChildrenErrorMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "g++", "-O0", "listbroken.cc")
+	printLikeGDB(t, exe, filepath.Join("testdata", "listbroken.cc"), true, "l", "l1")
+}
