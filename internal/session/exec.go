@@ -389,14 +389,15 @@ func (s *Session) StepInstruction(ctx context.Context, n int, over, rev bool) (*
 			var st rsp.Stop
 			var err error
 			s.halt = ""
-			switch {
-			case !rev && s.pending != 0 && s.inf.Cur != (rsp.Thread{}) && s.c.Dialect() != rsp.DialectRR:
+			stepped := false
+			if !rev {
 				// from a signal stop whose signal is passed: one
 				// instruction with the signal, which GDB's stepi and
 				// nexti alike end on the handler's entry
-				t, sig := s.inf.Cur, s.pending
-				s.pending = 0
-				st, err = s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.StepWithSignal(ctx, t, sig) })
+				st, stepped, err = s.stepWithSignal(ctx)
+			}
+			switch {
+			case stepped:
 			case over:
 				st, err = s.nextInsn(ctx, rev)
 			default:

@@ -92,16 +92,15 @@ func (s *Session) passedDuringStep(st rsp.Stop) bool {
 // (st is its stop); else the line step goes on from where the thread
 // is.
 func (s *Session) stepIntoHandler(ctx context.Context) (st rsp.Stop, done bool, err error) {
-	sig, t := s.pending, s.inf.Cur
-	if sig == 0 || t == (rsp.Thread{}) || s.c.Dialect() == rsp.DialectRR {
-		return rsp.Stop{}, false, nil
-	}
+	t := s.inf.Cur
 	pc0, sp0, err := s.inf.PCSP(ctx, t)
 	if err != nil {
 		return rsp.Stop{}, false, nil // the step delivers it as before
 	}
-	s.pending = 0
-	st, err = s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.StepWithSignal(ctx, t, sig) })
+	st, stepped, err := s.stepWithSignal(ctx)
+	if !stepped {
+		return rsp.Stop{}, false, nil
+	}
 	if err != nil || st.Kind != rsp.StopSignal || st.Signal != rsp.SIGTRAP || st.Watch != rsp.WatchNone {
 		return st, true, err // the program's end, another signal, a watchpoint: the step's stop
 	}
@@ -110,7 +109,7 @@ func (s *Session) stepIntoHandler(ctx context.Context) (st rsp.Stop, done bool, 
 		return st, true, err
 	}
 	// The kernel put a signal frame below the red zone and the thread at
-	// the handler's entry: far below where it was, at a function's start.
+	// the handler's entry: far below where it was, elsewhere.
 	handler := sp+256 < sp0 && pc != pc0
 	if !handler {
 		return rsp.Stop{}, false, nil
@@ -125,4 +124,18 @@ func (s *Session) stepIntoHandler(ctx context.Context) (st rsp.Stop, done bool, 
 		return back, true, err
 	}
 	return rsp.Stop{}, false, nil
+}
+
+// stepWithSignal makes one instruction step of the selected thread
+// delivering the signal it stopped with, where that is passed (s.pending:
+// rr replays signals itself): on a handler, Linux ends the step on its
+// first instruction. stepped is false where there is none to deliver.
+func (s *Session) stepWithSignal(ctx context.Context) (st rsp.Stop, stepped bool, err error) {
+	sig, t := s.pending, s.inf.Cur
+	if sig == 0 || t == (rsp.Thread{}) || s.c.Dialect() == rsp.DialectRR {
+		return rsp.Stop{}, false, nil
+	}
+	s.pending = 0
+	st, err = s.run(ctx, func(ctx context.Context) (rsp.Stop, error) { return s.c.StepWithSignal(ctx, t, sig) })
+	return st, true, err
 }
