@@ -222,6 +222,22 @@ func (inf *Inferior) AddrName(ctx context.Context, a uint64) string {
 	return ""
 }
 
+// AddrNameRaw is AddrName as GDB's x command names an address
+// (Image.AddrNameRaw).
+func (inf *Inferior) AddrNameRaw(ctx context.Context, a uint64) string {
+	if inf.Img != nil && a >= inf.Bias {
+		if name, ok := inf.Img.AddrNameRaw(a-inf.Bias, inf.Types); ok {
+			return name
+		}
+	}
+	if img, bias, ok := inf.Module(ctx, a); ok && img != inf.Img && a >= bias {
+		if name, ok := img.AddrNameRaw(a-bias, inf.Types); ok {
+			return name
+		}
+	}
+	return ""
+}
+
 // Symbolize names the function a pc is in, without debug information, as
 // a backtrace and GDB's frame line ("0x… in crash_here ()") do: by the
 // last function symbol before it, demangled without parameters, or "".
