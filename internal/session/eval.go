@@ -428,9 +428,21 @@ type condAt struct {
 // maxParsedConds bounds Session.conds.
 const maxParsedConds = 256
 
-// parseExpr checks syntax only.
+// parseExpr checks syntax only, reading the program's type names as types.
 func (s *Session) parseExpr(expr string) error {
-	_, err := cexpr.Parse(expr, func(string) bool { return false })
+	// a name the program defines as a type is one ((Node *)p, (myint)s):
+	// GDB parses a condition with the program's types too
+	var types *dwarf.TypeReader
+	if s.inf.Img != nil {
+		types = s.inf.Types(s.inf.Img)
+	}
+	_, err := cexpr.Parse(expr, func(name string) bool {
+		if types == nil {
+			return false
+		}
+		_, err := types.LookupType(name)
+		return err == nil
+	})
 	return err
 }
 

@@ -888,3 +888,38 @@ func TestFinishIntoSignalTrampolineMatchesGDB(t *testing.T) {
 		t.Fatalf("threads: %+v %v, want %s", ths, err, m[1])
 	}
 }
+
+// TestConditionCastToTypedefMatchesGDB: a breakpoint condition that casts
+// to a typedef name (((Node *)p)->id == 2 in a void * callback, (myint)s
+// == 3) is accepted, as GDB parses it with the program's types, and
+// stops where it holds; rrmcp refused it at set time as a syntax error
+// ("unexpected )"), and the breakpoint was lost (round 26's BC1, speex's
+// ((EncState*)state)->first == 0).
+func TestConditionCastToTypedefMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "condcast.c")
+	gdb := gdbAt(t, exe, "main", "break visit if ((Node *)p)->id == 2", "continue", "echo <A>\\n", "print ((Node *)p)->id",
+		"echo </A>\\n", "break condcast.c:9 if (myint)s == 3", "continue", "echo <B>\\n", "print s", "echo </B>\\n")
+	s, ctx := liveAt(t, Config{}, []string{exe}, "main")
+	if _, err := s.SetBreakpoint(ctx, "visit", "((Node *)p)->id == 2", false); err != nil {
+		t.Fatalf("break visit if ((Node *)p)->id == 2: %v", err)
+	}
+	if _, err := s.Continue(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Evaluate(ctx, "((Node *)p)->id"); err != nil || "$1 = "+r.Value != strings.TrimSpace(section(gdb, "A")) {
+		t.Errorf("at visit: ((Node *)p)->id = %q (%v), GDB %q", r.Value, err, section(gdb, "A"))
+	}
+	bp, err := s.SetBreakpoint(ctx, "condcast.c:9", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SetCondition(ctx, bp.Number, "(myint)s == 3"); err != nil {
+		t.Fatalf("condition (myint)s == 3: %v", err)
+	}
+	if _, err := s.Continue(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Evaluate(ctx, "s"); err != nil || "$2 = "+r.Value != strings.TrimSpace(section(gdb, "B")) {
+		t.Errorf("at condcast.c:9: s = %q (%v), GDB %q", r.Value, err, section(gdb, "B"))
+	}
+}
