@@ -606,7 +606,7 @@ func (env *ValueEnv) AsAddress(o Object) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		f, _, ok := DecodeFloat(b)
+		f, _, ok := DecodeFloatOf(bt, b)
 		if !ok {
 			return 0, fmt.Errorf("a %d-byte floating-point value is no address", len(b))
 		}
@@ -721,6 +721,92 @@ func isX87(reg int) bool { return reg >= regnum.AMD64_ST0 && reg < regnum.AMD64_
 // of exponent, 7 of mantissa).
 func DecodeBFloat16(b []byte) float64 {
 	return float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(b)) << 16))
+}
+
+// IsFloat128 reports whether t is IEEE binary128 (GCC's _Float128,
+// clang's __float128), as GDB's floatformat_for_type reads it
+// (floatformats_ieee_quad) where a 16-byte long double is x87's.
+func IsFloat128(t *BaseType) bool {
+	return t.ByteSize == 16 && (t.Name == "_Float128" || t.Name == "__float128")
+}
+
+// DecodeFloat128 decodes little-endian IEEE binary128 bytes (1 sign bit,
+// 15 of exponent, 112 of fraction), exactly as a big.Float.
+func DecodeFloat128(b []byte) (float64, *big.Float) {
+	lo, hi := binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:16])
+	neg := hi>>63 != 0
+	exp := int(hi>>48) & 0x7fff
+	mhi := hi & (1<<48 - 1)
+	if exp == 0x7fff {
+		if mhi == 0 && lo == 0 {
+			return math.Inf(sign(neg)), nil
+		}
+		return math.NaN(), nil
+	}
+	m := new(big.Int).Lsh(new(big.Int).SetUint64(mhi), 64)
+	m.Or(m, new(big.Int).SetUint64(lo))
+	if exp != 0 {
+		m.SetBit(m, 112, 1)
+	} else {
+		exp = 1
+	}
+	f := new(big.Float).SetPrec(113).SetInt(m)
+	f.SetMantExp(f, exp-16383-112)
+	if neg {
+		f.Neg(f)
+	}
+	v, _ := f.Float64()
+	return v, f
+}
+
+// DecodeFloatOf is DecodeFloat for a value of the floating-point type
+// t: bfloat16 and IEEE binary128 as such.
+func DecodeFloatOf(t *BaseType, b []byte) (float64, *big.Float, bool) {
+	switch {
+	case t != nil && IsBFloat16(t) && len(b) == 2:
+		return DecodeBFloat16(b), nil, true
+	case t != nil && IsFloat128(t) && len(b) == 16:
+		v, f := DecodeFloat128(b)
+		return v, f, true
+	}
+	return DecodeFloat(b)
+}
+
+// EncodeFloat128 encodes f (nil: a NaN) as little-endian IEEE binary128
+// bytes, rounded to its 113 bits; a value too small for a normal one is
+// zero, one too large infinity.
+func EncodeFloat128(f *big.Float) []byte {
+	b := make([]byte, 16)
+	var hi, lo uint64
+	switch {
+	case f == nil:
+		hi = 0x7fff<<48 | 1<<47
+	case f.IsInf():
+		hi = 0x7fff << 48
+	case f.Sign() != 0:
+		m := new(big.Float)
+		exp := f.MantExp(m) // f = m * 2^exp, 0.5 <= |m| < 1
+		m.Abs(m).SetMantExp(m, 113)
+		mant, _ := m.Int(nil)
+		if mant.BitLen() > 113 { // rounded up to the next power of two
+			mant.Rsh(mant, 1)
+			exp++
+		}
+		switch e := exp - 1 + 16383; {
+		case e >= 0x7fff:
+			hi = 0x7fff << 48
+		case e > 0:
+			mant.SetBit(mant, 112, 0)
+			lo = new(big.Int).And(mant, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
+			hi = uint64(e)<<48 | new(big.Int).Rsh(mant, 64).Uint64()
+		}
+	}
+	if f != nil && f.Signbit() {
+		hi |= 1 << 63
+	}
+	binary.LittleEndian.PutUint64(b[:8], lo)
+	binary.LittleEndian.PutUint64(b[8:], hi)
+	return b
 }
 
 // IsBFloat16 reports whether t is the bfloat16 format (GDB's bfloat16 of

@@ -5,6 +5,8 @@ import (
 	"context"
 	"debug/elf"
 	"fmt"
+	"math"
+	"math/big"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -429,4 +431,16 @@ func TestModernCXXLikeGDB(t *testing.T) {
 		"g_vsp", "g_vup", "g_vtu", "g_osp", "g_obad"}
 	s := stopInGDB(t, bin, stopAtHere, exprs)
 	checkPrinted(t, s, exprs, false)
+}
+
+func TestFloat128RoundTrip(t *testing.T) {
+	for _, f := range []float64{2.5, -0.75, 1e300, 1.0 / 3, 5e-324, -0.0, math.Inf(1)} {
+		v, bf := dwarf.DecodeFloat128(dwarf.EncodeFloat128(new(big.Float).SetFloat64(f)))
+		if v != f || math.Signbit(v) != math.Signbit(f) || bf == nil && !math.IsInf(f, 0) {
+			t.Errorf("%g: decoded %g (%v)", f, v, bf)
+		}
+	}
+	if v, _ := dwarf.DecodeFloat128(dwarf.EncodeFloat128(nil)); !math.IsNaN(v) {
+		t.Errorf("NaN: %g", v)
+	}
 }

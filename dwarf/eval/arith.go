@@ -629,8 +629,12 @@ func (ev *evaluator) bigFloatOp(op string, t *dwarf.BaseType, a, b *big.Float) (
 	return ev.makeBigFloat(t, r), nil
 }
 
-// makeBigFloat encodes f as an x87 80-bit long double in t's bytes.
+// makeBigFloat encodes f as an x87 80-bit long double in t's bytes, or
+// as IEEE binary128 where t is that.
 func (ev *evaluator) makeBigFloat(t *dwarf.BaseType, f *big.Float) dwarf.Object {
+	if dwarf.IsFloat128(t) {
+		return dwarf.BytesObject(t, dwarf.EncodeFloat128(f))
+	}
 	b := make([]byte, max(t.ByteSize, 10))
 	if f.IsInf() {
 		fv, _ := f.Float64()

@@ -523,6 +523,13 @@ func (ev *evaluator) makeFloat(t *dwarf.BaseType, f float64) dwarf.Object {
 	case 8:
 		return dwarf.BytesObject(t, binary.LittleEndian.AppendUint64(nil, math.Float64bits(f)))
 	}
+	if dwarf.IsFloat128(t) {
+		var bf *big.Float // (a NaN: nil)
+		if !math.IsNaN(f) {
+			bf = new(big.Float).SetFloat64(f)
+		}
+		return dwarf.BytesObject(t, dwarf.EncodeFloat128(bf))
+	}
 	return dwarf.BytesObject(t, float64ToX87(f))
 }
 
@@ -727,12 +734,9 @@ func (ev *evaluator) scalarOf(o dwarf.Object) (scalar, error) {
 			return scalar{}, err
 		}
 		if t.IsFloat() {
-			f, bf, ok := dwarf.DecodeFloat(b)
+			f, bf, ok := dwarf.DecodeFloatOf(t, b)
 			if !ok {
 				return scalar{}, unsupported("floating-point type of size " + strconv.Itoa(len(b)))
-			}
-			if dwarf.IsBFloat16(t) {
-				f = dwarf.DecodeBFloat16(b)
 			}
 			return scalar{t: t, isFloat: true, f: f, big: bf, size: t.ByteSize}, nil
 		}

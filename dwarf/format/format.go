@@ -305,10 +305,10 @@ func formatBase(t *dwarf.BaseType, b []byte) string {
 		}
 		return strconv.FormatUint(dwarf.DecodeUint(b), 10)
 	case t.IsFloat():
-		return formatFloat(b, dwarf.IsBFloat16(t))
+		return formatFloat(t, b)
 	case t.Encoding == dwarf.EncComplex:
 		h := len(b) / 2
-		return formatFloat(b[:h], false) + " + " + formatFloat(b[h:], false) + "i"
+		return formatFloat(nil, b[:h]) + " + " + formatFloat(nil, b[h:]) + "i"
 	case t.IsChar():
 		v := dwarf.DecodeInt(b, t.IsSigned())
 		return strconv.FormatInt(v, 10) + " " + charPrefix(t) + "'" + escapeChar(charUnit(uint64(v)&mask(len(b)), len(b)), '\'') + "'"

@@ -29,7 +29,7 @@ func (env *printer) formatLetter(o dwarf.Object) (string, bool) {
 			// an address: the value as a 64-bit integer (floats
 			// converted, signed values sign-extended), with <sym>
 			if bt, ok := t.(*dwarf.BaseType); ok && bt.IsFloat() {
-				f, _, _ := dwarf.DecodeFloat(b)
+				f, _, _ := dwarf.DecodeFloatOf(bt, b)
 				return env.addrWithSym(uint64(int64(f))), true
 			}
 			if len(b) > 8 {

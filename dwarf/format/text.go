@@ -3,6 +3,7 @@ package format
 import (
 	"fmt"
 	"math"
+	mathbig "math/big"
 	"strconv"
 	"strings"
 	"unicode"
@@ -29,14 +30,14 @@ func charPrefix(t *dwarf.BaseType) string {
 	return ""
 }
 
-// formatFloat prints like GDB: %g with 5 (IEEE half), 4 (bfloat16), 9
-// (float), 17 (double) or 21 (x87 long double) significant digits; a NaN
-// with its mantissa bits (GDB's -nan(0x7f0000)).
-func formatFloat(b []byte, bfloat bool) string {
-	f, big, ok := dwarf.DecodeFloat(b)
-	if bfloat && len(b) == 2 {
-		f = dwarf.DecodeBFloat16(b)
-	}
+// formatFloat prints a value of floating-point type t (nil: known by its
+// size alone) like GDB: %g with 5 (IEEE half), 4 (bfloat16), 9 (float),
+// 17 (double), 21 (x87 long double) or 36 (IEEE binary128) significant
+// digits; a NaN with its mantissa bits (GDB's -nan(0x7f0000)).
+func formatFloat(t *dwarf.BaseType, b []byte) string {
+	f, big, ok := dwarf.DecodeFloatOf(t, b)
+	bfloat := t != nil && dwarf.IsBFloat16(t)
+	quad := t != nil && dwarf.IsFloat128(t)
 	if !ok {
 		return "<invalid float>"
 	}
@@ -62,6 +63,18 @@ func formatFloat(b []byte, bfloat bool) string {
 		case 8:
 			u := dwarf.DecodeUint(b)
 			m, neg = u&(1<<52-1), u&(1<<63) != 0
+		case 16:
+			if quad {
+				hi := dwarf.DecodeUint(b[8:])
+				fr := new(mathbig.Int).Lsh(new(mathbig.Int).SetUint64(hi&(1<<48-1)), 64)
+				fr.Or(fr, new(mathbig.Int).SetUint64(dwarf.DecodeUint(b[:8])))
+				s := "nan(0x" + fr.Text(16) + ")"
+				if hi>>63 != 0 {
+					s = "-" + s
+				}
+				return s
+			}
+			m, neg = dwarf.DecodeUint(b[:8])&(1<<62-1), b[9]&0x80 != 0
 		default:
 			m, neg = dwarf.DecodeUint(b[:8])&(1<<62-1), b[9]&0x80 != 0
 		}
@@ -81,6 +94,9 @@ func formatFloat(b []byte, bfloat bool) string {
 		return fmt.Sprintf("%.9g", float32(f))
 	case 8:
 		return fmt.Sprintf("%.17g", f)
+	}
+	if big != nil && quad {
+		return big.Text('g', 36)
 	}
 	if big != nil {
 		return big.Text('g', 21)

@@ -923,3 +923,12 @@ func TestConditionCastToTypedefMatchesGDB(t *testing.T) {
 		t.Errorf("at condcast.c:9: s = %q (%v), GDB %q", r.Value, err, section(gdb, "B"))
 	}
 }
+
+// TestFloat128MatchesGDB: _Float128 and __float128 values are IEEE
+// binary128, printed with 36 significant digits, as GDB reads them
+// (floatformats_ieee_quad), where a 16-byte long double is x87's; rrmcp
+// read every 16-byte float as x87 (2.5 printed 0, round 26's FL1).
+func TestFloat128MatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "float128.c")
+	printLikeGDB(t, exe, filepath.Join("testdata", "float128.c"), true, "g_q", "g_f", "g_ld", "g_third", "g_q * 2", "a", "r", "-g_f")
+}
