@@ -104,6 +104,10 @@ type typeFmt struct {
 	// and the printers see only by name; otherwise it is a whole type,
 	// which they see as a type.
 	inner bool
+	// outerSub: the template parameters' names of the class an
+	// anonymous struct or union member's body is printed in
+	// (anonBodies)
+	outerSub typeHook
 	// typedefLine: the type is a typedef line's of a class body, which
 	// GDB prints without the class's own typedefs in its table
 	// (c_type_print_base_struct_union's semi_local_flags): its typedefs
@@ -589,6 +593,9 @@ func (tf typeFmt) structBody(t *StructType, indent, show int) string {
 		b.WriteString(" " + t.Name)
 	}
 	sub, with := tf.templateSubst(t)
+	if sub == nil && t.Name == "" {
+		sub = tf.outerSub // an anonymous member of a class template: its parameters' names
+	}
 	b.WriteString(with)
 	for i, base := range t.Bases {
 		if i == 0 {
@@ -647,15 +654,7 @@ func (tf typeFmt) structBody(t *StructType, indent, show int) string {
 		}
 		nfields++
 		b.WriteString(pad + "    ")
-		if st, ok := Resolve(f.Type).(*StructType); ok && st.Name == "" && !namedByTypedef(f.Type) {
-			if show <= 0 {
-				b.WriteString(st.Kind + " {...}" + spaced(f.Name))
-			} else {
-				b.WriteString(tf.structBody(st, indent+1, show-1) + spaced(f.Name))
-			}
-		} else {
-			b.WriteString(tf.declString(f.Type, f.Name, sub))
-		}
+		b.WriteString(tf.declString(f.Type, f.Name, tf.anonBodies(sub, indent, show)))
 		if f.BitSize != 0 {
 			b.WriteString(" : " + strconv.FormatInt(f.BitSize, 10))
 		}
@@ -692,19 +691,33 @@ func (tf typeFmt) structBody(t *StructType, indent, show int) string {
 	return b.String()
 }
 
-// namedByTypedef reports whether t, under its qualifiers, is a typedef:
-// a member of a typedef'd anonymous struct prints by the typedef's name
-// (block_t opts;), not expanded.
-func namedByTypedef(t Type) bool {
-	for {
+// anonBodies is the hook a ptype body's member is spelled with: an
+// anonymous struct, union or enum its type names (itself, or through
+// arrays, pointers, qualifiers: struct {...} items[2]) prints its body
+// at show, as GDB's c_type_print_base prints a type without a name
+// whatever show is but below 0 ("struct {...}"), with the template
+// parameters' names of the class around it (sub); named types go to sub.
+func (tf typeFmt) anonBodies(sub typeHook, indent, show int) typeHook {
+	return func(at typeFmt, t Type) string {
 		switch u := t.(type) {
-		case *TypedefType:
-			return true
-		case *QualType:
-			t = u.Elem
-		default:
-			return false
+		case *StructType:
+			if u.Name == "" {
+				if show <= 0 {
+					return u.Kind + " {...}"
+				}
+				in := tf
+				in.outerSub = sub
+				return in.structBody(u, indent+1, show-1)
+			}
+		case *EnumType:
+			if u.Name == "" && show > 0 {
+				return enumBody(u)
+			}
 		}
+		if sub != nil {
+			return sub(at, t)
+		}
+		return ""
 	}
 }
 

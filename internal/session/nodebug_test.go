@@ -777,3 +777,22 @@ func TestExamineNamesMatchGDB(t *testing.T) {
 		}
 	}
 }
+
+// TestAnonymousMemberBodiesMatchGDB: in ptype of a struct, a member whose
+// type is an anonymous struct or union through an array or a pointer
+// (struct {...} items[2], union {...} u[3], struct {...} *ptr) prints
+// its body as GDB prints a type without a name; in a class template,
+// the members of its anonymous members are written with the template's
+// parameter names (T x;). rrmcp printed "struct {...} items[2]" and
+// "float x;" (round 26's PT1, TP1: glm's vec).
+func TestAnonymousMemberBodiesMatchGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "anonmembers.c")
+	s, ctx := printAtLikeGDB(t, exe, "main", false, "g")
+	typesLikeGDB(t, ctx, s, exe, "main", false, "g", "struct grid", "g.items", "g.items[0]", "g.u", "g.ptr", "arr", "struct grid *")
+	typesLikeGDB(t, ctx, s, exe, "main", true, "g.items")
+	for _, cxx := range []string{"g++", "clang++"} {
+		exe := buildTestdata(t, cxx, "-O0", "anontmpl.cc")
+		s, ctx := printAtLikeGDB(t, exe, "main", false, "g_v.inner")
+		typesLikeGDB(t, ctx, s, exe, "main", false, "g_v", "V<float, long>", "g_v.inner")
+	}
+}
