@@ -821,19 +821,7 @@ func (r *TypeReader) paramDIEs(rd *stddwarf.Reader, e *stddwarf.Entry) (params [
 func (r *TypeReader) paramTypes(params []*stddwarf.Entry, lang Lang, depth int, skipArtificial bool) ([]Type, error) {
 	var out []Type
 	for _, c := range params {
-		for i := 0; i < 4 && c.Val(stddwarf.AttrType) == nil; i++ {
-			o, ok := c.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
-			if !ok {
-				break
-			}
-			rd := r.data.Reader()
-			rd.Seek(o)
-			oc, err := rd.Next()
-			if err != nil || oc == nil {
-				break
-			}
-			c = oc
-		}
+		c = r.viaOrigin(c)
 		art, _ := c.Val(stddwarf.AttrArtificial).(bool)
 		if art && skipArtificial {
 			continue
