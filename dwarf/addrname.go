@@ -19,33 +19,16 @@ import (
 // for only to spell the parameters of a C++ function without a linkage
 // name. It reports false where nothing names a.
 func (img *Image) AddrName(a uint64, typesOf func(*Image) *TypeReader) (string, bool) {
-	return img.addrName(a, typesOf, false)
-}
-
-// AddrNameRaw is AddrName as GDB's x command names an address (its
-// asm-demangle off): by linkage names, not demangled or decoded
-// (<_ZL5kJson>, a C function-local static's <in.2>, <_Z4picki+4>).
-func (img *Image) AddrNameRaw(a uint64, typesOf func(*Image) *TypeReader) (string, bool) {
-	return img.addrName(a, typesOf, true)
-}
-
-func (img *Image) addrName(a uint64, typesOf func(*Image) *TypeReader, raw bool) (string, bool) {
 	sym, off, err := img.syms.LookupAddr(a)
 	covered := err == nil && img.covers(sym, off)
 	// A sized symbol starting at a inside the function (a .cold part)
 	// names a; a label without a size does not, as GDB's minimal symbol
 	// lookup passes over a zero-sized symbol where a sized one covers a.
 	if f := img.FuncAt(a); f != nil && f.Name != "" && a >= f.Entry && !(covered && sym.Addr == a && f.Entry != a && sym.Size != 0) {
-		if raw && f.LinkageName != "" {
-			return symbolText(f.LinkageName, a-f.Entry), true
-		}
 		return symbolText(physname(f, typesOf), a-f.Entry), true
 	}
 	if !covered {
 		return "", false
-	}
-	if raw {
-		return symbolText(sym.Name, off), true
 	}
 	return symbolText(symbolDisplayName(sym), off), true
 }

@@ -205,28 +205,18 @@ func (inf *Inferior) Target(ctx context.Context) *dwarf.Target {
 }
 
 // AddrName names an address as GDB prints one, <name+off>
-// (dwarf.Image.AddrName): after a pointer value, in the disassembly's
-// addresses, beside the pc in rr_registers. The program is tried first,
-// without listing the libraries.
+// (dwarf.Image.AddrName): after a pointer value, in rr_read_memory's and
+// the disassembly's addresses, beside the pc in rr_registers. The program
+// is tried first, without listing the libraries.
 func (inf *Inferior) AddrName(ctx context.Context, a uint64) string {
-	return inf.addrName(ctx, a, (*dwarf.Image).AddrName)
-}
-
-// AddrNameRaw is AddrName as GDB's x command names an address
-// (dwarf.Image.AddrNameRaw): rr_read_memory's.
-func (inf *Inferior) AddrNameRaw(ctx context.Context, a uint64) string {
-	return inf.addrName(ctx, a, (*dwarf.Image).AddrNameRaw)
-}
-
-func (inf *Inferior) addrName(ctx context.Context, a uint64, name func(*dwarf.Image, uint64, func(*dwarf.Image) *dwarf.TypeReader) (string, bool)) string {
 	if inf.Img != nil && a >= inf.Bias {
-		if n, ok := name(inf.Img, a-inf.Bias, inf.Types); ok {
-			return n
+		if name, ok := inf.Img.AddrName(a-inf.Bias, inf.Types); ok {
+			return name
 		}
 	}
 	if img, bias, ok := inf.Module(ctx, a); ok && img != inf.Img && a >= bias {
-		if n, ok := name(img, a-bias, inf.Types); ok {
-			return n
+		if name, ok := img.AddrName(a-bias, inf.Types); ok {
+			return name
 		}
 	}
 	return ""

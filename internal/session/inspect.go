@@ -40,9 +40,8 @@ func (s *Session) ReadMemory(ctx context.Context, addr string, n int) (Memory, e
 			return err
 		}
 		// Named as GDB's x command names it: by the symbol that covers
-		// the address, not by the last function before it, and by its
-		// raw name (GDB's asm-demangle is off).
-		out = Memory{Address: hexAddr(a), Count: got, Hex: hex.EncodeToString(b[:got]), Symbol: s.inf.AddrNameRaw(ctx, a)}
+		// the address, not by the last function before it.
+		out = Memory{Address: hexAddr(a), Count: got, Hex: hex.EncodeToString(b[:got]), Symbol: s.inf.AddrName(ctx, a)}
 		if got < n {
 			// as GDB's x, which prints what it read, then the error
 			out.Stopped = fmt.Sprintf("Cannot access memory at address %#x", a+uint64(got))

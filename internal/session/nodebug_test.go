@@ -752,32 +752,6 @@ func TestPrinterChildrenErrorMatchesGDB(t *testing.T) {
 	printLikeGDB(t, exe, filepath.Join("testdata", "listbroken.cc"), true, "l", "l1")
 }
 
-// TestExamineNamesMatchGDB: rr_read_memory names its start address as
-// GDB's x does, by the ELF symbol's raw name where no function with
-// debug information covers it (<_ZL5kJson>, <_ZZ4pickiE2in+4>), where
-// rrmcp demangled it as print does (rounds 24 and 25, noted then as a
-// presentation difference).
-func TestExamineNamesMatchGDB(t *testing.T) {
-	exe := buildTestdata(t, "g++", "-O0", "xnames.cc")
-	loc := fmt.Sprintf("xnames.cc:%d", markerLine(t, filepath.Join("testdata", "xnames.cc"), "use"))
-	exprs := []string{"&kJson", "&in[1]", "&g_count", "pick"}
-	var cmds []string
-	for i, e := range exprs {
-		cmds = append(cmds, fmt.Sprintf("echo <X%d>\\n", i), "x/2xb "+e, fmt.Sprintf("echo </X%d>\\n", i))
-	}
-	gdb := gdbAt(t, exe, loc, cmds...)
-	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
-	for i, e := range exprs {
-		m := regexp.MustCompile(`0x[0-9a-f]+ <([^>]+)>:`).FindStringSubmatch(section(gdb, fmt.Sprintf("X%d", i)))
-		if m == nil {
-			t.Fatalf("gdb's x %s: %s", e, section(gdb, fmt.Sprintf("X%d", i)))
-		}
-		if mem, err := s.ReadMemory(ctx, e, 2); err != nil || mem.Symbol != m[1] {
-			t.Errorf("x %s: ours %q (%v), GDB %q", e, mem.Symbol, err, m[1])
-		}
-	}
-}
-
 // TestAnonymousMemberBodiesMatchGDB: in ptype of a struct, a member whose
 // type is an anonymous struct or union through an array or a pointer
 // (struct {...} items[2], union {...} u[3], struct {...} *ptr) prints

@@ -244,7 +244,7 @@ type Memory struct {
 	Address string `json:"address"`
 	Count   int    `json:"count"`
 	Hex     string `json:"hex" jsonschema:"the bytes as hex, no separators"`
-	Symbol  string `json:"symbol,omitempty" jsonschema:"symbol+offset of the start address, as GDB's x names it (ELF symbols by their raw names)"`
+	Symbol  string `json:"symbol,omitempty" jsonschema:"symbol+offset of the start address"`
 	Stopped string `json:"stopped,omitempty" jsonschema:"why fewer bytes than asked were read: the first address that cannot be read"`
 }
 
