@@ -196,10 +196,9 @@ func adaDecode(name string) (string, bool) {
 		}
 		n = p
 	}
-	for _, suf := range []string{"TKB", "TB", "B"} {
+	for _, suf := range []string{"TKB", "TB", "B"} { // each in turn, as GDB removes them
 		if n > len(suf) && enc[n-len(suf):n] == suf {
 			n -= len(suf)
-			break
 		}
 	}
 	if n > 1 && isDigit(enc[n-1]) {

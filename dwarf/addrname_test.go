@@ -79,6 +79,9 @@ func TestAdaDecode(t *testing.T) {
 		{"x_E1b", "x"},
 		{"x_E1b_y", "x_y"},
 		{"z1X", "z1"},
+		{"xBTB", "x"}, // TKB, TB and B removed in turn
+		{"aTKBB", ""},
+		{"barTBB", ""},
 		{"puts@got.plt", "puts@got[plt]"},
 		{"SDL_Init@got.plt", ""},
 	} {

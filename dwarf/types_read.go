@@ -623,11 +623,24 @@ func (r *TypeReader) readMethod(m *stddwarf.Entry, params []*stddwarf.Entry, def
 	return meth, nil
 }
 
-// viaOrigin is the DIE e names by DW_AT_abstract_origin where e has no
-// name or type of its own (a concrete instance's), else e.
+// viaOrigin is the DIE e's attributes are on where e has no name or
+// type of its own (a concrete instance's: declaredBy).
 func (r *TypeReader) viaOrigin(e *stddwarf.Entry) *stddwarf.Entry {
-	for i := 0; i < 4 && e.Val(stddwarf.AttrName) == nil && e.Val(stddwarf.AttrType) == nil; i++ {
-		o, ok := e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
+	return r.declaredBy(e, func(e *stddwarf.Entry) bool {
+		return e.Val(stddwarf.AttrName) != nil || e.Val(stddwarf.AttrType) != nil
+	})
+}
+
+// declaredBy follows e's DW_AT_specification or DW_AT_abstract_origin,
+// as GDB's dwarf2_attr does, to the first DIE that has (an out-of-line
+// definition's declaration, a concrete instance's abstract one), at
+// most a few steps; where the chain ends first, the last DIE reached.
+func (r *TypeReader) declaredBy(e *stddwarf.Entry, has func(*stddwarf.Entry) bool) *stddwarf.Entry {
+	for i := 0; i < 4 && !has(e); i++ {
+		o, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset)
+		if !ok {
+			o, ok = e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
+		}
 		if !ok {
 			break
 		}
@@ -864,16 +877,9 @@ func (r *TypeReader) funcTypeOf(off stddwarf.Offset, skipArtificial bool) (*Func
 	// An out-of-line definition takes its signature from its declaration,
 	// but for the parameters of a pack (below).
 	def := e
-	for i := 0; i < 4; i++ {
-		spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset)
-		if !ok {
-			spec, ok = e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
-		}
-		if !ok || e.Val(stddwarf.AttrType) != nil {
-			break
-		}
-		rd.Seek(spec)
-		if e, err = rd.Next(); err != nil || e == nil {
+	if e = r.declaredBy(e, func(e *stddwarf.Entry) bool { return e.Val(stddwarf.AttrType) != nil }); e != def {
+		rd.Seek(e.Offset) // (its children follow it)
+		if _, err := rd.Next(); err != nil {
 			return nil, errType(off, "bad specification")
 		}
 	}

@@ -147,28 +147,16 @@ func (s *FrameScope) usingTarget(off stddwarf.Offset) string {
 		return ""
 	}
 	r := s.f.Image.dw.Reader()
-	var e *stddwarf.Entry
-	name := ""
-	for range 3 {
-		// a definition outside its namespace names itself through its
-		// declaration (DW_AT_specification): the name, and the prefix
-		r.Seek(off)
-		var err error
-		if e, err = r.Next(); err != nil || e == nil {
-			return ""
-		}
-		if name, _ = e.Val(stddwarf.AttrName).(string); name != "" {
-			break
-		}
-		spec, ok := e.Val(stddwarf.AttrSpecification).(stddwarf.Offset)
-		if !ok {
-			spec, ok = e.Val(stddwarf.AttrAbstractOrigin).(stddwarf.Offset)
-		}
-		if !ok {
-			break
-		}
-		off = spec
+	r.Seek(off)
+	e, err := r.Next()
+	if err != nil || e == nil {
+		return ""
 	}
+	// a definition outside its namespace names itself through its
+	// declaration (DW_AT_specification): the name, and the prefix
+	e = s.types.declaredBy(e, func(e *stddwarf.Entry) bool { return e.Val(stddwarf.AttrName) != nil })
+	off = e.Offset
+	name, _ := e.Val(stddwarf.AttrName).(string)
 	if name == "" {
 		if e.Tag != stddwarf.TagNamespace {
 			return ""

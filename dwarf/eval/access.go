@@ -517,13 +517,7 @@ func (ev *evaluator) downcast(addr uint64, from, to dwarf.Type) (uint64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	if sameName(dyn, ts) {
-		return full, true
-	}
-	if b, ok := ev.upcast(dwarf.MemObject(dyn, full), dyn, ts, 0); ok && b.Err == nil {
-		return b.Addr()
-	}
-	return 0, false
+	return ev.classIn(full, dyn, ts)
 }
 
 func baseOffset(d, b dwarf.Type) (int64, bool) {

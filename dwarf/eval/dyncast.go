@@ -77,16 +77,9 @@ func (ev *evaluator) dynamicCast(x dwarf.Object, t dwarf.Type) (dwarf.Object, er
 	if err != nil {
 		return dwarf.Object{}, err
 	}
-	found, ok := uint64(0), false
-	switch {
-	case isVoid:
-		found, ok = full, true
-	case sameName(dyn, ts):
-		found, ok = full, true
-	default:
-		if b, up := ev.upcast(dwarf.MemObject(dyn, full), dyn, ts, 0); up && b.Err == nil {
-			found, ok = b.Addr()
-		}
+	found, ok := full, true
+	if !isVoid {
+		found, ok = ev.classIn(full, dyn, ts)
 	}
 	switch {
 	case ok && ref:
@@ -97,6 +90,19 @@ func (ev *evaluator) dynamicCast(x dwarf.Object, t dwarf.Type) (dwarf.Object, er
 		return dwarf.Object{}, errors.New("dynamic_cast failed")
 	}
 	return null, nil
+}
+
+// classIn is the address of the class ts inside the whole object of
+// dynamic type dyn at full: full itself where ts is dyn, else its base
+// ts; ok is false where dyn has none.
+func (ev *evaluator) classIn(full uint64, dyn, ts *dwarf.StructType) (uint64, bool) {
+	if sameName(dyn, ts) {
+		return full, true
+	}
+	if b, ok := ev.upcast(dwarf.MemObject(dyn, full), dyn, ts, 0); ok && b.Err == nil {
+		return b.Addr()
+	}
+	return 0, false
 }
 
 // mostDerived reads the vtable pointer of the polymorphic object at
