@@ -557,7 +557,7 @@ func TestAliasVariablesMatchGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	exe := gccForGDB(t, false, "alias", "-O0", filepath.Join("testdata", "alias.c"))
-	loc := fmt.Sprintf("alias.c:%d", markerLine(t, filepath.Join("testdata", "alias.c"), "use"))
+	loc := markerLoc(t, filepath.Join("testdata", "alias.c"), "use")
 	exprs := []string{"alias_counter", "alias_hidden", "&alias_counter", "alias_counter + alias_hidden"}
 	gdb := gdbPrints(t, exe, loc, exprs...)
 	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
@@ -639,7 +639,7 @@ func TestValueHistoryMatchesGDB(t *testing.T) {
 func TestValueHistoryVirtualBaseMatchesGDB(t *testing.T) {
 	exe := buildTestdata(t, "g++", "-O0", "histvbase.cc")
 	src := filepath.Join("testdata", "histvbase.cc")
-	loc := fmt.Sprintf("histvbase.cc:%d", markerLine(t, src, "use"))
+	loc := markerLoc(t, src, "use")
 	exprs := []string{"*a", "$", "d", "$", "$.hits", "$$2.hits", "$3.legs", "$1"}
 	gdb := gdbPrints(t, exe, loc, exprs...)
 	s, ctx := liveAt(t, Config{}, []string{exe}, loc)
@@ -750,7 +750,7 @@ func TestHistoryValuePrettyMatchesGDB(t *testing.T) {
 // in memory", round 23's BF1).
 func TestBitfieldAddressMatchesGDB(t *testing.T) {
 	exe := buildTestdata(t, "gcc", "-O0", "bitaddr.c")
-	historyLikeGDB(t, exe, fmt.Sprintf("bitaddr.c:%d", markerLine(t, filepath.Join("testdata", "bitaddr.c"), "use")),
+	historyLikeGDB(t, exe, markerLoc(t, filepath.Join("testdata", "bitaddr.c"), "use"),
 		"&g.a", "&g.flag", "&g.b", "&g.hi", "&g.n", "g.hi", "&$", "*&g.b", "&pk.b", "(char *)&g.hi - (char *)&g",
 		"&q.lo", "&q.mid", "&q.wide", "q", "&$.mid", "&$$.wide")
 }

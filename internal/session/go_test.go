@@ -20,6 +20,12 @@ func goLine(t *testing.T, name string) int {
 	return markerLine(t, filepath.Join(testenv.Root(t), "testprogs", "go", "main.go"), name)
 }
 
+// markerLoc is FILE:LINE of markerLine, the file by its base name.
+func markerLoc(t *testing.T, path, name string) string {
+	t.Helper()
+	return fmt.Sprintf("%s:%d", filepath.Base(path), markerLine(t, path, name))
+}
+
 // markerLine is the line of a "// LINE:name" marker in the file at path.
 func markerLine(t *testing.T, path, name string) int {
 	t.Helper()

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -16,7 +15,7 @@ import (
 func TestFunctionLocalTypes(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	exe := buildTestdata(t, "gcc", "-O0", "localtypes.c")
-	loc := fmt.Sprintf("localtypes.c:%d", markerLine(t, filepath.Join("testdata", "localtypes.c"), "ret"))
+	loc := markerLoc(t, filepath.Join("testdata", "localtypes.c"), "ret")
 	exprs := []string{"faster", "sp == faster", "(int)slower", "slower + 1", "sizeof(struct pair)"}
 	types := []string{"speed_e", "struct pair", "whatis sp", "whatis pr", "whatis faster"}
 	var cmds []string

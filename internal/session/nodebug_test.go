@@ -410,7 +410,7 @@ func TestFunctionTypeTemplateArgsMatchGDB(t *testing.T) {
 			exe := buildTestdata(t, cc, "-O0", "fntypearg.cc")
 			src := filepath.Join("testdata", "fntypearg.cc")
 			s, ctx := printLikeGDB(t, exe, src, false, "w", "p")
-			whatisLikeGDB(t, ctx, s, exe, fmt.Sprintf("fntypearg.cc:%d", markerLine(t, src, "use")), "w", "cb", "p", "&w")
+			whatisLikeGDB(t, ctx, s, exe, markerLoc(t, src, "use"), "w", "cb", "p", "&w")
 		})
 	}
 }
@@ -458,7 +458,7 @@ func TestTemplateArgumentTypedefsMatchGDB(t *testing.T) {
 			exe := buildTestdata(t, cc, "-O0", "tmplargs.cc")
 			src := filepath.Join("testdata", "tmplargs.cc")
 			s, ctx := printLikeGDB(t, exe, src, false, "pr.second")
-			whatisLikeGDB(t, ctx, s, exe, fmt.Sprintf("tmplargs.cc:%d", markerLine(t, src, "use")),
+			whatisLikeGDB(t, ctx, s, exe, markerLoc(t, src, "use"),
 				"pr", "pp", "pv", "two", "tp", "vp", "wp", "kv", "m", "m.begin()", "&pr", "*tp")
 		})
 	}
@@ -483,12 +483,12 @@ func TestTypesNamedInFrameLanguageMatchGDB(t *testing.T) {
 			buildSteps(t,
 				[]string{cc[0], "-g", "-O0", "-c", "-o", filepath.Join(dir, "c.o"), filepath.Join(src, "c.c")},
 				[]string{cc[1], "-g", "-O0", "-o", exe, filepath.Join(src, "m.cc"), filepath.Join(dir, "c.o")})
-			cxx := fmt.Sprintf("m.cc:%d", markerLine(t, filepath.Join(src, "m.cc"), "cxx"))
+			cxx := markerLoc(t, filepath.Join(src, "m.cc"), "cxx")
 			s, ctx := printAtLikeGDB(t, exe, cxx, true, "head", "&gu", "&gc", "gpp", "*gpp", "gfp", "*gfp",
 				"&head->un", "&head->c", "(struct node *)0", "b", "&b")
 			whatisLikeGDB(t, ctx, s, exe, cxx, "head", "gu", "&n1", "gfp", "head->un", "gpt", "&gpt", "h", "&b")
 			ptypeLikeGDB(t, ctx, s, exe, cxx, "head", "gfp", "gpt", "b")
-			cfn := fmt.Sprintf("c.c:%d", markerLine(t, filepath.Join(src, "c.c"), "c"))
+			cfn := markerLoc(t, filepath.Join(src, "c.c"), "c")
 			s, ctx = printAtLikeGDB(t, exe, cfn, false, "p", "head", "gshape", "*gshape", "gbox", "&gbox", "gbox.n")
 			whatisLikeGDB(t, ctx, s, exe, cfn, "gshape", "gbox", "p")
 			ptypeLikeGDB(t, ctx, s, exe, cfn, "gshape", "p")
@@ -535,7 +535,7 @@ func TestUsingDirectivesMatchGDB(t *testing.T) {
 		t.Run(cc, func(t *testing.T) {
 			exe := buildTestdata(t, cc, "-O0", "usingns.cc")
 			src := filepath.Join("testdata", "usingns.cc")
-			at := func(marker string) string { return fmt.Sprintf("usingns.cc:%d", markerLine(t, src, marker)) }
+			at := func(marker string) string { return markerLoc(t, src, marker) }
 			s, ctx := printAtLikeGDB(t, exe, at("run"), true, "(Conv::Flags)conv.flags_", "Conv::UNIQUE_ZERO", "Conv::kMax",
 				"Conv::made", "sizeof(Pt)", "(Pt *)&p", "twice", "thrice", "A::val", "hval", "hfun", "deep::val", "(A::Deep *)0")
 			whatisLikeGDB(t, ctx, s, exe, at("run"), "Conv::Flags", "Pt", "Conv", "Hp")
@@ -549,7 +549,7 @@ func TestUsingDirectivesMatchGDB(t *testing.T) {
 			// (round 23's NA1, UD1)
 			exe = buildTestdata(t, cc, "-O0", "usingfn.cc")
 			src = filepath.Join("testdata", "usingfn.cc")
-			at = func(marker string) string { return fmt.Sprintf("usingfn.cc:%d", markerLine(t, src, marker)) }
+			at = func(marker string) string { return markerLoc(t, src, marker) }
 			s, ctx = printAtLikeGDB(t, exe, at("alias"), true, "oi::kLimit", "oi::counter", "oi::Mode::Fast", "(oi::Mode)2",
 				"c.mode == oi::Mode::Fast", "sizeof(oi::Cfg)", "oi::twice")
 			typesLikeGDB(t, ctx, s, exe, at("alias"), false, "oi::Cfg", "oi::Mode")
@@ -571,7 +571,7 @@ func TestTypedefNamedClassesMatchGDB(t *testing.T) {
 		t.Run(cc, func(t *testing.T) {
 			exe := buildTestdata(t, cc, "-O0", "typedefname.cc")
 			src := filepath.Join("testdata", "typedefname.cc")
-			loc := fmt.Sprintf("typedefname.cc:%d", markerLine(t, src, "use"))
+			loc := markerLoc(t, src, "use")
 			s, ctx := printAtLikeGDB(t, exe, loc, true, "go", "&go.nested", "sizeof(ns::pt_t)", "(ns::pt_t *)0")
 			ptypeLikeGDB(t, ctx, s, exe, loc, "d", "p", "ns::gnum", "ns::gcol", "go", "go.nested", "ns::pt_t", "struct ns::pt_t")
 			whatisLikeGDB(t, ctx, s, exe, loc, "go.nested", "p", "ns::pt_t", "d", "(ns::pt_t *)0")
@@ -589,7 +589,7 @@ func TestFunctionStaticsMatchGDB(t *testing.T) {
 			exe := buildTestdata(t, cc, "-O0", "funcstatic.cc")
 			s, ctx := printLikeGDB(t, exe, filepath.Join("testdata", "funcstatic.cc"), false, "counter::calls", "counter::last", "helper::hits",
 				"'counter()::calls'", "'helper(int)::hits'", "&counter::calls", "counter::calls + 1")
-			whatisLikeGDB(t, ctx, s, exe, fmt.Sprintf("funcstatic.cc:%d", markerLine(t, filepath.Join("testdata", "funcstatic.cc"), "use")), "counter::calls", "helper::hits")
+			whatisLikeGDB(t, ctx, s, exe, markerLoc(t, filepath.Join("testdata", "funcstatic.cc"), "use"), "counter::calls", "helper::hits")
 		})
 	}
 }
@@ -735,7 +735,7 @@ func TestLocalClassMethodsMatchGDB(t *testing.T) {
 		t.Run(cxx, func(t *testing.T) {
 			exe := buildTestdata(t, cxx, "-O0", "localclass.cc")
 			src := filepath.Join("testdata", "localclass.cc")
-			loc := fmt.Sprintf("localclass.cc:%d", markerLine(t, src, "use"))
+			loc := markerLoc(t, src, "use")
 			s, ctx := printAtLikeGDB(t, exe, loc, false, "byval", "acc")
 			typesLikeGDB(t, ctx, s, exe, loc, false, "byval", "acc", "Acc")
 		})

@@ -469,7 +469,7 @@ func TestFrameNamesMatchGDB(t *testing.T) {
 			t.Fatalf("%s: %v\n%s", build[0], err, out)
 		}
 		for _, marker := range []string{"f", "get", "cmp", "plainget", "cget", "mget", "mlam", "wget", "gx", "ringpush", "boxget", "chrget", "packed", "rqget", "rqrv", "rqvalor", "fparam", "gparam", "qparam"} {
-			loc := fmt.Sprintf("templnames.cpp:%d", markerLine(t, src, marker))
+			loc := markerLoc(t, src, marker)
 			t.Run(build[0]+build[1]+"/"+marker, func(t *testing.T) {
 				var want []string
 				for _, m := range frame.FindAllStringSubmatch(gdbAt(t, exe, loc, "bt"), -1) {
@@ -539,7 +539,7 @@ func TestStepIntoThunkMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	src := filepath.Join("testdata", "thunks.cpp")
-	loc := fmt.Sprintf("thunks.cpp:%d", markerLine(t, src, "call"))
+	loc := markerLoc(t, src, "call")
 	for _, cxx := range []string{"g++", "clang++"} {
 		t.Run(cxx, func(t *testing.T) {
 			exe := buildTestdata(t, cxx, "-O0", "thunks.cpp")
@@ -589,7 +589,7 @@ func TestBreakHeaderLineOnce(t *testing.T) {
 	if out, err := exec.Command("g++", "-g", "-O0", "-o", exe, filepath.Join(dir, "a.cc"), filepath.Join(dir, "b.cc")).CombinedOutput(); err != nil {
 		t.Fatalf("g++: %v\n%s", err, out)
 	}
-	loc := fmt.Sprintf("h.h:%d", markerLine(t, filepath.Join(dir, "h.h"), "get"))
+	loc := markerLoc(t, filepath.Join(dir, "h.h"), "get")
 	gdb := gdbAt(t, exe, loc)
 	if !regexp.MustCompile(`Breakpoint 1 at 0x[0-9a-f]+: file .*h\.h, line \d+\.`).MatchString(gdb) {
 		t.Fatalf("GDB did not put one location at %s:\n%s", loc, gdb)

@@ -264,7 +264,7 @@ func TestTemplateParamsMatchGDB(t *testing.T) {
 				{"use", []string{"sizeof(T)", "(T)2.7", "N", "N * 2", "(T)N / 2", "acc + N"}, []string{"T", "N"}},
 				{"member", []string{"M", "sizeof(U)", "(U)M / 2", "k", "(K)70000", "sizeof(K) + M"}, []string{"U", "K", "M"}},
 			} {
-				loc := fmt.Sprintf("templparams.cpp:%d", markerLine(t, src, at.marker))
+				loc := markerLoc(t, src, at.marker)
 				s, ctx := printAtLikeGDB(t, exe, loc, false, at.exprs...)
 				var cmds []string
 				for i, e := range at.types {
@@ -303,7 +303,7 @@ func TestCallResultsMatchGDB(t *testing.T) {
 	src := filepath.Join("testdata", "callresults.cpp")
 	exe := buildTestdata(t, "g++", "-O0", "callresults.cpp")
 	s, ctx := printLikeGDB(t, exe, src, false, "s[1]", "*o", "s[1] + 1", "sizeof(s[1])", "&s[1]", "*it", "cs[1]", "*&s[1]", "*it * 10")
-	whatisLikeGDB(t, ctx, s, exe, fmt.Sprintf("callresults.cpp:%d", markerLine(t, src, "use")), "s[1]", "*it", "cs[1]", "*o")
+	whatisLikeGDB(t, ctx, s, exe, markerLoc(t, src, "use"), "s[1]", "*it", "cs[1]", "*o")
 }
 
 // TestReferenceMembersMatchGDB: a reference member whose referent cannot

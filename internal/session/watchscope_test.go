@@ -36,7 +36,7 @@ func TestWatchpointScope(t *testing.T) {
 	// A local of main: main returns to the C library, past the end of
 	// the backtrace, where rrmcp inserted no scope breakpoint and noticed
 	// the return only when exit's code wrote to the dead slot.
-	mainLoc := fmt.Sprintf("watchscope.c:%d", markerLine(t, filepath.Join("testdata", "watchscope.c"), "main"))
+	mainLoc := markerLoc(t, filepath.Join("testdata", "watchscope.c"), "main")
 	for _, c := range []struct {
 		bp, cond, expr string
 		moves          map[string]int
@@ -98,7 +98,7 @@ func TestWatchFollowsExpressionMatchesGDB(t *testing.T) {
 				continue // no debug registers that fire here: the software path is the only one
 			}
 			t.Run(fmt.Sprintf("%s/soft=%v", c.expr, soft), func(t *testing.T) {
-				bp := fmt.Sprintf("watchfollow.c:%d", markerLine(t, src, c.marker))
+				bp := markerLoc(t, src, c.marker)
 				setSW := "set can-use-hw-watchpoints 1"
 				var env []string
 				if soft {
@@ -184,7 +184,7 @@ func TestWatchBitFieldMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	exe := buildTestdata(t, "gcc", "-O0", "watchbits.c")
-	bp := fmt.Sprintf("watchbits.c:%d", markerLine(t, filepath.Join("testdata", "watchbits.c"), "set"))
+	bp := markerLoc(t, filepath.Join("testdata", "watchbits.c"), "set")
 	watchPathsLikeGDB(t, exe, bp, []watchCase{{expr: "f.kind", n: 3}, {expr: "f.mode", n: 3}, {expr: "f.wide", n: 2}, {expr: "g.wide", n: 1}})
 }
 
@@ -197,7 +197,7 @@ func TestWatchUnreadableMatchesGDB(t *testing.T) {
 	testenv.NeedTool(t, "gdb")
 	testenv.NeedTool(t, "gdbserver")
 	exe := buildTestdata(t, "gcc", "-O0", "watchnull.c")
-	bp := fmt.Sprintf("watchnull.c:%d", markerLine(t, filepath.Join("testdata", "watchnull.c"), "set"))
+	bp := markerLoc(t, filepath.Join("testdata", "watchnull.c"), "set")
 	watchPathsLikeGDB(t, exe, bp, []watchCase{{expr: "r->naddr", n: 3}})
 }
 
@@ -587,7 +587,7 @@ func TestWatchRelocatedToRegisterMatchesGDB(t *testing.T) {
 	}
 	src := filepath.Join("testdata", "watchreloc.c")
 	exe := ccForGDB(t, "clang", true, "watchreloc", "-O2", src)
-	bp := fmt.Sprintf("watchreloc.c:%d", markerLine(t, src, "watch"))
+	bp := markerLoc(t, src, "watch")
 	// the first range of s1 in a register after one in memory
 	scope := gdbAt(t, exe, bp, "info scope "+bp)
 	var regPC string
