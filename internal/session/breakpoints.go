@@ -601,7 +601,7 @@ func (s *Session) changeBP(ctx context.Context, n int, change func(ctx context.C
 
 // checkCondition rejects conditions that cannot even be parsed.
 func (s *Session) checkCondition(ctx context.Context, cond string) error {
-	if err := s.parseExpr(cond); err != nil {
+	if err := s.parseExpr(ctx, cond); err != nil {
 		return argErrorf("condition", "%q is not a valid expression: %v", cond, err)
 	}
 	return nil

@@ -428,21 +428,15 @@ type condAt struct {
 // maxParsedConds bounds Session.conds.
 const maxParsedConds = 256
 
-// parseExpr checks syntax only, reading the program's type names as types.
-func (s *Session) parseExpr(expr string) error {
-	// a name the program defines as a type is one ((Node *)p, (myint)s):
-	// GDB parses a condition with the program's types too
-	var types *dwarf.TypeReader
-	if s.inf.Img != nil {
-		types = s.inf.Types(s.inf.Img)
+// parseExpr checks syntax only, as the evaluator parses: a name the
+// program defines as a type is one ((Node *)p, (myint)s), seen from the
+// selected frame (GDB parses a condition with the program's types too).
+func (s *Session) parseExpr(ctx context.Context, expr string) error {
+	var sc eval.EvalScope
+	if fs, err := s.scope(ctx); err == nil {
+		sc = s.evalScope(fs)
 	}
-	_, err := cexpr.Parse(expr, func(name string) bool {
-		if types == nil {
-			return false
-		}
-		_, err := types.LookupType(name)
-		return err == nil
-	})
+	_, err := eval.Parse(ctx, sc, expr)
 	return err
 }
 
