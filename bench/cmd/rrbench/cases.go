@@ -35,6 +35,10 @@ type driver interface {
 	eval(ctx context.Context, expr string) (string, error)
 	readMem(ctx context.Context, addr string, n int) (int, error)
 	regs(ctx context.Context, names []string) (int, error)
+	// noop is the front end's cheapest request, one that touches neither
+	// the session nor the target: rrmcp's JSON-RPC ping, GDB's
+	// -list-features.
+	noop(ctx context.Context) error
 	endSession(ctx context.Context) error
 	close() error
 	packets() int64 // RSP packets sent so far (profile runs), or -1
@@ -118,6 +122,9 @@ type benchCase struct {
 	// millisecond (the per-operation rows measure that share), so only
 	// the lean client runs it and the mcp-go column shows —.
 	oneCall bool
+	// reference marks a row that measures a floor under other rows, not
+	// an operation: it has no goal.
+	reference bool
 }
 
 // gpRegs are the registers "read all registers" reads on both sides: the
@@ -171,6 +178,11 @@ func cases() []benchCase {
 			run: inspectAtHit(func(ctx context.Context, d driver) (string, error) {
 				n, err := d.regs(ctx, gpRegs)
 				return fmt.Sprintf("%d registers", n), err
+			})},
+		{name: "ping_after_stop", unit: "ms", reps: 40, exe: counter, reference: true,
+			desc: "a JSON-RPC ping / -list-features right after the continue to hit(): no session, no target, only the round trip, at the moment every inspection row above is timed (threads asleep, the stop's own reads in flight); the floor under those rows, not a goal of its own",
+			run: inspectAtHit(func(ctx context.Context, d driver) (string, error) {
+				return "pong", d.noop(ctx)
 			})},
 		{name: "breakpoint_hits_10000", unit: "ms", hits: 10000, reps: 2, exe: counter,
 			desc: "one continue over 10,000 hits of a conditional breakpoint in hit(), condition ratio * i < 0 (never true; ratio is a double, which neither side compiles to agent bytecode), so the front end evaluates it at every hit: one trap and round trips per hit; GDB with condition-evaluation host, stepping over its breakpoint after each false hit; rrmcp moves the breakpoint to a debug register at its first hit where hardware breakpoints fire (the x86 resume flag then passes it without a step over: one resume per false hit)",

@@ -124,6 +124,11 @@ func (d *gdbDriver) locals(ctx context.Context) (int, error) {
 	return len(v.Values), nil
 }
 
+func (d *gdbDriver) noop(ctx context.Context) error {
+	_, err := d.g.Run(ctx, "-list-features")
+	return err
+}
+
 func (d *gdbDriver) eval(ctx context.Context, expr string) (string, error) {
 	rec, err := d.g.Run(ctx, "-data-evaluate-expression "+gdbmi.Quote(expr))
 	if err != nil {

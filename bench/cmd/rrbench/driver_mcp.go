@@ -263,6 +263,14 @@ func (d *mcpDriver) regs(ctx context.Context, names []string) (int, error) {
 	return len(out.Registers), err
 }
 
+func (d *mcpDriver) noop(ctx context.Context) error {
+	if d.lean != nil {
+		var r leanReply
+		return d.lean.request(ctx, "ping", `{}`, &r)
+	}
+	return d.c.Ping(ctx)
+}
+
 func (d *mcpDriver) endSession(ctx context.Context) error {
 	if d.heapProfile != "" {
 		if err := writeHeapProfile(d.heapProfile); err != nil {
