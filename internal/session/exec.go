@@ -159,6 +159,11 @@ func (s *Session) stepInsn(ctx context.Context, rev bool) (rsp.Stop, error) {
 	t := s.inf.Cur
 	if !rev && len(s.softWatches()) == 0 {
 		return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
+			// The thread to step is read at each step: a delivered
+			// signal's handler may have returned on another thread (a
+			// Go goroutine preempted by SIGURG resumes wherever the
+			// scheduler puts it; runToAny follows it there).
+			t := s.inf.Cur
 			if s.othersRun() {
 				return s.othersRunStep(ctx, t, func(ctx context.Context) (rsp.Stop, error) { return s.c.StepOthersRunning(ctx, t) })
 			}

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -247,6 +248,45 @@ func TestGoProgram(t *testing.T) {
 }
 
 // gdbAtLine runs prog under GDB to main.go:line and runs cmds there.
+// TestGoNextAfterPauseFollowsGoroutine makes main's first three nexts
+// (goprog-N) after a pause each, as a user's think time: a program that
+// sat stopped has the runtime's sysmon ask for a preemption at the first
+// resume, so SIGURG (passed silently) interrupts the step, and the
+// preempted goroutine resumes on whichever thread the scheduler gives it.
+// The step goes on there: it follows the goroutine, not the thread it
+// began on (a step made again on the old thread let the goroutine run to
+// the program's exit). GDB is no oracle here (its first next re-hits the
+// breakpoint at main.main, see TestGoProgram); the lines are main's.
+func TestGoNextAfterPauseFollowsGoroutine(t *testing.T) {
+	testenv.NeedTool(t, "gdbserver")
+	var delivered, moved int
+	for iter := range 10 {
+		var log bytes.Buffer
+		s := liveSessionWith(t, Config{PacketLog: &log}, "goprog-N", "main.main")
+		ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+		t0 := s.inf.Cur
+		for i, name := range []string{"xs", "greeting", "p"} {
+			time.Sleep(15 * time.Millisecond)
+			want := goLine(t, "next"+fmt.Sprint(i+1))
+			st, err := s.Next(ctx, 1, false)
+			if err != nil || st.Frame == nil || st.Frame.Line != want {
+				cancel()
+				t.Fatalf("session %d, next %d: %+v %v, want line %d (%s := ...)", iter+1, i+1, st, err, want, name)
+			}
+		}
+		if s.inf.Cur != t0 {
+			moved++
+		}
+		cancel()
+		// vCont;C10: SIGURG (GDB's signal 16) delivered by a step.
+		delivered += strings.Count(log.String(), ";C10:")
+	}
+	t.Logf("SIGURG delivered during a step %d times; the goroutine ended its steps on another thread in %d of 10 sessions", delivered, moved)
+	if delivered == 0 {
+		t.Fatal("the runtime sent no SIGURG during any step: the test proved nothing (did sysmon's preemption change?)")
+	}
+}
+
 func gdbAtLine(t *testing.T, prog string, line int, cmds ...string) string {
 	t.Helper()
 	return gdbAt(t, prog, fmt.Sprintf("main.go:%d", line), cmds...)

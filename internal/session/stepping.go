@@ -608,10 +608,13 @@ func (s *Session) rangeStep(ctx context.Context, lo, hi uint64) (rsp.Stop, error
 		st, _, err := s.runToAny(ctx, exits, false, true, nil)
 		return st, err
 	}
-	t := s.inf.Cur
 	return s.stepDelivering(ctx, func(ctx context.Context) (rsp.Stop, error) {
 		// Made again after a delivered signal from where it was
-		// interrupted, still inside [lo, hi).
+		// interrupted, still inside [lo, hi), by the thread the
+		// interrupted code runs on now: in Go, where the handler's
+		// return (a goroutine preempted by SIGURG) may have moved it to
+		// another thread (runToAny follows the goroutine).
+		t := s.inf.Cur
 		if s.othersRun() {
 			return s.othersRunStep(ctx, t, func(ctx context.Context) (rsp.Stop, error) { return s.c.RangeStepOthersRunning(ctx, t, lo, hi) })
 		}
