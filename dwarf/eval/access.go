@@ -626,7 +626,9 @@ func (ev *evaluator) cast(x dwarf.Object, t dwarf.Type) (dwarf.Object, error) {
 	if _, isClass := dwarf.Resolve(x.Type).(*dwarf.StructType); isClass {
 		// A struct or union to a scalar or pointer, as GDB's value_cast:
 		// of the same size, its bytes as the new type; else, in memory,
-		// the new type at its address.
+		// the new type at its address (GDB's value_at_lazy, read now),
+		// a value-history entry's too: it keeps its lval, the address
+		// it was read at (HomeAddr).
 		switch dwarf.Resolve(t).(type) {
 		case *dwarf.BaseType, *dwarf.PointerType, *dwarf.EnumType:
 			if dwarf.SizeOf(t) == dwarf.SizeOf(x.Type) {
@@ -639,7 +641,7 @@ func (ev *evaluator) cast(x dwarf.Object, t dwarf.Type) (dwarf.Object, error) {
 				}
 				return dwarf.BytesObject(t, b), nil
 			}
-			if a, ok := x.Addr(); ok {
+			if a, ok := x.HomeAddr(); ok {
 				return dwarf.MemObject(t, a), nil
 			}
 			return dwarf.Object{}, errors.New("Invalid cast.")

@@ -728,6 +728,17 @@ func TestHistoryValueAddressMatchesGDB(t *testing.T) {
 		"b->v", "$ == b->v", "arr + 1", "*b", "&$", "g_box.n", "&$", "arr", "$@2", "&$$", "*$$2", "&$.v[1]")
 }
 
+// TestHistoryCastToScalarMatchesGDB: a struct value-history entry cast
+// to a scalar of another size is the scalar at the address the entry was
+// read at, as GDB's value_cast reads an lvalue struct (value_at_lazy; a
+// history value keeps its lval); of the same size, the entry's own
+// bytes. rrmcp said "Invalid cast." (round 27's CS1, expat's (int)$$).
+func TestHistoryCastToScalarMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "histcast.c")
+	historyLikeGDB(t, exe, markerLoc(t, filepath.Join("testdata", "histcast.c"), "use"),
+		"g_p", "(int)g_p", "(int)$$", "(long)$1", "(int)$1", "&$1", "g_b", "(char)$", "(short)$", "l", "(int)$", "$1.y", "(char)$$3")
+}
+
 // TestHistoryValuePrettyMatchesGDB: libstdc++'s printers print a
 // value-history entry as they print the value (std::map, set, list,
 // unordered_map, variant: their links found through the address the
