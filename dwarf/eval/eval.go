@@ -180,7 +180,21 @@ func Eval(ctx context.Context, s EvalScope, e cexpr.Expr) (o dwarf.Object, err e
 	if err == nil {
 		err = ev.fetch(o)
 	}
+	if errors.Is(err, dwarf.ErrOptimizedOut) {
+		err = optimizedOutUse(err)
+	}
 	return o, err
+}
+
+// optimizedOutUse words err, the use of a value that was optimized out
+// in an operation, as GDB's error_value_optimized_out ("value has been
+// optimized out"), with what rrmcp knows of why after it; it still
+// wraps err.
+func optimizedOutUse(err error) error {
+	if err.Error() == dwarf.ErrOptimizedOut.Error() {
+		return fmt.Errorf("value has been %w", err)
+	}
+	return fmt.Errorf("value has been optimized out: %w", err)
 }
 
 // maxFetch bounds the read that checks a result in memory.

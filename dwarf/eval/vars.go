@@ -39,6 +39,14 @@ func (v *Vars) Record(t dwarf.Type, b []byte, addr uint64) int {
 	return len(v.hist)
 }
 
+// RecordOptimizedOut keeps a printed value of type t that was optimized
+// out as GDB keeps one: an entry that prints as <optimized out> (and
+// whose use in arithmetic says so), not one that was never kept.
+func (v *Vars) RecordOptimizedOut(t dwarf.Type) int {
+	v.hist = append(v.hist, dwarf.Object{Type: t, Loc: dwarf.Location{Kind: dwarf.LocOptimizedOut}})
+	return len(v.hist)
+}
+
 // RecordUnkept gives a printed value that cannot be copied (a synthetic
 // pointer, a value partly optimized out) its number in the value
 // history, so that the numbers stay those GDB gives; using it is the

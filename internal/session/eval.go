@@ -345,13 +345,20 @@ func usesHistory(expr string) bool {
 // record keeps a copy of a printed value in the value history, as GDB's
 // print does, and returns its number: a value that cannot be copied
 // (a synthetic pointer, one partly optimized out) takes its number
-// without being kept, so that the numbers are GDB's.
+// without being kept, so that the numbers are GDB's; one wholly
+// optimized out is kept as <optimized out>.
 func (s *Session) record(env *dwarf.ValueEnv, o dwarf.Object) int {
 	if o.Type == nil {
 		return 0
 	}
 	if _, void := dwarf.Resolve(o.Type).(*dwarf.VoidType); void {
 		return s.vars.Record(o.Type, nil, 0)
+	}
+	if o.Loc.Kind == dwarf.LocOptimizedOut && o.Err == nil || errors.Is(o.Err, dwarf.ErrOptimizedOut) {
+		// Wholly optimized out (no location at the pc, an entry value
+		// not recoverable): kept as that, as GDB keeps it. A value
+		// partly optimized out has pieces that cannot be copied.
+		return s.vars.RecordOptimizedOut(o.Type)
 	}
 	if o.Err != nil {
 		return s.vars.RecordUnkept(o.Type, o.Err)

@@ -739,6 +739,18 @@ func TestHistoryCastToScalarMatchesGDB(t *testing.T) {
 		"g_p", "(int)g_p", "(int)$$", "(long)$1", "(int)$1", "&$1", "g_b", "(char)$", "(short)$", "l", "(int)$", "$1.y", "(char)$$3")
 }
 
+// TestOptimizedOutHistoryMatchesGDB: a value printed as <optimized out>
+// is kept in the value history as that, as GDB keeps it: $, $$N and $N
+// print it again, arithmetic on it says it is optimized out, and the
+// numbers go on as GDB's. rrmcp numbered it without keeping it ("$1 was
+// printed but not kept"), and every later $$N then named another value
+// (round 27's HO1, utf8proc's len).
+func TestOptimizedOutHistoryMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O2", "histoptout.c")
+	historyLikeGDB(t, exe, markerLoc(t, filepath.Join("testdata", "histoptout.c"), "use"),
+		"b", "$", "$$", "$1", "7", "$$2", "$ + 1", "a", "-$", "$$3", "c", "$$", "a + 1", "b * 2")
+}
+
 // TestHistoryValuePrettyMatchesGDB: libstdc++'s printers print a
 // value-history entry as they print the value (std::map, set, list,
 // unordered_map, variant: their links found through the address the
