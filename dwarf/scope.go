@@ -381,7 +381,11 @@ func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
 				}
 				for _, m := range cls.Methods() {
 					if m.Name == member && m.Virtual && !m.Static {
-						return Object{}, fmt.Errorf("Cannot reference virtual member function \"%s\"", member)
+						ft, ferr := s.types.FuncTypeOf(found[0].Offset)
+						if ferr != nil {
+							return Object{}, ferr
+						}
+						return Object{}, &VirtualMemberError{Member: member, Func: MemObject(ft, found[0].Entry+s.f.Bias)}
 					}
 				}
 			}

@@ -626,6 +626,10 @@ func (ev *evaluator) ident(name string) (dwarf.Object, error) {
 	if err == nil {
 		return o, nil
 	}
+	var vme *dwarf.VirtualMemberError
+	if ev.onlyType && errors.As(err, &vme) {
+		return vme.Func, nil // whatis, ptype, sizeof: the class's own function
+	}
 	if !errors.Is(err, dwarf.ErrNotFound) {
 		return dwarf.Object{}, err
 	}

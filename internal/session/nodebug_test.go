@@ -325,6 +325,21 @@ func typesLikeGDB(t *testing.T, ctx context.Context, s *Session, exe, loc string
 	}
 }
 
+// TestVirtualMemberTypeMatchesGDB: whatis, ptype and sizeof of
+// Class::f where f is a virtual member function answer for the class's
+// own f, as GDB evaluates them without side effects; only its value is
+// refused ("Cannot reference virtual member function"). rrmcp refused all
+// of them (round 27's VM1, nlohmann-json's shop::Product::weight).
+func TestVirtualMemberTypeMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "g++", "-O0", "virtmember.cc")
+	loc := markerLoc(t, filepath.Join("testdata", "virtmember.cc"), "use")
+	s, ctx := printAtLikeGDB(t, exe, loc, false, "sizeof(Base::weight)", "sizeof(Derived::weight)", "Base::weight", "Derived::weight",
+		"sizeof(Base::plain)", "&Base::weight")
+	for _, whatis := range []bool{true, false} {
+		typesLikeGDB(t, ctx, s, exe, loc, whatis, "Base::weight", "Derived::weight", "Base::plain", "Base::stat", "&Base::weight")
+	}
+}
+
 // TestLambdaInstanceSymbolsMatchGDB: a pointer to a function whose name
 // holds a lambda and which has no linkage name prints its <symbol> as
 // GDB's physname: the parameters as GDB's type printer writes them
