@@ -30,16 +30,29 @@ func markerLoc(t *testing.T, path, name string) string {
 // markerLine is the line of a "// LINE:name" marker in the file at path.
 func markerLine(t *testing.T, path, name string) int {
 	t.Helper()
+	return lineWhere(t, path, "LINE:"+name, func(l string) bool { return strings.HasSuffix(l, "// LINE:"+name) })
+}
+
+// lineHolding is the number of the first line of path holding text.
+func lineHolding(t *testing.T, path, text string) int {
+	t.Helper()
+	return lineWhere(t, path, fmt.Sprintf("%q", text), func(l string) bool { return strings.Contains(l, text) })
+}
+
+// lineWhere is the number of the first line of path that match accepts;
+// what names the line in the failure.
+func lineWhere(t *testing.T, path, what string, match func(string) bool) int {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, l := range strings.Split(string(b), "\n") {
-		if strings.HasSuffix(l, "// LINE:"+name) {
+		if match(l) {
 			return i + 1
 		}
 	}
-	t.Fatalf("no LINE:%s in %s", name, path)
+	t.Fatalf("no %s in %s", what, path)
 	return 0
 }
 

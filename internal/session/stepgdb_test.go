@@ -615,7 +615,7 @@ func TestBreakLineBeforeAStop(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	src := filepath.Join(testenv.Root(t), "testprogs", "src", "counter.c")
-	for _, line := range []int{markerLineOf(t, src, "hits++;"), markerLineOf(t, src, "int main")} {
+	for _, line := range []int{lineHolding(t, src, "hits++;"), lineHolding(t, src, "int main")} {
 		out, err := exec.CommandContext(ctx, "gdb", "-nx", "-batch", "-ex", fmt.Sprintf("break %d", line), prog).CombinedOutput()
 		m := regexp.MustCompile(`Breakpoint 1 at (0x[0-9a-f]+): file (\S+), line (\d+)\.`).FindStringSubmatch(string(out))
 		if err != nil || m == nil {
@@ -629,22 +629,6 @@ func TestBreakLineBeforeAStop(t *testing.T) {
 			t.Errorf("break %d: %s:%d %v; GDB %s:%s at %s", line, bp.File, bp.Line, bp.Addresses, m[2], m[3], m[1])
 		}
 	}
-}
-
-// markerLineOf is the number of the first line of path holding text.
-func markerLineOf(t *testing.T, path, text string) int {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, l := range strings.Split(string(b), "\n") {
-		if strings.Contains(l, text) {
-			return i + 1
-		}
-	}
-	t.Fatalf("no %q in %s", text, path)
-	return 0
 }
 
 // TestReadWatchpointMatchesGDB: read and access watchpoints stop where
