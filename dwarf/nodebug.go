@@ -58,21 +58,6 @@ func (img *Image) GlobalNames() []string {
 	return out
 }
 
-// VirtualMemberError is a scope's answer for Class::f where f is a
-// virtual member function: as a value it names no function of its own
-// (which one runs depends on the object), GDB's "Cannot reference virtual
-// member function". Func is the class's own f, whose type whatis, ptype
-// and sizeof take (GDB evaluates them without side effects, where the
-// name is that function).
-type VirtualMemberError struct {
-	Member string
-	Func   Object
-}
-
-func (e *VirtualMemberError) Error() string {
-	return fmt.Sprintf("Cannot reference virtual member function \"%s\"", e.Member)
-}
-
 // NoSymbolError is a scope's "not found" for a name, with a hint saying
 // where it looked and which names are close; the evaluator keeps the hint
 // in GDB's "No symbol" error.

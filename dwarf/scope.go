@@ -328,6 +328,21 @@ func (s *FrameScope) EntryValue(ctx context.Context, name string) (Object, error
 	return Object{}, fmt.Errorf("%s@entry: no parameter %s here: %w", name, name, ErrNotFound)
 }
 
+// VirtualMemberError is a scope's answer for Class::f where f is a
+// virtual member function: as a value it names no function of its own
+// (which one runs depends on the object), GDB's "Cannot reference virtual
+// member function". Func is the class's own f, whose type whatis, ptype
+// and sizeof take (GDB evaluates them without side effects, where the
+// name is that function).
+type VirtualMemberError struct {
+	Member string
+	Func   Object
+}
+
+func (e *VirtualMemberError) Error() string {
+	return fmt.Sprintf("Cannot reference virtual member function \"%s\"", e.Member)
+}
+
 // Global finds a static or global variable, a function::static, or a
 // function of the frame's image, then asks ScopeOptions.Globals.
 func (s *FrameScope) Global(ctx context.Context, name string) (Object, error) {
