@@ -205,8 +205,16 @@ func (s *Session) othersRunStep(ctx context.Context, t rsp.Thread, do func(ctx c
 			return st, err
 		}
 		pc, _, perr := s.inf.PCSP(ctx, st.Thread)
-		if perr != nil || s.bpAt(pc) != nil || s.scopeNeeds(pc, nil) {
-			return st, err // another thread's breakpoint: a stop, as GDB's
+		if perr != nil || s.scopeNeeds(pc, nil) {
+			return st, err
+		}
+		if s.bpAt(pc) != nil {
+			s.inf.Cur = st.Thread
+			if s.bpStopsHere(ctx, pc) {
+				return st, err // another thread's breakpoint: a stop, as GDB's
+			}
+			// its condition is false there: t's step goes on (the
+			// other thread is stepped past it at the next resume)
 		}
 		s.inf.Cur = t
 	}
@@ -337,6 +345,21 @@ func (s *Session) otherBPAt(ctx context.Context, b *breakpoint) *breakpoint {
 		}
 	}
 	return nil
+}
+
+// bpStopsHere reports whether the user breakpoints at pc, where the
+// selected thread is, stop it: one without a condition, or whose
+// condition is true or cannot be evaluated (GDB's
+// bpstat_check_breakpoint_conditions). Where every condition there is
+// false the thread is as if no breakpoint were there: a step it is
+// making goes on, or ends there by its own rule, and another thread's
+// step is not ended by it.
+func (s *Session) bpStopsHere(ctx context.Context, pc uint64) bool {
+	if s.bpAt(pc) == nil {
+		return false
+	}
+	s.invalidate() // the condition reads the thread's frame at pc
+	return s.otherBPAt(ctx, nil) != nil
 }
 
 // Continue resumes forward (or backward) until a breakpoint, watchpoint,
@@ -611,11 +634,8 @@ func (s *Session) runToAny(ctx context.Context, addrs []uint64, rev, past bool, 
 			}
 			// A user breakpoint whose condition is false does not stop
 			// a step or finish.
-			if b := s.bpAt(pc); b != nil && b.cond != "" {
-				s.invalidate()
-				if ok, err := s.condTrue(ctx, b.cond); err == nil && !ok {
-					continue
-				}
+			if s.bpAt(pc) != nil && !s.bpStopsHere(ctx, pc) {
+				continue
 			}
 			return st, false, nil // something else stopped us
 		}
@@ -628,7 +648,7 @@ func (s *Session) runToAny(ctx context.Context, addrs []uint64, rev, past bool, 
 			sp += hi0 - hi
 		}
 		if other {
-			if s.bpAt(pc) != nil {
+			if s.bpStopsHere(ctx, pc) {
 				return st, false, nil // a user breakpoint at the same place
 			}
 			continue // another thread's: stepped past by the next resume
@@ -638,7 +658,7 @@ func (s *Session) runToAny(ctx context.Context, addrs []uint64, rev, past bool, 
 			st.SWBreak, st.HWBreak = false, false
 			return st, true, nil
 		}
-		if b := s.bpAt(pc); b != nil {
+		if s.bpStopsHere(ctx, pc) {
 			return st, false, nil // a user breakpoint at the same place
 		}
 	}
@@ -740,7 +760,7 @@ func (s *Session) backOutOfCallee(ctx context.Context, st rsp.Stop, before here)
 // the thread stays there.
 func (s *Session) backOntoCall(ctx context.Context, entry uint64, atEntry func(sp uint64) bool) (st rsp.Stop, done bool, err error) {
 	st, done, err = s.runTo(ctx, entry, true, atEntry)
-	if err != nil || !done || s.bpAt(entry) != nil {
+	if err != nil || !done || s.bpStopsHere(ctx, entry) {
 		return st, done, err
 	}
 	st, err = s.stepInsn(ctx, true)

@@ -717,3 +717,93 @@ func TestNextIntoColdPartMatchesGDB(t *testing.T) {
 		t.Errorf("next stopped at %s (line %d), GDB at %s (no line: %v)\n%s", st.Frame.PC, st.Frame.Line, m[1], noLine, out)
 	}
 }
+
+// gdbLines are the source lines GDB printed a stop at, in order (its
+// "N\tTEXT" lines).
+func gdbLines(out string) []int {
+	var lines []int
+	for _, m := range regexp.MustCompile(`(?m)^(\d+)\t`).FindAllStringSubmatch(out, -1) {
+		n, _ := strconv.Atoi(m[1])
+		lines = append(lines, n)
+	}
+	return lines
+}
+
+// TestNextOntoFalseConditionMatchesGDB: a next whose step ends on a line
+// with a breakpoint whose condition is false there ends there, a step as
+// GDB's (the breakpoint does not stop, the step's own rule does), and a
+// step into a function with such a breakpoint at its entry goes on to the
+// end of its prologue; rrmcp took the false condition for "go on" and
+// stepped another line, and stopped at the function's entry (found with
+// round 28's NX1).
+func TestNextOntoFalseConditionMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "nextcond.c")
+	src := filepath.Join("testdata", "nextcond.c")
+	conds := map[string]string{markerLoc(t, src, "b"): "g == 42", "*twice": "g == 42"}
+	gdbCmds := []string{}
+	for loc, cond := range conds {
+		gdbCmds = append(gdbCmds, "break "+loc+" if "+cond)
+	}
+	gdb := gdbLines(gdbAt(t, exe, markerLoc(t, src, "a"), append(gdbCmds, "next", "next", "step")...))
+	s, ctx := liveAt(t, Config{}, []string{exe}, markerLoc(t, src, "a"))
+	for loc, cond := range conds {
+		if _, err := s.SetBreakpoint(ctx, loc, cond, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ours []int
+	for _, into := range []bool{false, false, true} {
+		step := s.Next
+		if into {
+			step = s.Step
+		}
+		st, err := step(ctx, 1, false)
+		if err != nil || st.Frame == nil {
+			t.Fatalf("step (into %v): %+v %v", into, st, err)
+		}
+		if st.Reason != "step" {
+			t.Errorf("step (into %v): stopped for %q at line %d, want a step", into, st.Reason, st.Frame.Line)
+		}
+		ours = append(ours, st.Frame.Line)
+	}
+	if len(gdb) != 4 || !slices.Equal(ours, gdb[1:]) {
+		t.Errorf("next, next, step: lines %v; GDB %v (after the stop at %d)", ours, gdb[1:], gdb[0])
+	}
+}
+
+// TestNextWhileOtherThreadsMissConditionMatchesGDB: while a thread steps
+// (next), other threads keep running and keep hitting a breakpoint whose
+// condition is false for them: the step goes on in its own thread, as
+// GDB's; rrmcp went on stepping in the thread that had hit the
+// breakpoint, and the stepping thread ran to its next hit (round 28's NX1).
+func TestNextWhileOtherThreadsMissConditionMatchesGDB(t *testing.T) {
+	exe := buildTestdata(t, "gcc", "-O0", "nxthreads.c")
+	const cond = "a->index == 2"
+	gdb := gdbLines(gdbAt(t, exe, "work if "+cond, "next", "next", "next", "print a->index"))
+	s, ctx := liveAt(t, Config{}, []string{exe}, "main")
+	if _, err := s.SetBreakpoint(ctx, "work", cond, false); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Continue(ctx, false)
+	if err != nil || st.Reason != "breakpoint" {
+		t.Fatalf("continue to work: %+v %v", st, err)
+	}
+	thread := st.Thread
+	var ours []int
+	for range 3 {
+		st, err := s.Next(ctx, 1, false)
+		if err != nil || st.Frame == nil {
+			t.Fatalf("next: %+v %v", st, err)
+		}
+		if st.Reason != "step" || st.Thread != thread {
+			t.Errorf("next: %q in thread %s at line %d; want a step in thread %s", st.Reason, st.Thread, st.Frame.Line, thread)
+		}
+		ours = append(ours, st.Frame.Line)
+	}
+	if r, err := s.Evaluate(ctx, "a->index"); err != nil || r.Value != "2" {
+		t.Errorf("a->index after the steps: %+v %v, want 2", r, err)
+	}
+	if len(gdb) != 4 || !slices.Equal(ours, gdb[1:]) {
+		t.Errorf("next ×3: lines %v; GDB %v (after the stop at %d)", ours, gdb[1:], gdb[0])
+	}
+}

@@ -41,6 +41,7 @@ func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, e
 		}
 		for i := 0; i < n; i++ {
 			s.halt = ""
+			t := s.inf.Cur
 			st, err := s.stepLine(ctx, rev, into)
 			if err != nil {
 				return err
@@ -51,7 +52,21 @@ func (s *Session) lineStep(ctx context.Context, n int, rev, into bool) (*Stop, e
 				out.Message = strings.TrimSpace(out.Message + " " + s.halt)
 				return nil
 			}
-			for again { // a conditional breakpoint whose condition is false: keep going
+			for again {
+				if out.Reason == "breakpoint" && (st.Thread == t || st.Thread == (rsp.Thread{})) {
+					// The step ended, by its own rule, where a breakpoint's
+					// condition is false (the step goes on past such a
+					// breakpoint: steppedTo): a completed step, as GDB's.
+					out.Reason, out.Breakpoint = "step", 0
+					break
+				}
+				// Something the step does not stop for (a signal passed,
+				// a value written unchanged, another thread's breakpoint
+				// whose condition is false): a step again, of the thread
+				// stepped (a goroutine may have moved to another thread).
+				if out.Reason == "breakpoint" && !s.goProgram() {
+					s.inf.Cur = t
+				}
 				st, err = s.stepLine(ctx, rev, into)
 				if err != nil {
 					return err
@@ -253,7 +268,10 @@ func (s *Session) steppedTo(ctx context.Context, stop rsp.Stop, err error) (h he
 	}
 	// A watchpoint's scope breakpoint, its frame returned: GDB stops there.
 	scope := stop.Direction != rsp.Reverse && s.scopeReturned(h.pc, h.sp)
-	return h, s.bpAt(h.pc) != nil || scope || s.halt != "", nil
+	// A breakpoint whose condition is false there is no stop: the step's
+	// own rule decides (GDB's process_event_stop_test after a bpstat
+	// that does not stop).
+	return h, scope || s.halt != "" || s.bpStopsHere(ctx, h.pc), nil
 }
 
 // finishInline runs until the inlined frame level levels out from the
@@ -473,7 +491,7 @@ func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into b
 	if err != nil {
 		return st, err
 	}
-	if s.bpAt(h.pc) != nil {
+	if s.bpStopsHere(ctx, h.pc) {
 		return st, nil // stepped onto a breakpoint at the callee's entry: a hit (stepLine)
 	}
 	if h.fn == nil || !h.hasLine {
@@ -493,7 +511,7 @@ func (s *Session) stepCall(ctx context.Context, cur here, in x86asm.Inst, into b
 				return st, err
 			}
 			pc, sp, err := s.inf.PCSP(ctx, s.inf.Cur)
-			if err != nil || pc == ret || s.temps[pc] == 0 || s.bpAt(pc) != nil {
+			if err != nil || pc == ret || s.temps[pc] == 0 || s.bpStopsHere(ctx, pc) {
 				return st, err // something else stopped the step
 			}
 			if s.inf.Cur == t && sp < cur.sp {
