@@ -664,8 +664,30 @@ func (c *Client) console(p []byte) {
 // target (vCont, c, s, C, S, bc, bs, vRun, vAttach, k) are refused unless
 // allowResume is true; if allowed they go through the same path as
 // Continue (cancellation interrupts, the stop is recorded). Z/z go through
-// the client's breakpoint table, so the table stays consistent.
+// the client's breakpoint table, so the table stays consistent. Console
+// output ("O" packets, a monitor command's text) before the reply goes to
+// Options.Console, as during a resume; ExchangeOutput returns it.
 func (c *Client) Exchange(ctx context.Context, payload string, allowResume bool) (string, error) {
+	reply, out, err := c.ExchangeOutput(ctx, payload, allowResume)
+	if len(out) > 0 && c.opts.Console != nil {
+		c.opts.Console.Write(out) //nolint:errcheck
+	}
+	return reply, err
+}
+
+// ExchangeOutput is Exchange that returns the console output the server
+// sent before the reply (decoded): what qRcmd's monitor command printed,
+// in O packets, before its OK. Every packet of the answer is read, so the
+// next request reads its own reply.
+func (c *Client) ExchangeOutput(ctx context.Context, payload string, allowResume bool) (reply string, output []byte, err error) {
+	reply, err = c.exchangeRaw(ctx, payload, allowResume, func(p []byte) {
+		b, _ := decodeHexUnavail(string(p[1:]))
+		output = append(output, b...)
+	})
+	return reply, output, err
+}
+
+func (c *Client) exchangeRaw(ctx context.Context, payload string, allowResume bool, out func([]byte)) (string, error) {
 	if isResume(payload) {
 		if !allowResume {
 			return "", refused(payload, "resume requests need allowResume")
@@ -693,7 +715,7 @@ func (c *Client) Exchange(ctx context.Context, payload string, allowResume bool)
 					return "OK", nil
 				}
 			}
-			p, err := c.exchange(ctx, payload)
+			p, err := c.exchangeConsole(ctx, payload, out)
 			if err == nil && string(p) == "OK" {
 				if payload[0] == 'Z' {
 					c.addBP(bp)
@@ -704,7 +726,7 @@ func (c *Client) Exchange(ctx context.Context, payload string, allowResume bool)
 			return string(p), err
 		}
 	}
-	p, err := c.exchange(ctx, payload)
+	p, err := c.exchangeConsole(ctx, payload, out)
 	if err != nil {
 		return "", err
 	}

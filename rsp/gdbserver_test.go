@@ -5,6 +5,7 @@ import (
 	"context"
 	"debug/elf"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -642,6 +643,20 @@ func TestGDBServerLibrariesVFile(t *testing.T) {
 	}
 	if err := c.PassSignals(ctx, rsp.SIGALRM, rsp.SIGCHLD); err != nil {
 		t.Errorf("QPassSignals: %v", err)
+	}
+	// A raw monitor command: its O packets are output, read to the
+	// final OK, so the next request reads its own reply (the first O
+	// packet was taken for the reply, and every later reply was the one
+	// before it).
+	reply, out, err := c.ExchangeOutput(ctx, "qRcmd,"+hex.EncodeToString([]byte("help")), false)
+	if err != nil || reply != "OK" || string(out) != help {
+		t.Errorf("ExchangeOutput(qRcmd help) = %q, output %q, %v; want OK and Monitor's %q", reply, out, err, help)
+	}
+	if r, err := c.Exchange(ctx, "qRcmd,"+hex.EncodeToString([]byte("help")), false); err != nil || r != "OK" {
+		t.Errorf("Exchange(qRcmd help) = %q, %v; want OK", r, err)
+	}
+	if r, err := c.Exchange(ctx, "qC", false); err != nil || !strings.HasPrefix(r, "QC") {
+		t.Errorf("Exchange(qC) after the monitor commands = %q, %v; want its own QC reply", r, err)
 	}
 	// Exchange refuses resumes unless asked.
 	if _, err := c.Exchange(ctx, "vCont;c", false); !errors.Is(err, rsp.ErrRefused) {

@@ -94,27 +94,28 @@ func escapeText(pkt string) string {
 // allow.Resume; vFile, protocol-mode changes, kill, detach, monitor commands
 // that stop the server and packets over the server's PacketSize are
 // refused with the reason. '#', '$', '}' and '*' in the payload are
-// escaped. The reply is as Exchange returns it.
-func (c *Client) SendRaw(ctx context.Context, pkt string, allow RawAllow) (string, error) {
+// escaped. The reply and the console output before it are as
+// ExchangeOutput returns them.
+func (c *Client) SendRaw(ctx context.Context, pkt string, allow RawAllow) (reply string, output []byte, err error) {
 	class, why := Classify(pkt)
 	switch {
 	case class == ClassRefused:
-		return "", refused(pkt, why)
+		return "", nil, refused(pkt, why)
 	case class == ClassWrite && !allow.Write:
-		return "", refused(pkt, why+"; set allow_write to send it")
+		return "", nil, refused(pkt, why+"; set allow_write to send it")
 	case class == ClassResume && !allow.Resume:
-		return "", refused(pkt, why+"; set allow_resume to send it")
+		return "", nil, refused(pkt, why+"; set allow_resume to send it")
 	}
 	wire := escapeText(pkt)
 	if c.packetSize > 0 && len(wire)+4 > c.packetSize {
-		return "", refused(pkt, "it is "+strconv.Itoa(len(wire))+" bytes, over the server's PacketSize of "+strconv.Itoa(c.packetSize))
+		return "", nil, refused(pkt, "it is "+strconv.Itoa(len(wire))+" bytes, over the server's PacketSize of "+strconv.Itoa(c.packetSize))
 	}
 	if n, ok := readLength(pkt); ok && c.packetSize > 0 && n > uint64(c.packetSize-4)/2 {
 		// gdbserver asserts and exits on a longer m while breakpoints
 		// are inserted (mem-break.cc): the session would be lost.
-		return "", refused(pkt, fmt.Sprintf("it asks for %d bytes, more than a reply within the server's PacketSize of %d holds (%d bytes in hex); read less per packet, or use rr_read_memory", n, c.packetSize, (c.packetSize-4)/2))
+		return "", nil, refused(pkt, fmt.Sprintf("it asks for %d bytes, more than a reply within the server's PacketSize of %d holds (%d bytes in hex); read less per packet, or use rr_read_memory", n, c.packetSize, (c.packetSize-4)/2))
 	}
-	return c.Exchange(ctx, wire, class == ClassResume)
+	return c.ExchangeOutput(ctx, wire, class == ClassResume)
 }
 
 // readLength is the length a memory read packet (mADDR,LEN or

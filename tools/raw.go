@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"strings"
 
 	"github.com/rrmcp/rrmcp/internal/session"
 	"github.com/rrmcp/rrmcp/rsp"
@@ -17,13 +18,20 @@ type rawIn struct {
 type rawOut struct {
 	Packet string `json:"packet"`
 	Reply  string `json:"reply" jsonschema:"the reply payload; empty means the server does not support the packet"`
+	Output string `json:"output,omitempty" jsonschema:"console output the server sent before the reply (O packets, decoded): what a monitor command (qRcmd) printed"`
 }
 
 func (r rawOut) Text() string {
-	if r.Reply == "" {
-		return "Reply: (empty: the server does not support " + r.Packet + ")"
+	var b strings.Builder
+	if r.Output != "" {
+		b.WriteString("Output:\n" + strings.TrimRight(r.Output, "\n") + "\n")
 	}
-	return "Reply: " + r.Reply
+	if r.Reply == "" {
+		b.WriteString("Reply: (empty: the server does not support " + r.Packet + ")")
+	} else {
+		b.WriteString("Reply: " + r.Reply)
+	}
+	return b.String()
 }
 
 func (in *rawIn) check() error { return notEmpty("packet", in.Packet, "") }
@@ -33,7 +41,7 @@ func (r *registry) rawTools() {
 		"Send one raw GDB remote-protocol packet to the session's server and return the reply (for research). Read-only packets (q…, m, p, g, ?, H) are sent as they are; memory/register/breakpoint writes and settings (M, X, P, G, Z/z, Q…, qRcmd) need allow_write; resume packets (vCont, c, s, bc, bs, vRun) need allow_resume. Always refused, with the reason: vFile:* (host files), QNonStop, QStartNoAckMode and other protocol-mode changes, k, vKill, D, monitor commands that stop the server (exit), packets that would crash rr, and packets over the server's PacketSize. '#', '$', '}' and '*' in the payload are escaped by rrmcp.",
 		hints{destructive: true, openWorld: true},
 		func(ctx context.Context, s *session.Session, in rawIn) (rawOut, error) {
-			rep, err := s.RawPacket(ctx, in.Packet, rsp.RawAllow{Write: in.AllowWrite, Resume: in.AllowResume})
-			return rawOut{Packet: in.Packet, Reply: rep}, err
+			rep, text, err := s.RawPacket(ctx, in.Packet, rsp.RawAllow{Write: in.AllowWrite, Resume: in.AllowResume})
+			return rawOut{Packet: in.Packet, Reply: rep, Output: text}, err
 		})
 }

@@ -158,18 +158,20 @@ func (s *Session) CheckpointDelete(ctx context.Context, id int) error {
 }
 
 // RawPacket sends one packet by rsp.Client.SendRaw's class rules and
-// returns the reply; afterwards the session's view is refreshed.
-func (s *Session) RawPacket(ctx context.Context, pkt string, allow rsp.RawAllow) (string, error) {
+// returns the reply and the console output the server sent before it (a
+// monitor command's text); afterwards the session's view is refreshed.
+func (s *Session) RawPacket(ctx context.Context, pkt string, allow rsp.RawAllow) (reply, output string, err error) {
 	var out string
+	var text []byte
 	allowResume := allow.Resume
 	limit := s.to.Eval
 	if allowResume {
 		limit = s.to.Forward
 	}
-	err := s.do(ctx, limit, func(ctx context.Context) error {
+	err = s.do(ctx, limit, func(ctx context.Context) error {
 		var err error
 		s.setRunning(allowResume)
-		out, err = s.c.SendRaw(ctx, pkt, allow)
+		out, text, err = s.c.SendRaw(ctx, pkt, allow)
 		s.setRunning(false)
 		s.invalidate()
 		if err != nil {
@@ -180,5 +182,5 @@ func (s *Session) RawPacket(ctx context.Context, pkt string, allow rsp.RawAllow)
 		}
 		return nil
 	})
-	return out, err
+	return out, string(text), err
 }
