@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"encoding/hex"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -396,6 +397,10 @@ func TestLiveAttachConnectRaw(t *testing.T) {
 	c.ok("rr_continue", nil, "walk", "counter.c")
 	c.ok("rr_evaluate", args{"expression": "n->next->name"}, `"beta"`)
 	c.ok("rr_rsp_packet", args{"packet": "qfThreadInfo"}, "Reply: m")
+	// A monitor command answers in several packets, all read: its
+	// output, then OK; the next call reads its own reply.
+	c.ok("rr_rsp_packet", args{"packet": "qRcmd," + hex.EncodeToString([]byte("help")), "allow_write": true}, "Output:\nThe following monitor commands are supported", "Reply: OK")
+	c.ok("rr_evaluate", args{"expression": "n->next->name"}, `"beta"`)
 	c.ok("rr_rsp_packet", args{"packet": "vCont;s", "allow_resume": true}, "Reply: T05")
 	c.ok("rr_backtrace", nil, "#0  walk", "#1  main")
 	c.ok("rr_replay_stop", nil)
