@@ -80,6 +80,7 @@ type Client struct {
 	stopThreads     map[Thread]struct{} // threads stop replies named (bounded)
 
 	pending      int           // replies still owed to requests abandoned on cancellation
+	owedSince    time.Time     // the first wait for the owed replies (boundOwed); zero when none are owed
 	deferred     *deferredRead // a Prefetch whose replies are owed (its requests count in pending)
 	interrupted  atomic.Bool   // 0x03 sent since the last sync
 	sigintOwed   bool          // an interrupt raced a stop: a SIGINT may be pending in the program (interrupt.go)
@@ -376,6 +377,18 @@ func (c *Client) Exited() bool { return c.g.exited }
 // or nil while it works.
 func (c *Client) Dead() error { return c.conn.deadErr() }
 
+// Owed is how many replies to requests a time limit or a cancellation
+// abandoned the server still owes (a Prefetch's, which the next request
+// reads, are not counted): while any is, the server has not answered
+// what it was asked.
+func (c *Client) Owed() int {
+	n := c.pending
+	if c.deferred != nil {
+		n -= len(c.deferred.pkts)
+	}
+	return max(n, 0)
+}
+
 // Close closes the connection. It does not detach or kill.
 func (c *Client) Close() error {
 	c.conn.fail(fmt.Errorf("%w: closed by client", ErrClosed))
@@ -437,12 +450,12 @@ func (c *Client) wrap(ctx context.Context, pkt string, err error) error {
 // resync reads replies owed to abandoned requests and, after an interrupt,
 // flushes a possible stray stop reply (rr-rsp.md §12.22) with a qC probe.
 func (c *Client) resync() error {
+	defer c.boundOwed()() // (a Prefetch's replies are owed too)
 	if c.deferred != nil {
 		if err := c.finishDeferred(); err != nil {
 			return err
 		}
 	}
-	defer c.boundOwed()()
 	for c.pending > 0 {
 		p, err := c.conn.readPacket()
 		if err != nil {

@@ -168,18 +168,35 @@ func expectsStop(pkt string) bool {
 }
 
 // boundOwed makes a wait for replies owed to abandoned requests end: if
-// none comes within the interrupt timeout, the reply was lost (dropped or
-// cut short on the way) and the stream cannot be matched to requests any
-// more; the connection is declared dead, saying so. The returned function
-// disarms it.
+// none comes within the interrupt timeout, counted from the first wait for
+// them (a caller's shorter time limit ends one wait, not the count), the
+// reply was lost (dropped or cut short on the way) or the server no longer
+// answers, and the stream cannot be matched to requests any more; the
+// connection is declared dead, saying so. The returned function disarms
+// it.
 func (c *Client) boundOwed() func() {
 	if c.pending == 0 {
+		c.owedSince = time.Time{}
 		return func() {}
 	}
-	t := time.AfterFunc(c.opts.InterruptTimeout, func() {
-		c.conn.fail(fmt.Errorf("%w: no reply to an abandoned request within %v: a reply was lost and the connection is out of step", ErrClosed, c.opts.InterruptTimeout))
-	})
-	return func() { t.Stop() }
+	if c.owedSince.IsZero() {
+		c.owedSince = time.Now()
+	}
+	dead := func() {
+		c.conn.fail(fmt.Errorf("%w: no reply to an abandoned request within %v: a reply was lost or the server stopped answering, and the connection is out of step", ErrClosed, c.opts.InterruptTimeout))
+	}
+	left := c.opts.InterruptTimeout - time.Since(c.owedSince)
+	if left <= 0 {
+		dead()
+		return func() {}
+	}
+	t := time.AfterFunc(left, dead)
+	return func() {
+		t.Stop()
+		if c.pending == 0 {
+			c.owedSince = time.Time{}
+		}
+	}
 }
 
 // Settle waits for the replies still owed to requests that a time limit

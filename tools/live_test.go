@@ -403,7 +403,10 @@ func TestLiveAttachConnectRaw(t *testing.T) {
 	c.ok("rr_evaluate", args{"expression": "n->next->name"}, `"beta"`)
 	c.ok("rr_rsp_packet", args{"packet": "vCont;s", "allow_resume": true}, "Reply: T05")
 	c.ok("rr_backtrace", nil, "#0  walk", "#1  main")
-	c.ok("rr_replay_stop", nil)
+	// Not rrmcp's to end: the server and its program are left.
+	if r := c.ok("rr_replay_stop", nil, "stopped", "did not start"); strings.Contains(r.text, "gone") {
+		t.Errorf("stopping a connect session says its processes are gone:\n%s", r.text)
+	}
 }
 
 // TestLiveNextOverConditional: a breakpoint with a false condition in a

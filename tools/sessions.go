@@ -54,8 +54,13 @@ type stoppedOut struct {
 }
 
 func (s stoppedOut) Text() string {
-	if s.Session.Attached {
+	switch {
+	case s.Session.Attached:
 		return fmt.Sprintf("Session %s (%s) stopped; gdbserver detached and process %d, which it had attached to, keeps running.", s.Session.ID, s.Session.Backend, s.Session.PID)
+	case s.Session.Backend == session.KindConnect:
+		// rrmcp started neither the server nor the program: it asked the
+		// server to detach (where it still answered) and left both.
+		return fmt.Sprintf("Session %s (%s) stopped; rrmcp disconnected from the server at %s, which it did not start: the server and its program are left as they are.", s.Session.ID, s.Session.Backend, s.Session.Address)
 	}
 	return fmt.Sprintf("Session %s (%s) stopped; its processes are gone.", s.Session.ID, s.Session.Backend)
 }

@@ -47,6 +47,13 @@ func faultSession(t *testing.T, prog, fn string) (*session.Session, *session.Man
 // waited for before the connection is declared dead).
 func faultSessionBound(t *testing.T, prog, fn string, bound time.Duration) (*session.Session, *session.Manager, *faultproxy.Proxy) {
 	t.Helper()
+	return faultSessionWith(t, prog, fn, func(to *session.Timeouts) { to.Interrupt = bound })
+}
+
+// faultSessionWith is faultSession with the default timeouts changed by
+// set.
+func faultSessionWith(t *testing.T, prog, fn string, set func(*session.Timeouts)) (*session.Session, *session.Manager, *faultproxy.Proxy) {
+	t.Helper()
 	path := testenv.Prog(t, prog)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -57,7 +64,7 @@ func faultSessionBound(t *testing.T, prog, fn string, bound time.Duration) (*ses
 	}
 	t.Cleanup(func() { px.Close() })
 	to := session.DefaultTimeouts()
-	to.Interrupt = bound
+	set(&to)
 	m := session.NewManager(session.Config{Timeouts: to})
 	t.Cleanup(m.Close)
 	s, _, err := m.Connect(ctx, session.ConnectOptions{Address: px.Addr(), Program: path})
@@ -300,6 +307,57 @@ func TestFaultDeadConnection(t *testing.T) {
 			survived(t, px, dead && state == "dead")
 		})
 	}
+}
+
+// TestFaultServerStopsAnswering: a server that stops answering altogether
+// (every reply dropped from the stop on), under call limits shorter than
+// the interrupt bound: the next that meets it fails saying the server has
+// not answered, the session says unresponsive, and once no reply has come
+// within the bound, counted over the calls, the session is dead. The next
+// gave back the last stop as "stopped there and usable", the list said
+// stopped, and each later call waited out its limit again without end
+// (adversarial pass F4).
+func TestFaultServerStopsAnswering(t *testing.T) {
+	s, m, px := faultSessionWith(t, "counter", "hit", func(to *session.Timeouts) {
+		to.Interrupt, to.Forward, to.Eval = 3*time.Second, time.Second, 500*time.Millisecond
+	})
+	ctx := t.Context()
+	state := func() string {
+		for _, in := range m.List() {
+			if in.ID == s.ID() {
+				return in.State
+			}
+		}
+		return ""
+	}
+	px.Arm(faultproxy.Rule{Dir: faultproxy.ToClient, Action: faultproxy.Drop, Every: true})
+	st, err := s.Next(ctx, 1, false)
+	if err == nil || !strings.Contains(err.Error(), "has not answered") {
+		t.Errorf("next with the server silent: %+v %v, want an error saying it has not answered", st, err)
+	}
+	if got := state(); got != "unresponsive" {
+		t.Errorf("session list after the next: state %q, want unresponsive", got)
+	}
+	// Each call waits its limit (0.5 s); the bound (3 s) is counted over
+	// them: within a few more calls the session is dead.
+	dead := false
+	for i := 0; i < 20 && !dead; i++ {
+		_, _, _, _, err = s.Backtrace(ctx, 10)
+		dead = errors.Is(err, rsp.ErrClosed)
+	}
+	if !dead || state() != "dead" {
+		t.Errorf("after the interrupt bound: backtrace %v, state %q; want the session dead", err, state())
+	}
+	// One fault (the rule stays armed and fires at every reply).
+	if len(px.Fired()) == 0 {
+		t.Fatal("the fault was not injected")
+	}
+	faultFigures.Lock()
+	faultFigures.injected++
+	if dead && !t.Failed() {
+		faultFigures.survived++
+	}
+	faultFigures.Unlock()
 }
 
 // TestFaultMidBreakpointRemove: the reply to z0 comes after the time limit;

@@ -45,14 +45,22 @@ func (s *Session) interruptedAt(ctx context.Context, st rsp.Stop, err error) err
 	if errors.Is(err, rsp.ErrClosed) || s.c.Exited() {
 		return err
 	}
+	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if s.c.Owed() > 0 {
+		// The request ctx abandoned (a step in flight) is answered
+		// soon by a server that answers at all; one that has not, has
+		// no stop to report, and the program's state is unknown.
+		if s.c.Settle(ictx) != nil || s.c.Owed() > 0 {
+			return err
+		}
+	}
 	if st.Raw == "" {
 		st = s.c.LastStop()
 		if st.Raw == "" {
 			return err
 		}
 	}
-	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
 	out := s.makeStop(ictx, st)
 	if out.Reason == "step" {
 		out.Reason = "interrupted"
@@ -94,7 +102,9 @@ func commandOf(ctx context.Context) command {
 // tool error.
 func (s *Session) asStop(ctx context.Context, out *Stop, err error) (*Stop, error) {
 	var ie *interruptedError
-	if !errors.As(err, &ie) {
+	if !errors.As(err, &ie) || errors.Is(err, rsp.ErrClosed) {
+		// (the connection died since the interrupt: no stop to report,
+		// and no usable session)
 		return out, err
 	}
 	if ie.cancelled && ie.noted != nil {
@@ -110,7 +120,7 @@ func (s *Session) asStop(ctx context.Context, out *Stop, err error) (*Stop, erro
 // else. A cancelled stop is kept in the session's state.
 func (s *Session) interruptStop(ctx context.Context, err error) (*Stop, bool) {
 	var ie *interruptedError
-	if !errors.As(err, &ie) {
+	if !errors.As(err, &ie) || errors.Is(err, rsp.ErrClosed) {
 		return nil, false
 	}
 	if ie.cancelled {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/rrmcp/rrmcp/internal/inferior"
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/rsp"
 )
 
@@ -48,6 +49,9 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 	local := 0
 	if s.kind == KindLive {
 		local = s.pid // its /proc/PID/maps lists the libraries before ld.so has
+		if !s.attached && s.srv != nil {
+			s.group, _ = proc.GroupOf(s.pid, s.srv.Pid())
+		}
 	}
 	s.inf = inferior.New(c, s.program, local)
 	s.sem <- struct{}{}

@@ -43,8 +43,9 @@ type Session struct {
 	program    string
 	traceDir   string
 	pid        int
-	attached   bool   // live session attached to an existing process
-	serverNote string // why the debug server is not the usual one (an i386 program under qemu-i386)
+	group      proc.Group // the process group the live program leads (what it forks is in it); ID 0: none of ours
+	attached   bool       // live session attached to an existing process
+	serverNote string     // why the debug server is not the usual one (an i386 program under qemu-i386)
 	// registersNote: what the debug server does to the program's
 	// registers on this processor and what was done about it
 	// (hwdebug.ZMM); "" where nothing.
@@ -57,13 +58,16 @@ type Session struct {
 	to        Timeouts
 
 	c        *rsp.Client
-	sem      chan struct{}   // one operation at a time
-	running  atomic.Bool     // a resume is in flight (Interrupt may be sent); set with setRunning
-	runMu    sync.Mutex      // guards resuming
-	resuming chan struct{}   // closed when a resume starts (see running.go)
-	gone     atomic.Bool     // closed
-	pkts     *rsp.PacketRing // this session's packet log (resources)
-	core     func()          // closes the served core dump and its relay (KindCore)
+	sem      chan struct{} // one operation at a time
+	running  atomic.Bool   // a resume is in flight (Interrupt may be sent); set with setRunning
+	runMu    sync.Mutex    // guards resuming
+	resuming chan struct{} // closed when a resume starts (see running.go)
+	gone     atomic.Bool   // closed
+	// unanswered: the last operation ended at its limit with replies
+	// owed (the server did not answer); Info says unresponsive
+	unanswered atomic.Bool
+	pkts       *rsp.PacketRing // this session's packet log (resources)
+	core       func()          // closes the served core dump and its relay (KindCore)
 
 	// Everything below is guarded by sem.
 	inf *inferior.Inferior // the process: registers, memory, images; nil until open
@@ -160,6 +164,12 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 	defer s.release()
 	s.cancelled.Store(nil)
 	var err error
+	if s.serverGone() && s.c.Dead() == nil {
+		// gdbserver died under the program (killed, crashed): the
+		// connection is dead whether or not a read has found it yet,
+		// and nothing cached is to be answered from.
+		s.c.Close()
+	}
 	if s.c != nil && !s.running.Load() {
 		// A reply lost to an earlier time limit must be known before fn
 		// answers from the stop's caches.
@@ -183,10 +193,18 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 		// of answering from what was cached.
 		err = fmt.Errorf("rsp: %w", s.c.Dead())
 	}
+	if s.c != nil && s.c.Owed() == 0 {
+		s.unanswered.Store(false)
+	}
 	switch {
 	case err == nil:
 	case s.c != nil && s.c.Dead() != nil:
 		err = s.deadError(err)
+	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil && s.c != nil && s.c.Owed() > 0:
+		s.unanswered.Store(true)
+		// Not a slow answer: none (the limit passed with replies owed).
+		err = fmt.Errorf("%w after %v: the debug server has not answered (%d replies owed); the session cannot be used until it does, and rrmcp declares it dead if no reply comes within %v in all: %w",
+			ErrTimeout, limit, s.c.Owed(), s.to.Interrupt, err)
 	case errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil:
 		err = fmt.Errorf("%w after %v: %w", ErrTimeout, limit, err)
 	case errors.Is(err, rsp.ErrClosed):
@@ -195,6 +213,17 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 		err = s.resumeError(err)
 	}
 	return err
+}
+
+// serverGone reports whether the debug server the session started has
+// exited while the program had not (killed, crashed): gdbserver --once
+// also exits after the program's end, which the client has seen then.
+func (s *Session) serverGone() bool {
+	if s.srv == nil || s.c == nil || s.c.Exited() {
+		return false
+	}
+	gone, _ := s.srv.Exited()
+	return gone
 }
 
 // goneError replaces the wire-level text of a lost connection with what
@@ -291,8 +320,10 @@ func (s *Session) Info() Info {
 		state = "closed"
 	case s.running.Load():
 		state = "running"
-	case s.c != nil && s.c.Dead() != nil:
+	case s.c != nil && (s.c.Dead() != nil || s.serverGone()):
 		state = "dead" // the connection to the server is lost
+	case s.unanswered.Load():
+		state = "unresponsive" // the server has not answered what it was asked
 	case s.c != nil && s.c.Exited():
 		state = "exited"
 	}
@@ -384,6 +415,11 @@ func (s *Session) close(ctx context.Context) {
 	if s.srv != nil {
 		s.srv.Stop(2 * time.Second) //nolint:errcheck
 	}
+	// What the program forked and the debugger did not follow (gdbserver
+	// leaves a forked child running on its own) is in the program's
+	// process group: it ends with the session, whether the program is
+	// still there or has exited.
+	s.group.Kill()
 	if s.replay != nil {
 		s.replay.Stop() //nolint:errcheck
 	}

@@ -30,7 +30,7 @@ type Info struct {
 	PID      int    `json:"pid,omitempty" jsonschema:"process id of the debuggee (recorded pid for rr)"`
 	Caps     Caps   `json:"capabilities"`
 	Attached bool   `json:"attached,omitempty" jsonschema:"the session attached to a running process, which keeps running when the session stops"`
-	State    string `json:"state" jsonschema:"stopped, running, exited, dead (the connection to the debug server is gone; stop the session) or closed"`
+	State    string `json:"state" jsonschema:"stopped, running, exited, unresponsive (the debug server has not answered requests: calls fail until it does, and the session is declared dead if no reply comes within the interrupt bound), dead (the connection to the debug server is gone; stop the session) or closed"`
 	// Watchpoints says whether watchpoints use the hardware debug
 	// registers here, and why (the probe's verdict; live sessions).
 	Watchpoints string `json:"watchpoints,omitempty"`
