@@ -253,11 +253,15 @@ func (c *conn) nextRequest(ctx context.Context) (env *envelope, msg []byte, ok b
 		line = bytes.Clone(line)
 		env = new(envelope)
 		if err := json.Unmarshal(line, env); err != nil {
-			c.write([]byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`))
+			c.write(invalidReply(line, err))
 			continue
 		}
 		isRequest := len(env.ID) > 0 && !bytes.Equal(env.ID, []byte("null"))
 		switch {
+		case len(env.ID) > 0 && !plainID(env.ID):
+			// JSON-RPC: an id is a string or a number (MCP: never null)
+			c.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":%q}}`, "Invalid Request: the id must be a string or an integer, not "+short(string(env.ID))))
+			continue
 		case env.Method == "":
 			// A reply to a request of ours (we send none) or junk.
 			if isRequest {
@@ -281,6 +285,56 @@ func (c *conn) nextRequest(ctx context.Context) (env *envelope, msg []byte, ok b
 		}
 		return env, line, true
 	}
+}
+
+// invalidReply answers a line whose envelope does not decode: not JSON
+// at all is a parse error (JSON-RPC's -32700, no id known); valid JSON of
+// the wrong shape (a method that is no string, params that are no object,
+// not an object at all) is an invalid request (-32600), answered with the
+// request's id where it has a usable one, so that a client waiting on
+// that id hears of it.
+func invalidReply(line []byte, err error) []byte {
+	if !json.Valid(line) {
+		return []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
+	}
+	var idOnly struct {
+		ID json.RawMessage `json:"id"`
+	}
+	id := []byte("null")
+	if json.Unmarshal(line, &idOnly) == nil && plainID(idOnly.ID) {
+		id = idOnly.ID
+	}
+	msg := "Invalid Request"
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		msg = fmt.Sprintf("Invalid Request: %s must be a JSON %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
+	} else if errors.As(err, &te) {
+		msg = fmt.Sprintf("Invalid Request: a message is a JSON object, not %s", te.Value)
+	}
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":%q}}`, id, msg)
+}
+
+// jsonKind names a Go kind as JSON names the type.
+func jsonKind(k string) string {
+	switch k {
+	case "string":
+		return "string"
+	case "struct", "map":
+		return "object"
+	case "slice", "array":
+		return "array"
+	case "bool":
+		return "boolean"
+	}
+	return "value of another type"
+}
+
+// short cuts a text for a message.
+func short(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
 }
 
 // cancel ends the request with the given id, if it is running.

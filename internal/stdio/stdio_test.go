@@ -229,8 +229,11 @@ func TestEndOfInput(t *testing.T) {
 	}
 }
 
-// TestBadLines: a line that is not JSON, a reply without a method and a
-// line over the limit each get their error, and the server goes on.
+// TestBadLines: a line that is not JSON, JSON that is no request (its id
+// kept where it has a usable one: it was answered as a parse error with
+// no id, and the client waited on its id for good), a reply without a
+// method and a line over the limit each get their error, and the server
+// goes on.
 func TestBadLines(t *testing.T) {
 	c := serve(t, testServer(nil), Options{MaxLine: 1000})
 	for _, tc := range []struct {
@@ -241,6 +244,13 @@ func TestBadLines(t *testing.T) {
 	}{
 		{`{not json`, nil, -32700, "Parse error"},
 		{`{"jsonrpc":"2.0","id":5}`, float64(5), -32600, "no method"},
+		// JSON of the wrong shape: an invalid request, with its id where
+		// it has one (a client waits on it)
+		{`{"jsonrpc":"2.0","id":13,"method":5}`, float64(13), -32600, "method must be a JSON string, not number"},
+		{`{"jsonrpc":"2.0","id":"s15","method":"tools/call","params":"x"}`, "s15", -32600, "params must be a JSON object, not string"},
+		{`[{"jsonrpc":"2.0","id":16,"method":"ping"}]`, nil, -32600, "a message is a JSON object, not array"},
+		{`{"jsonrpc":"2.0","id":null,"method":"ping"}`, nil, -32600, "the id must be a string or an integer, not null"},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, nil, -32600, "the id must be a string or an integer"},
 		{`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"quick","arguments":{"pad":"` + strings.Repeat("x", 200000) + `"}}}`, float64(6), -32600, "request too large"},
 		{`{"jsonrpc":"2.0","id":"s7","method":"tools/call","params":{"name":"quick","arguments":{"pad":"` + strings.Repeat("y", 1001) + `"}}}`, "s7", -32600, "limit of 1000 bytes"},
 	} {
