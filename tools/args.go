@@ -70,6 +70,15 @@ func decodeArgsFields(raw json.RawMessage, dst any, fields argFieldList) error {
 	if err := dec.Decode(dst); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
+			if ft := argType(dst, te.Field); ft != nil && ft != te.Type {
+				// an element of an array argument, a value of an object
+				// one: the argument is of the right kind, a part is not
+				part := "an element of it"
+				if ft.Kind() == reflect.Map {
+					part = "a value in it"
+				}
+				return fmt.Errorf("argument %q must be %s: %s is %s", te.Field, jsonKind(ft), part, withArticle(te.Value))
+			}
 			return fmt.Errorf("argument %q must be %s, not %s", te.Field, jsonKind(te.Type), te.Value)
 		}
 		var se *json.SyntaxError
@@ -240,6 +249,41 @@ func argFields(t reflect.Type) (known, required []string) {
 	return known, required
 }
 
+// argType is the Go type of the argument named name (its JSON name) in
+// dst, a pointer to the tool's argument struct (embedded structs too); nil
+// where there is none.
+func argType(dst any, name string) reflect.Type {
+	t := reflect.TypeOf(dst)
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && tag == "" {
+			if ft := argType(reflect.New(f.Type).Interface(), name); ft != nil {
+				return ft
+			}
+			continue
+		}
+		if tag == name {
+			return f.Type
+		}
+	}
+	return nil
+}
+
+// withArticle puts "a" or "an" before a JSON type's name ("a number").
+func withArticle(kind string) string {
+	if kind != "" && strings.ContainsRune("aeiou", rune(kind[0])) {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
 func jsonKind(t reflect.Type) string {
 	switch t.Kind() {
 	case reflect.String:
@@ -253,7 +297,12 @@ func jsonKind(t reflect.Type) string {
 		return "a number"
 	case reflect.Slice, reflect.Array:
 		return "an array of " + strings.TrimPrefix(strings.TrimPrefix(jsonKind(t.Elem()), "a "), "an ") + "s"
-	case reflect.Map, reflect.Struct:
+	case reflect.Map:
+		if t.Elem().Kind() == reflect.String {
+			return "an object whose values are strings"
+		}
+		return "an object"
+	case reflect.Struct:
 		return "an object"
 	}
 	return t.String()

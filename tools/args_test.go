@@ -40,7 +40,7 @@ func TestDecodeArgs(t *testing.T) {
 		{`{"na\u006de": "x"}`, "", in{Name: "x"}}, // an escaped key: read the slow way
 		{`{"name": }`, `must be a JSON object of named arguments, not malformed JSON`, in{}},
 		{`{"name": "x"} {}`, `must be a JSON object of named arguments, not malformed JSON`, in{}},
-		{`{"name": "x", "flags": [1, {"a": [2]}]}`, `argument "flags" must be a string, not number`, in{}}, // (an element of it)
+		{`{"name": "x", "flags": [1, {"a": [2]}]}`, `argument "flags" must be an array of strings: an element of it is a number`, in{}},
 		{`  {  "name" : "x" , "session":"s" }  `, "", in{sessionArg{"s"}, "x", 0, nil, 0}},
 		{`{"name": "x", "name": null}`, `missing required argument "name"`, in{}}, // the last one counts
 	} {

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"encoding/hex"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,6 +44,23 @@ func TestBadInput(t *testing.T) {
 	notTrace := t.TempDir()
 	os.WriteFile(filepath.Join(notTrace, "file"), []byte("x"), 0o644)
 
+	// A "server" that accepts a connection and closes it at once.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conn.Close()
+		}
+	}()
+	closer := ln.Addr().String()
+
 	cases := []struct {
 		tool string
 		args args
@@ -51,6 +69,9 @@ func TestBadInput(t *testing.T) {
 		{"rr_record", args{}, []string{`missing required argument "command"`}},
 		{"rr_record", args{"command": []string{""}}, []string{"command"}},
 		{"rr_record", args{"command": "ls"}, []string{`argument "command" must be an array of strings`}},
+		// a part of the argument of the wrong type: the argument's own type, and which part
+		{"rr_record", args{"command": []any{"/bin/true", 5}}, []string{`argument "command" must be an array of strings: an element of it is a number`}},
+		{"rr_live_start", args{"command": []string{"/bin/true"}, "env": map[string]any{"A": 1}}, []string{`argument "env" must be an object whose values are strings: a value in it is a number`}},
 		{"rr_replay_start", args{"trace_dir": "/nonexistent/trace"}, []string{"does not exist"}},
 		{"rr_replay_start", args{"trace_dir": notTrace}, []string{"not an rr trace directory"}},
 		{"rr_replay_start", args{"pid": -1}, []string{"pid"}},
@@ -156,6 +177,8 @@ func TestBadInput(t *testing.T) {
 		{"rr_connect", args{"address": "nohost"}, []string{"neither host:port nor the absolute path of a Unix-domain socket"}},
 		{"rr_connect", args{"address": "/nonexistent/gdb.sock"}, []string{"/nonexistent/gdb.sock"}},
 		{"rr_connect", args{"address": "127.0.0.1:1"}, []string{"connect to the debug server at 127.0.0.1:1"}},
+		// a server that takes the connection and closes it: no session to stop
+		{"rr_connect", args{"address": closer}, []string{"the server closed the connection", "No session was started"}},
 		{"rr_session_list", args{"x": 1}, []string{"takes no arguments"}},
 	}
 	if _, err := exec.LookPath("rr"); err == nil {
@@ -212,6 +235,14 @@ func TestBadInput(t *testing.T) {
 	os.Symlink(fake, outsideLink)
 	c.ok("rr_list_recordings", args{"trace_base_dir": traceRoot}, "prog-0")
 	c.fails("rr_rm", args{"trace_dir": traceRoot}, "not an rr trace directory")
+	// what is missing, said as it is
+	half := filepath.Join(traceRoot, "half")
+	os.MkdirAll(half, 0o755)
+	os.WriteFile(filepath.Join(half, "version"), []byte("85\n"), 0o644)
+	os.WriteFile(filepath.Join(half, "events"), []byte("x"), 0o644)
+	c.fails("rr_rm", args{"trace_dir": half}, "not an rr trace directory (it has none of rr's data, mmaps and tasks files)")
+	os.Remove(filepath.Join(half, "events"))
+	c.fails("rr_rm", args{"trace_dir": half}, "it has no events file")
 	c.fails("rr_rm", args{"trace_dir": project}, "not a recording directly under the trace root")
 	c.fails("rr_rm", args{"trace_dir": filepath.Join(traceRoot, "..", filepath.Base(sibling))}, "not a recording directly under the trace root")
 	c.fails("rr_rm", args{"trace_dir": outsideLink}, "symbolic link outside the trace root")

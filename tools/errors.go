@@ -18,7 +18,7 @@ var kindHints = []struct {
 }{
 	{session.ErrNoSession, "Start a session with rr_replay_start (rr trace), rr_live_start (run a program under gdbserver) or rr_connect, or pass a valid session id."},
 	{session.ErrNoReverse, "Reverse execution needs an rr recording: record with rr_record on a machine with a hardware PMU, then rr_replay_start. In this session, use forward execution with breakpoints and watchpoints."},
-	{session.ErrTimeout, "The program was interrupted and the session is still usable. Raise the limit with the RR_MCP_TIMEOUT_* environment variables, or set a breakpoint closer to where you want to stop."},
+	{session.ErrTimeout, "Raise the limit with the RR_MCP_TIMEOUT_* environment variables, or set a breakpoint closer to where you want to stop; rr_session_list says whether the session is still usable."},
 	{session.ErrExited, "Go backwards (reverse=true) if this is an rr replay, or stop the session and start a new one."},
 	{session.ErrNotStopped, "Wait for the running command to finish, or call rr_interrupt."},
 	{session.ErrUnsupportedExpr, "Simplify the expression (read members or array elements step by step), or use rr_read_memory."},
@@ -37,6 +37,16 @@ func explain(tool string, err error) string {
 	var re *rsp.Error
 	if errors.As(err, &ae) {
 		hint = "Fix the argument and call " + tool + " again."
+	}
+	if startsSession[tool] && errors.Is(err, rsp.ErrClosed) {
+		// No session came of it: nothing to stop.
+		if head, why, ok := strings.Cut(msg, ": rsp: connection closed: "); ok {
+			msg = head + ": the server closed the connection"
+			if why != "EOF" {
+				msg += " (" + why + ")"
+			}
+		}
+		hint = "No session was started. Check that the address is a GDB remote-protocol server that takes a debugger now (gdbserver --once serves one debugger; rr replay -s, QEMU -gdb), then call " + tool + " again."
 	}
 	for _, k := range kindHints {
 		if hint != "" {
@@ -63,6 +73,10 @@ func explain(tool string, err error) string {
 	}
 	return fmt.Sprintf("%s failed: %s\n%s", tool, msg, hint)
 }
+
+// startsSession are the tools that start a session: when they fail there
+// is no session to stop.
+var startsSession = map[string]bool{"rr_connect": true, "rr_live_start": true, "rr_replay_start": true, "rr_core_open": true}
 
 // sentinelText are the texts of the error vocabulary that %w appends to
 // messages; the hint says the same in words, so they are cut.

@@ -161,11 +161,11 @@ func CheckTraceDir(dir string) (string, error) {
 	if err != nil {
 		return "", errkind.Argf("trace_dir", "%v", err)
 	}
-	if !IsTraceDir(abs) {
+	if why := notTrace(abs); why != "" {
 		if _, err := os.Stat(abs); err != nil {
 			return "", errkind.Argf("trace_dir", "%s does not exist (rr_list_recordings shows the recordings)", abs)
 		}
-		return "", errkind.Argf("trace_dir", "%s is not an rr trace directory (no version/events files)", abs)
+		return "", errkind.Argf("trace_dir", "%s is not an rr trace directory (%s)", abs, why)
 	}
 	return abs, nil
 }

@@ -41,8 +41,8 @@ func (t Traces) Remove(ctx context.Context, trace string) (Removed, error) {
 	if resolved == root || filepath.Dir(resolved) != root {
 		return Removed{}, errkind.Argf("trace_dir", "%s is not a recording directly under the trace root %s; rr_rm removes only those (rr_list_recordings shows them)", errkind.Shorten(dir, 200), root)
 	}
-	if !IsTraceDir(resolved) {
-		return Removed{}, errkind.Argf("trace_dir", "%s is not an rr trace directory (no version/events files)", resolved)
+	if why := notTrace(resolved); why != "" {
+		return Removed{}, errkind.Argf("trace_dir", "%s is not an rr trace directory (%s): rr_rm removes nothing else", resolved, why)
 	}
 	fi, err := os.Lstat(dir)
 	if err != nil {

@@ -43,20 +43,30 @@ func TraceRoot() string {
 // directory holding a regular "version" file plus rr's "events" and "data"
 // (or "mmaps"/"tasks") streams. rr_rm uses it so that it never deletes
 // anything else.
-func IsTraceDir(dir string) bool {
+func IsTraceDir(dir string) bool { return notTrace(dir) == "" }
+
+// notTrace says why dir is no rr trace directory (IsTraceDir), "" where
+// it is one.
+func notTrace(dir string) string {
 	fi, err := os.Stat(dir)
 	if err != nil || !fi.IsDir() {
-		return false
+		return "it is not a directory"
 	}
 	v, err := os.Lstat(filepath.Join(dir, "version"))
 	if err != nil || !v.Mode().IsRegular() {
-		return false
+		return "it has no version file"
 	}
 	exists := func(name string) bool {
 		_, err := os.Lstat(filepath.Join(dir, name))
 		return err == nil
 	}
-	return exists("events") && (exists("data") || exists("mmaps") || exists("tasks"))
+	if !exists("events") {
+		return "it has no events file"
+	}
+	if !exists("data") && !exists("mmaps") && !exists("tasks") {
+		return "it has none of rr's data, mmaps and tasks files"
+	}
+	return ""
 }
 
 // Trace is one recording in a trace root.
