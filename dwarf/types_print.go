@@ -148,6 +148,22 @@ func rustTypeString(t Type, depth int) string {
 		return "()"
 	case nil:
 		return "()"
+	case *FuncType:
+		// GDB's rust_print_type: fn (params) -> return, the return left
+		// out where it is unit
+		var b strings.Builder
+		b.WriteString("fn (")
+		for i, p := range t.Params {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(rustTypeString(p, depth+1))
+		}
+		b.WriteString(")")
+		if _, unit := t.Return.(*VoidType); !unit && t.Return != nil {
+			b.WriteString(" -> " + rustTypeString(t.Return, depth+1))
+		}
+		return b.String()
 	}
 	if n := t.Common().Name; n != "" {
 		return n

@@ -58,6 +58,15 @@ func (ev *evaluator) unary(e *cexpr.Unary) (dwarf.Object, error) {
 	}
 	switch e.Op {
 	case "!":
+		if bt, _ := dwarf.Resolve(sc.t).(*dwarf.BaseType); ev.lang == dwarf.LangRust && !sc.isPtr && (bt == nil || !bt.IsBool()) {
+			// Rust's ! is the complement of an integer, in its own type
+			// (no promotion); of a bool, its negation (GDB's
+			// rust_complement)
+			if sc.isFloat {
+				return dwarf.Object{}, errors.New("Argument to complement operation not an integer or boolean.")
+			}
+			return ev.makeInt(sc.t, ^sc.i), nil
+		}
 		if sc.isFloat {
 			return ev.makeInt(ev.boolType(), b2i(sc.f == 0)), nil
 		}

@@ -145,6 +145,26 @@ func rustValuesVsGDB(t *testing.T, exe string) {
 	}
 }
 
+// TestRustExpressionsMatchGDB: Rust's own operators and type syntax as
+// GDB's Rust support has them: ! of an integer is its complement in its
+// own type (rrmcp took it for C's logical not: !0u8 was true), and a
+// function's type is fn (params) -> return, the return left out where
+// it is unit (rrmcp wrote C's u64 (u64)); round 28's RS2 and RS3.
+func TestRustExpressionsMatchGDB(t *testing.T) {
+	testenv.NeedTool(t, "gdb")
+	testenv.NeedTool(t, "gdbserver")
+	testenv.NeedTool(t, "rustc")
+	exe := filepath.Join(t.TempDir(), "rustexpr")
+	if out, err := exec.Command("rustc", "-g", "-C", "opt-level=0", "-o", exe, filepath.Join("testdata", "rustexpr.rs")).CombinedOutput(); err != nil {
+		t.Fatalf("rustc: %v\n%s", err, out)
+	}
+	loc := markerLoc(t, filepath.Join("testdata", "rustexpr.rs"), "use")
+	s, ctx := printAtLikeGDB(t, exe, loc, false, "!0u8", "!y", "!5i32", "!x", "!true", "!(y == 7)", "f", "&f", "g", "*&f")
+	for _, whatis := range []bool{true, false} {
+		typesLikeGDB(t, ctx, s, exe, loc, whatis, "f", "g", "&f", "rustexpr::f")
+	}
+}
+
 // rustPrinters returns the folder of the printers for GDB that rustc's
 // toolchain ships (rust-gdb loads them), or "".
 func rustPrinters(t *testing.T) string {
