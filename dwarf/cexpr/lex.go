@@ -27,9 +27,9 @@ type token struct {
 }
 
 var puncts = []string{
-	"<<=", ">>=", "...", "->*", "::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+	"<<=", ">>=", "...", "..=", "->*", "::", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
 	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ".*",
-	"+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", "?", ":", ",", ".", "(", ")", "[", "]",
+	"..", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", "?", ":", ",", ".", "(", ")", "[", "]",
 	"{", "}", "@",
 }
 
@@ -56,6 +56,21 @@ func lex(src string) ([]token, error) {
 		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
 			j, kind := scanNumber(src, i)
 			toks = append(toks, token{kind, src[i:j], i})
+			i = j
+		case c == 'b' && i+1 < len(src) && src[i+1] == '\'':
+			// Rust's byte literal b'a': the character's code as a u8
+			j, err := scanQuoted(src, i+1)
+			if err != nil {
+				return nil, err
+			}
+			cs, err := unescape(src[i+2:j-1], i)
+			if err != nil {
+				return nil, err
+			}
+			if len(cs) != 1 || cs[0] > 0xff {
+				return nil, &SyntaxError{i, "a byte literal holds one character of one byte"}
+			}
+			toks = append(toks, token{tInt, strconv.FormatUint(cs[0], 10) + "u8", i})
 			i = j
 		case c == '\'' || c == '"' || ((c == 'L' || c == 'u' || c == 'U') && i+1 < len(src) && (src[i+1] == '\'' || src[i+1] == '"')):
 			j, err := scanQuoted(src, i)
@@ -140,6 +155,9 @@ func scanNumber(src string, i int) (int, int) {
 		}
 	default:
 		for j < len(src) && (isDigit(src[j]) || src[j] == '.' || src[j] == '_' && j > i) {
+			if strings.HasPrefix(src[j:], "..") {
+				break // Rust's range: 2..4 is 2, "..", 4
+			}
 			if src[j] == '.' {
 				kind = tFloat
 			}

@@ -26,6 +26,13 @@ func Names(e Expr) []string {
 		case *Index:
 			walk(e.X)
 			walk(e.Sub)
+		case *Range:
+			if e.Lo != nil {
+				walk(e.Lo)
+			}
+			if e.Hi != nil {
+				walk(e.Hi)
+			}
 		case *Call:
 			walk(e.Fn)
 			for _, a := range e.Args {

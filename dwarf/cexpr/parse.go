@@ -83,6 +83,14 @@ type (
 		At     int
 		X, Sub Expr
 	}
+	// Range is Rust's range lo..hi, lo..=hi (Inclusive), ..hi, lo.. or
+	// .. (Lo, Hi nil where left out), read as the subscript of an Index:
+	// &a[1..3] is a slice of a.
+	Range struct {
+		At        int
+		Lo, Hi    Expr
+		Inclusive bool
+	}
 	Call struct {
 		At   int
 		Fn   Expr
@@ -145,6 +153,7 @@ func (t *TypeSpec) String() string {
 	return s
 }
 
+func (e *Range) Pos() int       { return e.At }
 func (e *Ident) Pos() int       { return e.At }
 func (e *IntLit) Pos() int      { return e.At }
 func (e *FloatLit) Pos() int    { return e.At }
@@ -264,6 +273,31 @@ func closedBy[T any](p *parser, parse func() (T, error), close string) (T, error
 		return zero, err
 	}
 	return x, nil
+}
+
+// subscript reads what is between an index's brackets: an expression,
+// or Rust's range (lo..hi, lo..=hi, ..hi, lo.., ..).
+func (p *parser) subscript() (Expr, error) {
+	at := p.peek().pos
+	var lo Expr
+	if !p.is("..") && !p.is("..=") {
+		x, err := p.comma()
+		if err != nil || !p.is("..") && !p.is("..=") {
+			return x, err
+		}
+		lo = x
+	}
+	r := &Range{At: at, Lo: lo, Inclusive: p.next().s == "..="}
+	if !p.is("]") {
+		hi, err := p.assign()
+		if err != nil {
+			return nil, err
+		}
+		r.Hi = hi
+	} else if r.Inclusive {
+		return nil, &SyntaxError{p.peek().pos, "an inclusive range needs its end"}
+	}
+	return r, nil
 }
 
 func (p *parser) comma() (Expr, error) {
@@ -749,7 +783,7 @@ func (p *parser) postfix() (Expr, error) {
 		switch t.s {
 		case "[":
 			p.next()
-			i, err := closedBy(p, p.comma, "]")
+			i, err := closedBy(p, p.subscript, "]")
 			if err != nil {
 				return nil, err
 			}

@@ -37,6 +37,19 @@ func exprString(e Expr) string {
 		return "(" + exprString(e.X) + op + e.Name + ")"
 	case *Index:
 		return "(" + exprString(e.X) + "[" + exprString(e.Sub) + "])"
+	case *Range:
+		op := ".."
+		if e.Inclusive {
+			op = "..="
+		}
+		var lo, hi string
+		if e.Lo != nil {
+			lo = exprString(e.Lo)
+		}
+		if e.Hi != nil {
+			hi = exprString(e.Hi)
+		}
+		return lo + op + hi
 	case *Call:
 		var as []string
 		for _, a := range e.Args {
@@ -94,6 +107,14 @@ func TestParse(t *testing.T) {
 		{"t.0 + p.1", "((t.__0) + (p.__1))"},
 		{"t.0.1", "((t.__0).__1)"},
 		{"5u8 + 1_000i32", "(((u8)5) + ((i32)1000))"},
+		// Rust's ranges, as subscripts only, and byte literals
+		{"&a[2..4]", "(&(a[2..4]))"},
+		{"&a[..n + 1]", "(&(a[..(n + 1)]))"},
+		{"&a[1..]", "(&(a[1..]))"},
+		{"&a[..]", "(&(a[..]))"},
+		{"&a[i..=j]", "(&(a[i..=j]))"},
+		{"a[1.5]", "(a[1.5])"},
+		{"b'a' + b'\\n'", "(((u8)97) + ((u8)10))"},
 		{"2.5f32", "((f32)2.5)"},
 		{"x as u32 * 2", "(((u32)x) * 2)"},
 		{"p as *const u8", "((u8 *)p)"},

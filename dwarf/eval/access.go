@@ -16,6 +16,9 @@ import (
 // evaluator.
 
 func (ev *evaluator) index(e *cexpr.Index) (dwarf.Object, error) {
+	if _, ok := e.Sub.(*cexpr.Range); ok {
+		return dwarf.Object{}, errors.New("Can't take slice of array without '&'")
+	}
 	x, err := ev.eval(e.X)
 	if err != nil {
 		return dwarf.Object{}, err
@@ -112,6 +115,93 @@ func (ev *evaluator) rustSliceIndex(x dwarf.Object, st *dwarf.StructType, i int6
 	return ev.sliceIndex(x, st, i, "data_ptr", "length", func(n uint64) error {
 		return fmt.Errorf("Index %d out of bounds (the slice has %d elements)", i, n)
 	})
+}
+
+// rustSlice is &x[r], a Rust slice of the array or slice x: a &[T]
+// {data_ptr, length} over x's elements, named as GDB's rust_subscript
+// names it (a slice's own name; "&[*gdb*]" for an array's).
+func (ev *evaluator) rustSlice(ix *cexpr.Index, r *cexpr.Range) (dwarf.Object, error) {
+	x, err := ev.eval(ix.X)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	if x, err = ev.deref0(x); err != nil {
+		return dwarf.Object{}, err
+	}
+	var base, n uint64
+	var elem dwarf.Type
+	name := "&[*gdb*]"
+	switch t := dwarf.Resolve(x.Type).(type) {
+	case *dwarf.ArrayType:
+		a, ok := x.Addr()
+		if !ok {
+			return dwarf.Object{}, errors.New("Attempt to take address of value not located in memory.")
+		}
+		base, n, elem = a, uint64(max(t.Count, 0)), t.Elem
+	case *dwarf.StructType:
+		d, derr := ev.env.Member(x, "data_ptr")
+		l, lerr := ev.env.Member(x, "length")
+		pt, isPtr := dwarf.Resolve(d.Type).(*dwarf.PointerType)
+		if derr != nil || lerr != nil || !isPtr || !strings.HasPrefix(t.Name, "&") {
+			return dwarf.Object{}, errors.New("Cannot subscript non-array type")
+		}
+		if base, err = ev.env.Uint(d); err != nil {
+			return dwarf.Object{}, err
+		}
+		if n, err = ev.env.Uint(l); err != nil {
+			return dwarf.Object{}, err
+		}
+		elem, name = pt.Elem, t.Name
+	default:
+		return dwarf.Object{}, errors.New("Cannot subscript non-array type")
+	}
+	bound := func(e cexpr.Expr, def uint64) (uint64, error) {
+		if e == nil {
+			return def, nil
+		}
+		o, err := ev.eval(e)
+		if err != nil {
+			return 0, err
+		}
+		sc, err := ev.scalarOf(o)
+		if err != nil {
+			return 0, err
+		}
+		if sc.isFloat || sc.isPtr || sc.i < 0 {
+			return 0, errors.New("Index not an integer")
+		}
+		return uint64(sc.i), nil
+	}
+	lo, err := bound(r.Lo, 0)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	hi, err := bound(r.Hi, n)
+	if err != nil {
+		return dwarf.Object{}, err
+	}
+	if r.Inclusive {
+		hi++
+	}
+	if lo > hi || hi > n {
+		return dwarf.Object{}, fmt.Errorf("Range %d..%d out of bounds (%d elements)", lo, hi, n)
+	}
+	ptr := uint64(ev.ptrSize())
+	usize := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "usize", ByteSize: int64(ptr), Lang: dwarf.LangRust}, Encoding: dwarf.EncUnsigned}
+	st := &dwarf.StructType{CommonType: dwarf.CommonType{Name: name, ByteSize: int64(2 * ptr), Lang: dwarf.LangRust}, Kind: "struct",
+		Fields: []dwarf.Field{
+			{Name: "data_ptr", Type: &dwarf.PointerType{CommonType: dwarf.CommonType{Name: "*const " + dwarf.TypeString(elem), ByteSize: int64(ptr), Lang: dwarf.LangRust}, Elem: elem}},
+			{Name: "length", Type: usize, ByteOffset: int64(ptr)},
+		}}
+	b := make([]byte, 2*ptr)
+	put := func(off, v uint64) {
+		for i := range ptr {
+			b[off+i] = byte(v >> (8 * i))
+		}
+	}
+	put(0, ev.wrapAddr(base+lo*uint64(dwarf.SizeOf(elem))))
+	put(ptr, hi-lo)
+	return dwarf.BytesObject(st, b), nil
 }
 
 // sliceIndex is element i of a slice held as a struct of a pointer (the

@@ -19,6 +19,11 @@ import (
 // arithmetic conversions, pointer arithmetic and GDB's x@n.
 
 func (ev *evaluator) unary(e *cexpr.Unary) (dwarf.Object, error) {
+	if ix, ok := e.X.(*cexpr.Index); ok && e.Op == "&" {
+		if r, ok := ix.Sub.(*cexpr.Range); ok {
+			return ev.rustSlice(ix, r)
+		}
+	}
 	if id, ok := e.X.(*cexpr.Ident); ok && e.Op == "&" {
 		if o, ok, err := ev.memberPointer(id.Name); ok {
 			return o, err
@@ -294,6 +299,11 @@ func (ev *evaluator) binary(e *cexpr.Binary) (dwarf.Object, error) {
 		}
 		return ev.makeInt(ev.boolType(), b2i(b)), nil
 	case ",":
+		if ev.lang == dwarf.LangRust {
+			// (x, y) is a tuple in Rust, which GDB's Rust parser does
+			// not evaluate; there is no comma operator
+			return dwarf.Object{}, errors.New("Tuple expressions not supported yet")
+		}
 		if _, err := ev.eval(e.X); err != nil {
 			return dwarf.Object{}, err
 		}

@@ -159,9 +159,42 @@ func TestRustExpressionsMatchGDB(t *testing.T) {
 		t.Fatalf("rustc: %v\n%s", err, out)
 	}
 	loc := markerLoc(t, filepath.Join("testdata", "rustexpr.rs"), "use")
-	s, ctx := printAtLikeGDB(t, exe, loc, false, "!0u8", "!y", "!5i32", "!x", "!true", "!(y == 7)", "f", "&f", "g", "*&f")
+	s, ctx := printAtLikeGDB(t, exe, loc, false, "!0u8", "!y", "!5i32", "!x", "!true", "!(y == 7)", "f", "&f", "g", "*&f",
+		"b'a'", "b'\\n' + 1", "(x, y)", "arr[1..3]", "arr[2]")
 	for _, whatis := range []bool{true, false} {
 		typesLikeGDB(t, ctx, s, exe, loc, whatis, "f", "g", "&f", "rustexpr::f")
+	}
+	// Slices by ranges (round 28's RS1: a syntax error). GDB prints them
+	// with rustc's printers (rust-gdb's) where the toolchain has them;
+	// else they are compared with these texts.
+	slices := map[string]string{
+		"&arr[2..4]":  "&[*gdb*](size=2) = {3, 4}",
+		"&arr[..2]":   "&[*gdb*](size=2) = {1, 2}",
+		"&arr[4..]":   "&[*gdb*](size=2) = {5, 6}",
+		"&arr[1..=2]": "&[*gdb*](size=2) = {2, 3}",
+		"&sl[1..]":    "&[u8](size=2) = {3, 4}",
+		"&sl[..]":     "&[u8](size=3) = {2, 3, 4}",
+	}
+	if etc := rustPrinters(t); etc != "" {
+		cmds := []string{fmt.Sprintf("python import sys; sys.path.insert(0, %q)", etc), "source " + filepath.Join(etc, "gdb_load_rust_pretty_printers.py")}
+		var exprs []string
+		for e := range slices {
+			exprs = append(exprs, e)
+		}
+		for i, e := range exprs {
+			cmds = append(cmds, fmt.Sprintf("echo <E%d>\\n", i), "print "+e, fmt.Sprintf("echo </E%d>\\n", i))
+		}
+		gdb := gdbAt(t, exe, loc, cmds...)
+		for i, e := range exprs {
+			slices[e] = regexp.MustCompile(`^\$\d+ = `).ReplaceAllString(strings.TrimSpace(section(gdb, fmt.Sprintf("E%d", i))), "")
+		}
+	} else {
+		t.Logf("no printers for GDB in rustc's sysroot: %d slices compared with their texts", len(slices))
+	}
+	for e, want := range slices {
+		if r, err := s.Evaluate(ctx, e); err != nil || r.Value != want {
+			t.Errorf("print %s: %q %v, want %q", e, r.Value, err, want)
+		}
 	}
 }
 
