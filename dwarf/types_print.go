@@ -141,6 +141,9 @@ func rustTypeString(t Type, depth int) string {
 	case *ReferenceType:
 		return "*mut " + rustTypeString(t.Elem, depth+1)
 	case *ArrayType:
+		if t.Name != "" {
+			return t.Name // (a string literal's &str)
+		}
 		return fmt.Sprintf("[%s; %d]", rustTypeString(t.Elem, depth+1), t.Count)
 	case *QualType:
 		return rustTypeString(t.Elem, depth+1)
@@ -447,6 +450,10 @@ func WhatisString(t Type, types *TypeReader, n Naming) string {
 // variants, a struct with its fields (name: type), a tuple struct with
 // its fields' types, others as whatis.
 func rustPtype(t Type) string {
+	if at, ok := t.(*ArrayType); ok && at.Name == "&str" {
+		// a string literal's (its bytes the debugger's): &str's layout
+		return "struct &str {\n  data_ptr: *mut u8,\n  length: usize,\n}"
+	}
 	if et, ok := t.(*EnumType); ok {
 		// a fieldless enum (rustc's DW_TAG_enumeration_type): its
 		// variants, each less its type's name (rust_print_type)

@@ -26,6 +26,13 @@ func Names(e Expr) []string {
 		case *Index:
 			walk(e.X)
 			walk(e.Sub)
+		case *ArrayLit:
+			for _, x := range e.Elems {
+				walk(x)
+			}
+			if e.Repeat != nil {
+				walk(e.Repeat)
+			}
 		case *Range:
 			if e.Lo != nil {
 				walk(e.Lo)

@@ -91,6 +91,13 @@ type (
 		Lo, Hi    Expr
 		Inclusive bool
 	}
+	// ArrayLit is Rust's array expression: [a, b, c], or [v; N] (Elems
+	// holds v, Repeat N).
+	ArrayLit struct {
+		At     int
+		Elems  []Expr
+		Repeat Expr
+	}
 	Call struct {
 		At   int
 		Fn   Expr
@@ -154,6 +161,7 @@ func (t *TypeSpec) String() string {
 }
 
 func (e *Range) Pos() int       { return e.At }
+func (e *ArrayLit) Pos() int    { return e.At }
 func (e *Ident) Pos() int       { return e.At }
 func (e *IntLit) Pos() int      { return e.At }
 func (e *FloatLit) Pos() int    { return e.At }
@@ -983,9 +991,38 @@ func (p *parser) primary() (Expr, error) {
 			}
 		case "{":
 			return nil, unsupported("brace initializers and {type} addr")
+		case "[":
+			return p.arrayLit()
 		}
 	}
 	return nil, &SyntaxError{t.pos, fmt.Sprintf("unexpected %q", t.s)}
+}
+
+// arrayLit reads Rust's [a, b, c] or [v; N], at its "[".
+func (p *parser) arrayLit() (Expr, error) {
+	at := p.next().pos
+	if p.is("]") {
+		return nil, &SyntaxError{at, "an empty array has no element type"}
+	}
+	first, err := p.assign()
+	if err != nil {
+		return nil, err
+	}
+	a := &ArrayLit{At: at, Elems: []Expr{first}}
+	if p.accept(";") {
+		if a.Repeat, err = p.assign(); err != nil {
+			return nil, err
+		}
+		return a, p.expect("]")
+	}
+	for p.accept(",") && !p.is("]") {
+		e, err := p.assign()
+		if err != nil {
+			return nil, err
+		}
+		a.Elems = append(a.Elems, e)
+	}
+	return a, p.expect("]")
 }
 
 // tupleIndex says whether a number token is tuple field indexes after an

@@ -37,6 +37,15 @@ func exprString(e Expr) string {
 		return "(" + exprString(e.X) + op + e.Name + ")"
 	case *Index:
 		return "(" + exprString(e.X) + "[" + exprString(e.Sub) + "])"
+	case *ArrayLit:
+		var es []string
+		for _, x := range e.Elems {
+			es = append(es, exprString(x))
+		}
+		if e.Repeat != nil {
+			return "[" + es[0] + "; " + exprString(e.Repeat) + "]"
+		}
+		return "[" + strings.Join(es, ", ") + "]"
 	case *Range:
 		op := ".."
 		if e.Inclusive {
@@ -115,6 +124,8 @@ func TestParse(t *testing.T) {
 		{"&a[i..=j]", "(&(a[i..=j]))"},
 		{"a[1.5]", "(a[1.5])"},
 		{"b'a' + b'\\n'", "(((u8)97) + ((u8)10))"},
+		{"[1, x + 1]", "[1, (x + 1)]"},
+		{"[7; n]", "[7; n]"},
 		{"2.5f32", "((f32)2.5)"},
 		{"x as u32 * 2", "(((u32)x) * 2)"},
 		{"p as *const u8", "((u8 *)p)"},

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rrmcp/rrmcp/dwarf"
 	"github.com/rrmcp/rrmcp/internal/errkind"
@@ -281,6 +282,78 @@ func (ev *evaluator) base(name string) *dwarf.BaseType {
 	return t
 }
 
+// utf8Of is a string literal's text in UTF-8: its units are the
+// source's bytes (escapes decoded), or, where one is past a byte (\u{…}),
+// code points.
+func utf8Of(cs []uint64) []byte {
+	var b []byte
+	for _, c := range cs {
+		if c > 0xff {
+			b = utf8.AppendRune(b, rune(c))
+		} else {
+			b = append(b, byte(c))
+		}
+	}
+	return b
+}
+
+// arrayLit is Rust's [a, b, c] or [v; N]: an array of the first
+// element's type (GDB's rust array_operation), each element converted to
+// it.
+func (ev *evaluator) arrayLit(e *cexpr.ArrayLit) (dwarf.Object, error) {
+	n := int64(len(e.Elems))
+	if e.Repeat != nil {
+		r, err := ev.eval(e.Repeat)
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		sc, err := ev.scalarOf(r)
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		if sc.isFloat || sc.isPtr || sc.i < 0 || sc.i > 1<<16 {
+			return dwarf.Object{}, errors.New("the length of an array expression must be a small non-negative integer")
+		}
+		n = sc.i
+	}
+	var elems []dwarf.Object
+	for _, x := range e.Elems {
+		o, err := ev.eval(x)
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		elems = append(elems, o)
+	}
+	et := elems[0].Type
+	size := dwarf.SizeOf(et)
+	if size <= 0 || size*n > 1<<20 {
+		return dwarf.Object{}, errors.New("array expression too large")
+	}
+	for _, o := range elems[1:] {
+		if dwarf.SizeOf(o.Type) != size {
+			return dwarf.Object{}, errors.New("array elements must all be the same size")
+		}
+	}
+	b := make([]byte, 0, size*n)
+	for i := int64(0); i < n; i++ {
+		o := elems[min(i, int64(len(elems))-1)]
+		if e.Repeat == nil {
+			o = elems[i]
+		}
+		c, err := ev.cast(o, et)
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		cb, err := ev.env.Bytes(c)
+		if err != nil {
+			return dwarf.Object{}, err
+		}
+		b = append(b, cb...)
+	}
+	at := &dwarf.ArrayType{CommonType: dwarf.CommonType{ByteSize: size * n, Lang: ev.lang}, Elem: et, Count: n}
+	return dwarf.BytesObject(at, b), nil
+}
+
 // ptrSize is the size of a pointer (and of long) of the target.
 func (ev *evaluator) ptrSize() int64 {
 	if ev.env != nil && ev.env.PtrSize > 0 {
@@ -345,7 +418,18 @@ func (ev *evaluator) eval(e cexpr.Expr) (dwarf.Object, error) {
 			t = ev.base("char32_t")
 		}
 		return ev.makeInt(t, e.Val), nil
+	case *cexpr.ArrayLit:
+		return ev.arrayLit(e)
+	case *cexpr.Range:
+		return dwarf.Object{}, unsupported("a range outside a slice's brackets (&a[lo..hi])")
 	case *cexpr.StringLit:
+		if ev.lang == dwarf.LangRust && e.Prefix == "" {
+			// Rust's "hi" is a &str; its bytes are the debugger's (UTF-8)
+			b := utf8Of(e.Val)
+			u8 := &dwarf.BaseType{CommonType: dwarf.CommonType{Name: "u8", ByteSize: 1, Lang: ev.lang}, Encoding: dwarf.EncUnsigned}
+			at := &dwarf.ArrayType{CommonType: dwarf.CommonType{Name: "&str", ByteSize: int64(len(b)), Lang: ev.lang}, Elem: u8, Count: int64(len(b))}
+			return dwarf.BytesObject(at, b), nil
+		}
 		ct := ev.base("char")
 		b := make([]byte, len(e.Val)+1)
 		for i, c := range e.Val {

@@ -30,6 +30,19 @@ func (env *printer) formatRust(o dwarf.Object, top bool, depth int) (string, boo
 		}
 		return env.rustStruct(o, t, t.Name, " ", depth), true
 	case *dwarf.ArrayType:
+		if t.Name == "&str" {
+			// a string literal of an expression: its text, not in the
+			// program's memory
+			b, err := env.Bytes(o)
+			if err != nil {
+				return env.errorText(err), true
+			}
+			cs := make([]uint64, len(b))
+			for i, c := range b {
+				cs[i] = uint64(c)
+			}
+			return env.formatChars(decodeChars(cs, 1), "", false), true
+		}
 		if t.Count <= 0 {
 			return "[]", true
 		}

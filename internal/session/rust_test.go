@@ -160,9 +160,9 @@ func TestRustExpressionsMatchGDB(t *testing.T) {
 	}
 	loc := markerLoc(t, filepath.Join("testdata", "rustexpr.rs"), "use")
 	s, ctx := printAtLikeGDB(t, exe, loc, false, "!0u8", "!y", "!5i32", "!x", "!true", "!(y == 7)", "f", "&f", "g", "*&f",
-		"b'a'", "b'\\n' + 1", "(x, y)", "arr[1..3]", "arr[2]")
+		"b'a'", "b'\\n' + 1", "(x, y)", "arr[1..3]", "arr[2]", `"hi"`, `"wörld"`, "[1, 2, 3]", "[7; 3]", "[y, 2]", "[x; 2]", "[1.5, 2]")
 	for _, whatis := range []bool{true, false} {
-		typesLikeGDB(t, ctx, s, exe, loc, whatis, "f", "g", "&f", "rustexpr::f")
+		typesLikeGDB(t, ctx, s, exe, loc, whatis, "f", "g", "&f", "rustexpr::f", `"hi"`, "[y, 2]", "[x; 2]")
 	}
 	// Slices by ranges (round 28's RS1: a syntax error). GDB prints them
 	// with rustc's printers (rust-gdb's) where the toolchain has them;
