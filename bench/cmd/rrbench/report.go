@@ -483,7 +483,13 @@ func writeMisses(w io.Writer, rows []row, floorMs float64) {
 		} else if server+floorMs <= goal {
 			why = fmt.Sprintf("the handler and the floor (%.3f ms) are within the goal: the %.3f ms outside the handler are what misses it", server+floorMs, rest)
 		}
-		line := fmt.Sprintf("- **%s**: lean %.3f ms against a goal of ≤ %.3f ms (GDB %.3f ms): handler %.3f ms + %s %.3f ms + the rest %.3f ms (the call's and the result's JSON, the client's decoding, scheduling); %s.", r.Name, *r.RRMCPms, goal, *r.GDBms, server, floorName, floorMs, rest, why)
+		restText := fmt.Sprintf("the rest %.3f ms (the call's and the result's JSON, the client's decoding, scheduling)", rest)
+		if rest < 0 {
+			// the handler's time and the floor overlap: after a stop
+			// both wait for the stop's own reads
+			restText = fmt.Sprintf("nothing else (the two overlap by %.3f ms: after a stop both include the wait for the stop's own reads)", -rest)
+		}
+		line := fmt.Sprintf("- **%s**: lean %.3f ms against a goal of ≤ %.3f ms (GDB %.3f ms): handler %.3f ms + %s %.3f ms + %s; %s.", r.Name, *r.RRMCPms, goal, *r.GDBms, server, floorName, floorMs, restText, why)
 		if r.RRMCPAgainMs != nil && r.GDBAgainMs != nil && *r.GDBAgainMs > 0 {
 			line += fmt.Sprintf(" The same call made again at that stop takes %.3f ms (GDB %.3f ms, ratio %.2f).", *r.RRMCPAgainMs, *r.GDBAgainMs, *r.RRMCPAgainMs / *r.GDBAgainMs)
 		}
