@@ -26,11 +26,11 @@ func GroupOf(pid, parent int) (g Group, ok bool) {
 	if pid <= 1 || parent <= 1 {
 		return Group{}, false
 	}
-	st, ok := procStat(pid)
-	if !ok || st.pgrp != pid || st.ppid != parent {
+	st, ok := ReadStat(pid)
+	if !ok || st.PGrp != pid || st.PPid != parent {
 		return Group{}, false
 	}
-	return Group{ID: pid, start: st.start}, true
+	return Group{ID: pid, start: st.Start}, true
 }
 
 // Kill sends SIGKILL to every process left in the group: the leader while
@@ -42,39 +42,47 @@ func (g Group) Kill() {
 	if g.ID <= 1 || g.ID == syscall.Getpgrp() {
 		return // (never all processes, never rrmcp's own group)
 	}
-	if st, ok := procStat(g.ID); ok && st.start != g.start {
+	if st, ok := ReadStat(g.ID); ok && st.Start != g.start {
 		return
 	}
 	syscall.Kill(-g.ID, syscall.SIGKILL) //nolint:errcheck // ESRCH: none left
 }
 
-// stat is what procStat reads of a process.
-type stat struct {
-	ppid, pgrp int
-	start      uint64 // clock ticks after boot
+// Stat is what ReadStat reads of a process's /proc/PID/stat.
+type Stat struct {
+	PPid, PGrp int
+	Start      uint64 // clock ticks after boot
+	Threads    int
+	// SigCatch are the signals below 32 the process has handlers for
+	// (bit n-1: signal n).
+	SigCatch uint64
 }
 
-// procStat reads a process's parent, group and start time from
-// /proc/PID/stat (fields 4, 5 and 22, after the command name, which ends
-// at the last ')').
-func procStat(pid int) (stat, bool) {
+// ReadStat reads a process's /proc/PID/stat (one small read): its
+// parent, group, start time, number of threads and caught signals
+// (fields 4, 5, 22, 20 and 34, after the command name, which ends at the
+// last ')'); ok is false where the process is gone or the file unread.
+func ReadStat(pid int) (st Stat, ok bool) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return stat{}, false
+		return Stat{}, false
 	}
 	i := bytes.LastIndexByte(b, ')')
 	if i < 0 {
-		return stat{}, false
+		return Stat{}, false
 	}
 	f := bytes.Fields(b[i+1:])
-	if len(f) < 20 {
-		return stat{}, false
+	if len(f) < 32 {
+		return Stat{}, false
 	}
-	ppid, err1 := strconv.Atoi(string(f[4-3]))
-	pgrp, err2 := strconv.Atoi(string(f[5-3]))
-	start, err3 := strconv.ParseUint(string(f[22-3]), 10, 64)
-	if err1 != nil || err2 != nil || err3 != nil {
-		return stat{}, false
+	field := func(n int) uint64 {
+		v, err := strconv.ParseUint(string(f[n-3]), 10, 64)
+		if err != nil {
+			ok = false
+		}
+		return v
 	}
-	return stat{ppid: ppid, pgrp: pgrp, start: start}, true
+	ok = true
+	st = Stat{PPid: int(field(4)), PGrp: int(field(5)), Start: field(22), Threads: int(field(20)), SigCatch: field(34)}
+	return st, ok
 }

@@ -311,3 +311,50 @@ func TestStartGDBServerStdio(t *testing.T) {
 		t.Errorf("gdbserver's lines: %q; want its own messages and not the program's", all)
 	}
 }
+
+// TestGroup: the group a started child leads is found only with its real
+// parent, and Kill ends the child and what it forked into the group (the
+// session's TestStopEndsForkedChild has the child gone before); a group
+// is never taken for another's (our own).
+func TestGroup(t *testing.T) {
+	ctx := t.Context()
+	// The child forks a grandchild into its group, says its pid, and exits.
+	p, err := proc.Start(ctx, proc.Config{Path: "sh", Args: []string{"-c", "sleep 60 & echo grandchild $!; wait"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Kill() })
+	m, err := p.WaitLine(ctx, regexp.MustCompile(`grandchild (\d+)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	grand, _ := strconv.Atoi(m[1])
+	if _, ok := proc.GroupOf(p.Pid(), 1); ok {
+		t.Errorf("GroupOf with a parent that is not the child's: ok")
+	}
+	g, ok := proc.GroupOf(p.Pid(), os.Getpid())
+	if !ok || g.ID != p.Pid() {
+		t.Fatalf("GroupOf(child, us) = %+v %v", g, ok)
+	}
+	if _, ok := proc.GroupOf(os.Getpid(), os.Getppid()); ok && syscall.Getpgrp() != os.Getpid() {
+		t.Errorf("GroupOf(us): ok, though we lead no group")
+	}
+	if st, ok := proc.ReadStat(grand); !ok || st.PGrp != p.Pid() || st.Threads < 1 {
+		t.Fatalf("grandchild stat %+v %v, want it in the child's group", st, ok)
+	}
+	g.Kill()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		st, ok := proc.ReadStat(grand)
+		if !ok || st.PGrp != p.Pid() {
+			break // gone (or reaped and its pid given to another)
+		}
+		if b, err := os.ReadFile("/proc/" + m[1] + "/stat"); err == nil && strings.Contains(string(b), ") Z ") {
+			break // a zombie: ended
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the grandchild %d still runs after Kill", grand)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

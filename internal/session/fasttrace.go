@@ -148,7 +148,7 @@ func (s *Session) functionCode(ctx context.Context, fn *dwarf.Function, bias uin
 // is read (qfThreadInfo and a g each).
 func (s *Session) stepOutOfSpan(ctx context.Context, lo uint64, n int) error {
 	threads := []rsp.Thread{s.inf.Cur}
-	if st, ok := s.procStat(); !ok || st.threads != 1 {
+	if st, ok := s.procStat(); !ok || st.Threads != 1 {
 		ts, err := s.c.Threads(ctx)
 		if err != nil {
 			return fmt.Errorf("list the threads to step them out of the instructions at %#x: %w", lo, err)

@@ -308,7 +308,7 @@ func TestStepOutOfSpan(t *testing.T) {
 	if err := s.RemoveBreakpoint(ctx, bps[0].Number); err != nil {
 		t.Fatal(err)
 	}
-	if st, ok := s.procStat(); !ok || st.threads < 2 {
+	if st, ok := s.procStat(); !ok || st.Threads < 2 {
 		t.Fatalf("procStat: %+v %v, want several threads", st, ok)
 	}
 	ts, err := s.c.Threads(ctx)

@@ -1,14 +1,11 @@
 package session
 
 import (
-	"bytes"
 	"context"
-	"fmt"
-	"os"
 	"slices"
-	"strconv"
 
 	"github.com/rrmcp/rrmcp/dwarf"
+	"github.com/rrmcp/rrmcp/internal/proc"
 	"github.com/rrmcp/rrmcp/internal/x86code"
 	"github.com/rrmcp/rrmcp/rsp"
 )
@@ -133,45 +130,20 @@ func (s *Session) codeReturnsWithout(ctx context.Context, f *dwarf.Frame) bool {
 // thread and no handler for a signal the server passes without stopping.
 func (s *Session) aloneWithoutPassedHandlers() bool {
 	st, ok := s.procStat()
-	if !ok || st.threads != 1 {
+	if !ok || st.Threads != 1 {
 		return false
 	}
 	passed, ok := s.passedMask()
-	return ok && st.caught&passed == 0
+	return ok && st.SigCatch&passed == 0
 }
 
-// procState is what procStat reads of a live process.
-type procState struct {
-	threads int
-	caught  uint64 // the signals below 32 it has handlers for (bit n-1: signal n)
-}
-
-// procStat reads the live process's /proc/PID/stat (one small read):
-// num_threads and sigcatch, which has the signals below 32 only.
-func (s *Session) procStat() (procState, bool) {
+// procStat reads the live process's /proc/PID/stat (its number of
+// threads, the signals below 32 it catches).
+func (s *Session) procStat() (proc.Stat, bool) {
 	if s.kind != KindLive || s.pid <= 0 || s.exited != nil {
-		return procState{}, false
+		return proc.Stat{}, false
 	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.pid))
-	if err != nil {
-		return procState{}, false
-	}
-	// The fields after the command name, which ends at the last ')':
-	// state is field 3, num_threads 20, sigcatch 34.
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return procState{}, false
-	}
-	f := bytes.Fields(b[i+1:])
-	if len(f) < 32 {
-		return procState{}, false
-	}
-	threads, err1 := strconv.Atoi(string(f[20-3]))
-	caught, err2 := strconv.ParseUint(string(f[34-3]), 10, 64)
-	if err1 != nil || err2 != nil {
-		return procState{}, false
-	}
-	return procState{threads: threads, caught: caught}, true
+	return proc.ReadStat(s.pid)
 }
 
 // passedMask is the set of Linux signals the server passes without
