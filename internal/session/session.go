@@ -215,15 +215,29 @@ func (s *Session) do(ctx context.Context, limit time.Duration, fn func(ctx conte
 	return err
 }
 
-// serverGone reports whether the debug server the session started has
-// exited while the program had not (killed, crashed): gdbserver --once
-// also exits after the program's end, which the client has seen then.
+// serverGone reports whether the debug server the session started
+// (gdbserver, or rr replay) has exited while the program had not
+// (killed, crashed): gdbserver --once also exits after the program's
+// end, which the client has seen then.
 func (s *Session) serverGone() bool {
-	if s.srv == nil || s.c == nil || s.c.Exited() {
+	if s.c == nil || s.c.Exited() {
 		return false
 	}
-	gone, _ := s.srv.Exited()
-	return gone
+	var done <-chan struct{}
+	switch {
+	case s.srv != nil:
+		done = s.srv.Done()
+	case s.replay != nil:
+		done = s.replay.Done()
+	default:
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
 }
 
 // goneError replaces the wire-level text of a lost connection with what
