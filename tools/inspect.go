@@ -42,7 +42,11 @@ type evalOut struct {
 }
 
 func (e evalOut) Text() string {
-	t := fmt.Sprintf("%s = %s", e.Result.Expression, e.Result.Value)
+	var t string
+	for _, w := range e.Result.Warnings {
+		t += "warning: " + w + "\n" // before the value, as GDB prints them
+	}
+	t += fmt.Sprintf("%s = %s", e.Result.Expression, e.Result.Value)
 	if e.Result.Type != "" {
 		t += "  (" + e.Result.Type + ")"
 	}

@@ -363,13 +363,18 @@ func (ev *evaluator) scalarOp(op string, a, b scalar) (dwarf.Object, error) {
 		if width <= 0 || width > 64 {
 			width = 64
 		}
+		dir := map[string]string{"<<": "left", ">>": "right"}[op]
 		if !b.unsigned && b.i < 0 {
 			if ev.lang == dwarf.LangGo {
-				return dwarf.Object{}, fmt.Errorf("%s shift count is negative", map[string]string{"<<": "left", ">>": "right"}[op])
+				return dwarf.Object{}, fmt.Errorf("%s shift count is negative", dir)
 			}
+			ev.vars.warn(dir + " shift count is negative")
 			return ev.makeInt(a.t, 0), nil
 		}
 		if uint64(b.i) >= uint64(width) {
+			if ev.lang != dwarf.LangGo { // (defined in Go)
+				ev.vars.warn(dir + " shift count >= width of type")
+			}
 			return ev.makeInt(a.t, 0), nil
 		}
 		n := uint64(b.i)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/rrmcp/rrmcp/dwarf"
@@ -21,6 +22,26 @@ type Vars struct {
 	// hist is GDB's value history: the values printed, $1 first, each a
 	// copy of the value as it was printed.
 	hist []dwarf.Object
+	// warnings are what evaluations in a scope of these variables
+	// warned of since TakeWarnings (GDB's "warning: left shift count
+	// >= width of type"), each once.
+	warnings []string
+}
+
+// TakeWarnings returns the warnings given since the last call and
+// forgets them.
+func (v *Vars) TakeWarnings() []string {
+	w := v.warnings
+	v.warnings = nil
+	return w
+}
+
+// warn notes a warning of an evaluation (once: an expression evaluated
+// again in a fuller frame warns again).
+func (v *Vars) warn(msg string) {
+	if v != nil && !slices.Contains(v.warnings, msg) {
+		v.warnings = append(v.warnings, msg)
+	}
 }
 
 // Record adds a copy of a printed value (type t, bytes b, read at addr

@@ -206,6 +206,8 @@ func (s *Session) Evaluate(ctx context.Context, expr string) (EvalResult, error)
 func (s *Session) EvaluateWith(ctx context.Context, expr string, opt EvalOptions) (EvalResult, error) {
 	out := EvalResult{Expression: expr}
 	err := s.do(ctx, s.to.Eval, func(ctx context.Context) error {
+		s.vars.TakeWarnings() // (an earlier evaluation's: a condition's)
+		defer func() { out.Warnings = s.vars.TakeWarnings() }()
 		if s.exited != nil && s.inf.Img == nil {
 			// No frame and no program: only literals and the
 			// convenience variables ($_exitcode) have values.

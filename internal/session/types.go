@@ -214,6 +214,8 @@ type EvalResult struct {
 	Parts []ValuePart `json:"parts,omitempty" jsonschema:"members, elements or the pointee of the value and of its parts, in pre-order: each part's level says how deep it is (1: a part of the value itself)"`
 	// PartsCut says that parts were left out.
 	PartsCut bool `json:"parts_cut,omitempty" jsonschema:"some parts were left out (the depth asked for, the element limit or the bound on parts in all)"`
+	// Warnings are what the evaluation warned of, as GDB's warnings.
+	Warnings []string `json:"warnings,omitempty" jsonschema:"what the evaluation warned of, as GDB does (left shift count >= width of type): the value stands"`
 }
 
 // ValuePart is one part of an expanded value.
