@@ -663,10 +663,15 @@ func isConsole(p []byte) bool {
 }
 
 func (c *Client) console(p []byte) {
-	b, _ := decodeHexUnavail(string(p[1:]))
 	if c.opts.Console != nil {
-		c.opts.Console.Write(b) //nolint:errcheck
+		c.opts.Console.Write(consoleText(p)) //nolint:errcheck
 	}
+}
+
+// consoleText is the text of an "O" console-output packet.
+func consoleText(p []byte) []byte {
+	b, _ := decodeHexUnavail(string(p[1:]))
+	return b
 }
 
 // Exchange sends a raw request payload and returns the raw reply (RLE
@@ -693,10 +698,7 @@ func (c *Client) Exchange(ctx context.Context, payload string, allowResume bool)
 // in O packets, before its OK. Every packet of the answer is read, so the
 // next request reads its own reply.
 func (c *Client) ExchangeOutput(ctx context.Context, payload string, allowResume bool) (reply string, output []byte, err error) {
-	reply, err = c.exchangeRaw(ctx, payload, allowResume, func(p []byte) {
-		b, _ := decodeHexUnavail(string(p[1:]))
-		output = append(output, b...)
-	})
+	reply, err = c.exchangeRaw(ctx, payload, allowResume, func(p []byte) { output = append(output, consoleText(p)...) })
 	return reply, output, err
 }
 

@@ -521,10 +521,7 @@ func (c *Client) writeChunk(ctx context.Context, addr uint64, part []byte) error
 // and then OK. rr has no monitor (use RRCmd) and answers ErrUnsupported.
 func (c *Client) Monitor(ctx context.Context, cmd string) (string, error) {
 	var out strings.Builder
-	p, err := c.exchangeConsole(ctx, "qRcmd,"+hex.EncodeToString([]byte(cmd)), func(o []byte) {
-		b, _ := decodeHexUnavail(string(o[1:]))
-		out.Write(b)
-	})
+	p, err := c.exchangeConsole(ctx, "qRcmd,"+hex.EncodeToString([]byte(cmd)), func(o []byte) { out.Write(consoleText(o)) })
 	if err != nil {
 		return out.String(), err
 	}

@@ -47,13 +47,11 @@ func (s *Session) interruptedAt(ctx context.Context, st rsp.Stop, err error) err
 	}
 	ictx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if s.c.Owed() > 0 {
-		// The request ctx abandoned (a step in flight) is answered
-		// soon by a server that answers at all; one that has not, has
-		// no stop to report, and the program's state is unknown.
-		if s.c.Settle(ictx) != nil || s.c.Owed() > 0 {
-			return err
-		}
+	if s.c.Owed() > 0 && s.c.Settle(ictx) != nil {
+		// The request ctx abandoned (a step in flight) is answered soon
+		// by a server that answers at all; one that has not has no stop
+		// to report, and the program's state is unknown.
+		return err
 	}
 	if st.Raw == "" {
 		st = s.c.LastStop()
