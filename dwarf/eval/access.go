@@ -193,14 +193,7 @@ func (ev *evaluator) rustSlice(ix *cexpr.Index, r *cexpr.Range) (dwarf.Object, e
 			{Name: "data_ptr", Type: &dwarf.PointerType{CommonType: dwarf.CommonType{Name: "*const " + dwarf.TypeString(elem), ByteSize: int64(ptr), Lang: dwarf.LangRust}, Elem: elem}},
 			{Name: "length", Type: usize, ByteOffset: int64(ptr)},
 		}}
-	b := make([]byte, 2*ptr)
-	put := func(off, v uint64) {
-		for i := range ptr {
-			b[off+i] = byte(v >> (8 * i))
-		}
-	}
-	put(0, ev.wrapAddr(base+lo*uint64(dwarf.SizeOf(elem))))
-	put(ptr, hi-lo)
+	b := append(ev.ptrBytes(ev.wrapAddr(base+lo*uint64(dwarf.SizeOf(elem)))), ev.ptrBytes(hi-lo)...)
 	return dwarf.BytesObject(st, b), nil
 }
 

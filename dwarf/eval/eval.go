@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -192,7 +193,7 @@ func Eval(ctx context.Context, s EvalScope, e cexpr.Expr) (o dwarf.Object, err e
 // optimized out"), with what rrmcp knows of why after it; it still
 // wraps err.
 func optimizedOutUse(err error) error {
-	if err.Error() == dwarf.ErrOptimizedOut.Error() {
+	if err == dwarf.ErrOptimizedOut { // the bare kind: nothing more to say
 		return fmt.Errorf("value has been %w", err)
 	}
 	return fmt.Errorf("value has been optimized out: %w", err)
@@ -334,12 +335,8 @@ func (ev *evaluator) arrayLit(e *cexpr.ArrayLit) (dwarf.Object, error) {
 			return dwarf.Object{}, errors.New("array elements must all be the same size")
 		}
 	}
-	b := make([]byte, 0, size*n)
-	for i := int64(0); i < n; i++ {
-		o := elems[min(i, int64(len(elems))-1)]
-		if e.Repeat == nil {
-			o = elems[i]
-		}
+	var b []byte
+	for _, o := range elems {
 		c, err := ev.cast(o, et)
 		if err != nil {
 			return dwarf.Object{}, err
@@ -349,6 +346,9 @@ func (ev *evaluator) arrayLit(e *cexpr.ArrayLit) (dwarf.Object, error) {
 			return dwarf.Object{}, err
 		}
 		b = append(b, cb...)
+	}
+	if e.Repeat != nil {
+		b = bytes.Repeat(b, int(n)) // [v; N]: elems is v alone
 	}
 	at := &dwarf.ArrayType{CommonType: dwarf.CommonType{ByteSize: size * n, Lang: ev.lang}, Elem: et, Count: n}
 	return dwarf.BytesObject(at, b), nil
