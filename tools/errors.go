@@ -40,12 +40,6 @@ func explain(tool string, err error) string {
 	}
 	if startsSession[tool] && errors.Is(err, rsp.ErrClosed) {
 		// No session came of it: nothing to stop.
-		if head, why, ok := strings.Cut(msg, ": rsp: connection closed: "); ok {
-			msg = head + ": the server closed the connection"
-			if why != "EOF" {
-				msg += " (" + why + ")"
-			}
-		}
 		hint = "No session was started. Check that the address is a GDB remote-protocol server that takes a debugger now (gdbserver --once serves one debugger; rr replay -s, QEMU -gdb), then call " + tool + " again."
 	}
 	for _, k := range kindHints {

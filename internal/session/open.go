@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -28,6 +29,11 @@ func (m *Manager) open(ctx context.Context, s *Session, d rsp.Dialect, rrVer str
 		c, err = rsp.NewClient(cctx, s.conn, opts)
 	} else {
 		c, err = rsp.Dial(cctx, s.addr, opts)
+	}
+	if errors.Is(err, rsp.ErrClosed) && cctx.Err() == nil {
+		// The server took the connection and let it go: said as that,
+		// not as the wire's last read (EOF, a reset).
+		return nil, &goneError{msg: fmt.Sprintf("connect to the debug %s: the server closed the connection before the handshake finished", s.serverName()), err: err}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("connect to the debug %s (raise RR_MCP_TIMEOUT_CONNECT if it is slow): %w", s.serverName(), err)

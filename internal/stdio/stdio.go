@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"regexp"
 	"strconv"
 	"sync"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/rrmcp/rrmcp/internal/errkind"
 )
 
 // Options tune Serve.
@@ -260,7 +263,7 @@ func (c *conn) nextRequest(ctx context.Context) (env *envelope, msg []byte, ok b
 		switch {
 		case len(env.ID) > 0 && !plainID(env.ID):
 			// JSON-RPC: an id is a string or a number (MCP: never null)
-			c.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":%q}}`, "Invalid Request: the id must be a string or an integer, not "+short(string(env.ID))))
+			c.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":%q}}`, "Invalid Request: the id must be a string or an integer, not "+errkind.Shorten(string(env.ID), 40)))
 			continue
 		case env.Method == "":
 			// A reply to a request of ours (we send none) or junk.
@@ -306,35 +309,16 @@ func invalidReply(line []byte, err error) []byte {
 	}
 	msg := "Invalid Request"
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		msg = fmt.Sprintf("Invalid Request: %s must be a JSON %s, not %s", te.Field, jsonKind(te.Type.Kind().String()), te.Value)
-	} else if errors.As(err, &te) {
+	switch {
+	case !errors.As(err, &te):
+	case te.Field == "":
 		msg = fmt.Sprintf("Invalid Request: a message is a JSON object, not %s", te.Value)
+	case te.Type.Kind() == reflect.String:
+		msg = fmt.Sprintf("Invalid Request: %s must be a JSON string, not %s", te.Field, te.Value)
+	default: // (the envelope's other typed part is params, a struct)
+		msg = fmt.Sprintf("Invalid Request: %s must be a JSON object, not %s", te.Field, te.Value)
 	}
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":-32600,"message":%q}}`, id, msg)
-}
-
-// jsonKind names a Go kind as JSON names the type.
-func jsonKind(k string) string {
-	switch k {
-	case "string":
-		return "string"
-	case "struct", "map":
-		return "object"
-	case "slice", "array":
-		return "array"
-	case "bool":
-		return "boolean"
-	}
-	return "value of another type"
-}
-
-// short cuts a text for a message.
-func short(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }
 
 // cancel ends the request with the given id, if it is running.
