@@ -852,7 +852,7 @@ func TestStepFromSignalStopMatchesGDB(t *testing.T) {
 	// interrupted, the program's own (its syscall instruction sends the
 	// signal: no libc frame, whose lines would depend on libc's debug
 	// information), and on out to main.
-	for _, run := range [][]string{{"cont", "next", "next", "next", "next", "next", "next", "cont", "step", "step"}, {"cont", "stepi", "stepi"}, {"cont", "nexti", "next"}} {
+	for _, run := range [][]string{{"continue", "next", "next", "next", "next", "next", "next", "continue", "step", "step"}, {"continue", "stepi", "stepi"}, {"continue", "nexti", "next"}} {
 		var cmds []string
 		for i, m := range run {
 			cmds = append(cmds, m, fmt.Sprintf("echo <F%d>\\n", i), "frame", fmt.Sprintf("echo </F%d>\\n", i))
@@ -861,20 +861,7 @@ func TestStepFromSignalStopMatchesGDB(t *testing.T) {
 		s, ctx := liveAt(t, Config{}, []string{exe}, "main")
 		frameRE := regexp.MustCompile(`#0\s+(?:0x[0-9a-f]+ in )?(\S+) \(.*\)(?: at \S+:(\d+)| from \S+)`)
 		for i, m := range run {
-			var st *Stop
-			var err error
-			switch m {
-			case "cont":
-				st, err = s.Continue(ctx, false)
-			case "next":
-				st, err = s.Next(ctx, 1, false)
-			case "step":
-				st, err = s.Step(ctx, 1, false)
-			case "stepi":
-				st, err = s.StepInstruction(ctx, 1, false, false)
-			case "nexti":
-				st, err = s.StepInstruction(ctx, 1, true, false)
-			}
+			st, err := sessionMove(ctx, s, m)
 			want := frameRE.FindStringSubmatch(section(gdb, fmt.Sprintf("F%d", i)))
 			if err != nil || want == nil || st.Frame == nil {
 				t.Fatalf("%s #%d: %+v %v; GDB %q", m, i, st, err, section(gdb, fmt.Sprintf("F%d", i)))
@@ -937,12 +924,20 @@ func TestFinishIntoSignalTrampolineMatchesGDB(t *testing.T) {
 		t.Fatalf("continue to on_usr1: %+v %v", st, err)
 	}
 	st, err := s.Finish(ctx, false)
-	if err != nil || st.Frame == nil || st.Frame.Function != m[1] {
-		t.Fatalf("finish: %+v %v, GDB's frame %s", st.Frame, err, m[1])
+	stopAndThreadNamed(t, ctx, s, "finish", st, err, m[1])
+}
+
+// stopAndThreadNamed checks that the stop st (of move, err its error)
+// and the only thread's frame in the thread list are in the function GDB
+// names fn.
+func stopAndThreadNamed(t *testing.T, ctx context.Context, s *Session, move string, st *Stop, err error, fn string) {
+	t.Helper()
+	if err != nil || st.Frame == nil || st.Frame.Function != fn {
+		t.Fatalf("%s: %+v %v, GDB's frame %s", move, st.Frame, err, fn)
 	}
 	ths, err := s.Threads(ctx)
-	if err != nil || len(ths) != 1 || ths[0].Frame == nil || ths[0].Frame.Function != m[1] {
-		t.Fatalf("threads: %+v %v, want %s", ths, err, m[1])
+	if err != nil || len(ths) != 1 || ths[0].Frame == nil || ths[0].Frame.Function != fn {
+		t.Fatalf("threads: %+v %v, want the frame %s", ths, err, fn)
 	}
 }
 

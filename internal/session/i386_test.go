@@ -54,18 +54,9 @@ func TestI386SteppingLikeAMD64(t *testing.T) {
 		st, err := s.Continue(ctx, false)
 		note("continue", st, err)
 		for _, op := range []string{"next", "next", "step", "next", "next", "step", "step", "finish", "next", "step", "next", "finish", "stepi"} {
-			switch op {
-			case "next":
-				st, err = s.Next(ctx, 1, false)
-			case "step":
-				st, err = s.Step(ctx, 1, false)
-			case "finish":
-				st, err = s.Finish(ctx, false)
-			case "stepi":
-				// instruction counts differ between the builds: one
-				// instruction must not leave the line either way
-				st, err = s.StepInstruction(ctx, 1, false, false)
-			}
+			// (stepi: instruction counts differ between the builds; one
+			// instruction must not leave the line either way)
+			st, err = sessionMove(ctx, s, op)
 			note(op, st, err)
 		}
 		for _, e := range []string{"sq", "i", "*list->next->name", "list->next->next->value", "total + hits", "$pc == $sp", "greeting", "ratio * 4", "bytes[5] + n1.value"} {

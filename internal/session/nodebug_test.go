@@ -681,13 +681,7 @@ func TestStopInCodeWithoutDebugInfoNamesFunction(t *testing.T) {
 	}
 	s, ctx := liveAt(t, Config{}, []string{exe}, "main")
 	st, err := s.Continue(ctx, false)
-	if err != nil || st.Frame == nil || st.Frame.Function != m[1] {
-		t.Fatalf("continue to the fault: %+v %v, GDB's frame %s", st.Frame, err, m[1])
-	}
-	ths, err := s.Threads(ctx)
-	if err != nil || len(ths) != 1 || ths[0].Frame == nil || ths[0].Frame.Function != m[1] {
-		t.Fatalf("threads: %+v %v, want the frame %s", ths, err, m[1])
-	}
+	stopAndThreadNamed(t, ctx, s, "continue to the fault", st, err, m[1])
 }
 
 // TestAddresslessBlockLocalsMatchGDB: the variables of a lexical block

@@ -752,17 +752,13 @@ func TestNextOntoFalseConditionMatchesGDB(t *testing.T) {
 		}
 	}
 	var ours []int
-	for _, into := range []bool{false, false, true} {
-		step := s.Next
-		if into {
-			step = s.Step
-		}
-		st, err := step(ctx, 1, false)
+	for _, m := range []string{"next", "next", "step"} {
+		st, err := sessionMove(ctx, s, m)
 		if err != nil || st.Frame == nil {
-			t.Fatalf("step (into %v): %+v %v", into, st, err)
+			t.Fatalf("%s: %+v %v", m, st, err)
 		}
 		if st.Reason != "step" {
-			t.Errorf("step (into %v): stopped for %q at line %d, want a step", into, st.Reason, st.Frame.Line)
+			t.Errorf("%s: stopped for %q at line %d, want a step", m, st.Reason, st.Frame.Line)
 		}
 		ours = append(ours, st.Frame.Line)
 	}

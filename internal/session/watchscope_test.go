@@ -310,15 +310,7 @@ func sessionWatchStops(t *testing.T, ctx context.Context, exe string, env []stri
 	}
 	var got []string
 	for i := range n {
-		var st *Stop
-		switch move {
-		case "continue":
-			st, err = s.Continue(ctx, false)
-		case "next":
-			st, err = s.Next(ctx, 1, false)
-		case "finish":
-			st, err = s.Finish(ctx, false)
-		}
+		st, err := sessionMove(ctx, s, move)
 		if err != nil || st.Frame == nil {
 			t.Fatalf("%s %d: %+v %v (stops so far %q)", move, i+1, st, err, got)
 		}
